@@ -1,0 +1,130 @@
+"""Bots: a main conversation composed with flows, and the registry that holds them."""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal, Optional
+
+from pydantic import BaseModel, Field, create_model
+
+from engine.errors import DefinitionError, UnknownNameError
+from engine.flow import Flow
+
+if TYPE_CHECKING:
+    from engine.models import FlowRun
+    from engine.turn import EntryContext
+
+MAIN = "main"
+
+
+@dataclass(frozen=True)
+class Intent:
+    """Start `flow` when a main-conversation message matches one of `patterns` (regex, case-blind)."""
+
+    flow: str
+    patterns: Sequence[str]
+    description: str
+
+    def matches(self, text: str) -> bool:
+        return any(re.search(p, text, re.IGNORECASE) for p in self.patterns)
+
+
+@dataclass
+class Bot:
+    """A main conversation (persona, intents, small talk) plus the flows it can run."""
+
+    name: str
+    persona: str
+    flows: Sequence[Flow]
+    intents: Sequence[Intent]
+    capabilities: str
+    entry: Callable[[EntryContext], str | None] | None = None
+    on_return: Callable[[FlowRun, EntryContext], str | None] | None = None
+    main_llm_calls: int = 2
+    _flows: dict[str, Flow] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._flows = {}
+        for f in self.flows:
+            if f.name in self._flows or f.name == MAIN:
+                raise DefinitionError(f"bot {self.name!r}: flow name {f.name!r} is reserved or used twice", flow=f.name)
+            self._flows[f.name] = f
+        for i in self.intents:
+            if i.flow not in self._flows:
+                raise DefinitionError(f"bot {self.name!r}: intent names unknown flow {i.flow!r}", flow=i.flow)
+            for p in i.patterns:
+                try:
+                    re.compile(p)
+                except re.error as e:
+                    raise DefinitionError(f"bot {self.name!r}: bad intent pattern {p!r}: {e}", flow=i.flow) from e
+        for f in self.flows:
+            for name in f.interrupts:
+                if name not in self._flows:
+                    raise DefinitionError(
+                        f"bot {self.name!r}: {f.name} may be interrupted by unknown flow {name!r}", flow=f.name
+                    )
+
+    @functools.cached_property
+    def intent_model(self) -> type[BaseModel]:
+        """Schema for an LLM intent classification: one of the flows, or null for small talk."""
+        names = tuple(i.flow for i in self.intents)
+        hint = "; ".join(f"{i.flow}: {i.description}" for i in self.intents)
+        choice = Optional[Literal[names]]  # type: ignore[valid-type]  # noqa: UP045
+        return create_model(f"{self.name}_intent", value=(choice, Field(None, description=hint)))
+
+    def flow(self, name: str) -> Flow:
+        try:
+            return self._flows[name]
+        except KeyError:
+            raise UnknownNameError("flow", name, list(self._flows)) from None
+
+    def has_flow(self, name: str) -> bool:
+        return name in self._flows
+
+    def intent_for(self, text: str, allowed: Sequence[str] | None = None) -> str | None:
+        for i in self.intents:
+            if (allowed is None or i.flow in allowed) and i.matches(text):
+                return i.flow
+        return None
+
+
+_BOTS: dict[str, Bot] = {}
+BOTS_PACKAGE = "flows"
+
+
+def register(bot: Bot) -> Bot:
+    if bot.name in _BOTS and _BOTS[bot.name] is not bot:
+        raise DefinitionError(f"bot {bot.name!r} is registered twice")
+    _BOTS[bot.name] = bot
+    return bot
+
+
+def _load() -> None:
+    if not _BOTS:
+        importlib.import_module(BOTS_PACKAGE)
+
+
+def get_bot(name: str) -> Bot:
+    _load()
+    try:
+        return _BOTS[name]
+    except KeyError:
+        raise UnknownNameError("bot", name, list(_BOTS)) from None
+
+
+def all_bots() -> list[Bot]:
+    _load()
+    return list(_BOTS.values())
+
+
+def all_flows() -> list[Flow]:
+    """Every distinct flow object of every bot (a flow may be shared by several bots)."""
+    seen: dict[int, Flow] = {}
+    for b in all_bots():
+        for f in b.flows:
+            seen.setdefault(id(f), f)
+    return list(seen.values())

@@ -1,0 +1,125 @@
+"""The one exception tree of innerloop.
+
+EngineError                      flow, state, session: where it happened
+├── DefinitionError              a flow or bot definition is wrong (raised at registration)
+├── DataFileError                a data file (course, knowledge base, bank) is invalid; path
+├── UnknownNameError             no bot or flow of that name; name, known
+├── InputRejected                a user message was refused (empty, too long, ...); reason
+├── StoreError                   the session store failed
+│   ├── ConflictError            another writer changed the session first (row version)
+│   └── SchemaError              the database schema is newer, foreign or not migratable
+├── LLMError                     the language model backend failed; backend
+│   ├── LLMUnavailable           transport failed after retries (timeout, 429, 5xx)
+│   ├── LLMResponseError         the answer was not valid for the schema after repair
+│   └── UnexpectedLLMCall        the scripted backend got a call it had no answer for
+└── ScriptError                  a replay script is malformed; path, turn
+"""
+
+from __future__ import annotations
+
+
+class EngineError(Exception):
+    """Root of every error innerloop raises on purpose."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        flow: str | None = None,
+        state: str | None = None,
+        session: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.flow = flow
+        self.state = state
+        self.session = session
+
+    def __str__(self) -> str:
+        where = [
+            f"{label}={value}"
+            for label, value in (("flow", self.flow), ("state", self.state), ("session", self.session))
+            if value
+        ]
+        return f"{self.message} [{', '.join(where)}]" if where else self.message
+
+
+class DefinitionError(EngineError):
+    """A flow or bot definition is invalid; the message says what to fix."""
+
+
+class DataFileError(EngineError):
+    """A data file failed validation; `path` names it, `problems` lists each fault."""
+
+    def __init__(self, path: str, problems: list[str]) -> None:
+        super().__init__(f"{path}: " + "; ".join(problems))
+        self.path = path
+        self.problems = problems
+
+
+class UnknownNameError(EngineError):
+    """A bot or flow name that is not registered."""
+
+    def __init__(self, kind: str, name: str, known: list[str]) -> None:
+        super().__init__(f"unknown {kind} {name!r}; known: {', '.join(sorted(known)) or 'none'}")
+        self.kind = kind
+        self.name = name
+        self.known = known
+
+
+class InputRejected(EngineError):
+    """A user message the engine refuses; `reason` is what the user is told."""
+
+    def __init__(self, reason: str, *, session: str | None = None) -> None:
+        super().__init__(reason, session=session)
+        self.reason = reason
+
+
+class StoreError(EngineError):
+    """The session store failed."""
+
+
+class ConflictError(StoreError):
+    """The session row changed under this turn (compare-and-swap failed)."""
+
+    def __init__(self, session: str, expected_version: int) -> None:
+        super().__init__(
+            f"session was changed by another writer (expected row version {expected_version})",
+            session=session,
+        )
+        self.expected_version = expected_version
+
+
+class SchemaError(StoreError):
+    """The database cannot be used by this build without losing data."""
+
+
+class LLMError(EngineError):
+    """The language model backend failed."""
+
+    def __init__(self, message: str, *, backend: str, **where: str | None) -> None:
+        super().__init__(message, **where)
+        self.backend = backend
+
+
+class LLMUnavailable(LLMError):
+    """Timeouts, rate limits or server errors outlasted the retries."""
+
+
+class LLMResponseError(LLMError):
+    """The model's answer did not fit the schema, even after one repair."""
+
+
+class UnexpectedLLMCall(LLMError):
+    """The scripted backend was called with nothing (or something else) queued."""
+
+
+class ScriptError(EngineError):
+    """A replay script is malformed; the message names the file, the turn and the problem."""
+
+    def __init__(self, path: str, problem: str, *, turn: int | None = None) -> None:
+        where = f"{path}, turn {turn}" if turn is not None else path
+        super().__init__(f"{where}: {problem}")
+        self.path = path
+        self.turn = turn
+        self.problem = problem

@@ -1,0 +1,205 @@
+"""Rule extractors: the offline half of parsing a user turn.
+
+A rule returns the value it read, `None` when it cannot decide (the LLM may try), or
+`Invalid(reason)` when it can tell the answer is wrong (the state reprompts with
+`reason`; no LLM is asked). The parsed value is then validated by the slot's type.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Invalid:
+    reason: str
+
+
+Rule = Callable[[str], object]
+
+
+@dataclass(frozen=True)
+class Parser:
+    """How one state reads an answer: a rule and a description of what it expects."""
+
+    rule: Rule
+    expects: str
+    llm_hint: str = ""
+
+    def __call__(self, text: str) -> object:
+        return self.rule(text)
+
+
+_WORDS = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15,
+    "twenty": 20, "thirty": 30, "forty": 40, "forty-five": 45, "fifty": 50, "sixty": 60,
+    "ninety": 90,
+}  # fmt: skip
+_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:[.,]\d+)?(?![\w])")
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def numbers(text: str) -> list[float]:
+    """Every number written in `text`, digits or (small) words, in order."""
+    found = [float(m.group().replace(",", ".")) for m in _NUMBER.finditer(text)]
+    if not found:
+        found = [float(_WORDS[w]) for w in re.findall(r"[a-z]+(?:-[a-z]+)?", text.lower()) if w in _WORDS]
+    return found
+
+
+def integer(lo: int | None = None, hi: int | None = None, unit: str = "") -> Parser:
+    span = f" from {lo} to {hi}" if lo is not None and hi is not None else ""
+    expects = f"a whole number{span}{' ' + unit if unit else ''}"
+
+    def rule(text: str) -> object:
+        found = numbers(text)
+        if not found:
+            return None
+        if len({*found}) > 1:
+            return Invalid(f"I read several numbers there; please give just one, {expects}.")
+        value = found[0]
+        if value != int(value):
+            return Invalid(f"Please give {expects}.")
+        if (lo is not None and value < lo) or (hi is not None and value > hi):
+            return Invalid(f"{int(value)} is out of range; please give {expects}.")
+        return int(value)
+
+    return Parser(rule, expects)
+
+
+def rating(lo: int = 1, hi: int = 5) -> Parser:
+    """Ratings like "4", "4/5", "4 out of 5", "four stars", "★★★★"."""
+    base = integer(lo, hi)
+
+    def rule(text: str) -> object:
+        stars = text.count("★") or text.count("⭐")
+        if stars:
+            return base(str(stars))
+        m = re.search(r"(\d+)\s*(?:/|out of|of)\s*(\d+)", text.lower())
+        if m:
+            if int(m.group(2)) != hi:
+                return Invalid(f"Please rate on a scale from {lo} to {hi}.")
+            return base(m.group(1))
+        return base(text)
+
+    return Parser(rule, f"a rating from {lo} to {hi}")
+
+
+_YES = {"yes", "y", "yeah", "yep", "yup", "sure", "ok", "okay", "correct", "right", "absolutely",
+        "definitely", "of course", "please do", "sounds good", "go ahead", "ja", "si", "oui"}  # fmt: skip
+_NO = {"no", "n", "nope", "nah", "not really", "wrong", "incorrect", "no thanks", "never",
+       "not now", "nein", "non"}  # fmt: skip
+
+
+def yes_no() -> Parser:
+    def rule(text: str) -> object:
+        t = re.sub(r"[^\w\s']", " ", _norm(text)).strip()
+        words = t.split()
+        first_two = " ".join(words[:2])
+        if t in _YES or first_two in _YES or (words and words[0] in _YES):
+            return True
+        if t in _NO or first_two in _NO or (words and words[0] in _NO):
+            return False
+        return None
+
+    return Parser(rule, "yes or no")
+
+
+def choice(options: Mapping[str, Sequence[str]], cutoff: float = 0.75) -> Parser:
+    """One of `options` (value -> synonyms): by exact word, synonym, or a close spelling."""
+    vocab = {value: [value, *syns] for value, syns in options.items()}
+    listed = ", ".join(options)
+
+    def rule(text: str) -> object:
+        t = _norm(text)
+        hits = {
+            value
+            for value, words in vocab.items()
+            if any(re.search(rf"(?<!\w){re.escape(w.lower())}(?!\w)", t) for w in words)
+        }
+        if len(hits) == 1:
+            return hits.pop()
+        if len(hits) > 1:
+            return Invalid(f"That matches several options ({', '.join(sorted(hits))}); please pick one of: {listed}.")
+        flat = {w.lower(): value for value, words in vocab.items() for w in words}
+        for token in [t, *t.split()]:
+            close = difflib.get_close_matches(token, list(flat), n=1, cutoff=cutoff)
+            if close:
+                return flat[close[0]]
+        return None
+
+    return Parser(rule, f"one of: {listed}")
+
+
+def free_text(min_chars: int = 2) -> Parser:
+    def rule(text: str) -> object:
+        t = text.strip()
+        if len(t) < min_chars:
+            return Invalid(f"Could you say a little more (at least {min_chars} characters)?")
+        return t
+
+    return Parser(rule, "a few words in your own words")
+
+
+_NAME_CUES = re.compile(
+    r"\b(?:my name is|my name's|i am|i'm|im|call me|it's|this is|name is)\s+([^\s,.!?;]+(?:\s+[A-Z][^\s,.!?;]*)?)",
+    re.IGNORECASE,
+)
+_NOT_NAMES = {"from", "a", "an", "the", "not", "learning", "here", "fine", "good", "ok", "okay",
+              "looking", "interested", "trying", "going", "new", "so", "very", "just"}  # fmt: skip
+
+
+def person_name() -> Parser:
+    """Names from "my name is X", "I'm X", "call me X", or a bare one-to-three-word name."""
+
+    def rule(text: str) -> object:
+        m = _NAME_CUES.search(text)
+        if m:
+            words = [w for w in m.group(1).split() if w.lower() not in _NOT_NAMES]
+            if words and words[0][0].isalpha():
+                return " ".join(w[:1].upper() + w[1:] for w in words)
+            return None
+        bare = text.strip().strip(".!")
+        tokens = bare.split()
+        if 1 <= len(tokens) <= 3 and all(re.fullmatch(r"[^\W\d_][\w'-]*", w) for w in tokens):
+            if tokens[0].lower() in _NOT_NAMES | _YES | _NO:
+                return None
+            return " ".join(w[:1].upper() + w[1:] for w in tokens)
+        return None
+
+    return Parser(rule, "your name")
+
+
+_POSITIVE = ("good", "great", "love", "like", "awesome", "excellent", "happy", "amazing", "nice",
+             "fantastic", "helpful", "praise", "compliment", "well done", "positive")  # fmt: skip
+_NEGATIVE = ("bad", "slow", "hate", "terrible", "awful", "complain", "complaint", "broken",
+             "bug", "annoying", "poor", "worse", "worst", "frustrat", "problem", "issue",
+             "wrong", "disappoint", "unhappy", "negative", "crash")  # fmt: skip
+_NEUTRAL = ("mixed", "okay", "ok", "fine", "so-so", "so so", "neutral", "average", "meh", "alright")
+
+
+def sentiment() -> Parser:
+    """positive / negative / neutral from cue words; 'not good' flips to negative."""
+
+    def rule(text: str) -> object:
+        t = _norm(text)
+        t = re.sub(r"\bnot (?:so |very |that |really )?(good|great|happy|helpful|nice)\b", "bad", t)
+        neg = any(re.search(rf"\b{w}", t) for w in _NEGATIVE)
+        pos = any(re.search(rf"\b{w}\b", t) for w in _POSITIVE)
+        neu = any(re.search(rf"\b{re.escape(w)}\b", t) for w in _NEUTRAL)
+        if (neg and pos) or neu:
+            return "neutral"
+        if neg:
+            return "negative"
+        if pos:
+            return "positive"
+        return None
+
+    return Parser(rule, "how it went: positive, negative or neutral")

@@ -1,0 +1,282 @@
+"""Declaring a flow: slots, states, transitions; validated and turned into one shared Machine.
+
+A flow file reads top to bottom: a `Slots` model, then `Flow(states=[...], transitions=[...])`.
+States are `Ask` (say a template, parse the answer into one slot), `Step` (run code
+between asks, then fire `next`) and `Final` (collapse into a summary). Transitions
+fire on `answer` (from an Ask) or `next` (from a Step), guarded by conditions over the
+typed slots, never by free LLM text.
+"""
+
+from __future__ import annotations
+
+import string
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, Optional
+
+from pydantic import BaseModel, ConfigDict, ValidationError, create_model
+from transitions import Machine
+
+from engine.errors import DefinitionError, EngineError
+from engine.extract import Parser
+from engine.models import JsonObject, RecordDraft
+
+if TYPE_CHECKING:
+    from engine.turn import StepContext
+
+Fallback = Literal["skip", "cancel", "escalate"]
+Condition = Callable[[Any], bool]
+Template = str | Callable[[Any], str]
+
+ANSWER = "answer"
+NEXT = "next"
+
+
+class Slots(BaseModel):
+    """Base for a flow's slots: every field optional, validated on every assignment."""
+
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+
+@dataclass(frozen=True)
+class Ask:
+    """Say `say`, then parse the user's answer with `parse` into `slot`.
+
+    `reprompts` are the ladder of more explicit phrasings after a failed parse; after
+    `max_attempts` failures the flow takes `fallback`. A state whose slot is already
+    filled (several slots given at once) is passed through without asking.
+    """
+
+    name: str
+    slot: str
+    say: Template
+    parse: Parser
+    reprompts: Sequence[str] = ()
+    help: str = ""
+    max_attempts: int = 3
+    fallback: Fallback = "skip"
+    initial: bool = False
+    ask_if_filled: bool = False
+    prefill: bool = False
+
+    trigger = ANSWER
+
+
+@dataclass(frozen=True)
+class Step:
+    """Code between asks (grading, lookups, generation); fires `next` when done."""
+
+    name: str
+    run: Callable[[StepContext[Any]], None]
+    initial: bool = False
+
+    trigger = NEXT
+
+
+@dataclass(frozen=True)
+class Final:
+    """End of the flow: `say` closes it, `summary` is the one line kept in main history."""
+
+    name: str
+    summary: Template
+    say: Template = ""
+    outcome: Literal["completed", "cancelled", "escalated"] = "completed"
+    records: Callable[[Any], list[RecordDraft]] | None = None
+    handoff: Callable[[Any], str | None] | None = None
+    initial: bool = False
+
+    trigger = ""
+
+
+State = Ask | Step | Final
+
+
+@dataclass(frozen=True)
+class T:
+    """A transition: on `trigger` in `source`, go to `dest` when `when(slots)` holds."""
+
+    trigger: str
+    source: str
+    dest: str
+    when: Condition | None = None
+
+
+class _Cursor:
+    """The single model object of a flow's Machine; a turn loads a session's values into it."""
+
+    state: str
+    slots: Any
+
+
+def template_fields(template: Template) -> list[str]:
+    if not isinstance(template, str):
+        return []
+    return [f.split(".")[0].split("[")[0] for _, f, _, _ in string.Formatter().parse(template) if f]
+
+
+def render(template: Template, slots: BaseModel) -> str:
+    if callable(template):
+        return template(slots)
+    values = {k: ("not given" if v is None else v) for k, v in slots.model_dump(mode="json").items()}
+    return template.format(**values)
+
+
+@dataclass
+class Flow:
+    """A declared inner loop; building it validates it and creates its one Machine."""
+
+    name: str
+    slots: type[Slots]
+    states: Sequence[State]
+    transitions: Sequence[T]
+    persona: str = "a concise, friendly assistant"
+    version: int = 1
+    description: str = ""
+    max_turns: int = 60
+    llm_calls_per_turn: int = 1
+    interrupts: Sequence[str] = ()
+    cancel_summary: str = "{flow} cancelled by the user."
+    _by_name: dict[str, State] = field(init=False, repr=False)
+    _cursor: _Cursor = field(init=False, repr=False)
+    _machine: Machine = field(init=False, repr=False)
+    _lock: threading.Lock = field(init=False, repr=False)
+    answer_models: dict[str, type[BaseModel]] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._by_name = {}
+        for s in self.states:
+            if s.name in self._by_name:
+                raise self._error(f"state {s.name!r} is declared twice", s.name)
+            self._by_name[s.name] = s
+        self._validate()
+        self._cursor = _Cursor()
+        self._machine = Machine(
+            model=self._cursor,
+            states=[s.name for s in self.states],
+            initial=self.initial.name,
+            auto_transitions=False,
+            send_event=True,
+            ignore_invalid_triggers=False,
+        )
+        for t in self.transitions:
+            conditions: list[str | Callable[..., bool | None]] = [_condition(t.when)] if t.when else []
+            self._machine.add_transition(t.trigger, t.source, t.dest, conditions=conditions)
+        self._lock = threading.Lock()
+        self.answer_models = {s.name: self._answer_model(s) for s in self.states if isinstance(s, Ask)}
+
+    # -- lookups ---------------------------------------------------------------------------
+
+    @property
+    def initial(self) -> State:
+        return next(s for s in self.states if s.initial)
+
+    def state(self, name: str) -> State:
+        return self._by_name[name]
+
+    def has_state(self, name: str) -> bool:
+        return name in self._by_name
+
+    def new_slots(self, values: JsonObject | None = None) -> Slots:
+        return self.slots.model_validate(values or {})
+
+    # -- running ---------------------------------------------------------------------------
+
+    def fire(self, state: str, trigger: str, slots: Slots) -> str:
+        """Fire `trigger` from `state` with `slots` loaded; returns the state entered."""
+        with self._lock:
+            self._cursor.state = state
+            self._cursor.slots = slots
+            try:
+                moved = self._cursor.trigger(trigger)  # type: ignore[attr-defined]
+            except EngineError:
+                raise
+            except Exception as e:
+                raise EngineError(f"trigger {trigger!r} failed: {e}", flow=self.name, state=state) from e
+            if not moved:
+                raise DefinitionError(f"no transition on {trigger!r} matched", flow=self.name, state=state)
+            return self._cursor.state
+
+    # -- validation ------------------------------------------------------------------------
+
+    def _error(self, problem: str, state: str | None = None) -> DefinitionError:
+        return DefinitionError(f"invalid flow: {problem}", flow=self.name, state=state)
+
+    def _validate(self) -> None:
+        initials = [s.name for s in self.states if s.initial]
+        if len(initials) != 1:
+            raise self._error(f"needs exactly one state with initial=True, found {initials or 'none'}")
+        fields = set(self.slots.model_fields)
+        for s in self.states:
+            templates: list[Template] = []
+            if isinstance(s, Ask):
+                if s.slot not in fields:
+                    raise self._error(f"asks into unknown slot {s.slot!r}; slots are {sorted(fields)}", s.name)
+                if s.max_attempts < 1:
+                    raise self._error("max_attempts must be at least 1", s.name)
+                templates = [s.say, *s.reprompts]
+            elif isinstance(s, Final):
+                templates = [s.say, s.summary]
+            for tpl in templates:
+                for name in template_fields(tpl):
+                    if name not in fields:
+                        raise self._error(f"template {tpl!r} uses unknown slot {name!r}", s.name)
+        out: dict[str, list[T]] = {s.name: [] for s in self.states}
+        for t in self.transitions:
+            for end in (t.source, t.dest):
+                if end not in self._by_name:
+                    raise self._error(f"transition {t.trigger!r} {t.source}->{t.dest} names unknown state {end!r}")
+            src = self._by_name[t.source]
+            if isinstance(src, Final):
+                raise self._error("a final state cannot have outgoing transitions", t.source)
+            if t.trigger != src.trigger:
+                raise self._error(
+                    f"transitions out of a {type(src).__name__} fire on {src.trigger!r}, not {t.trigger!r}",
+                    t.source,
+                )
+            out[t.source].append(t)
+        for s in self.states:
+            if isinstance(s, Final):
+                continue
+            if not out[s.name]:
+                raise self._error("non-final state has no way out", s.name)
+            if out[s.name][-1].when is not None:
+                raise self._error("the last transition out of a state must be unconditional (the default)", s.name)
+        reachable = _closure(self.initial.name, {k: [t.dest for t in v] for k, v in out.items()})
+        unreachable = [s.name for s in self.states if s.name not in reachable]
+        if unreachable:
+            raise self._error(f"unreachable from {self.initial.name!r}: {unreachable}", unreachable[0])
+        finals = {s.name for s in self.states if isinstance(s, Final)}
+        if not finals:
+            raise self._error("has no Final state")
+        for s in self.states:
+            if not finals & _closure(s.name, {k: [t.dest for t in v] for k, v in out.items()}):
+                raise self._error("cannot reach any final state", s.name)
+        try:
+            self.slots()
+        except ValidationError as e:
+            raise self._error(f"slots model needs a default for every field: {e}") from e
+
+    def _answer_model(self, s: Ask) -> type[BaseModel]:
+        """The JSON schema an LLM fills for this state: the slot's type, nullable for 'not given'."""
+        info = self.slots.model_fields[s.slot]
+        nullable = Optional[info.annotation]  # type: ignore[name-defined]  # noqa: UP045
+        return create_model(f"{self.name}_{s.name}_answer", value=(nullable, info))
+
+
+def _condition(fn: Condition) -> Callable[[Any], bool]:
+    def check(event: Any) -> bool:
+        return bool(fn(event.model.slots))
+
+    return check
+
+
+def _closure(start: str, edges: dict[str, list[str]]) -> set[str]:
+    seen = {start}
+    todo = [start]
+    while todo:
+        for nxt in edges.get(todo.pop(), []):
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return seen

@@ -1,0 +1,32 @@
+"""Checks on a user message before anything runs: a refused message changes nothing."""
+
+from __future__ import annotations
+
+import unicodedata
+
+from engine.errors import InputRejected
+
+MAX_CHARS = 4000
+
+
+def check_message(text: str, max_chars: int = MAX_CHARS) -> str:
+    """Return the message stripped of surrounding whitespace, or raise InputRejected."""
+    if any(0xD800 <= ord(c) <= 0xDFFF for c in text):
+        # Lone surrogates are what undecodable terminal bytes become (surrogateescape).
+        raise InputRejected("Your message is not valid UTF-8 text; please retype it.")
+    stripped = text.strip()
+    if not stripped:
+        raise InputRejected("Your message is empty; please type something.")
+    if len(stripped) > max_chars:
+        raise InputRejected(f"Your message is {len(stripped):,} characters long; please keep it under {max_chars:,}.")
+    for c in stripped:
+        if c not in "\n\t" and unicodedata.category(c) in {"Cc", "Cf", "Cs", "Co"} and c != "\u200d":
+            raise InputRejected(
+                f"Your message contains a control character (U+{ord(c):04X}); please retype it as plain text."
+            )
+    return stripped
+
+
+def decode_terminal(raw: bytes) -> str:
+    """Decode terminal bytes, keeping invalid ones as lone surrogates for check_message to refuse."""
+    return raw.decode("utf-8", errors="surrogateescape")

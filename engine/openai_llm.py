@@ -1,0 +1,273 @@
+"""`OpenAILLM`: the LLM port over any OpenAI-compatible chat server.
+
+This is the only module that imports `openai`. It does its own retries (the client's
+are off) so that every attempt, token and second is accounted for in one `LLMCall`,
+and so that a server rejecting a structured-output format can be told apart from one
+that is merely down.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import openai
+from openai.types.chat import ChatCompletionMessageParam
+from pydantic import BaseModel, ValidationError
+
+from engine.errors import LLMResponseError, LLMUnavailable
+from engine.llm import Parsed, ParseRequest, Phrased, PhraseRequest
+from engine.models import LLMCall, Message
+
+DEFAULT_MODEL = "gpt-4o-mini"
+# A server asking for a long pause should not freeze a chat turn; we wait at most this.
+RETRY_AFTER_CAP = 2.0
+# Tried in this order; llama-cpp-python answers 500 (not 400) to json_schema.
+FORMATS = ("json_schema", "json_object", "prompt")
+
+_FENCE = re.compile(r"^\s*```[a-zA-Z]*\s*(.*?)\s*```\s*$", re.DOTALL)
+
+PHRASE_INSTRUCTION = (
+    "\n\nWrite your next message to the user. It must say the following, in your own "
+    "voice as described above and in the language the user writes in. Keep every fact, "
+    "number, option and question it contains; add nothing else. Reply with the message "
+    "text only.\n\n<content>\n{content}\n</content>"
+)
+PARSE_INSTRUCTION = (
+    "\n\nTask: read the user's last message and extract the answer into a JSON object "
+    "matching this JSON schema:\n{schema}\nUse null for every field the user did not "
+    "clearly give. Reply with the JSON object only, no prose."
+)
+REPAIR_INSTRUCTION = "That answer is not valid: {error}\nReply with the corrected JSON object only."
+
+
+@dataclass
+class _Tally:
+    """Everything spent on one phrase/parse operation, across HTTP calls."""
+
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    retries: int = 0
+    fmt: str = ""
+    notes: list[str] = field(default_factory=list)
+
+
+class OpenAILLM:
+    """Phrases and parses through an OpenAI-compatible `/chat/completions` endpoint."""
+
+    name = "openai"
+
+    def __init__(
+        self,
+        model: str | None = None,
+        *,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        timeout: float = 30.0,
+        retries: int = 3,
+        backoff: float = 0.5,
+    ) -> None:
+        self.model: str = model or os.environ.get("INNERLOOP_MODEL") or DEFAULT_MODEL
+        key = api_key or os.environ.get("OPENAI_API_KEY")
+        if not key:
+            raise LLMUnavailable(
+                "no API key: set OPENAI_API_KEY (a local OpenAI-compatible server "
+                "accepts any dummy value, e.g. OPENAI_API_KEY=local)",
+                backend=self.name,
+            )
+        self.retries = max(0, retries)
+        self.backoff = backoff
+        self._client = openai.OpenAI(
+            api_key=key,
+            base_url=base_url or os.environ.get("OPENAI_BASE_URL") or None,
+            timeout=timeout,
+            max_retries=0,
+        )
+        # Index into FORMATS of the format this server is known (or presumed) to accept.
+        self._format = 0
+
+    @property
+    def response_format(self) -> str:
+        return FORMATS[self._format]
+
+    # -- the port ------------------------------------------------------------------
+
+    def phrase(self, request: PhraseRequest) -> Phrased:
+        started = time.perf_counter()
+        tally = _Tally()
+        instruction = PHRASE_INSTRUCTION.format(content=request.content)
+        messages = _with_system(request.messages, instruction)
+        text = self._complete(messages, None, tally).strip()
+        if not text:
+            raise LLMResponseError(f"empty completion for phrase ({request.purpose})", backend=self.name)
+        return Phrased(text=text, call=self._call(request.purpose, tally, started))
+
+    def parse(self, request: ParseRequest) -> Parsed:
+        started = time.perf_counter()
+        tally = _Tally()
+        model = request.schema_model
+        schema = model.model_json_schema()
+        instruction = PARSE_INSTRUCTION.format(schema=json.dumps(schema))
+        messages = _with_system(request.messages, instruction)
+        fmt, answer = self._negotiate(messages, model, schema, tally)
+        tally.fmt = fmt
+        value, error = _validate(model, answer)
+        if value is None:
+            tally.notes.append("repaired")
+            repair = [
+                *messages,
+                Message(role="assistant", content=answer),
+                Message(role="user", content=REPAIR_INSTRUCTION.format(error=error)),
+            ]
+            answer = self._complete(repair, _response_format(fmt, model, schema), tally)
+            value, error = _validate(model, answer)
+            if value is None:
+                raise LLMResponseError(
+                    f"answer for {request.purpose} does not fit {model.__name__} after one repair: {error}",
+                    backend=self.name,
+                )
+        call = self._call(request.purpose, tally, started)
+        if all(getattr(value, name) is None for name in type(value).model_fields):
+            return Parsed(value=None, call=call)
+        return Parsed(value=value, call=call)
+
+    # -- internals -----------------------------------------------------------------
+
+    def _negotiate(
+        self, messages: list[Message], model: type[BaseModel], schema: dict[str, Any], tally: _Tally
+    ) -> tuple[str, str]:
+        """Ask with the first format the server takes; remember it for later calls."""
+        for index in range(self._format, len(FORMATS)):
+            fmt = FORMATS[index]
+            try:
+                answer = self._complete(messages, _response_format(fmt, model, schema), tally)
+            except LLMUnavailable as e:
+                if not _format_refused(e) or index == len(FORMATS) - 1:
+                    raise
+                continue
+            self._format = index
+            return fmt, answer
+        raise AssertionError("unreachable: the last format returns or raises")
+
+    def _complete(self, messages: Sequence[Message], response_format: dict[str, Any] | None, tally: _Tally) -> str:
+        """One chat completion, retried on transient failures; usage goes into `tally`."""
+        extra = {"response_format": response_format} if response_format else None
+        for attempt in range(self.retries + 1):
+            try:
+                # extra_body, because llama.cpp's json_object+schema is not in the SDK's types.
+                response = self._client.chat.completions.create(
+                    model=self.model, messages=_wire(messages), extra_body=extra
+                )
+            except (openai.APIConnectionError, openai.APIStatusError) as e:  # 429 is a status error
+                transient = not isinstance(e, openai.APIStatusError) or (e.status_code == 429 or e.status_code >= 500)
+                if not transient or attempt == self.retries:
+                    raise LLMUnavailable(_describe(e, attempt), backend=self.name) from e
+                tally.retries += 1
+                time.sleep(self._delay(attempt, e))
+                continue
+            except openai.OpenAIError as e:
+                raise LLMUnavailable(f"OpenAI client error: {e}", backend=self.name) from e
+            if response.usage is not None:
+                tally.prompt_tokens += response.usage.prompt_tokens or 0
+                tally.completion_tokens += response.usage.completion_tokens or 0
+            if not response.choices:
+                return ""
+            return response.choices[0].message.content or ""
+        raise AssertionError("unreachable: the last attempt returns or raises")
+
+    def _delay(self, attempt: int, error: openai.OpenAIError) -> float:
+        delay = self.backoff * 2.0**attempt
+        if isinstance(error, openai.APIStatusError):
+            header: str = error.response.headers.get("retry-after", "")
+            try:
+                asked = float(header)
+            except ValueError:
+                asked = 0.0
+            delay = max(delay, min(max(asked, 0.0), RETRY_AFTER_CAP))
+        return delay
+
+    def _call(self, purpose: str, tally: _Tally, started: float) -> LLMCall:
+        notes = [f"format={tally.fmt}"] if tally.fmt else []
+        if tally.retries:
+            notes.append(f"retries={tally.retries}")
+        notes += tally.notes
+        return LLMCall(
+            purpose=purpose,
+            backend=self.name,
+            model=self.model,
+            prompt_tokens=tally.prompt_tokens,
+            completion_tokens=tally.completion_tokens,
+            latency_ms=(time.perf_counter() - started) * 1000,
+            detail=" ".join(notes),
+        )
+
+
+def _with_system(messages: Sequence[Message], instruction: str) -> list[Message]:
+    """Append `instruction` to the system message (adding one if absent); others untouched."""
+    if messages and messages[0].role == "system":
+        head = Message(role="system", content=messages[0].content + instruction)
+        return [head, *messages[1:]]
+    return [Message(role="system", content=instruction.lstrip()), *messages]
+
+
+def _wire(messages: Sequence[Message]) -> list[ChatCompletionMessageParam]:
+    out: list[ChatCompletionMessageParam] = []
+    for m in messages:
+        if m.role == "system":
+            out.append({"role": "system", "content": m.content})
+        elif m.role == "user":
+            out.append({"role": "user", "content": m.content})
+        else:
+            out.append({"role": "assistant", "content": m.content})
+    return out
+
+
+def _response_format(fmt: str, model: type[BaseModel], schema: dict[str, Any]) -> dict[str, Any] | None:
+    if fmt == "json_schema":
+        # OpenAI wants ^[a-zA-Z0-9_-]{1,64}$ here.
+        name = re.sub(r"[^a-zA-Z0-9_-]", "_", model.__name__)[:64] or "answer"
+        return {
+            "type": "json_schema",
+            "json_schema": {"name": name, "schema": schema, "strict": False},
+        }
+    if fmt == "json_object":
+        return {"type": "json_object", "schema": schema}
+    return None
+
+
+def _format_refused(error: LLMUnavailable) -> bool:
+    """Did the server turn down the request itself (400/422) or keep failing on it (5xx)?"""
+    cause = error.__cause__
+    if not isinstance(cause, openai.APIStatusError):
+        return False
+    return cause.status_code in (400, 422) or cause.status_code >= 500
+
+
+def _validate(model: type[BaseModel], answer: str) -> tuple[BaseModel | None, str]:
+    fenced = _FENCE.match(answer)
+    text = fenced.group(1) if fenced else answer.strip()
+    try:
+        return model.model_validate_json(text), ""
+    except ValidationError as e:
+        # Short and URL-free: this text goes back to the model in the repair prompt.
+        problems = [
+            f"{'.'.join(str(part) for part in err['loc']) or 'answer'}: {err['msg']}"
+            for err in e.errors(include_url=False)
+        ]
+        return None, "; ".join(problems)
+
+
+def _describe(error: openai.OpenAIError, attempt: int) -> str:
+    tries = f" after {attempt + 1} attempt(s)" if attempt else ""
+    if isinstance(error, openai.APITimeoutError):
+        return f"LLM server timed out{tries}"
+    if isinstance(error, openai.APIConnectionError):
+        return f"cannot reach LLM server{tries}: {error}"
+    if isinstance(error, openai.APIStatusError):
+        return f"LLM server answered HTTP {error.status_code}{tries}: {error.message}"
+    return f"LLM call failed{tries}: {error}"

@@ -1,0 +1,87 @@
+"""The session manager: load a session, run one turn, commit it, retry once on a conflict."""
+
+from __future__ import annotations
+
+import os
+import uuid
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from engine.bot import MAIN, get_bot
+from engine.errors import ConflictError, InputRejected
+from engine.inputs import check_message
+from engine.llm import LLM, RulesLLM
+from engine.models import JsonObject, SessionState, TurnTrace
+from engine.store import Store
+from engine.turn import Turn
+
+DEFAULT_DB = "innerloop.db"
+
+
+def default_db() -> str:
+    return os.environ.get("INNERLOOP_DB", DEFAULT_DB)
+
+
+class TurnResult(BaseModel):
+    """What a caller sees of one turn."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    reply: str
+    session_id: str | None
+    flow: str = MAIN
+    state: str | None = None
+    slots: JsonObject = Field(default_factory=dict)
+    rejected: bool = False
+    trace: TurnTrace | None = None
+
+
+class Engine:
+    """Runs turns for any registered bot against one store and one LLM backend."""
+
+    def __init__(self, store: Store, llm: LLM | None = None) -> None:
+        self.store = store
+        self.llm: LLM = llm or RulesLLM()
+
+    def turn(self, bot: str, user: str, text: str) -> TurnResult:
+        """Handle one user message; a refused message is answered and changes nothing."""
+        b = get_bot(bot)
+        try:
+            clean = check_message(text)
+        except InputRejected as e:
+            existing = self.store.load(b.name, user)
+            return self._result(existing, e.reason, rejected=True)
+        for attempt in range(2):
+            session = self.store.load(b.name, user) or _new_session(b.name, user)
+            turn = Turn(b, self.store, self.llm, session, clean)
+            write = turn.run()
+            write.trace.retried = attempt > 0
+            try:
+                self.store.commit(write)
+            except ConflictError:
+                if attempt:
+                    raise
+                continue
+            return self._result(write.session, write.trace.reply, trace=write.trace)
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def session(self, bot: str, user: str) -> SessionState | None:
+        return self.store.load(get_bot(bot).name, user)
+
+    def _result(
+        self, s: SessionState | None, reply: str, *, rejected: bool = False, trace: TurnTrace | None = None
+    ) -> TurnResult:
+        a = s.active if s else None
+        return TurnResult(
+            reply=reply,
+            session_id=s.id if s else None,
+            flow=a.flow if a else MAIN,
+            state=a.state if a else None,
+            slots=dict(a.slots) if a else {},
+            rejected=rejected,
+            trace=trace,
+        )
+
+
+def _new_session(bot: str, user: str) -> SessionState:
+    return SessionState(id=uuid.uuid4().hex[:12], bot=bot, user=user)

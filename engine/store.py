@@ -1,0 +1,169 @@
+"""The session store contract, and `MemoryStore`, its in-process fake.
+
+`SqlStore` (engine/sqlstore.py) is the real backend; both pass the same contract tests.
+`commit` writes a whole turn or nothing and refuses a stale row version.
+"""
+
+from __future__ import annotations
+
+import copy
+import threading
+from typing import Protocol, runtime_checkable
+
+from engine.errors import ConflictError
+from engine.models import (
+    FlowRun,
+    Message,
+    RecordDraft,
+    SessionState,
+    SessionSummary,
+    StoredRecord,
+    TurnTrace,
+    TurnWrite,
+    utcnow,
+)
+from engine.window import LOAD_LIMIT
+
+
+@runtime_checkable
+class Store(Protocol):
+    """Where sessions, histories, runs, traces and records live."""
+
+    url: str
+
+    def load(self, bot: str, user: str) -> SessionState | None:
+        """The session of `user` with `bot`, or None before their first turn."""
+        ...
+
+    def get(self, session_id: str) -> SessionState | None: ...
+
+    def commit(self, write: TurnWrite) -> None:
+        """Write the turn atomically; ConflictError if the row version moved."""
+        ...
+
+    def history(self, session_id: str, limit: int = LOAD_LIMIT) -> list[Message]:
+        """The most recent `limit` main-history messages, oldest first."""
+        ...
+
+    def runs(self, session_id: str) -> list[FlowRun]: ...
+
+    def traces(self, session_id: str, limit: int | None = None) -> list[TurnTrace]:
+        """Turn traces, oldest first; with `limit`, only the most recent ones."""
+        ...
+
+    def records(
+        self, kind: str | None = None, *, bot: str | None = None, user: str | None = None
+    ) -> list[StoredRecord]:
+        """Saved domain records, oldest first, filtered by what is given."""
+        ...
+
+    def add_record(self, bot: str, user: str, session_id: str, draft: RecordDraft) -> None:
+        """Save a record outside a turn (seeding a profile, imports)."""
+        ...
+
+    def sessions(self) -> list[SessionSummary]: ...
+
+    def close(self) -> None: ...
+
+
+def summarize(s: SessionState) -> SessionSummary:
+    return SessionSummary(
+        id=s.id,
+        bot=s.bot,
+        user=s.user,
+        flow=s.active.flow if s.active else None,
+        state=s.active.state if s.active else None,
+        turns=s.turns,
+        updated_at=s.updated_at,
+    )
+
+
+class MemoryStore:
+    """A dict-backed store with the same contract; for fast tests, never for real use."""
+
+    url = "memory://"
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._sessions: dict[str, SessionState] = {}
+        self._keys: dict[tuple[str, str], str] = {}
+        self._messages: dict[str, list[Message]] = {}
+        self._runs: dict[str, list[FlowRun]] = {}
+        self._traces: dict[str, list[TurnTrace]] = {}
+        self._records: list[StoredRecord] = []
+
+    def load(self, bot: str, user: str) -> SessionState | None:
+        with self._lock:
+            sid = self._keys.get((bot, user))
+            return copy.deepcopy(self._sessions[sid]) if sid else None
+
+    def get(self, session_id: str) -> SessionState | None:
+        with self._lock:
+            s = self._sessions.get(session_id)
+            return copy.deepcopy(s) if s else None
+
+    def commit(self, write: TurnWrite) -> None:
+        s = write.session
+        with self._lock:
+            current = self._sessions.get(s.id)
+            if current is None and (s.bot, s.user) in self._keys:
+                raise ConflictError(s.id, write.expected_version)
+            current_version = current.version if current else 0
+            if current_version != write.expected_version:
+                raise ConflictError(s.id, write.expected_version)
+            self._sessions[s.id] = copy.deepcopy(s)
+            self._keys[(s.bot, s.user)] = s.id
+            self._messages.setdefault(s.id, []).extend(write.messages)
+            self._runs.setdefault(s.id, []).extend(write.runs)
+            self._traces.setdefault(s.id, []).append(write.trace)
+            for draft in write.records:
+                self._add(s.bot, s.user, s.id, draft)
+
+    def _add(self, bot: str, user: str, session_id: str, draft: RecordDraft) -> None:
+        self._records.append(
+            StoredRecord(
+                id=len(self._records) + 1,
+                kind=draft.kind,
+                bot=bot,
+                user=user,
+                session_id=session_id,
+                data=copy.deepcopy(draft.data),
+                created_at=utcnow(),
+            )
+        )
+
+    def history(self, session_id: str, limit: int = LOAD_LIMIT) -> list[Message]:
+        with self._lock:
+            return list(self._messages.get(session_id, [])[-limit:]) if limit else []
+
+    def runs(self, session_id: str) -> list[FlowRun]:
+        with self._lock:
+            return list(self._runs.get(session_id, []))
+
+    def traces(self, session_id: str, limit: int | None = None) -> list[TurnTrace]:
+        with self._lock:
+            found = self._traces.get(session_id, [])
+            return list(found[-limit:] if limit else found)
+
+    def records(
+        self, kind: str | None = None, *, bot: str | None = None, user: str | None = None
+    ) -> list[StoredRecord]:
+        with self._lock:
+            return [
+                r
+                for r in self._records
+                if (kind is None or r.kind == kind)
+                and (bot is None or r.bot == bot)
+                and (user is None or r.user == user)
+            ]
+
+    def add_record(self, bot: str, user: str, session_id: str, draft: RecordDraft) -> None:
+        with self._lock:
+            self._add(bot, user, session_id, draft)
+
+    def sessions(self) -> list[SessionSummary]:
+        with self._lock:
+            return sorted((summarize(s) for s in self._sessions.values()), key=lambda x: x.updated_at, reverse=True)
+
+    def close(self) -> None:
+        pass

@@ -1,0 +1,492 @@
+"""One turn: route the user's message, run the flow's machine, collect what to persist.
+
+`Turn` works on a loaded `SessionState` and produces a `TurnWrite`; it never touches the
+store's write path itself, so a conflict can simply re-run it on fresh state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from engine.bot import MAIN, Bot
+from engine.errors import DefinitionError, LLMError
+from engine.extract import Invalid
+from engine.flow import ANSWER, NEXT, Ask, Final, Flow, Slots, Step, render
+from engine.llm import LLM, ParseRequest, PhraseRequest
+from engine.models import (
+    FlowFrame,
+    FlowRun,
+    JsonObject,
+    LLMCall,
+    Message,
+    Outcome,
+    RecordDraft,
+    SessionState,
+    StoredRecord,
+    TurnTrace,
+    TurnWrite,
+    utcnow,
+)
+from engine.store import Store
+from engine.window import LOAD_LIMIT, build_prompt
+
+CANCEL_WORDS = {"cancel", "stop", "abort", "cancel this", "stop this", "/cancel"}
+HELP_WORDS = {"help", "/help", "?", "help me", "what do you need?"}
+MAX_HOPS = 64
+
+M = TypeVar("M", bound=BaseModel)
+S = TypeVar("S", bound=Slots)
+
+
+@dataclass
+class EntryContext:
+    """What bot-level hooks (entry rules, return remarks) may look at."""
+
+    bot: Bot
+    session: SessionState
+    text: str
+    store: Store
+
+    def latest(self, kind: str) -> StoredRecord | None:
+        found = self.store.records(kind, bot=self.bot.name, user=self.session.user)
+        return found[-1] if found else None
+
+
+class StepContext(Generic[S]):
+    """What a Step's code may do: read and set slots, phrase, parse, say, save records."""
+
+    def __init__(self, turn: Turn, flow: Flow, slots: S) -> None:
+        self._turn = turn
+        self.flow = flow
+        self.slots: S = slots
+        self.text = turn.text
+
+    @property
+    def context(self) -> JsonObject:
+        """Session-wide memory shared by the bot's flows (kept across flows and restarts)."""
+        return self._turn.session.context
+
+    def say(self, text: str) -> None:
+        self._turn.emit(text)
+
+    def phrase(self, content: str, purpose: str) -> str:
+        return self._turn.phrase(content, purpose, self.flow)
+
+    def parse(self, schema: type[M], purpose: str) -> M | None:
+        return self._turn.llm_parse(schema, purpose, self.flow)
+
+    def record(self, kind: str, data: JsonObject) -> None:
+        self._turn.records.append(RecordDraft(kind=kind, data=data))
+
+
+class Turn:
+    def __init__(self, bot: Bot, store: Store, llm: LLM, session: SessionState, text: str) -> None:
+        self.bot = bot
+        self.store = store
+        self.llm = llm
+        self.session = session
+        self.text = text
+        self.expected_version = session.version
+        self.reply: list[str] = []
+        self.main_messages: list[Message] = []
+        self.runs: list[FlowRun] = []
+        self.records: list[RecordDraft] = []
+        self.budget = 0
+        a = session.active
+        self.trace = TurnTrace(
+            turn=session.turns + 1,
+            user_text=text,
+            reply="",
+            route="",
+            flow_before=a.flow if a else None,
+            state_before=a.state if a else None,
+        )
+
+    # -- entry point -----------------------------------------------------------------------
+
+    def run(self) -> TurnWrite:
+        self._reconcile()
+        a = self.session.active
+        word = " ".join(self.text.lower().split()).rstrip(".!")
+        if word in CANCEL_WORDS:
+            self._route("command:cancel")
+            self._cancel_command()
+        elif word in HELP_WORDS:
+            self._route("command:help")
+            self._help()
+        elif a is not None:
+            flow = self.bot.flow(a.flow)
+            interrupt = self.bot.intent_for(self.text, allowed=flow.interrupts) if flow.interrupts else None
+            if interrupt:
+                self._route(f"interrupt:{interrupt}")
+                self.session.stack.append(a)
+                self.session.active = None
+                self.start(interrupt, from_main=False)
+            else:
+                self._route("flow")
+                self.flow_turn(flow, a)
+        else:
+            self.main_messages.append(Message(role="user", content=self.text))
+            entry = self.bot.entry(self.entry_context()) if self.bot.entry else None
+            if entry:
+                self._route(f"entry:{entry}")
+                self.start(entry, from_main=True)
+            else:
+                self._main()
+        return self._write()
+
+    def _route(self, route: str) -> None:
+        self.trace.route = route
+        a = self.session.active
+        self.budget = self.bot.flow(a.flow).llm_calls_per_turn if a else self.bot.main_llm_calls
+
+    def entry_context(self) -> EntryContext:
+        return EntryContext(self.bot, self.session, self.text, self.store)
+
+    # -- output ----------------------------------------------------------------------------
+
+    def emit(self, text: str) -> None:
+        if not text:
+            return
+        self.reply.append(text)
+        a = self.session.active
+        msg = Message(role="assistant", content=text)
+        if a is not None:
+            a.scratchpad.append(msg)
+        else:
+            self.main_messages.append(msg)
+
+    # -- the main conversation -------------------------------------------------------------
+
+    def _main(self) -> None:
+        self._route("main")
+        flow = self.bot.intent_for(self.text)
+        if flow is None and self.llm.name != "rules":
+            answer = self.llm_parse(self.bot.intent_model, "classify:intent", None)
+            choice = getattr(answer, "value", None) if answer else None
+            flow = choice if isinstance(choice, str) and self.bot.has_flow(choice) else None
+        if flow:
+            self.trace.route = f"intent:{flow}"
+            self.start(flow, from_main=True)
+            return
+        content = self.bot.capabilities
+        self.emit(self.phrase(content, "reply:main", None))
+
+    # -- flows -----------------------------------------------------------------------------
+
+    def start(self, name: str, *, from_main: bool) -> None:
+        flow = self.bot.flow(name)
+        self.budget += flow.llm_calls_per_turn
+        frame = FlowFrame(flow=name, version=flow.version, state=flow.initial.name)
+        frame.scratchpad.append(Message(role="user", content=self.text))
+        slots = flow.new_slots()
+        for s in flow.states:
+            if isinstance(s, Ask) and s.prefill:
+                slots = self._try_set(flow, slots, s, s.parse(self.text)) or slots
+        frame.slots = slots.model_dump(mode="json")
+        self.session.active = frame
+        self.trace.states_entered.append(f"{name}.{frame.state}")
+        self.advance(flow, frame, slots)
+
+    def flow_turn(self, flow: Flow, frame: FlowFrame) -> None:
+        frame.turns += 1
+        frame.scratchpad.append(Message(role="user", content=self.text))
+        slots = flow.new_slots(frame.slots)
+        if frame.turns > flow.max_turns:
+            summary = f"{flow.name.capitalize()} ended after {flow.max_turns} turns without finishing."
+            self.close(flow, frame, slots, "expired", summary)
+            self.emit(f"We've been at this for a while, so I've stopped the {flow.name} here.")
+            self.resume_or_return()
+            return
+        state = flow.state(frame.state)
+        if not isinstance(state, Ask):
+            raise DefinitionError("session rests in a state that does not ask", flow=flow.name, state=frame.state)
+        updated, reason = self.parse_answer(flow, state, slots, frame)
+        if updated is not None:
+            frame.attempts = 0
+            self.fire(flow, frame, updated, ANSWER)
+            self.advance(flow, frame, updated)
+            return
+        frame.attempts += 1
+        if frame.attempts >= state.max_attempts:
+            self.fallback(flow, frame, slots, state)
+            return
+        tier = frame.attempts
+        self.trace.notices.append(f"reprompt:{flow.name}.{state.name}:{tier}")
+        if state.reprompts:
+            again = render(state.reprompts[min(tier, len(state.reprompts)) - 1], slots)
+        else:
+            again = f"I need {state.parse.expects}. {render(state.say, slots)}"
+        text = f"{reason} {again}" if reason else again
+        self.emit(self.phrase(text, f"reprompt:{flow.name}.{state.name}", flow))
+
+    def fallback(self, flow: Flow, frame: FlowFrame, slots: Slots, state: Ask) -> None:
+        self.trace.notices.append(f"fallback:{flow.name}.{state.name}:{state.fallback}")
+        frame.attempts = 0
+        if state.fallback == "skip":
+            self.emit("Let's skip that one for now.")
+            self.fire(flow, frame, slots, ANSWER)
+            self.advance(flow, frame, slots)
+            return
+        outcome: Outcome = "cancelled" if state.fallback == "cancel" else "escalated"
+        summary = (
+            f"{flow.name.capitalize()} {outcome}: no usable answer for {state.slot} "
+            f"after {state.max_attempts} attempts."
+        )
+        if outcome == "escalated":
+            self.records.append(
+                RecordDraft(kind="escalation", data={"flow": flow.name, "state": state.name, "slots": frame.slots})
+            )
+        self.close(flow, frame, slots, outcome, summary)
+        self.emit(
+            "I'm connecting you to a person who can help."
+            if outcome == "escalated"
+            else f"I couldn't understand the answers, so I've stopped the {flow.name}."
+        )
+        self.resume_or_return()
+
+    def fire(self, flow: Flow, frame: FlowFrame, slots: Slots, trigger: str) -> None:
+        dest = flow.fire(frame.state, trigger, slots)
+        self.trace.triggers.append(f"{flow.name}.{frame.state}.{trigger}")
+        self.trace.states_entered.append(f"{flow.name}.{dest}")
+        frame.state = dest
+        frame.slots = slots.model_dump(mode="json")
+
+    def advance(self, flow: Flow, frame: FlowFrame, slots: Slots) -> None:
+        """Run from the state just entered until the flow waits for the user or ends."""
+        for _ in range(MAX_HOPS):
+            state = flow.state(frame.state)
+            if isinstance(state, Ask):
+                if getattr(slots, state.slot) is not None and not state.ask_if_filled:
+                    self.fire(flow, frame, slots, ANSWER)
+                    continue
+                self.emit(self.phrase(render(state.say, slots), f"ask:{flow.name}.{state.name}", flow))
+                return
+            if isinstance(state, Step):
+                ctx: StepContext[Slots] = StepContext(self, flow, slots)
+                state.run(ctx)
+                slots = ctx.slots
+                self.fire(flow, frame, slots, NEXT)
+                continue
+            self.finish(flow, frame, slots, state)
+            return
+        raise DefinitionError(f"more than {MAX_HOPS} states entered in one turn", flow=flow.name, state=frame.state)
+
+    def finish(self, flow: Flow, frame: FlowFrame, slots: Slots, final: Final) -> None:
+        run = self.close(flow, frame, slots, final.outcome, render(final.summary, slots))
+        if final.records:
+            self.records.extend(final.records(slots))
+        self.emit(self.phrase(render(final.say, slots), f"close:{flow.name}", flow) if final.say else "")
+        nxt = final.handoff(slots) if final.handoff else None
+        if nxt:
+            self.trace.notices.append(f"handoff:{flow.name}->{nxt}")
+            self.start(nxt, from_main=False)
+            return
+        if self.bot.on_return:
+            self.emit(self.bot.on_return(run, self.entry_context()) or "")
+        self.resume_or_return()
+
+    def close(self, flow: Flow, frame: FlowFrame, slots: Slots, outcome: Outcome, summary: str) -> FlowRun:
+        """Collapse: drop the scratchpad, keep one summary line in main history, save the run."""
+        run = FlowRun(
+            flow=flow.name,
+            outcome=outcome,
+            summary=summary,
+            slots=slots.model_dump(mode="json"),
+            turns=frame.turns,
+            started_at=frame.started_at,
+            ended_at=utcnow(),
+        )
+        self.runs.append(run)
+        self.main_messages.append(Message(role="system", content=summary))
+        self.session.active = None
+        return run
+
+    def resume_or_return(self) -> None:
+        if not self.session.stack or self.session.active is not None:
+            return
+        frame = self.session.stack.pop()
+        flow = self.bot.flow(frame.flow)
+        self.session.active = frame
+        self.trace.notices.append(f"resume:{flow.name}.{frame.state}")
+        self.budget += flow.llm_calls_per_turn
+        state = flow.state(frame.state)
+        if isinstance(state, Ask):
+            slots = flow.new_slots(frame.slots)
+            self.emit(
+                f"Back to the {flow.name}: "
+                + self.phrase(render(state.say, slots), f"ask:{flow.name}.{state.name}", flow)
+            )
+
+    def _cancel_command(self) -> None:
+        a = self.session.active
+        if a is None:
+            self.main_messages.append(Message(role="user", content=self.text))
+            self.emit("There is nothing to cancel; we're in the main conversation.")
+            return
+        flow = self.bot.flow(a.flow)
+        a.scratchpad.append(Message(role="user", content=self.text))
+        slots = flow.new_slots(a.slots)
+        self.close(flow, a, slots, "cancelled", render(flow.cancel_summary, slots))
+        self.emit(f"OK, I've stopped the {flow.name}.")
+        self.resume_or_return()
+
+    def _help(self) -> None:
+        a = self.session.active
+        if a is None:
+            self.main_messages.append(Message(role="user", content=self.text))
+            self.emit(self.bot.capabilities)
+            return
+        flow = self.bot.flow(a.flow)
+        state = flow.state(a.state)
+        a.scratchpad.append(Message(role="user", content=self.text))
+        if isinstance(state, Ask):
+            slots = flow.new_slots(a.slots)
+            hint = state.help or f"I'm asking for {state.parse.expects}."
+            self.emit(f"{hint} {render(state.say, slots)} (Say 'cancel' to stop the {flow.name}.)")
+
+    # -- parse and phrase (the only ways to an LLM) ----------------------------------------
+
+    def parse_answer(self, flow: Flow, state: Ask, slots: Slots, frame: FlowFrame) -> tuple[Slots | None, str | None]:
+        raw = state.parse(self.text)
+        if isinstance(raw, Invalid):
+            return None, raw.reason
+        if raw is None:
+            answer = self.llm_parse(flow.answer_models[state.name], f"parse:{flow.name}.{state.name}", flow)
+            raw = getattr(answer, "value", None) if answer else None
+            if raw is None:
+                return None, None
+        try:
+            return flow.slots.model_validate({**frame.slots, state.slot: raw}), None
+        except ValidationError as e:
+            return None, _friendly(e, state)
+
+    def _try_set(self, flow: Flow, slots: Slots, state: Ask, raw: object) -> Slots | None:
+        if raw is None or isinstance(raw, Invalid):
+            return None
+        try:
+            return flow.slots.model_validate({**slots.model_dump(), state.slot: raw})
+        except ValidationError:
+            return None
+
+    def _prompt(self, flow: Flow | None) -> list[Message]:
+        current = Message(role="user", content=self.text)
+        if flow is None:
+            history = self.store.history(self.session.id, LOAD_LIMIT)
+            # the current message is already queued for main history, not yet stored
+            return build_prompt(f"You are {self.bot.persona}.", history, current)
+        a = self.session.active
+        pad = list(a.scratchpad) if a else []
+        if pad and pad[-1] == current:
+            pad.pop()
+        profile = self.entry_context().latest("profile")
+        system = f"You are {flow.persona}, part of {self.bot.name}."
+        if profile:
+            system += f" The user's profile: {profile.data}."
+        return build_prompt(system, pad, current)
+
+    def _spend(self) -> bool:
+        if self.llm.name == "rules":
+            return False
+        if self.budget <= 0:
+            self.trace.notices.append("llm budget exhausted: template used")
+            return False
+        self.budget -= 1
+        return True
+
+    def _log(self, call: LLMCall | None) -> None:
+        if call is not None:
+            self.trace.llm_calls.append(call)
+
+    def _failed(self, purpose: str, e: LLMError) -> None:
+        self.trace.llm_calls.append(
+            LLMCall(purpose=purpose, backend=self.llm.name, model=self.llm.model, ok=False, detail=str(e))
+        )
+
+    def phrase(self, content: str, purpose: str, flow: Flow | None) -> str:
+        if not self._spend():
+            return content
+        try:
+            out = self.llm.phrase(PhraseRequest(purpose=purpose, content=content, messages=self._prompt(flow)))
+        except LLMError as e:
+            self._failed(purpose, e)
+            return content
+        self._log(out.call)
+        return out.text
+
+    def llm_parse(self, schema: type[M], purpose: str, flow: Flow | None) -> M | None:
+        if not self._spend():
+            return None
+        try:
+            out = self.llm.parse(ParseRequest(purpose=purpose, schema_model=schema, messages=self._prompt(flow)))
+        except LLMError as e:
+            self._failed(purpose, e)
+            return None
+        self._log(out.call)
+        return out.value if isinstance(out.value, schema) else None
+
+    # -- versions and the write ------------------------------------------------------------
+
+    def _reconcile(self) -> None:
+        """Drop stored frames whose flow, state or slots no longer exist in the code."""
+        frames = ([self.session.active] if self.session.active else []) + list(self.session.stack)
+        kept: list[FlowFrame] = []
+        for f in frames:
+            problem = self._stale(f)
+            if problem is None:
+                f.version = self.bot.flow(f.flow).version
+                kept.append(f)
+                continue
+            self.trace.notices.append(f"reset:{f.flow}: {problem}")
+            self.runs.append(
+                FlowRun(
+                    flow=f.flow, outcome="reset", summary=f"{f.flow} was reset: {problem}.", slots=f.slots,
+                    turns=f.turns, started_at=f.started_at, ended_at=utcnow(),
+                )
+            )  # fmt: skip
+            self.main_messages.append(Message(role="system", content=f"{f.flow} was reset: {problem}."))
+            self.reply.append(f"(Your unfinished {f.flow} was reset because the bot was updated: {problem}.)")
+        was_active = self.session.active
+        self.session.active = kept[0] if kept and was_active is not None and kept[0] is was_active else None
+        self.session.stack = [f for f in kept if f is not self.session.active]
+
+    def _stale(self, f: FlowFrame) -> str | None:
+        if not self.bot.has_flow(f.flow) or f.flow == MAIN:
+            return f"flow {f.flow!r} no longer exists"
+        flow = self.bot.flow(f.flow)
+        if not flow.has_state(f.state) or not isinstance(flow.state(f.state), Ask):
+            return f"state {f.state!r} no longer exists in {f.flow} v{flow.version}"
+        try:
+            flow.new_slots(f.slots)
+        except ValidationError:
+            return f"its saved answers no longer fit {f.flow} v{flow.version}"
+        return None
+
+    def _write(self) -> TurnWrite:
+        s = self.session
+        a = s.active
+        s.turns += 1
+        s.version = self.expected_version + 1
+        s.updated_at = utcnow()
+        self.trace.reply = "\n\n".join(self.reply)
+        self.trace.flow_after = a.flow if a else None
+        self.trace.state_after = a.state if a else None
+        self.trace.records = [r.kind for r in self.records]
+        return TurnWrite(
+            session=s,
+            expected_version=self.expected_version,
+            messages=self.main_messages,
+            runs=self.runs,
+            records=self.records,
+            trace=self.trace,
+        )
+
+
+def _friendly(e: ValidationError, state: Ask) -> str:
+    first = e.errors()[0]
+    msg = str(first.get("msg", "invalid value"))
+    return f"That doesn't work ({msg.lower()}); I need {state.parse.expects}."
+

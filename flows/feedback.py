@@ -1,0 +1,136 @@
+"""Feedback: sentiment -> rating 1-5 -> details -> category -> save a feedback entry.
+
+Sentiment is read from the message that started the flow ("I want to complain") and,
+when that says nothing, from the rating; the category is read from the details when
+they name it ("too slow" -> latency) and asked only otherwise.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, cast
+
+from pydantic import Field
+
+from engine import Ask, Final, Flow, RecordDraft, Slots, Step, StepContext, T
+from engine.extract import choice, free_text, rating, sentiment
+
+Sentiment = Literal["positive", "negative", "neutral"]
+Category = Literal["bug", "latency", "content", "usability", "other"]
+
+
+class FeedbackSlots(Slots):
+    sentiment: Sentiment | None = None
+    rating: int | None = Field(None, ge=1, le=5)
+    comment: str | None = None
+    category: Category | None = None
+
+
+read_sentiment = sentiment()
+read_category = choice(
+    {
+        "bug": ["bugs", "crash", "crashes", "crashed", "error", "broken", "freeze", "glitch"],
+        "latency": ["slow", "lag", "laggy", "latency", "takes forever", "speed", "wait", "delay"],
+        "content": ["lesson", "lessons", "exercise", "exercises", "wrong answer", "content", "vocabulary"],
+        "usability": ["confusing", "hard to use", "ui", "interface", "navigation", "design", "button"],
+        "other": ["something else", "other", "none of these"],
+    }
+)
+
+
+def opening(s: FeedbackSlots) -> str:
+    lead = "I'm sorry to hear that." if s.sentiment == "negative" else "Thanks for taking the time!"
+    return f"{lead} On a scale from 1 to 5, how would you rate the app so far?"
+
+
+def details_question(s: FeedbackSlots) -> str:
+    if s.sentiment == "negative":
+        return "What went wrong? Tell me in a sentence or two."
+    if s.sentiment == "positive":
+        return "Great! What do you like most, or what could be even better?"
+    return "What could we do better? Tell me in a sentence or two."
+
+
+def sense_sentiment(ctx: StepContext[FeedbackSlots]) -> None:
+    found = read_sentiment(ctx.text)
+    if isinstance(found, str):
+        ctx.slots.sentiment = cast(Sentiment, found)
+
+
+def settle_sentiment(ctx: StepContext[FeedbackSlots]) -> None:
+    s = ctx.slots
+    if s.sentiment is None and s.rating is not None:
+        s.sentiment = "negative" if s.rating <= 2 else "neutral" if s.rating == 3 else "positive"
+
+
+def sense_category(ctx: StepContext[FeedbackSlots]) -> None:
+    found = read_category(ctx.slots.comment or "")
+    if isinstance(found, str) and found != "other":
+        ctx.slots.category = cast(Category, found)
+
+
+def summary(s: FeedbackSlots) -> str:
+    rated = f"{s.rating}/5" if s.rating is not None else "not given"
+    return f'Feedback completed. Rating: {rated}. Category: {s.category or "not given"}. Comment: "{s.comment or ""}".'
+
+
+def entry(s: FeedbackSlots) -> list[RecordDraft]:
+    return [RecordDraft(kind="feedback", data=s.model_dump(mode="json"))]
+
+
+feedback = Flow(
+    name="feedback",
+    description="collect a rating, a comment and a category, then save a feedback entry",
+    persona="the app's feedback interviewer: brief, warm, never defensive",
+    slots=FeedbackSlots,
+    states=[
+        Step("sentiment", run=sense_sentiment, initial=True),
+        Ask(
+            "rating",
+            slot="rating",
+            say=opening,
+            parse=rating(1, 5),
+            reprompts=[
+                "Please rate the app with a single number from 1 (poor) to 5 (excellent).",
+                "Just type one digit: 1, 2, 3, 4 or 5.",
+            ],
+            help="A rating tells us how the app feels overall: 1 is poor, 5 is excellent.",
+        ),
+        Step("mood", run=settle_sentiment),
+        Ask(
+            "details",
+            slot="comment",
+            say=details_question,
+            parse=free_text(min_chars=2),
+            reprompts=[
+                "Could you describe it in a few words?",
+                "Even a short phrase helps, like 'too slow' or 'great lessons'.",
+            ],
+        ),
+        Step("triage", run=sense_category),
+        Ask(
+            "category",
+            slot="category",
+            say="Which area is that about: bug, latency, content, usability or other?",
+            parse=read_category,
+            reprompts=[
+                "Please pick one: bug, latency, content, usability or other.",
+                "Type one word: bug, latency, content, usability or other.",
+            ],
+        ),
+        Final(
+            "done",
+            summary=summary,
+            say="Thank you! I've saved your feedback and the team will read it.",
+            records=entry,
+        ),
+    ],
+    transitions=[
+        T("next", "sentiment", "rating"),
+        T("answer", "rating", "mood"),
+        T("next", "mood", "details"),
+        T("answer", "details", "triage"),
+        T("next", "triage", "category"),
+        T("answer", "category", "done"),
+    ],
+    cancel_summary="Feedback cancelled by the user before it was saved.",
+)

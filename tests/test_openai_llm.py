@@ -1,0 +1,388 @@
+"""OpenAILLM against a scriptable OpenAI-compatible HTTP server, through the real client."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+from collections import deque
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import pytest
+from pydantic import BaseModel, Field
+
+from engine import openai_llm
+from engine.errors import LLMResponseError, LLMUnavailable
+from engine.llm import ParseRequest, PhraseRequest
+from engine.models import Message
+from engine.openai_llm import OpenAILLM
+
+
+class RatingAnswer(BaseModel):
+    value: int | None = Field(None, ge=1, le=5)
+
+
+class Contact(BaseModel):
+    name: str | None = None
+    email: str | None = None
+
+
+PERSONA = "You are Juno, a cheerful course assistant."
+CHAT = [
+    Message(role="system", content=PERSONA),
+    Message(role="assistant", content="How would you rate the course, 1 to 5?"),
+    Message(role="user", content="  honestly a solid four  "),
+]
+
+
+@dataclass
+class Reply:
+    status: int = 200
+    body: Any = None
+    delay: float = 0.0
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+def ok(content: str | None, prompt: int = 10, completion: int = 5) -> Reply:
+    return Reply(
+        body={
+            "id": "chatcmpl-test",
+            "object": "chat.completion",
+            "created": 0,
+            "model": "test-model",
+            "choices": [
+                {
+                    "index": 0,
+                    "message": {"role": "assistant", "content": content},
+                    "finish_reason": "stop",
+                }
+            ],
+            "usage": {
+                "prompt_tokens": prompt,
+                "completion_tokens": completion,
+                "total_tokens": prompt + completion,
+            },
+        }
+    )
+
+
+def fail(status: int, message: str = "boom", **headers: str) -> Reply:
+    return Reply(
+        status=status,
+        body={"error": {"message": message, "type": "server_error", "code": None}},
+        headers={k.replace("_", "-"): v for k, v in headers.items()},
+    )
+
+
+class FakeServer:
+    """Answers each POST with the next queued `Reply` (else `default`); logs request bodies."""
+
+    def __init__(self) -> None:
+        self.queue: deque[Reply] = deque()
+        self.default: Reply | None = None
+        self.log: list[dict[str, Any]] = []
+        self.lock = threading.Lock()
+        self.url = ""
+
+    def push(self, *replies: Reply) -> None:
+        self.queue.extend(replies)
+
+    def next_reply(self, body: dict[str, Any]) -> Reply:
+        with self.lock:
+            self.log.append(body)
+            if self.queue:
+                return self.queue.popleft()
+        return self.default or fail(500, "test server: no canned reply left")
+
+    def formats(self) -> list[str | None]:
+        return [(b.get("response_format") or {}).get("type") for b in self.log]
+
+
+def _handler(fake: FakeServer) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            length = int(self.headers.get("Content-Length", "0"))
+            reply = fake.next_reply(json.loads(self.rfile.read(length)))
+            time.sleep(reply.delay)
+            payload = json.dumps(reply.body).encode()
+            try:
+                self.send_response(reply.status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(payload)))
+                for key, value in reply.headers.items():
+                    self.send_header(key, value)
+                self.end_headers()
+                self.wfile.write(payload)
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # the client gave up (timeout test)
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    return Handler
+
+
+@pytest.fixture(autouse=True)
+def _clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "INNERLOOP_MODEL"):
+        monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture
+def server() -> Iterator[FakeServer]:
+    fake = FakeServer()
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler(fake))
+    httpd.block_on_close = False  # don't wait for handlers still sleeping past a timeout
+    thread = threading.Thread(target=httpd.serve_forever, args=(0.01,), daemon=True)
+    thread.start()
+    fake.url = f"http://127.0.0.1:{httpd.server_address[1]}/v1"
+    yield fake
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def make(server: FakeServer, **kwargs: Any) -> OpenAILLM:
+    options: dict[str, Any] = {"api_key": "dummy", "backoff": 0.01, "model": "test-model"}
+    options.update(kwargs)
+    return OpenAILLM(base_url=server.url, **options)
+
+
+def rating(schema: type[BaseModel] = RatingAnswer) -> ParseRequest:
+    return ParseRequest(purpose="ask_rating", schema_model=schema, messages=CHAT)
+
+
+# -- parse: format negotiation ---------------------------------------------------------
+
+
+def test_json_schema_answered(server: FakeServer) -> None:
+    server.push(ok('{"value": 4}', prompt=30, completion=4))
+    parsed = make(server).parse(rating())
+    assert parsed.value == RatingAnswer(value=4)
+    assert parsed.call is not None
+    assert parsed.call.backend == "openai"
+    assert parsed.call.model == "test-model"
+    assert parsed.call.purpose == "ask_rating"
+    assert (parsed.call.prompt_tokens, parsed.call.completion_tokens) == (30, 4)
+    assert parsed.call.detail == "format=json_schema"
+    assert parsed.call.latency_ms > 0
+
+    sent = server.log[0]
+    assert sent["model"] == "test-model"
+    fmt = sent["response_format"]
+    assert fmt["type"] == "json_schema"
+    assert fmt["json_schema"]["name"] == "RatingAnswer"
+    assert fmt["json_schema"]["strict"] is False
+    assert fmt["json_schema"]["schema"] == RatingAnswer.model_json_schema()
+    # Persona kept as the head of the system message; other messages verbatim.
+    assert sent["messages"][0]["role"] == "system"
+    assert sent["messages"][0]["content"].startswith(PERSONA)
+    assert sent["messages"][1:] == [m.model_dump() for m in CHAT[1:]]
+
+
+def test_llamacpp_500_falls_back_to_json_object_and_remembers(server: FakeServer) -> None:
+    llm = make(server, retries=1)
+    server.push(fail(500, "unsupported response_format"), fail(500), ok('{"value": 5}'))
+    parsed = llm.parse(rating())
+    assert parsed.value == RatingAnswer(value=5)
+    assert parsed.call is not None
+    assert parsed.call.detail == "format=json_object retries=1"
+    assert server.formats() == ["json_schema", "json_schema", "json_object"]
+    assert server.log[2]["response_format"]["schema"] == RatingAnswer.model_json_schema()
+
+    server.push(ok('{"value": 2}'))
+    again = llm.parse(rating())
+    assert again.value == RatingAnswer(value=2)
+    assert server.formats()[3:] == ["json_object"]  # straight to the accepted format
+    assert again.call is not None and again.call.detail == "format=json_object"
+
+
+def test_400_on_structured_formats_falls_back_to_prompt_only(server: FakeServer) -> None:
+    server.push(
+        fail(400, "response_format not supported"),
+        fail(422, "unknown field schema"),
+        ok('```json\n{"value": 2}\n```'),
+    )
+    parsed = make(server).parse(rating())
+    assert parsed.value == RatingAnswer(value=2)
+    assert server.formats() == ["json_schema", "json_object", None]
+    assert "response_format" not in server.log[2]
+    assert '"maximum": 5' in server.log[2]["messages"][0]["content"]  # schema in the prompt
+    assert parsed.call is not None and parsed.call.detail == "format=prompt"
+
+
+def test_5xx_on_every_format_is_unavailable(server: FakeServer) -> None:
+    server.default = fail(503, "overloaded")
+    with pytest.raises(LLMUnavailable, match="503"):
+        make(server, retries=1).parse(rating())
+    assert server.formats() == ["json_schema"] * 2 + ["json_object"] * 2 + [None] * 2
+
+
+def test_400_on_prompt_only_is_unavailable(server: FakeServer) -> None:
+    server.push(fail(400), fail(400), fail(400, "context length exceeded"))
+    with pytest.raises(LLMUnavailable, match="context length exceeded"):
+        make(server).parse(rating())
+    assert len(server.log) == 3
+
+
+# -- parse: validation and repair ------------------------------------------------------
+
+
+def test_malformed_json_is_repaired(server: FakeServer) -> None:
+    server.push(ok("I think it's a 3", 20, 6), ok('{"value": 3}', 25, 4))
+    parsed = make(server).parse(rating())
+    assert parsed.value == RatingAnswer(value=3)
+    assert parsed.call is not None
+    assert (parsed.call.prompt_tokens, parsed.call.completion_tokens) == (45, 10)
+    assert parsed.call.detail == "format=json_schema repaired"
+    repair = server.log[1]["messages"]
+    assert repair[-2] == {"role": "assistant", "content": "I think it's a 3"}
+    assert repair[-1]["role"] == "user" and "JSON" in repair[-1]["content"]
+    assert server.log[1]["response_format"]["type"] == "json_schema"
+
+
+@pytest.mark.parametrize("bad", ['{"value": 7}', '{"value": "lots"}', "[1, 2]"])
+def test_schema_violation_is_repaired(server: FakeServer, bad: str) -> None:
+    server.push(ok(bad), ok('{"value": 4}'))
+    parsed = make(server).parse(rating())
+    assert parsed.value == RatingAnswer(value=4)
+    assert "not valid" in server.log[1]["messages"][-1]["content"]
+    assert "https://" not in server.log[1]["messages"][-1]["content"]
+
+
+def test_still_invalid_after_repair_raises(server: FakeServer) -> None:
+    server.push(ok('{"value": 7}'), ok('{"value": 9}'))
+    with pytest.raises(LLMResponseError, match="RatingAnswer"):
+        make(server).parse(rating())
+    assert len(server.log) == 2
+
+
+def test_all_null_means_not_given(server: FakeServer) -> None:
+    server.push(ok('{"value": null}'), ok('{"name": null, "email": null}'))
+    llm = make(server)
+    parsed = llm.parse(rating())
+    assert parsed.value is None
+    assert parsed.call is not None and parsed.call.prompt_tokens == 10
+    assert llm.parse(rating(Contact)).value is None
+
+
+def test_partial_answer_is_kept(server: FakeServer) -> None:
+    server.push(ok('{"name": "Ada", "email": null}'))
+    assert make(server).parse(rating(Contact)).value == Contact(name="Ada")
+
+
+# -- transport -------------------------------------------------------------------------
+
+
+def test_429_then_success_sums_usage_and_notes_retries(server: FakeServer) -> None:
+    server.push(fail(429, "slow down"), ok("not json", 7, 3), ok('{"value": 1}', 11, 4))
+    parsed = make(server).parse(rating())
+    assert parsed.value == RatingAnswer(value=1)
+    assert parsed.call is not None
+    assert (parsed.call.prompt_tokens, parsed.call.completion_tokens) == (18, 7)
+    assert parsed.call.detail == "format=json_schema retries=1 repaired"
+
+
+def test_retry_after_is_honoured_but_capped(server: FakeServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(openai_llm, "RETRY_AFTER_CAP", 0.2)
+    server.push(fail(429, retry_after="100"), ok("Hi!"))
+    started = time.perf_counter()
+    phrased = make(server).phrase(PhraseRequest(purpose="greet", content="Hi", messages=CHAT))
+    elapsed = time.perf_counter() - started
+    assert phrased.text == "Hi!"
+    assert 0.2 <= elapsed < 2.0
+    assert phrased.call is not None and phrased.call.detail == "retries=1"
+
+
+def test_persistent_503_is_unavailable(server: FakeServer) -> None:
+    server.default = fail(503, "overloaded")
+    request = PhraseRequest(purpose="greet", content="Hi", messages=CHAT)
+    with pytest.raises(LLMUnavailable, match="503") as caught:
+        make(server, retries=2).phrase(request)
+    assert caught.value.backend == "openai"
+    assert caught.value.__cause__ is not None
+    assert len(server.log) == 3
+
+
+def test_stall_past_timeout_is_retried_then_unavailable(server: FakeServer) -> None:
+    server.default = Reply(delay=1.0, body=ok("too late").body)
+    started = time.perf_counter()
+    with pytest.raises(LLMUnavailable, match="timed out"):
+        make(server, timeout=0.3, retries=1).phrase(PhraseRequest(purpose="greet", content="Hi", messages=CHAT))
+    assert len(server.log) == 2
+    assert time.perf_counter() - started < 1.5
+
+
+def test_auth_error_is_unavailable_at_once(server: FakeServer) -> None:
+    server.push(fail(401, "Incorrect API key provided"))
+    with pytest.raises(LLMUnavailable, match="Incorrect API key provided"):
+        make(server).phrase(PhraseRequest(purpose="greet", content="Hi", messages=CHAT))
+    assert len(server.log) == 1
+
+
+def test_unreachable_server_is_unavailable() -> None:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    llm = OpenAILLM(base_url=f"http://127.0.0.1:{port}/v1", api_key="x", retries=1, backoff=0.01)
+    with pytest.raises(LLMUnavailable, match="cannot reach"):
+        llm.phrase(PhraseRequest(purpose="greet", content="Hi", messages=CHAT))
+
+
+# -- phrase ----------------------------------------------------------------------------
+
+
+def test_phrase_returns_text_and_usage(server: FakeServer) -> None:
+    server.push(ok("  Hey! How would you rate it, 1 to 5?  ", prompt=40, completion=12))
+    content = "Please rate the course from 1 to 5."
+    request = PhraseRequest(purpose="ask_rating", content=content, messages=CHAT)
+    phrased = make(server).phrase(request)
+    assert phrased.text == "Hey! How would you rate it, 1 to 5?"
+    assert phrased.call is not None
+    assert (phrased.call.prompt_tokens, phrased.call.completion_tokens) == (40, 12)
+    assert phrased.call.purpose == "ask_rating"
+    assert phrased.call.detail == ""
+    sent = server.log[0]
+    assert "response_format" not in sent
+    system = sent["messages"][0]["content"]
+    assert system.startswith(PERSONA) and content in system
+    assert sent["messages"][1:] == [m.model_dump() for m in CHAT[1:]]
+
+
+def test_phrase_without_system_message_gets_one(server: FakeServer) -> None:
+    server.push(ok("Hello"))
+    make(server).phrase(PhraseRequest(purpose="greet", content="Hello", messages=CHAT[1:]))
+    roles = [m["role"] for m in server.log[0]["messages"]]
+    assert roles == ["system", "assistant", "user"]
+
+
+def test_empty_phrase_is_a_response_error(server: FakeServer) -> None:
+    server.push(ok("   "))
+    with pytest.raises(LLMResponseError):
+        make(server).phrase(PhraseRequest(purpose="greet", content="Hi", messages=CHAT))
+
+
+# -- construction ----------------------------------------------------------------------
+
+
+def test_missing_api_key_is_unavailable() -> None:
+    with pytest.raises(LLMUnavailable, match="OPENAI_API_KEY"):
+        OpenAILLM(base_url="http://127.0.0.1:9/v1")
+
+
+def test_environment_defaults(server: FakeServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "from-env")
+    monkeypatch.setenv("OPENAI_BASE_URL", server.url)
+    monkeypatch.setenv("INNERLOOP_MODEL", "qwen2.5-0.5b")
+    llm = OpenAILLM(backoff=0.01)
+    assert (llm.name, llm.model) == ("openai", "qwen2.5-0.5b")
+    server.push(ok("Hi"))
+    llm.phrase(PhraseRequest(purpose="greet", content="Hi", messages=CHAT))
+    assert server.log[0]["model"] == "qwen2.5-0.5b"
+
+
+def test_default_model() -> None:
+    assert OpenAILLM(api_key="x").model == "gpt-4o-mini"
