@@ -177,7 +177,7 @@ def person_name() -> Parser:
     return Parser(rule, "your name")
 
 
-_POSITIVE = ("good", "great", "love", "like", "awesome", "excellent", "happy", "amazing", "nice",
+_POSITIVE = ("good", "great", "love", "i like", "like it", "enjoy", "awesome", "excellent", "happy", "amazing", "nice",
              "fantastic", "helpful", "praise", "compliment", "well done", "positive")  # fmt: skip
 _NEGATIVE = ("bad", "slow", "hate", "terrible", "awful", "complain", "complaint", "broken",
              "bug", "annoying", "poor", "worse", "worst", "frustrat", "problem", "issue",

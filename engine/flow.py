@@ -115,11 +115,12 @@ def template_fields(template: Template) -> list[str]:
     return [f.split(".")[0].split("[")[0] for _, f, _, _ in string.Formatter().parse(template) if f]
 
 
-def render(template: Template, slots: BaseModel) -> str:
+def render(template: Template, slots: BaseModel, **extra: str) -> str:
+    """Fill a template from slots (None shows as "not given"); `extra` adds names like `flow`."""
     if callable(template):
         return template(slots)
     values = {k: ("not given" if v is None else v) for k, v in slots.model_dump(mode="json").items()}
-    return template.format(**values)
+    return template.format(**values, **extra)
 
 
 @dataclass
@@ -221,6 +222,9 @@ class Flow:
                 for name in template_fields(tpl):
                     if name not in fields:
                         raise self._error(f"template {tpl!r} uses unknown slot {name!r}", s.name)
+        for name in template_fields(self.cancel_summary):
+            if name not in fields | {"flow"}:
+                raise self._error(f"cancel_summary uses unknown slot {name!r}")
         out: dict[str, list[T]] = {s.name: [] for s in self.states}
         for t in self.transitions:
             for end in (t.source, t.dest):

@@ -330,7 +330,7 @@ class Turn:
         flow = self.bot.flow(a.flow)
         a.scratchpad.append(Message(role="user", content=self.text))
         slots = flow.new_slots(a.slots)
-        self.close(flow, a, slots, "cancelled", render(flow.cancel_summary, slots))
+        self.close(flow, a, slots, "cancelled", render(flow.cancel_summary, slots, flow=flow.name.capitalize()))
         self.emit(f"OK, I've stopped the {flow.name}.")
         self.resume_or_return()
 
@@ -342,6 +342,7 @@ class Turn:
             return
         flow = self.bot.flow(a.flow)
         state = flow.state(a.state)
+        a.turns += 1  # help turns count towards max_turns: no flow may be kept open forever
         a.scratchpad.append(Message(role="user", content=self.text))
         if isinstance(state, Ask):
             slots = flow.new_slots(a.slots)
@@ -489,4 +490,3 @@ def _friendly(e: ValidationError, state: Ask) -> str:
     first = e.errors()[0]
     msg = str(first.get("msg", "invalid value"))
     return f"That doesn't work ({msg.lower()}); I need {state.parse.expects}."
-

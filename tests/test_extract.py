@@ -1,0 +1,83 @@
+"""Rule extractors: what they read, what they refuse, and when they leave it to an LLM."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.extract import Invalid, choice, free_text, integer, numbers, person_name, rating, sentiment, yes_no
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("4", 4), ("I'd say 4", 4), ("four", 4), ("4/5", 4), ("4 out of 5", 4), ("★★★", 3), ("5 stars", 5)],
+)
+def test_rating_reads_common_forms(text: str, expected: int) -> None:
+    assert rating(1, 5)(text) == expected
+
+
+@pytest.mark.parametrize("text", ["7", "0", "3/10", "4 or 5"])
+def test_rating_refuses_with_a_reason(text: str) -> None:
+    out = rating(1, 5)(text)
+    assert isinstance(out, Invalid)
+    assert "1" in out.reason and "5" in out.reason
+
+
+def test_rating_undecided_on_no_number() -> None:
+    assert rating(1, 5)("banana") is None
+
+
+def test_integer_ranges_and_decimals() -> None:
+    assert integer(1, 7)("3 days a week") == 3
+    assert isinstance(integer(1, 7)("2.5"), Invalid)
+    assert integer()("-3") == -3
+    assert numbers("between 2,5 and 4") == [2.5, 4.0]
+
+
+@pytest.mark.parametrize(("text", "expected"), [("yes", True), ("Yeah, sure", True), ("ok!", True), ("no", False),
+                                                ("Nope.", False), ("not really", False), ("maybe", None)])  # fmt: skip
+def test_yes_no(text: str, expected: bool | None) -> None:
+    assert yes_no()(text) is expected
+
+
+def test_choice_by_word_synonym_and_spelling() -> None:
+    c = choice({"latency": ["slow"], "bug": ["crash"], "other": []})
+    assert c("it is SLOW") == "latency"
+    assert c("latncy") == "latency"
+    assert c("it crashed") is None or c("it crashed") == "bug"
+    assert c("purple") is None
+    both = c("slow and a crash")
+    assert isinstance(both, Invalid) and "several" in both.reason
+
+
+def test_free_text_is_verbatim_but_not_empty() -> None:
+    assert free_text()("  the bot is too slow  ") == "the bot is too slow"
+    assert isinstance(free_text(min_chars=2)("x"), Invalid)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("My name is Max", "Max"),
+        ("I'm Max from Berlin", "Max"),
+        ("call me maxim", "Maxim"),
+        ("Anna Lena", "Anna Lena"),
+        ("yes", None),
+        ("I want to learn English and live in Berlin since 2019", None),
+    ],
+)
+def test_person_name(text: str, expected: str | None) -> None:
+    assert person_name()(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I want to complain", "negative"),
+        ("the app is great", "positive"),
+        ("it's not good", "negative"),
+        ("it's okay", "neutral"),
+        ("I'd like to give feedback", None),
+    ],
+)
+def test_sentiment(text: str, expected: str | None) -> None:
+    assert sentiment()(text) == expected

@@ -1,0 +1,147 @@
+"""Flow definitions: every shipped flow validates; each kind of bad definition is refused by name."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import Field
+
+from engine import Ask, DefinitionError, Final, Flow, Slots, Step, T, all_flows
+from engine.extract import integer, yes_no
+
+
+class S(Slots):
+    n: int | None = Field(None, ge=1, le=9)
+    ok: bool | None = None
+
+
+def ask_n(**kw: object) -> Ask:
+    return Ask("n", slot="n", say="Pick a number", parse=integer(1, 9), **kw)  # type: ignore[arg-type]
+
+
+def build(states: list[object], transitions: list[T], name: str = "bad") -> Flow:
+    return Flow(name=name, slots=S, states=states, transitions=transitions)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("flow", all_flows(), ids=lambda f: f.name)
+def test_every_shipped_flow_is_valid_and_rebuilds(flow: Flow) -> None:
+    # Building the same declaration again runs the full validation a second time.
+    again = Flow(
+        name=flow.name,
+        slots=flow.slots,
+        states=flow.states,
+        transitions=flow.transitions,
+        persona=flow.persona,
+        version=flow.version,
+    )
+    assert again.initial.name == flow.initial.name
+    assert any(isinstance(s, Final) for s in flow.states)
+
+
+def test_a_valid_flow_builds_one_machine() -> None:
+    f = build([ask_n(initial=True), Final("done", summary="n={n}")], [T("answer", "n", "done")])
+    assert f.fire("n", "answer", S(n=3)) == "done"
+
+
+BAD: list[tuple[str, list[object], list[T], str]] = [
+    ("no initial", [ask_n(), Final("done", summary="x")], [T("answer", "n", "done")], "exactly one"),
+    (
+        "two initials",
+        [ask_n(initial=True), Final("done", summary="x", initial=True)],
+        [T("answer", "n", "done")],
+        "exactly one",
+    ),
+    (
+        "unreachable",
+        [ask_n(initial=True), Final("done", summary="x"), Final("orphan", summary="x")],
+        [T("answer", "n", "done")],
+        "unreachable",
+    ),
+    (
+        "no way out",
+        [ask_n(initial=True), Ask("ok", slot="ok", say="ok?", parse=yes_no()), Final("done", summary="x")],
+        [T("answer", "n", "ok"), T("answer", "n", "done")],
+        "no way out",
+    ),
+    (
+        "cannot finish",
+        [
+            ask_n(initial=True),
+            Ask("ok", slot="ok", say="ok?", parse=yes_no()),
+            Final("done", summary="x"),
+        ],
+        [T("answer", "n", "ok", when=lambda s: True), T("answer", "n", "done"), T("answer", "ok", "ok")],
+        "cannot reach any final",
+    ),
+    ("unknown slot", [Ask("n", slot="m", say="?", parse=integer(), initial=True), Final("d", summary="x")], [], "slot"),
+    (
+        "unknown template field",
+        [ask_n(initial=True), Final("done", summary="value {missing}")],
+        [T("answer", "n", "done")],
+        "missing",
+    ),
+    ("unknown state", [ask_n(initial=True), Final("done", summary="x")], [T("answer", "n", "nowhere")], "nowhere"),
+    (
+        "wrong trigger",
+        [ask_n(initial=True), Final("done", summary="x")],
+        [T("next", "n", "done")],
+        "fire on 'answer'",
+    ),
+    (
+        "no default",
+        [ask_n(initial=True), Final("done", summary="x")],
+        [T("answer", "n", "done", when=lambda s: s.n == 1)],
+        "unconditional",
+    ),
+    (
+        "duplicate state",
+        [ask_n(initial=True), ask_n(), Final("done", summary="x")],
+        [T("answer", "n", "done")],
+        "twice",
+    ),
+    (
+        "final with exit",
+        [ask_n(initial=True), Final("done", summary="x")],
+        [T("answer", "n", "done"), T("answer", "done", "n")],
+        "final state",
+    ),
+    ("no final", [Step("s", run=lambda c: None, initial=True)], [T("next", "s", "s")], "Final"),
+    (
+        "bad attempts",
+        [ask_n(initial=True, max_attempts=0), Final("done", summary="x")],
+        [T("answer", "n", "done")],
+        "max_attempts",
+    ),
+]
+
+
+@pytest.mark.parametrize(("label", "states", "transitions", "fragment"), BAD, ids=[b[0] for b in BAD])
+def test_bad_definitions_are_refused_with_flow_and_state(
+    label: str, states: list[object], transitions: list[T], fragment: str
+) -> None:
+    with pytest.raises(DefinitionError) as err:
+        build(states, transitions, name=f"bad-{label.replace(' ', '-')}")
+    assert fragment in str(err.value)
+    assert err.value.flow == f"bad-{label.replace(' ', '-')}"
+    assert f"flow=bad-{label.replace(' ', '-')}" in str(err.value)
+
+
+def test_conditions_read_typed_slots_and_first_match_wins() -> None:
+    f = build(
+        [
+            ask_n(initial=True),
+            Final("low", summary="low"),
+            Final("high", summary="high"),
+        ],
+        [T("answer", "n", "low", when=lambda s: s.n is not None and s.n < 5), T("answer", "n", "high")],
+    )
+    assert f.fire("n", "answer", S(n=2)) == "low"
+    assert f.fire("n", "answer", S(n=7)) == "high"
+
+
+def test_answer_schema_is_nullable_so_a_model_can_say_not_given() -> None:
+    f = build([ask_n(initial=True), Final("done", summary="x")], [T("answer", "n", "done")])
+    model = f.answer_models["n"]
+    assert model.model_validate({"value": None}).value is None  # type: ignore[attr-defined]
+    assert model.model_validate({"value": 4}).value == 4  # type: ignore[attr-defined]
+    with pytest.raises(ValueError):
+        model.model_validate({"value": 12})

@@ -1,0 +1,59 @@
+"""Bad user input gets a clear reply and changes nothing stored."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine import Engine, InputRejected, SqlStore
+from engine.inputs import MAX_CHARS, check_message, decode_terminal
+
+BAD = {
+    "empty": "",
+    "whitespace": " \t\n  ",
+    "huge": "a" * 100_000,
+    "control": "hello\x07world",
+    "nul": "hi\x00",
+    "escape": "\x1b[31mred",
+    "invalid-utf8": decode_terminal(b"caf\xe9 time"),
+}
+
+
+@pytest.mark.parametrize("name", list(BAD))
+def test_check_message_refuses(name: str) -> None:
+    with pytest.raises(InputRejected) as err:
+        check_message(BAD[name])
+    assert err.value.reason.endswith(".")
+
+
+def test_reasons_say_what_is_wrong() -> None:
+    with pytest.raises(InputRejected, match="empty"):
+        check_message("   ")
+    with pytest.raises(InputRejected, match="100,000 characters"):
+        check_message("a" * 100_000)
+    with pytest.raises(InputRejected, match="U\\+0007"):
+        check_message("a\x07")
+    with pytest.raises(InputRejected, match="UTF-8"):
+        check_message(decode_terminal(b"\xff\xfe"))
+
+
+def test_good_text_is_kept_verbatim_inside() -> None:
+    assert check_message("  Grüße,\n\tMax 👋🏽  ") == "Grüße,\n\tMax 👋🏽"
+    assert check_message("a" * MAX_CHARS) == "a" * MAX_CHARS
+
+
+@pytest.mark.parametrize("name", list(BAD))
+def test_rejected_turn_changes_nothing(tmp_path: Path, name: str) -> None:
+    store = SqlStore(str(tmp_path / "t.db"))
+    engine = Engine(store)
+    first = engine.turn("language-buddy", "max", "I want to give feedback")
+    before = store.get(first.session_id or "")
+    result = engine.turn("language-buddy", "max", BAD[name])
+    assert result.rejected
+    assert result.flow == "feedback" and result.state == "rating"
+    after = store.get(first.session_id or "")
+    assert after == before
+    assert len(store.traces(first.session_id or "")) == 1
+    # the conversation carries on where it was
+    assert engine.turn("language-buddy", "max", "4").state == "details"

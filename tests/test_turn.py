@@ -1,0 +1,297 @@
+"""The router and the turn: commands, inner flows, interrupts, the reprompt ladder, collapse, LLM budget."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from pydantic import Field
+
+from engine import (
+    Ask,
+    Bot,
+    ConflictError,
+    Engine,
+    Final,
+    Flow,
+    Intent,
+    LLMUnavailable,
+    Parsed,
+    ParseRequest,
+    Phrased,
+    PhraseRequest,
+    ScriptedLLM,
+    Slots,
+    SqlStore,
+    T,
+    register,
+)
+from engine.extract import integer, yes_no
+from flows.feedback import feedback
+from flows.language_buddy import FEEDBACK
+
+
+class SurveySlots(Slots):
+    n: int | None = Field(None, ge=1, le=9)
+    ok: bool | None = None
+
+
+survey = Flow(
+    name="survey",
+    slots=SurveySlots,
+    states=[
+        Ask(
+            "n",
+            slot="n",
+            say="Pick a number from 1 to 9.",
+            parse=integer(1, 9),
+            reprompts=["Tier one: a digit 1-9, please.", "Tier two: type one digit."],
+            max_attempts=3,
+            fallback="cancel",
+            initial=True,
+        ),
+        Ask("ok", slot="ok", say="Happy with {n}?", parse=yes_no(), max_attempts=2, fallback="escalate"),
+        Final("done", summary="Survey done: n={n}, ok={ok}.", say="Thanks."),
+    ],
+    transitions=[T("answer", "n", "ok"), T("answer", "ok", "done")],
+    interrupts=["feedback"],
+    max_turns=6,
+)
+
+register(
+    Bot(
+        name="test-bot",
+        persona="a test bot",
+        flows=[survey, feedback],
+        intents=[Intent("survey", [r"\bsurvey\b"], "take the survey"), FEEDBACK],
+        capabilities="I can run a survey or take feedback.",
+    )
+)
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> SqlStore:
+    return SqlStore(str(tmp_path / "turns.db"))
+
+
+def talk(engine: Engine, *lines: str, user: str = "u") -> list[str]:
+    return [engine.turn("test-bot", user, line).reply for line in lines]
+
+
+def test_main_small_talk_is_honest_and_commands_in_main(store: SqlStore) -> None:
+    e = Engine(store)
+    assert e.turn("test-bot", "u", "hi there").reply == "I can run a survey or take feedback."
+    assert "nothing to cancel" in e.turn("test-bot", "u", "cancel").reply
+    assert e.turn("test-bot", "u", "help").flow == "main"
+
+
+def test_inner_turns_stay_out_of_main_history_and_collapse_to_a_summary(store: SqlStore) -> None:
+    e = Engine(store)
+    talk(e, "let's do the survey", "4")
+    mid = e.session("test-bot", "u")
+    assert mid is not None and mid.active is not None
+    assert [m.content for m in mid.active.scratchpad] == [
+        "let's do the survey",
+        "Pick a number from 1 to 9.",
+        "4",
+        "Happy with 4?",
+    ]
+    r = e.turn("test-bot", "u", "yes")
+    assert r.flow == "main"
+    history = [m.content for m in store.history(r.session_id or "")]
+    assert history == ["let's do the survey", "Survey done: n=4, ok=True.", "Thanks."]
+    after = e.session("test-bot", "u")
+    assert after is not None and after.active is None
+    (run,) = store.runs(r.session_id or "")
+    assert run.outcome == "completed" and run.slots == {"n": 4, "ok": True} and run.turns == 2
+
+
+def test_reprompt_ladder_uses_more_explicit_tiers_then_the_fallback(store: SqlStore) -> None:
+    e = Engine(store)
+    talk(e, "survey")
+    first, second = talk(e, "banana", "purple")
+    assert first == "Tier one: a digit 1-9, please."
+    assert second == "Tier two: type one digit."
+    s = e.session("test-bot", "u")
+    assert s is not None and s.active is not None and s.active.attempts == 2
+    third = e.turn("test-bot", "u", "still no")
+    assert third.flow == "main"
+    assert "couldn't understand" in third.reply
+    (run,) = store.runs(third.session_id or "")
+    assert run.outcome == "cancelled" and "after 3 attempts" in run.summary
+
+
+def test_a_rule_reason_is_given_on_an_invalid_answer(store: SqlStore) -> None:
+    e = Engine(store)
+    talk(e, "survey")
+    assert e.turn("test-bot", "u", "12").reply.startswith("12 is out of range")
+
+
+def test_escalate_fallback_saves_an_escalation(store: SqlStore) -> None:
+    e = Engine(store)
+    talk(e, "survey", "3", "hmm", "what?")
+    (rec,) = store.records("escalation")
+    assert rec.data["flow"] == "survey" and rec.data["state"] == "ok"
+    assert store.runs(rec.session_id)[0].outcome == "escalated"
+
+
+def test_help_explains_without_consuming_the_step(store: SqlStore) -> None:
+    e = Engine(store)
+    talk(e, "survey", "banana")
+    r = e.turn("test-bot", "u", "help")
+    assert "a whole number from 1 to 9" in r.reply and "cancel" in r.reply
+    s = e.session("test-bot", "u")
+    assert s is not None and s.active is not None
+    assert (s.active.state, s.active.attempts) == ("n", 1)
+
+
+def test_cancel_abandons_with_a_summary_that_says_so(store: SqlStore) -> None:
+    e = Engine(store)
+    r = e.turn("test-bot", "u", "survey")
+    e.turn("test-bot", "u", "cancel")
+    (run,) = store.runs(r.session_id or "")
+    assert run.outcome == "cancelled" and "cancelled" in run.summary
+    assert store.history(r.session_id or "")[-2].content == run.summary
+
+
+def test_interrupt_suspends_and_resumes_at_the_exact_state(store: SqlStore) -> None:
+    e = Engine(store)
+    talk(e, "survey", "5")
+    r = e.turn("test-bot", "u", "I want to give feedback")
+    assert (r.flow, r.state) == ("feedback", "rating")
+    s = e.session("test-bot", "u")
+    assert s is not None and [f.flow for f in s.stack] == ["survey"]
+    suspended = s.stack[0]
+    assert (suspended.state, suspended.slots["n"]) == ("ok", 5)
+    e.turn("test-bot", "u", "2")
+    r = e.turn("test-bot", "u", "lessons are wrong")  # category read from the details: feedback ends
+    assert (r.flow, r.state) == ("survey", "ok")
+    assert "Back to the survey: Happy with 5?" in r.reply
+    s = e.session("test-bot", "u")
+    assert s is not None and s.active is not None and not s.stack
+    assert s.active.scratchpad[:-1] == suspended.scratchpad  # plus the re-asked question
+    assert e.turn("test-bot", "u", "yes").flow == "main"
+    assert [run.flow for run in store.runs(r.session_id or "")] == ["feedback", "survey"]
+
+
+def test_cancel_in_the_interrupting_flow_resumes_the_suspended_one(store: SqlStore) -> None:
+    e = Engine(store)
+    talk(e, "survey", "I want to give feedback")
+    r = e.turn("test-bot", "u", "stop")
+    assert (r.flow, r.state) == ("survey", "n")
+
+
+def test_a_flow_cannot_run_forever(store: SqlStore) -> None:
+    e = Engine(store)
+    talk(e, "survey", "3")
+    for _ in range(5):
+        e.turn("test-bot", "u", "help")
+    r = e.turn("test-bot", "u", "maybe")
+    assert r.flow == "main"
+    assert store.runs(r.session_id or "")[-1].outcome == "expired"
+
+
+def test_stale_flow_state_is_reset_with_a_notice(store: SqlStore) -> None:
+    e = Engine(store)
+    r = e.turn("test-bot", "u", "survey")
+    s = store.get(r.session_id or "")
+    assert s is not None and s.active is not None
+    s.active.state = "renamed_state"
+    stale = s.model_copy(update={"version": s.version + 1})
+    from engine.models import TurnTrace, TurnWrite
+
+    store.commit(
+        TurnWrite(
+            session=stale, expected_version=s.version, trace=TurnTrace(turn=2, user_text="", reply="", route="test")
+        )
+    )
+    out = e.turn("test-bot", "u", "hello")
+    assert "reset" in out.reply and out.flow == "main"
+    assert store.runs(r.session_id or "")[-1].outcome == "reset"
+
+
+def test_rules_backend_makes_no_llm_calls(store: SqlStore) -> None:
+    e = Engine(store)
+    talk(e, "survey", "banana", "4", "yes")
+    s = e.session("test-bot", "u")
+    assert s is not None
+    assert all(not t.llm_calls for t in store.traces(s.id))
+
+
+def test_llm_parses_only_when_rules_cannot_and_stays_within_budget(store: SqlStore) -> None:
+    llm = ScriptedLLM(["Pick a number, friend!"])
+    e = Engine(store, llm)
+    e.turn("test-bot", "u", "survey")
+    assert llm.calls == ["ask:survey.n"]
+    llm.push({"value": 7})
+    r = e.turn("test-bot", "u", "seven-ish, I suppose")
+    assert (r.state, r.slots["n"]) == ("ok", 7)
+    # one call per turn: the parse used it, so the next question is the plain template
+    assert llm.calls[-1] == "parse:survey.n" and r.reply == "Happy with 7?"
+    assert r.trace is not None and len(r.trace.llm_calls) == 1
+    llm.push("Great, all done?")
+    r = e.turn("test-bot", "u", "no")  # rules decide: no parse call; the phrase gets the call
+    assert llm.calls[-1] == "close:survey"
+
+
+def test_llm_not_given_becomes_a_reprompt_not_a_value(store: SqlStore) -> None:
+    llm = ScriptedLLM(["Pick one!", None])
+    e = Engine(store, llm)
+    e.turn("test-bot", "u", "survey")
+    r = e.turn("test-bot", "u", "banana")
+    assert (r.state, r.slots["n"]) == ("n", None)
+    assert "Tier one" in r.reply
+
+
+def test_llm_intent_classification_in_main(store: SqlStore) -> None:
+    llm = ScriptedLLM([{"value": "feedback"}, "How would you rate us, 1 to 5?"])
+    r = Engine(store, llm).turn("test-bot", "u", "the app keeps freezing on me")
+    assert r.flow == "feedback" and r.reply == "How would you rate us, 1 to 5?"
+    assert llm.calls == ["classify:intent", "ask:feedback.rating"]
+
+
+class Broken:
+    name = "broken"
+    model = "none"
+
+    def phrase(self, request: PhraseRequest) -> Phrased:
+        raise LLMUnavailable("server down", backend=self.name)
+
+    def parse(self, request: ParseRequest) -> Parsed:
+        raise LLMUnavailable("server down", backend=self.name)
+
+
+def test_llm_failure_degrades_to_templates_and_is_logged(store: SqlStore) -> None:
+    r = Engine(store, Broken()).turn("test-bot", "u", "survey")
+    assert r.reply == "Pick a number from 1 to 9."
+    assert r.trace is not None and r.trace.llm_calls[0].ok is False
+
+
+def test_conflict_is_retried_once_on_fresh_state_then_reported(
+    store: SqlStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    e = Engine(store)
+    e.turn("test-bot", "u", "survey")
+    real = store.commit
+    failures = {"left": 1}
+
+    def flaky(write):  # type: ignore[no-untyped-def]
+        if failures["left"]:
+            failures["left"] -= 1
+            # another writer lands a turn first
+            Engine(SqlStore(store.url)).turn("test-bot", "u", "3")
+        real(write)
+
+    monkeypatch.setattr(store, "commit", flaky)
+    r = e.turn("test-bot", "u", "yes")
+    assert r.trace is not None and r.trace.retried
+    assert r.flow == "main"  # the retry saw the other writer's "3" and answered the next question
+    failures["left"] = 5
+
+    def always(write):  # type: ignore[no-untyped-def]
+        raise ConflictError(write.session.id, write.expected_version)
+
+    monkeypatch.setattr(store, "commit", always)
+    with pytest.raises(ConflictError) as err:
+        e.turn("test-bot", "u", "hello")
+    assert err.value.session
