@@ -20,16 +20,17 @@ from engine.errors import (
     UnknownNameError,
 )
 from engine.extract import Invalid, Parser
-from engine.flow import Ask, Final, Flow, Slots, Step, T
+from engine.flow import Aside, Ask, Final, Flow, Slots, Step, T
 from engine.llm import LLM, Parsed, ParseRequest, Phrased, PhraseRequest, RulesLLM, ScriptedLLM
-from engine.models import FlowFrame, FlowRun, Message, RecordDraft, SessionState, StoredRecord, TurnTrace
+from engine.models import FlowFrame, FlowRun, Message, RecordDraft, Resources, SessionState, StoredRecord, TurnTrace
 from engine.runtime import Engine, TurnResult
 from engine.sqlstore import SqlStore
 from engine.store import MemoryStore, Store
-from engine.turn import EntryContext, StepContext
+from engine.turn import EntryContext, MainContext, StepContext
 
 __all__ = [
     "LLM",
+    "Aside",
     "Ask",
     "Bot",
     "ConflictError",
@@ -48,6 +49,7 @@ __all__ = [
     "LLMError",
     "LLMResponseError",
     "LLMUnavailable",
+    "MainContext",
     "MemoryStore",
     "Message",
     "ParseRequest",
@@ -56,6 +58,7 @@ __all__ = [
     "PhraseRequest",
     "Phrased",
     "RecordDraft",
+    "Resources",
     "RulesLLM",
     "SchemaError",
     "ScriptError",

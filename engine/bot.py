@@ -16,7 +16,7 @@ from engine.flow import Flow
 
 if TYPE_CHECKING:
     from engine.models import FlowRun
-    from engine.turn import EntryContext
+    from engine.turn import EntryContext, MainContext
 
 MAIN = "main"
 
@@ -44,6 +44,8 @@ class Bot:
     capabilities: str
     entry: Callable[[EntryContext], str | None] | None = None
     on_return: Callable[[FlowRun, EntryContext], str | None] | None = None
+    # replaces the stock main conversation (intents, then small talk), e.g. to search first
+    converse: Callable[[MainContext], None] | None = None
     main_llm_calls: int = 2
     _flows: dict[str, Flow] = field(init=False, repr=False)
 

@@ -51,8 +51,8 @@ class Ask:
     name: str
     slot: str
     say: Template
-    parse: Parser
-    reprompts: Sequence[str] = ()
+    parse: Parser | Callable[[Any], Parser]
+    reprompts: Sequence[Template] = ()
     help: str = ""
     max_attempts: int = 3
     fallback: Fallback = "skip"
@@ -61,6 +61,24 @@ class Ask:
     prefill: bool = False
 
     trigger = ANSWER
+
+    def parser(self, slots: BaseModel) -> Parser:
+        """The parser for this turn; a callable `parse` picks one from the slots (typed questions)."""
+        return self.parse if isinstance(self.parse, Parser) else self.parse(slots)
+
+
+@dataclass(frozen=True)
+class Aside:
+    """Something a user may say at any ask of the flow that is not an answer.
+
+    `match` is a cheap rule; when it holds, `handle` runs and returns None (not an aside
+    after all: parse as an answer), "" (handled: the question is asked again), or a
+    trigger to fire from the current state (e.g. "exit").
+    """
+
+    name: str
+    match: Callable[[str], bool]
+    handle: Callable[[StepContext[Any]], str | None]
 
 
 @dataclass(frozen=True)
@@ -138,6 +156,12 @@ class Flow:
     llm_calls_per_turn: int = 1
     interrupts: Sequence[str] = ()
     cancel_summary: str = "{flow} cancelled by the user."
+    # "pause" keeps the frame (slots and all) suspended; starting the flow again resumes it
+    on_cancel: Literal["abandon", "pause"] = "abandon"
+    pause_message: str = "Paused. We'll pick up right here next time."
+    # reads any slots a message mentions, at any ask: several at once, or corrections
+    extract: Callable[[str, Any], dict[str, object]] | None = None
+    asides: Sequence[Aside] = ()
     _by_name: dict[str, State] = field(init=False, repr=False)
     _cursor: _Cursor = field(init=False, repr=False)
     _machine: Machine = field(init=False, repr=False)
@@ -160,7 +184,7 @@ class Flow:
             send_event=True,
             ignore_invalid_triggers=False,
         )
-        for t in self.transitions:
+        for t in self._expanded():
             conditions: list[str | Callable[..., bool | None]] = [_condition(t.when)] if t.when else []
             self._machine.add_transition(t.trigger, t.source, t.dest, conditions=conditions)
         self._lock = threading.Lock()
@@ -200,6 +224,15 @@ class Flow:
 
     # -- validation ------------------------------------------------------------------------
 
+    def _expanded(self) -> list[T]:
+        """Transitions with source "*" spelled out for every Ask (asides fire from any ask)."""
+        asks = [s.name for s in self.states if isinstance(s, Ask)]
+        out: list[T] = []
+        for t in self.transitions:
+            sources = asks if t.source == "*" else [t.source]
+            out.extend(T(t.trigger, src, t.dest, t.when) for src in sources)
+        return out
+
     def _error(self, problem: str, state: str | None = None) -> DefinitionError:
         return DefinitionError(f"invalid flow: {problem}", flow=self.name, state=state)
 
@@ -226,14 +259,14 @@ class Flow:
             if name not in fields | {"flow"}:
                 raise self._error(f"cancel_summary uses unknown slot {name!r}")
         out: dict[str, list[T]] = {s.name: [] for s in self.states}
-        for t in self.transitions:
+        for t in self._expanded():
             for end in (t.source, t.dest):
                 if end not in self._by_name:
                     raise self._error(f"transition {t.trigger!r} {t.source}->{t.dest} names unknown state {end!r}")
             src = self._by_name[t.source]
             if isinstance(src, Final):
                 raise self._error("a final state cannot have outgoing transitions", t.source)
-            if t.trigger != src.trigger:
+            if t.trigger != src.trigger and not (isinstance(src, Ask) and t.trigger not in (ANSWER, NEXT)):
                 raise self._error(
                     f"transitions out of a {type(src).__name__} fire on {src.trigger!r}, not {t.trigger!r}",
                     t.source,
@@ -242,10 +275,14 @@ class Flow:
         for s in self.states:
             if isinstance(s, Final):
                 continue
-            if not out[s.name]:
-                raise self._error("non-final state has no way out", s.name)
-            if out[s.name][-1].when is not None:
-                raise self._error("the last transition out of a state must be unconditional (the default)", s.name)
+            own = [t for t in out[s.name] if t.trigger == s.trigger]
+            if not own:
+                raise self._error(f"non-final state has no way out on {s.trigger!r}", s.name)
+            for trigger in {t.trigger for t in out[s.name]}:
+                if [t for t in out[s.name] if t.trigger == trigger][-1].when is not None:
+                    raise self._error(
+                        f"the last {trigger!r} transition out of a state must be unconditional (the default)", s.name
+                    )
         reachable = _closure(self.initial.name, {k: [t.dest for t in v] for k, v in out.items()})
         unreachable = [s.name for s in self.states if s.name not in reachable]
         if unreachable:

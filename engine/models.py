@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
@@ -18,6 +19,14 @@ def utcnow() -> datetime:
 
 class Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Resources(Frozen):
+    """Data files a run points its bots at instead of the shipped ones (None: the default)."""
+
+    assessment: Path | None = None
+    kb: Path | None = None
+    course: Path | None = None
 
 
 class Message(Frozen):

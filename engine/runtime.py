@@ -11,7 +11,7 @@ from engine.bot import MAIN, get_bot
 from engine.errors import ConflictError, InputRejected
 from engine.inputs import check_message
 from engine.llm import LLM, RulesLLM
-from engine.models import JsonObject, SessionState, TurnTrace
+from engine.models import JsonObject, Resources, SessionState, TurnTrace
 from engine.store import Store
 from engine.turn import Turn
 
@@ -39,9 +39,10 @@ class TurnResult(BaseModel):
 class Engine:
     """Runs turns for any registered bot against one store and one LLM backend."""
 
-    def __init__(self, store: Store, llm: LLM | None = None) -> None:
+    def __init__(self, store: Store, llm: LLM | None = None, resources: Resources | None = None) -> None:
         self.store = store
         self.llm: LLM = llm or RulesLLM()
+        self.resources = resources or Resources()
 
     def turn(self, bot: str, user: str, text: str) -> TurnResult:
         """Handle one user message; a refused message is answered and changes nothing."""
@@ -53,7 +54,7 @@ class Engine:
             return self._result(existing, e.reason, rejected=True)
         for attempt in range(2):
             session = self.store.load(b.name, user) or _new_session(b.name, user)
-            turn = Turn(b, self.store, self.llm, session, clean)
+            turn = Turn(b, self.store, self.llm, session, clean, self.resources)
             write = turn.run()
             write.trace.retried = attempt > 0
             try:

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ValidationError
 from engine.bot import MAIN, Bot
 from engine.errors import DefinitionError, LLMError
 from engine.extract import Invalid
-from engine.flow import ANSWER, NEXT, Ask, Final, Flow, Slots, Step, render
+from engine.flow import ANSWER, NEXT, Aside, Ask, Final, Flow, Slots, Step, render
 from engine.llm import LLM, ParseRequest, PhraseRequest
 from engine.models import (
     FlowFrame,
@@ -24,6 +24,7 @@ from engine.models import (
     Message,
     Outcome,
     RecordDraft,
+    Resources,
     SessionState,
     StoredRecord,
     TurnTrace,
@@ -49,6 +50,7 @@ class EntryContext:
     session: SessionState
     text: str
     store: Store
+    resources: Resources
 
     def latest(self, kind: str) -> StoredRecord | None:
         found = self.store.records(kind, bot=self.bot.name, user=self.session.user)
@@ -58,11 +60,24 @@ class EntryContext:
 class StepContext(Generic[S]):
     """What a Step's code may do: read and set slots, phrase, parse, say, save records."""
 
-    def __init__(self, turn: Turn, flow: Flow, slots: S) -> None:
+    def __init__(self, turn: Turn, flow: Flow | None, slots: S) -> None:
         self._turn = turn
         self.flow = flow
         self.slots: S = slots
         self.text = turn.text
+        self.resources = turn.resources
+
+    def event(self, kind: str, detail: str) -> None:
+        """Log a tool use (a search, a lookup) in this turn's trace."""
+        self._turn.trace.notices.append(f"{kind}:{detail}")
+
+    def latest(self, kind: str) -> StoredRecord | None:
+        """The user's most recent saved record of `kind` with this bot."""
+        return self._turn.entry_context().latest(kind)
+
+    def records(self, kind: str) -> list[StoredRecord]:
+        t = self._turn
+        return t.store.records(kind, bot=t.bot.name, user=t.session.user)
 
     @property
     def context(self) -> JsonObject:
@@ -82,11 +97,31 @@ class StepContext(Generic[S]):
         self._turn.records.append(RecordDraft(kind=kind, data=data))
 
 
+class MainContext(StepContext[Slots]):
+    """What a bot's own main-conversation handler may do besides a Step's things."""
+
+    def start(self, flow: str, **slots: object) -> None:
+        """Enter `flow` with some slots already filled (e.g. the document a search found)."""
+        self._turn.trace.route = f"intent:{flow}"
+        self._turn.start(flow, from_main=True, seed=slots)
+
+    def intent(self) -> str | None:
+        """The flow the message asks for: keyword rules, then an LLM classification if configured."""
+        return self._turn.detect_intent()
+
+    def default(self) -> None:
+        """The stock main conversation: start the intended flow, or small talk."""
+        self._turn.default_main()
+
+
 class Turn:
-    def __init__(self, bot: Bot, store: Store, llm: LLM, session: SessionState, text: str) -> None:
+    def __init__(
+        self, bot: Bot, store: Store, llm: LLM, session: SessionState, text: str, resources: Resources
+    ) -> None:
         self.bot = bot
         self.store = store
         self.llm = llm
+        self.resources = resources
         self.session = session
         self.text = text
         self.expected_version = session.version
@@ -144,7 +179,7 @@ class Turn:
         self.budget = self.bot.flow(a.flow).llm_calls_per_turn if a else self.bot.main_llm_calls
 
     def entry_context(self) -> EntryContext:
-        return EntryContext(self.bot, self.session, self.text, self.store)
+        return EntryContext(self.bot, self.session, self.text, self.store, self.resources)
 
     # -- output ----------------------------------------------------------------------------
 
@@ -163,29 +198,49 @@ class Turn:
 
     def _main(self) -> None:
         self._route("main")
+        if self.bot.converse is not None:
+            self.bot.converse(MainContext(self, None, Slots()))
+        else:
+            self.default_main()
+
+    def detect_intent(self) -> str | None:
         flow = self.bot.intent_for(self.text)
-        if flow is None and self.llm.name != "rules":
+        if flow is None and self.llm.name != "rules" and self.bot.intents:
             answer = self.llm_parse(self.bot.intent_model, "classify:intent", None)
             choice = getattr(answer, "value", None) if answer else None
             flow = choice if isinstance(choice, str) and self.bot.has_flow(choice) else None
+        return flow
+
+    def default_main(self) -> None:
+        flow = self.detect_intent()
         if flow:
             self.trace.route = f"intent:{flow}"
             self.start(flow, from_main=True)
             return
-        content = self.bot.capabilities
-        self.emit(self.phrase(content, "reply:main", None))
+        self.emit(self.phrase(self.bot.capabilities, "reply:main", None))
 
     # -- flows -----------------------------------------------------------------------------
 
-    def start(self, name: str, *, from_main: bool) -> None:
+    def start(self, name: str, *, from_main: bool, seed: dict[str, object] | None = None) -> None:
         flow = self.bot.flow(name)
         self.budget += flow.llm_calls_per_turn
+        paused = next((f for f in reversed(self.session.stack) if f.flow == name), None)
+        if paused is not None:
+            # a paused or suspended run of the same flow carries on where it stopped
+            self.session.stack.remove(paused)
+            self.session.stack.append(paused)
+            self.resume_or_return(greeting="Welcome back! Let's continue. ")
+            return
         frame = FlowFrame(flow=name, version=flow.version, state=flow.initial.name)
         frame.scratchpad.append(Message(role="user", content=self.text))
-        slots = flow.new_slots()
+        try:
+            slots = flow.slots.model_validate(seed or {})
+        except ValidationError as e:
+            raise DefinitionError(f"cannot start with {seed!r}: {e}", flow=name) from e
         for s in flow.states:
             if isinstance(s, Ask) and s.prefill:
-                slots = self._try_set(flow, slots, s, s.parse(self.text)) or slots
+                slots = self._try_set(flow, slots, s, s.parser(slots)(self.text)) or slots
+        slots = self._extract(flow, slots)[0]
         frame.slots = slots.model_dump(mode="json")
         self.session.active = frame
         self.trace.states_entered.append(f"{name}.{frame.state}")
@@ -204,6 +259,22 @@ class Turn:
         state = flow.state(frame.state)
         if not isinstance(state, Ask):
             raise DefinitionError("session rests in a state that does not ask", flow=flow.name, state=frame.state)
+        for aside in flow.asides:
+            if aside.match(self.text) and self._aside(flow, frame, slots, state, aside):
+                return
+        slots, changed = self._extract(flow, slots)
+        frame.slots = slots.model_dump(mode="json")
+        if state.slot in changed:
+            frame.attempts = 0
+            self.fire(flow, frame, slots, ANSWER)
+            self.advance(flow, frame, slots)
+            return
+        if changed:
+            # the message corrected or added other answers, so it is not this question's answer
+            noted = ", ".join(f"{k.replace('_', ' ')}: {getattr(slots, k)}" for k in changed)
+            again = self.phrase(render(state.say, slots), f"ask:{flow.name}.{state.name}", flow)
+            self.emit(f"Noted ({noted}). {again}")
+            return
         updated, reason = self.parse_answer(flow, state, slots, frame)
         if updated is not None:
             frame.attempts = 0
@@ -219,9 +290,38 @@ class Turn:
         if state.reprompts:
             again = render(state.reprompts[min(tier, len(state.reprompts)) - 1], slots)
         else:
-            again = f"I need {state.parse.expects}. {render(state.say, slots)}"
+            again = f"I need {state.parser(slots).expects}. {render(state.say, slots)}"
         text = f"{reason} {again}" if reason else again
         self.emit(self.phrase(text, f"reprompt:{flow.name}.{state.name}", flow))
+
+    def _aside(self, flow: Flow, frame: FlowFrame, slots: Slots, state: Ask, aside: Aside) -> bool:
+        ctx: StepContext[Slots] = StepContext(self, flow, slots)
+        trigger = aside.handle(ctx)
+        if trigger is None:
+            return False
+        self.trace.notices.append(f"aside:{flow.name}.{aside.name}")
+        if trigger == "":
+            frame.slots = ctx.slots.model_dump(mode="json")
+            self.emit(self.phrase(render(state.say, ctx.slots), f"ask:{flow.name}.{state.name}", flow))
+            return True
+        self.fire(flow, frame, ctx.slots, trigger)
+        self.advance(flow, frame, ctx.slots)
+        return True
+
+    def _extract(self, flow: Flow, slots: Slots) -> tuple[Slots, list[str]]:
+        """Apply the flow's any-time extractor; returns the slots and the names it changed."""
+        if flow.extract is None:
+            return slots, []
+        changed: list[str] = []
+        for name, value in flow.extract(self.text, slots).items():
+            if getattr(slots, name, None) == value:
+                continue
+            try:
+                slots = flow.slots.model_validate({**slots.model_dump(), name: value})
+            except ValidationError:
+                continue  # a value the slot refuses is not a correction; the state's parser decides
+            changed.append(name)
+        return slots, changed
 
     def fallback(self, flow: Flow, frame: FlowFrame, slots: Slots, state: Ask) -> None:
         self.trace.notices.append(f"fallback:{flow.name}.{state.name}:{state.fallback}")
@@ -305,7 +405,7 @@ class Turn:
         self.session.active = None
         return run
 
-    def resume_or_return(self) -> None:
+    def resume_or_return(self, greeting: str = "") -> None:
         if not self.session.stack or self.session.active is not None:
             return
         frame = self.session.stack.pop()
@@ -316,10 +416,8 @@ class Turn:
         state = flow.state(frame.state)
         if isinstance(state, Ask):
             slots = flow.new_slots(frame.slots)
-            self.emit(
-                f"Back to the {flow.name}: "
-                + self.phrase(render(state.say, slots), f"ask:{flow.name}.{state.name}", flow)
-            )
+            lead = greeting or f"Back to the {flow.name}: "
+            self.emit(lead + self.phrase(render(state.say, slots), f"ask:{flow.name}.{state.name}", flow))
 
     def _cancel_command(self) -> None:
         a = self.session.active
@@ -329,6 +427,12 @@ class Turn:
             return
         flow = self.bot.flow(a.flow)
         a.scratchpad.append(Message(role="user", content=self.text))
+        if flow.on_cancel == "pause":
+            self.session.stack.append(a)
+            self.session.active = None
+            self.trace.notices.append(f"pause:{flow.name}.{a.state}")
+            self.emit(flow.pause_message)
+            return
         slots = flow.new_slots(a.slots)
         self.close(flow, a, slots, "cancelled", render(flow.cancel_summary, slots, flow=flow.name.capitalize()))
         self.emit(f"OK, I've stopped the {flow.name}.")
@@ -346,13 +450,13 @@ class Turn:
         a.scratchpad.append(Message(role="user", content=self.text))
         if isinstance(state, Ask):
             slots = flow.new_slots(a.slots)
-            hint = state.help or f"I'm asking for {state.parse.expects}."
+            hint = state.help or f"I'm asking for {state.parser(slots).expects}."
             self.emit(f"{hint} {render(state.say, slots)} (Say 'cancel' to stop the {flow.name}.)")
 
     # -- parse and phrase (the only ways to an LLM) ----------------------------------------
 
     def parse_answer(self, flow: Flow, state: Ask, slots: Slots, frame: FlowFrame) -> tuple[Slots | None, str | None]:
-        raw = state.parse(self.text)
+        raw = state.parser(slots)(self.text)
         if isinstance(raw, Invalid):
             return None, raw.reason
         if raw is None:
@@ -363,7 +467,7 @@ class Turn:
         try:
             return flow.slots.model_validate({**frame.slots, state.slot: raw}), None
         except ValidationError as e:
-            return None, _friendly(e, state)
+            return None, _friendly(e, state.parser(slots).expects)
 
     def _try_set(self, flow: Flow, slots: Slots, state: Ask, raw: object) -> Slots | None:
         if raw is None or isinstance(raw, Invalid):
@@ -486,7 +590,7 @@ class Turn:
         )
 
 
-def _friendly(e: ValidationError, state: Ask) -> str:
+def _friendly(e: ValidationError, expects: str) -> str:
     first = e.errors()[0]
     msg = str(first.get("msg", "invalid value"))
-    return f"That doesn't work ({msg.lower()}); I need {state.parse.expects}."
+    return f"That doesn't work ({msg.lower()}); I need {expects}."

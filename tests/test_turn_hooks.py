@@ -1,0 +1,183 @@
+"""Flow hooks the later bots rely on: any-time extraction and corrections, asides, pause,
+typed (per-slot) parsers, a bot's own main handler with seeded slots, and resources."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from pydantic import Field
+
+from engine import (
+    Aside,
+    Ask,
+    Bot,
+    Engine,
+    Final,
+    Flow,
+    MainContext,
+    Resources,
+    Slots,
+    SqlStore,
+    StepContext,
+    T,
+    register,
+)
+from engine.extract import Parser, choice, free_text, integer, person_name
+
+
+class Profile(Slots):
+    name: str | None = None
+    city: str | None = None
+    age: int | None = Field(None, ge=1, le=120)
+    kind: str | None = None
+    answer: int | str | None = None
+
+
+def anytime(text: str, slots: Profile) -> dict[str, object]:
+    found: dict[str, object] = {}
+    if m := re.search(r"(?:my name is|i'm|call me)\s+([A-Z]\w+)", text, re.I):
+        found["name"] = m.group(1)
+    if m := re.search(r"\bfrom ([A-Z]\w+)", text):
+        found["city"] = m.group(1)
+    return found
+
+
+def explain(ctx: StepContext[Profile]) -> str | None:
+    ctx.say("A city is a place where you live.")
+    return ""
+
+
+def leave(ctx: StepContext[Profile]) -> str | None:
+    return "exit"
+
+
+def typed(slots: Profile) -> Parser:
+    return integer(1, 120) if slots.kind == "number" else free_text()
+
+
+profile = Flow(
+    name="profile",
+    slots=Profile,
+    states=[
+        Ask("name", slot="name", say="Your name?", parse=person_name(), initial=True),
+        Ask("city", slot="city", say="Where do you live, {name}?", parse=free_text()),
+        Ask("age", slot="age", say="How old are you?", parse=integer(1, 120)),
+        Final("done", summary="Profile: {name} from {city}, {age}."),
+        Final("left", summary="Profile left early.", outcome="cancelled"),
+    ],
+    transitions=[
+        T("answer", "name", "city"),
+        T("answer", "city", "age"),
+        T("answer", "age", "done"),
+        T("exit", "*", "left"),
+    ],
+    extract=anytime,
+    asides=[
+        Aside("what-is", match=lambda t: t.lower().startswith("what is"), handle=explain),
+        Aside("leave", match=lambda t: "bye" in t.lower(), handle=leave),
+    ],
+    on_cancel="pause",
+)
+
+quiz = Flow(
+    name="quiz",
+    slots=Profile,
+    states=[
+        Ask("answer", slot="answer", say="Answer ({kind}):", parse=typed, initial=True, ask_if_filled=True),
+        Final("done", summary="Quiz answer: {answer}."),
+    ],
+    transitions=[T("answer", "answer", "done")],
+)
+
+
+def converse(ctx: MainContext) -> None:
+    if "quiz" in ctx.text:
+        ctx.event("lookup", "quiz bank")
+        ctx.start("quiz", kind="number" if "number" in ctx.text else "text")
+    elif ctx.text == "where":
+        ctx.say(f"kb={ctx.resources.kb}")
+    else:
+        ctx.default()
+
+
+register(
+    Bot(
+        name="hooks-bot",
+        persona="a test bot",
+        flows=[profile, quiz],
+        intents=[],
+        capabilities="I do profiles.",
+        entry=lambda ctx: "profile" if ctx.session.user != "v" and "quiz" not in ctx.text else None,
+        converse=converse,
+    )
+)
+
+
+@pytest.fixture
+def engine(tmp_path: Path) -> Engine:
+    return Engine(SqlStore(str(tmp_path / "hooks.db")), resources=Resources(kb=tmp_path / "kb"))
+
+
+def test_several_slots_in_one_message_are_not_asked_again(engine: Engine) -> None:
+    r = engine.turn("hooks-bot", "u", "Hi, I'm Max from Berlin")
+    assert (r.state, r.slots["name"], r.slots["city"]) == ("age", "Max", "Berlin")
+    assert r.reply == "How old are you?"
+
+
+def test_a_correction_updates_the_slot_and_the_flow_continues_where_it_was(engine: Engine) -> None:
+    engine.turn("hooks-bot", "u", "hello")
+    engine.turn("hooks-bot", "u", "Max")
+    r = engine.turn("hooks-bot", "u", "actually my name is Maxim")
+    assert (r.state, r.slots["name"]) == ("city", "Maxim")
+    assert r.reply.startswith("Noted (name: Maxim).") and "Where do you live, Maxim?" in r.reply
+    s = engine.session("hooks-bot", "u")
+    assert s is not None and s.active is not None and s.active.attempts == 0
+
+
+def test_an_aside_answers_and_asks_again_without_consuming_the_step(engine: Engine) -> None:
+    engine.turn("hooks-bot", "u", "hello")
+    engine.turn("hooks-bot", "u", "Max")
+    r = engine.turn("hooks-bot", "u", "what is a city?")
+    assert r.reply == "A city is a place where you live.\n\nWhere do you live, Max?"
+    assert r.state == "city"
+    assert r.trace is not None and "aside:profile.what-is" in r.trace.notices
+
+
+def test_an_aside_can_fire_a_trigger_from_any_ask(engine: Engine) -> None:
+    engine.turn("hooks-bot", "u", "hello")
+    r = engine.turn("hooks-bot", "u", "bye for now")
+    assert r.flow == "main"
+    assert engine.store.runs(r.session_id or "")[-1].summary == "Profile left early."
+
+
+def test_pause_keeps_the_answers_and_the_next_message_resumes_the_question(engine: Engine) -> None:
+    engine.turn("hooks-bot", "u", "hello")
+    engine.turn("hooks-bot", "u", "Max")
+    r = engine.turn("hooks-bot", "u", "cancel")
+    assert r.flow == "main" and "Paused" in r.reply
+    assert not engine.store.runs(r.session_id or "")
+    r = engine.turn("hooks-bot", "u", "hi again")
+    assert (r.flow, r.state, r.slots["name"]) == ("profile", "city", "Max")
+    assert r.reply == "Welcome back! Let's continue. Where do you live, Max?"
+
+
+def test_a_bots_main_handler_starts_a_flow_with_seeded_slots_and_typed_parser(engine: Engine) -> None:
+    r = engine.turn("hooks-bot", "u", "number quiz please")
+    assert (r.flow, r.slots["kind"]) == ("quiz", "number")
+    assert r.trace is not None and "lookup:quiz bank" in r.trace.notices
+    bad = engine.turn("hooks-bot", "u", "lots")
+    assert bad.state == "answer"
+    assert engine.turn("hooks-bot", "u", "42").flow == "main"
+    assert engine.store.runs(r.session_id or "")[-1].slots["answer"] == 42
+
+
+def test_resources_reach_the_bot(engine: Engine, tmp_path: Path) -> None:
+    engine.turn("hooks-bot", "v", "quiz")  # skip the entry rule
+    engine.turn("hooks-bot", "v", "cancel")
+    assert engine.turn("hooks-bot", "v", "where").reply == f"kb={tmp_path / 'kb'}"
+
+
+def test_choice_parser_is_used_when_given_by_slots() -> None:
+    assert choice({"a": ["alpha"]})("alpha") == "a"
