@@ -67,6 +67,15 @@ class StepContext(Generic[S]):
         self.text = turn.text
         self.resources = turn.resources
 
+    @property
+    def store_url(self) -> str:
+        """The session store's database URL (a search index may live in the same SQLite file)."""
+        return self._turn.store.url
+
+    @property
+    def user(self) -> str:
+        return self._turn.session.user
+
     def event(self, kind: str, detail: str) -> None:
         """Log a tool use (a search, a lookup) in this turn's trace."""
         self._turn.trace.notices.append(f"{kind}:{detail}")
