@@ -124,7 +124,7 @@ class OpenAILLM:
                 Message(role="assistant", content=answer),
                 Message(role="user", content=REPAIR_INSTRUCTION.format(error=error)),
             ]
-            answer = self._complete(repair, _response_format(fmt, model, schema), tally)
+            answer = self._complete(repair, _response_format(fmt, model, schema), tally, temperature=0.0)
             value, error = _validate(model, answer)
             if value is None:
                 raise LLMResponseError(
@@ -145,7 +145,8 @@ class OpenAILLM:
         for index in range(self._format, len(FORMATS)):
             fmt = FORMATS[index]
             try:
-                answer = self._complete(messages, _response_format(fmt, model, schema), tally)
+                # temperature 0: a parse decides a slot or a route, so it must be repeatable
+                answer = self._complete(messages, _response_format(fmt, model, schema), tally, temperature=0.0)
             except LLMUnavailable as e:
                 if not _format_refused(e) or index == len(FORMATS) - 1:
                     raise
@@ -154,14 +155,22 @@ class OpenAILLM:
             return fmt, answer
         raise AssertionError("unreachable: the last format returns or raises")
 
-    def _complete(self, messages: Sequence[Message], response_format: dict[str, Any] | None, tally: _Tally) -> str:
+    def _complete(
+        self,
+        messages: Sequence[Message],
+        response_format: dict[str, Any] | None,
+        tally: _Tally,
+        temperature: float | None = None,
+    ) -> str:
         """One chat completion, retried on transient failures; usage goes into `tally`."""
-        extra = {"response_format": response_format} if response_format else None
+        extra: dict[str, Any] = {"response_format": response_format} if response_format else {}
+        if temperature is not None:
+            extra["temperature"] = temperature
         for attempt in range(self.retries + 1):
             try:
                 # extra_body, because llama.cpp's json_object+schema is not in the SDK's types.
                 response = self._client.chat.completions.create(
-                    model=self.model, messages=_wire(messages), extra_body=extra
+                    model=self.model, messages=_wire(messages), extra_body=extra or None
                 )
             except (openai.APIConnectionError, openai.APIStatusError) as e:  # 429 is a status error
                 transient = not isinstance(e, openai.APIStatusError) or (e.status_code == 429 or e.status_code >= 500)

@@ -177,6 +177,7 @@ def test_json_schema_answered(server: FakeServer) -> None:
     assert fmt["json_schema"]["name"] == "RatingAnswer"
     assert fmt["json_schema"]["strict"] is False
     assert fmt["json_schema"]["schema"] == RatingAnswer.model_json_schema()
+    assert sent["temperature"] == 0  # parses decide slots and routes: repeatable
     # Persona kept as the head of the system message; other messages verbatim.
     assert sent["messages"][0]["role"] == "system"
     assert sent["messages"][0]["content"].startswith(PERSONA)
