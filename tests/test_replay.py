@@ -1,0 +1,295 @@
+"""Replay scripts: every tests/replays/*.yaml as its own test, the loader's errors, the matching rules."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine.errors import ScriptError
+from engine.llm import RulesLLM
+from engine.models import StoredRecord, utcnow
+from engine.replay import (
+    Expect,
+    Failure,
+    Script,
+    check_records,
+    check_turn,
+    load_script,
+    match_records,
+    replay,
+    run_script,
+    subset_mismatches,
+    temporary_store,
+    values_equal,
+)
+from engine.runtime import TurnResult
+
+REPLAYS = Path(__file__).parent / "replays"
+SCRIPTS = sorted(REPLAYS.glob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", SCRIPTS, ids=[p.name for p in SCRIPTS])
+def test_replay_script(path: Path) -> None:
+    result = replay(load_script(path))
+    assert result.passed, "\n".join(f.describe() for f in result.failures)
+
+
+def test_there_are_replay_scripts() -> None:
+    assert len(SCRIPTS) >= 9
+
+
+# -- loading ------------------------------------------------------------------------------
+
+
+def write(tmp_path: Path, text: str, name: str = "s.yaml") -> Path:
+    p = tmp_path / name
+    p.write_text(text, encoding="utf-8")
+    return p
+
+
+def load_error(tmp_path: Path, text: str) -> ScriptError:
+    with pytest.raises(ScriptError) as info:
+        load_script(write(tmp_path, text))
+    return info.value
+
+
+def test_loads_the_issue_example(tmp_path: Path) -> None:
+    s = load_script(
+        write(
+            tmp_path,
+            """
+bot: language-buddy
+user: max
+llm: rules
+profile: {name: Max, native_language: de, target_language: en, timezone: Europe/Berlin, level: B1}
+turns:
+  - user: "I want to give feedback"
+    expect: {flow: feedback, state: rating, reply_contains: [rate], reply_not_contains: [error], slots: {rating: null}}
+  - user: "4"
+expect_end:
+  flow: main
+  history_contains: ["Rating: 4/5"]
+  records: {feedback: [{rating: 4, category: latency}]}
+""",
+        )
+    )
+    assert s.bot == "language-buddy" and s.user == "max" and s.llm == "rules"
+    assert s.profile == {"name": "Max", "native_language": "de", "target_language": "en",
+                         "timezone": "Europe/Berlin", "level": "B1"}  # fmt: skip
+    assert s.turns[0].expect == Expect(
+        flow="feedback", state="rating", reply_contains=["rate"], reply_not_contains=["error"], slots={"rating": None}
+    )
+    assert s.turns[1].expect is None
+    assert s.expect_end is not None and s.expect_end.records == {"feedback": [{"rating": 4, "category": "latency"}]}
+    assert s.path == tmp_path / "s.yaml"
+
+
+def test_a_single_string_is_a_one_item_list(tmp_path: Path) -> None:
+    s = load_script(write(tmp_path, "bot: language-buddy\nturns:\n  - user: hi\n    expect: {reply_contains: rate}\n"))
+    assert s.turns[0].expect is not None and s.turns[0].expect.reply_contains == ["rate"]
+
+
+def test_data_file_keys_resolve_relative_to_the_script(tmp_path: Path) -> None:
+    sub = tmp_path / "scripts"
+    sub.mkdir()
+    s = load_script(
+        write(sub, "bot: language-buddy\nkb: data/kb.yaml\ncourse: /abs/course.yaml\nturns: [{user: hi}]\n")
+    )
+    assert s.kb == sub / "data" / "kb.yaml"
+    assert s.course == Path("/abs/course.yaml")
+    assert s.assessment is None
+
+
+def test_unknown_key_names_file_turn_and_key(tmp_path: Path) -> None:
+    e = load_error(tmp_path, "bot: language-buddy\nturns:\n  - user: hi\n  - user: x\n    expect: {flwo: main}\n")
+    assert e.turn == 2
+    assert "s.yaml" in str(e) and "turn 2" in str(e) and "unknown key 'flwo'" in str(e)
+
+
+def test_unknown_top_level_key(tmp_path: Path) -> None:
+    e = load_error(tmp_path, "bot: language-buddy\nturns: [{user: hi}]\nexpect_ned: {flow: main}\n")
+    assert e.turn is None and "unknown key 'expect_ned'" in str(e)
+
+
+def test_unknown_key_in_expect_end(tmp_path: Path) -> None:
+    e = load_error(tmp_path, "bot: language-buddy\nturns: [{user: hi}]\nexpect_end: {state: rating}\n")
+    assert "unknown key 'state' in expect_end" in str(e)
+
+
+def test_bad_type_names_the_field(tmp_path: Path) -> None:
+    e = load_error(tmp_path, "bot: language-buddy\nturns:\n  - user: hi\n  - user: 4\n")
+    assert e.turn == 2 and "user" in e.problem and "quote it" in e.problem
+
+
+def test_bad_type_in_expectations(tmp_path: Path) -> None:
+    e = load_error(tmp_path, "bot: language-buddy\nturns:\n  - user: hi\n    expect: {slots: [1, 2]}\n")
+    assert e.turn == 1 and "slots" in e.problem
+
+
+def test_bad_llm_value(tmp_path: Path) -> None:
+    e = load_error(tmp_path, "bot: language-buddy\nllm: gpt\nturns: [{user: hi}]\n")
+    assert "llm" in e.problem and "'rules'" in e.problem
+
+
+def test_yaml_syntax_error_gives_the_line(tmp_path: Path) -> None:
+    e = load_error(tmp_path, "bot: language-buddy\nturns:\n  - user: [unclosed\n  - user: x\n")
+    assert "YAML syntax error at line" in e.problem and "s.yaml" in str(e)
+
+
+def test_duplicate_keys_are_an_error(tmp_path: Path) -> None:
+    e = load_error(tmp_path, "bot: language-buddy\nbot: support\nturns: [{user: hi}]\n")
+    assert "duplicate key 'bot'" in e.problem and "line 2" in e.problem
+
+
+def test_missing_bot(tmp_path: Path) -> None:
+    e = load_error(tmp_path, "turns: [{user: hi}]\n")
+    assert "missing required key 'bot'" in e.problem
+
+
+def test_missing_turns(tmp_path: Path) -> None:
+    assert "missing required key 'turns'" in load_error(tmp_path, "bot: language-buddy\n").problem
+
+
+def test_unknown_bot_lists_the_known_ones(tmp_path: Path) -> None:
+    e = load_error(tmp_path, "bot: languagebuddy\nturns: [{user: hi}]\n")
+    assert "unknown bot 'languagebuddy'" in e.problem and "language-buddy" in e.problem
+
+
+def test_unknown_flow_state_and_slot_are_malformed(tmp_path: Path) -> None:
+    base = "bot: language-buddy\nturns:\n  - user: hi\n  - user: x\n    expect: "
+    assert "no flow 'feedbak'" in load_error(tmp_path, base + "{flow: feedbak}\n").problem
+    assert "no state 'rate'" in load_error(tmp_path, base + "{flow: feedback, state: rate}\n").problem
+    e = load_error(tmp_path, base + "{flow: feedback, slots: {score: 4}}\n")
+    assert e.turn == 2 and "no slot 'score'" in e.problem
+
+
+def test_empty_file_and_non_mapping(tmp_path: Path) -> None:
+    assert "empty file" in load_error(tmp_path, "").problem
+    assert "must be a mapping" in load_error(tmp_path, "- bot: x\n").problem
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    with pytest.raises(ScriptError, match="cannot read"):
+        load_script(tmp_path / "nope.yaml")
+
+
+# -- matching rules -----------------------------------------------------------------------
+
+
+def test_numbers_compare_numerically_strings_exactly() -> None:
+    assert values_equal(4, 4.0) and values_equal(4.0, 4)
+    assert not values_equal(4, "4") and not values_equal("4", 4)
+    assert not values_equal(True, 1) and not values_equal(1, True)
+    assert values_equal("latency", "latency") and not values_equal("latency", "Latency")
+    assert values_equal(None, None) and not values_equal(None, 0)
+    assert values_equal({"a": [1, 2.0]}, {"a": [1.0, 2]})
+    assert not values_equal({"a": 1}, {"a": 1, "b": 2})
+
+
+def test_subset_match() -> None:
+    actual = {"rating": 4, "category": "latency", "comment": None}
+    assert subset_mismatches({"rating": 4.0}, actual) == []
+    assert subset_mismatches({"comment": None}, actual) == []
+    assert subset_mismatches({"rating": 5, "category": "latency", "nope": None}, actual) == ["rating", "nope"]
+
+
+def test_records_need_distinct_rows() -> None:
+    rows = [{"rating": 4, "category": "bug"}, {"rating": 4, "category": "latency"}]
+    assert match_records([{"rating": 4}, {"rating": 4}], rows) == []
+    assert match_records([{"rating": 4}, {"rating": 4}, {"rating": 4}], rows) == [2]
+    # A greedy pick of row 0 for the first entry would starve the second one.
+    assert match_records([{"rating": 4}, {"category": "bug"}], rows) == []
+    assert match_records([{"rating": 4.0, "category": "latency"}], rows) == []
+    assert match_records([{"rating": "4"}], rows) == [0]
+
+
+def _stored(data: dict[str, object]) -> StoredRecord:
+    return StoredRecord.model_validate(
+        {"id": 1, "kind": "feedback", "bot": "b", "user": "u", "session_id": "s", "data": data, "created_at": utcnow()}
+    )
+
+
+def test_empty_record_list_means_no_row() -> None:
+    assert check_records("feedback", [], []) == []
+    [f] = check_records("feedback", [], [_stored({"rating": 4})])
+    assert f == Failure(None, "records.feedback", [], [{"rating": 4}])
+
+
+def test_check_turn_reports_expected_and_actual() -> None:
+    result = TurnResult(reply="Please Rate the app", session_id="s", flow="feedback", state="rating",
+                        slots={"rating": None})  # fmt: skip
+    assert check_turn(Expect(flow="feedback", reply_contains=["rate"], slots={"rating": None}), result, 1) == []
+    failures = check_turn(
+        Expect(flow="main", state="details", reply_contains=["thanks"], reply_not_contains=["PLEASE"],
+               slots={"rating": 4}),
+        result,
+        3,
+    )  # fmt: skip
+    assert [f.what for f in failures] == ["flow", "state", "reply_contains", "reply_not_contains", "slots.rating"]
+    assert failures[0] == Failure(3, "flow", "main", "feedback")
+    assert failures[4].describe() == "turn 3: slots.rating: expected 4, got None"
+
+
+def test_failed_expectations_are_reported(tmp_path: Path) -> None:
+    s = load_script(
+        write(
+            tmp_path,
+            """
+bot: language-buddy
+turns:
+  - user: "I want to give feedback"
+    expect: {state: details}
+  - user: "4"
+    expect: {slots: {rating: 5}}
+expect_end:
+  flow: main
+  history_contains: ["Rating: 4/5"]
+  records: {feedback: [{rating: 4}]}
+""",
+        )
+    )
+    with temporary_store() as store:
+        result = run_script(s, store, RulesLLM())
+    assert not result.passed
+    assert [(f.turn, f.what) for f in result.failures] == [
+        (1, "state"),
+        (2, "slots.rating"),
+        (None, "flow"),
+        (None, "history_contains"),
+        (None, "records.feedback (no distinct row for these)"),
+    ]
+    assert result.failures[0].expected == "details" and result.failures[0].actual == "rating"
+    assert len(result.results) == 2
+
+
+def test_profile_is_seeded_before_the_first_turn() -> None:
+    s = Script.model_validate(
+        {
+            "bot": "language-buddy",
+            "user": "max",
+            "profile": {"name": "Max", "level": 2},
+            "turns": [{"user": "hi"}],
+            "expect_end": {"records": {"profile": [{"level": 2.0}]}},
+        }
+    )
+    with temporary_store() as store:
+        result = run_script(s, store, RulesLLM())
+        assert result.passed, result.failures
+        [row] = store.records("profile")
+    assert row.user == "max" and row.bot == "language-buddy" and row.data == {"name": "Max", "level": 2}
+
+
+def test_replay_on_a_given_db_keeps_the_rows(tmp_path: Path) -> None:
+    db = tmp_path / "kept.db"
+    s = load_script(REPLAYS / "feedback_happy_path.yaml")
+    assert replay(s, db=db).passed
+    assert db.exists()
+
+
+def test_openai_without_a_key_is_a_failure_not_a_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    s = Script.model_validate({"bot": "language-buddy", "llm": "openai", "turns": [{"user": "hi"}]})
+    result = replay(s)
+    [f] = result.failures
+    assert f.turn is None and f.what == "llm" and "OPENAI_API_KEY" in str(f.actual)
