@@ -23,7 +23,7 @@ from engine.bot import MAIN, all_bots, get_bot
 from engine.errors import EngineError, ScriptError
 from engine.inputs import decode_terminal
 from engine.llm import LLM
-from engine.models import SessionState
+from engine.models import Resources, SessionState
 from engine.replay import ALL_HISTORY, ScriptResult, load_script, make_llm, replay
 from engine.runtime import Engine, default_db
 from engine.sqlstore import SqlStore
@@ -81,6 +81,7 @@ META_HELP = {
     "/help": "show these commands",
     "/state": "the session, the active flow and its state, suspended flows",
     "/slots": "the active flow's slots",
+    "/reset": "leave every running and suspended activity (history stays)",
     "/history": "the main conversation history, summaries included",
     "/quit": "leave (Ctrl-D and Ctrl-C too)",
 }
@@ -128,6 +129,8 @@ def _meta(command: str, console: Console, engine: Engine, bot: str, user: str) -
             console.print(f"suspended: {frame.flow} at {frame.state}")
     elif command == "/slots":
         console.print(json.dumps(a.slots, indent=2, ensure_ascii=False) if a else "no active flow, so no slots")
+    elif command == "/reset":
+        _say(console, bot, engine.reset(bot, user).reply)
     elif command == "/history":
         history = engine.store.history(session.id, ALL_HISTORY) if session else []
         for m in history:
@@ -147,6 +150,9 @@ def chat(
     db: DbOption = None,
     llm: Annotated[Backend, typer.Option(help="LLM backend; rules needs no network.")] = Backend.rules,
     model: Annotated[str | None, typer.Option(help="Model for --llm openai [default: $INNERLOOP_MODEL]")] = None,
+    kb: Annotated[Path | None, typer.Option(help="Knowledge-base folder for the support bot.")] = None,
+    course: Annotated[Path | None, typer.Option(help="Course YAML for the study-pal bot.")] = None,
+    assessment: Annotated[Path | None, typer.Option(help="Question bank YAML for the onboarding assessment.")] = None,
 ) -> None:
     """Talk to a bot in the terminal; your session is kept in the database between runs."""
     console = _console()
@@ -157,7 +163,7 @@ def chat(
     except EngineError as e:
         _fail(console, str(e))
     store = _open_store(console, db)
-    engine = Engine(store, backend)
+    engine = Engine(store, backend, Resources(kb=kb, course=course, assessment=assessment))
     if sys.stdin.isatty() and isinstance(sys.stdin, io.TextIOWrapper):
         # input() then hands undecodable bytes over as lone surrogates, which the engine refuses.
         sys.stdin.reconfigure(errors="surrogateescape")

@@ -31,7 +31,7 @@ from pydantic import (
 from engine.bot import MAIN, get_bot
 from engine.errors import EngineError, LLMUnavailable, ScriptError, UnknownNameError
 from engine.llm import LLM, RulesLLM
-from engine.models import JsonObject, RecordDraft, StoredRecord
+from engine.models import JsonObject, RecordDraft, Resources, StoredRecord
 from engine.runtime import Engine, TurnResult
 from engine.sqlstore import SqlStore
 from engine.store import Store
@@ -85,8 +85,8 @@ class ExpectEnd(_Strict):
 class Script(_Strict):
     """A replay script as written in YAML.
 
-    `assessment`, `kb` and `course` name data files for bots of later issues. They are
-    accepted and resolved relative to the script's folder, and nothing reads them yet.
+    `assessment`, `kb` and `course` point the bot at other data files (a question bank,
+    a knowledge-base folder, a course), resolved relative to the script's folder.
     """
 
     bot: str
@@ -113,6 +113,10 @@ class Script(_Strict):
     def path(self) -> Path | None:
         """The file the script was loaded from (None when built in code)."""
         return self._path
+
+    @property
+    def resources(self) -> Resources:
+        return Resources(assessment=self.assessment, kb=self.kb, course=self.course)
 
 
 class _UniqueKeyLoader(yaml.SafeLoader):
@@ -371,7 +375,7 @@ def run_script(script: Script, store: Store, llm: LLM) -> ScriptResult:
     bot = get_bot(script.bot).name
     if script.profile is not None:
         seed_profile(store, bot, script.user, script.profile)
-    engine = Engine(store, llm)
+    engine = Engine(store, llm, script.resources)
     for number, step in enumerate(script.turns, start=1):
         try:
             outcome = engine.turn(bot, script.user, step.user)

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import os
 import uuid
+from collections.abc import Callable
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from engine.bot import MAIN, get_bot
+from engine.bot import MAIN, Bot, get_bot
 from engine.errors import ConflictError, InputRejected
 from engine.inputs import check_message
 from engine.llm import LLM, RulesLLM
-from engine.models import JsonObject, Resources, SessionState, TurnTrace
+from engine.models import JsonObject, Resources, SessionState, TurnTrace, TurnWrite
 from engine.store import Store
 from engine.turn import Turn
 
@@ -52,10 +53,17 @@ class Engine:
         except InputRejected as e:
             existing = self.store.load(b.name, user)
             return self._result(existing, e.reason, rejected=True)
+        return self._commit(b, user, clean, Turn.run)
+
+    def reset(self, bot: str, user: str) -> TurnResult:
+        """Leave every running and suspended flow of the user's session, as one logged turn."""
+        return self._commit(get_bot(bot), user, "/reset", Turn.reset)
+
+    def _commit(self, b: Bot, user: str, text: str, play: Callable[[Turn], TurnWrite]) -> TurnResult:
         for attempt in range(2):
             session = self.store.load(b.name, user) or _new_session(b.name, user)
-            turn = Turn(b, self.store, self.llm, session, clean, self.resources)
-            write = turn.run()
+            turn = Turn(b, self.store, self.llm, session, text, self.resources)
+            write = play(turn)
             write.trace.retried = attempt > 0
             try:
                 self.store.commit(write)

@@ -22,7 +22,7 @@ from pydantic import JsonValue
 
 from engine.bot import MAIN, get_bot
 from engine.llm import LLM, RulesLLM
-from engine.models import JsonObject, Message, SessionState
+from engine.models import JsonObject, Message, Resources, SessionState
 from engine.replay import ALL_HISTORY, Expect, Failure, check_history, check_records, check_turn, seed_profile
 from engine.runtime import Engine, TurnResult
 from engine.sqlstore import SqlStore
@@ -33,11 +33,19 @@ __all__ = ["Dialogue", "DialogueFactory", "dialogue", "dialogue_fixture"]
 class Dialogue:
     """One user's conversation with one bot; `say` runs a turn, `expect` checks it."""
 
-    def __init__(self, bot: str, store: SqlStore, *, user: str = "tester", llm: LLM | None = None) -> None:
+    def __init__(
+        self,
+        bot: str,
+        store: SqlStore,
+        *,
+        user: str = "tester",
+        llm: LLM | None = None,
+        resources: Resources | None = None,
+    ) -> None:
         self.bot = get_bot(bot).name
         self.user = user
         self.store = store
-        self.engine = Engine(store, llm or RulesLLM())
+        self.engine = Engine(store, llm or RulesLLM(), resources)
         self.last: TurnResult | None = None
         self.turns = 0
         self._tmp: tempfile.TemporaryDirectory[str] | None = None
@@ -154,13 +162,14 @@ def dialogue(
     llm: LLM | None = None,
     profile: JsonObject | None = None,
     db: str | Path | None = None,
+    resources: Resources | None = None,
 ) -> Dialogue:
     """Start a conversation; without `db`, on a temporary SQLite file removed by `close()`."""
     tmp = None
     if db is None:
         tmp = tempfile.TemporaryDirectory(prefix="innerloop-test-")
         db = Path(tmp.name) / "dialogue.db"
-    chat = Dialogue(bot, SqlStore(str(db)), user=user, llm=llm)
+    chat = Dialogue(bot, SqlStore(str(db)), user=user, llm=llm, resources=resources)
     chat._tmp = tmp
     if profile is not None:
         seed_profile(chat.store, chat.bot, user, profile)
@@ -176,6 +185,7 @@ class DialogueFactory(Protocol):
         llm: LLM | None = None,
         profile: JsonObject | None = None,
         db: str | Path | None = None,
+        resources: Resources | None = None,
     ) -> Dialogue: ...
 
 
@@ -192,11 +202,17 @@ def dialogue_fixture(tmp_path: Path) -> Iterator[DialogueFactory]:
         llm: LLM | None = None,
         profile: JsonObject | None = None,
         db: str | Path | None = None,
+        resources: Resources | None = None,
     ) -> Dialogue:
         # Each call gets its own file unless the test shares one on purpose via `db`.
         chat = dialogue(
-            bot, user=user, llm=llm, profile=profile, db=db or tmp_path / f"dialogue-{next(numbers)}.db"
-        )  # fmt: skip
+            bot,
+            user=user,
+            llm=llm,
+            profile=profile,
+            db=db or tmp_path / f"dialogue-{next(numbers)}.db",
+            resources=resources,
+        )
         opened.append(chat)
         return chat
 

@@ -295,3 +295,23 @@ def test_conflict_is_retried_once_on_fresh_state_then_reported(
     with pytest.raises(ConflictError) as err:
         e.turn("test-bot", "u", "hello")
     assert err.value.session
+
+
+def test_reset_leaves_every_flow_as_one_logged_turn(store: SqlStore) -> None:
+    e = Engine(store)
+    talk(e, "survey", "5", "I want to give feedback")
+    r = e.reset("test-bot", "u")
+    assert r.flow == "main" and "Started over" in r.reply
+    s = e.session("test-bot", "u")
+    assert s is not None and s.active is None and not s.stack
+    runs = store.runs(s.id)
+    assert [(x.flow, x.outcome) for x in runs] == [("feedback", "reset"), ("survey", "reset")]
+    assert store.traces(s.id)[-1].route == "command:reset"
+
+
+def test_a_scripted_llm_out_of_step_fails_loudly(store: SqlStore) -> None:
+    from engine import UnexpectedLLMCall
+
+    with pytest.raises(UnexpectedLLMCall):
+        Engine(store, ScriptedLLM()).turn("test-bot", "u", "survey")
+    assert not store.sessions()  # the failed turn wrote nothing
