@@ -1,0 +1,297 @@
+"""The knowledge-base index: parsing and validation, bm25 ranking, the threshold, re-indexing, the shared database."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from engine import DataFileError, SqlStore
+from engine.search import (
+    KnowledgeBase,
+    Question,
+    SyncReport,
+    index_location,
+    match_expression,
+    open_kb,
+    parse_document,
+    query_terms,
+)
+
+SHIPPED = Path(__file__).resolve().parent.parent / "flows" / "data" / "support_kb"
+
+
+def doc(title: str, body: str, extra: str = "") -> str:
+    return f"---\ntitle: {title}\n{extra}---\n{body}\n"
+
+
+# Enough unrelated documents that bm25's idf gives the words under test real weight.
+FILLER = {
+    "garden.md": doc("Watering the garden", "Water tomatoes in the morning, roses in the evening.", "tags: [garden]\n"),
+    "bikes.md": doc("Fixing a bicycle chain", "Oil the chain and check the gears after rain.", "tags: [bicycle]\n"),
+    "bread.md": doc("Baking sourdough bread", "Feed the starter the night before baking.", "tags: [baking]\n"),
+    "taxes.md": doc("Filing your tax return", "Keep receipts for twelve months.", "tags: [taxes]\n"),
+    "chess.md": doc("Opening moves in chess", "Control the centre with pawns and knights.", "tags: [chess]\n"),
+}
+
+
+def make_kb(folder: Path, files: dict[str, str], filler: bool = True) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in {**(FILLER if filler else {}), **files}.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    return folder
+
+
+def ids(kb: KnowledgeBase, query: str) -> list[str]:
+    return [h.doc.id for h in kb.search(query)]
+
+
+# -- documents ----------------------------------------------------------------------------
+
+
+def test_a_document_reads_front_matter_and_body() -> None:
+    d = parse_document(
+        "phone.md",
+        "---\ntitle: Phone setup\ntags: [phone, setup]\nclarifying_questions:\n"
+        '  - Which phone?\n  - {text: "How old is it?", type: number, min: 0, max: 20}\n'
+        "  - {text: Pick one, type: choice, choices: [a, b]}\nrequires_handoff: true\n---\nDo this.\n",
+    )
+    assert (d.id, d.title, d.tags, d.requires_handoff, d.body) == ("phone", "Phone setup", ["phone", "setup"], True,
+                                                                   "Do this.")  # fmt: skip
+    assert d.clarifying_questions == [
+        Question(text="Which phone?"),
+        Question(text="How old is it?", type="number", min=0, max=20),
+        Question(text="Pick one", type="choice", choices=["a", "b"]),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("no front matter at all\n", "no YAML front matter"),
+        ("---\ntitle: T\n  bad: indent\n---\nbody\n", "not valid YAML at line 3: mapping values are not allowed"),
+        ("---\ntitle: [unclosed\n---\nbody\n", "not valid YAML"),
+        ("---\n- a list\n---\nbody\n", "must be a mapping"),
+        ("---\ntags: [x]\n---\nbody\n", "missing 'title'"),
+        ("---\ntitle: '  '\n---\nbody\n", "title: String should have at least 1 character"),
+        ("---\ntitle: T\n---\n\n", "body: String should have at least 1 character"),
+        ("---\ntitle: T\nrequires_hand_off: true\n---\nbody\n", "unknown key 'requires_hand_off'"),
+        ("---\ntitle: T\nclarifying_questions: [{text: Q, type: choice}]\n---\nb\n", "question 1: a choice question"),
+        (
+            "---\ntitle: T\nclarifying_questions: [ok, {text: Q, type: date}]\n---\nb\n",
+            "question 2.type: Input should be",
+        ),
+        ("---\ntitle: T\nclarifying_questions: [{text: Q, choices: [a, b]}]\n---\nb\n", "only for type 'choice'"),
+        ("---\ntitle: T\nclarifying_questions: [Q, Q]\n---\nb\n", "must be distinct"),
+        ("---\ntitle: T\nclarifying_questions: [{text: Q, type: number, min: 5, max: 1}]\n---\nb\n", "min 5 is above"),
+        ("---\ntitle: T\nrequires_handoff: maybe\n---\nb\n", "requires_handoff: Input should be a valid boolean"),
+    ],
+)
+def test_a_malformed_document_says_what_is_wrong_and_names_the_file(text: str, problem: str) -> None:
+    with pytest.raises(DataFileError) as info:
+        parse_document("bad.md", text)
+    assert info.value.path == "bad.md"
+    assert str(info.value).startswith("bad.md: ") and problem in str(info.value), str(info.value)
+
+
+def test_malformed_documents_are_reported_by_name_and_the_others_still_load(tmp_path: Path) -> None:
+    folder = make_kb(
+        tmp_path / "kb",
+        {
+            "broken-yaml.md": "---\ntitle: [oops\n---\nbody\n",
+            "no-title.md": "---\ntags: [x]\n---\nbody\n",
+            "bad-choice.md": doc("Choose", "body", "clarifying_questions: [{text: Which?, type: choice}]\n"),
+            "export.md": doc("Export your tasks", "Settings, Data, Export."),
+        },
+    )
+    kb = KnowledgeBase(folder)
+    assert sorted(p.split(":")[0] for p in kb.problems) == ["bad-choice.md", "broken-yaml.md", "no-title.md"]
+    assert "export" in kb.documents and len(kb.documents) == len(FILLER) + 1
+    assert ids(kb, "export tasks") == ["export"]
+
+
+def test_a_folder_that_is_missing_empty_or_all_broken_fails_the_load(tmp_path: Path) -> None:
+    with pytest.raises(DataFileError, match="folder not found"):
+        KnowledgeBase(tmp_path / "nope")
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(DataFileError, match=r"no \.md documents"):
+        KnowledgeBase(tmp_path / "empty")
+    broken = make_kb(tmp_path / "broken", {"a.md": "nothing here\n"}, filler=False)
+    with pytest.raises(DataFileError) as info:
+        KnowledgeBase(broken)
+    assert info.value.problems == [
+        "a.md: no YAML front matter (the file must start with '---' and close it with '---')"
+    ]
+
+
+def test_the_shipped_knowledge_base_is_valid_and_big_enough() -> None:
+    kb = KnowledgeBase(SHIPPED)
+    assert kb.problems == []
+    docs = list(kb.documents.values())
+    assert len(docs) >= 15
+    assert sum(1 for d in docs if d.clarifying_questions) >= 5
+    assert sum(1 for d in docs if d.requires_handoff) >= 2
+    typed = {q.type for d in docs for q in d.clarifying_questions}
+    assert typed == {"text", "number", "yes_no", "choice"}
+
+
+# -- queries ------------------------------------------------------------------------------
+
+
+def test_query_terms_drop_stopwords_and_repeats() -> None:
+    assert query_terms("How do I export my tasks? My TASKS!") == ["export", "tasks"]
+    assert query_terms("hi, thanks!") == []
+    assert query_terms("Android 12") == ["android", "12"]
+
+
+def test_fts_syntax_in_user_text_is_inert(tmp_path: Path) -> None:
+    kb = KnowledgeBase(make_kb(tmp_path / "kb", {"export.md": doc("Export your tasks", "Settings, Data, Export.")}))
+    for nasty in ['export" OR "*', "export AND NOT", "NEAR(export tasks)", "title:export", "-export ^tasks", '"""']:
+        kb.search(nasty)  # no sqlite3.OperationalError
+    assert match_expression(['a"b']) == '"a""b"'
+    assert ids(kb, 'export" OR *') == ["export"]
+
+
+def test_title_outranks_body(tmp_path: Path) -> None:
+    kb = KnowledgeBase(
+        make_kb(
+            tmp_path / "kb",
+            {
+                "in-body.md": doc("Keyboard shortcuts", "Press E to archive. You can also export from here."),
+                "in-title.md": doc("Export your data", "Open the settings page and choose a format."),
+            },
+        )
+    )
+    hits = kb.search("export")
+    assert [h.doc.id for h in hits][:1] == ["in-title"]
+    assert all(a.score >= b.score for a, b in itertools.pairwise(hits))
+
+
+def test_nothing_below_the_threshold_matches(tmp_path: Path) -> None:
+    folder = make_kb(tmp_path / "kb", {"export.md": doc("Export your data", "Open the settings page on your phone.")})
+    kb = KnowledgeBase(folder)
+    assert ids(kb, "how do I export my data") == ["export"]
+    assert kb.search("weather in Paris") == []  # no word in common
+    assert kb.search("my phone is broken") == []  # a body-only word is not what the document is about
+    assert kb.search("hello, thanks") == []  # nothing left to search for
+    assert KnowledgeBase(folder, min_score=1000.0).search("export data") == []
+
+
+def test_limit_and_order(tmp_path: Path) -> None:
+    kb = KnowledgeBase(SHIPPED)
+    hits = kb.search("my notifications don't arrive on Android", limit=2)
+    assert len(hits) == 2 and hits[0].doc.id == "notifications-android" and hits[0].score >= hits[1].score
+    assert kb.search("notifications", limit=0) == []
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("My notifications don't arrive on Android", "notifications-android"),
+        ("I want a refund", "refund-request"),
+        ("how do I reset my password", "reset-password"),
+        ("the app keeps crashing", "app-crashes"),
+        ("my reminders come an hour late", "reminders-wrong-time"),
+        ("someone logged into my account", "account-compromised"),
+        ("import from todoist", "import-tasks"),
+    ],
+)
+def test_the_shipped_kb_finds_the_obvious_document(query: str, expected: str) -> None:
+    assert ids(KnowledgeBase(SHIPPED), query)[0] == expected
+
+
+# -- re-indexing --------------------------------------------------------------------------
+
+
+def touch_later(path: Path, text: str) -> None:
+    # a new mtime even on file systems with coarse timestamps
+    path.write_text(text, encoding="utf-8")
+    st = path.stat()
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 10_000_000))
+
+
+def test_an_edit_is_reindexed_and_a_deleted_document_disappears(tmp_path: Path) -> None:
+    folder = make_kb(
+        tmp_path / "kb",
+        {"export.md": doc("Export your data", "Choose a format."), "calendar.md": doc("Calendar sync", "Connect it.")},
+    )
+    kb = KnowledgeBase(folder, str(tmp_path / "index.db"))
+    assert ids(kb, "export") == ["export"]
+    assert kb.refresh() is None  # nothing changed: only stat() ran
+
+    touch_later(folder / "export.md", doc("Download a backup", "Choose a format."))
+    assert ids(kb, "export") == []
+    assert ids(kb, "backup") == ["export"]
+    assert kb.last_sync == SyncReport(changed=("export",))
+
+    (folder / "calendar.md").unlink()
+    (folder / "widgets.md").write_text(doc("Home screen widgets", "Add one."), encoding="utf-8")
+    assert ids(kb, "calendar") == []
+    assert ids(kb, "widgets") == ["widgets"]
+    assert kb.last_sync == SyncReport(added=("widgets",), removed=("calendar",))
+
+
+def test_a_document_that_becomes_malformed_leaves_the_index_and_is_reported(tmp_path: Path) -> None:
+    folder = make_kb(tmp_path / "kb", {"export.md": doc("Export your data", "Choose a format.")})
+    kb = KnowledgeBase(folder)
+    touch_later(folder / "export.md", "---\ntitle: [broken\n---\nbody\n")
+    assert ids(kb, "export") == []
+    assert kb.problems and kb.problems[0].startswith("export.md: ")
+    touch_later(folder / "export.md", doc("Export your data", "Fixed."))
+    assert ids(kb, "export") == ["export"] and kb.problems == []
+
+
+def test_a_second_process_reuses_the_stored_index(tmp_path: Path) -> None:
+    folder = make_kb(tmp_path / "kb", {"export.md": doc("Export your data", "Choose a format.")})
+    db = str(tmp_path / "index.db")
+    first = KnowledgeBase(folder, db)
+    assert len(first.last_sync.added) == len(FILLER) + 1
+    first.close()
+    again = KnowledgeBase(folder, db)  # a fresh object, as after a restart: the hashes say all is indexed
+    assert again.last_sync == SyncReport()
+    assert ids(again, "export") == ["export"]
+    touch_later(folder / "export.md", doc("Export your data", "Now with JSON."))
+    assert KnowledgeBase(folder, db).last_sync.changed == ("export",)
+
+
+def test_two_folders_in_one_database_do_not_mix(tmp_path: Path) -> None:
+    db = str(tmp_path / "index.db")
+    a = KnowledgeBase(make_kb(tmp_path / "a", {"x.md": doc("Export your data", "a")}), db)
+    b = KnowledgeBase(make_kb(tmp_path / "b", {"y.md": doc("Calendar sync", "b")}), db)
+    assert ids(a, "export") == ["x"] and ids(a, "calendar") == []
+    assert ids(b, "calendar") == ["y"] and ids(b, "export") == []
+
+
+# -- where the index lives ----------------------------------------------------------------
+
+
+def test_index_location() -> None:
+    assert index_location("sqlite:////tmp/x.db") == "/tmp/x.db"
+    assert index_location("sqlite+pysqlite:////tmp/x.db?timeout=3") == "/tmp/x.db"
+    assert index_location("sqlite:///rel.db") == str(Path("rel.db").resolve())
+    for other in (None, "memory://", "sqlite://", "sqlite:///:memory:", "postgresql://u@h/db"):
+        assert index_location(other) == ":memory:"
+
+
+def test_the_index_lives_in_the_session_stores_file_and_the_store_still_opens(tmp_path: Path) -> None:
+    path = tmp_path / "sessions.db"
+    store = SqlStore(str(path))
+    folder = make_kb(tmp_path / "kb", {"export.md": doc("Export your data", "Choose a format.")})
+    kb = open_kb(folder, store.url)
+    assert kb.db == str(path.resolve()) and ids(kb, "export") == ["export"]
+    store.close()
+    with sqlite3.connect(path) as c:
+        tables = {r[0] for r in c.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert kb.table in tables and "sessions" in tables
+    SqlStore(str(path)).close()  # the schema check accepts the extra tables
+
+
+def test_open_kb_caches_per_folder_and_database(tmp_path: Path) -> None:
+    folder = make_kb(tmp_path / "kb", {"export.md": doc("Export your data", "Choose a format.")})
+    url = f"sqlite:///{tmp_path / 'a.db'}"
+    assert open_kb(folder, url) is open_kb(tmp_path / "kb" / ".." / "kb", url)
+    assert open_kb(folder, url) is not open_kb(folder, f"sqlite:///{tmp_path / 'b.db'}")
+    assert open_kb(folder, "memory://") is open_kb(folder, None)

@@ -1,0 +1,424 @@
+"""The support bot: search in the main conversation, the strict clarification queue, the answer, the soft handoff."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from engine import DataFileError, Engine, Resources, ScriptedLLM, SqlStore, TurnResult
+from engine.llm import LLM
+from flows.support import HANDOFF_NOTICE, choice_words
+
+ROOT = Path(__file__).resolve().parent.parent
+BOT = "support"
+ANDROID_QUERY = "My notifications don't arrive on Android"
+
+
+class Chat:
+    """One user's conversation with the support bot on an on-disk store."""
+
+    def __init__(self, db: Path, *, kb: Path | None = None, llm: LLM | None = None, user: str = "u") -> None:
+        self.store = SqlStore(str(db))
+        self.engine = Engine(self.store, llm, Resources(kb=kb))
+        self.user = user
+
+    def say(self, text: str) -> TurnResult:
+        return self.engine.turn(BOT, self.user, text)
+
+    @property
+    def session_id(self) -> str:
+        s = self.engine.session(BOT, self.user)
+        assert s is not None
+        return s.id
+
+    def history(self) -> list[str]:
+        return [m.content for m in self.store.history(self.session_id, 100)]
+
+    def escalations(self) -> list[dict[str, object]]:
+        return [dict(r.data) for r in self.store.records("escalation", bot=BOT, user=self.user)]
+
+
+@pytest.fixture
+def chat(tmp_path: Path) -> Chat:
+    return Chat(tmp_path / "s.db")
+
+
+def searched(r: TurnResult) -> list[str]:
+    assert r.trace is not None
+    return [n for n in r.trace.notices if n.startswith("search:")]
+
+
+def write_kb(folder: Path, docs: dict[str, str]) -> Path:
+    """A small knowledge base: `docs` plus unrelated filler, so bm25's idf is meaningful."""
+    filler = {
+        "garden": "---\ntitle: Watering the garden\ntags: [garden]\n---\nWater in the morning.\n",
+        "bikes": "---\ntitle: Fixing a bicycle chain\ntags: [bicycle]\n---\nOil the chain.\n",
+        "bread": "---\ntitle: Baking sourdough bread\ntags: [baking]\n---\nFeed the starter.\n",
+        "chess": "---\ntitle: Opening moves in chess\ntags: [chess]\n---\nControl the centre.\n",
+    }
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in {**filler, **docs}.items():
+        (folder / f"{name}.md").write_text(textwrap.dedent(text).lstrip(), encoding="utf-8")
+    return folder
+
+
+# -- the seed's trace ---------------------------------------------------------------------
+
+
+def test_the_seed_trace_answers_12_without_a_search(chat: Chat) -> None:
+    first = chat.say(ANDROID_QUERY)
+    assert (first.flow, first.state, first.reply) == ("clarification", "text", "Which phone model do you use?")
+    assert searched(first) and "notifications-android" in searched(first)[0]
+
+    second = chat.say("Pixel 7")
+    assert (second.state, second.reply) == ("number", "Which Android version?")
+
+    third = chat.say("12")
+    assert (third.flow, third.state, third.reply) == ("clarification", "text", "Can you describe the error?")
+    assert third.slots["current_index"] == 2
+    assert third.slots["answers"] == {"Which phone model do you use?": "Pixel 7", "Which Android version?": "12"}
+    assert third.slots["parsed"] == {"Which phone model do you use?": "Pixel 7", "Which Android version?": 12}
+
+    last = chat.say("No sound, and the badge shows 3 when I open the app")
+    assert last.flow == "main"
+    assert 'help article "Notifications not arriving on Android"' in last.reply
+    assert "> 2. Open **Settings → Apps → Tasklane → Battery**" in last.reply  # the document, quoted
+    assert "- Which Android version? 12\n" in last.reply
+    assert "- Can you describe the error? No sound, and the badge shows 3 when I open the app" in last.reply
+
+    for r in (second, third, last):
+        assert r.trace is not None and r.trace.route == "flow"
+        assert searched(r) == [], r.trace.notices
+    # the stored event log agrees: one search, on the turn that opened the queue
+    stored = chat.store.traces(chat.session_id)
+    assert [bool([n for n in t.notices if n.startswith("search:")]) for t in stored] == [True, False, False, False]
+
+    assert (
+        'Clarification completed for "Notifications not arriving on Android". Answers: '
+        'Which phone model do you use? "Pixel 7"; Which Android version? "12"; '
+        'Can you describe the error? "No sound, and the badge shows 3 when I open the app".'
+    ) in chat.history()
+    assert chat.escalations() == []
+
+
+def test_exactly_one_question_per_turn(chat: Chat) -> None:
+    replies = [chat.say(t).reply for t in ("I want a refund", "Google Play", "3")]
+    assert replies == [
+        "Where did you buy Premium? (App Store, Google Play or Tasklane website)",
+        "How many days ago were you charged?",
+        "Were you charged more than once for the same period?",
+    ]
+
+
+def test_an_answer_that_looks_like_a_query_is_still_an_answer(chat: Chat) -> None:
+    chat.say(ANDROID_QUERY)
+    r = chat.say("I want a refund, how do I reset my password")
+    assert (r.flow, r.state) == ("clarification", "number") and searched(r) == []
+    assert r.slots["answers"] == {"Which phone model do you use?": "I want a refund, how do I reset my password"}
+
+
+# -- typed questions ----------------------------------------------------------------------
+
+
+def test_typed_questions_validate_and_reprompt_on_the_ladder(chat: Chat) -> None:
+    assert chat.say("my reminders come an hour late").state == "choice"
+
+    bad = chat.say("my fridge")
+    assert (bad.state, bad.slots["current_index"]) == ("choice", 0)
+    assert bad.reply == "Please type one of: Android, iPhone, web, desktop. Which device shows the late reminders?"
+    assert bad.trace is not None and "reprompt:clarification.choice:1" in bad.trace.notices
+
+    assert chat.say("the web one").state == "number"
+    far = chat.say("5000")
+    assert far.state == "number" and far.reply.startswith("5000 is above 1440; please give a number from 1 to 1440.")
+    mushy = chat.say("quite a lot")
+    assert mushy.trace is not None and "reprompt:clarification.number:2" in mushy.trace.notices
+    assert (
+        mushy.reply
+        == "Please type just the number, a number from 1 to 1440. About how many minutes late do they arrive?"
+    )
+
+    assert chat.say("about 20 minutes").state == "yes_no"
+    assert chat.say("maybe").reply == "Please answer yes or no. Is battery saver or Low Power Mode turned on?"
+    done = chat.say("no, it's off")
+    assert done.flow == "main"
+    run = chat.store.runs(chat.session_id)[-1]
+    assert run.slots["answers"] == {
+        "Which device shows the late reminders?": "the web one",
+        "About how many minutes late do they arrive?": "about 20 minutes",
+        "Is battery saver or Low Power Mode turned on?": "no, it's off",
+    }
+    assert run.slots["parsed"] == {
+        "Which device shows the late reminders?": "web",
+        "About how many minutes late do they arrive?": 20,
+        "Is battery saver or Low Power Mode turned on?": False,
+    }
+
+
+def test_three_invalid_answers_skip_the_question(chat: Chat) -> None:
+    chat.say("my reminders come an hour late")
+    chat.say("web")
+    for text in ("lots", "ages", "forever"):
+        r = chat.say(text)
+    assert r.state == "yes_no" and r.reply.startswith("Let's skip that one for now.")
+    assert r.slots["skipped"] == ["About how many minutes late do they arrive?"]
+    last = chat.say("yes")
+    assert "- About how many minutes late do they arrive? (not answered)" in last.reply
+    assert "About how many minutes late do they arrive? (no answer)" in chat.history()[-1]
+
+
+def test_help_explains_the_question_without_consuming_it(chat: Chat) -> None:
+    chat.say("I want a refund")
+    chat.say("app store")
+    r = chat.say("help")
+    assert r.state == "number" and r.slots["current_index"] == 1
+    assert r.reply.startswith("I'm asking for a number from 0 to 365. How many days ago were you charged?")
+
+
+def test_choice_words_pick_a_multiword_choice_by_its_own_word() -> None:
+    words = choice_words(["App Store", "Google Play", "Tasklane website"])
+    assert words == {
+        "App Store": ["store"],
+        "Google Play": ["google", "play"],
+        "Tasklane website": ["tasklane", "website"],
+    }
+
+
+# -- the answer and the handoff -----------------------------------------------------------
+
+
+def test_handoff_comes_after_the_answer_in_the_same_reply(chat: Chat) -> None:
+    for text in ("I was charged twice for Premium", "on the website", "2"):
+        chat.say(text)
+    last = chat.say("yes, twice in March")
+    assert last.flow == "main"
+    assert last.reply.endswith("\n\n" + HANDOFF_NOTICE)
+    answer, notice = last.reply.rsplit("\n\n", 1)
+    assert 'help article "Request a refund for Tasklane Premium"' in answer and "**Duplicate charges**" in answer
+    assert "- Were you charged more than once for the same period? yes, twice in March" in answer
+    assert notice == "Connecting you to an agent…"
+
+    [row] = chat.escalations()
+    assert row["title"] == "Request a refund for Tasklane Premium" and row["document"] == "refund-request"
+    assert row["answers"] == {
+        "Where did you buy Premium?": "on the website",
+        "How many days ago were you charged?": "2",
+        "Were you charged more than once for the same period?": "yes, twice in March",
+    }
+    assert isinstance(row["at"], str) and row["at"].startswith("20")
+    session = chat.engine.session(BOT, "u")
+    assert session is not None and session.context["escalated"] is True
+    run = chat.store.runs(chat.session_id)[-1]
+    assert run.outcome == "escalated"
+    assert run.summary.startswith('Clarification completed for "Request a refund for Tasklane Premium", then handed')
+    assert 'Where did you buy Premium? "on the website"' in run.summary
+
+
+def test_a_document_without_questions_is_answered_from_main(chat: Chat) -> None:
+    r = chat.say("how do I reset my password")
+    assert r.flow == "main"
+    assert r.reply.startswith('Here is what our help article "Reset a forgotten password" says:\n\n> To reset')
+    assert "Your details" not in r.reply and chat.escalations() == []
+
+
+def test_a_handoff_document_without_questions_escalates_after_answering(tmp_path: Path) -> None:
+    kb = write_kb(
+        tmp_path / "kb",
+        {"legal": "---\ntitle: Legal requests\ntags: [subpoena, court]\nrequires_handoff: true\n---\nWe need it.\n"},
+    )
+    chat = Chat(tmp_path / "s.db", kb=kb)
+    r = chat.say("I have a subpoena")
+    assert r.reply == f'Here is what our help article "Legal requests" says:\n\n> We need it.\n\n{HANDOFF_NOTICE}'
+    assert [row["title"] for row in chat.escalations()] == ["Legal requests"]
+
+
+def test_no_match_offers_a_person_and_yes_accepts(chat: Chat) -> None:
+    r = chat.say("How do I bake sourdough bread?")
+    assert r.flow == "main" and r.reply.startswith("I could not find that") and "connect you to a person" in r.reply
+    assert searched(r) == ["search:'How do I bake sourdough bread?' -> no match"]
+    yes = chat.say("yes please")
+    assert yes.reply == HANDOFF_NOTICE
+    [row] = chat.escalations()
+    assert (row["query"], row["document"], row["answers"]) == ("How do I bake sourdough bread?", None, {})
+    assert chat.say("agent").reply.startswith("You're already in the queue")
+    assert len(chat.escalations()) == 1
+
+
+def test_declining_the_offer_or_moving_on(chat: Chat) -> None:
+    chat.say("what's the weather in Paris")
+    assert chat.say("no thanks").reply.startswith("Alright.")
+    chat.say("what's the weather in Paris")
+    moved_on = chat.say("how do I reset my password")  # the offer only holds for the next message
+    assert "Reset a forgotten password" in moved_on.reply
+    assert chat.say("yes").reply != HANDOFF_NOTICE
+    assert chat.escalations() == []
+
+
+def test_asking_for_a_person_directly(chat: Chat) -> None:
+    assert chat.say("can I talk to a human?").reply == HANDOFF_NOTICE
+    assert chat.escalations()[0]["reason"] == "asked for a person"
+
+
+def test_small_talk_gets_the_capabilities_not_a_search(chat: Chat) -> None:
+    r = chat.say("hi!")
+    assert "Tasklane support assistant" in r.reply and searched(r) == []
+
+
+# -- cancel, restart, resources -----------------------------------------------------------
+
+
+def test_cancel_mid_queue_leaves_with_a_summary_that_says_so(chat: Chat) -> None:
+    chat.say("I want a refund")
+    chat.say("Google Play")
+    r = chat.say("cancel")
+    assert (r.flow, r.reply) == ("main", "OK, I've stopped the clarification.")
+    run = chat.store.runs(chat.session_id)[-1]
+    assert run.outcome == "cancelled"
+    assert chat.history()[-2] == (
+        'Clarification for "Request a refund for Tasklane Premium" cancelled by the user. '
+        'Answers so far: Where did you buy Premium? "Google Play".'
+    )
+    assert chat.escalations() == []
+    assert searched(chat.say("how do I reset my password"))  # back in main: searching again
+
+
+def test_a_restart_mid_queue_resumes_at_the_same_question(tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+    before = Chat(db)
+    before.say(ANDROID_QUERY)
+    assert before.say("Pixel 7").reply == "Which Android version?"
+    before.store.close()
+
+    after = Chat(db)  # a new store and engine, as after a process restart
+    r = after.say("12")
+    assert (r.state, r.reply, r.slots["current_index"]) == ("text", "Can you describe the error?", 2)
+    assert searched(r) == []
+    assert after.say("no sound").flow == "main"
+    assert 'Which Android version? "12"' in after.history()[-1]
+
+
+def test_a_restart_mid_queue_between_two_replay_runs(tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+    first = tmp_path / "first.yaml"
+    first.write_text(
+        "bot: support\nuser: max\nturns:\n"
+        f'  - user: "{ANDROID_QUERY}"\n    expect: {{flow: clarification, state: text}}\n'
+        '  - user: "Pixel 7"\n    expect: {state: number, reply_contains: ["Which Android version?"]}\n',
+        encoding="utf-8",
+    )
+    second = tmp_path / "second.yaml"
+    second.write_text(
+        "bot: support\nuser: max\nturns:\n"
+        '  - user: "12"\n'
+        "    expect:\n      flow: clarification\n      state: text\n"
+        '      reply_contains: ["Can you describe the error?"]\n'
+        '      slots: {current_index: 2, answers: {"Which phone model do you use?": "Pixel 7", '
+        '"Which Android version?": "12"}}\n'
+        '  - user: "no sound"\n    expect: {flow: main, reply_contains: ["Which Android version? 12"]}\n',
+        encoding="utf-8",
+    )
+    for script in (first, second):
+        out = subprocess.run(
+            [sys.executable, "cli.py", "replay", "--db", str(db), str(script)],
+            cwd=ROOT, capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+        assert out.returncode == 0, out.stdout + out.stderr
+    traces = SqlStore(str(db)).traces(Chat(db, user="max").session_id)
+    assert [t.route for t in traces] == ["intent:clarification", "flow", "flow", "flow"]
+
+
+def test_editing_the_document_mid_queue_does_not_shift_the_questions(tmp_path: Path) -> None:
+    kb = write_kb(
+        tmp_path / "kb",
+        {"export": '---\ntitle: Export your data\nclarifying_questions: ["First?", "Second?"]\n---\nDo it.\n'},
+    )
+    chat = Chat(tmp_path / "s.db", kb=kb)
+    assert chat.say("export my data").reply == "First?"
+    (kb / "export.md").write_text('---\ntitle: Export v2\nclarifying_questions: ["Other?"]\n---\nNew.\n')
+    assert chat.say("one").reply == "Second?"
+    assert "Do it." in chat.say("two").reply
+    assert chat.say("how do I export my data").reply == "Other?"  # the next search sees the edit
+
+
+def test_the_kb_resource_replaces_the_shipped_folder(tmp_path: Path) -> None:
+    kb = write_kb(
+        tmp_path / "kb",
+        {
+            "printer": "---\ntitle: Printer offline\nclarifying_questions:\n"
+            '  - {text: "Is it plugged in?", type: yes_no}\n---\nRestart it.\n',
+            "broken": "---\ntitle: [oops\n---\nx\n",
+        },
+    )
+    chat = Chat(tmp_path / "s.db", kb=kb)
+    r = chat.say("my printer is offline")
+    assert (r.flow, r.reply) == ("clarification", "Is it plugged in?")
+    assert r.trace is not None and any(n.startswith("kb:1 document(s) skipped: broken.md: ") for n in r.trace.notices)
+    assert chat.say("how do I reset my password").reply.startswith("Please answer yes or no.")
+
+
+def test_a_missing_kb_folder_is_a_data_file_error(tmp_path: Path) -> None:
+    chat = Chat(tmp_path / "s.db", kb=tmp_path / "nowhere")
+    with pytest.raises(DataFileError, match="folder not found"):
+        chat.say("my printer is offline")
+
+
+# -- with a language model ----------------------------------------------------------------
+
+
+def test_an_llm_phrases_the_questions_and_the_answer_and_its_readings_are_held_to_the_question(
+    tmp_path: Path,
+) -> None:
+    kb = write_kb(
+        tmp_path / "kb",
+        {
+            "refund": """\
+                ---
+                title: Refunds
+                tags: [refund]
+                clarifying_questions:
+                  - {text: "How many days ago were you charged?", type: number, min: 0, max: 365}
+                  - {text: "Where did you buy it?", type: choice, choices: [App Store, Google Play]}
+                requires_handoff: true
+                ---
+                Refunds take 5 days.
+                """
+        },
+    )
+    llm = ScriptedLLM()
+    chat = Chat(tmp_path / "s.db", kb=kb, llm=llm)
+
+    llm.push("Vor wie vielen Tagen wurde abgebucht?")
+    assert chat.say("Ich möchte eine Rückerstattung, refund").reply == "Vor wie vielen Tagen wurde abgebucht?"
+
+    llm.push({"value": 999}, "Bitte eine Zahl von 0 bis 365.")  # the model's reading breaks the bounds
+    r = chat.say("vor einer Woche")
+    assert (r.state, r.reply) == ("number", "Bitte eine Zahl von 0 bis 365.")
+
+    llm.push({"value": 7}, "Wo gekauft: App Store oder Google Play?")
+    assert chat.say("vor einer Woche").slots["parsed"] == {"How many days ago were you charged?": 7}
+
+    llm.push({"value": "Amazon"}, "Bitte App Store oder Google Play.")  # not one of the choices
+    assert chat.say("bei Amazon").state == "choice"
+
+    llm.push("Erstattungen dauern 5 Tage; du hast vor 7 Tagen bei Google Play gekauft.")
+    last = chat.say("Google Play")
+    assert last.reply == f"Erstattungen dauern 5 Tage; du hast vor 7 Tagen bei Google Play gekauft.\n\n{HANDOFF_NOTICE}"
+    assert llm.calls == [
+        "ask:clarification.number",
+        "parse:clarification.number",
+        "reprompt:clarification.number",
+        "parse:clarification.number",
+        "ask:clarification.choice",
+        "parse:clarification.choice",
+        "reprompt:clarification.choice",
+        "answer:clarification",
+    ]
+    # answers stay verbatim under the document's own questions, whatever language was spoken
+    assert chat.escalations()[0]["answers"] == {
+        "How many days ago were you charged?": "vor einer Woche",
+        "Where did you buy it?": "Google Play",
+    }
