@@ -155,7 +155,7 @@ class Flow:
     max_turns: int = 60
     llm_calls_per_turn: int = 1
     interrupts: Sequence[str] = ()
-    cancel_summary: str = "{flow} cancelled by the user."
+    cancel_summary: Template = "{flow} cancelled by the user."
     # "pause" keeps the frame (slots and all) suspended; starting the flow again resumes it
     on_cancel: Literal["abandon", "pause"] = "abandon"
     pause_message: str = "Paused. We'll pick up right here next time."
