@@ -76,6 +76,11 @@ class StepContext(Generic[S]):
     def user(self) -> str:
         return self._turn.session.user
 
+    @property
+    def llm_backend(self) -> str:
+        """The LLM backend's name ("rules" offline): a flow may take its rule path without asking."""
+        return self._turn.llm.name
+
     def event(self, kind: str, detail: str) -> None:
         """Log a tool use (a search, a lookup) in this turn's trace."""
         self._turn.trace.notices.append(f"{kind}:{detail}")
@@ -402,7 +407,8 @@ class Turn:
         run = self.close(flow, frame, slots, final.outcome, render(final.summary, slots))
         if final.records:
             self.records.extend(final.records(slots))
-        self.emit(self.phrase(render(final.say, slots), f"close:{flow.name}", flow) if final.say else "")
+        closing = render(final.say, slots) if final.say else ""
+        self.emit(self.phrase(closing, f"close:{flow.name}", flow) if closing else "")
         nxt = final.handoff(slots) if final.handoff else None
         if nxt:
             self.trace.notices.append(f"handoff:{flow.name}->{nxt}")

@@ -1,0 +1,158 @@
+"""Analysis: weak points from the stored exercise results, then the offer of a study plan.
+
+Entered when tutoring ends, or from the main conversation ("analyze my weak points").
+Each concept with results gets a performance score and a severity (formula and thresholds
+in flows/course.py); the weak ones are listed most severe first and kept in the session
+memory for the scheduler. Whether the user wants a plan is read from the message that
+led here and the last few before it (keywords; a model's yes/no when one is configured);
+if they did not say, the flow asks. Yes hands off to scheduling. Analysis also closes the
+lesson, so nothing leads back into tutoring until the user asks for a lesson again.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from pydantic import BaseModel, Field
+
+from engine import Ask, Final, Flow, Slots, Step, StepContext, T
+from engine.extract import Parser, yes_no
+from flows.course import WeakPoint, course_path, get_course, percent, read_results, weak_points
+from flows.study_memory import close_tutoring, forget_recent, recent, save_analysis
+from flows.tutoring import llm_configured
+
+
+class AnalysisSlots(Slots):
+    exercises: int = 0  # how many exercise results the analysis read
+    weak: list[WeakPoint] = Field(default_factory=list)
+    wants_plan: bool | None = None
+
+
+Ctx = StepContext[AnalysisSlots]
+
+_PLAN = re.compile(r"\b(schedul\w*|plan|plans|planning|calendar|timetable|when should i|pomodoro)\b", re.I)
+_NO_PLAN = re.compile(r"\b(no|don'?t|do not|without|not)\b[^.?!]{0,25}\b(schedul\w*|plan\w*|calendar)", re.I)
+_LATER = re.compile(r"\b(later|not now|maybe another time|some other time)\b", re.I)
+MARKS = {"severe": "🔴", "moderate": "🟡", "mild": "🟢"}
+
+
+def plan_wish(messages: Sequence[str]) -> bool | None:
+    """True/False when the latest message that talks about a plan asks for / declines one."""
+    for text in reversed(messages):
+        if _NO_PLAN.search(text):
+            return False
+        if _PLAN.search(text):
+            return True
+    return None
+
+
+class PlanWish(BaseModel):
+    wants_plan: bool | None = Field(
+        None,
+        description="true if the user's last message asks for a study plan or schedule, false if it declines one",
+    )
+
+
+_yes_no = yes_no()
+
+
+def plan_answer() -> Parser:
+    def rule(text: str) -> object:
+        if _LATER.search(text):
+            return False
+        answer = _yes_no(text)
+        if answer is not None:
+            return answer
+        wish = plan_wish([text])
+        return wish
+
+    return Parser(rule, "yes (make a study plan) or no")
+
+
+def report(s: AnalysisSlots) -> str:
+    if not s.exercises:
+        return "📊 I don't have any exercise results for you yet, so there is nothing to analyse."
+    if not s.weak:
+        return (
+            f"📊 Session analysis: no weak points. Each of the {s.exercises} exercise(s) you did "
+            "was right on the first try."
+        )
+    lines = [f"📊 Session analysis: I identified {len(s.weak)} area(s) to focus on:"]
+    lines += [
+        f"{i}. {MARKS[w.severity]} {w.title}: {w.severity} difficulty ({percent(w.score)})"
+        for i, w in enumerate(s.weak, start=1)
+    ]
+    return "\n".join(lines)
+
+
+def analyse(ctx: Ctx) -> None:
+    s = ctx.slots
+    course = get_course(course_path(ctx.resources))
+    results = read_results(r.data for r in ctx.records("exercise"))
+    s.exercises = len(results)
+    s.weak = weak_points(course, results)
+    save_analysis(ctx.context, s.weak)
+    close_tutoring(ctx.context)
+    ctx.say(ctx.phrase(report(s), "report:analysis"))
+    wish = plan_wish([*recent(ctx.context), ctx.text])
+    if wish is None and llm_configured(ctx):
+        verdict = ctx.parse(PlanWish, "classify:plan")
+        wish = verdict.wants_plan if verdict is not None else None
+    s.wants_plan = wish
+    forget_recent(ctx.context)  # acted on: an old "plan" must not trigger the next analysis
+
+
+def should_ask(s: AnalysisSlots) -> bool:
+    return bool(s.weak) and s.wants_plan is None
+
+
+def closing(s: AnalysisSlots) -> str:
+    if s.wants_plan:
+        return "Let's plan your study time."
+    if s.weak:
+        return "OK, no plan for now. Say 'make me a study plan' whenever you want one."
+    # never empty: a model asked to phrase nothing would invent something
+    return "Keep up the good work!" if s.exercises else "Try a lesson first, for example 'teach me limits'."
+
+
+def summary(s: AnalysisSlots) -> str:
+    if not s.exercises:
+        return "Analysis completed. No exercise results yet."
+    if not s.weak:
+        return f"Analysis completed. No weak points in {s.exercises} exercise results."
+    listed = ", ".join(f"{w.title} ({w.severity}, {percent(w.score)})" for w in s.weak)
+    return f"Analysis completed. Weak points: {listed}."
+
+
+analysis = Flow(
+    name="analysis",
+    description="find weak points in the exercise results and offer a study plan",
+    persona="Study Pal, an encouraging study coach who is honest about weak spots",
+    slots=AnalysisSlots,
+    states=[
+        Step("analyse", run=analyse, initial=True),
+        Ask(
+            "offer_plan",
+            slot="wants_plan",
+            say="Would you like me to create a study schedule focusing on these topics?",
+            parse=plan_answer(),
+            reprompts=["Shall I make a Pomodoro study plan for these topics? Yes or no?"],
+            help="A study plan puts your weakest topics first in 25-minute study sessions.",
+        ),
+        Final(
+            "done",
+            summary=summary,
+            say=closing,
+            handoff=lambda s: "scheduling" if s.wants_plan else None,
+        ),
+    ],
+    transitions=[
+        T("next", "analyse", "offer_plan", when=should_ask),
+        T("next", "analyse", "done"),
+        T("answer", "offer_plan", "done"),
+    ],
+    max_turns=6,
+    llm_calls_per_turn=2,
+    cancel_summary="Analysis closed by the user.",
+)

@@ -1,0 +1,498 @@
+"""Course content for study-pal, and the learning model its flows share.
+
+A course file is YAML: `title`, then `concepts`, each `{id, title, prerequisites: [ids],
+aliases: [words], chunks: [{explain, exercise, hint}]}` where an exercise is either
+`{question, answers: [accepted strings]}` or `{question, options: {a: .., b: ..}, answer: a}`.
+`load_course` refuses a file with any problem and lists them all in one DataFileError,
+each naming the concept it is about.
+
+The learning model (used by tutoring, analysis and scheduling, and written up in the README):
+
+* exercise score: 1.0 when right on the first try, 0.5 when right on the retry after the
+  hint, 0.0 when the answer had to be revealed.
+* mastery of a concept = (sum over its chunks of the latest score for that chunk) / number
+  of chunks; a chunk never answered scores 0. So mastery is 1.0 only when every chunk's
+  latest attempt was right first time, and it rises as the lesson covers more chunks.
+* a prerequisite counts as mastered at `MASTERY_THRESHOLD` (0.6) or above.
+* performance of a concept = mean of the latest score per *attempted* chunk (coverage does
+  not count, only how the attempts went); its severity as a weak point is severe below 0.5,
+  moderate below 0.75, mild below 1.0, and no weak point at 1.0.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from fractions import Fraction
+from pathlib import Path
+from typing import Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError, model_validator
+
+from engine.errors import DataFileError
+from engine.models import Resources
+
+DEFAULT_COURSE = Path(__file__).parent / "data" / "courses" / "calculus.yaml"
+MIN_CHUNKS = 3
+MAX_CHUNKS = 6
+
+Severity = Literal["severe", "moderate", "mild"]
+
+MASTERY_THRESHOLD = 0.6
+FIRST_TRY_SCORE = 1.0
+RETRY_SCORE = 0.5
+REVEALED_SCORE = 0.0
+SEVERE_BELOW = 0.5
+MODERATE_BELOW = 0.75
+MILD_BELOW = 1.0
+SEVERITY_ORDER: dict[Severity, int] = {"severe": 0, "moderate": 1, "mild": 2}
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Exercise(_Strict):
+    """An open question with accepted answers, or a multiple-choice one with an option letter."""
+
+    question: str = Field(min_length=1)
+    answers: list[str] | None = None
+    options: dict[str, str] | None = None
+    answer: str | None = None
+
+    @model_validator(mode="after")
+    def _one_form(self) -> Exercise:
+        if self.answers is not None:
+            if self.options is not None or self.answer is not None:
+                raise ValueError("give either 'answers' or 'options' with 'answer', not both")
+            if not [a for a in self.answers if a.strip()]:
+                raise ValueError("'answers' needs at least one accepted answer")
+            return self
+        if not self.options or self.answer is None:
+            raise ValueError("needs 'answers: [...]', or 'options: {a: ..., b: ...}' with 'answer: a'")
+        if self.answer not in self.options:
+            raise ValueError(f"answer {self.answer!r} is not one of the options {sorted(self.options)}")
+        return self
+
+    @property
+    def is_choice(self) -> bool:
+        return self.options is not None
+
+    def render(self) -> str:
+        """The question as the student sees it: options listed one per line."""
+        if not self.options:
+            return self.question
+        lines = [f"  {key}) {text}" for key, text in self.options.items()]
+        return "\n".join([self.question, *lines])
+
+    def solution(self) -> str:
+        if self.options and self.answer is not None:
+            return f"{self.answer}) {self.options[self.answer]}"
+        return (self.answers or [""])[0]
+
+
+class Chunk(_Strict):
+    explain: str = Field(min_length=1)
+    exercise: Exercise
+    hint: str = Field(min_length=1)
+
+
+class Concept(_Strict):
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9_-]*$")
+    title: str = Field(min_length=1)
+    prerequisites: list[str] = Field(default_factory=list)
+    aliases: list[str] = Field(default_factory=list)
+    chunks: list[Chunk] = Field(default_factory=list)
+
+    def names(self) -> list[str]:
+        """Words that refer to this concept in a message: id, title, aliases, and singulars."""
+        words = {self.id.replace("-", " ").replace("_", " "), self.title.lower(), *(a.lower() for a in self.aliases)}
+        words |= {w[:-1] for w in words if w.endswith("s") and len(w) > 4}
+        return sorted(words, key=len, reverse=True)
+
+
+class Course(_Strict):
+    """A validated course; `order` lists concept ids prerequisites-first (file order on ties)."""
+
+    title: str
+    concepts: list[Concept]
+    order: list[str]
+
+    @functools.cached_property
+    def by_id(self) -> dict[str, Concept]:
+        return {c.id: c for c in self.concepts}
+
+    def concept(self, cid: str) -> Concept:
+        return self.by_id[cid]
+
+    def has(self, cid: str | None) -> bool:
+        return cid is not None and cid in self.by_id
+
+    def find(self, text: str) -> str | None:
+        """The concept a message names; when several are named, the first one mentioned."""
+        t = text.lower()
+        best: tuple[int, str] | None = None
+        for c in self.concepts:
+            for name in c.names():
+                m = re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", t)
+                if m and (best is None or m.start() < best[0]):
+                    best = (m.start(), c.id)
+        return best[1] if best else None
+
+    def mentions_course(self, text: str) -> bool:
+        """Does the message name the course as a whole ("what is calculus?")?"""
+        t = text.lower()
+        return any(
+            re.search(rf"(?<!\w){re.escape(w)}(?!\w)", t) for w in self.title.lower().split() if len(w) > 4
+        )  # fmt: skip
+
+    def all_prerequisites(self, cid: str) -> list[str]:
+        """Every concept `cid` builds on, directly or not, prerequisites-first."""
+        seen: set[str] = set()
+        todo = list(self.concept(cid).prerequisites)
+        while todo:
+            p = todo.pop()
+            if p not in seen:
+                seen.add(p)
+                todo.extend(self.concept(p).prerequisites)
+        return [c for c in self.order if c in seen]
+
+    def menu(self) -> str:
+        return ", ".join(self.concept(c).title for c in self.order)
+
+
+# -- loading and validation ---------------------------------------------------------------
+
+
+def load_course(path: str | Path) -> Course:
+    """Read and validate a course file; DataFileError lists every problem, by concept id."""
+    p = Path(path)
+    try:
+        data = yaml.safe_load(p.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as e:
+        raise DataFileError(str(p), [f"cannot read the course file: {e}"]) from e
+    except yaml.YAMLError as e:
+        raise DataFileError(str(p), [f"not valid YAML: {e}"]) from e
+    return parse_course(data, str(p))
+
+
+def parse_course(data: object, where: str = "<course>") -> Course:
+    """Validate already-loaded course data (what `load_course` does after reading YAML)."""
+    if not isinstance(data, Mapping) or not isinstance(data.get("concepts"), list):
+        raise DataFileError(where, ["the course must be a mapping with a 'concepts' list"])
+    problems: list[str] = []
+    unknown_top = sorted(str(k) for k in data if k not in ("title", "concepts"))
+    if unknown_top:
+        problems.append(f"unknown top-level key(s) {unknown_top}; only 'title' and 'concepts' are allowed")
+    title = data.get("title", "this course")
+    if not isinstance(title, str) or not title.strip():
+        problems.append("'title' must be a non-empty string")
+        title = "this course"
+    concepts = _concepts(data["concepts"], problems)
+    if not data["concepts"]:
+        problems.append("the course has no concepts")
+    order = _check_graph(concepts, problems)
+    if problems:
+        raise DataFileError(where, problems)
+    return Course(title=title, concepts=concepts, order=order)
+
+
+def _concepts(raw: Sequence[JsonValue], problems: list[str]) -> list[Concept]:
+    out: list[Concept] = []
+    seen: set[str] = set()
+    for i, item in enumerate(raw):
+        cid = item.get("id") if isinstance(item, Mapping) else None
+        label = f"concept {cid!r}" if isinstance(cid, str) else f"concept #{i + 1} (no id)"
+        try:
+            concept = Concept.model_validate(item)
+        except ValidationError as e:
+            for err in e.errors(include_url=False):
+                loc = ".".join(str(x) for x in err["loc"])
+                problems.append(f"{label}: {loc + ': ' if loc else ''}{err['msg']}")
+            continue
+        if concept.id in seen:
+            problems.append(f"{label} is defined more than once")
+            continue
+        seen.add(concept.id)
+        n = len(concept.chunks)
+        if n == 0:
+            problems.append(f"{label} has no chunks; each concept needs {MIN_CHUNKS} to {MAX_CHUNKS}")
+        elif not MIN_CHUNKS <= n <= MAX_CHUNKS:
+            problems.append(f"{label} has {n} chunk(s); each concept needs {MIN_CHUNKS} to {MAX_CHUNKS}")
+        out.append(concept)
+    return out
+
+
+def _check_graph(concepts: list[Concept], problems: list[str]) -> list[str]:
+    """Unknown prerequisites, cycles and unreachable concepts; returns the learnable order."""
+    ids = {c.id for c in concepts}
+    edges: dict[str, list[str]] = {c.id: [] for c in concepts}  # prerequisite -> dependents
+    for c in concepts:
+        for p in c.prerequisites:
+            if p not in ids:
+                problems.append(f"concept {c.id!r}: unknown prerequisite {p!r}")
+            else:
+                edges[p].append(c.id)
+    cyclic: set[str] = set()
+    for cycle in _cycles(concepts, edges):
+        cyclic |= set(cycle)
+        problems.append(f"concept {cycle[0]!r}: prerequisite cycle {' -> '.join([*cycle, cycle[0]])}")
+    # Kahn's algorithm from the roots: what never becomes learnable is unreachable.
+    waiting = {c.id: len({p for p in c.prerequisites if p in ids}) for c in concepts}
+    ready = [c.id for c in concepts if waiting[c.id] == 0]
+    if concepts and not ready:
+        problems.append("the course has no root concept: every concept has prerequisites")
+    order: list[str] = []
+    position = {c.id: i for i, c in enumerate(concepts)}
+    while ready:
+        ready.sort(key=position.__getitem__)
+        cid = ready.pop(0)
+        order.append(cid)
+        for d in dict.fromkeys(edges[cid]):
+            waiting[d] -= 1
+            if waiting[d] == 0:
+                ready.append(d)
+    for c in concepts:
+        if c.id not in order and c.id not in cyclic:
+            blocked = [p for p in c.prerequisites if p in ids and p not in order]
+            problems.append(
+                f"concept {c.id!r} is unreachable from a root concept: it depends on {blocked}, "
+                "which can never be learned"
+            )
+    return order
+
+
+def _cycles(concepts: list[Concept], edges: dict[str, list[str]]) -> list[list[str]]:
+    """One cycle per strongly connected group (Tarjan), each starting at its first concept in file order."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    groups: list[set[str]] = []
+    counter = 0
+
+    def visit(v: str) -> None:
+        nonlocal counter
+        index[v] = low[v] = counter
+        counter += 1
+        stack.append(v)
+        on_stack.add(v)
+        for w in edges[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group: set[str] = set()
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                group.add(w)
+                if w == v:
+                    break
+            if len(group) > 1 or v in edges[v]:
+                groups.append(group)
+
+    for c in concepts:
+        if c.id not in index:
+            visit(c.id)
+    position = {c.id: i for i, c in enumerate(concepts)}
+    out: list[list[str]] = []
+    for group in sorted(groups, key=lambda g: min(position[x] for x in g)):
+        start = min(group, key=position.__getitem__)
+        out.append(_shortest_cycle(start, {c.id: [p for p in c.prerequisites if p in group] for c in concepts}))
+    return out
+
+
+def _shortest_cycle(start: str, needs: dict[str, list[str]]) -> list[str]:
+    """The shortest walk start -> prerequisite -> ... back to start, read "a needs b needs a"."""
+    came: dict[str, str] = {}
+    frontier = [start]
+    while frontier:
+        nxt: list[str] = []
+        for v in frontier:
+            for w in needs.get(v, []):
+                if w == start:
+                    path = [v]
+                    while path[-1] != start:
+                        path.append(came[path[-1]])
+                    return path[::-1]
+                if w not in came:
+                    came[w] = v
+                    nxt.append(w)
+        frontier = nxt
+    return [start]  # pragma: no cover - a strongly connected group always has a way back
+
+
+@functools.lru_cache(maxsize=8)
+def _cached(path: str, mtime_ns: int) -> Course:
+    return load_course(path)
+
+
+def course_path(resources: Resources) -> Path:
+    """The course a run uses: `--course` / the replay's `course:`, else the shipped one."""
+    return resources.course or DEFAULT_COURSE
+
+
+def get_course(path: str | Path) -> Course:
+    """The validated course at `path`, parsed once per file version (edits are picked up)."""
+    p = Path(path)
+    try:
+        mtime = p.stat().st_mtime_ns
+    except OSError as e:
+        raise DataFileError(str(p), [f"cannot read the course file: {e}"]) from e
+    return _cached(str(p), mtime)
+
+
+# -- grading -------------------------------------------------------------------------------
+
+_SUPERSCRIPTS = str.maketrans({"⁰": "^0", "¹": "^1", "²": "^2", "³": "^3", "⁴": "^4", "⁵": "^5",
+                               "⁶": "^6", "⁷": "^7", "⁸": "^8", "⁹": "^9", "−": "-", "–": "-"})  # fmt: skip
+# Lead-ins students put before an answer ("the answer is 4", "f'(x) = 2x"); none is part of it.
+_LEAD_IN = re.compile(
+    r"^(?:i think |i guess |maybe |it'?s |it is |the answer is |answer:? |is it |so )*"
+    r"(?:(?:[a-z]'*(?:\([a-z]\))?|dy/dx|d/dx\([^)]*\))\s*=\s*)?"
+)
+_NUMBER = re.compile(r"^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:/[-+]?(?:\d+(?:\.\d*)?|\.\d+))?$")
+
+
+def normalize(text: str) -> str:
+    """Lower case, no whitespace, `**`/superscripts as `^`, no `*` or `·`, no closing punctuation."""
+    t = text.strip().lower().translate(_SUPERSCRIPTS)
+    t = _LEAD_IN.sub("", t)
+    t = t.replace("**", "^")
+    t = re.sub(r"[\s*·]", "", t)
+    return t.strip("\"'`").rstrip(".!?").strip("\"'`")
+
+
+def as_number(text: str) -> Fraction | None:
+    """A normalized answer read as a number ("0.5", "1/2", "-3"), or None."""
+    t = text.replace(",", ".") if text.count(",") == 1 and "." not in text else text
+    if not _NUMBER.match(t):
+        return None
+    try:
+        return Fraction(t)
+    except (ValueError, ZeroDivisionError):
+        return None
+
+
+def _option_letter(text: str, options: Mapping[str, str]) -> str | None:
+    t = normalize(text)
+    m = re.fullmatch(r"(?:option|answer|choice)?\(?([a-z0-9]+)[).:]?", t)
+    if m and m.group(1) in options:
+        return m.group(1)
+    for key, label in options.items():
+        if normalize(label) == t:
+            return key
+    return None
+
+
+def check_answer(exercise: Exercise, text: str) -> bool:
+    """Rule grading: the option letter (or its text), or any accepted answer.
+
+    Case and whitespace never matter; numbers compare by value ("0.5" == "1/2" == ".5").
+    """
+    if exercise.options is not None:
+        return _option_letter(text, exercise.options) == exercise.answer
+    given = normalize(text)
+    number = as_number(given)
+    for accepted in exercise.answers or []:
+        want = normalize(accepted)
+        if given == want:
+            return True
+        target = as_number(want)
+        if number is not None and target is not None and number == target:
+            return True
+    return False
+
+
+# -- the learning model ---------------------------------------------------------------------
+
+
+class ExerciseResult(BaseModel):
+    """One stored `exercise` record, as the learning model reads it (other fields ignored)."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    concept: str
+    chunk: int = Field(ge=1)
+    correct: bool
+    attempts: int = Field(ge=0)
+
+
+def exercise_score(correct: bool, attempts: int) -> float:
+    """1.0 right first time, 0.5 right after the hint, 0.0 revealed."""
+    if not correct:
+        return REVEALED_SCORE
+    return FIRST_TRY_SCORE if attempts <= 1 else RETRY_SCORE
+
+
+def latest_scores(results: Iterable[ExerciseResult], concept: str) -> dict[int, float]:
+    """Chunk number -> score of the latest result for it (results oldest first)."""
+    scores: dict[int, float] = {}
+    for r in results:
+        if r.concept == concept:
+            scores[r.chunk] = exercise_score(r.correct, r.attempts)
+    return scores
+
+
+def mastery(results: Iterable[ExerciseResult], concept: str, chunks: int) -> float:
+    """Sum of the latest score per chunk over the number of chunks, rounded to 2 places."""
+    if chunks <= 0:
+        return 0.0
+    scores = latest_scores(results, concept)
+    return round(sum(s for c, s in scores.items() if c <= chunks) / chunks, 2)
+
+
+def performance(results: Iterable[ExerciseResult], concept: str) -> float | None:
+    """Mean latest score over the chunks attempted; None when none was attempted."""
+    scores = latest_scores(results, concept)
+    return round(sum(scores.values()) / len(scores), 2) if scores else None
+
+
+def severity(score: float) -> Severity | None:
+    """severe < 0.5 <= moderate < 0.75 <= mild < 1.0; a perfect score is no weak point."""
+    if score < SEVERE_BELOW:
+        return "severe"
+    if score < MODERATE_BELOW:
+        return "moderate"
+    if score < MILD_BELOW:
+        return "mild"
+    return None
+
+
+class WeakPoint(_Strict):
+    concept: str
+    title: str
+    severity: Severity
+    score: float
+
+
+def weak_points(course: Course, results: Sequence[ExerciseResult]) -> list[WeakPoint]:
+    """Weak concepts, most severe first; ties by lower score, then course order."""
+    found: list[WeakPoint] = []
+    for cid in course.order:
+        score = performance(results, cid)
+        level = severity(score) if score is not None else None
+        if score is not None and level is not None:
+            found.append(WeakPoint(concept=cid, title=course.concept(cid).title, severity=level, score=score))
+    rank = {cid: i for i, cid in enumerate(course.order)}
+    return sorted(found, key=lambda w: (SEVERITY_ORDER[w.severity], w.score, rank[w.concept]))
+
+
+def read_results(rows: Iterable[Mapping[str, JsonValue]]) -> list[ExerciseResult]:
+    """Stored exercise records as results; a malformed row is skipped, not fatal."""
+    out: list[ExerciseResult] = []
+    for row in rows:
+        try:
+            out.append(ExerciseResult.model_validate(row))
+        except ValidationError:
+            continue
+    return out
+
+
+def percent(score: float) -> str:
+    return f"{round(score * 100)}%"

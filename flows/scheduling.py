@@ -1,0 +1,223 @@
+"""Scheduling: a Pomodoro study plan inside the user's window, weakest topics first.
+
+Entered from analysis ("yes, make a plan") or straight from the main conversation
+("schedule study from 14-15 tomorrow for Math"). The window is read from the message
+(flows/timewindow.py); a window that cannot work ("16-14", "9-9:10") is asked for again;
+no window at all means the default one. Sessions are 25 minutes of study with 5-minute
+breaks and a 15-minute break after every fourth.
+
+Topics: a subject named in the message ("for Math") is studied alone. Otherwise the last
+analysis' weak points are prioritised: one session each, most severe first, while sessions
+last; the rest shared by the D'Hondt method with weights severe 3, moderate 2, mild 1; the
+sessions of a topic are kept together. With neither, the course as a whole, unprioritised.
+The plan is saved as a `study_plan` record {date, window, prioritized, sessions: [{start,
+end, topic}]} with times as HH:MM, and summarised in the main history.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import time
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from engine import Ask, Final, Flow, RecordDraft, Slots, Step, StepContext, T
+from engine.extract import Invalid
+from flows import timewindow
+from flows.course import course_path, get_course
+from flows.study_memory import forget_recent, load_analysis
+from flows.timewindow import Window, default_window, hhmm, parse_window, window_parser
+
+STUDY_MINUTES = 25
+SHORT_BREAK = 5
+LONG_BREAK = 15
+LONG_BREAK_EVERY = 4
+WEIGHTS = {"severe": 3, "moderate": 2, "mild": 1}
+
+
+class StudySession(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    start: str
+    end: str
+    topic: str
+
+
+class SchedulingSlots(Slots):
+    window: Window | None = None
+    problem: str | None = None  # why the window in the message cannot be used
+    used_default: bool = False
+    subject: str | None = None
+    priorities: list[str] = Field(default_factory=list)  # "Derivatives (severe)", most severe first
+    sessions: list[StudySession] = Field(default_factory=list)
+
+
+Ctx = StepContext[SchedulingSlots]
+
+_SUBJECT = re.compile(
+    r"\bfor (?:my |the |our )?([a-z][\w&+\- ]{0,40}?)\s*(?=$|[.!?,;]|\b(?:from|on|at|between|tomorrow|today|tonight|"
+    r"this|next|in the|please)\b)",
+    re.I,
+)
+_NOT_SUBJECTS = {"me", "us", "myself", "you", "it", "this", "that", "these", "those", "them", "today", "tomorrow",
+                 "tonight", "now", "later", "a", "an", "next", "each", "every", "all", "weak", "study", "studying",
+                 "a study plan", "a plan", "a schedule", "these topics", "those topics", "the topics", "topics",
+                 "my weak points", "weak points", "the week", "week", "monday", "tuesday", "wednesday", "thursday",
+                 "friday", "saturday", "sunday", "an hour", "hours", "revision"}  # fmt: skip
+
+
+def read_subject(text: str) -> str | None:
+    """What to study, from "... for Math"; pronouns, days and "these topics" are not subjects."""
+    for m in _SUBJECT.finditer(text):
+        subject = m.group(1).strip()
+        if subject.lower() in _NOT_SUBJECTS or subject.split()[0].lower() in _NOT_SUBJECTS:
+            continue
+        return subject[:1].upper() + subject[1:]
+    return None
+
+
+def pomodoros(window: Window) -> list[tuple[time, time]]:
+    """Study sessions that fit in `window`: 25 minutes each, 5 between, 15 after every fourth."""
+    t = window.start.hour * 60 + window.start.minute
+    end = window.end.hour * 60 + window.end.minute
+    out: list[tuple[time, time]] = []
+    while t + STUDY_MINUTES <= end:
+        out.append((time(t // 60, t % 60), time((t + STUDY_MINUTES) // 60, (t + STUDY_MINUTES) % 60)))
+        t += STUDY_MINUTES + (LONG_BREAK if len(out) % LONG_BREAK_EVERY == 0 else SHORT_BREAK)
+    return out
+
+
+def allocate(sessions: int, weights: list[int]) -> list[int]:
+    """Sessions per topic (topics in priority order): one each first, the rest by D'Hondt.
+
+    D'Hondt gives the next session to the topic with the highest weight / (sessions + 1),
+    ties to the higher priority, so severe topics get the most time without starving others.
+    """
+    counts = [0] * len(weights)
+    for i in range(min(sessions, len(weights))):
+        counts[i] = 1
+    for _ in range(sessions - sum(counts)):
+        best = max(range(len(weights)), key=lambda i: (weights[i] / (counts[i] + 1), -i))
+        counts[best] += 1
+    return counts
+
+
+def read(ctx: Ctx) -> None:
+    s = ctx.slots
+    found = parse_window(ctx.text, timewindow.now())
+    if isinstance(found, Window):
+        s.window = found
+    elif isinstance(found, Invalid):
+        s.problem = found.reason
+    s.subject = read_subject(ctx.text)
+
+
+def plan(ctx: Ctx) -> None:
+    s = ctx.slots
+    if s.window is None:
+        s.window = default_window(timewindow.now())
+        s.used_default = True
+    course = get_course(course_path(ctx.resources))
+    weak = load_analysis(ctx.context)
+    topics: list[tuple[str, int]]
+    if s.subject:
+        named = course.find(s.subject)
+        topics = [(course.concept(named).title if named else s.subject, 1)]
+    elif weak:
+        topics = [(w.title, WEIGHTS[w.severity]) for w in weak]
+        s.priorities = [f"{w.title} ({w.severity})" for w in weak]
+    else:
+        topics = [(course.title, 1)]
+    slots = pomodoros(s.window)
+    counts = allocate(len(slots), [w for _, w in topics])
+    names = [name for (name, _), n in zip(topics, counts, strict=True) for _ in range(n)]
+    s.sessions = [
+        StudySession(start=hhmm(a), end=hhmm(b), topic=name) for (a, b), name in zip(slots, names, strict=True)
+    ]
+    forget_recent(ctx.context)  # the wish for a plan is fulfilled
+
+
+def ask_window(s: SchedulingSlots) -> str:
+    lead = f"{s.problem} " if s.problem else ""
+    return f"{lead}When would you like to study? For example '14-16 tomorrow' or 'from 2pm to 4pm on Friday'."
+
+
+def presented(s: SchedulingSlots) -> str:
+    if s.window is None:
+        return "I couldn't make a plan."
+    lines = [
+        f"📚 Your study plan for {s.window.label()} (Pomodoro: {STUDY_MINUTES} min study, {SHORT_BREAK} min breaks, "
+        f"{LONG_BREAK} min after every {LONG_BREAK_EVERY}th):"
+    ]
+    if s.priorities:
+        lines.append(f"Prioritised from your analysis: {', '.join(s.priorities)}.")
+    lines += [f"{i}. 📖 {x.start}-{x.end} {x.topic}" for i, x in enumerate(s.sessions, start=1)]
+    if s.used_default:
+        lines.append(
+            "You didn't give a time, so I picked this one; say e.g. 'schedule study from 2pm to 4pm "
+            "on Friday' for another."
+        )
+    return "\n".join(lines)
+
+
+def summary(s: SchedulingSlots) -> str:
+    if s.window is None:
+        return "Scheduling ended without a plan."
+    listed = "; ".join(f"{x.start}-{x.end} {x.topic}" for x in s.sessions)
+    how = " (prioritised by the analysis)" if s.priorities else ""
+    return (
+        f"Study plan saved{how} for {s.window.day.isoformat()} {hhmm(s.window.start)}-{hhmm(s.window.end)}: {listed}."
+    )
+
+
+def study_plan(s: SchedulingSlots) -> list[RecordDraft]:
+    if s.window is None:
+        return []
+    return [
+        RecordDraft(
+            kind="study_plan",
+            data={
+                "date": s.window.day.isoformat(),
+                "window": f"{hhmm(s.window.start)}-{hhmm(s.window.end)}",
+                "prioritized": bool(s.priorities),
+                "sessions": [x.model_dump(mode="json") for x in s.sessions],
+            },
+        )
+    ]
+
+
+def window_problem(s: SchedulingSlots) -> bool:
+    return s.problem is not None
+
+
+scheduling = Flow(
+    name="scheduling",
+    description="make a Pomodoro study plan in the user's time window, weakest topics first",
+    persona="Study Pal, an organised study planner",
+    slots=SchedulingSlots,
+    states=[
+        Step("read", run=read, initial=True),
+        Ask(
+            "window",
+            slot="window",
+            say=ask_window,
+            parse=window_parser(),
+            reprompts=[
+                "Please give a start and end time, like '14-16 tomorrow' or 'from 2pm to 4pm on Friday'.",
+                "Type a time range such as '15:00-17:00 today'.",
+            ],
+            help="I fit 25-minute study sessions with short breaks into the time you give me.",
+        ),
+        Step("plan", run=plan),
+        Final("done", summary=summary, say=presented, records=study_plan),
+    ],
+    transitions=[
+        T("next", "read", "window", when=window_problem),
+        T("next", "read", "plan"),
+        T("answer", "window", "plan"),
+        T("next", "plan", "done"),
+    ],
+    max_turns=6,
+    llm_calls_per_turn=2,
+    cancel_summary="Scheduling cancelled by the user; no plan saved.",
+)

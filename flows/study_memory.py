@@ -1,0 +1,79 @@
+"""What study-pal's flows tell each other through the session's shared memory (`ctx.context`).
+
+Flows never see each other's slots: a handoff starts the next flow fresh. These keys
+carry the few facts that must cross over, and survive restarts with the session:
+
+* `recent_user`: the last few user messages, for "did they ask for a plan?" after a handoff
+  (an inner flow's scratchpad is discarded when it ends, and main history only has summaries);
+* `analysis`: the weak points the last analysis found, which the scheduler prioritises;
+* `tutoring_active` / `lesson`: whether a lesson is open and its concept. Analysis clears
+  the flag, so nothing but an explicit request for a lesson leads back into tutoring.
+"""
+
+from __future__ import annotations
+
+from pydantic import JsonValue, TypeAdapter, ValidationError
+
+from engine.models import JsonObject
+from flows.course import WeakPoint
+
+RECENT = "recent_user"
+ANALYSIS = "analysis"
+TUTORING_ACTIVE = "tutoring_active"
+LESSON = "lesson"
+KEEP_RECENT = 5
+
+_weak_list: TypeAdapter[list[WeakPoint]] = TypeAdapter(list[WeakPoint])
+
+
+def remember(context: JsonObject, text: str) -> None:
+    """Keep `text` among the last `KEEP_RECENT` user messages."""
+    kept = recent(context)
+    if kept and kept[-1] == text:
+        return  # the same message seen by two handlers in one turn is one message
+    kept_now: list[JsonValue] = [*kept, text]
+    context[RECENT] = kept_now[-KEEP_RECENT:]
+
+
+def recent(context: JsonObject) -> list[str]:
+    value = context.get(RECENT)
+    return [m for m in value if isinstance(m, str)] if isinstance(value, list) else []
+
+
+def forget_recent(context: JsonObject) -> None:
+    """A wish that has been acted on (a plan made) must not trigger a second time."""
+    context[RECENT] = []
+
+
+def save_analysis(context: JsonObject, weak: list[WeakPoint]) -> None:
+    dumped: list[JsonValue] = [w.model_dump(mode="json") for w in weak]
+    context[ANALYSIS] = dumped
+
+
+def load_analysis(context: JsonObject) -> list[WeakPoint] | None:
+    """The last analysis' weak points; None when no analysis ran (or its data is unreadable)."""
+    if ANALYSIS not in context:
+        return None
+    try:
+        return _weak_list.validate_python(context[ANALYSIS])
+    except ValidationError:
+        return None
+
+
+def open_lesson(context: JsonObject, concept: str | None) -> None:
+    context[TUTORING_ACTIVE] = True
+    if concept is not None:
+        context[LESSON] = concept
+
+
+def close_tutoring(context: JsonObject) -> None:
+    context[TUTORING_ACTIVE] = False
+
+
+def tutoring_active(context: JsonObject) -> bool:
+    return context.get(TUTORING_ACTIVE) is True
+
+
+def last_lesson(context: JsonObject) -> str | None:
+    value = context.get(LESSON)
+    return value if isinstance(value, str) else None

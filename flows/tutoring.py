@@ -1,0 +1,662 @@
+"""Tutoring: teach a concept chunk by chunk, grade each exercise, track mastery.
+
+Entered from the main conversation ("teach me derivatives", "what is a limit?"). Before a
+concept is taught its prerequisites are checked; one below the mastery threshold is
+offered first (the user may accept or insist). Each chunk: explain -> exercise -> grade;
+a wrong answer gets the hint and one retry, then the answer is revealed. Every graded
+exercise saves an `exercise` record and the concept's new `mastery` (formula in
+flows/course.py). After the last chunk the concept is complete, its mastery is named and
+the next concept is suggested.
+
+Asides, checked at every question in this order: exit intent (keyword prefilter, then an
+END/CONTINUE classification; END hands off to analysis), the motivator (encouragement,
+then the same question again), a request for another topic, "give me another" (skip the
+exercise), a question about the lesson (answered from the course; same chunk), and a
+"thanks" that is not an answer. Before them every message is noted in the session memory
+(flows/study_memory.py), for analysis to see whether a plan was asked for.
+
+The LLM phrases explanations and judges open answers the rules could not accept; where
+the lesson goes is decided here, by transitions over the slots.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field, create_model
+
+from engine import Aside, Ask, DefinitionError, Final, Flow, Slots, Step, StepContext, T
+from engine.extract import Invalid, Parser, free_text, yes_no
+from flows import timewindow
+from flows.course import (
+    MASTERY_THRESHOLD,
+    Course,
+    ExerciseResult,
+    check_answer,
+    course_path,
+    get_course,
+    mastery,
+    percent,
+    read_results,
+)
+from flows.study_memory import open_lesson, remember
+
+MAX_TRIES = 2  # the first answer, and one retry after the hint
+
+
+class TutoringSlots(Slots):
+    # the course file, so parsers and templates can reach it; a lesson keeps its course even
+    # if a later run points at another one
+    course: str | None = None
+    menu: str = ""  # the course's concept titles, for questions that list them
+    concept: str | None = None  # id of the concept being taught
+    title: str | None = None
+    chunks: int = 0
+    chunk: int = 0  # 1-based; 0 before the first, chunks + 1 once complete
+    target: str | None = None  # what the user asked for while a prerequisite is taught first
+    offer: str | None = None  # a prerequisite to teach first, pending the user's answer
+    offer_text: str | None = None
+    take_offer: bool | None = None
+    question: str | None = None  # the current exercise as shown
+    answer: str | None = None
+    attempts: int = 0
+    correct: bool | None = None
+    asked_at: datetime | None = None
+    mastery: dict[str, float] = Field(default_factory=dict)  # concept -> latest mastery in this lesson
+    completed: list[str] = Field(default_factory=list)
+    suggestion: str | None = None
+    next: str | None = None  # at next_topic: a concept id, or "done"
+
+
+Ctx = StepContext[TutoringSlots]
+
+
+def course_of(s: TutoringSlots) -> Course:
+    if s.course is None:
+        raise DefinitionError("tutoring slots carry no course path; the start step sets it", flow="tutoring")
+    return get_course(s.course)
+
+
+def title_of(s: TutoringSlots, cid: str) -> str:
+    course = course_of(s)
+    return course.concept(cid).title if course.has(cid) else cid
+
+
+def in_exercise(s: TutoringSlots) -> bool:
+    """Waiting at the exercise of a chunk (not at an offer, a topic choice or the end)."""
+    return s.concept is not None and s.offer is None and 1 <= s.chunk <= s.chunks
+
+
+def llm_configured(ctx: StepContext[Any]) -> bool:
+    """Whether a real language model is behind ctx.parse (the rules backend answers nothing).
+
+    StepContext does not expose the backend yet (an engine change is requested), and the
+    exit rule depends on it: with a model, any failure must mean CONTINUE; offline, the
+    keyword rules decide.
+    """
+    return ctx.llm_backend != "rules"
+
+
+# -- parsing -------------------------------------------------------------------------------
+
+
+def concept_parser(s: TutoringSlots) -> Parser:
+    course = course_of(s)
+
+    def rule(text: str) -> object:
+        return course.find(text)
+
+    return Parser(rule, f"a topic: {course.menu()}")
+
+
+_INSIST = re.compile(r"\b(anyway|anyways|insist|straight|directly|right away|just teach|skip (?:it|that))\b", re.I)
+_yes_no = yes_no()
+
+
+def offer_parser(s: TutoringSlots) -> Parser:
+    """yes -> teach the prerequisite first; no / "X anyway" -> teach what was asked."""
+    course = course_of(s)
+
+    def rule(text: str) -> object:
+        if _INSIST.search(text):
+            return False
+        named = course.find(text)
+        if named is not None and named == s.offer:
+            return True
+        if named is not None and named == s.concept:
+            return False
+        return _yes_no(text)
+
+    first = title_of(s, s.offer) if s.offer else "the prerequisite"
+    return Parser(rule, f"yes (start with {first}) or no (go straight to {s.title})")
+
+
+_GO_ON = re.compile(r"\b(yes|yeah|yep|sure|ok|okay|continue|go on|next|another|let'?s go|sounds good|why not)\b", re.I)
+
+
+def next_parser(s: TutoringSlots) -> Parser:
+    """A topic named, yes (the suggestion), or no ("done": the lesson ends)."""
+    course = course_of(s)
+
+    def rule(text: str) -> object:
+        named = course.find(text)
+        if named is not None:
+            return named
+        if _yes_no(text) is False:
+            return "done"
+        if _GO_ON.search(text):
+            return s.suggestion or Invalid(f"Which topic would you like next? I can teach: {course.menu()}.")
+        return None
+
+    return Parser(rule, f"a topic ({course.menu()}), yes for the suggestion, or no to stop")
+
+
+# -- what the states say -------------------------------------------------------------------
+
+
+def ask_topic(s: TutoringSlots) -> str:
+    return f"Which topic would you like to learn? I can teach: {s.menu}."
+
+
+def ask_offer(s: TutoringSlots) -> str:
+    return s.offer_text or "Shall we start with the prerequisite first?"
+
+
+def ask_exercise(s: TutoringSlots) -> str:
+    lead = "Try again" if s.attempts else f"Exercise {s.chunk}/{s.chunks}"
+    return f"{lead}: {s.question}"
+
+
+def ask_next(s: TutoringSlots) -> str:
+    if s.suggestion and s.suggestion == s.concept:
+        return (
+            f"Shall we go over {s.title} once more? Say yes, name another topic "
+            f"({s.menu}), or tell me you're done for today."
+        )
+    if s.suggestion:
+        return (
+            f"Shall we go on to {title_of(s, s.suggestion)}? Say yes, name another topic "
+            f"({s.menu}), or tell me you're done for today."
+        )
+    return f"Would you like to revisit a topic ({s.menu}), or are you done for today?"
+
+
+def summary(s: TutoringSlots) -> str:
+    if not s.mastery:
+        return "Tutoring ended before any exercise was answered."
+    parts = [
+        f"{title_of(s, cid)}: {'complete, ' if cid in s.completed else ''}mastery {percent(score)}"
+        for cid, score in s.mastery.items()
+    ]
+    return "Tutoring ended. " + "; ".join(parts) + "."
+
+
+# -- steps ---------------------------------------------------------------------------------
+
+
+def mastery_levels(ctx: Ctx, course: Course) -> dict[str, float]:
+    """Mastery of every concept: stored results, overlaid with this lesson's latest values
+    (the record of an exercise graded in this very turn is not in the store yet)."""
+    results = read_results(r.data for r in ctx.records("exercise"))
+    levels = {cid: mastery(results, cid, len(course.concept(cid).chunks)) for cid in course.order}
+    levels.update(ctx.slots.mastery)
+    return levels
+
+
+def suggest(course: Course, levels: dict[str, float], s: TutoringSlots) -> str | None:
+    """The goal the user deferred; the concept just taught if still below the threshold; else
+    the first unmastered concept whose prerequisites are met."""
+    if s.target and s.target != s.concept:
+        return s.target
+    if s.concept is not None and levels[s.concept] < MASTERY_THRESHOLD:
+        return s.concept
+    for cid in course.order:
+        if cid == s.concept or levels[cid] >= MASTERY_THRESHOLD:
+            continue
+        if all(levels[p] >= MASTERY_THRESHOLD for p in course.concept(cid).prerequisites):
+            return cid
+    return None
+
+
+def start(ctx: Ctx) -> None:
+    s = ctx.slots
+    path = course_path(ctx.resources)
+    course = get_course(path)
+    s.course, s.menu = str(path), course.menu()
+    if not course.has(s.concept):
+        s.concept = course.find(ctx.text)
+    if s.concept is None and course.mentions_course(ctx.text):
+        # "what is calculus?": begin where this learner stands rather than ask
+        s.concept = suggest(course, mastery_levels(ctx, course), s)
+    open_lesson(ctx.context, s.concept)
+
+
+def check_prerequisites(ctx: Ctx) -> None:
+    s = ctx.slots
+    course = course_of(s)
+    if not course.has(s.concept):
+        # a model may have named the topic in its own words; map it back to the course
+        s.concept = course.find(s.concept or "")
+    if s.concept is None:
+        return
+    concept = course.concept(s.concept)
+    s.title, s.chunks = concept.title, len(concept.chunks)
+    open_lesson(ctx.context, s.concept)
+    levels = mastery_levels(ctx, course)
+    unmet = [p for p in course.all_prerequisites(concept.id) if levels[p] < MASTERY_THRESHOLD]
+    s.take_offer = None
+    if not unmet:
+        s.offer = s.offer_text = None
+        return
+    s.offer = unmet[0]
+    listed = ", ".join(f"{course.concept(p).title} ({percent(levels[p])})" for p in unmet)
+    s.offer_text = (
+        f"{concept.title} builds on {listed}, and your mastery there is below {percent(MASTERY_THRESHOLD)}. "
+        f"Shall we start with {course.concept(unmet[0]).title} first? "
+        f"Say yes, or no to go straight to {concept.title}."
+    )
+
+
+def begin(ctx: Ctx) -> None:
+    s = ctx.slots
+    course = course_of(s)
+    if s.offer is not None and s.take_offer:
+        s.target, s.concept = s.concept, s.offer
+        concept = course.concept(s.offer)
+        s.title, s.chunks = concept.title, len(concept.chunks)
+        open_lesson(ctx.context, s.concept)
+    s.offer = s.offer_text = None
+    s.take_offer = None
+    s.chunk, s.attempts = 1, 0
+    ctx.say(f"Let's learn {s.title}: {s.chunks} short parts, each with an exercise.")
+
+
+def explain(ctx: Ctx) -> None:
+    s = ctx.slots
+    chunk = course_of(s).concept(s.concept or "").chunks[s.chunk - 1]
+    ctx.say(ctx.phrase(f"Part {s.chunk}/{s.chunks}. {chunk.explain}", "explain:tutoring"))
+    s.question = chunk.exercise.render()
+    s.answer, s.correct, s.attempts = None, None, 0
+    s.asked_at = timewindow.now()
+
+
+@functools.lru_cache(maxsize=256)
+def verdict_model(question: str, accepted: tuple[str, ...]) -> type[BaseModel]:
+    """Schema for a model's judgement of an open answer; null means "not an answer".
+
+    The accepted answers travel in the field's description: the prompt holds the
+    conversation, which shows the question but (rightly) never the solution.
+    """
+    hint = (
+        f"Is the user's last message a correct answer to the exercise {question!r}? "
+        f"Accepted answers: {', '.join(accepted)}. An equivalent form counts as correct. "
+        "null if the message is not an attempt at an answer."
+    )
+    model: type[BaseModel] = create_model("AnswerVerdict", correct=(bool | None, Field(None, description=hint)))
+    return model
+
+
+def grade(ctx: Ctx) -> None:
+    s = ctx.slots
+    concept = course_of(s).concept(s.concept or "")
+    chunk = concept.chunks[s.chunk - 1]
+    exercise = chunk.exercise
+    s.attempts += 1
+    right = check_answer(exercise, s.answer or "")
+    if not right and not exercise.is_choice:
+        # rules accept only the listed forms; a model may recognise an equivalent one
+        verdict = ctx.parse(verdict_model(exercise.question, tuple(exercise.answers or ())), "grade:tutoring")
+        right = getattr(verdict, "correct", None) is True
+    s.correct = right
+    if right:
+        ctx.say(ctx.phrase("Correct!" if s.attempts == 1 else "Correct, well done!", "feedback:tutoring"))
+    elif s.attempts < MAX_TRIES:
+        s.answer = None
+        ctx.say(ctx.phrase(f"Not quite. Hint: {chunk.hint}", "hint:tutoring"))
+        return
+    else:
+        ctx.say(ctx.phrase(f"Not quite. The answer is {exercise.solution()}. {chunk.hint}", "reveal:tutoring"))
+    save_result(ctx, concept.id, len(concept.chunks))
+    s.chunk += 1
+
+
+def save_result(ctx: Ctx, concept: str, chunks: int) -> None:
+    s = ctx.slots
+    taken = (timewindow.now() - s.asked_at).total_seconds() if s.asked_at else 0.0
+    correct = bool(s.correct)
+    ctx.record(
+        "exercise",
+        {"concept": concept, "chunk": s.chunk, "correct": correct, "attempts": s.attempts, "time": round(taken, 1)},
+    )
+    results = read_results(r.data for r in ctx.records("exercise"))
+    results.append(ExerciseResult(concept=concept, chunk=s.chunk, correct=correct, attempts=s.attempts))
+    score = mastery(results, concept, chunks)
+    s.mastery = {**s.mastery, concept: score}
+    ctx.record("mastery", {"concept": concept, "score": score})
+
+
+def skip(ctx: Ctx) -> None:
+    s = ctx.slots
+    ctx.say("No problem, let's move on.")
+    s.chunk += 1
+
+
+def complete(ctx: Ctx) -> None:
+    s = ctx.slots
+    course = course_of(s)
+    cid = s.concept or ""
+    score = s.mastery.get(cid, 0.0)
+    if cid not in s.completed:
+        s.completed = [*s.completed, cid]
+    ctx.say(
+        ctx.phrase(
+            f"That was the last part: {s.title} is complete! Your mastery of {s.title}: {percent(score)}.",
+            "complete:tutoring",
+        )
+    )
+    s.suggestion = suggest(course, mastery_levels(ctx, course), s)
+    s.next = None
+
+
+def switch(ctx: Ctx) -> None:
+    """Move to the topic in `next` with a fresh lesson state."""
+    s = ctx.slots
+    s.concept, s.next = s.next, None
+    if s.concept == s.target:
+        s.target = None
+    s.title, s.chunks, s.chunk, s.attempts = None, 0, 0, 0
+    s.offer = s.offer_text = s.question = s.answer = None
+    s.take_offer = s.correct = None
+
+
+# -- asides --------------------------------------------------------------------------------
+
+
+def keep_message(ctx: StepContext[Any]) -> str | None:
+    """Not an aside: remembers the message for analysis' "did they ask for a plan?" check."""
+    remember(ctx.context, ctx.text)
+    return None
+
+
+_EXIT_PREFILTER = re.compile(
+    r"\b(done|finish\w*|that'?s all|that is all|thanks|thank you|enough|stop|quit|bye|goodbye|call it a day|"
+    r"wrap (?:it )?up|analy[sz]\w*|no more|end (?:the|this|our) (?:session|lesson))\b",
+    re.I,
+)
+_EXIT_END = re.compile(
+    r"\b(i'?m done|i am done|done for (?:today|now|the day|tonight)|that'?s all|that is all|call it a day|"
+    r"enough for (?:today|now)|stop (?:for (?:today|now)|here)|let'?s stop|finish(?:ed)? for (?:today|now)|"
+    r"(?:good)?bye|wrap (?:it )?up|analy[sz]\w*|end (?:the|this|our) (?:session|lesson)|no more)\b",
+    re.I,
+)
+_EXIT_CONTINUE = re.compile(
+    r"\b(another|next (?:one|problem|question|exercise)|more (?:problems|exercises|questions|practice)|"
+    r"help me with|teach me|explain|can (?:we|you) (?:do|try|move|go|help|teach|explain)|move on to|"
+    r"what about|how about|let'?s (?:do|try|move|go|learn|study))\b",
+    re.I,
+)
+
+
+class ExitIntent(BaseModel):
+    decision: Literal["END", "CONTINUE"] | None = Field(
+        None,
+        description=(
+            "END if the user wants to end the tutoring session and move on, e.g. \"I'm done for "
+            'today", "thanks, that\'s all", "can you analyze my session?"; CONTINUE if they want '
+            'more tutoring, e.g. "I\'m done with this problem, give me another", "that\'s all for '
+            'limits, can you help me with derivatives?"'
+        ),
+    )
+
+
+def exit_by_rules(text: str) -> Literal["END", "CONTINUE"]:
+    """Offline classification: an ending phrase ends, unless the message also asks for more."""
+    if _EXIT_CONTINUE.search(text):
+        return "CONTINUE"
+    return "END" if _EXIT_END.search(text) else "CONTINUE"
+
+
+def exit_decision(ctx: StepContext[Any]) -> Literal["END", "CONTINUE"]:
+    """With a model: its temperature-0 verdict, CONTINUE on any failure. Offline: the rules."""
+    if not llm_configured(ctx):
+        return exit_by_rules(ctx.text)
+    verdict = ctx.parse(ExitIntent, "classify:exit")
+    return "END" if verdict is not None and verdict.decision == "END" else "CONTINUE"
+
+
+def leave(ctx: Ctx) -> str | None:
+    return "exit" if exit_decision(ctx) == "END" else None
+
+
+_DISCOURAGED = re.compile(
+    r"\b(tired|exhausted|too hard|so hard|really hard|too difficult|give up|giving up|can'?t do (?:this|it)|"
+    r"hopeless|frustrat\w*|overwhelm\w*|i'?m (?:so )?(?:stupid|dumb|lost|bad at)|i suck|hate (?:this|math)|"
+    r"never get (?:this|it)|don'?t get any of)\b",
+    re.I,
+)
+
+
+def discouraged(text: str) -> bool:
+    return bool(_DISCOURAGED.search(text))
+
+
+def encouragement(progress: str = "", in_lesson: bool = True) -> str:
+    """The motivator's words, in Study Pal's voice; `progress` names what is already achieved."""
+    lead = (
+        "That feeling is completely normal: calculus often feels hardest right before it clicks. "
+        f"{progress}Let's take it one small step at a time."
+    )
+    if in_lesson:
+        return lead + " You can ask me 'why?' about anything, or say 'I'm done for today' to take a break."
+    return lead + " A short break is fine too; when you're ready, say 'teach me limits' and we'll start small."
+
+
+def motivate(ctx: Ctx) -> str | None:
+    s = ctx.slots
+    progress = ""
+    if s.mastery:
+        best = max(s.mastery, key=lambda c: s.mastery[c])
+        progress = f"You've already reached {percent(s.mastery[best])} mastery of {title_of(s, best)}. "
+    elif in_exercise(s):
+        progress = f"You're already on part {s.chunk} of {s.chunks} of {s.title}. "
+    ctx.say(ctx.phrase(encouragement(progress), "motivate:tutoring"))
+    return ""  # same question again: the lesson resumes where it was
+
+
+_LESSON_REQUEST = re.compile(
+    r"\b(teach me|help me with|explain|switch to|move on to|let'?s (?:do|learn|study|try|go to)|"
+    r"can (?:we|you) (?:do|learn|study|go to|teach|explain|help)|how about|what about|i want to (?:learn|study)|"
+    r"i'?d like to (?:learn|study))\b",
+    re.I,
+)
+
+
+def change_topic(ctx: Ctx) -> str | None:
+    """A lesson on another concept: start it (prerequisites checked again)."""
+    s = ctx.slots
+    course = course_of(s)
+    # "that's all for limits, can you help me with derivatives?": the topic after the request
+    request = _LESSON_REQUEST.search(ctx.text)
+    named = (course.find(ctx.text[request.start() :]) if request else None) or course.find(ctx.text)
+    if named is None:
+        return None
+    if s.offer is not None and named in (s.offer, s.concept):
+        return None  # the answer to the offer itself ("let's do limits first", "teach me X anyway")
+    if named == s.concept:
+        return None  # about the current concept: a question, not a switch
+    s.next = named
+    return "switch"
+
+
+_ANOTHER = re.compile(
+    r"\b(another (?:one|problem|question|exercise)|give me another|skip(?: this| it)?|"
+    r"next (?:one|problem|question|exercise)|different (?:one|problem|question|exercise))\b",
+    re.I,
+)
+
+
+def another(ctx: Ctx) -> str | None:
+    return "skip" if in_exercise(ctx.slots) else None
+
+
+_QUESTION = re.compile(
+    r"^\s*(?:but |so |wait,? |hm+,? |ok,? |okay,? )?(why|how|what|what'?s|whats|which|explain|"
+    r"can you explain|could you explain|i don'?t (?:understand|get)|i do not understand|i'?m confused|"
+    r"what does|where does|where did|is there|are there|can you|could you|does|do (?:we|i|you)|should)\b",
+    re.I,
+)
+
+
+def is_question(text: str) -> bool:
+    return bool(_QUESTION.search(text))
+
+
+_PLEASANTRY = re.compile(r"^\s*(thanks|thank you|thx|ok|okay|cool|great|nice|got it|i see|alright)\W*$", re.I)
+
+
+def acknowledge(ctx: Ctx) -> str | None:
+    """A "thanks" after feedback is not an attempt at the next exercise."""
+    if not in_exercise(ctx.slots):
+        return None  # at an offer or a topic choice, "ok" is a yes
+    ctx.say("You're welcome!" if re.search(r"thank|thx", ctx.text, re.I) else "Good.")
+    return ""
+
+
+def answer_question(ctx: Ctx) -> str | None:
+    """Answer from the course: the concept asked about, else the chunk being taught."""
+    s = ctx.slots
+    if not (in_exercise(s) or s.offer is not None):
+        return None  # choosing a topic: "what is a limit?" names the topic
+    course = course_of(s)
+    named = course.find(ctx.text)
+    if named is not None and named != s.concept:
+        concept = course.concept(named)
+        material = f"{concept.title}: {concept.chunks[0].explain}"
+    elif in_exercise(s) and s.concept is not None and re.search(r"\bhints?\b", ctx.text, re.I):
+        # asking for the hint is not an attempt: it does not use up the retry
+        ctx.say(ctx.phrase(f"Here's a hint: {course.concept(s.concept).chunks[s.chunk - 1].hint}", "hint:tutoring"))
+        return ""
+    elif in_exercise(s) and s.concept is not None:
+        material = course.concept(s.concept).chunks[s.chunk - 1].explain
+    else:
+        concept = course.concept(s.offer or s.concept or "")
+        material = f"{concept.title}: {concept.chunks[0].explain}"
+    ctx.say(ctx.phrase(f"Good question. {material}", "answer:tutoring"))
+    return ""  # the lesson stays at the same chunk
+
+
+# -- the flow ------------------------------------------------------------------------------
+
+
+def no_concept(s: TutoringSlots) -> bool:
+    return s.concept is None
+
+
+def has_offer(s: TutoringSlots) -> bool:
+    return s.offer is not None
+
+
+def retrying(s: TutoringSlots) -> bool:
+    return s.correct is False and s.attempts < MAX_TRIES
+
+
+def more_chunks(s: TutoringSlots) -> bool:
+    return s.chunk <= s.chunks
+
+
+def finished(s: TutoringSlots) -> bool:
+    return s.next in (None, "done")
+
+
+EXERCISE_HELP = (
+    "Type your answer to the exercise (for a multiple-choice one, the letter is enough). "
+    "Ask 'why?' to hear the explanation again, say 'give me another' to skip it, "
+    "or 'I'm done for today' to finish."
+)
+
+tutoring = Flow(
+    name="tutoring",
+    description="teach a concept chunk by chunk with exercises, hints and mastery tracking",
+    persona="Study Pal, a patient and upbeat calculus tutor who keeps explanations short and concrete",
+    slots=TutoringSlots,
+    states=[
+        Step("start", run=start, initial=True),
+        Ask(
+            "choose",
+            slot="concept",
+            say=ask_topic,
+            parse=concept_parser,
+            reprompts=[ask_topic, lambda s: f"Please name one topic: {s.menu}."],
+            help="Name the topic you want to learn; I'll teach it step by step.",
+            fallback="cancel",
+        ),
+        Step("check", run=check_prerequisites),
+        Ask(
+            "offer",
+            slot="take_offer",
+            say=ask_offer,
+            parse=offer_parser,
+            reprompts=[lambda s: f"Yes to start with {title_of(s, s.offer or '')}, or no to go straight to {s.title}?"],
+            help="Concepts build on each other; learning the prerequisite first usually makes the rest easier.",
+        ),
+        Step("begin", run=begin),
+        Step("explain", run=explain),
+        Ask("exercise", slot="answer", say=ask_exercise, parse=free_text(min_chars=1), help=EXERCISE_HELP),
+        Step("grade", run=grade),
+        Step("skip", run=skip),
+        Step("complete", run=complete),
+        Ask(
+            "next_topic",
+            slot="next",
+            say=ask_next,
+            parse=next_parser,
+            reprompts=[ask_next],
+            help="Pick what to learn next, or say you're done to see how the session went.",
+        ),
+        Step("switch", run=switch),
+        Final(
+            "ended",
+            summary=summary,
+            say="Good session! Let me look at how it went.",
+            handoff=lambda s: "analysis",
+        ),
+    ],
+    transitions=[
+        T("next", "start", "choose"),
+        T("answer", "choose", "check"),
+        T("next", "check", "choose", when=no_concept),
+        T("next", "check", "offer", when=has_offer),
+        T("next", "check", "begin"),
+        T("answer", "offer", "begin"),
+        T("next", "begin", "explain"),
+        T("next", "explain", "exercise"),
+        T("answer", "exercise", "grade"),
+        T("next", "grade", "exercise", when=retrying),
+        T("next", "grade", "explain", when=more_chunks),
+        T("next", "grade", "complete"),
+        T("skip", "exercise", "skip"),
+        T("next", "skip", "explain", when=more_chunks),
+        T("next", "skip", "complete"),
+        T("next", "complete", "next_topic"),
+        T("answer", "next_topic", "ended", when=finished),
+        T("answer", "next_topic", "switch"),
+        T("switch", "*", "switch"),
+        T("next", "switch", "check"),
+        T("exit", "*", "ended"),
+    ],
+    asides=[
+        Aside("remember", match=lambda _: True, handle=keep_message),
+        Aside("exit", match=lambda t: bool(_EXIT_PREFILTER.search(t)), handle=leave),
+        Aside("motivator", match=discouraged, handle=motivate),
+        Aside("change-topic", match=lambda t: bool(_LESSON_REQUEST.search(t)), handle=change_topic),
+        Aside("another", match=lambda t: bool(_ANOTHER.search(t)), handle=another),
+        Aside("question", match=is_question, handle=answer_question),
+        Aside("pleasantry", match=lambda t: bool(_PLEASANTRY.search(t)), handle=acknowledge),
+    ],
+    max_turns=80,
+    llm_calls_per_turn=4,
+    cancel_summary="Tutoring cancelled by the user.",
+)
