@@ -4,6 +4,7 @@ The public surface; everything a flow author, a bot author or an embedding progr
 """
 
 from engine.bot import Bot, Intent, all_bots, all_flows, get_bot, register
+from engine.context import EntryContext, MainContext, StepContext
 from engine.errors import (
     ConflictError,
     DataFileError,
@@ -26,7 +27,6 @@ from engine.models import FlowFrame, FlowRun, Message, RecordDraft, Resources, S
 from engine.runtime import Engine, TurnResult
 from engine.sqlstore import SqlStore
 from engine.store import MemoryStore, Store
-from engine.turn import EntryContext, MainContext, StepContext
 
 __all__ = [
     "LLM",

@@ -15,8 +15,8 @@ from engine.errors import DefinitionError, UnknownNameError
 from engine.flow import Flow
 
 if TYPE_CHECKING:
+    from engine.context import EntryContext, MainContext
     from engine.models import FlowRun
-    from engine.turn import EntryContext, MainContext
 
 MAIN = "main"
 

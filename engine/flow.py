@@ -23,7 +23,7 @@ from engine.extract import Parser
 from engine.models import JsonObject, RecordDraft
 
 if TYPE_CHECKING:
-    from engine.turn import StepContext
+    from engine.context import StepContext
 
 Fallback = Literal["skip", "cancel", "escalate"]
 Condition = Callable[[Any], bool]
