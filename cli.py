@@ -1,7 +1,8 @@
-"""The `innerloop` command: chat, replay scripts, inspect sessions, list flows.
+"""The `innerloop` command: chat, replay (coverage, JUnit), inspect and export sessions, show and draw flows.
 
-The only module that uses typer and rich. Every EngineError ends a command with one
-readable line and exit code 1 (2 for a malformed replay script), never a traceback.
+The only module that uses typer and rich; what it shows is computed in engine/ (coverage,
+diagram, report, replay). Every EngineError ends a command with one readable line and
+exit code 1 (2 for a malformed replay script), never a traceback.
 """
 
 from __future__ import annotations
@@ -10,21 +11,51 @@ import io
 import json
 import os
 import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, NoReturn
 
 import typer
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 
 from engine.bot import MAIN, all_bots, get_bot
+from engine.coverage import Coverage, FlowCoverage, Ratio
+from engine.diagram import (
+    README_COMMAND,
+    FlowOutline,
+    flows_named,
+    mermaid,
+    outline,
+    png,
+    png_unavailable,
+    readme_section,
+    splice_readme,
+)
 from engine.errors import EngineError, ScriptError
+from engine.flow import Flow
 from engine.inputs import decode_terminal
 from engine.llm import LLM
-from engine.models import Resources, SessionState
-from engine.replay import ALL_HISTORY, ScriptResult, load_script, make_llm, replay
+from engine.models import Resources, SessionState, TurnTrace
+from engine.replay import (
+    ALL_HISTORY,
+    CaseReport,
+    ScriptResult,
+    find_scripts,
+    junit_xml,
+    load_script,
+    make_llm,
+    replay,
+    session_script,
+    write_script,
+)
+from engine.report import session_report
 from engine.runtime import Engine, default_db
 from engine.sqlstore import SqlStore
 
@@ -81,10 +112,12 @@ META_HELP = {
     "/help": "show these commands",
     "/state": "the session, the active flow and its state, suspended flows",
     "/slots": "the active flow's slots",
-    "/reset": "leave every running and suspended activity (history stays)",
     "/history": "the main conversation history, summaries included",
+    "/reset": "leave every running and suspended activity (history stays)",
+    "/save PATH": "write the conversation so far as a replay script expecting what happened",
     "/quit": "leave (Ctrl-D and Ctrl-C too)",
 }
+META = {name.split()[0] for name in META_HELP}
 QUIT = {"/quit", "/exit", "/q"}
 
 
@@ -112,12 +145,14 @@ def _prompt(bot: str, user: str, session: SessionState | None) -> Text:
     return Text.assemble((f"[{bot} · {where}]", "dim"), " ", (f"{user}>", "bold green"), " ")
 
 
-def _meta(command: str, console: Console, engine: Engine, bot: str, user: str) -> None:
+def _meta(line: str, console: Console, engine: Engine, bot: str, user: str) -> None:
+    command, _, arg = line.partition(" ")
+    arg = arg.strip()
     session = engine.session(bot, user)
     a = session.active if session else None
     if command == "/help":
         for name, what in META_HELP.items():
-            console.print(Text.assemble((f"  {name:<9}", "bold"), what))
+            console.print(Text.assemble((f"  {name:<11}", "bold"), what))
         console.print("  Anything else goes to the bot; 'help' and 'cancel' work inside any activity.")
     elif command == "/state":
         if session is None:
@@ -130,17 +165,49 @@ def _meta(command: str, console: Console, engine: Engine, bot: str, user: str) -
     elif command == "/slots":
         console.print(json.dumps(a.slots, indent=2, ensure_ascii=False) if a else "no active flow, so no slots")
     elif command == "/reset":
-        _say(console, bot, engine.reset(bot, user).reply)
+        result = engine.reset(bot, user)
+        _say(console, bot, result.reply)
     elif command == "/history":
         history = engine.store.history(session.id, ALL_HISTORY) if session else []
         for m in history:
             console.print(Text.assemble((f"{m.role:>9}: ", "dim"), m.content))
         if not history:
             console.print("no history yet")
+    elif command == "/save":
+        if not arg:
+            console.print(Text("usage: /save PATH (for example /save tests/replays/my_chat.yaml)", style="yellow"))
+            return
+        if session is None:
+            console.print(Text("nothing to save yet: say something first", style="yellow"))
+            return
+        try:
+            data = session_script(engine.store, session.id, resources=engine.resources)
+            script = write_script(arg, data, _saved_comment(session.id, bot, user))
+        except EngineError as e:
+            console.print(Text(f"could not save: {e}", style="red"))
+            return
+        console.print(f"saved {len(script.turns)} turns to {arg}; run it with: innerloop replay {arg}")
+
+
+def _saved_comment(session_id: str, bot: str, user: str) -> str:
+    when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    return (
+        f"Saved from session {session_id} ({bot}, user {user}) on {when}.\n"
+        "Each turn expects the flow, state and slots it ended with; edit freely."
+    )
 
 
 def _say(console: Console, bot: str, text: str) -> None:
     console.print(Text.assemble((f"{bot}: ", "bold cyan"), text))
+
+
+def _resources(kb: Path | None, course: Path | None, assessment: Path | None) -> Resources:
+    return Resources(kb=kb, course=course, assessment=assessment)
+
+
+KbOption = Annotated[Path | None, typer.Option(help="Knowledge-base folder for the support bot.")]
+CourseOption = Annotated[Path | None, typer.Option(help="Course YAML for the study-pal bot.")]
+AssessmentOption = Annotated[Path | None, typer.Option(help="Question bank YAML for the onboarding assessment.")]
 
 
 @app.command()
@@ -150,9 +217,9 @@ def chat(
     db: DbOption = None,
     llm: Annotated[Backend, typer.Option(help="LLM backend; rules needs no network.")] = Backend.rules,
     model: Annotated[str | None, typer.Option(help="Model for --llm openai [default: $INNERLOOP_MODEL]")] = None,
-    kb: Annotated[Path | None, typer.Option(help="Knowledge-base folder for the support bot.")] = None,
-    course: Annotated[Path | None, typer.Option(help="Course YAML for the study-pal bot.")] = None,
-    assessment: Annotated[Path | None, typer.Option(help="Question bank YAML for the onboarding assessment.")] = None,
+    kb: KbOption = None,
+    course: CourseOption = None,
+    assessment: AssessmentOption = None,
 ) -> None:
     """Talk to a bot in the terminal; your session is kept in the database between runs."""
     console = _console()
@@ -163,7 +230,7 @@ def chat(
     except EngineError as e:
         _fail(console, str(e))
     store = _open_store(console, db)
-    engine = Engine(store, backend, Resources(kb=kb, course=course, assessment=assessment))
+    engine = Engine(store, backend, _resources(kb, course, assessment))
     if sys.stdin.isatty() and isinstance(sys.stdin, io.TextIOWrapper):
         # input() then hands undecodable bytes over as lone surrogates, which the engine refuses.
         sys.stdin.reconfigure(errors="surrogateescape")
@@ -190,8 +257,9 @@ def _chat_loop(console: Console, engine: Engine, bot: str, user: str) -> None:
             if line is None or line.strip() in QUIT:
                 break
             command = line.strip()
-            if command in META_HELP:
+            if command.split(" ", 1)[0] in META:
                 _meta(command, console, engine, bot, user)
+                session = engine.session(bot, user)
                 continue
             result = engine.turn(bot, user, line)
             if result.rejected:
@@ -207,6 +275,9 @@ def _chat_loop(console: Console, engine: Engine, bot: str, user: str) -> None:
 
 # -- replay -------------------------------------------------------------------------------
 
+# More scripts than this get a progress bar (on a terminal; it vanishes when done).
+PROGRESS_OVER = 3
+
 
 def _report(console: Console, path: str, result: ScriptResult) -> None:
     if result.passed:
@@ -220,33 +291,127 @@ def _report(console: Console, path: str, result: ScriptResult) -> None:
         console.print(Text(f"    actual:   {f.actual!r}", style="red"))
 
 
+@contextmanager
+def _progress(console: Console, total: int) -> Iterator[Progress]:
+    progress = Progress(
+        TextColumn("replaying"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+        # Piped output and CliRunner get the PASS/FAIL lines only, not bar redraws.
+        disable=total <= PROGRESS_OVER or not console.is_terminal,
+    )
+    with progress:
+        yield progress
+
+
 @app.command("replay")
 def replay_command(
-    scripts: Annotated[list[Path], typer.Argument(metavar="SCRIPT", help="Replay scripts (YAML).")],
+    scripts: Annotated[
+        list[Path],
+        typer.Argument(metavar="SCRIPT", help="Replay scripts (YAML), or folders to search for them recursively."),
+    ],
     db: Annotated[
         str | None, typer.Option("--db", help="Run on this database instead of a fresh temporary one per script.")
     ] = None,
     llm: Annotated[Backend | None, typer.Option(help="Override the scripts' llm key.")] = None,
     model: Annotated[str | None, typer.Option(help="Model for the openai backend.")] = None,
+    coverage: Annotated[
+        bool, typer.Option("--coverage", help="Report which states, transitions and reprompt tiers the scripts hit.")
+    ] = False,
+    min_coverage: Annotated[
+        float | None,
+        typer.Option(
+            "--min-coverage",
+            min=0,
+            max=100,
+            metavar="PERCENT",
+            help="Exit 1 when any flow of the bots the scripts use has a lower transition coverage.",
+        ),
+    ] = None,
+    junit: Annotated[Path | None, typer.Option("--junit", metavar="PATH", help="Also write JUnit XML here.")] = None,
 ) -> None:
-    """Run replay scripts. Exit 0 when all pass, 1 when an expectation fails, 2 when a script is malformed."""
+    """Run replay scripts. Exit 0 when all pass, 1 when an expectation fails, 2 when a script is malformed.
+
+    With --min-coverage, a flow below it also exits 1. The flows counted are every flow of
+    every bot a well-formed script names, whether or not any script entered it.
+    """
     console = _console()
     failed = malformed = False
-    for path in scripts:
+    cases: list[CaseReport] = []
+    cov = Coverage()
+    scripts = find_scripts(scripts)
+    with _progress(console, len(scripts)) as progress:
+        task = progress.add_task("replay", total=len(scripts))
+        for path in scripts:
+            started = time.perf_counter()
+            try:
+                script = load_script(path)
+            except ScriptError as e:
+                malformed = True
+                console.print(Text.assemble(("MALFORMED ", "bold magenta"), str(e)))
+                cases.append(CaseReport(str(path), time.perf_counter() - started, error=e))
+                progress.advance(task)
+                continue
+            try:
+                result = replay(script, db=db, llm=llm.value if llm else None, model=model)
+            except EngineError as e:
+                # e.g. a --db that cannot be opened: this script did not run; the others may
+                failed = True
+                console.print(Text.assemble(("ERROR ", "bold red"), f"{path}: {e}"))
+                cases.append(CaseReport(str(path), time.perf_counter() - started, error=e))
+                progress.advance(task)
+                continue
+            cases.append(CaseReport(str(path), time.perf_counter() - started, result=result))
+            cov.add(script.bot, [r.trace for r in result.results if r.trace is not None])
+            _report(console, str(path), result)
+            failed = failed or not result.passed
+            progress.advance(task)
+    if junit is not None:
         try:
-            script = load_script(path)
-        except ScriptError as e:
-            malformed = True
-            console.print(Text.assemble(("MALFORMED ", "bold magenta"), str(e)))
-            continue
-        try:
-            result = replay(script, db=db, llm=llm.value if llm else None, model=model)
-        except EngineError as e:
-            _fail(console, f"{path}: {e}")
-        _report(console, str(path), result)
-        failed = failed or not result.passed
+            junit.write_text(junit_xml(cases), encoding="utf-8")
+        except OSError as e:
+            _fail(console, f"cannot write {junit}: {e}")
+    below = cov.below(min_coverage) if min_coverage is not None else []
+    if coverage:
+        _coverage_report(console, cov, min_coverage)
+    if below:
+        names = ", ".join(f"{fc.label} {fc.transition_ratio.percent:.1f}%" for fc in below)
+        console.print(Text(f"transition coverage below {min_coverage:g}%: {names}", style="bold red"))
     # A malformed script says nothing about the engine, so it outranks a failed expectation.
-    raise typer.Exit(2 if malformed else 1 if failed else 0)
+    raise typer.Exit(2 if malformed else 1 if failed or below else 0)
+
+
+def _ratio(r: Ratio, minimum: float | None = None) -> Text:
+    pct = r.percent
+    style = "green" if pct >= 100 else "red" if minimum is not None and pct < minimum else "yellow"
+    return Text(f"{r} ({r.rounded}%)", style=style)
+
+
+def _coverage_report(console: Console, cov: Coverage, minimum: float | None) -> None:
+    flows: list[FlowCoverage] = cov.flows
+    if not flows:
+        console.print("coverage: no flows (no well-formed script ran)")
+        return
+    table = Table("flow", "bots", "states", "transitions", "reprompt tiers", title="coverage")
+    for fc in flows:
+        table.add_row(
+            fc.label,
+            ", ".join(fc.bots),
+            _ratio(fc.state_ratio),
+            _ratio(fc.transition_ratio, minimum),
+            _ratio(fc.tier_ratio),
+        )
+    console.print(table)
+    for fc in flows:
+        missing = fc.never_exercised()
+        if not missing:
+            continue
+        console.print(Text(f"{fc.label}: never exercised", style="bold"))
+        for line in missing:
+            console.print(Text(f"  {line}"))
 
 
 # -- sessions -----------------------------------------------------------------------------
@@ -274,27 +439,48 @@ def sessions_list(db: DbOption = None) -> None:
     console.print(table)
 
 
+SessionId = Annotated[str, typer.Argument(metavar="ID", help="A session id or a unique prefix of 4+ characters.")]
+
+
 @sessions_app.command("show")
 def sessions_show(
-    session_id: Annotated[str, typer.Argument(metavar="ID", help="A session id or a unique prefix of 4+ characters.")],
+    session_id: SessionId,
     db: DbOption = None,
+    trace: Annotated[
+        bool, typer.Option("--trace", help="Every turn: route, triggers, states, transitions, LLM calls, records.")
+    ] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="The whole session as JSON (shape: engine/report.py).")
+    ] = False,
 ) -> None:
-    """A session's main history, active flow, state, slots, suspended flows and recent events."""
+    """A session's main history, active flow, state, slots, suspended flows and recent events.
+
+    --trace shows every turn in full: route, triggers, states entered, transitions, LLM calls
+    and records. --json prints all of it as one JSON document (shape: engine/report.py).
+    """
     console = _console()
     store = _open_store(console, db, must_exist=True)
     try:
-        _show(console, store, session_id)
+        s = _session(console, store, session_id)
+        if as_json:
+            # Plain stdout: rich would read the brackets in JSON as markup.
+            typer.echo(session_report(store, s.id).model_dump_json(indent=2))
+        else:
+            _show(console, store, s, trace=trace)
     except EngineError as e:
         _fail(console, str(e))
     finally:
         store.close()
 
 
-def _show(console: Console, store: SqlStore, session_id: str) -> None:
+def _session(console: Console, store: SqlStore, session_id: str) -> SessionState:
     s = store.get(session_id)
     if s is None:
         _fail(console, f"no session matches {session_id!r} (give an id or a unique prefix of at least 4 characters)")
+    return s
 
+
+def _show(console: Console, store: SqlStore, s: SessionState, *, trace: bool = False) -> None:
     def section(title: str) -> None:
         console.print(Text(title, style="bold underline"))
 
@@ -316,23 +502,72 @@ def _show(console: Console, store: SqlStore, session_id: str) -> None:
         section("suspended flows")
         for frame in reversed(s.stack):
             console.print(Text(f"{frame.flow} at {frame.state}: {json.dumps(frame.slots, ensure_ascii=False)}"))
+    if trace:
+        section("turns")
+        for turn in session_report(store, s.id).turns:
+            console.print(Text(f"turn {turn.turn} · {turn.at:%H:%M:%S} · route {turn.route}", style="bold"))
+            console.print(Text(f"  user: {turn.user_text}"))
+            console.print(Text(f"  bot:  {turn.reply}"))
+            before = f"{turn.flow_before}/{turn.state_before}" if turn.flow_before else MAIN
+            after = f"{turn.flow_after}/{turn.state_after}" if turn.flow_after else MAIN
+            console.print(Text(f"  {before} → {after}"))
+            _trace_lines(console, turn)
+            for fired in turn.transitions:
+                console.print(Text(f"  transition: {fired.flow}: {fired.source} -{fired.trigger}-> {fired.dest}"))
+            if turn.records:
+                console.print(Text(f"  records: {', '.join(turn.records)}"))
+            if turn.retried:
+                console.print(Text("  retried after a write conflict"))
+        return
     section("recent events")
     for t in store.traces(s.id, limit=10):
         console.print(Text(f"turn {t.turn} · route {t.route} · {t.user_text!r}"))
-        if t.triggers:
-            console.print(Text(f"  triggers: {', '.join(t.triggers)}"))
-        if t.states_entered:
-            console.print(Text(f"  entered: {', '.join(t.states_entered)}"))
-        for c in t.llm_calls:
-            status = "ok" if c.ok else f"failed: {c.detail}"
-            console.print(
-                Text(
-                    f"  llm {c.purpose} · {c.backend}/{c.model} · {c.prompt_tokens}+{c.completion_tokens} tokens"
-                    f" · {c.latency_ms:.0f} ms · {status}"
-                )
+        _trace_lines(console, t)
+
+
+def _trace_lines(console: Console, t: TurnTrace) -> None:
+    if t.triggers:
+        console.print(Text(f"  triggers: {', '.join(t.triggers)}"))
+    if t.states_entered:
+        console.print(Text(f"  entered: {', '.join(t.states_entered)}"))
+    for c in t.llm_calls:
+        status = "ok" if c.ok else f"failed: {c.detail}"
+        console.print(
+            Text(
+                f"  llm {c.purpose} · {c.backend}/{c.model} · {c.prompt_tokens}+{c.completion_tokens} tokens"
+                f" · {c.latency_ms:.0f} ms · {status}"
             )
-        for n in t.notices:
-            console.print(Text(f"  notice: {n}"))
+        )
+    for n in t.notices:
+        console.print(Text(f"  notice: {n}"))
+
+
+@sessions_app.command("export")
+def sessions_export(
+    session_id: SessionId,
+    replay_path: Annotated[
+        Path, typer.Option("--replay", metavar="PATH", help="Write the session as a replay script here.")
+    ],
+    db: DbOption = None,
+    kb: KbOption = None,
+    course: CourseOption = None,
+    assessment: AssessmentOption = None,
+) -> None:
+    """Save a stored session as a replay script whose expectations are what happened."""
+    console = _console()
+    store = _open_store(console, db, must_exist=True)
+    try:
+        session = _session(console, store, session_id)
+        data = session_script(store, session.id, resources=_resources(kb, course, assessment))
+        script = write_script(replay_path, data, _saved_comment(session.id, session.bot, session.user))
+    except EngineError as e:
+        _fail(console, str(e))
+    finally:
+        store.close()
+    note = "" if any(t.expect and t.expect.slots is not None for t in script.turns) else " (flows and states only)"
+    console.print(
+        f"wrote {len(script.turns)} turns to {replay_path}{note}; run it with: innerloop replay {replay_path}"
+    )
 
 
 # -- flows --------------------------------------------------------------------------------
@@ -347,6 +582,122 @@ def flows_list() -> None:
         for f in b.flows:
             console.print(Text(f"  {f.name} (v{f.version}): {f.description}"))
             console.print(Text(f"    states: {' → '.join(s.name for s in f.states)}", style="dim"))
+
+
+BotOption = Annotated[str | None, typer.Option("--bot", help="The bot, when several have a flow of that name.")]
+FlowArg = Annotated[str, typer.Argument(metavar="FLOW", help="A flow name, e.g. feedback.")]
+
+
+def _find_flow(console: Console, name: str, bot: str | None) -> tuple[Flow, list[str]]:
+    if bot is not None:
+        try:
+            get_bot(bot)
+        except EngineError as e:
+            _fail(console, str(e))
+    found = flows_named(name, bot)
+    if not found:
+        known = sorted({f.name for b in all_bots() if bot is None or b.name == bot for f in b.flows})
+        where = f" in bot {bot!r}" if bot else ""
+        _fail(console, f"no flow {name!r}{where}; flows: {', '.join(known) or 'none'}")
+    if len(found) > 1:
+        bots = sorted(b for _, names in found for b in names)
+        _fail(console, f"several bots have their own {name!r} flow ({', '.join(bots)}): pick one with --bot")
+    return found[0]
+
+
+@flows_app.command("show")
+def flows_show(flow: FlowArg, bot: BotOption = None) -> None:
+    """A flow's states (with kind), transitions (with conditions), slots (with types) and templates."""
+    console = _console()
+    f, bots = _find_flow(console, flow, bot)
+    _render_outline(console, outline(f, bots))
+
+
+def _render_outline(console: Console, o: FlowOutline) -> None:
+    console.print(Text(f"{o.name} v{o.version}", style="bold"), Text(f"— {o.description}", style="dim"))
+    console.print(Text(f"bots: {', '.join(o.bots)} · persona: {o.persona}"))
+    console.print(Text(" · ".join(o.options), style="dim"))
+    states = Table("state", "kind", "details", title="states")
+    for s in o.states:
+        states.add_row(s.name + (" (initial)" if s.initial else ""), s.kind, "; ".join(s.details))
+    console.print(states)
+    transitions = Table("source", "trigger", "dest", "when", title="transitions")
+    for t in o.transitions:
+        transitions.add_row(t.source, t.trigger, t.dest, t.condition or "")
+    console.print(transitions)
+    slots = Table("slot", "type", "constraints", "default", title="slots")
+    for sl in o.slots:
+        slots.add_row(sl.name, sl.type, sl.constraints, sl.default)
+    console.print(slots)
+    console.print(Text("templates", style="bold underline"))
+    for s in o.states:
+        for what, text in s.templates:
+            console.print(Text.assemble((f"  {s.name} · {what}: ", "bold"), text))
+
+
+class DiagramFormat(StrEnum):
+    mermaid = "mermaid"
+    png = "png"
+
+
+@flows_app.command("diagram")
+def flows_diagram(
+    flow: FlowArg,
+    bot: BotOption = None,
+    fmt: Annotated[DiagramFormat, typer.Option("--format", help="Mermaid text, or PNG (needs Graphviz).")] = (
+        DiagramFormat.mermaid
+    ),
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Write here [default: stdout for mermaid, FLOW.png for png].")
+    ] = None,
+) -> None:
+    """Draw a flow as a state diagram."""
+    console = _console()
+    f, _ = _find_flow(console, flow, bot)
+    if fmt is DiagramFormat.mermaid:
+        text = mermaid(f)
+        if out is None:
+            typer.echo(text, nl=False)
+            return
+        _write(console, out, text.encode())
+        return
+    problem = png_unavailable()
+    if problem is not None:
+        _fail(console, problem)
+    target = out or Path(f"{f.name}.png")
+    try:
+        data = png(f)
+    except EngineError as e:
+        _fail(console, str(e))
+    _write(console, target, data)
+
+
+def _write(console: Console, path: Path, data: bytes) -> None:
+    try:
+        path.write_bytes(data)
+    except OSError as e:
+        _fail(console, f"cannot write {path}: {e}")
+    console.print(f"wrote {path}")
+
+
+@flows_app.command("readme")
+def flows_readme(
+    path: Annotated[Path, typer.Option("--path", help="The README to update.")] = Path("README.md"),
+    check: Annotated[bool, typer.Option("--check", help="Only check; exit 1 when the README is out of date.")] = False,
+) -> None:
+    """Write each shipped flow's Mermaid diagram into the README, between the flows markers."""
+    console = _console()
+    try:
+        text = path.read_text(encoding="utf-8") if path.exists() else ""
+    except OSError as e:
+        _fail(console, f"cannot read {path}: {e}")
+    updated = splice_readme(text, readme_section())
+    if updated == text:
+        console.print(f"{path}: flow diagrams are current")
+        return
+    if check:
+        _fail(console, f"{path}: flow diagrams are out of date; run `{README_COMMAND}`")
+    _write(console, path, updated.encode())
 
 
 if __name__ == "__main__":

@@ -184,7 +184,7 @@ class Flow:
             send_event=True,
             ignore_invalid_triggers=False,
         )
-        for t in self._expanded():
+        for t in self.expanded_transitions():
             conditions: list[str | Callable[..., bool | None]] = [_condition(t.when)] if t.when else []
             self._machine.add_transition(t.trigger, t.source, t.dest, conditions=conditions)
         self._lock = threading.Lock()
@@ -224,7 +224,7 @@ class Flow:
 
     # -- validation ------------------------------------------------------------------------
 
-    def _expanded(self) -> list[T]:
+    def expanded_transitions(self) -> list[T]:
         """Transitions with source "*" spelled out for every Ask (asides fire from any ask)."""
         asks = [s.name for s in self.states if isinstance(s, Ask)]
         out: list[T] = []
@@ -259,7 +259,7 @@ class Flow:
             if name not in fields | {"flow"}:
                 raise self._error(f"cancel_summary uses unknown slot {name!r}")
         out: dict[str, list[T]] = {s.name: [] for s in self.states}
-        for t in self._expanded():
+        for t in self.expanded_transitions():
             for end in (t.source, t.dest):
                 if end not in self._by_name:
                     raise self._error(f"transition {t.trigger!r} {t.source}->{t.dest} names unknown state {end!r}")

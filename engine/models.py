@@ -123,6 +123,7 @@ class TurnTrace(BaseModel):
     state_before: str | None = None
     flow_after: str | None = None
     state_after: str | None = None
+    slots_after: JsonObject | None = None
     triggers: list[str] = Field(default_factory=list)
     states_entered: list[str] = Field(default_factory=list)
     llm_calls: list[LLMCall] = Field(default_factory=list)

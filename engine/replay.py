@@ -4,13 +4,18 @@
 error), `run_script` plays it against a store and an LLM and returns typed `Failure`s.
 The matching rules here (`values_equal`, `subset_mismatches`, `match_records`,
 `check_turn`) are the only implementation; the pytest harness in engine/testing.py
-reuses them.
+reuses them. A turn saying exactly `/reset` runs the chat's /reset meta-command.
+
+`script_from_traces` / `session_script` turn a conversation that happened into a script
+expecting what happened (the chat's /save, `innerloop sessions export --replay`), and
+`junit_xml` reports a run of scripts for CI.
 """
 
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Iterator, Mapping, Sequence
+import xml.etree.ElementTree as ET
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,7 +36,7 @@ from pydantic import (
 from engine.bot import MAIN, get_bot
 from engine.errors import EngineError, LLMUnavailable, ScriptError, UnknownNameError
 from engine.llm import LLM, RulesLLM
-from engine.models import JsonObject, RecordDraft, Resources, StoredRecord
+from engine.models import JsonObject, RecordDraft, Resources, StoredRecord, TurnTrace
 from engine.runtime import Engine, TurnResult
 from engine.sqlstore import SqlStore
 from engine.store import Store
@@ -41,6 +46,8 @@ LLMName = Literal["rules", "openai"]
 ALL_HISTORY = 1_000_000
 # Rows seeded before the first turn belong to no session yet.
 SEED_SESSION = ""
+# A turn saying exactly this is the chat's /reset meta-command, so a saved chat replays as it ran.
+RESET = "/reset"
 
 
 # -- the script format --------------------------------------------------------------------
@@ -156,6 +163,36 @@ def load_script(path: str | Path) -> Script:
     _check_names(script, name)
     script._path = p
     return script
+
+
+SCRIPT_SUFFIXES = (".yaml", ".yml")
+
+
+def is_script_file(path: str | Path) -> bool:
+    """Whether a YAML file found in a folder is meant as a replay script.
+
+    Scripts share folders with the data they point at (question banks, courses): a script
+    is a mapping with a `bot` or `turns` key. A file that cannot be read or parsed counts as
+    a script, so its problem is reported rather than skipped.
+    """
+    try:
+        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return True
+    return isinstance(data, dict) and ("bot" in data or "turns" in data)
+
+
+def find_scripts(paths: Iterable[str | Path]) -> list[Path]:
+    """Files as given; folders searched recursively for the replay scripts in them, in name order."""
+    out: list[Path] = []
+    for path in paths:
+        p = Path(path)
+        if not p.is_dir():
+            out.append(p)
+            continue
+        found = sorted(f for f in p.rglob("*") if f.suffix in SCRIPT_SUFFIXES and f.is_file())
+        out += [f for f in found if is_script_file(f)]
+    return out
 
 
 def _yaml_problem(e: yaml.YAMLError) -> str:
@@ -378,7 +415,10 @@ def run_script(script: Script, store: Store, llm: LLM) -> ScriptResult:
     engine = Engine(store, llm, script.resources)
     for number, step in enumerate(script.turns, start=1):
         try:
-            outcome = engine.turn(bot, script.user, step.user)
+            if step.user.strip() == RESET:
+                outcome = engine.reset(bot, script.user)
+            else:
+                outcome = engine.turn(bot, script.user, step.user)
         except EngineError as e:
             result.failures.append(Failure(number, "turn", "a reply", f"{type(e).__name__}: {e}"))
             return result
@@ -417,3 +457,118 @@ def replay(
         return run_script(script, store, backend)
     finally:
         store.close()
+
+
+# -- saving a conversation as a script ----------------------------------------------------
+
+
+def script_from_traces(
+    bot: str,
+    user: str,
+    traces: Sequence[TurnTrace],
+    *,
+    profile: JsonObject | None = None,
+    resources: Resources | None = None,
+) -> dict[str, JsonValue]:
+    """A replay script (as plain data for YAML) whose expectations are what the traces show happened.
+
+    Each turn expects the flow and state it ended in and the active flow's slots. Replaying it on a fresh store
+    passes as long as the bot behaves the same.
+    """
+    turns: list[JsonValue] = []
+    for t in sorted(traces, key=lambda t: t.turn):
+        expect: dict[str, JsonValue] = {"flow": t.flow_after or MAIN}
+        if t.flow_after is not None and t.state_after is not None:
+            expect["state"] = t.state_after
+            if t.slots_after:
+                expect["slots"] = dict(t.slots_after)
+        text = RESET if t.route == "command:reset" else t.user_text
+        turns.append({"user": text, "expect": expect})
+    data: dict[str, JsonValue] = {"bot": get_bot(bot).name, "user": user}
+    backends = {c.backend for t in traces for c in t.llm_calls}
+    if "openai" in backends:
+        data["llm"] = "openai"
+    if profile is not None:
+        data["profile"] = dict(profile)
+    for key, path in (resources or Resources()).model_dump().items():
+        if path is not None:
+            data[key] = str(Path(path).resolve())
+    data["turns"] = turns
+    return data
+
+
+def session_script(store: Store, session_id: str, *, resources: Resources | None = None) -> dict[str, JsonValue]:
+    """The replay script of a stored session (an id or a unique prefix); EngineError if there is none."""
+    session = store.get(session_id)
+    if session is None:
+        raise EngineError(f"no session matches {session_id!r}", session=session_id)
+    traces = store.traces(session.id)
+    if not traces:
+        raise EngineError("the session has no turns to save yet", session=session.id)
+    # A profile seeded before the first turn (a replay's `profile:`) is part of the setup.
+    seeded = [r for r in store.records("profile", bot=session.bot, user=session.user) if r.session_id == SEED_SESSION]
+    profile = seeded[-1].data if seeded else None
+    return script_from_traces(session.bot, session.user, traces, profile=profile, resources=resources)
+
+
+def write_script(path: str | Path, data: Mapping[str, JsonValue], comment: str = "") -> Script:
+    """Write `data` as a replay script to `path` and load it back, so what was written is valid."""
+    header = "".join(f"# {line}\n" for line in comment.splitlines())
+    text = yaml.safe_dump(dict(data), sort_keys=False, allow_unicode=True, width=100)
+    p = Path(path)
+    try:
+        p.write_text(header + text, encoding="utf-8")
+    except OSError as e:
+        raise ScriptError(str(path), f"cannot write the file: {e}") from e
+    return load_script(p)
+
+
+# -- JUnit XML ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CaseReport:
+    """One script's outcome for a CI report: a result, or the error that kept it from running."""
+
+    name: str
+    seconds: float = 0.0
+    result: ScriptResult | None = None
+    error: EngineError | None = None
+
+
+def _transcript(result: ScriptResult) -> str:
+    lines: list[str] = []
+    for step, outcome in zip(result.script.turns, result.results, strict=False):
+        lines += [f"user: {step.user}", f"bot ({outcome.flow}/{outcome.state or '-'}): {outcome.reply}"]
+    return "\n".join(lines)
+
+
+def junit_xml(cases: Sequence[CaseReport], *, suite: str = "innerloop replay") -> str:
+    """JUnit XML for CI: one testcase per script; a failed expectation is a <failure> with
+    expected and actual, a malformed script or a run that could not start an <error>."""
+    failures = sum(1 for c in cases if c.result is not None and not c.result.passed)
+    errors = sum(1 for c in cases if c.result is None)
+    total = f"{sum(c.seconds for c in cases):.3f}"
+    counts = {"tests": str(len(cases)), "failures": str(failures), "errors": str(errors), "time": total}
+    root = ET.Element("testsuites", {"name": suite, **counts})
+    node = ET.SubElement(root, "testsuite", {"name": suite, **counts, "skipped": "0"})
+    for c in cases:
+        bot = c.result.script.bot if c.result is not None else "malformed"
+        case = ET.SubElement(
+            node, "testcase", {"classname": f"replay.{bot}", "name": c.name, "time": f"{c.seconds:.3f}"}
+        )
+        if c.result is None:
+            error = c.error or EngineError("not run")
+            el = ET.SubElement(case, "error", {"message": str(error), "type": type(error).__name__})
+            el.text = str(error)
+        elif not c.result.passed:
+            lines: list[str] = []
+            for f in c.result.failures:
+                where = f"turn {f.turn}" if f.turn is not None else "end"
+                lines += [f"{where}: {f.what}", f"  expected: {f.expected!r}", f"  actual:   {f.actual!r}"]
+            message = f"{len(c.result.failures)} expectation(s) failed; first: {c.result.failures[0].describe()}"
+            el = ET.SubElement(case, "failure", {"message": message, "type": "ExpectationFailed"})
+            el.text = "\n".join(lines)
+            ET.SubElement(case, "system-out").text = _transcript(c.result)
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"

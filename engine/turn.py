@@ -525,6 +525,7 @@ class Turn:
         self.trace.reply = "\n\n".join(self.reply)
         self.trace.flow_after = a.flow if a else None
         self.trace.state_after = a.state if a else None
+        self.trace.slots_after = dict(a.slots) if a else None
         self.trace.records = [r.kind for r in self.records]
         return TurnWrite(
             session=s,
