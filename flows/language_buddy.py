@@ -1,9 +1,11 @@
-"""language-buddy: a language-practice partner; main conversation plus feedback."""
+"""language-buddy: a language-practice partner; onboarding first, then main conversation plus feedback."""
 
 from __future__ import annotations
 
-from engine import Bot, Intent, register
+from engine import Bot, EntryContext, FlowRun, Intent, register
 from flows.feedback import feedback
+from flows.onboarding import onboarding
+from flows.parsers import language_name
 
 FEEDBACK = Intent(
     "feedback",
@@ -18,16 +20,35 @@ FEEDBACK = Intent(
     description="the user wants to give feedback, complain, rate the app or report a problem",
 )
 
+
+def needs_onboarding(ctx: EntryContext) -> str | None:
+    """No profile yet: onboarding comes first, whatever the message was ("Hello!" included)."""
+    return "onboarding" if ctx.latest("profile") is None else None
+
+
+def greet_after(run: FlowRun, ctx: EntryContext) -> str | None:
+    """Back in the main conversation after onboarding: greet the user by name, at their level."""
+    if run.flow != "onboarding" or run.outcome != "completed":
+        return None
+    name = run.slots.get("name")
+    target = run.slots.get("target_language")
+    level = run.slots.get("level")
+    language = language_name(target) if isinstance(target, str) else "your new language"
+    return f"Great, {name}! Let's start practising {language} at level {level}."
+
+
 language_buddy = register(
     Bot(
         name="language-buddy",
         persona="LanguageBuddy, a patient language-practice partner",
-        flows=[feedback],
+        flows=[onboarding, feedback],
         intents=[FEEDBACK],
         capabilities=(
             "I'm LanguageBuddy. Without a language model configured I can't chat freely, but I can "
             "take your feedback: say \"I'd like to give feedback\". Type 'help' at any time, "
             "or 'cancel' to leave an activity."
         ),
+        entry=needs_onboarding,
+        on_return=greet_after,
     )
 )

@@ -1,0 +1,249 @@
+"""Placement-test question banks: loading, validation and rule grading.
+
+A bank is YAML: `levels: {A1: [question, ...], A2: [...], ...}` where a question is
+`{question: text, answers: [accepted, ...]}` (open) or
+`{question: text, options: {a: text, b: text, ...}, answer: a}` (multiple choice).
+Levels run upwards from A1 without gaps; the highest level present is the ceiling.
+A bank is checked completely on load and every problem is reported at once, named by
+level and question number, so an author fixes a file in one pass.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict
+
+from engine import DataFileError, Invalid, Parser, Resources
+
+CEFR = Literal["A1", "A2", "B1", "B2", "C1", "C2"]
+LEVELS: tuple[CEFR, ...] = ("A1", "A2", "B1", "B2", "C1", "C2")
+SHIPPED = Path(__file__).parent / "data" / "assessment"
+
+
+class Question(BaseModel):
+    """One bank question as a flow keeps it in its slots (options empty for an open question)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    level: CEFR
+    number: int  # 1-based within its level
+    of: int  # how many questions the level has
+    text: str
+    options: dict[str, str] = {}
+    accepted: list[str]
+
+    @property
+    def is_choice(self) -> bool:
+        return bool(self.options)
+
+
+@dataclass(frozen=True)
+class Bank:
+    path: Path
+    levels: dict[CEFR, list[Question]]
+
+    @property
+    def ceiling(self) -> CEFR:
+        return list(self.levels)[-1]
+
+    def question(self, tier: int, index: int) -> Question:
+        return self.levels[LEVELS[tier]][index]
+
+    def size(self, tier: int) -> int:
+        return len(self.levels[LEVELS[tier]])
+
+    def tiers(self) -> int:
+        return len(self.levels)
+
+
+# -- loading and validation ---------------------------------------------------------------
+
+_QUESTION_KEYS = {"question", "answers", "options", "answer"}
+_cache: dict[Path, tuple[tuple[int, int], Bank]] = {}
+
+
+def load_bank(path: Path) -> Bank:
+    """Read and validate a bank; DataFileError lists every problem. Cached until the file changes."""
+    path = path.resolve()
+    try:
+        st = path.stat()
+    except OSError as e:
+        raise DataFileError(str(path), [f"cannot read the question bank: {e.strerror or e}"]) from e
+    stamp = (st.st_mtime_ns, st.st_size)
+    hit = _cache.get(path)
+    if hit is not None and hit[0] == stamp:
+        return hit[1]
+    bank = _parse(path)
+    _cache[path] = (stamp, bank)
+    return bank
+
+
+def _parse(path: Path) -> Bank:
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as e:
+        raise DataFileError(str(path), [f"cannot read the question bank: {e}"]) from e
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        where = f" at line {mark.line + 1}" if mark is not None else ""
+        raise DataFileError(str(path), [f"YAML syntax error{where}: {getattr(e, 'problem', None) or e}"]) from e
+    problems: list[str] = []
+    levels: dict[CEFR, list[Question]] = {}
+    if not isinstance(data, dict) or not isinstance(data.get("levels"), dict):
+        raise DataFileError(str(path), ["the bank must be a mapping with a 'levels' mapping (levels: {A1: [...]})"])
+    problems += [f"unknown top-level key {k!r}; only 'levels' is allowed" for k in data if k != "levels"]
+    raw_levels: dict[object, object] = data["levels"]
+    for key in raw_levels:
+        if key not in LEVELS:
+            problems.append(f"unknown level {key!r}; levels are {', '.join(LEVELS)}")
+    present = [lvl for lvl in LEVELS if lvl in raw_levels]
+    if not present:
+        problems.append("no levels: give at least A1")
+    expected = list(LEVELS[: len(present)])
+    if present and present != expected:
+        missing = [lvl for lvl in expected if lvl not in present]
+        problems.append(f"levels must run from A1 upwards without gaps; missing {', '.join(missing)}")
+    for lvl in present:
+        items = raw_levels[lvl]
+        if not isinstance(items, list) or not items:
+            problems.append(f"{lvl}: needs a non-empty list of questions")
+            continue
+        questions = []
+        for number, item in enumerate(items, start=1):
+            q = _question(lvl, number, len(items), item, problems)
+            if q is not None:
+                questions.append(q)
+        levels[lvl] = questions
+    if problems:
+        raise DataFileError(str(path), problems)
+    return Bank(path=path, levels=levels)
+
+
+def _question(level: CEFR, number: int, of: int, item: object, problems: list[str]) -> Question | None:
+    where = f"{level} question {number}"
+    if not isinstance(item, dict):
+        problems.append(f"{where}: must be a mapping with 'question' and 'answers' (or 'options' and 'answer')")
+        return None
+    before = len(problems)
+    problems += [f"{where}: unknown key {k!r}" for k in item if k not in _QUESTION_KEYS]
+    text = item.get("question")
+    if not isinstance(text, str) or not text.strip():
+        problems.append(f"{where}: 'question' must be non-empty text")
+    options: dict[str, str] = {}
+    accepted: list[str] = []
+    if "options" in item or "answer" in item:
+        if "answers" in item:
+            problems.append(f"{where}: give either 'answers' (open) or 'options' and 'answer' (choice), not both")
+        raw = item.get("options")
+        if not isinstance(raw, dict) or len(raw) < 2:
+            problems.append(f"{where}: 'options' must map at least two letters to texts (a: ..., b: ...)")
+        else:
+            for letter, option in raw.items():
+                if not (isinstance(letter, str) and re.fullmatch(r"[a-z]", letter)):
+                    problems.append(f"{where}: option key {letter!r} must be one lowercase letter")
+                elif isinstance(option, bool) or option is None:
+                    problems.append(f"{where}: option {letter!r} reads as {option!r} in YAML; quote it")
+                elif not isinstance(option, str | int | float) or not str(option).strip():
+                    problems.append(f"{where}: option {letter!r} needs a text")
+                else:
+                    options[letter] = str(option)
+        answer = item.get("answer")
+        if not isinstance(answer, str) or answer not in options:
+            listed = ", ".join(options) or "none"
+            problems.append(f"{where}: 'answer' must be one of the option letters ({listed}), got {answer!r}")
+        else:
+            accepted = [answer]
+    else:
+        raw_answers = item.get("answers")
+        if isinstance(raw_answers, list) and any(isinstance(a, bool) or a is None for a in raw_answers):
+            problems.append(f"{where}: an answer reads as a YAML boolean or null (yes, no, on, off, ~); quote it")
+        elif (
+            not isinstance(raw_answers, list)
+            or not raw_answers
+            or not all(isinstance(a, str | int | float) and str(a).strip() for a in raw_answers)
+        ):
+            problems.append(f"{where}: 'answers' must be a non-empty list of accepted answers")
+        else:
+            accepted = [str(a) for a in raw_answers]
+    if len(problems) > before:
+        return None
+    return Question(level=level, number=number, of=of, text=str(text).strip(), options=options, accepted=accepted)
+
+
+def bank_path(resources: Resources, language: str) -> Path | None:
+    """The bank to use: the run's own (a replay's `assessment:`) or the shipped one for `language`."""
+    if resources.assessment is not None:
+        return resources.assessment
+    shipped = SHIPPED / f"{language}.yaml"
+    return shipped if shipped.is_file() else None
+
+
+def shipped_banks() -> list[Path]:
+    return sorted(SHIPPED.glob("*.yaml"))
+
+
+# -- answering and grading ----------------------------------------------------------------
+
+DONT_KNOW = re.compile(r"^(?:i don'?t know|dunno|no idea|not sure|skip|pass|\?+|idk|no clue)$")
+
+
+def normalise(text: str) -> str:
+    """Case, spacing, accents' composition and end punctuation do not make an answer wrong."""
+    t = unicodedata.normalize("NFKC", text).casefold().replace("’", "'")
+    t = " ".join(t.split())
+    return t.strip(" .!?;:,\"'“”")
+
+
+def _letter(q: Question, text: str) -> str | None:
+    t = normalise(text)
+    m = re.fullmatch(r"(?:answer|option|it'?s|it is)?\s*\(?([a-z])\)?[.)]?", t)
+    if m and m.group(1) in q.options:
+        return m.group(1)
+    by_text = [k for k, v in q.options.items() if normalise(v) == t]
+    return by_text[0] if by_text else None
+
+
+def answer_parser(q: Question | None) -> Parser:
+    """How to read an answer to `q`: a letter (or the option's text) for choice, any text otherwise.
+
+    "I don't know" is an answer (a wrong one), not a reason to ask again.
+    """
+    if q is not None and q.is_choice:
+        letters = ", ".join(q.options)
+
+        def choice_rule(text: str) -> object:
+            if DONT_KNOW.match(normalise(text)):
+                return "?"
+            found = _letter(q, text)
+            return found if found is not None else Invalid(f"Please answer with one letter: {letters}.")
+
+        return Parser(choice_rule, f"one of the letters {letters}")
+
+    def open_rule(text: str) -> object:
+        t = text.strip()
+        return t if t else Invalid("Please type your answer (or say “I don't know”).")
+
+    return Parser(open_rule, "your answer in a few words")
+
+
+def is_correct(q: Question, answer: str | None) -> bool:
+    """Rules grading: the choice letter, or any accepted answer, case- and whitespace-insensitive."""
+    if answer is None:
+        return False
+    if q.is_choice:
+        return _letter(q, answer) == q.accepted[0]
+    given = normalise(answer)
+    return any(given == normalise(a) for a in q.accepted)
+
+
+def render_question(q: Question) -> str:
+    head = f"[{q.level} · question {q.number} of {q.of}] {q.text}"
+    if not q.is_choice:
+        return head
+    return head + "\n" + "\n".join(f"  {k}) {v}" for k, v in q.options.items())

@@ -1,0 +1,441 @@
+"""LanguageBuddy onboarding: profile -> placement test (A1 -> C2) -> confirmation -> `profile` record.
+
+Profile questions are asked one per turn, but any message may fill or correct several
+answers (`read_anytime`), and a filled question is passed through. The placement test
+walks the bank level by level; a level is passed when more than half of its questions
+are right, and the ramp stops at the first failed level or at the bank's ceiling. Its
+progress sits in the slots, so a restart or a paused onboarding resumes mid-test.
+Every decision is a transition over these typed slots; the LLM only phrases, and (with
+the openai backend) may grade an open answer the rules marked wrong.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from pathlib import Path
+from typing import Literal, Self
+
+from pydantic import BaseModel, Field, create_model, model_validator
+
+from engine import Aside, Ask, DefinitionError, Final, Flow, RecordDraft, Slots, Step, StepContext, T
+from engine.extract import Invalid, Parser, choice, yes_no
+from flows.assessment import (
+    CEFR,
+    LEVELS,
+    Question,
+    answer_parser,
+    bank_path,
+    is_correct,
+    load_bank,
+    render_question,
+    shipped_banks,
+)
+from flows.parsers import (
+    LanguageCode,
+    PersonName,
+    TimeZoneName,
+    language,
+    language_name,
+    name_in,
+    native_in,
+    parse_language,
+    person_name,
+    target_in,
+    timezone,
+    timezone_in,
+    timezone_moved,
+    wants_other_language,
+)
+
+# The shipped banks are data this module depends on: a broken one fails at import, naming
+# each problem, like a broken flow definition does.
+for _bank in shipped_banks():
+    load_bank(_bank)
+
+Amend = Literal["name", "native_language", "target_language", "timezone", "level", "nothing", "done"]
+PROFILE_FIELDS = ("name", "native_language", "target_language", "timezone")
+
+
+class OnboardingSlots(Slots):
+    name: PersonName | None = None
+    native_language: LanguageCode | None = None
+    target_language: LanguageCode | None = None
+    timezone: TimeZoneName | None = None
+    # the placement test; `assessed_language` says which language `level` was measured in
+    assessed_language: LanguageCode | None = None
+    bank: str | None = None
+    tier: int = Field(0, ge=0, lt=len(LEVELS))
+    correct: int = Field(0, ge=0)
+    passed: CEFR | None = None
+    question: Question | None = None
+    answer: str | None = None
+    level: CEFR | None = None
+    confirmed: bool | None = None
+    amend: Amend | None = None
+
+    @model_validator(mode="after")
+    def _two_languages(self) -> Self:
+        if self.native_language is not None and self.native_language == self.target_language:
+            raise ValueError("the language to learn must differ from the native language")
+        return self
+
+
+def assessed(s: OnboardingSlots) -> bool:
+    return s.level is not None and s.assessed_language == s.target_language
+
+
+def reset_assessment(s: OnboardingSlots) -> None:
+    s.assessed_language = None
+    s.bank = None
+    s.tier = 0
+    s.correct = 0
+    s.passed = None
+    s.question = None
+    s.answer = None
+    s.level = None
+    s.confirmed = None
+    s.amend = None
+
+
+# -- reading answers given out of turn ----------------------------------------------------
+
+# During the test an answer may itself say "I live in London" or "I'd like to learn French"
+# (a translation, a sentence to complete); only a message marked as a correction changes
+# the profile there.
+_CORRECTION = re.compile(r"^\W*(?:no|nope|wait|oops)\b|\b(?:actually|sorry|correction|i meant|i mean)\b", re.IGNORECASE)
+
+
+def _answering_the_test(s: OnboardingSlots, text: str) -> bool:
+    return s.question is not None and not _CORRECTION.search(text)
+
+
+def read_anytime(text: str, s: OnboardingSlots) -> dict[str, object]:
+    """Profile answers a message states with a cue, whatever was asked.
+
+    Loose cues ("I'm Max", "from Berlin", "I speak German") only fill empty slots; a
+    filled slot changes only on an explicit one ("my name is", "my native language is",
+    "I want to learn", "I live in"), so "I am a student" renames nobody.
+    """
+    if _answering_the_test(s, text):
+        return {}
+    found: dict[str, object] = {}
+    if name := name_in(text, weak=s.name is None):
+        found["name"] = name
+    if native := native_in(text, weak=s.native_language is None):
+        found["native_language"] = native
+    if target := target_in(text, weak=s.target_language is None):
+        found["target_language"] = target
+    zone = timezone_in(text) if s.timezone is None else timezone_moved(text)
+    if isinstance(zone, str):
+        found["timezone"] = zone
+    if found and s.confirmed is False and s.amend is None:
+        # at "what should I change?" a new value is the answer itself
+        found["amend"] = "done"
+    return found
+
+
+def retarget(ctx: StepContext[OnboardingSlots]) -> str | None:
+    """A new target language once the test has begun: the level measured so far no longer applies."""
+    s = ctx.slots
+    new = target_in(ctx.text, weak=False)
+    if s.assessed_language is None or new is None or new in (s.target_language, s.native_language):
+        return None  # before the test the any-time reader handles it like any other answer
+    if _answering_the_test(s, ctx.text):
+        return None
+    s.target_language = new
+    reset_assessment(s)
+    ctx.say(f"Noted: you want to learn {language_name(new)}. Let's redo the placement for it.")
+    return "reassess"
+
+
+# -- steps --------------------------------------------------------------------------------
+
+
+def welcome(ctx: StepContext[OnboardingSlots]) -> None:
+    if ctx.resources.assessment is not None:
+        # a broken bank given for this run fails now, naming each problem, not mid-test
+        load_bank(ctx.resources.assessment)
+    s = ctx.slots
+    noted = [
+        f"{label}: {value}"
+        for label, value in (
+            ("name", s.name),
+            ("native language", language_name(s.native_language) if s.native_language else None),
+            ("learning", language_name(s.target_language) if s.target_language else None),
+            ("timezone", s.timezone),
+        )
+        if value
+    ]
+    lead = "Hi! I'm LanguageBuddy, your language-practice partner. Let's set up your profile first."
+    ctx.say(f"{lead} Noted so far: {'; '.join(noted)}." if noted else lead)
+
+
+def settle_timezone(ctx: StepContext[OnboardingSlots]) -> None:
+    if ctx.slots.timezone is None:
+        ctx.slots.timezone = "UTC"
+        ctx.say("I'll use UTC for now; say “my timezone is …” at any time to change it.")
+
+
+def prepare(ctx: StepContext[OnboardingSlots]) -> None:
+    s = ctx.slots
+    target = s.target_language
+    if target is None:  # every way into this state passes the target question first
+        raise DefinitionError("the placement test needs a target language", flow="onboarding", state="prepare")
+    reset_assessment(s)
+    s.assessed_language = target
+    path = bank_path(ctx.resources, target)
+    if path is None:
+        s.level = "A1"
+        ctx.say(
+            f"I don't have a placement test for {language_name(target)} yet, so I'll start you at level A1; "
+            "we'll adjust as we practise."
+        )
+        return
+    bank = load_bank(path)
+    s.bank = str(path)
+    s.question = bank.question(0, 0)
+    ctx.say(
+        f"Now a short placement test in {language_name(target)}. It starts easy (A1) and gets harder up to "
+        f"{bank.ceiling}. Answer as well as you can; “I don't know” is fine."
+    )
+
+
+@functools.cache
+def verdict_model(question: str, accepted: tuple[str, ...]) -> type[BaseModel]:
+    """The typed verdict an LLM gives on an open answer the rules did not accept."""
+    hint = (
+        f"Is the user's last message a correct answer to the placement question {question!r}? "
+        f"Answers known to be correct: {', '.join(accepted)}. Null when unsure."
+    )
+    return create_model("AnswerVerdict", correct=(bool | None, Field(None, description=hint)))
+
+
+def grade(ctx: StepContext[OnboardingSlots]) -> None:
+    s = ctx.slots
+    q = s.question
+    if q is None or s.bank is None:
+        s.level = s.passed or "A1"
+        return
+    right = is_correct(q, s.answer)
+    if not right and not q.is_choice and s.answer not in (None, "?"):
+        verdict = ctx.parse(verdict_model(q.text, tuple(q.accepted)), f"grade:onboarding.{q.level}.{q.number}")
+        right = getattr(verdict, "correct", None) is True
+    s.correct += int(right)
+    s.answer = None
+    bank = load_bank(Path(s.bank))
+    if q.number < q.of:
+        s.question = bank.question(s.tier, q.number)
+        return
+    if s.correct * 2 > q.of:
+        s.passed = q.level
+        if s.tier + 1 < bank.tiers():
+            s.tier += 1
+            s.correct = 0
+            s.question = bank.question(s.tier, 0)
+            ctx.say(f"{q.level} passed. On to {LEVELS[s.tier]}.")
+            return
+    s.question = None
+    s.level = s.passed or "A1"
+    ctx.say(f"That's the end of the test: your level is {s.level}.")
+
+
+def reopen(ctx: StepContext[OnboardingSlots]) -> None:
+    """Clear what the user wants to change; the transitions then ask for it again."""
+    s = ctx.slots
+    field = s.amend
+    s.confirmed = None
+    s.amend = None
+    if field == "level":
+        reset_assessment(s)
+    elif field in PROFILE_FIELDS:
+        setattr(s, field, None)
+
+
+# -- what is said -------------------------------------------------------------------------
+
+
+def ask_native(s: OnboardingSlots) -> str:
+    lead = f"Nice to meet you, {s.name}! " if s.name else ""
+    return f"{lead}What's your native language?"
+
+
+def ask_target(s: OnboardingSlots) -> str:
+    return "Which language would you like to learn?"
+
+
+def target_parser(s: OnboardingSlots) -> Parser:
+    """Like any language answer, but the user's own native language is refused with a reason."""
+    base = language()
+
+    def rule(text: str) -> object:
+        code = parse_language(text)
+        if isinstance(code, str) and code == s.native_language:
+            return Invalid(f"You already speak {language_name(code)} natively; pick another language to learn.")
+        return code
+
+    return Parser(rule, base.expects, base.llm_hint)
+
+
+def ask_question(s: OnboardingSlots) -> str:
+    return render_question(s.question) if s.question else "Please type your answer."
+
+
+def confirm_question(s: OnboardingSlots) -> str:
+    native = language_name(s.native_language) if s.native_language else "not given"
+    target = language_name(s.target_language) if s.target_language else "not given"
+    return (
+        f"Here's your profile: name {s.name}; native language {native}; learning {target}; "
+        f"timezone {s.timezone}; level {s.level}. Shall I save it? (yes/no)"
+    )
+
+
+def summary(s: OnboardingSlots) -> str:
+    return f"User {s.name} onboarded. Level: {s.level}. Languages: {s.native_language} -> {s.target_language}."
+
+
+def profile_record(s: OnboardingSlots) -> list[RecordDraft]:
+    data = s.model_dump(mode="json", include={"name", "native_language", "target_language", "timezone", "level"})
+    return [RecordDraft(kind="profile", data=data)]
+
+
+read_amend = choice(
+    {
+        "name": ["my name", "the name"],
+        "native_language": ["native language", "native", "mother tongue", "first language"],
+        "target_language": ["target language", "target", "language to learn", "the language i learn", "learning"],
+        "timezone": ["time zone", "timezone", "city", "location", "time"],
+        "level": ["the level", "my level", "test", "placement", "cefr"],
+        "nothing": ["nothing", "all good", "it's fine", "no changes", "never mind", "looks good", "nevermind"],
+    }
+)
+
+onboarding = Flow(
+    name="onboarding",
+    description="collect name, languages and timezone, place the user A1-C2, then save a profile",
+    persona="LanguageBuddy's onboarding guide: warm, brief, one question at a time",
+    slots=OnboardingSlots,
+    states=[
+        Step("welcome", run=welcome, initial=True),
+        Ask(
+            "ask_name",
+            slot="name",
+            say="What's your name?",
+            parse=person_name(),
+            reprompts=[
+                "Please tell me your name, for example “Max” or “my name is Max”.",
+                "Just type the name you'd like me to use, e.g. “Max”.",
+            ],
+            help="I use your name to greet you; any name or nickname is fine.",
+            fallback="cancel",
+        ),
+        Ask(
+            "ask_native",
+            slot="native_language",
+            say=ask_native,
+            parse=language(),
+            reprompts=[
+                "Which language did you grow up speaking? Type its name, e.g. “German” or “Deutsch”.",
+                "Type one language name or its two-letter code, e.g. “de” for German.",
+            ],
+            help="Your native language lets me explain things in words you know best.",
+            fallback="cancel",
+        ),
+        Ask(
+            "ask_target",
+            slot="target_language",
+            say=ask_target,
+            parse=target_parser,
+            reprompts=[
+                "Which language do you want to practise? Type its name, e.g. “English” or “Español”.",
+                "Type one language name or its two-letter code, e.g. “en” for English.",
+            ],
+            help="This is the language we'll practise together.",
+            fallback="cancel",
+        ),
+        Ask(
+            "ask_timezone",
+            slot="timezone",
+            say=(
+                "What's your timezone? A city (Berlin), an IANA name (Europe/Berlin) or a UTC offset (UTC+2) all work."
+            ),
+            parse=timezone(),
+            reprompts=[
+                "Please give a major city near you (e.g. Berlin), an IANA name (Europe/Berlin) or an offset (UTC+2).",
+                "For example: “Tokyo”, “America/New_York” or “UTC-5”.",
+            ],
+            help="Your timezone lets me schedule practice reminders at sensible hours.",
+        ),
+        Step("settle_timezone", run=settle_timezone),
+        Step("prepare", run=prepare),
+        Ask(
+            "assess",
+            slot="answer",
+            say=ask_question,
+            parse=lambda s: answer_parser(s.question),
+            # the parser's reason ("Please answer with one letter: a, b, c.") leads; then the question again
+            reprompts=[ask_question, ask_question],
+            help="This short test places you at a level from A1 to C2. Answer as best you can, or say “I don't know”.",
+            ask_if_filled=True,
+        ),
+        Step("grade", run=grade),
+        Ask(
+            "confirm",
+            slot="confirmed",
+            say=confirm_question,
+            parse=yes_no(),
+            reprompts=[
+                "Shall I save this profile? Please answer yes or no.",
+                "Type “yes” to save, or “no” to change it.",
+            ],
+            ask_if_filled=True,
+        ),
+        Ask(
+            "amend",
+            slot="amend",
+            say=(
+                "What should I change: name, native language, target language, timezone or level? "
+                "You can also give the new value, e.g. “my name is Max” or “I want to learn Spanish”."
+            ),
+            parse=read_amend,
+            reprompts=[
+                "Please pick one: name, native language, target language, timezone or level.",
+                "Type one word: name, native, target, timezone or level (or “nothing”).",
+            ],
+            ask_if_filled=True,
+        ),
+        Step("reopen", run=reopen),
+        Final("done", summary=summary, say="Your profile is saved.", records=profile_record),
+    ],
+    transitions=[
+        T("next", "welcome", "ask_name"),
+        T("answer", "ask_name", "ask_native"),
+        T("answer", "ask_native", "ask_target"),
+        T("answer", "ask_target", "ask_timezone"),
+        T("answer", "ask_timezone", "settle_timezone"),
+        T("next", "settle_timezone", "confirm", when=assessed),
+        T("next", "settle_timezone", "prepare"),
+        T("next", "prepare", "confirm", when=lambda s: s.level is not None),
+        T("next", "prepare", "assess"),
+        T("answer", "assess", "grade"),
+        T("next", "grade", "confirm", when=lambda s: s.level is not None),
+        T("next", "grade", "assess"),
+        T("answer", "confirm", "done", when=lambda s: s.confirmed is True),
+        T("answer", "confirm", "amend"),
+        T("answer", "amend", "reopen"),
+        T("next", "reopen", "ask_name", when=lambda s: s.name is None),
+        T("next", "reopen", "ask_native", when=lambda s: s.native_language is None),
+        T("next", "reopen", "ask_target", when=lambda s: s.target_language is None),
+        T("next", "reopen", "ask_timezone", when=lambda s: s.timezone is None),
+        T("next", "reopen", "prepare", when=lambda s: not assessed(s)),
+        T("next", "reopen", "confirm"),
+        T("reassess", "*", "prepare"),
+    ],
+    extract=read_anytime,
+    asides=[Aside("retarget", match=wants_other_language, handle=retarget)],
+    on_cancel="pause",
+    pause_message="Paused. Your answers so far are kept; your next message picks up at the same question.",
+    interrupts=["feedback"],
+    llm_calls_per_turn=2,
+    max_turns=80,
+)

@@ -1,0 +1,670 @@
+"""Rule parsers for profile answers: languages, timezones and names (offline, deterministic).
+
+Each `parse_*` returns the stored value (an ISO 639-1 code, an IANA zone name, a name),
+`Invalid(reason)` when it can tell the answer is unusable (the reason is the reprompt,
+so it says what would work), or None when it cannot decide (an LLM may try). The
+`*_in` helpers find a value inside a longer sentence only after an explicit cue ("I
+speak", "call me", "I live in"), because they run on every message of a flow and must
+not mistake an ordinary answer for a correction.
+
+The tables are kept in code rather than taken from a library: the language list is a
+few dozen rows, and the timezone data comes from the standard library's zoneinfo.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import unicodedata
+import zoneinfo
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+from typing import Annotated
+
+from pydantic import AfterValidator, BeforeValidator
+
+from engine.extract import Invalid, Parser
+
+# -- text helpers -------------------------------------------------------------------------
+
+
+def fold(text: str) -> str:
+    """Casefolded, accents stripped, whitespace collapsed: how table keys are compared."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    bare = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return " ".join(bare.replace("’", "'").split())
+
+
+def _trim(text: str) -> str:
+    return text.strip().strip(" \t\n.!?;:,\"'“”«»()").strip()
+
+
+def _alias_pattern(aliases: Iterable[str]) -> re.Pattern[str]:
+    # Longest first, so "brazilian portuguese" wins over "portuguese". Word boundaries only
+    # around word characters: scripts without spaces (日本語を話します) must still match.
+    parts = []
+    for a in sorted(set(aliases), key=len, reverse=True):
+        left = r"(?<!\w)" if a[:1].isalnum() and a[:1].isascii() else ""
+        right = r"(?!\w)" if a[-1:].isalnum() and a[-1:].isascii() else ""
+        parts.append(left + re.escape(a) + right)
+    return re.compile("|".join(parts))
+
+
+# -- languages ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Language:
+    code: str
+    names: tuple[str, ...]  # English names; the first is the display name
+    native: tuple[str, ...] = ()
+
+
+LANGUAGES: tuple[Language, ...] = (
+    Language("af", ("Afrikaans",)),
+    Language("am", ("Amharic",), ("አማርኛ",)),
+    Language("ar", ("Arabic",), ("العربية", "عربي", "arabi")),
+    Language("az", ("Azerbaijani", "Azeri"), ("azərbaycan",)),
+    Language("be", ("Belarusian",), ("беларуская",)),
+    Language("bg", ("Bulgarian",), ("български", "balgarski")),
+    Language("bn", ("Bengali", "Bangla"), ("বাংলা",)),
+    Language("bs", ("Bosnian",), ("bosanski",)),
+    Language("ca", ("Catalan",), ("català",)),
+    Language("cs", ("Czech",), ("čeština", "česky")),
+    Language("cy", ("Welsh",), ("cymraeg",)),
+    Language("da", ("Danish",), ("dansk",)),
+    Language("de", ("German",), ("deutsch",)),
+    Language("el", ("Greek",), ("ελληνικά", "ellinika")),
+    Language("en", ("English",)),
+    Language("eo", ("Esperanto",)),
+    Language("es", ("Spanish", "Castilian"), ("español", "castellano")),
+    Language("et", ("Estonian",), ("eesti",)),
+    Language("eu", ("Basque",), ("euskara",)),
+    Language("fa", ("Persian", "Farsi"), ("فارسی",)),
+    Language("fi", ("Finnish",), ("suomi",)),
+    Language("fr", ("French",), ("français",)),
+    Language("ga", ("Irish", "Irish Gaelic"), ("gaeilge",)),
+    Language("gl", ("Galician",), ("galego",)),
+    Language("gu", ("Gujarati",), ("ગુજરાતી",)),
+    Language("he", ("Hebrew",), ("עברית", "ivrit")),
+    Language("hi", ("Hindi",), ("हिन्दी", "हिंदी")),
+    Language("hr", ("Croatian",), ("hrvatski",)),
+    Language("ht", ("Haitian Creole",), ("kreyòl ayisyen",)),
+    Language("hu", ("Hungarian",), ("magyar",)),
+    Language("hy", ("Armenian",), ("հայերեն",)),
+    Language("id", ("Indonesian",), ("bahasa indonesia",)),
+    Language("is", ("Icelandic",), ("íslenska",)),
+    Language("it", ("Italian",), ("italiano",)),
+    Language("ja", ("Japanese",), ("日本語", "nihongo")),
+    Language("ka", ("Georgian",), ("ქართული",)),
+    Language("kk", ("Kazakh",), ("қазақ тілі",)),
+    Language("km", ("Khmer",), ("ខ្មែរ",)),
+    Language("ko", ("Korean",), ("한국어", "hangugeo")),
+    Language("la", ("Latin",), ("latina",)),
+    Language("lb", ("Luxembourgish",), ("lëtzebuergesch",)),
+    Language("lt", ("Lithuanian",), ("lietuvių",)),
+    Language("lv", ("Latvian",), ("latviešu",)),
+    Language("mk", ("Macedonian",), ("македонски",)),
+    Language("mn", ("Mongolian",), ("монгол",)),
+    Language("mr", ("Marathi",), ("मराठी",)),
+    Language("ms", ("Malay",), ("bahasa melayu",)),
+    Language("mt", ("Maltese",), ("malti",)),
+    Language("my", ("Burmese",), ("မြန်မာ",)),
+    Language("ne", ("Nepali",), ("नेपाली",)),
+    Language("nl", ("Dutch", "Flemish"), ("nederlands",)),
+    Language("no", ("Norwegian",), ("norsk",)),
+    Language("pa", ("Punjabi",), ("ਪੰਜਾਬੀ",)),
+    Language("pl", ("Polish",), ("polski",)),
+    Language("ps", ("Pashto",), ("پښتو",)),
+    Language("pt", ("Portuguese", "Brazilian Portuguese"), ("português",)),
+    Language("ro", ("Romanian",), ("română",)),
+    Language("ru", ("Russian",), ("русский", "russkiy")),
+    Language("si", ("Sinhala",), ("සිංහල",)),
+    Language("sk", ("Slovak",), ("slovenčina",)),
+    Language("sl", ("Slovenian", "Slovene"), ("slovenščina",)),
+    Language("so", ("Somali",), ("soomaali",)),
+    Language("sq", ("Albanian",), ("shqip",)),
+    Language("sr", ("Serbian",), ("српски", "srpski")),
+    Language("sv", ("Swedish",), ("svenska",)),
+    Language("sw", ("Swahili",), ("kiswahili",)),
+    Language("ta", ("Tamil",), ("தமிழ்",)),
+    Language("te", ("Telugu",), ("తెలుగు",)),
+    Language("th", ("Thai",), ("ไทย",)),
+    Language("tl", ("Tagalog", "Filipino"), ("wikang filipino",)),
+    Language("tr", ("Turkish",), ("türkçe",)),
+    Language("uk", ("Ukrainian",), ("українська",)),
+    Language("ur", ("Urdu",), ("اردو",)),
+    Language("uz", ("Uzbek",), ("oʻzbek",)),
+    Language("vi", ("Vietnamese",), ("tiếng việt",)),
+    Language("xh", ("Xhosa",), ("isixhosa",)),
+    Language("yo", ("Yoruba",), ("yorùbá",)),
+    Language(
+        "zh", ("Chinese", "Mandarin", "Mandarin Chinese", "Cantonese"), ("中文", "汉语", "漢語", "普通话", "zhongwen")
+    ),
+    Language("zu", ("Zulu",), ("isizulu",)),
+)
+BY_CODE = {lang.code: lang for lang in LANGUAGES}
+# Codes that are also everyday English words: a bare "no" or "it" is not taken as a
+# language; the reprompt names the language the code would stand for instead of guessing.
+WORD_CODES = frozenset({"am", "be", "hi", "he", "id", "is", "it", "my", "no", "so"})
+# Nationality words that are not language names; "I'm Brazilian" is not a name either.
+NATIONALITIES = frozenset(
+    fold(w)
+    for w in (
+        "American", "British", "Canadian", "Australian", "Austrian", "Swiss", "Belgian", "Brazilian",
+        "Mexican", "Argentinian", "Chilean", "Colombian", "Peruvian", "Cuban", "Indian", "Pakistani",
+        "Egyptian", "Moroccan", "Nigerian", "Kenyan", "Israeli", "Iranian", "Iraqi", "Syrian", "Scottish",
+        "Kiwi", "Taiwanese", "Singaporean", "Filipina", "Turkish", "Chinese", "Japanese",
+    )
+)  # fmt: skip
+
+_LANGUAGE_ALIASES: dict[str, str] = {}
+for _lang in LANGUAGES:
+    for _alias in (*_lang.names, *_lang.native):
+        _LANGUAGE_ALIASES[fold(_alias)] = _lang.code
+        _LANGUAGE_ALIASES.setdefault(fold(_alias) + " language", _lang.code)
+_LANGUAGE_RE = _alias_pattern(_LANGUAGE_ALIASES)
+_LOCALE_RE = re.compile(r"([a-z]{2})[-_][a-z]{2,4}")
+# What people put around a language name when answering "which language?"
+_LANGUAGE_CUES = re.compile(
+    r"^(?:i speak|we speak|i'm learning|i am learning|i want to learn|i'd like to learn|i would like to learn"
+    r"|learn|learning|my (?:native |first |mother )?(?:language|tongue) is|it's|it is|native(?:ly)?|mostly)\s+"
+)
+
+
+def language_name(code: str) -> str:
+    """The English display name of a stored code ("de" -> "German")."""
+    lang = BY_CODE.get(code)
+    return lang.names[0] if lang else code
+
+
+def find_languages(text: str) -> list[str]:
+    """Codes of every language named in `text` (by English or native name), in order, once each."""
+    found: list[str] = []
+    for m in _LANGUAGE_RE.finditer(fold(text)):
+        code = _LANGUAGE_ALIASES[m.group()]
+        if code not in found:
+            found.append(code)
+    return found
+
+
+def _negated(text: str) -> set[str]:
+    """Languages the text rules out ("not German", "no, English"): the former, not the latter."""
+    t = fold(text)
+    return {
+        _LANGUAGE_ALIASES[m.group(1)]
+        for m in re.finditer(rf"\b(?:not|isn't|rather than|instead of)\s+({_LANGUAGE_RE.pattern})", t)
+    }
+
+
+def parse_language(text: str) -> object:
+    """Read one language: "German", "Deutsch", "de", "de-DE", "I speak German" -> "de"; unknown -> Invalid."""
+    bare = fold(_trim(text))
+    if bare in BY_CODE:
+        if bare in WORD_CODES:
+            name = language_name(bare)
+            return Invalid(f"Did you mean {name}? Please write the language's name (for example “{name}”).")
+        return bare
+    if (m := _LOCALE_RE.fullmatch(bare)) and m.group(1) in BY_CODE:
+        return m.group(1)
+    found = [c for c in find_languages(text) if c not in _negated(text)]
+    if len(found) == 1:
+        return found[0]
+    if len(found) > 1:
+        names = " and ".join(language_name(c) for c in found)
+        return Invalid(f"You mentioned {names}; please name just one language.")
+    rest = _LANGUAGE_CUES.sub("", bare)
+    if not rest or len(rest.split()) > 3:
+        return None  # a sentence without a language: leave it to an LLM, if one is configured
+    close = difflib.get_close_matches(rest, list(_LANGUAGE_ALIASES), n=1, cutoff=0.8)
+    hint = f" Did you mean {language_name(_LANGUAGE_ALIASES[close[0]])}?" if close else ""
+    return Invalid(
+        f"I don't know a language called “{_trim(text)}”.{hint} Please write its English name (Spanish), "
+        "its own name (Español) or its two-letter code (es)."
+    )
+
+
+def _language_value(value: object) -> object:
+    # An LLM (or an old session) may hand over a name instead of a code; store the code.
+    if isinstance(value, str):
+        if value in BY_CODE:
+            return value
+        code = parse_language(value)
+        if isinstance(code, str):
+            return code
+        raise ValueError(code.reason if isinstance(code, Invalid) else f"unknown language {value!r}")
+    return value
+
+
+LanguageCode = Annotated[str, BeforeValidator(_language_value)]
+LANGUAGE_EXPECTS = "a language: its English name (Spanish), its own name (Español) or its ISO code (es)"
+
+
+def language() -> Parser:
+    return Parser(parse_language, LANGUAGE_EXPECTS, llm_hint="an ISO 639-1 code such as 'de'")
+
+
+_CLAUSE_END = re.compile(r"[,.;!?]| but | because | so ")
+_NATIVE_STRONG = re.compile(
+    r"\b(?:my (?:native|first|mother) (?:language|tongue)(?: is|'s)|mother tongue is|i'm a native|i am a native"
+    r"|native speaker of|i grew up speaking)\s+(.+)"
+)
+_NATIVE_AFTER = re.compile(rf"({_LANGUAGE_RE.pattern})\s+is my (?:native|first|mother) (?:language|tongue)")
+_NATIVE_WEAK = re.compile(r"\bi speak\s+(?!(?:a little|a bit|some|little|basic|broken|bad|poor|also|a few)\b)(.+)")
+_TARGET_STRONG = re.compile(
+    r"\b(?:(?:want|would like|'d like|wanna|'d rather|would rather|prefer|need|hope|plan|going|trying) to"
+    r" (?:learn|study|practi[cs]e|improve(?: my)?)|my target language is|(?:switch|change)(?: the language)? to"
+    r"|rather learn|prefer learning)\s+(.+)"
+)
+_TARGET_WEAK = re.compile(
+    r"\b(?:learn|learning|study|studying|practi[cs]e|practi[cs]ing|improve my|brush up(?: on)?(?: my)?)\s+(.+)"
+)
+
+
+def _first_language(pattern: re.Pattern[str], text: str) -> str | None:
+    t = fold(text)
+    for m in pattern.finditer(t):
+        clause = _CLAUSE_END.split(m.group(1))[0]
+        found = [c for c in find_languages(clause) if c not in _negated(clause)]
+        if found:
+            return found[0]
+    return None
+
+
+def native_in(text: str, *, weak: bool) -> str | None:
+    """The native language a sentence states: "my native language is X"; with `weak` also "I speak X"."""
+    if m := _NATIVE_AFTER.search(fold(text)):
+        return _LANGUAGE_ALIASES[m.group(1)]
+    found = _first_language(_NATIVE_STRONG, text)
+    return found if found or not weak else _first_language(_NATIVE_WEAK, text)
+
+
+def target_in(text: str, *, weak: bool) -> str | None:
+    """The language a sentence wants to learn: "I want to learn X"; with `weak` also "learning X"."""
+    found = _first_language(_TARGET_STRONG, text)
+    return found if found or not weak else _first_language(_TARGET_WEAK, text)
+
+
+def wants_other_language(text: str) -> bool:
+    """A cheap test for a change of target language (the full read is `target_in`)."""
+    return _TARGET_STRONG.search(fold(text)) is not None
+
+
+# -- timezones ----------------------------------------------------------------------------
+
+_REGIONS = ("Africa", "America", "Asia", "Atlantic", "Australia", "Europe", "Indian", "Pacific")
+# Zone locations that read as ordinary words after "in"/"from" ("in North America", "in Christmas").
+_NOT_PLACES = frozenset(
+    {"north", "south", "west", "east", "center", "act", "nsw", "lhi", "yancowinna", "knox", "christmas",
+     "wake", "midway", "easter", "virgin", "acre", "general", "continental"}
+)  # fmt: skip
+
+
+@cache
+def _zones() -> dict[str, str]:
+    """IANA names by their folded spelling (spaces may stand for underscores)."""
+    names = zoneinfo.available_timezones() - {"localtime", "Factory"}
+    return {fold(z).replace(" ", "_"): z for z in names}
+
+
+@cache
+def zone_names() -> frozenset[str]:
+    return frozenset(_zones().values())
+
+
+@cache
+def _zone_cities() -> dict[str, str]:
+    """The location part of each regional zone ("tokyo" -> "Asia/Tokyo").
+
+    Where two zones share a location (America/Buenos_Aires, America/Argentina/Buenos_Aires)
+    they are links to the same rules; the longer, canonical name is kept.
+    """
+    out: dict[str, str] = {}
+    for z in sorted(_zones().values(), key=len):
+        place = fold(z.rsplit("/", 1)[-1].replace("_", " "))
+        if z.split("/")[0] in _REGIONS and place not in _NOT_PLACES:
+            out[place] = z
+    return out
+
+
+# Major cities whose zone is not named after them (and common local spellings).
+CITY_ZONES: dict[str, str] = {
+    "new york city": "America/New_York", "nyc": "America/New_York", "boston": "America/New_York",
+    "washington": "America/New_York", "washington dc": "America/New_York", "philadelphia": "America/New_York",
+    "miami": "America/New_York", "atlanta": "America/New_York", "orlando": "America/New_York",
+    "pittsburgh": "America/New_York", "baltimore": "America/New_York", "charlotte": "America/New_York",
+    "houston": "America/Chicago", "dallas": "America/Chicago", "austin": "America/Chicago",
+    "san antonio": "America/Chicago", "new orleans": "America/Chicago", "minneapolis": "America/Chicago",
+    "st louis": "America/Chicago", "nashville": "America/Chicago", "kansas city": "America/Chicago",
+    "salt lake city": "America/Denver", "albuquerque": "America/Denver",
+    "san francisco": "America/Los_Angeles", "seattle": "America/Los_Angeles", "san diego": "America/Los_Angeles",
+    "las vegas": "America/Los_Angeles", "sacramento": "America/Los_Angeles", "san jose": "America/Los_Angeles",
+    "montreal": "America/Toronto", "ottawa": "America/Toronto", "quebec": "America/Toronto",
+    "calgary": "America/Edmonton", "rio de janeiro": "America/Sao_Paulo", "rio": "America/Sao_Paulo",
+    "brasilia": "America/Sao_Paulo", "medellin": "America/Bogota", "quito": "America/Guayaquil",
+    "munich": "Europe/Berlin", "munchen": "Europe/Berlin", "hamburg": "Europe/Berlin", "frankfurt": "Europe/Berlin",
+    "cologne": "Europe/Berlin", "koln": "Europe/Berlin", "stuttgart": "Europe/Berlin", "dusseldorf": "Europe/Berlin",
+    "leipzig": "Europe/Berlin", "dresden": "Europe/Berlin", "hanover": "Europe/Berlin", "bremen": "Europe/Berlin",
+    "nuremberg": "Europe/Berlin", "bonn": "Europe/Berlin", "manchester": "Europe/London",
+    "liverpool": "Europe/London", "edinburgh": "Europe/London", "glasgow": "Europe/London",
+    "leeds": "Europe/London", "bristol": "Europe/London", "cardiff": "Europe/London", "belfast": "Europe/London",
+    "oxford": "Europe/London", "cork": "Europe/Dublin", "lyon": "Europe/Paris", "marseille": "Europe/Paris",
+    "toulouse": "Europe/Paris", "bordeaux": "Europe/Paris", "milan": "Europe/Rome",
+    "milano": "Europe/Rome", "roma": "Europe/Rome", "florence": "Europe/Rome", "naples": "Europe/Rome",
+    "venice": "Europe/Rome", "turin": "Europe/Rome", "barcelona": "Europe/Madrid", "valencia": "Europe/Madrid",
+    "seville": "Europe/Madrid", "sevilla": "Europe/Madrid", "bilbao": "Europe/Madrid", "malaga": "Europe/Madrid",
+    "porto": "Europe/Lisbon", "wien": "Europe/Vienna", "salzburg": "Europe/Vienna", "geneva": "Europe/Zurich",
+    "basel": "Europe/Zurich", "bern": "Europe/Zurich", "rotterdam": "Europe/Amsterdam",
+    "the hague": "Europe/Amsterdam", "antwerp": "Europe/Brussels", "praha": "Europe/Prague",
+    "krakow": "Europe/Warsaw", "warszawa": "Europe/Warsaw", "gothenburg": "Europe/Stockholm",
+    "st petersburg": "Europe/Moscow", "saint petersburg": "Europe/Moscow", "kiev": "Europe/Kyiv",
+    "kyiv": "Europe/Kyiv", "ankara": "Europe/Istanbul", "istanbul": "Europe/Istanbul",
+    "beijing": "Asia/Shanghai", "shenzhen": "Asia/Shanghai", "guangzhou": "Asia/Shanghai",
+    "mumbai": "Asia/Kolkata", "bombay": "Asia/Kolkata", "delhi": "Asia/Kolkata", "new delhi": "Asia/Kolkata",
+    "bangalore": "Asia/Kolkata", "bengaluru": "Asia/Kolkata", "chennai": "Asia/Kolkata", "calcutta": "Asia/Kolkata",
+    "osaka": "Asia/Tokyo", "kyoto": "Asia/Tokyo", "busan": "Asia/Seoul", "hanoi": "Asia/Bangkok",
+    "saigon": "Asia/Ho_Chi_Minh", "ho chi minh city": "Asia/Ho_Chi_Minh", "abu dhabi": "Asia/Dubai",
+    "tel aviv": "Asia/Jerusalem", "mecca": "Asia/Riyadh", "islamabad": "Asia/Karachi", "lahore": "Asia/Karachi",
+    "canberra": "Australia/Sydney", "cape town": "Africa/Johannesburg", "durban": "Africa/Johannesburg",
+    "wellington": "Pacific/Auckland", "marrakech": "Africa/Casablanca",
+}  # fmt: skip
+
+# Cities whose name alone does not say which zone: asked back, never guessed.
+AMBIGUOUS_CITIES: dict[str, dict[str, str]] = {
+    "portland": {"Portland, Oregon": "America/Los_Angeles", "Portland, Maine": "America/New_York"},
+    "springfield": {
+        "Springfield, Illinois": "America/Chicago",
+        "Springfield, Missouri": "America/Chicago",
+        "Springfield, Massachusetts": "America/New_York",
+    },
+    "birmingham": {"Birmingham, England": "Europe/London", "Birmingham, Alabama": "America/Chicago"},
+    "cambridge": {"Cambridge, England": "Europe/London", "Cambridge, Massachusetts": "America/New_York"},
+    "perth": {"Perth, Australia": "Australia/Perth", "Perth, Scotland": "Europe/London"},
+    "richmond": {"Richmond, Virginia": "America/New_York", "Richmond, British Columbia": "America/Vancouver"},
+    "hyderabad": {"Hyderabad, India": "Asia/Kolkata", "Hyderabad, Pakistan": "Asia/Karachi"},
+}
+# What may follow an ambiguous city to settle it ("Portland, OR", "Perth WA").
+_QUALIFIERS: dict[str, tuple[str, ...]] = {
+    "Portland, Oregon": ("oregon", "or"),
+    "Portland, Maine": ("maine", "me"),
+    "Springfield, Illinois": ("illinois", "il"),
+    "Springfield, Missouri": ("missouri", "mo"),
+    "Springfield, Massachusetts": ("massachusetts", "ma", "mass"),
+    "Birmingham, England": ("england", "uk", "united kingdom", "gb"),
+    "Birmingham, Alabama": ("alabama", "al", "usa", "us"),
+    "Cambridge, England": ("england", "uk", "united kingdom", "gb"),
+    "Cambridge, Massachusetts": ("massachusetts", "ma", "mass", "usa", "us"),
+    "Perth, Australia": ("australia", "wa", "western australia"),
+    "Perth, Scotland": ("scotland", "uk", "united kingdom"),
+    "Richmond, Virginia": ("virginia", "va", "usa", "us"),
+    "Richmond, British Columbia": ("british columbia", "bc", "canada"),
+    "Hyderabad, India": ("india", "telangana"),
+    "Hyderabad, Pakistan": ("pakistan", "sindh"),
+}
+_OFFSET = re.compile(r"(?:utc|gmt|z)?(?P<sign>[+\-−])(?P<h>\d{1,2})(?:(?::|h)?(?P<m>\d{2}))?")
+_PLACE_CUES = re.compile(
+    r"^(?:(?:my )?time ?zone(?: is)?:?|(?:i )?(?:live|am|'m|im|was born|grew up) (?:in|near)|i'm from|i am from|"
+    r"from|in|near|based in|it's|it is|i'm in|i'm based in)\s+"
+)
+TIMEZONE_EXPECTS = "a city (Berlin), an IANA timezone name (Europe/Berlin) or a UTC offset (UTC+2)"
+
+
+def offset_zone(sign: str, hours: int, minutes: int = 0) -> str | Invalid:
+    """The Etc/GMT zone for a whole-hour UTC offset; IANA writes UTC+2 as Etc/GMT-2."""
+    label = f"UTC{'-' if sign in '-−' else '+'}{hours}" + (f":{minutes:02d}" if minutes else "")
+    east = sign == "+"
+    if minutes >= 60 or (east and (hours, minutes) > (14, 0)) or (not east and (hours, minutes) > (12, 0)):
+        reason = f"{label} is not a real offset: offsets run from UTC-12 to UTC+14."
+        return Invalid(f"{reason} Please give {TIMEZONE_EXPECTS}.")
+    if minutes:
+        return Invalid(
+            f"{label} has no fixed-offset IANA zone; please tell me your city (e.g. Mumbai) or an IANA name "
+            "(e.g. Asia/Kolkata)."
+        )
+    if hours == 0:
+        return "UTC"
+    return f"Etc/GMT{'-' if east else '+'}{hours}"
+
+
+# Older tz databases know some zones only by their former names.
+_FORMER_NAMES = {"Europe/Kyiv": "Europe/Kiev", "Asia/Kolkata": "Asia/Calcutta", "Asia/Ho_Chi_Minh": "Asia/Saigon"}
+
+
+def _known(zone: str) -> str:
+    return zone if zone in zone_names() else _FORMER_NAMES.get(zone, zone)
+
+
+def _ambiguous(city: str) -> Invalid:
+    options = AMBIGUOUS_CITIES[city]
+    listed = " or ".join(f"{place} ({zone})" for place, zone in options.items())
+    return Invalid(f"There are several places called {city.title()}: {listed}. Which one do you mean?")
+
+
+def _city_zone(place: str) -> str | Invalid | None:
+    """A zone for a place name, folded; None when the place is not known."""
+    place = place.strip(" ,.")
+    if place in CITY_ZONES:
+        return _known(CITY_ZONES[place])
+    if place in AMBIGUOUS_CITIES:
+        return _ambiguous(place)
+    for city, options in AMBIGUOUS_CITIES.items():
+        if place.startswith(city + " ") or place.startswith(city + ","):
+            qualifier = place[len(city) :].strip(" ,()")
+            for option, zone in options.items():
+                if qualifier in _QUALIFIERS[option] or qualifier == fold(option.split(", ")[1]):
+                    return _known(zone)
+            return _ambiguous(city)
+    if place in _zone_cities():
+        return _zone_cities()[place]
+    if "," in place:
+        # "Berlin, Germany": the city before the comma decides
+        return _city_zone(place.split(",", 1)[0])
+    return None
+
+
+def _offset(m: re.Match[str]) -> str | Invalid:
+    return offset_zone(m.group("sign").replace("−", "-"), int(m.group("h")), int(m.group("m") or 0))
+
+
+def parse_timezone(text: str) -> object:
+    """IANA names, whole-hour UTC/GMT offsets and major cities -> an IANA name; ambiguity -> Invalid."""
+    raw = _trim(text)
+    t = fold(raw)
+    if t in ("utc", "gmt", "z", "utc+0", "gmt+0", "utc0", "utc±0"):
+        return "UTC"
+    place = _PLACE_CUES.sub("", t)
+    for candidate in (t, place):
+        if m := _OFFSET.fullmatch(candidate.replace(" ", "")):
+            return _offset(m)
+        if candidate.replace(" ", "_") in _zones():
+            return _zones()[candidate.replace(" ", "_")]
+    zone = _city_zone(place)
+    if zone is not None:
+        return zone
+    found = timezone_in(raw)
+    if found is None and (m := _any_place().search(t)):
+        found = _city_zone(m.group())
+    if found is not None:
+        return found
+    if len(place.split()) > 3:
+        return None  # a sentence naming no place: leave it to an LLM, if one is configured
+    return Invalid(f"I don't know where “{raw}” is. Please give {TIMEZONE_EXPECTS}.")
+
+
+@cache
+def _any_place() -> re.Pattern[str]:
+    # built on first use: it spans every zone's location name
+    return _alias_pattern([*CITY_ZONES, *AMBIGUOUS_CITIES, *_zone_cities()])
+
+
+_PLACE_AFTER = re.compile(r"\b(?:in|from|near|to)\s+(.+)")
+_OFFSET_IN = re.compile(r"(?<!\w)(?:utc|gmt)\s*(?P<sign>[+\-−])\s*(?P<h>\d{1,2})(?::?(?P<m>\d{2}))?(?!\w)")
+_IANA_IN = re.compile(r"(?<![\w/])[a-z]+(?:/[a-z_\-+0-9]+){1,2}(?![\w/])")
+_MOVED = re.compile(
+    r"\b(?:my time ?zone is|time ?zone:|(?:i )?(?:now )?live in|i(?:'ve| have)? moved to|i'm based in|i am based in)"
+    r"\s+(.+)"
+)
+
+
+def timezone_in(text: str) -> str | Invalid | None:
+    """A zone named in a sentence: a UTC offset, an IANA name, or a place after "in", "from", "to"."""
+    t = fold(text)
+    if m := _OFFSET_IN.search(t):
+        return _offset(m)
+    for m in _IANA_IN.finditer(t):
+        if m.group() in _zones():
+            return _zones()[m.group()]
+    for after in _PLACE_AFTER.finditer(t):
+        words = re.split(r"[,.;!?()]| and | but ", after.group(1))[0].split()
+        # the longest run of words after the cue that names a place: "in new york now" -> "new york"
+        for n in range(min(4, len(words)), 0, -1):
+            zone = _city_zone(" ".join(words[:n]))
+            if zone is not None:
+                return zone
+    return None
+
+
+def timezone_moved(text: str) -> str | Invalid | None:
+    """A zone given with a cue that means a change ("my timezone is X", "I live in X", "I moved to X")."""
+    m = _MOVED.search(fold(text))
+    return timezone_in("in " + m.group(1)) if m else None
+
+
+def _zone_value(value: object) -> object:
+    if isinstance(value, str):
+        if value in zone_names():
+            return value
+        zone = parse_timezone(value)
+        if isinstance(zone, str):
+            return zone
+        raise ValueError(zone.reason if isinstance(zone, Invalid) else f"unknown timezone {value!r}")
+    return value
+
+
+def _check_zone(value: str) -> str:
+    try:
+        zoneinfo.ZoneInfo(value)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError) as e:
+        raise ValueError(f"{value!r} is not in this machine's timezone database") from e
+    return value
+
+
+TimeZoneName = Annotated[str, BeforeValidator(_zone_value), AfterValidator(_check_zone)]
+
+
+def timezone() -> Parser:
+    return Parser(parse_timezone, TIMEZONE_EXPECTS, llm_hint="an IANA timezone name such as 'Europe/Berlin'")
+
+
+# -- names --------------------------------------------------------------------------------
+
+_WORD = r"[^\W\d_][\w'’\-]*"
+_STRONG_NAME = re.compile(
+    rf"\b(?:my name is|my name's|my names|name is|name's|call me|you can call me|i go by)"
+    rf"\s+({_WORD}(?:\s+{_WORD}){{0,3}})",
+    re.IGNORECASE,
+)
+_WEAK_NAME = re.compile(
+    rf"(?:^|[\s,.!?;])(?:i am|i'm|i’m|im|this is|it's|it’s)\s+({_WORD}(?:\s+{_WORD}){{0,3}})", re.IGNORECASE
+)
+_HERE_NAME = re.compile(rf"^({_WORD})\s+here\b", re.IGNORECASE)
+# Words that end a name or show the cue was not about a name ("I'm from", "I'm learning").
+_STOP = """a an the and or but from in at on to of for with by so very just not really here there fine good
+    great ok okay well new learning looking interested trying going native fluent currently also still back
+    i'm im ready excited happy glad sorry tired sure yes no yeah nope hello hi hey thanks thank you your my me i
+    is am are was be been living based working studying moving beginner intermediate advanced student
+    teacher doing feeling into about totally quite pretty kind sort like want wanna would could can will
+    actually now today too as bit little right wrong speaker hoping planning afraid done"""
+STOP_WORDS = frozenset(_STOP.split())
+GREETINGS = frozenset(
+    fold(g)
+    for g in ("hello", "hi", "hey", "hiya", "howdy", "yo", "good morning", "good evening", "good afternoon",
+              "greetings", "hallo", "hola", "bonjour", "ciao", "servus", "moin")
+)  # fmt: skip
+
+
+def _tidy(words: list[str]) -> str:
+    out = []
+    for w in words:
+        if fold(w) in STOP_WORDS:
+            break
+        out.append(w)
+    # all-lowercase chat typing ("max") is capitalised; a deliberate "McKay" is kept as typed
+    return " ".join(w[:1].upper() + w[1:] if w.islower() else w for w in out)
+
+
+def _not_a_name(word: str) -> bool:
+    w = fold(word)
+    return w in STOP_WORDS or w in GREETINGS or w in _LANGUAGE_ALIASES or w in NATIONALITIES
+
+
+def name_in(text: str, *, weak: bool) -> str | None:
+    """A name given with a cue: "my name is X", "call me X"; with `weak` also "I'm X" (capitalised).
+
+    The weak cues are only trusted when no name is known yet: "I'm tired" or "I'm German"
+    must not rename anybody, so they need a capitalised word that is not a language.
+    """
+    if m := _STRONG_NAME.search(text):
+        name = _tidy(m.group(1).split())
+        return name or None
+    if not weak:
+        return None
+    for m in [*_WEAK_NAME.finditer(text), *_HERE_NAME.finditer(text.strip())]:
+        words = m.group(1).split()
+        if words[0][:1].isupper() and not _not_a_name(words[0]):
+            # later words count only when capitalised: "I'm Max from Berlin" -> "Max"
+            kept = [words[0], *[w for w in _take_while_capitalised(words[1:])]]
+            return _tidy(kept) or None
+    return None
+
+
+def _take_while_capitalised(words: list[str]) -> list[str]:
+    out = []
+    for w in words:
+        if not w[:1].isupper() or _not_a_name(w):
+            break
+        out.append(w)
+    return out
+
+
+def parse_name(text: str) -> object:
+    """A name from "my name is X", "I'm X", "call me X", "X here" or a bare one-to-four-word name."""
+    cued = name_in(text, weak=True)
+    if cued:
+        return cued
+    for m in _WEAK_NAME.finditer(text):
+        # "i'm max": lowercase is fine when the question asked for a name
+        words = m.group(1).split()
+        if not _not_a_name(words[0]):
+            return _tidy(words) or None
+    bare = _trim(text)
+    if fold(bare) in GREETINGS:
+        return None
+    bare = re.sub(r"^(?:hi|hello|hey)[,!\s]+", "", bare, flags=re.IGNORECASE)
+    tokens = bare.split()
+    if not 1 <= len(tokens) <= 4:
+        return None
+    if any(ch.isdigit() for ch in bare):
+        return Invalid("A name has no digits in it. What should I call you?")
+    if not all(re.fullmatch(_WORD + r"\.?", w) for w in tokens):
+        return None
+    if _not_a_name(tokens[0]) or fold(bare) in GREETINGS:
+        return None
+    return _tidy([w.rstrip(".") for w in tokens]) or None
+
+
+def _check_name(value: str) -> str:
+    value = " ".join(value.split())
+    if not value or len(value) > 60:
+        raise ValueError("a name has 1 to 60 characters")
+    if any(ch.isdigit() for ch in value) or not any(ch.isalpha() for ch in value):
+        raise ValueError("a name is made of letters")
+    return value
+
+
+PersonName = Annotated[str, AfterValidator(_check_name)]
+
+
+def person_name() -> Parser:
+    return Parser(parse_name, "your name (for example “Max” or “my name is Max”)")

@@ -1,0 +1,381 @@
+"""fitness-coach onboarding: five stages, the typed accumulated context, corrections, and conversation memory."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from engine import Engine, Invalid, Message, Parsed, ParseRequest, Phrased, PhraseRequest, SqlStore, TurnResult
+from engine.window import WINDOW
+from flows.fitness import (
+    FitnessContext,
+    FitnessSlots,
+    accumulated,
+    days_parser,
+    fitness_onboarding,
+    limitation_in,
+    minutes_in,
+    parse_allergies,
+    parse_equipment,
+    parse_limitations,
+    parse_time_of_day,
+    parse_weight,
+    read_anytime,
+    weekdays_in,
+)
+
+BOT = "fitness-coach"
+HAPPY = [
+    "hi",
+    "beginner",
+    "none",
+    "lose weight",
+    "160 lb",
+    "3",
+    "45 minutes",
+    "dumbbells and a mat",
+    "vegetarian",
+    "peanuts",
+    "Mon, Wed, Fri",
+    "7am",
+]
+
+
+class RecordingLLM:
+    """Answers like the rules backend, but keeps every prompt the engine sends."""
+
+    name = "recording"
+    model = "recording"
+
+    def __init__(self) -> None:
+        self.prompts: list[tuple[str, list[Message]]] = []
+        self.contents: list[tuple[str, str]] = []
+
+    def phrase(self, request: PhraseRequest) -> Phrased:
+        self.prompts.append((request.purpose, list(request.messages)))
+        self.contents.append((request.purpose, request.content))
+        return Phrased(text=request.content)
+
+    def parse(self, request: ParseRequest) -> Parsed:
+        self.prompts.append((request.purpose, list(request.messages)))
+        return Parsed(value=None)
+
+    def last(self, purpose: str) -> list[Message]:
+        return next(m for p, m in reversed(self.prompts) if p == purpose)
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    return str(tmp_path / "fitness.db")
+
+
+@pytest.fixture
+def engine(db: str) -> Iterator[Engine]:
+    store = SqlStore(db)
+    yield Engine(store)
+    store.close()
+
+
+def talk(engine: Engine, *lines: str, user: str = "ann") -> TurnResult:
+    result = None
+    for line in lines:
+        result = engine.turn(BOT, user, line)
+    assert result is not None
+    return result
+
+
+def context_of(engine: Engine, user: str = "ann") -> FitnessContext:
+    s = engine.session(BOT, user)
+    assert s is not None and s.active is not None and s.active.flow == "onboarding"
+    return accumulated(FitnessSlots.model_validate(s.active.slots))
+
+
+def profile(engine: Engine, user: str = "ann") -> dict[str, object]:
+    [row] = engine.store.records("fitness_profile", bot=BOT, user=user)
+    return dict(row.data)
+
+
+def history(engine: Engine, user: str = "ann") -> list[str]:
+    s = engine.session(BOT, user)
+    return [m.content for m in engine.store.history(s.id, 1000)] if s else []
+
+
+# -- the five stages ----------------------------------------------------------------------
+
+
+def test_a_new_user_is_onboarded_first(engine: Engine) -> None:
+    r = talk(engine, "hello there")
+    assert (r.flow, r.state) == ("onboarding", "level")
+    assert "five short stages" in r.reply and "Stage 1 of 5" in r.reply
+
+
+def test_happy_path_through_all_five_stages(engine: Engine) -> None:
+    stages = []
+    for line in HAPPY[:-1]:
+        talk(engine, line)
+        stages.append(list(context_of(engine).model_dump(exclude_none=True)))
+    # each stage's result joins the context when the stage ends, in order
+    assert stages[2] == ["assessment"] and stages[4] == ["assessment", "goals"]
+    assert stages[7] == ["assessment", "goals", "workout"] and stages[9][-1] == "diet"
+    r = talk(engine, HAPPY[-1])
+    assert r.flow == "main" and "You're all set!" in r.reply
+    assert profile(engine) == {
+        "assessment": {"level": "beginner", "limitations": "none"},
+        "goals": {"goal": "fat_loss", "target_weight_kg": 72.6},
+        "workout": {"days_per_week": 3, "minutes_per_session": 45, "equipment": ["dumbbells", "yoga mat"]},
+        "diet": {"diet": "vegetarian", "allergies": ["peanuts"]},
+        "schedule": {"days": ["Mon", "Wed", "Fri"], "time_of_day": "morning"},
+    }
+    summary = next(h for h in history(engine) if h.startswith("Fitness onboarding completed."))
+    assert "Goal: fat loss (target 72.6 kg)" in summary and "Workouts: 3 days/week, 45 min" in summary
+    assert "Schedule: Mon, Wed, Fri, morning." in summary
+    assert talk(engine, "hi").flow == "main"
+
+
+def test_later_stages_phrase_their_questions_around_the_limitation(engine: Engine) -> None:
+    r = talk(engine, "hi", "intermediate", "I have a bad knee")
+    assert context_of(engine).limitation == "bad knee"
+    assert "As an intermediate" in r.reply  # the goals stage reads the assessment
+    r = talk(engine, "endurance", "none")
+    assert "I'll plan around your bad knee" in r.reply
+    r = talk(engine, "4")
+    assert "warm-up for your bad knee" in r.reply
+    r = talk(engine, "30 minutes")
+    assert "safe with your bad knee" in r.reply
+    r = talk(engine, "none")
+    assert "To support your goal of endurance" in r.reply
+    r = talk(engine, "omnivore", "none")
+    assert "Which 4 days" in r.reply
+
+
+def test_a_correction_of_an_earlier_stage_is_seen_by_later_stages(engine: Engine) -> None:
+    talk(engine, "hi", "beginner", "none", "general health")
+    r = talk(engine, "actually I have a knee injury")
+    assert r.state == "target_weight" and r.reply.startswith("Noted (limitations: knee injury).")
+    assert context_of(engine).assessment is not None
+    assert context_of(engine).limitation == "knee injury"
+    r = talk(engine, "none")
+    assert "I'll plan around your knee injury" in r.reply
+    talk(engine, "3", "an hour", "none", "vegan", "none", "weekends", "Tue to Thu")
+    r = talk(engine, "evening")
+    assert "planned around your knee injury" in r.reply
+    assert profile(engine)["assessment"] == {"level": "beginner", "limitations": "knee injury"}
+    assert any("Limitations: knee injury." in h for h in history(engine))
+
+
+def test_several_answers_in_one_message_are_not_asked_again(engine: Engine) -> None:
+    r = talk(engine, "Hi, I'm a beginner with a bad knee and I want to build muscle, 3 days a week")
+    assert r.state == "target_weight"
+    assert (r.slots["fitness_level"], r.slots["limitations"], r.slots["goal"]) == (
+        "beginner",
+        "bad knee",
+        "muscle_gain",
+    )
+    assert "Noted so far: fitness level: beginner; limitations: bad knee; goal: muscle gain" in r.reply
+    r = talk(engine, "80 kg")
+    assert r.state == "minutes"  # days per week was given in the first message
+
+
+def test_invalid_answers_are_reprompted_then_skipped(engine: Engine) -> None:
+    talk(engine, "hi", "beginner", "none", "fat loss")
+    r = talk(engine, "75")
+    assert r.state == "target_weight" and "Please add the unit" in r.reply
+    r = talk(engine, "900 lb")
+    assert "outside 30-300 kg" in r.reply
+    r = talk(engine, "a lot")
+    assert "Let's skip that one for now." in r.reply and r.state == "days"
+    r = talk(engine, "9")
+    assert "9 is out of range" in r.reply
+    talk(engine, "2", "30", "none", "keto", "none")
+    r = talk(engine, "Mon, Tue, Wed")
+    assert "You picked 3 day(s) (Mon, Tue, Wed) but planned 2 a week" in r.reply
+    talk(engine, "Mon and Thu", "noon")
+    assert profile(engine)["goals"] == {"goal": "fat_loss", "target_weight_kg": None}
+
+
+def test_cancel_pauses_and_resumes_at_the_same_question(engine: Engine) -> None:
+    talk(engine, "hi", "advanced", "none")
+    r = talk(engine, "cancel")
+    assert r.flow == "main" and "Paused" in r.reply
+    assert engine.store.records("fitness_profile", bot=BOT, user="ann") == []
+    r = talk(engine, "I'm back")
+    assert (r.flow, r.state) == ("onboarding", "goal") and r.reply.startswith("Welcome back!")
+    assert context_of(engine).assessment is not None
+
+
+def test_the_onboarding_can_be_redone_from_the_main_conversation(engine: Engine) -> None:
+    talk(engine, *HAPPY)
+    r = talk(engine, "I'd like to update my plan")
+    assert (r.flow, r.state) == ("onboarding", "level")
+
+
+def test_a_restart_keeps_the_accumulated_context(db: str) -> None:
+    first = SqlStore(db)
+    talk(Engine(first), "hi", "beginner", "I have back pain", "muscle gain")
+    first.close()
+    second = SqlStore(db)
+    engine = Engine(second)
+    assert context_of(engine).limitation == "back pain"
+    r = talk(engine, "none")
+    assert "I'll plan around your back pain" in r.reply
+    second.close()
+
+
+# -- conversation memory: what each prompt carries ----------------------------------------
+
+
+def assert_window(prompt: list[Message], current: str) -> None:
+    assert prompt[0].role == "system" and "fitness coach" in prompt[0].content
+    assert prompt[-1] == Message(role="user", content=current)
+    assert len(prompt) <= WINDOW + 2
+    assert all(m.role != "system" for m in prompt[1:])
+
+
+def test_prompts_carry_the_earlier_stages_in_order(db: str) -> None:
+    llm = RecordingLLM()
+    store = SqlStore(db)
+    engine = Engine(store, llm)
+    talk(engine, "hi", "beginner", "none", "lose weight", "70 kg")
+    prompt = llm.last("ask:onboarding.days")  # stage 3's first question
+    assert_window(prompt, "70 kg")
+    said = [(m.role, m.content) for m in prompt[1:-1]]
+    user_said = [c for r, c in said if r == "user"]
+    assert user_said == ["hi", "beginner", "none", "lose weight"]  # stage 1 and 2 answers, oldest first
+    assert any("Stage 1 of 5" in c for r, c in said if r == "assistant")
+    assert any("target weight" in c for r, c in said if r == "assistant")
+    store.close()
+
+
+def test_prompts_keep_only_the_last_fifteen_messages(db: str) -> None:
+    llm = RecordingLLM()
+    store = SqlStore(db)
+    engine = Engine(store, llm)
+    talk(engine, *HAPPY[:-2])
+    s = engine.session(BOT, "ann")
+    assert s is not None and s.active is not None
+    pad = s.active.scratchpad
+    assert len(pad) > WINDOW + 1  # more than fits, so the oldest must drop
+    talk(engine, "Mon, Wed, Fri")
+    prompt = llm.last("ask:onboarding.time_of_day")
+    assert_window(prompt, "Mon, Wed, Fri")
+    assert len(prompt) == WINDOW + 2
+    assert prompt[1:-1] == pad[-WINDOW:]  # the most recent, in order, content untouched
+    store.close()
+
+
+def test_prompts_after_a_restart_include_messages_from_before_it(db: str) -> None:
+    store = SqlStore(db)
+    talk(Engine(store, RecordingLLM()), "hi", "beginner", "I have a bad knee", "endurance")
+    store.close()
+    llm = RecordingLLM()
+    store = SqlStore(db)
+    talk(Engine(store, llm), "none")  # a new process answers the target weight
+    prompt = llm.last("ask:onboarding.days")
+    assert_window(prompt, "none")
+    users = [m.content for m in prompt if m.role == "user"]
+    assert users == ["hi", "beginner", "I have a bad knee", "endurance", "none"]
+    store.close()
+
+
+def test_what_the_llm_is_asked_to_say_reads_the_accumulated_context(db: str) -> None:
+    llm = RecordingLLM()
+    store = SqlStore(db)
+    talk(Engine(store, llm), "hi", "beginner", "I have a bad knee", "endurance", "none", "3")
+    said = dict(llm.contents)
+    assert "I'll plan around your bad knee" in said["ask:onboarding.days"]
+    assert "warm-up for your bad knee" in said["ask:onboarding.minutes"]
+    assert "As a beginner" in said["ask:onboarding.goal"]
+    store.close()
+
+
+# -- parsers ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "kg"),
+    [("72 kg", 72.0), ("72kg", 72.0), ("160 lb", 72.6), ("160 lbs", 72.6), ("165 pounds", 74.8), ("80,5 kilos", 80.5)],
+)
+def test_weights_are_stored_in_kilograms(text: str, kg: float) -> None:
+    assert parse_weight(text) == kg
+
+
+@pytest.mark.parametrize("text", ["none", "no target", "no", "I don't have one"])
+def test_no_target_weight(text: str) -> None:
+    assert parse_weight(text) == "none"
+
+
+def test_weight_edge_cases() -> None:
+    bare = parse_weight("75")
+    assert isinstance(bare, Invalid) and "unit" in bare.reason
+    heavy = parse_weight("900 lb")
+    assert isinstance(heavy, Invalid) and "408.2 kg" in heavy.reason
+    assert parse_weight("I'm not sure yet") is None
+
+
+def test_limitations() -> None:
+    assert parse_limitations("none") == "none"
+    assert parse_limitations("No injuries") == "none"
+    assert parse_limitations("I have a bad knee") == "bad knee"
+    assert parse_limitations("lower back pain from sitting") == "lower back pain from sitting"
+    assert limitation_in("actually I have a knee injury") == "knee injury"
+    assert limitation_in("actually I have no injuries") == "none"
+    assert limitation_in("I want to lose weight") is None
+
+
+def test_minutes_equipment_allergies_and_time() -> None:
+    assert minutes_in("45 minutes") == 45
+    assert minutes_in("an hour") == 60
+    assert minutes_in("1.5 hours") == 90
+    assert minutes_in("half an hour") == 30
+    assert parse_equipment("dumbbells, a bench and resistance bands") == ["dumbbells", "resistance bands", "bench"]
+    assert parse_equipment("just bodyweight") == ["none"]
+    assert parse_equipment("a TRX") == ["a trx"]
+    assert parse_allergies("none") == ["none"]
+    assert parse_allergies("I'm allergic to nuts and shellfish") == ["nuts", "shellfish"]
+    assert parse_time_of_day("7am") == "morning"
+    assert parse_time_of_day("6 pm") == "evening"
+    assert parse_time_of_day("18:30") == "evening"
+    assert parse_time_of_day("after work") == "evening"
+    assert parse_time_of_day("lunchtime") == "midday"
+
+
+def test_weekdays() -> None:
+    assert weekdays_in("Mon, Wed, Fri") == ["Mon", "Wed", "Fri"]
+    assert weekdays_in("weekends") == ["Sat", "Sun"]
+    assert weekdays_in("Tuesday to Thursday") == ["Tue", "Wed", "Thu"]
+    assert weekdays_in("Fri-Mon") == ["Mon", "Fri", "Sat", "Sun"]
+    assert weekdays_in("every day") == list(weekdays_in("Mon-Sun"))
+    assert weekdays_in("whenever") == []
+
+
+def test_preferred_days_must_match_the_planned_days_per_week() -> None:
+    s = FitnessSlots(days_per_week=2, completed=["assessment", "goals", "workout"])
+    parser = days_parser(s)
+    assert parser("Mon and Thu") == ["Mon", "Thu"]
+    wrong = parser("weekdays")
+    assert isinstance(wrong, Invalid) and "planned 2 a week" in wrong.reason
+    assert "2 weekdays" in parser.expects
+
+
+def test_out_of_turn_reading_needs_explicit_cues() -> None:
+    empty = FitnessSlots()
+    found = read_anytime("I'm a beginner with a bad knee, I want to lose weight, target 70 kg, 3 days a week", empty)
+    assert found == {
+        "fitness_level": "beginner",
+        "limitations": "bad knee",
+        "goal": "fat_loss",
+        "target_weight_kg": 70.0,
+        "days_per_week": 3,
+    }
+    assert read_anytime("I'm allergic to peanuts and I prefer mornings", empty) == {
+        "allergies": ["peanuts"],
+        "time_of_day": "morning",
+    }
+    assert read_anytime("sounds good", empty) == {}
+    assert read_anytime("my knee hurts in the morning", empty) == {}
+
+
+def test_the_flow_is_the_fitness_coach_onboarding() -> None:
+    assert fitness_onboarding.name == "onboarding" and fitness_onboarding.on_cancel == "pause"

@@ -1,0 +1,375 @@
+"""LanguageBuddy onboarding: entry rule, profile collection, placement test, confirmation, pause and restart."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from engine import DataFileError, Engine, Resources, ScriptedLLM, SqlStore, TurnResult, get_bot
+from engine.replay import seed_profile
+from flows.assessment import LEVELS, Question, answer_parser, is_correct, load_bank, shipped_banks
+from flows.onboarding import onboarding
+
+ROOT = Path(__file__).resolve().parent.parent
+BANKS = Path(__file__).parent / "replays" / "banks"
+BOT = "language-buddy"
+PROFILE = {"name": "Max", "native_language": "de", "target_language": "en", "timezone": "Europe/Berlin", "level": "B1"}
+# answers for banks/two_per_level.yaml, level by level: both right passes, one right fails
+RIGHT = {"A1": ["no", "a"], "A2": ["ate", "b"], "B1": ["b", "written"], "B2": ["c", "exhausted"],
+         "C1": ["b", "resilience"], "C2": ["a", "would"]}  # fmt: skip
+WRONG = {"A1": ["x", "b"], "A2": ["x", "a"], "B1": ["a", "x"], "B2": ["a", "x"], "C1": ["a", "x"], "C2": ["b", "x"]}
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    return str(tmp_path / "onboarding.db")
+
+
+@pytest.fixture
+def engine(db: str) -> Iterator[Engine]:
+    store = SqlStore(db)
+    yield Engine(store, resources=Resources(assessment=BANKS / "two_per_level.yaml"))
+    store.close()
+
+
+def talk(engine: Engine, *lines: str, user: str = "max") -> TurnResult:
+    result = None
+    for line in lines:
+        result = engine.turn(BOT, user, line)
+    assert result is not None
+    return result
+
+
+def profiles(engine: Engine, user: str = "max") -> list[dict[str, object]]:
+    return [dict(r.data) for r in engine.store.records("profile", bot=BOT, user=user)]
+
+
+def history(engine: Engine, user: str = "max") -> list[str]:
+    s = engine.session(BOT, user)
+    return [m.content for m in engine.store.history(s.id, 1000)] if s else []
+
+
+PROFILE_TURNS = ("Hello!", "Max", "Deutsch", "English", "Berlin")
+
+
+def test_hello_from_a_new_user_starts_onboarding(engine: Engine) -> None:
+    r = talk(engine, "Hello!")
+    assert (r.flow, r.state) == ("onboarding", "ask_name")
+    assert "LanguageBuddy" in r.reply and "What's your name?" in r.reply
+
+
+def test_whatever_a_new_user_says_first_starts_onboarding(engine: Engine) -> None:
+    r = talk(engine, "I want to give feedback")
+    assert (r.flow, r.state) == ("onboarding", "ask_name")
+
+
+def test_a_user_with_a_profile_goes_to_the_main_conversation(engine: Engine) -> None:
+    seed_profile(engine.store, BOT, "max", dict(PROFILE))
+    assert talk(engine, "hello").flow == "main"
+    assert talk(engine, "I want to give feedback").flow == "feedback"
+
+
+def test_happy_path_saves_the_profile_and_greets_by_name_at_the_level(engine: Engine) -> None:
+    talk(engine, *PROFILE_TURNS)
+    r = talk(engine, *RIGHT["A1"], *RIGHT["A2"], *RIGHT["B1"], "c", "tired")
+    assert r.state == "confirm" and "your level is B1" in r.reply
+    assert "name Max; native language German; learning English; timezone Europe/Berlin; level B1" in r.reply
+    assert profiles(engine) == []
+    r = talk(engine, "yes")
+    assert r.flow == "main"
+    assert "Great, Max! Let's start practising English at level B1." in r.reply
+    assert profiles(engine) == [PROFILE]
+    assert "User Max onboarded. Level: B1. Languages: de -> en." in history(engine)
+    assert r.trace is not None and r.trace.records == ["profile"]  # written with the turn that closed the flow
+    assert talk(engine, "hi").flow == "main"  # the entry rule is satisfied now
+
+
+def test_several_slots_in_one_message_are_not_asked_again(engine: Engine) -> None:
+    r = talk(engine, "I'm Max from Berlin, I speak German and want to learn English")
+    assert (r.flow, r.state) == ("onboarding", "assess")
+    assert r.slots["name"] == "Max" and r.slots["native_language"] == "de"
+    assert r.slots["target_language"] == "en" and r.slots["timezone"] == "Europe/Berlin"
+    assert "Noted so far: name: Max; native language: German; learning: English; timezone: Europe/Berlin" in r.reply
+    assert "name?" not in r.reply and "timezone?" not in r.reply
+
+
+def test_some_slots_at_once_leave_the_rest_to_be_asked(engine: Engine) -> None:
+    r = talk(engine, "Hi, my name is Anna and I'm learning Spanish")
+    assert r.state == "ask_native" and r.slots["target_language"] == "es"
+    r = talk(engine, "French")
+    assert r.state == "ask_timezone"  # the target was given already
+
+
+def test_a_name_correction_mid_test_keeps_the_question(engine: Engine) -> None:
+    talk(engine, *PROFILE_TURNS, "no")
+    r = talk(engine, "actually my name is Maxim")
+    assert (r.state, r.slots["name"]) == ("assess", "Maxim")
+    assert r.reply.startswith("Noted (name: Maxim).") and "[A1 · question 2 of 2]" in r.reply
+    s = engine.session(BOT, "max")
+    assert s is not None and s.active is not None and s.active.slots["correct"] == 1
+
+
+def test_a_target_correction_before_the_test_just_updates_it(engine: Engine) -> None:
+    talk(engine, "Hello!", "Max", "German", "English")
+    r = talk(engine, "no, I want to learn Spanish")
+    assert (r.state, r.slots["target_language"]) == ("ask_timezone", "es")
+    assert "Noted (target language: es)" in r.reply
+
+
+def test_a_target_correction_during_the_test_restarts_it_for_the_new_language(db: str) -> None:
+    store = SqlStore(db)
+    engine = Engine(store)  # shipped banks: English has one, Japanese has none
+    talk(engine, *PROFILE_TURNS, "b")
+    r = talk(engine, "no, I want to learn Japanese")
+    assert "Let's redo the placement" in r.reply and "placement test for Japanese" in r.reply
+    assert (r.state, r.slots["level"], r.slots["target_language"]) == ("confirm", "A1", "ja")
+    talk(engine, "yes")
+    assert profiles(engine)[0]["target_language"] == "ja"
+    store.close()
+
+
+def test_no_at_the_confirmation_asks_what_to_change(engine: Engine) -> None:
+    talk(engine, "I'm Max from Berlin, I speak German and want to learn English", *RIGHT["A1"], *WRONG["A2"])
+    r = talk(engine, "no")
+    assert r.state == "amend" and "What should I change" in r.reply
+    r = talk(engine, "the timezone")
+    assert r.state == "ask_timezone"
+    r = talk(engine, "Tokyo")
+    assert r.state == "confirm" and "timezone Asia/Tokyo" in r.reply  # the test is not taken again
+    r = talk(engine, "no")
+    r = talk(engine, "my name is Maxim")  # the new value itself answers "what should I change?"
+    assert r.state == "confirm" and "name Maxim" in r.reply
+    talk(engine, "yes")
+    assert profiles(engine) == [{**PROFILE, "name": "Maxim", "timezone": "Asia/Tokyo", "level": "A1"}]
+
+
+def test_changing_the_level_retakes_the_test(engine: Engine) -> None:
+    talk(engine, "I'm Max from Berlin, I speak German and want to learn English", *WRONG["A1"])
+    talk(engine, "no")
+    r = talk(engine, "level")
+    assert r.state == "assess" and "[A1 · question 1 of 2]" in r.reply
+
+
+def test_cancel_pauses_and_the_next_message_resumes_the_same_question(engine: Engine) -> None:
+    talk(engine, "Hello!", "Max", "German")
+    r = talk(engine, "cancel")
+    assert r.flow == "main" and "Paused" in r.reply
+    assert profiles(engine) == []
+    r = talk(engine, "hi again")
+    assert (r.flow, r.state, r.slots["name"], r.slots["native_language"]) == ("onboarding", "ask_target", "Max", "de")
+    assert r.reply == "Welcome back! Let's continue. Which language would you like to learn?"
+
+
+def test_cancel_mid_test_resumes_at_the_same_question_with_the_score(engine: Engine) -> None:
+    talk(engine, *PROFILE_TURNS, *RIGHT["A1"], "ate")
+    talk(engine, "stop")
+    r = talk(engine, "hello")
+    assert r.state == "assess" and "[A2 · question 2 of 2]" in r.reply
+    assert r.slots["tier"] == 1 and r.slots["correct"] == 1
+
+
+def test_invalid_answers_get_a_clear_reprompt(engine: Engine) -> None:
+    talk(engine, "Hello!", "Max")
+    r = talk(engine, "Klingon")
+    assert r.state == "ask_native" and "I don't know a language called “Klingon”" in r.reply
+    talk(engine, "German", "English")
+    r = talk(engine, "Portland")
+    assert r.state == "ask_timezone" and "Portland, Oregon" in r.reply and "Portland, Maine" in r.reply
+    r = talk(engine, "Portland, Oregon")
+    assert r.slots["timezone"] == "America/Los_Angeles" and r.state == "assess"
+    r = talk(engine, "z")
+    assert r.state == "assess" and "Please answer" not in r.reply  # A1 q1 is open: any text is an answer
+    r = talk(engine, "d")
+    assert "Please answer with one letter: a, b, c." in r.reply
+
+
+def test_the_timezone_falls_back_to_utc_after_three_tries(engine: Engine) -> None:
+    talk(engine, "Hello!", "Max", "German", "English", "UTC+15", "Atlantis")
+    r = talk(engine, "Springfield")
+    assert "Let's skip that one for now." in r.reply and "I'll use UTC for now" in r.reply
+    assert r.slots["timezone"] == "UTC" and r.state == "assess"
+
+
+def test_a_name_given_three_times_unreadably_stops_and_restarts_next_time(engine: Engine) -> None:
+    r = talk(engine, "Hello!", "123", "R2D2", "4 5 6")
+    assert r.flow == "main" and "stopped the onboarding" in r.reply
+    assert profiles(engine) == []
+    assert talk(engine, "hi").state == "ask_name"  # still mandatory
+
+
+def test_the_assessment_stops_at_the_first_failed_level(engine: Engine) -> None:
+    talk(engine, *PROFILE_TURNS, *RIGHT["A1"], *RIGHT["A2"], *RIGHT["B1"])
+    r = talk(engine, "c", "tired")  # one of two at B2 is not more than half
+    assert r.slots["level"] == "B1" and r.state == "confirm"
+
+
+def test_the_assessment_reaches_the_c2_ceiling(engine: Engine) -> None:
+    talk(engine, *PROFILE_TURNS)
+    r = talk(engine, *(a for lvl in LEVELS for a in RIGHT[lvl]))
+    assert r.slots["level"] == "C2" and "your level is C2" in r.reply
+
+
+def test_no_level_passed_is_a1(engine: Engine) -> None:
+    r = talk(engine, *PROFILE_TURNS, "I don't know", "b")
+    assert r.slots["level"] == "A1" and r.state == "confirm"
+
+
+def test_a_bank_ceiling_below_c2_ends_the_test_there(db: str) -> None:
+    store = SqlStore(db)
+    engine = Engine(store, resources=Resources(assessment=BANKS / "tiny.yaml"))
+    r = talk(engine, *PROFILE_TURNS)
+    assert "up to A1" in r.reply
+    r = talk(engine, "BLUE ")  # case and spacing do not matter
+    assert r.slots["level"] == "A1" and r.slots["passed"] == "A1"
+    store.close()
+
+
+def test_a_broken_bank_fails_at_the_start_naming_every_problem(db: str) -> None:
+    store = SqlStore(db)
+    engine = Engine(store, resources=Resources(assessment=BANKS / "broken.yaml"))
+    with pytest.raises(DataFileError) as info:
+        talk(engine, "Hello!")
+    problems = info.value.problems
+    assert any("A1 question 2" in p and "'question'" in p for p in problems)
+    assert any("A1 question 2" in p and "'answers'" in p for p in problems)
+    assert any("B1 question 1" in p and "'d'" in p for p in problems)
+    assert any("'B3'" in p for p in problems) and any("missing A2" in p for p in problems)
+    assert engine.session(BOT, "max") is None  # the failed turn wrote nothing
+    store.close()
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("[1, 2]", "'levels' mapping"),
+        ("levels: {A1: []}", "A1: needs a non-empty list"),
+        ("levels: {A1: [{question: q, answers: [x], options: {a: x, b: y}, answer: a}]}", "not both"),
+        ("levels: {A1: [{question: q, answers: [yes]}]}", "quote it"),
+        ("levels: {A1: [{question: q, options: {a: x}, answer: a}]}", "at least two"),
+        ("levels: {A1: [{question: q, answers: [x], hint: h}]}", "unknown key 'hint'"),
+        ("levels: {A1: [oops]}", "must be a mapping"),
+        ("levels: {A1: [{question: q, answers: [x]}]}\nlanguage: en", "unknown top-level key"),
+        ("levels: [A1", "YAML syntax error"),
+    ],
+)
+def test_bank_validation_names_the_problem(tmp_path: Path, text: str, problem: str) -> None:
+    path = tmp_path / "bank.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(DataFileError) as info:
+        load_bank(path)
+    assert problem in str(info.value) and str(path) in str(info.value)
+
+
+def test_a_missing_bank_file_is_a_data_file_error(tmp_path: Path) -> None:
+    with pytest.raises(DataFileError, match="cannot read"):
+        load_bank(tmp_path / "nope.yaml")
+
+
+def test_shipped_banks_are_valid_and_english_is_shipped() -> None:
+    names = [p.stem for p in shipped_banks()]
+    assert "en" in names
+    for path in shipped_banks():
+        assert load_bank(path).ceiling == "C2"
+
+
+def test_rule_grading_ignores_case_spacing_and_letter_forms() -> None:
+    open_q = Question(level="A1", number=1, of=1, text="q", accepted=["had already started"])
+    assert is_correct(open_q, "  Had   already started. ")
+    assert not is_correct(open_q, "started")
+    choice_q = Question(level="A1", number=1, of=1, text="q", options={"a": "am", "b": "is"}, accepted=["b"])
+    for given in ("b", "B", "(b)", "b)", "answer b", "IS"):
+        assert is_correct(choice_q, given), given
+    assert answer_parser(choice_q)("I don't know") == "?"
+    assert not is_correct(choice_q, "?")
+
+
+def test_an_llm_may_accept_an_open_answer_the_rules_did_not(engine: Engine) -> None:
+    llm = ScriptedLLM()
+    scripted = Engine(engine.store, llm, resources=engine.resources)
+    llm.push(*["..."] * len(PROFILE_TURNS))  # one phrasing of the next question per turn
+    for line in PROFILE_TURNS:
+        scripted.turn(BOT, "ann", line)
+    llm.push({"correct": True}, "next question")
+    r = scripted.turn(BOT, "ann", "nope")  # "nope" is not in the bank's accepted answers for "opposite of yes"
+    assert r.slots["correct"] == 1
+    assert llm.calls[-2] == "grade:onboarding.A1.1"
+
+
+def test_a_restart_mid_test_continues_with_a_new_engine(db: str) -> None:
+    bank = Resources(assessment=BANKS / "two_per_level.yaml")
+    first = SqlStore(db)
+    talk(Engine(first, resources=bank), *PROFILE_TURNS, *RIGHT["A1"], "ate")
+    first.close()
+    second = SqlStore(db)  # a new process would open the file the same way
+    engine = Engine(second, resources=bank)
+    r = talk(engine, "b")
+    assert r.slots["tier"] == 2 and "A2 passed" in r.reply
+    talk(engine, *RIGHT["B1"], *WRONG["B2"], "yes")
+    assert profiles(engine) == [PROFILE]
+    second.close()
+
+
+def test_a_restart_between_two_replay_runs_on_one_database(tmp_path: Path) -> None:
+    head = "bot: language-buddy\nuser: max\nassessment: {bank}\nturns:\n".format(bank=BANKS / "two_per_level.yaml")
+    part1 = tmp_path / "part1.yaml"
+    part1.write_text(
+        head
+        + "".join(f'  - user: "{t}"\n' for t in (*PROFILE_TURNS, "no"))
+        + "    expect: {flow: onboarding, state: assess, slots: {tier: 0, correct: 1}}\n",
+        encoding="utf-8",
+    )
+    part2 = tmp_path / "part2.yaml"
+    part2.write_text(
+        head
+        + '  - user: "a"\n    expect: {flow: onboarding, state: assess, slots: {tier: 1, correct: 0}}\n'
+        + "".join(f'  - user: "{t}"\n' for t in (*RIGHT["A2"], *RIGHT["B1"], *WRONG["B2"], "yes"))
+        + "expect_end:\n  flow: main\n  records: {profile: [{name: Max, level: B1, timezone: Europe/Berlin}]}\n",
+        encoding="utf-8",
+    )
+    db = str(tmp_path / "shared.db")
+    for part in (part1, part2):
+        out = subprocess.run(
+            [sys.executable, "cli.py", "replay", "--db", db, str(part)],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_feedback_may_interrupt_onboarding_and_onboarding_resumes(engine: Engine) -> None:
+    talk(engine, "Hello!", "Max")
+    r = talk(engine, "I want to give feedback")
+    assert r.flow == "feedback"
+    r = talk(engine, "2", "the questions are confusing")
+    assert r.flow == "onboarding" and r.state == "ask_native"
+    assert "Back to the onboarding" in r.reply and "What's your native language?" in r.reply
+    assert engine.store.records("feedback", bot=BOT, user="max")
+
+
+def test_help_explains_the_current_question(engine: Engine) -> None:
+    talk(engine, *PROFILE_TURNS)
+    r = talk(engine, "help")
+    assert "places you at a level from A1 to C2" in r.reply and r.state == "assess"
+
+
+def test_the_flow_is_part_of_language_buddy() -> None:
+    bot = get_bot(BOT)
+    assert bot.flow("onboarding") is onboarding
+    assert onboarding.on_cancel == "pause" and "feedback" in onboarding.interrupts
+
+
+def test_a_test_answer_that_sounds_like_a_profile_change_is_an_answer(engine: Engine) -> None:
+    talk(engine, *PROFILE_TURNS)
+    r = talk(engine, "I live in London, my name is Tom")  # an open answer, not marked as a correction
+    assert r.slots["timezone"] == "Europe/Berlin" and r.slots["name"] == "Max"
+    assert "[A1 · question 2 of 2]" in r.reply
+    r = talk(engine, "I would like to learn French")  # not a letter: reprompted, not a new target
+    assert r.slots["target_language"] == "en" and "Please answer with one letter" in r.reply
+    r = talk(engine, "sorry, I live in London")
+    assert r.slots["timezone"] == "Europe/London" and "[A1 · question 2 of 2]" in r.reply

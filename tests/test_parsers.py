@@ -1,0 +1,278 @@
+"""Profile parsers: every accepted form, and the edge cases that must reprompt rather than guess."""
+
+from __future__ import annotations
+
+import zoneinfo
+
+import pytest
+from pydantic import BaseModel, ValidationError
+
+from engine import Invalid
+from flows.parsers import (
+    AMBIGUOUS_CITIES,
+    CITY_ZONES,
+    LANGUAGES,
+    LanguageCode,
+    PersonName,
+    TimeZoneName,
+    find_languages,
+    language_name,
+    name_in,
+    native_in,
+    parse_language,
+    parse_name,
+    parse_timezone,
+    target_in,
+    timezone_in,
+    timezone_moved,
+)
+
+# -- languages ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("German", "de"),
+        ("german", "de"),
+        ("Deutsch", "de"),
+        ("de", "de"),
+        ("DE", "de"),
+        ("de-DE", "de"),
+        ("en_US", "en"),
+        ("Español", "es"),
+        ("Espanol", "es"),  # accents are optional
+        ("Français", "fr"),
+        ("日本語", "ja"),
+        ("中文", "zh"),
+        ("Mandarin", "zh"),
+        ("Farsi", "fa"),
+        ("Brazilian Portuguese", "pt"),
+        ("I speak German", "de"),
+        ("I'd like to learn Japanese.", "ja"),
+        ("not German but English", "en"),
+        ("English please!", "en"),
+    ],
+)
+def test_language_forms(text: str, code: str) -> None:
+    assert parse_language(text) == code
+
+
+def test_every_table_row_reads_back_by_each_of_its_names() -> None:
+    for lang in LANGUAGES:
+        for name in (*lang.names, *lang.native):
+            assert parse_language(name) == lang.code, name
+
+
+def test_unknown_language_reprompts_with_the_forms_that_work() -> None:
+    out = parse_language("Klingon")
+    assert isinstance(out, Invalid)
+    assert "Klingon" in out.reason and "Spanish" in out.reason and "es" in out.reason
+
+
+def test_a_misspelling_is_suggested_not_guessed() -> None:
+    out = parse_language("Germna")
+    assert isinstance(out, Invalid) and "Did you mean German?" in out.reason
+
+
+@pytest.mark.parametrize("word", ["it", "no", "hi", "is"])
+def test_codes_that_are_english_words_are_not_taken_as_languages(word: str) -> None:
+    out = parse_language(word)
+    assert isinstance(out, Invalid) and language_name(word) in out.reason
+
+
+def test_two_languages_in_one_answer_ask_for_one() -> None:
+    out = parse_language("German and English")
+    assert isinstance(out, Invalid) and "German and English" in out.reason
+
+
+def test_a_sentence_without_a_language_is_left_undecided() -> None:
+    assert parse_language("hmm, I am not sure what you are asking me here") is None
+
+
+def test_find_languages_keeps_order_and_drops_repeats() -> None:
+    assert find_languages("English, Deutsch, english and español") == ["en", "de", "es"]
+
+
+def test_language_code_type_stores_codes_and_refuses_unknowns() -> None:
+    class M(BaseModel):
+        lang: LanguageCode
+
+    assert M(lang="it").lang == "it"  # a stored code is always valid, even a word-like one
+    assert M(lang="German").lang == "de"  # an LLM answering with a name still stores the code
+    with pytest.raises(ValidationError, match="Klingon"):
+        M(lang="Klingon")
+
+
+def test_native_and_target_cues() -> None:
+    text = "I'm Max from Berlin, I speak German and want to learn English"
+    assert native_in(text, weak=True) == "de"
+    assert target_in(text, weak=True) == "en"
+    assert native_in("I speak a little English", weak=True) is None
+    assert native_in("German is my native language", weak=False) == "de"
+    assert native_in("I'm a native French speaker", weak=False) == "fr"
+    assert native_in("I speak German", weak=False) is None  # only a loose cue
+    assert target_in("no, I want to learn Spanish", weak=False) == "es"
+    assert target_in("I am learning Japanese", weak=False) is None
+    assert target_in("I am learning Japanese", weak=True) == "ja"
+
+
+# -- timezones ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "zone"),
+    [
+        ("Europe/Berlin", "Europe/Berlin"),
+        ("europe/berlin", "Europe/Berlin"),
+        ("America/New York", "America/New_York"),
+        ("Berlin", "Europe/Berlin"),
+        ("Berlin, Germany", "Europe/Berlin"),
+        ("Munich", "Europe/Berlin"),
+        ("München", "Europe/Berlin"),
+        ("Tokyo", "Asia/Tokyo"),
+        ("New York", "America/New_York"),
+        ("São Paulo", "America/Sao_Paulo"),
+        ("Mumbai", "Asia/Kolkata"),
+        ("I live in Barcelona", "Europe/Madrid"),
+        ("I think it's Lisbon", "Europe/Lisbon"),
+        ("Portland, Oregon", "America/Los_Angeles"),
+        ("Portland ME", "America/New_York"),
+        ("Springfield, MA", "America/New_York"),
+        ("UTC+2", "Etc/GMT-2"),
+        ("GMT-5", "Etc/GMT+5"),
+        ("utc + 3", "Etc/GMT-3"),
+        ("+01:00", "Etc/GMT-1"),
+        ("UTC+14", "Etc/GMT-14"),
+        ("UTC-12", "Etc/GMT+12"),
+        ("UTC", "UTC"),
+        ("GMT", "UTC"),
+        ("UTC+0", "UTC"),
+    ],
+)
+def test_timezone_forms(text: str, zone: str) -> None:
+    assert parse_timezone(text) == zone
+    zoneinfo.ZoneInfo(zone)  # every result is a real IANA zone
+
+
+def test_every_tabled_city_resolves_to_a_zone_this_machine_has() -> None:
+    for city in CITY_ZONES:
+        zone = parse_timezone(city)
+        assert isinstance(zone, str), city
+        zoneinfo.ZoneInfo(zone)
+    for options in AMBIGUOUS_CITIES.values():
+        for place in options:
+            zone = parse_timezone(place)
+            assert isinstance(zone, str), place
+            zoneinfo.ZoneInfo(zone)
+
+
+@pytest.mark.parametrize("text", ["Portland", "Springfield", "Birmingham", "I live in Perth"])
+def test_an_ambiguous_city_is_asked_back_with_its_options(text: str) -> None:
+    out = parse_timezone(text)
+    assert isinstance(out, Invalid)
+    assert "several places" in out.reason and "Which one" in out.reason
+
+
+def test_portland_lists_both_zones() -> None:
+    out = parse_timezone("Portland")
+    assert isinstance(out, Invalid)
+    assert "America/Los_Angeles" in out.reason and "America/New_York" in out.reason
+
+
+@pytest.mark.parametrize("text", ["UTC+15", "GMT-13", "UTC+99"])
+def test_an_offset_out_of_range_says_the_range(text: str) -> None:
+    out = parse_timezone(text)
+    assert isinstance(out, Invalid)
+    assert "UTC-12 to UTC+14" in out.reason
+
+
+def test_a_half_hour_offset_asks_for_a_city_instead_of_guessing() -> None:
+    out = parse_timezone("UTC+5:30")
+    assert isinstance(out, Invalid) and "city" in out.reason
+
+
+def test_an_unknown_place_reprompts_with_the_forms_that_work() -> None:
+    out = parse_timezone("Atlantis")
+    assert isinstance(out, Invalid)
+    assert "Atlantis" in out.reason and "UTC+2" in out.reason and "Europe/Berlin" in out.reason
+
+
+def test_a_sentence_without_a_place_is_left_undecided() -> None:
+    assert parse_timezone("I have honestly no idea what my timezone would be") is None
+
+
+def test_timezones_inside_sentences_need_a_cue() -> None:
+    assert timezone_in("I'm Max from Berlin") == "Europe/Berlin"
+    assert timezone_in("Nice to meet you") is None  # "Nice" the city is not a cue
+    assert timezone_in("I live in North America") is None
+    assert timezone_in("I'm on UTC+2") == "Etc/GMT-2"
+    assert timezone_moved("from Berlin") is None  # "from" fills an empty slot, never corrects one
+    assert timezone_moved("actually I live in Tokyo now") == "Asia/Tokyo"
+    assert timezone_moved("my timezone is UTC-5") == "Etc/GMT+5"
+
+
+def test_timezone_type_accepts_iana_and_refuses_guesses() -> None:
+    class M(BaseModel):
+        tz: TimeZoneName
+
+    assert M(tz="Etc/GMT-2").tz == "Etc/GMT-2"
+    assert M(tz="Berlin").tz == "Europe/Berlin"
+    with pytest.raises(ValidationError, match="several places"):
+        M(tz="Portland")
+
+
+# -- names --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Max", "Max"),
+        ("max.", "Max"),
+        ("my name is Max", "Max"),
+        ("My name's Anna Maria", "Anna Maria"),
+        ("I'm Max", "Max"),
+        ("i'm max", "Max"),
+        ("I am Max", "Max"),
+        ("call me Max", "Max"),
+        ("You can call me Maxi!", "Maxi"),
+        ("Hi, I'm Max from Berlin", "Max"),
+        ("Max here", "Max"),
+        ("hello max", "Max"),
+        ("Jean-Luc Picard", "Jean-Luc Picard"),
+        ("McKenzie", "McKenzie"),
+        ("José", "José"),
+    ],
+)
+def test_name_forms(text: str, name: str) -> None:
+    assert parse_name(text) == name
+
+
+@pytest.mark.parametrize("text", ["Hello!", "hi", "yes", "I'm from Berlin", "I'm German", "I'm learning Spanish", "no"])
+def test_things_that_are_not_names(text: str) -> None:
+    assert parse_name(text) is None
+
+
+def test_digits_in_a_name_reprompt() -> None:
+    out = parse_name("R2D2")
+    assert isinstance(out, Invalid) and "digits" in out.reason
+
+
+def test_loose_name_cues_only_with_a_capitalised_word() -> None:
+    assert name_in("I'm Max from Berlin", weak=True) == "Max"
+    assert name_in("I'm tired", weak=True) is None
+    assert name_in("I'm Max", weak=False) is None  # loose cues never correct a known name
+    assert name_in("actually my name is Maxim", weak=False) == "Maxim"
+    assert name_in("I am a student", weak=True) is None
+
+
+def test_person_name_type() -> None:
+    class M(BaseModel):
+        name: PersonName
+
+    assert M(name="  Max   Mustermann ").name == "Max Mustermann"
+    with pytest.raises(ValidationError):
+        M(name="R2D2")
+    with pytest.raises(ValidationError):
+        M(name="")
