@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from cli import app
+from engine.replay import seed_profile
 from engine.sqlstore import SqlStore
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -23,7 +24,12 @@ def run(*args: str, input: bytes | str | None = None) -> Result:
 
 @pytest.fixture
 def db(tmp_path: Path) -> str:
-    return str(tmp_path / "chat.db")
+    """A database where ann already has a profile, so language-buddy skips onboarding."""
+    path = str(tmp_path / "chat.db")
+    store = SqlStore(path)
+    seed_profile(store, "language-buddy", "ann", {"name": "Ann", "level": "A2"})
+    store.close()
+    return path
 
 
 def chat(db: str, lines: list[str] | bytes, *extra: str) -> Result:
@@ -133,7 +139,10 @@ def test_replay_all_pass() -> None:
 
 def test_replay_failure_shows_expected_and_actual(tmp_path: Path) -> None:
     bad = tmp_path / "bad.yaml"
-    bad.write_text("bot: language-buddy\nturns:\n  - user: I want to give feedback\n    expect: {state: details}\n")
+    bad.write_text(
+        "bot: language-buddy\nprofile: {name: Max}\n"
+        "turns:\n  - user: I want to give feedback\n    expect: {state: details}\n"
+    )
     r = run("replay", str(REPLAYS / "feedback_help.yaml"), str(bad))
     assert r.exit_code == 1, r.output
     assert "PASS " in r.output and f"FAIL {bad}" in r.output
@@ -143,7 +152,7 @@ def test_replay_failure_shows_expected_and_actual(tmp_path: Path) -> None:
 
 def test_replay_malformed_beats_failed(tmp_path: Path) -> None:
     bad = tmp_path / "bad.yaml"
-    bad.write_text("bot: language-buddy\nturns:\n  - user: x\n    expect: {state: details}\n")
+    bad.write_text("bot: language-buddy\nprofile: {name: Max}\nturns:\n  - user: x\n    expect: {state: details}\n")
     malformed = tmp_path / "malformed.yaml"
     malformed.write_text("bot: language-buddy\nturns:\n  - user: hi\n  - user: x\n    expect: {flwo: main}\n")
     r = run("replay", str(bad), str(malformed))
@@ -221,3 +230,9 @@ def test_python_cli_py_works() -> None:
     r = subprocess.run([sys.executable, "cli.py", "flows", "list"], cwd=ROOT, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     assert "feedback" in r.stdout
+
+
+def test_chat_sends_a_new_user_to_onboarding_first(tmp_path: Path) -> None:
+    r = run("chat", "--db", str(tmp_path / "new.db"), "--user", "newbie", input=b"Hello!\n/quit\n")
+    assert r.exit_code == 0, r.output
+    assert "[language-buddy · onboarding/" in r.output

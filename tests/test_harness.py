@@ -10,14 +10,17 @@ from engine.llm import ScriptedLLM
 from engine.testing import Dialogue, DialogueFactory
 from engine.testing import dialogue as open_dialogue
 
+# language-buddy sends a user without a profile to onboarding first; these tests are about feedback
+MAX = {"name": "Max", "native_language": "de", "target_language": "en", "timezone": "Europe/Berlin", "level": "B1"}
+
 
 def test_the_issue_example(dialogue: DialogueFactory) -> None:
-    chat = dialogue("language-buddy")
+    chat = dialogue("language-buddy", profile=MAX)
     chat.say("I want to give feedback").expect(flow="feedback")
 
 
 def test_a_whole_feedback_flow(dialogue: DialogueFactory) -> None:
-    chat = dialogue("language-buddy", user="max")
+    chat = dialogue("language-buddy", user="max", profile=MAX)
     chat.say("I want to give feedback").expect(flow="feedback", state="rating", reply_contains="rate")
     chat.say("4").expect(state="details", slots={"rating": 4.0, "sentiment": "positive"})
     chat.say("the bot is too slow").expect(flow="main", reply_contains=["saved", "feedback"], reply_not_contains="oops")
@@ -30,7 +33,7 @@ def test_a_whole_feedback_flow(dialogue: DialogueFactory) -> None:
 
 
 def test_properties_follow_the_conversation(dialogue: DialogueFactory) -> None:
-    chat = dialogue("language-buddy")
+    chat = dialogue("language-buddy", profile=MAX)
     assert (chat.flow, chat.state, chat.slots, chat.reply) == ("main", None, {}, "")
     assert chat.session is None and chat.last is None
     chat.say("I want to complain")
@@ -43,7 +46,7 @@ def test_properties_follow_the_conversation(dialogue: DialogueFactory) -> None:
 
 
 def test_a_failing_expect_is_readable(dialogue: DialogueFactory) -> None:
-    chat = dialogue("language-buddy").say("I want to give feedback")
+    chat = dialogue("language-buddy", profile=MAX).say("I want to give feedback")
     with pytest.raises(AssertionError) as info:
         chat.expect(flow="main", state="details", reply_contains="banana", slots={"rating": 4})
     message = str(info.value)
@@ -57,11 +60,11 @@ def test_a_failing_expect_is_readable(dialogue: DialogueFactory) -> None:
 
 def test_expect_before_say_fails_clearly(dialogue: DialogueFactory) -> None:
     with pytest.raises(AssertionError, match="before any say"):
-        dialogue("language-buddy").expect(flow="main")
+        dialogue("language-buddy", profile=MAX).expect(flow="main")
 
 
 def test_record_expectations(dialogue: DialogueFactory) -> None:
-    chat = dialogue("language-buddy")
+    chat = dialogue("language-buddy", profile=MAX)
     chat.say("I want to give feedback").say("3").say("cancel")
     chat.expect_records("feedback", [])
     chat.expect_history("Feedback cancelled")
@@ -79,22 +82,22 @@ def test_profile_is_seeded(dialogue: DialogueFactory) -> None:
 def test_scripted_llm(dialogue: DialogueFactory) -> None:
     # With a model, small talk costs two calls: classify the intent (none), then phrase the reply.
     llm = ScriptedLLM([None, "Hallo! Ich kann Feedback entgegennehmen."])
-    chat = dialogue("language-buddy", llm=llm)
+    chat = dialogue("language-buddy", llm=llm, profile=MAX)
     chat.say("hi").expect(flow="main", reply_contains="Hallo")
     assert llm.calls == ["classify:intent", "reply:main"]
 
 
 def test_two_dialogues_can_share_a_database(dialogue: DialogueFactory, tmp_path: Path) -> None:
     db = tmp_path / "shared.db"
-    dialogue("language-buddy", user="a", db=db).say("I want to give feedback")
-    again = dialogue("language-buddy", user="a", db=db)
+    dialogue("language-buddy", user="a", db=db, profile=MAX).say("I want to give feedback")
+    again = dialogue("language-buddy", user="a", db=db, profile=MAX)
     assert again.flow == "feedback" and again.state == "rating"
     again.say("5").expect(state="details")
-    assert dialogue("language-buddy", user="b").flow == "main"
+    assert dialogue("language-buddy", user="b", profile=MAX).flow == "main"
 
 
 def test_dialogue_outside_the_fixture_cleans_up() -> None:
-    with open_dialogue("language-buddy") as chat:
+    with open_dialogue("language-buddy", profile=MAX) as chat:
         assert isinstance(chat, Dialogue)
         chat.say("I want to give feedback").expect(flow="feedback")
         folder = Path(chat.store.url.removeprefix("sqlite:///")).parent

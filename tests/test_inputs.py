@@ -8,6 +8,7 @@ import pytest
 
 from engine import Engine, InputRejected, SqlStore
 from engine.inputs import MAX_CHARS, check_message, decode_terminal
+from engine.replay import seed_profile
 
 BAD = {
     "empty": "",
@@ -46,6 +47,7 @@ def test_good_text_is_kept_verbatim_inside() -> None:
 @pytest.mark.parametrize("name", list(BAD))
 def test_rejected_turn_changes_nothing(tmp_path: Path, name: str) -> None:
     store = SqlStore(str(tmp_path / "t.db"))
+    seed_profile(store, "language-buddy", "max", {"name": "Max", "level": "B1"})
     engine = Engine(store)
     first = engine.turn("language-buddy", "max", "I want to give feedback")
     before = store.get(first.session_id or "")

@@ -237,6 +237,7 @@ def test_failed_expectations_are_reported(tmp_path: Path) -> None:
             tmp_path,
             """
 bot: language-buddy
+profile: {name: Max}
 turns:
   - user: "I want to give feedback"
     expect: {state: details}
