@@ -59,6 +59,8 @@ class Ask:
     initial: bool = False
     ask_if_filled: bool = False
     prefill: bool = False
+    # False where an answer may look like an intent (a quiz answer "complaint" is not feedback)
+    interruptible: bool = True
 
     trigger = ANSWER
 

@@ -81,7 +81,9 @@ class Turn:
             self._help()
         elif a is not None:
             flow = self.bot.flow(a.flow)
-            interrupt = self.bot.intent_for(self.text, allowed=flow.interrupts) if flow.interrupts else None
+            here = flow.state(a.state)
+            open_to = flow.interrupts if isinstance(here, Ask) and here.interruptible else ()
+            interrupt = self.bot.intent_for(self.text, allowed=open_to) if open_to else None
             if interrupt:
                 self._route(f"interrupt:{interrupt}")
                 self.session.stack.append(a)
@@ -421,19 +423,17 @@ class Turn:
 
     def _prompt(self, flow: Flow | None) -> list[Message]:
         current = Message(role="user", content=self.text)
+        profile = self.entry_context().latest("profile")
+        about = f" The user's profile: {profile.data}." if profile else ""
         if flow is None:
             history = self.store.history(self.session.id, LOAD_LIMIT)
             # the current message is already queued for main history, not yet stored
-            return build_prompt(f"You are {self.bot.persona}.", history, current)
+            return build_prompt(f"You are {self.bot.persona}.{about}", history, current)
         a = self.session.active
         pad = list(a.scratchpad) if a else []
         if pad and pad[-1] == current:
             pad.pop()
-        profile = self.entry_context().latest("profile")
-        system = f"You are {flow.persona}, part of {self.bot.name}."
-        if profile:
-            system += f" The user's profile: {profile.data}."
-        return build_prompt(system, pad, current)
+        return build_prompt(f"You are {flow.persona}, part of {self.bot.name}.{about}", pad, current)
 
     def _spend(self) -> bool:
         if self.llm.name == "rules":

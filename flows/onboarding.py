@@ -377,6 +377,7 @@ onboarding = Flow(
             reprompts=[ask_question, ask_question],
             help="This short test places you at a level from A1 to C2. Answer as best you can, or say “I don't know”.",
             ask_if_filled=True,
+            interruptible=False,  # a test answer like "complaint" is an answer, not feedback
         ),
         Step("grade", run=grade),
         Ask(

@@ -315,3 +315,21 @@ def test_a_scripted_llm_out_of_step_fails_loudly(store: SqlStore) -> None:
     with pytest.raises(UnexpectedLLMCall):
         Engine(store, ScriptedLLM()).turn("test-bot", "u", "survey")
     assert not store.sessions()  # the failed turn wrote nothing
+
+
+def test_an_ask_can_refuse_interrupts(store: SqlStore) -> None:
+    from dataclasses import replace
+
+    closed = Flow(
+        name="closed",
+        slots=SurveySlots,
+        states=[replace(s, interruptible=False) if isinstance(s, Ask) else s for s in survey.states],
+        transitions=survey.transitions,
+        interrupts=["feedback"],
+    )
+    quiz = Intent("closed", [r"\bquiz\b"], "q")
+    register(Bot(name="closed-bot", persona="p", flows=[closed, feedback], intents=[quiz], capabilities="c"))
+    e = Engine(store)
+    e.turn("closed-bot", "u", "quiz")
+    r = e.turn("closed-bot", "u", "I want to give feedback")
+    assert (r.flow, r.state) == ("closed", "n")  # read as a (bad) answer, not as the feedback intent
