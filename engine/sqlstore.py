@@ -1,19 +1,32 @@
 """`SqlStore`: the session store on sqlmodel; SQLite by default, any SQLAlchemy URL accepted.
 
-The schema is declared with sqlmodel. The per-turn path (load one row, write one turn)
-uses prepared Core statements on those tables rather than ORM objects: building and
-flushing ORM instances cost several times the SQL itself (see bench/turn_overhead.py).
+The schema is declared with sqlmodel and created/migrated through SQLAlchemy Core. The
+per-turn path (load one row, write one turn) does not go through ORM objects nor even
+through Core execution: building and flushing ORM instances costs several times the SQL
+itself, and Core re-derives a cache key for every statement it runs (about as much again).
+Instead each statement is built once from the sqlmodel tables, compiled once for the
+engine's dialect, and run straight on the store's own DBAPI connection, and a loaded row
+is validated in one pydantic call (see bench/turn_overhead.py for the figures).
+
+SQLite runs in WAL mode with a busy timeout and synchronous=FULL. The driver is put in
+autocommit mode and every transaction is begun explicitly, so a turn's statements are
+exactly one transaction and DDL in a migration rolls back with it.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from typing import Any
+import os
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from operator import itemgetter
+from typing import Any, Literal
 
-from pydantic import TypeAdapter
+from pydantic import TypeAdapter, ValidationError
 from sqlalchemy import Connection, bindparam, event, exc, func, insert, select, update
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Dialect, Engine
+from sqlalchemy.pool import PoolProxiedConnection
+from sqlalchemy.sql.expression import ClauseElement
 from sqlmodel import Field, Index, SQLModel, Text, UniqueConstraint, create_engine
 
 from engine.errors import ConflictError, SchemaError, StoreError
@@ -36,6 +49,8 @@ from engine.window import LOAD_LIMIT
 SCHEMA_VERSION = 1
 # version n -> function upgrading a connection from n to n + 1, run in one transaction
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {}
+
+Synchronous = Literal["OFF", "NORMAL", "FULL", "EXTRA"]
 
 _metadata = SQLModel.metadata
 
@@ -123,32 +138,146 @@ _messages_json: TypeAdapter[list[Message]] = TypeAdapter(list[Message])
 _frames_json: TypeAdapter[list[FlowFrame]] = TypeAdapter(list[FlowFrame])
 _object_json: TypeAdapter[JsonObject] = TypeAdapter(JsonObject)
 
+_SESSION_COLUMNS: tuple[str, ...] = tuple(c.name for c in _S.columns)
+# _session unpacks rows in this order
+assert _SESSION_COLUMNS == (
+    "id", "bot", "user", "flow", "state", "flow_version", "slots", "scratchpad", "attempts", "flow_turns",
+    "flow_started_at", "stack", "context", "turns", "version", "created_at", "updated_at",
+), _SESSION_COLUMNS  # fmt: skip
+# A session's identity never changes; leaving these out of the UPDATE also spares SQLite
+# rewriting the primary-key and (bot, user) index entries on every turn.
+_SESSION_FIXED = frozenset({"id", "bot", "user", "created_at"})
+_RUN_COLUMNS = ("flow", "outcome", "summary", "slots", "turns", "started_at", "ended_at")
+_RECORD_COLUMNS = ("id", "kind", "bot", "user", "session_id", "data", "created_at")
+
 
 def sqlite_url(path: str) -> str:
     return path if "://" in path else f"sqlite:///{path}"
 
 
+class _Prepared:
+    """A Core statement compiled once for one dialect, run directly on a DBAPI cursor.
+
+    Parameters are given by bind name; they are laid out for the dialect's paramstyle
+    (a tuple for qmark/format, a dict for named/pyformat) without SQLAlchemy's
+    per-execution compile-cache lookup.
+    """
+
+    __slots__ = ("_fixed", "_pick", "_processors", "sql")
+
+    def __init__(self, stmt: ClauseElement, dialect: Dialect) -> None:
+        compiled = stmt.compile(dialect=dialect)
+        self.sql: str = compiled.string
+        escaped = getattr(compiled, "escaped_bind_names", None)
+        if escaped:  # pragma: no cover - our bind names are plain identifiers
+            raise StoreError(f"bind names need escaping for {dialect.name}: {dict(escaped)}")
+        positional = getattr(compiled, "positiontup", None)
+        names: tuple[str, ...] | None = tuple(positional) if dialect.positional and positional else None
+        # itemgetter lays a dict out as the positional tuple in C (a one-name getter returns a bare value)
+        self._pick: Callable[[Mapping[str, object]], tuple[object, ...]] | None = None
+        if names and len(names) > 1:
+            self._pick = itemgetter(*names)
+        elif names:
+            only = names[0]
+            self._pick = lambda values: (values[only],)
+        # Text/Integer need no conversion on SQLite; other dialects may declare some.
+        processors: Mapping[str, Callable[[Any], Any]] = getattr(compiled, "_bind_processors", None) or {}
+        self._processors = dict(processors)
+        # Binds the dialect adds with a fixed value (SQLite's "OFFSET ?" after a bound LIMIT).
+        bind_names: Mapping[Any, str] = getattr(compiled, "bind_names", None) or {}
+        self._fixed = {name: b.effective_value for b, name in bind_names.items() if not b.required}
+
+    def params(self, values: Mapping[str, object]) -> Sequence[object] | Mapping[str, object]:
+        if self._fixed:
+            values = {**self._fixed, **values}
+        if self._processors:
+            values = {k: (self._processors[k](v) if k in self._processors else v) for k, v in values.items()}
+        if self._pick is None:
+            return values
+        return self._pick(values)
+
+
 class SqlStore:
     """The real store. SQLite files run in WAL mode, synchronous=FULL, with a busy timeout."""
 
-    def __init__(self, url: str, *, busy_timeout_ms: int = 10_000) -> None:
+    def __init__(self, url: str, *, busy_timeout_ms: int = 10_000, synchronous: Synchronous = "FULL") -> None:
+        if synchronous not in ("OFF", "NORMAL", "FULL", "EXTRA"):
+            raise StoreError(f"synchronous must be OFF, NORMAL, FULL or EXTRA, not {synchronous!r}")
         self.url = sqlite_url(url)
         try:
             self.engine: Engine = create_engine(self.url)
         except Exception as e:
             raise StoreError(f"cannot open database {self.url!r}: {e}") from e
-        if self.engine.dialect.name == "sqlite":
-            event.listen(self.engine, "connect", _sqlite_pragmas(busy_timeout_ms))
+        self._sqlite = self.engine.dialect.name == "sqlite"
+        if self._sqlite:
+            event.listen(self.engine, "connect", _sqlite_connect(busy_timeout_ms, synchronous))
+            event.listen(self.engine, "begin", _sqlite_begin)
+        # DBAPI exceptions are module-specific; the direct paths catch the driver's own.
+        self._dbapi: Any = self.engine.dialect.loaded_dbapi
+        self._lock = threading.Lock()
+        self._own: PoolProxiedConnection | None = None
+        self._own_pid = 0
+        self._cur: Any = None
+        self._inherited: list[PoolProxiedConnection] = []
         try:
             self._migrate()
         except exc.SQLAlchemyError as e:
             raise StoreError(f"cannot open database {self.url!r}: {e}") from e
-        self._load = select(_S).where(_S.c.bot == bindparam("bot"), _S.c.user == bindparam("user"))
+        self._prepare()
+
+    def _prepare(self) -> None:
+        d = self.engine.dialect
+        s = _S.c
+        self._q_load = _Prepared(select(_S).where(s.bot == bindparam("bot"), s.user == bindparam("user")), d)
+        self._q_get = _Prepared(select(_S).where(s.id == bindparam("id")), d)
+        self._q_insert_session = _Prepared(insert(_S).values({c: bindparam(c) for c in _SESSION_COLUMNS}), d)
+        self._q_update_session = _Prepared(
+            update(_S)
+            .where(s.id == bindparam("id"), s.version == bindparam("expected_version"))
+            .values({c: bindparam(c) for c in _SESSION_COLUMNS if c not in _SESSION_FIXED}),
+            d,
+        )
+        self._q_insert_message = _Prepared(
+            insert(_M).values({c: bindparam(c) for c in ("session_id", "role", "content", "created_at")}), d
+        )
+        self._q_insert_run = _Prepared(insert(_R).values({c: bindparam(c) for c in ("session_id", *_RUN_COLUMNS)}), d)
+        self._q_insert_record = _Prepared(insert(_D).values({c: bindparam(c) for c in _RECORD_COLUMNS if c != "id"}), d)
+        self._q_insert_event = _Prepared(
+            insert(_E).values({c: bindparam(c) for c in ("session_id", "turn", "trace", "created_at")}), d
+        )
+        m = _M.c
+        self._q_history = _Prepared(
+            select(m.role, m.content)
+            .where(m.session_id == bindparam("session_id"))
+            .order_by(m.id.desc())
+            .limit(bindparam("limit")),
+            d,
+        )
+        self._q_runs = _Prepared(
+            select(*(_R.c[c] for c in _RUN_COLUMNS))
+            .where(_R.c.session_id == bindparam("session_id"))
+            .order_by(_R.c.id),
+            d,
+        )
+        traces = select(_E.c.trace).where(_E.c.session_id == bindparam("session_id")).order_by(_E.c.id.desc())
+        self._q_traces_all = _Prepared(traces, d)
+        self._q_traces_last = _Prepared(traces.limit(bindparam("limit")), d)
+        self._q_records: dict[tuple[bool, bool, bool], _Prepared] = {}
 
     # -- schema ----------------------------------------------------------------------------
 
     def _migrate(self) -> None:
-        with self.engine.begin() as conn:
+        # The usual case, a current schema, needs only a read: opening a store then never
+        # waits behind (or starves on) busy writers for the write lock.
+        with self.engine.connect() as conn:
+            tables = set(conn.dialect.get_table_names(conn))
+            if "innerloop_meta" in tables and set(_metadata.tables) <= tables:
+                found = conn.execute(select(_META.c.value).where(_META.c.key == "schema_version")).scalar()
+                if found == str(SCHEMA_VERSION):
+                    return
+        # innerloop_write makes the SQLite transaction BEGIN IMMEDIATE: two processes opening
+        # a new file at once then serialize on the check-then-create instead of both creating.
+        with self.engine.execution_options(innerloop_write=True).begin() as conn:
             tables = set(conn.dialect.get_table_names(conn))
             if "innerloop_meta" not in tables:
                 if tables & {"sessions", "messages", "records"}:
@@ -160,7 +289,10 @@ class SqlStore:
                 conn.execute(insert(_META).values(key="schema_version", value=str(SCHEMA_VERSION)))
                 return
             found = conn.execute(select(_META.c.value).where(_META.c.key == "schema_version")).scalar()
-            version = int(found or 0)
+            try:
+                version = int(found or 0)
+            except ValueError:
+                raise SchemaError(f"{self.url} records an unreadable schema version {found!r}") from None
             if version > SCHEMA_VERSION:
                 raise SchemaError(
                     f"{self.url} was written by a newer innerloop (schema {version}); this build reads "
@@ -183,127 +315,202 @@ class SqlStore:
         with self.engine.connect() as conn:
             return int(conn.execute(select(_META.c.value).where(_META.c.key == "schema_version")).scalar() or 0)
 
+    # -- DBAPI access ----------------------------------------------------------------------
+
+    def _connection(self) -> Any:
+        """The store's own DBAPI connection; call with `_lock` held.
+
+        Checking a connection out of the pool and back in for every load and commit cost
+        more than the SQL of a turn, so the store keeps one checked out and serializes its
+        use with a lock (SQLite runs one writer at a time anyway). SQLAlchemy opens file
+        databases with check_same_thread=False, so any thread may use it under the lock.
+        """
+        own = self._own
+        if own is not None and self._own_pid == os.getpid():
+            return own.driver_connection
+        if own is not None:
+            # Forked child: SQLite forbids using a connection carried across fork(); leave the
+            # parent's alone (never closed or rolled back here) and open a fresh pool.
+            self._inherited.append(own)
+            self.engine.dispose(close=False)
+        try:
+            own = self.engine.raw_connection()
+        except exc.SQLAlchemyError as e:
+            raise StoreError(f"cannot open database {self.url!r}: {e}") from e
+        self._own, self._own_pid = own, os.getpid()
+        self._cur = own.driver_connection.cursor()  # type: ignore[union-attr]
+        return own.driver_connection
+
+    def _recover(self, conn: Any) -> None:
+        """After a failed statement: roll back, or drop the connection if even that fails."""
+        try:
+            conn.rollback()
+        except Exception:
+            own, self._own = self._own, None
+            if own is not None:
+                own.invalidate()
+
+    def _rows(self, q: _Prepared, values: Mapping[str, object]) -> list[tuple[Any, ...]]:
+        with self._lock:
+            conn = self._connection()
+            try:
+                self._cur.execute(q.sql, q.params(values))
+                rows: list[tuple[Any, ...]] = self._cur.fetchall()
+                if not self._sqlite:
+                    conn.rollback()  # end the driver's implicit read transaction
+                return rows
+            except self._dbapi.Error as e:
+                self._recover(conn)
+                raise StoreError(f"could not read from {self.url!r}: {e}") from e
+
     # -- the turn path ---------------------------------------------------------------------
 
     def load(self, bot: str, user: str) -> SessionState | None:
-        with self.engine.connect() as conn:
-            row = conn.execute(self._load, {"bot": bot, "user": user}).mappings().first()
-        return _session(row) if row else None
+        rows = self._rows(self._q_load, {"bot": bot, "user": user})
+        return _session(rows[0]) if rows else None
 
     def get(self, session_id: str) -> SessionState | None:
+        rows = self._rows(self._q_get, {"id": session_id})
+        if rows:
+            return _session(rows[0])
+        if len(session_id) < 4:
+            return None
+        # A unique prefix of at least four characters names a session too (CLI convenience).
         with self.engine.connect() as conn:
-            row = conn.execute(select(_S).where(_S.c.id == session_id)).mappings().first()
-            if row is None and len(session_id) >= 4:
-                rows = conn.execute(select(_S).where(_S.c.id.startswith(session_id))).mappings().all()
-                row = rows[0] if len(rows) == 1 else None
-        return _session(row) if row else None
+            found = conn.execute(select(_S).where(_S.c.id.startswith(session_id, autoescape=True)).limit(2)).all()
+        return _session(tuple(found[0])) if len(found) == 1 else None
 
     def commit(self, write: TurnWrite) -> None:
         s = write.session
-        values = _session_values(s)
-        now = s.updated_at.isoformat()
+        # Serialize everything before the transaction: the write lock is held only for the SQL,
+        # and a value that cannot be stored fails before anything is written.
         try:
-            with self.engine.begin() as conn:
-                if write.expected_version == 0:
-                    try:
-                        conn.execute(insert(_S).values(**values))
-                    except exc.IntegrityError as e:
-                        raise ConflictError(s.id, 0) from e
-                else:
-                    done = conn.execute(
-                        update(_S).where(_S.c.id == s.id, _S.c.version == write.expected_version).values(**values)
-                    )
-                    if done.rowcount != 1:
-                        raise ConflictError(s.id, write.expected_version)
-                if write.messages:
-                    conn.execute(
-                        insert(_M),
-                        [
-                            {"session_id": s.id, "role": m.role, "content": m.content, "created_at": now}
-                            for m in write.messages
-                        ],
-                    )
-                if write.runs:
-                    conn.execute(insert(_R), [_run_values(s.id, r) for r in write.runs])
-                if write.records:
-                    conn.execute(insert(_D), [_record_values(s, d, now) for d in write.records])
-                conn.execute(
-                    insert(_E).values(
-                        session_id=s.id, turn=write.trace.turn, trace=write.trace.model_dump_json(), created_at=now
-                    )
+            values = _session_values(s)
+            now = values["updated_at"]
+            messages = [
+                self._q_insert_message.params(
+                    {"session_id": s.id, "role": m.role, "content": m.content, "created_at": now}
                 )
-        except (ConflictError, StoreError):
-            raise
-        except exc.SQLAlchemyError as e:
-            raise StoreError(f"could not write the turn: {e}", session=s.id) from e
+                for m in write.messages
+            ]
+            runs = [self._q_insert_run.params(_run_values(s.id, r)) for r in write.runs]
+            records = [self._q_insert_record.params(_record_values(s, d, now)) for d in write.records]
+            trace = self._q_insert_event.params(
+                {
+                    "session_id": s.id,
+                    "turn": write.trace.turn,
+                    "trace": write.trace.model_dump_json(),
+                    "created_at": now,
+                }
+            )
+        except (TypeError, ValueError) as e:
+            raise StoreError(f"could not serialize the turn: {e}", session=s.id) from e
+        if write.expected_version == 0:
+            row_sql, row = self._q_insert_session.sql, self._q_insert_session.params(values)
+        else:
+            values["expected_version"] = write.expected_version
+            row_sql, row = self._q_update_session.sql, self._q_update_session.params(values)
+        with self._lock:
+            conn = self._connection()
+            cur = self._cur
+            try:
+                if self._sqlite:
+                    # The driver runs in autocommit mode (see _sqlite_connect); taking the write
+                    # lock up front lets the busy timeout, not a failed lock upgrade, handle contention.
+                    cur.execute("BEGIN IMMEDIATE")
+                try:
+                    cur.execute(row_sql, row)
+                except self._dbapi.IntegrityError as e:
+                    # only the new-session insert can violate a key: id or (bot, user) taken
+                    raise ConflictError(s.id, write.expected_version) from e
+                if cur.rowcount != 1:
+                    raise ConflictError(s.id, write.expected_version)
+                if messages:
+                    cur.executemany(self._q_insert_message.sql, messages)
+                if runs:
+                    cur.executemany(self._q_insert_run.sql, runs)
+                if records:
+                    cur.executemany(self._q_insert_record.sql, records)
+                cur.execute(self._q_insert_event.sql, trace)
+                conn.commit()
+            except BaseException as e:
+                self._recover(conn)
+                if isinstance(e, self._dbapi.Error):
+                    raise StoreError(f"could not write the turn: {e}", session=s.id) from e
+                raise
 
     # -- reading ---------------------------------------------------------------------------
 
     def history(self, session_id: str, limit: int = LOAD_LIMIT) -> list[Message]:
-        q = select(_M.c.role, _M.c.content).where(_M.c.session_id == session_id).order_by(_M.c.id.desc()).limit(limit)
-        with self.engine.connect() as conn:
-            rows = conn.execute(q).all()
-        return [Message(role=r.role, content=r.content) for r in reversed(rows)]
+        if limit <= 0:
+            return []
+        rows = self._rows(self._q_history, {"session_id": session_id, "limit": limit})
+        return [Message(role=role, content=content) for role, content in reversed(rows)]
 
     def runs(self, session_id: str) -> list[FlowRun]:
-        with self.engine.connect() as conn:
-            rows = conn.execute(select(_R).where(_R.c.session_id == session_id).order_by(_R.c.id)).mappings().all()
+        rows = self._rows(self._q_runs, {"session_id": session_id})
         return [
             FlowRun(
-                flow=r["flow"],
-                outcome=r["outcome"],
-                summary=r["summary"],
-                slots=_object_json.validate_json(r["slots"]),
-                turns=r["turns"],
-                started_at=r["started_at"],
-                ended_at=r["ended_at"],
+                flow=flow,
+                outcome=outcome,
+                summary=summary,
+                slots=_object_json.validate_json(slots),
+                turns=turns,
+                started_at=started_at,
+                ended_at=ended_at,
             )
-            for r in rows
+            for flow, outcome, summary, slots, turns, started_at, ended_at in rows
         ]
 
     def traces(self, session_id: str, limit: int | None = None) -> list[TurnTrace]:
-        q = select(_E.c.trace).where(_E.c.session_id == session_id).order_by(_E.c.id.desc())
         if limit:
-            q = q.limit(limit)
-        with self.engine.connect() as conn:
-            rows = conn.execute(q).scalars().all()
-        return [TurnTrace.model_validate_json(t) for t in reversed(rows)]
+            rows = self._rows(self._q_traces_last, {"session_id": session_id, "limit": limit})
+        else:
+            rows = self._rows(self._q_traces_all, {"session_id": session_id})
+        return [TurnTrace.model_validate_json(t) for (t,) in reversed(rows)]
 
     def records(
         self, kind: str | None = None, *, bot: str | None = None, user: str | None = None
     ) -> list[StoredRecord]:
-        q = select(_D).order_by(_D.c.id)
-        for column, value in (("kind", kind), ("bot", bot), ("user", user)):
-            if value is not None:
-                q = q.where(_D.c[column] == value)
-        with self.engine.connect() as conn:
-            rows = conn.execute(q).mappings().all()
+        given = (kind is not None, bot is not None, user is not None)
+        q = self._q_records.get(given)
+        if q is None:
+            stmt = select(*(_D.c[c] for c in _RECORD_COLUMNS)).order_by(_D.c.id)
+            for column, present in zip(("kind", "bot", "user"), given, strict=True):
+                if present:
+                    stmt = stmt.where(_D.c[column] == bindparam(column))
+            q = self._q_records[given] = _Prepared(stmt, self.engine.dialect)
+        values = {k: v for k, v in (("kind", kind), ("bot", bot), ("user", user)) if v is not None}
         return [
             StoredRecord(
-                id=r["id"],
-                kind=r["kind"],
-                bot=r["bot"],
-                user=r["user"],
-                session_id=r["session_id"],
-                data=_object_json.validate_json(r["data"]),
-                created_at=r["created_at"],
+                id=rid,
+                kind=rkind,
+                bot=rbot,
+                user=ruser,
+                session_id=sid,
+                data=_object_json.validate_json(data),
+                created_at=created_at,
             )
-            for r in rows
+            for rid, rkind, rbot, ruser, sid, data, created_at in self._rows(q, values)
         ]
 
     def add_record(self, bot: str, user: str, session_id: str, draft: RecordDraft) -> None:
-        with self.engine.begin() as conn:
+        try:
+            data = json.dumps(draft.data)
+        except (TypeError, ValueError) as e:
+            raise StoreError(f"could not serialize the {draft.kind} record: {e}", session=session_id) from e
+        with self.engine.execution_options(innerloop_write=True).begin() as conn:
             conn.execute(
                 insert(_D).values(
                     kind=draft.kind, bot=bot, user=user, session_id=session_id,
-                    data=json.dumps(draft.data), created_at=utcnow().isoformat(),
+                    data=data, created_at=utcnow().isoformat(),
                 )
             )  # fmt: skip
 
     def sessions(self) -> list[SessionSummary]:
         with self.engine.connect() as conn:
-            rows = conn.execute(select(_S).order_by(_S.c.updated_at.desc())).mappings().all()
-        return [summarize(_session(r)) for r in rows]
+            rows = conn.execute(select(_S).order_by(_S.c.updated_at.desc())).all()
+        return [summarize(_session(tuple(r))) for r in rows]
 
     def count(self, table: str, session_id: str) -> int:
         """Rows of `table` for a session (used by integrity checks)."""
@@ -314,20 +521,34 @@ class SqlStore:
             )
 
     def close(self) -> None:
+        with self._lock:
+            own, self._own = self._own, None
+            if own is not None and self._own_pid == os.getpid():
+                own.close()
         self.engine.dispose()
 
 
-def _sqlite_pragmas(busy_timeout_ms: int) -> Callable[[Any, Any], None]:
+def _sqlite_connect(busy_timeout_ms: int, synchronous: Synchronous) -> Callable[[Any, Any], None]:
     def on_connect(dbapi_conn: Any, _record: Any) -> None:
+        # Autocommit at the driver: transactions are begun explicitly (BEGIN / BEGIN IMMEDIATE)
+        # instead of by pysqlite's implicit BEGIN before the first DML statement, which
+        # SQLAlchemy cannot see and which never covers a SELECT.
+        dbapi_conn.isolation_level = None
         cur = dbapi_conn.cursor()
         cur.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
         cur.execute("PRAGMA journal_mode=WAL")
         # FULL: a committed turn survives power loss, not only a process crash.
-        cur.execute("PRAGMA synchronous=FULL")
+        cur.execute(f"PRAGMA synchronous={synchronous}")
         cur.execute("PRAGMA foreign_keys=ON")
         cur.close()
 
     return on_connect
+
+
+def _sqlite_begin(conn: Connection) -> None:
+    """Begin SQLAlchemy-managed transactions ourselves, as the driver now autocommits."""
+    immediate = conn.get_execution_options().get("innerloop_write", False)
+    conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
 
 def _session_values(s: SessionState) -> dict[str, object]:
@@ -344,8 +565,8 @@ def _session_values(s: SessionState) -> dict[str, object]:
         "attempts": a.attempts if a else 0,
         "flow_turns": a.turns if a else 0,
         "flow_started_at": a.started_at.isoformat() if a else None,
-        "stack": _frames_json.dump_json(s.stack).decode(),
-        "context": json.dumps(s.context),
+        "stack": _frames_json.dump_json(s.stack).decode() if s.stack else "[]",
+        "context": json.dumps(s.context) if s.context else "{}",
         "turns": s.turns,
         "version": s.version,
         "created_at": s.created_at.isoformat(),
@@ -353,31 +574,37 @@ def _session_values(s: SessionState) -> dict[str, object]:
     }
 
 
-def _session(r: Any) -> SessionState:
-    active = None
-    if r["flow"] is not None:
-        active = FlowFrame(
-            flow=r["flow"],
-            version=r["flow_version"] or 0,
-            state=r["state"] or "",
-            slots=_object_json.validate_json(r["slots"]),
-            scratchpad=_messages_json.validate_json(r["scratchpad"]),
-            attempts=r["attempts"],
-            turns=r["flow_turns"],
-            started_at=r["flow_started_at"],
+def _session(row: Sequence[Any]) -> SessionState:
+    """Validate a sessions row into a SessionState in one pydantic (Rust) call.
+
+    The JSON columns are spliced verbatim into one JSON document with the scalar columns:
+    one `model_validate_json` is cheaper than parsing each column and validating the frame
+    and the session separately, and it validates exactly as strictly.
+    """
+    (sid, bot, user, flow, state, flow_version, slots, scratchpad, attempts, flow_turns,
+     flow_started_at, stack, context, turns, version, created_at, updated_at) = row  # fmt: skip
+    q = json.dumps
+    if flow is None:
+        active = "null"
+    else:
+        active = (
+            f'{{"flow":{q(flow)},"version":{_number(flow_version or 0)},"state":{q(state or "")},'
+            f'"slots":{slots},"scratchpad":{scratchpad},"attempts":{_number(attempts)},'
+            f'"turns":{_number(flow_turns)},"started_at":{q(flow_started_at)}}}'
         )
-    return SessionState(
-        id=r["id"],
-        bot=r["bot"],
-        user=r["user"],
-        active=active,
-        stack=_frames_json.validate_json(r["stack"]),
-        context=_object_json.validate_json(r["context"]),
-        turns=r["turns"],
-        version=r["version"],
-        created_at=r["created_at"],
-        updated_at=r["updated_at"],
+    doc = (
+        f'{{"id":{q(sid)},"bot":{q(bot)},"user":{q(user)},"active":{active},"stack":{stack},'
+        f'"context":{context},"turns":{_number(turns)},"version":{_number(version)},'
+        f'"created_at":{q(created_at)},"updated_at":{q(updated_at)}}}'
     )
+    try:
+        return SessionState.model_validate_json(doc)
+    except ValidationError as e:
+        raise StoreError(f"stored session row is invalid: {e}", session=str(sid)) from e
+
+
+def _number(value: object) -> str:
+    return str(value) if type(value) is int else json.dumps(value)
 
 
 def _run_values(session_id: str, r: FlowRun) -> dict[str, object]:
@@ -393,7 +620,7 @@ def _run_values(session_id: str, r: FlowRun) -> dict[str, object]:
     }
 
 
-def _record_values(s: SessionState, d: RecordDraft, now: str) -> dict[str, object]:
+def _record_values(s: SessionState, d: RecordDraft, now: object) -> dict[str, object]:
     return {
         "kind": d.kind,
         "bot": s.bot,

@@ -1,0 +1,185 @@
+"""Crash safety: SIGKILL worker processes mid-turn, many times, then check every session is whole.
+
+Two workers at a time run feedback conversations on one SQLite file (some users shared,
+so conflicts happen too) and are killed with a real `kill -9` at random moments. They are
+forked from a fork server (tests/_workers.py zygote), so each round costs milliseconds
+of startup instead of a fresh interpreter's second of imports. Inside a
+write transaction their SQLite statements pause at random (tests/_workers.py), so a good
+share of the kills land in a half-written turn. A turn must then be wholly there or not
+at all: the checks below compare every table with the per-turn event log.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from engine.models import TurnTrace
+
+pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs POSIX signals")
+
+WORKER = Path(__file__).with_name("_workers.py")
+ROUNDS = 15  # two workers each: 30 kills
+GROUPS = {"a": [f"u{i}" for i in range(0, 8)], "b": [f"u{i}" for i in range(5, 13)]}  # u5..u7 shared
+
+
+class Zygote:
+    """The fork server of tests/_workers.py: forks worker processes without paying imports."""
+
+    def __init__(self) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, str(WORKER), "zygote"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        # A thread reads the lines: select() on the pipe would miss a second line already
+        # pulled into the reader's buffer together with the first.
+        self.lines: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+        assert self.line() == "zygote ready"
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.put(line.strip())
+
+    def line(self, timeout: float = 30.0) -> str:
+        try:
+            return self.lines.get(timeout=timeout)
+        except queue.Empty:
+            self.proc.kill()
+            pytest.fail(f"worker went silent:\n{self.proc.communicate()[1]}")
+
+    def start(self, db: Path, users: list[str], status: Path) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(f"turns {db} --users {','.join(users)} --status {status} --slow\n")
+        self.proc.stdin.flush()
+
+    def close(self) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        self.proc.wait(timeout=10)
+
+
+def sigkill(zygote: Zygote, pid: int) -> None:
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        zygote.proc.kill()
+        pytest.fail(f"worker {pid} died before it was killed:\n{zygote.proc.communicate()[1]}")
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:  # the zygote ignores SIGCHLD: the kernel reaps it
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.001)
+    pytest.fail(f"worker {pid} survived SIGKILL")
+
+
+def committed_turns(db: Path) -> int:
+    with sqlite3.connect(db, timeout=30) as conn:
+        return int(conn.execute("SELECT count(*) FROM turn_events").fetchone()[0])
+
+
+def test_sigkill_mid_turn_leaves_every_session_whole(tmp_path: Path) -> None:
+    db = tmp_path / "crash.db"
+    rng = random.Random(20260522)
+    kills = mid_transaction = 0
+    progress: list[int] = []
+    zygote = Zygote()
+    try:
+        for round_no in range(ROUNDS):
+            statuses = {name: tmp_path / f"status-{round_no}-{name}" for name in GROUPS}
+            for name, users in GROUPS.items():
+                zygote.start(db, users, statuses[name])
+            # "ready PID" lines arrive in either order; tell the workers apart by their status file
+            pids = [int(zygote.line().split()[1]) for _ in GROUPS]
+            # each worker dies at its own random moment, after it has begun taking turns
+            began = time.monotonic()
+            for at, pid in sorted((rng.uniform(0.01, 0.3), pid) for pid in pids):
+                time.sleep(max(0.0, began + at - time.monotonic()))
+                sigkill(zygote, pid)
+                kills += 1
+            mid_transaction += sum(status.read_bytes() == b"T" for status in statuses.values())
+            progress.append(committed_turns(db))
+    finally:
+        zygote.close()
+
+    assert kills == 2 * ROUNDS
+    # the kills did hit half-written turns, and the workers got real work done between them
+    assert mid_transaction >= 3, f"only {mid_transaction} of {kills} kills landed inside a write transaction"
+    assert progress[-1] >= 10 * ROUNDS, progress
+    assert len(set(progress)) > ROUNDS // 2, f"turns committed after each round: {progress}"
+    print(f"\n{kills} kills, {mid_transaction} inside a write transaction; turns committed by round: {progress}")
+
+    check_whole(db)
+    next_turn_works(db)
+
+
+def check_whole(db: Path) -> None:
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+        assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
+        sessions = conn.execute("SELECT id, bot, user, turns, version, flow, state FROM sessions").fetchall()
+        users = {u for group in GROUPS.values() for u in group}
+        assert {row[2] for row in sessions} == users, "every user took at least one turn"
+        for sid, _bot, user, turns, version, flow, state in sessions:
+            where = f"session {sid} ({user})"
+            numbers = [
+                n for (n,) in conn.execute("SELECT turn FROM turn_events WHERE session_id = ? ORDER BY id", (sid,))
+            ]
+            # one event row per committed turn, numbered 1..n with no gap or repeat
+            assert turns == version == len(numbers), f"{where}: turns={turns} version={version} events={len(numbers)}"
+            assert numbers == list(range(1, turns + 1)), f"{where}: event turn numbers {numbers}"
+
+            traces = [
+                TurnTrace.model_validate_json(t)
+                for (t,) in conn.execute("SELECT trace FROM turn_events WHERE session_id = ? ORDER BY id", (sid,))
+            ]
+            last = traces[-1]
+            assert (last.flow_after, last.state_after) == (flow, state), f"{where}: row and last trace disagree"
+
+            saved = [t.turn for t in traces if "feedback" in t.records]
+            runs = conn.execute(
+                "SELECT slots FROM flow_runs WHERE session_id = ? AND flow = 'feedback' AND outcome = 'completed' "
+                "ORDER BY id",
+                (sid,),
+            ).fetchall()
+            records = conn.execute(
+                "SELECT data FROM records WHERE session_id = ? AND kind = 'feedback' ORDER BY id", (sid,)
+            ).fetchall()
+            roles = Counter(role for (role,) in conn.execute("SELECT role FROM messages WHERE session_id = ?", (sid,)))
+            summaries = conn.execute(
+                "SELECT count(*) FROM messages WHERE session_id = ? AND role = 'system' "
+                "AND content LIKE 'Feedback completed.%'",
+                (sid,),
+            ).fetchone()[0]
+            # each completed feedback run: one run row, one record, one summary line, one trace saying so
+            assert len(runs) == len(records) == summaries == len(saved), (
+                f"{where}: runs={len(runs)} records={len(records)} summaries={summaries} traces={len(saved)}"
+            )
+            for (slots,), (data,) in zip(runs, records, strict=True):
+                assert json.loads(slots) == json.loads(data), f"{where}: record differs from its run"
+            # every turn taken in the main conversation stored the user's message there
+            main_turns = sum(1 for t in traces if t.flow_before is None)
+            assert roles["user"] == main_turns, f"{where}: {roles['user']} user messages, {main_turns} main turns"
+
+
+def next_turn_works(db: Path) -> None:
+    # in a fresh process: the workers' bot is registered there, not in the test session
+    out = subprocess.run([sys.executable, str(WORKER), "next", str(db)], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    users = {u for group in GROUPS.values() for u in group}
+    assert json.loads(out.stdout) == {"checked": len(users)}
