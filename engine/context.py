@@ -33,8 +33,7 @@ class EntryContext:
     resources: Resources
 
     def latest(self, kind: str) -> StoredRecord | None:
-        found = self.store.records(kind, bot=self.bot.name, user=self.session.user)
-        return found[-1] if found else None
+        return self.store.latest(kind, bot=self.bot.name, user=self.session.user)
 
 
 class StepContext(Generic[S]):

@@ -112,25 +112,31 @@ def yes_no() -> Parser:
     return Parser(rule, "yes or no")
 
 
-def choice(options: Mapping[str, Sequence[str]], cutoff: float = 0.75) -> Parser:
-    """One of `options` (value -> synonyms): by exact word, synonym, or a close spelling."""
+def choice(options: Mapping[str, Sequence[str]], cutoff: float = 0.75, fuzzy: bool = True) -> Parser:
+    """One of `options` (value -> synonyms): by exact word, synonym, or (`fuzzy`) a close spelling."""
     vocab = {value: [value, *syns] for value, syns in options.items()}
     listed = ", ".join(options)
+    # compiled once per parser: a turn runs these on every answer
+    patterns = {
+        value: re.compile("|".join(rf"(?<!\w){re.escape(w.lower())}(?!\w)" for w in words))
+        for value, words in vocab.items()
+    }
+    flat = {w.lower(): value for value, words in vocab.items() for w in words}
 
     def rule(text: str) -> object:
         t = _norm(text)
-        hits = {
-            value
-            for value, words in vocab.items()
-            if any(re.search(rf"(?<!\w){re.escape(w.lower())}(?!\w)", t) for w in words)
-        }
+        hits = {value for value, pattern in patterns.items() if pattern.search(t)}
         if len(hits) == 1:
             return hits.pop()
         if len(hits) > 1:
             return Invalid(f"That matches several options ({', '.join(sorted(hits))}); please pick one of: {listed}.")
-        flat = {w.lower(): value for value, words in vocab.items() for w in words}
+        if not fuzzy:
+            return None
         for token in [t, *t.split()]:
-            close = difflib.get_close_matches(token, list(flat), n=1, cutoff=cutoff)
+            n = len(token)
+            # difflib's ratio is at most 2*min(n, m)/(n + m): words of far-off length cannot reach cutoff
+            near = [w for w in flat if 2 * min(n, len(w)) >= cutoff * (n + len(w))]
+            close = difflib.get_close_matches(token, near, n=1, cutoff=cutoff) if near else []
             if close:
                 return flat[close[0]]
         return None
@@ -185,16 +191,20 @@ _NEGATIVE = ("bad", "slow", "hate", "terrible", "awful", "complain", "complaint"
 _NEUTRAL = ("mixed", "okay", "ok", "fine", "so-so", "so so", "neutral", "average", "meh", "alright")
 
 
+_NOT_GOOD = re.compile(r"\bnot (?:so |very |that |really )?(good|great|happy|helpful|nice)\b")
+_NEGATIVE_RE = re.compile("|".join(rf"\b{w}" for w in _NEGATIVE))
+_POSITIVE_RE = re.compile("|".join(rf"\b{w}\b" for w in _POSITIVE))
+_NEUTRAL_RE = re.compile("|".join(rf"\b{re.escape(w)}\b" for w in _NEUTRAL))
+
+
 def sentiment() -> Parser:
     """positive / negative / neutral from cue words; 'not good' flips to negative."""
 
     def rule(text: str) -> object:
-        t = _norm(text)
-        t = re.sub(r"\bnot (?:so |very |that |really )?(good|great|happy|helpful|nice)\b", "bad", t)
-        neg = any(re.search(rf"\b{w}", t) for w in _NEGATIVE)
-        pos = any(re.search(rf"\b{w}\b", t) for w in _POSITIVE)
-        neu = any(re.search(rf"\b{re.escape(w)}\b", t) for w in _NEUTRAL)
-        if (neg and pos) or neu:
+        t = _NOT_GOOD.sub("bad", _norm(text))
+        neg = bool(_NEGATIVE_RE.search(t))
+        pos = bool(_POSITIVE_RE.search(t))
+        if (neg and pos) or _NEUTRAL_RE.search(t):
             return "neutral"
         if neg:
             return "negative"

@@ -263,6 +263,7 @@ class SqlStore:
         self._q_traces_all = _Prepared(traces, d)
         self._q_traces_last = _Prepared(traces.limit(bindparam("limit")), d)
         self._q_records: dict[tuple[bool, bool, bool], _Prepared] = {}
+        self._q_latest: _Prepared | None = None
 
     # -- schema ----------------------------------------------------------------------------
 
@@ -493,6 +494,29 @@ class SqlStore:
             )
             for rid, rkind, rbot, ruser, sid, data, created_at in self._rows(q, values)
         ]
+
+    def latest(self, kind: str, *, bot: str, user: str) -> StoredRecord | None:
+        if self._q_latest is None:
+            stmt = (
+                select(*(_D.c[c] for c in _RECORD_COLUMNS))
+                .where(_D.c.kind == bindparam("kind"), _D.c.bot == bindparam("bot"), _D.c.user == bindparam("user"))
+                .order_by(_D.c.id.desc())
+                .limit(1)
+            )
+            self._q_latest = _Prepared(stmt, self.engine.dialect)
+        for rid, rkind, rbot, ruser, sid, data, created_at in self._rows(
+            self._q_latest, {"kind": kind, "bot": bot, "user": user}
+        ):
+            return StoredRecord(
+                id=rid,
+                kind=rkind,
+                bot=rbot,
+                user=ruser,
+                session_id=sid,
+                data=_object_json.validate_json(data),
+                created_at=created_at,
+            )
+        return None
 
     def add_record(self, bot: str, user: str, session_id: str, draft: RecordDraft) -> None:
         try:

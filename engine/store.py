@@ -57,6 +57,10 @@ class Store(Protocol):
         """Saved domain records, oldest first, filtered by what is given."""
         ...
 
+    def latest(self, kind: str, *, bot: str, user: str) -> StoredRecord | None:
+        """The user's most recent record of `kind` with `bot` (entry rules ask this every turn)."""
+        ...
+
     def add_record(self, bot: str, user: str, session_id: str, draft: RecordDraft) -> None:
         """Save a record outside a turn (seeding a profile, imports)."""
         ...
@@ -98,8 +102,12 @@ class MemoryStore:
             return copy.deepcopy(self._sessions[sid]) if sid else None
 
     def get(self, session_id: str) -> SessionState | None:
+        """By id, or by a unique prefix of at least 4 characters (as SqlStore)."""
         with self._lock:
             s = self._sessions.get(session_id)
+            if s is None and len(session_id) >= 4:
+                found = [v for k, v in self._sessions.items() if k.startswith(session_id)]
+                s = found[0] if len(found) == 1 else None
             return copy.deepcopy(s) if s else None
 
     def commit(self, write: TurnWrite) -> None:
@@ -113,9 +121,10 @@ class MemoryStore:
                 raise ConflictError(s.id, write.expected_version)
             self._sessions[s.id] = copy.deepcopy(s)
             self._keys[(s.bot, s.user)] = s.id
+            # copies, so the caller changing its objects later cannot rewrite what was stored
             self._messages.setdefault(s.id, []).extend(write.messages)
-            self._runs.setdefault(s.id, []).extend(write.runs)
-            self._traces.setdefault(s.id, []).append(write.trace)
+            self._runs.setdefault(s.id, []).extend(r.model_copy(deep=True) for r in write.runs)
+            self._traces.setdefault(s.id, []).append(write.trace.model_copy(deep=True))
             for draft in write.records:
                 self._add(s.bot, s.user, s.id, draft)
 
@@ -138,24 +147,28 @@ class MemoryStore:
 
     def runs(self, session_id: str) -> list[FlowRun]:
         with self._lock:
-            return list(self._runs.get(session_id, []))
+            return copy.deepcopy(self._runs.get(session_id, []))
 
     def traces(self, session_id: str, limit: int | None = None) -> list[TurnTrace]:
         with self._lock:
             found = self._traces.get(session_id, [])
-            return list(found[-limit:] if limit else found)
+            return copy.deepcopy(found[-limit:] if limit else found)
 
     def records(
         self, kind: str | None = None, *, bot: str | None = None, user: str | None = None
     ) -> list[StoredRecord]:
         with self._lock:
             return [
-                r
+                r.model_copy(deep=True)
                 for r in self._records
                 if (kind is None or r.kind == kind)
                 and (bot is None or r.bot == bot)
                 and (user is None or r.user == user)
             ]
+
+    def latest(self, kind: str, *, bot: str, user: str) -> StoredRecord | None:
+        found = self.records(kind, bot=bot, user=user)
+        return found[-1] if found else None
 
     def add_record(self, bot: str, user: str, session_id: str, draft: RecordDraft) -> None:
         with self._lock:
