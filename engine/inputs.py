@@ -11,9 +11,11 @@ MAX_CHARS = 4000
 
 def check_message(text: str, max_chars: int = MAX_CHARS) -> str:
     """Return the message stripped of surrounding whitespace, or raise InputRejected."""
-    if any(0xD800 <= ord(c) <= 0xDFFF for c in text):
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
         # Lone surrogates are what undecodable terminal bytes become (surrogateescape).
-        raise InputRejected("Your message is not valid UTF-8 text; please retype it.")
+        raise InputRejected("Your message is not valid UTF-8 text; please retype it.") from None
     stripped = text.strip()
     if not stripped:
         raise InputRejected("Your message is empty; please type something.")

@@ -62,9 +62,8 @@ class Engine:
     def _commit(self, b: Bot, user: str, text: str, play: Callable[[Turn], TurnWrite]) -> TurnResult:
         for attempt in range(2):
             session = self.store.load(b.name, user) or _new_session(b.name, user)
-            turn = Turn(b, self.store, self.llm, session, text, self.resources)
+            turn = Turn(b, self.store, self.llm, session, text, self.resources, retried=attempt > 0)
             write = play(turn)
-            write.trace.retried = attempt > 0
             try:
                 self.store.commit(write)
             except ConflictError:

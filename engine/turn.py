@@ -6,6 +6,7 @@ store's write path itself, so a conflict can simply re-run it on fresh state.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -39,11 +40,30 @@ MAX_HOPS = 64
 M = TypeVar("M", bound=BaseModel)
 
 
+@dataclass
+class TraceDraft:
+    """The parts of a `TurnTrace` a turn fills in as it goes (a plain object: cheap to mutate)."""
+
+    route: str = ""
+    triggers: list[str] = field(default_factory=list)
+    states_entered: list[str] = field(default_factory=list)
+    llm_calls: list[LLMCall] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)
+
+
 class Turn:
     """One user message against one loaded session; `run()` returns what to commit."""
 
     def __init__(
-        self, bot: Bot, store: Store, llm: LLM, session: SessionState, text: str, resources: Resources
+        self,
+        bot: Bot,
+        store: Store,
+        llm: LLM,
+        session: SessionState,
+        text: str,
+        resources: Resources,
+        *,
+        retried: bool = False,
     ) -> None:
         self.bot = bot
         self.store = store
@@ -57,15 +77,11 @@ class Turn:
         self.runs: list[FlowRun] = []
         self.records: list[RecordDraft] = []
         self.budget = 0
+        self._checked: dict[int, Slots] = {}
+        self.retried = retried
         a = session.active
-        self.trace = TurnTrace(
-            turn=session.turns + 1,
-            user_text=text,
-            reply="",
-            route="",
-            flow_before=a.flow if a else None,
-            state_before=a.state if a else None,
-        )
+        self.before = (a.flow, a.state) if a else (None, None)
+        self.trace = TraceDraft()
 
     # -- entry point -----------------------------------------------------------------------
 
@@ -192,7 +208,8 @@ class Turn:
     def flow_turn(self, flow: Flow, frame: FlowFrame) -> None:
         frame.turns += 1
         frame.scratchpad.append(Message(role="user", content=self.text))
-        slots = flow.new_slots(frame.slots)
+        # validated once already by _reconcile this turn
+        slots = self._checked.pop(id(frame), None) or flow.new_slots(frame.slots)
         if frame.turns > flow.max_turns:
             summary = f"{flow.name.capitalize()} ended after {flow.max_turns} turns without finishing."
             self.close(flow, frame, slots, "expired", summary)
@@ -511,7 +528,7 @@ class Turn:
         if not flow.has_state(f.state) or not isinstance(flow.state(f.state), Ask):
             return f"state {f.state!r} no longer exists in {f.flow} v{flow.version}"
         try:
-            flow.new_slots(f.slots)
+            self._checked[id(f)] = flow.new_slots(f.slots)
         except ValidationError:
             return f"its saved answers no longer fit {f.flow} v{flow.version}"
         return None
@@ -522,18 +539,31 @@ class Turn:
         s.turns += 1
         s.version = self.expected_version + 1
         s.updated_at = utcnow()
-        self.trace.reply = "\n\n".join(self.reply)
-        self.trace.flow_after = a.flow if a else None
-        self.trace.state_after = a.state if a else None
-        self.trace.slots_after = dict(a.slots) if a else None
-        self.trace.records = [r.kind for r in self.records]
+        t = self.trace
+        trace = TurnTrace(
+            turn=s.turns,
+            user_text=self.text,
+            reply="\n\n".join(self.reply),
+            route=t.route,
+            flow_before=self.before[0],
+            state_before=self.before[1],
+            flow_after=a.flow if a else None,
+            state_after=a.state if a else None,
+            slots_after=dict(a.slots) if a else None,
+            triggers=t.triggers,
+            states_entered=t.states_entered,
+            llm_calls=t.llm_calls,
+            records=[r.kind for r in self.records],
+            notices=t.notices,
+            retried=self.retried,
+        )
         return TurnWrite(
             session=s,
             expected_version=self.expected_version,
             messages=self.main_messages,
             runs=self.runs,
             records=self.records,
-            trace=self.trace,
+            trace=trace,
         )
 
 
