@@ -505,7 +505,9 @@ class Turn:
         for f in frames:
             problem = self._stale(f)
             if problem is None:
-                f.version = self.bot.flow(f.flow).version
+                version = self.bot.flow(f.flow).version
+                if f.version != version:
+                    f.version = version
                 kept.append(f)
                 continue
             self.trace.notices.append(f"reset:{f.flow}: {problem}")
@@ -517,6 +519,8 @@ class Turn:
             )  # fmt: skip
             self.main_messages.append(Message(role="system", content=f"{f.flow} was reset: {problem}."))
             self.reply.append(f"(Your unfinished {f.flow} was reset because the bot was updated: {problem}.)")
+        if len(kept) == len(frames):
+            return  # the common case: nothing to drop, nothing to reassign
         was_active = self.session.active
         self.session.active = kept[0] if kept and was_active is not None and kept[0] is was_active else None
         self.session.stack = [f for f in kept if f is not self.session.active]
