@@ -16,10 +16,12 @@ from engine import (
     Flow,
     Intent,
     LLMUnavailable,
+    Message,
     Parsed,
     ParseRequest,
     Phrased,
     PhraseRequest,
+    RecordDraft,
     ScriptedLLM,
     Slots,
     SqlStore,
@@ -333,3 +335,65 @@ def test_an_ask_can_refuse_interrupts(store: SqlStore) -> None:
     e.turn("closed-bot", "u", "quiz")
     r = e.turn("closed-bot", "u", "I want to give feedback")
     assert (r.flow, r.state) == ("closed", "n")  # read as a (bad) answer, not as the feedback intent
+
+
+def test_no_machine_is_built_and_no_model_added_on_the_hot_path(
+    store: SqlStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from transitions import Machine
+
+    def forbidden(*args: object, **kwargs: object) -> None:
+        raise AssertionError("Machine construction or add_model during a turn")
+
+    monkeypatch.setattr(Machine, "__init__", forbidden)
+    monkeypatch.setattr(Machine, "add_model", forbidden)
+    talk(Engine(store), "survey", "4", "I want to give feedback", "3", "slow", "yes")
+    assert store.runs(store.sessions()[0].id)  # the flows really ran
+
+
+class Recorder:
+    """An LLM that records every prompt and answers with the content it was asked to say."""
+
+    name = "recorder"
+    model = "recorder"
+
+    def __init__(self) -> None:
+        self.prompts: list[list[Message]] = []
+
+    def phrase(self, request: PhraseRequest) -> Phrased:
+        self.prompts.append(request.messages)
+        return Phrased(text=request.content)
+
+    def parse(self, request: ParseRequest) -> Parsed:
+        self.prompts.append(request.messages)
+        return Parsed(value=None)
+
+
+def test_inner_prompts_see_the_scratchpad_and_profile_not_main_history(store: SqlStore) -> None:
+    llm = Recorder()
+    e = Engine(store, llm)
+    store.add_record("test-bot", "u", "", RecordDraft(kind="profile", data={"name": "Max"}))
+    e.turn("test-bot", "u", "a secret main-only remark")
+    e.turn("test-bot", "u", "survey please")
+    llm.prompts.clear()
+    e.turn("test-bot", "u", "4")
+    (prompt,) = llm.prompts
+    assert prompt[0].role == "system" and "'name': 'Max'" in prompt[0].content
+    assert prompt[-1] == Message(role="user", content="4")
+    texts = [m.content for m in prompt]
+    assert "survey please" in texts and "Pick a number from 1 to 9." in texts
+    assert not any("secret" in t for t in texts)
+
+
+def test_main_prompts_see_main_history_with_summaries(store: SqlStore) -> None:
+    llm = Recorder()
+    e = Engine(store, llm)
+    for line in ("survey", "4", "yes"):
+        e.turn("test-bot", "u", line)
+    llm.prompts.clear()
+    e.turn("test-bot", "u", "what did we do?")
+    main = llm.prompts[-1]
+    texts = [m.content for m in main]
+    assert "Survey done: n=4, ok=True." in texts
+    assert "Pick a number from 1 to 9." not in texts  # inner turns were collapsed away
+    assert main[-1] == Message(role="user", content="what did we do?")
