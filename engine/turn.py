@@ -412,7 +412,8 @@ class Turn:
         if isinstance(state, Ask):
             slots = flow.new_slots(a.slots)
             hint = state.help or f"I'm asking for {state.parser(slots).expects}."
-            self.emit(f"{hint} {render(state.say, slots)} (Say 'cancel' to stop the {flow.name}.)")
+            verb = "pause" if flow.on_cancel == "pause" else "stop"
+            self.emit(f"{hint} {render(state.say, slots)} (Say 'cancel' to {verb} the {flow.name}.)")
 
     # -- parse and phrase (the only ways to an LLM) ----------------------------------------
 

@@ -167,6 +167,9 @@ def parse_limitations(text: str) -> object:
     found = limitation_in(text)
     if found:
         return found
+    if isinstance(read_goal(text), str) or isinstance(parse_weight(text), float):
+        # free text would take "lose fat, 80 kg" as an injury; it answers a later stage instead
+        return Invalid("That sounds like your goal; we'll get to goals next. First: any injuries or limitations?")
     t = text.strip().strip(".!")
     return t if len(t) >= 2 else Invalid("Tell me about any injuries in a few words, or say “none”.")
 
@@ -467,8 +470,8 @@ def ask_goal(s: FitnessSlots) -> str:
 
 
 def ask_weight(s: FitnessSlots) -> str:
-    lead = f"For {GOAL_NAMES[s.goal]}, " if s.goal else ""
-    return f"{lead}do you have a target weight? Give it in kg or lb (e.g. 72 kg or 160 lb), or say “none”."
+    question = "do you have a target weight? Give it in kg or lb (e.g. 72 kg or 160 lb), or say “none”."
+    return f"For {GOAL_NAMES[s.goal]}, {question}" if s.goal else question[0].upper() + question[1:]
 
 
 def ask_days(s: FitnessSlots) -> str:
