@@ -47,9 +47,7 @@ from engine.replay import (
     ALL_HISTORY,
     CaseReport,
     ScriptResult,
-    find_scripts,
     junit_xml,
-    load_script,
     make_llm,
     replay,
     session_script,
@@ -57,6 +55,7 @@ from engine.replay import (
 )
 from engine.report import session_report
 from engine.runtime import Engine, default_db
+from engine.script import find_scripts, load_script
 from engine.sqlstore import SqlStore
 
 app = typer.Typer(

@@ -1,365 +1,40 @@
-"""Replay scripts: a conversation and its expectations in YAML, checked against the engine.
+"""Running replay scripts, and turning conversations back into scripts.
 
-`load_script` reads and validates a script (every key is checked; an unknown key is an
-error), `run_script` plays it against a store and an LLM and returns typed `Failure`s.
-The matching rules here (`values_equal`, `subset_mismatches`, `match_records`,
-`check_turn`) are the only implementation; the pytest harness in engine/testing.py
-reuses them. A turn saying exactly `/reset` runs the chat's /reset meta-command.
-
-`script_from_traces` / `session_script` turn a conversation that happened into a script
-expecting what happened (the chat's /save, `innerloop sessions export --replay`), and
-`junit_xml` reports a run of scripts for CI.
+`run_script` plays a script against a store and an LLM and returns typed `Failure`s; a
+turn saying exactly `/reset` runs the chat's /reset meta-command. `script_from_traces` /
+`session_script` turn a conversation that happened into a script expecting what happened
+(the chat's /save, `innerloop sessions export --replay`), and `junit_xml` reports a run
+of scripts for CI.
 """
 
 from __future__ import annotations
 
 import tempfile
 import xml.etree.ElementTree as ET
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
 
 import yaml
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    JsonValue,
-    PrivateAttr,
-    ValidationError,
-    ValidationInfo,
-    field_validator,
-)
+from pydantic import JsonValue
 
 from engine.bot import MAIN, get_bot
 from engine.errors import EngineError, LLMUnavailable, ScriptError, UnknownNameError
+from engine.expect import Failure, check_history, check_records, check_turn
 from engine.llm import LLM, RulesLLM
-from engine.models import JsonObject, RecordDraft, Resources, StoredRecord, TurnTrace
+from engine.models import JsonObject, RecordDraft, Resources, TurnTrace
 from engine.runtime import Engine, TurnResult
+from engine.script import Script, load_script
 from engine.sqlstore import SqlStore
 from engine.store import Store
 
-LLMName = Literal["rules", "openai"]
 # history() takes a limit; a replay wants the whole main history, however long.
 ALL_HISTORY = 1_000_000
 # Rows seeded before the first turn belong to no session yet.
 SEED_SESSION = ""
 # A turn saying exactly this is the chat's /reset meta-command, so a saved chat replays as it ran.
 RESET = "/reset"
-
-
-# -- the script format --------------------------------------------------------------------
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-def _as_list(value: object) -> object:
-    # `reply_contains: rate` reads as naturally as `reply_contains: [rate]`.
-    return [value] if isinstance(value, str) else value
-
-
-class Expect(_Strict):
-    """What must hold after one turn; every key is optional and None means "not checked"."""
-
-    flow: str | None = None
-    state: str | None = None
-    reply_contains: list[str] = Field(default_factory=list)
-    reply_not_contains: list[str] = Field(default_factory=list)
-    slots: dict[str, JsonValue] | None = None
-
-    _listify = field_validator("reply_contains", "reply_not_contains", mode="before")(_as_list)
-
-
-class ScriptTurn(_Strict):
-    user: str
-    expect: Expect | None = None
-
-
-class ExpectEnd(_Strict):
-    """What must hold after the last turn."""
-
-    flow: str | None = None
-    history_contains: list[str] = Field(default_factory=list)
-    records: dict[str, list[dict[str, JsonValue]]] | None = None
-
-    _listify = field_validator("history_contains", mode="before")(_as_list)
-
-
-class Script(_Strict):
-    """A replay script as written in YAML.
-
-    `assessment`, `kb` and `course` point the bot at other data files (a question bank,
-    a knowledge-base folder, a course), resolved relative to the script's folder.
-    """
-
-    bot: str
-    user: str = "replay"
-    llm: LLMName = "rules"
-    profile: dict[str, JsonValue] | None = None
-    turns: list[ScriptTurn] = Field(min_length=1)
-    expect_end: ExpectEnd | None = None
-    assessment: Path | None = None
-    kb: Path | None = None
-    course: Path | None = None
-
-    _path: Path | None = PrivateAttr(default=None)
-
-    @field_validator("assessment", "kb", "course")
-    @classmethod
-    def _relative_to_script(cls, value: Path | None, info: ValidationInfo) -> Path | None:
-        base = info.context.get("base") if isinstance(info.context, dict) else None
-        if value is None or value.is_absolute() or not isinstance(base, Path):
-            return value
-        return base / value
-
-    @property
-    def path(self) -> Path | None:
-        """The file the script was loaded from (None when built in code)."""
-        return self._path
-
-    @property
-    def resources(self) -> Resources:
-        return Resources(assessment=self.assessment, kb=self.kb, course=self.course)
-
-
-class _UniqueKeyLoader(yaml.SafeLoader):
-    """PyYAML keeps the last of two equal keys silently; a script with both is a mistake."""
-
-    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
-        seen: set[object] = set()
-        for key_node, _ in node.value:
-            key = self.construct_object(key_node, deep=deep)
-            if key in seen:
-                raise yaml.constructor.ConstructorError(
-                    None, None, f"duplicate key {key!r}", key_node.start_mark
-                )  # fmt: skip
-            seen.add(key)
-        return super().construct_mapping(node, deep=deep)
-
-
-def load_script(path: str | Path) -> Script:
-    """Read and validate a replay script; ScriptError names the file, the turn and the problem."""
-    p = Path(path)
-    name = str(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise ScriptError(name, f"cannot read the file: {e}") from e
-    try:
-        data = yaml.load(text, Loader=_UniqueKeyLoader)
-    except yaml.YAMLError as e:
-        raise ScriptError(name, _yaml_problem(e)) from e
-    if not isinstance(data, dict):
-        raise ScriptError(name, f"the script must be a mapping with at least 'bot' and 'turns', not {_kind(data)}")
-    try:
-        script = Script.model_validate(data, context={"base": p.parent})
-    except ValidationError as e:
-        turn, problem = _validation_problem(e)
-        raise ScriptError(name, problem, turn=turn) from e
-    _check_names(script, name)
-    script._path = p
-    return script
-
-
-SCRIPT_SUFFIXES = (".yaml", ".yml")
-
-
-def is_script_file(path: str | Path) -> bool:
-    """Whether a YAML file found in a folder is meant as a replay script.
-
-    Scripts share folders with the data they point at (question banks, courses): a script
-    is a mapping with a `bot` or `turns` key. A file that cannot be read or parsed counts as
-    a script, so its problem is reported rather than skipped.
-    """
-    try:
-        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError):
-        return True
-    return isinstance(data, dict) and ("bot" in data or "turns" in data)
-
-
-def find_scripts(paths: Iterable[str | Path]) -> list[Path]:
-    """Files as given; folders searched recursively for the replay scripts in them, in name order."""
-    out: list[Path] = []
-    for path in paths:
-        p = Path(path)
-        if not p.is_dir():
-            out.append(p)
-            continue
-        found = sorted(f for f in p.rglob("*") if f.suffix in SCRIPT_SUFFIXES and f.is_file())
-        out += [f for f in found if is_script_file(f)]
-    return out
-
-
-def _yaml_problem(e: yaml.YAMLError) -> str:
-    mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
-    problem = getattr(e, "problem", None) or str(e)
-    where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
-    return f"YAML syntax error{where}: {problem}"
-
-
-def _kind(value: object) -> str:
-    return "an empty file" if value is None else f"a {type(value).__name__}"
-
-
-def _validation_problem(e: ValidationError) -> tuple[int | None, str]:
-    """The turn (1-based) of the first problem, and every problem worded for a script author."""
-    items: list[tuple[int | None, str]] = []
-    for err in e.errors():
-        loc = list(err["loc"])
-        turn = None
-        if len(loc) >= 2 and loc[0] == "turns" and isinstance(loc[1], int):
-            turn = loc[1] + 1
-            loc = loc[2:]
-        where = ".".join(str(x) for x in loc)
-        if err["type"] == "extra_forbidden":
-            parent = ".".join(str(x) for x in loc[:-1])
-            text = f"unknown key {loc[-1]!r}" + (f" in {parent}" if parent else "")
-        elif err["type"] == "missing":
-            text = f"missing required key {where!r}"
-        else:
-            msg = err["msg"]
-            if err["type"] == "string_type":
-                msg += " (quote it in YAML)"
-            text = f"{where or 'value'}: {msg}, got {err['input']!r}"
-        items.append((turn, text))
-    first = items[0][0]
-    parts = [text if turn == first else f"turn {turn}: {text}" for turn, text in items]
-    return first, "; ".join(parts)
-
-
-def _check_names(script: Script, name: str) -> None:
-    """Names the bot does not have are typos in the script, not expectations that failed."""
-    try:
-        bot = get_bot(script.bot)
-    except UnknownNameError as e:
-        raise ScriptError(name, str(e)) from None
-    checks = [(i + 1, t.expect) for i, t in enumerate(script.turns) if t.expect]
-    for turn, ex in checks:
-        if ex.flow is None or ex.flow == MAIN:
-            continue
-        if not bot.has_flow(ex.flow):
-            known = ", ".join([MAIN, *(f.name for f in bot.flows)])
-            raise ScriptError(name, f"bot {bot.name!r} has no flow {ex.flow!r}; known: {known}", turn=turn)
-        flow = bot.flow(ex.flow)
-        if ex.state is not None and not flow.has_state(ex.state):
-            states = ", ".join(s.name for s in flow.states)
-            raise ScriptError(name, f"flow {flow.name!r} has no state {ex.state!r}; states: {states}", turn=turn)
-        unknown = sorted(set(ex.slots or {}) - set(flow.slots.model_fields))
-        if unknown:
-            fields = ", ".join(flow.slots.model_fields)
-            raise ScriptError(name, f"flow {flow.name!r} has no slot {unknown[0]!r}; slots: {fields}", turn=turn)
-    end = script.expect_end
-    if end and end.flow not in (None, MAIN) and not bot.has_flow(end.flow):
-        raise ScriptError(name, f"expect_end: bot {bot.name!r} has no flow {end.flow!r}")
-
-
-# -- matching (shared with engine/testing.py) ---------------------------------------------
-
-
-def _is_number(v: object) -> bool:
-    return isinstance(v, int | float) and not isinstance(v, bool)
-
-
-def values_equal(expected: object, actual: object) -> bool:
-    """Numbers compare numerically (4 == 4.0), booleans and strings exactly, containers deeply."""
-    if _is_number(expected) and _is_number(actual):
-        return expected == actual
-    if isinstance(expected, bool) or isinstance(actual, bool):
-        return type(expected) is type(actual) and expected == actual
-    if isinstance(expected, Mapping) and isinstance(actual, Mapping):
-        return expected.keys() == actual.keys() and all(values_equal(expected[k], actual[k]) for k in expected)
-    if isinstance(expected, list | tuple) and isinstance(actual, list | tuple):
-        return len(expected) == len(actual) and all(values_equal(e, a) for e, a in zip(expected, actual, strict=True))
-    return type(expected) is type(actual) and expected == actual
-
-
-_MISSING = object()
-
-
-def subset_mismatches(expected: Mapping[str, object], actual: Mapping[str, object]) -> list[str]:
-    """Keys of `expected` whose value `actual` lacks or holds differently (a subset match)."""
-    return [k for k, v in expected.items() if not values_equal(v, actual.get(k, _MISSING))]
-
-
-def match_records(expected: Sequence[Mapping[str, object]], rows: Sequence[Mapping[str, object]]) -> list[int]:
-    """Indexes of `expected` entries left without a distinct matching row; [] means all matched.
-
-    A maximum bipartite matching (augmenting paths), so an entry that fits several rows
-    never takes the only row a later entry could use.
-    """
-    fits = [[j for j, row in enumerate(rows) if not subset_mismatches(want, row)] for want in expected]
-    owner: dict[int, int] = {}
-
-    def place(i: int, seen: set[int]) -> bool:
-        for j in fits[i]:
-            if j in seen:
-                continue
-            seen.add(j)
-            if j not in owner or place(owner[j], seen):
-                owner[j] = i
-                return True
-        return False
-
-    for i in range(len(expected)):
-        place(i, set())
-    matched = set(owner.values())
-    return [i for i in range(len(expected)) if i not in matched]
-
-
-@dataclass(frozen=True)
-class Failure:
-    """One expectation that did not hold; `turn` is 1-based, None for end-of-script checks."""
-
-    turn: int | None
-    what: str
-    expected: JsonValue
-    actual: JsonValue
-
-    def describe(self) -> str:
-        where = f"turn {self.turn}" if self.turn is not None else "end"
-        return f"{where}: {self.what}: expected {self.expected!r}, got {self.actual!r}"
-
-
-def check_turn(expect: Expect, result: TurnResult, turn: int | None) -> list[Failure]:
-    """Compare one turn's result with its expectations."""
-    out: list[Failure] = []
-    if expect.flow is not None and expect.flow != result.flow:
-        out.append(Failure(turn, "flow", expect.flow, result.flow))
-    if expect.state is not None and expect.state != result.state:
-        out.append(Failure(turn, "state", expect.state, result.state))
-    reply = result.reply.casefold()
-    missing: list[JsonValue] = [s for s in expect.reply_contains if s.casefold() not in reply]
-    if missing:
-        out.append(Failure(turn, "reply_contains", missing, result.reply))
-    present: list[JsonValue] = [s for s in expect.reply_not_contains if s.casefold() in reply]
-    if present:
-        out.append(Failure(turn, "reply_not_contains", present, result.reply))
-    if expect.slots is not None:
-        for key in subset_mismatches(expect.slots, result.slots):
-            out.append(Failure(turn, f"slots.{key}", expect.slots[key], result.slots.get(key, "<no such slot>")))
-    return out
-
-
-def check_history(contains: Sequence[str], history: Sequence[str], turn: int | None = None) -> list[Failure]:
-    """Each string must occur (case-sensitively: summaries keep values verbatim) in some message."""
-    return [Failure(turn, "history_contains", s, list(history)) for s in contains if not any(s in m for m in history)]
-
-
-def check_records(
-    kind: str, expected: Sequence[Mapping[str, JsonValue]], found: Sequence[StoredRecord], turn: int | None = None
-) -> list[Failure]:
-    """Each expected mapping must match a distinct row of `found`; an empty list asks for no rows."""
-    rows: list[JsonValue] = [r.data for r in found]
-    if not expected:
-        return [Failure(turn, f"records.{kind}", [], rows)] if rows else []
-    unmatched = match_records(expected, [r.data for r in found])
-    want: list[JsonValue] = [dict(expected[i]) for i in unmatched]
-    return [Failure(turn, f"records.{kind} (no distinct row for these)", want, rows)] if unmatched else []
 
 
 # -- running ------------------------------------------------------------------------------

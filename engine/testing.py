@@ -21,10 +21,12 @@ import pytest
 from pydantic import JsonValue
 
 from engine.bot import MAIN, get_bot
+from engine.expect import Failure, check_history, check_records, check_turn
 from engine.llm import LLM, RulesLLM
 from engine.models import JsonObject, Message, Resources, SessionState
-from engine.replay import ALL_HISTORY, Expect, Failure, check_history, check_records, check_turn, seed_profile
+from engine.replay import ALL_HISTORY, seed_profile
 from engine.runtime import Engine, TurnResult
+from engine.script import Expect
 from engine.sqlstore import SqlStore
 
 __all__ = ["Dialogue", "DialogueFactory", "dialogue", "dialogue_fixture"]

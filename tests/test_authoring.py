@@ -30,9 +30,10 @@ from engine.extract import choice, yes_no
 from engine.flow import Ask, Final, Flow, Slots, Step, T
 from engine.llm import Phrased, PhraseRequest, ScriptedLLM
 from engine.models import LLMCall, TurnTrace
-from engine.replay import load_script, replay, seed_profile
+from engine.replay import replay, seed_profile
 from engine.report import SessionReport
 from engine.runtime import Engine
+from engine.script import load_script
 from engine.sqlstore import SqlStore
 
 ROOT = Path(__file__).resolve().parent.parent

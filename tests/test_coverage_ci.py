@@ -16,7 +16,8 @@ from engine.coverage import Coverage, FlowCoverage
 from engine.diagram import shipped_bots, shipped_flows
 from engine.errors import ScriptError
 from engine.flow import Flow
-from engine.replay import find_scripts, load_script, replay
+from engine.replay import replay
+from engine.script import find_scripts, load_script
 
 REPLAYS = Path(__file__).parent / "replays"
 MIN_STATES = 100.0

@@ -7,23 +7,12 @@ from pathlib import Path
 import pytest
 
 from engine.errors import ScriptError
+from engine.expect import Failure, check_records, check_turn, match_records, subset_mismatches, values_equal
 from engine.llm import RulesLLM
 from engine.models import StoredRecord, utcnow
-from engine.replay import (
-    Expect,
-    Failure,
-    Script,
-    check_records,
-    check_turn,
-    load_script,
-    match_records,
-    replay,
-    run_script,
-    subset_mismatches,
-    temporary_store,
-    values_equal,
-)
+from engine.replay import replay, run_script, temporary_store
 from engine.runtime import TurnResult
+from engine.script import Expect, Script, load_script
 
 REPLAYS = Path(__file__).parent / "replays"
 SCRIPTS = sorted(REPLAYS.glob("*.yaml"))
