@@ -1,6 +1,6 @@
 """`SqlStore`: the session store on sqlmodel; SQLite by default, any SQLAlchemy URL accepted.
 
-The schema is declared with sqlmodel and created/migrated through SQLAlchemy Core. The
+The schema (sqlmodel tables, versions, migrations) lives in engine/schema.py. The
 per-turn path (load one row, write one turn) does not go through ORM objects nor even
 through Core execution: building and flushing ORM instances costs several times the SQL
 itself, and Core re-derives a cache key for every statement it runs (about as much again).
@@ -27,9 +27,9 @@ from sqlalchemy import Connection, bindparam, event, exc, func, insert, select, 
 from sqlalchemy.engine import Dialect, Engine
 from sqlalchemy.pool import PoolProxiedConnection
 from sqlalchemy.sql.expression import ClauseElement
-from sqlmodel import Field, Index, SQLModel, Text, UniqueConstraint, create_engine
+from sqlmodel import create_engine
 
-from engine.errors import ConflictError, SchemaError, StoreError
+from engine.errors import ConflictError, StoreError
 from engine.models import (
     FlowFrame,
     FlowRun,
@@ -43,97 +43,13 @@ from engine.models import (
     TurnWrite,
     utcnow,
 )
+from engine.schema import EVENTS, MESSAGES, RECORDS, RUNS, SESSIONS, migrate, schema_version
 from engine.store import summarize
 from engine.window import LOAD_LIMIT
 
-SCHEMA_VERSION = 1
-# version n -> function upgrading a connection from n to n + 1, run in one transaction
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {}
-
 Synchronous = Literal["OFF", "NORMAL", "FULL", "EXTRA"]
 
-_metadata = SQLModel.metadata
-
-
-class MetaRow(SQLModel, table=True):
-    __tablename__ = "innerloop_meta"
-    key: str = Field(primary_key=True)
-    value: str
-
-
-class SessionRow(SQLModel, table=True):
-    __tablename__ = "sessions"
-    __table_args__ = (UniqueConstraint("bot", "user"),)
-    id: str = Field(primary_key=True)
-    bot: str
-    user: str
-    flow: str | None = None
-    state: str | None = None
-    flow_version: int | None = None
-    slots: str = Field(default="{}", sa_type=Text)
-    scratchpad: str = Field(default="[]", sa_type=Text)
-    attempts: int = 0
-    flow_turns: int = 0
-    flow_started_at: str | None = None
-    stack: str = Field(default="[]", sa_type=Text)
-    context: str = Field(default="{}", sa_type=Text)
-    turns: int = 0
-    version: int = 0
-    created_at: str
-    updated_at: str
-
-
-class MessageRow(SQLModel, table=True):
-    __tablename__ = "messages"
-    __table_args__ = (Index("ix_messages_session", "session_id", "id"),)
-    id: int | None = Field(default=None, primary_key=True)
-    session_id: str = Field(foreign_key="sessions.id")
-    role: str
-    content: str = Field(sa_type=Text)
-    created_at: str
-
-
-class FlowRunRow(SQLModel, table=True):
-    __tablename__ = "flow_runs"
-    id: int | None = Field(default=None, primary_key=True)
-    session_id: str = Field(foreign_key="sessions.id", index=True)
-    flow: str
-    outcome: str
-    summary: str = Field(sa_type=Text)
-    slots: str = Field(sa_type=Text)
-    turns: int
-    started_at: str
-    ended_at: str
-
-
-class TurnEventRow(SQLModel, table=True):
-    __tablename__ = "turn_events"
-    __table_args__ = (Index("ix_turn_events_session", "session_id", "turn"),)
-    id: int | None = Field(default=None, primary_key=True)
-    session_id: str = Field(foreign_key="sessions.id")
-    turn: int
-    trace: str = Field(sa_type=Text)
-    created_at: str
-
-
-class RecordRow(SQLModel, table=True):
-    __tablename__ = "records"
-    __table_args__ = (Index("ix_records_kind_user", "kind", "bot", "user"),)
-    id: int | None = Field(default=None, primary_key=True)
-    kind: str
-    bot: str
-    user: str
-    session_id: str
-    data: str = Field(sa_type=Text)
-    created_at: str
-
-
-_S = SessionRow.__table__  # type: ignore[attr-defined]
-_M = MessageRow.__table__  # type: ignore[attr-defined]
-_R = FlowRunRow.__table__  # type: ignore[attr-defined]
-_E = TurnEventRow.__table__  # type: ignore[attr-defined]
-_D = RecordRow.__table__  # type: ignore[attr-defined]
-_META = MetaRow.__table__  # type: ignore[attr-defined]
+_S, _M, _R, _E, _D = SESSIONS, MESSAGES, RUNS, EVENTS, RECORDS
 _messages_json: TypeAdapter[list[Message]] = TypeAdapter(list[Message])
 _frames_json: TypeAdapter[list[FlowFrame]] = TypeAdapter(list[FlowFrame])
 _object_json: TypeAdapter[JsonObject] = TypeAdapter(JsonObject)
@@ -220,7 +136,7 @@ class SqlStore:
         self._cur: Any = None
         self._inherited: list[PoolProxiedConnection] = []
         try:
-            self._migrate()
+            migrate(self.engine, self.url)
         except exc.SQLAlchemyError as e:
             raise StoreError(f"cannot open database {self.url!r}: {e}") from e
         self._prepare()
@@ -265,56 +181,9 @@ class SqlStore:
         self._q_records: dict[tuple[bool, bool, bool], _Prepared] = {}
         self._q_latest: _Prepared | None = None
 
-    # -- schema ----------------------------------------------------------------------------
-
-    def _migrate(self) -> None:
-        # The usual case, a current schema, needs only a read: opening a store then never
-        # waits behind (or starves on) busy writers for the write lock.
-        with self.engine.connect() as conn:
-            tables = set(conn.dialect.get_table_names(conn))
-            if "innerloop_meta" in tables and set(_metadata.tables) <= tables:
-                found = conn.execute(select(_META.c.value).where(_META.c.key == "schema_version")).scalar()
-                if found == str(SCHEMA_VERSION):
-                    return
-        # innerloop_write makes the SQLite transaction BEGIN IMMEDIATE: two processes opening
-        # a new file at once then serialize on the check-then-create instead of both creating.
-        with self.engine.execution_options(innerloop_write=True).begin() as conn:
-            tables = set(conn.dialect.get_table_names(conn))
-            if "innerloop_meta" not in tables:
-                if tables & {"sessions", "messages", "records"}:
-                    raise SchemaError(
-                        f"{self.url} holds tables {sorted(tables)} but no innerloop schema version; "
-                        "it was not written by innerloop. Point --db at another file."
-                    )
-                _metadata.create_all(conn)
-                conn.execute(insert(_META).values(key="schema_version", value=str(SCHEMA_VERSION)))
-                return
-            found = conn.execute(select(_META.c.value).where(_META.c.key == "schema_version")).scalar()
-            try:
-                version = int(found or 0)
-            except ValueError:
-                raise SchemaError(f"{self.url} records an unreadable schema version {found!r}") from None
-            if version > SCHEMA_VERSION:
-                raise SchemaError(
-                    f"{self.url} was written by a newer innerloop (schema {version}); this build reads "
-                    f"schema {SCHEMA_VERSION}. Upgrade innerloop or use another --db."
-                )
-            while version < SCHEMA_VERSION:
-                step = MIGRATIONS.get(version)
-                if step is None:
-                    raise SchemaError(
-                        f"{self.url} has schema {version} and no migration to {version + 1} exists; "
-                        "export what you need and start a new database."
-                    )
-                step(conn)
-                version += 1
-                conn.execute(update(_META).where(_META.c.key == "schema_version").values(value=str(version)))
-            _metadata.create_all(conn)
-
     @property
     def schema_version(self) -> int:
-        with self.engine.connect() as conn:
-            return int(conn.execute(select(_META.c.value).where(_META.c.key == "schema_version")).scalar() or 0)
+        return schema_version(self.engine)
 
     # -- DBAPI access ----------------------------------------------------------------------
 

@@ -20,6 +20,7 @@ import pytest
 from sqlalchemy import Connection
 from sqlmodel import create_engine
 
+import engine.schema as schema
 import engine.sqlstore as sqlstore
 from engine import ConflictError, MemoryStore, SchemaError, SqlStore, Store, StoreError
 from engine.models import (
@@ -444,11 +445,11 @@ def test_sqlstore_runs_wal_with_a_busy_timeout_and_full_sync(tmp_path: Path) -> 
 
 def test_sqlstore_records_its_schema_version(tmp_path: Path) -> None:
     store = SqlStore(str(tmp_path / "s.db"))
-    assert store.schema_version == sqlstore.SCHEMA_VERSION
+    assert store.schema_version == schema.SCHEMA_VERSION
     store.close()
     with sqlite3.connect(tmp_path / "s.db") as db:
         rows = db.execute("SELECT key, value FROM innerloop_meta").fetchall()
-    assert rows == [("schema_version", str(sqlstore.SCHEMA_VERSION))]
+    assert rows == [("schema_version", str(schema.SCHEMA_VERSION))]
 
 
 def test_sqlstore_accepts_a_plain_path_or_any_sqlalchemy_url(tmp_path: Path) -> None:
@@ -467,11 +468,11 @@ def test_sqlstore_accepts_a_plain_path_or_any_sqlalchemy_url(tmp_path: Path) -> 
 def test_sqlstore_refuses_a_newer_schema(tmp_path: Path) -> None:
     path = tmp_path / "s.db"
     SqlStore(str(path)).close()
-    newer = sqlstore.SCHEMA_VERSION + 1
+    newer = schema.SCHEMA_VERSION + 1
     with sqlite3.connect(path) as db:
         db.execute("UPDATE innerloop_meta SET value = ? WHERE key = 'schema_version'", (str(newer),))
     with pytest.raises(
-        SchemaError, match=rf"newer innerloop \(schema {newer}\).*reads schema {sqlstore.SCHEMA_VERSION}"
+        SchemaError, match=rf"newer innerloop \(schema {newer}\).*reads schema {schema.SCHEMA_VERSION}"
     ):
         SqlStore(str(path))
 
@@ -529,7 +530,7 @@ def test_sqlstore_many_openers_of_a_new_file_create_it_once(tmp_path: Path) -> N
     assert errors == []
     with sqlite3.connect(path) as db:
         assert db.execute("SELECT key, value FROM innerloop_meta").fetchall() == [
-            ("schema_version", str(sqlstore.SCHEMA_VERSION))
+            ("schema_version", str(schema.SCHEMA_VERSION))
         ]
 
 
@@ -553,8 +554,8 @@ def test_sqlstore_migrates_an_older_schema(tmp_path: Path, monkeypatch: pytest.M
     path = tmp_path / "s.db"
     s = make_v1(path)
     assert "note" not in session_columns(path)
-    monkeypatch.setattr(sqlstore, "SCHEMA_VERSION", 2)
-    monkeypatch.setattr(sqlstore, "MIGRATIONS", {1: add_note_column})
+    monkeypatch.setattr(schema, "SCHEMA_VERSION", 2)
+    monkeypatch.setattr(schema, "MIGRATIONS", {1: add_note_column})
 
     store = SqlStore(str(path))
     assert store.schema_version == 2
@@ -577,13 +578,13 @@ def test_sqlstore_rolls_back_a_failed_migration(tmp_path: Path, monkeypatch: pyt
         add_note_column(conn)
         raise RuntimeError("migration step failed")
 
-    monkeypatch.setattr(sqlstore, "SCHEMA_VERSION", 2)
-    monkeypatch.setattr(sqlstore, "MIGRATIONS", {1: half_done})
+    monkeypatch.setattr(schema, "SCHEMA_VERSION", 2)
+    monkeypatch.setattr(schema, "MIGRATIONS", {1: half_done})
     with pytest.raises(RuntimeError, match="migration step failed"):
         SqlStore(str(path))
     # the DDL ran inside the migration's transaction and went with it
     assert "note" not in session_columns(path)
-    monkeypatch.setattr(sqlstore, "MIGRATIONS", {1: add_note_column})
+    monkeypatch.setattr(schema, "MIGRATIONS", {1: add_note_column})
     store = SqlStore(str(path))
     assert store.schema_version == 2 and "note" in session_columns(path)
     store.close()
@@ -592,8 +593,8 @@ def test_sqlstore_rolls_back_a_failed_migration(tmp_path: Path, monkeypatch: pyt
 def test_sqlstore_refuses_an_older_schema_it_cannot_migrate(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "s.db"
     s = make_v1(path)
-    monkeypatch.setattr(sqlstore, "SCHEMA_VERSION", 2)
-    monkeypatch.setattr(sqlstore, "MIGRATIONS", {})
+    monkeypatch.setattr(schema, "SCHEMA_VERSION", 2)
+    monkeypatch.setattr(schema, "MIGRATIONS", {})
     with pytest.raises(SchemaError, match="schema 1 and no migration to 2"):
         SqlStore(str(path))
     monkeypatch.undo()

@@ -1,0 +1,156 @@
+"""The database schema: sqlmodel tables, the recorded schema version, and migrations.
+
+Every table a turn writes is declared here once; `migrate` creates them in a new
+database, upgrades an older one step by step inside one transaction (a failed step
+leaves the file as it was), and refuses a newer or foreign database with a message
+that says what to do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from sqlalchemy import Connection, insert, select, update
+from sqlalchemy.engine import Engine
+from sqlmodel import Field, Index, SQLModel, Text, UniqueConstraint
+
+from engine.errors import SchemaError
+
+SCHEMA_VERSION = 1
+# version n -> function upgrading a connection from n to n + 1, run in one transaction
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {}
+
+metadata = SQLModel.metadata
+
+
+class MetaRow(SQLModel, table=True):
+    __tablename__ = "innerloop_meta"
+    key: str = Field(primary_key=True)
+    value: str
+
+
+class SessionRow(SQLModel, table=True):
+    __tablename__ = "sessions"
+    __table_args__ = (UniqueConstraint("bot", "user"),)
+    id: str = Field(primary_key=True)
+    bot: str
+    user: str
+    flow: str | None = None
+    state: str | None = None
+    flow_version: int | None = None
+    slots: str = Field(default="{}", sa_type=Text)
+    scratchpad: str = Field(default="[]", sa_type=Text)
+    attempts: int = 0
+    flow_turns: int = 0
+    flow_started_at: str | None = None
+    stack: str = Field(default="[]", sa_type=Text)
+    context: str = Field(default="{}", sa_type=Text)
+    turns: int = 0
+    version: int = 0
+    created_at: str
+    updated_at: str
+
+
+class MessageRow(SQLModel, table=True):
+    __tablename__ = "messages"
+    __table_args__ = (Index("ix_messages_session", "session_id", "id"),)
+    id: int | None = Field(default=None, primary_key=True)
+    session_id: str = Field(foreign_key="sessions.id")
+    role: str
+    content: str = Field(sa_type=Text)
+    created_at: str
+
+
+class FlowRunRow(SQLModel, table=True):
+    __tablename__ = "flow_runs"
+    id: int | None = Field(default=None, primary_key=True)
+    session_id: str = Field(foreign_key="sessions.id", index=True)
+    flow: str
+    outcome: str
+    summary: str = Field(sa_type=Text)
+    slots: str = Field(sa_type=Text)
+    turns: int
+    started_at: str
+    ended_at: str
+
+
+class TurnEventRow(SQLModel, table=True):
+    __tablename__ = "turn_events"
+    __table_args__ = (Index("ix_turn_events_session", "session_id", "turn"),)
+    id: int | None = Field(default=None, primary_key=True)
+    session_id: str = Field(foreign_key="sessions.id")
+    turn: int
+    trace: str = Field(sa_type=Text)
+    created_at: str
+
+
+class RecordRow(SQLModel, table=True):
+    __tablename__ = "records"
+    __table_args__ = (Index("ix_records_kind_user", "kind", "bot", "user"),)
+    id: int | None = Field(default=None, primary_key=True)
+    kind: str
+    bot: str
+    user: str
+    session_id: str
+    data: str = Field(sa_type=Text)
+    created_at: str
+
+
+SESSIONS = SessionRow.__table__  # type: ignore[attr-defined]
+MESSAGES = MessageRow.__table__  # type: ignore[attr-defined]
+RUNS = FlowRunRow.__table__  # type: ignore[attr-defined]
+EVENTS = TurnEventRow.__table__  # type: ignore[attr-defined]
+RECORDS = RecordRow.__table__  # type: ignore[attr-defined]
+META = MetaRow.__table__  # type: ignore[attr-defined]
+
+
+def migrate(engine: Engine, url: str) -> None:
+    """Create the schema, or migrate an older one in one transaction; SchemaError if it cannot."""
+    # The usual case, a current schema, needs only a read: opening a store then never
+    # waits behind (or starves on) busy writers for the write lock.
+    with engine.connect() as conn:
+        tables = set(conn.dialect.get_table_names(conn))
+        if "innerloop_meta" in tables and set(metadata.tables) <= tables:
+            found = conn.execute(select(META.c.value).where(META.c.key == "schema_version")).scalar()
+            if found == str(SCHEMA_VERSION):
+                return
+    # innerloop_write makes the SQLite transaction BEGIN IMMEDIATE: two processes opening
+    # a new file at once then serialize on the check-then-create instead of both creating.
+    with engine.execution_options(innerloop_write=True).begin() as conn:
+        tables = set(conn.dialect.get_table_names(conn))
+        if "innerloop_meta" not in tables:
+            if tables & {"sessions", "messages", "records"}:
+                raise SchemaError(
+                    f"{url} holds tables {sorted(tables)} but no innerloop schema version; "
+                    "it was not written by innerloop. Point --db at another file."
+                )
+            metadata.create_all(conn)
+            conn.execute(insert(META).values(key="schema_version", value=str(SCHEMA_VERSION)))
+            return
+        found = conn.execute(select(META.c.value).where(META.c.key == "schema_version")).scalar()
+        try:
+            version = int(found or 0)
+        except ValueError:
+            raise SchemaError(f"{url} records an unreadable schema version {found!r}") from None
+        if version > SCHEMA_VERSION:
+            raise SchemaError(
+                f"{url} was written by a newer innerloop (schema {version}); this build reads "
+                f"schema {SCHEMA_VERSION}. Upgrade innerloop or use another --db."
+            )
+        while version < SCHEMA_VERSION:
+            step = MIGRATIONS.get(version)
+            if step is None:
+                raise SchemaError(
+                    f"{url} has schema {version} and no migration to {version + 1} exists; "
+                    "export what you need and start a new database."
+                )
+            step(conn)
+            version += 1
+            conn.execute(update(META).where(META.c.key == "schema_version").values(value=str(version)))
+        metadata.create_all(conn)
+
+
+def schema_version(engine: Engine) -> int:
+    """The schema version the database records (0 when it records none)."""
+    with engine.connect() as conn:
+        return int(conn.execute(select(META.c.value).where(META.c.key == "schema_version")).scalar() or 0)
