@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
@@ -133,17 +134,20 @@ class TurnTrace(BaseModel):
     at: datetime = Field(default_factory=utcnow)
 
 
-class TurnWrite(BaseModel):
-    """Everything one turn persists, written in one transaction."""
+@dataclass
+class TurnWrite:
+    """Everything one turn persists, written in one transaction.
 
-    model_config = ConfigDict(extra="forbid")
+    A dataclass, not a model: its parts are models validated where they were made, and the
+    turn's hot path should not check them twice.
+    """
 
     session: SessionState
     expected_version: int
-    messages: list[Message] = Field(default_factory=list)
-    runs: list[FlowRun] = Field(default_factory=list)
-    records: list[RecordDraft] = Field(default_factory=list)
     trace: TurnTrace
+    messages: list[Message] = field(default_factory=list)
+    runs: list[FlowRun] = field(default_factory=list)
+    records: list[RecordDraft] = field(default_factory=list)
 
 
 class SessionSummary(Frozen):

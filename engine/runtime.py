@@ -5,8 +5,7 @@ from __future__ import annotations
 import os
 import uuid
 from collections.abc import Callable
-
-from pydantic import BaseModel, ConfigDict, Field
+from dataclasses import dataclass, field
 
 from engine.bot import MAIN, Bot, get_bot
 from engine.errors import ConflictError, InputRejected
@@ -23,16 +22,15 @@ def default_db() -> str:
     return os.environ.get("INNERLOOP_DB", DEFAULT_DB)
 
 
-class TurnResult(BaseModel):
-    """What a caller sees of one turn."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
+@dataclass(frozen=True)
+class TurnResult:
+    """What a caller sees of one turn (built from already-validated values, so no re-validation)."""
 
     reply: str
     session_id: str | None
     flow: str = MAIN
     state: str | None = None
-    slots: JsonObject = Field(default_factory=dict)
+    slots: JsonObject = field(default_factory=dict)
     rejected: bool = False
     trace: TurnTrace | None = None
 
