@@ -96,7 +96,7 @@ class MainContext(StepContext[Slots]):
     def start(self, flow: str, **slots: object) -> None:
         """Enter `flow` with some slots already filled (e.g. the document a search found)."""
         self._turn.trace.route = f"intent:{flow}"
-        self._turn.start(flow, from_main=True, seed=slots)
+        self._turn.start(flow, seed=slots)
 
     def intent(self) -> str | None:
         """The flow the message asks for: keyword rules, then an LLM classification if configured."""

@@ -104,7 +104,7 @@ class Turn:
                 self._route(f"interrupt:{interrupt}")
                 self.session.stack.append(a)
                 self.session.active = None
-                self.start(interrupt, from_main=False)
+                self.start(interrupt)
             else:
                 self._route("flow")
                 self.flow_turn(flow, a)
@@ -113,7 +113,7 @@ class Turn:
             entry = self.bot.entry(self.entry_context()) if self.bot.entry else None
             if entry:
                 self._route(f"entry:{entry}")
-                self.start(entry, from_main=True)
+                self.start(entry)
             else:
                 self._main()
         return self._write()
@@ -174,13 +174,13 @@ class Turn:
         flow = self.detect_intent()
         if flow:
             self.trace.route = f"intent:{flow}"
-            self.start(flow, from_main=True)
+            self.start(flow)
             return
         self.emit(self.phrase(self.bot.capabilities, "reply:main", None))
 
     # -- flows -----------------------------------------------------------------------------
 
-    def start(self, name: str, *, from_main: bool, seed: dict[str, object] | None = None) -> None:
+    def start(self, name: str, *, seed: dict[str, object] | None = None) -> None:
         flow = self.bot.flow(name)
         self.budget += flow.llm_calls_per_turn
         paused = next((f for f in reversed(self.session.stack) if f.flow == name), None)
@@ -344,7 +344,7 @@ class Turn:
         nxt = final.handoff(slots) if final.handoff else None
         if nxt:
             self.trace.notices.append(f"handoff:{flow.name}->{nxt}")
-            self.start(nxt, from_main=False)
+            self.start(nxt)
             return
         if self.bot.on_return:
             self.emit(self.bot.on_return(run, self.entry_context()) or "")
