@@ -13,10 +13,10 @@ from pydantic import BaseModel, ValidationError
 
 from engine.bot import MAIN, Bot
 from engine.context import EntryContext, MainContext, StepContext
-from engine.errors import DefinitionError, LLMError, UnexpectedLLMCall
+from engine.errors import DefinitionError
 from engine.extract import Invalid
 from engine.flow import ANSWER, NEXT, Aside, Ask, Final, Flow, Slots, Step, render
-from engine.llm import LLM, ParseRequest, PhraseRequest
+from engine.llm import LLM
 from engine.models import (
     FlowFrame,
     FlowRun,
@@ -31,6 +31,7 @@ from engine.models import (
     utcnow,
 )
 from engine.store import Store
+from engine.voice import Voice
 from engine.window import LOAD_LIMIT, build_prompt
 
 CANCEL_WORDS = {"cancel", "stop", "abort", "cancel this", "stop this", "/cancel"}
@@ -76,12 +77,12 @@ class Turn:
         self.main_messages: list[Message] = []
         self.runs: list[FlowRun] = []
         self.records: list[RecordDraft] = []
-        self.budget = 0
         self._checked: dict[int, Slots] = {}
         self.retried = retried
         a = session.active
         self.before = (a.flow, a.state) if a else (None, None)
         self.trace = TraceDraft()
+        self.voice = Voice(llm, self.trace.llm_calls, self.trace.notices)
 
     # -- entry point -----------------------------------------------------------------------
 
@@ -135,7 +136,7 @@ class Turn:
     def _route(self, route: str) -> None:
         self.trace.route = route
         a = self.session.active
-        self.budget = self.bot.flow(a.flow).llm_calls_per_turn if a else self.bot.main_llm_calls
+        self.voice.budget = self.bot.flow(a.flow).llm_calls_per_turn if a else self.bot.main_llm_calls
 
     def entry_context(self) -> EntryContext:
         return EntryContext(self.bot, self.session, self.text, self.store, self.resources)
@@ -164,7 +165,7 @@ class Turn:
 
     def detect_intent(self) -> str | None:
         flow = self.bot.intent_for(self.text)
-        if flow is None and self.llm.name != "rules" and self.bot.intents:
+        if flow is None and not self.voice.offline and self.bot.intents:
             answer = self.llm_parse(self.bot.intent_model, "classify:intent", None)
             choice = getattr(answer, "value", None) if answer else None
             flow = choice if isinstance(choice, str) and self.bot.has_flow(choice) else None
@@ -182,7 +183,7 @@ class Turn:
 
     def start(self, name: str, *, seed: dict[str, object] | None = None) -> None:
         flow = self.bot.flow(name)
-        self.budget += flow.llm_calls_per_turn
+        self.voice.budget += flow.llm_calls_per_turn
         paused = next((f for f in reversed(self.session.stack) if f.flow == name), None)
         if paused is not None:
             # a paused or suspended run of the same flow carries on where it stopped
@@ -226,20 +227,18 @@ class Turn:
         frame.slots = slots.model_dump(mode="json")
         if state.slot in changed:
             frame.attempts = 0
-            self.fire(flow, frame, slots, ANSWER)
-            self.advance(flow, frame, slots)
+            self.move(flow, frame, slots, ANSWER)
             return
         if changed:
             # the message corrected or added other answers, so it is not this question's answer
             noted = ", ".join(f"{k.replace('_', ' ')}: {getattr(slots, k)}" for k in changed)
-            again = self.phrase(render(state.say, slots), f"ask:{flow.name}.{state.name}", flow)
+            again = self.question(flow, state, slots)
             self.emit(f"Noted ({noted}). {again}")
             return
         updated, reason = self.parse_answer(flow, state, slots, frame)
         if updated is not None:
             frame.attempts = 0
-            self.fire(flow, frame, updated, ANSWER)
-            self.advance(flow, frame, updated)
+            self.move(flow, frame, updated, ANSWER)
             return
         frame.attempts += 1
         if frame.attempts >= state.max_attempts:
@@ -262,10 +261,9 @@ class Turn:
         self.trace.notices.append(f"aside:{flow.name}.{aside.name}")
         if trigger == "":
             frame.slots = ctx.slots.model_dump(mode="json")
-            self.emit(self.phrase(render(state.say, ctx.slots), f"ask:{flow.name}.{state.name}", flow))
+            self.emit(self.question(flow, state, ctx.slots))
             return True
-        self.fire(flow, frame, ctx.slots, trigger)
-        self.advance(flow, frame, ctx.slots)
+        self.move(flow, frame, ctx.slots, trigger)
         return True
 
     def _extract(self, flow: Flow, slots: Slots) -> tuple[Slots, list[str]]:
@@ -288,8 +286,7 @@ class Turn:
         frame.attempts = 0
         if state.fallback == "skip":
             self.emit("Let's skip that one for now.")
-            self.fire(flow, frame, slots, ANSWER)
-            self.advance(flow, frame, slots)
+            self.move(flow, frame, slots, ANSWER)
             return
         outcome: Outcome = "cancelled" if state.fallback == "cancel" else "escalated"
         summary = (
@@ -308,6 +305,15 @@ class Turn:
         )
         self.resume_or_return()
 
+    def question(self, flow: Flow, state: Ask, slots: Slots) -> str:
+        """What an asking state says, phrased (or as its template, offline)."""
+        return self.phrase(render(state.say, slots), f"ask:{flow.name}.{state.name}", flow)
+
+    def move(self, flow: Flow, frame: FlowFrame, slots: Slots, trigger: str) -> None:
+        """Fire `trigger` and run on until the flow waits for the user or ends."""
+        self.fire(flow, frame, slots, trigger)
+        self.advance(flow, frame, slots)
+
     def fire(self, flow: Flow, frame: FlowFrame, slots: Slots, trigger: str) -> None:
         dest = flow.fire(frame.state, trigger, slots)
         self.trace.triggers.append(f"{flow.name}.{frame.state}.{trigger}")
@@ -323,7 +329,7 @@ class Turn:
                 if getattr(slots, state.slot) is not None and not state.ask_if_filled:
                     self.fire(flow, frame, slots, ANSWER)
                     continue
-                self.emit(self.phrase(render(state.say, slots), f"ask:{flow.name}.{state.name}", flow))
+                self.emit(self.question(flow, state, slots))
                 return
             if isinstance(state, Step):
                 ctx: StepContext[Slots] = StepContext(self, flow, slots)
@@ -373,12 +379,12 @@ class Turn:
         flow = self.bot.flow(frame.flow)
         self.session.active = frame
         self.trace.notices.append(f"resume:{flow.name}.{frame.state}")
-        self.budget += flow.llm_calls_per_turn
+        self.voice.budget += flow.llm_calls_per_turn
         state = flow.state(frame.state)
         if isinstance(state, Ask):
             slots = flow.new_slots(frame.slots)
             lead = greeting or f"Back to the {flow.name}: "
-            self.emit(lead + self.phrase(render(state.say, slots), f"ask:{flow.name}.{state.name}", flow))
+            self.emit(lead + self.question(flow, state, slots))
 
     def _cancel_command(self) -> None:
         a = self.session.active
@@ -415,7 +421,7 @@ class Turn:
             verb = "pause" if flow.on_cancel == "pause" else "stop"
             self.emit(f"{hint} {render(state.say, slots)} (Say 'cancel' to {verb} the {flow.name}.)")
 
-    # -- parse and phrase (the only ways to an LLM) ----------------------------------------
+    # -- parsing, and the way to an LLM (engine/voice.py) -----------------------------------
 
     def parse_answer(self, flow: Flow, state: Ask, slots: Slots, frame: FlowFrame) -> tuple[Slots | None, str | None]:
         raw = state.parser(slots)(self.text)
@@ -453,49 +459,11 @@ class Turn:
             pad.pop()
         return build_prompt(f"You are {flow.persona}, part of {self.bot.name}.{about}", pad, current)
 
-    def _spend(self) -> bool:
-        if self.llm.name == "rules":
-            return False
-        if self.budget <= 0:
-            self.trace.notices.append("llm budget exhausted: template used")
-            return False
-        self.budget -= 1
-        return True
-
-    def _log(self, call: LLMCall | None) -> None:
-        if call is not None:
-            self.trace.llm_calls.append(call)
-
-    def _failed(self, purpose: str, e: LLMError) -> None:
-        self.trace.llm_calls.append(
-            LLMCall(purpose=purpose, backend=self.llm.name, model=self.llm.model, ok=False, detail=str(e))
-        )
-
     def phrase(self, content: str, purpose: str, flow: Flow | None) -> str:
-        if not self._spend():
-            return content
-        try:
-            out = self.llm.phrase(PhraseRequest(purpose=purpose, content=content, messages=self._prompt(flow)))
-        except UnexpectedLLMCall:
-            raise  # a scripted test is out of step with the engine: say so, don't paper over it
-        except LLMError as e:
-            self._failed(purpose, e)
-            return content
-        self._log(out.call)
-        return out.text
+        return self.voice.phrase(content, purpose, lambda: self._prompt(flow))
 
     def llm_parse(self, schema: type[M], purpose: str, flow: Flow | None) -> M | None:
-        if not self._spend():
-            return None
-        try:
-            out = self.llm.parse(ParseRequest(purpose=purpose, schema_model=schema, messages=self._prompt(flow)))
-        except UnexpectedLLMCall:
-            raise
-        except LLMError as e:
-            self._failed(purpose, e)
-            return None
-        self._log(out.call)
-        return out.value if isinstance(out.value, schema) else None
+        return self.voice.parse(schema, purpose, lambda: self._prompt(flow))
 
     # -- versions and the write ------------------------------------------------------------
 

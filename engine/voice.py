@@ -1,0 +1,79 @@
+"""The turn's only way to a language model: phrase a bot turn or parse a user turn.
+
+`Voice` spends a per-turn call budget, logs every call (or failure) in the turn's trace,
+and degrades to the template text or "not parsed" when the budget is spent or the model
+fails, so a flaky model can slow a conversation down but never break it. Prompts are
+built lazily: the offline rules backend never builds one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TypeVar
+
+from pydantic import BaseModel
+
+from engine.errors import LLMError, UnexpectedLLMCall
+from engine.llm import LLM, ParseRequest, PhraseRequest
+from engine.models import LLMCall, Message
+
+M = TypeVar("M", bound=BaseModel)
+Prompt = Callable[[], list[Message]]
+
+
+class Voice:
+    def __init__(self, llm: LLM, calls: list[LLMCall], notices: list[str]) -> None:
+        self.llm = llm
+        self.budget = 0
+        self._calls = calls
+        self._notices = notices
+
+    @property
+    def offline(self) -> bool:
+        return self.llm.name == "rules"
+
+    def phrase(self, content: str, purpose: str, prompt: Prompt) -> str:
+        """`content` in the model's words; the content itself offline or when that fails."""
+        if not self._spend():
+            return content
+        try:
+            out = self.llm.phrase(PhraseRequest(purpose=purpose, content=content, messages=prompt()))
+        except UnexpectedLLMCall:
+            raise  # a scripted test is out of step with the engine: say so, don't paper over it
+        except LLMError as e:
+            self._failed(purpose, e)
+            return content
+        self._log(out.call)
+        return out.text
+
+    def parse(self, schema: type[M], purpose: str, prompt: Prompt) -> M | None:
+        """The user's last message read into `schema`; None offline, on failure or "not given"."""
+        if not self._spend():
+            return None
+        try:
+            out = self.llm.parse(ParseRequest(purpose=purpose, schema_model=schema, messages=prompt()))
+        except UnexpectedLLMCall:
+            raise
+        except LLMError as e:
+            self._failed(purpose, e)
+            return None
+        self._log(out.call)
+        return out.value if isinstance(out.value, schema) else None
+
+    def _spend(self) -> bool:
+        if self.offline:
+            return False
+        if self.budget <= 0:
+            self._notices.append("llm budget exhausted: template used")
+            return False
+        self.budget -= 1
+        return True
+
+    def _log(self, call: LLMCall | None) -> None:
+        if call is not None:
+            self._calls.append(call)
+
+    def _failed(self, purpose: str, e: LLMError) -> None:
+        self._calls.append(
+            LLMCall(purpose=purpose, backend=self.llm.name, model=self.llm.model, ok=False, detail=str(e))
+        )
