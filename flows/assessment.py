@@ -55,9 +55,6 @@ class Bank:
     def question(self, tier: int, index: int) -> Question:
         return self.levels[LEVELS[tier]][index]
 
-    def size(self, tier: int) -> int:
-        return len(self.levels[LEVELS[tier]])
-
     def tiers(self) -> int:
         return len(self.levels)
 
@@ -227,6 +224,8 @@ def answer_parser(q: Question | None) -> Parser:
 
     def open_rule(text: str) -> object:
         t = text.strip()
+        if DONT_KNOW.match(normalise(t)) and not (q is not None and is_correct(q, t)):
+            return "?"  # wrong, and no LLM is asked to grade it (unless "pass" is the very answer)
         return t if t else Invalid("Please type your answer (or say “I don't know”).")
 
     return Parser(open_rule, "your answer in a few words")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Literal, Self
 
@@ -37,15 +38,17 @@ from flows.parsers import (
     TimeZoneName,
     language,
     language_name,
+    mentions_language_change,
     name_in,
     native_in,
     parse_language,
     person_name,
+    target_claim,
     target_in,
     timezone,
     timezone_in,
     timezone_moved,
-    wants_other_language,
+    zone_label,
 )
 
 # The shipped banks are data this module depends on: a broken one fails at import, naming
@@ -103,11 +106,27 @@ def reset_assessment(s: OnboardingSlots) -> None:
 # During the test an answer may itself say "I live in London" or "I'd like to learn French"
 # (a translation, a sentence to complete); only a message marked as a correction changes
 # the profile there.
-_CORRECTION = re.compile(r"^\W*(?:no|nope|wait|oops)\b|\b(?:actually|sorry|correction|i meant|i mean)\b", re.IGNORECASE)
+_CORRECTION = re.compile(
+    r"^\W*(?:no|nope|wait|oops)\b|\b(?:actually|sorry|correction|i meant|i mean|instead|switch|change)\b",
+    re.IGNORECASE,
+)
 
 
 def _answering_the_test(s: OnboardingSlots, text: str) -> bool:
     return s.question is not None and not _CORRECTION.search(text)
+
+
+def pending(s: OnboardingSlots) -> str | None:
+    """The profile question being asked: the first one unanswered, unless the test is running."""
+    if s.question is not None:
+        return None
+    return next((f for f in PROFILE_FIELDS if getattr(s, f) is None), None)
+
+
+def at_confirmation(s: OnboardingSlots) -> bool:
+    """Whether the question being asked is "Shall I save it?" (at every other ask, one of these is open)."""
+    filled = all(getattr(s, f) is not None for f in PROFILE_FIELDS)
+    return filled and assessed(s) and s.question is None and s.confirmed is None
 
 
 def read_anytime(text: str, s: OnboardingSlots) -> dict[str, object]:
@@ -120,8 +139,6 @@ def read_anytime(text: str, s: OnboardingSlots) -> dict[str, object]:
     if _answering_the_test(s, text):
         return {}
     found: dict[str, object] = {}
-    if name := name_in(text, weak=s.name is None):
-        found["name"] = name
     if native := native_in(text, weak=s.native_language is None):
         found["native_language"] = native
     if target := target_in(text, weak=s.target_language is None):
@@ -129,23 +146,60 @@ def read_anytime(text: str, s: OnboardingSlots) -> dict[str, object]:
     zone = timezone_in(text) if s.timezone is None else timezone_moved(text)
     if isinstance(zone, str):
         found["timezone"] = zone
+    # a message that also gives a language or a place is a self-introduction: "im anna" is a name there
+    if name := name_in(text, weak=s.name is None, lowercase=bool(found)):
+        found["name"] = name
+    field = pending(s)
+    if found and field is not None and field not in found:
+        # "Max, and I live in Berlin": what else the message says must not hide the answer itself
+        first = re.split(r"[,;.!?]|\s(?:and|but)\s", text.strip())[0]
+        answer = PARSERS[field](s)(first)
+        if isinstance(answer, str):
+            found[field] = answer
     if found and s.confirmed is False and s.amend is None:
         # at "what should I change?" a new value is the answer itself
         found["amend"] = "done"
+    elif not found and at_confirmation(s) and yes_no()(text) is False:
+        # "no, the timezone": answer both "Shall I save it?" and "What should I change?"
+        change = read_amend(text)
+        if isinstance(change, str) and change in (*PROFILE_FIELDS, "level"):
+            found.update(confirmed=False, amend=change)
     return found
 
 
-def retarget(ctx: StepContext[OnboardingSlots]) -> str | None:
-    """A new target language once the test has begun: the level measured so far no longer applies."""
+def language_change(ctx: StepContext[OnboardingSlots]) -> str | None:
+    """An explicit statement about either language ("actually I want to learn Spanish").
+
+    One the profile cannot take is refused with its reason and the question asked again,
+    rather than dropped (or, mid-test, graded as an answer): an unknown language, or the
+    same language as both native and target. A new target once the test has begun
+    restarts the placement, since the level measured so far no longer applies. Anything
+    else is left to the any-time reader, like any other answer.
+    """
     s = ctx.slots
-    new = target_in(ctx.text, weak=False)
-    if s.assessed_language is None or new is None or new in (s.target_language, s.native_language):
-        return None  # before the test the any-time reader handles it like any other answer
     if _answering_the_test(s, ctx.text):
         return None
-    s.target_language = new
+    target = target_claim(ctx.text)
+    native = native_in(ctx.text, weak=False)
+    if isinstance(target, Invalid):
+        ctx.say(target.reason)
+        return ""
+    if target is not None and target == (native or s.native_language) and target != s.target_language:
+        ctx.say(f"You already speak {language_name(target)} natively; pick another language to learn.")
+        return ""
+    if native is not None and native == (target or s.target_language) and native != s.native_language:
+        ctx.say(
+            f"{language_name(native)} is the language you're learning, so it can't be your native language too. "
+            "To learn another one, say “I want to learn …”."
+        )
+        return ""
+    if target is None or target == s.target_language or s.assessed_language is None:
+        return None
+    s.target_language = target
+    if native is not None:
+        s.native_language = native
     reset_assessment(s)
-    ctx.say(f"Noted: you want to learn {language_name(new)}. Let's redo the placement for it.")
+    ctx.say(f"Noted: you want to learn {language_name(target)}. Let's redo the placement for it.")
     return "reassess"
 
 
@@ -163,7 +217,7 @@ def welcome(ctx: StepContext[OnboardingSlots]) -> None:
             ("name", s.name),
             ("native language", language_name(s.native_language) if s.native_language else None),
             ("learning", language_name(s.target_language) if s.target_language else None),
-            ("timezone", s.timezone),
+            ("timezone", zone_label(s.timezone) if s.timezone else None),
         )
         if value
     ]
@@ -256,12 +310,24 @@ def reopen(ctx: StepContext[OnboardingSlots]) -> None:
 
 
 def ask_native(s: OnboardingSlots) -> str:
-    lead = f"Nice to meet you, {s.name}! " if s.name else ""
+    # the greeting belongs to the first pass, not to "native language" reopened from the confirmation
+    lead = f"Nice to meet you, {s.name}! " if s.name and s.level is None else ""
     return f"{lead}What's your native language?"
 
 
-def ask_target(s: OnboardingSlots) -> str:
-    return "Which language would you like to learn?"
+def native_parser(s: OnboardingSlots) -> Parser:
+    """Like any language answer, but the language the user is learning is refused with a reason."""
+    base = language()
+
+    def rule(text: str) -> object:
+        code = parse_language(text)
+        if isinstance(code, str) and code == s.target_language:
+            return Invalid(
+                f"{language_name(code)} is the language you want to learn; your native language is another one."
+            )
+        return code
+
+    return Parser(rule, base.expects, base.llm_hint)
 
 
 def target_parser(s: OnboardingSlots) -> Parser:
@@ -277,6 +343,15 @@ def target_parser(s: OnboardingSlots) -> Parser:
     return Parser(rule, base.expects, base.llm_hint)
 
 
+# How each profile question reads its answer (also used for an answer given with other things).
+PARSERS: dict[str, Callable[[OnboardingSlots], Parser]] = {
+    "name": lambda s: person_name(),
+    "native_language": native_parser,
+    "target_language": target_parser,
+    "timezone": lambda s: timezone(),
+}
+
+
 def ask_question(s: OnboardingSlots) -> str:
     return render_question(s.question) if s.question else "Please type your answer."
 
@@ -286,7 +361,7 @@ def confirm_question(s: OnboardingSlots) -> str:
     target = language_name(s.target_language) if s.target_language else "not given"
     return (
         f"Here's your profile: name {s.name}; native language {native}; learning {target}; "
-        f"timezone {s.timezone}; level {s.level}. Shall I save it? (yes/no)"
+        f"timezone {zone_label(s.timezone) if s.timezone else 'not given'}; level {s.level}. Shall I save it? (yes/no)"
     )
 
 
@@ -321,7 +396,7 @@ onboarding = Flow(
             "ask_name",
             slot="name",
             say="What's your name?",
-            parse=person_name(),
+            parse=PARSERS["name"],
             reprompts=[
                 "Please tell me your name, for example “Max” or “my name is Max”.",
                 "Just type the name you'd like me to use, e.g. “Max”.",
@@ -333,7 +408,7 @@ onboarding = Flow(
             "ask_native",
             slot="native_language",
             say=ask_native,
-            parse=language(),
+            parse=PARSERS["native_language"],
             reprompts=[
                 "Which language did you grow up speaking? Type its name, e.g. “German” or “Deutsch”.",
                 "Type one language name or its two-letter code, e.g. “de” for German.",
@@ -344,8 +419,8 @@ onboarding = Flow(
         Ask(
             "ask_target",
             slot="target_language",
-            say=ask_target,
-            parse=target_parser,
+            say="Which language would you like to learn?",
+            parse=PARSERS["target_language"],
             reprompts=[
                 "Which language do you want to practise? Type its name, e.g. “English” or “Español”.",
                 "Type one language name or its two-letter code, e.g. “en” for English.",
@@ -359,7 +434,7 @@ onboarding = Flow(
             say=(
                 "What's your timezone? A city (Berlin), an IANA name (Europe/Berlin) or a UTC offset (UTC+2) all work."
             ),
-            parse=timezone(),
+            parse=PARSERS["timezone"],
             reprompts=[
                 "Please give a major city near you (e.g. Berlin), an IANA name (Europe/Berlin) or an offset (UTC+2).",
                 "For example: “Tokyo”, “America/New_York” or “UTC-5”.",
@@ -403,7 +478,6 @@ onboarding = Flow(
                 "Please pick one: name, native language, target language, timezone or level.",
                 "Type one word: name, native, target, timezone or level (or “nothing”).",
             ],
-            ask_if_filled=True,
         ),
         Step("reopen", run=reopen),
         Final("done", summary=summary, say="Your profile is saved.", records=profile_record),
@@ -433,7 +507,7 @@ onboarding = Flow(
         T("reassess", "*", "prepare"),
     ],
     extract=read_anytime,
-    asides=[Aside("retarget", match=wants_other_language, handle=retarget)],
+    asides=[Aside("language_change", match=mentions_language_change, handle=language_change)],
     on_cancel="pause",
     pause_message="Paused. Your answers so far are kept; your next message picks up at the same question.",
     interrupts=["feedback"],

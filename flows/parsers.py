@@ -219,8 +219,11 @@ def parse_language(text: str) -> object:
         return None  # a sentence without a language: leave it to an LLM, if one is configured
     close = difflib.get_close_matches(rest, list(_LANGUAGE_ALIASES), n=1, cutoff=0.8)
     hint = f" Did you mean {language_name(_LANGUAGE_ALIASES[close[0]])}?" if close else ""
+    # quote the user's own spelling of the unknown part: "I want to learn Klingon" -> “Klingon”
+    said = _trim(text)
+    quoted = said[len(said) - len(rest) :] if len(said) >= len(rest) and fold(said).endswith(rest) else said
     return Invalid(
-        f"I don't know a language called “{_trim(text)}”.{hint} Please write its English name (Spanish), "
+        f"I don't know a language called “{quoted}”.{hint} Please write its English name (Spanish), "
         "its own name (Español) or its two-letter code (es)."
     )
 
@@ -247,25 +250,34 @@ def language() -> Parser:
 
 _CLAUSE_END = re.compile(r"[,.;!?]| but | because | so ")
 _NATIVE_STRONG = re.compile(
-    r"\b(?:my (?:native|first|mother) (?:language|tongue)(?: is|'s)|mother tongue is|i'm a native|i am a native"
-    r"|native speaker of|i grew up speaking)\s+(.+)"
+    r"\b(?:(?:my |the )?(?:native|first|mother) (?:language|tongue)(?: is|'s|:)|native:|mother tongue is"
+    r"|i'm a native|i am a native|native speaker of|i grew up speaking)\s+(.+)"
 )
-_NATIVE_AFTER = re.compile(rf"({_LANGUAGE_RE.pattern})\s+is my (?:native|first|mother) (?:language|tongue)")
-_NATIVE_WEAK = re.compile(r"\bi speak\s+(?!(?:a little|a bit|some|little|basic|broken|bad|poor|also|a few)\b)(.+)")
+_NATIVE_AFTER = re.compile(
+    rf"(?:({_LANGUAGE_RE.pattern})\s+is my (?:native|first|mother) (?:language|tongue)"
+    rf"|\bnative ({_LANGUAGE_RE.pattern}) speaker)"
+)
+_NATIVE_WEAK = re.compile(
+    rf"\bi speak\s+(?!(?:a little|a bit|some|little|basic|broken|bad|poor|also|a few)\b)(.+)"
+    rf"|(?<!\w)(({_LANGUAGE_RE.pattern})\s+speaker)\b"
+)
 _TARGET_STRONG = re.compile(
     r"\b(?:(?:want|would like|'d like|wanna|'d rather|would rather|prefer|need|hope|plan|going|trying) to"
-    r" (?:learn|study|practi[cs]e|improve(?: my)?)|my target language is|(?:switch|change)(?: the language)? to"
-    r"|rather learn|prefer learning)\s+(.+)"
+    r" (?:learn|study|practi[cs]e|improve(?: my)?)|(?:my |the )?target(?: language)?(?: is|:)"
+    r"|(?:switch|change)(?: the language)? to|rather learn|prefer learning)\s+(.+)"
 )
 _TARGET_WEAK = re.compile(
     r"\b(?:learn|learning|study|studying|practi[cs]e|practi[cs]ing|improve my|brush up(?: on)?(?: my)?)\s+(.+)"
 )
 
 
+def _clauses(pattern: re.Pattern[str], text: str) -> list[str]:
+    """What follows each cue of `pattern`, up to the end of its clause."""
+    return [_CLAUSE_END.split(next(g for g in m.groups() if g))[0] for m in pattern.finditer(fold(text))]
+
+
 def _first_language(pattern: re.Pattern[str], text: str) -> str | None:
-    t = fold(text)
-    for m in pattern.finditer(t):
-        clause = _CLAUSE_END.split(m.group(1))[0]
+    for clause in _clauses(pattern, text):
         found = [c for c in find_languages(clause) if c not in _negated(clause)]
         if found:
             return found[0]
@@ -275,7 +287,7 @@ def _first_language(pattern: re.Pattern[str], text: str) -> str | None:
 def native_in(text: str, *, weak: bool) -> str | None:
     """The native language a sentence states: "my native language is X"; with `weak` also "I speak X"."""
     if m := _NATIVE_AFTER.search(fold(text)):
-        return _LANGUAGE_ALIASES[m.group(1)]
+        return _LANGUAGE_ALIASES[m.group(1) or m.group(2)]
     found = _first_language(_NATIVE_STRONG, text)
     return found if found or not weak else _first_language(_NATIVE_WEAK, text)
 
@@ -286,9 +298,28 @@ def target_in(text: str, *, weak: bool) -> str | None:
     return found if found or not weak else _first_language(_TARGET_WEAK, text)
 
 
-def wants_other_language(text: str) -> bool:
-    """A cheap test for a change of target language (the full read is `target_in`)."""
-    return _TARGET_STRONG.search(fold(text)) is not None
+def target_claim(text: str) -> str | Invalid | None:
+    """Like `target_in` (explicit cues only), but a cue naming no known language is refused with a reason.
+
+    "I want to learn Klingon" -> Invalid (the same reason `parse_language` gives), so a
+    correction is never silently dropped or mistaken for an answer to another question.
+    """
+    clauses = _clauses(_TARGET_STRONG, text)
+    if not clauses:
+        return None
+    found = _first_language(_TARGET_STRONG, text)
+    if found:
+        return found
+    # the user's own spelling when it can be found again ("Klingon", not the folded "klingon")
+    m = re.search(re.escape(clauses[0].strip()), text, re.IGNORECASE)
+    unknown = parse_language(m.group() if m else clauses[0])
+    return unknown if isinstance(unknown, Invalid) else None
+
+
+def mentions_language_change(text: str) -> bool:
+    """A cheap test for an explicit statement about either language (read in full by `target_claim`, `native_in`)."""
+    t = fold(text)
+    return any(p.search(t) for p in (_TARGET_STRONG, _NATIVE_STRONG, _NATIVE_AFTER))
 
 
 # -- timezones ----------------------------------------------------------------------------
@@ -402,6 +433,41 @@ _QUALIFIERS: dict[str, tuple[str, ...]] = {
     "Hyderabad, India": ("india", "telangana"),
     "Hyderabad, Pakistan": ("pakistan", "sindh"),
 }
+# Countries that keep (nearly) all their people on one zone: the country answers the question.
+COUNTRY_ZONES: dict[str, str] = {
+    "germany": "Europe/Berlin", "deutschland": "Europe/Berlin", "france": "Europe/Paris",
+    "spain": "Europe/Madrid", "espana": "Europe/Madrid", "italy": "Europe/Rome", "italia": "Europe/Rome",
+    "uk": "Europe/London", "united kingdom": "Europe/London", "great britain": "Europe/London",
+    "britain": "Europe/London", "england": "Europe/London", "scotland": "Europe/London", "wales": "Europe/London",
+    "ireland": "Europe/Dublin", "netherlands": "Europe/Amsterdam", "the netherlands": "Europe/Amsterdam",
+    "holland": "Europe/Amsterdam", "belgium": "Europe/Brussels", "switzerland": "Europe/Zurich",
+    "austria": "Europe/Vienna", "osterreich": "Europe/Vienna", "poland": "Europe/Warsaw", "polska": "Europe/Warsaw",
+    "czechia": "Europe/Prague", "czech republic": "Europe/Prague", "slovakia": "Europe/Bratislava",
+    "hungary": "Europe/Budapest", "romania": "Europe/Bucharest", "bulgaria": "Europe/Sofia",
+    "greece": "Europe/Athens", "sweden": "Europe/Stockholm", "norway": "Europe/Oslo",
+    "denmark": "Europe/Copenhagen", "finland": "Europe/Helsinki", "iceland": "Atlantic/Reykjavik",
+    "estonia": "Europe/Tallinn", "latvia": "Europe/Riga", "lithuania": "Europe/Vilnius",
+    "ukraine": "Europe/Kyiv", "belarus": "Europe/Minsk", "serbia": "Europe/Belgrade", "croatia": "Europe/Zagreb",
+    "slovenia": "Europe/Ljubljana", "portugal": "Europe/Lisbon", "turkey": "Europe/Istanbul",
+    "turkiye": "Europe/Istanbul", "israel": "Asia/Jerusalem", "egypt": "Africa/Cairo", "morocco": "Africa/Casablanca",
+    "nigeria": "Africa/Lagos", "kenya": "Africa/Nairobi", "ethiopia": "Africa/Addis_Ababa",
+    "south africa": "Africa/Johannesburg", "saudi arabia": "Asia/Riyadh", "uae": "Asia/Dubai",
+    "united arab emirates": "Asia/Dubai", "iran": "Asia/Tehran", "iraq": "Asia/Baghdad",
+    "pakistan": "Asia/Karachi", "india": "Asia/Kolkata", "bangladesh": "Asia/Dhaka", "nepal": "Asia/Kathmandu",
+    "sri lanka": "Asia/Colombo", "china": "Asia/Shanghai", "taiwan": "Asia/Taipei", "japan": "Asia/Tokyo",
+    "south korea": "Asia/Seoul", "korea": "Asia/Seoul", "thailand": "Asia/Bangkok", "vietnam": "Asia/Ho_Chi_Minh",
+    "philippines": "Asia/Manila", "malaysia": "Asia/Kuala_Lumpur", "singapore": "Asia/Singapore",
+    "new zealand": "Pacific/Auckland", "argentina": "America/Argentina/Buenos_Aires", "colombia": "America/Bogota",
+    "peru": "America/Lima", "chile": "America/Santiago", "venezuela": "America/Caracas",
+    "ecuador": "America/Guayaquil", "uruguay": "America/Montevideo", "cuba": "America/Havana",
+}  # fmt: skip
+# Countries spanning several zones: a city is asked for, with one as an example.
+MULTI_ZONE_COUNTRIES: dict[str, tuple[str, str]] = {
+    "usa": ("the US", "Chicago"), "us": ("the US", "Chicago"), "united states": ("the US", "Chicago"),
+    "america": ("the US", "Chicago"), "canada": ("Canada", "Toronto"), "russia": ("Russia", "Moscow"),
+    "brazil": ("Brazil", "São Paulo"), "australia": ("Australia", "Sydney"), "mexico": ("Mexico", "Mexico City"),
+    "indonesia": ("Indonesia", "Jakarta"), "kazakhstan": ("Kazakhstan", "Almaty"),
+}  # fmt: skip
 _OFFSET = re.compile(r"(?:utc|gmt|z)?(?P<sign>[+\-−])(?P<h>\d{1,2})(?:(?::|h)?(?P<m>\d{2}))?")
 _PLACE_CUES = re.compile(
     r"^(?:(?:my )?time ?zone(?: is)?:?|(?:i )?(?:live|am|'m|im|was born|grew up) (?:in|near)|i'm from|i am from|"
@@ -444,6 +510,8 @@ def _ambiguous(city: str) -> Invalid:
 def _city_zone(place: str) -> str | Invalid | None:
     """A zone for a place name, folded; None when the place is not known."""
     place = place.strip(" ,.")
+    if place.startswith("the ") and place not in CITY_ZONES:  # "the US", but "The Hague"
+        place = place[4:]
     if place in CITY_ZONES:
         return _known(CITY_ZONES[place])
     if place in AMBIGUOUS_CITIES:
@@ -457,6 +525,13 @@ def _city_zone(place: str) -> str | Invalid | None:
             return _ambiguous(city)
     if place in _zone_cities():
         return _zone_cities()[place]
+    if place in COUNTRY_ZONES:
+        return _known(COUNTRY_ZONES[place])
+    if place in MULTI_ZONE_COUNTRIES:
+        country, city = MULTI_ZONE_COUNTRIES[place]
+        return Invalid(
+            f"{country[0].upper()}{country[1:]} has several timezones. Which city are you in or near (e.g. {city})?"
+        )
     if "," in place:
         # "Berlin, Germany": the city before the comma decides
         return _city_zone(place.split(",", 1)[0])
@@ -474,6 +549,8 @@ def parse_timezone(text: str) -> object:
     if t in ("utc", "gmt", "z", "utc+0", "gmt+0", "utc0", "utc±0"):
         return "UTC"
     place = _PLACE_CUES.sub("", t)
+    if place in COUNTRY_ZONES:  # before IANA's legacy links named after countries ("Japan", "Poland")
+        return _known(COUNTRY_ZONES[place])
     for candidate in (t, place):
         if m := _OFFSET.fullmatch(candidate.replace(" ", "")):
             return _offset(m)
@@ -495,10 +572,14 @@ def parse_timezone(text: str) -> object:
 @cache
 def _any_place() -> re.Pattern[str]:
     # built on first use: it spans every zone's location name
-    return _alias_pattern([*CITY_ZONES, *AMBIGUOUS_CITIES, *_zone_cities()])
+    return _alias_pattern([*CITY_ZONES, *AMBIGUOUS_CITIES, *_zone_cities(), *COUNTRY_ZONES, *MULTI_ZONE_COUNTRIES])
 
 
-_PLACE_AFTER = re.compile(r"\b(?:in|from|near|to)\s+(.+)")
+# Where the user lives is asked for; where they come from ("I'm from Berlin") counts when
+# nothing says where they live.
+_LIVE_CUE = re.compile(r"\b(?:live|living|based|located|stay|staying|work|working|now) (?:in|near)\s+")
+_PLACE_CUE = re.compile(r"\b(?:in|from|near|to)\s+")
+_PLACE_TIME = re.compile(r"([^\W\d_]+(?: [^\W\d_]+){0,2}) time\b")
 _OFFSET_IN = re.compile(r"(?<!\w)(?:utc|gmt)\s*(?P<sign>[+\-−])\s*(?P<h>\d{1,2})(?::?(?P<m>\d{2}))?(?!\w)")
 _IANA_IN = re.compile(r"(?<![\w/])[a-z]+(?:/[a-z_\-+0-9]+){1,2}(?![\w/])")
 _MOVED = re.compile(
@@ -515,13 +596,27 @@ def timezone_in(text: str) -> str | Invalid | None:
     for m in _IANA_IN.finditer(t):
         if m.group() in _zones():
             return _zones()[m.group()]
-    for after in _PLACE_AFTER.finditer(t):
-        words = re.split(r"[,.;!?()]| and | but ", after.group(1))[0].split()
-        # the longest run of words after the cue that names a place: "in new york now" -> "new york"
-        for n in range(min(4, len(words)), 0, -1):
-            zone = _city_zone(" ".join(words[:n]))
+    for cue in (_LIVE_CUE, _PLACE_CUE):
+        for m in cue.finditer(t):
+            zone = _place_at(t[m.end() :])
             if zone is not None:
                 return zone
+    for m in _PLACE_TIME.finditer(t):  # "Berlin time", "new york time"
+        words = m.group(1).split()
+        for n in range(len(words)):
+            zone = _city_zone(" ".join(words[n:]))
+            if zone is not None:
+                return zone
+    return None
+
+
+def _place_at(rest: str) -> str | Invalid | None:
+    """The longest run of words at the start of `rest` that names a place: "new york now" -> New York."""
+    words = re.split(r"[,.;!?()]| and | but ", rest)[0].split()
+    for n in range(min(4, len(words)), 0, -1):
+        zone = _city_zone(" ".join(words[:n]))
+        if zone is not None:
+            return zone
     return None
 
 
@@ -529,6 +624,13 @@ def timezone_moved(text: str) -> str | Invalid | None:
     """A zone given with a cue that means a change ("my timezone is X", "I live in X", "I moved to X")."""
     m = _MOVED.search(fold(text))
     return timezone_in("in " + m.group(1)) if m else None
+
+
+def zone_label(zone: str) -> str:
+    """How a stored zone is shown to the user: IANA spells UTC+2 as Etc/GMT-2 (sign inverted)."""
+    if m := re.fullmatch(r"Etc/GMT([+-])(\d{1,2})", zone):
+        return f"UTC{'-' if m.group(1) == '+' else '+'}{m.group(2)}"
+    return zone
 
 
 def _zone_value(value: object) -> object:
@@ -561,8 +663,8 @@ def timezone() -> Parser:
 
 _WORD = r"[^\W\d_][\w'’\-]*"
 _STRONG_NAME = re.compile(
-    rf"\b(?:my name is|my name's|my names|name is|name's|call me|you can call me|i go by)"
-    rf"\s+({_WORD}(?:\s+{_WORD}){{0,3}})",
+    rf"(?:\b(?:my name is|my name's|my names|name is|name's|call me|you can call me|i go by"
+    rf"|i'm called|i am called|i’m called)\s+|(?<!\w)name\s*[:=–-]\s*)({_WORD}(?:\s+{_WORD}){{0,3}})",
     re.IGNORECASE,
 )
 _WEAK_NAME = re.compile(
@@ -575,8 +677,13 @@ _STOP = """a an the and or but from in at on to of for with by so very just not 
     i'm im ready excited happy glad sorry tired sure yes no yeah nope hello hi hey thanks thank you your my me i
     is am are was be been living based working studying moving beginner intermediate advanced student
     teacher doing feeling into about totally quite pretty kind sort like want wanna would could can will
-    actually now today too as bit little right wrong speaker hoping planning afraid done"""
+    actually now today too as bit little right wrong speaker hoping planning afraid done idk dunno whatever
+    why what who how where when skip pass none nothing maybe later called honestly basically anyway hmm
+    um uh oh ah cool nice alright perfect awesome true"""
 STOP_WORDS = frozenset(_STOP.split())
+# Stop words that end a name even when capitalised; others may be name particles ("Nguyễn Văn An").
+_BREAKS = "i i'm im and or but from in at to of with my me is am are here the a"
+_NAME_BREAKS = frozenset(_BREAKS.split())
 GREETINGS = frozenset(
     fold(g)
     for g in ("hello", "hi", "hey", "hiya", "howdy", "yo", "good morning", "good evening", "good afternoon",
@@ -585,13 +692,17 @@ GREETINGS = frozenset(
 
 
 def _tidy(words: list[str]) -> str:
-    out = []
+    out: list[str] = []
     for w in words:
-        if fold(w) in STOP_WORDS:
+        f = fold(w)
+        if f in STOP_WORDS and (not out or not w[:1].isupper() or f in _NAME_BREAKS):
             break
         out.append(w)
-    # all-lowercase chat typing ("max") is capitalised; a deliberate "McKay" is kept as typed
-    return " ".join(w[:1].upper() + w[1:] if w.islower() else w for w in out)
+    # all-lowercase chat typing ("max mustermann") is capitalised; a name typed with capitals is
+    # kept as typed ("McKay", "María de la Cruz")
+    if all(w.islower() for w in out):
+        return " ".join(w[:1].upper() + w[1:] for w in out)
+    return " ".join(out)
 
 
 def _not_a_name(word: str) -> bool:
@@ -599,11 +710,13 @@ def _not_a_name(word: str) -> bool:
     return w in STOP_WORDS or w in GREETINGS or w in _LANGUAGE_ALIASES or w in NATIONALITIES
 
 
-def name_in(text: str, *, weak: bool) -> str | None:
+def name_in(text: str, *, weak: bool, lowercase: bool = False) -> str | None:
     """A name given with a cue: "my name is X", "call me X"; with `weak` also "I'm X" (capitalised).
 
     The weak cues are only trusted when no name is known yet: "I'm tired" or "I'm German"
-    must not rename anybody, so they need a capitalised word that is not a language.
+    must not rename anybody, so they need a capitalised word that is not a language, unless
+    `lowercase` says the message is plainly a self-introduction ("im anna from vienna, i
+    speak german").
     """
     if m := _STRONG_NAME.search(text):
         name = _tidy(m.group(1).split())
@@ -612,9 +725,9 @@ def name_in(text: str, *, weak: bool) -> str | None:
         return None
     for m in [*_WEAK_NAME.finditer(text), *_HERE_NAME.finditer(text.strip())]:
         words = m.group(1).split()
-        if words[0][:1].isupper() and not _not_a_name(words[0]):
+        if (lowercase or words[0][:1].isupper()) and not _not_a_name(words[0]):
             # later words count only when capitalised: "I'm Max from Berlin" -> "Max"
-            kept = [words[0], *[w for w in _take_while_capitalised(words[1:])]]
+            kept = [words[0], *_take_while_capitalised(words[1:])]
             return _tidy(kept) or None
     return None
 
@@ -631,16 +744,16 @@ def _take_while_capitalised(words: list[str]) -> list[str]:
 def parse_name(text: str) -> object:
     """A name from "my name is X", "I'm X", "call me X", "X here" or a bare one-to-four-word name."""
     cued = name_in(text, weak=True)
-    if cued:
-        return cued
+    if cued or _STRONG_NAME.search(text):
+        return cued  # "call me maybe": the cue was there, and what followed is no name
     for m in _WEAK_NAME.finditer(text):
         # "i'm max": lowercase is fine when the question asked for a name
         words = m.group(1).split()
         if not _not_a_name(words[0]):
             return _tidy(words) or None
     bare = _trim(text)
-    if fold(bare) in GREETINGS:
-        return None
+    if fold(bare) in GREETINGS or text.rstrip().endswith("?"):
+        return None  # a greeting, or a question back ("why?", "what?"), is not a name
     bare = re.sub(r"^(?:hi|hello|hey)[,!\s]+", "", bare, flags=re.IGNORECASE)
     tokens = bare.split()
     if not 1 <= len(tokens) <= 4:

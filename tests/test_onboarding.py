@@ -12,10 +12,11 @@ import pytest
 from engine import DataFileError, Engine, Resources, ScriptedLLM, SqlStore, TurnResult, get_bot
 from engine.replay import seed_profile
 from flows.assessment import LEVELS, Question, answer_parser, is_correct, load_bank, shipped_banks
-from flows.onboarding import onboarding
+from flows.onboarding import OnboardingSlots, onboarding, read_anytime
 
 ROOT = Path(__file__).resolve().parent.parent
 BANKS = Path(__file__).parent / "replays" / "banks"
+RESTART = Path(__file__).parent / "replays" / "restart"
 BOT = "language-buddy"
 PROFILE = {"name": "Max", "native_language": "de", "target_language": "en", "timezone": "Europe/Berlin", "level": "B1"}
 # answers for banks/two_per_level.yaml, level by level: both right passes, one right fails
@@ -285,6 +286,9 @@ def test_rule_grading_ignores_case_spacing_and_letter_forms() -> None:
         assert is_correct(choice_q, given), given
     assert answer_parser(choice_q)("I don't know") == "?"
     assert not is_correct(choice_q, "?")
+    assert answer_parser(open_q)("I don't know") == "?"  # an open question too: no LLM verdict is asked
+    pass_q = Question(level="A1", number=1, of=1, text="The opposite of 'fail'?", accepted=["pass"])
+    assert answer_parser(pass_q)("pass") == "pass"  # unless it is the answer
 
 
 def test_an_llm_may_accept_an_open_answer_the_rules_did_not(engine: Engine) -> None:
@@ -314,32 +318,20 @@ def test_a_restart_mid_test_continues_with_a_new_engine(db: str) -> None:
 
 
 def test_a_restart_between_two_replay_runs_on_one_database(tmp_path: Path) -> None:
-    head = "bot: language-buddy\nuser: max\nassessment: {bank}\nturns:\n".format(bank=BANKS / "two_per_level.yaml")
-    part1 = tmp_path / "part1.yaml"
-    part1.write_text(
-        head
-        + "".join(f'  - user: "{t}"\n' for t in (*PROFILE_TURNS, "no"))
-        + "    expect: {flow: onboarding, state: assess, slots: {tier: 0, correct: 1}}\n",
-        encoding="utf-8",
-    )
-    part2 = tmp_path / "part2.yaml"
-    part2.write_text(
-        head
-        + '  - user: "a"\n    expect: {flow: onboarding, state: assess, slots: {tier: 1, correct: 0}}\n'
-        + "".join(f'  - user: "{t}"\n' for t in (*RIGHT["A2"], *RIGHT["B1"], *WRONG["B2"], "yes"))
-        + "expect_end:\n  flow: main\n  records: {profile: [{name: Max, level: B1, timezone: Europe/Berlin}]}\n",
-        encoding="utf-8",
-    )
+    """tests/replays/restart/onboarding.part1 then .part2, each `innerloop replay --db` its own process."""
     db = str(tmp_path / "shared.db")
-    for part in (part1, part2):
+    for part in ("onboarding.part1", "onboarding.part2"):
         out = subprocess.run(
-            [sys.executable, "cli.py", "replay", "--db", db, str(part)],
+            [sys.executable, "cli.py", "replay", "--db", db, str(RESTART / part)],
             cwd=ROOT,
             capture_output=True,
             text=True,
             timeout=120,
         )
         assert out.returncode == 0, out.stdout + out.stderr
+    store = SqlStore(db)
+    assert [r.data["level"] for r in store.records("profile", bot=BOT, user="max")] == ["B1"]
+    store.close()
 
 
 def test_feedback_may_interrupt_onboarding_and_onboarding_resumes(engine: Engine) -> None:
@@ -373,3 +365,45 @@ def test_a_test_answer_that_sounds_like_a_profile_change_is_an_answer(engine: En
     assert r.slots["target_language"] == "en" and "Please answer with one letter" in r.reply
     r = talk(engine, "sorry, I live in London")
     assert r.slots["timezone"] == "Europe/London" and "[A1 · question 2 of 2]" in r.reply
+
+
+# -- found in review ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        (
+            "hey im anna from vienna, i speak german, wanna learn french",
+            {"name": "Anna", "native_language": "de", "target_language": "fr", "timezone": "Europe/Vienna"},
+        ),
+        (
+            "Hi! My name is Max and I'd like to learn Spanish. I live in Munich.",
+            {"name": "Max", "target_language": "es", "timezone": "Europe/Berlin"},
+        ),
+        ("Max, and I live in Berlin", {"name": "Max", "timezone": "Europe/Berlin"}),  # the name question's answer
+        ("Honestly, I live in Berlin", {"timezone": "Europe/Berlin"}),  # an opener is no name
+        ("I'm from Germany", {"timezone": "Europe/Berlin"}),
+        ("im tired", {}),
+    ],
+)
+def test_several_answers_in_loose_phrasings(text: str, found: dict[str, object]) -> None:
+    assert read_anytime(text, OnboardingSlots()) == found
+
+
+def test_the_answer_to_the_question_asked_is_read_beside_other_answers() -> None:
+    asked_native = OnboardingSlots(name="Max")
+    assert read_anytime("German, and I live in Hamburg", asked_native) == {
+        "native_language": "de",
+        "timezone": "Europe/Berlin",
+    }
+    asked_target = OnboardingSlots(name="Max", native_language="de")
+    assert read_anytime("German, and I live in Hamburg", asked_target) == {"timezone": "Europe/Berlin"}
+
+
+def test_no_with_a_field_at_the_confirmation_names_what_to_change() -> None:
+    s = OnboardingSlots(name="Max", native_language="de", target_language="es", timezone="UTC")
+    s.assessed_language, s.level = "es", "A1"
+    assert read_anytime("no, the timezone", s) == {"confirmed": False, "amend": "timezone"}
+    assert read_anytime("no, my name is Maxim", s) == {"name": "Maxim"}  # the new value itself
+    assert read_anytime("no", s) == {}  # then "What should I change?" is asked

@@ -11,20 +11,24 @@ from engine import Invalid
 from flows.parsers import (
     AMBIGUOUS_CITIES,
     CITY_ZONES,
+    COUNTRY_ZONES,
     LANGUAGES,
     LanguageCode,
     PersonName,
     TimeZoneName,
     find_languages,
     language_name,
+    mentions_language_change,
     name_in,
     native_in,
     parse_language,
     parse_name,
     parse_timezone,
+    target_claim,
     target_in,
     timezone_in,
     timezone_moved,
+    zone_label,
 )
 
 # -- languages ----------------------------------------------------------------------------
@@ -276,3 +280,95 @@ def test_person_name_type() -> None:
         M(name="R2D2")
     with pytest.raises(ValidationError):
         M(name="")
+
+
+# -- found in review: messy phrasings -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "native", "target"),
+    [
+        ("I am Maria, native Spanish speaker, want to practise my English", "es", "en"),
+        ("I'm Max. Native: German. Target: English.", "de", "en"),
+        ("no, native language is Austrian German", "de", None),
+        ("I'm a German speaker from Hamburg trying to learn Italian", "de", "it"),
+    ],
+)
+def test_more_native_and_target_cues(text: str, native: str, target: str | None) -> None:
+    assert native_in(text, weak=True) == native
+    assert target_in(text, weak=True) == target
+
+
+def test_a_target_cue_naming_no_known_language_is_refused_in_the_users_spelling() -> None:
+    claim = target_claim("actually I want to learn Klingon")
+    assert isinstance(claim, Invalid) and "“Klingon”" in claim.reason
+    assert target_claim("no, I want to learn Spanish") == "es"
+    assert target_claim("Spanish") is None  # no cue: not a claim
+    unknown = parse_language("I want to learn Klingon")
+    assert isinstance(unknown, Invalid) and "“Klingon”" in unknown.reason  # not the whole sentence
+    assert mentions_language_change("actually my native language is French")
+    assert not mentions_language_change("I live in Paris")
+
+
+@pytest.mark.parametrize(
+    ("text", "zone"),
+    [
+        ("Hi! I'd like to learn Spanish. I live in Munich.", "Europe/Berlin"),  # not only the first "in"/"to"
+        ("I'm from Berlin but live in London now", "Europe/London"),  # where one lives beats where one is from
+        ("Max, learning English, Berlin time", "Europe/Berlin"),
+        ("I'm from Germany", "Europe/Berlin"),
+    ],
+)
+def test_timezones_inside_longer_sentences(text: str, zone: str) -> None:
+    assert timezone_in(text) == zone
+
+
+@pytest.mark.parametrize(
+    ("text", "zone"),
+    [("Germany", "Europe/Berlin"), ("Japan", "Asia/Tokyo"), ("the Netherlands", "Europe/Amsterdam"),
+     ("The Hague", "Europe/Amsterdam")],
+)  # fmt: skip
+def test_a_country_on_one_zone_answers_the_question(text: str, zone: str) -> None:
+    assert parse_timezone(text) == zone  # "Japan" is the zone, not IANA's legacy link of that name
+
+
+@pytest.mark.parametrize("text", ["USA", "the US", "Australia", "I live in Canada"])
+def test_a_country_on_several_zones_asks_for_a_city(text: str) -> None:
+    out = parse_timezone(text)
+    assert isinstance(out, Invalid) and "several timezones" in out.reason and "city" in out.reason
+
+
+def test_every_tabled_country_resolves_to_a_zone_this_machine_has() -> None:
+    for country in COUNTRY_ZONES:
+        zone = parse_timezone(country)
+        assert isinstance(zone, str), country
+        zoneinfo.ZoneInfo(zone)
+
+
+def test_offset_zones_are_shown_as_offsets() -> None:
+    assert zone_label("Etc/GMT-2") == "UTC+2" and zone_label("Etc/GMT+5") == "UTC-5"
+    assert zone_label("Europe/Berlin") == "Europe/Berlin" and zone_label("UTC") == "UTC"
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("I'm called Max", "Max"),
+        ("name: Max", "Max"),
+        ("Nguyễn Văn An", "Nguyễn Văn An"),
+        ("María de la Cruz", "María de la Cruz"),
+    ],
+)
+def test_more_name_forms(text: str, name: str) -> None:
+    assert parse_name(text) == name
+
+
+@pytest.mark.parametrize("text", ["what?", "why do you need it?", "idk", "call me maybe", "Honestly"])
+def test_more_things_that_are_not_names(text: str) -> None:
+    assert parse_name(text) is None
+
+
+def test_a_lowercase_name_counts_in_a_self_introduction() -> None:
+    assert name_in("hey im anna from vienna", weak=True) is None  # alone it could be "im tired"
+    assert name_in("hey im anna from vienna", weak=True, lowercase=True) == "Anna"
+    assert name_in("im tired", weak=True, lowercase=True) is None
