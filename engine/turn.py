@@ -288,6 +288,13 @@ class Turn:
             self.emit("Let's skip that one for now.")
             self.move(flow, frame, slots, ANSWER)
             return
+        if state.fallback == "cancel" and flow.on_cancel == "pause":
+            # a flow that must finish (onboarding) keeps its answers and resumes on the next visit
+            self.session.stack.append(frame)
+            self.session.active = None
+            self.trace.notices.append(f"pause:{flow.name}.{frame.state}")
+            self.emit(f"I couldn't understand the answers, so I've paused the {flow.name}; what you told me is kept.")
+            return
         outcome: Outcome = "cancelled" if state.fallback == "cancel" else "escalated"
         summary = (
             f"{flow.name.capitalize()} {outcome}: no usable answer for {state.slot} "

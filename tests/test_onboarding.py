@@ -195,9 +195,9 @@ def test_the_timezone_falls_back_to_utc_after_three_tries(engine: Engine) -> Non
     assert r.slots["timezone"] == "UTC" and r.state == "assess"
 
 
-def test_a_name_given_three_times_unreadably_stops_and_restarts_next_time(engine: Engine) -> None:
+def test_a_name_given_three_times_unreadably_pauses_and_resumes_next_time(engine: Engine) -> None:
     r = talk(engine, "Hello!", "123", "R2D2", "4 5 6")
-    assert r.flow == "main" and "stopped the onboarding" in r.reply
+    assert r.flow == "main" and "paused the onboarding" in r.reply
     assert profiles(engine) == []
     assert talk(engine, "hi").state == "ask_name"  # still mandatory
 
