@@ -8,51 +8,59 @@ A document is one `*.md` file::
     clarifying_questions:
       - Which phone model do you use?
       - {text: Which Android version?, type: number, min: 5, max: 16}
+      - {text: Bought where?, type: choice, choices: [App Store, Google Play], synonyms: {Google Play: [android]}}
     requires_handoff: false
     ---
     The answer, in Markdown.
 
-`open_kb(folder, store_url)` returns the folder's `KnowledgeBase`, indexed into an FTS5
-table in the session store's SQLite file (or an in-memory database when the store is
-not a SQLite file) and cached per process. `KnowledgeBase.search(query)` ranks with
-bm25, the title weighted above the tags and the body, and returns nothing below a
-relevance threshold. A malformed file is listed in `KnowledgeBase.problems` by name and
-left out; the others still load. Every search first checks the folder's file stats and
-re-indexes only the documents whose content changed.
+`open_kb(folder, store_url)` is the folder's `KnowledgeBase`, indexed into an FTS5 table
+in the session store's SQLite file (in memory for any other store) and cached per process.
+`KnowledgeBase.search(query)` ranks with bm25, title above tags above body, reads a word it
+does not know as the title or tag word it misspells, and returns nothing below a relevance
+threshold. A malformed file is listed in `problems` (and logged) by name and left out; the
+others still load. Every search checks the files' stats first and re-indexes only the
+documents whose content changed.
 """
 
 from __future__ import annotations
 
 import hashlib
+import itertools
+import logging
 import os
 import re
 import sqlite3
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, field_validator, model_validator
 
 from engine.errors import DataFileError
 
+log = logging.getLogger(__name__)
+
 QuestionType = Literal["text", "number", "yes_no", "choice"]
 Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 
 # bm25 weights, in the FTS table's column order: title, tags, body (doc_id, hash are unindexed)
 WEIGHTS = (10.0, 4.0, 1.0, 0.0, 0.0)
-# Calibrated on the shipped knowledge base (20 documents): a query naming what a document
-# is about scores 2-10; a word found in most documents ("tasks", "app") scores about 0.
-MIN_SCORE = 1.5
+# Calibrated on the shipped knowledge base (20 documents) with 137 realistic queries: a right
+# top hit scores 2.6-16.5; a lone generic word shared by several titles ("premium" in "how much
+# does premium cost") about 1.7; a word found in most documents ("tasks", "app") about 0.
+MIN_SCORE = 2.0
+# A query word the index does not know may be a typo of a title or tag word this many edits
+# away (a letter added, dropped, changed, or two swapped): one from 4 letters ("sycn", "refnd"),
+# two from 8 ("notifcatons"). Two in a short word would read "bake" as "back".
+MAX_EDITS = {4: 1, 8: 2}
 MAX_TERMS = 32
 CACHE_SIZE = 16
-# Bump when the table layout or tokenizer changes: a new name makes a fresh index and the
-# old table is simply never read again.
-INDEX_VERSION = 1
+# Bump when the table layout, the tokenizer or what is indexed changes: a new name makes a
+# fresh index, and the previous version's table for the folder is dropped.
+INDEX_VERSION = 2
 TOKENIZER = "porter unicode61 remove_diacritics 2"
 
 # \w+ splits "don't" into "don" and "t", so contractions appear here by their first half.
@@ -65,7 +73,7 @@ _STOPWORD_TEXT = """
     those through to too under until up very was wasn we were weren what when where which while who whom why will
     with won would wouldn you your yours yourself yourselves
     hi hello hey thanks thank please ok okay yes yeah help want need get got anyone somebody tell know like still
-    also really ll re ve
+    also really ll re ve nope nah yep yup sure
 """
 STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 
@@ -81,6 +89,8 @@ class Question(BaseModel):
     text: Text
     type: QuestionType = "text"
     choices: list[Text] = Field(default_factory=list)
+    # other words users answer a choice with: {"Google Play": ["play store", "android"]}
+    synonyms: dict[Text, list[Text]] = Field(default_factory=dict)
     min: float | None = None
     max: float | None = None
 
@@ -88,14 +98,17 @@ class Question(BaseModel):
     def _consistent(self) -> Question:
         if self.type == "choice" and len(self.choices) < 2:
             raise ValueError("a choice question needs at least two choices")
-        if self.type != "choice" and self.choices:
-            raise ValueError(f"choices are only for type 'choice', not {self.type!r}")
+        if self.type != "choice" and (self.choices or self.synonyms):
+            raise ValueError(f"choices and synonyms are only for type 'choice', not {self.type!r}")
         if self.type != "number" and (self.min is not None or self.max is not None):
             raise ValueError(f"min and max are only for type 'number', not {self.type!r}")
         if self.min is not None and self.max is not None and self.min > self.max:
             raise ValueError(f"min {self.min:g} is above max {self.max:g}")
         if len({c.casefold() for c in self.choices}) != len(self.choices):
             raise ValueError("choices must be distinct")
+        unknown = [k for k in self.synonyms if k not in self.choices]
+        if unknown:
+            raise ValueError(f"synonyms name {', '.join(map(repr, unknown))}, which are not among the choices")
         return self
 
 
@@ -160,26 +173,25 @@ def _problems(e: ValidationError) -> list[str]:
     out: list[str] = []
     for err in e.errors():
         loc = list(err["loc"])
-        if err["type"] == "missing":
-            out.append(f"missing {'.'.join(map(str, loc))!r}")
-            continue
-        if err["type"] == "extra_forbidden":
-            out.append(f"unknown key {'.'.join(map(str, loc))!r}")
-            continue
         if len(loc) >= 2 and loc[0] == "clarifying_questions" and isinstance(loc[1], int):
             loc = [f"question {loc[1] + 1}", *loc[2:]]
         where = ".".join(map(str, loc))
-        msg = str(err["msg"]).removeprefix("Value error, ")
-        out.append(f"{where}: {msg}" if where else msg)
+        if err["type"] in ("missing", "extra_forbidden"):
+            out.append(f"{'missing' if err['type'] == 'missing' else 'unknown key'} {where!r}")
+        else:
+            msg = str(err["msg"]).removeprefix("Value error, ")
+            out.append(f"{where}: {msg}" if where else msg)
     return out
+
+
+def words(text: str) -> list[str]:
+    """The lower-cased words of `text` that can carry meaning: no stopwords."""
+    return [w for w in re.findall(r"\w+", text.casefold()) if w not in STOPWORDS]
 
 
 def query_terms(text: str) -> list[str]:
     """The words of `text` worth searching for: lower-cased, no stopwords, each once, in order."""
-    seen: dict[str, None] = {}
-    for word in re.findall(r"\w+", text.casefold()):
-        if word not in STOPWORDS and (len(word) > 1 or word.isdigit()):
-            seen.setdefault(word, None)
+    seen = dict.fromkeys(w for w in words(text) if len(w) > 1 or w.isdigit())
     return list(seen)[:MAX_TERMS]
 
 
@@ -188,13 +200,22 @@ def match_expression(terms: list[str]) -> str:
     return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
 
 
+def edit_distance(a: str, b: str) -> int:
+    """Edits from `a` to `b`: a letter added, dropped or changed, or two neighbours swapped."""
+    d = [[i + j if i * j == 0 else 0 for j in range(len(b) + 1)] for i in range(len(a) + 1)]
+    for i, j in itertools.product(range(1, len(a) + 1), range(1, len(b) + 1)):
+        d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] != b[j - 1]))
+        if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+            d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
+    return d[-1][-1]
+
+
 # -- the index ----------------------------------------------------------------------------
 
 
-class Hit(BaseModel):
+@dataclass(frozen=True)
+class Hit:
     """A search result; `score` is the negated bm25 (higher is better)."""
-
-    model_config = ConfigDict(frozen=True)
 
     doc: Document
     score: float
@@ -231,10 +252,12 @@ class KnowledgeBase:
         self.problems: list[str] = []
         self.last_sync = SyncReport()
         self._signature: Signature | None = None
-        self._hashes: dict[str, str] = {}
+        # what a misspelt query word may be corrected to: only title and tag words make a hit
+        self._vocabulary: list[str] = []
         digest = hashlib.sha256(str(self.folder).encode()).hexdigest()[:16]
         # one table per folder, so bm25's document statistics never mix two knowledge bases
         self.table = f"kb_fts_v{INDEX_VERSION}_{digest}"
+        self._previous_table = f"kb_fts_v{INDEX_VERSION - 1}_{digest}"
         self._lock = threading.Lock()
         # autocommit (isolation_level=None): a sync opens its own BEGIN IMMEDIATE, and reads
         # never leave a transaction open that would hold up the session store's writers
@@ -251,10 +274,8 @@ class KnowledgeBase:
                 return [e for e in it if e.name.endswith(".md") and not e.name.startswith(".") and e.is_file()]
         except FileNotFoundError:
             raise DataFileError(str(self.folder), ["knowledge-base folder not found"]) from None
-        except NotADirectoryError:
-            raise DataFileError(str(self.folder), ["not a folder"]) from None
-        except OSError as e:
-            raise DataFileError(str(self.folder), [f"cannot read the folder: {e}"]) from e
+        except OSError as e:  # not a folder, not readable
+            raise DataFileError(str(self.folder), [f"cannot read the folder: {e.strerror or e}"]) from e
 
     def refresh(self) -> SyncReport | None:
         """Re-read and re-index if any file was added, removed or touched; None when nothing was.
@@ -271,9 +292,11 @@ class KnowledgeBase:
                 return None
             documents, hashes, problems = self._read(sorted(e.name for e in files))
             report = self._sync(documents, hashes)
-            self.documents, self._hashes, self.problems = documents, hashes, problems
+            for problem in problems:
+                log.warning("knowledge base %s: skipped %s", self.folder, problem)
+            self.documents, self.problems, self.last_sync = documents, problems, report
+            self._vocabulary = sorted({w for d in documents.values() for w in words(f"{d.title} {' '.join(d.tags)}")})
             self._signature = signature
-            self.last_sync = report
             return report
 
     def _read(self, names: list[str]) -> tuple[dict[str, Document], dict[str, str], list[str]]:
@@ -286,11 +309,8 @@ class KnowledgeBase:
             try:
                 raw = (self.folder / name).read_bytes()
                 doc = parse_document(name, raw.decode("utf-8"))
-            except DataFileError as e:
-                problems.append(str(e))
-                continue
-            except (OSError, UnicodeDecodeError) as e:
-                problems.append(f"{name}: cannot read the file: {e}")
+            except (DataFileError, OSError, UnicodeDecodeError) as e:
+                problems.append(str(e) if isinstance(e, DataFileError) else f"{name}: cannot read the file: {e}")
                 continue
             documents[doc.id] = doc
             hashes[doc.id] = hashlib.sha256(raw).hexdigest()
@@ -308,7 +328,12 @@ class KnowledgeBase:
         added: list[str] = []
         changed: list[str] = []
         removed: list[str] = []
-        with self._transaction() as c:
+        c = self._conn
+        # IMMEDIATE takes the write lock up front: two processes syncing the same folder queue
+        # up instead of both reading the old hashes and inserting a document twice
+        c.execute("BEGIN IMMEDIATE")
+        with c:  # commits, or rolls back on an exception
+            c.execute(f"DROP TABLE IF EXISTS {self._previous_table}")
             c.execute(
                 f"CREATE VIRTUAL TABLE IF NOT EXISTS {t} USING fts5("
                 f"title, tags, body, doc_id UNINDEXED, hash UNINDEXED, tokenize = '{TOKENIZER}')"
@@ -323,23 +348,14 @@ class KnowledgeBase:
                     continue
                 if doc_id not in indexed:
                     added.append(doc_id)
+                # stopwords are left out of the index as they are out of queries: the porter
+                # stemmer would otherwise let a query word hit one ("ones" -> "on" in "Turn on ...")
+                searchable = (" ".join(words(text)) for text in (doc.title, " ".join(doc.tags), doc.body))
                 c.execute(
                     f"INSERT INTO {t} (title, tags, body, doc_id, hash) VALUES (?, ?, ?, ?, ?)",
-                    (doc.title, " ".join(doc.tags), doc.body, doc_id, hashes[doc_id]),
+                    (*searchable, doc_id, hashes[doc_id]),
                 )
         return SyncReport(tuple(added), tuple(changed), tuple(removed))
-
-    @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
-        # IMMEDIATE takes the write lock up front: two processes syncing the same folder
-        # queue up instead of both reading the old hashes and inserting a document twice
-        self._conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield self._conn
-        except BaseException:
-            self._conn.execute("ROLLBACK")
-            raise
-        self._conn.execute("COMMIT")
 
     # -- querying --------------------------------------------------------------------------
 
@@ -352,44 +368,39 @@ class KnowledgeBase:
         weight orders the hits but cannot by itself keep body-only matches out.
         """
         self.refresh()
-        terms = query_terms(query)
-        if not terms or limit < 1:
+        if limit < 1:
             return []
         t = self.table
         weights = ", ".join(str(w) for w in WEIGHTS)
-        expression = match_expression(terms)
         with self._lock:
-            ranked: list[Any] = self._conn.execute(
-                f"SELECT rowid, doc_id, -bm25({t}, {weights}) AS score FROM {t} WHERE {t} MATCH ? "
-                "ORDER BY score DESC LIMIT ?",
-                (expression, limit),
+            terms = self._spelled(query_terms(query))
+            if not terms:
+                return []
+            expression = match_expression(terms)
+            ranked: list[tuple[str, float]] = self._conn.execute(
+                f"SELECT doc_id, -bm25({t}, {weights}) AS score FROM {t} WHERE {t} MATCH ? "
+                f"AND rowid IN (SELECT rowid FROM {t} WHERE {t} MATCH ?) ORDER BY score DESC LIMIT ?",
+                (expression, f"{{title tags}} : ({expression})", limit),
             ).fetchall()
-            ranked = [row for row in ranked if row[2] >= self.min_score]
-            marks = ", ".join("?" * len(ranked))
-            anchored: set[str] = (
-                {
-                    row[0]
-                    for row in self._conn.execute(
-                        f"SELECT doc_id FROM {t} WHERE {t} MATCH ? AND rowid IN ({marks})",
-                        (f"{{title tags}} : ({expression})", *(row[0] for row in ranked)),
-                    )
-                }
-                if ranked
-                else set()
-            )
             documents = self.documents
-        return [
-            Hit(doc=documents[doc_id], score=score)
-            for _, doc_id, score in ranked
-            if doc_id in anchored and doc_id in documents
-        ]
+        # another process may have indexed a newer view of the folder than this one has read
+        return [Hit(documents[d], score) for d, score in ranked if score >= self.min_score and d in documents]
 
-    def get(self, doc_id: str) -> Document:
-        self.refresh()
-        try:
-            return self.documents[doc_id]
-        except KeyError:
-            raise DataFileError(str(self.folder / f"{doc_id}.md"), ["no such document"]) from None
+    def _spelled(self, terms: list[str]) -> list[str]:
+        """`terms`, plus the title or tag word each unknown one most likely misspells ("notifcations").
+
+        A term the index matches, if only through its stem ("crashing"), is left alone.
+        """
+        out = list(terms)
+        known = f"SELECT 1 FROM {self.table} WHERE {self.table} MATCH ? LIMIT 1"
+        for term in terms:
+            limit = max((edits for length, edits in MAX_EDITS.items() if len(term) >= length), default=0)
+            if not limit or term.isdigit() or self._conn.execute(known, (match_expression([term]),)).fetchone():
+                continue
+            near = [(edit_distance(term, w), w) for w in self._vocabulary if abs(len(w) - len(term)) <= limit]
+            best = min(near, default=(limit + 1, ""))
+            out += [best[1]] if best[0] <= limit and best[1] not in out else []
+        return out
 
     def close(self) -> None:
         with self._lock:

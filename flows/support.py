@@ -1,18 +1,20 @@
 """support: answers questions about the Tasklane app from a knowledge base, asking first when a document needs details.
 
-Main conversation (`converse`): every message is searched in the knowledge base
-(engine/search.py; the shipped folder flows/data/support_kb unless `Resources.kb` names
-another). No match above the threshold: say so and offer a person. A match without
-clarifying questions: answer from the document. A match with questions: start the
-`clarification` flow, seeded with a copy of the document.
+Main conversation (`converse`, at the end of this file): every message is searched in the
+knowledge base (engine/search.py; the shipped folder flows/data/support_kb unless
+`Resources.kb` names another). No match above the threshold: say so and offer a person. A
+match without clarifying questions: answer from the document. A match with questions: start
+the `clarification` flow, seeded with a copy of the document.
 
-Flow `clarification`: the document's questions strictly one per turn. While it runs the
-engine's router gives it every message, so nothing is searched. Each answer is kept
-verbatim under its question (`answers`), `current_index` advances, and typed questions
-(number, yes_no, choice) are validated by their own Ask state and reprompted on the
-engine's ladder. After the last answer the reply quotes the document with the details;
+Flow `clarification`: names the article, then asks its questions strictly one per turn.
+While it runs the engine's router gives it every message, so nothing is searched. Each
+answer is kept verbatim under its question (`answers`), `current_index` advances, and typed
+questions (number, yes_no, choice) are validated by their own Ask state and reprompted on
+the engine's ladder. After the last answer the reply quotes the document with the details;
 a document that requires a handoff then files an `escalation` record, marks the session
-escalated and says "Connecting you to an agent…" after the answer, in the same reply.
+escalated and says "Connecting you to an agent…" after the answer, in the same reply. The
+one message that is not taken as an answer is an explicit request for a person: it ends the
+queue with a handoff instead.
 
 The flow keeps its own copy of the document (title, body, questions), so an edit to the
 knowledge base mid-conversation, or a process restart, never shifts the question queue.
@@ -21,13 +23,13 @@ knowledge base mid-conversation, or a process restart, never shifts the question
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from pydantic import Field, JsonValue, model_validator
 
-from engine import Ask, Bot, Final, Flow, MainContext, Slots, Step, StepContext, T, register
+from engine import Aside, Ask, Bot, Final, Flow, MainContext, Slots, Step, StepContext, T, register
 from engine.extract import Invalid, Parser, choice, free_text, numbers, yes_no
 from engine.models import JsonObject, utcnow
 from engine.search import Document, Hit, Question, QuestionType, open_kb, query_terms
@@ -38,8 +40,69 @@ APP = "Tasklane"
 
 Answer = int | float | bool | str
 
+# An explicit request for a person: the whole message ("agent", "a human please"), or
+# "talk/speak to ... someone". Kept narrow, because inside the question queue a match ends
+# the queue: a description such as "the agent view is empty" must stay an answer.
+WANTS_HUMAN = re.compile(
+    r"^\W*(?:an? |a real |a live )?(?:agent|human|person|representative|operator)(?: please)?\W*$"
+    r"|\b(?:talk|speak|chat|connect me)\b.{0,24}\b(?:agent|human|person|someone|somebody|representative)\b"
+    r"|\b(?:real|live) (?:person|human|agent)\b",
+    re.IGNORECASE,
+)
+# In the main conversation, where no question waits for an answer, a short message naming
+# support staff asks for them too ("get me an agent", "customer service please").
+NAMES_STAFF = re.compile(
+    r"\b(?:agents?|humans?|representatives?|customer (?:service|support)|support team|contact support)\b", re.IGNORECASE
+)
 
-# -- slots ----------------------------------------------------------------------------------
+
+# -- the answer and the handoff (the main conversation and the flow both give them) ---------
+
+
+def answer_text(title: str, body: str, answers: dict[str, str], skipped: list[str], lead: str = "") -> str:
+    """The answer as the rules backend gives it (and the content the openai backend phrases):
+    the document quoted, then the details the user gave."""
+    quoted = "\n".join(f"> {line}" if line.strip() else ">" for line in body.strip().splitlines())
+    parts = [f'{lead + " " if lead else ""}Here is what our help article "{title}" says:', quoted]
+    details = [f"- {q} {a}" for q, a in answers.items()] + [f"- {q} (not answered)" for q in skipped]
+    if details:
+        parts.append("Your details:\n" + "\n".join(details))
+    return "\n\n".join(parts)
+
+
+def hand_over(
+    ctx: StepContext[Any],
+    *,
+    doc: str | None,
+    title: str | None,
+    query: str,
+    answers: dict[str, str],
+    reason: str,
+) -> None:
+    """Mark the session escalated, file the escalation record and say so (always after any answer)."""
+    ctx.context["escalated"] = True
+    kept: dict[str, JsonValue] = dict(answers)
+    data: JsonObject = {
+        "document": doc,
+        "title": title,
+        "query": query,
+        "answers": kept,
+        "reason": reason,
+        "at": utcnow().isoformat(),
+    }
+    ctx.record("escalation", data)
+    ctx.say(HANDOFF_NOTICE)
+
+
+def already_queued(ctx: StepContext[Any]) -> bool:
+    """Said instead of a second handoff: one escalation per session is enough."""
+    if ctx.context.get("escalated") is not True:
+        return False
+    ctx.say(ctx.phrase("You're already in the queue; an agent will reply here shortly.", "reply:queued"))
+    return True
+
+
+# -- flow `clarification`: slots --------------------------------------------------------------
 
 
 class ClarificationSlots(Slots):
@@ -55,8 +118,6 @@ class ClarificationSlots(Slots):
     answers: dict[str, str] = Field(default_factory=dict)
     parsed: dict[str, Answer] = Field(default_factory=dict)
     skipped: list[str] = Field(default_factory=list)
-    # the answers so far as one line, for the cancel summary (a template over slots)
-    details: str = "none"
     # the current question's answer, one slot per answer type; emptied once recorded
     text_answer: str | None = None
     number_answer: int | float | None = None
@@ -95,7 +156,9 @@ def not_a_choice(q: Question, value: str | None) -> str | None:
     return f"{value!r} is not one of: {', '.join(q.choices)}"
 
 
-# -- what each ask says and how it parses ---------------------------------------------------
+# -- what each ask says and how it reads the answer -----------------------------------------
+
+LAST_TRY = "One more try, or I'll skip this question."
 
 
 def question(s: ClarificationSlots) -> str:
@@ -105,65 +168,106 @@ def question(s: ClarificationSlots) -> str:
 
 def question_with_choices(s: ClarificationSlots) -> str:
     q = current(s)
-    return f"{q.text} ({', '.join(q.choices[:-1])} or {q.choices[-1]})" if q else ""
+    return f"{q.text} ({listed(q.choices)})" if q else ""
 
 
-def expects_number(q: Question) -> str:
+def listed(choices: list[str]) -> str:
+    return f"{', '.join(choices[:-1])} or {choices[-1]}"
+
+
+def expects_number(q: Question | None) -> str:
+    if q is None or (q.min is None and q.max is None):
+        return "a number"
     if q.min is not None and q.max is not None:
         return f"a number from {q.min:g} to {q.max:g}"
     if q.min is not None:
         return f"a number of at least {q.min:g}"
-    if q.max is not None:
-        return f"a number up to {q.max:g}"
-    return "a number"
+    return f"a number up to {q.max:g}"
 
 
 def number_parser(s: ClarificationSlots) -> Parser:
     q = current(s)
-    expects = expects_number(q) if q else "a number"
 
     def rule(text: str) -> object:
         found = numbers(text)
         if not found:
             return None  # an LLM may still read "Tiramisu" as 13
         if len(set(found)) > 1:
-            return Invalid(f"I read several numbers there; please give just one, {expects}.")
+            return Invalid("I read several numbers there.")
         value = found[0]
         problem = out_of_bounds(q, value) if q else None
         if problem:
-            return Invalid(f"{problem}; please give {expects}.")
+            return Invalid(f"{problem}.")  # the reprompt that follows says what is expected
         return int(value) if value.is_integer() else value
 
-    return Parser(rule, expects)
+    return Parser(rule, expects_number(q))
 
 
 def choice_parser(s: ClarificationSlots) -> Parser:
     q = current(s)
-    return choice(choice_words(q.choices) if q else {})
+    return choice(choice_words(q.choices, q.synonyms) if q else {})
 
 
-def choice_words(choices: list[str]) -> dict[str, list[str]]:
-    """Each choice with the words of it no other choice has: "website" picks "Tasklane website"."""
-    words = {c: {w for w in re.findall(r"\w+", c.casefold()) if len(w) >= 4} for c in choices}
-    return {c: sorted(own - set().union(*(words[o] for o in choices if o != c))) for c, own in words.items()}
+def choice_words(choices: list[str], synonyms: Mapping[str, list[str]]) -> dict[str, list[str]]:
+    """What picks each choice: its synonyms, and the words of it that no other choice or synonym has.
+
+    "website" picks "Tasklane website"; "store" picks nothing when "play store" is a synonym of
+    "Google Play", so "Play Store" is not read as two choices at once.
+    """
+
+    def words_of(*texts: str) -> set[str]:
+        return {w for t in texts for w in re.findall(r"\w+", t.casefold())}
+
+    taken = {c: words_of(c, *synonyms.get(c, [])) for c in choices}
+    own = {c: {w for w in words_of(c) if len(w) >= 4} for c in choices}
+    return {
+        c: [*synonyms.get(c, []), *sorted(own[c] - set().union(*(taken[o] for o in choices if o != c)))]
+        for c in choices
+    }
 
 
 read_text = free_text(min_chars=1)
-read_yes_no = yes_no()
+_yes_no = yes_no()
+# "not sure" is neither; "definitely not" is a no (the engine's yes_no reads its first word)
+UNSURE = re.compile(r"\b(?:not sure|unsure|no idea|no clue|don'?t know|dunno|maybe|perhaps|can'?t tell)\b", re.I)
+NEGATED_YES = re.compile(r"^\W*(?:definitely|absolutely|certainly|of course|sure)\W+not\b", re.I)
+
+
+def read_yes_no_rule(text: str) -> object:
+    if UNSURE.search(text):
+        return None
+    if NEGATED_YES.search(text):
+        return False
+    return _yes_no(text)
+
+
+read_yes_no = Parser(read_yes_no_rule, "yes or no")
 
 
 def number_reprompt(s: ClarificationSlots) -> str:
-    q = current(s)
-    return f"Please type just the number, {expects_number(q) if q else 'a number'}. {question(s)}"
+    return f"Please type just the number, {expects_number(current(s))}. {question(s)}"
+
+
+def number_last_try(s: ClarificationSlots) -> str:
+    return f"Digits only, {expects_number(current(s))}. {LAST_TRY} {question(s)}"
 
 
 def yes_no_reprompt(s: ClarificationSlots) -> str:
     return f"Please answer yes or no. {question(s)}"
 
 
+def yes_no_last_try(s: ClarificationSlots) -> str:
+    return f"Just yes or no. {LAST_TRY} {question(s)}"
+
+
 def choice_reprompt(s: ClarificationSlots) -> str:
     q = current(s)
     return f"Please type one of: {', '.join(q.choices) if q else ''}. {question(s)}"
+
+
+def choice_last_try(s: ClarificationSlots) -> str:
+    q = current(s)
+    return f"Type one of these as written: {listed(q.choices) if q else ''}. {LAST_TRY} {question(s)}"
 
 
 def asks(kind: QuestionType) -> Callable[[ClarificationSlots], bool]:
@@ -182,11 +286,20 @@ def needs_handoff(s: ClarificationSlots) -> bool:
     return s.requires_handoff
 
 
-# -- steps ----------------------------------------------------------------------------------
+# -- steps and the request for a person -------------------------------------------------------
 
 
 def route(ctx: StepContext[ClarificationSlots]) -> None:
-    """A decision point only: the transitions out of it pick the next ask by the question's type."""
+    """Picks nothing itself (the transitions out of it pick the ask by the question's type).
+
+    Before the first question it names the article the questions are for: a user whose query
+    matched the wrong article can say "cancel" instead of answering questions about it.
+    """
+    s = ctx.slots
+    if s.current_index == 0 and s.questions:
+        count = "One question" if len(s.questions) == 1 else f"{len(s.questions)} quick questions"
+        intro = f'I found our help article "{s.title}". {count} first, so I can answer for your case'
+        ctx.say(ctx.phrase(f'{intro} (say "cancel" if it\'s not what you need).', "intro:clarification"))
 
 
 def record_answer(ctx: StepContext[ClarificationSlots]) -> None:
@@ -205,7 +318,6 @@ def record_answer(ctx: StepContext[ClarificationSlots]) -> None:
     else:
         s.answers = {**s.answers, q.text: ctx.text}
         s.parsed = {**s.parsed, q.text: value}
-    s.details = details_line(s)
     s.current_index += 1
 
 
@@ -220,7 +332,17 @@ def escalate(ctx: StepContext[ClarificationSlots]) -> None:
     hand_over(ctx, doc=s.doc, title=s.title, query=s.query, answers=s.answers, reason="requires_handoff")
 
 
-# -- summaries ------------------------------------------------------------------------------
+def asks_for_person(ctx: StepContext[ClarificationSlots]) -> str | None:
+    """The aside's handler: leave the queue for a person ("human"), or, already queued, ask again ("")."""
+    return "" if already_queued(ctx) else "human"
+
+
+def transfer(ctx: StepContext[ClarificationSlots]) -> None:
+    s = ctx.slots
+    hand_over(ctx, doc=s.doc, title=s.title, query=s.query, answers=s.answers, reason="asked for a person")
+
+
+# -- summaries --------------------------------------------------------------------------------
 
 
 def details_line(s: ClarificationSlots) -> str:
@@ -229,14 +351,24 @@ def details_line(s: ClarificationSlots) -> str:
 
 
 def completed(s: ClarificationSlots) -> str:
-    return f'Clarification completed for "{s.title}". Answers: {s.details}.'
+    return f'Clarification completed for "{s.title}". Answers: {details_line(s)}.'
 
 
 def handed_off(s: ClarificationSlots) -> str:
-    return f'Clarification completed for "{s.title}", then handed to an agent. Answers: {s.details}.'
+    return f'Clarification completed for "{s.title}", then handed to an agent. Answers: {details_line(s)}.'
 
 
-# -- the flow -------------------------------------------------------------------------------
+def transferred(s: ClarificationSlots) -> str:
+    return (
+        f'Clarification for "{s.title}" handed to an agent at the user\'s request. Answers so far: {details_line(s)}.'
+    )
+
+
+def cancelled(s: ClarificationSlots) -> str:
+    return f'Clarification for "{s.title}" cancelled by the user. Answers so far: {details_line(s)}.'
+
+
+# -- the flow ---------------------------------------------------------------------------------
 
 clarification = Flow(
     name="clarification",
@@ -251,7 +383,7 @@ clarification = Flow(
             slot="number_answer",
             say=question,
             parse=number_parser,
-            reprompts=[number_reprompt, number_reprompt],
+            reprompts=[number_reprompt, number_last_try],
             ask_if_filled=True,
         ),
         Ask(
@@ -259,7 +391,7 @@ clarification = Flow(
             slot="yes_no_answer",
             say=question,
             parse=read_yes_no,
-            reprompts=[yes_no_reprompt, "Just type yes or no."],
+            reprompts=[yes_no_reprompt, yes_no_last_try],
             ask_if_filled=True,
         ),
         Ask(
@@ -267,14 +399,16 @@ clarification = Flow(
             slot="choice_answer",
             say=question_with_choices,
             parse=choice_parser,
-            reprompts=[choice_reprompt, choice_reprompt],
+            reprompts=[choice_reprompt, choice_last_try],
             ask_if_filled=True,
         ),
         Step("record", run=record_answer),
         Step("respond", run=respond),
         Step("escalate", run=escalate),
+        Step("transfer", run=transfer),
         Final("answered", summary=completed),
         Final("handed_off", summary=handed_off, outcome="escalated"),
+        Final("transferred", summary=transferred, outcome="escalated"),
     ],
     transitions=[
         T("next", "route", "respond", when=all_answered),
@@ -290,52 +424,17 @@ clarification = Flow(
         T("next", "respond", "escalate", when=needs_handoff),
         T("next", "respond", "answered"),
         T("next", "escalate", "handed_off"),
+        T("human", "*", "transfer"),
+        T("next", "transfer", "transferred"),
     ],
-    cancel_summary='Clarification for "{title}" cancelled by the user. Answers so far: {details}.',
+    asides=[Aside("person", match=lambda text: WANTS_HUMAN.search(text) is not None, handle=asks_for_person)],
+    cancel_summary=cancelled,
     # a failed parse may ask the LLM, and the last answer's turn also phrases the answer
     llm_calls_per_turn=2,
 )
 
 
-# -- shared by the flow and the main conversation -------------------------------------------
-
-
-def answer_text(title: str, body: str, answers: dict[str, str], skipped: list[str], lead: str = "") -> str:
-    """The answer as the rules backend gives it (and the content the openai backend phrases):
-    the document quoted, then the details the user gave."""
-    quoted = "\n".join(f"> {line}" if line.strip() else ">" for line in body.strip().splitlines())
-    parts = [f'{lead + " " if lead else ""}Here is what our help article "{title}" says:', quoted]
-    details = [f"- {q} {a}" for q, a in answers.items()] + [f"- {q} (not answered)" for q in skipped]
-    if details:
-        parts.append("Your details:\n" + "\n".join(details))
-    return "\n\n".join(parts)
-
-
-def hand_over(
-    ctx: StepContext[Any],
-    *,
-    doc: str | None,
-    title: str | None,
-    query: str,
-    answers: dict[str, str],
-    reason: str,
-) -> None:
-    """Mark the session escalated, file the escalation record and say so (always after any answer)."""
-    ctx.context["escalated"] = True
-    kept: dict[str, JsonValue] = dict(answers)
-    data: JsonObject = {
-        "document": doc,
-        "title": title,
-        "query": query,
-        "answers": kept,
-        "reason": reason,
-        "at": utcnow().isoformat(),
-    }
-    ctx.record("escalation", data)
-    ctx.say(HANDOFF_NOTICE)
-
-
-# -- the main conversation ------------------------------------------------------------------
+# -- the main conversation --------------------------------------------------------------------
 
 CAPABILITIES = (
     f"I'm the {APP} support assistant. Ask me about your account, syncing, reminders, billing or the apps "
@@ -346,27 +445,28 @@ NO_MATCH = (
     "I could not find that in our help center. Would you like me to connect you to a person "
     "from our support team? (yes or no)"
 )
+# a message made only of these, with at least one of THANKS, is thanks, not a query to search
+THANKS = {"thanks", "thank", "thx", "ty", "cheers", "great", "perfect", "awesome", "brilliant", "helped", "worked"}
+POLITE = THANKS | {"you", "so", "much", "very", "a", "lot", "ok", "okay", "that", "it", "got", "cool", "nice", "super"}
 OFFER_KEY = "human_offered"
-WANTS_HUMAN = re.compile(
-    r"^\W*(?:an? |a real )?(?:agent|human|person|representative)(?: please)?\W*$"
-    r"|\b(?:talk|speak|chat|connect me)\b.{0,24}\b(?:agent|human|person|someone|representative|support team)\b",
-    re.IGNORECASE,
-)
 
 
 def converse(ctx: MainContext) -> None:
     # an offer of a person holds for the very next message only
     offered = ctx.context.pop(OFFER_KEY, None)
     reply = read_yes_no(ctx.text) if offered is not None else None
-    if WANTS_HUMAN.search(ctx.text) or reply is True:
-        if ctx.context.get("escalated") is True:
-            ctx.say("You're already in the queue; an agent will reply here shortly.")
-            return
-        query = offered if isinstance(offered, str) else ctx.text
-        hand_over(ctx, doc=None, title=None, query=query, answers={}, reason="asked for a person")
+    short = len(ctx.text.split()) <= 8
+    if WANTS_HUMAN.search(ctx.text) or (short and NAMES_STAFF.search(ctx.text)) or reply is True:
+        if not already_queued(ctx):
+            query = offered if isinstance(offered, str) else ctx.text
+            hand_over(ctx, doc=None, title=None, query=query, answers={}, reason="asked for a person")
         return
     if reply is False:
         ctx.say(f"Alright. Ask me anything else about {APP}.")
+        return
+    said = set(re.findall(r"\w+", ctx.text.casefold()))
+    if said & THANKS and said <= POLITE:
+        ctx.say(ctx.phrase(f"You're welcome! Ask me anything else about {APP}.", "reply:main"))
         return
     if not query_terms(ctx.text):
         ctx.say(ctx.phrase(CAPABILITIES, "reply:main"))
