@@ -98,9 +98,20 @@ _NO = {"no", "n", "nope", "nah", "not really", "wrong", "incorrect", "no thanks"
        "not now", "nein", "non"}  # fmt: skip
 
 
+# checked before the yes/no words: "definitely not" is a no, "no idea" is neither
+_NEGATED_YES = re.compile(r"^(?:definitely|absolutely|certainly|of course|surely|really) not\b|^not at all\b")
+_UNSURE = re.compile(
+    r"^(?:no idea|not sure|unsure|maybe|perhaps|i don'?t know|dunno|idk|no clue|hard to say|i'?m not sure)\b"
+)
+
+
 def yes_no() -> Parser:
     def rule(text: str) -> object:
         t = re.sub(r"[^\w\s']", " ", _norm(text)).strip()
+        if _UNSURE.search(t):
+            return None
+        if _NEGATED_YES.search(t):
+            return False
         words = t.split()
         first_two = " ".join(words[:2])
         if t in _YES or first_two in _YES or (words and words[0] in _YES):
@@ -125,7 +136,15 @@ def choice(options: Mapping[str, Sequence[str]], cutoff: float = 0.75, fuzzy: bo
 
     def rule(text: str) -> object:
         t = _norm(text)
-        hits = {value for value, pattern in patterns.items() if pattern.search(t)}
+        spans = {value: [m.span() for m in pattern.finditer(t)] for value, pattern in patterns.items()}
+        spans = {value: found for value, found in spans.items() if found}
+        # "play store" names one option even though its "store" alone would name another:
+        # an option whose every match lies inside another option's longer match does not count
+        hits = {
+            value
+            for value, found in spans.items()
+            if not all(_covered(span, [o for k, os in spans.items() if k != value for o in os]) for span in found)
+        }
         if len(hits) == 1:
             return hits.pop()
         if len(hits) > 1:
@@ -142,6 +161,12 @@ def choice(options: Mapping[str, Sequence[str]], cutoff: float = 0.75, fuzzy: bo
         return None
 
     return Parser(rule, f"one of: {listed}")
+
+
+def _covered(span: tuple[int, int], others: list[tuple[int, int]]) -> bool:
+    """Whether `span` lies inside a strictly longer span of `others`."""
+    a, b = span
+    return any(lo <= a and b <= hi and hi - lo > b - a for lo, hi in others)
 
 
 def free_text(min_chars: int = 2) -> Parser:

@@ -17,10 +17,10 @@ from collections.abc import Sequence
 from pydantic import BaseModel, Field
 
 from engine import Ask, Final, Flow, Slots, Step, StepContext, T
-from engine.extract import Parser, yes_no
+from engine.extract import Parser
 from flows.course import WeakPoint, course_path, get_course, percent, read_results, weak_points
 from flows.study_memory import close_tutoring, forget_recent, recent, save_analysis
-from flows.tutoring import llm_configured
+from flows.tutoring import agree, llm_configured
 
 
 class AnalysisSlots(Slots):
@@ -54,31 +54,27 @@ class PlanWish(BaseModel):
     )
 
 
-_yes_no = yes_no()
-
-
 def plan_answer() -> Parser:
     def rule(text: str) -> object:
         if _LATER.search(text):
             return False
-        answer = _yes_no(text)
-        if answer is not None:
-            return answer
-        wish = plan_wish([text])
-        return wish
+        answer = agree(text)
+        return answer if answer is not None else plan_wish([text])
 
     return Parser(rule, "yes (make a study plan) or no")
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def report(s: AnalysisSlots) -> str:
     if not s.exercises:
         return "📊 I don't have any exercise results for you yet, so there is nothing to analyse."
     if not s.weak:
-        return (
-            f"📊 Session analysis: no weak points. Each of the {s.exercises} exercise(s) you did "
-            "was right on the first try."
-        )
-    lines = [f"📊 Session analysis: I identified {len(s.weak)} area(s) to focus on:"]
+        every = "The exercise you did was" if s.exercises == 1 else f"Each of the {s.exercises} exercises you did was"
+        return f"📊 Session analysis: no weak points. {every} right on the first try."
+    lines = [f"📊 Session analysis: I identified {plural(len(s.weak), 'area')} to focus on:"]
     lines += [
         f"{i}. {MARKS[w.severity]} {w.title}: {w.severity} difficulty ({percent(w.score)})"
         for i, w in enumerate(s.weak, start=1)
@@ -103,6 +99,11 @@ def analyse(ctx: Ctx) -> None:
     forget_recent(ctx.context)  # acted on: an old "plan" must not trigger the next analysis
 
 
+def ask_plan(s: AnalysisSlots) -> str:
+    topics = "these topics" if len(s.weak) > 1 else s.weak[0].title if s.weak else "them"
+    return f"Would you like me to create a study schedule focusing on {topics}?"
+
+
 def should_ask(s: AnalysisSlots) -> bool:
     return bool(s.weak) and s.wants_plan is None
 
@@ -120,7 +121,7 @@ def summary(s: AnalysisSlots) -> str:
     if not s.exercises:
         return "Analysis completed. No exercise results yet."
     if not s.weak:
-        return f"Analysis completed. No weak points in {s.exercises} exercise results."
+        return f"Analysis completed. No weak points in {plural(s.exercises, 'exercise result')}."
     listed = ", ".join(f"{w.title} ({w.severity}, {percent(w.score)})" for w in s.weak)
     return f"Analysis completed. Weak points: {listed}."
 
@@ -135,7 +136,7 @@ analysis = Flow(
         Ask(
             "offer_plan",
             slot="wants_plan",
-            say="Would you like me to create a study schedule focusing on these topics?",
+            say=ask_plan,
             parse=plan_answer(),
             reprompts=["Shall I make a Pomodoro study plan for these topics? Yes or no?"],
             help="A study plan puts your weakest topics first in 25-minute study sessions.",

@@ -4,12 +4,14 @@ A course file is YAML: `title`, then `concepts`, each `{id, title, prerequisites
 aliases: [words], chunks: [{explain, exercise, hint}]}` where an exercise is either
 `{question, answers: [accepted strings]}` or `{question, options: {a: .., b: ..}, answer: a}`.
 `load_course` refuses a file with any problem and lists them all in one DataFileError,
-each naming the concept it is about.
+each naming the concept it is about: a malformed concept or exercise, a chunk count outside
+3-6 (none at all included), a duplicate id, a name (id, title, alias) shared by two
+concepts, an unknown prerequisite, a prerequisite cycle, a concept unreachable from a root.
 
 The learning model (used by tutoring, analysis and scheduling, and written up in the README):
 
 * exercise score: 1.0 when right on the first try, 0.5 when right on the retry after the
-  hint, 0.0 when the answer had to be revealed.
+  hint, 0.0 when the answer was revealed (after two wrong tries, or because the user asked).
 * mastery of a concept = (sum over its chunks of the latest score for that chunk) / number
   of chunks; a chunk never answered scores 0. So mastery is 1.0 only when every chunk's
   latest attempt was right first time, and it rises as the lesson covers more chunks.
@@ -190,131 +192,102 @@ def parse_course(data: object, where: str = "<course>") -> Course:
     if not isinstance(title, str) or not title.strip():
         problems.append("'title' must be a non-empty string")
         title = "this course"
-    concepts = _concepts(data["concepts"], problems)
     if not data["concepts"]:
         problems.append("the course has no concepts")
-    order = _check_graph(concepts, problems)
+    concepts, needs = _concepts(data["concepts"], problems)
+    _check_names(concepts, problems)
+    order = _check_graph(needs, problems)
     if problems:
         raise DataFileError(where, problems)
     return Course(title=title, concepts=concepts, order=order)
 
 
-def _concepts(raw: Sequence[JsonValue], problems: list[str]) -> list[Concept]:
+def _concepts(raw: Sequence[JsonValue], problems: list[str]) -> tuple[list[Concept], dict[str, list[str]]]:
+    """The valid concepts, and the prerequisite graph (id -> prerequisite ids, in file order).
+
+    The graph is read from every entry that has an id, valid or not, so that one bad chunk
+    does not also turn into "unknown prerequisite" and "no root" reports elsewhere.
+    """
     out: list[Concept] = []
-    seen: set[str] = set()
+    needs: dict[str, list[str]] = {}
     for i, item in enumerate(raw):
         cid = item.get("id") if isinstance(item, Mapping) else None
         label = f"concept {cid!r}" if isinstance(cid, str) else f"concept #{i + 1} (no id)"
+        if isinstance(cid, str):
+            if cid in needs:
+                problems.append(f"{label} is defined more than once")
+                continue
+            prereqs = item.get("prerequisites") if isinstance(item, Mapping) else None
+            needs[cid] = [p for p in prereqs if isinstance(p, str)] if isinstance(prereqs, list) else []
         try:
             concept = Concept.model_validate(item)
         except ValidationError as e:
             for err in e.errors(include_url=False):
                 loc = ".".join(str(x) for x in err["loc"])
-                problems.append(f"{label}: {loc + ': ' if loc else ''}{err['msg']}")
+                msg = err["msg"].removeprefix("Value error, ")
+                problems.append(f"{label}: {loc + ': ' if loc else ''}{msg}")
             continue
-        if concept.id in seen:
-            problems.append(f"{label} is defined more than once")
-            continue
-        seen.add(concept.id)
         n = len(concept.chunks)
         if n == 0:
             problems.append(f"{label} has no chunks; each concept needs {MIN_CHUNKS} to {MAX_CHUNKS}")
         elif not MIN_CHUNKS <= n <= MAX_CHUNKS:
             problems.append(f"{label} has {n} chunk(s); each concept needs {MIN_CHUNKS} to {MAX_CHUNKS}")
         out.append(concept)
-    return out
+    return out, needs
 
 
-def _check_graph(concepts: list[Concept], problems: list[str]) -> list[str]:
-    """Unknown prerequisites, cycles and unreachable concepts; returns the learnable order."""
-    ids = {c.id for c in concepts}
-    edges: dict[str, list[str]] = {c.id: [] for c in concepts}  # prerequisite -> dependents
+def _check_names(concepts: list[Concept], problems: list[str]) -> None:
+    """A word that names two concepts (an alias, a title) would make "teach me X" ambiguous."""
+    owner: dict[str, str] = {}
     for c in concepts:
-        for p in c.prerequisites:
-            if p not in ids:
-                problems.append(f"concept {c.id!r}: unknown prerequisite {p!r}")
-            else:
-                edges[p].append(c.id)
-    cyclic: set[str] = set()
-    for cycle in _cycles(concepts, edges):
-        cyclic |= set(cycle)
-        problems.append(f"concept {cycle[0]!r}: prerequisite cycle {' -> '.join([*cycle, cycle[0]])}")
-    # Kahn's algorithm from the roots: what never becomes learnable is unreachable.
-    waiting = {c.id: len({p for p in c.prerequisites if p in ids}) for c in concepts}
-    ready = [c.id for c in concepts if waiting[c.id] == 0]
-    if concepts and not ready:
+        for name in c.names():
+            first = owner.setdefault(name, c.id)
+            if first != c.id:
+                problems.append(f"concept {c.id!r}: the name {name!r} already refers to concept {first!r}")
+
+
+def _check_graph(needs: dict[str, list[str]], problems: list[str]) -> list[str]:
+    """Unknown prerequisites, cycles and unreachable concepts; returns the learnable order.
+
+    The order is Kahn's algorithm from the roots (file order on ties). What it never reaches
+    lies on a prerequisite cycle, reported with the cycle, or behind one: unreachable.
+    """
+    for cid, prereqs in needs.items():
+        problems.extend(f"concept {cid!r}: unknown prerequisite {p!r}" for p in prereqs if p not in needs)
+    known = {cid: {p for p in prereqs if p in needs} for cid, prereqs in needs.items()}
+    if needs and all(known.values()):
         problems.append("the course has no root concept: every concept has prerequisites")
     order: list[str] = []
-    position = {c.id: i for i, c in enumerate(concepts)}
-    while ready:
-        ready.sort(key=position.__getitem__)
-        cid = ready.pop(0)
-        order.append(cid)
-        for d in dict.fromkeys(edges[cid]):
-            waiting[d] -= 1
-            if waiting[d] == 0:
-                ready.append(d)
-    for c in concepts:
-        if c.id not in order and c.id not in cyclic:
-            blocked = [p for p in c.prerequisites if p in ids and p not in order]
+    while True:
+        ready = [c for c in needs if c not in order and known[c] <= set(order)]
+        if not ready:
+            break
+        order.append(ready[0])
+    stuck = [c for c in needs if c not in order]
+    on_cycle: set[str] = set()
+    for cid in stuck:
+        cycle = None if cid in on_cycle else _cycle_through(cid, known)
+        if cycle is not None:
+            on_cycle |= set(cycle)
+            problems.append(f"concept {cid!r}: prerequisite cycle {' -> '.join([*cycle, cid])}")
+    for cid in stuck:
+        if cid not in on_cycle:
+            blocked = [p for p in needs[cid] if p in stuck]
             problems.append(
-                f"concept {c.id!r} is unreachable from a root concept: it depends on {blocked}, "
+                f"concept {cid!r} is unreachable from a root concept: it depends on {blocked}, "
                 "which can never be learned"
             )
     return order
 
 
-def _cycles(concepts: list[Concept], edges: dict[str, list[str]]) -> list[list[str]]:
-    """One cycle per strongly connected group (Tarjan), each starting at its first concept in file order."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    groups: list[set[str]] = []
-    counter = 0
-
-    def visit(v: str) -> None:
-        nonlocal counter
-        index[v] = low[v] = counter
-        counter += 1
-        stack.append(v)
-        on_stack.add(v)
-        for w in edges[v]:
-            if w not in index:
-                visit(w)
-                low[v] = min(low[v], low[w])
-            elif w in on_stack:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            group: set[str] = set()
-            while True:
-                w = stack.pop()
-                on_stack.discard(w)
-                group.add(w)
-                if w == v:
-                    break
-            if len(group) > 1 or v in edges[v]:
-                groups.append(group)
-
-    for c in concepts:
-        if c.id not in index:
-            visit(c.id)
-    position = {c.id: i for i, c in enumerate(concepts)}
-    out: list[list[str]] = []
-    for group in sorted(groups, key=lambda g: min(position[x] for x in g)):
-        start = min(group, key=position.__getitem__)
-        out.append(_shortest_cycle(start, {c.id: [p for p in c.prerequisites if p in group] for c in concepts}))
-    return out
-
-
-def _shortest_cycle(start: str, needs: dict[str, list[str]]) -> list[str]:
-    """The shortest walk start -> prerequisite -> ... back to start, read "a needs b needs a"."""
+def _cycle_through(start: str, needs: Mapping[str, set[str]]) -> list[str] | None:
+    """The shortest walk start -> prerequisite -> ... back to start (read "a needs b needs a")."""
     came: dict[str, str] = {}
     frontier = [start]
     while frontier:
         nxt: list[str] = []
         for v in frontier:
-            for w in needs.get(v, []):
+            for w in sorted(needs[v]):
                 if w == start:
                     path = [v]
                     while path[-1] != start:
@@ -324,7 +297,7 @@ def _shortest_cycle(start: str, needs: dict[str, list[str]]) -> list[str]:
                     came[w] = v
                     nxt.append(w)
         frontier = nxt
-    return [start]  # pragma: no cover - a strongly connected group always has a way back
+    return None
 
 
 @functools.lru_cache(maxsize=8)
@@ -349,23 +322,36 @@ def get_course(path: str | Path) -> Course:
 
 # -- grading -------------------------------------------------------------------------------
 
-_SUPERSCRIPTS = str.maketrans({"⁰": "^0", "¹": "^1", "²": "^2", "³": "^3", "⁴": "^4", "⁵": "^5",
-                               "⁶": "^6", "⁷": "^7", "⁸": "^8", "⁹": "^9", "−": "-", "–": "-"})  # fmt: skip
+_SYMBOLS = str.maketrans({"⁰": "^0", "¹": "^1", "²": "^2", "³": "^3", "⁴": "^4", "⁵": "^5", "⁶": "^6",
+                          "⁷": "^7", "⁸": "^8", "⁹": "^9", "−": "-", "–": "-", "½": "1/2", "⅓": "1/3",
+                          "⅔": "2/3", "¼": "1/4", "¾": "3/4"})  # fmt: skip
 # Lead-ins students put before an answer ("the answer is 4", "f'(x) = 2x"); none is part of it.
 _LEAD_IN = re.compile(
-    r"^(?:i think |i guess |maybe |it'?s |it is |the answer is |answer:? |is it |so )*"
-    r"(?:(?:[a-z]'*(?:\([a-z]\))?|dy/dx|d/dx\([^)]*\))\s*=\s*)?"
+    r"^(?:i think |i guess |i'?d say |maybe |probably |it'?s |it is |the answer is |answer:? |is it |"
+    r"is the answer |so )*(?:(?:[a-z]'*(?:\([a-z]\))?|dy/dx|d/dx\([^)]*\))\s*=\s*)?"
 )
 _NUMBER = re.compile(r"^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:/[-+]?(?:\d+(?:\.\d*)?|\.\d+))?$")
+_YES_WORDS = {"yes", "y", "yeah", "yep", "yup", "true"}
+_NO_WORDS = {"no", "n", "nope", "nah", "false"}
 
 
 def normalize(text: str) -> str:
     """Lower case, no whitespace, `**`/superscripts as `^`, no `*` or `·`, no closing punctuation."""
-    t = text.strip().lower().translate(_SUPERSCRIPTS)
+    t = text.strip().lower().translate(_SYMBOLS)
     t = _LEAD_IN.sub("", t)
     t = t.replace("**", "^")
     t = re.sub(r"[\s*·]", "", t)
     return t.strip("\"'`").rstrip(".!?").strip("\"'`")
+
+
+def readings(text: str) -> list[str]:
+    """The normalized answer, plus what follows its last "=" ("lim = 7") and the form without
+    a trailing "+ C" (an antiderivative given with its constant)."""
+    out = [normalize(text)]
+    if "=" in out[0]:
+        out.append(out[0].rsplit("=", 1)[1])
+    out += [r.removesuffix("+c") for r in out if r.endswith("+c")]
+    return [r for r in out if r]
 
 
 def as_number(text: str) -> Fraction | None:
@@ -379,11 +365,29 @@ def as_number(text: str) -> Fraction | None:
         return None
 
 
+def yes_or_no(text: str) -> str | None:
+    """ "yes" / "no" when the answer starts with one ("Yes, it must", "nope"); "no idea" is neither."""
+    words = re.sub(r"[^\w\s']", " ", text.lower()).split()
+    if not words:
+        return None
+    if words[0] in _YES_WORDS:
+        return "yes"
+    if words[0] in _NO_WORDS and words[1:2] not in (["idea"], ["clue"]):
+        return "no"
+    return None
+
+
 def _option_letter(text: str, options: Mapping[str, str]) -> str | None:
+    """The option a reply picks: its letter ("b", "(b)", "option b"), its text, or both ("b) x³")."""
     t = normalize(text)
     m = re.fullmatch(r"(?:option|answer|choice)?\(?([a-z0-9]+)[).:]?", t)
     if m and m.group(1) in options:
         return m.group(1)
+    m = re.match(r"(?:option|answer|choice)?\(?([a-z0-9]+)[).:-]", t)
+    if m and m.group(1) in options:
+        rest = t[m.end() :]
+        if rest and normalize(options[m.group(1)]).startswith(rest):
+            return m.group(1)
     for key, label in options.items():
         if normalize(label) == t:
             return key
@@ -393,18 +397,21 @@ def _option_letter(text: str, options: Mapping[str, str]) -> str | None:
 def check_answer(exercise: Exercise, text: str) -> bool:
     """Rule grading: the option letter (or its text), or any accepted answer.
 
-    Case and whitespace never matter; numbers compare by value ("0.5" == "1/2" == ".5").
+    Case and whitespace never matter; numbers compare by value ("0.5" == "1/2" == ".5");
+    a yes/no answer counts by its first word ("Yes, it must").
     """
     if exercise.options is not None:
         return _option_letter(text, exercise.options) == exercise.answer
-    given = normalize(text)
-    number = as_number(given)
+    given = readings(text)
+    numbers = [n for n in map(as_number, given) if n is not None]
     for accepted in exercise.answers or []:
         want = normalize(accepted)
-        if given == want:
+        if want in given:
             return True
         target = as_number(want)
-        if number is not None and target is not None and number == target:
+        if target is not None and target in numbers:
+            return True
+        if want in ("yes", "no") and yes_or_no(text) == want:
             return True
     return False
 

@@ -6,7 +6,8 @@ Entered from analysis ("yes, make a plan") or straight from the main conversatio
 no window at all means the default one. Sessions are 25 minutes of study with 5-minute
 breaks and a 15-minute break after every fourth.
 
-Topics: a subject named in the message ("for Math") is studied alone. Otherwise the last
+Topics: subjects named in the message ("for Math", "for limits and derivatives") are studied
+alone, in equal shares, a course topic under its course title. Otherwise the last
 analysis' weak points are prioritised: one session each, most severe first, while sessions
 last; the rest shared by the D'Hondt method with weights severe 3, moderate 2, mild 1; the
 sessions of a topic are kept together. With neither, the course as a whole, unprioritised.
@@ -24,7 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from engine import Ask, Final, Flow, RecordDraft, Slots, Step, StepContext, T
 from engine.extract import Invalid
 from flows import timewindow
-from flows.course import course_path, get_course
+from flows.course import Course, course_path, get_course
 from flows.study_memory import forget_recent, load_analysis
 from flows.timewindow import Window, default_window, hhmm, parse_window, window_parser
 
@@ -76,6 +77,18 @@ def read_subject(text: str) -> str | None:
     return None
 
 
+def subjects(course: Course, subject: str) -> list[str]:
+    """The topics a subject names ("limits and derivatives": Limits, Derivatives), course
+    topics under their titles."""
+    names: list[str] = []
+    for part in re.split(r",|&|\+|\band\b", subject):
+        part = part.strip()
+        if part:
+            cid = course.find(part)
+            names.append(course.concept(cid).title if cid else part[:1].upper() + part[1:])
+    return list(dict.fromkeys(names))
+
+
 def pomodoros(window: Window) -> list[tuple[time, time]]:
     """Study sessions that fit in `window`: 25 minutes each, 5 between, 15 after every fourth."""
     t = window.start.hour * 60 + window.start.minute
@@ -121,8 +134,7 @@ def plan(ctx: Ctx) -> None:
     weak = load_analysis(ctx.context)
     topics: list[tuple[str, int]]
     if s.subject:
-        named = course.find(s.subject)
-        topics = [(course.concept(named).title if named else s.subject, 1)]
+        topics = [(name, 1) for name in subjects(course, s.subject)]
     elif weak:
         topics = [(w.title, WEIGHTS[w.severity]) for w in weak]
         s.priorities = [f"{w.title} ({w.severity})" for w in weak]

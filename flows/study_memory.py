@@ -5,9 +5,12 @@ carry the few facts that must cross over, and survive restarts with the session:
 
 * `recent_user`: the last few user messages, for "did they ask for a plan?" after a handoff
   (an inner flow's scratchpad is discarded when it ends, and main history only has summaries);
-* `analysis`: the weak points the last analysis found, which the scheduler prioritises;
-* `tutoring_active` / `lesson`: whether a lesson is open and its concept. Analysis clears
-  the flag, so nothing but an explicit request for a lesson leads back into tutoring.
+* `analysis`: the weak points the last analysis found, which the scheduler prioritises; a new
+  exercise result makes it out of date, so it is dropped then;
+* `tutoring_active` / `lesson` / `lesson_part`: whether a lesson is open, its concept and the
+  part to go on from ("continue"). Analysis clears the flag, so nothing but an explicit
+  request for a lesson leads back into tutoring;
+* `cheers`: how often the motivator has spoken, so repeated encouragement is not word for word.
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ RECENT = "recent_user"
 ANALYSIS = "analysis"
 TUTORING_ACTIVE = "tutoring_active"
 LESSON = "lesson"
+LESSON_PART = "lesson_part"
+CHEERS = "cheers"
 KEEP_RECENT = 5
 
 _weak_list: TypeAdapter[list[WeakPoint]] = TypeAdapter(list[WeakPoint])
@@ -50,6 +55,10 @@ def save_analysis(context: JsonObject, weak: list[WeakPoint]) -> None:
     context[ANALYSIS] = dumped
 
 
+def forget_analysis(context: JsonObject) -> None:
+    context.pop(ANALYSIS, None)
+
+
 def load_analysis(context: JsonObject) -> list[WeakPoint] | None:
     """The last analysis' weak points; None when no analysis ran (or its data is unreadable)."""
     if ANALYSIS not in context:
@@ -60,10 +69,12 @@ def load_analysis(context: JsonObject) -> list[WeakPoint] | None:
         return None
 
 
-def open_lesson(context: JsonObject, concept: str | None) -> None:
+def open_lesson(context: JsonObject, concept: str | None, part: int) -> None:
+    """A lesson is open at `part` (1-based) of `concept`."""
     context[TUTORING_ACTIVE] = True
     if concept is not None:
         context[LESSON] = concept
+        context[LESSON_PART] = part
 
 
 def close_tutoring(context: JsonObject) -> None:
@@ -74,6 +85,17 @@ def tutoring_active(context: JsonObject) -> bool:
     return context.get(TUTORING_ACTIVE) is True
 
 
-def last_lesson(context: JsonObject) -> str | None:
-    value = context.get(LESSON)
-    return value if isinstance(value, str) else None
+def last_lesson(context: JsonObject) -> tuple[str, int] | None:
+    """The open lesson's concept and the part to go on from."""
+    concept, part = context.get(LESSON), context.get(LESSON_PART)
+    if not isinstance(concept, str):
+        return None
+    return concept, part if isinstance(part, int) and part > 0 else 1
+
+
+def cheer_count(context: JsonObject) -> int:
+    """How often the motivator spoke before now (and count this time)."""
+    value = context.get(CHEERS)
+    n = value if isinstance(value, int) else 0
+    context[CHEERS] = n + 1
+    return n

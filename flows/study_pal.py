@@ -1,11 +1,18 @@
 """study-pal: a calculus tutor; main conversation plus tutoring, analysis and scheduling.
 
-The main handler routes, in this order: a request for a flow (keyword intents, then a
-model's classification when one is configured) starts it; discouragement gets the
-motivator's encouragement (before the flow, when both); "continue" / "another" resumes
-the last lesson only while it is still open, since analysis closes it (loop prevention:
-after analysis only an explicit request leads back into tutoring); anything else gets
-an honest description of what the bot can do.
+The course is loaded on every main-conversation turn (cached), so a broken or missing
+`--course` is refused, with every problem listed, at the first message. Then the main
+handler routes, in this order:
+
+1. keyword intents (analysis, scheduling, tutoring), and a question naming the course or
+   one of its topics ("what is a limit?", "derivatives?"), which starts a lesson on it;
+2. "continue" / "another": the last lesson goes on at the part it stopped, but only while
+   it is still open; analysis closes it (loop prevention: after analysis only an explicit
+   request leads back into tutoring);
+3. a model's intent classification, when one is configured;
+4. discouragement gets the motivator's encouragement (before the flow, when both);
+5. a greeting, thanks or goodbye gets a short reply; anything else an honest description
+   of what the bot can do.
 
 Hand-offs between the flows (tutoring -> analysis -> scheduling) are declared on their
 final states; the session memory they share is described in flows/study_memory.py.
@@ -17,9 +24,10 @@ import re
 
 from engine import Bot, Intent, MainContext, register
 from flows.analysis import analysis
+from flows.course import Course, course_path, get_course
 from flows.scheduling import scheduling
-from flows.study_memory import last_lesson, remember, tutoring_active
-from flows.tutoring import discouraged, encouragement, tutoring
+from flows.study_memory import cheer_count, last_lesson, remember, tutoring_active
+from flows.tutoring import discouraged, encouragement, is_question, tutoring
 
 ANALYSIS = Intent(
     "analysis",
@@ -49,7 +57,6 @@ TUTORING = Intent(
     patterns=[
         r"\bteach\b",
         r"\bexplain\b",
-        r"\bwhat(?:'s| is| are| does)\b",
         r"\blearn\b",
         r"\blesson\b",
         r"\bhelp me (?:with|understand)\b",
@@ -68,27 +75,56 @@ CAPABILITIES = (
 )
 
 _CONTINUE = re.compile(r"^\s*(?:let'?s )?(continue|go on|keep going|next|more|another(?: one)?|resume)\b", re.I)
+_GREETING = re.compile(r"^\W*(hi|hello|hey|good (?:morning|afternoon|evening)|yo)\b", re.I)
+_THANKS = re.compile(r"\b(thanks|thank you|thx|cheers)\b", re.I)
+_BYE = re.compile(r"\b(bye|goodbye|see you|good night|that'?s all)\b", re.I)
+
+
+def asks_about_a_topic(course: Course, text: str) -> bool:
+    """A question naming the course or one of its topics ("what is a limit?", "derivatives?"), or
+    just a topic's name; not a statement such as "I'm done with limits"."""
+    if course.find(text) is None and not course.mentions_course(text):
+        return False
+    return is_question(text) or text.rstrip().endswith("?") or len(text.split()) <= 2
 
 
 def converse(ctx: MainContext) -> None:
+    course = get_course(course_path(ctx.resources))  # a broken course is refused here, listing its problems
     remember(ctx.context, ctx.text)
-    flow = ctx.intent()
+    # keywords first, and a topic question or "continue" need no model to classify them
+    flow = study_pal.intent_for(ctx.text)
+    if flow is None and asks_about_a_topic(course, ctx.text):
+        flow = "tutoring"
+    if flow is None and _CONTINUE.search(ctx.text):
+        resume(ctx)
+        return
+    flow = flow or ctx.intent()
     if discouraged(ctx.text):
-        ctx.say(ctx.phrase(encouragement(in_lesson=flow == "tutoring"), "motivate:main"))
+        cheer = encouragement(in_lesson=flow == "tutoring", times=cheer_count(ctx.context))
+        ctx.say(ctx.phrase(cheer, "motivate:main"))
         if flow is None:
             return
     if flow is not None:
         ctx.start(flow)
         return
-    if _CONTINUE.search(ctx.text):
-        lesson = last_lesson(ctx.context)
-        if tutoring_active(ctx.context) and lesson is not None:
-            ctx.start("tutoring", concept=lesson)
-            return
-        # the lesson was closed (by analysis, or it never began): only an explicit request reopens it
-        ctx.say(ctx.phrase("There's no lesson open right now. Say 'teach me' and a topic to start one.", "reply:main"))
+    ctx.say(ctx.phrase(small_talk(ctx.text), "reply:main"))
+
+
+def small_talk(text: str) -> str:
+    if _BYE.search(text):
+        return "Bye for now, and well done for studying today!"
+    if _THANKS.search(text):
+        return "You're welcome! Say 'teach me' and a topic whenever you want to go on."
+    return f"Hi! {CAPABILITIES}" if _GREETING.search(text) else CAPABILITIES
+
+
+def resume(ctx: MainContext) -> None:
+    """Go on with the open lesson where it stopped; after analysis closed it, only say how to start one."""
+    lesson = last_lesson(ctx.context)
+    if tutoring_active(ctx.context) and lesson is not None:
+        ctx.start("tutoring", concept=lesson[0], resume=lesson[1])
         return
-    ctx.say(ctx.phrase(CAPABILITIES, "reply:main"))
+    ctx.say(ctx.phrase("There's no lesson open right now. Say 'teach me' and a topic to start one.", "reply:main"))
 
 
 study_pal = register(

@@ -1,19 +1,22 @@
 """Tutoring: teach a concept chunk by chunk, grade each exercise, track mastery.
 
-Entered from the main conversation ("teach me derivatives", "what is a limit?"). Before a
-concept is taught its prerequisites are checked; one below the mastery threshold is
-offered first (the user may accept or insist). Each chunk: explain -> exercise -> grade;
+Entered from the main conversation ("teach me derivatives", "what is a limit?"), or to go
+on with the lesson that is still open ("continue": it resumes at the part it stopped at).
+Before a concept is taught its prerequisites are checked; one below the mastery threshold
+is offered first (the user may accept or insist). Each chunk: explain -> exercise -> grade;
 a wrong answer gets the hint and one retry, then the answer is revealed. Every graded
 exercise saves an `exercise` record and the concept's new `mastery` (formula in
 flows/course.py). After the last chunk the concept is complete, its mastery is named and
 the next concept is suggested.
 
-Asides, checked at every question in this order: exit intent (keyword prefilter, then an
-END/CONTINUE classification; END hands off to analysis), the motivator (encouragement,
-then the same question again), a request for another topic, "give me another" (skip the
-exercise), a question about the lesson (answered from the course; same chunk), and a
-"thanks" that is not an answer. Before them every message is noted in the session memory
-(flows/study_memory.py), for analysis to see whether a plan was asked for.
+Asides, checked at every question in this order (the first that takes the message wins):
+exit intent (keyword prefilter, then an END/CONTINUE classification; END hands off to
+analysis), "show me the answer" (revealed, scored 0), the motivator (encouragement, then
+the same question again), a request for another topic, "give me another" (skip the
+exercise), "hint" (the hint, not an attempt), a question about the lesson (answered from
+the course; same chunk), and a "thanks" that is not an answer. Before them every message
+is noted in the session memory (flows/study_memory.py), for analysis to see whether a plan
+was asked for.
 
 The LLM phrases explanations and judges open answers the rules could not accept; where
 the lesson goes is decided here, by transitions over the slots.
@@ -29,10 +32,11 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field, create_model
 
 from engine import Aside, Ask, DefinitionError, Final, Flow, Slots, Step, StepContext, T
-from engine.extract import Invalid, Parser, free_text, yes_no
+from engine.extract import Invalid, Parser, free_text
 from flows import timewindow
 from flows.course import (
     MASTERY_THRESHOLD,
+    Chunk,
     Course,
     ExerciseResult,
     check_answer,
@@ -42,7 +46,7 @@ from flows.course import (
     percent,
     read_results,
 )
-from flows.study_memory import open_lesson, remember
+from flows.study_memory import cheer_count, forget_analysis, open_lesson, remember
 
 MAX_TRIES = 2  # the first answer, and one retry after the hint
 
@@ -51,16 +55,15 @@ class TutoringSlots(Slots):
     # the course file, so parsers and templates can reach it; a lesson keeps its course even
     # if a later run points at another one
     course: str | None = None
-    menu: str = ""  # the course's concept titles, for questions that list them
     concept: str | None = None  # id of the concept being taught
     title: str | None = None
     chunks: int = 0
     chunk: int = 0  # 1-based; 0 before the first, chunks + 1 once complete
+    resume: int = 0  # "continue": the part to start at (no prerequisite offer)
     target: str | None = None  # what the user asked for while a prerequisite is taught first
     offer: str | None = None  # a prerequisite to teach first, pending the user's answer
     offer_text: str | None = None
     take_offer: bool | None = None
-    question: str | None = None  # the current exercise as shown
     answer: str | None = None
     attempts: int = 0
     correct: bool | None = None
@@ -85,35 +88,60 @@ def title_of(s: TutoringSlots, cid: str) -> str:
     return course.concept(cid).title if course.has(cid) else cid
 
 
+def menu(s: TutoringSlots) -> str:
+    return course_of(s).menu()
+
+
+def current_chunk(s: TutoringSlots) -> Chunk:
+    return course_of(s).concept(s.concept or "").chunks[s.chunk - 1]
+
+
 def in_exercise(s: TutoringSlots) -> bool:
     """Waiting at the exercise of a chunk (not at an offer, a topic choice or the end)."""
     return s.concept is not None and s.offer is None and 1 <= s.chunk <= s.chunks
 
 
-def llm_configured(ctx: StepContext[Any]) -> bool:
-    """Whether a real language model is behind ctx.parse (the rules backend answers nothing).
+def set_concept(s: TutoringSlots, cid: str) -> None:
+    """Make `cid` the concept being taught, before its first part."""
+    concept = course_of(s).concept(cid)
+    s.concept, s.title, s.chunks, s.chunk, s.attempts = cid, concept.title, len(concept.chunks), 0, 0
 
-    StepContext does not expose the backend yet (an engine change is requested), and the
-    exit rule depends on it: with a model, any failure must mean CONTINUE; offline, the
-    keyword rules decide.
-    """
+
+def llm_configured(ctx: StepContext[Any]) -> bool:
+    """Whether a real language model is behind ctx.parse: with one, its verdicts decide (and
+    any failure means the safe default); offline, the keyword rules decide."""
     return ctx.llm_backend != "rules"
 
 
-# -- parsing -------------------------------------------------------------------------------
+# -- parsing the answers to the flow's questions ---------------------------------------------
 
 
 def concept_parser(s: TutoringSlots) -> Parser:
     course = course_of(s)
-
-    def rule(text: str) -> object:
-        return course.find(text)
-
-    return Parser(rule, f"a topic: {course.menu()}")
+    return Parser(course.find, f"a topic: {course.menu()}")
 
 
 _INSIST = re.compile(r"\b(anyway|anyways|insist|straight|directly|right away|just teach|skip (?:it|that))\b", re.I)
-_yes_no = yes_no()
+_YES = re.compile(
+    r"^\W*(yes|yeah|yep|yup|y|sure|ok|okay|of course|absolutely|definitely|please|let'?s|go ahead|sounds good)\b",
+    re.I,
+)
+_NO = re.compile(
+    r"^\W*(no|nope|nah|n|never)\b|\b(not really|not now|rather not|no thanks|let'?s not|(?:definitely|of course|"
+    r"absolutely|certainly) not|(?:don'?t|do not) (?:want|think so))\b",
+    re.I,
+)
+
+
+def agree(text: str) -> bool | None:
+    """yes / no to a yes-no question; "why not" and "sure" agree, "definitely not" does not."""
+    if re.search(r"\bwhy not\b", text, re.I):
+        return True
+    if re.search(r"\b(?:not sure|don'?t know|no idea)\b", text, re.I):
+        return None
+    if _NO.search(text):
+        return False
+    return True if _YES.search(text) else None
 
 
 def offer_parser(s: TutoringSlots) -> Parser:
@@ -128,26 +156,27 @@ def offer_parser(s: TutoringSlots) -> Parser:
             return True
         if named is not None and named == s.concept:
             return False
-        return _yes_no(text)
+        return agree(text)
 
     first = title_of(s, s.offer) if s.offer else "the prerequisite"
     return Parser(rule, f"yes (start with {first}) or no (go straight to {s.title})")
 
 
-_GO_ON = re.compile(r"\b(yes|yeah|yep|sure|ok|okay|continue|go on|next|another|let'?s go|sounds good|why not)\b", re.I)
+_GO_ON = re.compile(r"\b(continue|go on|next|another|let'?s go)\b", re.I)
+_STOP = re.compile(r"\b(later|not now|another time|some other time|no more)\b", re.I)
 
 
 def next_parser(s: TutoringSlots) -> Parser:
-    """A topic named, yes (the suggestion), or no ("done": the lesson ends)."""
+    """A topic named, yes (the suggestion), or no / later ("done": the lesson ends)."""
     course = course_of(s)
 
     def rule(text: str) -> object:
         named = course.find(text)
         if named is not None:
             return named
-        if _yes_no(text) is False:
+        if _STOP.search(text) or agree(text) is False:
             return "done"
-        if _GO_ON.search(text):
+        if agree(text) or _GO_ON.search(text):
             return s.suggestion or Invalid(f"Which topic would you like next? I can teach: {course.menu()}.")
         return None
 
@@ -158,40 +187,43 @@ def next_parser(s: TutoringSlots) -> Parser:
 
 
 def ask_topic(s: TutoringSlots) -> str:
-    return f"Which topic would you like to learn? I can teach: {s.menu}."
-
-
-def ask_offer(s: TutoringSlots) -> str:
-    return s.offer_text or "Shall we start with the prerequisite first?"
+    return f"Which topic would you like to learn? I can teach: {menu(s)}."
 
 
 def ask_exercise(s: TutoringSlots) -> str:
     lead = "Try again" if s.attempts else f"Exercise {s.chunk}/{s.chunks}"
-    return f"{lead}: {s.question}"
+    return f"{lead}: {current_chunk(s).exercise.render()}"
 
 
 def ask_next(s: TutoringSlots) -> str:
+    options = f"Say yes, name another topic ({menu(s)}), or tell me you're done for today."
     if s.suggestion and s.suggestion == s.concept:
-        return (
-            f"Shall we go over {s.title} once more? Say yes, name another topic "
-            f"({s.menu}), or tell me you're done for today."
-        )
+        return f"Shall we go over {s.title} once more? {options}"
     if s.suggestion:
-        return (
-            f"Shall we go on to {title_of(s, s.suggestion)}? Say yes, name another topic "
-            f"({s.menu}), or tell me you're done for today."
-        )
-    return f"Would you like to revisit a topic ({s.menu}), or are you done for today?"
+        return f"Shall we go on to {title_of(s, s.suggestion)}? {options}"
+    return f"Would you like to revisit a topic ({menu(s)}), or are you done for today?"
+
+
+def progress(s: TutoringSlots) -> str:
+    """What was reached per concept ("Limits: complete, mastery 100%; ..."); "" before any answer."""
+    return "; ".join(
+        f"{title_of(s, cid)}: {'complete, ' if cid in s.completed else ''}mastery {percent(score)}"
+        for cid, score in s.mastery.items()
+    )
 
 
 def summary(s: TutoringSlots) -> str:
-    if not s.mastery:
-        return "Tutoring ended before any exercise was answered."
-    parts = [
-        f"{title_of(s, cid)}: {'complete, ' if cid in s.completed else ''}mastery {percent(score)}"
-        for cid, score in s.mastery.items()
-    ]
-    return "Tutoring ended. " + "; ".join(parts) + "."
+    done = progress(s)
+    return f"Tutoring ended. {done}." if done else "Tutoring ended before any exercise was answered."
+
+
+def cancelled(s: TutoringSlots) -> str:
+    done = progress(s)
+    return f"Tutoring cancelled by the user. {done}." if done else "Tutoring cancelled by the user."
+
+
+def closing(s: TutoringSlots) -> str:
+    return "Good session! Let me look at how it went." if s.mastery else "OK, let's stop here."
 
 
 # -- steps ---------------------------------------------------------------------------------
@@ -225,62 +257,57 @@ def start(ctx: Ctx) -> None:
     s = ctx.slots
     path = course_path(ctx.resources)
     course = get_course(path)
-    s.course, s.menu = str(path), course.menu()
+    s.course = str(path)
     if not course.has(s.concept):
         s.concept = course.find(ctx.text)
     if s.concept is None and course.mentions_course(ctx.text):
         # "what is calculus?": begin where this learner stands rather than ask
         s.concept = suggest(course, mastery_levels(ctx, course), s)
-    open_lesson(ctx.context, s.concept)
 
 
 def check_prerequisites(ctx: Ctx) -> None:
     s = ctx.slots
     course = course_of(s)
-    if not course.has(s.concept):
-        # a model may have named the topic in its own words; map it back to the course
-        s.concept = course.find(s.concept or "")
-    if s.concept is None:
+    # a model may have named the topic in its own words; map it back to the course
+    cid = s.concept if course.has(s.concept) else course.find(s.concept or "")
+    s.concept, s.offer, s.offer_text, s.take_offer = None, None, None, None
+    if cid is None:
         return
-    concept = course.concept(s.concept)
-    s.title, s.chunks = concept.title, len(concept.chunks)
-    open_lesson(ctx.context, s.concept)
+    set_concept(s, cid)
     levels = mastery_levels(ctx, course)
-    unmet = [p for p in course.all_prerequisites(concept.id) if levels[p] < MASTERY_THRESHOLD]
-    s.take_offer = None
-    if not unmet:
-        s.offer = s.offer_text = None
-        return
+    unmet = [p for p in course.all_prerequisites(cid) if levels[p] < MASTERY_THRESHOLD]
+    if not unmet or s.resume > 1:
+        return  # a lesson taken up again mid-way was already agreed to
     s.offer = unmet[0]
     listed = ", ".join(f"{course.concept(p).title} ({percent(levels[p])})" for p in unmet)
     s.offer_text = (
-        f"{concept.title} builds on {listed}, and your mastery there is below {percent(MASTERY_THRESHOLD)}. "
+        f"{s.title} builds on {listed}, and your mastery there is below {percent(MASTERY_THRESHOLD)}. "
         f"Shall we start with {course.concept(unmet[0]).title} first? "
-        f"Say yes, or no to go straight to {concept.title}."
+        f"Say yes, or no to go straight to {s.title}."
     )
 
 
 def begin(ctx: Ctx) -> None:
     s = ctx.slots
-    course = course_of(s)
     if s.offer is not None and s.take_offer:
-        s.target, s.concept = s.concept, s.offer
-        concept = course.concept(s.offer)
-        s.title, s.chunks = concept.title, len(concept.chunks)
-        open_lesson(ctx.context, s.concept)
-    s.offer = s.offer_text = None
-    s.take_offer = None
-    s.chunk, s.attempts = 1, 0
-    ctx.say(f"Let's learn {s.title}: {s.chunks} short parts, each with an exercise.")
+        s.target = s.concept
+        set_concept(s, s.offer)
+    s.offer = s.offer_text = s.take_offer = None
+    if 1 < s.resume <= s.chunks:
+        s.chunk = s.resume
+        ctx.say(f"Let's pick up {s.title} where we left off: part {s.chunk} of {s.chunks}.")
+    else:
+        s.chunk = 1
+        ctx.say(f"Let's learn {s.title}: {s.chunks} short parts, each with an exercise.")
+    s.resume = 0
 
 
 def explain(ctx: Ctx) -> None:
     s = ctx.slots
-    chunk = course_of(s).concept(s.concept or "").chunks[s.chunk - 1]
-    ctx.say(ctx.phrase(f"Part {s.chunk}/{s.chunks}. {chunk.explain}", "explain:tutoring"))
-    s.question = chunk.exercise.render()
+    ctx.say(ctx.phrase(f"Part {s.chunk}/{s.chunks}. {current_chunk(s).explain}", "explain:tutoring"))
     s.answer, s.correct, s.attempts = None, None, 0
     s.asked_at = timewindow.now()
+    open_lesson(ctx.context, s.concept, s.chunk)
 
 
 @functools.lru_cache(maxsize=256)
@@ -301,8 +328,7 @@ def verdict_model(question: str, accepted: tuple[str, ...]) -> type[BaseModel]:
 
 def grade(ctx: Ctx) -> None:
     s = ctx.slots
-    concept = course_of(s).concept(s.concept or "")
-    chunk = concept.chunks[s.chunk - 1]
+    chunk = current_chunk(s)
     exercise = chunk.exercise
     s.attempts += 1
     right = check_answer(exercise, s.answer or "")
@@ -319,12 +345,22 @@ def grade(ctx: Ctx) -> None:
         return
     else:
         ctx.say(ctx.phrase(f"Not quite. The answer is {exercise.solution()}. {chunk.hint}", "reveal:tutoring"))
-    save_result(ctx, concept.id, len(concept.chunks))
-    s.chunk += 1
+    save_result(ctx)
 
 
-def save_result(ctx: Ctx, concept: str, chunks: int) -> None:
+def reveal(ctx: Ctx) -> None:
+    """The user asked for the answer: shown, and scored like a revealed one (0)."""
     s = ctx.slots
+    chunk = current_chunk(s)
+    ctx.say(ctx.phrase(f"The answer is {chunk.exercise.solution()}. {chunk.hint}", "reveal:tutoring"))
+    s.correct = False
+    save_result(ctx)
+
+
+def save_result(ctx: Ctx) -> None:
+    """Record the exercise and the concept's new mastery, then move to the next part."""
+    s = ctx.slots
+    concept = s.concept or ""
     taken = (timewindow.now() - s.asked_at).total_seconds() if s.asked_at else 0.0
     correct = bool(s.correct)
     ctx.record(
@@ -333,15 +369,16 @@ def save_result(ctx: Ctx, concept: str, chunks: int) -> None:
     )
     results = read_results(r.data for r in ctx.records("exercise"))
     results.append(ExerciseResult(concept=concept, chunk=s.chunk, correct=correct, attempts=s.attempts))
-    score = mastery(results, concept, chunks)
+    score = mastery(results, concept, s.chunks)
     s.mastery = {**s.mastery, concept: score}
     ctx.record("mastery", {"concept": concept, "score": score})
+    forget_analysis(ctx.context)  # out of date now: a plan is prioritised by a fresh one only
+    s.chunk += 1
 
 
 def skip(ctx: Ctx) -> None:
-    s = ctx.slots
     ctx.say("No problem, let's move on.")
-    s.chunk += 1
+    ctx.slots.chunk += 1
 
 
 def complete(ctx: Ctx) -> None:
@@ -359,17 +396,16 @@ def complete(ctx: Ctx) -> None:
     )
     s.suggestion = suggest(course, mastery_levels(ctx, course), s)
     s.next = None
+    open_lesson(ctx.context, s.suggestion or cid, 1)  # "continue" later goes on from here
 
 
 def switch(ctx: Ctx) -> None:
-    """Move to the topic in `next` with a fresh lesson state."""
+    """Move to the topic in `next` with a fresh lesson state (prerequisites checked again)."""
     s = ctx.slots
     s.concept, s.next = s.next, None
     if s.concept == s.target:
         s.target = None
-    s.title, s.chunks, s.chunk, s.attempts = None, 0, 0, 0
-    s.offer = s.offer_text = s.question = s.answer = None
-    s.take_offer = s.correct = None
+    s.resume, s.answer, s.correct = 0, None, None
 
 
 # -- asides --------------------------------------------------------------------------------
@@ -381,23 +417,34 @@ def keep_message(ctx: StepContext[Any]) -> str | None:
     return None
 
 
-_EXIT_PREFILTER = re.compile(
-    r"\b(done|finish\w*|that'?s all|that is all|thanks|thank you|enough|stop|quit|bye|goodbye|call it a day|"
-    r"wrap (?:it )?up|analy[sz]\w*|no more|end (?:the|this|our) (?:session|lesson))\b",
-    re.I,
+# Exit intent. Offline, three kinds of phrase decide: asking for the analysis or a plan (END),
+# asking for more tutoring (CONTINUE), an ending ("I'm done for today": END).
+_EXIT_WANTS_NEXT_FLOW = re.compile(
+    r"\b(analy[sz]\w*|schedul\w*|study plan|plan (?:my|a|the|some|out)|calendar|timetable|when should i)\b", re.I
 )
 _EXIT_END = re.compile(
-    r"\b(i'?m done|i am done|done for (?:today|now|the day|tonight)|that'?s all|that is all|call it a day|"
-    r"enough for (?:today|now)|stop (?:for (?:today|now)|here)|let'?s stop|finish(?:ed)? for (?:today|now)|"
-    r"(?:good)?bye|wrap (?:it )?up|analy[sz]\w*|end (?:the|this|our) (?:session|lesson)|no more)\b",
+    r"\b(?:i'?m|i am|we'?re|we are) (?:done|finished)\b|^\W*(?:done|finished|enough)\W*$|"
+    r"\b(?:done|finished) for (?:today|now|the day|tonight)\b|\bthat'?s (?:all|it|enough)\b|\bthat is (?:all|it)\b|"
+    r"\benough for (?:today|now)\b|\bthanks? (?:you )?(?:so much |a lot )?for (?:your |the |all the )?"
+    r"(?:help|lesson|session|time)\b|\b(?:good)?bye\b|\bsee you\b|\b(?:gotta|got to|have to|need to|must) go\b|"
+    r"\b(?:let'?s|i want to|i'?d like to|can we) (?:stop|end|finish|quit|wrap up)\b|"
+    r"\bstop (?:for (?:today|now)|here|the lesson)\b|\bcall it a day\b|\bwrap (?:it )?up\b|\bno more\b|"
+    r"\bend (?:the |this |our )?(?:session|lesson|tutoring)\b|\blater\b|\b(?:need|take|taking) a break\b",
     re.I,
 )
 _EXIT_CONTINUE = re.compile(
     r"\b(another|next (?:one|problem|question|exercise)|more (?:problems|exercises|questions|practice)|"
     r"help me with|teach me|explain|can (?:we|you) (?:do|try|move|go|help|teach|explain)|move on to|"
-    r"what about|how about|let'?s (?:do|try|move|go|learn|study))\b",
+    r"what about|how about|let'?s (?:do|try|move|go|learn|study)|"
+    r"done with (?:this|that) (?:one|problem|question|exercise))\b",
     re.I,
 )
+_EXIT_WORDS = re.compile(r"\b(done|finish\w*|thanks|thank you|enough|stop\w*|quit|no more|break)\b", re.I)
+
+
+def may_exit(text: str) -> bool:
+    """The keyword prefilter: only these messages are classified END / CONTINUE at all."""
+    return any(p.search(text) for p in (_EXIT_WORDS, _EXIT_END, _EXIT_WANTS_NEXT_FLOW))
 
 
 class ExitIntent(BaseModel):
@@ -413,7 +460,10 @@ class ExitIntent(BaseModel):
 
 
 def exit_by_rules(text: str) -> Literal["END", "CONTINUE"]:
-    """Offline classification: an ending phrase ends, unless the message also asks for more."""
+    """Offline classification: asking for the analysis or a plan ends; otherwise an ending
+    phrase ends, unless the message also asks for more tutoring."""
+    if _EXIT_WANTS_NEXT_FLOW.search(text):
+        return "END"
     if _EXIT_CONTINUE.search(text):
         return "CONTINUE"
     return "END" if _EXIT_END.search(text) else "CONTINUE"
@@ -431,6 +481,17 @@ def leave(ctx: Ctx) -> str | None:
     return "exit" if exit_decision(ctx) == "END" else None
 
 
+_REVEAL = re.compile(
+    r"\b(?:show|tell|give) me the (?:answer|solution)\b|\bwhat(?:'s| is) the (?:answer|solution)\b|"
+    r"\b(?:reveal|just tell me)\b|\b(?:the )?(?:answer|solution),? please\b",
+    re.I,
+)
+
+
+def give_answer(ctx: Ctx) -> str | None:
+    return "reveal" if in_exercise(ctx.slots) else None
+
+
 _DISCOURAGED = re.compile(
     r"\b(tired|exhausted|too hard|so hard|really hard|too difficult|give up|giving up|can'?t do (?:this|it)|"
     r"hopeless|frustrat\w*|overwhelm\w*|i'?m (?:so )?(?:stupid|dumb|lost|bad at)|i suck|hate (?:this|math)|"
@@ -443,12 +504,17 @@ def discouraged(text: str) -> bool:
     return bool(_DISCOURAGED.search(text))
 
 
-def encouragement(progress: str = "", in_lesson: bool = True) -> str:
-    """The motivator's words, in Study Pal's voice; `progress` names what is already achieved."""
-    lead = (
-        "That feeling is completely normal: calculus often feels hardest right before it clicks. "
-        f"{progress}Let's take it one small step at a time."
-    )
+_CHEERS = (
+    "That feeling is completely normal: calculus often feels hardest right before it clicks.",
+    "You're doing better than it feels: every mistake you work through is how this sticks.",
+    "Hang in there: being stuck is exactly where the real learning happens.",
+)
+
+
+def encouragement(progress: str = "", in_lesson: bool = True, times: int = 0) -> str:
+    """The motivator's words, in Study Pal's voice (varied when repeated); `progress` names
+    what is already achieved."""
+    lead = f"{_CHEERS[times % len(_CHEERS)]} {progress}Let's take it one small step at a time."
     if in_lesson:
         return lead + " You can ask me 'why?' about anything, or say 'I'm done for today' to take a break."
     return lead + " A short break is fine too; when you're ready, say 'teach me limits' and we'll start small."
@@ -456,13 +522,13 @@ def encouragement(progress: str = "", in_lesson: bool = True) -> str:
 
 def motivate(ctx: Ctx) -> str | None:
     s = ctx.slots
-    progress = ""
-    if s.mastery:
-        best = max(s.mastery, key=lambda c: s.mastery[c])
-        progress = f"You've already reached {percent(s.mastery[best])} mastery of {title_of(s, best)}. "
-    elif in_exercise(s):
-        progress = f"You're already on part {s.chunk} of {s.chunks} of {s.title}. "
-    ctx.say(ctx.phrase(encouragement(progress), "motivate:tutoring"))
+    achieved = ""
+    best = max(s.mastery.items(), key=lambda kv: kv[1], default=None)
+    if best is not None and best[1] > 0:
+        achieved = f"You've already reached {percent(best[1])} mastery of {title_of(s, best[0])}. "
+    elif in_exercise(s) and s.chunk > 1:
+        achieved = f"You're already on part {s.chunk} of {s.chunks} of {s.title}. "
+    ctx.say(ctx.phrase(encouragement(achieved, times=cheer_count(ctx.context)), "motivate:tutoring"))
     return ""  # same question again: the lesson resumes where it was
 
 
@@ -492,14 +558,26 @@ def change_topic(ctx: Ctx) -> str | None:
 
 
 _ANOTHER = re.compile(
-    r"\b(another (?:one|problem|question|exercise)|give me another|skip(?: this| it)?|"
-    r"next (?:one|problem|question|exercise)|different (?:one|problem|question|exercise))\b",
+    r"\b(give me another|skip(?: this| it)?|(?:another|next|different) (?:one|problem|question|exercise)|"
+    r"done with (?:this|that) (?:one|problem|question|exercise))\b",
     re.I,
 )
 
 
 def another(ctx: Ctx) -> str | None:
     return "skip" if in_exercise(ctx.slots) else None
+
+
+_HINT = re.compile(r"\b(hints?|clue|tip|stuck)\b", re.I)
+
+
+def give_hint(ctx: Ctx) -> str | None:
+    """Asking for the hint is not an attempt: it does not use up the retry."""
+    s = ctx.slots
+    if not in_exercise(s):
+        return None
+    ctx.say(ctx.phrase(f"Here's a hint: {current_chunk(s).hint}", "hint:tutoring"))
+    return ""
 
 
 _QUESTION = re.compile(
@@ -514,7 +592,29 @@ def is_question(text: str) -> bool:
     return bool(_QUESTION.search(text))
 
 
-_PLEASANTRY = re.compile(r"^\s*(thanks|thank you|thx|ok|okay|cool|great|nice|got it|i see|alright)\W*$", re.I)
+def answer_question(ctx: Ctx) -> str | None:
+    """Answer from the course: the concept asked about, else the part being taught."""
+    s = ctx.slots
+    if not (in_exercise(s) or s.offer is not None):
+        return None  # choosing a topic: "what is a limit?" names the topic
+    course = course_of(s)
+    named = course.find(ctx.text)
+    if not is_question(ctx.text) and named in (None, s.concept):
+        return None  # "4?" is an answer; only "derivatives?" (another topic) is a question
+    if in_exercise(s) and named in (None, s.concept):
+        material = current_chunk(s).explain  # the part at hand
+    else:
+        about = course.concept(named or s.offer or "")  # another topic; at an offer, "why?" is about it
+        material = f"{about.title}: {about.chunks[0].explain}"
+    ctx.say(ctx.phrase(f"Good question. {material}", "answer:tutoring"))
+    return ""  # the lesson stays at the same chunk
+
+
+_PLEASANTRY = re.compile(
+    r"^\s*(?:(?:thanks|thank you|thx|ok|okay|cool|great|nice|got it|i see|alright|awesome|perfect|"
+    r"a lot|so much|very much)\b\W*)+$",
+    re.I,
+)
 
 
 def acknowledge(ctx: Ctx) -> str | None:
@@ -523,29 +623,6 @@ def acknowledge(ctx: Ctx) -> str | None:
         return None  # at an offer or a topic choice, "ok" is a yes
     ctx.say("You're welcome!" if re.search(r"thank|thx", ctx.text, re.I) else "Good.")
     return ""
-
-
-def answer_question(ctx: Ctx) -> str | None:
-    """Answer from the course: the concept asked about, else the chunk being taught."""
-    s = ctx.slots
-    if not (in_exercise(s) or s.offer is not None):
-        return None  # choosing a topic: "what is a limit?" names the topic
-    course = course_of(s)
-    named = course.find(ctx.text)
-    if named is not None and named != s.concept:
-        concept = course.concept(named)
-        material = f"{concept.title}: {concept.chunks[0].explain}"
-    elif in_exercise(s) and s.concept is not None and re.search(r"\bhints?\b", ctx.text, re.I):
-        # asking for the hint is not an attempt: it does not use up the retry
-        ctx.say(ctx.phrase(f"Here's a hint: {course.concept(s.concept).chunks[s.chunk - 1].hint}", "hint:tutoring"))
-        return ""
-    elif in_exercise(s) and s.concept is not None:
-        material = course.concept(s.concept).chunks[s.chunk - 1].explain
-    else:
-        concept = course.concept(s.offer or s.concept or "")
-        material = f"{concept.title}: {concept.chunks[0].explain}"
-    ctx.say(ctx.phrase(f"Good question. {material}", "answer:tutoring"))
-    return ""  # the lesson stays at the same chunk
 
 
 # -- the flow ------------------------------------------------------------------------------
@@ -573,8 +650,8 @@ def finished(s: TutoringSlots) -> bool:
 
 EXERCISE_HELP = (
     "Type your answer to the exercise (for a multiple-choice one, the letter is enough). "
-    "Ask 'why?' to hear the explanation again, say 'give me another' to skip it, "
-    "or 'I'm done for today' to finish."
+    "Ask 'why?' to hear the explanation again, 'hint' for a hint, 'show me the answer' to see it, "
+    "'give me another' to skip it, or 'I'm done for today' to finish."
 )
 
 tutoring = Flow(
@@ -589,7 +666,7 @@ tutoring = Flow(
             slot="concept",
             say=ask_topic,
             parse=concept_parser,
-            reprompts=[ask_topic, lambda s: f"Please name one topic: {s.menu}."],
+            reprompts=[ask_topic, lambda s: f"Please name one topic: {menu(s)}."],
             help="Name the topic you want to learn; I'll teach it step by step.",
             fallback="cancel",
         ),
@@ -597,7 +674,7 @@ tutoring = Flow(
         Ask(
             "offer",
             slot="take_offer",
-            say=ask_offer,
+            say=lambda s: s.offer_text or "",
             parse=offer_parser,
             reprompts=[lambda s: f"Yes to start with {title_of(s, s.offer or '')}, or no to go straight to {s.title}?"],
             help="Concepts build on each other; learning the prerequisite first usually makes the rest easier.",
@@ -606,6 +683,7 @@ tutoring = Flow(
         Step("explain", run=explain),
         Ask("exercise", slot="answer", say=ask_exercise, parse=free_text(min_chars=1), help=EXERCISE_HELP),
         Step("grade", run=grade),
+        Step("reveal", run=reveal),
         Step("skip", run=skip),
         Step("complete", run=complete),
         Ask(
@@ -617,12 +695,7 @@ tutoring = Flow(
             help="Pick what to learn next, or say you're done to see how the session went.",
         ),
         Step("switch", run=switch),
-        Final(
-            "ended",
-            summary=summary,
-            say="Good session! Let me look at how it went.",
-            handoff=lambda s: "analysis",
-        ),
+        Final("ended", summary=summary, say=closing, handoff=lambda s: "analysis"),
     ],
     transitions=[
         T("next", "start", "choose"),
@@ -637,6 +710,9 @@ tutoring = Flow(
         T("next", "grade", "exercise", when=retrying),
         T("next", "grade", "explain", when=more_chunks),
         T("next", "grade", "complete"),
+        T("reveal", "exercise", "reveal"),
+        T("next", "reveal", "explain", when=more_chunks),
+        T("next", "reveal", "complete"),
         T("skip", "exercise", "skip"),
         T("next", "skip", "explain", when=more_chunks),
         T("next", "skip", "complete"),
@@ -649,14 +725,16 @@ tutoring = Flow(
     ],
     asides=[
         Aside("remember", match=lambda _: True, handle=keep_message),
-        Aside("exit", match=lambda t: bool(_EXIT_PREFILTER.search(t)), handle=leave),
+        Aside("exit", match=may_exit, handle=leave),
+        Aside("reveal", match=lambda t: bool(_REVEAL.search(t)), handle=give_answer),
         Aside("motivator", match=discouraged, handle=motivate),
         Aside("change-topic", match=lambda t: bool(_LESSON_REQUEST.search(t)), handle=change_topic),
         Aside("another", match=lambda t: bool(_ANOTHER.search(t)), handle=another),
-        Aside("question", match=is_question, handle=answer_question),
+        Aside("hint", match=lambda t: bool(_HINT.search(t)), handle=give_hint),
+        Aside("question", match=lambda t: is_question(t) or t.rstrip().endswith("?"), handle=answer_question),
         Aside("pleasantry", match=lambda t: bool(_PLEASANTRY.search(t)), handle=acknowledge),
     ],
     max_turns=80,
     llm_calls_per_turn=4,
-    cancel_summary="Tutoring cancelled by the user.",
+    cancel_summary=cancelled,
 )

@@ -14,6 +14,7 @@ import yaml
 
 from engine.errors import DataFileError
 from engine.extract import Invalid
+from flows import timewindow
 from flows.course import (
     DEFAULT_COURSE,
     MASTERY_THRESHOLD,
@@ -29,8 +30,8 @@ from flows.course import (
     severity,
     weak_points,
 )
-from flows.scheduling import allocate, pomodoros, read_subject
-from flows.timewindow import Window, default_window, parse_window
+from flows.scheduling import allocate, pomodoros, read_subject, subjects
+from flows.timewindow import Window, default_window, parse_window, window_parser
 
 # -- course validation ----------------------------------------------------------------------
 
@@ -124,6 +125,35 @@ def test_missing_fields_and_bad_shapes() -> None:
     assert any(p.startswith("concept 'b': colour:") for p in found)
 
 
+def test_a_concept_with_a_bad_chunk_still_counts_in_the_graph() -> None:
+    # the root's malformed chunk is its only problem: no "unknown prerequisite 'a'", no "no root"
+    a = concept("a")
+    a["chunks"][0]["exercise"] = {"question": "say"}
+    found = problems(course(a, concept("b", ["a"])))
+    assert len(found) == 1 and found[0].startswith("concept 'a': chunks.0.exercise: needs 'answers")
+    # and its own unknown prerequisite is still reported
+    a["prerequisites"] = ["ghost"]
+    assert "concept 'a': unknown prerequisite 'ghost'" in problems(course(a, concept("b")))
+
+
+def test_messages_carry_no_pydantic_prefix() -> None:
+    a = concept("a")
+    a["chunks"][0]["exercise"] = {"question": "pick", "options": {"a": "x"}, "answer": "z"}
+    assert not any("Value error" in p for p in problems(course(a)))
+
+
+def test_every_cycle_of_a_group_is_reported() -> None:
+    found = problems(course(concept("root"), concept("a", ["b", "c"]), concept("b", ["a"]), concept("c", ["a"])))
+    assert "concept 'a': prerequisite cycle a -> b -> a" in found
+    assert "concept 'c': prerequisite cycle c -> a -> c" in found
+    assert not any("unreachable" in p for p in found)
+
+
+def test_a_name_shared_by_two_concepts_is_reported() -> None:
+    b = {**concept("b"), "aliases": ["a"]}
+    assert problems(course(concept("a"), b)) == ["concept 'b': the name 'a' already refers to concept 'a'"]
+
+
 def test_every_problem_is_reported_at_once() -> None:
     found = problems(course(concept("a", chunks=1), concept("b", ["ghost"]), concept("c", ["c"])))
     assert len(found) == 3
@@ -176,17 +206,46 @@ def test_numbers_compare_numerically(text: str) -> None:
     assert check_answer(NUMERIC, text)
 
 
+@pytest.mark.parametrize(
+    ("exercise", "text"),
+    [
+        (Exercise(question="lim?", answers=["7"]), "lim = 7"),
+        (Exercise(question="lim?", answers=["7"]), "= 7"),
+        (Exercise(question="∫ x dx? (no + C)", answers=["x^2/2"]), "x^2/2 + C"),
+        (Exercise(question="∫ x dx?", answers=["1/2x^2"]), "½x²"),
+        (Exercise(question="a root? (yes/no)", answers=["yes"]), "Yes, it must"),
+        (Exercise(question="a root? (yes/no)", answers=["yes"]), "yep"),
+        (Exercise(question="a root? (yes/no)", answers=["no"]), "nope, it need not"),
+    ],
+)
+def test_answers_as_students_write_them(exercise: Exercise, text: str) -> None:
+    assert check_answer(exercise, text)
+
+
+@pytest.mark.parametrize(
+    ("exercise", "text"),
+    [
+        (Exercise(question="lim?", answers=["7"]), "x = 7 = 8"),
+        (Exercise(question="∫ x dx?", answers=["x^2/2"]), "x^2 + C"),
+        (Exercise(question="a root? (yes/no)", answers=["no"]), "no idea"),
+        (Exercise(question="a root? (yes/no)", answers=["yes"]), "not sure"),
+    ],
+)
+def test_lenient_forms_do_not_accept_wrong_answers(exercise: Exercise, text: str) -> None:
+    assert not check_answer(exercise, text)
+
+
 @pytest.mark.parametrize("text", ["4x^2", "3x^4", "", "0.51"])
 def test_wrong_open_answers(text: str) -> None:
     assert not check_answer(OPEN if "x" in text or not text else NUMERIC, text)
 
 
-@pytest.mark.parametrize("text", ["b", "B", "b)", "(b)", "option b", " b. ", "x³", "X^3"])
+@pytest.mark.parametrize("text", ["b", "B", "b)", "(b)", "option b", " b. ", "x³", "X^3", "b) x³", "B. x^3"])
 def test_an_option_by_letter_or_text(text: str) -> None:
     assert check_answer(CHOICE, text)
 
 
-@pytest.mark.parametrize("text", ["a", "c", "x^3/3", "yes"])
+@pytest.mark.parametrize("text", ["a", "c", "x^3/3", "yes", "a) x³", "b, c"])
 def test_a_wrong_option(text: str) -> None:
     assert not check_answer(CHOICE, text)
 
@@ -275,6 +334,19 @@ def window(day: date, a: str, b: str) -> Window:
         ("tomorrow", window(TOMORROW, "16:00", "18:00")),
         ("noon to 2pm tomorrow", window(TOMORROW, "12:00", "14:00")),
         ("10pm to midnight", window(NOW.date(), "22:00", "23:59")),
+        ("tonight 8-10", window(NOW.date(), "20:00", "22:00")),  # a day part marks unmarked hours
+        ("tomorrow evening 6-8", window(TOMORROW, "18:00", "20:00")),
+        ("tomorrow morning 7-9", window(TOMORROW, "07:00", "09:00")),
+        ("at 3pm tomorrow", window(TOMORROW, "15:00", "17:00")),  # a lone start: the default length
+        ("from 9 tomorrow", window(TOMORROW, "09:00", "11:00")),
+        ("study for 90 minutes tomorrow", window(TOMORROW, "16:00", "17:30")),  # a length: the default start
+        ("at 15:00 for an hour on Thursday", window(TOMORROW, "15:00", "16:00")),
+        ("half an hour at 9am tomorrow", window(TOMORROW, "09:00", "09:30")),
+        ("from now until 6pm", window(NOW.date(), "10:00", "18:00")),
+        ("tmrw 14-16", window(TOMORROW, "14:00", "16:00")),
+        ("on fri 2-4pm", window(date(2025, 5, 9), "14:00", "16:00")),
+        ("on sat 10-12", window(date(2025, 5, 10), "10:00", "12:00")),
+        ("I sat down to plan 14-16", window(NOW.date(), "14:00", "16:00")),  # "sat" alone is a verb
     ],
 )
 def test_time_windows(text: str, expected: Window) -> None:
@@ -289,6 +361,9 @@ def test_time_windows(text: str, expected: Window) -> None:
         ("8-9 today", "already passed today"),
         ("25-26 tomorrow", "can't read"),
         ("14pm-16pm", "can't read"),
+        ("from 10pm to 1am tomorrow", "has to end by midnight"),
+        ("at 11pm for 2 hours", "has to end by midnight"),
+        ("13-1 tomorrow", "starts and ends at 13:00"),
     ],
 )
 def test_impossible_windows_say_why(text: str, reason: str) -> None:
@@ -296,9 +371,17 @@ def test_impossible_windows_say_why(text: str, reason: str) -> None:
     assert isinstance(found, Invalid) and reason in found.reason
 
 
-@pytest.mark.parametrize("text", ["make me a study plan", "for 1-2 hours", "chapter 3", "yes please"])
+@pytest.mark.parametrize("text", ["make me a study plan", "for 1-2 hours", "chapter 3", "yes please", "whenever"])
 def test_no_window(text: str) -> None:
     assert parse_window(text, NOW) is None
+
+
+def test_whenever_at_the_window_question_takes_the_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(timewindow, "now", lambda: NOW)
+    parse = window_parser()
+    assert parse("whenever") == default_window(NOW)
+    assert parse("you pick") == default_window(NOW)
+    assert parse("banana") is None
 
 
 def test_default_window_is_the_next_one_not_begun() -> None:
@@ -312,6 +395,13 @@ def test_subject() -> None:
     assert read_subject("Yes, create a schedule for me") is None
     assert read_subject("a study plan for these topics please") is None
     assert read_subject("schedule for tomorrow") is None
+
+
+def test_several_subjects_and_course_topics() -> None:
+    c = load_course(DEFAULT_COURSE)
+    assert subjects(c, "Limits and derivatives") == ["Limits", "Derivatives"]
+    assert subjects(c, "math & physics, math") == ["Math", "Physics"]
+    assert subjects(c, "integrals") == ["Integration"]
 
 
 # -- Pomodoro layout ------------------------------------------------------------------------

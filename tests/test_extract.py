@@ -81,3 +81,20 @@ def test_person_name(text: str, expected: str | None) -> None:
 )
 def test_sentiment(text: str, expected: str | None) -> None:
     assert sentiment()(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("definitely not", False), ("absolutely not!", False), ("not at all", False), ("no idea", None),
+     ("I don't know", None), ("maybe", None), ("not sure, sorry", None), ("of course", True)],
+)  # fmt: skip
+def test_yes_no_reads_negation_and_uncertainty(text: str, expected: bool | None) -> None:
+    assert yes_no()(text) is expected
+
+
+def test_choice_prefers_the_option_whose_phrase_covers_the_others() -> None:
+    c = choice({"play_store": ["play store", "google play"], "store": ["store", "shop"]})
+    assert c("I got it from the Play Store") == "play_store"
+    assert c("from the shop") == "store"
+    both = c("the play store and the shop")
+    assert isinstance(both, Invalid)

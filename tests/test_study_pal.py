@@ -16,7 +16,7 @@ from engine.errors import LLMUnavailable
 from engine.llm import Parsed, ParseRequest, Phrased, PhraseRequest
 from engine.models import JsonObject, LLMCall
 from flows import timewindow
-from flows.tutoring import exit_by_rules
+from flows.tutoring import agree, exit_by_rules, may_exit
 
 BOT = "study-pal"
 FRACTIONS = Path(__file__).parent / "replays" / "courses" / "fractions.yaml"
@@ -238,6 +238,54 @@ def test_the_course_as_a_whole_starts_where_the_learner_stands(chat: Chat) -> No
     assert chat.say("What is calculus?").slots["concept"] == "limits"
 
 
+def test_hint_and_answer_requests_in_any_wording(chat: Chat) -> None:
+    chat.say("teach me limits")
+    for text in ("hint", "give me a hint", "I'm stuck"):
+        r = chat.say(text)
+        assert r.reply.startswith("Here's a hint") and r.slots["attempts"] == 0
+    r = chat.say("what's the answer?")
+    assert r.reply.startswith("The answer is 7.") and r.slots["chunk"] == 2
+    assert chat.records("exercise") == [{"concept": "limits", "chunk": 1, "correct": False, "attempts": 0, "time": 0.0}]
+
+
+@pytest.mark.parametrize("text", ["ok thanks", "great, thanks!", "thank you so much"])
+def test_pleasantries_are_not_attempts(chat: Chat, text: str) -> None:
+    chat.say("teach me limits")
+    r = chat.say(text)
+    assert r.slots["attempts"] == 0 and "Not quite" not in r.reply
+
+
+def test_another_topic_named_as_a_question_is_answered_but_a_number_with_a_question_mark_is_graded(chat: Chat) -> None:
+    chat.say("teach me limits")
+    r = chat.say("derivatives?")
+    assert "Derivatives: The derivative" in r.reply and r.slots["attempts"] == 0
+    assert chat.say("7?").reply.startswith("Correct!")
+
+
+def test_continue_takes_the_lesson_up_where_it_stopped(chat: Chat) -> None:
+    chat.say("teach me derivatives")
+    chat.say("no")  # no prerequisite first
+    chat.say("5")
+    chat.say("cancel")
+    r = chat.say("let's continue")
+    assert (r.flow, r.state, r.slots["concept"], r.slots["chunk"]) == ("tutoring", "exercise", "derivatives", 2)
+    assert "pick up Derivatives where we left off: part 2 of 4" in r.reply  # and no prerequisite offer again
+
+
+def test_cancelling_names_what_was_reached(chat: Chat) -> None:
+    chat.say("teach me limits")
+    chat.say("7")
+    chat.say("cancel")
+    assert "Tutoring cancelled by the user. Limits: mastery 33%." in chat.history()
+
+
+def test_repeated_encouragement_varies_and_praises_no_zero(chat: Chat) -> None:
+    chat.say("teach me limits")
+    first, second = chat.say("I'm tired").reply, chat.say("I'm tired").reply
+    assert first.split(".")[0] != second.split(".")[0]
+    assert "mastery" not in first and "part" not in first.split("Exercise")[0]
+
+
 def test_help_explains_the_exercise_without_consuming_it(chat: Chat) -> None:
     chat.say("teach me limits")
     r = chat.say("help")
@@ -250,14 +298,33 @@ END = ["I'm done for today", "thanks, that's all", "can you analyze my session?"
 CONTINUE = ["I'm done with this problem, give me another", "that's all for limits, can you help me with derivatives?"]
 
 
-@pytest.mark.parametrize("text", END)
+# the seed's exit signals and everyday variations
+MORE_END = ["Thanks for your help", "Let's schedule a study plan", "I'm finished", "done", "gotta go",
+            "see you tomorrow", "that's it for today", "Thanks, that's all I needed", "can you help me plan my week?",
+            "let's stop here", "end the session", "I'm done for today, can you analyze my weak points?",
+            "I need a break", "let's continue later"]  # fmt: skip
+MORE_CONTINUE = ["I'm done with this exercise", "done with this one, next", "thanks!", "ok thanks",
+                 "I'm done with limits, what about derivatives?", "let's go on",
+                 "can we do derivatives later?"]  # fmt: skip
+
+
+@pytest.mark.parametrize("text", END + MORE_END)
 def test_exit_rules_end(text: str) -> None:
-    assert exit_by_rules(text) == "END"
+    assert may_exit(text) and exit_by_rules(text) == "END"
 
 
-@pytest.mark.parametrize("text", CONTINUE)
+@pytest.mark.parametrize("text", CONTINUE + MORE_CONTINUE)
 def test_exit_rules_continue(text: str) -> None:
     assert exit_by_rules(text) == "CONTINUE"
+
+
+@pytest.mark.parametrize(
+    ("text", "meant"),
+    [("yes", True), ("sure, why not", True), ("ok", True), ("y", True), ("no", False), ("nah", False),
+     ("definitely not", False), ("not now", False), ("not sure", None), ("I don't know", None), ("maybe", None)],
+)  # fmt: skip
+def test_yes_or_no_to_an_offer(text: str, meant: bool | None) -> None:
+    assert agree(text) is meant
 
 
 @pytest.mark.parametrize("text", END)
@@ -305,6 +372,12 @@ def test_with_a_model_anything_but_end_continues(tmp_path: Path, clock: Clock, v
     chat, model = tutoring_with(tmp_path, {"classify:exit": verdict, "grade:tutoring": None})
     r = chat.say("thanks, that's all")
     assert r.flow == "tutoring" and "classify:exit" in model.calls
+
+
+def test_no_classification_without_an_exit_keyword(tmp_path: Path, clock: Clock) -> None:
+    chat, model = tutoring_with(tmp_path, {"grade:tutoring": None})
+    chat.say("let's go on")
+    assert "classify:exit" not in model.calls
 
 
 def test_a_model_may_accept_an_equivalent_open_answer(tmp_path: Path, clock: Clock) -> None:
@@ -364,6 +437,24 @@ def test_an_exit_that_asks_for_a_plan_runs_analysis_and_scheduling_at_once(chat:
     sessions = plan["sessions"]
     assert isinstance(sessions, list) and sessions[0] == {"start": "16:00", "end": "16:25", "topic": "Derivatives"}
     assert plan["window"] == "16:00-18:00"  # the default window
+
+
+def test_definitely_not_is_no_plan(chat: Chat) -> None:
+    weak_session(chat)
+    chat.say("I'm done for today")
+    r = chat.say("definitely not")
+    assert r.flow == "main" and "no plan for now" in r.reply and chat.records("study_plan") == []
+
+
+def test_an_analysis_made_out_of_date_by_new_results_no_longer_prioritises(chat: Chat) -> None:
+    weak_session(chat)
+    chat.say("I'm done for today")
+    chat.say("no thanks")
+    chat.say("teach me limits")
+    chat.say("7")
+    chat.say("cancel")
+    r = chat.say("schedule study from 14-16 tomorrow")
+    assert "Prioritised" not in r.reply and chat.records("study_plan")[0]["prioritized"] is False
 
 
 def test_direct_analysis_without_results(chat: Chat) -> None:
@@ -429,6 +520,20 @@ def test_another_course_can_be_selected(tmp_path: Path, clock: Clock) -> None:
     r = chat.say("yes")
     assert "What is 1/2 as a decimal?" in r.reply
     assert chat.say("1/2").reply.startswith("Correct!")  # numbers compare numerically
+
+
+@pytest.mark.parametrize("text", ["hello", "Analyze my weak points"])
+def test_a_broken_or_missing_course_is_refused_on_the_first_message(tmp_path: Path, clock: Clock, text: str) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("concepts:\n  - {id: a, title: A, prerequisites: [zz], chunks: []}\n", encoding="utf-8")
+    with pytest.raises(DataFileError) as info:
+        course_chat(tmp_path, bad).say(text)
+    assert info.value.problems == [
+        "concept 'a' has no chunks; each concept needs 3 to 6",
+        "concept 'a': unknown prerequisite 'zz'",
+    ]
+    with pytest.raises(DataFileError, match="cannot read the course file"):
+        course_chat(tmp_path, tmp_path / "missing.yaml").say(text)
 
 
 def test_an_invalid_course_is_refused_with_what_to_fix(tmp_path: Path, clock: Clock) -> None:
