@@ -38,7 +38,7 @@ from engine.diagram import (
     readme_section,
     splice_readme,
 )
-from engine.errors import EngineError, ScriptError
+from engine.errors import DataFileError, EngineError, ScriptError
 from engine.flow import Flow
 from engine.inputs import decode_terminal
 from engine.llm import LLM
@@ -228,8 +228,15 @@ def chat(
         backend: LLM = make_llm(llm.value, model)
     except EngineError as e:
         _fail(console, str(e))
+    resources = _resources(kb, course, assessment)
+    try:
+        warnings = b.check_resources(resources)
+    except DataFileError as e:
+        _fail(console, str(e), code=2)
+    for warning in warnings:
+        console.print(Text(f"warning: {warning}", style="yellow"))
     store = _open_store(console, db)
-    engine = Engine(store, backend, _resources(kb, course, assessment))
+    engine = Engine(store, backend, resources)
     if sys.stdin.isatty() and isinstance(sys.stdin, io.TextIOWrapper):
         # input() then hands undecodable bytes over as lone surrogates, which the engine refuses.
         sys.stdin.reconfigure(errors="surrogateescape")

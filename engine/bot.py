@@ -16,7 +16,7 @@ from engine.flow import Flow
 
 if TYPE_CHECKING:
     from engine.context import EntryContext, MainContext
-    from engine.models import FlowRun
+    from engine.models import FlowRun, Resources
 
 MAIN = "main"
 
@@ -46,6 +46,9 @@ class Bot:
     on_return: Callable[[FlowRun, EntryContext], str | None] | None = None
     # replaces the stock main conversation (intents, then small talk), e.g. to search first
     converse: Callable[[MainContext], None] | None = None
+    # validates the data files a run points the bot at, before the first turn: raises
+    # DataFileError for what makes the bot unusable, returns warnings (a skipped document)
+    check: Callable[[Resources], list[str]] | None = None
     main_llm_calls: int = 2
     _flows: dict[str, Flow] = field(init=False, repr=False)
 
@@ -77,6 +80,10 @@ class Bot:
         hint = "; ".join(f"{i.flow}: {i.description}" for i in self.intents)
         choice = Optional[Literal[names]]  # type: ignore[valid-type]  # noqa: UP045
         return create_model(f"{self.name}_intent", value=(choice, Field(None, description=hint)))
+
+    def check_resources(self, resources: Resources) -> list[str]:
+        """Load and validate the bot's data files now rather than at the first turn that needs them."""
+        return self.check(resources) if self.check else []
 
     def flow(self, name: str) -> Flow:
         try:

@@ -24,7 +24,7 @@ from pydantic import (
 )
 
 from engine.bot import MAIN, get_bot
-from engine.errors import ScriptError, UnknownNameError
+from engine.errors import DataFileError, ScriptError, UnknownNameError
 from engine.models import Resources
 
 LLMName = Literal["rules", "openai"]
@@ -138,6 +138,7 @@ def load_script(path: str | Path) -> Script:
         turn, problem = _validation_problem(e)
         raise ScriptError(name, problem, turn=turn) from e
     _check_names(script, name)
+    _check_resources(script, name)
     script._path = p
     return script
 
@@ -207,6 +208,14 @@ def _validation_problem(e: ValidationError) -> tuple[int | None, str]:
     first = items[0][0]
     parts = [text if turn == first else f"turn {turn}: {text}" for turn, text in items]
     return first, "; ".join(parts)
+
+
+def _check_resources(script: Script, name: str) -> None:
+    """A data file the script points at (kb, course, assessment) must load before turn 1."""
+    try:
+        get_bot(script.bot).check_resources(script.resources)
+    except DataFileError as e:
+        raise ScriptError(name, f"data file {e}") from e
 
 
 def _check_names(script: Script, name: str) -> None:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from engine import Bot, EntryContext, FlowRun, Intent, register
+from engine import Bot, EntryContext, FlowRun, Intent, Resources, register
+from flows.assessment import load_bank
 from flows.feedback import feedback
 from flows.onboarding import onboarding
 from flows.parsers import language_name
@@ -37,6 +38,13 @@ def greet_after(run: FlowRun, ctx: EntryContext) -> str | None:
     return f"Great, {name}! Let's start practising {language} at level {level}."
 
 
+def check_bank(resources: Resources) -> list[str]:
+    """A question bank given for the run is validated before the first turn."""
+    if resources.assessment is not None:
+        load_bank(resources.assessment)
+    return []
+
+
 language_buddy = register(
     Bot(
         name="language-buddy",
@@ -50,5 +58,6 @@ language_buddy = register(
         ),
         entry=needs_onboarding,
         on_return=greet_after,
+        check=check_bank,
     )
 )

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-from engine import Bot, Intent, MainContext, register
+from engine import Bot, Intent, MainContext, Resources, register
 from flows.analysis import analysis
 from flows.course import Course, course_path, get_course
 from flows.scheduling import scheduling
@@ -127,6 +127,12 @@ def resume(ctx: MainContext) -> None:
     ctx.say(ctx.phrase("There's no lesson open right now. Say 'teach me' and a topic to start one.", "reply:main"))
 
 
+def check_course(resources: Resources) -> list[str]:
+    """Refuse a missing or invalid course before the first turn (DataFileError names each fault)."""
+    get_course(course_path(resources))
+    return []
+
+
 study_pal = register(
     Bot(
         name="study-pal",
@@ -135,5 +141,6 @@ study_pal = register(
         intents=[ANALYSIS, SCHEDULING, TUTORING],
         capabilities=CAPABILITIES,
         converse=converse,
+        check=check_course,
     )
 )

@@ -29,7 +29,7 @@ from typing import Any
 
 from pydantic import Field, JsonValue, model_validator
 
-from engine import Aside, Ask, Bot, Final, Flow, MainContext, Slots, Step, StepContext, T, register
+from engine import Aside, Ask, Bot, Final, Flow, MainContext, Resources, Slots, Step, StepContext, T, register
 from engine.extract import Invalid, Parser, choice, free_text, numbers, yes_no
 from engine.models import JsonObject, utcnow
 from engine.search import Document, Hit, Question, QuestionType, open_kb, query_terms
@@ -505,6 +505,12 @@ def search_detail(query: str, hits: list[Hit]) -> str:
     return f"{query!r} -> {found}"
 
 
+def check_kb(resources: Resources) -> list[str]:
+    """Index the knowledge base before the first turn: a missing or empty folder is refused,
+    a malformed document is reported by file name and left out."""
+    return list(open_kb(resources.kb or SHIPPED_KB).problems)
+
+
 support = register(
     Bot(
         name="support",
@@ -513,5 +519,6 @@ support = register(
         intents=[],
         capabilities=CAPABILITIES,
         converse=converse,
+        check=check_kb,
     )
 )

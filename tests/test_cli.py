@@ -236,3 +236,32 @@ def test_chat_sends_a_new_user_to_onboarding_first(tmp_path: Path) -> None:
     r = run("chat", "--db", str(tmp_path / "new.db"), "--user", "newbie", input=b"Hello!\n/quit\n")
     assert r.exit_code == 0, r.output
     assert "[language-buddy · onboarding/" in r.output
+
+
+def test_chat_refuses_bad_data_files_before_the_first_turn(tmp_path: Path) -> None:
+    bad_course = tmp_path / "course.yaml"
+    bad_course.write_text("concepts:\n  - {id: a, title: A, prerequisites: [zzz], chunks: []}\n")
+    r = run("chat", "--bot", "study-pal", "--db", str(tmp_path / "c.db"), "--course", str(bad_course), input=b"hi\n")
+    assert r.exit_code == 2, r.output
+    assert str(bad_course) in r.output and "zzz" in r.output
+    r = run("chat", "--bot", "support", "--db", str(tmp_path / "c.db"), "--kb", str(tmp_path / "nowhere"), input=b"")
+    assert r.exit_code == 2 and "nowhere" in r.output, r.output
+    assert not (tmp_path / "c.db").exists()  # refused before a database was opened
+
+
+def test_chat_warns_about_a_malformed_document_and_goes_on(tmp_path: Path) -> None:
+    kb = tmp_path / "kb"
+    kb.mkdir()
+    (kb / "ok.md").write_text("---\ntitle: Reset your password\n---\nUse the login page link.\n")
+    (kb / "broken.md").write_text("---\ntitle: [unclosed\n---\nbody\n")
+    r = run("chat", "--bot", "support", "--db", str(tmp_path / "k.db"), "--kb", str(kb), input=b"/quit\n")
+    assert r.exit_code == 0, r.output
+    assert "warning:" in r.output and "broken.md" in r.output
+
+
+def test_replay_with_a_bad_data_file_is_malformed(tmp_path: Path) -> None:
+    script = tmp_path / "s.yaml"
+    script.write_text("bot: study-pal\ncourse: missing.yaml\nturns: [{user: hi}]\n")
+    r = run("replay", str(script))
+    assert r.exit_code == 2, r.output
+    assert "MALFORMED" in r.output and "missing.yaml" in r.output
