@@ -52,7 +52,8 @@ class DataFileError(EngineError):
     """A data file failed validation; `path` names it, `problems` lists each fault."""
 
     def __init__(self, path: str, problems: list[str]) -> None:
-        super().__init__(f"{path}: " + "; ".join(problems))
+        listed = problems[0] if len(problems) == 1 else "".join(f"\n  - {p}" for p in problems)
+        super().__init__(f"{path}: {listed}")
         self.path = path
         self.problems = problems
 
