@@ -269,7 +269,7 @@ class SqlStore:
                 {
                     "session_id": s.id,
                     "turn": write.trace.turn,
-                    "trace": write.trace.model_dump_json(),
+                    "trace": write.trace.model_dump_json(exclude_defaults=True),
                     "created_at": now,
                 }
             )
