@@ -10,6 +10,7 @@ from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,6 +21,9 @@ from engine.errors import LLMResponseError, LLMUnavailable
 from engine.llm import ParseRequest, PhraseRequest
 from engine.models import Message
 from engine.openai_llm import OpenAILLM
+from engine.replay import seed_profile
+from engine.runtime import Engine
+from engine.sqlstore import SqlStore
 
 
 class RatingAnswer(BaseModel):
@@ -387,3 +391,33 @@ def test_environment_defaults(server: FakeServer, monkeypatch: pytest.MonkeyPatc
 
 def test_default_model() -> None:
     assert OpenAILLM(api_key="x").model == "gpt-4o-mini"
+
+
+# -- the backend inside real turns ------------------------------------------------------
+
+
+def test_engine_turns_through_the_openai_backend(server: FakeServer, tmp_path: Path) -> None:
+    """A feedback conversation on the real client: the model phrases each question and parses
+    only the answer the rules could not read; every call is in the turn trace with its usage."""
+    store = SqlStore(str(tmp_path / "o.db"))
+    seed_profile(store, "language-buddy", "max", {"name": "Max", "level": "B1"})
+    engine = Engine(store, make(server))
+    server.push(ok('{"value": null}', prompt=40, completion=3), ok("Hallo Max! Ich kann dein Feedback aufnehmen."))
+    r = engine.turn("language-buddy", "max", "Hallo!")
+    assert (r.flow, r.reply) == ("main", "Hallo Max! Ich kann dein Feedback aufnehmen.")  # no intent: small talk
+    server.push(ok('{"value": "feedback"}'), ok("Wie würdest du die App bewerten, 1 bis 5?"))
+    r = engine.turn("language-buddy", "max", "Ich will die App bewerten")  # no keyword: the model classifies
+    assert (r.flow, r.state) == ("feedback", "rating")
+    assert r.reply == "Wie würdest du die App bewerten, 1 bis 5?"
+    server.push(ok('{"value": 4}'))
+    r = engine.turn("language-buddy", "max", "vier Sterne, würde ich sagen")  # rules cannot read "vier"
+    assert (r.state, r.slots["rating"]) == ("details", 4)
+    assert r.trace is not None and [c.purpose for c in r.trace.llm_calls] == ["parse:feedback.rating"]
+    assert r.reply == "Great! What do you like most, or what could be even better?"  # budget spent: template
+    server.push(ok("Worum geht es: Fehler, Geschwindigkeit, Inhalte, Bedienung oder anderes?"))
+    before = len(server.log)
+    r = engine.turn("language-buddy", "max", "die Übungen sind super")  # free text: the rules take it
+    assert len(server.log) - before == 1 and r.state == "category"  # one call: the phrase, no parse
+    traces = store.traces(r.session_id or "")
+    assert traces[0].llm_calls[0].prompt_tokens == 40
+    assert all(call.backend == "openai" for t in traces for call in t.llm_calls)
