@@ -199,7 +199,7 @@ def test_stale_flow_state_is_reset_with_a_notice(store: SqlStore) -> None:
     s = store.get(r.session_id or "")
     assert s is not None and s.active is not None
     s.active.state = "renamed_state"
-    stale = s.model_copy(update={"version": s.version + 1})
+    stale = s.model_copy(update={"version": s.version + 1, "turns": s.turns + 1})
     from engine.models import TurnTrace, TurnWrite
 
     store.commit(
