@@ -8,6 +8,7 @@ A rule returns the value it read, `None` when it cannot decide (the LLM may try)
 from __future__ import annotations
 
 import difflib
+import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -39,7 +40,8 @@ _WORDS = {
     "twenty": 20, "thirty": 30, "forty": 40, "forty-five": 45, "fifty": 50, "sixty": 60,
     "ninety": 90,
 }  # fmt: skip
-_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:[.,]\d+)?(?![\w])")
+# "1,000" is a thousand (a thousands separator), "2,5" a decimal comma
+_NUMBER = re.compile(r"(?<![\w.])-?(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+(?:[.,]\d+)?)(?![\w])")
 
 
 def _norm(text: str) -> str:
@@ -48,10 +50,18 @@ def _norm(text: str) -> str:
 
 def numbers(text: str) -> list[float]:
     """Every number written in `text`, digits or (small) words, in order."""
-    found = [float(m.group().replace(",", ".")) for m in _NUMBER.finditer(text)]
+    found = [_number(m.group()) for m in _NUMBER.finditer(text)]
+    # hundreds of digits overflow to infinity: that is no number a user meant
+    found = [n for n in found if math.isfinite(n)]
     if not found:
         found = [float(_WORDS[w]) for w in re.findall(r"[a-z]+(?:-[a-z]+)?", text.lower()) if w in _WORDS]
     return found
+
+
+def _number(written: str) -> float:
+    if re.fullmatch(r"-?\d{1,3}(?:,\d{3})+", written):
+        return float(written.replace(",", ""))
+    return float(written.replace(",", "."))
 
 
 def integer(lo: int | None = None, hi: int | None = None, unit: str = "") -> Parser:
@@ -180,10 +190,12 @@ def free_text(min_chars: int = 2) -> Parser:
 
 
 _NAME_CUES = re.compile(
-    r"\b(?:my name is|my name's|i am|i'm|im|call me|it's|this is|name is)\s+([^\s,.!?;]+(?:\s+[A-Z][^\s,.!?;]*)?)",
-    re.IGNORECASE,
+    # the cue is case-blind, but a second word counts only when capitalised ("Anna Lena", not "im tired")
+    r"\b(?i:my name is|my name's|i am|i'm|im|call me|it's|this is|name is)\s+"
+    r"([^\s,.!?;]+(?:\s+[A-Z][^\s,.!?;]*)?)"
 )
 _NOT_NAMES = {"from", "a", "an", "the", "not", "learning", "here", "fine", "good", "ok", "okay",
+              "sure", "tired", "later", "maybe", "back", "sorry", "done", "ready", "busy",
               "looking", "interested", "trying", "going", "new", "so", "very", "just"}  # fmt: skip
 
 

@@ -9,6 +9,13 @@ from engine.errors import InputRejected
 MAX_CHARS = 4000
 
 
+# Format characters real text uses: zero-width (non-)joiners in emoji and Persian,
+# left-to-right/right-to-left marks in Hebrew and Arabic, the soft hyphen, BOM-free word joiner.
+_TEXT_FORMAT = "\n\t\u200c\u200d\u200e\u200f\u00ad\u2060"
+# tag characters spell out subdivision flags (🏴 + tags = Scotland)
+_TAG, _TAG_END = "\U000e0020", "\U000e007f"
+
+
 def check_message(text: str, max_chars: int = MAX_CHARS) -> str:
     """Return the message stripped of surrounding whitespace, or raise InputRejected."""
     try:
@@ -16,7 +23,8 @@ def check_message(text: str, max_chars: int = MAX_CHARS) -> str:
     except UnicodeEncodeError:
         # Lone surrogates are what undecodable terminal bytes become (surrogateescape).
         raise InputRejected("Your message is not valid UTF-8 text; please retype it.") from None
-    stripped = text.strip()
+    # Windows and old-Mac line endings are line endings, not control characters
+    stripped = text.replace("\r\n", "\n").replace("\r", "\n").strip()
     if not stripped:
         raise InputRejected("Your message is empty; please type something.")
     if len(stripped) > max_chars:
@@ -24,7 +32,7 @@ def check_message(text: str, max_chars: int = MAX_CHARS) -> str:
     if stripped.replace("\n", "").replace("\t", "").isprintable():
         return stripped  # the common case; the loop below only names the offending character
     for c in stripped:
-        if c not in "\n\t" and unicodedata.category(c) in {"Cc", "Cf", "Cs", "Co"} and c != "\u200d":
+        if c not in _TEXT_FORMAT and unicodedata.category(c) in {"Cc", "Cf", "Cs", "Co"} and not _TAG <= c <= _TAG_END:
             raise InputRejected(
                 f"Your message contains a control character (U+{ord(c):04X}); please retype it as plain text."
             )

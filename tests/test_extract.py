@@ -98,3 +98,16 @@ def test_choice_prefers_the_option_whose_phrase_covers_the_others() -> None:
     assert c("from the shop") == "store"
     both = c("the play store and the shop")
     assert isinstance(both, Invalid)
+
+
+def test_numbers_read_thousands_and_refuse_overflow() -> None:
+    assert numbers("1,000 steps, 2,5 km") == [1000.0, 2.5]
+    assert numbers("9" * 400) == []  # overflows to infinity: not a number anyone meant
+    assert rating(1, 5)("9" * 400) is None
+    out = integer(1, 7)("1,000")
+    assert isinstance(out, Invalid) and "1000 is out of range" in out.reason
+
+
+@pytest.mark.parametrize("text", ["I am not sure", "call me later", "im tired", "I'm sorry"])
+def test_person_name_does_not_take_everyday_phrases(text: str) -> None:
+    assert person_name()(text) is None

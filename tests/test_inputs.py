@@ -59,3 +59,21 @@ def test_rejected_turn_changes_nothing(tmp_path: Path, name: str) -> None:
     assert len(store.traces(first.session_id or "")) == 1
     # the conversation carries on where it was
     assert engine.turn("language-buddy", "max", "4").state == "details"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "line one\r\nline two",
+        "שלום\u200f!",
+        "co\u00adoperate",
+        "\U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f Scotland",
+        "می\u200cخواهم",
+    ],
+)
+def test_ordinary_text_with_format_characters_is_accepted(text: str) -> None:
+    assert check_message(text)
+
+
+def test_line_endings_are_normalised() -> None:
+    assert check_message("a\r\nb\rc") == "a\nb\nc"
