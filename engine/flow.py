@@ -140,7 +140,7 @@ def render(template: Template, slots: BaseModel, **extra: str) -> str:
     if callable(template):
         return template(slots)
     values = {k: ("not given" if v is None else v) for k, v in slots.model_dump(mode="json").items()}
-    return template.format(**values, **extra)
+    return template.format(**{**values, **extra})
 
 
 @dataclass
@@ -242,6 +242,12 @@ class Flow:
         initials = [s.name for s in self.states if s.initial]
         if len(initials) != 1:
             raise self._error(f"needs exactly one state with initial=True, found {initials or 'none'}")
+        if self.max_turns < 1 or self.llm_calls_per_turn < 0:
+            raise self._error("max_turns must be at least 1 and llm_calls_per_turn at least 0")
+        try:
+            empty = self.slots()
+        except ValidationError as e:
+            raise self._error(f"slots model needs a default for every field: {e}") from e
         fields = set(self.slots.model_fields)
         for s in self.states:
             templates: list[Template] = []
@@ -254,12 +260,8 @@ class Flow:
             elif isinstance(s, Final):
                 templates = [s.say, s.summary]
             for tpl in templates:
-                for name in template_fields(tpl):
-                    if name not in fields:
-                        raise self._error(f"template {tpl!r} uses unknown slot {name!r}", s.name)
-        for name in template_fields(self.cancel_summary):
-            if name not in fields | {"flow"}:
-                raise self._error(f"cancel_summary uses unknown slot {name!r}")
+                self._check_template(tpl, fields, empty, s.name)
+        self._check_template(self.cancel_summary, fields | {"flow"}, empty, None)
         out: dict[str, list[T]] = {s.name: [] for s in self.states}
         for t in self.expanded_transitions():
             for end in (t.source, t.dest):
@@ -281,9 +283,18 @@ class Flow:
             if not own:
                 raise self._error(f"non-final state has no way out on {s.trigger!r}", s.name)
             for trigger in {t.trigger for t in out[s.name]}:
-                if [t for t in out[s.name] if t.trigger == trigger][-1].when is not None:
+                group = [t for t in out[s.name] if t.trigger == trigger]
+                if group[-1].when is not None:
                     raise self._error(
                         f"the last {trigger!r} transition out of a state must be unconditional (the default)", s.name
+                    )
+                default = next(i for i, t in enumerate(group) if t.when is None)
+                if default != len(group) - 1:
+                    never = group[default + 1]
+                    raise self._error(
+                        f"transition {trigger!r} -> {never.dest!r} can never fire: an unconditional "
+                        f"{trigger!r} -> {group[default].dest!r} comes before it",
+                        s.name,
                     )
         reachable = _closure(self.initial.name, {k: [t.dest for t in v] for k, v in out.items()})
         unreachable = [s.name for s in self.states if s.name not in reachable]
@@ -295,10 +306,26 @@ class Flow:
         for s in self.states:
             if not finals & _closure(s.name, {k: [t.dest for t in v] for k, v in out.items()}):
                 raise self._error("cannot reach any final state", s.name)
+
+    def _check_template(self, tpl: Template, names: set[str], empty: Slots, state: str | None) -> None:
+        """Fields must name slots, and the template must render even before any slot is filled."""
+        if not isinstance(tpl, str):
+            return
         try:
-            self.slots()
-        except ValidationError as e:
-            raise self._error(f"slots model needs a default for every field: {e}") from e
+            fields = [f for _, f, _, _ in string.Formatter().parse(tpl) if f is not None]
+        except ValueError as e:
+            raise self._error(f"template {tpl!r} is not a valid format string: {e}", state) from e
+        for field_name in fields:
+            name = field_name.split(".")[0].split("[")[0]
+            if not name or name.isdigit():
+                raise self._error(f"template {tpl!r} has a positional field; name a slot instead", state)
+            if name not in names:
+                raise self._error(f"template {tpl!r} uses unknown slot {name!r}", state)
+        try:
+            render(tpl, empty, flow=self.name)
+        except (ValueError, KeyError, IndexError, AttributeError, TypeError) as e:
+            # e.g. {rating:d}: a skipped slot renders as "not given", which no number format takes
+            raise self._error(f"template {tpl!r} fails with unfilled slots: {e}", state) from e
 
     def _answer_model(self, s: Ask) -> type[BaseModel]:
         """The JSON schema an LLM fills for this state: the slot's type, nullable for 'not given'."""

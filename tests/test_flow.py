@@ -59,8 +59,22 @@ BAD: list[tuple[str, list[object], list[T], str]] = [
     (
         "no way out",
         [ask_n(initial=True), Ask("ok", slot="ok", say="ok?", parse=yes_no()), Final("done", summary="x")],
-        [T("answer", "n", "ok"), T("answer", "n", "done")],
+        [T("answer", "n", "ok", when=lambda s: s.n == 1), T("answer", "n", "done")],
         "no way out",
+    ),
+    (
+        "shadowed",
+        [ask_n(initial=True), Ask("ok", slot="ok", say="ok?", parse=yes_no()), Final("done", summary="x")],
+        [T("answer", "n", "done"), T("answer", "n", "ok"), T("answer", "ok", "done")],
+        "can never fire",
+    ),
+    ("unbalanced", [ask_n(initial=True), Final("done", summary="n={n")], [T("answer", "n", "done")], "format string"),
+    ("positional", [ask_n(initial=True), Final("done", summary="n={}")], [T("answer", "n", "done")], "positional"),
+    (
+        "format spec",
+        [ask_n(initial=True), Final("done", summary="n={n:d}")],
+        [T("answer", "n", "done")],
+        "fails with unfilled slots",
     ),
     (
         "cannot finish",
@@ -123,6 +137,21 @@ def test_bad_definitions_are_refused_with_flow_and_state(
     assert fragment in str(err.value)
     assert err.value.flow == f"bad-{label.replace(' ', '-')}"
     assert f"flow=bad-{label.replace(' ', '-')}" in str(err.value)
+
+
+def test_limits_must_be_sensible() -> None:
+    with pytest.raises(DefinitionError, match="max_turns"):
+        Flow(name="z", slots=S, states=[ask_n(initial=True), Final("d", summary="x")],
+             transitions=[T("answer", "n", "d")], max_turns=0)  # fmt: skip
+
+
+def test_a_slot_named_like_an_extra_does_not_break_rendering() -> None:
+    from engine.flow import render
+
+    class Clash(Slots):
+        flow: str | None = "mine"
+
+    assert render("{flow} cancelled", Clash(), flow="Survey") == "Survey cancelled"
 
 
 def test_conditions_read_typed_slots_and_first_match_wins() -> None:
