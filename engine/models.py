@@ -50,6 +50,9 @@ class FlowFrame(BaseModel):
     attempts: int = 0
     turns: int = 0
     started_at: datetime = Field(default_factory=utcnow)
+    # on the stack: paused by the user (comes back only when asked for) vs. suspended by an
+    # interrupt (comes back by itself when the interrupting flow ends)
+    paused: bool = False
 
 
 class SessionState(BaseModel):

@@ -37,6 +37,7 @@ from engine.window import LOAD_LIMIT, build_prompt
 CANCEL_WORDS = {"cancel", "stop", "abort", "cancel this", "stop this", "/cancel"}
 HELP_WORDS = {"help", "/help", "?", "help me", "what do you need?"}
 MAX_HOPS = 64
+MAX_HANDOFFS = 8
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -78,6 +79,7 @@ class Turn:
         self.runs: list[FlowRun] = []
         self.records: list[RecordDraft] = []
         self._checked: dict[int, Slots] = {}
+        self.handoffs = 0
         self.retried = retried
         a = session.active
         self.before = (a.flow, a.state) if a else (None, None)
@@ -121,14 +123,14 @@ class Turn:
 
     def reset(self) -> TurnWrite:
         """Abandon the active and suspended flows (the chat's /reset); main history stays."""
+        self._reconcile()  # frames of flows the code no longer has are dropped (and logged) first
         self._route("command:reset")
         frames = ([self.session.active] if self.session.active else []) + self.session.stack[::-1]
         self.session.stack = []
         for f in frames:
             self.session.active = f
-            slots = self.bot.flow(f.flow).new_slots(f.slots) if not self._stale(f) else None
-            if slots is not None:
-                self.close(self.bot.flow(f.flow), f, slots, "reset", f"{f.flow.capitalize()} was reset by the user.")
+            flow = self.bot.flow(f.flow)
+            self.close(flow, f, flow.new_slots(f.slots), "reset", f"{f.flow.capitalize()} was reset by the user.")
         self.session.active = None
         self.emit("Started over: no activity is running now.")
         return self._write()
@@ -181,13 +183,16 @@ class Turn:
 
     # -- flows -----------------------------------------------------------------------------
 
-    def start(self, name: str, *, seed: dict[str, object] | None = None) -> None:
+    def start(self, name: str, *, seed: dict[str, object] | None = None, handoff: bool = False) -> None:
+        """Enter flow `name` (or resume its paused run). A handed-off flow does not read the
+        message for its own slots: that message answered the previous flow's question."""
         flow = self.bot.flow(name)
         self.voice.budget += flow.llm_calls_per_turn
         paused = next((f for f in reversed(self.session.stack) if f.flow == name), None)
         if paused is not None:
             # a paused or suspended run of the same flow carries on where it stopped
             self.session.stack.remove(paused)
+            paused.paused = False
             self.session.stack.append(paused)
             self.resume_or_return(greeting="Welcome back! Let's continue. ")
             return
@@ -197,10 +202,11 @@ class Turn:
             slots = flow.slots.model_validate(seed or {})
         except ValidationError as e:
             raise DefinitionError(f"cannot start with {seed!r}: {e}", flow=name) from e
-        for s in flow.states:
-            if isinstance(s, Ask) and s.prefill:
-                slots = self._try_set(flow, slots, s, s.parser(slots)(self.text)) or slots
-        slots = self._extract(flow, slots)[0]
+        if not handoff:
+            for s in flow.states:
+                if isinstance(s, Ask) and s.prefill:
+                    slots = self._try_set(flow, slots, s, s.parser(slots)(self.text)) or slots
+            slots = self._extract(flow, slots)[0]
         frame.slots = slots.model_dump(mode="json")
         self.session.active = frame
         self.trace.states_entered.append(f"{name}.{frame.state}")
@@ -290,6 +296,7 @@ class Turn:
             return
         if state.fallback == "cancel" and flow.on_cancel == "pause":
             # a flow that must finish (onboarding) keeps its answers and resumes on the next visit
+            frame.paused = True
             self.session.stack.append(frame)
             self.session.active = None
             self.trace.notices.append(f"pause:{flow.name}.{frame.state}")
@@ -325,6 +332,8 @@ class Turn:
         dest = flow.fire(frame.state, trigger, slots)
         self.trace.triggers.append(f"{flow.name}.{frame.state}.{trigger}")
         self.trace.states_entered.append(f"{flow.name}.{dest}")
+        if dest != frame.state:
+            frame.attempts = 0  # failed attempts belong to the question they were made at
         frame.state = dest
         frame.slots = slots.model_dump(mode="json")
 
@@ -349,15 +358,27 @@ class Turn:
         raise DefinitionError(f"more than {MAX_HOPS} states entered in one turn", flow=flow.name, state=frame.state)
 
     def finish(self, flow: Flow, frame: FlowFrame, slots: Slots, final: Final) -> None:
+        nxt = final.handoff(slots) if final.handoff else None
+        if nxt and not self.bot.has_flow(nxt):
+            raise DefinitionError(
+                f"hands off to {nxt!r}, which bot {self.bot.name!r} does not have", flow=flow.name, state=final.name
+            )
+        closing = render(final.say, slots) if final.say else ""
+        # phrased while the scratchpad still exists, so the model sees the conversation it closes
+        said = self.phrase(closing, f"close:{flow.name}", flow) if closing else ""
         run = self.close(flow, frame, slots, final.outcome, render(final.summary, slots))
         if final.records:
             self.records.extend(final.records(slots))
-        closing = render(final.say, slots) if final.say else ""
-        self.emit(self.phrase(closing, f"close:{flow.name}", flow) if closing else "")
-        nxt = final.handoff(slots) if final.handoff else None
+        # a turn that would otherwise end in silence tells the user what was done
+        self.emit(said or ("" if nxt or self.reply else run.summary))
         if nxt:
+            self.handoffs += 1
+            if self.handoffs > MAX_HANDOFFS:
+                raise DefinitionError(
+                    f"more than {MAX_HANDOFFS} handoffs in one turn", flow=flow.name, state=final.name
+                )
             self.trace.notices.append(f"handoff:{flow.name}->{nxt}")
-            self.start(nxt)
+            self.start(nxt, handoff=True)
             return
         if self.bot.on_return:
             self.emit(self.bot.on_return(run, self.entry_context()) or "")
@@ -380,9 +401,11 @@ class Turn:
         return run
 
     def resume_or_return(self, greeting: str = "") -> None:
-        if not self.session.stack or self.session.active is not None:
+        """Resume the most recently suspended flow, if any; paused flows wait to be asked for."""
+        waiting = [i for i, f in enumerate(self.session.stack) if not f.paused]
+        if not waiting or self.session.active is not None:
             return
-        frame = self.session.stack.pop()
+        frame = self.session.stack.pop(waiting[-1])
         flow = self.bot.flow(frame.flow)
         self.session.active = frame
         self.trace.notices.append(f"resume:{flow.name}.{frame.state}")
@@ -402,6 +425,7 @@ class Turn:
         flow = self.bot.flow(a.flow)
         a.scratchpad.append(Message(role="user", content=self.text))
         if flow.on_cancel == "pause":
+            a.paused = True
             self.session.stack.append(a)
             self.session.active = None
             self.trace.notices.append(f"pause:{flow.name}.{a.state}")
@@ -457,14 +481,15 @@ class Turn:
         profile = self.entry_context().latest("profile")
         about = f" The user's profile: {profile.data}." if profile else ""
         if flow is None:
-            history = self.store.history(self.session.id, LOAD_LIMIT)
-            # the current message is already queued for main history, not yet stored
+            # stored history, then what this turn has added to it so far (the current message aside)
+            history = [*self.store.history(self.session.id, LOAD_LIMIT), *_without(self.main_messages, current)]
             return build_prompt(f"You are {self.bot.persona}.{about}", history, current)
         a = self.session.active
-        pad = list(a.scratchpad) if a else []
-        if pad and pad[-1] == current:
-            pad.pop()
-        return build_prompt(f"You are {flow.persona}, part of {self.bot.name}.{about}", pad, current)
+        return build_prompt(
+            f"You are {flow.persona}, part of {self.bot.name}.{about}",
+            _without(a.scratchpad if a else [], current),
+            current,
+        )
 
     def phrase(self, content: str, purpose: str, flow: Flow | None) -> str:
         return self.voice.phrase(content, purpose, lambda: self._prompt(flow))
@@ -545,6 +570,14 @@ class Turn:
             records=self.records,
             trace=trace,
         )
+
+
+def _without(messages: list[Message], current: Message) -> list[Message]:
+    """`messages` minus the last copy of the current user message, which a prompt puts last."""
+    for i in range(len(messages) - 1, -1, -1):
+        if messages[i] == current:
+            return [*messages[:i], *messages[i + 1 :]]
+    return list(messages)
 
 
 def _friendly(e: ValidationError, expects: str) -> str:

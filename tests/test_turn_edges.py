@@ -1,0 +1,181 @@
+"""Edge cases found in review: each test failed before its fix."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from pydantic import Field
+
+from engine import (
+    Aside,
+    Ask,
+    Bot,
+    DefinitionError,
+    Engine,
+    Final,
+    Flow,
+    Intent,
+    Message,
+    Parsed,
+    ParseRequest,
+    Phrased,
+    PhraseRequest,
+    Slots,
+    SqlStore,
+    StepContext,
+    T,
+    register,
+)
+from engine.extract import integer, yes_no
+
+
+class Nums(Slots):
+    a: int | None = Field(None, ge=1, le=9)
+    b: int | None = Field(None, ge=1, le=9)
+    ok: bool | None = None
+
+
+def skip_to_b(ctx: StepContext[Nums]) -> str | None:
+    return "jump"
+
+
+def two_asks(name: str, **kw: object) -> Flow:
+    return Flow(
+        name=name,
+        slots=Nums,
+        states=[
+            Ask(
+                "qa",
+                slot="a",
+                say="First number?",
+                parse=integer(1, 9),
+                initial=True,
+                max_attempts=3,
+                fallback="cancel",
+            ),
+            Ask("qb", slot="b", say="Second number?", parse=integer(1, 9), max_attempts=3, fallback="cancel"),
+            Final("done", summary=f"{name}: {{a}} and {{b}}."),
+        ],
+        transitions=[T("answer", "qa", "qb"), T("jump", "*", "qb"), T("answer", "qb", "done")],
+        asides=[Aside("jump", match=lambda t: t == "next question", handle=skip_to_b)],
+        **kw,  # type: ignore[arg-type]
+    )
+
+
+setup = two_asks("setup", on_cancel="pause")
+fb = two_asks("fb")
+handing = Flow(
+    name="handing",
+    slots=Nums,
+    states=[Ask("qa", slot="a", say="How many apples?", parse=integer(1, 9), initial=True),
+            Final("done", summary="apples {a}", handoff=lambda s: "fb")],
+    transitions=[T("answer", "qa", "done")],
+)  # fmt: skip
+register(
+    Bot(
+        name="edge-bot",
+        persona="p",
+        flows=[setup, fb, handing],
+        intents=[
+            Intent("setup", [r"\bsetup\b"], "s"),
+            Intent("fb", [r"\bfeedback\b"], "f"),
+            Intent("handing", [r"\bapples\b"], "h"),
+        ],
+        capabilities="I do setups.",
+    )
+)
+
+
+@pytest.fixture
+def engine(tmp_path: Path) -> Engine:
+    return Engine(SqlStore(str(tmp_path / "edge.db")))
+
+
+def say(e: Engine, *lines: str) -> str:
+    return [e.turn("edge-bot", "u", line).reply for line in lines][-1]
+
+
+def test_a_paused_flow_waits_to_be_asked_for_instead_of_returning_by_itself(engine: Engine) -> None:
+    say(engine, "setup", "cancel", "feedback")
+    r = engine.turn("edge-bot", "u", "cancel")
+    assert r.flow == "main" and "setup" not in r.reply
+    r = engine.turn("edge-bot", "u", "setup again")
+    assert (r.flow, r.state) == ("setup", "qa") and "Welcome back" in r.reply
+
+
+def test_a_handed_off_flow_does_not_read_the_previous_answer(engine: Engine) -> None:
+    r = engine.turn("edge-bot", "u", "apples")
+    r = engine.turn("edge-bot", "u", "3")
+    assert (r.flow, r.state, r.slots["a"]) == ("fb", "qa", None)
+
+
+def test_failed_attempts_do_not_follow_an_aside_to_another_question(engine: Engine) -> None:
+    say(engine, "feedback", "x", "y", "next question")
+    r = engine.turn("edge-bot", "u", "z")
+    assert (r.flow, r.state) == ("fb", "qb")  # one failure at qb, not the third
+
+
+def test_reset_survives_a_stored_flow_the_code_no_longer_has(engine: Engine) -> None:
+    r = engine.turn("edge-bot", "u", "feedback")
+    s = engine.store.get(r.session_id or "")
+    assert s is not None and s.active is not None
+    from engine.models import TurnTrace, TurnWrite
+
+    s.active.flow = "vanished"
+    engine.store.commit(
+        TurnWrite(session=s.model_copy(update={"version": s.version + 1, "turns": s.turns + 1}),
+                  expected_version=s.version, trace=TurnTrace(turn=s.turns + 1, user_text="", reply="", route="t"))
+    )  # fmt: skip
+    out = engine.reset("edge-bot", "u")
+    assert out.flow == "main" and "reset" in out.reply
+    assert engine.store.runs(s.id)[-1].outcome == "reset"
+
+
+def test_a_handoff_to_an_unknown_flow_is_a_definition_error(tmp_path: Path) -> None:
+    lost = Flow(name="lost", slots=Nums,
+                states=[Ask("qa", slot="a", say="n?", parse=integer(1, 9), initial=True),
+                        Final("done", summary="x", handoff=lambda s: "nowhere")],
+                transitions=[T("answer", "qa", "done")])  # fmt: skip
+    register(Bot(name="lost-bot", persona="p", flows=[lost], intents=[Intent("lost", [r"go"], "g")], capabilities="c"))
+    e = Engine(SqlStore(str(tmp_path / "l.db")))
+    e.turn("lost-bot", "u", "go")
+    with pytest.raises(DefinitionError, match="nowhere") as err:
+        e.turn("lost-bot", "u", "3")
+    assert err.value.flow == "lost" and err.value.state == "done"
+
+
+def test_a_final_state_without_words_still_answers(engine: Engine) -> None:
+    say(engine, "setup", "2")
+    assert say(engine, "3") == "setup: 2 and 3."
+
+
+class Recorder:
+    name = "recorder"
+    model = "recorder"
+
+    def __init__(self) -> None:
+        self.prompts: dict[str, list[Message]] = {}
+
+    def phrase(self, request: PhraseRequest) -> Phrased:
+        self.prompts[request.purpose] = request.messages
+        return Phrased(text=request.content)
+
+    def parse(self, request: ParseRequest) -> Parsed:
+        self.prompts[request.purpose] = request.messages
+        return Parsed(value=None)
+
+
+def test_prompts_carry_the_current_message_once_and_closings_see_the_scratchpad(tmp_path: Path) -> None:
+    llm = Recorder()
+    e = Engine(SqlStore(str(tmp_path / "p.db")), llm)
+    quiz = Flow(name="quiz", slots=Nums, llm_calls_per_turn=5,
+                states=[Ask("ok", slot="ok", say="Ready?", parse=yes_no(), initial=True, max_attempts=1),
+                        Final("done", summary="quiz {ok}", say="Bye!")],
+                transitions=[T("answer", "ok", "done")])  # fmt: skip
+    register(Bot(name="rec-bot", persona="p", flows=[quiz], intents=[Intent("quiz", [r"quiz"], "q")], capabilities="c"))
+    e.turn("rec-bot", "u", "quiz")
+    e.turn("rec-bot", "u", "no idea")  # skipped after one attempt: the engine speaks before the close
+    closing = llm.prompts["close:quiz"]
+    assert [m.content for m in closing].count("no idea") == 1 and closing[-1].content == "no idea"
+    assert "Ready?" in [m.content for m in closing]  # the conversation being closed
