@@ -351,18 +351,7 @@ class SqlStore:
                     stmt = stmt.where(_D.c[column] == bindparam(column))
             q = self._q_records[given] = _Prepared(stmt, self.engine.dialect)
         values = {k: v for k, v in (("kind", kind), ("bot", bot), ("user", user)) if v is not None}
-        return [
-            StoredRecord(
-                id=rid,
-                kind=rkind,
-                bot=rbot,
-                user=ruser,
-                session_id=sid,
-                data=_object_json.validate_json(data),
-                created_at=created_at,
-            )
-            for rid, rkind, rbot, ruser, sid, data, created_at in self._rows(q, values)
-        ]
+        return [_record(row) for row in self._rows(q, values)]
 
     def latest(self, kind: str, *, bot: str, user: str) -> StoredRecord | None:
         if self._q_latest is None:
@@ -373,19 +362,8 @@ class SqlStore:
                 .limit(1)
             )
             self._q_latest = _Prepared(stmt, self.engine.dialect)
-        for rid, rkind, rbot, ruser, sid, data, created_at in self._rows(
-            self._q_latest, {"kind": kind, "bot": bot, "user": user}
-        ):
-            return StoredRecord(
-                id=rid,
-                kind=rkind,
-                bot=rbot,
-                user=ruser,
-                session_id=sid,
-                data=_object_json.validate_json(data),
-                created_at=created_at,
-            )
-        return None
+        rows = self._rows(self._q_latest, {"kind": kind, "bot": bot, "user": user})
+        return _record(rows[0]) if rows else None
 
     def add_record(self, bot: str, user: str, session_id: str, draft: RecordDraft) -> None:
         try:
@@ -494,6 +472,19 @@ def _session(row: Sequence[Any]) -> SessionState:
         return SessionState.model_validate_json(doc)
     except ValidationError as e:
         raise StoreError(f"stored session row is invalid: {e}", session=str(sid)) from e
+
+
+def _record(row: Sequence[Any]) -> StoredRecord:
+    rid, kind, bot, user, sid, data, created_at = row
+    return StoredRecord(
+        id=rid,
+        kind=kind,
+        bot=bot,
+        user=user,
+        session_id=sid,
+        data=_object_json.validate_json(data),
+        created_at=created_at,
+    )
 
 
 def _number(value: object) -> str:

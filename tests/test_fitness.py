@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from _restart import replay_in_processes
 
 from engine import Engine, Invalid, Message, Parsed, ParseRequest, Phrased, PhraseRequest, SqlStore, TurnResult
 from engine.window import WINDOW
@@ -234,16 +233,7 @@ def test_a_restart_keeps_the_accumulated_context(db: str) -> None:
 
 def test_a_restart_between_two_replay_runs_on_one_database(tmp_path: Path) -> None:
     """tests/replays/restart/fitness.part1 then .part2, each `innerloop replay --db` its own process."""
-    db = str(tmp_path / "shared.db")
-    for part in ("fitness.part1", "fitness.part2"):
-        out = subprocess.run(
-            [sys.executable, "cli.py", "replay", "--db", db, str(RESTART / part)],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-        assert out.returncode == 0, out.stdout + out.stderr
+    replay_in_processes(tmp_path / "shared.db", "fitness.part1", "fitness.part2")
 
 
 # -- conversation memory: what each prompt carries ----------------------------------------

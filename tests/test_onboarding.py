@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from _restart import replay_in_processes
 
 from engine import DataFileError, Engine, Resources, ScriptedLLM, SqlStore, TurnResult, get_bot
 from engine.replay import seed_profile
@@ -319,17 +318,9 @@ def test_a_restart_mid_test_continues_with_a_new_engine(db: str) -> None:
 
 def test_a_restart_between_two_replay_runs_on_one_database(tmp_path: Path) -> None:
     """tests/replays/restart/onboarding.part1 then .part2, each `innerloop replay --db` its own process."""
-    db = str(tmp_path / "shared.db")
-    for part in ("onboarding.part1", "onboarding.part2"):
-        out = subprocess.run(
-            [sys.executable, "cli.py", "replay", "--db", db, str(RESTART / part)],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-        assert out.returncode == 0, out.stdout + out.stderr
-    store = SqlStore(db)
+    db = tmp_path / "shared.db"
+    replay_in_processes(db, "onboarding.part1", "onboarding.part2")
+    store = SqlStore(str(db))
     assert [r.data["level"] for r in store.records("profile", bot=BOT, user="max")] == ["B1"]
     store.close()
 

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
 import pytest
+from _restart import replay_in_processes
 
 from engine import DataFileError, Engine, Resources, ScriptedLLM, SqlStore, TurnResult
 from engine.llm import LLM
@@ -395,12 +394,7 @@ def test_a_restart_mid_queue_resumes_at_the_same_question(tmp_path: Path) -> Non
 def test_a_restart_mid_queue_between_two_replay_runs(tmp_path: Path) -> None:
     """tests/replays/restart/support.part1 and .part2, each in its own process, on one database."""
     db = tmp_path / "s.db"
-    for part in ("part1", "part2"):
-        out = subprocess.run(
-            [sys.executable, "cli.py", "replay", "--db", str(db), str(REPLAYS / "restart" / f"support.{part}")],
-            cwd=ROOT, capture_output=True, text=True, timeout=120,
-        )  # fmt: skip
-        assert out.returncode == 0 and "PASS" in out.stdout, out.stdout + out.stderr
+    replay_in_processes(db, "support.part1", "support.part2")
     traces = SqlStore(str(db)).traces(Chat(db, user="max").session_id)
     assert [t.route for t in traces] == ["intent:clarification", "flow", "flow", "flow"]
     assert [n for t in traces[1:] for n in t.notices if n.startswith("search:")] == []
