@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from pydantic import ValidationError
 
-from engine import Engine, SqlStore
+from engine import Engine, LLMUnavailable, Parsed, ParseRequest, Phrased, PhraseRequest, SqlStore
 from engine.diagram import shipped_bots
 
 WORDS = [
@@ -37,5 +38,52 @@ def test_any_conversation_gets_replies_and_keeps_the_session_whole(bot: str, con
             session = engine.session(bot, "fuzz")
             if session is not None:
                 assert session.turns == len(store.traces(session.id)) == session.version
+        finally:
+            store.close()
+
+
+class Chaos:
+    """A model that answers anything: random text, random or wrong-typed JSON, or an outage."""
+
+    name = "chaos"
+    model = "chaos"
+
+    def __init__(self, draw: st.DrawFn) -> None:
+        self.draw = draw
+
+    def phrase(self, request: PhraseRequest) -> Phrased:
+        if self.draw(st.booleans()):
+            raise LLMUnavailable("down", backend=self.name)
+        return Phrased(text=self.draw(st.text(min_size=1, max_size=30)))
+
+    def parse(self, request: ParseRequest) -> Parsed:
+        choice = self.draw(st.integers(0, 3))
+        if choice == 0:
+            raise LLMUnavailable("down", backend=self.name)
+        if choice == 1:
+            return Parsed(value=None)
+        fields = list(request.schema_model.model_fields)
+        raw = {
+            f: self.draw(st.one_of(st.none(), st.integers(-5, 20), st.text(max_size=12), st.booleans())) for f in fields
+        }
+        try:
+            return Parsed(value=request.schema_model.model_validate(raw))
+        except ValidationError:
+            return Parsed(value=None)  # a real backend repairs or reports; the engine sees "not given"
+
+
+@pytest.mark.parametrize("bot", sorted(b.name for b in shipped_bots()))
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), conversation=st.lists(messages, min_size=1, max_size=6))
+def test_any_model_answer_leaves_the_conversation_working(
+    bot: str, data: st.DataObject, conversation: list[str]
+) -> None:
+    with tempfile.TemporaryDirectory() as d:
+        store = SqlStore(str(Path(d) / "chaos.db"))
+        engine = Engine(store, Chaos(data.draw))
+        try:
+            for text in conversation:
+                result = engine.turn(bot, "fuzz", text)
+                assert result.rejected or result.reply.strip(), f"empty reply to {text!r}"
         finally:
             store.close()
