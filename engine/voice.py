@@ -44,7 +44,8 @@ class Voice:
             self._failed(purpose, e)
             return content
         self._log(out.call)
-        return out.text
+        # a blank answer says nothing to the user; the template at least says the content
+        return out.text if out.text.strip() else content
 
     def parse(self, schema: type[M], purpose: str, prompt: Prompt) -> M | None:
         """The user's last message read into `schema`; None offline, on failure or "not given"."""
