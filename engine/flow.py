@@ -163,6 +163,9 @@ class Flow:
     pause_message: str = "Paused. We'll pick up right here next time."
     # reads any slots a message mentions, at any ask: several at once, or corrections
     extract: Callable[[str, Any], dict[str, object]] | None = None
+    # how a slot reads when the engine acknowledges it ("native language: French"), from
+    # (slot, value); without it the slot name and the stored value are shown
+    show: Callable[[str, Any], str] | None = None
     asides: Sequence[Aside] = ()
     _by_name: dict[str, State] = field(init=False, repr=False)
     _cursor: _Cursor = field(init=False, repr=False)

@@ -237,7 +237,8 @@ class Turn:
             return
         if changed:
             # the message corrected or added other answers, so it is not this question's answer
-            noted = ", ".join(f"{k.replace('_', ' ')}: {getattr(slots, k)}" for k in changed)
+            show = flow.show or (lambda k, v: f"{k.replace('_', ' ')}: {v}")
+            noted = ", ".join(show(k, getattr(slots, k)) for k in changed)
             again = self.question(flow, state, slots)
             self.emit(f"Noted ({noted}). {again}")
             return

@@ -638,11 +638,16 @@ def welcome(ctx: StepContext[FitnessSlots]) -> None:
         "workouts, diet and schedule."
     )
     given = {k: v for k, v in ctx.slots.model_dump(exclude={"completed"}).items() if v is not None}
-    noted = "; ".join(f"{LABELS.get(k, k.replace('_', ' '))}: {_show(k, v)}" for k, v in given.items())
+    noted = "; ".join(show(k, v) for k, v in given.items())
     ctx.say(f"{lead} Noted so far: {noted}." if noted else lead)
 
 
 LABELS = {"target_weight_kg": "target weight", "days_per_week": "days a week", "minutes_per_session": "minutes"}
+
+
+def show(slot: str, value: object) -> str:
+    """How an answer reads when it is acknowledged: "target weight: 80.0 kg", "goal: fat loss"."""
+    return f"{LABELS.get(slot, slot.replace('_', ' '))}: {_show(slot, value)}"
 
 
 def _show(slot: str, value: object) -> str:
@@ -764,6 +769,7 @@ def fitness_profile(s: FitnessSlots) -> list[RecordDraft]:
 
 fitness_onboarding = Flow(
     name="onboarding",
+    show=show,
     description="five stages (assessment, goals, workout, diet, scheduling) building one fitness profile",
     persona="an encouraging, safety-minded fitness coach who asks one thing at a time",
     slots=FitnessSlots,

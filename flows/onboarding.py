@@ -385,8 +385,19 @@ read_amend = choice(
     }
 )
 
+def show(slot: str, value: object) -> str:
+    """How an answer reads when it is acknowledged: languages by name, offsets as UTC+2."""
+    label = slot.replace("_", " ")
+    if slot in ("native_language", "target_language") and isinstance(value, str):
+        return f"{label}: {language_name(value)}"
+    if slot == "timezone" and isinstance(value, str):
+        return f"{label}: {zone_label(value)}"
+    return f"{label}: {value}"
+
+
 onboarding = Flow(
     name="onboarding",
+    show=show,
     description="collect name, languages and timezone, place the user A1-C2, then save a profile",
     persona="LanguageBuddy's onboarding guide: warm, brief, one question at a time",
     slots=OnboardingSlots,
