@@ -244,7 +244,8 @@ class Turn:
             return
         updated, reason = self.parse_answer(flow, state, slots, frame)
         if updated is not None:
-            frame.attempts = 0
+            if frame.attempts:
+                frame.attempts = 0
             self.move(flow, frame, updated, ANSWER)
             return
         frame.attempts += 1
@@ -333,7 +334,7 @@ class Turn:
         dest = flow.fire(frame.state, trigger, slots)
         self.trace.triggers.append(f"{flow.name}.{frame.state}.{trigger}")
         self.trace.states_entered.append(f"{flow.name}.{dest}")
-        if dest != frame.state:
+        if dest != frame.state and frame.attempts:
             frame.attempts = 0  # failed attempts belong to the question they were made at
         frame.state = dest
         frame.slots = slots.model_dump(mode="json")
