@@ -161,8 +161,9 @@ class Flow:
     # "pause" keeps the frame (slots and all) suspended; starting the flow again resumes it
     on_cancel: Literal["abandon", "pause"] = "abandon"
     pause_message: str = "Paused. We'll pick up right here next time."
-    # reads any slots a message mentions, at any ask: several at once, or corrections
-    extract: Callable[[str, Any], dict[str, object]] | None = None
+    # reads any slots a message mentions, at any ask: several at once, or corrections;
+    # called with (text, slots, the slot the open question fills or None at the start)
+    extract: Callable[[str, Any, str | None], dict[str, object]] | None = None
     # how a slot reads when the engine acknowledges it ("native language: French"), from
     # (slot, value); without it the slot name and the stored value are shown
     show: Callable[[str, Any], str] | None = None

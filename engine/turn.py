@@ -206,7 +206,7 @@ class Turn:
             for s in flow.states:
                 if isinstance(s, Ask) and s.prefill:
                     slots = self._try_set(flow, slots, s, s.parser(slots)(self.text)) or slots
-            slots = self._extract(flow, slots)[0]
+            slots = self._extract(flow, slots, None)[0]
         frame.slots = slots.model_dump(mode="json")
         self.session.active = frame
         self.trace.states_entered.append(f"{name}.{frame.state}")
@@ -229,7 +229,7 @@ class Turn:
         for aside in flow.asides:
             if aside.match(self.text) and self._aside(flow, frame, slots, state, aside):
                 return
-        slots, changed = self._extract(flow, slots)
+        slots, changed = self._extract(flow, slots, state.slot)
         frame.slots = slots.model_dump(mode="json")
         if state.slot in changed:
             frame.attempts = 0
@@ -274,12 +274,12 @@ class Turn:
         self.move(flow, frame, ctx.slots, trigger)
         return True
 
-    def _extract(self, flow: Flow, slots: Slots) -> tuple[Slots, list[str]]:
+    def _extract(self, flow: Flow, slots: Slots, asking: str | None) -> tuple[Slots, list[str]]:
         """Apply the flow's any-time extractor; returns the slots and the names it changed."""
         if flow.extract is None:
             return slots, []
         changed: list[str] = []
-        for name, value in flow.extract(self.text, slots).items():
+        for name, value in flow.extract(self.text, slots, asking).items():
             if getattr(slots, name, None) == value:
                 continue
             try:

@@ -563,7 +563,7 @@ _LEVEL_CUE = re.compile(
 )
 
 
-def read_anytime(text: str, s: FitnessSlots) -> dict[str, object]:
+def read_anytime(text: str, s: FitnessSlots, asking: str | None = None) -> dict[str, object]:
     """Answers (and corrections of earlier stages) a message states with an explicit cue."""
     t = fold(text)
     found: dict[str, object] = {}
@@ -589,30 +589,13 @@ def read_anytime(text: str, s: FitnessSlots) -> dict[str, object]:
     if m := _TIME_CUE.search(t):
         found["time_of_day"] = read_time(m.group(1))
     found = {k: v for k, v in found.items() if v is not None and not isinstance(v, Invalid)}
-    slot = pending(s)
+    slot = asking
     if found and slot in CLOSED and slot not in found:
         # "beginner, and I have a bad knee": what else the message says must not hide the answer itself
         answer = CLOSED[slot](s)(re.split(r"[,;.!?]|\s(?:and|but)\s", text.strip())[0])
         if answer is not None and not isinstance(answer, Invalid):
             found[slot] = answer
     return found
-
-
-STAGE_SLOTS: dict[Stage, tuple[str, ...]] = {
-    "assessment": ("fitness_level", "limitations"),
-    "goals": ("goal", "target_weight_kg"),
-    "workout": ("days_per_week", "minutes_per_session", "equipment"),
-    "diet": ("diet", "allergies"),
-    "schedule": ("preferred_days", "time_of_day"),
-}
-
-
-def pending(s: FitnessSlots) -> str | None:
-    """The question being asked: the first unanswered one of the first unfinished stage."""
-    for stage, slots in STAGE_SLOTS.items():
-        if stage not in s.completed:
-            return next((slot for slot in slots if getattr(s, slot) is None), None)
-    return None
 
 
 # The questions with a closed set of answers; a free-text one (injuries, equipment, allergies)

@@ -116,20 +116,13 @@ def _answering_the_test(s: OnboardingSlots, text: str) -> bool:
     return s.question is not None and not _CORRECTION.search(text)
 
 
-def pending(s: OnboardingSlots) -> str | None:
-    """The profile question being asked: the first one unanswered, unless the test is running."""
-    if s.question is not None:
-        return None
-    return next((f for f in PROFILE_FIELDS if getattr(s, f) is None), None)
-
-
 def at_confirmation(s: OnboardingSlots) -> bool:
     """Whether the question being asked is "Shall I save it?" (at every other ask, one of these is open)."""
     filled = all(getattr(s, f) is not None for f in PROFILE_FIELDS)
     return filled and assessed(s) and s.question is None and s.confirmed is None
 
 
-def read_anytime(text: str, s: OnboardingSlots) -> dict[str, object]:
+def read_anytime(text: str, s: OnboardingSlots, asking: str | None = None) -> dict[str, object]:
     """Profile answers a message states with a cue, whatever was asked.
 
     Loose cues ("I'm Max", "from Berlin", "I speak German") only fill empty slots; a
@@ -149,7 +142,7 @@ def read_anytime(text: str, s: OnboardingSlots) -> dict[str, object]:
     # a message that also gives a language or a place is a self-introduction: "im anna" is a name there
     if name := name_in(text, weak=s.name is None, lowercase=bool(found)):
         found["name"] = name
-    field = pending(s)
+    field = asking if asking in PARSERS else None
     if found and field is not None and field not in found:
         # "Max, and I live in Berlin": what else the message says must not hide the answer itself
         first = re.split(r"[,;.!?]|\s(?:and|but)\s", text.strip())[0]

@@ -379,17 +379,19 @@ def test_a_test_answer_that_sounds_like_a_profile_change_is_an_answer(engine: En
     ],
 )
 def test_several_answers_in_loose_phrasings(text: str, found: dict[str, object]) -> None:
-    assert read_anytime(text, OnboardingSlots()) == found
+    assert read_anytime(text, OnboardingSlots(), "name") == found
 
 
 def test_the_answer_to_the_question_asked_is_read_beside_other_answers() -> None:
     asked_native = OnboardingSlots(name="Max")
-    assert read_anytime("German, and I live in Hamburg", asked_native) == {
+    assert read_anytime("German, and I live in Hamburg", asked_native, "native_language") == {
         "native_language": "de",
         "timezone": "Europe/Berlin",
     }
     asked_target = OnboardingSlots(name="Max", native_language="de")
-    assert read_anytime("German, and I live in Hamburg", asked_target) == {"timezone": "Europe/Berlin"}
+    assert read_anytime("German, and I live in Hamburg", asked_target, "target_language") == {
+        "timezone": "Europe/Berlin"
+    }
 
 
 def test_no_with_a_field_at_the_confirmation_names_what_to_change() -> None:

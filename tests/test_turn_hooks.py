@@ -35,7 +35,7 @@ class Profile(Slots):
     answer: int | str | None = None
 
 
-def anytime(text: str, slots: Profile) -> dict[str, object]:
+def anytime(text: str, slots: Profile, asking: str | None) -> dict[str, object]:
     found: dict[str, object] = {}
     if m := re.search(r"(?:my name is|i'm|call me)\s+([A-Z]\w+)", text, re.I):
         found["name"] = m.group(1)
@@ -181,3 +181,22 @@ def test_resources_reach_the_bot(engine: Engine, tmp_path: Path) -> None:
 
 def test_choice_parser_is_used_when_given_by_slots() -> None:
     assert choice({"a": ["alpha"]})("alpha") == "a"
+
+
+def test_the_extractor_is_told_which_slot_the_open_question_fills(engine: Engine) -> None:
+    seen: list[str | None] = []
+    original = profile.extract
+    assert original is not None
+
+    def spy(text: str, slots: Profile, asking: str | None) -> dict[str, object]:
+        seen.append(asking)
+        return original(text, slots, asking)
+
+    object.__setattr__(profile, "extract", spy)
+    try:
+        engine.turn("hooks-bot", "w", "hello")
+        engine.turn("hooks-bot", "w", "Max")
+        engine.turn("hooks-bot", "w", "Berlin")
+    finally:
+        object.__setattr__(profile, "extract", original)
+    assert seen == [None, "name", "city"]
