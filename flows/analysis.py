@@ -138,7 +138,10 @@ analysis = Flow(
             slot="wants_plan",
             say=ask_plan,
             parse=plan_answer(),
-            reprompts=["Shall I make a Pomodoro study plan for these topics? Yes or no?"],
+            reprompts=[
+                "Shall I make a Pomodoro study plan for these topics? Yes or no?",
+                "Just type yes for a study plan, or no to skip it.",
+            ],
             help="A study plan puts your weakest topics first in 25-minute study sessions.",
         ),
         Final(
