@@ -254,10 +254,15 @@ class Turn:
             return
         tier = frame.attempts
         self.trace.notices.append(f"reprompt:{flow.name}.{state.name}:{tier}")
-        if state.reprompts:
-            again = render(state.reprompts[min(tier, len(state.reprompts)) - 1], slots)
+        expects = state.parser(slots).expects
+        if tier <= len(state.reprompts):
+            again = render(state.reprompts[tier - 1], slots)
+        elif tier == 1:
+            again = f"I need {expects}. {render(state.say, slots)}"
         else:
-            again = f"I need {state.parser(slots).expects}. {render(state.say, slots)}"
+            # past the declared phrasings each rung still gets more explicit, never a repeat
+            last = render(state.reprompts[-1], slots) if state.reprompts else render(state.say, slots)
+            again = f"Please answer with {expects} only. {last}"
         text = f"{reason} {again}" if reason else again
         self.emit(self.phrase(text, f"reprompt:{flow.name}.{state.name}", flow))
 

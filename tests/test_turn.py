@@ -397,3 +397,22 @@ def test_main_prompts_see_main_history_with_summaries(store: SqlStore) -> None:
     assert "Survey done: n=4, ok=True." in texts
     assert "Pick a number from 1 to 9." not in texts  # inner turns were collapsed away
     assert main[-1] == Message(role="user", content="what did we do?")
+
+
+def test_every_rung_of_the_ladder_is_new_even_past_the_declared_reprompts(store: SqlStore) -> None:
+    plain = Flow(
+        name="plain",
+        slots=SurveySlots,
+        states=[Ask("n", slot="n", say="Pick 1-9.", parse=integer(1, 9), initial=True, max_attempts=4),
+                Final("done", summary="n={n}")],
+        transitions=[T("answer", "n", "done")],
+    )  # fmt: skip
+    register(
+        Bot(name="plain-bot", persona="p", flows=[plain], intents=[Intent("plain", [r"go"], "g")], capabilities="c")
+    )
+    e = Engine(store)
+    e.turn("plain-bot", "u", "go")
+    replies = [e.turn("plain-bot", "u", text).reply for text in ("banana", "kiwi", "mango")]
+    assert len(set(replies)) == 2  # tier 1, then the more explicit tier 2 (and beyond)
+    assert replies[0].startswith("I need a whole number from 1 to 9.")
+    assert replies[1].startswith("Please answer with a whole number from 1 to 9 only.")
