@@ -262,7 +262,7 @@ class Turn:
         else:
             # past the declared phrasings each rung still gets more explicit, never a repeat
             last = render(state.reprompts[-1], slots) if state.reprompts else render(state.say, slots)
-            again = f"Please answer with {expects} only. {last}"
+            again = f"Please reply with just {expects}. {last}"
         text = f"{reason} {again}" if reason else again
         self.emit(self.phrase(text, f"reprompt:{flow.name}.{state.name}", flow))
 

@@ -415,4 +415,4 @@ def test_every_rung_of_the_ladder_is_new_even_past_the_declared_reprompts(store:
     replies = [e.turn("plain-bot", "u", text).reply for text in ("banana", "kiwi", "mango")]
     assert len(set(replies)) == 2  # tier 1, then the more explicit tier 2 (and beyond)
     assert replies[0].startswith("I need a whole number from 1 to 9.")
-    assert replies[1].startswith("Please answer with a whole number from 1 to 9 only.")
+    assert replies[1].startswith("Please reply with just a whole number from 1 to 9.")
