@@ -19,10 +19,12 @@ import json
 import os
 import threading
 from collections.abc import Callable, Mapping, Sequence
+from json.encoder import encode_basestring_ascii
 from operator import itemgetter
 from typing import Any, Literal
 
 from pydantic import TypeAdapter, ValidationError
+from pydantic_core import to_json
 from sqlalchemy import Connection, bindparam, event, exc, func, insert, select, update
 from sqlalchemy.engine import Dialect, Engine
 from sqlalchemy.pool import PoolProxiedConnection
@@ -276,6 +278,7 @@ class SqlStore:
         except (TypeError, ValueError) as e:
             raise StoreError(f"could not serialize the turn: {e}", session=s.id) from e
         if write.expected_version == 0:
+            values["created_at"] = s.created_at.isoformat()  # never rewritten by an update
             row_sql, row = self._q_insert_session.sql, self._q_insert_session.params(values)
         else:
             values["expected_version"] = write.expected_version
@@ -295,7 +298,9 @@ class SqlStore:
                     raise ConflictError(s.id, write.expected_version) from e
                 if cur.rowcount != 1:
                     raise ConflictError(s.id, write.expected_version)
-                if messages:
+                if len(messages) == 1:
+                    cur.execute(self._q_insert_message.sql, messages[0])
+                elif messages:
                     cur.executemany(self._q_insert_message.sql, messages)
                 if runs:
                     cur.executemany(self._q_insert_run.sql, runs)
@@ -431,7 +436,8 @@ def _session_values(s: SessionState) -> dict[str, object]:
         "flow": a.flow if a else None,
         "state": a.state if a else None,
         "flow_version": a.version if a else None,
-        "slots": json.dumps(a.slots) if a else "{}",
+        # a frame's slots are always JSON values already (a model_dump(mode="json") or a loaded row)
+        "slots": to_json(a.slots).decode() if a else "{}",
         "scratchpad": _messages_json.dump_json(a.scratchpad).decode() if a else "[]",
         "attempts": a.attempts if a else 0,
         "flow_turns": a.turns if a else 0,
@@ -440,7 +446,6 @@ def _session_values(s: SessionState) -> dict[str, object]:
         "context": json.dumps(s.context) if s.context else "{}",
         "turns": s.turns,
         "version": s.version,
-        "created_at": s.created_at.isoformat(),
         "updated_at": s.updated_at.isoformat(),
     }
 
@@ -454,7 +459,7 @@ def _session(row: Sequence[Any]) -> SessionState:
     """
     (sid, bot, user, flow, state, flow_version, slots, scratchpad, attempts, flow_turns,
      flow_started_at, stack, context, turns, version, created_at, updated_at) = row  # fmt: skip
-    q = json.dumps
+    q = _quote
     if flow is None:
         active = "null"
     else:
@@ -472,6 +477,11 @@ def _session(row: Sequence[Any]) -> SessionState:
         return SessionState.model_validate_json(doc)
     except ValidationError as e:
         raise StoreError(f"stored session row is invalid: {e}", session=str(sid)) from e
+
+
+def _quote(value: object) -> str:
+    """`json.dumps(value)`, without the encoder's Python-level setup for the usual plain str."""
+    return encode_basestring_ascii(value) if type(value) is str else json.dumps(value)
 
 
 def _record(row: Sequence[Any]) -> StoredRecord:
