@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import threading
+import time
 from collections.abc import Callable, Mapping, Sequence
 from json.encoder import encode_basestring_ascii
 from operator import itemgetter
@@ -412,13 +414,31 @@ def _sqlite_connect(busy_timeout_ms: int, synchronous: Synchronous) -> Callable[
         dbapi_conn.isolation_level = None
         cur = dbapi_conn.cursor()
         cur.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
-        cur.execute("PRAGMA journal_mode=WAL")
+        _enable_wal(cur, busy_timeout_ms / 1000)
         # FULL: a committed turn survives power loss, not only a process crash.
         cur.execute(f"PRAGMA synchronous={synchronous}")
         cur.execute("PRAGMA foreign_keys=ON")
         cur.close()
 
     return on_connect
+
+
+def _enable_wal(cur: Any, patience_s: float) -> None:
+    """Switch a connection's database to WAL, waiting out other openers of a new file.
+
+    Changing the journal mode needs an exclusive lock, and SQLite reports "database is
+    locked" for it at once, without its busy handler, while another connection is opening
+    the same new file: so this retries for as long as the busy timeout would have waited.
+    """
+    deadline = time.monotonic() + patience_s
+    while True:
+        try:
+            cur.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as e:
+            if "locked" not in str(e) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.005)
 
 
 def _sqlite_begin(conn: Connection) -> None:
