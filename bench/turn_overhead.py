@@ -38,10 +38,11 @@ from typing import Any, Literal, cast
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine import Bot, Engine, Intent, SqlStore, register
+from engine import Bot, Engine, SqlStore, register
 from engine.models import RecordDraft, SessionState, TurnWrite
 from engine.sqlstore import Synchronous
 from flows.feedback import feedback
+from flows.language_buddy import FEEDBACK
 
 BOT = "bench-feedback"
 register(
@@ -49,7 +50,7 @@ register(
         name=BOT,
         persona="a benchmark bot",
         flows=[feedback],
-        intents=[Intent("feedback", patterns=[r"\bfeedback\b"], description="give feedback")],
+        intents=[FEEDBACK],
         capabilities="I can take your feedback.",
     )
 )

@@ -29,9 +29,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sqlalchemy import event
 
-from engine import Bot, ConflictError, Engine, Intent, SqlStore, register
+from engine import Bot, ConflictError, Engine, SqlStore, register
 from engine.runtime import TurnResult
 from flows.feedback import feedback
+from flows.language_buddy import FEEDBACK
 
 # The workers' own bot: the main conversation plus the shipped feedback flow, and nothing a
 # shipped bot may add later (onboarding first, ...). Registered only in these processes.
@@ -41,7 +42,7 @@ register(
         name=BOT,
         persona="a test bot",
         flows=[feedback],
-        intents=[Intent("feedback", patterns=[r"\bfeedback\b"], description="give feedback")],
+        intents=[FEEDBACK],
         capabilities="I can take your feedback.",
     )
 )
