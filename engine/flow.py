@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, ValidationError, create_model
-from transitions import Machine
 
 from engine.errors import DefinitionError, EngineError
 from engine.extract import Parser
+from engine.machine import QuietMachine
 from engine.models import JsonObject, RecordDraft
 
 if TYPE_CHECKING:
@@ -170,7 +170,7 @@ class Flow:
     asides: Sequence[Aside] = ()
     _by_name: dict[str, State] = field(init=False, repr=False)
     _cursor: _Cursor = field(init=False, repr=False)
-    _machine: Machine = field(init=False, repr=False)
+    _machine: QuietMachine = field(init=False, repr=False)
     _lock: threading.Lock = field(init=False, repr=False)
     answer_models: dict[str, type[BaseModel]] = field(init=False, repr=False)
 
@@ -182,7 +182,7 @@ class Flow:
             self._by_name[s.name] = s
         self._validate()
         self._cursor = _Cursor()
-        self._machine = Machine(
+        self._machine = QuietMachine(
             model=self._cursor,
             states=[s.name for s in self.states],
             initial=self.initial.name,

@@ -207,7 +207,6 @@ class Turn:
                 if isinstance(s, Ask) and s.prefill:
                     slots = self._try_set(flow, slots, s, s.parser(slots)(self.text)) or slots
             slots = self._extract(flow, slots, None)[0]
-        frame.slots = slots.model_dump(mode="json")
         self.session.active = frame
         self.trace.states_entered.append(f"{name}.{frame.state}")
         self.advance(flow, frame, slots)
@@ -230,7 +229,8 @@ class Turn:
             if aside.match(self.text) and self._aside(flow, frame, slots, state, aside):
                 return
         slots, changed = self._extract(flow, slots, state.slot)
-        frame.slots = slots.model_dump(mode="json")
+        if changed:
+            frame.slots = slots.model_dump(mode="json")
         if state.slot in changed:
             frame.attempts = 0
             self.move(flow, frame, slots, ANSWER)
@@ -342,7 +342,6 @@ class Turn:
         if dest != frame.state and frame.attempts:
             frame.attempts = 0  # failed attempts belong to the question they were made at
         frame.state = dest
-        frame.slots = slots.model_dump(mode="json")
 
     def advance(self, flow: Flow, frame: FlowFrame, slots: Slots) -> None:
         """Run from the state just entered until the flow waits for the user or ends."""
@@ -352,6 +351,8 @@ class Turn:
                 if getattr(slots, state.slot) is not None and not state.ask_if_filled:
                     self.fire(flow, frame, slots, ANSWER)
                     continue
+                # the frame's stored slots catch up once, where the flow comes to rest
+                frame.slots = slots.model_dump(mode="json")
                 self.emit(self.question(flow, state, slots))
                 return
             if isinstance(state, Step):
