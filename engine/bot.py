@@ -30,7 +30,11 @@ class Intent:
     description: str
 
     def matches(self, text: str) -> bool:
-        return any(re.search(p, text, re.IGNORECASE) for p in self.patterns)
+        return any(p.search(text) for p in self._compiled)
+
+    @functools.cached_property
+    def _compiled(self) -> list[re.Pattern[str]]:
+        return [re.compile(p, re.IGNORECASE) for p in self.patterns]
 
 
 @dataclass

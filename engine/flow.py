@@ -139,6 +139,8 @@ def render(template: Template, slots: BaseModel, **extra: str) -> str:
     """Fill a template from slots (None shows as "not given"); `extra` adds names like `flow`."""
     if callable(template):
         return template(slots)
+    if "{" not in template:
+        return template  # nothing to fill: spare dumping the slots
     values = {k: ("not given" if v is None else v) for k, v in slots.model_dump(mode="json").items()}
     return template.format(**{**values, **extra})
 
