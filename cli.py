@@ -287,7 +287,10 @@ PROGRESS_OVER = 3
 
 def _report(console: Console, path: str, result: ScriptResult) -> None:
     if result.passed:
-        console.print(Text.assemble(("PASS ", "bold green"), path, (f" ({len(result.results)} turns)", "dim")))
+        counts = f"{len(result.results)} turns"
+        if restarts := result.script.restarts:
+            counts += f", {restarts} restart" + ("s" if restarts > 1 else "")
+        console.print(Text.assemble(("PASS ", "bold green"), path, (f" ({counts})", "dim")))
         return
     console.print(Text.assemble(("FAIL ", "bold red"), path))
     for f in result.failures:
@@ -570,7 +573,7 @@ def sessions_export(
         _fail(console, str(e))
     finally:
         store.close()
-    note = "" if any(t.expect and t.expect.slots is not None for t in script.turns) else " (flows and states only)"
+    note = "" if any(t.expect and t.expect.slots is not None for t in script.user_turns) else " (flows and states only)"
     console.print(
         f"wrote {len(script.turns)} turns to {replay_path}{note}; run it with: innerloop replay {replay_path}"
     )

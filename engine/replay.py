@@ -1,8 +1,9 @@
 """Running replay scripts, and turning conversations back into scripts.
 
 `run_script` plays a script against a store and an LLM and returns typed `Failure`s; a
-turn saying exactly `/reset` runs the chat's /reset meta-command. `script_from_traces` /
-`session_script` turn a conversation that happened into a script expecting what happened
+turn saying exactly `/reset` runs the chat's /reset meta-command, and a `restart: true`
+entry swaps the engine and the store for fresh ones on the same database.
+`script_from_traces` / `session_script` turn a conversation that happened into a script expecting what happened
 (the chat's /save, `innerloop sessions export --replay`), and `junit_xml` reports a run
 of scripts for CI.
 """
@@ -20,12 +21,12 @@ import yaml
 from pydantic import JsonValue
 
 from engine.bot import MAIN, get_bot
-from engine.errors import EngineError, LLMUnavailable, ScriptError, UnknownNameError
+from engine.errors import EngineError, LLMUnavailable, ScriptError, StoreError, UnknownNameError
 from engine.expect import Failure, check_history, check_records, check_turn
 from engine.llm import LLM, RulesLLM
 from engine.models import JsonObject, RecordDraft, Resources, TurnTrace
 from engine.runtime import Engine, TurnResult
-from engine.script import Script, load_script
+from engine.script import ExpectEnd, RestartTurn, Script, load_script
 from engine.sqlstore import SqlStore
 from engine.store import Store
 
@@ -82,35 +83,79 @@ def temporary_store() -> Iterator[SqlStore]:
 
 
 def run_script(script: Script, store: Store, llm: LLM) -> ScriptResult:
-    """Play `script` on `store`; an engine error ends the run as a failure of that turn."""
+    """Play `script` on `store`; an engine error ends the run as a failure of that turn.
+
+    At a `restart` entry `store` is closed and the rest of the script, `expect_end`
+    included, runs on a new engine over a new `SqlStore` on the same URL (closed here
+    before returning), so the caller's store must be a database that outlives it.
+    `llm` is kept: a backend holds no conversation, and a test's scripted queue must
+    carry on across the restart.
+    """
     result = ScriptResult(script)
     bot = get_bot(script.bot).name
     if script.profile is not None:
         seed_profile(store, bot, script.user, script.profile)
     engine = Engine(store, llm, script.resources)
-    for number, step in enumerate(script.turns, start=1):
-        try:
-            if step.user.strip() == RESET:
-                outcome = engine.reset(bot, script.user)
-            else:
-                outcome = engine.turn(bot, script.user, step.user)
-        except EngineError as e:
-            result.failures.append(Failure(number, "turn", "a reply", f"{type(e).__name__}: {e}"))
-            return result
-        result.results.append(outcome)
-        if step.expect:
-            result.failures.extend(check_turn(step.expect, outcome, number))
-    end = script.expect_end
-    if end is not None:
-        session = engine.session(bot, script.user)
-        flow = session.active.flow if session and session.active else MAIN
-        if end.flow is not None and end.flow != flow:
-            result.failures.append(Failure(None, "flow", end.flow, flow))
-        history = [m.content for m in store.history(session.id, ALL_HISTORY)] if session else []
-        result.failures.extend(check_history(end.history_contains, history))
-        for kind, rows in (end.records or {}).items():
-            result.failures.extend(check_records(kind, rows, store.records(kind, bot=bot, user=script.user)))
+    try:
+        for number, step in enumerate(script.turns, start=1):
+            try:
+                if isinstance(step, RestartTurn):
+                    engine = _restarted(engine)
+                    continue
+                if step.user.strip() == RESET:
+                    outcome = engine.reset(bot, script.user)
+                else:
+                    outcome = engine.turn(bot, script.user, step.user)
+            except EngineError as e:
+                what, expected = ("restart", "a fresh engine") if isinstance(step, RestartTurn) else ("turn", "a reply")
+                result.failures.append(Failure(number, what, expected, f"{type(e).__name__}: {e}"))
+                return result
+            result.results.append(outcome)
+            if step.expect:
+                result.failures.extend(check_turn(step.expect, outcome, number))
+        if script.expect_end is not None:
+            result.failures.extend(_check_end(script.expect_end, script, engine))
+    finally:
+        if engine.store is not store:
+            engine.store.close()
     return result
+
+
+def _check_end(end: ExpectEnd, script: Script, engine: Engine) -> list[Failure]:
+    bot, store = get_bot(script.bot).name, engine.store
+    failures: list[Failure] = []
+    session = engine.session(bot, script.user)
+    flow = session.active.flow if session and session.active else MAIN
+    if end.flow is not None and end.flow != flow:
+        failures.append(Failure(None, "flow", end.flow, flow))
+    history = [m.content for m in store.history(session.id, ALL_HISTORY)] if session else []
+    failures.extend(check_history(end.history_contains, history))
+    for kind, rows in (end.records or {}).items():
+        failures.extend(check_records(kind, rows, store.records(kind, bot=bot, user=script.user)))
+    return failures
+
+
+def _restarted(engine: Engine) -> Engine:
+    """A new engine on a new store over `engine`'s database, as a new process would open them.
+
+    The old store is closed first. StoreError when the database lives only as long as its
+    store (memory), since the turns after the restart would silently start from nothing.
+    """
+    url = engine.store.url
+    if not _outlives_its_store(url):
+        raise StoreError(f"a restart needs a database that outlives its store, such as a file; {url!r} does not")
+    engine.store.close()
+    return Engine(SqlStore(url), engine.llm, engine.resources)
+
+
+def _outlives_its_store(url: str) -> bool:
+    """Whether a database at `url` keeps its rows once every connection to it is closed."""
+    if url.startswith("memory:"):
+        return False
+    if not url.startswith("sqlite"):
+        return True
+    path = url.split("://", 1)[-1].lstrip("/")
+    return path not in ("", ":memory:") and "mode=memory" not in path
 
 
 def replay(
@@ -213,7 +258,14 @@ class CaseReport:
 
 def _transcript(result: ScriptResult) -> str:
     lines: list[str] = []
-    for step, outcome in zip(result.script.turns, result.results, strict=False):
+    outcomes = iter(result.results)
+    for step in result.script.turns:
+        if isinstance(step, RestartTurn):
+            lines.append("-- restart: new engine and store on the same database --")
+            continue
+        outcome = next(outcomes, None)
+        if outcome is None:  # the run stopped at an engine error
+            break
         lines += [f"user: {step.user}", f"bot ({outcome.flow}/{outcome.state or '-'}): {outcome.reply}"]
     return "\n".join(lines)
 

@@ -3,25 +3,32 @@
 `load_script` reads and validates a script: every key is checked (an unknown key is an
 error), and names of bots, flows, states and slots are checked against the code, so a
 malformed script is reported with its file, turn and problem before anything runs.
+
+An entry of `turns` is a user turn (`user`, optional `expect`) or a restart
+(`restart: true` and nothing else), which the runner plays as a process restart.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import yaml
 from pydantic import (
     BaseModel,
     ConfigDict,
+    Discriminator,
     Field,
     JsonValue,
     PrivateAttr,
+    Tag,
     ValidationError,
     ValidationInfo,
     field_validator,
+    model_validator,
 )
+from pydantic_core import PydanticCustomError
 
 from engine.bot import MAIN, get_bot
 from engine.errors import DataFileError, ScriptError, UnknownNameError
@@ -51,9 +58,59 @@ class Expect(_Strict):
     _listify = field_validator("reply_contains", "reply_not_contains", mode="before")(_as_list)
 
 
-class ScriptTurn(_Strict):
+class UserTurn(_Strict):
+    """One message from the user, and what must hold after the bot's reply."""
+
     user: str
     expect: Expect | None = None
+
+
+# The error type of a malformed restart entry: its message is already worded for the author.
+RESTART_ENTRY_ERROR = "restart_entry"
+
+
+class RestartTurn(_Strict):
+    """`- restart: true`: the runner closes the engine and the store and goes on with fresh ones."""
+
+    restart: Literal[True]
+
+    @model_validator(mode="before")
+    @classmethod
+    def _alone_and_true(cls, data: object) -> object:
+        # pydantic's own wording ("extra inputs are not permitted", "input should be True")
+        # would not tell the author what a restart entry is; these messages do.
+        if not isinstance(data, dict):
+            return data
+        others = [k for k in data if k != "restart"]
+        if others:
+            keys = ", ".join(repr(k) for k in others)
+            raise PydanticCustomError(
+                RESTART_ENTRY_ERROR,
+                f"a restart entry is `- restart: true` alone, but this one also has {keys}; "
+                "put the user's message and its expectations in an entry of their own",
+            )
+        if data["restart"] is not True:
+            raise PydanticCustomError(
+                RESTART_ENTRY_ERROR,
+                f"restart must be true, got {data['restart']!r}; to go on without a restart, leave the entry out",
+            )
+        return data
+
+
+_TURN_KINDS = ("user", "restart")
+
+
+def _turn_kind(value: object) -> str:
+    # Any entry naming `restart` is meant as a restart, so mixing in `user` is reported as
+    # a malformed restart rather than as an unknown key of a user turn.
+    if isinstance(value, RestartTurn) or (isinstance(value, dict) and "restart" in value):
+        return "restart"
+    return "user"
+
+
+ScriptTurn = Annotated[
+    Annotated[UserTurn, Tag("user")] | Annotated[RestartTurn, Tag("restart")], Discriminator(_turn_kind)
+]
 
 
 class ExpectEnd(_Strict):
@@ -92,6 +149,14 @@ class Script(_Strict):
         if value is None or value.is_absolute() or not isinstance(base, Path):
             return value
         return base / value
+
+    @property
+    def user_turns(self) -> list[UserTurn]:
+        return [t for t in self.turns if isinstance(t, UserTurn)]
+
+    @property
+    def restarts(self) -> int:
+        return sum(1 for t in self.turns if isinstance(t, RestartTurn))
 
     @property
     def path(self) -> Path | None:
@@ -193,8 +258,13 @@ def _validation_problem(e: ValidationError) -> tuple[int | None, str]:
         if len(loc) >= 2 and loc[0] == "turns" and isinstance(loc[1], int):
             turn = loc[1] + 1
             loc = loc[2:]
+            # The turn's kind (the union's tag) is not a key the author wrote.
+            if loc and loc[0] in _TURN_KINDS:
+                loc = loc[1:]
         where = ".".join(str(x) for x in loc)
-        if err["type"] == "extra_forbidden":
+        if err["type"] == RESTART_ENTRY_ERROR:
+            text = err["msg"]
+        elif err["type"] == "extra_forbidden":
             parent = ".".join(str(x) for x in loc[:-1])
             text = f"unknown key {loc[-1]!r}" + (f" in {parent}" if parent else "")
         elif err["type"] == "missing":
@@ -224,7 +294,7 @@ def _check_names(script: Script, name: str) -> None:
         bot = get_bot(script.bot)
     except UnknownNameError as e:
         raise ScriptError(name, str(e)) from None
-    checks = [(i + 1, t.expect) for i, t in enumerate(script.turns) if t.expect]
+    checks = [(i + 1, t.expect) for i, t in enumerate(script.turns) if isinstance(t, UserTurn) and t.expect]
     for turn, ex in checks:
         if ex.flow is None or ex.flow == MAIN:
             continue

@@ -90,6 +90,18 @@ def test_coverage_names_the_transition_never_taken(never_answers_category: list[
     assert "reprompt details: reprompt 2" in r.output
 
 
+def test_coverage_counts_the_turns_after_a_restart(tmp_path: Path) -> None:
+    # Before the restart only sentiment and rating are entered; the rest of the flow comes after it.
+    p = script(tmp_path, "restart.yaml", ["I want to give feedback", "3", "meh", "usability"], "{flow: main}")
+    lines = p.read_text().splitlines()
+    lines.insert(lines.index('  - user: "I want to give feedback"') + 1, "  - restart: true")
+    p.write_text("\n".join(lines) + "\n")
+    r = run("replay", "--coverage", p)
+    assert r.exit_code == 0 and f"PASS {p} (4 turns, 1 restart)" in r.output, r.output
+    [row] = [line for line in r.output.splitlines() if "│ feedback" in line]
+    assert "7/7 (100%)" in row and "6/6 (100%)" in row, r.output
+
+
 def test_min_coverage_exits_1_for_a_flow_below_it(never_answers_category: list[Path]) -> None:
     r = run("replay", "--min-coverage", "90", *never_answers_category)
     assert r.exit_code == 1, r.output
@@ -234,6 +246,26 @@ def test_junit_xml(tmp_path: Path) -> None:
     error = cases[str(malformed)].find("error")
     assert error is not None and error.get("type") == "ScriptError"
     assert "unknown key 'flwo'" in (error.get("message") or "")
+
+
+def test_junit_transcript_marks_the_restart(tmp_path: Path) -> None:
+    p = tmp_path / "restart.yaml"
+    p.write_text(
+        f"bot: language-buddy\nprofile: {PROFILE}\nturns:\n  - user: I want to give feedback\n  - restart: true\n"
+        "  - user: '4'\n    expect: {state: category}\n"
+    )
+    out = tmp_path / "junit.xml"
+    r = run("replay", "--junit", out, p)
+    assert r.exit_code == 1, r.output
+    case = ET.parse(out).getroot().find("testsuite/testcase")
+    assert case is not None
+    failure, transcript = case.find("failure"), case.find("system-out")
+    assert failure is not None and "turn 3: state" in (failure.text or "")
+    assert transcript is not None
+    lines = (transcript.text or "").splitlines()
+    assert len(lines) == 5 and lines[0] == "user: I want to give feedback", lines
+    assert lines[1].startswith("bot (feedback/rating): ") and lines[4].startswith("bot (feedback/details): ")
+    assert lines[2:4] == ["-- restart: new engine and store on the same database --", "user: 4"]
 
 
 def test_no_progress_bar_in_piped_output(tmp_path: Path) -> None:
@@ -491,6 +523,19 @@ def test_sessions_export_replays(db: str, tmp_path: Path) -> None:
     assert s.profile == PROFILE_DATA and [t.expect.flow for t in s.turns if t.expect] == ["feedback"] * 2 + ["main"]
     r = run("replay", out)
     assert r.exit_code == 0 and "PASS" in r.output, r.output
+
+
+def test_a_session_replayed_with_a_restart_exports_as_one_run(tmp_path: Path) -> None:
+    # A restart leaves nothing in the database, so the saved script has every user turn and no restart.
+    db = str(tmp_path / "r.db")
+    assert run("replay", "--db", db, ROOT / "tests" / "replays" / "support_restart.yaml").exit_code == 0
+    out = tmp_path / "saved.yaml"
+    r = run("sessions", "export", session_id(db), "--replay", out, "--db", db)
+    assert r.exit_code == 0 and f"wrote 4 turns to {out}" in r.output, r.output
+    s = load_script(out)
+    assert s.restarts == 0 and [t.user for t in s.user_turns][2:] == ["12", "no sound"]
+    r = run("replay", out)
+    assert r.exit_code == 0 and f"PASS {out} (4 turns)" in r.output, r.output
 
 
 def test_sessions_export_unknown_session(db: str, tmp_path: Path) -> None:

@@ -161,6 +161,22 @@ def test_replay_malformed_beats_failed(tmp_path: Path) -> None:
     assert f"MALFORMED {malformed}, turn 2: unknown key 'flwo'" in r.output
 
 
+def test_replay_malformed_restart_exits_2_with_file_turn_and_problem(tmp_path: Path) -> None:
+    good = tmp_path / "good.yaml"
+    good.write_text("bot: language-buddy\nprofile: {name: Max}\nturns:\n  - user: hi\n  - restart: true\n")
+    mixed = tmp_path / "mixed.yaml"
+    mixed.write_text("bot: language-buddy\nturns:\n  - user: hi\n  - restart: true\n    user: again\n")
+    off = tmp_path / "off.yaml"
+    off.write_text("bot: language-buddy\nturns:\n  - user: hi\n  - user: x\n  - restart: false\n")
+    r = run("replay", str(good), str(mixed), str(off))
+    assert r.exit_code == 2, r.output
+    assert f"PASS {good} (1 turns, 1 restart)" in r.output
+    assert f"MALFORMED {mixed}, turn 2: a restart entry is `- restart: true` alone, but this one also has 'user'" in (
+        r.output.replace("\n", " ")
+    )
+    assert f"MALFORMED {off}, turn 3: restart must be true, got False" in r.output.replace("\n", " ")
+
+
 def test_replay_on_a_given_db(tmp_path: Path) -> None:
     db = tmp_path / "replay.db"
     r = run("replay", "--db", str(db), str(REPLAYS / "feedback_happy_path.yaml"))

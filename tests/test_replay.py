@@ -9,10 +9,12 @@ import pytest
 from engine.errors import ScriptError
 from engine.expect import Failure, check_records, check_turn, match_records, subset_mismatches, values_equal
 from engine.llm import RulesLLM
-from engine.models import StoredRecord, utcnow
+from engine.models import RecordDraft, StoredRecord, utcnow
 from engine.replay import replay, run_script, temporary_store
 from engine.runtime import TurnResult
-from engine.script import Expect, Script, load_script
+from engine.script import Expect, RestartTurn, Script, UserTurn, load_script
+from engine.sqlstore import SqlStore
+from engine.store import MemoryStore
 
 REPLAYS = Path(__file__).parent / "replays"
 SCRIPTS = sorted(REPLAYS.glob("*.yaml"))
@@ -283,3 +285,129 @@ def test_openai_without_a_key_is_a_failure_not_a_traceback(monkeypatch: pytest.M
     result = replay(s)
     [f] = result.failures
     assert f.turn is None and f.what == "llm" and "OPENAI_API_KEY" in str(f.actual)
+
+
+# -- restart entries ----------------------------------------------------------------------
+
+PROFILED = "bot: language-buddy\nprofile: {name: Max, level: B1}\n"
+
+
+def test_a_restart_entry_loads_between_user_turns(tmp_path: Path) -> None:
+    s = load_script(write(tmp_path, PROFILED + "turns:\n  - user: hi\n  - restart: true\n  - user: x\n"))
+    assert [type(t) for t in s.turns] == [UserTurn, RestartTurn, UserTurn]
+    assert s.restarts == 1 and [t.user for t in s.user_turns] == ["hi", "x"]
+
+
+@pytest.mark.parametrize(
+    ("entry", "problem"),
+    [
+        ("{restart: true, user: hi}", "a restart entry is `- restart: true` alone, but this one also has 'user'"),
+        ("{user: hi, restart: true}", "a restart entry is `- restart: true` alone, but this one also has 'user'"),
+        ("{restart: true, expect: {flow: main}}", "but this one also has 'expect'"),
+        ("{restart: true, user: hi, expect: {flow: main}}", "also has 'user', 'expect'"),
+        ("{restart: false}", "restart must be true, got False"),
+        ("{restart: 1}", "restart must be true, got 1"),
+        ("{restart: now}", "restart must be true, got 'now'"),
+        ("{restart: }", "restart must be true, got None"),
+    ],
+)
+def test_a_malformed_restart_entry_names_file_turn_and_problem(tmp_path: Path, entry: str, problem: str) -> None:
+    e = load_error(tmp_path, PROFILED + f"turns:\n  - user: hi\n  - {entry}\n  - user: x\n")
+    assert e.turn == 2 and problem in e.problem
+    assert str(e).startswith(f"{tmp_path / 's.yaml'}, turn 2: ")
+
+
+def test_user_turn_errors_do_not_name_the_turn_kind(tmp_path: Path) -> None:
+    # the union's tag ("user"/"restart") sits in pydantic's error path; it is no key of the script
+    assert load_error(tmp_path, PROFILED + "turns:\n  - user: 4\n").problem.startswith("user: Input should be")
+    assert load_error(tmp_path, PROFILED + "turns:\n  - expect: {}\n").problem == "missing required key 'user'"
+    e = load_error(tmp_path, PROFILED + "turns:\n  - restart: true\n  - user: x\n    expect: {flwo: main}\n")
+    assert e.turn == 2 and e.problem == "unknown key 'flwo' in expect"
+
+
+class SeedsInMemory(SqlStore):
+    """Records added outside a turn (a script's `profile:`) live in this object only, never in the database."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(url)
+        self.seeded: list[StoredRecord] = []
+
+    def add_record(self, bot: str, user: str, session_id: str, draft: RecordDraft) -> None:
+        row = {"id": -1, "kind": draft.kind, "bot": bot, "user": user, "session_id": session_id, "data": draft.data}
+        self.seeded.append(StoredRecord.model_validate({**row, "created_at": utcnow()}))
+
+    def latest(self, kind: str, *, bot: str, user: str) -> StoredRecord | None:
+        mine = [r for r in self.seeded if (r.kind, r.bot, r.user) == (kind, bot, user)]
+        return mine[-1] if mine else super().latest(kind, bot=bot, user=user)
+
+
+def forgetting_script(*, restart: bool) -> Script:
+    """Feedback started while the in-memory profile is known, finished and followed by a greeting."""
+    turns: list[dict[str, object]] = [{"user": "I want to give feedback"}]
+    turns += [{"restart": True}] if restart else []
+    turns += [{"user": "4"}, {"user": "the bot is too slow"}, {"user": "hello"}]
+    return Script.model_validate({"bot": "language-buddy", "user": "max", "profile": {"name": "Max"}, "turns": turns})
+
+
+@pytest.mark.parametrize("restart", [False, True])
+def test_a_restart_forgets_what_only_memory_held_and_the_session_goes_on(tmp_path: Path, restart: bool) -> None:
+    store = SeedsInMemory(str(tmp_path / "r.db"))
+    try:
+        result = run_script(forgetting_script(restart=restart), store, RulesLLM())
+    finally:
+        store.close()
+    assert result.passed, result.failures
+    started, rated, finished, greeted = result.results
+    # the feedback flow started before the restart resumes from its stored state and finishes
+    assert started.flow == "feedback" and rated.state == "details" and rated.slots["rating"] == 4
+    assert finished.flow == "main" and finished.trace is not None and finished.trace.records
+    assert len({r.session_id for r in result.results}) == 1
+    # the profile lived in the first store object only: a fresh store does not know it, so
+    # the entry rule sends the next main-conversation message to onboarding
+    assert greeted.flow == ("onboarding" if restart else "main")
+    db = SqlStore(str(tmp_path / "r.db"))
+    try:
+        assert [t.turn for t in db.traces(greeted.session_id or "")] == [1, 2, 3, 4]
+    finally:
+        db.close()
+
+
+def test_expect_end_reads_the_store_opened_at_the_restart(tmp_path: Path) -> None:
+    s = load_script(
+        write(
+            tmp_path,
+            PROFILED + "turns:\n  - user: I want to give feedback\n  - user: '4'\n  - user: it is too slow\n"
+            "  - restart: true\nexpect_end: {flow: main, history_contains: ['Rating: 4/5'],"
+            " records: {feedback: [{rating: 4}]}}\n",
+        )
+    )
+    result = replay(s)
+    assert result.passed, result.failures
+    assert len(result.results) == 3
+
+
+def test_a_restart_on_a_memory_store_is_a_failure_not_a_fresh_start(tmp_path: Path) -> None:
+    s = load_script(write(tmp_path, PROFILED + "turns:\n  - user: I want to give feedback\n  - restart: true\n"
+                                               "  - user: '4'\n"))  # fmt: skip
+    result = run_script(s, MemoryStore(), RulesLLM())
+    [f] = result.failures
+    assert (f.turn, f.what) == (2, "restart") and "outlives" in str(f.actual) and "memory://" in str(f.actual)
+    assert [r.flow for r in result.results] == ["feedback"]  # the turn before it ran; none after it
+    for url in ("sqlite://", "sqlite:///:memory:"):
+        store = SqlStore(url)
+        try:
+            result = run_script(s, store, RulesLLM())
+        finally:
+            store.close()
+        assert [(f.turn, f.what) for f in result.failures] == [(2, "restart")], url
+
+
+def test_a_restart_on_a_given_db_keeps_one_session_there(tmp_path: Path) -> None:
+    db = tmp_path / "kept.db"
+    assert replay(load_script(REPLAYS / "support_restart.yaml"), db=db).passed
+    store = SqlStore(str(db))
+    try:
+        [session] = store.sessions()
+        assert session.turns == 4 and session.flow is None
+    finally:
+        store.close()
