@@ -6,18 +6,26 @@ A bank is YAML: `levels: {A1: [question, ...], A2: [...], ...}` where a question
 Levels run upwards from A1 without gaps; the highest level present is the ceiling.
 A bank is checked completely on load and every problem is reported at once, named by
 level and question number, so an author fixes a file in one pass.
+
+A test in progress names its bank by a `BankRef`, never by a file path (the install, or the
+file given for a run, may move while a session waits): a shipped bank by its name, the
+run's own bank as "the run's bank", each with a digest of its questions, so a session
+resumed on another bank than the one it started with is told so instead of being asked the
+wrong questions.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 import unicodedata
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Literal
+from pathlib import Path, PurePath
+from typing import Annotated, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from engine import DataFileError, Invalid, Parser, Resources
 
@@ -47,6 +55,7 @@ class Question(BaseModel):
 class Bank:
     path: Path
     levels: dict[CEFR, list[Question]]
+    digest: str  # of the questions, not the file: comments and layout may change
 
     @property
     def ceiling(self) -> CEFR:
@@ -119,7 +128,12 @@ def _parse(path: Path) -> Bank:
         levels[lvl] = questions
     if problems:
         raise DataFileError(str(path), problems)
-    return Bank(path=path, levels=levels)
+    return Bank(path=path, levels=levels, digest=_digest(levels))
+
+
+def _digest(levels: dict[CEFR, list[Question]]) -> str:
+    questions = {lvl: [q.model_dump(mode="json") for q in qs] for lvl, qs in levels.items()}
+    return hashlib.sha256(json.dumps(questions, sort_keys=True).encode()).hexdigest()[:16]
 
 
 def _question(level: CEFR, number: int, of: int, item: object, problems: list[str]) -> Question | None:
@@ -173,16 +187,123 @@ def _question(level: CEFR, number: int, of: int, item: object, problems: list[st
     return Question(level=level, number=number, of=of, text=str(text).strip(), options=options, accepted=accepted)
 
 
-def bank_path(resources: Resources, language: str) -> Path | None:
-    """The bank to use: the run's own (a replay's `assessment:`) or the shipped one for `language`."""
-    if resources.assessment is not None:
-        return resources.assessment
-    shipped = SHIPPED / f"{language}.yaml"
-    return shipped if shipped.is_file() else None
-
-
 def shipped_banks() -> list[Path]:
     return sorted(SHIPPED.glob("*.yaml"))
+
+
+# -- which bank a test in progress uses -----------------------------------------------------
+
+
+class ShippedBank(BaseModel):
+    """A bank in the shipped data folder, by its file stem (the language code), found there at load."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: Literal["shipped"] = "shipped"
+    name: str = Field(pattern=r"^[A-Za-z0-9_-]+$")  # a name, never a path
+    digest: str | None = None  # None only when read from a session stored with a path
+
+
+class RunBank(BaseModel):
+    """The bank a run was given (`--assessment`, a replay's `assessment:`), found through the run's Resources."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: Literal["run"] = "run"
+    file: str  # its file name, only to tell the user which bank is meant
+    digest: str
+
+
+class BankFile(BaseModel):
+    """A bank outside the shipped folder as sessions stored before `BankRef` named it: its path."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: Literal["path"] = "path"
+    path: str
+
+
+# The shipped folder's place inside any install, old or new.
+_SHIPPED_LAYOUT = ("flows", "data", "assessment")
+
+
+def _stored_path(value: object) -> object:
+    """Accept the absolute path older sessions stored: a shipped bank becomes its name."""
+    if not isinstance(value, str):
+        return value
+    path = PurePath(value)
+    if path.parent.parts[-3:] == _SHIPPED_LAYOUT and path.suffix == ".yaml":
+        return ShippedBank(name=path.stem)  # this install's or an earlier one's: the name is what lasts
+    return BankFile(path=value)
+
+
+BankRef = Annotated[ShippedBank | RunBank | BankFile, Field(discriminator="kind"), BeforeValidator(_stored_path)]
+
+
+def bank_for(resources: Resources, language: str) -> tuple[BankRef, Bank] | None:
+    """The bank a new test uses, and how the session refers to it: the run's own, else the shipped one."""
+    if resources.assessment is not None:
+        bank = load_bank(resources.assessment)
+        return RunBank(file=resources.assessment.name, digest=bank.digest), bank
+    shipped = SHIPPED / f"{language}.yaml"
+    if not shipped.is_file():
+        return None
+    bank = load_bank(shipped)
+    return ShippedBank(name=language, digest=bank.digest), bank
+
+
+@dataclass(frozen=True)
+class Unavailable:
+    """Why a test in progress cannot go on with its bank, said to the user before it starts over."""
+
+    reason: str
+    detail: str = ""  # for the turn's trace, not the user
+
+
+def resolve_bank(ref: BankRef, resources: Resources, at: Question, tier: int) -> Bank | Unavailable:
+    """The bank a test in progress continues with, found again for this run; `at` is the open question.
+
+    A test goes on only with the bank it began with: a shipped bank while the run gives no
+    bank of its own, the run's bank while this run's has the same questions, and an old
+    session's file while it exists. Whatever the digest says, the open question must still
+    be the bank's question at that place.
+    """
+    given = resources.assessment
+    if isinstance(ref, RunBank):
+        if given is None:
+            return Unavailable(
+                f"The placement test began with the question bank {ref.file}, which this run doesn't have."
+            )
+        bank = load_bank(given)
+        if bank.digest != ref.digest:
+            return Unavailable(
+                f"The placement test began with the question bank {ref.file}, and this run's bank "
+                f"({given.name}) has other questions."
+            )
+    elif isinstance(ref, ShippedBank):
+        path = SHIPPED / f"{ref.name}.yaml"
+        if given is not None:
+            return Unavailable(
+                f"The placement test began with the built-in question bank, and this run uses {given.name} instead."
+            )
+        if not path.is_file():
+            return Unavailable(f"The built-in question bank {ref.name!r} the placement test began with is gone.")
+        bank = load_bank(path)
+        if ref.digest is not None and bank.digest != ref.digest:
+            return Unavailable("The built-in question bank has changed since the placement test began.")
+    else:
+        path = Path(ref.path)
+        if not path.is_file():
+            return Unavailable(f"The question bank the placement test began with ({path.name}) can't be found anymore.")
+        try:
+            bank = load_bank(path)
+        except DataFileError as e:
+            # no run asked for this file, so its problems are no reason to fail the turn
+            return Unavailable(f"The question bank the placement test began with ({path.name}) can't be read.", str(e))
+    level = bank.levels.get(LEVELS[tier], [])
+    if not (at.level == LEVELS[tier] and at.number <= len(level) and level[at.number - 1] == at):
+        return Unavailable("The question bank no longer has the question you were answering.")
+    return bank
 
 
 # -- answering and grading ----------------------------------------------------------------

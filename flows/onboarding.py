@@ -4,7 +4,9 @@ Profile questions are asked one per turn, but any message may fill or correct se
 answers (`read_anytime`), and a filled question is passed through. The placement test
 walks the bank level by level; a level is passed when more than half of its questions
 are right, and the ramp stops at the first failed level or at the bank's ceiling. Its
-progress sits in the slots, so a restart or a paused onboarding resumes mid-test.
+progress sits in the slots, so a restart or a paused onboarding resumes mid-test; the
+slots name the bank (flows/assessment.py: `BankRef`), and a test resumed where that bank
+can't be found again starts over, saying why.
 Every decision is a transition over these typed slots; the LLM only phrases, and (with
 the openai backend) may grade an open answer the rules marked wrong.
 """
@@ -14,7 +16,6 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable
-from pathlib import Path
 from typing import Literal, Self
 
 from pydantic import BaseModel, Field, create_model, model_validator
@@ -24,12 +25,15 @@ from engine.extract import Invalid, Parser, choice, yes_no
 from flows.assessment import (
     CEFR,
     LEVELS,
+    BankRef,
     Question,
+    Unavailable,
     answer_parser,
-    bank_path,
+    bank_for,
     is_correct,
     load_bank,
     render_question,
+    resolve_bank,
     shipped_banks,
 )
 from flows.parsers import (
@@ -67,7 +71,9 @@ class OnboardingSlots(Slots):
     timezone: TimeZoneName | None = None
     # the placement test; `assessed_language` says which language `level` was measured in
     assessed_language: LanguageCode | None = None
-    bank: str | None = None
+    # a name or "the run's bank", not a path: a session may wait for its next turn across an
+    # upgrade that moves the install, or a run given another bank file
+    bank: BankRef | None = None
     tier: int = Field(0, ge=0, lt=len(LEVELS))
     correct: int = Field(0, ge=0)
     passed: CEFR | None = None
@@ -225,22 +231,26 @@ def settle_timezone(ctx: StepContext[OnboardingSlots]) -> None:
 
 
 def prepare(ctx: StepContext[OnboardingSlots]) -> None:
+    start_test(ctx, "prepare")
+
+
+def start_test(ctx: StepContext[OnboardingSlots], state: str) -> None:
+    """The first question of the bank this run has for the target language, or A1 when it has none."""
     s = ctx.slots
     target = s.target_language
-    if target is None:  # every way into this state passes the target question first
-        raise DefinitionError("the placement test needs a target language", flow="onboarding", state="prepare")
+    if target is None:  # every way into the test passes the target question first
+        raise DefinitionError("the placement test needs a target language", flow="onboarding", state=state)
     reset_assessment(s)
     s.assessed_language = target
-    path = bank_path(ctx.resources, target)
-    if path is None:
+    found = bank_for(ctx.resources, target)
+    if found is None:
         s.level = "A1"
         ctx.say(
             f"I don't have a placement test for {language_name(target)} yet, so I'll start you at level A1; "
             "we'll adjust as we practise."
         )
         return
-    bank = load_bank(path)
-    s.bank = str(path)
+    s.bank, bank = found
     s.question = bank.question(0, 0)
     ctx.say(
         f"Now a short placement test in {language_name(target)}. It starts easy (A1) and gets harder up to "
@@ -264,13 +274,19 @@ def grade(ctx: StepContext[OnboardingSlots]) -> None:
     if q is None or s.bank is None:
         s.level = s.passed or "A1"
         return
+    bank = resolve_bank(s.bank, ctx.resources, q, s.tier)
+    if isinstance(bank, Unavailable):
+        # the answer was to another bank's question: the score so far means nothing in this one
+        ctx.event("bank", f"{bank.reason} {bank.detail}".strip())
+        ctx.say(f"{bank.reason} So the placement test starts over.")
+        start_test(ctx, "grade")
+        return
     right = is_correct(q, s.answer)
     if not right and not q.is_choice and s.answer not in (None, "?"):
         verdict = ctx.parse(verdict_model(q.text, tuple(q.accepted)), f"grade:onboarding.{q.level}.{q.number}")
         right = getattr(verdict, "correct", None) is True
     s.correct += int(right)
     s.answer = None
-    bank = load_bank(Path(s.bank))
     if q.number < q.of:
         s.question = bank.question(s.tier, q.number)
         return

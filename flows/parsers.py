@@ -468,6 +468,95 @@ MULTI_ZONE_COUNTRIES: dict[str, tuple[str, str]] = {
     "brazil": ("Brazil", "São Paulo"), "australia": ("Australia", "Sydney"), "mexico": ("Mexico", "Mexico City"),
     "indonesia": ("Indonesia", "Jakarta"), "kazakhstan": ("Kazakhstan", "Almaty"),
 }  # fmt: skip
+# US states and Canadian provinces by name and postal code, with the zones used there. The first
+# zone is where most people live: it answers for a town the tables don't know, so a state split
+# between zones is placed by its majority ("El Paso, Texas" gets Texas's Central time, not El
+# Paso's Mountain time). The others let a tabled city there keep its own zone ("Boise, Idaho").
+US_STATES: dict[tuple[str, ...], tuple[str, ...]] = {
+    ("alabama", "al"): ("America/Chicago",),
+    ("alaska", "ak"): ("America/Anchorage", "America/Juneau", "America/Sitka", "America/Metlakatla",
+                       "America/Yakutat", "America/Nome", "America/Adak"),
+    ("arizona", "az"): ("America/Phoenix", "America/Denver"),  # the Navajo Nation keeps daylight time
+    ("arkansas", "ar"): ("America/Chicago",),
+    ("california", "ca"): ("America/Los_Angeles",),
+    ("colorado", "co"): ("America/Denver",),
+    ("connecticut", "ct"): ("America/New_York",),
+    ("delaware", "de"): ("America/New_York",),
+    ("district of columbia", "dc"): ("America/New_York",),
+    ("florida", "fl"): ("America/New_York", "America/Chicago"),  # the western panhandle is Central
+    ("georgia", "ga"): ("America/New_York", "Asia/Tbilisi"),  # and the country: "Tbilisi, Georgia"
+    ("hawaii", "hi"): ("Pacific/Honolulu",),
+    ("idaho", "id"): ("America/Boise", "America/Los_Angeles"),  # the north is Pacific
+    ("illinois", "il"): ("America/Chicago",),
+    ("indiana", "in"): ("America/Indiana/Indianapolis", "America/Chicago", "America/Indiana/Vincennes",
+                        "America/Indiana/Winamac", "America/Indiana/Marengo", "America/Indiana/Petersburg",
+                        "America/Indiana/Vevay", "America/Indiana/Tell_City", "America/Indiana/Knox"),
+    ("iowa", "ia"): ("America/Chicago",),
+    ("kansas", "ks"): ("America/Chicago", "America/Denver"),
+    ("kentucky", "ky"): ("America/New_York", "America/Kentucky/Louisville", "America/Kentucky/Monticello",
+                         "America/Chicago"),
+    ("louisiana", "la"): ("America/Chicago",),
+    ("maine", "me"): ("America/New_York",),
+    ("maryland", "md"): ("America/New_York",),
+    ("massachusetts", "mass", "ma"): ("America/New_York",),
+    ("michigan", "mi"): ("America/Detroit", "America/Menominee"),
+    ("minnesota", "mn"): ("America/Chicago",),
+    ("mississippi", "ms"): ("America/Chicago",),
+    ("missouri", "mo"): ("America/Chicago",),
+    ("montana", "mt"): ("America/Denver",),
+    ("nebraska", "ne"): ("America/Chicago", "America/Denver"),
+    ("nevada", "nv"): ("America/Los_Angeles", "America/Denver"),
+    ("new hampshire", "nh"): ("America/New_York",),
+    ("new jersey", "nj"): ("America/New_York",),
+    ("new mexico", "nm"): ("America/Denver",),
+    ("new york", "ny"): ("America/New_York",),
+    ("north carolina", "nc"): ("America/New_York",),
+    ("north dakota", "nd"): ("America/Chicago", "America/North_Dakota/Center", "America/North_Dakota/New_Salem",
+                             "America/North_Dakota/Beulah", "America/Denver"),
+    ("ohio", "oh"): ("America/New_York",),
+    ("oklahoma", "ok"): ("America/Chicago",),
+    ("oregon", "or"): ("America/Los_Angeles", "America/Boise"),
+    ("pennsylvania", "pa"): ("America/New_York",),
+    ("rhode island", "ri"): ("America/New_York",),
+    ("south carolina", "sc"): ("America/New_York",),
+    ("south dakota", "sd"): ("America/Chicago", "America/Denver"),
+    ("tennessee", "tn"): ("America/Chicago", "America/New_York"),  # Nashville and Memphis outnumber the east
+    ("texas", "tx"): ("America/Chicago", "America/Denver"),
+    ("utah", "ut"): ("America/Denver",),
+    ("vermont", "vt"): ("America/New_York",),
+    ("virginia", "va"): ("America/New_York",),
+    ("washington", "wa"): ("America/Los_Angeles",),
+    ("west virginia", "wv"): ("America/New_York",),
+    ("wisconsin", "wi"): ("America/Chicago",),
+    ("wyoming", "wy"): ("America/Denver",),
+}  # fmt: skip
+CANADIAN_PROVINCES: dict[tuple[str, ...], tuple[str, ...]] = {
+    ("alberta", "ab"): ("America/Edmonton",),
+    ("british columbia", "bc"): ("America/Vancouver", "America/Edmonton", "America/Dawson_Creek",
+                                 "America/Fort_Nelson", "America/Phoenix"),
+    ("manitoba", "mb"): ("America/Winnipeg",),
+    ("new brunswick", "nb"): ("America/Moncton",),
+    ("newfoundland and labrador", "newfoundland", "labrador", "nl"): ("America/St_Johns", "America/Goose_Bay"),
+    ("nova scotia", "ns"): ("America/Halifax", "America/Glace_Bay"),
+    ("northwest territories", "nt"): ("America/Edmonton", "America/Inuvik"),
+    ("nunavut", "nu"): ("America/Iqaluit", "America/Rankin_Inlet", "America/Cambridge_Bay", "America/Resolute"),
+    ("ontario", "on"): ("America/Toronto", "America/Winnipeg", "America/Panama"),  # the far west is Central
+    ("prince edward island", "pei", "pe"): ("America/Halifax",),
+    ("quebec", "qc"): ("America/Toronto", "America/Puerto_Rico"),
+    ("saskatchewan", "sk"): ("America/Regina", "America/Swift_Current", "America/Edmonton"),
+    ("yukon", "yt"): ("America/Whitehorse", "America/Dawson"),
+}  # fmt: skip
+# Postal codes that are also words: after a city they count only alone after a comma ("Paris, OK"),
+# so "in Paris, in the 5th" or "Portland or Seattle" name no state.
+WORD_POSTAL_CODES = frozenset({"al", "de", "hi", "id", "in", "la", "ma", "me", "mo", "ne", "oh", "ok", "on", "or",
+                               "pa", "us"})  # fmt: skip
+# Multi-zone countries whose parts are tabled above (names, what a part is called, an example
+# part, the table): a place there is settled by its state or province. "ca" after a city is
+# Canada's ISO code as often as California's postal code.
+SUBDIVIDED: dict[str, tuple[tuple[str, ...], str, str, dict[tuple[str, ...], tuple[str, ...]]]] = {
+    "the US": (("usa", "us", "united states", "united states of america", "america"), "state", "Ohio", US_STATES),
+    "Canada": (("canada", "ca"), "province", "Ontario", CANADIAN_PROVINCES),
+}
 _OFFSET = re.compile(r"(?:utc|gmt|z)?(?P<sign>[+\-−])(?P<h>\d{1,2})(?:(?::|h)?(?P<m>\d{2}))?")
 _PLACE_CUES = re.compile(
     r"^(?:(?:my )?time ?zone(?: is)?:?|(?:i )?(?:live|am|'m|im|was born|grew up) (?:in|near)|i'm from|i am from|"
@@ -522,7 +611,8 @@ def _city_zone(place: str) -> str | Invalid | None:
             for option, zone in options.items():
                 if qualifier in _QUALIFIERS[option] or qualifier == fold(option.split(", ")[1]):
                     return _known(zone)
-            return _ambiguous(city)
+            # "Portland, Texas": no tabled Portland is in Texas, so the state answers
+            return _qualified_zone(place) or _ambiguous(city)
     if place in _zone_cities():
         return _zone_cities()[place]
     if place in COUNTRY_ZONES:
@@ -532,10 +622,99 @@ def _city_zone(place: str) -> str | Invalid | None:
         return Invalid(
             f"{country[0].upper()}{country[1:]} has several timezones. Which city are you in or near (e.g. {city})?"
         )
+    if (qualified := _qualified_zone(place)) is not None:
+        return qualified
     if "," in place:
-        # "Berlin, Germany": the city before the comma decides
+        # "Berlin, where I work": the city before the comma decides
         return _city_zone(place.split(",", 1)[0])
     return None
+
+
+@dataclass(frozen=True)
+class _Area:
+    """A state, province or country named after a place to say which one is meant."""
+
+    zones: frozenset[str]  # every zone used there
+    main: str | None  # the zone that answers for it; None for a country whose parts are asked for
+    country: str = ""  # for those: what the user is asked, e.g. "state" ("Ohio")
+    part: str = ""
+    example: str = ""
+
+
+@cache
+def _areas() -> dict[str, tuple[_Area, ...]]:
+    """The areas each qualifier may name ("georgia", "ca": more than one)."""
+    found: dict[str, list[_Area]] = {}
+    for table in (US_STATES, CANADIAN_PROVINCES):
+        for names, zones in table.items():
+            for name in names:
+                found.setdefault(name, []).append(_Area(frozenset(map(_known, zones)), _known(zones[0])))
+    for country, zone in COUNTRY_ZONES.items():
+        found.setdefault(country, []).append(_Area(frozenset({_known(zone)}), _known(zone)))
+    for label, (names, part, example, table) in SUBDIVIDED.items():
+        every = frozenset(_known(z) for zones in table.values() for z in zones)
+        for name in names:
+            found.setdefault(name, []).append(_Area(every, None, label, part, example))
+    return {name: tuple(areas) for name, areas in found.items()}
+
+
+def _area_named(text: str, *, whole: bool) -> tuple[_Area, ...]:
+    """The areas `text` names; a code that is also a word ("in", "or") only as a whole comma segment."""
+    text = text.strip()
+    text = text[4:] if text.startswith("the ") and text not in _areas() else text
+    return () if text in WORD_POSTAL_CODES and not whole else _areas().get(text, ())
+
+
+def _zones_called(city: str) -> list[str]:
+    """The zones of the tabled places called `city` (several for an ambiguous name)."""
+    if city in AMBIGUOUS_CITIES:
+        return [_known(z) for z in AMBIGUOUS_CITIES[city].values()]
+    zone = CITY_ZONES.get(city) or _zone_cities().get(city)
+    return [_known(zone)] if zone else []
+
+
+def _qualifier(place: str) -> tuple[str, tuple[_Area, ...]] | None:
+    """Split "paris, texas", "paris (tx)" or "paris texas" into the city and the areas named after it."""
+    if m := re.fullmatch(r"([^,(]+?)\s*[,(]\s*(.*)", place):
+        segment = re.split(r"[,()]", m.group(2))[0].split()
+        # the area may lead a longer segment, as in "paris, texas with my family"
+        for n in range(len(segment), 0, -1):
+            if areas := _area_named(" ".join(segment[:n]), whole=n == len(segment)):
+                return m.group(1), areas
+        return None
+    words = place.split()
+    for n in range(min(3, len(words) - 1), 0, -1):
+        city = " ".join(words[:-n])
+        # without a comma only after a known city: "belfast northern ireland" is no town in Ireland
+        if _zones_called(city) and (areas := _area_named(" ".join(words[-n:]), whole=False)):
+            return city, areas
+    return None
+
+
+def _qualified_zone(place: str) -> str | Invalid | None:
+    """The zone of a place named with its state, province or country; None when none is named.
+
+    A tabled city keeps its zone when that zone is used in the area ("Austin, Texas"); one
+    the tables know only elsewhere, or not at all, takes the area's ("Paris, Texas").
+    """
+    split = _qualifier(place)
+    if split is None:
+        return None
+    city, areas = split
+    known = _zones_called(city)
+    for area in areas:
+        here = sorted({z for z in known if z in area.zones})
+        if len(here) == 1:
+            return here[0]
+        if here:
+            return _ambiguous(city)
+    area = areas[0]
+    if area.main is not None:
+        return area.main
+    return Invalid(
+        f"{area.country[0].upper()}{area.country[1:]} has several timezones, and I can't tell where "
+        f"{city.title()} is. Which {area.part} is it in (e.g. “{city.title()}, {area.example}”)?"
+    )
 
 
 def _offset(m: re.Match[str]) -> str | Invalid:
@@ -612,7 +791,8 @@ def timezone_in(text: str) -> str | Invalid | None:
 
 def _place_at(rest: str) -> str | Invalid | None:
     """The longest run of words at the start of `rest` that names a place: "new york now" -> New York."""
-    words = re.split(r"[,.;!?()]| and | but ", rest)[0].split()
+    # a comma or bracket may add the state or country: "in Paris, Texas", "in Paris (TX)"
+    words = re.split(r"[.;!?]| and | but ", rest)[0].split()
     for n in range(min(4, len(words)), 0, -1):
         zone = _city_zone(" ".join(words[:n]))
         if zone is not None:

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import json
+import shutil
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from _restart import replay_in_processes
 
+import flows.assessment
 from engine import DataFileError, Engine, Resources, ScriptedLLM, SqlStore, TurnResult, get_bot
 from engine.replay import seed_profile
 from flows.assessment import LEVELS, Question, answer_parser, is_correct, load_bank, shipped_banks
@@ -323,6 +327,203 @@ def test_a_restart_between_two_replay_runs_on_one_database(tmp_path: Path) -> No
     store = SqlStore(str(db))
     assert [r.data["level"] for r in store.records("profile", bot=BOT, user="max")] == ["B1"]
     store.close()
+
+
+# -- which bank a test in progress continues with ------------------------------------------
+
+SHIPPED_A1 = ["b", "children", "b"]  # flows/data/assessment/en.yaml, A1
+
+
+def stored_bank(engine: Engine, user: str = "max") -> dict[str, object]:
+    """The onboarding frame's `bank` slot as stored, whether the frame is active or paused."""
+    s = engine.session(BOT, user)
+    assert s is not None
+    frame = s.active if s.active is not None else next(f for f in s.stack if f.flow == "onboarding")
+    bank = frame.slots["bank"]
+    assert isinstance(bank, dict)
+    return bank
+
+
+def move_shipped(monkeypatch: pytest.MonkeyPatch, to: Path) -> Path:
+    """Stand in for an install moved elsewhere: the shipped banks now live only under `to`."""
+    folder = to / "flows" / "data" / "assessment"
+    shutil.copytree(flows.assessment.SHIPPED, folder)
+    monkeypatch.setattr(flows.assessment, "SHIPPED", folder)
+    return folder
+
+
+def test_the_slots_name_a_shipped_bank_rather_than_its_path(db: str) -> None:
+    store = SqlStore(db)
+    engine = Engine(store)
+    talk(engine, *PROFILE_TURNS, "b")
+    bank = stored_bank(engine)
+    assert bank["kind"] == "shipped" and bank["name"] == "en"
+    assert str(flows.assessment.SHIPPED) not in json.dumps(bank) and "/" not in json.dumps(bank)
+    store.close()
+
+
+def test_a_paused_test_continues_after_the_shipped_folder_moves(
+    db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = SqlStore(db)
+    talk(Engine(store), *PROFILE_TURNS, "b", "cancel")
+    store.close()
+    moved = move_shipped(monkeypatch, tmp_path / "new-install")
+    store = SqlStore(db)
+    engine = Engine(store)
+    r = talk(engine, "hello")
+    assert "[A1 · question 2 of 3]" in r.reply
+    r = talk(engine, "children")
+    assert (r.state, r.slots["tier"], r.slots["correct"]) == ("assess", 0, 2) and "[A1 · question 3 of 3]" in r.reply
+    # the bank was found through the shipped folder of now: without it there, the test starts over
+    (moved / "en.yaml").unlink()
+    r = talk(engine, "b")
+    assert "is gone" in r.reply and "starts over" in r.reply
+    # no English bank is left, so English is placed at A1 like any language without one
+    assert (r.state, r.slots["level"]) == ("confirm", "A1")
+    store.close()
+
+
+def test_a_changed_shipped_bank_restarts_the_test_with_a_notice(
+    db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = SqlStore(db)
+    engine = Engine(store)
+    talk(engine, *PROFILE_TURNS, "b")
+    moved = move_shipped(monkeypatch, tmp_path / "upgrade")
+    text = (moved / "en.yaml").read_text(encoding="utf-8")
+    (moved / "en.yaml").write_text(text.replace("answers: [went]", "answers: [went, gone]"), encoding="utf-8")
+    r = talk(engine, "children")
+    assert "has changed" in r.reply and "[A1 · question 1 of 3]" in r.reply
+    assert (r.slots["tier"], r.slots["correct"]) == (0, 0)
+    store.close()
+
+
+def set_stored_bank(db: str, value: object) -> None:
+    """Write the `bank` slot the way an older version stored it, straight into the sessions table."""
+    con = sqlite3.connect(db)
+    with con:
+        (slots,) = con.execute("SELECT slots FROM sessions").fetchone()
+        con.execute("UPDATE sessions SET slots = ?", (json.dumps({**json.loads(slots), "bank": value}),))
+    con.close()
+
+
+def test_a_session_stored_with_a_shipped_path_continues_from_the_shipped_folder(db: str) -> None:
+    store = SqlStore(db)
+    talk(Engine(store), *PROFILE_TURNS, "b")
+    store.close()
+    set_stored_bank(db, "/opt/old-venv/lib/python3.11/site-packages/flows/data/assessment/en.yaml")
+    store = SqlStore(db)
+    engine = Engine(store)
+    r = talk(engine, "children")
+    assert (r.slots["correct"], "[A1 · question 3 of 3]" in r.reply) == (2, True)
+    assert stored_bank(engine) == {"kind": "shipped", "name": "en", "digest": None}  # now stored as its name
+    r = talk(engine, "b")
+    assert r.slots["tier"] == 1 and "A1 passed" in r.reply
+    store.close()
+
+
+def test_a_session_stored_with_an_existing_bank_path_uses_it(db: str) -> None:
+    bank = BANKS / "two_per_level.yaml"
+    store = SqlStore(db)
+    talk(Engine(store, resources=Resources(assessment=bank)), *PROFILE_TURNS, "no")
+    store.close()
+    set_stored_bank(db, str(bank.resolve()))
+    store = SqlStore(db)
+    engine = Engine(store)  # this run gives no bank: the stored file still exists, so it is used
+    r = talk(engine, "a")
+    assert r.slots["tier"] == 1 and "A1 passed" in r.reply and "[A2 · question 1 of 2]" in r.reply
+    assert stored_bank(engine) == {"kind": "path", "path": str(bank.resolve())}
+    store.close()
+
+
+def test_a_session_stored_with_a_missing_bank_path_starts_over_with_this_runs_bank(db: str, tmp_path: Path) -> None:
+    store = SqlStore(db)
+    talk(Engine(store, resources=Resources(assessment=BANKS / "two_per_level.yaml")), *PROFILE_TURNS, "no")
+    store.close()
+    set_stored_bank(db, str(tmp_path / "gone" / "bank.yaml"))
+    store = SqlStore(db)
+    engine = Engine(store)
+    r = talk(engine, "a")
+    assert "can't be found anymore" in r.reply and "starts over" in r.reply
+    assert "[A1 · question 1 of 3]" in r.reply  # the shipped English bank, this run's
+    assert stored_bank(engine)["kind"] == "shipped" and r.slots["correct"] == 0
+    r = talk(engine, *SHIPPED_A1)
+    assert r.slots["passed"] == "A1"
+    store.close()
+
+
+def test_a_session_stored_with_a_path_to_a_now_broken_bank_starts_over(db: str, tmp_path: Path) -> None:
+    store = SqlStore(db)
+    talk(Engine(store, resources=Resources(assessment=BANKS / "two_per_level.yaml")), *PROFILE_TURNS, "no")
+    store.close()
+    broken = tmp_path / "bank.yaml"
+    shutil.copy(BANKS / "broken.yaml", broken)
+    set_stored_bank(db, str(broken))
+    store = SqlStore(db)
+    engine = Engine(store)
+    r = talk(engine, "a")
+    assert "(bank.yaml) can't be read" in r.reply and "[A1 · question 1 of 3]" in r.reply
+    assert r.trace is not None and any("A1 question 2" in n for n in r.trace.notices)  # the problems, for the operator
+    store.close()
+
+
+def test_a_run_bank_that_moved_is_found_through_the_runs_resources(db: str, tmp_path: Path) -> None:
+    first = tmp_path / "first" / "mine.yaml"
+    first.parent.mkdir()
+    shutil.copy(BANKS / "two_per_level.yaml", first)
+    store = SqlStore(db)
+    talk(Engine(store, resources=Resources(assessment=first)), *PROFILE_TURNS, "no", "cancel")
+    assert stored_bank(Engine(store))["kind"] == "run" and str(tmp_path) not in json.dumps(stored_bank(Engine(store)))
+    store.close()
+    moved = tmp_path / "elsewhere" / "renamed.yaml"
+    moved.parent.mkdir()
+    first.rename(moved)
+    store = SqlStore(db)
+    engine = Engine(store, resources=Resources(assessment=moved))
+    r = talk(engine, "hello", "a")
+    assert r.slots["tier"] == 1 and "A1 passed" in r.reply
+    store.close()
+
+
+@pytest.mark.parametrize(
+    ("bank", "notice", "first_question"),
+    [
+        (None, "which this run doesn't have", "[A1 · question 1 of 3]"),  # back to the shipped bank
+        (BANKS / "tiny.yaml", "has other questions", "What colour is the sky"),
+    ],
+)
+def test_a_test_begun_with_a_run_bank_starts_over_on_another_run_bank(
+    db: str, bank: Path | None, notice: str, first_question: str
+) -> None:
+    store = SqlStore(db)
+    talk(Engine(store, resources=Resources(assessment=BANKS / "two_per_level.yaml")), *PROFILE_TURNS, "no")
+    store.close()
+    store = SqlStore(db)
+    engine = Engine(store, resources=Resources(assessment=bank))
+    r = talk(engine, "a")
+    assert notice in r.reply and "two_per_level.yaml" in r.reply and first_question in r.reply
+    assert (r.state, r.slots["tier"], r.slots["correct"], r.slots["passed"]) == ("assess", 0, 0, None)
+    assert r.trace is not None and any(n.startswith("bank:") for n in r.trace.notices)
+    store.close()
+
+
+def test_a_test_begun_with_the_shipped_bank_starts_over_on_a_run_bank(db: str) -> None:
+    store = SqlStore(db)
+    talk(Engine(store), *PROFILE_TURNS, "b")
+    store.close()
+    store = SqlStore(db)
+    engine = Engine(store, resources=Resources(assessment=BANKS / "two_per_level.yaml"))
+    r = talk(engine, "children")
+    assert "uses two_per_level.yaml instead" in r.reply and "[A1 · question 1 of 2]" in r.reply
+    assert stored_bank(engine)["kind"] == "run"
+    store.close()
+
+
+def test_a_restart_on_another_run_bank_between_two_replay_runs(tmp_path: Path) -> None:
+    """onboarding.part1 with a bank of its own, then a run without one: the test starts over, saying why."""
+    db = tmp_path / "shared.db"
+    replay_in_processes(db, "onboarding.part1", "onboarding_no_bank.part2")
 
 
 def test_feedback_may_interrupt_onboarding_and_onboarding_resumes(engine: Engine) -> None:

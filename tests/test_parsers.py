@@ -10,9 +10,11 @@ from pydantic import BaseModel, ValidationError
 from engine import Invalid
 from flows.parsers import (
     AMBIGUOUS_CITIES,
+    CANADIAN_PROVINCES,
     CITY_ZONES,
     COUNTRY_ZONES,
     LANGUAGES,
+    US_STATES,
     LanguageCode,
     PersonName,
     TimeZoneName,
@@ -343,6 +345,93 @@ def test_every_tabled_country_resolves_to_a_zone_this_machine_has() -> None:
         zone = parse_timezone(country)
         assert isinstance(zone, str), country
         zoneinfo.ZoneInfo(zone)
+
+
+# -- a place qualified by its state, province or country -----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "zone"),
+    [
+        ("Paris, Texas", "America/Chicago"),  # a Paris the tables know only in France
+        ("Paris, TX", "America/Chicago"),
+        ("London, Ontario", "America/Toronto"),
+        ("Portland, Oregon", "America/Los_Angeles"),  # an ambiguous city settled by its state
+        ("Sydney, Nova Scotia", "America/Halifax"),
+        ("Birmingham, Alabama", "America/Chicago"),
+        ("Valencia, Venezuela", "America/Caracas"),  # a country on one zone
+    ],
+)
+def test_a_qualified_place_resolves_by_its_qualifier(text: str, zone: str) -> None:
+    assert parse_timezone(text) == zone
+    assert timezone_in(f"I live in {text}") == zone  # the any-time reader keeps what follows the comma
+    assert timezone_moved(f"actually I moved to {text} with my family") == zone
+
+
+@pytest.mark.parametrize(
+    ("text", "zone"),
+    [("Paris", "Europe/Paris"), ("London", "Europe/London"), ("Sydney", "Australia/Sydney"),
+     ("Valencia", "Europe/Madrid"), ("Berlin, Germany", "Europe/Berlin"), ("Paris, France", "Europe/Paris")],
+)  # fmt: skip
+def test_unqualified_and_matching_places_are_unchanged(text: str, zone: str) -> None:
+    assert parse_timezone(text) == zone
+    assert timezone_in(f"I live in {text}") == zone
+
+
+@pytest.mark.parametrize("text", ["Portland", "Birmingham"])
+def test_an_ambiguous_city_without_a_qualifier_is_still_asked_back(text: str) -> None:
+    out = parse_timezone(text)
+    assert isinstance(out, Invalid) and "several places" in out.reason
+
+
+@pytest.mark.parametrize(
+    ("text", "zone"),
+    [
+        ("Austin, Texas", "America/Chicago"),
+        ("Boise, Idaho", "America/Boise"),  # a tabled city keeps its own zone where its state has several
+        ("Juneau, Alaska", "America/Juneau"),
+        ("El Paso, TX", "America/Chicago"),  # an untabled town in a split state: the majority's zone
+        ("Dallas, Oregon", "America/Los_Angeles"),  # a city tabled in another state of the same country
+        ("Portland, Texas", "America/Chicago"),  # none of the tabled Portlands is in Texas
+        ("Paris (Texas)", "America/Chicago"),
+        ("Paris Texas", "America/Chicago"),
+        ("Paris, Texas, USA", "America/Chicago"),
+        ("Tbilisi, Georgia", "Asia/Tbilisi"),  # the country, not the state
+        ("Atlanta, Georgia", "America/New_York"),
+        ("Toronto, CA", "America/Toronto"),  # Canada's ISO code...
+        ("Paris, CA", "America/Los_Angeles"),  # ...or California's postal code
+        ("Perth, WA", "Australia/Perth"),  # an ambiguous city's own qualifiers come first
+        ("Washington, DC", "America/New_York"),
+    ],
+)
+def test_more_qualified_places(text: str, zone: str) -> None:
+    assert parse_timezone(text) == zone
+
+
+def test_a_qualifier_on_several_zones_asks_for_the_state_or_province() -> None:
+    out = parse_timezone("Paris, USA")
+    assert isinstance(out, Invalid) and "several timezones" in out.reason and "Which state" in out.reason
+    out = parse_timezone("London, Canada")
+    assert isinstance(out, Invalid) and "Which province" in out.reason
+    assert parse_timezone("Toronto, Canada") == "America/Toronto"
+
+
+def test_a_postal_code_that_is_a_word_names_a_state_only_on_its_own() -> None:
+    assert timezone_in("I live in Paris, in the 5th arrondissement") == "Europe/Paris"
+    assert timezone_in("I live in Paris, OK") == "America/Chicago"
+    assert timezone_in("I live in Paris, ok thanks") == "Europe/Paris"
+    assert timezone_in("I'm from Belfast Northern Ireland") == "Europe/London"  # not a town "Belfast Northern"
+
+
+def test_every_state_and_province_zone_is_one_this_machine_has() -> None:
+    for table in (US_STATES, CANADIAN_PROVINCES):
+        for names, zones in table.items():
+            assert zones, names
+            for zone in zones:
+                zoneinfo.ZoneInfo(zone)
+            for name in names:
+                assert name == name.casefold().strip(), name  # keys are compared folded
+                assert isinstance(parse_timezone(f"Somewhere, {name}"), str), name
 
 
 def test_offset_zones_are_shown_as_offsets() -> None:
