@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -136,21 +137,31 @@ class TurnTrace(BaseModel):
     retried: bool = False
     at: datetime = Field(default_factory=utcnow)
 
+    def doc(self) -> JsonObject:
+        """The trace as stored: JSON values, defaults left out."""
+        return self.model_dump(mode="json", exclude_defaults=True)
+
 
 @dataclass
 class TurnWrite:
     """Everything one turn persists, written in one transaction.
 
     A dataclass, not a model: its parts are models validated where they were made, and the
-    turn's hot path should not check them twice.
+    turn's hot path should not check them twice. The trace travels as the JSON it is stored
+    as (`TurnTrace.doc()`); it becomes a `TurnTrace` only when someone reads it.
     """
 
     session: SessionState
     expected_version: int
-    trace: TurnTrace
+    trace_doc: JsonObject
     messages: list[Message] = field(default_factory=list)
     runs: list[FlowRun] = field(default_factory=list)
     records: list[RecordDraft] = field(default_factory=list)
+    reply: str = ""
+
+    @functools.cached_property
+    def trace(self) -> TurnTrace:
+        return TurnTrace.model_validate(self.trace_doc)
 
 
 class SessionSummary(Frozen):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import uuid
 from collections.abc import Callable
@@ -32,7 +33,12 @@ class TurnResult:
     state: str | None = None
     slots: JsonObject = field(default_factory=dict)
     rejected: bool = False
-    trace: TurnTrace | None = None
+    trace_doc: JsonObject | None = None
+
+    @functools.cached_property
+    def trace(self) -> TurnTrace | None:
+        """What the turn did (validated on first read: a server that never looks pays nothing)."""
+        return TurnTrace.model_validate(self.trace_doc) if self.trace_doc is not None else None
 
 
 class Engine:
@@ -68,14 +74,14 @@ class Engine:
                 if attempt:
                     raise
                 continue
-            return self._result(write.session, write.trace.reply, trace=write.trace)
+            return self._result(write.session, write.reply, trace=write.trace_doc)
         raise AssertionError("unreachable")  # pragma: no cover
 
     def session(self, bot: str, user: str) -> SessionState | None:
         return self.store.load(get_bot(bot).name, user)
 
     def _result(
-        self, s: SessionState | None, reply: str, *, rejected: bool = False, trace: TurnTrace | None = None
+        self, s: SessionState | None, reply: str, *, rejected: bool = False, trace: JsonObject | None = None
     ) -> TurnResult:
         a = s.active if s else None
         return TurnResult(
@@ -85,7 +91,7 @@ class Engine:
             state=a.state if a else None,
             slots=dict(a.slots) if a else {},
             rejected=rejected,
-            trace=trace,
+            trace_doc=trace,
         )
 
 

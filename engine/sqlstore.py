@@ -272,8 +272,8 @@ class SqlStore:
             trace = self._q_insert_event.params(
                 {
                     "session_id": s.id,
-                    "turn": write.trace.turn,
-                    "trace": write.trace.model_dump_json(exclude_defaults=True),
+                    "turn": write.trace_doc["turn"],
+                    "trace": to_json(write.trace_doc).decode(),
                     "created_at": now,
                 }
             )

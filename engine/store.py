@@ -124,7 +124,7 @@ class MemoryStore:
             # copies, so the caller changing its objects later cannot rewrite what was stored
             self._messages.setdefault(s.id, []).extend(write.messages)
             self._runs.setdefault(s.id, []).extend(r.model_copy(deep=True) for r in write.runs)
-            self._traces.setdefault(s.id, []).append(write.trace.model_copy(deep=True))
+            self._traces.setdefault(s.id, []).append(TurnTrace.model_validate(write.trace_doc))
             for draft in write.records:
                 self._add(s.bot, s.user, s.id, draft)
 

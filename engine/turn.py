@@ -20,13 +20,13 @@ from engine.llm import LLM
 from engine.models import (
     FlowFrame,
     FlowRun,
+    JsonObject,
     LLMCall,
     Message,
     Outcome,
     RecordDraft,
     Resources,
     SessionState,
-    TurnTrace,
     TurnWrite,
     utcnow,
 )
@@ -553,30 +553,39 @@ class Turn:
         s.version = self.expected_version + 1
         s.updated_at = utcnow()
         t = self.trace
-        trace = TurnTrace(
-            turn=s.turns,
-            user_text=self.text,
-            reply="\n\n".join(self.reply),
-            route=t.route,
-            flow_before=self.before[0],
-            state_before=self.before[1],
-            flow_after=a.flow if a else None,
-            state_after=a.state if a else None,
-            slots_after=dict(a.slots) if a else None,
-            triggers=t.triggers,
-            states_entered=t.states_entered,
-            llm_calls=t.llm_calls,
-            records=[r.kind for r in self.records],
-            notices=t.notices,
-            retried=self.retried,
-        )
+        reply = "\n\n".join(self.reply)
+        # The trace is written as TurnTrace.doc() would write it, without building the model
+        # on the turn's path: it is validated when read (and tests read every one).
+        doc: JsonObject = {"turn": s.turns, "user_text": self.text, "reply": reply, "route": t.route}
+        flow_before, state_before = self.before
+        if flow_before is not None:
+            doc["flow_before"] = flow_before
+            doc["state_before"] = state_before
+        if a is not None:
+            doc["flow_after"] = a.flow
+            doc["state_after"] = a.state
+            doc["slots_after"] = dict(a.slots)
+        for key, values in (
+            ("triggers", t.triggers),
+            ("states_entered", t.states_entered),
+            ("records", [r.kind for r in self.records]),
+            ("notices", t.notices),
+        ):
+            if values:
+                doc[key] = list(values)
+        if t.llm_calls:
+            doc["llm_calls"] = [c.model_dump(mode="json", exclude_defaults=True) for c in t.llm_calls]
+        if self.retried:
+            doc["retried"] = True
+        doc["at"] = s.updated_at.isoformat()
         return TurnWrite(
             session=s,
             expected_version=self.expected_version,
+            trace_doc=doc,
             messages=self.main_messages,
             runs=self.runs,
             records=self.records,
-            trace=trace,
+            reply=reply,
         )
 
 

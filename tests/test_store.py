@@ -98,7 +98,7 @@ def stale_write(
         messages=list(messages),
         runs=list(runs),
         records=list(records),
-        trace=TurnTrace(turn=session.turns, user_text=text, reply=f"re: {text}", route="test"),
+        trace_doc=TurnTrace(turn=session.turns, user_text=text, reply=f"re: {text}", route="test").doc(),
     )
 
 
@@ -208,7 +208,7 @@ def test_committed_values_are_snapshots(store: Store) -> None:
     write = stale_write(after, 0, runs=[run(rating=4)], records=[RecordDraft(kind="feedback", data={"rating": 4})])
     store.commit(write)
     expected = snapshot(store, s.id)
-    write.trace.reply = "changed after commit"
+    write.trace_doc["reply"] = "changed after commit"
     write.runs[0].slots["rating"] = 1
     write.records[0].data["rating"] = 1
     write.session.context["late"] = True
@@ -324,7 +324,7 @@ def test_a_trace_keeps_every_field(store: Store) -> None:
         notices=["reprompt:feedback.rating:1"],
         retried=True,
     )
-    store.commit(TurnWrite(session=s, expected_version=0, trace=trace))
+    store.commit(TurnWrite(session=s, expected_version=0, trace_doc=trace.doc()))
     assert store.traces(s.id) == [trace]
 
 

@@ -204,7 +204,9 @@ def test_stale_flow_state_is_reset_with_a_notice(store: SqlStore) -> None:
 
     store.commit(
         TurnWrite(
-            session=stale, expected_version=s.version, trace=TurnTrace(turn=2, user_text="", reply="", route="test")
+            session=stale,
+            expected_version=s.version,
+            trace_doc=TurnTrace(turn=2, user_text="", reply="", route="test").doc(),
         )
     )
     out = e.turn("test-bot", "u", "hello")
@@ -416,3 +418,25 @@ def test_every_rung_of_the_ladder_is_new_even_past_the_declared_reprompts(store:
     assert len(set(replies)) == 2  # tier 1, then the more explicit tier 2 (and beyond)
     assert replies[0].startswith("I need a whole number from 1 to 9.")
     assert replies[1].startswith("Please reply with just a whole number from 1 to 9.")
+
+
+def test_the_trace_a_turn_writes_is_what_turntrace_would_write(store: SqlStore) -> None:
+    """The turn builds its trace as JSON without the model; it must equal the model's own doc()."""
+    llm = ScriptedLLM(["Pick a number, friend!", {"value": 7}])
+    e = Engine(store, llm)
+    results = [e.turn("test-bot", "u", "survey"), e.turn("test-bot", "u", "seven-ish, I suppose")]
+    e = Engine(store)
+    results += [e.turn("test-bot", "u", t) for t in ("banana", "feedback", "4", "the app is too slow", "yes", "hello")]
+    keys: set[str] = set()
+    for r in results:
+        assert r.trace_doc is not None and r.trace is not None
+        doc = dict(r.trace_doc)
+        stored = r.trace.doc()
+        assert r.trace.at.isoformat() == doc.pop("at") and stored.pop("at")
+        assert stored == doc
+        keys |= set(doc)
+    # the turns above exercised every optional part of a trace
+    assert keys >= {"flow_before", "state_before", "flow_after", "state_after", "slots_after", "triggers",
+                    "states_entered", "llm_calls", "records", "notices"}  # fmt: skip
+    s = e.session("test-bot", "u")
+    assert s is not None and [t.turn for t in store.traces(s.id)] == list(range(1, len(results) + 1))

@@ -125,7 +125,8 @@ def test_reset_survives_a_stored_flow_the_code_no_longer_has(engine: Engine) -> 
     s.active.flow = "vanished"
     engine.store.commit(
         TurnWrite(session=s.model_copy(update={"version": s.version + 1, "turns": s.turns + 1}),
-                  expected_version=s.version, trace=TurnTrace(turn=s.turns + 1, user_text="", reply="", route="t"))
+                  expected_version=s.version,
+                  trace_doc=TurnTrace(turn=s.turns + 1, user_text="", reply="", route="t").doc())
     )  # fmt: skip
     out = engine.reset("edge-bot", "u")
     assert out.flow == "main" and "reset" in out.reply
