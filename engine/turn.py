@@ -6,12 +6,11 @@ store's write path itself, so a conflict can simply re-run it on fresh state.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from engine.bot import MAIN, Bot
+from engine.bot import Bot
 from engine.context import EntryContext, MainContext, StepContext
 from engine.errors import DefinitionError
 from engine.extract import Invalid
@@ -20,8 +19,6 @@ from engine.llm import LLM
 from engine.models import (
     FlowFrame,
     FlowRun,
-    JsonObject,
-    LLMCall,
     Message,
     Outcome,
     RecordDraft,
@@ -31,6 +28,8 @@ from engine.models import (
     utcnow,
 )
 from engine.store import Store
+from engine.trace import TraceDraft
+from engine.versions import reconcile
 from engine.voice import Voice
 from engine.window import LOAD_LIMIT, build_prompt
 
@@ -40,17 +39,6 @@ MAX_HOPS = 64
 MAX_HANDOFFS = 8
 
 M = TypeVar("M", bound=BaseModel)
-
-
-@dataclass
-class TraceDraft:
-    """The parts of a `TurnTrace` a turn fills in as it goes (a plain object: cheap to mutate)."""
-
-    route: str = ""
-    triggers: list[str] = field(default_factory=list)
-    states_entered: list[str] = field(default_factory=list)
-    llm_calls: list[LLMCall] = field(default_factory=list)
-    notices: list[str] = field(default_factory=list)
 
 
 class Turn:
@@ -81,9 +69,8 @@ class Turn:
         self._checked: dict[int, Slots] = {}
         self.handoffs = 0
         self.retried = retried
-        a = session.active
-        self.before = (a.flow, a.state) if a else (None, None)
         self.trace = TraceDraft()
+        self.trace.start(session.active)
         self.voice = Voice(llm, self.trace.llm_calls, self.trace.notices)
 
     # -- entry point -----------------------------------------------------------------------
@@ -508,17 +495,10 @@ class Turn:
     # -- versions and the write ------------------------------------------------------------
 
     def _reconcile(self) -> None:
-        """Drop stored frames whose flow, state or slots no longer exist in the code."""
-        frames = ([self.session.active] if self.session.active else []) + list(self.session.stack)
-        kept: list[FlowFrame] = []
-        for f in frames:
-            problem = self._stale(f)
-            if problem is None:
-                version = self.bot.flow(f.flow).version
-                if f.version != version:
-                    f.version = version
-                kept.append(f)
-                continue
+        """Drop stored frames whose flow, state or slots no longer exist in the code, saying so."""
+        found = reconcile(self.bot, self.session)
+        self._checked = found.slots
+        for f, problem in found.dropped:
             self.trace.notices.append(f"reset:{f.flow}: {problem}")
             self.runs.append(
                 FlowRun(
@@ -528,60 +508,17 @@ class Turn:
             )  # fmt: skip
             self.main_messages.append(Message(role="system", content=f"{f.flow} was reset: {problem}."))
             self.reply.append(f"(Your unfinished {f.flow} was reset because the bot was updated: {problem}.)")
-        if len(kept) == len(frames):
-            return  # the common case: nothing to drop, nothing to reassign
-        was_active = self.session.active
-        self.session.active = kept[0] if kept and was_active is not None and kept[0] is was_active else None
-        self.session.stack = [f for f in kept if f is not self.session.active]
-
-    def _stale(self, f: FlowFrame) -> str | None:
-        if not self.bot.has_flow(f.flow) or f.flow == MAIN:
-            return f"flow {f.flow!r} no longer exists"
-        flow = self.bot.flow(f.flow)
-        if not flow.has_state(f.state) or not isinstance(flow.state(f.state), Ask):
-            return f"state {f.state!r} no longer exists in {f.flow} v{flow.version}"
-        try:
-            self._checked[id(f)] = flow.new_slots(f.slots)
-        except ValidationError:
-            return f"its saved answers no longer fit {f.flow} v{flow.version}"
-        return None
 
     def _write(self) -> TurnWrite:
         s = self.session
-        a = s.active
         s.turns += 1
         s.version = self.expected_version + 1
         s.updated_at = utcnow()
-        t = self.trace
         reply = "\n\n".join(self.reply)
-        # The trace is written as TurnTrace.doc() would write it, without building the model
-        # on the turn's path: it is validated when read (and tests read every one).
-        doc: JsonObject = {"turn": s.turns, "user_text": self.text, "reply": reply, "route": t.route}
-        flow_before, state_before = self.before
-        if flow_before is not None:
-            doc["flow_before"] = flow_before
-            doc["state_before"] = state_before
-        if a is not None:
-            doc["flow_after"] = a.flow
-            doc["state_after"] = a.state
-            doc["slots_after"] = dict(a.slots)
-        for key, values in (
-            ("triggers", t.triggers),
-            ("states_entered", t.states_entered),
-            ("records", [r.kind for r in self.records]),
-            ("notices", t.notices),
-        ):
-            if values:
-                doc[key] = list(values)
-        if t.llm_calls:
-            doc["llm_calls"] = [c.model_dump(mode="json", exclude_defaults=True) for c in t.llm_calls]
-        if self.retried:
-            doc["retried"] = True
-        doc["at"] = s.updated_at.isoformat()
         return TurnWrite(
             session=s,
             expected_version=self.expected_version,
-            trace_doc=doc,
+            trace_doc=self.trace.doc(s, self.text, reply, [r.kind for r in self.records], self.retried),
             messages=self.main_messages,
             runs=self.runs,
             records=self.records,
