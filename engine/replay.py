@@ -144,6 +144,8 @@ def _restarted(engine: Engine) -> Engine:
     url = engine.store.url
     if not _outlives_its_store(url):
         raise StoreError(f"a restart needs a database that outlives its store, such as a file; {url!r} does not")
+    if isinstance(engine.store, SqlStore):
+        return Engine(engine.store.reopen(), engine.llm, engine.resources)
     engine.store.close()
     return Engine(SqlStore(url), engine.llm, engine.resources)
 

@@ -124,6 +124,7 @@ class SqlStore:
         if synchronous not in ("OFF", "NORMAL", "FULL", "EXTRA"):
             raise StoreError(f"synchronous must be OFF, NORMAL, FULL or EXTRA, not {synchronous!r}")
         self.url = sqlite_url(url)
+        self._options: tuple[int, Synchronous] = (busy_timeout_ms, synchronous)
         try:
             self.engine: Engine = create_engine(self.url)
         except Exception as e:
@@ -397,6 +398,13 @@ class SqlStore:
             return int(
                 conn.execute(select(func.count()).select_from(t).where(t.c.session_id == session_id)).scalar() or 0
             )
+
+    def reopen(self) -> SqlStore:
+        """Close this store and open a new one on the same database with the same options,
+        as a restarted process would (replay's `restart: true`, the harness's `restart()`)."""
+        self.close()
+        busy_timeout_ms, synchronous = self._options
+        return SqlStore(self.url, busy_timeout_ms=busy_timeout_ms, synchronous=synchronous)
 
     def close(self) -> None:
         with self._lock:

@@ -57,6 +57,13 @@ class Dialogue:
         self.turns += 1
         return self
 
+    def restart(self) -> Dialogue:
+        """Carry on as after a process restart: a new engine and store on the same database."""
+        self.store = self.store.reopen()
+        self.engine = Engine(self.store, self.engine.llm, self.engine.resources)
+        self.last = None  # what the conversation looks like now is read back from the store
+        return self
+
     def expect(
         self,
         flow: str | None = None,

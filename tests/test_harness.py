@@ -110,3 +110,29 @@ def test_unknown_bot() -> None:
 
     with pytest.raises(UnknownNameError, match="nobot"):
         open_dialogue("nobot")
+
+
+def test_restart_carries_on_from_what_was_stored(dialogue: DialogueFactory, tmp_path: Path) -> None:
+    chat = dialogue("language-buddy", profile=MAX, db=tmp_path / "restart.db")
+    chat.say("I want to complain").say("2")
+    old_store = chat.store
+    chat.restart()
+    assert chat.store is not old_store and chat.last is None
+    # read back from the database: the flow, its state and its slots survived
+    assert (chat.flow, chat.state, chat.slots["rating"]) == ("feedback", "details", 2)
+    chat.say("the app crashes all the time").expect(flow="main", reply_contains="saved")
+    chat.expect_records("feedback", [{"rating": 2, "category": "bug", "sentiment": "negative"}])
+    assert chat.session is not None and chat.session.turns == 3
+
+
+def test_restart_keeps_the_store_options(tmp_path: Path) -> None:
+    from engine.sqlstore import SqlStore
+
+    store = SqlStore(str(tmp_path / "o.db"), busy_timeout_ms=1234, synchronous="NORMAL")
+    again = store.reopen()
+    try:
+        conn = again._connection()
+        assert conn.execute("PRAGMA busy_timeout").fetchone()[0] == 1234
+        assert conn.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL
+    finally:
+        again.close()
