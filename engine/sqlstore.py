@@ -21,11 +21,9 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from json.encoder import encode_basestring_ascii
 from operator import itemgetter
 from typing import Any, Literal
 
-from pydantic import TypeAdapter, ValidationError
 from pydantic_core import to_json
 from sqlalchemy import Connection, bindparam, event, exc, func, insert, select, update
 from sqlalchemy.engine import Dialect, Engine
@@ -35,9 +33,7 @@ from sqlmodel import create_engine
 
 from engine.errors import ConflictError, StoreError
 from engine.models import (
-    FlowFrame,
     FlowRun,
-    JsonObject,
     Message,
     RecordDraft,
     SessionState,
@@ -47,6 +43,17 @@ from engine.models import (
     TurnWrite,
     utcnow,
 )
+from engine.rows import (
+    RECORD_COLUMNS,
+    RUN_COLUMNS,
+    SESSION_COLUMNS,
+    record_from_row,
+    record_values,
+    run_from_row,
+    run_values,
+    session_from_row,
+    session_values,
+)
 from engine.schema import EVENTS, MESSAGES, RECORDS, RUNS, SESSIONS, migrate, schema_version
 from engine.store import summarize
 from engine.window import LOAD_LIMIT
@@ -54,21 +61,12 @@ from engine.window import LOAD_LIMIT
 Synchronous = Literal["OFF", "NORMAL", "FULL", "EXTRA"]
 
 _S, _M, _R, _E, _D = SESSIONS, MESSAGES, RUNS, EVENTS, RECORDS
-_messages_json: TypeAdapter[list[Message]] = TypeAdapter(list[Message])
-_frames_json: TypeAdapter[list[FlowFrame]] = TypeAdapter(list[FlowFrame])
-_object_json: TypeAdapter[JsonObject] = TypeAdapter(JsonObject)
 
 _SESSION_COLUMNS: tuple[str, ...] = tuple(c.name for c in _S.columns)
-# _session unpacks rows in this order
-assert _SESSION_COLUMNS == (
-    "id", "bot", "user", "flow", "state", "flow_version", "slots", "scratchpad", "attempts", "flow_turns",
-    "flow_started_at", "stack", "context", "turns", "version", "created_at", "updated_at",
-), _SESSION_COLUMNS  # fmt: skip
+assert _SESSION_COLUMNS == SESSION_COLUMNS, f"rows unpack {SESSION_COLUMNS}, the table has {_SESSION_COLUMNS}"
 # A session's identity never changes; leaving these out of the UPDATE also spares SQLite
 # rewriting the primary-key and (bot, user) index entries on every turn.
 _SESSION_FIXED = frozenset({"id", "bot", "user", "created_at"})
-_RUN_COLUMNS = ("flow", "outcome", "summary", "slots", "turns", "started_at", "ended_at")
-_RECORD_COLUMNS = ("id", "kind", "bot", "user", "session_id", "data", "created_at")
 
 
 def sqlite_url(path: str) -> str:
@@ -161,8 +159,8 @@ class SqlStore:
         self._q_insert_message = _Prepared(
             insert(_M).values({c: bindparam(c) for c in ("session_id", "role", "content", "created_at")}), d
         )
-        self._q_insert_run = _Prepared(insert(_R).values({c: bindparam(c) for c in ("session_id", *_RUN_COLUMNS)}), d)
-        self._q_insert_record = _Prepared(insert(_D).values({c: bindparam(c) for c in _RECORD_COLUMNS if c != "id"}), d)
+        self._q_insert_run = _Prepared(insert(_R).values({c: bindparam(c) for c in ("session_id", *RUN_COLUMNS)}), d)
+        self._q_insert_record = _Prepared(insert(_D).values({c: bindparam(c) for c in RECORD_COLUMNS if c != "id"}), d)
         self._q_insert_event = _Prepared(
             insert(_E).values({c: bindparam(c) for c in ("session_id", "turn", "trace", "created_at")}), d
         )
@@ -175,7 +173,7 @@ class SqlStore:
             d,
         )
         self._q_runs = _Prepared(
-            select(*(_R.c[c] for c in _RUN_COLUMNS))
+            select(*(_R.c[c] for c in RUN_COLUMNS))
             .where(_R.c.session_id == bindparam("session_id"))
             .order_by(_R.c.id),
             d,
@@ -242,25 +240,25 @@ class SqlStore:
 
     def load(self, bot: str, user: str) -> SessionState | None:
         rows = self._rows(self._q_load, {"bot": bot, "user": user})
-        return _session(rows[0]) if rows else None
+        return session_from_row(rows[0]) if rows else None
 
     def get(self, session_id: str) -> SessionState | None:
         rows = self._rows(self._q_get, {"id": session_id})
         if rows:
-            return _session(rows[0])
+            return session_from_row(rows[0])
         if len(session_id) < 4:
             return None
         # A unique prefix of at least four characters names a session too (CLI convenience).
         with self.engine.connect() as conn:
             found = conn.execute(select(_S).where(_S.c.id.startswith(session_id, autoescape=True)).limit(2)).all()
-        return _session(tuple(found[0])) if len(found) == 1 else None
+        return session_from_row(tuple(found[0])) if len(found) == 1 else None
 
     def commit(self, write: TurnWrite) -> None:
         s = write.session
         # Serialize everything before the transaction: the write lock is held only for the SQL,
         # and a value that cannot be stored fails before anything is written.
         try:
-            values = _session_values(s)
+            values = session_values(s)
             now = values["updated_at"]
             messages = [
                 self._q_insert_message.params(
@@ -268,8 +266,8 @@ class SqlStore:
                 )
                 for m in write.messages
             ]
-            runs = [self._q_insert_run.params(_run_values(s.id, r)) for r in write.runs]
-            records = [self._q_insert_record.params(_record_values(s, d, now)) for d in write.records]
+            runs = [self._q_insert_run.params(run_values(s.id, r)) for r in write.runs]
+            records = [self._q_insert_record.params(record_values(s, d, now)) for d in write.records]
             trace = self._q_insert_event.params(
                 {
                     "session_id": s.id,
@@ -326,19 +324,7 @@ class SqlStore:
         return [Message(role=role, content=content) for role, content in reversed(rows)]
 
     def runs(self, session_id: str) -> list[FlowRun]:
-        rows = self._rows(self._q_runs, {"session_id": session_id})
-        return [
-            FlowRun(
-                flow=flow,
-                outcome=outcome,
-                summary=summary,
-                slots=_object_json.validate_json(slots),
-                turns=turns,
-                started_at=started_at,
-                ended_at=ended_at,
-            )
-            for flow, outcome, summary, slots, turns, started_at, ended_at in rows
-        ]
+        return [run_from_row(row) for row in self._rows(self._q_runs, {"session_id": session_id})]
 
     def traces(self, session_id: str, limit: int | None = None) -> list[TurnTrace]:
         if limit:
@@ -353,25 +339,25 @@ class SqlStore:
         given = (kind is not None, bot is not None, user is not None)
         q = self._q_records.get(given)
         if q is None:
-            stmt = select(*(_D.c[c] for c in _RECORD_COLUMNS)).order_by(_D.c.id)
+            stmt = select(*(_D.c[c] for c in RECORD_COLUMNS)).order_by(_D.c.id)
             for column, present in zip(("kind", "bot", "user"), given, strict=True):
                 if present:
                     stmt = stmt.where(_D.c[column] == bindparam(column))
             q = self._q_records[given] = _Prepared(stmt, self.engine.dialect)
         values = {k: v for k, v in (("kind", kind), ("bot", bot), ("user", user)) if v is not None}
-        return [_record(row) for row in self._rows(q, values)]
+        return [record_from_row(row) for row in self._rows(q, values)]
 
     def latest(self, kind: str, *, bot: str, user: str) -> StoredRecord | None:
         if self._q_latest is None:
             stmt = (
-                select(*(_D.c[c] for c in _RECORD_COLUMNS))
+                select(*(_D.c[c] for c in RECORD_COLUMNS))
                 .where(_D.c.kind == bindparam("kind"), _D.c.bot == bindparam("bot"), _D.c.user == bindparam("user"))
                 .order_by(_D.c.id.desc())
                 .limit(1)
             )
             self._q_latest = _Prepared(stmt, self.engine.dialect)
         rows = self._rows(self._q_latest, {"kind": kind, "bot": bot, "user": user})
-        return _record(rows[0]) if rows else None
+        return record_from_row(rows[0]) if rows else None
 
     def add_record(self, bot: str, user: str, session_id: str, draft: RecordDraft) -> None:
         try:
@@ -389,7 +375,7 @@ class SqlStore:
     def sessions(self) -> list[SessionSummary]:
         with self.engine.connect() as conn:
             rows = conn.execute(select(_S).order_by(_S.c.updated_at.desc())).all()
-        return [summarize(_session(tuple(r))) for r in rows]
+        return [summarize(session_from_row(tuple(r))) for r in rows]
 
     def count(self, table: str, session_id: str) -> int:
         """Rows of `table` for a session (used by integrity checks)."""
@@ -453,101 +439,3 @@ def _sqlite_begin(conn: Connection) -> None:
     """Begin SQLAlchemy-managed transactions ourselves, as the driver now autocommits."""
     immediate = conn.get_execution_options().get("innerloop_write", False)
     conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
-
-
-def _session_values(s: SessionState) -> dict[str, object]:
-    a = s.active
-    return {
-        "id": s.id,
-        "bot": s.bot,
-        "user": s.user,
-        "flow": a.flow if a else None,
-        "state": a.state if a else None,
-        "flow_version": a.version if a else None,
-        # a frame's slots are always JSON values already (a model_dump(mode="json") or a loaded row)
-        "slots": to_json(a.slots).decode() if a else "{}",
-        "scratchpad": _messages_json.dump_json(a.scratchpad).decode() if a else "[]",
-        "attempts": a.attempts if a else 0,
-        "flow_turns": a.turns if a else 0,
-        "flow_started_at": a.started_at.isoformat() if a else None,
-        "stack": _frames_json.dump_json(s.stack).decode() if s.stack else "[]",
-        "context": json.dumps(s.context) if s.context else "{}",
-        "turns": s.turns,
-        "version": s.version,
-        "updated_at": s.updated_at.isoformat(),
-    }
-
-
-def _session(row: Sequence[Any]) -> SessionState:
-    """Validate a sessions row into a SessionState in one pydantic (Rust) call.
-
-    The JSON columns are spliced verbatim into one JSON document with the scalar columns:
-    one `model_validate_json` is cheaper than parsing each column and validating the frame
-    and the session separately, and it validates exactly as strictly.
-    """
-    (sid, bot, user, flow, state, flow_version, slots, scratchpad, attempts, flow_turns,
-     flow_started_at, stack, context, turns, version, created_at, updated_at) = row  # fmt: skip
-    q = _quote
-    if flow is None:
-        active = "null"
-    else:
-        active = (
-            f'{{"flow":{q(flow)},"version":{_number(flow_version or 0)},"state":{q(state or "")},'
-            f'"slots":{slots},"scratchpad":{scratchpad},"attempts":{_number(attempts)},'
-            f'"turns":{_number(flow_turns)},"started_at":{q(flow_started_at)}}}'
-        )
-    doc = (
-        f'{{"id":{q(sid)},"bot":{q(bot)},"user":{q(user)},"active":{active},"stack":{stack},'
-        f'"context":{context},"turns":{_number(turns)},"version":{_number(version)},'
-        f'"created_at":{q(created_at)},"updated_at":{q(updated_at)}}}'
-    )
-    try:
-        return SessionState.model_validate_json(doc)
-    except ValidationError as e:
-        raise StoreError(f"stored session row is invalid: {e}", session=str(sid)) from e
-
-
-def _quote(value: object) -> str:
-    """`json.dumps(value)`, without the encoder's Python-level setup for the usual plain str."""
-    return encode_basestring_ascii(value) if type(value) is str else json.dumps(value)
-
-
-def _record(row: Sequence[Any]) -> StoredRecord:
-    rid, kind, bot, user, sid, data, created_at = row
-    return StoredRecord(
-        id=rid,
-        kind=kind,
-        bot=bot,
-        user=user,
-        session_id=sid,
-        data=_object_json.validate_json(data),
-        created_at=created_at,
-    )
-
-
-def _number(value: object) -> str:
-    return str(value) if type(value) is int else json.dumps(value)
-
-
-def _run_values(session_id: str, r: FlowRun) -> dict[str, object]:
-    return {
-        "session_id": session_id,
-        "flow": r.flow,
-        "outcome": r.outcome,
-        "summary": r.summary,
-        "slots": json.dumps(r.slots),
-        "turns": r.turns,
-        "started_at": r.started_at.isoformat(),
-        "ended_at": r.ended_at.isoformat(),
-    }
-
-
-def _record_values(s: SessionState, d: RecordDraft, now: object) -> dict[str, object]:
-    return {
-        "kind": d.kind,
-        "bot": s.bot,
-        "user": s.user,
-        "session_id": s.id,
-        "data": json.dumps(d.data),
-        "created_at": now,
-    }
