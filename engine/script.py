@@ -10,6 +10,7 @@ An entry of `turns` is a user turn (`user`, optional `expect`) or a restart
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -92,7 +93,7 @@ class RestartTurn(_Strict):
         if data["restart"] is not True:
             raise PydanticCustomError(
                 RESTART_ENTRY_ERROR,
-                f"restart must be true, got {data['restart']!r}; to go on without a restart, leave the entry out",
+                f"restart must be true, got {_yaml(data['restart'])}; to go on without a restart, leave the entry out",
             )
         return data
 
@@ -249,6 +250,14 @@ def _kind(value: object) -> str:
     return "an empty file" if value is None else f"a {type(value).__name__}"
 
 
+def _yaml(value: object) -> str:
+    """A value as YAML spells it (false, null, "now"), not as Python does (False, None, 'now')."""
+    try:
+        return json.dumps(value)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
 def _validation_problem(e: ValidationError) -> tuple[int | None, str]:
     """The turn (1-based) of the first problem, and every problem worded for a script author."""
     items: list[tuple[int | None, str]] = []
@@ -269,6 +278,8 @@ def _validation_problem(e: ValidationError) -> tuple[int | None, str]:
             text = f"unknown key {loc[-1]!r}" + (f" in {parent}" if parent else "")
         elif err["type"] == "missing":
             text = f"missing required key {where!r}"
+            if turn is not None and where == "user":
+                text += " (an entry is a user turn, `user:` with an optional `expect:`, or `restart: true`)"
         else:
             msg = err["msg"]
             if err["type"] == "string_type":

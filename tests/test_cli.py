@@ -174,7 +174,7 @@ def test_replay_malformed_restart_exits_2_with_file_turn_and_problem(tmp_path: P
     assert f"MALFORMED {mixed}, turn 2: a restart entry is `- restart: true` alone, but this one also has 'user'" in (
         r.output.replace("\n", " ")
     )
-    assert f"MALFORMED {off}, turn 3: restart must be true, got False" in r.output.replace("\n", " ")
+    assert f"MALFORMED {off}, turn 3: restart must be true, got false;" in r.output.replace("\n", " ")
 
 
 def test_replay_on_a_given_db(tmp_path: Path) -> None:

@@ -305,10 +305,10 @@ def test_a_restart_entry_loads_between_user_turns(tmp_path: Path) -> None:
         ("{user: hi, restart: true}", "a restart entry is `- restart: true` alone, but this one also has 'user'"),
         ("{restart: true, expect: {flow: main}}", "but this one also has 'expect'"),
         ("{restart: true, user: hi, expect: {flow: main}}", "also has 'user', 'expect'"),
-        ("{restart: false}", "restart must be true, got False"),
-        ("{restart: 1}", "restart must be true, got 1"),
-        ("{restart: now}", "restart must be true, got 'now'"),
-        ("{restart: }", "restart must be true, got None"),
+        ("{restart: false}", "restart must be true, got false;"),
+        ("{restart: 1}", "restart must be true, got 1;"),
+        ("{restart: now}", 'restart must be true, got "now";'),
+        ("{restart: }", "restart must be true, got null;"),
     ],
 )
 def test_a_malformed_restart_entry_names_file_turn_and_problem(tmp_path: Path, entry: str, problem: str) -> None:
@@ -320,7 +320,9 @@ def test_a_malformed_restart_entry_names_file_turn_and_problem(tmp_path: Path, e
 def test_user_turn_errors_do_not_name_the_turn_kind(tmp_path: Path) -> None:
     # the union's tag ("user"/"restart") sits in pydantic's error path; it is no key of the script
     assert load_error(tmp_path, PROFILED + "turns:\n  - user: 4\n").problem.startswith("user: Input should be")
-    assert load_error(tmp_path, PROFILED + "turns:\n  - expect: {}\n").problem == "missing required key 'user'"
+    assert load_error(tmp_path, PROFILED + "turns:\n  - expect: {}\n").problem == (
+        "missing required key 'user' (an entry is a user turn, `user:` with an optional `expect:`, or `restart: true`)"
+    )
     e = load_error(tmp_path, PROFILED + "turns:\n  - restart: true\n  - user: x\n    expect: {flwo: main}\n")
     assert e.turn == 2 and e.problem == "unknown key 'flwo' in expect"
 
