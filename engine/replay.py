@@ -3,8 +3,8 @@
 `run_script` plays a script against a store and an LLM and returns typed `Failure`s; a
 turn saying exactly `/reset` runs the chat's /reset meta-command, and a `restart: true`
 entry swaps the engine and the store for fresh ones on the same database.
-`script_from_traces` / `session_script` turn a conversation that happened into a script expecting what happened
-(the chat's /save, `innerloop sessions export --replay`), and `junit_xml` reports a run
+`script_from_traces` / `session_script` turn a conversation that happened into a script
+expecting what happened (the chat's /save, `innerloop sessions export --replay`), and `junit_xml` reports a run
 of scripts for CI.
 """
 
@@ -141,19 +141,16 @@ def _restarted(engine: Engine) -> Engine:
     The old store is closed first. StoreError when the database lives only as long as its
     store (memory), since the turns after the restart would silently start from nothing.
     """
-    url = engine.store.url
-    if not _outlives_its_store(url):
-        raise StoreError(f"a restart needs a database that outlives its store, such as a file; {url!r} does not")
-    if isinstance(engine.store, SqlStore):
-        return Engine(engine.store.reopen(), engine.llm, engine.resources)
-    engine.store.close()
-    return Engine(SqlStore(url), engine.llm, engine.resources)
+    store = engine.store
+    if not isinstance(store, SqlStore) or not _outlives_its_store(store.url):
+        raise StoreError(
+            f"a restart needs a database that outlives its store, such as a file; {store.url!r} does not"
+        )
+    return Engine(store.reopen(), engine.llm, engine.resources)
 
 
 def _outlives_its_store(url: str) -> bool:
     """Whether a database at `url` keeps its rows once every connection to it is closed."""
-    if url.startswith("memory:"):
-        return False
     if not url.startswith("sqlite"):
         return True
     path = url.split("://", 1)[-1].lstrip("/")
