@@ -25,9 +25,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from engine.bot import MAIN, all_bots, get_bot
-from engine.coverage import Coverage, FlowCoverage, Ratio
-from engine.diagram import (
+from engine.authoring.coverage import Coverage, FlowCoverage, Ratio
+from engine.authoring.diagram import (
     README_COMMAND,
     FlowOutline,
     flows_named,
@@ -38,25 +37,18 @@ from engine.diagram import (
     readme_section,
     splice_readme,
 )
+from engine.authoring.junit import CaseReport, junit_xml
+from engine.authoring.replay import ALL_HISTORY, ScriptResult, replay, session_script, write_script
+from engine.authoring.report import session_report
+from engine.authoring.script import find_scripts, load_script
+from engine.bot import MAIN, all_bots, get_bot
 from engine.errors import DataFileError, EngineError, ScriptError
 from engine.flow import Flow
 from engine.inputs import decode_terminal
-from engine.llm import LLM
+from engine.llm import LLM, make_llm
 from engine.models import Resources, SessionState, TurnTrace
-from engine.replay import (
-    ALL_HISTORY,
-    CaseReport,
-    ScriptResult,
-    junit_xml,
-    make_llm,
-    replay,
-    session_script,
-    write_script,
-)
-from engine.report import session_report
 from engine.runtime import Engine, default_db
-from engine.script import find_scripts, load_script
-from engine.sqlstore import SqlStore
+from engine.store.sql import SqlStore
 
 app = typer.Typer(
     help="innerloop: explicit finite-state-machine dialogue flows.",

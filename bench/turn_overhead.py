@@ -40,9 +40,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine import Bot, Engine, SqlStore, register
 from engine.models import RecordDraft, SessionState, TurnWrite
-from engine.sqlstore import Synchronous
-from flows.feedback import feedback
-from flows.language_buddy import FEEDBACK
+from engine.store.sql import Synchronous
+from flows.language_buddy.bot import FEEDBACK
+from flows.shared.feedback import feedback
 
 BOT = "bench-feedback"
 register(

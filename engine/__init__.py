@@ -25,8 +25,8 @@ from engine.flow import Aside, Ask, Final, Flow, Slots, Step, T
 from engine.llm import LLM, Parsed, ParseRequest, Phrased, PhraseRequest, RulesLLM, ScriptedLLM
 from engine.models import FlowFrame, FlowRun, Message, RecordDraft, Resources, SessionState, StoredRecord, TurnTrace
 from engine.runtime import Engine, TurnResult
-from engine.sqlstore import SqlStore
 from engine.store import MemoryStore, Store
+from engine.store.sql import SqlStore
 
 __all__ = [
     "LLM",

@@ -143,10 +143,7 @@ def choice(options: Mapping[str, Sequence[str]], cutoff: float = 0.75, fuzzy: bo
     vocab = {value: [value, *syns] for value, syns in options.items()}
     listed = ", ".join(options)
     # compiled once per parser: a turn runs these on every answer
-    patterns = {
-        value: re.compile(_whole_words(w.lower() for w in words))
-        for value, words in vocab.items()
-    }
+    patterns = {value: re.compile(_whole_words(w.lower() for w in words)) for value, words in vocab.items()}
     flat = {w.lower(): value for value, words in vocab.items() for w in words}
     # one pass that fails fast on the common answer naming no option at all (free text)
     named = re.compile(_whole_words(flat))

@@ -31,8 +31,8 @@ from sqlalchemy import event
 
 from engine import Bot, ConflictError, Engine, SqlStore, register
 from engine.runtime import TurnResult
-from flows.feedback import feedback
-from flows.language_buddy import FEEDBACK
+from flows.language_buddy.bot import FEEDBACK
+from flows.shared.feedback import feedback
 
 # The workers' own bot: the main conversation plus the shipped feedback flow, and nothing a
 # shipped bot may add later (onboarding first, ...). Registered only in these processes.

@@ -14,9 +14,8 @@ from typer.testing import CliRunner, Result
 import cli
 import engine.bot
 from cli import app
-from engine.bot import Bot, get_bot
-from engine.coverage import Coverage, condition_name, moves
-from engine.diagram import (
+from engine.authoring.coverage import Coverage, condition_name, moves
+from engine.authoring.diagram import (
     README_BEGIN,
     README_COMMAND,
     README_END,
@@ -26,15 +25,16 @@ from engine.diagram import (
     readme_section,
     splice_readme,
 )
+from engine.authoring.replay import replay, seed_profile
+from engine.authoring.report import SessionReport
+from engine.authoring.script import load_script
+from engine.bot import Bot, get_bot
 from engine.extract import choice, yes_no
 from engine.flow import Ask, Final, Flow, Slots, Step, T
 from engine.llm import Phrased, PhraseRequest, ScriptedLLM
 from engine.models import LLMCall, TurnTrace
-from engine.replay import replay, seed_profile
-from engine.report import SessionReport
 from engine.runtime import Engine
-from engine.script import load_script
-from engine.sqlstore import SqlStore
+from engine.store.sql import SqlStore
 
 ROOT = Path(__file__).resolve().parent.parent
 runner = CliRunner()
@@ -379,9 +379,9 @@ def test_flows_diagram_png_without_graphviz(tmp_path: Path, monkeypatch: pytest.
 
 
 def test_png_unavailable_says_what_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:
-    import engine.diagram
+    import engine.authoring.diagram
 
-    monkeypatch.setattr(engine.diagram.shutil, "which", lambda _: None)
+    monkeypatch.setattr(engine.authoring.diagram.shutil, "which", lambda _: None)
     message = png_unavailable()
     assert message is not None and "'dot' program" in message and "--format mermaid" in message
 

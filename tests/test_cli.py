@@ -10,8 +10,8 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from cli import app
-from engine.replay import seed_profile
-from engine.sqlstore import SqlStore
+from engine.authoring.replay import seed_profile
+from engine.store.sql import SqlStore
 
 ROOT = Path(__file__).resolve().parent.parent
 REPLAYS = Path(__file__).parent / "replays"

@@ -14,8 +14,8 @@ import yaml
 
 from engine.errors import DataFileError
 from engine.extract import Invalid
-from flows import timewindow
-from flows.course import (
+from flows.study_pal import timewindow
+from flows.study_pal.course import (
     DEFAULT_COURSE,
     MASTERY_THRESHOLD,
     Exercise,
@@ -30,8 +30,8 @@ from flows.course import (
     severity,
     weak_points,
 )
-from flows.scheduling import allocate, pomodoros, read_subject, subjects
-from flows.timewindow import Window, default_window, parse_window, window_parser
+from flows.study_pal.scheduling import allocate, pomodoros, read_subject, subjects
+from flows.study_pal.timewindow import Window, default_window, parse_window, window_parser
 
 # -- course validation ----------------------------------------------------------------------
 

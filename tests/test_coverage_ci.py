@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from engine.coverage import Coverage, FlowCoverage
-from engine.diagram import shipped_bots, shipped_flows
+from engine.authoring.coverage import Coverage, FlowCoverage
+from engine.authoring.diagram import shipped_bots, shipped_flows
+from engine.authoring.replay import replay
+from engine.authoring.script import find_scripts, load_script
 from engine.errors import ScriptError
 from engine.flow import Flow
-from engine.replay import replay
-from engine.script import find_scripts, load_script
 
 REPLAYS = Path(__file__).parent / "replays"
 MIN_STATES = 100.0

@@ -10,7 +10,7 @@ from _restart import replay_in_processes
 
 from engine import Engine, Invalid, Message, Parsed, ParseRequest, Phrased, PhraseRequest, SqlStore, TurnResult
 from engine.window import WINDOW
-from flows.fitness import (
+from flows.fitness.onboarding import (
     FitnessContext,
     FitnessSlots,
     accumulated,

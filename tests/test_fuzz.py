@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from engine import Engine, LLMUnavailable, Parsed, ParseRequest, Phrased, PhraseRequest, SqlStore
-from engine.diagram import shipped_bots
+from engine.authoring.diagram import shipped_bots
 
 WORDS = [
     "hello", "yes", "no", "cancel", "help", "feedback", "4", "7", "0", "-3", "1,000", "2.5", "banana",

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from engine.authoring.testing import Dialogue, DialogueFactory
+from engine.authoring.testing import dialogue as open_dialogue
 from engine.llm import ScriptedLLM
-from engine.testing import Dialogue, DialogueFactory
-from engine.testing import dialogue as open_dialogue
 
 # language-buddy sends a user without a profile to onboarding first; these tests are about feedback
 MAX = {"name": "Max", "native_language": "de", "target_language": "en", "timezone": "Europe/Berlin", "level": "B1"}
@@ -126,7 +126,7 @@ def test_restart_carries_on_from_what_was_stored(dialogue: DialogueFactory, tmp_
 
 
 def test_restart_keeps_the_store_options(tmp_path: Path) -> None:
-    from engine.sqlstore import SqlStore
+    from engine.store.sql import SqlStore
 
     store = SqlStore(str(tmp_path / "o.db"), busy_timeout_ms=1234, synchronous="NORMAL")
     again = store.reopen()

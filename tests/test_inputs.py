@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from engine import Engine, InputRejected, SqlStore
+from engine.authoring.replay import seed_profile
 from engine.inputs import MAX_CHARS, check_message, decode_terminal
-from engine.replay import seed_profile
 
 BAD = {
     "empty": "",

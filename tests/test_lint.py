@@ -31,4 +31,4 @@ def test_the_fence_is_enforced(tmp_path: Path) -> None:
     finally:
         bad.unlink()
     assert out.returncode == 1
-    assert "fenced into engine/openai_llm.py" in out.stdout and "fenced into cli.py" in out.stdout
+    assert "fenced into engine/llm/openai.py" in out.stdout and "fenced into cli.py" in out.stdout

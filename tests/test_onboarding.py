@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from _restart import replay_in_processes
 
-import flows.assessment
+import flows.language_buddy.assessment
 from engine import DataFileError, Engine, Resources, ScriptedLLM, SqlStore, TurnResult, get_bot
-from engine.replay import seed_profile
-from flows.assessment import LEVELS, Question, answer_parser, is_correct, load_bank, shipped_banks
-from flows.onboarding import OnboardingSlots, onboarding, read_anytime
+from engine.authoring.replay import seed_profile
+from flows.language_buddy.assessment import LEVELS, Question, answer_parser, is_correct, load_bank, shipped_banks
+from flows.language_buddy.onboarding import OnboardingSlots, onboarding, read_anytime
 
 ROOT = Path(__file__).resolve().parent.parent
 BANKS = Path(__file__).parent / "replays" / "banks"
@@ -331,7 +331,7 @@ def test_a_restart_between_two_replay_runs_on_one_database(tmp_path: Path) -> No
 
 # -- which bank a test in progress continues with ------------------------------------------
 
-SHIPPED_A1 = ["b", "children", "b"]  # flows/data/assessment/en.yaml, A1
+SHIPPED_A1 = ["b", "children", "b"]  # flows/language_buddy/data/assessment/en.yaml, A1
 
 
 def stored_bank(engine: Engine, user: str = "max") -> dict[str, object]:
@@ -346,9 +346,9 @@ def stored_bank(engine: Engine, user: str = "max") -> dict[str, object]:
 
 def move_shipped(monkeypatch: pytest.MonkeyPatch, to: Path) -> Path:
     """Stand in for an install moved elsewhere: the shipped banks now live only under `to`."""
-    folder = to / "flows" / "data" / "assessment"
-    shutil.copytree(flows.assessment.SHIPPED, folder)
-    monkeypatch.setattr(flows.assessment, "SHIPPED", folder)
+    folder = to / "flows" / "language_buddy" / "data" / "assessment"
+    shutil.copytree(flows.language_buddy.assessment.SHIPPED, folder)
+    monkeypatch.setattr(flows.language_buddy.assessment, "SHIPPED", folder)
     return folder
 
 
@@ -358,7 +358,7 @@ def test_the_slots_name_a_shipped_bank_rather_than_its_path(db: str) -> None:
     talk(engine, *PROFILE_TURNS, "b")
     bank = stored_bank(engine)
     assert bank["kind"] == "shipped" and bank["name"] == "en"
-    assert str(flows.assessment.SHIPPED) not in json.dumps(bank) and "/" not in json.dumps(bank)
+    assert str(flows.language_buddy.assessment.SHIPPED) not in json.dumps(bank) and "/" not in json.dumps(bank)
     store.close()
 
 

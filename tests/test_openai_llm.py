@@ -16,14 +16,14 @@ from typing import Any
 import pytest
 from pydantic import BaseModel, Field
 
-from engine import openai_llm
+from engine.authoring.replay import seed_profile
 from engine.errors import LLMResponseError, LLMUnavailable
 from engine.llm import ParseRequest, PhraseRequest
+from engine.llm import openai as openai_llm
+from engine.llm.openai import OpenAILLM
 from engine.models import Message
-from engine.openai_llm import OpenAILLM
-from engine.replay import seed_profile
 from engine.runtime import Engine
-from engine.sqlstore import SqlStore
+from engine.store.sql import SqlStore
 
 
 class RatingAnswer(BaseModel):

@@ -8,7 +8,7 @@ import pytest
 from pydantic import BaseModel, ValidationError
 
 from engine import Invalid
-from flows.parsers import (
+from flows.language_buddy.readers import (
     AMBIGUOUS_CITIES,
     CANADIAN_PROVINCES,
     CITY_ZONES,

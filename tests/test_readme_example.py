@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from engine.testing import DialogueFactory
+from engine.authoring.testing import DialogueFactory
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 

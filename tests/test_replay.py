@@ -6,15 +6,15 @@ from pathlib import Path
 
 import pytest
 
+from engine.authoring.expect import Failure, check_records, check_turn, match_records, subset_mismatches, values_equal
+from engine.authoring.replay import replay, run_script, temporary_store
+from engine.authoring.script import Expect, RestartTurn, Script, UserTurn, load_script
 from engine.errors import ScriptError
-from engine.expect import Failure, check_records, check_turn, match_records, subset_mismatches, values_equal
 from engine.llm import RulesLLM
 from engine.models import RecordDraft, StoredRecord, utcnow
-from engine.replay import replay, run_script, temporary_store
 from engine.runtime import TurnResult
-from engine.script import Expect, RestartTurn, Script, UserTurn, load_script
-from engine.sqlstore import SqlStore
 from engine.store import MemoryStore
+from engine.store.sql import SqlStore
 
 REPLAYS = Path(__file__).parent / "replays"
 SCRIPTS = sorted(REPLAYS.glob("*.yaml"))

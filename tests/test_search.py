@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from engine import DataFileError, SqlStore
-from engine.search import (
+from flows.support.kb import (
     INDEX_VERSION,
     KnowledgeBase,
     Question,
@@ -23,7 +23,7 @@ from engine.search import (
     query_terms,
 )
 
-SHIPPED = Path(__file__).resolve().parent.parent / "flows" / "data" / "support_kb"
+SHIPPED = Path(__file__).resolve().parent.parent / "flows" / "support" / "data" / "kb"
 
 
 def doc(title: str, body: str, extra: str = "") -> str:
@@ -126,7 +126,7 @@ def test_a_skipped_document_is_logged_by_name_once_per_reindex(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     folder = make_kb(tmp_path / "kb", {"broken.md": "---\ntitle: [oops\n---\nbody\n"})
-    with caplog.at_level(logging.WARNING, logger="engine.search"):
+    with caplog.at_level(logging.WARNING, logger="flows.support.kb"):
         kb = KnowledgeBase(folder)
         kb.search("garden")
         kb.search("chess")

@@ -20,8 +20,8 @@ import pytest
 from sqlalchemy import Connection
 from sqlmodel import create_engine
 
-import engine.schema as schema
-import engine.sqlstore as sqlstore
+import engine.store.schema as schema
+import engine.store.sql as sqlstore
 from engine import ConflictError, MemoryStore, SchemaError, SqlStore, Store, StoreError
 from engine.models import (
     FlowFrame,
@@ -471,9 +471,7 @@ def test_sqlstore_refuses_a_newer_schema(tmp_path: Path) -> None:
     newer = schema.SCHEMA_VERSION + 1
     with sqlite3.connect(path) as db:
         db.execute("UPDATE innerloop_meta SET value = ? WHERE key = 'schema_version'", (str(newer),))
-    with pytest.raises(
-        SchemaError, match=rf"newer innerloop \(schema {newer}\).*reads schema {schema.SCHEMA_VERSION}"
-    ):
+    with pytest.raises(SchemaError, match=rf"newer innerloop \(schema {newer}\).*reads schema {schema.SCHEMA_VERSION}"):
         SqlStore(str(path))
 
 

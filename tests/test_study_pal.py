@@ -15,8 +15,8 @@ from engine import DataFileError, Engine, Resources, SqlStore, TurnResult
 from engine.errors import LLMUnavailable
 from engine.llm import Parsed, ParseRequest, Phrased, PhraseRequest
 from engine.models import JsonObject, LLMCall
-from flows import timewindow
-from flows.tutoring import agree, exit_by_rules, may_exit
+from flows.study_pal import timewindow
+from flows.study_pal.tutoring import agree, exit_by_rules, may_exit
 
 BOT = "study-pal"
 FRACTIONS = Path(__file__).parent / "replays" / "courses" / "fractions.yaml"

@@ -29,8 +29,8 @@ from engine import (
     register,
 )
 from engine.extract import integer, yes_no
-from flows.feedback import feedback
-from flows.language_buddy import FEEDBACK
+from flows.language_buddy.bot import FEEDBACK
+from flows.shared.feedback import feedback
 
 
 class SurveySlots(Slots):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.bot import get_bot
 from engine.models import FlowFrame, SessionState
 from engine.versions import reconcile
-from flows.feedback import feedback
+from flows.shared.feedback import feedback
 
 BOT = get_bot("language-buddy")
 

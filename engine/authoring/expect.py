@@ -12,9 +12,9 @@ from dataclasses import dataclass
 
 from pydantic import JsonValue
 
+from engine.authoring.script import Expect
 from engine.models import StoredRecord
 from engine.runtime import TurnResult
-from engine.script import Expect
 
 
 def _is_number(v: object) -> bool:

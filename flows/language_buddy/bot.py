@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from engine import Bot, EntryContext, FlowRun, Intent, Resources, register
-from flows.assessment import load_bank
-from flows.feedback import feedback
-from flows.onboarding import onboarding
-from flows.parsers import language_name
+from flows.language_buddy.assessment import load_bank
+from flows.language_buddy.onboarding import onboarding
+from flows.language_buddy.readers import language_name
+from flows.shared.feedback import feedback
 
 FEEDBACK = Intent(
     "feedback",

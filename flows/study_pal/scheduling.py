@@ -24,10 +24,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from engine import Ask, Final, Flow, RecordDraft, Slots, Step, StepContext, T
 from engine.extract import Invalid
-from flows import timewindow
-from flows.course import Course, course_path, get_course
-from flows.study_memory import forget_recent, load_analysis
-from flows.timewindow import Window, default_window, hhmm, parse_window, window_parser
+from flows.study_pal import timewindow
+from flows.study_pal.course import Course, course_path, get_course
+from flows.study_pal.memory import forget_recent, load_analysis
+from flows.study_pal.timewindow import Window, default_window, hhmm, parse_window, window_parser
 
 STUDY_MINUTES = 25
 SHORT_BREAK = 5

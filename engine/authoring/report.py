@@ -39,11 +39,11 @@ from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from engine.authoring.coverage import moves
+from engine.authoring.replay import ALL_HISTORY
 from engine.bot import get_bot
-from engine.coverage import moves
 from engine.errors import EngineError, UnknownNameError
 from engine.models import FlowFrame, FlowRun, Message, TurnTrace
-from engine.replay import ALL_HISTORY
 from engine.store import Store
 
 FORMAT: Final = "innerloop.session/1"

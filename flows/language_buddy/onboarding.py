@@ -22,7 +22,7 @@ from pydantic import BaseModel, Field, create_model, model_validator
 
 from engine import Aside, Ask, DefinitionError, Final, Flow, RecordDraft, Slots, Step, StepContext, T
 from engine.extract import Invalid, Parser, choice, yes_no
-from flows.assessment import (
+from flows.language_buddy.assessment import (
     CEFR,
     LEVELS,
     BankRef,
@@ -36,7 +36,7 @@ from flows.assessment import (
     resolve_bank,
     shipped_banks,
 )
-from flows.parsers import (
+from flows.language_buddy.readers import (
     LanguageCode,
     PersonName,
     TimeZoneName,
@@ -393,6 +393,7 @@ read_amend = choice(
         "nothing": ["nothing", "all good", "it's fine", "no changes", "never mind", "looks good", "nevermind"],
     }
 )
+
 
 def show(slot: str, value: object) -> str:
     """How an answer reads when it is acknowledged: languages by name, offsets as UTC+2."""

@@ -18,9 +18,9 @@ from pydantic import BaseModel, Field
 
 from engine import Ask, Final, Flow, Slots, Step, StepContext, T
 from engine.extract import Parser
-from flows.course import WeakPoint, course_path, get_course, percent, read_results, weak_points
-from flows.study_memory import close_tutoring, forget_recent, recent, save_analysis
-from flows.tutoring import agree, llm_configured
+from flows.study_pal.course import WeakPoint, course_path, get_course, percent, read_results, weak_points
+from flows.study_pal.memory import close_tutoring, forget_recent, recent, save_analysis
+from flows.study_pal.tutoring import agree, llm_configured
 
 
 class AnalysisSlots(Slots):

@@ -23,8 +23,8 @@ from pydantic import BaseModel, ConfigDict
 from transitions import State
 from transitions.extensions.diagrams import GraphMachine
 
+from engine.authoring.coverage import condition_name
 from engine.bot import BOTS_PACKAGE, Bot, all_bots
-from engine.coverage import condition_name
 from engine.errors import EngineError
 from engine.extract import Parser
 from engine.flow import Ask, Final, Flow, Slots, Step, Template, render

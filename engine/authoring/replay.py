@@ -4,14 +4,12 @@
 turn saying exactly `/reset` runs the chat's /reset meta-command, and a `restart: true`
 entry swaps the engine and the store for fresh ones on the same database.
 `script_from_traces` / `session_script` turn a conversation that happened into a script
-expecting what happened (the chat's /save, `innerloop sessions export --replay`), and `junit_xml` reports a run
-of scripts for CI.
+expecting what happened (the chat's /save, `innerloop sessions export --replay`).
 """
 
 from __future__ import annotations
 
 import tempfile
-import xml.etree.ElementTree as ET
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -20,15 +18,15 @@ from pathlib import Path
 import yaml
 from pydantic import JsonValue
 
+from engine.authoring.expect import Failure, check_history, check_records, check_turn
+from engine.authoring.script import ExpectEnd, RestartTurn, Script, load_script
 from engine.bot import MAIN, get_bot
-from engine.errors import EngineError, LLMUnavailable, ScriptError, StoreError, UnknownNameError
-from engine.expect import Failure, check_history, check_records, check_turn
-from engine.llm import LLM, RulesLLM
+from engine.errors import EngineError, LLMUnavailable, ScriptError, StoreError
+from engine.llm import LLM, make_llm
 from engine.models import JsonObject, RecordDraft, Resources, TurnTrace
 from engine.runtime import Engine, TurnResult
-from engine.script import ExpectEnd, RestartTurn, Script, load_script
-from engine.sqlstore import SqlStore
 from engine.store import Store
+from engine.store.sql import SqlStore
 
 # history() takes a limit; a replay wants the whole main history, however long.
 ALL_HISTORY = 1_000_000
@@ -52,18 +50,6 @@ class ScriptResult:
     @property
     def passed(self) -> bool:
         return not self.failures
-
-
-def make_llm(name: str, model: str | None = None) -> LLM:
-    """The backend called `name`; OpenAILLM raises LLMUnavailable without OPENAI_API_KEY."""
-    if name == "rules":
-        return RulesLLM()
-    if name == "openai":
-        # Imported here so the offline path never loads the openai client.
-        from engine.openai_llm import OpenAILLM
-
-        return OpenAILLM(model)
-    raise UnknownNameError("llm backend", name, ["rules", "openai"])
 
 
 def seed_profile(store: Store, bot: str, user: str, profile: JsonObject) -> None:
@@ -143,9 +129,7 @@ def _restarted(engine: Engine) -> Engine:
     """
     store = engine.store
     if not isinstance(store, SqlStore) or not _outlives_its_store(store.url):
-        raise StoreError(
-            f"a restart needs a database that outlives its store, such as a file; {store.url!r} does not"
-        )
+        raise StoreError(f"a restart needs a database that outlives its store, such as a file; {store.url!r} does not")
     return Engine(store.reopen(), engine.llm, engine.resources)
 
 
@@ -240,61 +224,3 @@ def write_script(path: str | Path, data: Mapping[str, JsonValue], comment: str =
     except OSError as e:
         raise ScriptError(str(path), f"cannot write the file: {e}") from e
     return load_script(p)
-
-
-# -- JUnit XML ----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class CaseReport:
-    """One script's outcome for a CI report: a result, or the error that kept it from running."""
-
-    name: str
-    seconds: float = 0.0
-    result: ScriptResult | None = None
-    error: EngineError | None = None
-
-
-def _transcript(result: ScriptResult) -> str:
-    lines: list[str] = []
-    outcomes = iter(result.results)
-    for step in result.script.turns:
-        if isinstance(step, RestartTurn):
-            lines.append("-- restart: new engine and store on the same database --")
-            continue
-        outcome = next(outcomes, None)
-        if outcome is None:  # the run stopped at an engine error
-            break
-        lines += [f"user: {step.user}", f"bot ({outcome.flow}/{outcome.state or '-'}): {outcome.reply}"]
-    return "\n".join(lines)
-
-
-def junit_xml(cases: Sequence[CaseReport], *, suite: str = "innerloop replay") -> str:
-    """JUnit XML for CI: one testcase per script; a failed expectation is a <failure> with
-    expected and actual, a malformed script or a run that could not start an <error>."""
-    failures = sum(1 for c in cases if c.result is not None and not c.result.passed)
-    errors = sum(1 for c in cases if c.result is None)
-    total = f"{sum(c.seconds for c in cases):.3f}"
-    counts = {"tests": str(len(cases)), "failures": str(failures), "errors": str(errors), "time": total}
-    root = ET.Element("testsuites", {"name": suite, **counts})
-    node = ET.SubElement(root, "testsuite", {"name": suite, **counts, "skipped": "0"})
-    for c in cases:
-        bot = c.result.script.bot if c.result is not None else "malformed"
-        case = ET.SubElement(
-            node, "testcase", {"classname": f"replay.{bot}", "name": c.name, "time": f"{c.seconds:.3f}"}
-        )
-        if c.result is None:
-            error = c.error or EngineError("not run")
-            el = ET.SubElement(case, "error", {"message": str(error), "type": type(error).__name__})
-            el.text = str(error)
-        elif not c.result.passed:
-            lines: list[str] = []
-            for f in c.result.failures:
-                where = f"turn {f.turn}" if f.turn is not None else "end"
-                lines += [f"{where}: {f.what}", f"  expected: {f.expected!r}", f"  actual:   {f.actual!r}"]
-            message = f"{len(c.result.failures)} expectation(s) failed; first: {c.result.failures[0].describe()}"
-            el = ET.SubElement(case, "failure", {"message": message, "type": "ExpectationFailed"})
-            el.text = "\n".join(lines)
-            ET.SubElement(case, "system-out").text = _transcript(c.result)
-    ET.indent(root)
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"

@@ -1,6 +1,6 @@
 """The session store contract, and `MemoryStore`, its in-process fake.
 
-`SqlStore` (engine/sqlstore.py) is the real backend; both pass the same contract tests.
+`SqlStore` (engine/store/sql.py) is the real backend; both pass the same contract tests.
 `commit` writes a whole turn or nothing and refuses a stale row version.
 """
 

@@ -43,7 +43,8 @@ from engine.models import (
     TurnWrite,
     utcnow,
 )
-from engine.rows import (
+from engine.store.contract import summarize
+from engine.store.rows import (
     RECORD_COLUMNS,
     RUN_COLUMNS,
     SESSION_COLUMNS,
@@ -54,8 +55,7 @@ from engine.rows import (
     session_from_row,
     session_values,
 )
-from engine.schema import EVENTS, MESSAGES, RECORDS, RUNS, SESSIONS, migrate, schema_version
-from engine.store import summarize
+from engine.store.schema import EVENTS, MESSAGES, RECORDS, RUNS, SESSIONS, migrate, schema_version
 from engine.window import LOAD_LIMIT
 
 Synchronous = Literal["OFF", "NORMAL", "FULL", "EXTRA"]
@@ -173,9 +173,7 @@ class SqlStore:
             d,
         )
         self._q_runs = _Prepared(
-            select(*(_R.c[c] for c in RUN_COLUMNS))
-            .where(_R.c.session_id == bindparam("session_id"))
-            .order_by(_R.c.id),
+            select(*(_R.c[c] for c in RUN_COLUMNS)).where(_R.c.session_id == bindparam("session_id")).order_by(_R.c.id),
             d,
         )
         traces = select(_E.c.trace).where(_E.c.session_id == bindparam("session_id")).order_by(_E.c.id.desc())

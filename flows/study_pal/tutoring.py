@@ -33,8 +33,8 @@ from pydantic import BaseModel, Field, create_model
 
 from engine import Aside, Ask, DefinitionError, Final, Flow, Slots, Step, StepContext, T
 from engine.extract import Invalid, Parser, free_text
-from flows import timewindow
-from flows.course import (
+from flows.study_pal import timewindow
+from flows.study_pal.course import (
     MASTERY_THRESHOLD,
     Chunk,
     Course,
@@ -46,7 +46,7 @@ from flows.course import (
     percent,
     read_results,
 )
-from flows.study_memory import cheer_count, forget_analysis, open_lesson, remember
+from flows.study_pal.memory import cheer_count, forget_analysis, open_lesson, remember
 
 MAX_TRIES = 2  # the first answer, and one retry after the hint
 

@@ -32,9 +32,9 @@ from pydantic import Field, JsonValue, model_validator
 from engine import Aside, Ask, Bot, Final, Flow, MainContext, Resources, Slots, Step, StepContext, T, register
 from engine.extract import Invalid, Parser, choice, free_text, numbers, yes_no
 from engine.models import JsonObject, utcnow
-from engine.search import Document, Hit, Question, QuestionType, open_kb, query_terms
+from flows.support.kb import Document, Hit, Question, QuestionType, open_kb, query_terms
 
-SHIPPED_KB = Path(__file__).parent / "data" / "support_kb"
+SHIPPED_KB = Path(__file__).parent / "data" / "kb"
 HANDOFF_NOTICE = "Connecting you to an agent…"
 APP = "Tasklane"
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from pydantic import JsonValue, TypeAdapter, ValidationError
 
 from engine.models import JsonObject
-from flows.course import WeakPoint
+from flows.study_pal.course import WeakPoint
 
 RECENT = "recent_user"
 ANALYSIS = "analysis"

@@ -223,8 +223,8 @@ class BankFile(BaseModel):
     path: str
 
 
-# The shipped folder's place inside any install, old or new.
-_SHIPPED_LAYOUT = ("flows", "data", "assessment")
+# The shipped folder's place inside any install: before and since each bot got its own package.
+_SHIPPED_LAYOUTS = (("flows", "data", "assessment"), ("flows", "language_buddy", "data", "assessment"))
 
 
 def _stored_path(value: object) -> object:
@@ -232,7 +232,8 @@ def _stored_path(value: object) -> object:
     if not isinstance(value, str):
         return value
     path = PurePath(value)
-    if path.parent.parts[-3:] == _SHIPPED_LAYOUT and path.suffix == ".yaml":
+    shipped = any(path.parent.parts[-len(layout) :] == layout for layout in _SHIPPED_LAYOUTS)
+    if shipped and path.suffix == ".yaml":
         return ShippedBank(name=path.stem)  # this install's or an earlier one's: the name is what lasts
     return BankFile(path=value)
 

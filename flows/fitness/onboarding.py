@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from engine import Ask, Bot, EntryContext, Final, Flow, Intent, RecordDraft, Slots, Step, StepContext, T, register
 from engine.extract import Invalid, Parser, choice, integer, numbers
-from flows.parsers import fold
+from flows.language_buddy.readers import fold
 
 Level = Literal["beginner", "intermediate", "advanced"]
 Goal = Literal["fat_loss", "muscle_gain", "endurance", "general_health"]

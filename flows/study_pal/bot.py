@@ -23,11 +23,11 @@ from __future__ import annotations
 import re
 
 from engine import Bot, Intent, MainContext, Resources, register
-from flows.analysis import analysis
-from flows.course import Course, course_path, get_course
-from flows.scheduling import scheduling
-from flows.study_memory import cheer_count, last_lesson, remember, tutoring_active
-from flows.tutoring import discouraged, encouragement, is_question, tutoring
+from flows.study_pal.analysis import analysis
+from flows.study_pal.course import Course, course_path, get_course
+from flows.study_pal.memory import cheer_count, last_lesson, remember, tutoring_active
+from flows.study_pal.scheduling import scheduling
+from flows.study_pal.tutoring import discouraged, encouragement, is_question, tutoring
 
 ANALYSIS = Intent(
     "analysis",

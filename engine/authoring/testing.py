@@ -20,14 +20,14 @@ from typing import Protocol
 import pytest
 from pydantic import JsonValue
 
+from engine.authoring.expect import Failure, check_history, check_records, check_turn
+from engine.authoring.replay import ALL_HISTORY, seed_profile
+from engine.authoring.script import Expect
 from engine.bot import MAIN, get_bot
-from engine.expect import Failure, check_history, check_records, check_turn
 from engine.llm import LLM, RulesLLM
 from engine.models import JsonObject, Message, Resources, SessionState
-from engine.replay import ALL_HISTORY, seed_profile
 from engine.runtime import Engine, TurnResult
-from engine.script import Expect
-from engine.sqlstore import SqlStore
+from engine.store.sql import SqlStore
 
 __all__ = ["Dialogue", "DialogueFactory", "dialogue", "dialogue_fixture"]
 

@@ -1,0 +1,62 @@
+"""The LLM port: a model may only phrase a bot turn or parse a user turn.
+
+Three backends share the `LLM` protocol: `RulesLLM` (engine/llm/rules.py: offline,
+deterministic, the default), `ScriptedLLM` (engine/llm/scripted.py: tests, answers from a
+queue, loud on surprises) and `OpenAILLM` (engine/llm/openai.py: any OpenAI-compatible server).
+"""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+from pydantic import BaseModel, ConfigDict
+
+from engine.models import LLMCall, Message
+
+
+class PhraseRequest(BaseModel):
+    """Say `content` (the state's rendered template) as the bot, given `messages`."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    purpose: str
+    content: str
+    messages: list[Message]
+
+
+class ParseRequest(BaseModel):
+    """Read the last user message of `messages` into `schema`; every field may be null."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
+
+    purpose: str
+    schema_model: type[BaseModel]
+    messages: list[Message]
+
+
+class Phrased(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    text: str
+    call: LLMCall | None = None
+
+
+class Parsed(BaseModel):
+    """`value` is None when the model said the answer was not given."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    value: BaseModel | None
+    call: LLMCall | None = None
+
+
+@runtime_checkable
+class LLM(Protocol):
+    """What the engine needs from a language model; nothing else reaches one."""
+
+    name: str
+    model: str
+
+    def phrase(self, request: PhraseRequest) -> Phrased: ...
+
+    def parse(self, request: ParseRequest) -> Parsed: ...

@@ -1,0 +1,1 @@
+"""What more than one bot uses: the feedback flow."""
