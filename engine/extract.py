@@ -107,33 +107,52 @@ def rating(lo: int = 1, hi: int = 5) -> Parser:
     return Parser(rule, f"a rating from {lo} to {hi}")
 
 
-_YES = {"yes", "y", "yeah", "yep", "yup", "sure", "ok", "okay", "correct", "right", "absolutely",
-        "definitely", "of course", "please do", "sounds good", "go ahead", "ja", "si", "oui"}  # fmt: skip
-_NO = {"no", "n", "nope", "nah", "not really", "wrong", "incorrect", "no thanks", "never",
-       "not now", "nein", "non"}  # fmt: skip
-
-
-# checked before the yes/no words: "definitely not" is a no, "no idea" is neither
-_NEGATED_YES = re.compile(r"^(?:definitely|absolutely|certainly|of course|surely|really) not\b|^not at all\b")
-_UNSURE = re.compile(
-    r"^(?:no idea|not sure|unsure|maybe|perhaps|i don'?t know|dunno|idk|no clue|hard to say|i'?m not sure)\b"
+# One reader for every yes/no question (onboarding, support, tutoring, analysis): a hedge
+# or a mix of both is unclear and gets asked again, never taken as a yes.
+_UNCLEAR = re.compile(
+    r"\b(?:not sure|unsure|no idea|no clue|maybe|perhaps|dunno|idk|don'?t know|do not know|hard to say|"
+    r"can'?t tell|cannot tell|not certain|who knows|depends|not yet sure)\b"
 )
+_NO_PHRASE = re.compile(
+    r"^(?:(?:definitely|absolutely|certainly|of course|surely|really|sure) not|not at all|not yet|not really|"
+    r"wrong|incorrect|not right|not correct|that'?s wrong|not now|not today|rather not|no thanks|no thank you|"
+    r"let'?s not|i'?d rather not|i don'?t think so|(?:i )?(?:don'?t|do not) (?:want|need|think so)|no way|"
+    r"not interested|never mind|nevermind)\b"
+)
+_YES_PHRASE = re.compile(
+    r"^(?:yes|yeah|yea|yep|yup|ya|y|sure|ok|okay|k|correct|right|that'?s right|exactly|absolutely|definitely|"
+    r"certainly|of course|please(?: do)?|sounds good|go ahead|let'?s(?: do it| go)?|why not|i guess so|guess so|"
+    r"i think so|i do|fine|alright|all right|ja|si|sí|oui|da)\b"
+)
+_NO_WORD = re.compile(r"^(?:no|n|nope|nah|never|nein|non|nee)\b")
+# a "no" or "not" that agrees
+_AGREEING_NO = re.compile(r"\b(?:no problem|no worries|no doubt|why not)\b")
+_SAYS_NO = re.compile(r"\b(?:no|nope|nah|not)\b")
+
+
+def read_yes_no(text: str) -> bool | None:
+    """True, False, or None when the message does not settle it (a hedge, both, or a question)."""
+    t = re.sub(r"[^\w\s']", " ", _norm(text).replace("’", "'")).strip()
+    if not t or _UNCLEAR.search(t):
+        return None
+    agreeing = _AGREEING_NO.search(t)
+    if agreeing is not None and agreeing.start() == 0:
+        t = _AGREEING_NO.sub("yes", t)
+    if _NO_PHRASE.search(t) or _NO_WORD.search(t):
+        return False
+    m = _YES_PHRASE.search(t)
+    if m is None:
+        return None
+    rest = _AGREEING_NO.sub("", t[m.end() :])
+    # "yes, but not really" takes it back; "ok what now?" asks something instead of agreeing
+    if _SAYS_NO.search(rest) or (rest.strip() and text.rstrip().endswith("?")):
+        return None
+    return True
 
 
 def yes_no() -> Parser:
     def rule(text: str) -> object:
-        t = re.sub(r"[^\w\s']", " ", _norm(text)).strip()
-        if _UNSURE.search(t):
-            return None
-        if _NEGATED_YES.search(t):
-            return False
-        words = t.split()
-        first_two = " ".join(words[:2])
-        if t in _YES or first_two in _YES or (words and words[0] in _YES):
-            return True
-        if t in _NO or first_two in _NO or (words and words[0] in _NO):
-            return False
-        return None
+        return read_yes_no(text)
 
     return Parser(rule, "yes or no")
 
@@ -230,7 +249,7 @@ def person_name() -> Parser:
         bare = text.strip().strip(".!")
         tokens = bare.split()
         if 1 <= len(tokens) <= 3 and all(re.fullmatch(r"[^\W\d_][\w'-]*", w) for w in tokens):
-            if tokens[0].lower() in _NOT_NAMES | _YES | _NO:
+            if tokens[0].lower() in _NOT_NAMES or read_yes_no(tokens[0]) is not None:
                 return None
             return " ".join(w[:1].upper() + w[1:] for w in tokens)
         return None

@@ -4,7 +4,18 @@ from __future__ import annotations
 
 import pytest
 
-from engine.extract import Invalid, choice, free_text, integer, numbers, person_name, rating, sentiment, yes_no
+from engine.extract import (
+    Invalid,
+    choice,
+    free_text,
+    integer,
+    numbers,
+    person_name,
+    rating,
+    read_yes_no,
+    sentiment,
+    yes_no,
+)
 
 
 @pytest.mark.parametrize(
@@ -111,3 +122,17 @@ def test_numbers_read_thousands_and_refuse_overflow() -> None:
 @pytest.mark.parametrize("text", ["I am not sure", "call me later", "im tired", "I'm sorry"])
 def test_person_name_does_not_take_everyday_phrases(text: str) -> None:
     assert person_name()(text) is None
+
+
+# One reader for every yes/no question in every bot: what a hedge or a mixed answer means is
+# decided here once ("unclear" is asked again, never taken as yes).
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("not yet", False), ("nope, not really", False), ("I guess so", True), ("yes but not sure", None),
+     ("yes, but not sure", None), ("sure not", False), ("ok what now?", None), ("sure, why not", True),
+     ("no problem", True), ("wrong name", False), ("no, my native language is Polish", False),
+     ("teach me integrals", None), ("yes please", True), ("I don’t think so", False), ("hmm", None)],
+)  # fmt: skip
+def test_one_yes_no_reader(text: str, expected: bool | None) -> None:
+    assert read_yes_no(text) is expected
+    assert yes_no()(text) is expected
