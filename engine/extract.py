@@ -61,6 +61,7 @@ def numbers(text: str) -> list[float]:
 _THOUSANDS = re.compile(r"-?\d{1,3}(?:,\d{3})+")
 _NUMBER_WORD = re.compile(r"[a-z]+(?:-[a-z]+)?")
 _OUT_OF = re.compile(r"(\d+)\s*(?:/|out of|of)\s*(\d+)")
+_EMBEDDED_NUMBER = re.compile(r"(?<=[<>='`\\])\s*\d+|\d+(?=\s*[<>='`\\])|(?<=\w\()\d+(?=\))")
 
 
 def _number(written: str) -> float:
@@ -90,18 +91,26 @@ def integer(lo: int | None = None, hi: int | None = None, unit: str = "") -> Par
 
 
 def rating(lo: int = 1, hi: int = 5) -> Parser:
-    """Ratings like "4", "4/5", "4 out of 5", "four stars", "★★★★"."""
+    """Ratings like "4", "4/5", "4 out of 5", "four stars", "★★★★", and "8/10" on a 1-5 scale."""
     base = integer(lo, hi)
 
     def rule(text: str) -> object:
         stars = text.count("★") or text.count("⭐")
         if stars:
             return base(str(stars))
+        # a digit inside markup or quoted code ("<b>1</b>", "' OR '1'='1") is no rating
+        text = _EMBEDDED_NUMBER.sub(" ", text)
         m = _OUT_OF.search(text.lower())
         if m:
-            if int(m.group(2)) != hi:
-                return Invalid(f"Please rate on a scale from {lo} to {hi}.")
-            return base(m.group(1))
+            given, scale = int(m.group(1)), int(m.group(2))
+            if scale == hi:
+                return base(m.group(1))
+            if scale > 0 and 0 <= given <= scale:
+                value = given * hi / scale
+                if value == int(value) and lo <= value <= hi:
+                    return int(value)  # 8/10 on a 1-5 scale is 4: the same judgement, said on another scale
+                return Invalid(f"{given}/{scale} falls between two points here; please rate from {lo} to {hi}.")
+            return Invalid(f"Please rate on a scale from {lo} to {hi}.")
         return base(text)
 
     return Parser(rule, f"a rating from {lo} to {hi}")

@@ -136,3 +136,15 @@ def test_person_name_does_not_take_everyday_phrases(text: str) -> None:
 def test_one_yes_no_reader(text: str, expected: bool | None) -> None:
     assert read_yes_no(text) is expected
     assert yes_no()(text) is expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"), [("8/10", 4), ("10 out of 10", 5), ("6/10", 3), ("3 — the audio keeps cutting out", 3)]
+)
+def test_rating_on_another_scale_converts_when_exact(text: str, expected: int) -> None:
+    assert rating(1, 5)(text) == expected
+
+
+@pytest.mark.parametrize("text", ["<b>1</b>", "' OR '1'='1", "<script>alert(2)</script>", "x=3"])
+def test_a_digit_inside_markup_or_code_is_no_rating(text: str) -> None:
+    assert rating(1, 5)(text) is None
