@@ -1,0 +1,140 @@
+"""Imports flow one way: the turn path, then the store and LLM adapters, then authoring tools, then bots.
+
+Every import is read from the source (module level, function level and `TYPE_CHECKING` blocks
+alike), so a lazy import cannot slip a layer either. The README's map draws the same layers.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# What the flat turn path (engine/*.py) may never reach: the SQL side of the store, the
+# openai adapter, the authoring tools, the command line and the bots.
+CORE_FORBIDDEN = (
+    "engine.store.sql",
+    "engine.store.schema",
+    "engine.store.rows",
+    "engine.llm.openai",
+    "engine.authoring",
+    "cli",
+    "flows",
+)
+ADAPTER_FORBIDDEN = ("engine.authoring", "cli", "flows")
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def sources(*folders: str) -> list[Path]:
+    found: list[Path] = []
+    for folder in folders:
+        base = ROOT / folder
+        found += [base] if base.suffix == ".py" else sorted(base.rglob("*.py"))
+    return found
+
+
+def imports(path: Path) -> Iterator[tuple[int, str]]:
+    """(line, absolute module) for every import in the file, `from x import y` giving x.y too."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    package = module_name(path) if path.name == "__init__.py" else module_name(path).rpartition(".")[0]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield node.lineno, alias.name
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")
+                anchor = anchor[: len(anchor) - (node.level - 1)]
+                base = ".".join([*anchor, base] if base else anchor)
+            yield node.lineno, base
+            for alias in node.names:
+                yield node.lineno, f"{base}.{alias.name}"
+
+
+def reaches(name: str, target: str) -> bool:
+    return name == target or name.startswith(target + ".")
+
+
+def violations(files: list[Path], forbidden: tuple[str, ...]) -> list[str]:
+    return [
+        f"{path.relative_to(ROOT)}:{line} imports {name}"
+        for path in files
+        for line, name in imports(path)
+        if any(reaches(name, f) for f in forbidden)
+    ]
+
+
+def core_modules() -> list[Path]:
+    # engine/__init__.py is the public surface, which names SqlStore; it is not the turn path
+    return [p for p in sorted((ROOT / "engine").glob("*.py")) if p.name != "__init__.py"]
+
+
+def test_the_turn_path_imports_no_adapter_tool_cli_or_bot() -> None:
+    assert core_modules(), "no engine modules found"
+    assert violations(core_modules(), CORE_FORBIDDEN) == []
+
+
+@pytest.mark.parametrize("package", ["engine/store", "engine/llm"])
+def test_adapters_import_no_tool_cli_or_bot(package: str) -> None:
+    assert violations(sources(package), ADAPTER_FORBIDDEN) == []
+
+
+def test_the_llm_package_loads_openai_only_on_demand() -> None:
+    # the factory imports the adapter inside make_llm; nothing else in the package may
+    others = [p for p in sources("engine/llm") if p.name not in ("openai.py", "factory.py")]
+    assert violations(others, ("engine.llm.openai", "openai")) == []
+    factory = ROOT / "engine" / "llm" / "factory.py"
+    top_level = ast.parse(factory.read_text(encoding="utf-8")).body
+    assert not [n for n in top_level if isinstance(n, ast.ImportFrom) and n.module == "engine.llm.openai"]
+
+
+def test_authoring_imports_no_bot_and_no_cli() -> None:
+    assert violations(sources("engine/authoring"), ("flows", "cli")) == []
+
+
+def test_the_engine_never_imports_the_command_line() -> None:
+    assert violations(sources("engine", "flows"), ("cli",)) == []
+
+
+def bot_packages() -> list[str]:
+    return sorted(
+        p.parent.name for p in (ROOT / "flows").glob("*/__init__.py") if p.parent.name not in ("shared", "__pycache__")
+    )
+
+
+def test_no_bot_imports_another_bot() -> None:
+    bots = bot_packages()
+    assert len(bots) >= 4, bots
+    found: list[str] = []
+    for bot in bots:
+        others = tuple(f"flows.{b}" for b in bots if b != bot)
+        found += violations(sources(f"flows/{bot}"), others)
+    shared = tuple(f"flows.{b}" for b in bots)
+    found += violations(sources("flows/shared"), shared)
+    assert found == []
+
+
+def test_the_check_sees_a_violation(tmp_path: Path) -> None:
+    # the walker must resolve relative and lazy imports, or the tests above prove nothing
+    probe = ROOT / "engine" / "_layers_probe.py"
+    probe.write_text("def f() -> None:\n    from .authoring import replay\n    import flows.support\n")
+    try:
+        found = violations([probe], CORE_FORBIDDEN)
+    finally:
+        probe.unlink()
+    assert found == [
+        "engine/_layers_probe.py:2 imports engine.authoring",
+        "engine/_layers_probe.py:2 imports engine.authoring.replay",
+        "engine/_layers_probe.py:3 imports flows.support",
+    ]

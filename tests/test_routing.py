@@ -1,0 +1,88 @@
+"""Routing on a corpus: small talk starts no flow, a request starts the flow it asks for.
+
+The corpus is `tests/corpora/routing.yaml`. Offline, the keyword rules decide; the same corpus
+runs against a real local model in the local-model suite, where the route guard must keep a
+model's intent classification from starting a flow on small talk.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from pydantic import BaseModel, ConfigDict, RootModel
+
+from engine import Engine, MemoryStore, RecordDraft
+
+CORPUS = Path(__file__).parent / "corpora" / "routing.yaml"
+MAIN = "main"
+
+# What a returning user has stored, so entry rules (onboarding first) stay out of the way.
+KNOWN_USER: dict[str, list[RecordDraft]] = {
+    "language-buddy": [
+        RecordDraft(
+            kind="profile",
+            data={"name": "Max", "native_language": "de", "target_language": "en", "timezone": "Europe/Berlin",
+                  "level": "B1"},
+        )
+    ],
+    "fitness-coach": [
+        RecordDraft(
+            kind="fitness_profile",
+            data={"fitness_level": "beginner", "goal": "general fitness", "days_per_week": 3,
+                  "minutes_per_session": 30},
+        )
+    ],
+}  # fmt: skip
+
+
+class BotCorpus(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    small_talk: list[str]
+    requests: dict[str, list[str]]
+
+
+class Corpus(RootModel[dict[str, BotCorpus]]):
+    pass
+
+
+def load_corpus() -> dict[str, BotCorpus]:
+    return Corpus.model_validate(yaml.safe_load(CORPUS.read_text(encoding="utf-8"))).root
+
+
+def first_turn(bot: str, text: str) -> str:
+    """The flow `text` starts when it opens a returning user's conversation, or "main"."""
+    store = MemoryStore()
+    for draft in KNOWN_USER.get(bot, []):
+        store.add_record(bot, "u", "", draft)
+    trace = Engine(store).turn(bot, "u", text).trace
+    assert trace is not None
+    # a flow may finish within the turn that starts it (an analysis with nothing to analyse)
+    kind, _, flow = trace.route.partition(":")
+    return flow if kind in ("intent", "entry") else MAIN
+
+
+def test_the_corpus_has_fifty_small_talk_messages_per_bot() -> None:
+    corpus = load_corpus()
+    assert set(corpus) == {"language-buddy", "fitness-coach", "study-pal", "support"}
+    for bot, c in corpus.items():
+        assert len(set(c.small_talk)) >= 50, bot
+
+
+@pytest.mark.parametrize("bot", ["language-buddy", "fitness-coach", "study-pal", "support"])
+def test_small_talk_starts_no_flow_offline(bot: str) -> None:
+    started = {text: flow for text in load_corpus()[bot].small_talk if (flow := first_turn(bot, text)) != MAIN}
+    assert started == {}
+
+
+@pytest.mark.parametrize("bot", ["language-buddy", "fitness-coach", "study-pal"])
+def test_requests_start_their_flow_offline(bot: str) -> None:
+    wrong = {
+        text: flow
+        for want, texts in load_corpus()[bot].requests.items()
+        for text in texts
+        if (flow := first_turn(bot, text)) != want
+    }
+    assert wrong == {}
