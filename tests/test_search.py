@@ -17,6 +17,7 @@ from flows.support.kb import (
     SyncReport,
     edit_distance,
     index_location,
+    load_search_words,
     match_expression,
     open_kb,
     parse_document,
@@ -251,6 +252,15 @@ SHIPPED_QUERIES = [
     ("do you have a dark mode", None),
     ("is tasklane available on apple watch", None),
     ("i need help with my account", None),
+    # common English words are not typos of title words; vague words name no article
+    ("I love this app", None),
+    ("I'm fine, thanks", None),
+    ("sorry, wrong chat", None),
+    ("any news?", None),
+    ("is there an update?", None),
+    ("something is wrong with the app", None),
+    ("reminders come at the wrong time", "reminders-wrong-time"),
+    ("my calender does not connect", "calendar-integration"),
 ]
 
 
@@ -404,3 +414,20 @@ def test_open_kb_caches_per_folder_and_database(tmp_path: Path) -> None:
     assert open_kb(folder, url) is open_kb(tmp_path / "kb" / ".." / "kb", url)
     assert open_kb(folder, url) is not open_kb(folder, f"sqlite:///{tmp_path / 'b.db'}")
     assert open_kb(folder, "memory://") is open_kb(folder, None)
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("news\n", "line 1: words before the first [section] header"),
+        ("[stopwords]\nthe a\n[vague]\nNews\n", "line 4: 'News' is not a lower-case word"),
+        ("[stopwords]\nthe a # comment\n", "no words under [vague]"),
+    ],
+)
+def test_a_malformed_search_word_list_names_the_line_to_fix(tmp_path: Path, text: str, problem: str) -> None:
+    path = tmp_path / "search_words.txt"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(DataFileError) as caught:
+        load_search_words(path)
+    assert caught.value.problems == [problem]
+    assert str(path) in str(caught.value)

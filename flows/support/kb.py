@@ -38,6 +38,7 @@ from typing import Annotated, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, field_validator, model_validator
+from wordfreq import zipf_frequency
 
 from engine.errors import DataFileError
 
@@ -63,19 +64,37 @@ CACHE_SIZE = 16
 INDEX_VERSION = 2
 TOKENIZER = "porter unicode61 remove_diacritics 2"
 
-# \w+ splits "don't" into "don" and "t", so contractions appear here by their first half.
-_STOPWORD_TEXT = """
-    a about above after again against all am an and any are aren as at be because been before being below between
-    both but by can cannot could couldn did didn do does doesn doing don down during each few for from further had
-    hadn has hasn have haven having he her here hers herself him himself his how i if in into is isn it its itself
-    just let me more most my myself no nor not now of off on once only or other ought our ours ourselves out over
-    own same she should shouldn so some such than that the their theirs them themselves then there these they this
-    those through to too under until up very was wasn we were weren what when where which while who whom why will
-    with won would wouldn you your yours yourself yourselves
-    hi hello hey thanks thank please ok okay yes yeah help want need get got anyone somebody tell know like still
-    also really ll re ve nope nah yep yup sure
-"""
-STOPWORDS = frozenset(_STOPWORD_TEXT.split())
+# A query word this common in English ("love", "fine", "bake") is what the user meant, not a
+# typo of a title word ("move", "file", "back"); unknown words score 0, "calender" 2.5.
+COMMON_WORD_ZIPF = 3.0
+
+
+def load_search_words(path: Path) -> dict[str, frozenset[str]]:
+    """The `[section]` word lists of `path`; DataFileError names the line to fix."""
+    sections: dict[str, set[str]] = {}
+    current: set[str] | None = None
+    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        if header := re.fullmatch(r"\[(\w+)\]", line):
+            current = sections.setdefault(header.group(1), set())
+        elif current is None:
+            raise DataFileError(str(path), [f"line {number}: words before the first [section] header"])
+        elif bad := [w for w in line.split() if not re.fullmatch(r"[a-z0-9]+", w)]:
+            raise DataFileError(str(path), [f"line {number}: {', '.join(map(repr, bad))} is not a lower-case word"])
+        else:
+            current.update(line.split())
+    missing = [name for name in ("stopwords", "vague") if not sections.get(name)]
+    if missing:
+        raise DataFileError(str(path), [f"no words under [{name}]" for name in missing])
+    return {name: frozenset(words) for name, words in sections.items()}
+
+
+SEARCH_WORDS = load_search_words(Path(__file__).with_name("data") / "search_words.txt")
+STOPWORDS = SEARCH_WORDS["stopwords"]
+# left out of queries (a message of only these matches nothing) but, unlike stopwords, indexed
+VAGUE = SEARCH_WORDS["vague"]
 
 
 # -- documents ----------------------------------------------------------------------------
@@ -191,7 +210,7 @@ def words(text: str) -> list[str]:
 
 def query_terms(text: str) -> list[str]:
     """The words of `text` worth searching for: lower-cased, no stopwords, each once, in order."""
-    seen = dict.fromkeys(w for w in words(text) if len(w) > 1 or w.isdigit())
+    seen = dict.fromkeys(w for w in words(text) if (len(w) > 1 or w.isdigit()) and w not in VAGUE)
     return list(seen)[:MAX_TERMS]
 
 
@@ -395,7 +414,9 @@ class KnowledgeBase:
         known = f"SELECT 1 FROM {self.table} WHERE {self.table} MATCH ? LIMIT 1"
         for term in terms:
             limit = max((edits for length, edits in MAX_EDITS.items() if len(term) >= length), default=0)
-            if not limit or term.isdigit() or self._conn.execute(known, (match_expression([term]),)).fetchone():
+            if not limit or term.isdigit() or zipf_frequency(term, "en") >= COMMON_WORD_ZIPF:
+                continue
+            if self._conn.execute(known, (match_expression([term]),)).fetchone():
                 continue
             near = [(edit_distance(term, w), w) for w in self._vocabulary if abs(len(w) - len(term)) <= limit]
             best = min(near, default=(limit + 1, ""))
