@@ -41,12 +41,13 @@ from engine.authoring.junit import CaseReport, junit_xml
 from engine.authoring.replay import ALL_HISTORY, ScriptResult, replay, session_script, write_script
 from engine.authoring.report import session_report
 from engine.authoring.script import find_scripts, load_script
-from engine.bot import MAIN, all_bots, get_bot
+from engine.bot import MAIN
 from engine.errors import DataFileError, EngineError, ScriptError
 from engine.flow import Flow
 from engine.inputs import decode_terminal
 from engine.llm import LLM, make_llm
 from engine.models import Resources, SessionState, TurnTrace
+from engine.registry import default_registry
 from engine.runtime import Engine, default_db
 from engine.store.sql import SqlStore
 
@@ -216,7 +217,7 @@ def chat(
     console = _console()
     who = user or os.environ.get("USER") or "you"
     try:
-        b = get_bot(bot)
+        b = default_registry().get(bot)
         backend: LLM = make_llm(llm.value, model)
     except EngineError as e:
         _fail(console, str(e))
@@ -513,8 +514,6 @@ def _show(console: Console, store: SqlStore, s: SessionState, *, trace: bool = F
             after = f"{turn.flow_after}/{turn.state_after}" if turn.flow_after else MAIN
             console.print(Text(f"  {before} → {after}"))
             _trace_lines(console, turn)
-            for fired in turn.transitions:
-                console.print(Text(f"  transition: {fired.flow}: {fired.source} -{fired.trigger}-> {fired.dest}"))
             if turn.records:
                 console.print(Text(f"  records: {', '.join(turn.records)}"))
             if turn.retried:
@@ -527,10 +526,10 @@ def _show(console: Console, store: SqlStore, s: SessionState, *, trace: bool = F
 
 
 def _trace_lines(console: Console, t: TurnTrace) -> None:
-    if t.triggers:
-        console.print(Text(f"  triggers: {', '.join(t.triggers)}"))
-    if t.states_entered:
-        console.print(Text(f"  entered: {', '.join(t.states_entered)}"))
+    if t.entered:
+        console.print(Text(f"  entered: {', '.join(f'{e.flow}.{e.state}' for e in t.entered)}"))
+    for f in t.fired:
+        console.print(Text(f"  transition: {f.flow}: {f.source} -{f.trigger}-> {f.dest}"))
     for c in t.llm_calls:
         status = "ok" if c.ok else f"failed: {c.detail}"
         console.print(
@@ -578,7 +577,7 @@ def sessions_export(
 def flows_list() -> None:
     """Every bot and the flows it can run."""
     console = _console()
-    for b in all_bots():
+    for b in default_registry():
         console.print(Text(b.name, style="bold"), Text(f"— {b.persona}", style="dim"))
         for f in b.flows:
             console.print(Text(f"  {f.name} (v{f.version}): {f.description}"))
@@ -592,12 +591,12 @@ FlowArg = Annotated[str, typer.Argument(metavar="FLOW", help="A flow name, e.g. 
 def _find_flow(console: Console, name: str, bot: str | None) -> tuple[Flow, list[str]]:
     if bot is not None:
         try:
-            get_bot(bot)
+            default_registry().get(bot)
         except EngineError as e:
             _fail(console, str(e))
-    found = flows_named(name, bot)
+    found = flows_named(name, bot, default_registry())
     if not found:
-        known = sorted({f.name for b in all_bots() if bot is None or b.name == bot for f in b.flows})
+        known = sorted({f.name for b in default_registry() if bot is None or b.name == bot for f in b.flows})
         where = f" in bot {bot!r}" if bot else ""
         _fail(console, f"no flow {name!r}{where}; flows: {', '.join(known) or 'none'}")
     if len(found) > 1:

@@ -38,21 +38,23 @@ from typing import Any, Literal, cast
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine import Bot, Engine, SqlStore, register
+from engine import Bot, Engine, Registry, SqlStore
 from engine.models import RecordDraft, SessionState, TurnWrite
 from engine.store.sql import Synchronous
 from flows.language_buddy.bot import FEEDBACK
 from flows.shared.feedback import feedback
 
 BOT = "bench-feedback"
-register(
-    Bot(
-        name=BOT,
-        persona="a benchmark bot",
-        flows=[feedback],
-        intents=[FEEDBACK],
-        capabilities="I can take your feedback.",
-    )
+BOTS = Registry(
+    [
+        Bot(
+            name=BOT,
+            persona="a benchmark bot",
+            flows=[feedback],
+            intents=[FEEDBACK],
+            capabilities="I can take your feedback.",
+        )
+    ]
 )
 PROFILE = {"name": "Max", "native_language": "de", "target_language": "en", "timezone": "Europe/Berlin", "level": "B1"}
 # Four turns: intent -> rating -> details (names no category) -> category -> saved and collapsed.
@@ -116,7 +118,7 @@ class Floor:
 
 def engine_side(path: Path, sync: Synchronous, bot: str, users: list[str]) -> tuple[Turn, Callable[[], None]]:
     store = SqlStore(str(path), synchronous=sync)
-    engine = Engine(store)
+    engine = Engine(store, bots=BOTS)
     if bot != BOT:
         for user in users:  # before any timing: a stored profile, as onboarding would leave
             store.add_record(bot, user, "seed", RecordDraft(kind="profile", data=PROFILE))
@@ -154,7 +156,7 @@ def timed(who: list[str], sides: dict[str, Turn]) -> dict[str, list[float]]:
 def engine_split(path: Path, sync: Synchronous, bot: str, warm: list[str], who: list[str]) -> dict[str, list[float]]:
     """Where an engine turn's time goes: store.load, store.commit, and the rest (the turn itself)."""
     store = SqlStore(str(path), synchronous=sync)
-    engine = Engine(store)
+    engine = Engine(store, bots=BOTS)
     if bot != BOT:
         for user in warm + who:
             store.add_record(bot, user, "seed", RecordDraft(kind="profile", data=PROFILE))

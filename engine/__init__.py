@@ -3,7 +3,7 @@
 The public surface; everything a flow author, a bot author or an embedding program needs.
 """
 
-from engine.bot import Bot, Intent, all_bots, all_flows, get_bot, register
+from engine.bot import Bot, Intent
 from engine.context import EntryContext, MainContext, StepContext
 from engine.errors import (
     ConflictError,
@@ -16,14 +16,29 @@ from engine.errors import (
     LLMUnavailable,
     SchemaError,
     ScriptError,
+    SessionNotFound,
     StoreError,
     UnexpectedLLMCall,
     UnknownNameError,
 )
 from engine.extract import Invalid, Parser
-from engine.flow import Aside, Ask, Final, Flow, Slots, Step, T
+from engine.flow import Aside, Ask, Final, Flow, Step, T
 from engine.llm import LLM, Parsed, ParseRequest, Phrased, PhraseRequest, RulesLLM, ScriptedLLM
-from engine.models import FlowFrame, FlowRun, Message, RecordDraft, Resources, SessionState, StoredRecord, TurnTrace
+from engine.models import (
+    Entered,
+    Fired,
+    FlowFrame,
+    FlowRun,
+    Message,
+    Notice,
+    RecordDraft,
+    Resources,
+    SessionState,
+    Slots,
+    StoredRecord,
+    TurnTrace,
+)
+from engine.registry import Registry, default_registry
 from engine.runtime import Engine, TurnResult
 from engine.store import MemoryStore, Store
 from engine.store.sql import SqlStore
@@ -38,8 +53,10 @@ __all__ = [
     "DefinitionError",
     "Engine",
     "EngineError",
+    "Entered",
     "EntryContext",
     "Final",
+    "Fired",
     "Flow",
     "FlowFrame",
     "FlowRun",
@@ -52,17 +69,20 @@ __all__ = [
     "MainContext",
     "MemoryStore",
     "Message",
+    "Notice",
     "ParseRequest",
     "Parsed",
     "Parser",
     "PhraseRequest",
     "Phrased",
     "RecordDraft",
+    "Registry",
     "Resources",
     "RulesLLM",
     "SchemaError",
     "ScriptError",
     "ScriptedLLM",
+    "SessionNotFound",
     "SessionState",
     "Slots",
     "SqlStore",
@@ -76,8 +96,5 @@ __all__ = [
     "TurnTrace",
     "UnexpectedLLMCall",
     "UnknownNameError",
-    "all_bots",
-    "all_flows",
-    "get_bot",
-    "register",
+    "default_registry",
 ]

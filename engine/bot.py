@@ -1,22 +1,19 @@
-"""Bots: a main conversation composed with flows, and the registry that holds them."""
+"""Bots: a main conversation composed with flows (`engine.registry` holds them)."""
 
 from __future__ import annotations
 
 import functools
-import importlib
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal, Optional
+from typing import Literal, Optional
 
 from pydantic import BaseModel, Field, create_model
 
+from engine.context import EntryContext, MainContext
 from engine.errors import DefinitionError, UnknownNameError
 from engine.flow import Flow
-
-if TYPE_CHECKING:
-    from engine.context import EntryContext, MainContext
-    from engine.models import FlowRun, Resources
+from engine.models import FlowRun, Resources
 
 MAIN = "main"
 
@@ -103,41 +100,3 @@ class Bot:
             if (allowed is None or i.flow in allowed) and i.matches(text):
                 return i.flow
         return None
-
-
-_BOTS: dict[str, Bot] = {}
-BOTS_PACKAGE = "flows"
-
-
-def register(bot: Bot) -> Bot:
-    if bot.name in _BOTS and _BOTS[bot.name] is not bot:
-        raise DefinitionError(f"bot {bot.name!r} is registered twice")
-    _BOTS[bot.name] = bot
-    return bot
-
-
-def _load() -> None:
-    if not _BOTS:
-        importlib.import_module(BOTS_PACKAGE)
-
-
-def get_bot(name: str) -> Bot:
-    _load()
-    try:
-        return _BOTS[name]
-    except KeyError:
-        raise UnknownNameError("bot", name, list(_BOTS)) from None
-
-
-def all_bots() -> list[Bot]:
-    _load()
-    return list(_BOTS.values())
-
-
-def all_flows() -> list[Flow]:
-    """Every distinct flow object of every bot (a flow may be shared by several bots)."""
-    seen: dict[int, Flow] = {}
-    for b in all_bots():
-        for f in b.flows:
-            seen.setdefault(id(f), f)
-    return list(seen.values())

@@ -1,107 +1,149 @@
 """What flow and bot code may touch during a turn: the contexts handed to hooks and Steps.
 
-They are thin views over the running `Turn`; everything they do lands in that turn's write.
+A context reaches the running turn only through `TurnOps`, a small Protocol of named
+operations (`Turn` implements it), so this module imports neither the turn nor the bot
+and everything a context does lands in the turn's one write.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Generic, TypeVar
+from typing import Generic, Protocol, TypeVar
 
 from pydantic import BaseModel
 
-from engine.bot import Bot
-from engine.flow import Flow, Slots
-from engine.models import JsonObject, RecordDraft, Resources, SessionState, StoredRecord
-from engine.store import Store
-
-if TYPE_CHECKING:
-    from engine.turn import Turn
+from engine.models import JsonObject, NoticeKind, Resources, Slots, StoredRecord
 
 M = TypeVar("M", bound=BaseModel)
 S = TypeVar("S", bound=Slots)
 
 
-@dataclass
+class TurnOps(Protocol):
+    """The operations of a running turn that contexts may use, and nothing else."""
+
+    @property
+    def text(self) -> str:
+        """The user's message."""
+        ...
+
+    @property
+    def resources(self) -> Resources: ...
+
+    @property
+    def user(self) -> str: ...
+
+    @property
+    def store_url(self) -> str: ...
+
+    @property
+    def llm_backend(self) -> str: ...
+
+    @property
+    def memory(self) -> JsonObject:
+        """Session-wide memory shared by the bot's flows."""
+        ...
+
+    def emit(self, text: str) -> None: ...
+
+    def phrase(self, content: str, purpose: str, flow: str | None) -> str: ...
+
+    def llm_parse(self, schema: type[M], purpose: str, flow: str | None) -> M | None: ...
+
+    def note(self, kind: NoticeKind, flow: str | None, detail: str) -> None: ...
+
+    def save_record(self, kind: str, data: JsonObject) -> None: ...
+
+    def latest(self, kind: str) -> StoredRecord | None: ...
+
+    def records_of(self, kind: str) -> list[StoredRecord]: ...
+
+    def start_flow(self, name: str, seed: Slots | None) -> None: ...
+
+    def detect_intent(self) -> str | None: ...
+
+    def default_main(self) -> None: ...
+
+
 class EntryContext:
     """What bot-level hooks (entry rules, return remarks) may look at."""
 
-    bot: Bot
-    session: SessionState
-    text: str
-    store: Store
-    resources: Resources
+    def __init__(self, ops: TurnOps) -> None:
+        self._ops = ops
+        self.text = ops.text
+        self.resources = ops.resources
+
+    @property
+    def user(self) -> str:
+        return self._ops.user
 
     def latest(self, kind: str) -> StoredRecord | None:
-        return self.store.latest(kind, bot=self.bot.name, user=self.session.user)
+        """The user's most recent saved record of `kind` with this bot."""
+        return self._ops.latest(kind)
 
 
 class StepContext(Generic[S]):
     """What a Step's code may do: read and set slots, phrase, parse, say, save records."""
 
-    def __init__(self, turn: Turn, flow: Flow | None, slots: S) -> None:
-        self._turn = turn
+    def __init__(self, ops: TurnOps, flow: str | None, slots: S) -> None:
+        self._ops = ops
         self.flow = flow
         self.slots: S = slots
-        self.text = turn.text
-        self.resources = turn.resources
+        self.text = ops.text
+        self.resources = ops.resources
 
     @property
     def store_url(self) -> str:
         """The session store's database URL (a search index may live in the same SQLite file)."""
-        return self._turn.store.url
+        return self._ops.store_url
 
     @property
     def user(self) -> str:
-        return self._turn.session.user
+        return self._ops.user
 
     @property
     def llm_backend(self) -> str:
         """The LLM backend's name ("rules" offline): a flow may take its rule path without asking."""
-        return self._turn.llm.name
+        return self._ops.llm_backend
 
     def event(self, kind: str, detail: str) -> None:
         """Log a tool use (a search, a lookup) in this turn's trace."""
-        self._turn.trace.notices.append(f"{kind}:{detail}")
+        self._ops.note("tool", self.flow, f"{kind}: {detail}")
 
     def latest(self, kind: str) -> StoredRecord | None:
         """The user's most recent saved record of `kind` with this bot."""
-        return self._turn.entry_context().latest(kind)
+        return self._ops.latest(kind)
 
     def records(self, kind: str) -> list[StoredRecord]:
-        t = self._turn
-        return t.store.records(kind, bot=t.bot.name, user=t.session.user)
+        return self._ops.records_of(kind)
 
     @property
     def context(self) -> JsonObject:
         """Session-wide memory shared by the bot's flows (kept across flows and restarts)."""
-        return self._turn.session.context
+        return self._ops.memory
 
     def say(self, text: str) -> None:
-        self._turn.emit(text)
+        self._ops.emit(text)
 
     def phrase(self, content: str, purpose: str) -> str:
-        return self._turn.phrase(content, purpose, self.flow)
+        return self._ops.phrase(content, purpose, self.flow)
 
     def parse(self, schema: type[M], purpose: str) -> M | None:
-        return self._turn.llm_parse(schema, purpose, self.flow)
+        return self._ops.llm_parse(schema, purpose, self.flow)
 
     def record(self, kind: str, data: JsonObject) -> None:
-        self._turn.records.append(RecordDraft(kind=kind, data=data))
+        self._ops.save_record(kind, data)
 
 
 class MainContext(StepContext[Slots]):
     """What a bot's own main-conversation handler may do besides a Step's things."""
 
-    def start(self, flow: str, **slots: object) -> None:
-        """Enter `flow` with some slots already filled (e.g. the document a search found)."""
-        self._turn.trace.route = f"intent:{flow}"
-        self._turn.start(flow, seed=slots)
+    def start(self, flow: str, slots: Slots | None = None) -> None:
+        """Enter `flow`, with `slots` (an instance of that flow's slots model) already filled."""
+        self._ops.start_flow(flow, slots)
 
     def intent(self) -> str | None:
         """The flow the message asks for: keyword rules, then an LLM classification if configured."""
-        return self._turn.detect_intent()
+        return self._ops.detect_intent()
 
     def default(self) -> None:
         """The stock main conversation: start the intended flow, or small talk."""
-        self._turn.default_main()
+        self._ops.default_main()

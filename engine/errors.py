@@ -4,6 +4,7 @@ EngineError                      flow, state, session: where it happened
 ├── DefinitionError              a flow or bot definition is wrong (raised at registration)
 ├── DataFileError                a data file (course, knowledge base, bank) is invalid; path
 ├── UnknownNameError             no bot or flow of that name; name, known
+├── SessionNotFound              no stored session matches an id or prefix; session
 ├── InputRejected                a user message was refused (empty, too long, ...); reason
 ├── StoreError                   the session store failed
 │   ├── ConflictError            another writer changed the session first (row version)
@@ -56,6 +57,13 @@ class DataFileError(EngineError):
         super().__init__(f"{path}: {listed}")
         self.path = path
         self.problems = problems
+
+
+class SessionNotFound(EngineError):
+    """No stored session has this id, or starts with this prefix."""
+
+    def __init__(self, session: str) -> None:
+        super().__init__(f"no session matches {session!r}", session=session)
 
 
 class UnknownNameError(EngineError):

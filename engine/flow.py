@@ -13,17 +13,15 @@ import string
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, Optional
+from typing import Any, Literal, Optional
 
-from pydantic import BaseModel, ConfigDict, ValidationError, create_model
+from pydantic import BaseModel, ValidationError, create_model
 
+from engine.context import StepContext
 from engine.errors import DefinitionError, EngineError
 from engine.extract import Parser
 from engine.machine import QuietMachine
-from engine.models import JsonObject, RecordDraft
-
-if TYPE_CHECKING:
-    from engine.context import StepContext
+from engine.models import JsonObject, RecordDraft, Slots
 
 Fallback = Literal["skip", "cancel", "escalate"]
 Condition = Callable[[Any], bool]
@@ -31,12 +29,6 @@ Template = str | Callable[[Any], str]
 
 ANSWER = "answer"
 NEXT = "next"
-
-
-class Slots(BaseModel):
-    """Base for a flow's slots: every field optional, validated on every assignment."""
-
-    model_config = ConfigDict(extra="forbid", validate_assignment=True)
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, model_validator
 
 Role = Literal["system", "user", "assistant"]
 Outcome = Literal["completed", "cancelled", "escalated", "reset", "expired"]
@@ -21,6 +21,12 @@ def utcnow() -> datetime:
 
 class Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Slots(BaseModel):
+    """Base for a flow's slots: every field optional, validated on every assignment."""
+
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
 
 
 class Resources(Frozen):
@@ -115,8 +121,62 @@ class FlowRun(Frozen):
     ended_at: datetime
 
 
+class Entered(Frozen):
+    """A flow entered `state`: a flow start (its initial state) or the end of a fire."""
+
+    flow: str
+    state: str
+
+
+class Fired(Frozen):
+    """A flow fired `trigger` from `source` and landed in `dest`."""
+
+    flow: str
+    source: str
+    trigger: str
+    dest: str
+
+    def __str__(self) -> str:
+        return f"{self.flow}: {self.source} -{self.trigger}-> {self.dest}"
+
+
+NoticeKind = Literal[
+    "reprompt",  # detail: the reprompt tier, "1", "2", ...
+    "fallback",  # detail: what the fallback did: skip, cancel, escalate
+    "aside",  # detail: the aside's name
+    "pause",
+    "resume",
+    "handoff",  # detail: the flow handed to
+    "reset",  # a stored frame the code no longer fits; detail: why
+    "tool",  # a flow's own tool use (a search, a lookup); detail: "name: what it found"
+    "budget",  # the turn's LLM call budget was spent: a template was used
+    "phrase_rejected",  # a model's phrasing lost the template's facts; detail: what it lost
+    "parse_rejected",  # a model's parse was inconsistent with the message; detail: why
+    "route",  # a routing decision worth explaining (a classification declined, confirmed)
+    "legacy",  # a notice stored before notices were typed, kept as its text
+]
+
+
+class Notice(Frozen):
+    """Something a turn did that is not a transition, for coverage, reports and readers."""
+
+    kind: NoticeKind
+    flow: str | None = None
+    state: str | None = None
+    detail: str = ""
+
+    def __str__(self) -> str:
+        where = ".".join(p for p in (self.flow, self.state) if p)
+        return ":".join(p for p in (self.kind, where, self.detail) if p)
+
+
 class TurnTrace(BaseModel):
-    """What one turn did; stored as the turn's event-log entry."""
+    """What one turn did; stored as the turn's event-log entry.
+
+    `entered` and `fired` are in the order they happened; every fire's `dest` is entered,
+    and so is the initial state of every flow started. Traces stored before these were
+    typed (`triggers`, `states_entered` and `notices` as strings) are read into them.
+    """
 
     model_config = ConfigDict(extra="forbid")
 
@@ -129,17 +189,92 @@ class TurnTrace(BaseModel):
     flow_after: str | None = None
     state_after: str | None = None
     slots_after: JsonObject | None = None
-    triggers: list[str] = Field(default_factory=list)
-    states_entered: list[str] = Field(default_factory=list)
+    entered: list[Entered] = Field(default_factory=list)
+    fired: list[Fired] = Field(default_factory=list)
     llm_calls: list[LLMCall] = Field(default_factory=list)
     records: list[str] = Field(default_factory=list)
-    notices: list[str] = Field(default_factory=list)
+    notices: list[Notice] = Field(default_factory=list)
     retried: bool = False
     at: datetime = Field(default_factory=utcnow)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _upgrade(cls, data: object) -> object:
+        if isinstance(data, dict) and ("triggers" in data or "states_entered" in data or _legacy(data)):
+            return _upgrade_legacy(data)
+        return data
 
     def doc(self) -> JsonObject:
         """The trace as stored: JSON values, defaults left out."""
         return self.model_dump(mode="json", exclude_defaults=True)
+
+    def noticed(self, kind: NoticeKind) -> list[Notice]:
+        """The turn's notices of `kind`, in order."""
+        return [n for n in self.notices if n.kind == kind]
+
+
+def _legacy(data: dict[str, object]) -> bool:
+    notices = data.get("notices")
+    return isinstance(notices, list) and any(isinstance(n, str) for n in notices)
+
+
+def _upgrade_legacy(data: dict[str, object]) -> dict[str, object]:
+    """A trace stored with string events ("flow.state", "flow.source.trigger", "kind:where:detail")."""
+    out = dict(data)
+    entered = [_split(e) for e in _strings(out.pop("states_entered", []))]
+    out["entered"] = [{"flow": f, "state": s} for f, s in entered if s]
+    triggers = [[*t.rsplit(".", 2), "", ""][:3] for t in _strings(out.pop("triggers", []))]
+    # An entry is the destination of the next trigger when that trigger's flow is at the
+    # trigger's source; otherwise it is a flow start.
+    cursor = {str(out["flow_before"]): str(out.get("state_before"))} if out.get("flow_before") else {}
+    fired: list[dict[str, str]] = []
+    j = 0
+    for flow, state in entered:
+        if j < len(triggers) and triggers[j][0] == flow and cursor.get(flow) == triggers[j][1]:
+            fired.append({"flow": flow, "source": triggers[j][1], "trigger": triggers[j][2], "dest": state})
+            j += 1
+        cursor[flow] = state
+    out["fired"] = fired
+    out["notices"] = [n if isinstance(n, dict) else _legacy_notice(str(n)) for n in _list(out.get("notices"))]
+    return out
+
+
+def _legacy_notice(text: str) -> dict[str, str]:
+    kind, _, rest = text.partition(":")
+    if kind in ("reprompt", "fallback") and rest.count(":") >= 1:
+        where, _, detail = rest.rpartition(":")
+        flow, state = _split(where)
+        return {"kind": kind, "flow": flow, "state": state, "detail": detail}
+    if kind in ("pause", "resume") and "." in rest:
+        flow, state = _split(rest)
+        return {"kind": kind, "flow": flow, "state": state}
+    if kind == "aside" and "." in rest:
+        flow, name = _split(rest)
+        return {"kind": kind, "flow": flow, "detail": name}
+    if kind == "handoff" and "->" in rest:
+        flow, _, nxt = rest.partition("->")
+        return {"kind": kind, "flow": flow, "detail": nxt}
+    if kind == "reset" and ": " in rest:
+        flow, _, problem = rest.partition(": ")
+        return {"kind": kind, "flow": flow, "detail": problem}
+    if text.startswith("llm budget exhausted"):
+        return {"kind": "budget", "detail": text}
+    return {"kind": "legacy", "detail": text}
+
+
+def _split(text: str) -> tuple[str, str]:
+    # old entries joined flow and state with a dot: split at the last one, as flow names may
+    # hold dots ("my.survey") and the shipped state names never did
+    flow, _, state = text.rpartition(".")
+    return flow, state
+
+
+def _list(value: object) -> list[object]:
+    return list(value) if isinstance(value, list) else []
+
+
+def _strings(value: object) -> list[str]:
+    return [str(v) for v in _list(value)]
 
 
 @dataclass

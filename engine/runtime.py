@@ -8,11 +8,12 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from engine.bot import MAIN, Bot, get_bot
+from engine.bot import MAIN, Bot
 from engine.errors import ConflictError, InputRejected
 from engine.inputs import check_message
 from engine.llm import LLM, RulesLLM
 from engine.models import JsonObject, Resources, SessionState, TurnTrace, TurnWrite
+from engine.registry import Registry, default_registry
 from engine.store import Store
 from engine.turn import Turn
 
@@ -42,16 +43,24 @@ class TurnResult:
 
 
 class Engine:
-    """Runs turns for any registered bot against one store and one LLM backend."""
+    """Runs turns for the bots of `bots` (the installed ones by default) against one store and one LLM."""
 
-    def __init__(self, store: Store, llm: LLM | None = None, resources: Resources | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        llm: LLM | None = None,
+        resources: Resources | None = None,
+        *,
+        bots: Registry | None = None,
+    ) -> None:
         self.store = store
         self.llm: LLM = llm or RulesLLM()
         self.resources = resources or Resources()
+        self.bots = bots if bots is not None else default_registry()
 
     def turn(self, bot: str, user: str, text: str) -> TurnResult:
         """Handle one user message; a refused message is answered and changes nothing."""
-        b = get_bot(bot)
+        b = self.bots.get(bot)
         try:
             clean = check_message(text)
         except InputRejected as e:
@@ -61,7 +70,7 @@ class Engine:
 
     def reset(self, bot: str, user: str) -> TurnResult:
         """Leave every running and suspended flow of the user's session, as one logged turn."""
-        return self._commit(get_bot(bot), user, "/reset", Turn.reset)
+        return self._commit(self.bots.get(bot), user, "/reset", Turn.reset)
 
     def _commit(self, b: Bot, user: str, text: str, play: Callable[[Turn], TurnWrite]) -> TurnResult:
         for attempt in range(2):
@@ -78,7 +87,7 @@ class Engine:
         raise AssertionError("unreachable")  # pragma: no cover
 
     def session(self, bot: str, user: str) -> SessionState | None:
-        return self.store.load(get_bot(bot).name, user)
+        return self.store.load(self.bots.get(bot).name, user)
 
     def _result(
         self, s: SessionState | None, reply: str, *, rejected: bool = False, trace: JsonObject | None = None

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engine.models import FlowFrame, JsonObject, LLMCall, SessionState
+from engine.models import Entered, Fired, FlowFrame, JsonObject, LLMCall, Notice, NoticeKind, SessionState
 
 
 @dataclass
@@ -17,15 +17,25 @@ class TraceDraft:
     """The parts of a `TurnTrace` a turn fills in as it goes (a plain object: cheap to mutate)."""
 
     route: str = ""
-    triggers: list[str] = field(default_factory=list)
-    states_entered: list[str] = field(default_factory=list)
+    entered: list[Entered] = field(default_factory=list)
+    fired: list[Fired] = field(default_factory=list)
     llm_calls: list[LLMCall] = field(default_factory=list)
-    notices: list[str] = field(default_factory=list)
+    notices: list[Notice] = field(default_factory=list)
     # the flow and state the turn started in (None: the main conversation)
     before: tuple[str | None, str | None] = (None, None)
 
     def start(self, at: FlowFrame | None) -> None:
         self.before = (at.flow, at.state) if at else (None, None)
+
+    def enter(self, flow: str, state: str) -> None:
+        self.entered.append(Entered(flow=flow, state=state))
+
+    def fire(self, flow: str, source: str, trigger: str, dest: str) -> None:
+        self.fired.append(Fired(flow=flow, source=source, trigger=trigger, dest=dest))
+        self.entered.append(Entered(flow=flow, state=dest))
+
+    def notice(self, kind: NoticeKind, flow: str | None = None, state: str | None = None, detail: str = "") -> None:
+        self.notices.append(Notice(kind=kind, flow=flow, state=state, detail=detail))
 
     def doc(self, session: SessionState, text: str, reply: str, records: list[str], retried: bool) -> JsonObject:
         """The event-log entry of the turn that left `session` as it is (defaults left out)."""
@@ -39,14 +49,11 @@ class TraceDraft:
             doc["flow_after"] = a.flow
             doc["state_after"] = a.state
             doc["slots_after"] = dict(a.slots)
-        for key, values in (
-            ("triggers", self.triggers),
-            ("states_entered", self.states_entered),
-            ("records", records),
-            ("notices", self.notices),
-        ):
-            if values:
-                doc[key] = list(values)
+        for key, events in (("entered", self.entered), ("fired", self.fired), ("notices", self.notices)):
+            if events:
+                doc[key] = [e.model_dump(mode="json", exclude_defaults=True) for e in events]
+        if records:
+            doc["records"] = list(records)
         if self.llm_calls:
             doc["llm_calls"] = [c.model_dump(mode="json", exclude_defaults=True) for c in self.llm_calls]
         if retried:

@@ -14,16 +14,20 @@ from engine.bot import Bot
 from engine.context import EntryContext, MainContext, StepContext
 from engine.errors import DefinitionError
 from engine.extract import Invalid
-from engine.flow import ANSWER, NEXT, Aside, Ask, Final, Flow, Slots, Step, render
+from engine.flow import ANSWER, NEXT, Aside, Ask, Final, Flow, Step, render
 from engine.llm import LLM
 from engine.models import (
     FlowFrame,
     FlowRun,
+    JsonObject,
     Message,
+    NoticeKind,
     Outcome,
     RecordDraft,
     Resources,
     SessionState,
+    Slots,
+    StoredRecord,
     TurnWrite,
     utcnow,
 )
@@ -71,7 +75,7 @@ class Turn:
         self.retried = retried
         self.trace = TraceDraft()
         self.trace.start(session.active)
-        self.voice = Voice(llm, self.trace.llm_calls, self.trace.notices)
+        self.voice = Voice(llm, self.trace)
 
     # -- entry point -----------------------------------------------------------------------
 
@@ -128,7 +132,47 @@ class Turn:
         self.voice.budget = self.bot.flow(a.flow).llm_calls_per_turn if a else self.bot.main_llm_calls
 
     def entry_context(self) -> EntryContext:
-        return EntryContext(self.bot, self.session, self.text, self.store, self.resources)
+        return EntryContext(self)
+
+    # -- what contexts may ask of the turn (engine.context.TurnOps) -------------------------
+
+    @property
+    def user(self) -> str:
+        return self.session.user
+
+    @property
+    def store_url(self) -> str:
+        return self.store.url
+
+    @property
+    def llm_backend(self) -> str:
+        return self.llm.name
+
+    @property
+    def memory(self) -> JsonObject:
+        return self.session.context
+
+    def note(self, kind: NoticeKind, flow: str | None, detail: str) -> None:
+        self.trace.notice(kind, flow, None, detail)
+
+    def save_record(self, kind: str, data: JsonObject) -> None:
+        self.records.append(RecordDraft(kind=kind, data=data))
+
+    def latest(self, kind: str) -> StoredRecord | None:
+        return self.store.latest(kind, bot=self.bot.name, user=self.session.user)
+
+    def records_of(self, kind: str) -> list[StoredRecord]:
+        return self.store.records(kind, bot=self.bot.name, user=self.session.user)
+
+    def start_flow(self, name: str, seed: Slots | None) -> None:
+        """Start `name` from code (a bot's main handler), with `seed` of the flow's own slots model."""
+        flow = self.bot.flow(name)
+        if seed is not None and not isinstance(seed, flow.slots):
+            raise DefinitionError(
+                f"started with {type(seed).__name__}, but its slots model is {flow.slots.__name__}", flow=name
+            )
+        self.trace.route = f"intent:{name}"
+        self.start(name, seed=seed.model_dump(exclude_unset=True) if seed is not None else None)
 
     # -- output ----------------------------------------------------------------------------
 
@@ -195,7 +239,7 @@ class Turn:
                     slots = self._try_set(flow, slots, s, s.parser(slots)(self.text)) or slots
             slots = self._extract(flow, slots, None)[0]
         self.session.active = frame
-        self.trace.states_entered.append(f"{name}.{frame.state}")
+        self.trace.enter(name, frame.state)
         self.advance(flow, frame, slots)
 
     def flow_turn(self, flow: Flow, frame: FlowFrame) -> None:
@@ -240,7 +284,7 @@ class Turn:
             self.fallback(flow, frame, slots, state)
             return
         tier = frame.attempts
-        self.trace.notices.append(f"reprompt:{flow.name}.{state.name}:{tier}")
+        self.trace.notice("reprompt", flow.name, state.name, str(tier))
         expects = state.parser(slots).expects
         if tier <= len(state.reprompts):
             again = render(state.reprompts[tier - 1], slots)
@@ -251,14 +295,14 @@ class Turn:
             last = render(state.reprompts[-1], slots) if state.reprompts else render(state.say, slots)
             again = f"Please reply with just {expects}. {last}"
         text = f"{reason} {again}" if reason else again
-        self.emit(self.phrase(text, f"reprompt:{flow.name}.{state.name}", flow))
+        self.emit(self.phrase(text, f"reprompt:{flow.name}.{state.name}", flow.name))
 
     def _aside(self, flow: Flow, frame: FlowFrame, slots: Slots, state: Ask, aside: Aside) -> bool:
-        ctx: StepContext[Slots] = StepContext(self, flow, slots)
+        ctx: StepContext[Slots] = StepContext(self, flow.name, slots)
         trigger = aside.handle(ctx)
         if trigger is None:
             return False
-        self.trace.notices.append(f"aside:{flow.name}.{aside.name}")
+        self.trace.notice("aside", flow.name, frame.state, aside.name)
         if trigger == "":
             frame.slots = ctx.slots.model_dump(mode="json")
             self.emit(self.question(flow, state, ctx.slots))
@@ -282,7 +326,7 @@ class Turn:
         return slots, changed
 
     def fallback(self, flow: Flow, frame: FlowFrame, slots: Slots, state: Ask) -> None:
-        self.trace.notices.append(f"fallback:{flow.name}.{state.name}:{state.fallback}")
+        self.trace.notice("fallback", flow.name, state.name, state.fallback)
         frame.attempts = 0
         if state.fallback == "skip":
             self.emit("Let's skip that one for now.")
@@ -293,7 +337,7 @@ class Turn:
             frame.paused = True
             self.session.stack.append(frame)
             self.session.active = None
-            self.trace.notices.append(f"pause:{flow.name}.{frame.state}")
+            self.trace.notice("pause", flow.name, frame.state)
             self.emit(f"I couldn't understand the answers, so I've paused the {flow.name}; what you told me is kept.")
             return
         outcome: Outcome = "cancelled" if state.fallback == "cancel" else "escalated"
@@ -315,7 +359,7 @@ class Turn:
 
     def question(self, flow: Flow, state: Ask, slots: Slots) -> str:
         """What an asking state says, phrased (or as its template, offline)."""
-        return self.phrase(render(state.say, slots), f"ask:{flow.name}.{state.name}", flow)
+        return self.phrase(render(state.say, slots), f"ask:{flow.name}.{state.name}", flow.name)
 
     def move(self, flow: Flow, frame: FlowFrame, slots: Slots, trigger: str) -> None:
         """Fire `trigger` and run on until the flow waits for the user or ends."""
@@ -324,8 +368,7 @@ class Turn:
 
     def fire(self, flow: Flow, frame: FlowFrame, slots: Slots, trigger: str) -> None:
         dest = flow.fire(frame.state, trigger, slots)
-        self.trace.triggers.append(f"{flow.name}.{frame.state}.{trigger}")
-        self.trace.states_entered.append(f"{flow.name}.{dest}")
+        self.trace.fire(flow.name, frame.state, trigger, dest)
         if dest != frame.state and frame.attempts:
             frame.attempts = 0  # failed attempts belong to the question they were made at
         frame.state = dest
@@ -343,7 +386,7 @@ class Turn:
                 self.emit(self.question(flow, state, slots))
                 return
             if isinstance(state, Step):
-                ctx: StepContext[Slots] = StepContext(self, flow, slots)
+                ctx: StepContext[Slots] = StepContext(self, flow.name, slots)
                 state.run(ctx)
                 slots = ctx.slots
                 self.fire(flow, frame, slots, NEXT)
@@ -360,7 +403,7 @@ class Turn:
             )
         closing = render(final.say, slots) if final.say else ""
         # phrased while the scratchpad still exists, so the model sees the conversation it closes
-        said = self.phrase(closing, f"close:{flow.name}", flow) if closing else ""
+        said = self.phrase(closing, f"close:{flow.name}", flow.name) if closing else ""
         run = self.close(flow, frame, slots, final.outcome, render(final.summary, slots))
         if final.records:
             self.records.extend(final.records(slots))
@@ -372,7 +415,7 @@ class Turn:
                 raise DefinitionError(
                     f"more than {MAX_HANDOFFS} handoffs in one turn", flow=flow.name, state=final.name
                 )
-            self.trace.notices.append(f"handoff:{flow.name}->{nxt}")
+            self.trace.notice("handoff", flow.name, final.name, nxt)
             self.start(nxt, handoff=True)
             return
         if self.bot.on_return:
@@ -403,7 +446,7 @@ class Turn:
         frame = self.session.stack.pop(waiting[-1])
         flow = self.bot.flow(frame.flow)
         self.session.active = frame
-        self.trace.notices.append(f"resume:{flow.name}.{frame.state}")
+        self.trace.notice("resume", flow.name, frame.state)
         self.voice.budget += flow.llm_calls_per_turn
         state = flow.state(frame.state)
         if isinstance(state, Ask):
@@ -423,7 +466,7 @@ class Turn:
             a.paused = True
             self.session.stack.append(a)
             self.session.active = None
-            self.trace.notices.append(f"pause:{flow.name}.{a.state}")
+            self.trace.notice("pause", flow.name, a.state)
             self.emit(flow.pause_message)
             return
         slots = flow.new_slots(a.slots)
@@ -454,7 +497,7 @@ class Turn:
         if isinstance(raw, Invalid):
             return None, raw.reason
         if raw is None:
-            answer = self.llm_parse(flow.answer_models[state.name], f"parse:{flow.name}.{state.name}", flow)
+            answer = self.llm_parse(flow.answer_models[state.name], f"parse:{flow.name}.{state.name}", flow.name)
             raw = getattr(answer, "value", None) if answer else None
             if raw is None:
                 return None, None
@@ -471,25 +514,27 @@ class Turn:
         except ValidationError:
             return None
 
-    def _prompt(self, flow: Flow | None) -> list[Message]:
+    def _prompt(self, name: str | None) -> list[Message]:
         current = Message(role="user", content=self.text)
-        profile = self.entry_context().latest("profile")
+        profile = self.latest("profile")
         about = f" The user's profile: {profile.data}." if profile else ""
-        if flow is None:
+        if name is None:
             # stored history, then what this turn has added to it so far (the current message aside)
             history = [*self.store.history(self.session.id, LOAD_LIMIT), *_without(self.main_messages, current)]
             return build_prompt(f"You are {self.bot.persona}.{about}", history, current)
         a = self.session.active
         return build_prompt(
-            f"You are {flow.persona}, part of {self.bot.name}.{about}",
+            f"You are {self.bot.flow(name).persona}, part of {self.bot.name}.{about}",
             _without(a.scratchpad if a else [], current),
             current,
         )
 
-    def phrase(self, content: str, purpose: str, flow: Flow | None) -> str:
+    def phrase(self, content: str, purpose: str, flow: str | None) -> str:
+        """`content` as the model phrases it in `flow`'s persona (the main one when None)."""
         return self.voice.phrase(content, purpose, lambda: self._prompt(flow))
 
-    def llm_parse(self, schema: type[M], purpose: str, flow: Flow | None) -> M | None:
+    def llm_parse(self, schema: type[M], purpose: str, flow: str | None) -> M | None:
+        """The message read into `schema` by the model; None offline or when it fails."""
         return self.voice.parse(schema, purpose, lambda: self._prompt(flow))
 
     # -- versions and the write ------------------------------------------------------------
@@ -499,7 +544,7 @@ class Turn:
         found = reconcile(self.bot, self.session)
         self._checked = found.slots
         for f, problem in found.dropped:
-            self.trace.notices.append(f"reset:{f.flow}: {problem}")
+            self.trace.notice("reset", f.flow, f.state, problem)
             self.runs.append(
                 FlowRun(
                     flow=f.flow, outcome="reset", summary=f"{f.flow} was reset: {problem}.", slots=f.slots,

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from pydantic import ValidationError
 
 from engine.bot import MAIN, Bot
-from engine.flow import Ask, Slots
-from engine.models import FlowFrame, SessionState
+from engine.flow import Ask
+from engine.models import FlowFrame, SessionState, Slots
 
 
 @dataclass

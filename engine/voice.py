@@ -16,17 +16,18 @@ from pydantic import BaseModel
 from engine.errors import LLMError, UnexpectedLLMCall
 from engine.llm import LLM, ParseRequest, PhraseRequest
 from engine.models import LLMCall, Message
+from engine.trace import TraceDraft
 
 M = TypeVar("M", bound=BaseModel)
 Prompt = Callable[[], list[Message]]
 
 
 class Voice:
-    def __init__(self, llm: LLM, calls: list[LLMCall], notices: list[str]) -> None:
+    def __init__(self, llm: LLM, trace: TraceDraft) -> None:
         self.llm = llm
         self.budget = 0
-        self._calls = calls
-        self._notices = notices
+        self._trace = trace
+        self._calls = trace.llm_calls
 
     @property
     def offline(self) -> bool:
@@ -34,7 +35,7 @@ class Voice:
 
     def phrase(self, content: str, purpose: str, prompt: Prompt) -> str:
         """`content` in the model's words; the content itself offline or when that fails."""
-        if not self._spend():
+        if not self._spend(purpose):
             return content
         try:
             out = self.llm.phrase(PhraseRequest(purpose=purpose, content=content, messages=prompt()))
@@ -49,7 +50,7 @@ class Voice:
 
     def parse(self, schema: type[M], purpose: str, prompt: Prompt) -> M | None:
         """The user's last message read into `schema`; None offline, on failure or "not given"."""
-        if not self._spend():
+        if not self._spend(purpose):
             return None
         try:
             out = self.llm.parse(ParseRequest(purpose=purpose, schema_model=schema, messages=prompt()))
@@ -61,11 +62,11 @@ class Voice:
         self._log(out.call)
         return out.value if isinstance(out.value, schema) else None
 
-    def _spend(self) -> bool:
+    def _spend(self, purpose: str) -> bool:
         if self.offline:
             return False
         if self.budget <= 0:
-            self._notices.append("llm budget exhausted: template used")
+            self._trace.notice("budget", detail=f"no LLM call left this turn for {purpose}: template used")
             return False
         self.budget -= 1
         return True

@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sqlalchemy import event
 
-from engine import Bot, ConflictError, Engine, SqlStore, register
+from engine import Bot, ConflictError, Engine, Registry, SqlStore, default_registry
 from engine.runtime import TurnResult
 from flows.language_buddy.bot import FEEDBACK
 from flows.shared.feedback import feedback
@@ -37,7 +37,10 @@ from flows.shared.feedback import feedback
 # The workers' own bot: the main conversation plus the shipped feedback flow, and nothing a
 # shipped bot may add later (onboarding first, ...). Registered only in these processes.
 BOT = "durability"
-register(
+# this module's bots, beside the installed ones
+BOTS = Registry(default_registry())
+
+BOTS.add(
     Bot(
         name=BOT,
         persona="a test bot",
@@ -105,7 +108,7 @@ def turns(args: argparse.Namespace) -> None:
     status = Status(args.status)
     if args.slow:
         slow_transactions(store, status, random.Random(os.getpid()))
-    engine = Engine(store)
+    engine = Engine(store, bots=BOTS)
     users: list[str] = args.users.split(",")
     where: dict[str, tuple[str, str | None]] = {}
     for u in users:
@@ -147,7 +150,7 @@ def zygote(parser: argparse.ArgumentParser) -> None:
 
 def next_turn(args: argparse.Namespace) -> None:
     store = SqlStore(args.db)
-    engine = Engine(store)
+    engine = Engine(store, bots=BOTS)
     checked = 0
     for summary in store.sessions():
         s = store.load(summary.bot, summary.user)  # validates the stored row
@@ -165,7 +168,7 @@ def next_turn(args: argparse.Namespace) -> None:
 
 def race(args: argparse.Namespace) -> None:
     store = SqlStore(args.db)
-    engine = Engine(store)
+    engine = Engine(store, bots=BOTS)
     texts: list[str] = args.texts.split("|")
     print("ready", flush=True)
     sys.stdin.readline()  # the start signal: both workers are open and waiting

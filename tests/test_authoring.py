@@ -12,7 +12,6 @@ from rich.console import Console
 from typer.testing import CliRunner, Result
 
 import cli
-import engine.bot
 from cli import app
 from engine.authoring.coverage import Coverage, condition_name, moves
 from engine.authoring.diagram import (
@@ -28,11 +27,12 @@ from engine.authoring.diagram import (
 from engine.authoring.replay import replay, seed_profile
 from engine.authoring.report import SessionReport
 from engine.authoring.script import load_script
-from engine.bot import Bot, get_bot
+from engine.bot import Bot
 from engine.extract import choice, yes_no
-from engine.flow import Ask, Final, Flow, Slots, Step, T
+from engine.flow import Ask, Final, Flow, Step, T
 from engine.llm import Phrased, PhraseRequest, ScriptedLLM
-from engine.models import LLMCall, TurnTrace
+from engine.models import LLMCall, Slots, TurnTrace
+from engine.registry import Registry, default_registry
 from engine.runtime import Engine
 from engine.store.sql import SqlStore
 
@@ -112,7 +112,7 @@ def test_min_coverage_exits_1_for_a_flow_below_it(never_answers_category: list[P
 def test_min_coverage_counts_every_flow_of_the_bots_used(never_answers_category: list[Path]) -> None:
     # The scripts never start onboarding, yet it is a flow of their bot, so it counts (at 0%).
     r = run("replay", "--min-coverage", "80", *never_answers_category)
-    others = [f.name for f in get_bot("language-buddy").flows if f.name != "feedback"]
+    others = [f.name for f in default_registry().get("language-buddy").flows if f.name != "feedback"]
     if not others:
         assert r.exit_code == 0, r.output
         return
@@ -130,7 +130,7 @@ def test_malformed_script_outranks_low_coverage(tmp_path: Path, never_answers_ca
 
 
 def test_coverage_model_from_traces() -> None:
-    bot = get_bot("language-buddy")
+    bot = default_registry().get("language-buddy")
     flow = bot.flow("feedback")
     cov = Coverage([bot])
     cov.add(
@@ -291,7 +291,7 @@ def test_progress_bar_only_on_a_terminal_for_many_scripts() -> None:
 def test_flows_list_shows_every_bot_and_flow() -> None:
     r = run("flows", "list")
     assert r.exit_code == 0, r.output
-    for b in engine.bot.all_bots():
+    for b in default_registry():
         assert b.name in r.output
         for f in b.flows:
             assert f"{f.name} (v{f.version})" in r.output
@@ -321,14 +321,13 @@ def test_outline_names_conditions() -> None:
 
 
 def test_flows_unknown_and_ambiguous(monkeypatch: pytest.MonkeyPatch) -> None:
-    # (test modules register bots of their own, hence --bot wherever a name could repeat)
     r = run("flows", "show", "nope")
     assert r.exit_code == 1 and "no flow 'nope'; flows:" in r.output and "feedback" in r.output
     r = run("flows", "diagram", "feedback", "--bot", "nobot")
     assert r.exit_code == 1 and "unknown bot 'nobot'" in r.output
     # A second bot with a flow of its own called feedback: the name alone is ambiguous.
     other = Bot(name="other-bot", persona="p", flows=[_renamed_loop("feedback")], intents=[], capabilities="c")
-    monkeypatch.setitem(engine.bot._BOTS, other.name, other)
+    monkeypatch.setattr(cli, "default_registry", lambda: Registry([*default_registry(), other]))
     for command in ("show", "diagram"):
         r = run("flows", command, "feedback")
         assert r.exit_code == 1, r.output
@@ -348,7 +347,7 @@ def _renamed_loop(name: str) -> Flow:
 def test_flows_diagram_mermaid(tmp_path: Path) -> None:
     r = run("flows", "diagram", "feedback", "--bot", "language-buddy")
     assert r.exit_code == 0, r.output
-    assert r.output == mermaid(get_bot("language-buddy").flow("feedback"))
+    assert r.output == mermaid(default_registry().get("language-buddy").flow("feedback"))
     lines = [line.strip() for line in r.output.splitlines()]
     assert lines[:4] == ["---", "title: feedback", "---", "stateDiagram-v2"]
     for edge in ("[*] --> sentiment", "sentiment --> rating: next", "rating --> mood: answer", "done --> [*]"):
@@ -356,7 +355,7 @@ def test_flows_diagram_mermaid(tmp_path: Path) -> None:
     assert 'state "details (ask comment)" as details' in lines and "Class done s_final" in lines
     out = tmp_path / "feedback.mmd"
     r = run("flows", "diagram", "feedback", "--bot", "language-buddy", "--out", out)
-    assert r.exit_code == 0 and out.read_text() == mermaid(get_bot("language-buddy").flow("feedback"))
+    assert r.exit_code == 0 and out.read_text() == mermaid(default_registry().get("language-buddy").flow("feedback"))
 
 
 def test_mermaid_shows_conditions_wildcards_and_reserved_names() -> None:
@@ -576,7 +575,6 @@ def test_sessions_show_trace(db: str, traced: str) -> None:
     assert r.exit_code == 0, r.output
     assert "turn 1" in r.output and "route intent:feedback" in r.output and "route flow" in r.output
     assert "main → feedback/rating" in r.output
-    assert "triggers: feedback.rating.answer, feedback.mood.next" in r.output
     assert "entered: feedback.mood, feedback.details" in r.output
     assert "transition: feedback: rating -answer-> mood" in r.output
     assert "llm ask:feedback.rating · counting/tiny-1 · 31+9 tokens · 12 ms · ok" in r.output
@@ -588,14 +586,14 @@ def test_sessions_show_json(db: str, traced: str) -> None:
     r = run("sessions", "show", traced[:5], "--json", "--db", db)
     assert r.exit_code == 0, r.output
     data = json.loads(r.output)
-    assert data["format"] == "innerloop.session/1"
+    assert data["format"] == "innerloop.session/2"
     assert set(data) == {"format", "session", "active", "stack", "history", "runs", "turns"}
     report = SessionReport.model_validate(data)
     assert report.session.id == traced and report.session.bot == "language-buddy"
     assert [t.route for t in report.turns] == ["intent:feedback", "flow", "flow"]
     first, second, third = report.turns
-    assert [(m.source, m.trigger, m.dest) for m in first.transitions] == [("sentiment", "next", "rating")]
-    assert [(m.source, m.dest) for m in second.transitions] == [("rating", "mood"), ("mood", "details")]
+    assert [(m.source, m.trigger, m.dest) for m in first.fired] == [("sentiment", "next", "rating")]
+    assert [(m.source, m.dest) for m in second.fired] == [("rating", "mood"), ("mood", "details")]
     assert second.llm_calls[0].prompt_tokens == 31 and second.llm_calls[0].latency_ms == 12.5
     assert third.records == ["feedback"] and report.active is None
     assert [run.flow for run in report.runs] == ["feedback"]

@@ -213,7 +213,7 @@ def test_sessions_list_and_show(db: str) -> None:
     assert "user: hello" in r.output and "assistant: I'm LanguageBuddy" in r.output
     assert "feedback (v1) at details" in r.output and '"rating": 4' in r.output
     assert "route intent:feedback" in r.output
-    assert "triggers: feedback.rating.answer" in r.output
+    assert "transition: feedback: rating -answer-> mood" in r.output
     assert "entered: feedback.mood, feedback.details" in r.output
 
 

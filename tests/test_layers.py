@@ -138,3 +138,18 @@ def test_the_check_sees_a_violation(tmp_path: Path) -> None:
         "engine/_layers_probe.py:2 imports engine.authoring.replay",
         "engine/_layers_probe.py:3 imports flows.support",
     ]
+
+
+# Within the turn path: values first, then what flows declare, then bots, then the turn.
+# A context reaches the turn only through its TurnOps Protocol, so there is no cycle.
+TURN_PATH_ORDER = {
+    "engine/models.py": ("engine.context", "engine.flow", "engine.bot", "engine.turn", "engine.registry"),
+    "engine/context.py": ("engine.flow", "engine.bot", "engine.turn", "engine.registry", "engine.runtime"),
+    "engine/flow.py": ("engine.bot", "engine.turn", "engine.registry", "engine.runtime"),
+    "engine/bot.py": ("engine.turn", "engine.registry", "engine.runtime"),
+}
+
+
+@pytest.mark.parametrize("module", sorted(TURN_PATH_ORDER))
+def test_the_turn_path_has_no_cycles(module: str) -> None:
+    assert violations([ROOT / module], TURN_PATH_ORDER[module]) == []

@@ -12,7 +12,7 @@ import pytest
 from _restart import replay_in_processes
 
 import flows.language_buddy.assessment
-from engine import DataFileError, Engine, Resources, ScriptedLLM, SqlStore, TurnResult, get_bot
+from engine import DataFileError, Engine, Resources, ScriptedLLM, SqlStore, TurnResult, default_registry
 from engine.authoring.replay import seed_profile
 from flows.language_buddy.assessment import LEVELS, Question, answer_parser, is_correct, load_bank, shipped_banks
 from flows.language_buddy.onboarding import OnboardingSlots, onboarding, read_anytime
@@ -464,7 +464,8 @@ def test_a_session_stored_with_a_path_to_a_now_broken_bank_starts_over(db: str, 
     engine = Engine(store)
     r = talk(engine, "a")
     assert "(bank.yaml) can't be read" in r.reply and "[A1 · question 1 of 3]" in r.reply
-    assert r.trace is not None and any("A1 question 2" in n for n in r.trace.notices)  # the problems, for the operator
+    # the problems, for the operator
+    assert r.trace is not None and any("A1 question 2" in n.detail for n in r.trace.notices)
     store.close()
 
 
@@ -504,7 +505,7 @@ def test_a_test_begun_with_a_run_bank_starts_over_on_another_run_bank(
     r = talk(engine, "a")
     assert notice in r.reply and "two_per_level.yaml" in r.reply and first_question in r.reply
     assert (r.state, r.slots["tier"], r.slots["correct"], r.slots["passed"]) == ("assess", 0, 0, None)
-    assert r.trace is not None and any(n.startswith("bank:") for n in r.trace.notices)
+    assert r.trace is not None and any(n.kind == "tool" and n.detail.startswith("bank: ") for n in r.trace.notices)
     store.close()
 
 
@@ -543,7 +544,7 @@ def test_help_explains_the_current_question(engine: Engine) -> None:
 
 
 def test_the_flow_is_part_of_language_buddy() -> None:
-    bot = get_bot(BOT)
+    bot = default_registry().get(BOT)
     assert bot.flow("onboarding") is onboarding
     assert onboarding.on_cancel == "pause" and "feedback" in onboarding.interrupts
 

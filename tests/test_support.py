@@ -54,7 +54,7 @@ def asked(r: TurnResult) -> str:
 
 def searched(r: TurnResult) -> list[str]:
     assert r.trace is not None
-    return [n for n in r.trace.notices if n.startswith("search:")]
+    return [n.detail for n in r.trace.notices if n.kind == "tool" and n.detail.startswith("search: ")]
 
 
 def write_kb(folder: Path, docs: dict[str, str]) -> Path:
@@ -105,7 +105,7 @@ def test_the_seed_trace_answers_12_without_a_search(chat: Chat) -> None:
         assert searched(r) == [], r.trace.notices
     # the stored event log agrees: one search, on the turn that opened the queue
     stored = chat.store.traces(chat.session_id)
-    assert [bool([n for n in t.notices if n.startswith("search:")]) for t in stored] == [True, False, False, False]
+    assert [any(n.detail.startswith("search: ") for n in t.notices) for t in stored] == [True, False, False, False]
 
     assert (
         'Clarification completed for "Notifications not arriving on Android". Answers: '
@@ -144,7 +144,11 @@ def test_asking_for_a_person_mid_queue_hands_over_with_the_answers_so_far(chat: 
     chat.say("Google Play")
     r = chat.say("can I speak to a real person?")
     assert (r.flow, r.reply) == ("main", HANDOFF_NOTICE)
-    assert searched(r) == [] and r.trace is not None and "aside:clarification.person" in r.trace.notices
+    assert (
+        searched(r) == []
+        and r.trace is not None
+        and ("aside", "person") in [(n.kind, n.detail) for n in r.trace.notices]
+    )
     [row] = chat.escalations()
     assert (row["document"], row["reason"], row["answers"]) == (
         "refund-request",
@@ -198,14 +202,14 @@ def test_typed_questions_validate_and_reprompt_on_the_ladder(chat: Chat) -> None
     bad = chat.say("my fridge")
     assert (bad.state, bad.slots["current_index"]) == ("choice", 0)
     assert bad.reply == "Please type one of: Android, iPhone, web, desktop. Which device shows the late reminders?"
-    assert bad.trace is not None and "reprompt:clarification.choice:1" in bad.trace.notices
+    assert bad.trace is not None and "reprompt:clarification.choice:1" in map(str, bad.trace.notices)
 
     assert chat.say("the web one").state == "number"
     far_question = "About how many minutes late do they arrive?"
     far = chat.say("5000")
     assert far.reply == "5000 is above 1440. Please type just the number, a number from 1 to 1440. " + far_question
     mushy = chat.say("quite a lot")
-    assert mushy.trace is not None and "reprompt:clarification.number:2" in mushy.trace.notices
+    assert mushy.trace is not None and "reprompt:clarification.number:2" in map(str, mushy.trace.notices)
     assert mushy.reply == (
         "Digits only, a number from 1 to 1440. One more try, or I'll skip this question. " + far_question
     )
@@ -316,7 +320,7 @@ def test_a_handoff_document_without_questions_escalates_after_answering(tmp_path
 def test_no_match_offers_a_person_and_yes_accepts(chat: Chat) -> None:
     r = chat.say("How do I bake sourdough bread?")
     assert r.flow == "main" and r.reply.startswith("I could not find that") and "connect you to a person" in r.reply
-    assert searched(r) == ["search:'How do I bake sourdough bread?' -> no match"]
+    assert searched(r) == ["search: 'How do I bake sourdough bread?' -> no match"]
     yes = chat.say("yes please")
     assert yes.reply == HANDOFF_NOTICE
     [row] = chat.escalations()
@@ -397,7 +401,7 @@ def test_a_restart_mid_queue_between_two_replay_runs(tmp_path: Path) -> None:
     replay_in_processes(db, "support.part1", "support.part2")
     traces = SqlStore(str(db)).traces(Chat(db, user="max").session_id)
     assert [t.route for t in traces] == ["intent:clarification", "flow", "flow", "flow"]
-    assert [n for t in traces[1:] for n in t.notices if n.startswith("search:")] == []
+    assert [n for t in traces[1:] for n in t.notices if n.detail.startswith("search: ")] == []
 
 
 def test_editing_the_document_mid_queue_does_not_shift_the_questions(tmp_path: Path) -> None:
@@ -425,7 +429,9 @@ def test_the_kb_resource_replaces_the_shipped_folder(tmp_path: Path) -> None:
     chat = Chat(tmp_path / "s.db", kb=kb)
     r = chat.say("my printer is offline")
     assert (r.flow, asked(r)) == ("clarification", "Is it plugged in?")
-    assert r.trace is not None and any(n.startswith("kb:1 document(s) skipped: broken.md: ") for n in r.trace.notices)
+    assert r.trace is not None and any(
+        n.detail.startswith("kb: 1 document(s) skipped: broken.md: ") for n in r.trace.notices
+    )
     assert chat.say("how do I reset my password").reply.startswith("Please answer yes or no.")
 
 

@@ -22,15 +22,19 @@ from engine import (
     Phrased,
     PhraseRequest,
     RecordDraft,
+    Registry,
     ScriptedLLM,
     Slots,
     SqlStore,
     T,
-    register,
+    default_registry,
 )
 from engine.extract import integer, yes_no
 from flows.language_buddy.bot import FEEDBACK
 from flows.shared.feedback import feedback
+
+# this module's bots, beside the installed ones
+BOTS = Registry(default_registry())
 
 
 class SurveySlots(Slots):
@@ -60,7 +64,7 @@ survey = Flow(
     max_turns=6,
 )
 
-register(
+BOTS.add(
     Bot(
         name="test-bot",
         persona="a test bot",
@@ -81,14 +85,14 @@ def talk(engine: Engine, *lines: str, user: str = "u") -> list[str]:
 
 
 def test_main_small_talk_is_honest_and_commands_in_main(store: SqlStore) -> None:
-    e = Engine(store)
+    e = Engine(store, bots=BOTS)
     assert e.turn("test-bot", "u", "hi there").reply == "I can run a survey or take feedback."
     assert "nothing to cancel" in e.turn("test-bot", "u", "cancel").reply
     assert e.turn("test-bot", "u", "help").flow == "main"
 
 
 def test_inner_turns_stay_out_of_main_history_and_collapse_to_a_summary(store: SqlStore) -> None:
-    e = Engine(store)
+    e = Engine(store, bots=BOTS)
     talk(e, "let's do the survey", "4")
     mid = e.session("test-bot", "u")
     assert mid is not None and mid.active is not None
@@ -109,7 +113,7 @@ def test_inner_turns_stay_out_of_main_history_and_collapse_to_a_summary(store: S
 
 
 def test_reprompt_ladder_uses_more_explicit_tiers_then_the_fallback(store: SqlStore) -> None:
-    e = Engine(store)
+    e = Engine(store, bots=BOTS)
     talk(e, "survey")
     first, second = talk(e, "banana", "purple")
     assert first == "Tier one: a digit 1-9, please."
@@ -124,13 +128,13 @@ def test_reprompt_ladder_uses_more_explicit_tiers_then_the_fallback(store: SqlSt
 
 
 def test_a_rule_reason_is_given_on_an_invalid_answer(store: SqlStore) -> None:
-    e = Engine(store)
+    e = Engine(store, bots=BOTS)
     talk(e, "survey")
     assert e.turn("test-bot", "u", "12").reply.startswith("12 is out of range")
 
 
 def test_escalate_fallback_saves_an_escalation(store: SqlStore) -> None:
-    e = Engine(store)
+    e = Engine(store, bots=BOTS)
     talk(e, "survey", "3", "hmm", "what?")
     (rec,) = store.records("escalation")
     assert rec.data["flow"] == "survey" and rec.data["state"] == "ok"
@@ -138,7 +142,7 @@ def test_escalate_fallback_saves_an_escalation(store: SqlStore) -> None:
 
 
 def test_help_explains_without_consuming_the_step(store: SqlStore) -> None:
-    e = Engine(store)
+    e = Engine(store, bots=BOTS)
     talk(e, "survey", "banana")
     r = e.turn("test-bot", "u", "help")
     assert "a whole number from 1 to 9" in r.reply and "cancel" in r.reply
@@ -148,7 +152,7 @@ def test_help_explains_without_consuming_the_step(store: SqlStore) -> None:
 
 
 def test_cancel_abandons_with_a_summary_that_says_so(store: SqlStore) -> None:
-    e = Engine(store)
+    e = Engine(store, bots=BOTS)
     r = e.turn("test-bot", "u", "survey")
     e.turn("test-bot", "u", "cancel")
     (run,) = store.runs(r.session_id or "")
@@ -157,7 +161,7 @@ def test_cancel_abandons_with_a_summary_that_says_so(store: SqlStore) -> None:
 
 
 def test_interrupt_suspends_and_resumes_at_the_exact_state(store: SqlStore) -> None:
-    e = Engine(store)
+    e = Engine(store, bots=BOTS)
     talk(e, "survey", "5")
     r = e.turn("test-bot", "u", "I want to give feedback")
     assert (r.flow, r.state) == ("feedback", "rating")
@@ -177,14 +181,14 @@ def test_interrupt_suspends_and_resumes_at_the_exact_state(store: SqlStore) -> N
 
 
 def test_cancel_in_the_interrupting_flow_resumes_the_suspended_one(store: SqlStore) -> None:
-    e = Engine(store)
+    e = Engine(store, bots=BOTS)
     talk(e, "survey", "I want to give feedback")
     r = e.turn("test-bot", "u", "stop")
     assert (r.flow, r.state) == ("survey", "n")
 
 
 def test_a_flow_cannot_run_forever(store: SqlStore) -> None:
-    e = Engine(store)
+    e = Engine(store, bots=BOTS)
     talk(e, "survey", "3")
     for _ in range(5):
         e.turn("test-bot", "u", "help")
@@ -194,7 +198,7 @@ def test_a_flow_cannot_run_forever(store: SqlStore) -> None:
 
 
 def test_stale_flow_state_is_reset_with_a_notice(store: SqlStore) -> None:
-    e = Engine(store)
+    e = Engine(store, bots=BOTS)
     r = e.turn("test-bot", "u", "survey")
     s = store.get(r.session_id or "")
     assert s is not None and s.active is not None
@@ -215,7 +219,7 @@ def test_stale_flow_state_is_reset_with_a_notice(store: SqlStore) -> None:
 
 
 def test_rules_backend_makes_no_llm_calls(store: SqlStore) -> None:
-    e = Engine(store)
+    e = Engine(store, bots=BOTS)
     talk(e, "survey", "banana", "4", "yes")
     s = e.session("test-bot", "u")
     assert s is not None
@@ -224,7 +228,7 @@ def test_rules_backend_makes_no_llm_calls(store: SqlStore) -> None:
 
 def test_llm_parses_only_when_rules_cannot_and_stays_within_budget(store: SqlStore) -> None:
     llm = ScriptedLLM(["Pick a number, friend!"])
-    e = Engine(store, llm)
+    e = Engine(store, llm, bots=BOTS)
     e.turn("test-bot", "u", "survey")
     assert llm.calls == ["ask:survey.n"]
     llm.push({"value": 7})
@@ -240,7 +244,7 @@ def test_llm_parses_only_when_rules_cannot_and_stays_within_budget(store: SqlSto
 
 def test_llm_not_given_becomes_a_reprompt_not_a_value(store: SqlStore) -> None:
     llm = ScriptedLLM(["Pick one!", None])
-    e = Engine(store, llm)
+    e = Engine(store, llm, bots=BOTS)
     e.turn("test-bot", "u", "survey")
     r = e.turn("test-bot", "u", "banana")
     assert (r.state, r.slots["n"]) == ("n", None)
@@ -249,7 +253,7 @@ def test_llm_not_given_becomes_a_reprompt_not_a_value(store: SqlStore) -> None:
 
 def test_llm_intent_classification_in_main(store: SqlStore) -> None:
     llm = ScriptedLLM([{"value": "feedback"}, "How would you rate us, 1 to 5?"])
-    r = Engine(store, llm).turn("test-bot", "u", "the app keeps freezing on me")
+    r = Engine(store, llm, bots=BOTS).turn("test-bot", "u", "the app keeps freezing on me")
     assert r.flow == "feedback" and r.reply == "How would you rate us, 1 to 5?"
     assert llm.calls == ["classify:intent", "ask:feedback.rating"]
 
@@ -266,7 +270,7 @@ class Broken:
 
 
 def test_llm_failure_degrades_to_templates_and_is_logged(store: SqlStore) -> None:
-    r = Engine(store, Broken()).turn("test-bot", "u", "survey")
+    r = Engine(store, Broken(), bots=BOTS).turn("test-bot", "u", "survey")
     assert r.reply == "Pick a number from 1 to 9."
     assert r.trace is not None and r.trace.llm_calls[0].ok is False
 
@@ -274,7 +278,7 @@ def test_llm_failure_degrades_to_templates_and_is_logged(store: SqlStore) -> Non
 def test_conflict_is_retried_once_on_fresh_state_then_reported(
     store: SqlStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    e = Engine(store)
+    e = Engine(store, bots=BOTS)
     e.turn("test-bot", "u", "survey")
     real = store.commit
     failures = {"left": 1}
@@ -283,7 +287,7 @@ def test_conflict_is_retried_once_on_fresh_state_then_reported(
         if failures["left"]:
             failures["left"] -= 1
             # another writer lands a turn first
-            Engine(SqlStore(store.url)).turn("test-bot", "u", "3")
+            Engine(SqlStore(store.url), bots=BOTS).turn("test-bot", "u", "3")
         real(write)
 
     monkeypatch.setattr(store, "commit", flaky)
@@ -302,7 +306,7 @@ def test_conflict_is_retried_once_on_fresh_state_then_reported(
 
 
 def test_reset_leaves_every_flow_as_one_logged_turn(store: SqlStore) -> None:
-    e = Engine(store)
+    e = Engine(store, bots=BOTS)
     talk(e, "survey", "5", "I want to give feedback")
     r = e.reset("test-bot", "u")
     assert r.flow == "main" and "Started over" in r.reply
@@ -317,7 +321,7 @@ def test_a_scripted_llm_out_of_step_fails_loudly(store: SqlStore) -> None:
     from engine import UnexpectedLLMCall
 
     with pytest.raises(UnexpectedLLMCall):
-        Engine(store, ScriptedLLM()).turn("test-bot", "u", "survey")
+        Engine(store, ScriptedLLM(), bots=BOTS).turn("test-bot", "u", "survey")
     assert not store.sessions()  # the failed turn wrote nothing
 
 
@@ -332,8 +336,8 @@ def test_an_ask_can_refuse_interrupts(store: SqlStore) -> None:
         interrupts=["feedback"],
     )
     quiz = Intent("closed", [r"\bquiz\b"], "q")
-    register(Bot(name="closed-bot", persona="p", flows=[closed, feedback], intents=[quiz], capabilities="c"))
-    e = Engine(store)
+    BOTS.add(Bot(name="closed-bot", persona="p", flows=[closed, feedback], intents=[quiz], capabilities="c"))
+    e = Engine(store, bots=BOTS)
     e.turn("closed-bot", "u", "quiz")
     r = e.turn("closed-bot", "u", "I want to give feedback")
     assert (r.flow, r.state) == ("closed", "n")  # read as a (bad) answer, not as the feedback intent
@@ -349,7 +353,7 @@ def test_no_machine_is_built_and_no_model_added_on_the_hot_path(
 
     monkeypatch.setattr(Machine, "__init__", forbidden)
     monkeypatch.setattr(Machine, "add_model", forbidden)
-    talk(Engine(store), "survey", "4", "I want to give feedback", "3", "slow", "yes")
+    talk(Engine(store, bots=BOTS), "survey", "4", "I want to give feedback", "3", "slow", "yes")
     assert store.runs(store.sessions()[0].id)  # the flows really ran
 
 
@@ -373,7 +377,7 @@ class Recorder:
 
 def test_inner_prompts_see_the_scratchpad_and_profile_not_main_history(store: SqlStore) -> None:
     llm = Recorder()
-    e = Engine(store, llm)
+    e = Engine(store, llm, bots=BOTS)
     store.add_record("test-bot", "u", "", RecordDraft(kind="profile", data={"name": "Max"}))
     e.turn("test-bot", "u", "a secret main-only remark")
     e.turn("test-bot", "u", "survey please")
@@ -389,7 +393,7 @@ def test_inner_prompts_see_the_scratchpad_and_profile_not_main_history(store: Sq
 
 def test_main_prompts_see_main_history_with_summaries(store: SqlStore) -> None:
     llm = Recorder()
-    e = Engine(store, llm)
+    e = Engine(store, llm, bots=BOTS)
     for line in ("survey", "4", "yes"):
         e.turn("test-bot", "u", line)
     llm.prompts.clear()
@@ -409,10 +413,10 @@ def test_every_rung_of_the_ladder_is_new_even_past_the_declared_reprompts(store:
                 Final("done", summary="n={n}")],
         transitions=[T("answer", "n", "done")],
     )  # fmt: skip
-    register(
+    BOTS.add(
         Bot(name="plain-bot", persona="p", flows=[plain], intents=[Intent("plain", [r"go"], "g")], capabilities="c")
     )
-    e = Engine(store)
+    e = Engine(store, bots=BOTS)
     e.turn("plain-bot", "u", "go")
     replies = [e.turn("plain-bot", "u", text).reply for text in ("banana", "kiwi", "mango")]
     assert len(set(replies)) == 2  # tier 1, then the more explicit tier 2 (and beyond)
@@ -423,9 +427,9 @@ def test_every_rung_of_the_ladder_is_new_even_past_the_declared_reprompts(store:
 def test_the_trace_a_turn_writes_is_what_turntrace_would_write(store: SqlStore) -> None:
     """The turn builds its trace as JSON without the model; it must equal the model's own doc()."""
     llm = ScriptedLLM(["Pick a number, friend!", {"value": 7}])
-    e = Engine(store, llm)
+    e = Engine(store, llm, bots=BOTS)
     results = [e.turn("test-bot", "u", "survey"), e.turn("test-bot", "u", "seven-ish, I suppose")]
-    e = Engine(store)
+    e = Engine(store, bots=BOTS)
     results += [e.turn("test-bot", "u", t) for t in ("banana", "feedback", "4", "the app is too slow", "yes", "hello")]
     keys: set[str] = set()
     for r in results:
@@ -436,7 +440,7 @@ def test_the_trace_a_turn_writes_is_what_turntrace_would_write(store: SqlStore) 
         assert stored == doc
         keys |= set(doc)
     # the turns above exercised every optional part of a trace
-    assert keys >= {"flow_before", "state_before", "flow_after", "state_after", "slots_after", "triggers",
-                    "states_entered", "llm_calls", "records", "notices"}  # fmt: skip
+    assert keys >= {"flow_before", "state_before", "flow_after", "state_after", "slots_after", "entered",
+                    "fired", "llm_calls", "records", "notices"}  # fmt: skip
     s = e.session("test-bot", "u")
     assert s is not None and [t.turn for t in store.traces(s.id)] == list(range(1, len(results) + 1))

@@ -21,13 +21,17 @@ from engine import (
     ParseRequest,
     Phrased,
     PhraseRequest,
+    Registry,
     Slots,
     SqlStore,
     StepContext,
     T,
-    register,
+    default_registry,
 )
 from engine.extract import integer, yes_no
+
+# this module's bots, beside the installed ones
+BOTS = Registry(default_registry())
 
 
 class Nums(Slots):
@@ -72,7 +76,7 @@ handing = Flow(
             Final("done", summary="apples {a}", handoff=lambda s: "fb")],
     transitions=[T("answer", "qa", "done")],
 )  # fmt: skip
-register(
+BOTS.add(
     Bot(
         name="edge-bot",
         persona="p",
@@ -89,7 +93,7 @@ register(
 
 @pytest.fixture
 def engine(tmp_path: Path) -> Engine:
-    return Engine(SqlStore(str(tmp_path / "edge.db")))
+    return Engine(SqlStore(str(tmp_path / "edge.db")), bots=BOTS)
 
 
 def say(e: Engine, *lines: str) -> str:
@@ -138,8 +142,8 @@ def test_a_handoff_to_an_unknown_flow_is_a_definition_error(tmp_path: Path) -> N
                 states=[Ask("qa", slot="a", say="n?", parse=integer(1, 9), initial=True),
                         Final("done", summary="x", handoff=lambda s: "nowhere")],
                 transitions=[T("answer", "qa", "done")])  # fmt: skip
-    register(Bot(name="lost-bot", persona="p", flows=[lost], intents=[Intent("lost", [r"go"], "g")], capabilities="c"))
-    e = Engine(SqlStore(str(tmp_path / "l.db")))
+    BOTS.add(Bot(name="lost-bot", persona="p", flows=[lost], intents=[Intent("lost", [r"go"], "g")], capabilities="c"))
+    e = Engine(SqlStore(str(tmp_path / "l.db")), bots=BOTS)
     e.turn("lost-bot", "u", "go")
     with pytest.raises(DefinitionError, match="nowhere") as err:
         e.turn("lost-bot", "u", "3")
@@ -169,12 +173,12 @@ class Recorder:
 
 def test_prompts_carry_the_current_message_once_and_closings_see_the_scratchpad(tmp_path: Path) -> None:
     llm = Recorder()
-    e = Engine(SqlStore(str(tmp_path / "p.db")), llm)
+    e = Engine(SqlStore(str(tmp_path / "p.db")), llm, bots=BOTS)
     quiz = Flow(name="quiz", slots=Nums, llm_calls_per_turn=5,
                 states=[Ask("ok", slot="ok", say="Ready?", parse=yes_no(), initial=True, max_attempts=1),
                         Final("done", summary="quiz {ok}", say="Bye!")],
                 transitions=[T("answer", "ok", "done")])  # fmt: skip
-    register(Bot(name="rec-bot", persona="p", flows=[quiz], intents=[Intent("quiz", [r"quiz"], "q")], capabilities="c"))
+    BOTS.add(Bot(name="rec-bot", persona="p", flows=[quiz], intents=[Intent("quiz", [r"quiz"], "q")], capabilities="c"))
     e.turn("rec-bot", "u", "quiz")
     e.turn("rec-bot", "u", "no idea")  # skipped after one attempt: the engine speaks before the close
     closing = llm.prompts["close:quiz"]

@@ -17,14 +17,18 @@ from engine import (
     Final,
     Flow,
     MainContext,
+    Registry,
     Resources,
     Slots,
     SqlStore,
     StepContext,
     T,
-    register,
+    default_registry,
 )
 from engine.extract import Parser, choice, free_text, integer, person_name
+
+# this module's bots, beside the installed ones
+BOTS = Registry(default_registry())
 
 
 class Profile(Slots):
@@ -95,21 +99,21 @@ quiz = Flow(
 def converse(ctx: MainContext) -> None:
     if "quiz" in ctx.text:
         ctx.event("lookup", "quiz bank")
-        ctx.start("quiz", kind="number" if "number" in ctx.text else "text")
+        ctx.start("quiz", Profile(kind="number" if "number" in ctx.text else "text"))
     elif ctx.text == "where":
         ctx.say(f"kb={ctx.resources.kb}")
     else:
         ctx.default()
 
 
-register(
+BOTS.add(
     Bot(
         name="hooks-bot",
         persona="a test bot",
         flows=[profile, quiz],
         intents=[],
         capabilities="I do profiles.",
-        entry=lambda ctx: "profile" if ctx.session.user != "v" and "quiz" not in ctx.text else None,
+        entry=lambda ctx: "profile" if ctx.user != "v" and "quiz" not in ctx.text else None,
         converse=converse,
     )
 )
@@ -117,7 +121,7 @@ register(
 
 @pytest.fixture
 def engine(tmp_path: Path) -> Engine:
-    return Engine(SqlStore(str(tmp_path / "hooks.db")), resources=Resources(kb=tmp_path / "kb"))
+    return Engine(SqlStore(str(tmp_path / "hooks.db")), resources=Resources(kb=tmp_path / "kb"), bots=BOTS)
 
 
 def test_several_slots_in_one_message_are_not_asked_again(engine: Engine) -> None:
@@ -142,7 +146,9 @@ def test_an_aside_answers_and_asks_again_without_consuming_the_step(engine: Engi
     r = engine.turn("hooks-bot", "u", "what is a city?")
     assert r.reply == "A city is a place where you live.\n\nWhere do you live, Max?"
     assert r.state == "city"
-    assert r.trace is not None and "aside:profile.what-is" in r.trace.notices
+    assert r.trace is not None and ("aside", "profile", "what-is") in [
+        (n.kind, n.flow, n.detail) for n in r.trace.notices
+    ]
 
 
 def test_an_aside_can_fire_a_trigger_from_any_ask(engine: Engine) -> None:
@@ -166,7 +172,7 @@ def test_pause_keeps_the_answers_and_the_next_message_resumes_the_question(engin
 def test_a_bots_main_handler_starts_a_flow_with_seeded_slots_and_typed_parser(engine: Engine) -> None:
     r = engine.turn("hooks-bot", "u", "number quiz please")
     assert (r.flow, r.slots["kind"]) == ("quiz", "number")
-    assert r.trace is not None and "lookup:quiz bank" in r.trace.notices
+    assert r.trace is not None and ("tool", "lookup: quiz bank") in [(n.kind, n.detail) for n in r.trace.notices]
     bad = engine.turn("hooks-bot", "u", "lots")
     assert bad.state == "answer"
     assert engine.turn("hooks-bot", "u", "42").flow == "main"

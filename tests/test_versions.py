@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from engine.bot import get_bot
 from engine.models import FlowFrame, SessionState
+from engine.registry import default_registry
 from engine.versions import reconcile
 from flows.shared.feedback import feedback
 
-BOT = get_bot("language-buddy")
+BOT = default_registry().get("language-buddy")
 
 
 def frame(flow: str = "feedback", state: str = "rating", version: int = 1, **slots: object) -> FlowFrame:

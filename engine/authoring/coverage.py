@@ -3,22 +3,19 @@
 For every flow of the bots a set of conversations used, `Coverage` counts what the
 conversations exercised:
 
-- **states**: every declared state, hit when a trace's `states_entered` names it
-  (`feedback.details`);
+- **states**: every declared state, hit when a trace's `entered` names it;
 - **transitions**: every declared transition, identified by `(source, trigger, dest)`.
   Several transitions may share a source and trigger (conditional branches such as
   `T("next", "route", "number", when=asks("number"))` and the unconditional default);
   each branch is its own item. A transition declared with source `"*"` (an aside that
   may fire from any ask) is one item, hit from whichever ask it fired;
 - **reprompt tiers**: for every `Ask` that declares `reprompts`, tiers
-  `1 .. max_attempts - 1` (from the trace notice `reprompt:flow.state:N`) and its
-  fallback (`fallback:flow.state:kind`).
+  `1 .. max_attempts - 1` (from the trace's `reprompt` notices) and its fallback
+  (its `fallback` notice).
 
-A trace lists the triggers fired (`flow.source.trigger`) and the states entered
-(`flow.dest`, plus the initial state of each flow started) as two separate lists, so
-`moves` pairs them back up: it finds the one interleaving in which every fire leaves
-the state its flow was in and follows a declared transition, and every other entry
-starts a flow at its initial state.
+A trace records each fire as a typed `Fired(flow, source, trigger, dest)` and each state
+entered as `Entered(flow, state)`, so nothing here parses names back out of strings (a
+flow called `my.survey` is counted like any other).
 
 No rich, no typer: `cli.py` renders what this module computes.
 """
@@ -32,9 +29,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from engine.bot import Bot, get_bot
+from engine.bot import Bot
 from engine.flow import Ask, Flow
-from engine.models import TurnTrace
+from engine.models import Fired, TurnTrace
+from engine.registry import Registry, default_registry
 
 WILDCARD = "*"
 
@@ -44,19 +42,6 @@ TransitionKey = tuple[str, str, str]
 Tier = int | Literal["fallback"]
 TierKey = tuple[str, Tier]
 """(ask state, reprompt tier 1.. or "fallback")."""
-
-
-@dataclass(frozen=True)
-class Move:
-    """One transition a turn fired, as read back from its trace."""
-
-    flow: str
-    source: str
-    trigger: str
-    dest: str
-
-    def __str__(self) -> str:
-        return f"{self.flow}: {self.source} -{self.trigger}-> {self.dest}"
 
 
 def condition_name(fn: Callable[..., Any]) -> str:
@@ -122,17 +107,6 @@ def tier_label(flow: Flow, key: TierKey) -> str:
 # -- reading traces -----------------------------------------------------------------------
 
 
-def _split_entered(entry: str) -> tuple[str, str] | None:
-    flow, sep, state = entry.partition(".")
-    return (flow, state) if sep and state else None
-
-
-def _split_trigger(entry: str) -> tuple[str, str, str] | None:
-    flow, sep, rest = entry.partition(".")
-    source, sep2, trigger = rest.rpartition(".")
-    return (flow, source, trigger) if sep and sep2 and source and trigger else None
-
-
 def declared(flow: Flow, source: str, trigger: str, dest: str) -> TransitionKey | None:
     """The declared transition a fire of `trigger` from `source` to `dest` followed.
 
@@ -150,57 +124,17 @@ def _state(flow: Flow, name: str) -> object:
     return flow.state(name) if flow.has_state(name) else None
 
 
-def moves(trace: TurnTrace, bot: Bot) -> list[Move]:
+def moves(trace: TurnTrace, bot: Bot) -> list[Fired]:
     """The transitions `trace` fired, in order.
 
-    Entries naming a flow or state the bot no longer has are left out: a trace may be older
+    Fires naming a flow or state the bot no longer has are left out: a trace may be older
     than the code reading it.
     """
-    triggers = [
-        t
-        for t in (_split_trigger(x) for x in trace.triggers)
-        if t and bot.has_flow(t[0]) and bot.flow(t[0]).has_state(t[1])
-    ]
-    entered = [
-        e
-        for e in (_split_entered(x) for x in trace.states_entered)
-        if e and bot.has_flow(e[0]) and bot.flow(e[0]).has_state(e[1])
-    ]
-    start: dict[str, str] = {}
-    if trace.flow_before and trace.state_before:
-        start[trace.flow_before] = trace.state_before
+    return [f for f in trace.fired if _known(bot, f.flow, f.source) and _known(bot, f.flow, f.dest)]
 
-    # Depth-first over "this entry is a fire" / "this entry is a flow start"; a turn enters a
-    # handful of states, and the checks prune every branch but the true one in practice.
-    def search(i: int, j: int, cursor: dict[str, str]) -> list[Move] | None:
-        if i == len(entered):
-            return [] if j == len(triggers) else None
-        flow_name, state = entered[i]
-        flow = bot.flow(flow_name)
-        if j < len(triggers):
-            t_flow, source, trigger = triggers[j]
-            at = cursor.get(flow_name)
-            if t_flow == flow_name and at in (None, source) and declared(flow, source, trigger, state):
-                rest = search(i + 1, j + 1, {**cursor, flow_name: state})
-                if rest is not None:
-                    return [Move(flow_name, source, trigger, state), *rest]
-        # every entry beyond the triggers left must be a start, and a start enters the initial state
-        if len(entered) - i > len(triggers) - j and state == flow.initial.name:
-            return search(i + 1, j, {**cursor, flow_name: state})
-        return None
 
-    found = search(0, 0, start)
-    if found is not None:
-        return found
-    # No consistent reading (a trace written by other engine code): keep the fires whose
-    # destination is unambiguous rather than guessing.
-    out: list[Move] = []
-    for flow_name, source, trigger in triggers:
-        flow = bot.flow(flow_name)
-        dests = {t.dest for t in flow.transitions if t.trigger == trigger and t.source in (source, WILDCARD)}
-        if len(dests) == 1:
-            out.append(Move(flow_name, source, trigger, dests.pop()))
-    return out
+def _known(bot: Bot, flow: str, state: str | None) -> bool:
+    return state is not None and bot.has_flow(flow) and bot.flow(flow).has_state(state)
 
 
 # -- the coverage model -------------------------------------------------------------------
@@ -310,7 +244,7 @@ class FlowCoverage:
         if state in self.states:
             self.states[state] += 1
 
-    def fire(self, move: Move) -> None:
+    def fire(self, move: Fired) -> None:
         key = declared(self.flow, move.source, move.trigger, move.dest)
         if key is not None:
             self.transitions[key] += 1
@@ -333,14 +267,15 @@ class Coverage:
     different flows of the same name (each bot's own `onboarding`) are counted apart.
     """
 
-    def __init__(self, bots: Iterable[Bot | str] = ()) -> None:
+    def __init__(self, bots: Iterable[Bot | str] = (), *, registry: Registry | None = None) -> None:
         self._flows: dict[int, FlowCoverage] = {}
+        self._registry = registry
         for b in bots:
             self.include(b)
 
     def include(self, bot: Bot | str) -> Bot:
         """Count every flow of `bot`, even those no trace will touch (they show as 0%)."""
-        b = get_bot(bot) if isinstance(bot, str) else bot
+        b = (self._registry or default_registry()).get(bot) if isinstance(bot, str) else bot
         for f in b.flows:
             fc = self._flows.get(id(f))
             if fc is None:
@@ -359,20 +294,14 @@ class Coverage:
             self.add_trace(b, trace)
 
     def add_trace(self, bot: Bot, trace: TurnTrace) -> None:
-        for entry in trace.states_entered:
-            parsed = _split_entered(entry)
-            if parsed and bot.has_flow(parsed[0]):
-                self._of(bot, parsed[0]).enter(parsed[1])
+        for entry in trace.entered:
+            if _known(bot, entry.flow, entry.state):
+                self._of(bot, entry.flow).enter(entry.state)
         for move in moves(trace, bot):
             self._of(bot, move.flow).fire(move)
-        for notice in trace.notices:
-            kind, _, rest = notice.partition(":")
-            if kind not in ("reprompt", "fallback"):
-                continue
-            where, _, detail = rest.rpartition(":")
-            parsed = _split_entered(where)
-            if parsed and bot.has_flow(parsed[0]):
-                self._of(bot, parsed[0]).notice(kind, parsed[1], detail)
+        for n in trace.notices:
+            if n.kind in ("reprompt", "fallback") and n.flow and _known(bot, n.flow, n.state):
+                self._of(bot, n.flow).notice(n.kind, n.state or "", n.detail)
 
     def _of(self, bot: Bot, flow: str) -> FlowCoverage:
         return self._flows[id(bot.flow(flow))]

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import importlib.util
 import shutil
-import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import UnionType
@@ -24,10 +23,12 @@ from transitions import State
 from transitions.extensions.diagrams import GraphMachine
 
 from engine.authoring.coverage import condition_name
-from engine.bot import BOTS_PACKAGE, Bot, all_bots
+from engine.bot import Bot
 from engine.errors import EngineError
 from engine.extract import Parser
-from engine.flow import Ask, Final, Flow, Slots, Step, Template, render
+from engine.flow import Ask, Final, Flow, Step, Template, render
+from engine.models import Slots
+from engine.registry import Registry, default_registry
 
 README_BEGIN = "<!-- flows:begin -->"
 README_END = "<!-- flows:end -->"
@@ -39,14 +40,14 @@ GraphEngine = Literal["mermaid", "graphviz", "pygraphviz"]
 # -- finding a flow -----------------------------------------------------------------------
 
 
-def flows_named(name: str, bot: str | None = None) -> list[tuple[Flow, list[str]]]:
+def flows_named(name: str, bot: str | None = None, bots: Registry | None = None) -> list[tuple[Flow, list[str]]]:
     """Each distinct flow called `name` (in `bot` only, when given) with the bots that run it.
 
     Two bots may each have their own `onboarding`; one flow object shared by several bots
     is one entry.
     """
     found: dict[int, tuple[Flow, list[str]]] = {}
-    for b in all_bots():
+    for b in bots if bots is not None else default_registry():
         if bot is not None and b.name != bot:
             continue
         if b.has_flow(name):
@@ -56,20 +57,8 @@ def flows_named(name: str, bot: str | None = None) -> list[tuple[Flow, list[str]
 
 
 def shipped_bots() -> list[Bot]:
-    """The bots the `flows` package defines, in registration order.
-
-    The registry also holds whatever else registered a bot in this process (test modules
-    do); the shipped ones are those bound to a name in a module of the package.
-    """
-    importlib.import_module(BOTS_PACKAGE)
-    ours = {
-        id(value)
-        for name, module in list(sys.modules.items())
-        if name == BOTS_PACKAGE or name.startswith(f"{BOTS_PACKAGE}.")
-        for value in vars(module).values()
-        if isinstance(value, Bot)
-    }
-    return [b for b in all_bots() if id(b) in ours]
+    """The installed bots (the `innerloop.bots` entry points), in name order."""
+    return list(default_registry())
 
 
 def shipped_flows() -> list[tuple[Flow, list[str]]]:

@@ -20,10 +20,11 @@ from pydantic import JsonValue
 
 from engine.authoring.expect import Failure, check_history, check_records, check_turn
 from engine.authoring.script import ExpectEnd, RestartTurn, Script, load_script
-from engine.bot import MAIN, get_bot
-from engine.errors import EngineError, LLMUnavailable, ScriptError, StoreError
+from engine.bot import MAIN
+from engine.errors import EngineError, LLMUnavailable, ScriptError, SessionNotFound, StoreError
 from engine.llm import LLM, make_llm
 from engine.models import JsonObject, RecordDraft, Resources, TurnTrace
+from engine.registry import Registry
 from engine.runtime import Engine, TurnResult
 from engine.store import Store
 from engine.store.sql import SqlStore
@@ -54,7 +55,7 @@ class ScriptResult:
 
 def seed_profile(store: Store, bot: str, user: str, profile: JsonObject) -> None:
     """Store `profile` as the user's `profile` record, as onboarding would have."""
-    store.add_record(get_bot(bot).name, user, SEED_SESSION, RecordDraft(kind="profile", data=profile))
+    store.add_record(bot, user, SEED_SESSION, RecordDraft(kind="profile", data=profile))
 
 
 @contextmanager
@@ -68,7 +69,7 @@ def temporary_store() -> Iterator[SqlStore]:
             store.close()
 
 
-def run_script(script: Script, store: Store, llm: LLM) -> ScriptResult:
+def run_script(script: Script, store: Store, llm: LLM, *, bots: Registry | None = None) -> ScriptResult:
     """Play `script` on `store`; an engine error ends the run as a failure of that turn.
 
     At a `restart` entry `store` is closed and the rest of the script, `expect_end`
@@ -78,10 +79,10 @@ def run_script(script: Script, store: Store, llm: LLM) -> ScriptResult:
     carry on across the restart.
     """
     result = ScriptResult(script)
-    bot = get_bot(script.bot).name
+    bot = script.bot
     if script.profile is not None:
         seed_profile(store, bot, script.user, script.profile)
-    engine = Engine(store, llm, script.resources)
+    engine = Engine(store, llm, script.resources, bots=bots)
     try:
         for number, step in enumerate(script.turns, start=1):
             try:
@@ -108,7 +109,7 @@ def run_script(script: Script, store: Store, llm: LLM) -> ScriptResult:
 
 
 def _check_end(end: ExpectEnd, script: Script, engine: Engine) -> list[Failure]:
-    bot, store = get_bot(script.bot).name, engine.store
+    bot, store = script.bot, engine.store
     failures: list[Failure] = []
     session = engine.session(bot, script.user)
     flow = session.active.flow if session and session.active else MAIN
@@ -130,7 +131,7 @@ def _restarted(engine: Engine) -> Engine:
     store = engine.store
     if not isinstance(store, SqlStore) or not _outlives_its_store(store.url):
         raise StoreError(f"a restart needs a database that outlives its store, such as a file; {store.url!r} does not")
-    return Engine(store.reopen(), engine.llm, engine.resources)
+    return Engine(store.reopen(), engine.llm, engine.resources, bots=engine.bots)
 
 
 def _outlives_its_store(url: str) -> bool:
@@ -142,7 +143,12 @@ def _outlives_its_store(url: str) -> bool:
 
 
 def replay(
-    script: Script, *, db: str | Path | None = None, llm: str | None = None, model: str | None = None
+    script: Script,
+    *,
+    db: str | Path | None = None,
+    llm: str | None = None,
+    model: str | None = None,
+    bots: Registry | None = None,
 ) -> ScriptResult:
     """Run `script` on `db` (a fresh temporary SQLite file when None) with `llm` or the script's backend.
 
@@ -154,10 +160,10 @@ def replay(
         return ScriptResult(script, failures=[Failure(None, "llm", f"a usable {e.backend} backend", e.message)])
     if db is None:
         with temporary_store() as store:
-            return run_script(script, store, backend)
+            return run_script(script, store, backend, bots=bots)
     store = SqlStore(str(db))
     try:
-        return run_script(script, store, backend)
+        return run_script(script, store, backend, bots=bots)
     finally:
         store.close()
 
@@ -187,7 +193,7 @@ def script_from_traces(
                 expect["slots"] = dict(t.slots_after)
         text = RESET if t.route == "command:reset" else t.user_text
         turns.append({"user": text, "expect": expect})
-    data: dict[str, JsonValue] = {"bot": get_bot(bot).name, "user": user}
+    data: dict[str, JsonValue] = {"bot": bot, "user": user}
     backends = {c.backend for t in traces for c in t.llm_calls}
     if "openai" in backends:
         data["llm"] = "openai"
@@ -204,7 +210,7 @@ def session_script(store: Store, session_id: str, *, resources: Resources | None
     """The replay script of a stored session (an id or a unique prefix); EngineError if there is none."""
     session = store.get(session_id)
     if session is None:
-        raise EngineError(f"no session matches {session_id!r}", session=session_id)
+        raise SessionNotFound(session_id)
     traces = store.traces(session.id)
     if not traces:
         raise EngineError("the session has no turns to save yet", session=session.id)

@@ -3,7 +3,7 @@
 The JSON shape (every timestamp an ISO 8601 string in UTC)::
 
     {
-      "format": "innerloop.session/1",
+      "format": "innerloop.session/2",
       "session": {"id", "bot", "user", "turns", "version", "created_at", "updated_at"},
       "active": FlowFrame | null,        # {"flow", "version", "state", "slots", "scratchpad": [Message],
                                          #  "attempts", "turns", "started_at"}
@@ -14,19 +14,19 @@ The JSON shape (every timestamp an ISO 8601 string in UTC)::
       "turns": [TurnReport]              # every turn, oldest first
     }
 
-A `TurnReport` is the stored `TurnTrace` plus the transitions read back from it::
+A turn is its stored `TurnTrace`::
 
     {"turn", "at", "user_text", "reply",
      "route",                            # the router's decision: "flow", "main", "intent:feedback",
                                          #  "entry:onboarding", "interrupt:feedback", "command:cancel", ...
      "flow_before", "state_before", "flow_after", "state_after",
-     "triggers": ["feedback.rating.answer"],          # flow.source.trigger, in order
-     "states_entered": ["feedback.mood", ...],        # flow.state, in order (flow starts included)
-     "transitions": [{"flow", "source", "trigger", "dest"}],
+     "entered": [{"flow", "state"}],                  # in order; flow starts included
+     "fired": [{"flow", "source", "trigger", "dest"}],  # the transitions, in order
      "llm_calls": [{"purpose", "backend", "model", "prompt_tokens", "completion_tokens",
                     "latency_ms", "ok", "detail"}],
      "records": ["feedback"],                         # kinds of the records the turn saved
-     "notices": ["reprompt:feedback.rating:1", ...],  # reprompts, fallbacks, asides, handoffs, resumes, ...
+     "notices": [{"kind", "flow", "state", "detail"}],  # kind: reprompt, fallback, aside, pause, resume,
+                                                      #  handoff, reset, tool, budget, ... (models.NoticeKind)
      "retried": false}
 
 Fields the engine adds to `TurnTrace` later appear in each turn as they are.
@@ -37,16 +37,15 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict
 
-from engine.authoring.coverage import moves
 from engine.authoring.replay import ALL_HISTORY
-from engine.bot import get_bot
-from engine.errors import EngineError, UnknownNameError
+from engine.errors import SessionNotFound
 from engine.models import FlowFrame, FlowRun, Message, TurnTrace
 from engine.store import Store
 
-FORMAT: Final = "innerloop.session/1"
+# /2: trace events are typed objects (entered, fired, notices), no more strings
+FORMAT: Final = "innerloop.session/2"
 
 
 class SessionInfo(BaseModel):
@@ -61,46 +60,24 @@ class SessionInfo(BaseModel):
     updated_at: datetime
 
 
-class TransitionFired(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    flow: str
-    source: str
-    trigger: str
-    dest: str
-
-
-class TurnReport(TurnTrace):
-    """A turn's trace plus the transitions it fired, paired up from triggers and states entered."""
-
-    transitions: list[TransitionFired] = Field(default_factory=list)
-
-
 class SessionReport(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    format: Literal["innerloop.session/1"] = FORMAT
+    format: Literal["innerloop.session/2"] = FORMAT
     session: SessionInfo
     active: FlowFrame | None
     stack: list[FlowFrame]
     history: list[Message]
     runs: list[FlowRun]
-    turns: list[TurnReport]
+    turns: list[TurnTrace]
 
 
 def session_report(store: Store, session_id: str) -> SessionReport:
     """Everything stored about one session (an id or a unique prefix); EngineError if none matches."""
     s = store.get(session_id)
     if s is None:
-        raise EngineError(f"no session matches {session_id!r}", session=session_id)
-    try:
-        bot = get_bot(s.bot)
-    except UnknownNameError:
-        bot = None  # a session of a bot this build no longer has: its traces still show
-    turns = []
-    for t in store.traces(s.id):
-        fired = [TransitionFired(**vars(m)) for m in moves(t, bot)] if bot else []
-        turns.append(TurnReport(**t.model_dump(), transitions=fired))
+        raise SessionNotFound(session_id)
+    turns = store.traces(s.id)
     return SessionReport(
         session=SessionInfo(
             id=s.id,

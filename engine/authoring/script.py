@@ -31,9 +31,10 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from engine.bot import MAIN, get_bot
+from engine.bot import MAIN
 from engine.errors import DataFileError, ScriptError, UnknownNameError
 from engine.models import Resources
+from engine.registry import Registry, default_registry
 
 LLMName = Literal["rules", "openai"]
 
@@ -184,8 +185,11 @@ class _UniqueKeyLoader(yaml.SafeLoader):
         return super().construct_mapping(node, deep=deep)
 
 
-def load_script(path: str | Path) -> Script:
-    """Read and validate a replay script; ScriptError names the file, the turn and the problem."""
+def load_script(path: str | Path, *, bots: Registry | None = None) -> Script:
+    """Read and validate a replay script against `bots` (the installed ones by default).
+
+    ScriptError names the file, the turn and the problem.
+    """
     p = Path(path)
     name = str(path)
     try:
@@ -203,8 +207,9 @@ def load_script(path: str | Path) -> Script:
     except ValidationError as e:
         turn, problem = _validation_problem(e)
         raise ScriptError(name, problem, turn=turn) from e
-    _check_names(script, name)
-    _check_resources(script, name)
+    registry = bots if bots is not None else default_registry()
+    _check_names(script, name, registry)
+    _check_resources(script, name, registry)
     script._path = p
     return script
 
@@ -291,18 +296,18 @@ def _validation_problem(e: ValidationError) -> tuple[int | None, str]:
     return first, "; ".join(parts)
 
 
-def _check_resources(script: Script, name: str) -> None:
+def _check_resources(script: Script, name: str, bots: Registry) -> None:
     """A data file the script points at (kb, course, assessment) must load before turn 1."""
     try:
-        get_bot(script.bot).check_resources(script.resources)
+        bots.get(script.bot).check_resources(script.resources)
     except DataFileError as e:
         raise ScriptError(name, f"data file {e}") from e
 
 
-def _check_names(script: Script, name: str) -> None:
+def _check_names(script: Script, name: str, bots: Registry) -> None:
     """Names the bot does not have are typos in the script, not expectations that failed."""
     try:
-        bot = get_bot(script.bot)
+        bot = bots.get(script.bot)
     except UnknownNameError as e:
         raise ScriptError(name, str(e)) from None
     checks = [(i + 1, t.expect) for i, t in enumerate(script.turns) if isinstance(t, UserTurn) and t.expect]

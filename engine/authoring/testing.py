@@ -23,9 +23,10 @@ from pydantic import JsonValue
 from engine.authoring.expect import Failure, check_history, check_records, check_turn
 from engine.authoring.replay import ALL_HISTORY, seed_profile
 from engine.authoring.script import Expect
-from engine.bot import MAIN, get_bot
+from engine.bot import MAIN
 from engine.llm import LLM, RulesLLM
 from engine.models import JsonObject, Message, Resources, SessionState
+from engine.registry import Registry
 from engine.runtime import Engine, TurnResult
 from engine.store.sql import SqlStore
 
@@ -43,11 +44,12 @@ class Dialogue:
         user: str = "tester",
         llm: LLM | None = None,
         resources: Resources | None = None,
+        bots: Registry | None = None,
     ) -> None:
-        self.bot = get_bot(bot).name
+        self.engine = Engine(store, llm or RulesLLM(), resources, bots=bots)
+        self.bot = self.engine.bots.get(bot).name
         self.user = user
         self.store = store
-        self.engine = Engine(store, llm or RulesLLM(), resources)
         self.last: TurnResult | None = None
         self.turns = 0
         self._tmp: tempfile.TemporaryDirectory[str] | None = None
@@ -60,7 +62,7 @@ class Dialogue:
     def restart(self) -> Dialogue:
         """Carry on as after a process restart: a new engine and store on the same database."""
         self.store = self.store.reopen()
-        self.engine = Engine(self.store, self.engine.llm, self.engine.resources)
+        self.engine = Engine(self.store, self.engine.llm, self.engine.resources, bots=self.engine.bots)
         self.last = None  # what the conversation looks like now is read back from the store
         return self
 

@@ -22,7 +22,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from engine import Ask, Bot, EntryContext, Final, Flow, Intent, RecordDraft, Slots, Step, StepContext, T, register
+from engine import Ask, Bot, EntryContext, Final, Flow, Intent, RecordDraft, Slots, Step, StepContext, T
 from engine.extract import Invalid, Parser, choice, integer, numbers
 from flows.language_buddy.readers import fold
 
@@ -902,22 +902,20 @@ def needs_onboarding(ctx: EntryContext) -> str | None:
     return "onboarding" if ctx.latest("fitness_profile") is None else None
 
 
-fitness_coach = register(
-    Bot(
-        name="fitness-coach",
-        persona="an encouraging, safety-minded fitness coach",
-        flows=[fitness_onboarding],
-        intents=[
-            Intent(
-                "onboarding",
-                patterns=[r"\bonboarding\b", r"\b(?:redo|restart|update|change|new)\b.*\b(?:plan|profile)\b"],
-                description="the user wants to (re)do the fitness onboarding or change their plan",
-            )
-        ],
-        capabilities=(
-            "I'm your fitness coach. Without a language model configured I can't chat freely, but I can "
-            "redo your onboarding: say \"update my plan\". Type 'help' at any time, or 'cancel' to pause."
-        ),
-        entry=needs_onboarding,
-    )
+fitness_coach = Bot(
+    name="fitness-coach",
+    persona="an encouraging, safety-minded fitness coach",
+    flows=[fitness_onboarding],
+    intents=[
+        Intent(
+            "onboarding",
+            patterns=[r"\bonboarding\b", r"\b(?:redo|restart|update|change|new)\b.*\b(?:plan|profile)\b"],
+            description="the user wants to (re)do the fitness onboarding or change their plan",
+        )
+    ],
+    capabilities=(
+        "I'm your fitness coach. Without a language model configured I can't chat freely, but I can "
+        "redo your onboarding: say \"update my plan\". Type 'help' at any time, or 'cancel' to pause."
+    ),
+    entry=needs_onboarding,
 )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine import Bot, EntryContext, FlowRun, Intent, Resources, register
+from engine import Bot, EntryContext, FlowRun, Intent, Resources
 from flows.language_buddy.assessment import load_bank
 from flows.language_buddy.onboarding import onboarding
 from flows.language_buddy.readers import language_name
@@ -45,19 +45,17 @@ def check_bank(resources: Resources) -> list[str]:
     return []
 
 
-language_buddy = register(
-    Bot(
-        name="language-buddy",
-        persona="LanguageBuddy, a patient language-practice partner",
-        flows=[onboarding, feedback],
-        intents=[FEEDBACK],
-        capabilities=(
-            "I'm LanguageBuddy. Without a language model configured I can't chat freely, but I can "
-            "take your feedback: say \"I'd like to give feedback\". Type 'help' at any time, "
-            "or 'cancel' to leave an activity."
-        ),
-        entry=needs_onboarding,
-        on_return=greet_after,
-        check=check_bank,
-    )
+language_buddy = Bot(
+    name="language-buddy",
+    persona="LanguageBuddy, a patient language-practice partner",
+    flows=[onboarding, feedback],
+    intents=[FEEDBACK],
+    capabilities=(
+        "I'm LanguageBuddy. Without a language model configured I can't chat freely, but I can "
+        "take your feedback: say \"I'd like to give feedback\". Type 'help' at any time, "
+        "or 'cancel' to leave an activity."
+    ),
+    entry=needs_onboarding,
+    on_return=greet_after,
+    check=check_bank,
 )

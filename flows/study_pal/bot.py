@@ -22,12 +22,12 @@ from __future__ import annotations
 
 import re
 
-from engine import Bot, Intent, MainContext, Resources, register
+from engine import Bot, Intent, MainContext, Resources
 from flows.study_pal.analysis import analysis
 from flows.study_pal.course import Course, course_path, get_course
 from flows.study_pal.memory import cheer_count, last_lesson, remember, tutoring_active
 from flows.study_pal.scheduling import scheduling
-from flows.study_pal.tutoring import discouraged, encouragement, is_question, tutoring
+from flows.study_pal.tutoring import TutoringSlots, discouraged, encouragement, is_question, tutoring
 
 ANALYSIS = Intent(
     "analysis",
@@ -122,7 +122,7 @@ def resume(ctx: MainContext) -> None:
     """Go on with the open lesson where it stopped; after analysis closed it, only say how to start one."""
     lesson = last_lesson(ctx.context)
     if tutoring_active(ctx.context) and lesson is not None:
-        ctx.start("tutoring", concept=lesson[0], resume=lesson[1])
+        ctx.start("tutoring", TutoringSlots(concept=lesson[0], resume=lesson[1]))
         return
     ctx.say(ctx.phrase("There's no lesson open right now. Say 'teach me' and a topic to start one.", "reply:main"))
 
@@ -133,14 +133,12 @@ def check_course(resources: Resources) -> list[str]:
     return []
 
 
-study_pal = register(
-    Bot(
-        name="study-pal",
-        persona="Study Pal, a patient and upbeat calculus tutor",
-        flows=[tutoring, analysis, scheduling],
-        intents=[ANALYSIS, SCHEDULING, TUTORING],
-        capabilities=CAPABILITIES,
-        converse=converse,
-        check=check_course,
-    )
+study_pal = Bot(
+    name="study-pal",
+    persona="Study Pal, a patient and upbeat calculus tutor",
+    flows=[tutoring, analysis, scheduling],
+    intents=[ANALYSIS, SCHEDULING, TUTORING],
+    capabilities=CAPABILITIES,
+    converse=converse,
+    check=check_course,
 )

@@ -29,7 +29,7 @@ from typing import Any
 
 from pydantic import Field, JsonValue, model_validator
 
-from engine import Aside, Ask, Bot, Final, Flow, MainContext, Resources, Slots, Step, StepContext, T, register
+from engine import Aside, Ask, Bot, Final, Flow, MainContext, Resources, Slots, Step, StepContext, T
 from engine.extract import Invalid, Parser, choice, free_text, numbers, yes_no
 from engine.models import JsonObject, utcnow
 from flows.support.kb import Document, Hit, Question, QuestionType, open_kb, query_terms
@@ -482,22 +482,22 @@ def converse(ctx: MainContext) -> None:
         return
     doc = hits[0].doc
     if doc.clarifying_questions:
-        ctx.start("clarification", **seed(doc, ctx.text))
+        ctx.start("clarification", seed(doc, ctx.text))
         return
     ctx.say(ctx.phrase(answer_text(doc.title, doc.body, {}, []), "answer:main"))
     if doc.requires_handoff:
         hand_over(ctx, doc=doc.id, title=doc.title, query=ctx.text, answers={}, reason="requires_handoff")
 
 
-def seed(doc: Document, query: str) -> dict[str, object]:
-    return {
-        "doc": doc.id,
-        "title": doc.title,
-        "body": doc.body,
-        "questions": list(doc.clarifying_questions),
-        "requires_handoff": doc.requires_handoff,
-        "query": query,
-    }
+def seed(doc: Document, query: str) -> ClarificationSlots:
+    return ClarificationSlots(
+        doc=doc.id,
+        title=doc.title,
+        body=doc.body,
+        questions=list(doc.clarifying_questions),
+        requires_handoff=doc.requires_handoff,
+        query=query,
+    )
 
 
 def search_detail(query: str, hits: list[Hit]) -> str:
@@ -511,14 +511,12 @@ def check_kb(resources: Resources) -> list[str]:
     return list(open_kb(resources.kb or SHIPPED_KB).problems)
 
 
-support = register(
-    Bot(
-        name="support",
-        persona=f"the {APP} support assistant: precise, calm, answers from the help center and never guesses",
-        flows=[clarification],
-        intents=[],
-        capabilities=CAPABILITIES,
-        converse=converse,
-        check=check_kb,
-    )
+support = Bot(
+    name="support",
+    persona=f"the {APP} support assistant: precise, calm, answers from the help center and never guesses",
+    flows=[clarification],
+    intents=[],
+    capabilities=CAPABILITIES,
+    converse=converse,
+    check=check_kb,
 )

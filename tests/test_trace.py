@@ -1,0 +1,132 @@
+"""Typed trace events: what a turn fired, entered and noticed, as data; old string traces still read."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import typing
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+import engine
+from engine import (
+    Ask,
+    Bot,
+    Engine,
+    Entered,
+    Final,
+    Fired,
+    Flow,
+    Intent,
+    Notice,
+    Registry,
+    Slots,
+    SqlStore,
+    T,
+    TurnTrace,
+    default_registry,
+)
+from engine.authoring.coverage import Coverage
+from engine.authoring.report import session_report
+from engine.extract import free_text, rating
+
+
+class Survey(Slots):
+    score: int | None = None
+    why: str | None = None
+
+
+DOTTED = Flow(
+    name="my.survey",
+    slots=Survey,
+    states=[
+        Ask("score", slot="score", say="Score 1-5?", parse=rating(1, 5), initial=True),
+        Ask("why", slot="why", say="Why?", parse=free_text()),
+        Final("done", summary="Survey done."),
+    ],
+    transitions=[T("answer", "score", "why"), T("answer", "why", "done")],
+)
+BOTS = Registry(
+    [Bot(name="dotty", persona="p", flows=[DOTTED], intents=[Intent("my.survey", [r"survey"], "s")], capabilities="c")]
+)
+
+
+def test_a_flow_whose_name_has_a_dot_is_covered_like_any_other(tmp_path: Path) -> None:
+    store = SqlStore(str(tmp_path / "t.db"))
+    e = Engine(store, bots=BOTS)
+    for text in ("survey please", "4", "fine"):
+        e.turn("dotty", "u", text)
+    s = e.session("dotty", "u")
+    assert s is not None
+    traces = store.traces(s.id)
+    assert traces[0].entered == [Entered(flow="my.survey", state="score")]
+    assert traces[1].fired == [Fired(flow="my.survey", source="score", trigger="answer", dest="why")]
+    cov = Coverage(BOTS, registry=BOTS)
+    cov.add("dotty", traces)
+    fc = cov.flow("my.survey")
+    assert (fc.state_ratio.hit, fc.state_ratio.total) == (3, 3)
+    assert (fc.transition_ratio.hit, fc.transition_ratio.total) == (2, 2)
+    store.close()
+
+
+def test_a_trace_stored_with_string_events_still_reads(tmp_path: Path) -> None:
+    """A database written before events were typed: its traces load, report and count."""
+    db = tmp_path / "old.db"
+    store = SqlStore(str(db))
+    e = Engine(store)
+    e.turn("language-buddy", "ann", "hello")  # a session row to hang the old trace on
+    s = e.session("language-buddy", "ann")
+    assert s is not None
+    store.close()
+    old = {
+        "turn": 2, "user_text": "3", "reply": "Thanks", "route": "flow",
+        "flow_before": "feedback", "state_before": "rating",
+        "triggers": ["feedback.rating.answer", "feedback.mood.next"],
+        "states_entered": ["feedback.mood", "feedback.details"],
+        "notices": ["reprompt:feedback.rating:1", "handoff:feedback->other", "search:'x' -> no match",
+                    "llm budget exhausted: template used"],
+        "at": "2025-01-01T00:00:00+00:00",
+    }  # fmt: skip
+    with sqlite3.connect(db) as conn:
+        conn.execute(
+            "INSERT INTO turn_events (session_id, turn, trace, created_at) VALUES (?, ?, ?, ?)",
+            (s.id, 2, json.dumps(old), old["at"]),
+        )
+    store = SqlStore(str(db))
+    trace = store.traces(s.id)[-1]
+    assert trace.fired == [
+        Fired(flow="feedback", source="rating", trigger="answer", dest="mood"),
+        Fired(flow="feedback", source="mood", trigger="next", dest="details"),
+    ]
+    assert [n.kind for n in trace.notices] == ["reprompt", "handoff", "legacy", "budget"]
+    assert trace.notices[0] == Notice(kind="reprompt", flow="feedback", state="rating", detail="1")
+    assert trace.notices[2].detail == "search:'x' -> no match"
+    report = session_report(store, s.id)
+    assert report.turns[-1].fired == trace.fired
+    cov = Coverage(["language-buddy"])
+    cov.add("language-buddy", [trace])
+    assert cov.flow("feedback").transition_ratio.hit == 2
+    store.close()
+
+
+def test_notice_kinds_are_a_closed_set() -> None:
+    with pytest.raises(ValidationError):
+        TurnTrace.model_validate(
+            {"turn": 1, "user_text": "", "reply": "", "route": "main", "notices": [{"kind": "whatever"}]}
+        )
+
+
+@pytest.mark.parametrize("name", engine.__all__)
+def test_type_hints_resolve_on_every_public_class(name: str) -> None:
+    obj = getattr(engine, name)
+    if isinstance(obj, type):
+        typing.get_type_hints(obj)
+        init = obj.__init__
+        if hasattr(init, "__code__"):
+            typing.get_type_hints(init)
+
+
+def test_the_installed_bots_come_from_entry_points() -> None:
+    assert {b.name for b in default_registry()} >= {"language-buddy", "fitness-coach", "support", "study-pal"}
