@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -588,7 +588,7 @@ BotOption = Annotated[str | None, typer.Option("--bot", help="The bot, when seve
 FlowArg = Annotated[str, typer.Argument(metavar="FLOW", help="A flow name, e.g. feedback.")]
 
 
-def _find_flow(console: Console, name: str, bot: str | None) -> tuple[Flow, list[str]]:
+def _find_flow(console: Console, name: str, bot: str | None) -> tuple[Flow[Any], list[str]]:
     if bot is not None:
         try:
             default_registry().get(bot)

@@ -6,7 +6,7 @@ import functools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal, Optional
+from typing import Any, Literal, Optional
 
 from pydantic import BaseModel, Field, create_model
 
@@ -40,7 +40,7 @@ class Bot:
 
     name: str
     persona: str
-    flows: Sequence[Flow]
+    flows: Sequence[Flow[Any]]
     intents: Sequence[Intent]
     capabilities: str
     entry: Callable[[EntryContext], str | None] | None = None
@@ -51,7 +51,7 @@ class Bot:
     # DataFileError for what makes the bot unusable, returns warnings (a skipped document)
     check: Callable[[Resources], list[str]] | None = None
     main_llm_calls: int = 2
-    _flows: dict[str, Flow] = field(init=False, repr=False)
+    _flows: dict[str, Flow[Any]] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self._flows = {}
@@ -86,7 +86,7 @@ class Bot:
         """Load and validate the bot's data files now rather than at the first turn that needs them."""
         return self.check(resources) if self.check else []
 
-    def flow(self, name: str) -> Flow:
+    def flow(self, name: str) -> Flow[Any]:
         try:
             return self._flows[name]
         except KeyError:

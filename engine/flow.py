@@ -13,9 +13,10 @@ import string
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Optional
+from typing import Any, Generic, Literal, Optional
 
 from pydantic import BaseModel, ValidationError, create_model
+from typing_extensions import TypeVar
 
 from engine.context import StepContext
 from engine.errors import DefinitionError, EngineError
@@ -27,12 +28,18 @@ Fallback = Literal["skip", "cancel", "escalate"]
 Condition = Callable[[Any], bool]
 Template = str | Callable[[Any], str]
 
+# The flow's slots model. States only read slots, so a state typed for any `Slots` (the
+# default: no callable says otherwise) fits every flow, while a lambda reading
+# `s.levl` is checked against the flow's own model.
+S = TypeVar("S", bound=Slots)
+S_in = TypeVar("S_in", bound=Slots, contravariant=True, default=Slots)
+
 ANSWER = "answer"
 NEXT = "next"
 
 
 @dataclass(frozen=True)
-class Ask:
+class Ask(Generic[S_in]):
     """Say `say`, then parse the user's answer with `parse` into `slot`.
 
     `reprompts` are the ladder of more explicit phrasings after a failed parse; after
@@ -42,9 +49,9 @@ class Ask:
 
     name: str
     slot: str
-    say: Template
-    parse: Parser | Callable[[Any], Parser]
-    reprompts: Sequence[Template] = ()
+    say: str | Callable[[S_in], str]
+    parse: Parser | Callable[[S_in], Parser]
+    reprompts: Sequence[str | Callable[[S_in], str]] = ()
     help: str = ""
     max_attempts: int = 3
     fallback: Fallback = "skip"
@@ -56,13 +63,13 @@ class Ask:
 
     trigger = ANSWER
 
-    def parser(self, slots: BaseModel) -> Parser:
+    def parser(self, slots: S_in) -> Parser:
         """The parser for this turn; a callable `parse` picks one from the slots (typed questions)."""
         return self.parse if isinstance(self.parse, Parser) else self.parse(slots)
 
 
 @dataclass(frozen=True)
-class Aside:
+class Aside(Generic[S_in]):
     """Something a user may say at any ask of the flow that is not an answer.
 
     `match` is a cheap rule; when it holds, `handle` runs and returns None (not an aside
@@ -72,46 +79,46 @@ class Aside:
 
     name: str
     match: Callable[[str], bool]
-    handle: Callable[[StepContext[Any]], str | None]
+    handle: Callable[[StepContext[S_in]], str | None]
 
 
 @dataclass(frozen=True)
-class Step:
+class Step(Generic[S_in]):
     """Code between asks (grading, lookups, generation); fires `next` when done."""
 
     name: str
-    run: Callable[[StepContext[Any]], None]
+    run: Callable[[StepContext[S_in]], None]
     initial: bool = False
 
     trigger = NEXT
 
 
 @dataclass(frozen=True)
-class Final:
+class Final(Generic[S_in]):
     """End of the flow: `say` closes it, `summary` is the one line kept in main history."""
 
     name: str
-    summary: Template
-    say: Template = ""
+    summary: str | Callable[[S_in], str]
+    say: str | Callable[[S_in], str] = ""
     outcome: Literal["completed", "cancelled", "escalated"] = "completed"
-    records: Callable[[Any], list[RecordDraft]] | None = None
-    handoff: Callable[[Any], str | None] | None = None
+    records: Callable[[S_in], list[RecordDraft]] | None = None
+    handoff: Callable[[S_in], str | None] | None = None
     initial: bool = False
 
     trigger = ""
 
 
-State = Ask | Step | Final
+State = Ask[Any] | Step[Any] | Final[Any]
 
 
 @dataclass(frozen=True)
-class T:
+class T(Generic[S_in]):
     """A transition: on `trigger` in `source`, go to `dest` when `when(slots)` holds."""
 
     trigger: str
     source: str
     dest: str
-    when: Condition | None = None
+    when: Callable[[S_in], bool] | None = None
 
 
 class _Cursor:
@@ -138,30 +145,34 @@ def render(template: Template, slots: BaseModel, **extra: str) -> str:
 
 
 @dataclass
-class Flow:
-    """A declared inner loop; building it validates it and creates its one Machine."""
+class Flow(Generic[S]):
+    """A declared inner loop; building it validates it and creates its one Machine.
+
+    Generic in its slots model `S`: every template, condition and Step of the flow is
+    type-checked against it.
+    """
 
     name: str
-    slots: type[Slots]
-    states: Sequence[State]
-    transitions: Sequence[T]
+    slots: type[S]
+    states: Sequence[Ask[S] | Step[S] | Final[S]]
+    transitions: Sequence[T[S]]
     persona: str = "a concise, friendly assistant"
     version: int = 1
     description: str = ""
     max_turns: int = 60
     llm_calls_per_turn: int = 1
     interrupts: Sequence[str] = ()
-    cancel_summary: Template = "{flow} cancelled by the user."
+    cancel_summary: str | Callable[[S], str] = "{flow} cancelled by the user."
     # "pause" keeps the frame (slots and all) suspended; starting the flow again resumes it
     on_cancel: Literal["abandon", "pause"] = "abandon"
     pause_message: str = "Paused. We'll pick up right here next time."
     # reads any slots a message mentions, at any ask: several at once, or corrections;
     # called with (text, slots, the slot the open question fills or None at the start)
-    extract: Callable[[str, Any, str | None], dict[str, object]] | None = None
+    extract: Callable[[str, S, str | None], dict[str, object]] | None = None
     # how a slot reads when the engine acknowledges it ("native language: French"), from
     # (slot, value); without it the slot name and the stored value are shown
     show: Callable[[str, Any], str] | None = None
-    asides: Sequence[Aside] = ()
+    asides: Sequence[Aside[S]] = ()
     _by_name: dict[str, State] = field(init=False, repr=False)
     _cursor: _Cursor = field(init=False, repr=False)
     _machine: QuietMachine = field(init=False, repr=False)
@@ -202,7 +213,7 @@ class Flow:
     def has_state(self, name: str) -> bool:
         return name in self._by_name
 
-    def new_slots(self, values: JsonObject | None = None) -> Slots:
+    def new_slots(self, values: JsonObject | None = None) -> S:
         return self.slots.model_validate(values or {})
 
     # -- running ---------------------------------------------------------------------------
@@ -224,10 +235,10 @@ class Flow:
 
     # -- validation ------------------------------------------------------------------------
 
-    def expanded_transitions(self) -> list[T]:
+    def expanded_transitions(self) -> list[T[S]]:
         """Transitions with source "*" spelled out for every Ask (asides fire from any ask)."""
         asks = [s.name for s in self.states if isinstance(s, Ask)]
-        out: list[T] = []
+        out: list[T[S]] = []
         for t in self.transitions:
             sources = asks if t.source == "*" else [t.source]
             out.extend(T(t.trigger, src, t.dest, t.when) for src in sources)
@@ -260,7 +271,7 @@ class Flow:
             for tpl in templates:
                 self._check_template(tpl, fields, empty, s.name)
         self._check_template(self.cancel_summary, fields | {"flow"}, empty, None)
-        out: dict[str, list[T]] = {s.name: [] for s in self.states}
+        out: dict[str, list[T[S]]] = {s.name: [] for s in self.states}
         for t in self.expanded_transitions():
             for end in (t.source, t.dest):
                 if end not in self._by_name:
@@ -325,7 +336,7 @@ class Flow:
             # e.g. {rating:d}: a skipped slot renders as "not given", which no number format takes
             raise self._error(f"template {tpl!r} fails with unfilled slots: {e}", state) from e
 
-    def _answer_model(self, s: Ask) -> type[BaseModel]:
+    def _answer_model(self, s: Ask[S]) -> type[BaseModel]:
         """The JSON schema an LLM fills for this state: the slot's type, nullable for 'not given'."""
         info = self.slots.model_fields[s.slot]
         nullable = Optional[info.annotation]  # type: ignore[name-defined]  # noqa: UP045

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Iterator
 from importlib.metadata import entry_points
+from typing import Any
 
 from engine.bot import Bot
 from engine.errors import DefinitionError, UnknownNameError
@@ -50,9 +51,9 @@ class Registry:
     def __len__(self) -> int:
         return len(self._bots)
 
-    def flows(self) -> list[Flow]:
+    def flows(self) -> list[Flow[Any]]:
         """Every distinct flow of every bot (a flow may be shared by several bots)."""
-        seen: dict[int, Flow] = {}
+        seen: dict[int, Flow[Any]] = {}
         for b in self:
             for f in b.flows:
                 seen.setdefault(id(f), f)

@@ -6,7 +6,7 @@ store's write path itself, so a conflict can simply re-run it on fresh state.
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -242,7 +242,7 @@ class Turn:
         self.trace.enter(name, frame.state)
         self.advance(flow, frame, slots)
 
-    def flow_turn(self, flow: Flow, frame: FlowFrame) -> None:
+    def flow_turn(self, flow: Flow[Any], frame: FlowFrame) -> None:
         frame.turns += 1
         frame.scratchpad.append(Message(role="user", content=self.text))
         # validated once already by _reconcile this turn
@@ -297,7 +297,7 @@ class Turn:
         text = f"{reason} {again}" if reason else again
         self.emit(self.phrase(text, f"reprompt:{flow.name}.{state.name}", flow.name))
 
-    def _aside(self, flow: Flow, frame: FlowFrame, slots: Slots, state: Ask, aside: Aside) -> bool:
+    def _aside(self, flow: Flow[Any], frame: FlowFrame, slots: Slots, state: Ask, aside: Aside) -> bool:
         ctx: StepContext[Slots] = StepContext(self, flow.name, slots)
         trigger = aside.handle(ctx)
         if trigger is None:
@@ -310,7 +310,7 @@ class Turn:
         self.move(flow, frame, ctx.slots, trigger)
         return True
 
-    def _extract(self, flow: Flow, slots: Slots, asking: str | None) -> tuple[Slots, list[str]]:
+    def _extract(self, flow: Flow[Any], slots: Slots, asking: str | None) -> tuple[Slots, list[str]]:
         """Apply the flow's any-time extractor; returns the slots and the names it changed."""
         if flow.extract is None:
             return slots, []
@@ -325,7 +325,7 @@ class Turn:
             changed.append(name)
         return slots, changed
 
-    def fallback(self, flow: Flow, frame: FlowFrame, slots: Slots, state: Ask) -> None:
+    def fallback(self, flow: Flow[Any], frame: FlowFrame, slots: Slots, state: Ask) -> None:
         self.trace.notice("fallback", flow.name, state.name, state.fallback)
         frame.attempts = 0
         if state.fallback == "skip":
@@ -357,23 +357,23 @@ class Turn:
         )
         self.resume_or_return()
 
-    def question(self, flow: Flow, state: Ask, slots: Slots) -> str:
+    def question(self, flow: Flow[Any], state: Ask, slots: Slots) -> str:
         """What an asking state says, phrased (or as its template, offline)."""
         return self.phrase(render(state.say, slots), f"ask:{flow.name}.{state.name}", flow.name)
 
-    def move(self, flow: Flow, frame: FlowFrame, slots: Slots, trigger: str) -> None:
+    def move(self, flow: Flow[Any], frame: FlowFrame, slots: Slots, trigger: str) -> None:
         """Fire `trigger` and run on until the flow waits for the user or ends."""
         self.fire(flow, frame, slots, trigger)
         self.advance(flow, frame, slots)
 
-    def fire(self, flow: Flow, frame: FlowFrame, slots: Slots, trigger: str) -> None:
+    def fire(self, flow: Flow[Any], frame: FlowFrame, slots: Slots, trigger: str) -> None:
         dest = flow.fire(frame.state, trigger, slots)
         self.trace.fire(flow.name, frame.state, trigger, dest)
         if dest != frame.state and frame.attempts:
             frame.attempts = 0  # failed attempts belong to the question they were made at
         frame.state = dest
 
-    def advance(self, flow: Flow, frame: FlowFrame, slots: Slots) -> None:
+    def advance(self, flow: Flow[Any], frame: FlowFrame, slots: Slots) -> None:
         """Run from the state just entered until the flow waits for the user or ends."""
         for _ in range(MAX_HOPS):
             state = flow.state(frame.state)
@@ -395,7 +395,7 @@ class Turn:
             return
         raise DefinitionError(f"more than {MAX_HOPS} states entered in one turn", flow=flow.name, state=frame.state)
 
-    def finish(self, flow: Flow, frame: FlowFrame, slots: Slots, final: Final) -> None:
+    def finish(self, flow: Flow[Any], frame: FlowFrame, slots: Slots, final: Final) -> None:
         nxt = final.handoff(slots) if final.handoff else None
         if nxt and not self.bot.has_flow(nxt):
             raise DefinitionError(
@@ -422,7 +422,7 @@ class Turn:
             self.emit(self.bot.on_return(run, self.entry_context()) or "")
         self.resume_or_return()
 
-    def close(self, flow: Flow, frame: FlowFrame, slots: Slots, outcome: Outcome, summary: str) -> FlowRun:
+    def close(self, flow: Flow[Any], frame: FlowFrame, slots: Slots, outcome: Outcome, summary: str) -> FlowRun:
         """Collapse: drop the scratchpad, keep one summary line in main history, save the run."""
         run = FlowRun(
             flow=flow.name,
@@ -492,7 +492,9 @@ class Turn:
 
     # -- parsing, and the way to an LLM (engine/voice.py) -----------------------------------
 
-    def parse_answer(self, flow: Flow, state: Ask, slots: Slots, frame: FlowFrame) -> tuple[Slots | None, str | None]:
+    def parse_answer(
+        self, flow: Flow[Any], state: Ask, slots: Slots, frame: FlowFrame
+    ) -> tuple[Slots | None, str | None]:
         raw = state.parser(slots)(self.text)
         if isinstance(raw, Invalid):
             return None, raw.reason
@@ -506,13 +508,14 @@ class Turn:
         except ValidationError as e:
             return None, _friendly(e, state.parser(slots).expects)
 
-    def _try_set(self, flow: Flow, slots: Slots, state: Ask, raw: object) -> Slots | None:
+    def _try_set(self, flow: Flow[Any], slots: Slots, state: Ask, raw: object) -> Slots | None:
         if raw is None or isinstance(raw, Invalid):
             return None
         try:
-            return flow.slots.model_validate({**slots.model_dump(), state.slot: raw})
+            updated: Slots = flow.slots.model_validate({**slots.model_dump(), state.slot: raw})
         except ValidationError:
             return None
+        return updated
 
     def _prompt(self, name: str | None) -> list[Message]:
         current = Message(role="user", content=self.text)

@@ -32,3 +32,38 @@ def test_the_fence_is_enforced(tmp_path: Path) -> None:
         bad.unlink()
     assert out.returncode == 1
     assert "fenced into engine/llm/openai.py" in out.stdout and "fenced into cli.py" in out.stdout
+
+
+AUTHORING_MISTAKES = '''
+from engine import Ask, Final, Flow, Slots, Step, StepContext, T
+from engine.extract import free_text
+
+
+class Level(Slots):
+    level: str | None = None
+
+
+def grade(ctx: StepContext[Level]) -> None:
+    ctx.slots.levle = "B1"
+
+
+flow = Flow(
+    name="probe",
+    slots=Level,
+    states=[
+        Ask("ask", slot="level", say=lambda s: f"Still {s.levl}?", parse=free_text(), initial=True),
+        Step("grade", run=grade),
+        Final("done", summary=lambda s: s.lvl or ""),
+    ],
+    transitions=[T("answer", "ask", "grade", when=lambda s: s.level_ is None), T("answer", "ask", "grade"),
+                 T("next", "grade", "done")],
+)
+'''
+
+
+def test_mypy_catches_a_misspelt_slot_in_a_flow_declaration(tmp_path: Path) -> None:
+    probe = tmp_path / "probe_flow.py"
+    probe.write_text(AUTHORING_MISTAKES)
+    out = run(sys.executable, "-m", "mypy", "--no-incremental", str(probe))
+    for name in ("levl", "lvl", "level_", "levle"):
+        assert f'"Level" has no attribute "{name}"' in out.stdout, out.stdout

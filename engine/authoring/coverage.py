@@ -95,7 +95,7 @@ def transition_label(key: TransitionKey, conditions: Sequence[str] = ()) -> str:
     return f"{source} -{trigger}-> {dest}{guard}"
 
 
-def tier_label(flow: Flow, key: TierKey) -> str:
+def tier_label(flow: Flow[Any], key: TierKey) -> str:
     state, tier = key
     if tier != "fallback":
         return f"{state}: reprompt {tier}"
@@ -107,7 +107,7 @@ def tier_label(flow: Flow, key: TierKey) -> str:
 # -- reading traces -----------------------------------------------------------------------
 
 
-def declared(flow: Flow, source: str, trigger: str, dest: str) -> TransitionKey | None:
+def declared(flow: Flow[Any], source: str, trigger: str, dest: str) -> TransitionKey | None:
     """The declared transition a fire of `trigger` from `source` to `dest` followed.
 
     The first match in declaration order, as the Machine tries them; None if none fits.
@@ -120,7 +120,7 @@ def declared(flow: Flow, source: str, trigger: str, dest: str) -> TransitionKey 
     return None
 
 
-def _state(flow: Flow, name: str) -> object:
+def _state(flow: Flow[Any], name: str) -> object:
     return flow.state(name) if flow.has_state(name) else None
 
 
@@ -171,7 +171,7 @@ class Ratio:
 class FlowCoverage:
     """How often each state, transition and reprompt tier of one flow was exercised."""
 
-    flow: Flow
+    flow: Flow[Any]
     bots: list[str] = field(default_factory=list)
     # set by Coverage when it also counts another flow of this name (each bot's own onboarding)
     name_shared: bool = False

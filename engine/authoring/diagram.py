@@ -40,13 +40,13 @@ GraphEngine = Literal["mermaid", "graphviz", "pygraphviz"]
 # -- finding a flow -----------------------------------------------------------------------
 
 
-def flows_named(name: str, bot: str | None = None, bots: Registry | None = None) -> list[tuple[Flow, list[str]]]:
+def flows_named(name: str, bot: str | None = None, bots: Registry | None = None) -> list[tuple[Flow[Any], list[str]]]:
     """Each distinct flow called `name` (in `bot` only, when given) with the bots that run it.
 
     Two bots may each have their own `onboarding`; one flow object shared by several bots
     is one entry.
     """
-    found: dict[int, tuple[Flow, list[str]]] = {}
+    found: dict[int, tuple[Flow[Any], list[str]]] = {}
     for b in bots if bots is not None else default_registry():
         if bot is not None and b.name != bot:
             continue
@@ -61,9 +61,9 @@ def shipped_bots() -> list[Bot]:
     return list(default_registry())
 
 
-def shipped_flows() -> list[tuple[Flow, list[str]]]:
+def shipped_flows() -> list[tuple[Flow[Any], list[str]]]:
     """Every distinct flow of every shipped bot, with its bots, in bot order."""
-    found: dict[int, tuple[Flow, list[str]]] = {}
+    found: dict[int, tuple[Flow[Any], list[str]]] = {}
     for b in shipped_bots():
         for f in b.flows:
             found.setdefault(id(f), (f, []))[1].append(b.name)
@@ -148,7 +148,7 @@ def _type_name(annotation: object) -> str:
     return str(annotation).replace("typing.", "")
 
 
-def outline(flow: Flow, bots: Sequence[str] = ()) -> FlowOutline:
+def outline(flow: Flow[Any], bots: Sequence[str] = ()) -> FlowOutline:
     """Everything declared in `flow`, as plain values for a reader."""
     empty = flow.new_slots()
     states: list[StateOutline] = []
@@ -261,12 +261,12 @@ def _node(name: str) -> str:
     return f"{name}_" if name.lower() in _MERMAID_WORDS else name
 
 
-def _kind(flow: Flow, name: str) -> Literal["ask", "step", "final"]:
+def _kind(flow: Flow[Any], name: str) -> Literal["ask", "step", "final"]:
     s = flow.state(name)
     return "ask" if isinstance(s, Ask) else "step" if isinstance(s, Step) else "final"
 
 
-def _state_label(flow: Flow, name: str) -> str:
+def _state_label(flow: Flow[Any], name: str) -> str:
     s = flow.state(name)
     if isinstance(s, Ask):
         return f"{name} (ask {s.slot})" if s.slot != name else f"{name} (ask)"
@@ -276,7 +276,7 @@ def _state_label(flow: Flow, name: str) -> str:
     return f"{name} (final, {s.outcome})"
 
 
-def _graph_machine(flow: Flow, engine: GraphEngine) -> tuple[_Diagram, _Model]:
+def _graph_machine(flow: Flow[Any], engine: GraphEngine) -> tuple[_Diagram, _Model]:
     model = _Model()
     machine = _Diagram(
         model=model,
@@ -301,7 +301,7 @@ def _graph_machine(flow: Flow, engine: GraphEngine) -> tuple[_Diagram, _Model]:
     return machine, model
 
 
-def mermaid(flow: Flow) -> str:
+def mermaid(flow: Flow[Any]) -> str:
     """A Mermaid stateDiagram-v2 of `flow`: kinds on the states, conditions on the edges, finals marked."""
     _, model = _graph_machine(flow, "mermaid")
     source: str = model.get_graph().source  # type: ignore[attr-defined]
@@ -333,7 +333,7 @@ def _png_engine() -> GraphEngine | None:
     return None
 
 
-def png(flow: Flow) -> bytes:
+def png(flow: Flow[Any]) -> bytes:
     """The flow's diagram as PNG bytes, drawn by Graphviz; EngineError if Graphviz is missing."""
     problem = png_unavailable()
     engine = _png_engine()
