@@ -1,8 +1,9 @@
 """What flow and bot code may touch during a turn: the contexts handed to hooks and Steps.
 
-A context reaches the running turn only through `TurnOps`, a small Protocol of named
-operations (`Turn` implements it), so this module imports neither the turn nor the bot
-and everything a context does lands in the turn's one write.
+A context reaches the running turn only through small Protocols of named operations
+(`EntryOps` within `StepOps` within `MainOps`; `Turn` implements all three), so this module
+imports neither the turn nor the bot, and everything a context does lands in the turn's
+one write.
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ M = TypeVar("M", bound=BaseModel)
 S = TypeVar("S", bound=Slots)
 
 
-class TurnOps(Protocol):
-    """The operations of a running turn that contexts may use, and nothing else."""
+class EntryOps(Protocol):
+    """What bot-level hooks may ask of a turn."""
 
     @property
     def text(self) -> str:
@@ -30,6 +31,12 @@ class TurnOps(Protocol):
 
     @property
     def user(self) -> str: ...
+
+    def latest(self, kind: str) -> StoredRecord | None: ...
+
+
+class StepOps(EntryOps, Protocol):
+    """What flow code (Steps, asides) may ask of a turn."""
 
     @property
     def store_url(self) -> str: ...
@@ -52,9 +59,11 @@ class TurnOps(Protocol):
 
     def save_record(self, kind: str, data: JsonObject) -> None: ...
 
-    def latest(self, kind: str) -> StoredRecord | None: ...
-
     def records_of(self, kind: str) -> list[StoredRecord]: ...
+
+
+class MainOps(StepOps, Protocol):
+    """What a bot's main-conversation handler may ask of a turn besides a Step's things."""
 
     def start_flow(self, name: str, seed: Slots | None) -> None: ...
 
@@ -66,7 +75,7 @@ class TurnOps(Protocol):
 class EntryContext:
     """What bot-level hooks (entry rules, return remarks) may look at."""
 
-    def __init__(self, ops: TurnOps) -> None:
+    def __init__(self, ops: EntryOps) -> None:
         self._ops = ops
         self.text = ops.text
         self.resources = ops.resources
@@ -83,7 +92,7 @@ class EntryContext:
 class StepContext(Generic[S]):
     """What a Step's code may do: read and set slots, phrase, parse, say, save records."""
 
-    def __init__(self, ops: TurnOps, flow: str | None, slots: S) -> None:
+    def __init__(self, ops: StepOps, flow: str | None, slots: S) -> None:
         self._ops = ops
         self.flow = flow
         self.slots: S = slots
@@ -136,14 +145,18 @@ class StepContext(Generic[S]):
 class MainContext(StepContext[Slots]):
     """What a bot's own main-conversation handler may do besides a Step's things."""
 
+    def __init__(self, ops: MainOps) -> None:
+        super().__init__(ops, None, Slots())
+        self._main = ops
+
     def start(self, flow: str, slots: Slots | None = None) -> None:
         """Enter `flow`, with `slots` (an instance of that flow's slots model) already filled."""
-        self._ops.start_flow(flow, slots)
+        self._main.start_flow(flow, slots)
 
     def intent(self) -> str | None:
         """The flow the message asks for: keyword rules, then an LLM classification if configured."""
-        return self._ops.detect_intent()
+        return self._main.detect_intent()
 
     def default(self) -> None:
         """The stock main conversation: start the intended flow, or small talk."""
-        self._ops.default_main()
+        self._main.default_main()

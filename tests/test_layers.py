@@ -146,7 +146,9 @@ TURN_PATH_ORDER = {
     "engine/models.py": ("engine.context", "engine.flow", "engine.bot", "engine.turn", "engine.registry"),
     "engine/context.py": ("engine.flow", "engine.bot", "engine.turn", "engine.registry", "engine.runtime"),
     "engine/flow.py": ("engine.bot", "engine.turn", "engine.registry", "engine.runtime"),
-    "engine/bot.py": ("engine.turn", "engine.registry", "engine.runtime"),
+    "engine/bot.py": ("engine.turnbase", "engine.flowrun", "engine.turn", "engine.registry", "engine.runtime"),
+    "engine/turnbase.py": ("engine.flowrun", "engine.turn", "engine.registry", "engine.runtime"),
+    "engine/flowrun.py": ("engine.turn", "engine.registry", "engine.runtime"),
 }
 
 

@@ -111,6 +111,7 @@ class MemoryStore:
             return copy.deepcopy(s) if s else None
 
     def commit(self, write: TurnWrite) -> None:
+        """Apply the turn's write under the lock; ConflictError if the session moved since it was loaded."""
         s = write.session
         with self._lock:
             current = self._sessions.get(s.id)

@@ -1,0 +1,312 @@
+"""Running a flow's machine within a turn: start, read an answer, fire, advance, finish.
+
+An asking state reads the message (asides first, then the flow's any-time extractor, then
+the state's parser, then a model), fires `answer` or climbs the reprompt ladder to its
+fallback; Steps run and fire `next`; a Final collapses the run into one summary line.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import ValidationError
+
+from engine.context import StepContext
+from engine.errors import DefinitionError
+from engine.extract import Invalid
+from engine.flow import ANSWER, NEXT, Aside, Ask, Final, Flow, Step, render
+from engine.models import (
+    FlowFrame,
+    FlowRun,
+    Message,
+    Outcome,
+    RecordDraft,
+    Slots,
+    utcnow,
+)
+from engine.turnbase import TurnBase
+
+MAX_HOPS = 64
+MAX_HANDOFFS = 8
+
+
+class FlowRunner(TurnBase):
+    """The flow-running half of a turn."""
+
+    def start(self, name: str, *, seed: dict[str, object] | None = None, handoff: bool = False) -> None:
+        """Enter flow `name` (or resume its paused run). A handed-off flow does not read the
+        message for its own slots: that message answered the previous flow's question."""
+        flow = self.bot.flow(name)
+        self.voice.budget += flow.llm_calls_per_turn
+        paused = next((f for f in reversed(self.session.stack) if f.flow == name), None)
+        if paused is not None:
+            # a paused or suspended run of the same flow carries on where it stopped
+            self.session.stack.remove(paused)
+            paused.paused = False
+            self.session.stack.append(paused)
+            self.resume_or_return(greeting="Welcome back! Let's continue. ")
+            return
+        frame = FlowFrame(flow=name, version=flow.version, state=flow.initial.name)
+        frame.scratchpad.append(Message(role="user", content=self.text))
+        try:
+            slots = flow.slots.model_validate(seed or {})
+        except ValidationError as e:
+            raise DefinitionError(f"cannot start with {seed!r}: {e}", flow=name) from e
+        if not handoff:
+            for s in flow.states:
+                if isinstance(s, Ask) and s.prefill:
+                    slots = self._try_set(flow, slots, s, s.parser(slots)(self.text)) or slots
+            slots = self._extract(flow, slots, None)[0]
+        self.session.active = frame
+        self.trace.enter(name, frame.state)
+        self.advance(flow, frame, slots)
+
+    def flow_turn(self, flow: Flow[Any], frame: FlowFrame) -> None:
+        """The message answers the open flow's question, resting in `frame.state`.
+
+        Asides come first, then the flow's any-time extractor (several slots, corrections),
+        then the state's parser and, when that cannot tell, the model; a failed answer
+        climbs the reprompt ladder and, after `max_attempts`, takes the state's fallback.
+        """
+        frame.turns += 1
+        frame.scratchpad.append(Message(role="user", content=self.text))
+        # validated once already by _reconcile this turn
+        slots = self._checked.pop(id(frame), None) or flow.new_slots(frame.slots)
+        if frame.turns > flow.max_turns:
+            summary = f"{flow.name.capitalize()} ended after {flow.max_turns} turns without finishing."
+            self.close(flow, frame, slots, "expired", summary)
+            self.emit(f"We've been at this for a while, so I've stopped the {flow.name} here.")
+            self.resume_or_return()
+            return
+        state = flow.state(frame.state)
+        if not isinstance(state, Ask):
+            raise DefinitionError("session rests in a state that does not ask", flow=flow.name, state=frame.state)
+        for aside in flow.asides:
+            if aside.match(self.text) and self._aside(flow, frame, slots, state, aside):
+                return
+        slots, changed = self._extract(flow, slots, state.slot)
+        if changed:
+            frame.slots = slots.model_dump(mode="json")
+        if state.slot in changed:
+            frame.attempts = 0
+            self.move(flow, frame, slots, ANSWER)
+            return
+        if changed:
+            # the message corrected or added other answers, so it is not this question's answer
+            show = flow.show or (lambda k, v: f"{k.replace('_', ' ')}: {v}")
+            noted = ", ".join(show(k, getattr(slots, k)) for k in changed)
+            again = self.question(flow, state, slots)
+            self.emit(f"Noted ({noted}). {again}")
+            return
+        updated, reason = self.parse_answer(flow, state, slots, frame)
+        if updated is not None:
+            if frame.attempts:
+                frame.attempts = 0
+            self.move(flow, frame, updated, ANSWER)
+            return
+        frame.attempts += 1
+        if frame.attempts >= state.max_attempts:
+            self.fallback(flow, frame, slots, state)
+            return
+        tier = frame.attempts
+        self.trace.notice("reprompt", flow.name, state.name, str(tier))
+        expects = state.parser(slots).expects
+        if tier <= len(state.reprompts):
+            again = render(state.reprompts[tier - 1], slots)
+        elif tier == 1:
+            again = f"I need {expects}. {render(state.say, slots)}"
+        else:
+            # past the declared phrasings each rung still gets more explicit, never a repeat
+            last = render(state.reprompts[-1], slots) if state.reprompts else render(state.say, slots)
+            again = f"Please reply with just {expects}. {last}"
+        text = f"{reason} {again}" if reason else again
+        self.emit(self.phrase(text, f"reprompt:{flow.name}.{state.name}", flow.name))
+
+    def _aside(self, flow: Flow[Any], frame: FlowFrame, slots: Slots, state: Ask, aside: Aside) -> bool:
+        ctx: StepContext[Slots] = StepContext(self, flow.name, slots)
+        trigger = aside.handle(ctx)
+        if trigger is None:
+            return False
+        self.trace.notice("aside", flow.name, frame.state, aside.name)
+        if trigger == "":
+            frame.slots = ctx.slots.model_dump(mode="json")
+            self.emit(self.question(flow, state, ctx.slots))
+            return True
+        self.move(flow, frame, ctx.slots, trigger)
+        return True
+
+    def _extract(self, flow: Flow[Any], slots: Slots, asking: str | None) -> tuple[Slots, list[str]]:
+        """Apply the flow's any-time extractor; returns the slots and the names it changed."""
+        if flow.extract is None:
+            return slots, []
+        changed: list[str] = []
+        for name, value in flow.extract(self.text, slots, asking).items():
+            if getattr(slots, name, None) == value:
+                continue
+            try:
+                slots = flow.slots.model_validate({**slots.model_dump(), name: value})
+            except ValidationError:
+                continue  # a value the slot refuses is not a correction; the state's parser decides
+            changed.append(name)
+        return slots, changed
+
+    def fallback(self, flow: Flow[Any], frame: FlowFrame, slots: Slots, state: Ask) -> None:
+        """No usable answer after `max_attempts`: skip the question, pause or cancel the flow, or escalate."""
+        self.trace.notice("fallback", flow.name, state.name, state.fallback)
+        frame.attempts = 0
+        if state.fallback == "skip":
+            self.emit("Let's skip that one for now.")
+            self.move(flow, frame, slots, ANSWER)
+            return
+        if state.fallback == "cancel" and flow.on_cancel == "pause":
+            # a flow that must finish (onboarding) keeps its answers and resumes on the next visit
+            frame.paused = True
+            self.session.stack.append(frame)
+            self.session.active = None
+            self.trace.notice("pause", flow.name, frame.state)
+            self.emit(f"I couldn't understand the answers, so I've paused the {flow.name}; what you told me is kept.")
+            return
+        outcome: Outcome = "cancelled" if state.fallback == "cancel" else "escalated"
+        summary = (
+            f"{flow.name.capitalize()} {outcome}: no usable answer for {state.slot} "
+            f"after {state.max_attempts} attempts."
+        )
+        if outcome == "escalated":
+            self.records.append(
+                RecordDraft(kind="escalation", data={"flow": flow.name, "state": state.name, "slots": frame.slots})
+            )
+        self.close(flow, frame, slots, outcome, summary)
+        self.emit(
+            "I'm connecting you to a person who can help."
+            if outcome == "escalated"
+            else f"I couldn't understand the answers, so I've stopped the {flow.name}."
+        )
+        self.resume_or_return()
+
+    def question(self, flow: Flow[Any], state: Ask, slots: Slots) -> str:
+        """What an asking state says, phrased (or as its template, offline)."""
+        return self.phrase(render(state.say, slots), f"ask:{flow.name}.{state.name}", flow.name)
+
+    def move(self, flow: Flow[Any], frame: FlowFrame, slots: Slots, trigger: str) -> None:
+        """Fire `trigger` and run on until the flow waits for the user or ends."""
+        self.fire(flow, frame, slots, trigger)
+        self.advance(flow, frame, slots)
+
+    def fire(self, flow: Flow[Any], frame: FlowFrame, slots: Slots, trigger: str) -> None:
+        dest = flow.fire(frame.state, trigger, slots)
+        self.trace.fire(flow.name, frame.state, trigger, dest)
+        if dest != frame.state and frame.attempts:
+            frame.attempts = 0  # failed attempts belong to the question they were made at
+        frame.state = dest
+
+    def advance(self, flow: Flow[Any], frame: FlowFrame, slots: Slots) -> None:
+        """Run from the state just entered until the flow waits for the user or ends."""
+        for _ in range(MAX_HOPS):
+            state = flow.state(frame.state)
+            if isinstance(state, Ask):
+                if getattr(slots, state.slot) is not None and not state.ask_if_filled:
+                    self.fire(flow, frame, slots, ANSWER)
+                    continue
+                # the frame's stored slots catch up once, where the flow comes to rest
+                frame.slots = slots.model_dump(mode="json")
+                self.emit(self.question(flow, state, slots))
+                return
+            if isinstance(state, Step):
+                ctx: StepContext[Slots] = StepContext(self, flow.name, slots)
+                state.run(ctx)
+                slots = ctx.slots
+                self.fire(flow, frame, slots, NEXT)
+                continue
+            self.finish(flow, frame, slots, state)
+            return
+        raise DefinitionError(f"more than {MAX_HOPS} states entered in one turn", flow=flow.name, state=frame.state)
+
+    def finish(self, flow: Flow[Any], frame: FlowFrame, slots: Slots, final: Final) -> None:
+        nxt = final.handoff(slots) if final.handoff else None
+        if nxt and not self.bot.has_flow(nxt):
+            raise DefinitionError(
+                f"hands off to {nxt!r}, which bot {self.bot.name!r} does not have", flow=flow.name, state=final.name
+            )
+        closing = render(final.say, slots) if final.say else ""
+        # phrased while the scratchpad still exists, so the model sees the conversation it closes
+        said = self.phrase(closing, f"close:{flow.name}", flow.name) if closing else ""
+        run = self.close(flow, frame, slots, final.outcome, render(final.summary, slots))
+        if final.records:
+            self.records.extend(final.records(slots))
+        # a turn that would otherwise end in silence tells the user what was done
+        self.emit(said or ("" if nxt or self.reply else run.summary))
+        if nxt:
+            self.handoffs += 1
+            if self.handoffs > MAX_HANDOFFS:
+                raise DefinitionError(
+                    f"more than {MAX_HANDOFFS} handoffs in one turn", flow=flow.name, state=final.name
+                )
+            self.trace.notice("handoff", flow.name, final.name, nxt)
+            self.start(nxt, handoff=True)
+            return
+        if self.bot.on_return:
+            self.emit(self.bot.on_return(run, self.entry_context()) or "")
+        self.resume_or_return()
+
+    def close(self, flow: Flow[Any], frame: FlowFrame, slots: Slots, outcome: Outcome, summary: str) -> FlowRun:
+        """Collapse: drop the scratchpad, keep one summary line in main history, save the run."""
+        run = FlowRun(
+            flow=flow.name,
+            outcome=outcome,
+            summary=summary,
+            slots=slots.model_dump(mode="json"),
+            turns=frame.turns,
+            started_at=frame.started_at,
+            ended_at=utcnow(),
+        )
+        self.runs.append(run)
+        self.main_messages.append(Message(role="system", content=summary))
+        self.session.active = None
+        return run
+
+    def resume_or_return(self, greeting: str = "") -> None:
+        """Resume the most recently suspended flow, if any; paused flows wait to be asked for."""
+        waiting = [i for i, f in enumerate(self.session.stack) if not f.paused]
+        if not waiting or self.session.active is not None:
+            return
+        frame = self.session.stack.pop(waiting[-1])
+        flow = self.bot.flow(frame.flow)
+        self.session.active = frame
+        self.trace.notice("resume", flow.name, frame.state)
+        self.voice.budget += flow.llm_calls_per_turn
+        state = flow.state(frame.state)
+        if isinstance(state, Ask):
+            slots = flow.new_slots(frame.slots)
+            lead = greeting or f"Back to the {flow.name}: "
+            self.emit(lead + self.question(flow, state, slots))
+
+    def parse_answer(
+        self, flow: Flow[Any], state: Ask, slots: Slots, frame: FlowFrame
+    ) -> tuple[Slots | None, str | None]:
+        raw = state.parser(slots)(self.text)
+        if isinstance(raw, Invalid):
+            return None, raw.reason
+        if raw is None:
+            answer = self.llm_parse(flow.answer_models[state.name], f"parse:{flow.name}.{state.name}", flow.name)
+            raw = getattr(answer, "value", None) if answer else None
+            if raw is None:
+                return None, None
+        try:
+            return flow.slots.model_validate({**frame.slots, state.slot: raw}), None
+        except ValidationError as e:
+            return None, _friendly(e, state.parser(slots).expects)
+
+    def _try_set(self, flow: Flow[Any], slots: Slots, state: Ask, raw: object) -> Slots | None:
+        if raw is None or isinstance(raw, Invalid):
+            return None
+        try:
+            updated: Slots = flow.slots.model_validate({**slots.model_dump(), state.slot: raw})
+        except ValidationError:
+            return None
+        return updated
+
+
+def _friendly(e: ValidationError, expects: str) -> str:
+    first = e.errors()[0]
+    msg = str(first.get("msg", "invalid value"))
+    return f"That doesn't work ({msg.lower()}); I need {expects}."

@@ -1,0 +1,157 @@
+"""What every turn holds and how it reaches the outside: its output, its records, its
+way to a model (`engine/voice.py`), the operations contexts may use, and its one write.
+
+`Turn` (engine/turn.py) routes, `FlowRunner` (engine/flowrun.py) runs a flow's machine;
+both work on the state kept here.
+"""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+from pydantic import BaseModel
+
+from engine.bot import Bot
+from engine.context import EntryContext
+from engine.llm import LLM
+from engine.models import (
+    FlowRun,
+    JsonObject,
+    Message,
+    NoticeKind,
+    RecordDraft,
+    Resources,
+    SessionState,
+    Slots,
+    StoredRecord,
+    TurnWrite,
+    utcnow,
+)
+from engine.store import Store
+from engine.trace import TraceDraft
+from engine.voice import Voice
+from engine.window import LOAD_LIMIT, build_prompt
+
+M = TypeVar("M", bound=BaseModel)
+
+
+class TurnBase:
+    """One user message against one loaded session, and everything the turn collects."""
+
+    def __init__(
+        self,
+        bot: Bot,
+        store: Store,
+        llm: LLM,
+        session: SessionState,
+        text: str,
+        resources: Resources,
+        *,
+        retried: bool = False,
+    ) -> None:
+        self.bot = bot
+        self.store = store
+        self.llm = llm
+        self.resources = resources
+        self.session = session
+        self.text = text
+        self.expected_version = session.version
+        self.reply: list[str] = []
+        self.main_messages: list[Message] = []
+        self.runs: list[FlowRun] = []
+        self.records: list[RecordDraft] = []
+        self._checked: dict[int, Slots] = {}
+        self.handoffs = 0
+        self.retried = retried
+        self.trace = TraceDraft()
+        self.trace.start(session.active)
+        self.voice = Voice(llm, self.trace)
+
+    def entry_context(self) -> EntryContext:
+        return EntryContext(self)
+
+    @property
+    def user(self) -> str:
+        return self.session.user
+
+    @property
+    def store_url(self) -> str:
+        return self.store.url
+
+    @property
+    def llm_backend(self) -> str:
+        return self.llm.name
+
+    @property
+    def memory(self) -> JsonObject:
+        return self.session.context
+
+    def note(self, kind: NoticeKind, flow: str | None, detail: str) -> None:
+        self.trace.notice(kind, flow, None, detail)
+
+    def save_record(self, kind: str, data: JsonObject) -> None:
+        self.records.append(RecordDraft(kind=kind, data=data))
+
+    def latest(self, kind: str) -> StoredRecord | None:
+        return self.store.latest(kind, bot=self.bot.name, user=self.session.user)
+
+    def records_of(self, kind: str) -> list[StoredRecord]:
+        return self.store.records(kind, bot=self.bot.name, user=self.session.user)
+
+    def emit(self, text: str) -> None:
+        if not text:
+            return
+        self.reply.append(text)
+        a = self.session.active
+        msg = Message(role="assistant", content=text)
+        if a is not None:
+            a.scratchpad.append(msg)
+        else:
+            self.main_messages.append(msg)
+
+    def _prompt(self, name: str | None) -> list[Message]:
+        current = Message(role="user", content=self.text)
+        profile = self.latest("profile")
+        about = f" The user's profile: {profile.data}." if profile else ""
+        if name is None:
+            # stored history, then what this turn has added to it so far (the current message aside)
+            history = [*self.store.history(self.session.id, LOAD_LIMIT), *_without(self.main_messages, current)]
+            return build_prompt(f"You are {self.bot.persona}.{about}", history, current)
+        a = self.session.active
+        return build_prompt(
+            f"You are {self.bot.flow(name).persona}, part of {self.bot.name}.{about}",
+            _without(a.scratchpad if a else [], current),
+            current,
+        )
+
+    def phrase(self, content: str, purpose: str, flow: str | None) -> str:
+        """`content` as the model phrases it in `flow`'s persona (the main one when None)."""
+        return self.voice.phrase(content, purpose, lambda: self._prompt(flow))
+
+    def llm_parse(self, schema: type[M], purpose: str, flow: str | None) -> M | None:
+        """The message read into `schema` by the model; None offline or when it fails."""
+        return self.voice.parse(schema, purpose, lambda: self._prompt(flow))
+
+    def _write(self) -> TurnWrite:
+        s = self.session
+        s.turns += 1
+        s.version = self.expected_version + 1
+        s.updated_at = utcnow()
+        reply = "\n\n".join(self.reply)
+        return TurnWrite(
+            session=s,
+            expected_version=self.expected_version,
+            trace_doc=self.trace.doc(s, self.text, reply, [r.kind for r in self.records], self.retried),
+            messages=self.main_messages,
+            runs=self.runs,
+            records=self.records,
+            reply=reply,
+        )
+
+
+def _without(messages: list[Message], current: Message) -> list[Message]:
+    """`messages` minus the last copy of the current user message, which a prompt puts last."""
+    for i in range(len(messages) - 1, -1, -1):
+        if messages[i] == current:
+            return [*messages[:i], *messages[i + 1 :]]
+    return list(messages)
