@@ -34,7 +34,7 @@ def test_the_fence_is_enforced(tmp_path: Path) -> None:
     assert "fenced into engine/llm/openai.py" in out.stdout and "fenced into cli.py" in out.stdout
 
 
-AUTHORING_MISTAKES = '''
+AUTHORING_MISTAKES = """
 from engine import Ask, Final, Flow, Slots, Step, StepContext, T
 from engine.extract import free_text
 
@@ -58,7 +58,7 @@ flow = Flow(
     transitions=[T("answer", "ask", "grade", when=lambda s: s.level_ is None), T("answer", "ask", "grade"),
                  T("next", "grade", "done")],
 )
-'''
+"""
 
 
 def test_mypy_catches_a_misspelt_slot_in_a_flow_declaration(tmp_path: Path) -> None:
