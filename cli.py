@@ -42,7 +42,7 @@ from engine.authoring.replay import ALL_HISTORY, ScriptResult, replay, session_s
 from engine.authoring.report import session_report
 from engine.authoring.script import find_scripts, load_script
 from engine.bot import MAIN
-from engine.errors import DataFileError, EngineError, ScriptError
+from engine.errors import DataFileError, EngineError, ScriptError, SessionNotFound
 from engine.flow import Flow
 from engine.inputs import decode_terminal
 from engine.llm import LLM, make_llm
@@ -96,6 +96,20 @@ def _open_store(console: Console, db: str | None, *, must_exist: bool = False) -
         return SqlStore(path)
     except EngineError as e:
         _fail(console, str(e))
+
+
+@contextmanager
+def _stored(console: Console, db: str | None) -> Iterator[SqlStore]:
+    """An existing database's store for one command; an engine error there ends the command, said plainly."""
+    store = _open_store(console, db, must_exist=True)
+    try:
+        yield store
+    except SessionNotFound as e:
+        _fail(console, f"{e} (give an id or a unique prefix of at least 4 characters)")
+    except EngineError as e:
+        _fail(console, str(e))
+    finally:
+        store.close()
 
 
 # -- chat ---------------------------------------------------------------------------------
@@ -423,13 +437,8 @@ def _coverage_report(console: Console, cov: Coverage, minimum: float | None) -> 
 def sessions_list(db: DbOption = None) -> None:
     """Every stored session, most recently updated first."""
     console = _console()
-    store = _open_store(console, db, must_exist=True)
-    try:
+    with _stored(console, db) as store:
         rows = store.sessions()
-    except EngineError as e:
-        _fail(console, str(e))
-    finally:
-        store.close()
     if not rows:
         console.print("no sessions yet")
         return
@@ -449,36 +458,31 @@ def sessions_show(
     session_id: SessionId,
     db: DbOption = None,
     trace: Annotated[
-        bool, typer.Option("--trace", help="Every turn: route, triggers, states, transitions, LLM calls, records.")
+        bool, typer.Option("--trace", help="Every turn: route, states, transitions, LLM calls, notices, records.")
     ] = False,
     as_json: Annotated[
-        bool, typer.Option("--json", help="The whole session as JSON (shape: engine/report.py).")
+        bool, typer.Option("--json", help="The whole session as JSON (shape: engine/authoring/report.py).")
     ] = False,
 ) -> None:
     """A session's main history, active flow, state, slots, suspended flows and recent events.
 
-    --trace shows every turn in full: route, triggers, states entered, transitions, LLM calls
-    and records. --json prints all of it as one JSON document (shape: engine/report.py).
+    --trace shows every turn in full: route, states entered, transitions, LLM calls, notices
+    and records. --json prints all of it as one JSON document (shape: engine/authoring/report.py).
     """
     console = _console()
-    store = _open_store(console, db, must_exist=True)
-    try:
-        s = _session(console, store, session_id)
+    with _stored(console, db) as store:
+        s = _session(store, session_id)
         if as_json:
             # Plain stdout: rich would read the brackets in JSON as markup.
             typer.echo(session_report(store, s.id).model_dump_json(indent=2))
         else:
             _show(console, store, s, trace=trace)
-    except EngineError as e:
-        _fail(console, str(e))
-    finally:
-        store.close()
 
 
-def _session(console: Console, store: SqlStore, session_id: str) -> SessionState:
+def _session(store: SqlStore, session_id: str) -> SessionState:
     s = store.get(session_id)
     if s is None:
-        _fail(console, f"no session matches {session_id!r} (give an id or a unique prefix of at least 4 characters)")
+        raise SessionNotFound(session_id)
     return s
 
 
@@ -507,25 +511,22 @@ def _show(console: Console, store: SqlStore, s: SessionState, *, trace: bool = F
     if trace:
         section("turns")
         for turn in session_report(store, s.id).turns:
-            console.print(Text(f"turn {turn.turn} · {turn.at:%H:%M:%S} · route {turn.route}", style="bold"))
-            console.print(Text(f"  user: {turn.user_text}"))
-            console.print(Text(f"  bot:  {turn.reply}"))
-            before = f"{turn.flow_before}/{turn.state_before}" if turn.flow_before else MAIN
-            after = f"{turn.flow_after}/{turn.state_after}" if turn.flow_after else MAIN
-            console.print(Text(f"  {before} → {after}"))
-            _trace_lines(console, turn)
-            if turn.records:
-                console.print(Text(f"  records: {', '.join(turn.records)}"))
-            if turn.retried:
-                console.print(Text("  retried after a write conflict"))
+            _trace_lines(console, turn, full=True)
         return
     section("recent events")
     for t in store.traces(s.id, limit=10):
-        console.print(Text(f"turn {t.turn} · route {t.route} · {t.user_text!r}"))
         _trace_lines(console, t)
 
 
-def _trace_lines(console: Console, t: TurnTrace) -> None:
+def _trace_lines(console: Console, t: TurnTrace, *, full: bool = False) -> None:
+    """One turn's trace: its heading, then one line per event (`full` adds the texts, the move and the records)."""
+    console.print(Text(f"turn {t.turn} · {t.at:%H:%M:%S} · route {t.route} · {t.user_text!r}", style="bold"))
+    if full:
+        console.print(Text(f"  user: {t.user_text}"))
+        console.print(Text(f"  bot:  {t.reply}"))
+        before = f"{t.flow_before}/{t.state_before}" if t.flow_before else MAIN
+        after = f"{t.flow_after}/{t.state_after}" if t.flow_after else MAIN
+        console.print(Text(f"  {before} → {after}"))
     if t.entered:
         console.print(Text(f"  entered: {', '.join(f'{e.flow}.{e.state}' for e in t.entered)}"))
     for f in t.fired:
@@ -540,6 +541,10 @@ def _trace_lines(console: Console, t: TurnTrace) -> None:
         )
     for n in t.notices:
         console.print(Text(f"  notice: {n}"))
+    if full and t.records:
+        console.print(Text(f"  records: {', '.join(t.records)}"))
+    if full and t.retried:
+        console.print(Text("  retried after a write conflict"))
 
 
 @sessions_app.command("export")
@@ -555,15 +560,10 @@ def sessions_export(
 ) -> None:
     """Save a stored session as a replay script whose expectations are what happened."""
     console = _console()
-    store = _open_store(console, db, must_exist=True)
-    try:
-        session = _session(console, store, session_id)
+    with _stored(console, db) as store:
+        session = _session(store, session_id)
         data = session_script(store, session.id, resources=_resources(kb, course, assessment))
         script = write_script(replay_path, data, _saved_comment(session.id, session.bot, session.user))
-    except EngineError as e:
-        _fail(console, str(e))
-    finally:
-        store.close()
     note = "" if any(t.expect and t.expect.slots is not None for t in script.user_turns) else " (flows and states only)"
     console.print(
         f"wrote {len(script.turns)} turns to {replay_path}{note}; run it with: innerloop replay {replay_path}"
