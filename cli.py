@@ -547,6 +547,15 @@ def _trace_lines(console: Console, t: TurnTrace, *, full: bool = False) -> None:
         console.print(Text("  retried after a write conflict"))
 
 
+@sessions_app.command("expire")
+def sessions_expire(db: DbOption = None) -> None:
+    """Close every run left open longer than its flow's idle timeout; each user is told on their next message."""
+    console = _console()
+    with _stored(console, db) as store:
+        n = Engine(store).expire_idle()
+    console.print(f"closed idle runs in {n} session{'s' if n != 1 else ''}")
+
+
 @sessions_app.command("export")
 def sessions_export(
     session_id: SessionId,

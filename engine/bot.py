@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field, create_model
 from engine.context import EntryContext, MainContext
 from engine.errors import DefinitionError, UnknownNameError
 from engine.flow import Flow
-from engine.models import FlowRun, Resources
+from engine.models import FlowFrame, FlowRun, Resources
 
 MAIN = "main"
 
@@ -91,6 +91,11 @@ class Bot:
             return self._flows[name]
         except KeyError:
             raise UnknownNameError("flow", name, list(self._flows)) from None
+
+    def flow_for(self, frame: FlowFrame) -> Flow[Any]:
+        """The flow a stored run continues on: the version it started on while that is shipped."""
+        current = self.flow(frame.flow)
+        return current.at(frame.version) or current
 
     def has_flow(self, name: str) -> bool:
         return name in self._flows

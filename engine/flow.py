@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import string
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any, Generic, Literal, Optional
 
 from pydantic import BaseModel, ValidationError, create_model
@@ -173,6 +174,14 @@ class Flow(Generic[S]):
     # (slot, value); without it the slot name and the stored value are shown
     show: Callable[[str, Any], str] | None = None
     asides: Sequence[Aside[S]] = ()
+    # Earlier versions still shipped: a run started on one of them finishes on it.
+    older: Sequence[Flow[Any]] = ()
+    # {N: f}: f turns the stored slots of a version-N run into version N+1's; a run whose
+    # version is neither shipped nor migratable to this one is reset (and the user told).
+    migrations: Mapping[int, Callable[[JsonObject], JsonObject]] = field(default_factory=dict)
+    # How long a half-finished run stays open without a message from the user; then it is
+    # closed as "expired" on the next message (or by `innerloop sessions expire`).
+    idle_timeout: timedelta | None = None
     _by_name: dict[str, State] = field(init=False, repr=False)
     _cursor: _Cursor = field(init=False, repr=False)
     _machine: QuietMachine = field(init=False, repr=False)
@@ -212,6 +221,12 @@ class Flow(Generic[S]):
 
     def has_state(self, name: str) -> bool:
         return name in self._by_name
+
+    def at(self, version: int) -> Flow[Any] | None:
+        """This flow as shipped at `version`: itself or one of `older`; None when not shipped."""
+        if version == self.version:
+            return self
+        return next((f for f in self.older if f.version == version), None)
 
     def new_slots(self, values: JsonObject | None = None) -> S:
         return self.slots.model_validate(values or {})
@@ -253,6 +268,20 @@ class Flow(Generic[S]):
             raise self._error(f"needs exactly one state with initial=True, found {initials or 'none'}")
         if self.max_turns < 1 or self.llm_calls_per_turn < 0:
             raise self._error("max_turns must be at least 1 and llm_calls_per_turn at least 0")
+        if self.idle_timeout is not None and self.idle_timeout <= timedelta(0):
+            raise self._error(f"idle_timeout must be positive, not {self.idle_timeout}")
+        for old in self.older:
+            if old.name != self.name or old.version >= self.version:
+                raise self._error(
+                    f"older version {old.name!r} v{old.version} must be {self.name!r} below v{self.version}"
+                )
+        if len({old.version for old in self.older}) != len(self.older):
+            raise self._error("two older versions share a version number")
+        bad = sorted(v for v in self.migrations if not 1 <= v < self.version)
+        if bad:
+            raise self._error(
+                f"migrations from {bad} cannot lead to v{self.version}: a key is the version migrated from"
+            )
         try:
             empty = self.slots()
         except ValidationError as e:

@@ -22,7 +22,6 @@ from engine.models import (
     Outcome,
     RecordDraft,
     Slots,
-    utcnow,
 )
 from engine.turnbase import TurnBase
 
@@ -257,7 +256,7 @@ class FlowRunner(TurnBase):
             slots=slots.model_dump(mode="json"),
             turns=frame.turns,
             started_at=frame.started_at,
-            ended_at=utcnow(),
+            ended_at=self.now,
         )
         self.runs.append(run)
         self.main_messages.append(Message(role="system", content=summary))
@@ -270,7 +269,7 @@ class FlowRunner(TurnBase):
         if not waiting or self.session.active is not None:
             return
         frame = self.session.stack.pop(waiting[-1])
-        flow = self.bot.flow(frame.flow)
+        flow = self.bot.flow_for(frame)
         self.session.active = frame
         self.trace.notice("resume", flow.name, frame.state)
         self.voice.budget += flow.llm_calls_per_turn

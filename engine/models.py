@@ -148,6 +148,8 @@ NoticeKind = Literal[
     "resume",
     "handoff",  # detail: the flow handed to
     "reset",  # a stored frame the code no longer fits; detail: why
+    "migrated",  # a stored frame carried to the flow's current version; detail: "v1 -> v2"
+    "expired",  # a run left idle past its flow's idle_timeout was closed; detail: how long
     "tool",  # a flow's own tool use (a search, a lookup); detail: "name: what it found"
     "budget",  # the turn's LLM call budget was spent: a template was used
     "phrase_rejected",  # a model's phrasing lost the template's facts; detail: what it lost

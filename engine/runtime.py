@@ -7,15 +7,16 @@ import os
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from engine.bot import MAIN, Bot
 from engine.errors import ConflictError, InputRejected
 from engine.inputs import check_message
 from engine.llm import LLM, RulesLLM
-from engine.models import JsonObject, Resources, SessionState, TurnTrace, TurnWrite
+from engine.models import JsonObject, Resources, SessionState, TurnTrace, TurnWrite, utcnow
 from engine.registry import Registry, default_registry
 from engine.store import Store
-from engine.turn import Turn
+from engine.turn import Turn, idle_frames
 
 DEFAULT_DB = "innerloop.db"
 
@@ -52,7 +53,9 @@ class Engine:
         resources: Resources | None = None,
         *,
         bots: Registry | None = None,
+        clock: Callable[[], datetime] = utcnow,
     ) -> None:
+        self.clock = clock
         self.store = store
         self.llm: LLM = llm or RulesLLM()
         self.resources = resources or Resources()
@@ -75,7 +78,7 @@ class Engine:
     def _commit(self, b: Bot, user: str, text: str, play: Callable[[Turn], TurnWrite]) -> TurnResult:
         for attempt in range(2):
             session = self.store.load(b.name, user) or _new_session(b.name, user)
-            turn = Turn(b, self.store, self.llm, session, text, self.resources, retried=attempt > 0)
+            turn = Turn(b, self.store, self.llm, session, text, self.resources, retried=attempt > 0, now=self.clock())
             write = play(turn)
             try:
                 self.store.commit(write)
@@ -85,6 +88,23 @@ class Engine:
                 continue
             return self._result(write.session, write.reply, trace=write.trace_doc)
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def expire_idle(self) -> int:
+        """Close every stored run left idle past its flow's `idle_timeout`; how many sessions had one.
+
+        Each such session gets one logged turn ("/expire"); its user is told on their next message.
+        """
+        expired = 0
+        for summary in self.store.sessions():
+            if summary.bot not in self.bots:
+                continue
+            b = self.bots.get(summary.bot)
+            session = self.store.load(b.name, summary.user)
+            if session is None or not idle_frames(b, session, self.clock()):
+                continue
+            self._commit(b, summary.user, "/expire", Turn.expire)
+            expired += 1
+        return expired
 
     def session(self, bot: str, user: str) -> SessionState | None:
         return self.store.load(self.bots.get(bot).name, user)

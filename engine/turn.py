@@ -6,21 +6,50 @@ store's write path itself, so a conflict can simply re-run it on fresh state.
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
+from engine.bot import Bot
 from engine.context import MainContext
 from engine.errors import DefinitionError
 from engine.flow import Ask, render
 from engine.flowrun import FlowRunner
 from engine.models import (
+    FlowFrame,
     FlowRun,
     Message,
+    Outcome,
+    SessionState,
     Slots,
     TurnWrite,
-    utcnow,
 )
 from engine.versions import reconcile
 
 CANCEL_WORDS = {"cancel", "stop", "abort", "cancel this", "stop this", "/cancel"}
 HELP_WORDS = {"help", "/help", "?", "help me", "what do you need?"}
+
+
+# Session memory key for what a batch job did that the user has not been told yet.
+PENDING_KEY = "innerloop.pending"
+
+
+def idle_frames(bot: Bot, session: SessionState, now: datetime) -> list[tuple[FlowFrame, timedelta]]:
+    """The open runs (active or paused) whose flow's `idle_timeout` passed since the user's last turn."""
+    idle = now - session.updated_at
+    frames = ([session.active] if session.active else []) + list(session.stack)
+    out = []
+    for f in frames:
+        timeout = bot.flow(f.flow).idle_timeout if bot.has_flow(f.flow) else None
+        if timeout is not None and idle > timeout:
+            out.append((f, idle))
+    return out
+
+
+def _duration(d: timedelta) -> str:
+    if d >= timedelta(days=2):
+        return f"{d.days} days"
+    if d >= timedelta(hours=2):
+        return f"{d.seconds // 3600 + d.days * 24} hours"
+    return f"{max(1, int(d.total_seconds() // 60))} minutes"
 
 
 class Turn(FlowRunner):
@@ -34,6 +63,9 @@ class Turn(FlowRunner):
         open, the bot's entry rule (onboarding first), then the main conversation.
         """
         self._reconcile()
+        pending = self.session.context.pop(PENDING_KEY, None)
+        if isinstance(pending, list):
+            self.reply[:0] = [str(p) for p in pending]  # told before anything this message causes
         a = self.session.active
         word = " ".join(self.text.lower().split()).rstrip(".!")
         if word in CANCEL_WORDS:
@@ -43,7 +75,7 @@ class Turn(FlowRunner):
             self._route("command:help")
             self._help()
         elif a is not None:
-            flow = self.bot.flow(a.flow)
+            flow = self.bot.flow_for(a)
             here = flow.state(a.state)
             open_to = flow.interrupts if isinstance(here, Ask) and here.interruptible else ()
             interrupt = self.bot.intent_for(self.text, allowed=open_to) if open_to else None
@@ -73,7 +105,7 @@ class Turn(FlowRunner):
         self.session.stack = []
         for f in frames:
             self.session.active = f
-            flow = self.bot.flow(f.flow)
+            flow = self.bot.flow_for(f)
             self.close(flow, f, flow.new_slots(f.slots), "reset", f"{f.flow.capitalize()} was reset by the user.")
         self.session.active = None
         self.emit("Started over: no activity is running now.")
@@ -82,7 +114,7 @@ class Turn(FlowRunner):
     def _route(self, route: str) -> None:
         self.trace.route = route
         a = self.session.active
-        self.voice.budget = self.bot.flow(a.flow).llm_calls_per_turn if a else self.bot.main_llm_calls
+        self.voice.budget = self.bot.flow_for(a).llm_calls_per_turn if a else self.bot.main_llm_calls
 
     def start_flow(self, name: str, seed: Slots | None) -> None:
         """Start `name` from code (a bot's main handler), with `seed` of the flow's own slots model."""
@@ -123,7 +155,7 @@ class Turn(FlowRunner):
             self.main_messages.append(Message(role="user", content=self.text))
             self.emit("There is nothing to cancel; we're in the main conversation.")
             return
-        flow = self.bot.flow(a.flow)
+        flow = self.bot.flow_for(a)
         a.scratchpad.append(Message(role="user", content=self.text))
         if flow.on_cancel == "pause":
             a.paused = True
@@ -143,7 +175,7 @@ class Turn(FlowRunner):
             self.main_messages.append(Message(role="user", content=self.text))
             self.emit(self.bot.capabilities)
             return
-        flow = self.bot.flow(a.flow)
+        flow = self.bot.flow_for(a)
         state = flow.state(a.state)
         a.turns += 1  # help turns count towards max_turns: no flow may be kept open forever
         a.scratchpad.append(Message(role="user", content=self.text))
@@ -154,16 +186,49 @@ class Turn(FlowRunner):
             self.emit(f"{hint} {render(state.say, slots)} (Say 'cancel' to {verb} the {flow.name}.)")
 
     def _reconcile(self) -> None:
-        """Drop stored frames whose flow, state or slots no longer exist in the code, saying so."""
+        """Bring stored frames to the code: migrate what can move, drop what no longer fits, saying so.
+
+        Then close the runs left idle past their flow's `idle_timeout`; the message itself is
+        routed as usual afterwards (it is not an answer to a question asked days ago).
+        """
         found = reconcile(self.bot, self.session)
         self._checked = found.slots
+        for f, was in found.migrated:
+            self.trace.notice("migrated", f.flow, f.state, f"v{was} -> v{f.version}")
         for f, problem in found.dropped:
             self.trace.notice("reset", f.flow, f.state, problem)
-            self.runs.append(
-                FlowRun(
-                    flow=f.flow, outcome="reset", summary=f"{f.flow} was reset: {problem}.", slots=f.slots,
-                    turns=f.turns, started_at=f.started_at, ended_at=utcnow(),
-                )
-            )  # fmt: skip
-            self.main_messages.append(Message(role="system", content=f"{f.flow} was reset: {problem}."))
+            self._close_frame(f, "reset", f"{f.flow} was reset: {problem}.")
             self.reply.append(f"(Your unfinished {f.flow} was reset because the bot was updated: {problem}.)")
+        for f, idle in idle_frames(self.bot, self.session, self.now):
+            self.trace.notice("expired", f.flow, f.state, str(idle))
+            self._checked.pop(id(f), None)
+            self._drop_frame(f)
+            self._close_frame(f, "expired", f"{f.flow.capitalize()} expired after {_duration(idle)} without a reply.")
+            self.reply.append(f"(Your unfinished {f.flow} was closed: nothing was said in it for {_duration(idle)}.)")
+
+    def _drop_frame(self, f: FlowFrame) -> None:
+        if self.session.active is f:
+            self.session.active = None
+        else:
+            self.session.stack = [x for x in self.session.stack if x is not f]
+
+    def _close_frame(self, f: FlowFrame, outcome: Outcome, summary: str) -> None:
+        """A run that ends outside its flow (reset, expired): its summary line, its run row."""
+        self.runs.append(
+            FlowRun(
+                flow=f.flow, outcome=outcome, summary=summary, slots=f.slots,
+                turns=f.turns, started_at=f.started_at, ended_at=self.now,
+            )
+        )  # fmt: skip
+        self.main_messages.append(Message(role="system", content=summary))
+
+    def expire(self) -> TurnWrite:
+        """Close the session's idle runs now (`innerloop sessions expire`); the user hears of it next time."""
+        self._route("command:expire")
+        self._reconcile()
+        told = [r for r in self.reply if r.startswith("(")]
+        if told:
+            pending = self.session.context.get(PENDING_KEY)
+            self.session.context[PENDING_KEY] = [*(pending if isinstance(pending, list) else []), *told]
+        self.reply = []
+        return self._write()

@@ -7,6 +7,7 @@ both work on the state kept here.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import TypeVar
 
 from pydantic import BaseModel
@@ -48,7 +49,9 @@ class TurnBase:
         resources: Resources,
         *,
         retried: bool = False,
+        now: datetime | None = None,
     ) -> None:
+        self.now = now or utcnow()
         self.bot = bot
         self.store = store
         self.llm = llm
@@ -136,7 +139,7 @@ class TurnBase:
         s = self.session
         s.turns += 1
         s.version = self.expected_version + 1
-        s.updated_at = utcnow()
+        s.updated_at = self.now
         reply = "\n\n".join(self.reply)
         return TurnWrite(
             session=s,

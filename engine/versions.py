@@ -1,20 +1,23 @@
 """Stored frames against the code: which still fit the flows a bot has now.
 
 A session stores values (flow name, version, state name, slots), never a machine, so a
-deploy can leave a frame pointing at a flow, state or slot shape that no longer exists.
-Such a frame is dropped with the reason; a frame that still fits is brought to the flow's
-current version, its slots validated once for the turn that follows.
+deploy can leave a frame pointing at a flow version, state or slot shape that no longer
+exists. A frame continues on the version it started on while the code still ships it
+(`Flow.older`); otherwise the flow's `migrations` carry its slots to the current version
+one step at a time; a frame with neither, or that no longer fits after them, is dropped
+with the reason. The slots of every frame kept are validated once for the turn that follows.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from pydantic import ValidationError
 
 from engine.bot import MAIN, Bot
-from engine.flow import Ask
-from engine.models import FlowFrame, SessionState, Slots
+from engine.flow import Ask, Flow
+from engine.models import FlowFrame, JsonObject, SessionState, Slots
 
 
 @dataclass
@@ -23,21 +26,19 @@ class Reconciled:
 
     dropped: list[tuple[FlowFrame, str]] = field(default_factory=list)
     slots: dict[int, Slots] = field(default_factory=dict)  # by id() of the kept frame
+    migrated: list[tuple[FlowFrame, int]] = field(default_factory=list)  # (frame, version it had)
 
 
 def reconcile(bot: Bot, session: SessionState) -> Reconciled:
-    """Drop `session`'s frames that no longer fit `bot`'s flows; update the versions of the rest."""
+    """Drop `session`'s frames that no longer fit `bot`'s flows; migrate those that can move."""
     out = Reconciled()
     frames = ([session.active] if session.active else []) + list(session.stack)
     kept: list[FlowFrame] = []
     for f in frames:
-        problem = _misfit(bot, f, out.slots)
+        problem = _misfit(bot, f, out)
         if problem is not None:
             out.dropped.append((f, problem))
             continue
-        version = bot.flow(f.flow).version
-        if f.version != version:
-            f.version = version
         kept.append(f)
     if out.dropped:
         was_active = session.active
@@ -46,14 +47,38 @@ def reconcile(bot: Bot, session: SessionState) -> Reconciled:
     return out
 
 
-def _misfit(bot: Bot, f: FlowFrame, checked: dict[int, Slots]) -> str | None:
+def _misfit(bot: Bot, f: FlowFrame, out: Reconciled) -> str | None:
     if not bot.has_flow(f.flow) or f.flow == MAIN:
         return f"flow {f.flow!r} no longer exists"
-    flow = bot.flow(f.flow)
+    current = bot.flow(f.flow)
+    flow = current.at(f.version)
+    if flow is None:
+        migrated = _migrate(current, f)
+        if isinstance(migrated, str):
+            return migrated
+        out.migrated.append((f, f.version))
+        f.slots, f.version, flow = migrated, current.version, current
     if not flow.has_state(f.state) or not isinstance(flow.state(f.state), Ask):
         return f"state {f.state!r} no longer exists in {f.flow} v{flow.version}"
     try:
-        checked[id(f)] = flow.new_slots(f.slots)
+        out.slots[id(f)] = flow.new_slots(f.slots)
     except ValidationError:
         return f"its saved answers no longer fit {f.flow} v{flow.version}"
     return None
+
+
+def _migrate(current: Flow[Any], f: FlowFrame) -> JsonObject | str:
+    """`f`'s slots carried from its version to `current`'s, or why they cannot be."""
+    slots = dict(f.slots)
+    if f.version > current.version:
+        return f"it was started on {f.flow} v{f.version}, newer than this bot's v{current.version}"
+    for version in range(f.version, current.version):
+        step = current.migrations.get(version)
+        if step is None:
+            shipped = f"{f.flow} v{f.version} is no longer shipped"
+            return f"{shipped} and v{version + 1} declares no migration from v{version}"
+        try:
+            slots = step(slots)
+        except Exception as e:  # a migration is flow code: its failure resets the run, not the session
+            return f"migrating its answers from {f.flow} v{version} failed: {e}"
+    return slots

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import sqlite3
 import subprocess
 import sys
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -281,3 +283,19 @@ def test_replay_with_a_bad_data_file_is_malformed(tmp_path: Path) -> None:
     r = run("replay", str(script))
     assert r.exit_code == 2, r.output
     assert "MALFORMED" in r.output and "missing.yaml" in r.output
+
+
+def test_sessions_expire_closes_idle_runs_and_the_user_hears_of_it(db: str) -> None:
+    lines = ["I'd like to give feedback"]
+    store = SqlStore(db)
+    seed_profile(store, "language-buddy", "you", {"name": "Ann", "native_language": "de", "target_language": "en"})
+    store.close()
+    assert chat(db, lines, "--user", "you").exit_code == 0
+    r = run("sessions", "expire", "--db", db)
+    assert r.exit_code == 0 and "closed idle runs in 0 sessions" in r.output
+    with sqlite3.connect(db) as conn:  # two days pass
+        conn.execute("UPDATE sessions SET updated_at = ?", ((datetime.now(UTC) - timedelta(days=2)).isoformat(),))
+    r = run("sessions", "expire", "--db", db)
+    assert r.exit_code == 0 and "closed idle runs in 1 session" in r.output, r.output
+    r = chat(db, ["hello"], "--user", "you")
+    assert "Your unfinished feedback was closed: nothing was said in it for 2 days." in r.output

@@ -7,6 +7,7 @@ they name it ("too slow" -> latency) and asked only otherwise.
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Literal, cast
 
 from pydantic import Field
@@ -81,6 +82,8 @@ def entry(s: FeedbackSlots) -> list[RecordDraft]:
 feedback = Flow(
     name="feedback",
     description="collect a rating, a comment and a category, then save a feedback entry",
+    # feedback half-given a day ago is stale: close it rather than ask "and the details?" next week
+    idle_timeout=timedelta(days=1),
     persona="the app's feedback interviewer: brief, warm, never defensive",
     slots=FeedbackSlots,
     states=[
