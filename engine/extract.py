@@ -13,6 +13,9 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
+from wordfreq import zipf_frequency
+
 
 @dataclass(frozen=True)
 class Invalid:
@@ -266,34 +269,58 @@ def person_name() -> Parser:
     return Parser(rule, "your name")
 
 
-_POSITIVE = ("good", "great", "love", "i like", "like it", "enjoy", "awesome", "excellent", "happy", "amazing", "nice",
-             "fantastic", "helpful", "praise", "compliment", "well done", "positive")  # fmt: skip
-_NEGATIVE = ("bad", "slow", "hate", "terrible", "awful", "complain", "complaint", "broken",
-             "bug", "annoying", "poor", "worse", "worst", "frustrat", "problem", "issue",
-             "wrong", "disappoint", "unhappy", "negative", "crash")  # fmt: skip
+# What a general sentiment lexicon does not know is bad news in an app ("it crashes", "so
+# slow"); matched at word starts ("frustrat", "crash"). Everything else is VADER's lexicon.
+_APP_COMPLAINTS = ("slow", "complain", "complaint", "broken", "bug", "crash", "freez", "lag", "glitch",
+                   "frustrat", "problem", "issue", "wrong", "disappoint", "cutting out", "doesn't work",
+                   "does nothing", "not working")  # fmt: skip
 _NEUTRAL = ("mixed", "okay", "ok", "fine", "so-so", "so so", "neutral", "average", "meh", "alright")
-
-
-_NOT_GOOD = re.compile(r"\bnot (?:so |very |that |really )?(good|great|happy|helpful|nice)\b")
-# \b outside the alternation, as in _whole_words; negative cues match word starts ("frustrat")
-_NEGATIVE_RE = re.compile(rf"\b(?:{'|'.join(_NEGATIVE)})")
-_POSITIVE_RE = re.compile(rf"\b(?:{'|'.join(_POSITIVE)})\b")
+_COMPLAINT_RE = re.compile(rf"\b(?:{'|'.join(re.escape(w) for w in _APP_COMPLAINTS)})")
 _NEUTRAL_RE = re.compile(rf"\b(?:{'|'.join(re.escape(w) for w in _NEUTRAL)})\b")
+_VADER = SentimentIntensityAnalyzer()  # loads its lexicon once
+# "I'd like to give feedback" is a request, not praise: VADER would score the "like"
+_REQUEST_LIKE = re.compile(r"\b(?:would|'d|d) like to\b|\blike to\b")
+# VADER's compound score from which a message reads as clearly positive or negative
+_CLEAR = 0.3
+
+
+_NO_SCORES = {"compound": 0.0, "pos": 0.0, "neg": 0.0}
+# VADER's lexicon is English: "die" in "Ich will die App bewerten" is not a death
+_OTHER_LANGUAGES = ("de", "fr", "es", "it", "pt", "nl")
+
+
+def _reads_as_english(text: str) -> bool:
+    words = re.findall(r"[^\W\d_]+", text)
+    english = sum(zipf_frequency(w, "en") for w in words)
+    return all(english >= sum(zipf_frequency(w, lang) for w in words) for lang in _OTHER_LANGUAGES)
+
+
+def warm_up() -> None:
+    """Load the word-frequency tables now, not on the first message that needs them (about 0.6 s).
+
+    A server, or a parent process that forks workers, calls this once at start.
+    """
+    _reads_as_english("warm up")
 
 
 def sentiment() -> Parser:
-    """positive / negative / neutral from cue words; 'not good' flips to negative."""
+    """positive / negative / neutral, from VADER's lexicon (negation, "but", intensifiers) plus app complaints.
+
+    None when the message carries no sentiment at all ("I'd like to give feedback").
+    """
 
     def rule(text: str) -> object:
-        t = _NOT_GOOD.sub("bad", _norm(text))
-        neg = bool(_NEGATIVE_RE.search(t))
-        pos = bool(_POSITIVE_RE.search(t))
-        if (neg and pos) or _NEUTRAL_RE.search(t):
+        t = _REQUEST_LIKE.sub("want to", _norm(text))
+        if _NEUTRAL_RE.search(t):
             return "neutral"
-        if neg:
-            return "negative"
-        if pos:
+        scores = _VADER.polarity_scores(t) if _reads_as_english(t) else _NO_SCORES
+        compound = scores["compound"] - (0.5 if _COMPLAINT_RE.search(t) else 0.0)
+        if compound >= _CLEAR:
             return "positive"
+        if compound <= -_CLEAR:
+            return "negative"
+        if scores["pos"] > 0 and (scores["neg"] > 0 or compound < 0):
+            return "neutral"  # praise and complaint that cancel out ("great lessons but too slow")
         return None
 
     return Parser(rule, "how it went: positive, negative or neutral")

@@ -30,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from sqlalchemy import event
 
 from engine import Bot, ConflictError, Engine, Registry, SqlStore, default_registry
+from engine.extract import warm_up
 from engine.runtime import TurnResult
 from flows.language_buddy.bot import FEEDBACK
 from flows.shared.feedback import feedback
@@ -133,6 +134,7 @@ def turns(args: argparse.Namespace) -> None:
 
 def zygote(parser: argparse.ArgumentParser) -> None:
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children are reaped by the kernel
+    warm_up()  # the forked workers inherit the loaded tables, as a preforking server's would
     print("zygote ready", flush=True)
     for line in sys.stdin:
         args = parser.parse_args(shlex.split(line))
@@ -170,6 +172,7 @@ def race(args: argparse.Namespace) -> None:
     store = SqlStore(args.db)
     engine = Engine(store, bots=BOTS)
     texts: list[str] = args.texts.split("|")
+    warm_up()
     print("ready", flush=True)
     sys.stdin.readline()  # the start signal: both workers are open and waiting
     committed = conflicts = retried = 0
