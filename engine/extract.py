@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 import math
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -47,8 +48,18 @@ _WORDS = {
 _NUMBER = re.compile(r"(?<![\w.])-?(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+(?:[.,]\d+)?)(?![\w])")
 
 
+def fold(text: str, *, accents: bool = False) -> str:
+    """Text as it is compared: casefolded, typographic apostrophes straightened, whitespace
+    collapsed, and accents stripped unless `accents` (a language answer may hinge on them)."""
+    if accents:
+        t = unicodedata.normalize("NFKC", text).casefold()
+    else:
+        t = "".join(c for c in unicodedata.normalize("NFKD", text.casefold()) if not unicodedata.combining(c))
+    return " ".join(t.replace("’", "'").split())
+
+
 def _norm(text: str) -> str:
-    return " ".join(text.lower().split())
+    return fold(text, accents=True)
 
 
 def numbers(text: str) -> list[float]:

@@ -23,8 +23,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine import Ask, Bot, EntryContext, Final, Flow, Intent, RecordDraft, Slots, Step, StepContext, T
-from engine.extract import Invalid, Parser, choice, integer, numbers
-from flows.language_buddy.readers import fold
+from engine.extract import Invalid, Parser, choice, fold, integer, numbers
 
 Level = Literal["beginner", "intermediate", "advanced"]
 Goal = Literal["fat_loss", "muscle_gain", "endurance", "general_health"]

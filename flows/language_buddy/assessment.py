@@ -19,7 +19,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import unicodedata
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import Annotated, Literal
@@ -28,6 +27,7 @@ import yaml
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from engine import DataFileError, Invalid, Parser, Resources
+from engine.extract import fold
 
 CEFR = Literal["A1", "A2", "B1", "B2", "C1", "C2"]
 LEVELS: tuple[CEFR, ...] = ("A1", "A2", "B1", "B2", "C1", "C2")
@@ -314,9 +314,7 @@ DONT_KNOW = re.compile(r"^(?:i don'?t know|dunno|no idea|not sure|skip|pass|\?+|
 
 def normalise(text: str) -> str:
     """Case, spacing, accents' composition and end punctuation do not make an answer wrong."""
-    t = unicodedata.normalize("NFKC", text).casefold().replace("’", "'")
-    t = " ".join(t.split())
-    return t.strip(" .!?;:,\"'“”")
+    return fold(text, accents=True).strip(" .!?;:,\"'“”")
 
 
 def _letter(q: Question, text: str) -> str | None:

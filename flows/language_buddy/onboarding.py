@@ -13,12 +13,11 @@ the openai backend) may grade an open answer the rules marked wrong.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Callable
 from typing import Literal, Self
 
-from pydantic import BaseModel, Field, create_model, model_validator
+from pydantic import Field, model_validator
 
 from engine import Aside, Ask, DefinitionError, Final, Flow, RecordDraft, Slots, Step, StepContext, T
 from engine.extract import Invalid, Parser, choice, yes_no
@@ -54,6 +53,7 @@ from flows.language_buddy.readers import (
     timezone_moved,
     zone_label,
 )
+from flows.shared.grading import verdict_model
 
 # The shipped banks are data this module depends on: a broken one fails at import, naming
 # each problem, like a broken flow definition does.
@@ -256,16 +256,6 @@ def start_test(ctx: StepContext[OnboardingSlots], state: str) -> None:
         f"Now a short placement test in {language_name(target)}. It starts easy (A1) and gets harder up to "
         f"{bank.ceiling}. Answer as well as you can; “I don't know” is fine."
     )
-
-
-@functools.cache
-def verdict_model(question: str, accepted: tuple[str, ...]) -> type[BaseModel]:
-    """The typed verdict an LLM gives on an open answer the rules did not accept."""
-    hint = (
-        f"Is the user's last message a correct answer to the placement question {question!r}? "
-        f"Answers known to be correct: {', '.join(accepted)}. Null when unsure."
-    )
-    return create_model("AnswerVerdict", correct=(bool | None, Field(None, description=hint)))
 
 
 def grade(ctx: StepContext[OnboardingSlots]) -> None:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import difflib
 import re
-import unicodedata
 import zoneinfo
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -24,16 +23,9 @@ from typing import Annotated
 
 from pydantic import AfterValidator, BeforeValidator
 
-from engine.extract import Invalid, Parser
+from engine.extract import Invalid, Parser, fold
 
 # -- text helpers -------------------------------------------------------------------------
-
-
-def fold(text: str) -> str:
-    """Casefolded, accents stripped, whitespace collapsed: how table keys are compared."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    bare = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return " ".join(bare.replace("’", "'").split())
 
 
 def _trim(text: str) -> str:

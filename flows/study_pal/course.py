@@ -335,7 +335,7 @@ _YES_WORDS = {"yes", "y", "yeah", "yep", "yup", "true"}
 _NO_WORDS = {"no", "n", "nope", "nah", "false"}
 
 
-def normalize(text: str) -> str:
+def canonical(text: str) -> str:
     """Lower case, no whitespace, `**`/superscripts as `^`, no `*` or `·`, no closing punctuation."""
     t = text.strip().lower().translate(_SYMBOLS)
     t = _LEAD_IN.sub("", t)
@@ -347,7 +347,7 @@ def normalize(text: str) -> str:
 def readings(text: str) -> list[str]:
     """The normalized answer, plus what follows its last "=" ("lim = 7") and the form without
     a trailing "+ C" (an antiderivative given with its constant)."""
-    out = [normalize(text)]
+    out = [canonical(text)]
     if "=" in out[0]:
         out.append(out[0].rsplit("=", 1)[1])
     out += [r.removesuffix("+c") for r in out if r.endswith("+c")]
@@ -379,17 +379,17 @@ def yes_or_no(text: str) -> str | None:
 
 def _option_letter(text: str, options: Mapping[str, str]) -> str | None:
     """The option a reply picks: its letter ("b", "(b)", "option b"), its text, or both ("b) x³")."""
-    t = normalize(text)
+    t = canonical(text)
     m = re.fullmatch(r"(?:option|answer|choice)?\(?([a-z0-9]+)[).:]?", t)
     if m and m.group(1) in options:
         return m.group(1)
     m = re.match(r"(?:option|answer|choice)?\(?([a-z0-9]+)[).:-]", t)
     if m and m.group(1) in options:
         rest = t[m.end() :]
-        if rest and normalize(options[m.group(1)]).startswith(rest):
+        if rest and canonical(options[m.group(1)]).startswith(rest):
             return m.group(1)
     for key, label in options.items():
-        if normalize(label) == t:
+        if canonical(label) == t:
             return key
     return None
 
@@ -405,7 +405,7 @@ def check_answer(exercise: Exercise, text: str) -> bool:
     given = readings(text)
     numbers = [n for n in map(as_number, given) if n is not None]
     for accepted in exercise.answers or []:
-        want = normalize(accepted)
+        want = canonical(accepted)
         if want in given:
             return True
         target = as_number(want)

@@ -24,15 +24,15 @@ the lesson goes is decided here, by transitions over the slots.
 
 from __future__ import annotations
 
-import functools
 import re
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, create_model
+from pydantic import BaseModel, Field
 
 from engine import Aside, Ask, DefinitionError, Final, Flow, Slots, Step, StepContext, T
 from engine.extract import Invalid, Parser, free_text
+from flows.shared.grading import verdict_model
 from flows.study_pal import timewindow
 from flows.study_pal.course import (
     MASTERY_THRESHOLD,
@@ -308,22 +308,6 @@ def explain(ctx: Ctx) -> None:
     s.answer, s.correct, s.attempts = None, None, 0
     s.asked_at = timewindow.now()
     open_lesson(ctx.context, s.concept, s.chunk)
-
-
-@functools.lru_cache(maxsize=256)
-def verdict_model(question: str, accepted: tuple[str, ...]) -> type[BaseModel]:
-    """Schema for a model's judgement of an open answer; null means "not an answer".
-
-    The accepted answers travel in the field's description: the prompt holds the
-    conversation, which shows the question but (rightly) never the solution.
-    """
-    hint = (
-        f"Is the user's last message a correct answer to the exercise {question!r}? "
-        f"Accepted answers: {', '.join(accepted)}. An equivalent form counts as correct. "
-        "null if the message is not an attempt at an answer."
-    )
-    model: type[BaseModel] = create_model("AnswerVerdict", correct=(bool | None, Field(None, description=hint)))
-    return model
 
 
 def grade(ctx: Ctx) -> None:
