@@ -10,13 +10,11 @@ from _restart import replay_in_processes
 
 from engine import Engine, Invalid, Message, Parsed, ParseRequest, Phrased, PhraseRequest, SqlStore, TurnResult
 from engine.window import WINDOW
-from flows.fitness.onboarding import (
-    FitnessContext,
-    FitnessSlots,
-    accumulated,
-    days_parser,
+from flows.fitness.anytime import days_parser, read_anytime
+from flows.fitness.onboarding import fitness_onboarding
+from flows.fitness.profile import FitnessContext, FitnessSlots, accumulated
+from flows.fitness.readers import (
     days_per_week_rule,
-    fitness_onboarding,
     limitation_in,
     minutes_in,
     parse_allergies,
@@ -25,7 +23,6 @@ from flows.fitness.onboarding import (
     parse_time_of_day,
     parse_weight,
     plan_around,
-    read_anytime,
     read_diet,
     read_goal,
     read_level,

@@ -1,5 +1,5 @@
 """fitness-coach: a five-stage onboarding that builds one typed fitness profile."""
 
-from flows.fitness.onboarding import fitness_coach
+from flows.fitness.bot import fitness_coach
 
 __all__ = ["fitness_coach"]

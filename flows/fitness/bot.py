@@ -1,0 +1,29 @@
+"""fitness-coach: onboarding first (until a fitness profile exists), then the main conversation."""
+
+from __future__ import annotations
+
+from engine import Bot, EntryContext, Intent
+from flows.fitness.onboarding import fitness_onboarding
+
+
+def needs_onboarding(ctx: EntryContext) -> str | None:
+    return "onboarding" if ctx.latest("fitness_profile") is None else None
+
+
+fitness_coach = Bot(
+    name="fitness-coach",
+    persona="an encouraging, safety-minded fitness coach",
+    flows=[fitness_onboarding],
+    intents=[
+        Intent(
+            "onboarding",
+            patterns=[r"\bonboarding\b", r"\b(?:redo|restart|update|change|new)\b.*\b(?:plan|profile)\b"],
+            description="the user wants to (re)do the fitness onboarding or change their plan",
+        )
+    ],
+    capabilities=(
+        "I'm your fitness coach. Without a language model configured I can't chat freely, but I can "
+        "redo your onboarding: say \"update my plan\". Type 'help' at any time, or 'cancel' to pause."
+    ),
+    entry=needs_onboarding,
+)

@@ -1,0 +1,100 @@
+"""The fitness profile the onboarding builds: its slots and the typed context accumulated stage by stage."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from engine import Slots
+
+Level = Literal["beginner", "intermediate", "advanced"]
+Goal = Literal["fat_loss", "muscle_gain", "endurance", "general_health"]
+Diet = Literal["omnivore", "vegetarian", "vegan", "pescatarian", "keto", "paleo", "mediterranean"]
+TimeOfDay = Literal["morning", "midday", "afternoon", "evening", "anytime"]
+Weekday = Literal["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+Stage = Literal["assessment", "goals", "workout", "diet", "schedule"]
+WEEKDAYS: tuple[Weekday, ...] = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+NONE = "none"
+Kilograms = Annotated[float, Field(ge=30, le=300)]
+
+
+# -- the accumulated onboarding context ---------------------------------------------------
+# A field is None only when the user skipped that question after repeated unclear answers.
+
+
+class _Result(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class FitnessAssessment(_Result):
+    level: Level | None
+    limitations: str | None  # "none" when the user has none
+
+
+class Goals(_Result):
+    goal: Goal | None
+    target_weight_kg: float | None  # None: no target (or skipped)
+
+
+class Workout(_Result):
+    days_per_week: int | None
+    minutes_per_session: int | None
+    equipment: list[str] | None  # [] when the user has none (bodyweight only)
+
+
+class DietPlan(_Result):
+    diet: Diet | None
+    allergies: list[str] | None  # [] when the user has none
+
+
+class Schedule(_Result):
+    days: list[Weekday] | None
+    time_of_day: TimeOfDay | None
+
+
+class FitnessContext(_Result):
+    """What the onboarding knows so far, one typed result per completed stage."""
+
+    assessment: FitnessAssessment | None = None
+    goals: Goals | None = None
+    workout: Workout | None = None
+    diet: DietPlan | None = None
+    schedule: Schedule | None = None
+
+    @property
+    def limitation(self) -> str | None:
+        """The injury or limitation later stages plan around (None when there is none)."""
+        a = self.assessment
+        return a.limitations if a and a.limitations and a.limitations != NONE else None
+
+
+class FitnessSlots(Slots):
+    fitness_level: Level | None = None
+    limitations: str | None = Field(None, min_length=2, max_length=200)
+    goal: Goal | None = None
+    target_weight_kg: Kilograms | Literal["none"] | None = None
+    days_per_week: int | None = Field(None, ge=1, le=7)
+    minutes_per_session: int | None = Field(None, ge=10, le=240)
+    equipment: list[str] | None = None
+    diet: Diet | None = None
+    allergies: list[str] | None = None
+    preferred_days: list[Weekday] | None = None
+    time_of_day: TimeOfDay | None = None
+    completed: list[Stage] = []
+
+
+def accumulated(s: FitnessSlots) -> FitnessContext:
+    done = set(s.completed)
+    weight = s.target_weight_kg if isinstance(s.target_weight_kg, float | int) else None
+    return FitnessContext(
+        assessment=FitnessAssessment(level=s.fitness_level, limitations=s.limitations)
+        if "assessment" in done
+        else None,
+        goals=Goals(goal=s.goal, target_weight_kg=weight) if "goals" in done else None,
+        workout=Workout(days_per_week=s.days_per_week, minutes_per_session=s.minutes_per_session, equipment=s.equipment)
+        if "workout" in done
+        else None,
+        diet=DietPlan(diet=s.diet, allergies=s.allergies) if "diet" in done else None,
+        schedule=Schedule(days=s.preferred_days, time_of_day=s.time_of_day) if "schedule" in done else None,
+    )

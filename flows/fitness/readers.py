@@ -1,0 +1,428 @@
+"""Reading fitness answers as people type them: levels, limitations, goals, weights, days,
+minutes, equipment, diets, allergies, times of day and weekdays.
+
+Each reader returns the value, None when it cannot tell (a model may try), or `Invalid`
+with what to fix; none of them knows the flow's slots.
+"""
+
+from __future__ import annotations
+
+import re
+
+from engine.extract import Invalid, Parser, choice, fold, integer, numbers
+from flows.fitness.profile import NONE, WEEKDAYS, Goal, Weekday
+
+# -- parsers ------------------------------------------------------------------------------
+
+# "No" in its many forms, with what it is about and the politeness around it:
+# "none", "nope, none, thanks", "no injuries at all", "not that I know of", "I'm healthy".
+_NONE_WORDS = (
+    r"(?:no|none|nope|nah|nothing|zero|n/?a|not really|not any|all good|i'?m (?:fine|good|healthy|ok|okay)"
+    r"|healthy|not that i know of|(?:i )?don'?t have (?:any|one)|i have none|no thanks)"
+)
+_NONE_ANSWER = re.compile(
+    rf"(?:{_NONE_WORDS}(?: (?:injur(?:y|ies)|limitations?|problems?|issues?|allerg(?:y|ies)|intolerances?"
+    rf"|target|equipment|at all|whatsoever))* ?)+"
+)
+_POLITE = re.compile(r"\b(?:thanks|thank you|thx|please|so far|i think)\b|[^\w\s'/]")
+# Bare acknowledgements that answer "do you have any ...?" without saying what.
+_ACK = frozenset({"yes", "yeah", "yep", "yup", "y", "sure", "ok", "okay", "k", "some", "a few", "a couple"})
+
+
+def _plain(text: str) -> str:
+    """Folded, punctuation and politeness removed: what an answer says."""
+    return " ".join(_POLITE.sub(" ", fold(text)).split())
+
+
+def _is_none(text: str) -> bool:
+    return _NONE_ANSWER.fullmatch(_plain(text)) is not None
+
+
+_LEVEL_WORDS = choice(
+    {
+        "beginner": ["novice", "newbie", "new to this", "just starting", "starting out", "unfit", "out of shape",
+                     "couch potato", "sedentary"],
+        "intermediate": ["medium", "average", "moderate", "somewhat fit", "in between", "okay shape", "fairly fit",
+                         "pretty fit", "quite fit", "reasonably fit", "decent shape", "good shape"],
+        "advanced": ["expert", "very fit", "athlete", "experienced", "pro", "great shape", "competitive"],
+    },
+    fuzzy=False,
+)  # fmt: skip
+# Only the three level words are corrected for spelling ("intermidiate"): a fuzzy match of a
+# description ("pretty fit" ~ "very fit") would be a guess.
+_LEVEL_TYPOS = choice({"beginner": [], "intermediate": [], "advanced": []}, cutoff=0.8)
+
+
+def _level(text: str) -> object:
+    t = _plain(text)
+    # a negated description says the opposite: "not very fit" is no expert; "not a pro" says nothing
+    t = re.sub(r"\bnot (?:very |that |really |so |particularly |super )?(?:fit|sporty|active|athletic|in shape)\b",
+               "unfit", t)  # fmt: skip
+    t = re.sub(r"\bnot (?:an? )?(?:pro|expert|athlete|advanced|beginner|newbie|novice)\b", "", t)
+    found = _LEVEL_WORDS(t)
+    return found if found is not None else _LEVEL_TYPOS(t)
+
+
+read_level = Parser(_level, "one of: beginner, intermediate, advanced")
+
+
+_LIMIT_BODY = (
+    r"(?:(?:bad|sore|weak|injured|torn|broken|chronic|old|stiff|dodgy|painful)\s+\w+"
+    r"|\w+\s+(?:injury|pain|problems?|issues?|surgery|strain|sprain|condition)"
+    r"|asthma|arthritis|diabetes|high blood pressure|a hernia|hernia|back pain|scoliosis)"
+)
+_LIMIT_CUE = re.compile(
+    rf"\b(?:i have|i've got|i've|i got|i suffer from|i'm recovering from|recovering from|i had|with)\s+"
+    rf"(?:an?\s+|some\s+)?({_LIMIT_BODY})\b"
+)
+_NO_LIMIT = re.compile(r"\b(?:i have|i've got|i've) no (?:injur(?:y|ies)|limitations?)\b|\bno injur(?:y|ies)\b")
+# How an answer to "any injuries?" may start, before the injury itself.
+_LIMIT_LEAD = re.compile(
+    r"^(?:(?:yes|yeah|yep)[,.!]?\s+)?(?:(?:i have|i've got|i've|i got|i suffer from|i'm recovering from"
+    r"|recovering from|i had)\s+(?:an?\s+|some\s+)?)?",
+    re.IGNORECASE,
+)
+
+
+def limitation_in(text: str) -> str | None:
+    """An injury or limitation a sentence states ("I have a bad knee"), or "none" for "no injuries"."""
+    t = fold(text)
+    if _NO_LIMIT.search(t):
+        return NONE
+    m = _LIMIT_CUE.search(t)
+    return m.group(1) if m else None
+
+
+def parse_limitations(text: str) -> object:
+    """The whole answer, less its lead-in ("I have a bad knee and asthma" -> "bad knee and asthma")."""
+    if _is_none(text):
+        return NONE
+    if _plain(text) in _ACK:
+        return Invalid("Which injury or limitation? A few words are enough, e.g. “bad knee”, or say “none”.")
+    if isinstance(read_goal(text), str) or isinstance(parse_weight(text), float):
+        # free text would take "lose fat, 80 kg" as an injury; it answers a later stage instead
+        return Invalid("That sounds like your goal; we'll get to goals next. First: any injuries or limitations?")
+    t = _LIMIT_LEAD.sub("", text.strip()).strip(" .!")
+    return t if len(t) >= 2 else Invalid("Tell me about any injuries in a few words, or say “none”.")
+
+
+def plan_around(limitation: str) -> str:
+    """How a question names the limitation: "your bad knee", or the user's own words quoted."""
+    if re.fullmatch(_LIMIT_BODY, fold(limitation)):
+        return f"your {limitation}"
+    return f"your limitation (“{limitation}”)"
+
+
+_GOAL_WORDS = choice(
+    {
+        "fat_loss": ["fat loss", "lose weight", "weight loss", "lose fat", "burn fat", "slim down", "get lean", "cut",
+                     "belly fat", "lose some weight", "slim", "slimmer", "lose a few kilos", "lose a few pounds"],
+        "muscle_gain": ["muscle gain", "build muscle", "gain muscle", "bulk", "bulk up", "get stronger", "strength",
+                        "muscle", "muscles", "tone", "tone up", "toned", "get toned", "get bigger"],
+        "endurance": ["stamina", "cardio", "run a marathon", "marathon", "half marathon", "run longer", "triathlon",
+                      "running", "run faster", "5k", "10k", "cycling"],
+        "general_health": ["general health", "health", "stay healthy", "be healthier", "feel better", "get fit",
+                           "healthier", "wellbeing", "well-being", "fitness"],
+    }
+)  # fmt: skip
+_RULED_OUT = re.compile(r"\b(?:not|don't want to|do not want to|rather than|instead of)\s+[^,;.!?]*")
+
+
+def _goal(text: str) -> object:
+    # what the user rules out does not count: "not lose weight, build muscle" -> muscle gain
+    return _GOAL_WORDS(_RULED_OUT.sub(" ", fold(text)))
+
+
+read_goal = Parser(_goal, "one of: fat loss, muscle gain, endurance, general health")
+GOAL_NAMES: dict[Goal, str] = {
+    "fat_loss": "fat loss",
+    "muscle_gain": "muscle gain",
+    "endurance": "endurance",
+    "general_health": "general health",
+}
+GOAL_CUE = re.compile(
+    r"\b(?:want to|wanna|goal is(?: to)?|trying to|i'd like to|hoping to|aim is to|aim to|need to|my goal is)\s+"
+    r"([^,.;!?]+)"
+)
+
+_WEIGHT = re.compile(
+    r"(\d+(?:[.,]\d+)?)\s*(kg|kgs|kilos?|kilograms?|lbs?|pounds?|stones?|(?<=\s)st)\b(?:\s*(\d+)\s*(?:lbs?|pounds?)\b)?"
+)
+# "to" / "target" / "reach" before a weight mark it as the target, not the current weight
+_TARGET_MARK = re.compile(
+    r"\b(?:to|target(?: weight)?(?: is| of)?|reach|goal(?: weight)?(?: is| of)?|aim(?:ing)? for)\s*$"
+)
+_CURRENT = re.compile(r"\b(?:i weigh|i'm|i am|currently|right now|at the moment|now)\b[^,;.!?]*$")
+_RELATIVE = re.compile(r"\b(lose|drop|shed|gain|put on)(?: about| around| roughly)?\s*$")
+_NO_TARGET = re.compile(
+    r"\bno (?:target|goal weight)\b|\bdon'?t have (?:one|a target)\b|\bmaintain\b|\bkeep (?:my|the same) weight\b"
+    r"|\bstay (?:the same|as i am)\b"
+)
+TARGET_CUE = re.compile(
+    r"\b(?:target(?: weight)?(?: is| of)?|get (?:down |up )?to|reach|goal weight(?: is| of)?)\s+(\d[^,;!?]*)"
+)
+LB = 0.45359237
+STONE = 6.35029318
+
+
+WEIGHT_EXPECTS = "a weight with its unit (72 kg or 160 lb), or “none”"
+
+
+def weight_kg(value: float, unit: str, pounds: float = 0.0) -> float:
+    """Kilograms for `value` in `unit` (kg, lb or stone; "11 st 4 lb" passes the 4 as `pounds`)."""
+    if unit.startswith("k"):
+        return round(value, 1)
+    if unit.startswith("st"):
+        return round(value * STONE + pounds * LB, 1)
+    return round(value * LB, 1)
+
+
+def parse_weight(text: str) -> object:
+    """The target weight in kilograms ("72 kg", "160 lb", "11 stone"), "none" for no target, or a reason.
+
+    Of several weights the one marked as the target wins ("I weigh 90 kg and want to get to
+    80 kg" -> 80); a current weight alone, an amount to lose or a number without a unit is
+    asked about again rather than guessed.
+    """
+    t = fold(text)
+    if _is_none(text):
+        return NONE
+    mentions = list(_WEIGHT.finditer(t))
+    if not mentions:
+        if _NO_TARGET.search(t):
+            return NONE
+        if numbers(text):
+            return Invalid("Please add the unit, kg or lb (for example “72 kg” or “160 lb”).")
+        return None
+    marked = [m for m in mentions if _TARGET_MARK.search(t[: m.start()])]
+    if marked:
+        m = marked[-1]
+    elif len(mentions) > 1:
+        return Invalid("I read more than one weight there. Which one is your target? For example “72 kg”.")
+    else:
+        m = mentions[0]
+        before = t[: m.start()]
+        if relative := _RELATIVE.search(before):
+            return Invalid(
+                f"That's how much to {relative.group(1)}. What weight would you like to reach? "
+                "For example “72 kg” or “160 lb”."
+            )
+        if _CURRENT.search(before):
+            return Invalid("That sounds like your current weight. What's your target? For example “72 kg”, or “none”.")
+    kg = weight_kg(float(m.group(1).replace(",", ".")), m.group(2), float(m.group(3) or 0))
+    if not 30 <= kg <= 300:
+        given = m.group().strip()
+        converted = "" if m.group(2).startswith("k") else f"{kg} kg, "
+        return Invalid(f"{given} is {converted}outside 30-300 kg. Please check the number and unit.")
+    return kg
+
+
+_DAYS_CUE = re.compile(
+    r"\b(\d|one|two|three|four|five|six|seven)\s*(?:days?|times?|x)\s*(?:a|per|each|/|every|in a)\s*week\b"
+    r"|\b(once|twice)\s+(?:a|per|each|every)\s+week\b|\b(every ?day|daily|each day)\b"
+)
+_WORD_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "once": 1, "twice": 2}
+
+
+def days_in(text: str) -> int | None:
+    """Days a week a sentence states: "3 times a week", "twice a week", "every day"."""
+    m = _DAYS_CUE.search(fold(text))
+    if m is None:
+        return None
+    if m.group(3):
+        return 7
+    word = m.group(1) or m.group(2)
+    return _WORD_NUMBERS.get(word) or int(word)
+
+
+def days_per_week_rule(text: str) -> object:
+    found = days_in(text)
+    if found is not None:
+        return found
+    if m := re.fullmatch(r"(\d)\s*x", fold(text).strip(" .!")):  # "3x"
+        return integer(1, 7, "days a week")(m.group(1))
+    return integer(1, 7, "days a week")(text)
+
+
+_MINUTES_CUE = re.compile(r"\b(\d{1,3})\s*(?:min|mins|minutes)\b")
+_HOURS_CUE = re.compile(
+    r"\b(?:(half an hour)|(?:an? )?(hour and a half)|(an hour)|(\d(?:[.,]\d+)?)\s*(?:h|hrs?|hours?)"
+    r"(?:\s*(?:and\s*)?(\d{1,2})\s*(?:m|min|mins|minutes)\b|(\d{2}))?)(?!\w)"
+)
+
+
+def minutes_in(text: str) -> int | None:
+    """Minutes a sentence states: "45 minutes", "an hour", "1 hr 30 min", "an hour and a half"."""
+    t = fold(text)
+    if m := _HOURS_CUE.search(t):
+        if m.group(1):
+            return 30
+        if m.group(2):
+            return 90
+        if m.group(3):
+            return 60
+        return round(float(m.group(4).replace(",", ".")) * 60) + int(m.group(5) or m.group(6) or 0)
+    if m := _MINUTES_CUE.search(t):
+        return int(m.group(1))
+    return None
+
+
+def parse_minutes(text: str) -> object:
+    found = minutes_in(text)
+    return found if found is not None else integer(10, 240, "minutes")(text)
+
+
+EQUIPMENT: dict[str, tuple[str, ...]] = {
+    "dumbbells": ("dumbbell", "dumbbells", "free weights", "weights"),
+    "barbell": ("barbell", "barbells"),
+    "kettlebell": ("kettlebell", "kettlebells"),
+    "resistance bands": ("band", "bands", "resistance band", "resistance bands"),
+    "pull-up bar": ("pull-up bar", "pullup bar", "pull up bar", "chin-up bar", "chin up bar"),
+    "bench": ("bench",),
+    "treadmill": ("treadmill",),
+    "exercise bike": ("bike", "stationary bike", "exercise bike", "spin bike"),
+    "rowing machine": ("rower", "rowing machine"),
+    "yoga mat": ("mat", "yoga mat"),
+    "jump rope": ("jump rope", "skipping rope"),
+    "full gym": ("gym", "gym membership", "fitness studio"),
+}
+_BODYWEIGHT = re.compile(r"\b(?:bodyweight|body weight|just my body|no equipment|nothing)\b")
+_NEGATED = re.compile(r"\b(?:no|not|without|don't have|do not have)\s+(?:an?\s+|any\s+)?(?:\w+\s+)?$")
+
+
+def _items(text: str) -> list[str]:
+    parts = re.split(r",|;|/|\band\b|\bplus\b|&", fold(text).strip(" .!"))
+    return [p.strip() for p in parts if p.strip()][:8]
+
+
+def parse_equipment(text: str) -> object:
+    """Known equipment by name ("a pair of dumbbells" -> dumbbells); [] for none; anything else as listed."""
+    t = fold(text)
+    if _is_none(text) or _BODYWEIGHT.search(t):
+        return []
+    if _plain(text) in _ACK:
+        return Invalid("Which equipment? For example “dumbbells and a mat”, or “none”.")
+
+    def has(word: str) -> bool:
+        # "no gym, just bands": a negated item is not equipment the user has
+        return any(not _NEGATED.search(t[: m.start()]) for m in re.finditer(rf"(?<!\w){re.escape(word)}(?!\w)", t))
+
+    found = [name for name, words in EQUIPMENT.items() if any(has(w) for w in words)]
+    return found or _items(text) or None
+
+
+_DIET_WORDS = choice(
+    {
+        "omnivore": ["anything", "everything", "no restrictions", "normal", "regular", "omnivorous", "all of it",
+                     "eat meat", "a bit of everything"],
+        "vegetarian": ["veggie", "no meat"],
+        "vegan": ["plant-based", "plant based"],
+        "pescatarian": ["pescetarian", "fish but no meat", "no meat but fish"],
+        "keto": ["ketogenic", "low carb", "low-carb"],
+        "paleo": ["paleolithic"],
+        "mediterranean": ["med diet"],
+    }
+)  # fmt: skip
+
+
+def _diet(text: str) -> object:
+    t = fold(text)
+    t = re.sub(r"\b(?:don'?t|do not|never) eat meat\b", "no meat", t)
+    # "vegetarian, but I eat fish" is one diet with a name of its own
+    t = re.sub(r"\bvegetarian\b[^.;!?]*\b(?:but|plus|and|also|except)\b[^.;!?]*\bfish\b", "pescatarian", t)
+    return _DIET_WORDS(t)
+
+
+read_diet = Parser(_diet, "one of: omnivore, vegetarian, vegan, pescatarian, keto, paleo, mediterranean")
+DIET_CUE = re.compile(
+    r"\b(?:i'm|i am|i eat|i follow|i'm on|i am on|i went|i've gone|i have gone)\s+(?:a |an |the )?"
+    r"(vegetarian|vegan|pescatarian|pescetarian|keto|paleo|mediterranean|veggie|plant[- ]based)\b"
+)
+_ALLERGY_CUE = re.compile(r"\b(?:i'm|i am) allergic to ([^.;!?]+)|\ballerg(?:y|ies) to ([^.;!?]+)")
+
+
+def allergies_in(text: str) -> list[str] | None:
+    m = _ALLERGY_CUE.search(fold(text))
+    if not m:
+        return None
+    # the list ends where a new clause starts: "nuts and I prefer mornings" -> ["nuts"]
+    listed = re.split(r"\s*(?:,|\band\b|\bbut\b)?\s*\b(?:i|i'm|i am|my|but|please)\b", m.group(1) or m.group(2))[0]
+    return _items(listed) or None
+
+
+def parse_allergies(text: str) -> object:
+    """Allergies as a list ("nuts and shellfish" -> ["nuts", "shellfish"]); [] for none."""
+    if _is_none(text):
+        return []
+    if _plain(text) in _ACK:
+        return Invalid("Which foods? For example “nuts, shellfish”, or say “none”.")
+    return allergies_in(text) or _items(re.sub(r"^(?:i'm |i am )?allergic to ", "", fold(text))) or None
+
+
+read_time = choice(
+    {
+        "morning": ["mornings", "early", "before work", "sunrise", "before breakfast"],
+        "midday": ["noon", "lunch", "lunchtime", "lunch break", "middle of the day"],
+        "afternoon": ["afternoons", "after school"],
+        "evening": ["evenings", "after work", "night", "tonight", "late"],
+        "anytime": ["any time", "whenever", "no preference", "flexible", "doesn't matter", "don't mind"],
+    },
+    cutoff=0.8,  # a typo ("mornign") is read; a different word ("soon" ~ "noon") is not
+)  # fmt: skip
+_CLOCK = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*(am|pm|h)?\b")
+TIME_CUE = re.compile(
+    r"\b(?:prefer|like|love)\s+(?:to (?:train|work out|exercise) )?(?:in the )?"
+    r"(mornings?|afternoons?|evenings?|midday|lunchtime)"
+)
+
+
+TIME_EXPECTS = "morning, midday, afternoon, evening or any time (or a clock time like 7am)"
+
+
+def parse_time_of_day(text: str) -> object:
+    """morning / midday / afternoon / evening, or "anytime"; a clock time ("7am", "18:30") picks its part of the day."""
+    m = _CLOCK.search(fold(text))
+    if m and (m.group(2) or m.group(3)):
+        hour = int(m.group(1))
+        if m.group(3) in ("am", "pm"):
+            if not 1 <= hour <= 12:
+                return Invalid("That isn't a time of day; say morning, midday, afternoon or evening.")
+            hour = hour % 12 + (12 if m.group(3) == "pm" else 0)
+        if not 0 <= hour <= 23:
+            return Invalid("That isn't a time of day; say morning, midday, afternoon or evening.")
+        if 4 <= hour < 11:
+            return "morning"
+        if 11 <= hour < 14:
+            return "midday"
+        return "afternoon" if 14 <= hour < 17 else "evening"  # late night counts as evening
+    return read_time(text)
+
+
+_DAY_WORDS: dict[str, Weekday] = {}
+for _day, _names in zip(
+    WEEKDAYS,
+    (("monday", "mon"), ("tuesday", "tue", "tues"), ("wednesday", "wed"), ("thursday", "thu", "thur", "thurs"),
+     ("friday", "fri"), ("saturday", "sat"), ("sunday", "sun")),
+    strict=True,
+):  # fmt: skip
+    for _w in _names:
+        _DAY_WORDS[_w] = _day
+        _DAY_WORDS[_w + "s"] = _day
+_DAY_RE = re.compile(r"\b(" + "|".join(sorted(_DAY_WORDS, key=len, reverse=True)) + r")\b")
+_RANGE_RE = re.compile(rf"{_DAY_RE.pattern}\s*(?:-|–|to|through|till|until)\s*{_DAY_RE.pattern}")
+
+
+def weekdays_in(text: str) -> list[Weekday]:
+    t = fold(text)
+    days: set[Weekday] = set()
+    if re.search(r"\b(?:every ?day|daily|all week|each day)\b", t):
+        days.update(WEEKDAYS)
+    if re.search(r"\bweekdays?\b", t):
+        days.update(WEEKDAYS[:5])
+    if re.search(r"\bweekends?\b", t):
+        days.update(WEEKDAYS[5:])
+    for m in _RANGE_RE.finditer(t):
+        a, b = WEEKDAYS.index(_DAY_WORDS[m.group(1)]), WEEKDAYS.index(_DAY_WORDS[m.group(2)])
+        days.update(WEEKDAYS[a : b + 1] if a <= b else WEEKDAYS[a:] + WEEKDAYS[: b + 1])
+    days.update(_DAY_WORDS[m.group(1)] for m in _DAY_RE.finditer(t))
+    return [d for d in WEEKDAYS if d in days]
