@@ -10,7 +10,8 @@ from _restart import replay_in_processes
 
 from engine import DataFileError, Engine, Resources, ScriptedLLM, SqlStore, TurnResult
 from engine.llm import LLM
-from flows.support.clarification import HANDOFF_NOTICE, choice_words, read_yes_no
+from flows.support.handoff import HANDOFF_NOTICE
+from flows.support.questions import choice_words, read_yes_no
 
 ROOT = Path(__file__).resolve().parent.parent
 REPLAYS = ROOT / "tests" / "replays"

@@ -1,5 +1,5 @@
 """support: answers from a knowledge base, asking a document's clarifying questions first."""
 
-from flows.support.clarification import support
+from flows.support.bot import support
 
 __all__ = ["support"]

@@ -1,10 +1,8 @@
-"""support: answers questions about the Tasklane app from a knowledge base, asking first when a document needs details.
+"""Flow `clarification`: a knowledge-base document's clarifying questions, then its answer.
 
-Main conversation (`converse`, at the end of this file): every message is searched in the
-knowledge base (engine/search.py; the shipped folder flows/data/support_kb unless
-`Resources.kb` names another). No match above the threshold: say so and offer a person. A
-match without clarifying questions: answer from the document. A match with questions: start
-the `clarification` flow, seeded with a copy of the document.
+The main conversation (flows/support/bot.py) searches the knowledge base (flows/support/kb.py,
+the shipped folder flows/support/data/kb unless `Resources.kb` names another) and starts
+this flow, seeded with a copy of the document, when the best match has questions.
 
 Flow `clarification`: names the article, then asks its questions strictly one per turn.
 While it runs the engine's router gives it every message, so nothing is searched. Each
@@ -22,141 +20,27 @@ knowledge base mid-conversation, or a process restart, never shifts the question
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Mapping
-from pathlib import Path
-from typing import Any
+from collections.abc import Callable
 
-from pydantic import Field, JsonValue, model_validator
-
-from engine import Aside, Ask, Bot, Final, Flow, MainContext, Resources, Slots, Step, StepContext, T
-from engine.extract import Invalid, Parser, choice, free_text, numbers, yes_no
-from engine.models import JsonObject, utcnow
-from flows.support.kb import Document, Hit, Question, QuestionType, open_kb, query_terms
-
-SHIPPED_KB = Path(__file__).parent / "data" / "kb"
-HANDOFF_NOTICE = "Connecting you to an agent…"
-APP = "Tasklane"
-
-Answer = int | float | bool | str
-
-# An explicit request for a person: the whole message ("agent", "a human please"), or
-# "talk/speak to ... someone". Kept narrow, because inside the question queue a match ends
-# the queue: a description such as "the agent view is empty" must stay an answer.
-WANTS_HUMAN = re.compile(
-    r"^\W*(?:an? |a real |a live )?(?:agent|human|person|representative|operator)(?: please)?\W*$"
-    r"|\b(?:talk|speak|chat|connect me)\b.{0,24}\b(?:agent|human|person|someone|somebody|representative)\b"
-    r"|\b(?:real|live) (?:person|human|agent)\b",
-    re.IGNORECASE,
+from engine import Aside, Ask, Final, Flow, Step, StepContext, T
+from flows.support.handoff import (
+    APP,
+    WANTS_HUMAN,
+    already_queued,
+    answer_text,
+    hand_over,
 )
-# In the main conversation, where no question waits for an answer, a short message naming
-# support staff asks for them too ("get me an agent", "customer service please").
-NAMES_STAFF = re.compile(
-    r"\b(?:agents?|humans?|representatives?|customer (?:service|support)|support team|contact support)\b", re.IGNORECASE
+from flows.support.kb import QuestionType
+from flows.support.questions import (
+    Answer,
+    ClarificationSlots,
+    choice_parser,
+    current,
+    expects_number,
+    number_parser,
+    read_text,
+    read_yes_no,
 )
-
-
-# -- the answer and the handoff (the main conversation and the flow both give them) ---------
-
-
-def answer_text(title: str, body: str, answers: dict[str, str], skipped: list[str], lead: str = "") -> str:
-    """The answer as the rules backend gives it (and the content the openai backend phrases):
-    the document quoted, then the details the user gave."""
-    quoted = "\n".join(f"> {line}" if line.strip() else ">" for line in body.strip().splitlines())
-    parts = [f'{lead + " " if lead else ""}Here is what our help article "{title}" says:', quoted]
-    details = [f"- {q} {a}" for q, a in answers.items()] + [f"- {q} (not answered)" for q in skipped]
-    if details:
-        parts.append("Your details:\n" + "\n".join(details))
-    return "\n\n".join(parts)
-
-
-def hand_over(
-    ctx: StepContext[Any],
-    *,
-    doc: str | None,
-    title: str | None,
-    query: str,
-    answers: dict[str, str],
-    reason: str,
-) -> None:
-    """Mark the session escalated, file the escalation record and say so (always after any answer)."""
-    ctx.context["escalated"] = True
-    kept: dict[str, JsonValue] = dict(answers)
-    data: JsonObject = {
-        "document": doc,
-        "title": title,
-        "query": query,
-        "answers": kept,
-        "reason": reason,
-        "at": utcnow().isoformat(),
-    }
-    ctx.record("escalation", data)
-    ctx.say(HANDOFF_NOTICE)
-
-
-def already_queued(ctx: StepContext[Any]) -> bool:
-    """Said instead of a second handoff: one escalation per session is enough."""
-    if ctx.context.get("escalated") is not True:
-        return False
-    ctx.say(ctx.phrase("You're already in the queue; an agent will reply here shortly.", "reply:queued"))
-    return True
-
-
-# -- flow `clarification`: slots --------------------------------------------------------------
-
-
-class ClarificationSlots(Slots):
-    # the document, copied in when the flow starts
-    doc: str = ""
-    title: str = ""
-    body: str = ""
-    questions: list[Question] = Field(default_factory=list)
-    requires_handoff: bool = False
-    query: str = ""
-    # the queue
-    current_index: int = Field(0, ge=0)
-    answers: dict[str, str] = Field(default_factory=dict)
-    parsed: dict[str, Answer] = Field(default_factory=dict)
-    skipped: list[str] = Field(default_factory=list)
-    # the current question's answer, one slot per answer type; emptied once recorded
-    text_answer: str | None = None
-    number_answer: int | float | None = None
-    yes_no_answer: bool | None = None
-    choice_answer: str | None = None
-
-    @model_validator(mode="after")
-    def _answer_fits_question(self) -> ClarificationSlots:
-        # the rule parsers already keep to bounds and choices; this also holds an answer an
-        # LLM read (its schema only knows the slot's type) to the question's own limits
-        q = current(self)
-        if q is not None:
-            problem = out_of_bounds(q, self.number_answer) or not_a_choice(q, self.choice_answer)
-            if problem:
-                raise ValueError(problem)
-        return self
-
-
-def current(s: ClarificationSlots) -> Question | None:
-    return s.questions[s.current_index] if s.current_index < len(s.questions) else None
-
-
-def out_of_bounds(q: Question, value: int | float | None) -> str | None:
-    if value is None or q.type != "number":
-        return None
-    if q.min is not None and value < q.min:
-        return f"{value:g} is below {q.min:g}"
-    if q.max is not None and value > q.max:
-        return f"{value:g} is above {q.max:g}"
-    return None
-
-
-def not_a_choice(q: Question, value: str | None) -> str | None:
-    if value is None or q.type != "choice" or value in q.choices:
-        return None
-    return f"{value!r} is not one of: {', '.join(q.choices)}"
-
-
-# -- what each ask says and how it reads the answer -----------------------------------------
 
 LAST_TRY = "One more try, or I'll skip this question."
 
@@ -173,75 +57,6 @@ def question_with_choices(s: ClarificationSlots) -> str:
 
 def listed(choices: list[str]) -> str:
     return f"{', '.join(choices[:-1])} or {choices[-1]}"
-
-
-def expects_number(q: Question | None) -> str:
-    if q is None or (q.min is None and q.max is None):
-        return "a number"
-    if q.min is not None and q.max is not None:
-        return f"a number from {q.min:g} to {q.max:g}"
-    if q.min is not None:
-        return f"a number of at least {q.min:g}"
-    return f"a number up to {q.max:g}"
-
-
-def number_parser(s: ClarificationSlots) -> Parser:
-    q = current(s)
-
-    def rule(text: str) -> object:
-        found = numbers(text)
-        if not found:
-            return None  # an LLM may still read "Tiramisu" as 13
-        if len(set(found)) > 1:
-            return Invalid("I read several numbers there.")
-        value = found[0]
-        problem = out_of_bounds(q, value) if q else None
-        if problem:
-            return Invalid(f"{problem}.")  # the reprompt that follows says what is expected
-        return int(value) if value.is_integer() else value
-
-    return Parser(rule, expects_number(q))
-
-
-def choice_parser(s: ClarificationSlots) -> Parser:
-    q = current(s)
-    return choice(choice_words(q.choices, q.synonyms) if q else {})
-
-
-def choice_words(choices: list[str], synonyms: Mapping[str, list[str]]) -> dict[str, list[str]]:
-    """What picks each choice: its synonyms, and the words of it that no other choice or synonym has.
-
-    "website" picks "Tasklane website"; "store" picks nothing when "play store" is a synonym of
-    "Google Play", so "Play Store" is not read as two choices at once.
-    """
-
-    def words_of(*texts: str) -> set[str]:
-        return {w for t in texts for w in re.findall(r"\w+", t.casefold())}
-
-    taken = {c: words_of(c, *synonyms.get(c, [])) for c in choices}
-    own = {c: {w for w in words_of(c) if len(w) >= 4} for c in choices}
-    return {
-        c: [*synonyms.get(c, []), *sorted(own[c] - set().union(*(taken[o] for o in choices if o != c)))]
-        for c in choices
-    }
-
-
-read_text = free_text(min_chars=1)
-_yes_no = yes_no()
-# "not sure" is neither; "definitely not" is a no (the engine's yes_no reads its first word)
-UNSURE = re.compile(r"\b(?:not sure|unsure|no idea|no clue|don'?t know|dunno|maybe|perhaps|can'?t tell)\b", re.I)
-NEGATED_YES = re.compile(r"^\W*(?:definitely|absolutely|certainly|of course|sure)\W+not\b", re.I)
-
-
-def read_yes_no_rule(text: str) -> object:
-    if UNSURE.search(text):
-        return None
-    if NEGATED_YES.search(text):
-        return False
-    return _yes_no(text)
-
-
-read_yes_no = Parser(read_yes_no_rule, "yes or no")
 
 
 def number_reprompt(s: ClarificationSlots) -> str:
@@ -284,9 +99,6 @@ def all_answered(s: ClarificationSlots) -> bool:
 
 def needs_handoff(s: ClarificationSlots) -> bool:
     return s.requires_handoff
-
-
-# -- steps and the request for a person -------------------------------------------------------
 
 
 def route(ctx: StepContext[ClarificationSlots]) -> None:
@@ -342,9 +154,6 @@ def transfer(ctx: StepContext[ClarificationSlots]) -> None:
     hand_over(ctx, doc=s.doc, title=s.title, query=s.query, answers=s.answers, reason="asked for a person")
 
 
-# -- summaries --------------------------------------------------------------------------------
-
-
 def details_line(s: ClarificationSlots) -> str:
     pairs = [f'{q} "{a}"' for q, a in s.answers.items()] + [f"{q} (no answer)" for q in s.skipped]
     return "; ".join(pairs) or "none"
@@ -367,8 +176,6 @@ def transferred(s: ClarificationSlots) -> str:
 def cancelled(s: ClarificationSlots) -> str:
     return f'Clarification for "{s.title}" cancelled by the user. Answers so far: {details_line(s)}.'
 
-
-# -- the flow ---------------------------------------------------------------------------------
 
 clarification = Flow(
     name="clarification",
@@ -431,92 +238,4 @@ clarification = Flow(
     cancel_summary=cancelled,
     # a failed parse may ask the LLM, and the last answer's turn also phrases the answer
     llm_calls_per_turn=2,
-)
-
-
-# -- the main conversation --------------------------------------------------------------------
-
-CAPABILITIES = (
-    f"I'm the {APP} support assistant. Ask me about your account, syncing, reminders, billing or the apps "
-    "and I'll look it up in our help center. Say 'agent' to talk to a person, and 'cancel' to stop "
-    "answering my questions."
-)
-NO_MATCH = (
-    "I could not find that in our help center. Would you like me to connect you to a person "
-    "from our support team? (yes or no)"
-)
-# a message made only of these, with at least one of THANKS, is thanks, not a query to search
-THANKS = {"thanks", "thank", "thx", "ty", "cheers", "great", "perfect", "awesome", "brilliant", "helped", "worked"}
-POLITE = THANKS | {"you", "so", "much", "very", "a", "lot", "ok", "okay", "that", "it", "got", "cool", "nice", "super"}
-OFFER_KEY = "human_offered"
-
-
-def converse(ctx: MainContext) -> None:
-    # an offer of a person holds for the very next message only
-    offered = ctx.context.pop(OFFER_KEY, None)
-    reply = read_yes_no(ctx.text) if offered is not None else None
-    short = len(ctx.text.split()) <= 8
-    if WANTS_HUMAN.search(ctx.text) or (short and NAMES_STAFF.search(ctx.text)) or reply is True:
-        if not already_queued(ctx):
-            query = offered if isinstance(offered, str) else ctx.text
-            hand_over(ctx, doc=None, title=None, query=query, answers={}, reason="asked for a person")
-        return
-    if reply is False:
-        ctx.say(f"Alright. Ask me anything else about {APP}.")
-        return
-    said = set(re.findall(r"\w+", ctx.text.casefold()))
-    if said & THANKS and said <= POLITE:
-        ctx.say(ctx.phrase(f"You're welcome! Ask me anything else about {APP}.", "reply:main"))
-        return
-    if not query_terms(ctx.text):
-        ctx.say(ctx.phrase(CAPABILITIES, "reply:main"))
-        return
-    kb = open_kb(ctx.resources.kb or SHIPPED_KB, ctx.store_url)
-    hits = kb.search(ctx.text, limit=3)
-    ctx.event("search", search_detail(ctx.text, hits))
-    if kb.problems:
-        ctx.event("kb", f"{len(kb.problems)} document(s) skipped: " + " | ".join(kb.problems))
-    if not hits:
-        ctx.context[OFFER_KEY] = ctx.text
-        ctx.say(ctx.phrase(NO_MATCH, "reply:no-match"))
-        return
-    doc = hits[0].doc
-    if doc.clarifying_questions:
-        ctx.start("clarification", seed(doc, ctx.text))
-        return
-    ctx.say(ctx.phrase(answer_text(doc.title, doc.body, {}, []), "answer:main"))
-    if doc.requires_handoff:
-        hand_over(ctx, doc=doc.id, title=doc.title, query=ctx.text, answers={}, reason="requires_handoff")
-
-
-def seed(doc: Document, query: str) -> ClarificationSlots:
-    return ClarificationSlots(
-        doc=doc.id,
-        title=doc.title,
-        body=doc.body,
-        questions=list(doc.clarifying_questions),
-        requires_handoff=doc.requires_handoff,
-        query=query,
-    )
-
-
-def search_detail(query: str, hits: list[Hit]) -> str:
-    found = ", ".join(f"{h.doc.id} ({h.score:.1f})" for h in hits) or "no match"
-    return f"{query!r} -> {found}"
-
-
-def check_kb(resources: Resources) -> list[str]:
-    """Index the knowledge base before the first turn: a missing or empty folder is refused,
-    a malformed document is reported by file name and left out."""
-    return list(open_kb(resources.kb or SHIPPED_KB).problems)
-
-
-support = Bot(
-    name="support",
-    persona=f"the {APP} support assistant: precise, calm, answers from the help center and never guesses",
-    flows=[clarification],
-    intents=[],
-    capabilities=CAPABILITIES,
-    converse=converse,
-    check=check_kb,
 )

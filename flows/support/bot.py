@@ -1,0 +1,123 @@
+"""support: the main conversation searches the knowledge base for every message; a document
+with clarifying questions starts the `clarification` flow, one without is answered at once,
+and no match offers a person.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from engine import Bot, MainContext, Resources
+from flows.support.clarification import (
+    clarification,
+)
+from flows.support.handoff import (
+    APP,
+    NAMES_STAFF,
+    WANTS_HUMAN,
+    already_queued,
+    answer_text,
+    hand_over,
+)
+from flows.support.kb import Document, Hit, open_kb, query_terms
+from flows.support.questions import (
+    ClarificationSlots,
+    read_yes_no,
+)
+
+SHIPPED_KB = Path(__file__).parent / "data" / "kb"
+
+
+CAPABILITIES = (
+    f"I'm the {APP} support assistant. Ask me about your account, syncing, reminders, billing or the apps "
+    "and I'll look it up in our help center. Say 'agent' to talk to a person, and 'cancel' to stop "
+    "answering my questions."
+)
+
+
+NO_MATCH = (
+    "I could not find that in our help center. Would you like me to connect you to a person "
+    "from our support team? (yes or no)"
+)
+
+
+# a message made only of these, with at least one of THANKS, is thanks, not a query to search
+THANKS = {"thanks", "thank", "thx", "ty", "cheers", "great", "perfect", "awesome", "brilliant", "helped", "worked"}
+
+
+POLITE = THANKS | {"you", "so", "much", "very", "a", "lot", "ok", "okay", "that", "it", "got", "cool", "nice", "super"}
+
+
+OFFER_KEY = "human_offered"
+
+
+def converse(ctx: MainContext) -> None:
+    # an offer of a person holds for the very next message only
+    offered = ctx.context.pop(OFFER_KEY, None)
+    reply = read_yes_no(ctx.text) if offered is not None else None
+    short = len(ctx.text.split()) <= 8
+    if WANTS_HUMAN.search(ctx.text) or (short and NAMES_STAFF.search(ctx.text)) or reply is True:
+        if not already_queued(ctx):
+            query = offered if isinstance(offered, str) else ctx.text
+            hand_over(ctx, doc=None, title=None, query=query, answers={}, reason="asked for a person")
+        return
+    if reply is False:
+        ctx.say(f"Alright. Ask me anything else about {APP}.")
+        return
+    said = set(re.findall(r"\w+", ctx.text.casefold()))
+    if said & THANKS and said <= POLITE:
+        ctx.say(ctx.phrase(f"You're welcome! Ask me anything else about {APP}.", "reply:main"))
+        return
+    if not query_terms(ctx.text):
+        ctx.say(ctx.phrase(CAPABILITIES, "reply:main"))
+        return
+    kb = open_kb(ctx.resources.kb or SHIPPED_KB, ctx.store_url)
+    hits = kb.search(ctx.text, limit=3)
+    ctx.event("search", search_detail(ctx.text, hits))
+    if kb.problems:
+        ctx.event("kb", f"{len(kb.problems)} document(s) skipped: " + " | ".join(kb.problems))
+    if not hits:
+        ctx.context[OFFER_KEY] = ctx.text
+        ctx.say(ctx.phrase(NO_MATCH, "reply:no-match"))
+        return
+    doc = hits[0].doc
+    if doc.clarifying_questions:
+        ctx.start("clarification", seed(doc, ctx.text))
+        return
+    ctx.say(ctx.phrase(answer_text(doc.title, doc.body, {}, []), "answer:main"))
+    if doc.requires_handoff:
+        hand_over(ctx, doc=doc.id, title=doc.title, query=ctx.text, answers={}, reason="requires_handoff")
+
+
+def seed(doc: Document, query: str) -> ClarificationSlots:
+    return ClarificationSlots(
+        doc=doc.id,
+        title=doc.title,
+        body=doc.body,
+        questions=list(doc.clarifying_questions),
+        requires_handoff=doc.requires_handoff,
+        query=query,
+    )
+
+
+def search_detail(query: str, hits: list[Hit]) -> str:
+    found = ", ".join(f"{h.doc.id} ({h.score:.1f})" for h in hits) or "no match"
+    return f"{query!r} -> {found}"
+
+
+def check_kb(resources: Resources) -> list[str]:
+    """Index the knowledge base before the first turn: a missing or empty folder is refused,
+    a malformed document is reported by file name and left out."""
+    return list(open_kb(resources.kb or SHIPPED_KB).problems)
+
+
+support = Bot(
+    name="support",
+    persona=f"the {APP} support assistant: precise, calm, answers from the help center and never guesses",
+    flows=[clarification],
+    intents=[],
+    capabilities=CAPABILITIES,
+    converse=converse,
+    check=check_kb,
+)

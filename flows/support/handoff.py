@@ -1,0 +1,80 @@
+"""Handing a support conversation to a person: the request for one, the answer text, the queue.
+
+The main conversation and the clarification flow both answer from a document and both
+hand over, so both use what is here.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pydantic import JsonValue
+
+from engine import StepContext
+from engine.models import JsonObject, utcnow
+
+APP = "Tasklane"
+
+HANDOFF_NOTICE = "Connecting you to an agent…"
+
+
+# An explicit request for a person: the whole message ("agent", "a human please"), or
+# "talk/speak to ... someone". Kept narrow, because inside the question queue a match ends
+# the queue: a description such as "the agent view is empty" must stay an answer.
+WANTS_HUMAN = re.compile(
+    r"^\W*(?:an? |a real |a live )?(?:agent|human|person|representative|operator)(?: please)?\W*$"
+    r"|\b(?:talk|speak|chat|connect me)\b.{0,24}\b(?:agent|human|person|someone|somebody|representative)\b"
+    r"|\b(?:real|live) (?:person|human|agent)\b",
+    re.IGNORECASE,
+)
+
+
+# In the main conversation, where no question waits for an answer, a short message naming
+# support staff asks for them too ("get me an agent", "customer service please").
+NAMES_STAFF = re.compile(
+    r"\b(?:agents?|humans?|representatives?|customer (?:service|support)|support team|contact support)\b", re.IGNORECASE
+)
+
+
+def answer_text(title: str, body: str, answers: dict[str, str], skipped: list[str], lead: str = "") -> str:
+    """The answer as the rules backend gives it (and the content the openai backend phrases):
+    the document quoted, then the details the user gave."""
+    quoted = "\n".join(f"> {line}" if line.strip() else ">" for line in body.strip().splitlines())
+    parts = [f'{lead + " " if lead else ""}Here is what our help article "{title}" says:', quoted]
+    details = [f"- {q} {a}" for q, a in answers.items()] + [f"- {q} (not answered)" for q in skipped]
+    if details:
+        parts.append("Your details:\n" + "\n".join(details))
+    return "\n\n".join(parts)
+
+
+def hand_over(
+    ctx: StepContext[Any],
+    *,
+    doc: str | None,
+    title: str | None,
+    query: str,
+    answers: dict[str, str],
+    reason: str,
+) -> None:
+    """Mark the session escalated, file the escalation record and say so (always after any answer)."""
+    ctx.context["escalated"] = True
+    kept: dict[str, JsonValue] = dict(answers)
+    data: JsonObject = {
+        "document": doc,
+        "title": title,
+        "query": query,
+        "answers": kept,
+        "reason": reason,
+        "at": utcnow().isoformat(),
+    }
+    ctx.record("escalation", data)
+    ctx.say(HANDOFF_NOTICE)
+
+
+def already_queued(ctx: StepContext[Any]) -> bool:
+    """Said instead of a second handoff: one escalation per session is enough."""
+    if ctx.context.get("escalated") is not True:
+        return False
+    ctx.say(ctx.phrase("You're already in the queue; an agent will reply here shortly.", "reply:queued"))
+    return True

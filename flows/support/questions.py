@@ -1,0 +1,128 @@
+"""The clarifying queue's slots, and how each typed question reads its answer.
+
+A question of the knowledge base is text, number (within its bounds), yes/no or a choice
+(with its synonyms); the slots keep one answer slot per type, validated against the
+question being asked, so an answer a model read is held to the same limits as the rules'.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from pydantic import Field, model_validator
+
+from engine import Slots
+from engine.extract import Invalid, Parser, choice, free_text, numbers
+from engine.extract import read_yes_no as _read_yes_no
+from flows.support.kb import Question
+
+Answer = int | float | bool | str
+
+
+class ClarificationSlots(Slots):
+    # the document, copied in when the flow starts
+    doc: str = ""
+    title: str = ""
+    body: str = ""
+    questions: list[Question] = Field(default_factory=list)
+    requires_handoff: bool = False
+    query: str = ""
+    # the queue
+    current_index: int = Field(0, ge=0)
+    answers: dict[str, str] = Field(default_factory=dict)
+    parsed: dict[str, Answer] = Field(default_factory=dict)
+    skipped: list[str] = Field(default_factory=list)
+    # the current question's answer, one slot per answer type; emptied once recorded
+    text_answer: str | None = None
+    number_answer: int | float | None = None
+    yes_no_answer: bool | None = None
+    choice_answer: str | None = None
+
+    @model_validator(mode="after")
+    def _answer_fits_question(self) -> ClarificationSlots:
+        # the rule parsers already keep to bounds and choices; this also holds an answer an
+        # LLM read (its schema only knows the slot's type) to the question's own limits
+        q = current(self)
+        if q is not None:
+            problem = out_of_bounds(q, self.number_answer) or not_a_choice(q, self.choice_answer)
+            if problem:
+                raise ValueError(problem)
+        return self
+
+
+def current(s: ClarificationSlots) -> Question | None:
+    return s.questions[s.current_index] if s.current_index < len(s.questions) else None
+
+
+def out_of_bounds(q: Question, value: int | float | None) -> str | None:
+    if value is None or q.type != "number":
+        return None
+    if q.min is not None and value < q.min:
+        return f"{value:g} is below {q.min:g}"
+    if q.max is not None and value > q.max:
+        return f"{value:g} is above {q.max:g}"
+    return None
+
+
+def not_a_choice(q: Question, value: str | None) -> str | None:
+    if value is None or q.type != "choice" or value in q.choices:
+        return None
+    return f"{value!r} is not one of: {', '.join(q.choices)}"
+
+
+def expects_number(q: Question | None) -> str:
+    if q is None or (q.min is None and q.max is None):
+        return "a number"
+    if q.min is not None and q.max is not None:
+        return f"a number from {q.min:g} to {q.max:g}"
+    if q.min is not None:
+        return f"a number of at least {q.min:g}"
+    return f"a number up to {q.max:g}"
+
+
+def number_parser(s: ClarificationSlots) -> Parser:
+    q = current(s)
+
+    def rule(text: str) -> object:
+        found = numbers(text)
+        if not found:
+            return None  # an LLM may still read "Tiramisu" as 13
+        if len(set(found)) > 1:
+            return Invalid("I read several numbers there.")
+        value = found[0]
+        problem = out_of_bounds(q, value) if q else None
+        if problem:
+            return Invalid(f"{problem}.")  # the reprompt that follows says what is expected
+        return int(value) if value.is_integer() else value
+
+    return Parser(rule, expects_number(q))
+
+
+def choice_parser(s: ClarificationSlots) -> Parser:
+    q = current(s)
+    return choice(choice_words(q.choices, q.synonyms) if q else {})
+
+
+def choice_words(choices: list[str], synonyms: Mapping[str, list[str]]) -> dict[str, list[str]]:
+    """What picks each choice: its synonyms, and the words of it that no other choice or synonym has.
+
+    "website" picks "Tasklane website"; "store" picks nothing when "play store" is a synonym of
+    "Google Play", so "Play Store" is not read as two choices at once.
+    """
+
+    def words_of(*texts: str) -> set[str]:
+        return {w for t in texts for w in re.findall(r"\w+", t.casefold())}
+
+    taken = {c: words_of(c, *synonyms.get(c, [])) for c in choices}
+    own = {c: {w for w in words_of(c) if len(w) >= 4} for c in choices}
+    return {
+        c: [*synonyms.get(c, []), *sorted(own[c] - set().union(*(taken[o] for o in choices if o != c)))]
+        for c in choices
+    }
+
+
+read_text = free_text(min_chars=1)
+
+
+read_yes_no = Parser(_read_yes_no, "yes or no")
