@@ -3,31 +3,35 @@
 from __future__ import annotations
 
 import zoneinfo
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from pydantic import BaseModel, ValidationError
 
-from engine import Invalid
-from flows.language_buddy.readers import (
+from engine import DataFileError, Invalid
+from flows.language_buddy.languages import (
+    LANGUAGES,
+    LanguageCode,
+    find_languages,
+    language_name,
+    load_languages,
+    mentions_language_change,
+    native_in,
+    parse_language,
+    target_claim,
+    target_in,
+)
+from flows.language_buddy.names import PersonName, name_in, parse_name
+from flows.language_buddy.places import PLACES_FILE, load_places
+from flows.language_buddy.timezones import (
     AMBIGUOUS_CITIES,
     CANADIAN_PROVINCES,
     CITY_ZONES,
     COUNTRY_ZONES,
-    LANGUAGES,
     US_STATES,
-    LanguageCode,
-    PersonName,
     TimeZoneName,
-    find_languages,
-    language_name,
-    mentions_language_change,
-    name_in,
-    native_in,
-    parse_language,
-    parse_name,
     parse_timezone,
-    target_claim,
-    target_in,
     timezone_in,
     timezone_moved,
     zone_label,
@@ -461,3 +465,45 @@ def test_a_lowercase_name_counts_in_a_self_introduction() -> None:
     assert name_in("hey im anna from vienna", weak=True) is None  # alone it could be "im tired"
     assert name_in("hey im anna from vienna", weak=True, lowercase=True) == "Anna"
     assert name_in("im tired", weak=True, lowercase=True) is None
+
+
+# -- the data files behind the readers ------------------------------------------------------
+
+
+def test_the_shipped_place_and_language_tables_load() -> None:
+    assert load_places().cities["nyc"] == "America/New_York"
+    assert {lang.code for lang in load_languages()} >= {"en", "de", "zh", "pt"}
+
+
+@pytest.mark.parametrize(
+    ("edit", "problem"),
+    [
+        (lambda t: t.replace("nyc: America/New_York", "nyc: America/New_Yrok"), "'America/New_Yrok' is not an IANA"),
+        (lambda t: t.replace("  nyc:", "  NYC:"), "'NYC' must be lower case"),
+        (lambda t: t.replace("Portland, Maine:", "Portland, Mainee:", 1), "qualifiers: no entry for 'Portland, Mainee'"),
+    ],
+)
+def test_a_broken_place_table_names_the_file_and_the_entry(
+    tmp_path: Path, edit: Callable[[str], str], problem: str
+) -> None:
+    bad = tmp_path / "places.yaml"
+    bad.write_text(edit(PLACES_FILE.read_text(encoding="utf-8")), encoding="utf-8")
+    with pytest.raises(DataFileError) as caught:
+        load_places(bad)
+    assert str(bad) in str(caught.value) and any(problem in p for p in caught.value.problems), caught.value.problems
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("languages:\n- {code: eng, names: [English]}\n", "languages.0.code"),
+        ("languages:\n- {code: en, names: [English]}\n- {code: de, names: [English]}\n", "'English' names both"),
+        ("languages: []\n", "languages"),
+    ],
+)
+def test_a_broken_language_table_says_what_to_fix(tmp_path: Path, text: str, problem: str) -> None:
+    bad = tmp_path / "languages.yaml"
+    bad.write_text(text, encoding="utf-8")
+    with pytest.raises(DataFileError) as caught:
+        load_languages(bad)
+    assert any(problem in p for p in caught.value.problems), caught.value.problems

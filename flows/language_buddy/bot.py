@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from engine import Bot, EntryContext, FlowRun, Intent, Resources
 from flows.language_buddy.assessment import load_bank
+from flows.language_buddy.languages import language_name
 from flows.language_buddy.onboarding import onboarding
-from flows.language_buddy.readers import language_name
 from flows.shared.feedback import feedback
 
 FEEDBACK = Intent(

@@ -35,24 +35,18 @@ from flows.language_buddy.assessment import (
     resolve_bank,
     shipped_banks,
 )
-from flows.language_buddy.readers import (
+from flows.language_buddy.languages import (
     LanguageCode,
-    PersonName,
-    TimeZoneName,
     language,
     language_name,
     mentions_language_change,
-    name_in,
     native_in,
     parse_language,
-    person_name,
     target_claim,
     target_in,
-    timezone,
-    timezone_in,
-    timezone_moved,
-    zone_label,
 )
+from flows.language_buddy.names import PersonName, name_in, person_name
+from flows.language_buddy.timezones import TimeZoneName, timezone, timezone_in, timezone_moved, zone_label
 from flows.shared.grading import verdict_model
 
 # The shipped banks are data this module depends on: a broken one fails at import, naming
