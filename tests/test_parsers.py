@@ -478,9 +478,9 @@ def test_the_shipped_place_and_language_tables_load() -> None:
 @pytest.mark.parametrize(
     ("edit", "problem"),
     [
-        (lambda t: t.replace("nyc: America/New_York", "nyc: America/New_Yrok"), "'America/New_Yrok' is not an IANA"),
+        (lambda t: t.replace("nyc: America/New_York", "nyc: America/New_Yrok"), "not an IANA"),
         (lambda t: t.replace("  nyc:", "  NYC:"), "'NYC' must be lower case"),
-        (lambda t: t.replace("Portland, Maine:", "Portland, Mainee:", 1), "qualifiers: no entry for 'Portland, Mainee'"),
+        (lambda t: t.replace("Portland, Maine:", "Portland, Mainee:", 1), "no entry for 'Portland, Mainee'"),
     ],
 )
 def test_a_broken_place_table_names_the_file_and_the_entry(

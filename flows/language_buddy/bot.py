@@ -16,7 +16,8 @@ FEEDBACK = Intent(
         r"\brate (?:the|this|your) (?:app|bot|service)",
         r"\b(?:leave|write|give) (?:a )?review\b",
         r"\bsuggestion\b",
-        r"\breport (?:a |an )?(?:bug|problem|issue)",
+        r"\breport (?:a |an |the |this |that )?(?:bug|problem|issue|crash|it\b|this\b|that\b)",
+        r"\b(?:file|make|lodge|submit) (?:a |an )?(?:complaint|report|bug report)\b",
     ],
     description="the user wants to give feedback, complain, rate the app or report a problem",
 )
