@@ -61,6 +61,8 @@ class StepOps(EntryOps, Protocol):
 
     def records_of(self, kind: str) -> list[StoredRecord]: ...
 
+    def shared(self, model: type[M]) -> M: ...
+
 
 class MainOps(StepOps, Protocol):
     """What a bot's main-conversation handler may ask of a turn besides a Step's things."""
@@ -126,8 +128,16 @@ class StepContext(Generic[S]):
 
     @property
     def context(self) -> JsonObject:
-        """Session-wide memory shared by the bot's flows (kept across flows and restarts)."""
+        """Session-wide memory shared by the bot's flows, as raw JSON (prefer `shared`)."""
         return self._ops.memory
+
+    def shared(self, model: type[M]) -> M:
+        """The bot's typed shared memory: `model`'s fields read from the session's memory.
+
+        The same instance for the whole turn; what is changed on it is stored with the turn.
+        A stored value the model no longer accepts falls back to that field's default.
+        """
+        return self._ops.shared(model)
 
     def say(self, text: str) -> None:
         self._ops.emit(text)

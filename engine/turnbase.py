@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TypeVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from engine.bot import Bot
 from engine.context import EntryContext
@@ -52,6 +52,7 @@ class TurnBase:
         now: datetime | None = None,
     ) -> None:
         self.now = now or utcnow()
+        self._shared: dict[type[BaseModel], BaseModel] = {}
         self.bot = bot
         self.store = store
         self.llm = llm
@@ -98,6 +99,14 @@ class TurnBase:
     def latest(self, kind: str) -> StoredRecord | None:
         return self.store.latest(kind, bot=self.bot.name, user=self.session.user)
 
+    def shared(self, model: type[M]) -> M:
+        found = self._shared.get(model)
+        if isinstance(found, model):
+            return found
+        loaded = load_shared(model, self.session.context)
+        self._shared[model] = loaded
+        return loaded
+
     def records_of(self, kind: str) -> list[StoredRecord]:
         return self.store.records(kind, bot=self.bot.name, user=self.session.user)
 
@@ -136,6 +145,8 @@ class TurnBase:
         return self.voice.parse(schema, purpose, lambda: self._prompt(flow))
 
     def _write(self) -> TurnWrite:
+        for shared in self._shared.values():
+            self.session.context.update(shared.model_dump(mode="json"))
         s = self.session
         s.turns += 1
         s.version = self.expected_version + 1
@@ -158,3 +169,17 @@ def _without(messages: list[Message], current: Message) -> list[Message]:
         if messages[i] == current:
             return [*messages[:i], *messages[i + 1 :]]
     return list(messages)
+
+
+def load_shared(model: type[M], memory: JsonObject) -> M:
+    """`model` from the session memory's keys; a stored value it refuses falls back to the default."""
+    values = {k: v for k, v in memory.items() if k in model.model_fields}
+    for _ in range(len(values) + 1):
+        try:
+            return model.model_validate(values)
+        except ValidationError as e:
+            bad = {err["loc"][0] for err in e.errors() if err["loc"]}
+            if not bad & set(values):
+                raise
+            values = {k: v for k, v in values.items() if k not in bad}
+    return model()

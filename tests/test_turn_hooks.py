@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from pydantic import Field
+from pydantic import BaseModel, Field
 
 from engine import (
     Aside,
@@ -26,6 +26,7 @@ from engine import (
     default_registry,
 )
 from engine.extract import Parser, choice, free_text, integer, person_name
+from engine.turnbase import load_shared
 
 # this module's bots, beside the installed ones
 BOTS = Registry(default_registry())
@@ -206,3 +207,32 @@ def test_the_extractor_is_told_which_slot_the_open_question_fills(engine: Engine
     finally:
         object.__setattr__(profile, "extract", original)
     assert seen == [None, "name", "city"]
+
+
+class Memory(BaseModel):
+    seen: list[str] = []
+    count: int = Field(0, ge=0)
+
+
+def test_shared_memory_reads_typed_fields_and_a_refused_value_falls_back_to_its_default() -> None:
+    m = load_shared(Memory, {"seen": ["a"], "count": -3, "other": "kept apart"})
+    assert (m.seen, m.count) == (["a"], 0)
+    assert load_shared(Memory, {}) == Memory()
+
+
+def test_shared_memory_is_one_instance_per_turn_and_stored_with_it(tmp_path: Path) -> None:
+    store = SqlStore(str(tmp_path / "m.db"))
+
+    def note(ctx: MainContext) -> None:
+        first, again = ctx.shared(Memory), ctx.shared(Memory)
+        assert first is again
+        first.seen = [*first.seen, ctx.text]
+        first.count += 1
+        ctx.say(f"{first.count}")
+
+    bot = Bot(name="memo", persona="p", flows=[], intents=[], capabilities="c", converse=note)
+    e = Engine(store, bots=Registry([bot]))
+    assert [e.turn("memo", "u", t).reply for t in ("a", "b")] == ["1", "2"]
+    s = e.session("memo", "u")
+    assert s is not None and s.context == {"seen": ["a", "b"], "count": 2}
+    store.close()

@@ -19,7 +19,7 @@ from pydantic import BaseModel, Field
 from engine import Ask, Final, Flow, Slots, Step, StepContext, T
 from engine.extract import Parser
 from flows.study_pal.course import WeakPoint, course_path, get_course, percent, read_results, weak_points
-from flows.study_pal.memory import close_tutoring, forget_recent, recent, save_analysis
+from flows.study_pal.memory import StudyMemory
 from flows.study_pal.tutoring import agree, llm_configured
 
 
@@ -88,15 +88,16 @@ def analyse(ctx: Ctx) -> None:
     results = read_results(r.data for r in ctx.records("exercise"))
     s.exercises = len(results)
     s.weak = weak_points(course, results)
-    save_analysis(ctx.context, s.weak)
-    close_tutoring(ctx.context)
+    memory = ctx.shared(StudyMemory)
+    memory.analysis = list(s.weak)
+    memory.tutoring_active = False
     ctx.say(ctx.phrase(report(s), "report:analysis"))
-    wish = plan_wish([*recent(ctx.context), ctx.text])
+    wish = plan_wish([*memory.recent_user, ctx.text])
     if wish is None and llm_configured(ctx):
         verdict = ctx.parse(PlanWish, "classify:plan")
         wish = verdict.wants_plan if verdict is not None else None
     s.wants_plan = wish
-    forget_recent(ctx.context)  # acted on: an old "plan" must not trigger the next analysis
+    memory.forget_recent()  # acted on: an old "plan" must not trigger the next analysis
 
 
 def ask_plan(s: AnalysisSlots) -> str:

@@ -25,7 +25,7 @@ import re
 from engine import Bot, Intent, MainContext, Resources
 from flows.study_pal.analysis import analysis
 from flows.study_pal.course import Course, course_path, get_course
-from flows.study_pal.memory import cheer_count, last_lesson, remember, tutoring_active
+from flows.study_pal.memory import StudyMemory
 from flows.study_pal.scheduling import scheduling
 from flows.study_pal.tutoring import TutoringSlots, discouraged, encouragement, is_question, tutoring
 
@@ -90,7 +90,7 @@ def asks_about_a_topic(course: Course, text: str) -> bool:
 
 def converse(ctx: MainContext) -> None:
     course = get_course(course_path(ctx.resources))  # a broken course is refused here, listing its problems
-    remember(ctx.context, ctx.text)
+    ctx.shared(StudyMemory).remember(ctx.text)
     # keywords first, and a topic question or "continue" need no model to classify them
     flow = study_pal.intent_for(ctx.text)
     if flow is None and asks_about_a_topic(course, ctx.text):
@@ -100,7 +100,7 @@ def converse(ctx: MainContext) -> None:
         return
     flow = flow or ctx.intent()
     if discouraged(ctx.text):
-        cheer = encouragement(in_lesson=flow == "tutoring", times=cheer_count(ctx.context))
+        cheer = encouragement(in_lesson=flow == "tutoring", times=ctx.shared(StudyMemory).cheer())
         ctx.say(ctx.phrase(cheer, "motivate:main"))
         if flow is None:
             return
@@ -120,8 +120,8 @@ def small_talk(text: str) -> str:
 
 def resume(ctx: MainContext) -> None:
     """Go on with the open lesson where it stopped; after analysis closed it, only say how to start one."""
-    lesson = last_lesson(ctx.context)
-    if tutoring_active(ctx.context) and lesson is not None:
+    lesson = ctx.shared(StudyMemory).last_lesson()
+    if ctx.shared(StudyMemory).tutoring_active and lesson is not None:
         ctx.start("tutoring", TutoringSlots(concept=lesson[0], resume=lesson[1]))
         return
     ctx.say(ctx.phrase("There's no lesson open right now. Say 'teach me' and a topic to start one.", "reply:main"))

@@ -1,6 +1,6 @@
-"""What study-pal's flows tell each other through the session's shared memory (`ctx.context`).
+"""What study-pal's flows tell each other through the session's shared memory (`ctx.shared(StudyMemory)`).
 
-Flows never see each other's slots: a handoff starts the next flow fresh. These keys
+Flows never see each other's slots: a handoff starts the next flow fresh. These fields
 carry the few facts that must cross over, and survive restarts with the session:
 
 * `recent_user`: the last few user messages, for "did they ask for a plan?" after a handoff
@@ -11,91 +11,50 @@ carry the few facts that must cross over, and survive restarts with the session:
   part to go on from ("continue"). Analysis clears the flag, so nothing but an explicit
   request for a lesson leads back into tutoring;
 * `cheers`: how often the motivator has spoken, so repeated encouragement is not word for word.
+
+The field names are the memory's keys, as sessions stored before this was a model have them.
 """
 
 from __future__ import annotations
 
-from pydantic import JsonValue, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
-from engine.models import JsonObject
 from flows.study_pal.course import WeakPoint
 
-RECENT = "recent_user"
-ANALYSIS = "analysis"
-TUTORING_ACTIVE = "tutoring_active"
-LESSON = "lesson"
-LESSON_PART = "lesson_part"
-CHEERS = "cheers"
 KEEP_RECENT = 5
 
-_weak_list: TypeAdapter[list[WeakPoint]] = TypeAdapter(list[WeakPoint])
 
+class StudyMemory(BaseModel):
+    model_config = ConfigDict(validate_assignment=True)
 
-def remember(context: JsonObject, text: str) -> None:
-    """Keep `text` among the last `KEEP_RECENT` user messages."""
-    kept = recent(context)
-    if kept and kept[-1] == text:
-        return  # the same message seen by two handlers in one turn is one message
-    kept_now: list[JsonValue] = [*kept, text]
-    context[RECENT] = kept_now[-KEEP_RECENT:]
+    recent_user: list[str] = Field(default_factory=list)
+    analysis: list[WeakPoint] | None = None
+    tutoring_active: bool = False
+    lesson: str | None = None
+    lesson_part: int = Field(1, ge=1)
+    cheers: int = Field(0, ge=0)
 
+    def remember(self, text: str) -> None:
+        """Keep `text` among the last `KEEP_RECENT` user messages."""
+        if self.recent_user and self.recent_user[-1] == text:
+            return  # the same message seen by two handlers in one turn is one message
+        self.recent_user = [*self.recent_user, text][-KEEP_RECENT:]
 
-def recent(context: JsonObject) -> list[str]:
-    value = context.get(RECENT)
-    return [m for m in value if isinstance(m, str)] if isinstance(value, list) else []
+    def forget_recent(self) -> None:
+        """A wish that has been acted on (a plan made) must not trigger a second time."""
+        self.recent_user = []
 
+    def open_lesson(self, concept: str | None, part: int) -> None:
+        """A lesson is open at `part` (1-based) of `concept`."""
+        self.tutoring_active = True
+        if concept is not None:
+            self.lesson, self.lesson_part = concept, max(1, part)
 
-def forget_recent(context: JsonObject) -> None:
-    """A wish that has been acted on (a plan made) must not trigger a second time."""
-    context[RECENT] = []
+    def last_lesson(self) -> tuple[str, int] | None:
+        """The open lesson's concept and the part to go on from."""
+        return (self.lesson, self.lesson_part) if self.lesson is not None else None
 
-
-def save_analysis(context: JsonObject, weak: list[WeakPoint]) -> None:
-    dumped: list[JsonValue] = [w.model_dump(mode="json") for w in weak]
-    context[ANALYSIS] = dumped
-
-
-def forget_analysis(context: JsonObject) -> None:
-    context.pop(ANALYSIS, None)
-
-
-def load_analysis(context: JsonObject) -> list[WeakPoint] | None:
-    """The last analysis' weak points; None when no analysis ran (or its data is unreadable)."""
-    if ANALYSIS not in context:
-        return None
-    try:
-        return _weak_list.validate_python(context[ANALYSIS])
-    except ValidationError:
-        return None
-
-
-def open_lesson(context: JsonObject, concept: str | None, part: int) -> None:
-    """A lesson is open at `part` (1-based) of `concept`."""
-    context[TUTORING_ACTIVE] = True
-    if concept is not None:
-        context[LESSON] = concept
-        context[LESSON_PART] = part
-
-
-def close_tutoring(context: JsonObject) -> None:
-    context[TUTORING_ACTIVE] = False
-
-
-def tutoring_active(context: JsonObject) -> bool:
-    return context.get(TUTORING_ACTIVE) is True
-
-
-def last_lesson(context: JsonObject) -> tuple[str, int] | None:
-    """The open lesson's concept and the part to go on from."""
-    concept, part = context.get(LESSON), context.get(LESSON_PART)
-    if not isinstance(concept, str):
-        return None
-    return concept, part if isinstance(part, int) and part > 0 else 1
-
-
-def cheer_count(context: JsonObject) -> int:
-    """How often the motivator spoke before now (and count this time)."""
-    value = context.get(CHEERS)
-    n = value if isinstance(value, int) else 0
-    context[CHEERS] = n + 1
-    return n
+    def cheer(self) -> int:
+        """How often the motivator spoke before now (and count this time)."""
+        self.cheers += 1
+        return self.cheers - 1

@@ -26,7 +26,7 @@ from engine import Ask, Final, Flow, RecordDraft, Slots, Step, StepContext, T
 from engine.extract import Invalid
 from flows.study_pal import timewindow
 from flows.study_pal.course import Course, course_path, get_course
-from flows.study_pal.memory import forget_recent, load_analysis
+from flows.study_pal.memory import StudyMemory
 from flows.study_pal.timewindow import Window, default_window, hhmm, parse_window, window_parser
 
 STUDY_MINUTES = 25
@@ -131,7 +131,7 @@ def plan(ctx: Ctx) -> None:
         s.window = default_window(timewindow.now())
         s.used_default = True
     course = get_course(course_path(ctx.resources))
-    weak = load_analysis(ctx.context)
+    weak = ctx.shared(StudyMemory).analysis
     topics: list[tuple[str, int]]
     if s.subject:
         topics = [(name, 1) for name in subjects(course, s.subject)]
@@ -146,7 +146,7 @@ def plan(ctx: Ctx) -> None:
     s.sessions = [
         StudySession(start=hhmm(a), end=hhmm(b), topic=name) for (a, b), name in zip(slots, names, strict=True)
     ]
-    forget_recent(ctx.context)  # the wish for a plan is fulfilled
+    ctx.shared(StudyMemory).forget_recent()  # the wish for a plan is fulfilled
 
 
 def ask_window(s: SchedulingSlots) -> str:

@@ -46,7 +46,7 @@ from flows.study_pal.course import (
     percent,
     read_results,
 )
-from flows.study_pal.memory import cheer_count, forget_analysis, open_lesson, remember
+from flows.study_pal.memory import StudyMemory
 
 MAX_TRIES = 2  # the first answer, and one retry after the hint
 
@@ -307,7 +307,7 @@ def explain(ctx: Ctx) -> None:
     ctx.say(ctx.phrase(f"Part {s.chunk}/{s.chunks}. {current_chunk(s).explain}", "explain:tutoring"))
     s.answer, s.correct, s.attempts = None, None, 0
     s.asked_at = timewindow.now()
-    open_lesson(ctx.context, s.concept, s.chunk)
+    ctx.shared(StudyMemory).open_lesson(s.concept, s.chunk)
 
 
 def grade(ctx: Ctx) -> None:
@@ -356,7 +356,7 @@ def save_result(ctx: Ctx) -> None:
     score = mastery(results, concept, s.chunks)
     s.mastery = {**s.mastery, concept: score}
     ctx.record("mastery", {"concept": concept, "score": score})
-    forget_analysis(ctx.context)  # out of date now: a plan is prioritised by a fresh one only
+    ctx.shared(StudyMemory).analysis = None  # out of date now: a plan is prioritised by a fresh one only
     s.chunk += 1
 
 
@@ -380,7 +380,7 @@ def complete(ctx: Ctx) -> None:
     )
     s.suggestion = suggest(course, mastery_levels(ctx, course), s)
     s.next = None
-    open_lesson(ctx.context, s.suggestion or cid, 1)  # "continue" later goes on from here
+    ctx.shared(StudyMemory).open_lesson(s.suggestion or cid, 1)  # "continue" later goes on from here
 
 
 def switch(ctx: Ctx) -> None:
@@ -397,7 +397,7 @@ def switch(ctx: Ctx) -> None:
 
 def keep_message(ctx: StepContext[Any]) -> str | None:
     """Not an aside: remembers the message for analysis' "did they ask for a plan?" check."""
-    remember(ctx.context, ctx.text)
+    ctx.shared(StudyMemory).remember(ctx.text)
     return None
 
 
@@ -512,7 +512,7 @@ def motivate(ctx: Ctx) -> str | None:
         achieved = f"You've already reached {percent(best[1])} mastery of {title_of(s, best[0])}. "
     elif in_exercise(s) and s.chunk > 1:
         achieved = f"You're already on part {s.chunk} of {s.chunks} of {s.title}. "
-    ctx.say(ctx.phrase(encouragement(achieved, times=cheer_count(ctx.context)), "motivate:tutoring"))
+    ctx.say(ctx.phrase(encouragement(achieved, times=ctx.shared(StudyMemory).cheer()), "motivate:tutoring"))
     return ""  # same question again: the lesson resumes where it was
 
 
