@@ -148,6 +148,8 @@ _YES_PHRASE = re.compile(
     r"i think so|i do|fine|alright|all right|ja|si|sí|oui|da)\b"
 )
 _NO_WORD = re.compile(r"^(?:no|n|nope|nah|never|nein|non|nee)\b")
+# "nope, maybe another day": a no that puts it off is still a no, however it hedges the when
+_PUT_OFF = re.compile(r"\b(?:another (?:day|time)|some other time|(?:maybe |perhaps )?later|not (?:now|today|yet))\b")
 # a "no" or "not" that agrees
 _AGREEING_NO = re.compile(r"\b(?:no problem|no worries|no doubt|why not)\b")
 _SAYS_NO = re.compile(r"\b(?:no|nope|nah|not)\b")
@@ -156,6 +158,8 @@ _SAYS_NO = re.compile(r"\b(?:no|nope|nah|not)\b")
 def read_yes_no(text: str) -> bool | None:
     """True, False, or None when the message does not settle it (a hedge, both, or a question)."""
     t = re.sub(r"[^\w\s']", " ", _norm(text).replace("’", "'")).strip()
+    if _NO_WORD.search(t) and _PUT_OFF.search(t):
+        return False
     if not t or _UNCLEAR.search(t):
         return None
     agreeing = _AGREEING_NO.search(t)

@@ -131,7 +131,8 @@ def test_person_name_does_not_take_everyday_phrases(text: str) -> None:
     [("not yet", False), ("nope, not really", False), ("I guess so", True), ("yes but not sure", None),
      ("yes, but not sure", None), ("sure not", False), ("ok what now?", None), ("sure, why not", True),
      ("no problem", True), ("wrong name", False), ("no, my native language is Polish", False),
-     ("teach me integrals", None), ("yes please", True), ("I don’t think so", False), ("hmm", None)],
+     ("teach me integrals", None), ("yes please", True), ("I don’t think so", False), ("hmm", None),
+     ("nope, maybe another day", False), ("no, later", False), ("maybe later", None)],
 )  # fmt: skip
 def test_one_yes_no_reader(text: str, expected: bool | None) -> None:
     assert read_yes_no(text) is expected

@@ -13,10 +13,11 @@ from pydantic import JsonValue
 
 from engine import DataFileError, Engine, Resources, SqlStore, TurnResult
 from engine.errors import LLMUnavailable
+from engine.extract import read_yes_no
 from engine.llm import Parsed, ParseRequest, Phrased, PhraseRequest
 from engine.models import JsonObject, LLMCall
 from flows.study_pal import timewindow
-from flows.study_pal.tutoring import agree, exit_by_rules, may_exit
+from flows.study_pal.tutoring import exit_by_rules, may_exit
 
 BOT = "study-pal"
 FRACTIONS = Path(__file__).parent / "replays" / "courses" / "fractions.yaml"
@@ -324,7 +325,7 @@ def test_exit_rules_continue(text: str) -> None:
      ("definitely not", False), ("not now", False), ("not sure", None), ("I don't know", None), ("maybe", None)],
 )  # fmt: skip
 def test_yes_or_no_to_an_offer(text: str, meant: bool | None) -> None:
-    assert agree(text) is meant
+    assert read_yes_no(text) is meant
 
 
 @pytest.mark.parametrize("text", END)

@@ -17,10 +17,10 @@ from collections.abc import Sequence
 from pydantic import BaseModel, Field
 
 from engine import Ask, Final, Flow, Slots, Step, StepContext, T
-from engine.extract import Parser
+from engine.extract import Parser, read_yes_no
 from flows.study_pal.course import WeakPoint, course_path, get_course, percent, read_results, weak_points
 from flows.study_pal.memory import StudyMemory
-from flows.study_pal.tutoring import agree, llm_configured
+from flows.study_pal.tutoring import llm_configured
 
 
 class AnalysisSlots(Slots):
@@ -58,7 +58,7 @@ def plan_answer() -> Parser:
     def rule(text: str) -> object:
         if _LATER.search(text):
             return False
-        answer = agree(text)
+        answer = read_yes_no(text)
         return answer if answer is not None else plan_wish([text])
 
     return Parser(rule, "yes (make a study plan) or no")

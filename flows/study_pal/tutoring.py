@@ -31,7 +31,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from engine import Aside, Ask, DefinitionError, Final, Flow, Slots, Step, StepContext, T
-from engine.extract import Invalid, Parser, free_text
+from engine.extract import Invalid, Parser, free_text, read_yes_no
 from flows.shared.grading import verdict_model
 from flows.study_pal import timewindow
 from flows.study_pal.course import (
@@ -122,26 +122,6 @@ def concept_parser(s: TutoringSlots) -> Parser:
 
 
 _INSIST = re.compile(r"\b(anyway|anyways|insist|straight|directly|right away|just teach|skip (?:it|that))\b", re.I)
-_YES = re.compile(
-    r"^\W*(yes|yeah|yep|yup|y|sure|ok|okay|of course|absolutely|definitely|please|let'?s|go ahead|sounds good)\b",
-    re.I,
-)
-_NO = re.compile(
-    r"^\W*(no|nope|nah|n|never)\b|\b(not really|not now|rather not|no thanks|let'?s not|(?:definitely|of course|"
-    r"absolutely|certainly) not|(?:don'?t|do not) (?:want|think so))\b",
-    re.I,
-)
-
-
-def agree(text: str) -> bool | None:
-    """yes / no to a yes-no question; "why not" and "sure" agree, "definitely not" does not."""
-    if re.search(r"\bwhy not\b", text, re.I):
-        return True
-    if re.search(r"\b(?:not sure|don'?t know|no idea)\b", text, re.I):
-        return None
-    if _NO.search(text):
-        return False
-    return True if _YES.search(text) else None
 
 
 def offer_parser(s: TutoringSlots) -> Parser:
@@ -156,7 +136,7 @@ def offer_parser(s: TutoringSlots) -> Parser:
             return True
         if named is not None and named == s.concept:
             return False
-        return agree(text)
+        return read_yes_no(text)
 
     first = title_of(s, s.offer) if s.offer else "the prerequisite"
     return Parser(rule, f"yes (start with {first}) or no (go straight to {s.title})")
@@ -174,9 +154,9 @@ def next_parser(s: TutoringSlots) -> Parser:
         named = course.find(text)
         if named is not None:
             return named
-        if _STOP.search(text) or agree(text) is False:
+        if _STOP.search(text) or read_yes_no(text) is False:
             return "done"
-        if agree(text) or _GO_ON.search(text):
+        if read_yes_no(text) or _GO_ON.search(text):
             return s.suggestion or Invalid(f"Which topic would you like next? I can teach: {course.menu()}.")
         return None
 
