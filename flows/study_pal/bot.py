@@ -25,9 +25,11 @@ import re
 from engine import Bot, Intent, MainContext, Resources
 from flows.study_pal.analysis import analysis
 from flows.study_pal.course import Course, course_path, get_course
+from flows.study_pal.lesson import TutoringSlots
 from flows.study_pal.memory import StudyMemory
+from flows.study_pal.reading import discouraged, encouragement, is_question
 from flows.study_pal.scheduling import scheduling
-from flows.study_pal.tutoring import TutoringSlots, discouraged, encouragement, is_question, tutoring
+from flows.study_pal.tutoring import tutoring
 
 ANALYSIS = Intent(
     "analysis",
