@@ -14,8 +14,10 @@ from _restart import replay_in_processes
 import flows.language_buddy.assessment
 from engine import DataFileError, Engine, Resources, ScriptedLLM, SqlStore, TurnResult, default_registry
 from engine.authoring.replay import seed_profile
+from flows.language_buddy.answers import read_anytime
 from flows.language_buddy.assessment import LEVELS, Question, answer_parser, is_correct, load_bank, shipped_banks
-from flows.language_buddy.onboarding import OnboardingSlots, onboarding, read_anytime
+from flows.language_buddy.onboarding import onboarding
+from flows.language_buddy.profile import OnboardingSlots
 
 ROOT = Path(__file__).resolve().parent.parent
 BANKS = Path(__file__).parent / "replays" / "banks"
