@@ -306,12 +306,12 @@ _OTHER_LANGUAGES = ("de", "fr", "es", "it", "pt", "nl")
 
 def _reads_as_english(text: str) -> bool:
     words = re.findall(r"[^\W\d_]+", text)
-    english = sum(zipf_frequency(w, "en") for w in words)
-    return all(english >= sum(zipf_frequency(w, lang) for w in words) for lang in _OTHER_LANGUAGES)
+    english = sum(zipf_frequency(w, "en", wordlist="small") for w in words)
+    return all(english >= sum(zipf_frequency(w, lang, wordlist="small") for w in words) for lang in _OTHER_LANGUAGES)
 
 
 def warm_up() -> None:
-    """Load the word-frequency tables now, not on the first message that needs them (about 0.6 s).
+    """Load the word-frequency tables now, not on the first message that needs them.
 
     A server, or a parent process that forks workers, calls this once at start.
     """

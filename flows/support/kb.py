@@ -414,7 +414,7 @@ class KnowledgeBase:
         known = f"SELECT 1 FROM {self.table} WHERE {self.table} MATCH ? LIMIT 1"
         for term in terms:
             limit = max((edits for length, edits in MAX_EDITS.items() if len(term) >= length), default=0)
-            if not limit or term.isdigit() or zipf_frequency(term, "en") >= COMMON_WORD_ZIPF:
+            if not limit or term.isdigit() or zipf_frequency(term, "en", wordlist="small") >= COMMON_WORD_ZIPF:
                 continue
             if self._conn.execute(known, (match_expression([term]),)).fetchone():
                 continue
