@@ -15,21 +15,9 @@ import yaml
 from engine.errors import DataFileError
 from engine.extract import Invalid
 from flows.study_pal import timewindow
-from flows.study_pal.course import (
-    DEFAULT_COURSE,
-    MASTERY_THRESHOLD,
-    Exercise,
-    ExerciseResult,
-    check_answer,
-    exercise_score,
-    get_course,
-    load_course,
-    mastery,
-    parse_course,
-    performance,
-    severity,
-    weak_points,
-)
+from flows.study_pal.course import DEFAULT_COURSE, MASTERY_THRESHOLD, Exercise, get_course, load_course, parse_course
+from flows.study_pal.marking import check_answer
+from flows.study_pal.mastery import ExerciseResult, exercise_score, mastery, performance, severity, weak_points
 from flows.study_pal.scheduling import allocate, pomodoros, read_subject, subjects
 from flows.study_pal.timewindow import Window, default_window, parse_window, window_parser
 

@@ -18,8 +18,9 @@ from pydantic import BaseModel, Field
 
 from engine import Ask, Final, Flow, Slots, Step, StepContext, T
 from engine.extract import Parser, read_yes_no
-from flows.study_pal.course import WeakPoint, course_path, get_course, percent, read_results, weak_points
+from flows.study_pal.course import course_path, get_course
 from flows.study_pal.lesson import llm_configured
+from flows.study_pal.mastery import WeakPoint, percent, read_results, weak_points
 from flows.study_pal.memory import StudyMemory
 
 

@@ -8,11 +8,7 @@ from typing import Any
 from pydantic import Field
 
 from engine import DefinitionError, Slots, StepContext
-from flows.study_pal.course import (
-    Chunk,
-    Course,
-    get_course,
-)
+from flows.study_pal.course import Chunk, Course, get_course
 
 MAX_TRIES = 2  # the first answer, and one retry after the hint
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from flows.study_pal.course import WeakPoint
+from flows.study_pal.mastery import WeakPoint
 
 KEEP_RECENT = 5
 

@@ -15,9 +15,6 @@ from pydantic import BaseModel, Field
 
 from engine import StepContext
 from engine.extract import Invalid, Parser, read_yes_no
-from flows.study_pal.course import (
-    percent,
-)
 from flows.study_pal.lesson import (
     Ctx,
     TutoringSlots,
@@ -27,6 +24,7 @@ from flows.study_pal.lesson import (
     llm_configured,
     title_of,
 )
+from flows.study_pal.mastery import percent
 from flows.study_pal.memory import StudyMemory
 
 # -- parsing the answers to the flow's questions ---------------------------------------------

@@ -28,17 +28,7 @@ from engine import Aside, Ask, Final, Flow, Step, T
 from engine.extract import free_text
 from flows.shared.grading import verdict_model
 from flows.study_pal import timewindow
-from flows.study_pal.course import (
-    MASTERY_THRESHOLD,
-    Course,
-    ExerciseResult,
-    check_answer,
-    course_path,
-    get_course,
-    mastery,
-    percent,
-    read_results,
-)
+from flows.study_pal.course import MASTERY_THRESHOLD, Course, course_path, get_course
 from flows.study_pal.lesson import (
     MAX_TRIES,
     Ctx,
@@ -49,6 +39,8 @@ from flows.study_pal.lesson import (
     set_concept,
     title_of,
 )
+from flows.study_pal.marking import check_answer
+from flows.study_pal.mastery import ExerciseResult, mastery, percent, read_results
 from flows.study_pal.memory import StudyMemory
 from flows.study_pal.reading import (
     _ANOTHER,
