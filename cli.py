@@ -44,7 +44,7 @@ from engine.authoring.script import find_scripts, load_script
 from engine.bot import MAIN
 from engine.errors import DataFileError, EngineError, ScriptError, SessionNotFound
 from engine.flow import Flow
-from engine.inputs import decode_terminal
+from engine.inputs import check_identifier, decode_terminal
 from engine.llm import LLM, make_llm
 from engine.models import Resources, SessionState, TurnTrace
 from engine.registry import default_registry
@@ -231,6 +231,7 @@ def chat(
     console = _console()
     who = user or os.environ.get("USER") or "you"
     try:
+        check_identifier(who, "--user")
         b = default_registry().get(bot)
         backend: LLM = make_llm(llm.value, model)
     except EngineError as e:

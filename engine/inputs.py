@@ -39,6 +39,31 @@ def check_message(text: str, max_chars: int = MAX_CHARS) -> str:
     return stripped
 
 
+MAX_ID_CHARS = 200
+
+
+def check_identifier(value: str, what: str = "user id", max_chars: int = MAX_ID_CHARS) -> str:
+    """`value` if it can be stored as an id on every backend; InputRejected saying why otherwise.
+
+    A lone surrogate cannot be encoded, a NUL is refused by PostgreSQL (and stored by SQLite),
+    and control or format characters make ids that look alike differ.
+    """
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InputRejected(f"The {what} is not valid UTF-8 text.") from None
+    if not value.strip():
+        raise InputRejected(f"The {what} is empty.")
+    if len(value) > max_chars:
+        raise InputRejected(f"The {what} is {len(value):,} characters long; the limit is {max_chars}.")
+    if value != value.strip():
+        raise InputRejected(f"The {what} {value!r} starts or ends with whitespace.")
+    for c in value:
+        if unicodedata.category(c) in {"Cc", "Cf", "Cs", "Co", "Zl", "Zp"}:
+            raise InputRejected(f"The {what} contains a control or invisible character (U+{ord(c):04X}).")
+    return value
+
+
 def decode_terminal(raw: bytes) -> str:
     """Decode terminal bytes, keeping invalid ones as lone surrogates for check_message to refuse."""
     return raw.decode("utf-8", errors="surrogateescape")

@@ -11,7 +11,7 @@ from datetime import datetime
 
 from engine.bot import MAIN, Bot
 from engine.errors import ConflictError, InputRejected
-from engine.inputs import check_message
+from engine.inputs import check_identifier, check_message
 from engine.llm import LLM, RulesLLM
 from engine.models import JsonObject, Resources, SessionState, TurnTrace, TurnWrite, utcnow
 from engine.registry import Registry, default_registry
@@ -64,6 +64,7 @@ class Engine:
     def turn(self, bot: str, user: str, text: str) -> TurnResult:
         """Handle one user message; a refused message is answered and changes nothing."""
         b = self.bots.get(bot)
+        check_identifier(user)
         try:
             clean = check_message(text)
         except InputRejected as e:
@@ -73,7 +74,7 @@ class Engine:
 
     def reset(self, bot: str, user: str) -> TurnResult:
         """Leave every running and suspended flow of the user's session, as one logged turn."""
-        return self._commit(self.bots.get(bot), user, "/reset", Turn.reset)
+        return self._commit(self.bots.get(bot), check_identifier(user), "/reset", Turn.reset)
 
     def _commit(self, b: Bot, user: str, text: str, play: Callable[[Turn], TurnWrite]) -> TurnResult:
         for attempt in range(2):
@@ -107,7 +108,7 @@ class Engine:
         return expired
 
     def session(self, bot: str, user: str) -> SessionState | None:
-        return self.store.load(self.bots.get(bot).name, user)
+        return self.store.load(self.bots.get(bot).name, check_identifier(user))
 
     def _result(
         self, s: SessionState | None, reply: str, *, rejected: bool = False, trace: JsonObject | None = None

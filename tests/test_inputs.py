@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
+from cli import app
 from engine import Engine, InputRejected, SqlStore
 from engine.authoring.replay import seed_profile
 from engine.inputs import MAX_CHARS, check_message, decode_terminal
@@ -77,3 +80,32 @@ def test_ordinary_text_with_format_characters_is_accepted(text: str) -> None:
 
 def test_line_endings_are_normalised() -> None:
     assert check_message("a\r\nb\rc") == "a\nb\nc"
+
+
+@pytest.mark.parametrize(
+    ("user", "problem"),
+    [
+        ("ann\udcff", "not valid UTF-8"),
+        ("ann\x00", "control or invisible character (U+0000)"),
+        ("ann\u200b", "U+200B"),
+        ("a" * 201, "201 characters long"),
+        ("  ", "empty"),
+        (" ann", "starts or ends with whitespace"),
+    ],
+)
+def test_a_bad_user_id_is_refused_at_the_boundary_and_nothing_is_stored(
+    tmp_path: Path, user: str, problem: str
+) -> None:
+    store = SqlStore(str(tmp_path / "ids.db"))
+    e = Engine(store)
+    with pytest.raises(InputRejected, match=re.escape(problem)):
+        e.turn("language-buddy", user, "hello")
+    with pytest.raises(InputRejected):
+        e.reset("language-buddy", user)
+    assert store.sessions() == []
+    store.close()
+
+
+def test_the_chat_refuses_a_bad_user_id_with_a_message(tmp_path: Path) -> None:
+    r = CliRunner().invoke(app, ["chat", "--db", str(tmp_path / "c.db"), "--user", "ann\x07"], input="hello\n")
+    assert r.exit_code == 1 and "error: The --user contains a control or invisible character (U+0007)" in r.output
