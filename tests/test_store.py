@@ -35,6 +35,7 @@ from engine.models import (
     utcnow,
 )
 from engine.window import LOAD_LIMIT
+from tests.conftest import BACKENDS
 
 BOT = "language-buddy"
 
@@ -50,9 +51,15 @@ AWKWARD = [
 ]
 
 
-@pytest.fixture(params=["sqlite-file", "memory"])
+@pytest.fixture(params=BACKENDS)
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
-    s: Store = SqlStore(str(tmp_path / "s.db")) if request.param == "sqlite-file" else MemoryStore()
+    """Each backend: a SQLite file, the memory fake, and a real PostgreSQL database."""
+    if request.param == "memory":
+        s: Store = MemoryStore()
+    elif request.param == "postgres":
+        s = SqlStore(request.getfixturevalue("pg_url"))
+    else:
+        s = SqlStore(str(tmp_path / "s.db"))
     yield s
     s.close()
 

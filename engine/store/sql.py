@@ -59,6 +59,7 @@ from engine.store.schema import EVENTS, MESSAGES, RECORDS, RUNS, SESSIONS, migra
 from engine.window import LOAD_LIMIT
 
 Synchronous = Literal["OFF", "NORMAL", "FULL", "EXTRA"]
+Params = Sequence[object] | Mapping[str, object]
 
 _S, _M, _R, _E, _D = SESSIONS, MESSAGES, RUNS, EVENTS, RECORDS
 
@@ -70,7 +71,17 @@ _SESSION_FIXED = frozenset({"id", "bot", "user", "created_at"})
 
 
 def sqlite_url(path: str) -> str:
-    return path if "://" in path else f"sqlite:///{path}"
+    """A SQLAlchemy URL: a plain path is a SQLite file, and PostgreSQL goes through psycopg 3."""
+    if "://" not in path:
+        return f"sqlite:///{path}"
+    scheme, rest = path.split("://", 1)
+    if scheme in ("postgresql", "postgres"):
+        return f"postgresql+psycopg://{rest}"
+    return path
+
+
+# A constant of ours: the key of the advisory lock first opens of a PostgreSQL database take.
+_SCHEMA_LOCK = 0x1A_1009
 
 
 class _Prepared:
@@ -118,13 +129,37 @@ class _Prepared:
 class SqlStore:
     """The real store. SQLite files run in WAL mode, synchronous=FULL, with a busy timeout."""
 
-    def __init__(self, url: str, *, busy_timeout_ms: int = 10_000, synchronous: Synchronous = "FULL") -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        busy_timeout_ms: int = 10_000,
+        synchronous: Synchronous = "FULL",
+        statement_timeout_ms: int = 30_000,
+    ) -> None:
         if synchronous not in ("OFF", "NORMAL", "FULL", "EXTRA"):
             raise StoreError(f"synchronous must be OFF, NORMAL, FULL or EXTRA, not {synchronous!r}")
         self.url = sqlite_url(url)
-        self._options: tuple[int, Synchronous] = (busy_timeout_ms, synchronous)
+        self._options: tuple[int, Synchronous, int] = (busy_timeout_ms, synchronous, statement_timeout_ms)
+        postgres = self.url.startswith("postgresql")
+        if postgres and synchronous != "FULL":
+            raise StoreError(
+                "synchronous applies to SQLite only; PostgreSQL's durability is the server's synchronous_commit"
+            )
+        # PostgreSQL: waiting for a lock is bounded like SQLite's busy timeout, and a statement
+        # that runs away is stopped rather than holding a session's row lock for ever.
+        connect_args = (
+            {"options": f"-c lock_timeout={int(busy_timeout_ms)} -c statement_timeout={int(statement_timeout_ms)}"}
+            if postgres
+            else {}
+        )
         try:
-            self.engine: Engine = create_engine(self.url)
+            self.engine: Engine = create_engine(self.url, connect_args=connect_args, pool_pre_ping=postgres)
+        except ModuleNotFoundError as e:
+            raise StoreError(
+                f"cannot open database {self.url!r}: the driver {e.name!r} is not installed"
+                + (" (pip install 'innerloop[postgres]')" if postgres else "")
+            ) from e
         except Exception as e:
             raise StoreError(f"cannot open database {self.url!r}: {e}") from e
         self._sqlite = self.engine.dialect.name == "sqlite"
@@ -138,10 +173,12 @@ class SqlStore:
         self._own_pid = 0
         self._cur: Any = None
         self._inherited: list[PoolProxiedConnection] = []
+        if not self._sqlite:
+            event.listen(self.engine, "begin", _advisory_schema_lock)
         try:
             migrate(self.engine, self.url)
         except exc.SQLAlchemyError as e:
-            raise StoreError(f"cannot open database {self.url!r}: {e}") from e
+            raise StoreError(f"cannot open database {self.url!r}: {_reason(e)}") from e
         self._prepare()
 
     def _prepare(self) -> None:
@@ -206,8 +243,8 @@ class SqlStore:
             self.engine.dispose(close=False)
         try:
             own = self.engine.raw_connection()
-        except exc.SQLAlchemyError as e:
-            raise StoreError(f"cannot open database {self.url!r}: {e}") from e
+        except (exc.SQLAlchemyError, self._dbapi.Error) as e:
+            raise StoreError(f"cannot reach database {self.url!r}: {e}") from e
         self._own, self._own_pid = own, os.getpid()
         self._cur = own.driver_connection.cursor()  # type: ignore[union-attr]
         return own.driver_connection
@@ -215,6 +252,8 @@ class SqlStore:
     def _recover(self, conn: Any) -> None:
         """After a failed statement: roll back, or drop the connection if even that fails."""
         try:
+            if getattr(conn, "closed", False):
+                raise ConnectionError("closed")
             conn.rollback()
         except Exception:
             own, self._own = self._own, None
@@ -223,16 +262,28 @@ class SqlStore:
 
     def _rows(self, q: _Prepared, values: Mapping[str, object]) -> list[tuple[Any, ...]]:
         with self._lock:
-            conn = self._connection()
-            try:
-                self._cur.execute(q.sql, q.params(values))
-                rows: list[tuple[Any, ...]] = self._cur.fetchall()
-                if not self._sqlite:
-                    conn.rollback()  # end the driver's implicit read transaction
-                return rows
-            except self._dbapi.Error as e:
-                self._recover(conn)
-                raise StoreError(f"could not read from {self.url!r}: {e}") from e
+            for attempt in range(2):
+                conn = self._connection()
+                try:
+                    self._cur.execute(q.sql, q.params(values))
+                    rows: list[tuple[Any, ...]] = self._cur.fetchall()
+                    if not self._sqlite:
+                        conn.rollback()  # end the driver's implicit read transaction
+                    return rows
+                except self._dbapi.Error as e:
+                    lost = self._lost(conn, e)
+                    self._recover(conn)
+                    if lost and not attempt:
+                        continue  # a read is safe to repeat on a new connection
+                    raise StoreError(f"could not read from {self.url!r}: {e}") from e
+            raise AssertionError("unreachable")  # pragma: no cover
+
+    def _lost(self, conn: Any, e: Exception) -> bool:
+        """Whether `e` means the connection is gone (a server restart, a failover): reconnect then."""
+        if self._sqlite:
+            return False
+        closed = getattr(conn, "closed", False)
+        return bool(closed) or (isinstance(e, self._dbapi.OperationalError) and "timeout" not in str(e).lower())
 
     # -- the turn path ---------------------------------------------------------------------
 
@@ -283,8 +334,23 @@ class SqlStore:
             values["expected_version"] = write.expected_version
             row_sql, row = self._q_update_session.sql, self._q_update_session.params(values)
         with self._lock:
+            self._write_turn(s, write.expected_version, row_sql, row, messages, runs, records, trace)
+
+    def _write_turn(
+        self,
+        s: SessionState,
+        expected_version: int,
+        row_sql: str,
+        row: Params,
+        messages: list[Params],
+        runs: list[Params],
+        records: list[Params],
+        trace: Params,
+    ) -> None:
+        for attempt in range(2):
             conn = self._connection()
             cur = self._cur
+            started = False
             try:
                 if self._sqlite:
                     # The driver runs in autocommit mode (see _sqlite_connect); taking the write
@@ -294,9 +360,10 @@ class SqlStore:
                     cur.execute(row_sql, row)
                 except self._dbapi.IntegrityError as e:
                     # only the new-session insert can violate a key: id or (bot, user) taken
-                    raise ConflictError(s.id, write.expected_version) from e
+                    raise ConflictError(s.id, expected_version) from e
+                started = True
                 if cur.rowcount != 1:
-                    raise ConflictError(s.id, write.expected_version)
+                    raise ConflictError(s.id, expected_version)
                 if len(messages) == 1:
                     cur.execute(self._q_insert_message.sql, messages[0])
                 elif messages:
@@ -307,8 +374,15 @@ class SqlStore:
                     cur.executemany(self._q_insert_record.sql, records)
                 cur.execute(self._q_insert_event.sql, trace)
                 conn.commit()
+                return
             except BaseException as e:
+                lost = isinstance(e, self._dbapi.Error) and self._lost(conn, e)
                 self._recover(conn)
+                # Lost before the first statement ran: nothing reached the server, so the turn
+                # is written on a new connection. Lost later, the commit may or may not have
+                # landed: the caller is told, and the row version settles it on the next load.
+                if lost and not started and not attempt:
+                    continue
                 if isinstance(e, self._dbapi.Error):
                     raise StoreError(f"could not write the turn: {e}", session=s.id) from e
                 raise
@@ -387,8 +461,13 @@ class SqlStore:
         """Close this store and open a new one on the same database with the same options,
         as a restarted process would (replay's `restart: true`, the harness's `restart()`)."""
         self.close()
-        busy_timeout_ms, synchronous = self._options
-        return SqlStore(self.url, busy_timeout_ms=busy_timeout_ms, synchronous=synchronous)
+        busy_timeout_ms, synchronous, statement_timeout_ms = self._options
+        return SqlStore(
+            self.url,
+            busy_timeout_ms=busy_timeout_ms,
+            synchronous=synchronous,
+            statement_timeout_ms=statement_timeout_ms,
+        )
 
     def close(self) -> None:
         with self._lock:
@@ -431,6 +510,19 @@ def _enable_wal(cur: Any, patience_s: float) -> None:
             if "locked" not in str(e) or time.monotonic() > deadline:
                 raise
             time.sleep(0.005)
+
+
+def _advisory_schema_lock(conn: Connection) -> None:
+    """PostgreSQL: a write transaction of `migrate` first takes the schema lock, so any number
+    of processes opening a new database at once create it once (others wait, then see it)."""
+    if conn.get_execution_options().get("innerloop_write", False):
+        conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_SCHEMA_LOCK})")
+
+
+def _reason(e: exc.SQLAlchemyError) -> str:
+    """The driver's message without SQLAlchemy's statement dump and background link."""
+    orig = getattr(e, "orig", None)
+    return str(orig).strip() if orig is not None else str(e).split("\n")[0]
 
 
 def _sqlite_begin(conn: Connection) -> None:
