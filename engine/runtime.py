@@ -1,9 +1,11 @@
-"""The session manager: load a session, run one turn, commit it, retry once on a conflict."""
+"""The session manager: load a session, run one turn, commit it; on a conflict, run it again on fresh state."""
 
 from __future__ import annotations
 
 import functools
 import os
+import random
+import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -54,8 +56,10 @@ class Engine:
         *,
         bots: Registry | None = None,
         clock: Callable[[], datetime] = utcnow,
+        conflict_wait_s: float = 10.0,
     ) -> None:
         self.clock = clock
+        self.conflict_wait_s = conflict_wait_s
         self.store = store
         self.llm: LLM = llm or RulesLLM()
         self.resources = resources or Resources()
@@ -77,18 +81,30 @@ class Engine:
         return self._commit(self.bots.get(bot), check_identifier(user), "/reset", Turn.reset)
 
     def _commit(self, b: Bot, user: str, text: str, play: Callable[[Turn], TurnWrite]) -> TurnResult:
-        for attempt in range(2):
+        """Play the turn on the stored session and commit it; on a conflict, play it again.
+
+        Messages of one user that arrive together (double-texting, two devices, a retrying
+        client) queue: the one that loses the compare-and-swap is played again on the state
+        the other left, until it commits or `conflict_wait_s` has passed (then ConflictError).
+        """
+        deadline = time.monotonic() + self.conflict_wait_s
+        pause = 0.001
+        attempt = 0
+        while True:
             session = self.store.load(b.name, user) or _new_session(b.name, user)
             turn = Turn(b, self.store, self.llm, session, text, self.resources, retried=attempt > 0, now=self.clock())
             write = play(turn)
             try:
                 self.store.commit(write)
             except ConflictError:
-                if attempt:
+                if time.monotonic() >= deadline:
                     raise
+                attempt += 1
+                # jittered backoff: writers that collided do not collide again in lockstep
+                time.sleep(random.uniform(0, pause))
+                pause = min(pause * 2, 0.05)
                 continue
             return self._result(write.session, write.reply, trace=write.trace_doc)
-        raise AssertionError("unreachable")  # pragma: no cover
 
     def expire_idle(self) -> int:
         """Close every stored run left idle past its flow's `idle_timeout`; how many sessions had one.
