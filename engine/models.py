@@ -197,6 +197,8 @@ class TurnTrace(BaseModel):
     records: list[str] = Field(default_factory=list)
     notices: list[Notice] = Field(default_factory=list)
     retried: bool = False
+    # the caller's id for the message, when given: a retry with the same id is not a new turn
+    message_id: str | None = None
     at: datetime = Field(default_factory=utcnow)
 
     @model_validator(mode="before")

@@ -21,6 +21,8 @@ from engine.store import Store
 from engine.turn import Turn, idle_frames
 
 DEFAULT_DB = "innerloop.db"
+# how many of a session's latest turns a repeated message id is looked for in
+DUPLICATE_WINDOW = 50
 
 
 def default_db() -> str:
@@ -38,6 +40,8 @@ class TurnResult:
     slots: JsonObject = field(default_factory=dict)
     rejected: bool = False
     trace_doc: JsonObject | None = None
+    # True when the message id was committed before: the stored reply, nothing changed
+    duplicate: bool = False
 
     @functools.cached_property
     def trace(self) -> TurnTrace | None:
@@ -65,22 +69,32 @@ class Engine:
         self.resources = resources or Resources()
         self.bots = bots if bots is not None else default_registry()
 
-    def turn(self, bot: str, user: str, text: str) -> TurnResult:
-        """Handle one user message; a refused message is answered and changes nothing."""
+    def turn(self, bot: str, user: str, text: str, *, message_id: str | None = None) -> TurnResult:
+        """Handle one user message; a refused message is answered and changes nothing.
+
+        With `message_id`, a client may send the same message again (a timeout, a retry): if
+        a turn with that id is among the session's last `DUPLICATE_WINDOW` turns, its stored
+        reply is returned and nothing changes. Checked again on every replay after a
+        conflict, so two copies racing each other still make one turn.
+        """
         b = self.bots.get(bot)
         check_identifier(user)
+        if message_id is not None:
+            check_identifier(message_id, "message id")
         try:
             clean = check_message(text)
         except InputRejected as e:
             existing = self.store.load(b.name, user)
             return self._result(existing, e.reason, rejected=True)
-        return self._commit(b, user, clean, Turn.run)
+        return self._commit(b, user, clean, Turn.run, message_id=message_id)
 
     def reset(self, bot: str, user: str) -> TurnResult:
         """Leave every running and suspended flow of the user's session, as one logged turn."""
         return self._commit(self.bots.get(bot), check_identifier(user), "/reset", Turn.reset)
 
-    def _commit(self, b: Bot, user: str, text: str, play: Callable[[Turn], TurnWrite]) -> TurnResult:
+    def _commit(
+        self, b: Bot, user: str, text: str, play: Callable[[Turn], TurnWrite], *, message_id: str | None = None
+    ) -> TurnResult:
         """Play the turn on the stored session and commit it; on a conflict, play it again.
 
         Messages of one user that arrive together (double-texting, two devices, a retrying
@@ -91,8 +105,14 @@ class Engine:
         pause = 0.001
         attempt = 0
         while True:
-            session = self.store.load(b.name, user) or _new_session(b.name, user)
+            stored = self.store.load(b.name, user)
+            if stored is not None and message_id is not None:
+                done = self._committed(stored, message_id)
+                if done is not None:
+                    return done
+            session = stored or _new_session(b.name, user)
             turn = Turn(b, self.store, self.llm, session, text, self.resources, retried=attempt > 0, now=self.clock())
+            turn.trace.message_id = message_id
             write = play(turn)
             try:
                 self.store.commit(write)
@@ -105,6 +125,13 @@ class Engine:
                 pause = min(pause * 2, 0.05)
                 continue
             return self._result(write.session, write.reply, trace=write.trace_doc)
+
+    def _committed(self, session: SessionState, message_id: str) -> TurnResult | None:
+        """The stored turn that answered `message_id`, as a result; None when there is none."""
+        for trace in reversed(self.store.traces(session.id, limit=DUPLICATE_WINDOW)):
+            if trace.message_id == message_id:
+                return self._result(session, trace.reply, trace=trace.doc(), duplicate=True)
+        return None
 
     def expire_idle(self) -> int:
         """Close every stored run left idle past its flow's `idle_timeout`; how many sessions had one.
@@ -127,7 +154,13 @@ class Engine:
         return self.store.load(self.bots.get(bot).name, check_identifier(user))
 
     def _result(
-        self, s: SessionState | None, reply: str, *, rejected: bool = False, trace: JsonObject | None = None
+        self,
+        s: SessionState | None,
+        reply: str,
+        *,
+        rejected: bool = False,
+        trace: JsonObject | None = None,
+        duplicate: bool = False,
     ) -> TurnResult:
         a = s.active if s else None
         return TurnResult(
@@ -138,6 +171,7 @@ class Engine:
             slots=dict(a.slots) if a else {},
             rejected=rejected,
             trace_doc=trace,
+            duplicate=duplicate,
         )
 
 

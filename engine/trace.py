@@ -17,6 +17,7 @@ class TraceDraft:
     """The parts of a `TurnTrace` a turn fills in as it goes (a plain object: cheap to mutate)."""
 
     route: str = ""
+    message_id: str | None = None
     entered: list[Entered] = field(default_factory=list)
     fired: list[Fired] = field(default_factory=list)
     llm_calls: list[LLMCall] = field(default_factory=list)
@@ -58,5 +59,7 @@ class TraceDraft:
             doc["llm_calls"] = [c.model_dump(mode="json", exclude_defaults=True) for c in self.llm_calls]
         if retried:
             doc["retried"] = True
+        if self.message_id is not None:
+            doc["message_id"] = self.message_id
         doc["at"] = session.updated_at.isoformat()
         return doc

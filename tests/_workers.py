@@ -175,7 +175,7 @@ def race(args: argparse.Namespace) -> None:
     warm_up()
     print("ready", flush=True)
     sys.stdin.readline()  # the start signal: both workers are open and waiting
-    committed = conflicts = retried = 0
+    committed = conflicts = retried = duplicates = 0
     rng = random.Random(os.getpid())
     for i in range(args.turns):
         if args.pause_ms:
@@ -183,14 +183,20 @@ def race(args: argparse.Namespace) -> None:
             # burst while the other sits in SQLite's busy-handler backoff
             time.sleep(rng.uniform(0, args.pause_ms / 1000))
         try:
-            r = engine.turn(BOT, args.user, texts[i % len(texts)])
+            r = engine.turn(BOT, args.user, texts[i % len(texts)], message_id=f"m{i}" if args.same_ids else None)
         except ConflictError:
             conflicts += 1
+            continue
+        if r.duplicate:
+            duplicates += 1
             continue
         committed += 1
         retried += bool(r.trace and r.trace.retried)
     store.close()
-    print(json.dumps({"committed": committed, "conflicts": conflicts, "retried": retried}), flush=True)
+    print(
+        json.dumps({"committed": committed, "conflicts": conflicts, "retried": retried, "duplicates": duplicates}),
+        flush=True,
+    )
 
 
 def main() -> None:
@@ -211,6 +217,8 @@ def main() -> None:
     r.add_argument("--turns", type=int, required=True)
     r.add_argument("--texts", required=True)
     r.add_argument("--pause-ms", type=float, default=0.0)
+    # every worker sends message i with the id "m<i>": the same messages, retried from elsewhere
+    r.add_argument("--same-ids", action="store_true")
     args = ap.parse_args()
     if args.command == "zygote":
         zygote(ap)

@@ -31,16 +31,16 @@ SMALL_TALK = ["hello", "what can you do?"]
 FEEDBACK = ["I want to give feedback", "4", "the bot is too slow"]
 
 
-def spawn(db: str, texts: list[str], turns: int) -> subprocess.Popen[str]:
+def spawn(db: str, texts: list[str], turns: int, *extra: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, str(WORKER), "race", db, "--user", USER, "--turns", str(turns),
-         "--texts", "|".join(texts), "--pause-ms", str(PAUSE_MS)],
+         "--texts", "|".join(texts), "--pause-ms", str(PAUSE_MS), *extra],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
 
 
-def race(db: str, texts: dict[str, list[str]], turns: int) -> dict[str, dict[str, int]]:
-    procs = {name: spawn(db, t, turns) for name, t in texts.items()}
+def race(db: str, texts: dict[str, list[str]], turns: int, *extra: str) -> dict[str, dict[str, int]]:
+    procs = {name: spawn(db, t, turns, *extra) for name, t in texts.items()}
     for name, proc in procs.items():
         assert proc.stdout is not None
         ready, _, _ = select.select([proc.stdout], [], [], 60)
@@ -116,3 +116,23 @@ def test_eight_processes_on_one_session_queue_on_sqlite(tmp_path: Path) -> None:
 
 def test_eight_processes_on_one_session_queue_on_postgresql(pg_url: str) -> None:
     check(pg_url, eight(), race(pg_url, eight(), 40), 40)
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_the_same_message_ids_from_four_processes_make_each_turn_once(
+    request: pytest.FixtureRequest, tmp_path: Path, backend: str
+) -> None:
+    """A client that retries (or two devices relaying one message) sends the same id again."""
+    db = request.getfixturevalue("pg_url") if backend == "postgres" else str(tmp_path / "ids.db")
+    texts = {f"w{i}": FEEDBACK for i in range(4)}
+    results = race(db, texts, 30, "--same-ids")
+    assert sum(r["committed"] for r in results.values()) == 30, results
+    assert sum(r["duplicates"] for r in results.values()) == 3 * 30, results
+    assert [r["conflicts"] for r in results.values()] == [0] * 4
+    store = SqlStore(db)
+    s = store.load(BOT, USER)
+    assert s is not None and s.turns == 30
+    traces = store.traces(s.id)
+    assert [t.message_id for t in traces] == [f"m{i}" for i in range(30)]
+    assert [t.user_text for t in traces] == [FEEDBACK[i % 3] for i in range(30)]
+    store.close()

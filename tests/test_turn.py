@@ -14,6 +14,7 @@ from engine import (
     Engine,
     Final,
     Flow,
+    InputRejected,
     Intent,
     LLMUnavailable,
     Message,
@@ -444,3 +445,19 @@ def test_the_trace_a_turn_writes_is_what_turntrace_would_write(store: SqlStore) 
                     "fired", "llm_calls", "records", "notices"}  # fmt: skip
     s = e.session("test-bot", "u")
     assert s is not None and [t.turn for t in store.traces(s.id)] == list(range(1, len(results) + 1))
+
+
+def test_a_repeated_message_id_returns_the_stored_reply_and_changes_nothing(tmp_path: Path) -> None:
+    store = SqlStore(str(tmp_path / "ids.db"))
+    e = Engine(store, bots=BOTS)
+    first = e.turn("test-bot", "u", "survey", message_id="abc-1")
+    again = e.turn("test-bot", "u", "survey", message_id="abc-1")
+    assert (again.duplicate, again.reply, again.state) == (True, first.reply, first.state)
+    other = e.turn("test-bot", "u", "4", message_id="abc-2")
+    assert not other.duplicate
+    s = e.session("test-bot", "u")
+    assert s is not None and s.turns == 2
+    assert [t.message_id for t in store.traces(s.id)] == ["abc-1", "abc-2"]
+    with pytest.raises(InputRejected, match="message id"):
+        e.turn("test-bot", "u", "5", message_id="bad\x00id")
+    store.close()
