@@ -548,6 +548,30 @@ def _trace_lines(console: Console, t: TurnTrace, *, full: bool = False) -> None:
         console.print(Text("  retried after a write conflict"))
 
 
+@sessions_app.command("reply")
+def sessions_reply(
+    session_id: SessionId,
+    text: Annotated[str, typer.Argument(metavar="TEXT", help="What the agent says to the user.")],
+    db: DbOption = None,
+) -> None:
+    """Answer, as a person, a session that was handed to an agent; the user sees it with their next message."""
+    console = _console()
+    with _stored(console, db) as store:
+        s = _session(store, session_id)
+        Engine(store).agent_reply(s.bot, s.user, text)
+    console.print(f"replied in session {s.id} ({s.bot}, {s.user}); it is still with an agent until released")
+
+
+@sessions_app.command("release")
+def sessions_release(session_id: SessionId, db: DbOption = None) -> None:
+    """Hand a session that is with an agent back to the bot."""
+    console = _console()
+    with _stored(console, db) as store:
+        s = _session(store, session_id)
+        Engine(store).release(s.bot, s.user)
+    console.print(f"session {s.id} ({s.bot}, {s.user}) is back with the bot")
+
+
 @sessions_app.command("expire")
 def sessions_expire(db: DbOption = None) -> None:
     """Close every run left open longer than its flow's idle timeout; each user is told on their next message."""

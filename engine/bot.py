@@ -51,6 +51,8 @@ class Bot:
     # DataFileError for what makes the bot unusable, returns warnings (a skipped document)
     check: Callable[[Resources], list[str]] | None = None
     main_llm_calls: int = 2
+    # what the bot says to each message while a person has the conversation
+    holding: str = "A person from our team has your conversation and will reply here; I've added your message."
     _flows: dict[str, Flow[Any]] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:

@@ -63,6 +63,11 @@ class StepOps(EntryOps, Protocol):
 
     def shared(self, model: type[M]) -> M: ...
 
+    def hand_to_agent(self, reason: str) -> None: ...
+
+    @property
+    def with_agent(self) -> bool: ...
+
 
 class MainOps(StepOps, Protocol):
     """What a bot's main-conversation handler may ask of a turn besides a Step's things."""
@@ -150,6 +155,15 @@ class StepContext(Generic[S]):
 
     def record(self, kind: str, data: JsonObject) -> None:
         self._ops.save_record(kind, data)
+
+    def hand_to_agent(self, reason: str) -> None:
+        """Give the conversation to a person: from the next message the bot only holds the line."""
+        self._ops.hand_to_agent(reason)
+
+    @property
+    def with_agent(self) -> bool:
+        """Whether a person has (or is about to take) the conversation."""
+        return self._ops.with_agent
 
 
 class MainContext(StepContext[Slots]):

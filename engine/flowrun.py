@@ -261,6 +261,8 @@ class FlowRunner(TurnBase):
         self.runs.append(run)
         self.main_messages.append(Message(role="system", content=summary))
         self.session.active = None
+        if outcome == "escalated":
+            self.hand_to_agent(summary)
         return run
 
     def resume_or_return(self, greeting: str = "") -> None:

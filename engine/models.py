@@ -150,6 +150,7 @@ NoticeKind = Literal[
     "reset",  # a stored frame the code no longer fits; detail: why
     "migrated",  # a stored frame carried to the flow's current version; detail: "v1 -> v2"
     "expired",  # a run left idle past its flow's idle_timeout was closed; detail: how long
+    "agent",  # the session went to, heard from, or came back from a person; detail: which
     "tool",  # a flow's own tool use (a search, a lookup); detail: "name: what it found"
     "budget",  # the turn's LLM call budget was spent: a template was used
     "phrase_rejected",  # a model's phrasing lost the template's facts; detail: what it lost

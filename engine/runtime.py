@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from engine.bot import MAIN, Bot
-from engine.errors import ConflictError, InputRejected
+from engine.errors import ConflictError, EngineError, InputRejected
+from engine.handoff import hold_of
 from engine.inputs import check_identifier, check_message
 from engine.llm import LLM, RulesLLM
 from engine.models import JsonObject, Resources, SessionState, TurnTrace, TurnWrite, utcnow
@@ -125,6 +126,22 @@ class Engine:
                 pause = min(pause * 2, 0.05)
                 continue
             return self._result(write.session, write.reply, trace=write.trace_doc)
+
+    def agent_reply(self, bot: str, user: str, text: str) -> TurnResult:
+        """A person answers a session waiting for one; the user sees it with their next message."""
+        b = self._waiting(bot, user)
+        return self._commit(b, user, check_message(text), Turn.agent_reply)
+
+    def release(self, bot: str, user: str) -> TurnResult:
+        """A person hands a session back to the bot."""
+        return self._commit(self._waiting(bot, user), user, "/release", Turn.release)
+
+    def _waiting(self, bot: str, user: str) -> Bot:
+        b = self.bots.get(bot)
+        s = self.store.load(b.name, check_identifier(user))
+        if s is None or hold_of(s) is None:
+            raise EngineError(f"{user!r} is not waiting for an agent with {b.name}", session=s.id if s else None)
+        return b
 
     def _committed(self, session: SessionState, message_id: str) -> TurnResult | None:
         """The stored turn that answered `message_id`, as a result; None when there is none."""

@@ -13,6 +13,7 @@ from engine.context import MainContext
 from engine.errors import DefinitionError
 from engine.flow import Ask, render
 from engine.flowrun import FlowRunner
+from engine.handoff import end_hold, hold_of
 from engine.models import (
     FlowFrame,
     FlowRun,
@@ -68,7 +69,9 @@ class Turn(FlowRunner):
             self.reply[:0] = [str(p) for p in pending]  # told before anything this message causes
         a = self.session.active
         word = " ".join(self.text.lower().split()).rstrip(".!")
-        if word in CANCEL_WORDS:
+        if hold_of(self.session) is not None:
+            self._with_agent(word in CANCEL_WORDS)
+        elif word in CANCEL_WORDS:
             self._route("command:cancel")
             self._cancel_command()
         elif word in HELP_WORDS:
@@ -222,13 +225,45 @@ class Turn(FlowRunner):
         )  # fmt: skip
         self.main_messages.append(Message(role="system", content=summary))
 
+    def _with_agent(self, leaving: bool) -> None:
+        """A person has the conversation: the message goes into the history; the bot only holds the line."""
+        self.main_messages.append(Message(role="user", content=self.text))
+        if leaving:
+            self._route("agent:left")
+            end_hold(self.session)
+            self.trace.notice("agent", detail="the user left the queue")
+            self.main_messages.append(Message(role="system", content="The user left the queue for a person."))
+            self.emit("OK, you've left the queue; I'm back. What can I do for you?")
+            return
+        self._route("agent:waiting")
+        self.emit(self.bot.holding)
+
+    def agent_reply(self) -> TurnWrite:
+        """A person's answer (this turn's text): into the history, and shown to the user with their next message."""
+        self._route("agent:reply")
+        self.main_messages.append(Message(role="assistant", content=self.text))
+        self.trace.notice("agent", detail="reply")
+        self._tell_later(f"Agent: {self.text}")
+        return self._write()
+
+    def release(self) -> TurnWrite:
+        """The person hands the conversation back to the bot."""
+        self._route("agent:release")
+        end_hold(self.session)
+        self.trace.notice("agent", detail="handed back")
+        self.main_messages.append(Message(role="system", content="An agent handed the conversation back to the bot."))
+        self._tell_later("(The agent has handed you back to me. How can I help?)")
+        return self._write()
+
+    def _tell_later(self, text: str) -> None:
+        pending = self.session.context.get(PENDING_KEY)
+        self.session.context[PENDING_KEY] = [*(pending if isinstance(pending, list) else []), text]
+
     def expire(self) -> TurnWrite:
         """Close the session's idle runs now (`innerloop sessions expire`); the user hears of it next time."""
         self._route("command:expire")
         self._reconcile()
-        told = [r for r in self.reply if r.startswith("(")]
-        if told:
-            pending = self.session.context.get(PENDING_KEY)
-            self.session.context[PENDING_KEY] = [*(pending if isinstance(pending, list) else []), *told]
+        for told in [r for r in self.reply if r.startswith("(")]:
+            self._tell_later(told)
         self.reply = []
         return self._write()

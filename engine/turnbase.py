@@ -14,6 +14,7 @@ from pydantic import BaseModel, ValidationError
 
 from engine.bot import Bot
 from engine.context import EntryContext
+from engine.handoff import hold_of, start_hold
 from engine.llm import LLM
 from engine.models import (
     FlowRun,
@@ -98,6 +99,15 @@ class TurnBase:
 
     def latest(self, kind: str) -> StoredRecord | None:
         return self.store.latest(kind, bot=self.bot.name, user=self.session.user)
+
+    def hand_to_agent(self, reason: str) -> None:
+        if hold_of(self.session) is None:
+            start_hold(self.session, reason, self.now)
+            self.trace.notice("agent", detail=f"waiting: {reason}")
+
+    @property
+    def with_agent(self) -> bool:
+        return hold_of(self.session) is not None
 
     def shared(self, model: type[M]) -> M:
         found = self._shared.get(model)

@@ -7,8 +7,11 @@ from pathlib import Path
 
 import pytest
 from _restart import replay_in_processes
+from typer.testing import CliRunner
 
-from engine import DataFileError, Engine, Resources, ScriptedLLM, SqlStore, TurnResult
+from cli import app
+from engine import DataFileError, Engine, EngineError, Resources, ScriptedLLM, SqlStore, TurnResult
+from engine.handoff import hold_of
 from engine.llm import LLM
 from flows.support.handoff import HANDOFF_NOTICE
 from flows.support.questions import choice_words, read_yes_no
@@ -290,7 +293,7 @@ def test_handoff_comes_after_the_answer_in_the_same_reply(chat: Chat) -> None:
     }
     assert isinstance(row["at"], str) and row["at"].startswith("20")
     session = chat.engine.session(BOT, "u")
-    assert session is not None and session.context["escalated"] is True
+    assert session is not None and hold_of(session) is not None
     run = chat.store.runs(chat.session_id)[-1]
     assert run.outcome == "escalated"
     assert run.summary.startswith('Clarification completed for "Request a refund for Tasklane Premium", then handed')
@@ -505,3 +508,40 @@ def test_an_llm_phrases_the_questions_and_the_answer_and_its_readings_are_held_t
         "How many days ago were you charged?": "vor einer Woche",
         "Where did you buy it?": "Google Play",
     }
+
+
+def test_a_handed_off_session_waits_for_an_agent_who_replies_and_hands_back(tmp_path: Path) -> None:
+    db = str(tmp_path / "agent.db")
+    store = SqlStore(db)
+    e = Engine(store)
+    assert e.turn(BOT, "u", "can I talk to a real person?").reply == HANDOFF_NOTICE
+    held = e.turn(BOT, "u", "hello?")
+    assert held.reply == "You're already in the queue; an agent will reply here shortly."
+    assert held.trace is not None and held.trace.route == "agent:waiting"
+    s = e.session(BOT, "u")
+    assert s is not None and hold_of(s) is not None
+    with pytest.raises(EngineError, match="not waiting for an agent"):
+        e.agent_reply(BOT, "someone-else", "hi")
+    store.close()
+    sid = s.id
+    r = CliRunner().invoke(app, ["sessions", "reply", sid[:6], "Hi, I'm Dana from support. What happened?", "--db", db])
+    assert r.exit_code == 0, r.output
+    store = SqlStore(db)
+    e = Engine(store)
+    after = e.turn(BOT, "u", "my tasks vanished")
+    assert after.reply.startswith("Agent: Hi, I'm Dana from support. What happened?")
+    assert after.reply.endswith("You're already in the queue; an agent will reply here shortly.")
+    store.close()
+    r = CliRunner().invoke(app, ["sessions", "release", sid, "--db", db])
+    assert r.exit_code == 0 and "back with the bot" in r.output, r.output
+    store = SqlStore(db)
+    e = Engine(store)
+    back = e.turn(BOT, "u", "how do I reset my password")
+    assert back.reply.startswith("(The agent has handed you back to me. How can I help?)")
+    assert "reset" in back.reply.lower() and back.trace is not None and back.trace.route != "agent:waiting"
+    history = [m.content for m in store.history(sid, 100)]
+    assert "my tasks vanished" in history and "Hi, I'm Dana from support. What happened?" in history
+    assert "An agent handed the conversation back to the bot." in history
+    routes = [t.route for t in store.traces(sid)]
+    assert "agent:reply" in routes and "agent:release" in routes
+    store.close()

@@ -120,4 +120,5 @@ support = Bot(
     capabilities=CAPABILITIES,
     converse=converse,
     check=check_kb,
+    holding="You're already in the queue; an agent will reply here shortly.",
 )

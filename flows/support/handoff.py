@@ -57,8 +57,8 @@ def hand_over(
     answers: dict[str, str],
     reason: str,
 ) -> None:
-    """Mark the session escalated, file the escalation record and say so (always after any answer)."""
-    ctx.context["escalated"] = True
+    """Give the session to a person, file the escalation record and say so (always after any answer)."""
+    ctx.hand_to_agent(reason)
     kept: dict[str, JsonValue] = dict(answers)
     data: JsonObject = {
         "document": doc,
@@ -74,7 +74,7 @@ def hand_over(
 
 def already_queued(ctx: StepContext[Any]) -> bool:
     """Said instead of a second handoff: one escalation per session is enough."""
-    if ctx.context.get("escalated") is not True:
+    if not ctx.with_agent:
         return False
     ctx.say(ctx.phrase("You're already in the queue; an agent will reply here shortly.", "reply:queued"))
     return True
