@@ -470,28 +470,27 @@ def test_an_llm_phrases_the_questions_and_the_answer_and_its_readings_are_held_t
     llm = ScriptedLLM()
     chat = Chat(tmp_path / "s.db", kb=kb, llm=llm)
 
-    llm.push(
-        "Dazu gibt es den Hilfeartikel „Refunds“. Zuerst zwei kurze Fragen.", "Vor wie vielen Tagen wurde abgebucht?"
-    )
+    intro = "Dazu gibt es den Hilfeartikel „Refunds“. Zuerst zwei kurze Fragen (sag „cancel“, wenn es nicht passt)."
+    llm.push(intro, "Vor wie vielen Tagen wurde abgebucht?")
     first = chat.say("Ich möchte eine Rückerstattung, refund")
-    assert (
-        first.reply
-        == "Dazu gibt es den Hilfeartikel „Refunds“. Zuerst zwei kurze Fragen.\n\nVor wie vielen Tagen wurde abgebucht?"
-    )
+    assert first.reply == f"{intro}\n\nVor wie vielen Tagen wurde abgebucht?"
 
-    llm.push({"value": 999}, "Bitte eine Zahl von 0 bis 365.")  # the model's reading breaks the bounds
+    # a number the message does not give is no reading of it (and 999 would break the bounds too)
+    llm.push({"value": 999}, "Bitte nur die Zahl von 0 bis 365: Vor wie vielen Tagen wurde abgebucht?")
     r = chat.say("vor einer Woche")
-    assert (r.state, r.reply) == ("number", "Bitte eine Zahl von 0 bis 365.")
+    assert (r.state, r.reply) == ("number", "Bitte nur die Zahl von 0 bis 365: Vor wie vielen Tagen wurde abgebucht?")
+    assert r.trace is not None and [n.kind for n in r.trace.notices] == ["parse_rejected", "reprompt"]
 
     llm.push({"value": 7}, "Wo gekauft: App Store oder Google Play?")
-    assert chat.say("vor einer Woche").slots["parsed"] == {"How many days ago were you charged?": 7}
+    assert chat.say("vor sieben Tagen").slots["parsed"] == {"How many days ago were you charged?": 7}
 
     llm.push({"value": "Amazon"}, "Bitte App Store oder Google Play.")  # not one of the choices
     assert chat.say("bei Amazon").state == "choice"
 
-    llm.push("Erstattungen dauern 5 Tage; du hast vor 7 Tagen bei Google Play gekauft.")
+    answer = "Laut „Refunds“ dauern Erstattungen 5 Tage; du hast Premium vor 7 Tagen bei Google Play gekauft."
+    llm.push(answer)
     last = chat.say("Google Play")
-    assert last.reply == f"Erstattungen dauern 5 Tage; du hast vor 7 Tagen bei Google Play gekauft.\n\n{HANDOFF_NOTICE}"
+    assert last.reply == f"{answer}\n\n{HANDOFF_NOTICE}"
     assert llm.calls == [
         "intro:clarification",
         "ask:clarification.number",
@@ -505,7 +504,7 @@ def test_an_llm_phrases_the_questions_and_the_answer_and_its_readings_are_held_t
     ]
     # answers stay verbatim under the document's own questions, whatever language was spoken
     assert chat.escalations()[0]["answers"] == {
-        "How many days ago were you charged?": "vor einer Woche",
+        "How many days ago were you charged?": "vor sieben Tagen",
         "Where did you buy it?": "Google Play",
     }
 

@@ -1,0 +1,160 @@
+"""What a model's output must keep, checked before anything it says or reads is used.
+
+Phrasing may reword a template; it may not drop or add facts. `phrase_problem` says why a
+phrased reply cannot stand (empty, far too long, in another language than the user writes,
+or missing the template's options, numbers, names, quoted strings, marked parts or its
+question); the turn then says the template. A template may mark what must survive with
+[[double brackets]] (shown without them).
+
+Parsing may read; it may not invent. `parse_problem` says why a parsed value is not
+consistent with the message: a number the message does not contain (as digits or as a
+number word in a language text2num reads), a choice with no evidence in the message, or a
+yes/no from a message the rules read as unclear. What a model may decide is written in the
+README ("What the model decides").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from pydantic import BaseModel
+from text_to_num import alpha2digit
+from wordfreq import zipf_frequency
+
+from engine.extract import fold, numbers, read_yes_no
+
+MARKED = re.compile(r"\[\[(.+?)\]\]")
+_QUOTED = re.compile(r"\"([^\"]{1,80})\"|“([^”]{1,80})”|'([^'\s][^']{0,78}[^'\s])'(?!\w)")
+# "bug, latency, content, usability or other": every option of a listed choice
+_LISTED = re.compile(r"((?:[\w'-]+(?: [\w'-]+)?, )+[\w'-]+(?: [\w'-]+)?,? (?:or|and) [\w'-]+(?: [\w'-]+)?)")
+# a capitalised word inside a sentence (after a lower-case word): a name, a product, a
+# language ("which Android version", "buy Premium"); sentence and line openers are not names
+_NAME = re.compile(r"(?<=[a-z,;] )([A-Z][a-zA-Z]+(?:[ -][A-Z][a-zA-Z]+)*)")
+_NUMBER_LANGS = ("en", "de", "fr", "es", "pt", "it", "nl")
+_LANGS = ("en", "de", "fr", "es", "it", "pt", "nl")
+# how much longer than its template a phrasing may be before it is a ramble, not a rewording
+MAX_GROWTH = 3.0
+MAX_EXTRA_CHARS = 240
+
+
+def unmark(template: str) -> str:
+    """The template as said: [[marks]] removed, their text kept."""
+    return MARKED.sub(r"\1", template)
+
+
+def must_keep(template: str) -> list[str]:
+    """The facts a phrasing of `template` must still carry, as they appear in it."""
+    facts = [m.group(1) for m in MARKED.finditer(template)]
+    text = unmark(template)
+    facts += [next(g for g in m.groups() if g) for m in _QUOTED.finditer(text)]
+    for m in _LISTED.finditer(text):
+        facts += [item.strip() for item in re.split(r",| or | and ", m.group(1)) if item.strip()]
+    facts += [m.group(1) for m in _NAME.finditer(text) if m.group(1) not in ("I", "OK")]
+    facts += [_number_text(n) for n in numbers(text)]
+    seen: dict[str, None] = {}
+    for f in facts:
+        seen.setdefault(f, None)
+    return list(seen)
+
+
+def phrase_problem(template: str, reply: str, user_text: str = "", *, facts: bool = True) -> str | None:
+    """Why `reply` may not stand for `template`; None when it may.
+
+    `facts`: the template is a flow's (a question, a reprompt, a closing), whose content the
+    phrasing must carry. The main conversation's reply is the model's own, held only to
+    being said at all, briefly.
+    """
+    said = unmark(template)
+    if not reply.strip():
+        return "the phrasing is empty"
+    if len(reply) > max(len(said) * MAX_GROWTH, len(said) + MAX_EXTRA_CHARS):
+        return f"the phrasing is {len(reply)} characters for a {len(said)}-character template"
+    if not facts:
+        return None
+    lost = [f for f in must_keep(template) if not _carries(reply, f)]
+    if lost:
+        return "the phrasing lost " + ", ".join(repr(f) for f in lost[:5])
+    if said.rstrip().endswith("?") and "?" not in reply:
+        return "the phrasing lost the question"
+    user_lang, reply_lang = language(user_text), language(reply)
+    if user_lang and reply_lang and user_lang != reply_lang:
+        return f"the phrasing is in {reply_lang}, the user writes {user_lang}"
+    return None
+
+
+def parse_problem(value: BaseModel, text: str, options: Iterable[str] = (), *, answer: bool = True) -> str | None:
+    """Why a model's parse `value` of the message `text` cannot be accepted; None when it can.
+
+    `answer`: the value reads an answer to a question (a slot), so a yes/no must be said and
+    a choice must be pointed to in the message. A judgement about the message (is it a
+    correct answer, does it want to end the lesson) is the model's to make: only its numbers
+    are held to the message then.
+    """
+    said = set(numbers_in(text))
+    choices = [fold(o) for o in options] if answer else []
+    for name, field in value:
+        if field is None:
+            continue
+        if isinstance(field, bool):
+            if not answer:
+                continue
+            if read_yes_no(text) is None and not _yes_no_words(text):
+                return f"{name}: the message does not say yes or no"
+        elif isinstance(field, int | float):
+            if float(field) not in said:
+                return f"{name}: {field:g} is not a number the message gives"
+        elif isinstance(field, str) and fold(field) in choices and not _evidence(fold(field), fold(text)):
+            return f"{name}: nothing in the message points to {field!r}"
+    return None
+
+
+def numbers_in(text: str) -> list[float]:
+    """Numbers given as digits or as number words in any language text2num reads."""
+    found = list(numbers(text))
+    text = re.sub(r"(?<=[^\W\d_])-(?=[^\W\d_])", " ", text)  # "seven-ish", "forty-five"
+    for lang in _NUMBER_LANGS:
+        try:
+            found += numbers(alpha2digit(text, lang, threshold=0))
+        except (ValueError, KeyError):  # pragma: no cover - text2num refuses odd input, not our problem
+            continue
+    return found
+
+
+def language(text: str) -> str | None:
+    """The language of `text` among a few, by word frequencies; None when it is too short to tell."""
+    words = [w for w in re.findall(r"[^\W\d_]+", text.lower()) if len(w) > 1]
+    if len(words) < 4:
+        return None
+    scores = {lang: sum(zipf_frequency(w, lang, wordlist="small") for w in words) for lang in _LANGS}
+    best = max(scores, key=lambda lang: scores[lang])
+    runner_up = max(v for k, v in scores.items() if k != best)
+    # only a clear winner counts: short mixed messages ("ok, danke") decide nothing
+    return best if scores[best] > runner_up * 1.25 else None
+
+
+def _carries(reply: str, fact: str) -> bool:
+    r, f = fold(reply), fold(fact)
+    if f in r:
+        return True
+    try:
+        value = float(fact)
+    except ValueError:
+        return False
+    return value in numbers_in(reply)
+
+
+def _number_text(n: float) -> str:
+    return f"{n:g}"
+
+
+def _yes_no_words(text: str) -> bool:
+    return bool(re.search(r"\b(?:true|false|ja|nein|oui|non|si|sí)\b", text, re.I))
+
+
+def _evidence(option: str, text: str) -> bool:
+    """The option, or a word of it, or a close spelling of one, is in the message."""
+    if option in text:
+        return True
+    words = [w for w in re.split(r"[\s_/-]+", option) if len(w) > 2]
+    return any(w in text for w in words)
