@@ -30,7 +30,8 @@ from flows.study_pal.course import (
     severity,
     weak_points,
 )
-from flows.study_pal.scheduling import allocate, pomodoros, read_subject, subjects
+from flows.study_pal.scheduling import allocate, pomodoros
+from flows.study_pal.subjects import read_subject, subjects
 from flows.study_pal.timewindow import Window, default_window, parse_window, window_parser
 
 # -- course validation ----------------------------------------------------------------------

@@ -32,13 +32,20 @@ from typing import Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError, model_validator
+from rapidfuzz import fuzz, process
+from text_to_num import alpha2digit
 
 from engine.errors import DataFileError
+from engine.extract import read_yes_no
 from engine.models import Resources
 
 DEFAULT_COURSE = Path(__file__).parent / "data" / "courses" / "calculus.yaml"
 MIN_CHUNKS = 3
 MAX_CHUNKS = 6
+# typo tolerance for topic names: a word this close (rapidfuzz ratio, 0-100) to a name of at
+# least MIN_FUZZY letters names it ("derivitives" 91, "integrel" 88; "continue" vs "continuity" 67)
+TYPO_SCORE = 85
+MIN_FUZZY = 5
 
 Severity = Literal["severe", "moderate", "mild"]
 
@@ -134,14 +141,31 @@ class Course(_Strict):
 
     def find(self, text: str) -> str | None:
         """The concept a message names; when several are named, the first one mentioned."""
+        found = self.find_all(text)
+        return found[0] if found else None
+
+    def find_all(self, text: str) -> list[str]:
+        """Every concept a message names, in the order mentioned, misspelt names ("derivitives") too."""
         t = text.lower()
-        best: tuple[int, str] | None = None
+        first: dict[str, int] = {}
         for c in self.concepts:
             for name in c.names():
                 m = re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", t)
-                if m and (best is None or m.start() < best[0]):
-                    best = (m.start(), c.id)
-        return best[1] if best else None
+                if m and m.start() < first.get(c.id, len(t) + 1):
+                    first[c.id] = m.start()
+        for cid, at in self._misspelt(t).items():
+            first.setdefault(cid, at)
+        return sorted(first, key=lambda cid: first[cid])
+
+    def _misspelt(self, text: str) -> dict[str, int]:
+        """Concepts named with a typo: a word of the message within `TYPO_SCORE` of a name."""
+        names = {name: c.id for c in self.concepts for name in c.names() if len(name) >= MIN_FUZZY and " " not in name}
+        found: dict[str, int] = {}
+        for m in re.finditer(rf"[a-z]{{{MIN_FUZZY},}}", text):
+            hit = process.extractOne(m.group(0), list(names), scorer=fuzz.ratio, score_cutoff=TYPO_SCORE)
+            if hit is not None and names[hit[0]] not in found:
+                found[names[hit[0]]] = m.start()
+        return found
 
     def mentions_course(self, text: str) -> bool:
         """Does the message name the course as a whole ("what is calculus?")?"""
@@ -331,8 +355,6 @@ _LEAD_IN = re.compile(
     r"is the answer |so )*(?:(?:[a-z]'*(?:\([a-z]\))?|dy/dx|d/dx\([^)]*\))\s*=\s*)?"
 )
 _NUMBER = re.compile(r"^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:/[-+]?(?:\d+(?:\.\d*)?|\.\d+))?$")
-_YES_WORDS = {"yes", "y", "yeah", "yep", "yup", "true"}
-_NO_WORDS = {"no", "n", "nope", "nah", "false"}
 
 
 def normalize(text: str) -> str:
@@ -366,15 +388,38 @@ def as_number(text: str) -> Fraction | None:
 
 
 def yes_or_no(text: str) -> str | None:
-    """ "yes" / "no" when the answer starts with one ("Yes, it must", "nope"); "no idea" is neither."""
+    """ "yes" / "no" as the one yes/no reader hears it ("Yes, it must", "nope"); "no idea" is
+    neither; "true" / "false" count too."""
+    heard = read_yes_no(text)
+    if heard is not None:
+        return "yes" if heard else "no"
     words = re.sub(r"[^\w\s']", " ", text.lower()).split()
-    if not words:
-        return None
-    if words[0] in _YES_WORDS:
+    if words[:1] == ["true"]:
         return "yes"
-    if words[0] in _NO_WORDS and words[1:2] not in (["idea"], ["clue"]):
-        return "no"
-    return None
+    return "no" if words[:1] == ["false"] else None
+
+
+_FRACTIONS = {"half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4, "fourth": 4,
+              "fourths": 4, "fifth": 5, "fifths": 5}  # fmt: skip
+_COUNTS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4}
+_FRACTION_WORDS = re.compile(r"\b(a|an|one|two|three|four|\d+)[\s-]+(" + "|".join(_FRACTIONS) + r")\b")
+_LONE_NUMBER = re.compile(r"(?<![\w./^*+=-])-?\d+(?:[.,]\d+)?(?:/\d+(?:[.,]\d+)?)?(?![\w./^*+(-])")
+_TAKEN_BACK = re.compile(r"\b(?:not|isn'?t|no|never|wrong|or)\b")
+
+
+def spelled_out(text: str) -> str:
+    """Number words as digits: "twelve" 12, "one half" 1/2, "minus four" -4, "zero point five" 0.5."""
+    t = _FRACTION_WORDS.sub(lambda m: f"{_COUNTS.get(m.group(1), m.group(1))}/{_FRACTIONS[m.group(2)]}", text.lower())
+    t = re.sub(r"^\W*half\W*$", "1/2", t)
+    t = alpha2digit(t, "en", threshold=0)
+    return re.sub(r"\b(?:minus|negative)\s*(?=\d)", "-", t)
+
+
+def lone_number(text: str) -> str | None:
+    """The one number in a short reply ("4, I think", "I'd go with 4"); None when there are
+    several, or the reply takes it back ("not 4")."""
+    found = _LONE_NUMBER.findall(text)
+    return found[0] if len(found) == 1 and not _TAKEN_BACK.search(text.lower()) else None
 
 
 def _option_letter(text: str, options: Mapping[str, str]) -> str | None:
@@ -397,12 +442,18 @@ def _option_letter(text: str, options: Mapping[str, str]) -> str | None:
 def check_answer(exercise: Exercise, text: str) -> bool:
     """Rule grading: the option letter (or its text), or any accepted answer.
 
-    Case and whitespace never matter; numbers compare by value ("0.5" == "1/2" == ".5");
-    a yes/no answer counts by its first word ("Yes, it must").
+    Case and whitespace never matter; numbers compare by value ("0.5" == "1/2" == ".5") and
+    may be words ("twelve", "one half"); the one number of a short reply counts ("4, I think");
+    a yes/no answer is read by the one yes/no reader ("Yes, it must").
     """
     if exercise.options is not None:
         return _option_letter(text, exercise.options) == exercise.answer
     given = readings(text)
+    for form in (spelled_out(text),):
+        given += [r for r in readings(form) if r not in given]
+        lone = lone_number(form)
+        if lone is not None:
+            given.append(lone)
     numbers = [n for n in map(as_number, given) if n is not None]
     for accepted in exercise.answers or []:
         want = normalize(accepted)

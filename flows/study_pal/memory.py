@@ -10,15 +10,18 @@ carry the few facts that must cross over, and survive restarts with the session:
 * `tutoring_active` / `lesson` / `lesson_part`: whether a lesson is open, its concept and the
   part to go on from ("continue"). Analysis clears the flag, so nothing but an explicit
   request for a lesson leads back into tutoring;
-* `cheers`: how often the motivator has spoken, so repeated encouragement is not word for word.
+* `cheers`: how often the motivator has spoken, so repeated encouragement is not word for word;
+* `last_plan`: the window and topics of the last study plan, so "make it an hour later" can
+  revise it.
 """
 
 from __future__ import annotations
 
-from pydantic import JsonValue, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter, ValidationError
 
 from engine.models import JsonObject
 from flows.study_pal.course import WeakPoint
+from flows.study_pal.timewindow import Window
 
 RECENT = "recent_user"
 ANALYSIS = "analysis"
@@ -26,6 +29,7 @@ TUTORING_ACTIVE = "tutoring_active"
 LESSON = "lesson"
 LESSON_PART = "lesson_part"
 CHEERS = "cheers"
+LAST_PLAN = "last_plan"
 KEEP_RECENT = 5
 
 _weak_list: TypeAdapter[list[WeakPoint]] = TypeAdapter(list[WeakPoint])
@@ -99,3 +103,36 @@ def cheer_count(context: JsonObject) -> int:
     n = value if isinstance(value, int) else 0
     context[CHEERS] = n + 1
     return n
+
+
+class Topic(BaseModel):
+    """A topic of a plan and its weight in the share of sessions."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str
+    weight: int = Field(ge=1)
+
+
+class PlanMemo(BaseModel):
+    """What a revision of the last plan starts from."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    window: Window
+    topics: list[Topic]
+    priorities: list[str] = Field(default_factory=list)
+
+
+def save_plan(context: JsonObject, memo: PlanMemo) -> None:
+    context[LAST_PLAN] = memo.model_dump(mode="json")
+
+
+def last_plan(context: JsonObject) -> PlanMemo | None:
+    """The last plan made in this session; None when there is none (or it is unreadable)."""
+    if LAST_PLAN not in context:
+        return None
+    try:
+        return PlanMemo.model_validate(context[LAST_PLAN])
+    except ValidationError:
+        return None

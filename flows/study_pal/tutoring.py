@@ -32,7 +32,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field, create_model
 
 from engine import Aside, Ask, DefinitionError, Final, Flow, Slots, Step, StepContext, T
-from engine.extract import Invalid, Parser, free_text
+from engine.extract import Invalid, Parser, free_text, read_yes_no
 from flows.study_pal import timewindow
 from flows.study_pal.course import (
     MASTERY_THRESHOLD,
@@ -47,6 +47,7 @@ from flows.study_pal.course import (
     read_results,
 )
 from flows.study_pal.memory import cheer_count, forget_analysis, open_lesson, remember
+from flows.study_pal.subjects import named_subjects
 
 MAX_TRIES = 2  # the first answer, and one retry after the hint
 
@@ -122,26 +123,6 @@ def concept_parser(s: TutoringSlots) -> Parser:
 
 
 _INSIST = re.compile(r"\b(anyway|anyways|insist|straight|directly|right away|just teach|skip (?:it|that))\b", re.I)
-_YES = re.compile(
-    r"^\W*(yes|yeah|yep|yup|y|sure|ok|okay|of course|absolutely|definitely|please|let'?s|go ahead|sounds good)\b",
-    re.I,
-)
-_NO = re.compile(
-    r"^\W*(no|nope|nah|n|never)\b|\b(not really|not now|rather not|no thanks|let'?s not|(?:definitely|of course|"
-    r"absolutely|certainly) not|(?:don'?t|do not) (?:want|think so))\b",
-    re.I,
-)
-
-
-def agree(text: str) -> bool | None:
-    """yes / no to a yes-no question; "why not" and "sure" agree, "definitely not" does not."""
-    if re.search(r"\bwhy not\b", text, re.I):
-        return True
-    if re.search(r"\b(?:not sure|don'?t know|no idea)\b", text, re.I):
-        return None
-    if _NO.search(text):
-        return False
-    return True if _YES.search(text) else None
 
 
 def offer_parser(s: TutoringSlots) -> Parser:
@@ -156,14 +137,16 @@ def offer_parser(s: TutoringSlots) -> Parser:
             return True
         if named is not None and named == s.concept:
             return False
-        return agree(text)
+        return read_yes_no(text)
 
     first = title_of(s, s.offer) if s.offer else "the prerequisite"
     return Parser(rule, f"yes (start with {first}) or no (go straight to {s.title})")
 
 
 _GO_ON = re.compile(r"\b(continue|go on|next|another|let'?s go)\b", re.I)
-_STOP = re.compile(r"\b(later|not now|another time|some other time|no more)\b", re.I)
+_STOP = re.compile(
+    r"\b(later|not now|not today|(?:some |an)?other (?:time|day)|next time|no more|enough for (?:today|now))\b", re.I
+)
 
 
 def next_parser(s: TutoringSlots) -> Parser:
@@ -174,9 +157,10 @@ def next_parser(s: TutoringSlots) -> Parser:
         named = course.find(text)
         if named is not None:
             return named
-        if _STOP.search(text) or agree(text) is False:
+        answer = read_yes_no(text)
+        if _STOP.search(text) or answer is False:
             return "done"
-        if agree(text) or _GO_ON.search(text):
+        if answer or _GO_ON.search(text):
             return s.suggestion or Invalid(f"Which topic would you like next? I can teach: {course.menu()}.")
         return None
 
@@ -417,29 +401,40 @@ def keep_message(ctx: StepContext[Any]) -> str | None:
     return None
 
 
-# Exit intent. Offline, three kinds of phrase decide: asking for the analysis or a plan (END),
-# asking for more tutoring (CONTINUE), an ending ("I'm done for today": END).
+# Exit intent, keywords first (the study assistant's design lists "I'm done", "finish",
+# "that's all", "Thanks for your help", "Can you analyze my session?", "Let's schedule a study
+# plan"): asking for the analysis or a plan ends; asking for more tutoring continues; an
+# ending ends. A message with an exit word that none of these settles goes to the model when
+# one is configured; offline, and on any doubt, the lesson continues.
 _EXIT_WANTS_NEXT_FLOW = re.compile(
-    r"\b(analy[sz]\w*|schedul\w*|study plan|plan (?:my|a|the|some|out)|calendar|timetable|when should i)\b", re.I
+    r"\banaly[sz]\w*(?!\s+(?:th(?:e|is|at)\s+)?(?:function|graph|limit|equation|expression|curve|derivative))|"
+    r"\bschedul\w*|\bstudy plan\b|\bplan (?:my|a|the|some|out)\b|\bcalendar\b|\btimetable\b|"
+    r"\bwhen should i\b|\bweak (?:points?|spots?|areas?)\b|\bhow (?:did i do|am i doing)\b",
+    re.I,
 )
 _EXIT_END = re.compile(
-    r"\b(?:i'?m|i am|we'?re|we are) (?:done|finished)\b|^\W*(?:done|finished|enough)\W*$|"
+    r"\b(?:i'?m|i am|we'?re|we are)\s+(?:all\s+)?(?:done|finished|through)\b(?!\s+with\s+(?:this|that|the)\s)|"
+    r"^\W*(?:ok(?:ay)?\W*|alright\W*|right\W*)?(?:done|finished|finish|enough|stop|quit|exit|end|over)\W*$|"
     r"\b(?:done|finished) for (?:today|now|the day|tonight)\b|\bthat'?s (?:all|it|enough)\b|\bthat is (?:all|it)\b|"
-    r"\benough for (?:today|now)\b|\bthanks? (?:you )?(?:so much |a lot )?for (?:your |the |all the )?"
-    r"(?:help|lesson|session|time)\b|\b(?:good)?bye\b|\bsee you\b|\b(?:gotta|got to|have to|need to|must) go\b|"
-    r"\b(?:let'?s|i want to|i'?d like to|can we) (?:stop|end|finish|quit|wrap up)\b|"
-    r"\bstop (?:for (?:today|now)|here|the lesson)\b|\bcall it a day\b|\bwrap (?:it )?up\b|\bno more\b|"
-    r"\bend (?:the |this |our )?(?:session|lesson|tutoring)\b|\blater\b|\b(?:need|take|taking) a break\b",
+    r"\benough for (?:today|now)\b|\bthanks? (?:you )?(?:so much |a lot |very much )?for (?:your |the |all the )?"
+    r"(?:help|lesson|session|time|tutoring)\b|\b(?:good)?bye\b|\bsee (?:you|ya)\b|"
+    r"\b(?:gotta|got to|have to|need to|must) (?:go|run|leave)\b|"
+    r"\b(?:let'?s|i want to|i'?d like to|can we|could we|i wanna) (?:stop|end|finish|quit|wrap (?:it |this )?up)\b|"
+    r"\bstop (?:for (?:today|now)|here|the lesson|now)\b|\bcall it a (?:day|night)\b|\bwrap (?:it |this )?up\b|"
+    r"\bno more\b|\bend (?:the |this |our )?(?:session|lesson|tutoring)\b|\bfinish (?:the |this |our )?"
+    r"(?:session|lesson|tutoring|here|now|up)\b|\blater\b|\b(?:need|take|taking) a break\b",
     re.I,
 )
 _EXIT_CONTINUE = re.compile(
-    r"\b(another|next (?:one|problem|question|exercise)|more (?:problems|exercises|questions|practice)|"
-    r"help me with|teach me|explain|can (?:we|you) (?:do|try|move|go|help|teach|explain)|move on to|"
-    r"what about|how about|let'?s (?:do|try|move|go|learn|study)|"
-    r"done with (?:this|that) (?:one|problem|question|exercise))\b",
+    r"\b(another|next (?:one|problem|question|exercise|part)|(?:the|a) next\b|more (?:problems|exercises|questions|"
+    r"practice)|one more|keep going|go on|help me with|teach me|explain|"
+    r"can (?:we|you) (?:do|try|move|go|help|teach|explain)|move on|what about|how about|let'?s (?:do|try|move|go|"
+    r"learn|study|continue)|continue|skip|done with (?:this|that|the) (?:one|problem|question|exercise|part))\b",
     re.I,
 )
-_EXIT_WORDS = re.compile(r"\b(done|finish\w*|thanks|thank you|enough|stop\w*|quit|no more|break)\b", re.I)
+_EXIT_WORDS = re.compile(r"\b(done|finish\w*|enough|stop\w*|quit|bye|leave|exit)\b", re.I)
+_ONLY_THANKS = re.compile(r"^\W*(?:(?:ok(?:ay)?|great|cool|nice|perfect|awesome)\W*)?(?:thanks|thank you|thx)"
+                          r"(?: (?:so much|a lot|very much))?\W*$", re.I)  # fmt: skip
 
 
 def may_exit(text: str) -> bool:
@@ -459,26 +454,51 @@ class ExitIntent(BaseModel):
     )
 
 
-def exit_by_rules(text: str) -> Literal["END", "CONTINUE"]:
-    """Offline classification: asking for the analysis or a plan ends; otherwise an ending
-    phrase ends, unless the message also asks for more tutoring."""
-    if _EXIT_WANTS_NEXT_FLOW.search(text):
+Decision = Literal["END", "CONTINUE"]
+
+
+_PUT_OFF = re.compile(
+    r"\b(?:continue|carry on|go on|pick (?:this|it) up|do (?:this|more|the rest)|finish (?:this|it))\s+"
+    r"(?:later|tomorrow|another (?:time|day)|next time|some other time)\b",
+    re.I,
+)
+
+
+def exit_by_rules(text: str) -> Decision | None:
+    """Keywords: asking for the analysis or a plan, or to go on another time, ends; asking for
+    more tutoring continues; an ending phrase ends; a bare "thanks" continues. None: the
+    keywords cannot decide."""
+    if _EXIT_WANTS_NEXT_FLOW.search(text) or _PUT_OFF.search(text):
         return "END"
-    if _EXIT_CONTINUE.search(text):
+    if _EXIT_CONTINUE.search(text) or _ONLY_THANKS.search(text):
         return "CONTINUE"
-    return "END" if _EXIT_END.search(text) else "CONTINUE"
+    if _EXIT_END.search(text):
+        return "END"
+    return None
 
 
-def exit_decision(ctx: StepContext[Any]) -> Literal["END", "CONTINUE"]:
-    """With a model: its temperature-0 verdict, CONTINUE on any failure. Offline: the rules."""
-    if not llm_configured(ctx):
-        return exit_by_rules(ctx.text)
+def exit_decision(ctx: StepContext[Any]) -> Decision | None:
+    """The rules when they decide; else a configured model's temperature-0 verdict. None when
+    neither decides (offline, or the model failed or said nothing): the safe default then is
+    to stay in the lesson."""
+    decided = exit_by_rules(ctx.text)
+    if decided is not None or not llm_configured(ctx):
+        return decided
     verdict = ctx.parse(ExitIntent, "classify:exit")
-    return "END" if verdict is not None and verdict.decision == "END" else "CONTINUE"
+    return verdict.decision if verdict is not None else None
 
 
 def leave(ctx: Ctx) -> str | None:
-    return "exit" if exit_decision(ctx) == "END" else None
+    """END leaves; CONTINUE lets the other asides and the answer have the message. Undecided
+    ("I might stop soon"): the lesson stays, the message is not graded, and the user is told
+    how to stop."""
+    decision = exit_decision(ctx)
+    if decision == "END":
+        return "exit"
+    if decision == "CONTINUE" or not in_exercise(ctx.slots):
+        return None
+    ctx.say("We can stop whenever you like: say 'I'm done for today' to finish, or keep going with the exercise.")
+    return ""
 
 
 _REVEAL = re.compile(
@@ -540,6 +560,16 @@ _LESSON_REQUEST = re.compile(
 )
 
 
+_ASKS_FOR_LESSON = re.compile(
+    r"\b(teach|explain|learn|lesson|quiz me|practi[cs]e|tutor|help me (?:with|understand))\b", re.I
+)
+
+
+def asks_for_lesson(text: str) -> bool:
+    """Does the message ask to be taught ("teach me integrals", "explain limits again")?"""
+    return bool(_ASKS_FOR_LESSON.search(text) or _LESSON_REQUEST.search(text))
+
+
 def change_topic(ctx: Ctx) -> str | None:
     """A lesson on another concept: start it (prerequisites checked again)."""
     s = ctx.slots
@@ -559,7 +589,8 @@ def change_topic(ctx: Ctx) -> str | None:
 
 _ANOTHER = re.compile(
     r"\b(give me another|skip(?: this| it)?|(?:another|next|different) (?:one|problem|question|exercise)|"
-    r"done with (?:this|that) (?:one|problem|question|exercise))\b",
+    r"done with (?:this|that) (?:one|problem|question|exercise)|(?:give me |on to |onto )?the next(?: one)?|"
+    r"next,? please|move on|one more)\b|^\W*next\W*$",
     re.I,
 )
 
@@ -592,6 +623,44 @@ def is_question(text: str) -> bool:
     return bool(_QUESTION.search(text))
 
 
+_NOT_OFF_TOPIC = {"Math", "Algebra", "Linear algebra", "Geometry", "Trigonometry", "Statistics"}
+_CHITCHAT = re.compile(
+    r"\b(weather|what time is it|who (?:are|made) you|are you (?:a bot|a robot|human|real|an ai)|your name|"
+    r"(?:tell me )?a joke|football|soccer|netflix|movies?|tv show|video games?|the news)\b",
+    re.I,
+)
+
+
+def off_topic(ctx: Ctx) -> str | None:
+    """Something this course cannot teach ("can you help with physics after this?") or small
+    talk: said so, and the same question again; never graded as an answer."""
+    s = ctx.slots
+    course = course_of(s)
+    if course.find(ctx.text) is not None:
+        return None  # about the course after all
+    others = [name for _, name in named_subjects(ctx.text) if name not in _NOT_OFF_TOPIC]
+    if others:
+        listed = " and ".join(dict.fromkeys(others))
+        later = "after this lesson" if in_exercise(s) else "elsewhere"
+        ctx.say(
+            ctx.phrase(
+                f"{listed} isn't part of {course.title}, so I can't teach it here; it will have to wait until "
+                f"{later}. Let's keep going with {s.title or 'the course'}.",
+                "defer:tutoring",
+            )
+        )
+        return ""
+    if _CHITCHAT.search(ctx.text):
+        ctx.say(ctx.phrase(f"That's outside our lesson; I'm here to help with {course.title}.", "defer:tutoring"))
+        return ""
+    return None
+
+
+_HOW_FAR = re.compile(
+    r"\bhow (?:many|much|long)\b.*\b(left|more|parts?|exercises?|to go|is (?:this|it)|will (?:this|it))\b", re.I
+)
+
+
 def answer_question(ctx: Ctx) -> str | None:
     """Answer from the course: the concept asked about, else the part being taught."""
     s = ctx.slots
@@ -599,6 +668,11 @@ def answer_question(ctx: Ctx) -> str | None:
         return None  # choosing a topic: "what is a limit?" names the topic
     course = course_of(s)
     named = course.find(ctx.text)
+    if in_exercise(s) and _HOW_FAR.search(ctx.text):
+        left = s.chunks - s.chunk
+        more = f"{left} more after this one" if left else "this is the last one"
+        ctx.say(f"You're on part {s.chunk} of {s.chunks} of {s.title}: {more}.")
+        return ""
     if not is_question(ctx.text) and named in (None, s.concept):
         return None  # "4?" is an answer; only "derivatives?" (another topic) is a question
     if in_exercise(s) and named in (None, s.concept):
@@ -726,6 +800,7 @@ tutoring = Flow(
     asides=[
         Aside("remember", match=lambda _: True, handle=keep_message),
         Aside("exit", match=may_exit, handle=leave),
+        Aside("off-topic", match=lambda t: bool(named_subjects(t) or _CHITCHAT.search(t)), handle=off_topic),
         Aside("reveal", match=lambda t: bool(_REVEAL.search(t)), handle=give_answer),
         Aside("motivator", match=discouraged, handle=motivate),
         Aside("change-topic", match=lambda t: bool(_LESSON_REQUEST.search(t)), handle=change_topic),
