@@ -302,10 +302,12 @@ CONTINUE = ["I'm done with this problem, give me another", "that's all for limit
 MORE_END = ["Thanks for your help", "Let's schedule a study plan", "I'm finished", "done", "gotta go",
             "see you tomorrow", "that's it for today", "Thanks, that's all I needed", "can you help me plan my week?",
             "let's stop here", "end the session", "I'm done for today, can you analyze my weak points?",
-            "I need a break", "let's continue later"]  # fmt: skip
+            "I need a break", "let's continue later", "finish", "I'm done", "that's all", "ok, finish",
+            "Thanks, I'm done!", "let's finish here"]  # fmt: skip
 MORE_CONTINUE = ["I'm done with this exercise", "done with this one, next", "thanks!", "ok thanks",
                  "I'm done with limits, what about derivatives?", "let's go on",
-                 "can we do derivatives later?"]  # fmt: skip
+                 "can we do derivatives later?", "done with this one, give me the next",
+                 "That's all for calculus, can you help me with physics?"]  # fmt: skip
 
 
 @pytest.mark.parametrize("text", END + MORE_END)
@@ -402,6 +404,38 @@ def test_no_classification_without_an_exit_keyword(tmp_path: Path, clock: Clock)
     chat, model = tutoring_with(tmp_path, {"grade:tutoring": None})
     chat.say("let's go on")
     assert "classify:exit" not in model.calls
+
+
+def plan_offer_with(tmp_path: Path, answers: Mapping[str, JsonValue | Exception]) -> tuple[Chat, FakeModel]:
+    """At the plan offer after a lesson with a revealed exercise, a model configured."""
+    chat, model = tutoring_with(tmp_path, {**answers, "grade:tutoring": None})
+    chat.say("7")
+    chat.say("8")
+    assert chat.say("I'm done for today").state == "offer_plan"
+    return chat, model
+
+
+@pytest.mark.parametrize(("text", "plans"), [("nope, maybe another day", 0), ("not yet", 0), ("sure", 1)])
+def test_with_a_model_the_plan_offer_keywords_still_decide(tmp_path: Path, clock: Clock, text: str, plans: int) -> None:
+    opposite = {"value": plans == 0}
+    chat, model = plan_offer_with(tmp_path, {"parse:analysis.offer_plan": opposite})
+    chat.say(text)
+    assert len(chat.records("study_plan")) == plans and "parse:analysis.offer_plan" not in model.calls
+
+
+def test_with_a_model_an_undecided_plan_answer_is_the_models(tmp_path: Path, clock: Clock) -> None:
+    chat, model = plan_offer_with(tmp_path, {"parse:analysis.offer_plan": {"value": True}})
+    chat.say("that would help I suppose")
+    assert "parse:analysis.offer_plan" in model.calls and len(chat.records("study_plan")) == 1
+
+
+def test_a_plan_nobody_asked_for_is_never_made(tmp_path: Path, clock: Clock) -> None:
+    # "analyze my session" asks for no plan; the model is not asked whether it meant one
+    chat, model = tutoring_with(tmp_path, {"grade:tutoring": None})
+    chat.say("7")
+    chat.say("8")
+    r = chat.say("that's all, analyze my session")
+    assert r.state == "offer_plan" and chat.records("study_plan") == [] and "classify:plan" not in model.calls
 
 
 def test_a_model_may_accept_an_equivalent_open_answer(tmp_path: Path, clock: Clock) -> None:

@@ -146,6 +146,10 @@ class Course(_Strict):
 
     def find_all(self, text: str) -> list[str]:
         """Every concept a message names, in the order mentioned, misspelt names ("derivitives") too."""
+        return [cid for _, cid in self.mentions(text)]
+
+    def mentions(self, text: str) -> list[tuple[int, str]]:
+        """(position, concept id) of every concept a message names, in the order mentioned."""
         t = text.lower()
         first: dict[str, int] = {}
         for c in self.concepts:
@@ -155,7 +159,7 @@ class Course(_Strict):
                     first[c.id] = m.start()
         for cid, at in self._misspelt(t).items():
             first.setdefault(cid, at)
-        return sorted(first, key=lambda cid: first[cid])
+        return sorted((at, cid) for cid, at in first.items())
 
     def _misspelt(self, text: str) -> dict[str, int]:
         """Concepts named with a typo: a word of the message within `TYPO_SCORE` of a name."""

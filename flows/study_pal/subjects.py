@@ -93,11 +93,7 @@ def named_subjects(text: str) -> list[tuple[int, str]]:
 def read_subjects(text: str, course: Course) -> list[str]:
     """The subjects a plan is for, in the order named; [] when the message names none."""
     lowered = text.lower()
-    found: list[tuple[int, str]] = []
-    for cid in course.find_all(text):
-        names = course.concept(cid).names()
-        at = min((i for n in names if (i := lowered.find(n)) >= 0), default=len(text))
-        found.append((at, course.concept(cid).title))
+    found = [(at, course.concept(cid).title) for at, cid in course.mentions(text)]
     if course.mentions_course(text):
         found.append((min(lowered.find(w) for w in course.title.lower().split() if w in lowered), course.title))
     found += named_subjects(text)

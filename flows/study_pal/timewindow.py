@@ -259,6 +259,11 @@ def _fits(start: int, length: int) -> Invalid | None:
     return None
 
 
+def _end(start: int, length: int) -> time:
+    """Where a window of `length` minutes from `start` ends; one that ends at midnight ends at 23:59."""
+    return _clock(min(start + length, LAST_MINUTE))
+
+
 def parse_window(text: str, at: datetime, base: Window | None = None) -> Window | Invalid | None:
     """The study window `text` names, relative to `at`; None when it names no time or day.
 
@@ -284,7 +289,7 @@ def parse_window(text: str, at: datetime, base: Window | None = None) -> Window 
         problem = _fits(_minutes(start), length)
         if problem is not None:
             return problem
-        times = (start, _clock(_minutes(start) + length))
+        times = (start, _end(_minutes(start), length))
     start, end = times
     minute = at.time().replace(second=0, microsecond=0)  # a window starting this minute is still ahead
     if from_now:
