@@ -16,7 +16,7 @@ from engine.errors import LLMUnavailable
 from engine.llm import Parsed, ParseRequest, Phrased, PhraseRequest
 from engine.models import JsonObject, LLMCall
 from flows.study_pal import timewindow
-from flows.study_pal.tutoring import exit_by_rules, may_exit
+from flows.study_pal.exits import exit_by_rules, may_exit
 
 BOT = "study-pal"
 FRACTIONS = Path(__file__).parent / "replays" / "courses" / "fractions.yaml"

@@ -6,17 +6,19 @@ Before a concept is taught its prerequisites are checked; one below the mastery 
 is offered first (the user may accept or insist). Each chunk: explain -> exercise -> grade;
 a wrong answer gets the hint and one retry, then the answer is revealed. Every graded
 exercise saves an `exercise` record and the concept's new `mastery` (formula in
-flows/course.py). After the last chunk the concept is complete, its mastery is named and
+flows/study_pal/course.py). After the last chunk the concept is complete, its mastery is named and
 the next concept is suggested.
 
 Asides, checked at every question in this order (the first that takes the message wins):
-exit intent (keyword prefilter, then an END/CONTINUE classification; END hands off to
-analysis), "show me the answer" (revealed, scored 0), the motivator (encouragement, then
-the same question again), a request for another topic, "give me another" (skip the
-exercise), "hint" (the hint, not an attempt), a question about the lesson (answered from
-the course; same chunk), and a "thanks" that is not an answer. Before them every message
-is noted in the session memory (flows/study_memory.py), for analysis to see whether a plan
-was asked for.
+exit intent (flows/study_pal/exits.py: keywords first, a model only when they cannot decide;
+END hands off to analysis, an undecided one is neither an exit nor an answer), something
+this course cannot teach or small talk (said so, the same question again), "show me the
+answer" (revealed, scored 0), the motivator (encouragement, then the same question again),
+a request for another topic, "give me another" / "the next one" (skip the exercise), "hint"
+(the hint, not an attempt), a question about the lesson (answered from the course; same
+chunk; "how many are left?" gets the progress), and a "thanks" that is not an answer.
+Before them every message is noted in the session memory (flows/study_pal/memory.py), for
+analysis to see whether a plan was asked for.
 
 The LLM phrases explanations and judges open answers the rules could not accept; where
 the lesson goes is decided here, by transitions over the slots.
@@ -27,7 +29,7 @@ from __future__ import annotations
 import functools
 import re
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, Field, create_model
 
@@ -46,6 +48,7 @@ from flows.study_pal.course import (
     percent,
     read_results,
 )
+from flows.study_pal.exits import exit_decision, may_exit
 from flows.study_pal.memory import cheer_count, forget_analysis, open_lesson, remember
 from flows.study_pal.subjects import named_subjects
 
@@ -106,12 +109,6 @@ def set_concept(s: TutoringSlots, cid: str) -> None:
     """Make `cid` the concept being taught, before its first part."""
     concept = course_of(s).concept(cid)
     s.concept, s.title, s.chunks, s.chunk, s.attempts = cid, concept.title, len(concept.chunks), 0, 0
-
-
-def llm_configured(ctx: StepContext[Any]) -> bool:
-    """Whether a real language model is behind ctx.parse: with one, its verdicts decide (and
-    any failure means the safe default); offline, the keyword rules decide."""
-    return ctx.llm_backend != "rules"
 
 
 # -- parsing the answers to the flow's questions ---------------------------------------------
@@ -399,93 +396,6 @@ def keep_message(ctx: StepContext[Any]) -> str | None:
     """Not an aside: remembers the message for analysis' "did they ask for a plan?" check."""
     remember(ctx.context, ctx.text)
     return None
-
-
-# Exit intent, keywords first (the study assistant's design lists "I'm done", "finish",
-# "that's all", "Thanks for your help", "Can you analyze my session?", "Let's schedule a study
-# plan"): asking for the analysis or a plan ends; asking for more tutoring continues; an
-# ending ends. A message with an exit word that none of these settles goes to the model when
-# one is configured; offline, and on any doubt, the lesson continues.
-_EXIT_WANTS_NEXT_FLOW = re.compile(
-    r"\banaly[sz]\w*(?!\s+(?:th(?:e|is|at)\s+)?(?:function|graph|limit|equation|expression|curve|derivative))|"
-    r"\bschedul\w*|\bstudy plan\b|\bplan (?:my|a|the|some|out)\b|\bcalendar\b|\btimetable\b|"
-    r"\bwhen should i\b|\bweak (?:points?|spots?|areas?)\b|\bhow (?:did i do|am i doing)\b",
-    re.I,
-)
-_EXIT_END = re.compile(
-    r"\b(?:i'?m|i am|we'?re|we are)\s+(?:all\s+)?(?:done|finished|through)\b(?!\s+with\s+(?:this|that|the)\s)|"
-    r"^\W*(?:ok(?:ay)?\W*|alright\W*|right\W*)?(?:done|finished|finish|enough|stop|quit|exit|end|over)\W*$|"
-    r"\b(?:done|finished) for (?:today|now|the day|tonight)\b|\bthat'?s (?:all|it|enough)\b|\bthat is (?:all|it)\b|"
-    r"\benough for (?:today|now)\b|\bthanks? (?:you )?(?:so much |a lot |very much )?for (?:your |the |all the )?"
-    r"(?:help|lesson|session|time|tutoring)\b|\b(?:good)?bye\b|\bsee (?:you|ya)\b|"
-    r"\b(?:gotta|got to|have to|need to|must) (?:go|run|leave)\b|"
-    r"\b(?:let'?s|i want to|i'?d like to|can we|could we|i wanna) (?:stop|end|finish|quit|wrap (?:it |this )?up)\b|"
-    r"\bstop (?:for (?:today|now)|here|the lesson|now)\b|\bcall it a (?:day|night)\b|\bwrap (?:it |this )?up\b|"
-    r"\bno more\b|\bend (?:the |this |our )?(?:session|lesson|tutoring)\b|\bfinish (?:the |this |our )?"
-    r"(?:session|lesson|tutoring|here|now|up)\b|\blater\b|\b(?:need|take|taking) a break\b",
-    re.I,
-)
-_EXIT_CONTINUE = re.compile(
-    r"\b(another|next (?:one|problem|question|exercise|part)|(?:the|a) next\b|more (?:problems|exercises|questions|"
-    r"practice)|one more|keep going|go on|help me with|teach me|explain|"
-    r"can (?:we|you) (?:do|try|move|go|help|teach|explain)|move on|what about|how about|let'?s (?:do|try|move|go|"
-    r"learn|study|continue)|continue|skip|done with (?:this|that|the) (?:one|problem|question|exercise|part))\b",
-    re.I,
-)
-_EXIT_WORDS = re.compile(r"\b(done|finish\w*|enough|stop\w*|quit|bye|leave|exit)\b", re.I)
-_ONLY_THANKS = re.compile(r"^\W*(?:(?:ok(?:ay)?|great|cool|nice|perfect|awesome)\W*)?(?:thanks|thank you|thx)"
-                          r"(?: (?:so much|a lot|very much))?\W*$", re.I)  # fmt: skip
-
-
-def may_exit(text: str) -> bool:
-    """The keyword prefilter: only these messages are classified END / CONTINUE at all."""
-    return any(p.search(text) for p in (_EXIT_WORDS, _EXIT_END, _EXIT_WANTS_NEXT_FLOW))
-
-
-class ExitIntent(BaseModel):
-    decision: Literal["END", "CONTINUE"] | None = Field(
-        None,
-        description=(
-            "END if the user wants to end the tutoring session and move on, e.g. \"I'm done for "
-            'today", "thanks, that\'s all", "can you analyze my session?"; CONTINUE if they want '
-            'more tutoring, e.g. "I\'m done with this problem, give me another", "that\'s all for '
-            'limits, can you help me with derivatives?"'
-        ),
-    )
-
-
-Decision = Literal["END", "CONTINUE"]
-
-
-_PUT_OFF = re.compile(
-    r"\b(?:continue|carry on|go on|pick (?:this|it) up|do (?:this|more|the rest)|finish (?:this|it))\s+"
-    r"(?:later|tomorrow|another (?:time|day)|next time|some other time)\b",
-    re.I,
-)
-
-
-def exit_by_rules(text: str) -> Decision | None:
-    """Keywords: asking for the analysis or a plan, or to go on another time, ends; asking for
-    more tutoring continues; an ending phrase ends; a bare "thanks" continues. None: the
-    keywords cannot decide."""
-    if _EXIT_WANTS_NEXT_FLOW.search(text) or _PUT_OFF.search(text):
-        return "END"
-    if _EXIT_CONTINUE.search(text) or _ONLY_THANKS.search(text):
-        return "CONTINUE"
-    if _EXIT_END.search(text):
-        return "END"
-    return None
-
-
-def exit_decision(ctx: StepContext[Any]) -> Decision | None:
-    """The rules when they decide; else a configured model's temperature-0 verdict. None when
-    neither decides (offline, or the model failed or said nothing): the safe default then is
-    to stay in the lesson."""
-    decided = exit_by_rules(ctx.text)
-    if decided is not None or not llm_configured(ctx):
-        return decided
-    verdict = ctx.parse(ExitIntent, "classify:exit")
-    return verdict.decision if verdict is not None else None
 
 
 def leave(ctx: Ctx) -> str | None:
