@@ -43,6 +43,7 @@ class DayMention:
     fixed: bool
     start: int
     end: int
+    vague: bool = False  # "the weekend": a weekday named beside it says which day
 
 
 _COUNTS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -55,9 +56,12 @@ _RELATIVE = re.compile(
 _WEEKDAY_NAMES = "|".join([*WEEKDAYS, *(a for a in _ABBREVIATIONS if a not in ("sat", "sun"))])
 _NAMED = re.compile(
     r"\b(day after (?:tomorrow|tmrw)|today|tonight|tomorrow|tomorow|tommorow|tommorrow|tmrw|tmr|2morrow|"
-    rf"(?:(next|this|on|coming|this coming)\s+)?({_WEEKDAY_NAMES})s?|(next|this|on|coming)\s+(sat|sun)|"
+    rf"(?:(next|this|on|coming|this coming)\s+)?({_WEEKDAY_NAMES})s?|(next|this|on|coming|do)\s+(sat|sun)|"
     r"(?:(next|this|on|at|over|for)\s+)?(?:the\s+)?(weekend))\b",
     re.I,
+)
+_NEXT_WEEK = re.compile(
+    rf"\b({_WEEKDAY_NAMES}|sat|sun)s?\s+(?:of\s+)?next week\b|\bnext week(?:'s)?\s+(?:on\s+)?({_WEEKDAY_NAMES})\b", re.I
 )
 _ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 _MONTH = "|".join(m[:3] + (m[3:] and f"(?:{m[3:]})?") for m in MONTHS)
@@ -145,9 +149,9 @@ def mentions(text: str, today: date) -> list[DayMention]:
     out: list[DayMention] = []
     taken: list[tuple[int, int]] = []
 
-    def add(day: date | None, fixed: bool, m: re.Match[str]) -> None:
+    def add(day: date | None, fixed: bool, m: re.Match[str], vague: bool = False) -> None:
         if day is not None and not any(a < m.end() and m.start() < b for a, b in taken):
-            out.append(DayMention(day, fixed, m.start(), m.end()))
+            out.append(DayMention(day, fixed, m.start(), m.end(), vague))
             taken.append((m.start(), m.end()))
 
     for m in _ISO.finditer(text):
@@ -166,10 +170,14 @@ def mentions(text: str, today: date) -> list[DayMention]:
             continue
         count, unit = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
         add(today + timedelta(days=_count(count) * (7 if unit.lower().startswith("week") else 1)), True, m)
+    for m in _NEXT_WEEK.finditer(text):
+        name = (m.group(1) or m.group(2)).lower()
+        weekday = WEEKDAYS.index(name) if name in WEEKDAYS else _ABBREVIATIONS[name]
+        add(today + timedelta(days=7 - today.weekday() + weekday), True, m)
     for m in _NAMED.finditer(text):
         named = _named(m, today)
         if named is not None:
-            add(named[0], named[1], m)
+            add(named[0], named[1], m, vague=bool(m.group(7)))
     return sorted(out, key=lambda d: d.start)
 
 
@@ -185,6 +193,7 @@ def read_day(text: str, today: date, near: int | None = None) -> tuple[date, boo
     found = [d for d in mentions(text, today) if not declined(text, d)]
     if not found:
         return None
+    found = [d for d in found if not d.vague] or found  # "this weekend, sunday morning" is Sunday
     best = found[0] if near is None else min(found, key=lambda d: min(abs(d.start - near), abs(d.end - near)))
     return best.day, best.fixed
 

@@ -163,6 +163,34 @@ def _in_minutes(value: float, unit: str) -> int:
     return round(value * (1 if unit.lower().startswith("m") else 60))
 
 
+_HOUR_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+               "ten": 10, "eleven": 11, "twelve": 12}  # fmt: skip
+_HOUR_WORD = "|".join(_HOUR_WORDS)
+_SPOKEN = re.compile(rf"\b(half past|quarter past|quarter to)\s+(\d{{1,2}}|{_HOUR_WORD})\b", re.I)
+_WORD_HOUR = re.compile(
+    rf"\b(at|from|to|till|until|between|and|around|about|after)\s+({_HOUR_WORD})\b(?!\s+(?:hours?|minutes?|more)\b)|"
+    rf"\b({_HOUR_WORD})(?=\s*(?:am|pm|a\.m\.|p\.m\.|o'?clock)\b)",
+    re.I,
+)
+
+
+def spoken_times(text: str) -> str:
+    """Clock times said in words as digits: "half past four" 4:30, "quarter to six" 5:45, "at
+    three" at 3, "seven pm" 7 pm."""
+
+    def hour(word: str) -> int:
+        return int(word) if word.isdigit() else _HOUR_WORDS[word.lower()]
+
+    def said(m: re.Match[str]) -> str:
+        h, how = hour(m.group(2)), m.group(1).lower()
+        if how == "quarter to":
+            return f"{(h - 2) % 12 + 1}:45"
+        return f"{h}:{'30' if how == 'half past' else '15'}"
+
+    text = _SPOKEN.sub(said, text)
+    return _WORD_HOUR.sub(lambda m: f"{m.group(1)} {hour(m.group(2))}" if m.group(1) else str(hour(m.group(3))), text)
+
+
 def find_range(text: str) -> re.Match[str] | None:
     return _RANGE.search(_ISO_DATE.sub(" ", text))
 
@@ -268,6 +296,7 @@ def parse_window(text: str, at: datetime, base: Window | None = None) -> Window 
     """The study window `text` names, relative to `at`; None when it names no time or day.
 
     With `base` (revising a plan), what the message leaves out is kept from it."""
+    text = spoken_times(text)
     times = read_times(text, at)
     if isinstance(times, Invalid):
         return times
