@@ -538,6 +538,18 @@ def test_direct_scheduling_without_analysis_is_not_prioritised(chat: Chat) -> No
     assert "Study plan saved for 2025-05-08 14:00-15:00: 14:00-14:25 Math; 14:30-14:55 Math." in chat.history()
 
 
+def test_small_talk_after_a_plan_does_not_move_it(chat: Chat) -> None:
+    chat.say("schedule study 3-5pm tomorrow")
+    for text in ("ok thanks, see you later", "it took longer than I thought", "bye"):
+        assert chat.say(text).flow == "main"
+    assert [p["window"] for p in chat.records("study_plan")] == ["15:00-17:00"]
+    r = chat.say("make it an hour later")
+    assert "Moved from" in r.reply and [p["window"] for p in chat.records("study_plan")] == [
+        "15:00-17:00",
+        "16:00-18:00",
+    ]
+
+
 def test_an_impossible_window_is_asked_again(chat: Chat) -> None:
     r = chat.say("schedule study from 16-14 tomorrow")
     assert (r.flow, r.state) == ("scheduling", "window") and "ends (14:00) before it starts (16:00)" in r.reply

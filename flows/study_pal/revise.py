@@ -25,14 +25,14 @@ _PUSH = re.compile(
     re.I,
 )
 _BARE = re.compile(r"\b(?:(a (?:bit|little)|slightly|a tad)\s+)?(later|earlier)\b", re.I)
-_RESIZE = re.compile(rf"\b(?:(?:by\s+)?{_AMOUNT}\s*{_UNIT}\s+)?(longer|shorter)\b", re.I)
-REVISION = re.compile(
+_VERB = re.compile(
     r"\b(?:make|move|push|shift|change|switch|put|bring|set|reschedule|postpone|delay|swap)\s+"
     r"(?:it|this|that|them|the (?:plan|session|sessions|window|study(?: session| time| plan)?|schedule)|everything)\b|"
-    r"\binstead\b|\b(?:later|earlier|sooner|longer|shorter)\b|\breschedul\w*|\bpostpone\b|"
-    r"\b(?:can|could) we (?:do|make) it\b|\bactually\b",
+    r"\binstead\b|\b(?:can|could) we (?:do|make|start) it\b",
     re.I,
 )
+_RESIZE = re.compile(rf"\b(?:(?:by\s+)?{_AMOUNT}\s*{_UNIT}\s+)?(longer|shorter)\b", re.I)
+_OTHERWISE = re.compile(r"\breschedul\w*|\bpostpone\b|\bactually\b", re.I)
 
 
 def _minutes(amount: str, unit: str) -> int:
@@ -51,7 +51,7 @@ def read_shift(text: str) -> tuple[int, str] | None:
     if m:
         sign = 1 if m.group(1).lower() in ("back", "later") else -1
         return sign * _minutes(m.group(2), m.group(3)), m.group(0)
-    m = _BARE.search(text)
+    m = _BARE.search(text) if _VERB.search(text) else None  # "see you later" moves nothing
     if m and not _RESIZE.search(text):
         sign = 1 if m.group(2).lower() == "later" else -1
         return sign * (30 if m.group(1) else 60), m.group(0)
@@ -61,15 +61,18 @@ def read_shift(text: str) -> tuple[int, str] | None:
 def read_resize(text: str) -> tuple[int, str] | None:
     """How many minutes longer (positive) or shorter the window gets, and the words that said it."""
     m = _RESIZE.search(text)
-    if not m:
-        return None
+    if not m or not (m.group(1) or _VERB.search(text)):
+        return None  # "longer" alone is no change: "it took longer than I thought"
     change = _minutes(m.group(1), m.group(2)) if m.group(1) else 30
     return (change if m.group(3).lower() == "longer" else -change), m.group(0)
 
 
 def is_revision(text: str) -> bool:
-    """Does the message ask to change a plan ("make it an hour later", "Saturday instead")?"""
-    return bool(REVISION.search(text))
+    """Does the message ask to change a plan ("make it an hour later", "Saturday instead")?
+    Bare "later" ("see you later") is not enough: a verb, "instead", or an amount is."""
+    return bool(_VERB.search(text) or _OTHERWISE.search(text) or _SHIFT.search(text) or _PUSH.search(text)) or bool(
+        (m := _RESIZE.search(text)) and m.group(1)
+    )
 
 
 def revise_window(text: str, at: datetime, base: Window) -> Window | Invalid | None:
