@@ -177,6 +177,12 @@ def read_yes_no(text: str) -> bool | None:
     return True
 
 
+def hedged(text: str) -> bool:
+    """Whether `text` hedges a yes/no ("maybe", "not sure", "yes but I don't know"): unclear on purpose."""
+    t = re.sub(r"[^\w\s']", " ", _norm(text).replace("’", "'"))
+    return bool(_UNCLEAR.search(t))
+
+
 def yes_no() -> Parser:
     def rule(text: str) -> object:
         return read_yes_no(text)

@@ -9,7 +9,7 @@ question); the turn then says the template. A template may mark what must surviv
 Parsing may read; it may not invent. `parse_problem` says why a parsed value is not
 consistent with the message: a number the message does not contain (as digits or as a
 number word in a language text2num reads), a choice with no evidence in the message, or a
-yes/no from a message the rules read as unclear. What a model may decide is written in the
+yes/no from a message that hedges ("maybe", "not sure"). What a model may decide is written in the
 README ("What the model decides").
 """
 
@@ -22,7 +22,7 @@ from pydantic import BaseModel
 from text_to_num import alpha2digit
 from wordfreq import zipf_frequency
 
-from engine.extract import fold, numbers, read_yes_no
+from engine.extract import fold, hedged, numbers, read_yes_no
 
 MARKED = re.compile(r"\[\[(.+?)\]\]")
 _QUOTED = re.compile(r"\"([^\"]{1,80})\"|“([^”]{1,80})”|'([^'\s][^']{0,78}[^'\s])'(?!\w)")
@@ -99,8 +99,8 @@ def parse_problem(value: BaseModel, text: str, options: Iterable[str] = (), *, a
         if isinstance(field, bool):
             if not answer:
                 continue
-            if read_yes_no(text) is None and not _yes_no_words(text):
-                return f"{name}: the message does not say yes or no"
+            if read_yes_no(text) is None and hedged(text):
+                return f"{name}: the message hedges; it does not say yes or no"
         elif isinstance(field, int | float):
             if float(field) not in said:
                 return f"{name}: {field:g} is not a number the message gives"
@@ -146,10 +146,6 @@ def _carries(reply: str, fact: str) -> bool:
 
 def _number_text(n: float) -> str:
     return f"{n:g}"
-
-
-def _yes_no_words(text: str) -> bool:
-    return bool(re.search(r"\b(?:true|false|ja|nein|oui|non|si|sí)\b", text, re.I))
 
 
 def _evidence(option: str, text: str) -> bool:

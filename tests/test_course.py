@@ -18,7 +18,8 @@ from flows.study_pal import timewindow
 from flows.study_pal.course import DEFAULT_COURSE, MASTERY_THRESHOLD, Exercise, get_course, load_course, parse_course
 from flows.study_pal.marking import check_answer
 from flows.study_pal.mastery import ExerciseResult, exercise_score, mastery, performance, severity, weak_points
-from flows.study_pal.scheduling import allocate, pomodoros, read_subject, subjects
+from flows.study_pal.scheduling import allocate, pomodoros
+from flows.study_pal.subjects import read_subject, subjects
 from flows.study_pal.timewindow import Window, default_window, parse_window, window_parser
 
 # -- course validation ----------------------------------------------------------------------
@@ -176,6 +177,16 @@ def test_find_prefers_the_first_concept_mentioned() -> None:
     assert c.mentions_course("What is calculus?")
 
 
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [("teach me derivitives", ["derivatives"]), ("intergals pls", ["integration"]), ("limts", ["limits"]),
+     ("limits and diferentiation", ["limits", "derivatives"]), ("contiuity?", ["continuity"]),
+     ("let's continue", []), ("an integer", []), ("definitely", []), ("I need a break", [])],
+)  # fmt: skip
+def test_misspelt_topics_are_found_and_everyday_words_are_not(text: str, found: list[str]) -> None:
+    assert load_course(DEFAULT_COURSE).find_all(text) == found
+
+
 # -- grading --------------------------------------------------------------------------------
 
 
@@ -208,6 +219,28 @@ def test_numbers_compare_numerically(text: str) -> None:
 )
 def test_answers_as_students_write_them(exercise: Exercise, text: str) -> None:
     assert check_answer(exercise, text)
+
+
+SEVEN = Exercise(question="lim?", answers=["7"])
+HALF = Exercise(question="1/2 as a fraction?", answers=["1/2"])
+NEGATIVE = Exercise(question="slope?", answers=["-4"])
+
+
+@pytest.mark.parametrize(
+    ("exercise", "text"),
+    [(SEVEN, "seven"), (SEVEN, "Seven!"), (SEVEN, "the answer is seven"), (SEVEN, "7, I think"),
+     (SEVEN, "I'd go with 7"), (SEVEN, "is it seven?"), (NUMERIC, "one half"), (NUMERIC, "a half"),
+     (NUMERIC, "zero point five"), (HALF, "0.5"), (HALF, "half"), (NEGATIVE, "minus four"), (NEGATIVE, "negative 4"),
+     (Exercise(question="3/4?", answers=["0.75"]), "three quarters"),
+     (Exercise(question="slope?", answers=["12"]), "twelve")],
+)  # fmt: skip
+def test_number_words_and_equivalent_forms(exercise: Exercise, text: str) -> None:
+    assert check_answer(exercise, text)
+
+
+@pytest.mark.parametrize("text", ["not 7", "6 or 7", "seventy", "7 - no wait, 8", "eight"])
+def test_number_readings_do_not_accept_wrong_or_taken_back_answers(text: str) -> None:
+    assert not check_answer(SEVEN, text)
 
 
 @pytest.mark.parametrize(

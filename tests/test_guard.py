@@ -68,7 +68,7 @@ class YesNo(BaseModel):
     [
         (Category(value="content"), "purple", "nothing in the message points to 'content'"),
         (Number(value=12345), "I don't know it", "12345 is not a number the message gives"),
-        (YesNo(value=False), "maybe", "does not say yes or no"),
+        (YesNo(value=False), "maybe", "hedges"),
     ],
 )
 def test_a_parse_the_message_does_not_support_is_refused(value: BaseModel, text: str, problem: str) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -15,13 +16,21 @@ from engine.models import RecordDraft, StoredRecord, utcnow
 from engine.runtime import TurnResult
 from engine.store import MemoryStore
 from engine.store.sql import SqlStore
+from flows.study_pal.timewindow import CLOCK_ENV
 
 REPLAYS = Path(__file__).parent / "replays"
-SCRIPTS = sorted(REPLAYS.glob("*.yaml"))
+MESSY = REPLAYS / "messy"
+SCRIPTS = sorted(REPLAYS.glob("*.yaml")) + sorted(MESSY.rglob("*.yaml"))
+# a script whose day-relative expectations need a fixed clock says so in a leading comment
+# ("# now: 2025-03-12T09:00"); study-pal reads it from STUDY_PAL_NOW (flows/study_pal/timewindow.py)
+_PINNED = re.compile(r"^#\s*now:\s*(\S+)\s*$", re.M)
 
 
-@pytest.mark.parametrize("path", SCRIPTS, ids=[p.name for p in SCRIPTS])
-def test_replay_script(path: Path) -> None:
+@pytest.mark.parametrize("path", SCRIPTS, ids=[str(p.relative_to(REPLAYS)) for p in SCRIPTS])
+def test_replay_script(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pinned = _PINNED.search(path.read_text(encoding="utf-8"))
+    if pinned:
+        monkeypatch.setenv(CLOCK_ENV, pinned.group(1))
     result = replay(load_script(path))
     assert result.passed, "\n".join(f.describe() for f in result.failures)
 

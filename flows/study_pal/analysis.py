@@ -4,9 +4,12 @@ Entered when tutoring ends, or from the main conversation ("analyze my weak poin
 Each concept with results gets a performance score and a severity (formula and thresholds
 in flows/course.py); the weak ones are listed most severe first and kept in the session
 memory for the scheduler. Whether the user wants a plan is read from the message that
-led here and the last few before it (keywords; a model's yes/no when one is configured);
-if they did not say, the flow asks. Yes hands off to scheduling. Analysis also closes the
-lesson, so nothing leads back into tutoring until the user asks for a lesson again.
+led here and the last few before it (keywords only: a plan nobody asked for is never made);
+if they did not say, the flow asks. The answer is read by keywords first ("not now",
+"maybe another day" are no; a mix of yes and no is asked again), a configured model only
+when they cannot decide. Yes hands off to scheduling; a new request instead of an answer
+("teach me integrals") ends the analysis without a plan and starts the lesson. Analysis also
+closes the lesson, so nothing leads back into tutoring until the user asks for one again.
 """
 
 from __future__ import annotations
@@ -14,27 +17,34 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
-from engine import Ask, Final, Flow, Slots, Step, StepContext, T
-from engine.extract import Parser, read_yes_no
+from engine import Aside, Ask, Final, Flow, Slots, Step, StepContext, T
+from engine.extract import Invalid, Parser, read_yes_no
 from flows.study_pal.course import course_path, get_course
-from flows.study_pal.lesson import llm_configured
 from flows.study_pal.mastery import WeakPoint, percent, read_results, weak_points
 from flows.study_pal.memory import StudyMemory
+from flows.study_pal.reading import asks_for_lesson
 
 
 class AnalysisSlots(Slots):
     exercises: int = 0  # how many exercise results the analysis read
     weak: list[WeakPoint] = Field(default_factory=list)
     wants_plan: bool | None = None
+    redirect: str | None = None  # a flow the user asked for instead of answering the plan offer
 
 
 Ctx = StepContext[AnalysisSlots]
 
 _PLAN = re.compile(r"\b(schedul\w*|plan|plans|planning|calendar|timetable|when should i|pomodoro)\b", re.I)
 _NO_PLAN = re.compile(r"\b(no|don'?t|do not|without|not)\b[^.?!]{0,25}\b(schedul\w*|plan\w*|calendar)", re.I)
-_LATER = re.compile(r"\b(later|not now|maybe another time|some other time)\b", re.I)
+_LATER = re.compile(
+    r"\b(later|not now|not today|not yet|(?:maybe |some )?(?:another|other) (?:time|day)|next time|no time|"
+    r"some other time)\b",
+    re.I,
+)
+_YES_WORD = re.compile(r"\b(yes|yeah|yep|yup|sure|ok|okay)\b", re.I)
+_NO_WORD = re.compile(r"\b(no|nope|nah|not)\b", re.I)
 MARKS = {"severe": "🔴", "moderate": "🟡", "mild": "🟢"}
 
 
@@ -48,21 +58,37 @@ def plan_wish(messages: Sequence[str]) -> bool | None:
     return None
 
 
-class PlanWish(BaseModel):
-    wants_plan: bool | None = Field(
-        None,
-        description="true if the user's last message asks for a study plan or schedule, false if it declines one",
-    )
-
-
 def plan_answer() -> Parser:
+    """Keywords first: "later" / "maybe another day" are no, then the one yes/no reader, then
+    plan words; a mix of yes and no is asked again (never taken as a yes). None lets a
+    configured model try."""
+
     def rule(text: str) -> object:
         if _LATER.search(text):
             return False
         answer = read_yes_no(text)
-        return answer if answer is not None else plan_wish([text])
+        if answer is not None:
+            return answer
+        wish = plan_wish([text])
+        if wish is not None:
+            return wish
+        if _YES_WORD.search(text) and _NO_WORD.search(text):
+            return Invalid("I can't tell whether that's a yes or a no.")
+        return None
 
     return Parser(rule, "yes (make a study plan) or no")
+
+
+def new_request(ctx: Ctx) -> str | None:
+    """At the plan offer, "teach me integrals" is a new request, not an unclear answer: the
+    analysis ends without a plan and the lesson starts."""
+    if read_yes_no(ctx.text) is not None or plan_wish([ctx.text]) is not None:
+        return None
+    course = get_course(course_path(ctx.resources))
+    if not asks_for_lesson(ctx.text) and course.find(ctx.text) is None:
+        return None
+    ctx.slots.wants_plan, ctx.slots.redirect = False, "tutoring"
+    return "redirect"
 
 
 def plural(n: int, word: str) -> str:
@@ -89,16 +115,11 @@ def analyse(ctx: Ctx) -> None:
     results = read_results(r.data for r in ctx.records("exercise"))
     s.exercises = len(results)
     s.weak = weak_points(course, results)
-    memory = ctx.shared(StudyMemory)
-    memory.analysis = list(s.weak)
-    memory.tutoring_active = False
+    ctx.shared(StudyMemory).analysis = list(s.weak)
+    ctx.shared(StudyMemory).tutoring_active = False
     ctx.say(ctx.phrase(report(s), "report:analysis"))
-    wish = plan_wish([*memory.recent_user, ctx.text])
-    if wish is None and llm_configured(ctx):
-        verdict = ctx.parse(PlanWish, "classify:plan")
-        wish = verdict.wants_plan if verdict is not None else None
-    s.wants_plan = wish
-    memory.forget_recent()  # acted on: an old "plan" must not trigger the next analysis
+    s.wants_plan = plan_wish([*ctx.shared(StudyMemory).recent_user, ctx.text])
+    ctx.shared(StudyMemory).forget_recent()  # acted on: an old "plan" must not trigger the next analysis
 
 
 def ask_plan(s: AnalysisSlots) -> str:
@@ -111,6 +132,8 @@ def should_ask(s: AnalysisSlots) -> bool:
 
 
 def closing(s: AnalysisSlots) -> str:
+    if s.redirect:
+        return "OK, no plan for now."
     if s.wants_plan:
         return "Let's plan your study time."
     if s.weak:
@@ -150,14 +173,16 @@ analysis = Flow(
             "done",
             summary=summary,
             say=closing,
-            handoff=lambda s: "scheduling" if s.wants_plan else None,
+            handoff=lambda s: s.redirect or ("scheduling" if s.wants_plan else None),
         ),
     ],
     transitions=[
         T("next", "analyse", "offer_plan", when=should_ask),
         T("next", "analyse", "done"),
         T("answer", "offer_plan", "done"),
+        T("redirect", "offer_plan", "done"),
     ],
+    asides=[Aside("new-request", match=lambda t: True, handle=new_request)],
     max_turns=6,
     llm_calls_per_turn=2,
     cancel_summary="Analysis closed by the user.",

@@ -4,7 +4,8 @@ The course is loaded on every main-conversation turn (cached), so a broken or mi
 `--course` is refused, with every problem listed, at the first message. Then the main
 handler routes, in this order:
 
-1. keyword intents (analysis, scheduling, tutoring), and a question naming the course or
+1. a change to the last plan ("make it an hour later", "move it to Saturday") revises it;
+   then keyword intents (analysis, scheduling, tutoring), and a question naming the course or
    one of its topics ("what is a limit?", "derivatives?"), which starts a lesson on it;
 2. "continue" / "another": the last lesson goes on at the part it stopped, but only while
    it is still open; analysis closes it (loop prevention: after analysis only an explicit
@@ -15,7 +16,7 @@ handler routes, in this order:
    of what the bot can do.
 
 Hand-offs between the flows (tutoring -> analysis -> scheduling) are declared on their
-final states; the session memory they share is described in flows/study_memory.py.
+final states; the session memory they share is described in flows/study_pal/memory.py.
 """
 
 from __future__ import annotations
@@ -23,12 +24,14 @@ from __future__ import annotations
 import re
 
 from engine import Bot, Intent, MainContext, Resources
+from flows.study_pal import timewindow
 from flows.study_pal.analysis import analysis
 from flows.study_pal.course import Course, course_path, get_course
 from flows.study_pal.lesson import TutoringSlots
 from flows.study_pal.memory import StudyMemory
 from flows.study_pal.reading import discouraged, encouragement, is_question
-from flows.study_pal.scheduling import scheduling
+from flows.study_pal.revise import is_revision, revise_window
+from flows.study_pal.scheduling import SchedulingSlots, scheduling
 from flows.study_pal.tutoring import tutoring
 
 ANALYSIS = Intent(
@@ -51,6 +54,12 @@ SCHEDULING = Intent(
         r"\btimetable\b",
         r"\bwhen should i (?:study|learn|revise|practi[cs]e)\b",
         r"\bpomodoro\b",
+        # "plan chemistry and biology on Friday at 4", "book tomorrow 3-5": a planning verb first, then a day or time
+        r"^\W*(?:(?:can|could|would) you |please |pls |let'?s |i (?:want|need|wanna) to |i'?d like to |help me )?"
+        r"(?:plan|book|block(?: out)?|set aside|reserve|pencil in)\b.{0,80}?\b(?:today|tonight|tomorrow|tmrw|"
+        r"(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|satur|sun)(?:day)?|weekend|morning|afternoon|evening|"
+        r"\d{1,2}(?::\d{2})?\s*(?:am|pm)?)\b",
+        r"\b(?:study|revise|review)\b.{0,60}?(?:\b(?:from|between|at)\s+\d|\b\d{1,2}\s*(?:-|to)\s*\d{1,2}\b)",
     ],
     description="the user wants a study plan or schedule for a time window",
 )
@@ -95,6 +104,9 @@ def converse(ctx: MainContext) -> None:
     ctx.shared(StudyMemory).remember(ctx.text)
     # keywords first, and a topic question or "continue" need no model to classify them
     flow = study_pal.intent_for(ctx.text)
+    if flow in (None, "scheduling") and revises_plan(ctx):
+        ctx.start("scheduling", SchedulingSlots(revise=True))
+        return
     if flow is None and asks_about_a_topic(course, ctx.text):
         flow = "tutoring"
     if flow is None and _CONTINUE.search(ctx.text):
@@ -110,6 +122,14 @@ def converse(ctx: MainContext) -> None:
         ctx.start(flow)
         return
     ctx.say(ctx.phrase(small_talk(ctx.text), "reply:main"))
+
+
+def revises_plan(ctx: MainContext) -> bool:
+    """Does the message change the last plan ("make it an hour later", "Saturday instead")?"""
+    memo = ctx.shared(StudyMemory).last_plan
+    if memo is None or not is_revision(ctx.text):
+        return False
+    return revise_window(ctx.text, timewindow.now(), memo.window) is not None
 
 
 def small_talk(text: str) -> str:

@@ -31,6 +31,7 @@ from typing import Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError, model_validator
+from rapidfuzz import fuzz, process
 
 from engine.errors import DataFileError
 from engine.models import Resources
@@ -38,6 +39,10 @@ from engine.models import Resources
 DEFAULT_COURSE = Path(__file__).parent / "data" / "courses" / "calculus.yaml"
 MIN_CHUNKS = 3
 MAX_CHUNKS = 6
+# typo tolerance for topic names: a word this close (rapidfuzz ratio, 0-100) to a name of at
+# least MIN_FUZZY letters names it ("derivitives" 91, "integrel" 88; "continue" vs "continuity" 67)
+TYPO_SCORE = 85
+MIN_FUZZY = 5
 
 Severity = Literal["severe", "moderate", "mild"]
 
@@ -133,14 +138,35 @@ class Course(_Strict):
 
     def find(self, text: str) -> str | None:
         """The concept a message names; when several are named, the first one mentioned."""
+        found = self.find_all(text)
+        return found[0] if found else None
+
+    def find_all(self, text: str) -> list[str]:
+        """Every concept a message names, in the order mentioned, misspelt names ("derivitives") too."""
+        return [cid for _, cid in self.mentions(text)]
+
+    def mentions(self, text: str) -> list[tuple[int, str]]:
+        """(position, concept id) of every concept a message names, in the order mentioned."""
         t = text.lower()
-        best: tuple[int, str] | None = None
+        first: dict[str, int] = {}
         for c in self.concepts:
             for name in c.names():
                 m = re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", t)
-                if m and (best is None or m.start() < best[0]):
-                    best = (m.start(), c.id)
-        return best[1] if best else None
+                if m and m.start() < first.get(c.id, len(t) + 1):
+                    first[c.id] = m.start()
+        for cid, at in self._misspelt(t).items():
+            first.setdefault(cid, at)
+        return sorted((at, cid) for cid, at in first.items())
+
+    def _misspelt(self, text: str) -> dict[str, int]:
+        """Concepts named with a typo: a word of the message within `TYPO_SCORE` of a name."""
+        names = {name: c.id for c in self.concepts for name in c.names() if len(name) >= MIN_FUZZY and " " not in name}
+        found: dict[str, int] = {}
+        for m in re.finditer(rf"[a-z]{{{MIN_FUZZY},}}", text):
+            hit = process.extractOne(m.group(0), list(names), scorer=fuzz.ratio, score_cutoff=TYPO_SCORE)
+            if hit is not None and names[hit[0]] not in found:
+                found[names[hit[0]]] = m.start()
+        return found
 
     def mentions_course(self, text: str) -> bool:
         """Does the message name the course as a whole ("what is calculus?")?"""

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
 from pydantic import Field
 
@@ -67,9 +66,3 @@ def set_concept(s: TutoringSlots, cid: str) -> None:
     """Make `cid` the concept being taught, before its first part."""
     concept = course_of(s).concept(cid)
     s.concept, s.title, s.chunks, s.chunk, s.attempts = cid, concept.title, len(concept.chunks), 0, 0
-
-
-def llm_configured(ctx: StepContext[Any]) -> bool:
-    """Whether a real language model is behind ctx.parse: with one, its verdicts decide (and
-    any failure means the safe default); offline, the keyword rules decide."""
-    return ctx.llm_backend != "rules"

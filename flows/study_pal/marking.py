@@ -1,11 +1,14 @@
 """Marking an exercise answer against the course's accepted forms, offline: numbers and
-fractions by value, options by letter or text, yes/no, and math written in several ways."""
+fractions by value (digits or number words), options by letter or text, yes/no, and math
+written in several ways."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
 from fractions import Fraction
+
+from text_to_num import alpha2digit
 
 from engine.extract import read_yes_no
 from flows.study_pal.course import (
@@ -23,7 +26,7 @@ _LEAD_IN = re.compile(
 _NUMBER = re.compile(r"^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:/[-+]?(?:\d+(?:\.\d*)?|\.\d+))?$")
 
 
-def canonical(text: str) -> str:
+def normalize(text: str) -> str:
     """Lower case, no whitespace, `**`/superscripts as `^`, no `*` or `·`, no closing punctuation."""
     t = text.strip().lower().translate(_SYMBOLS)
     t = _LEAD_IN.sub("", t)
@@ -35,7 +38,7 @@ def canonical(text: str) -> str:
 def readings(text: str) -> list[str]:
     """The normalized answer, plus what follows its last "=" ("lim = 7") and the form without
     a trailing "+ C" (an antiderivative given with its constant)."""
-    out = [canonical(text)]
+    out = [normalize(text)]
     if "=" in out[0]:
         out.append(out[0].rsplit("=", 1)[1])
     out += [r.removesuffix("+c") for r in out if r.endswith("+c")]
@@ -54,27 +57,53 @@ def as_number(text: str) -> Fraction | None:
 
 
 def yes_or_no(text: str) -> str | None:
-    """ "yes" / "no" as engine.extract.read_yes_no reads the answer ("Yes, it must", "nope"), or true/false."""
-    first = re.sub(r"[^\w\s']", " ", text.lower()).split()[:1]
-    if first in (["true"], ["false"]):
-        return "yes" if first == ["true"] else "no"
-    answer = read_yes_no(text)
-    return None if answer is None else "yes" if answer else "no"
+    """ "yes" / "no" as the one yes/no reader hears it ("Yes, it must", "nope"); "no idea" is
+    neither; "true" / "false" count too."""
+    heard = read_yes_no(text)
+    if heard is not None:
+        return "yes" if heard else "no"
+    words = re.sub(r"[^\w\s']", " ", text.lower()).split()
+    if words[:1] == ["true"]:
+        return "yes"
+    return "no" if words[:1] == ["false"] else None
+
+
+_FRACTIONS = {"half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4, "fourth": 4,
+              "fourths": 4, "fifth": 5, "fifths": 5}  # fmt: skip
+_COUNTS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4}
+_FRACTION_WORDS = re.compile(r"\b(a|an|one|two|three|four|\d+)[\s-]+(" + "|".join(_FRACTIONS) + r")\b")
+_LONE_NUMBER = re.compile(r"(?<![\w./^*+=-])-?\d+(?:[.,]\d+)?(?:/\d+(?:[.,]\d+)?)?(?![\w./^*+(-])")
+_TAKEN_BACK = re.compile(r"\b(?:not|isn'?t|no|never|wrong|or)\b")
+
+
+def spelled_out(text: str) -> str:
+    """Number words as digits: "twelve" 12, "one half" 1/2, "minus four" -4, "zero point five" 0.5."""
+    t = _FRACTION_WORDS.sub(lambda m: f"{_COUNTS.get(m.group(1), m.group(1))}/{_FRACTIONS[m.group(2)]}", text.lower())
+    t = re.sub(r"^\W*half\W*$", "1/2", t)
+    t = alpha2digit(t, "en", threshold=0)
+    return re.sub(r"\b(?:minus|negative)\s*(?=\d)", "-", t)
+
+
+def lone_number(text: str) -> str | None:
+    """The one number in a short reply ("4, I think", "I'd go with 4"); None when there are
+    several, or the reply takes it back ("not 4")."""
+    found = _LONE_NUMBER.findall(text)
+    return found[0] if len(found) == 1 and not _TAKEN_BACK.search(text.lower()) else None
 
 
 def _option_letter(text: str, options: Mapping[str, str]) -> str | None:
     """The option a reply picks: its letter ("b", "(b)", "option b"), its text, or both ("b) x³")."""
-    t = canonical(text)
+    t = normalize(text)
     m = re.fullmatch(r"(?:option|answer|choice)?\(?([a-z0-9]+)[).:]?", t)
     if m and m.group(1) in options:
         return m.group(1)
     m = re.match(r"(?:option|answer|choice)?\(?([a-z0-9]+)[).:-]", t)
     if m and m.group(1) in options:
         rest = t[m.end() :]
-        if rest and canonical(options[m.group(1)]).startswith(rest):
+        if rest and normalize(options[m.group(1)]).startswith(rest):
             return m.group(1)
     for key, label in options.items():
-        if canonical(label) == t:
+        if normalize(label) == t:
             return key
     return None
 
@@ -82,15 +111,21 @@ def _option_letter(text: str, options: Mapping[str, str]) -> str | None:
 def check_answer(exercise: Exercise, text: str) -> bool:
     """Rule grading: the option letter (or its text), or any accepted answer.
 
-    Case and whitespace never matter; numbers compare by value ("0.5" == "1/2" == ".5");
-    a yes/no answer counts by its first word ("Yes, it must").
+    Case and whitespace never matter; numbers compare by value ("0.5" == "1/2" == ".5") and
+    may be words ("twelve", "one half"); the one number of a short reply counts ("4, I think");
+    a yes/no answer is read by the one yes/no reader ("Yes, it must").
     """
     if exercise.options is not None:
         return _option_letter(text, exercise.options) == exercise.answer
     given = readings(text)
+    for form in (spelled_out(text),):
+        given += [r for r in readings(form) if r not in given]
+        lone = lone_number(form)
+        if lone is not None:
+            given.append(lone)
     numbers = [n for n in map(as_number, given) if n is not None]
     for accepted in exercise.answers or []:
-        want = canonical(accepted)
+        want = normalize(accepted)
         if want in given:
             return True
         target = as_number(want)

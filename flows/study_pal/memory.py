@@ -10,7 +10,9 @@ carry the few facts that must cross over, and survive restarts with the session:
 * `tutoring_active` / `lesson` / `lesson_part`: whether a lesson is open, its concept and the
   part to go on from ("continue"). Analysis clears the flag, so nothing but an explicit
   request for a lesson leads back into tutoring;
-* `cheers`: how often the motivator has spoken, so repeated encouragement is not word for word.
+* `cheers`: how often the motivator has spoken, so repeated encouragement is not word for word;
+* `last_plan`: the window and topics of the last study plan, so "make it an hour later" can
+  revise it.
 
 The field names are the memory's keys, as sessions stored before this was a model have them.
 """
@@ -20,8 +22,28 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field
 
 from flows.study_pal.mastery import WeakPoint
+from flows.study_pal.timewindow import Window
 
 KEEP_RECENT = 5
+
+
+class Topic(BaseModel):
+    """A topic of a plan and its weight in the share of sessions."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str
+    weight: int = Field(ge=1)
+
+
+class PlanMemo(BaseModel):
+    """What a revision of the last plan starts from."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    window: Window
+    topics: list[Topic]
+    priorities: list[str] = Field(default_factory=list)
 
 
 class StudyMemory(BaseModel):
@@ -33,6 +55,7 @@ class StudyMemory(BaseModel):
     lesson: str | None = None
     lesson_part: int = Field(1, ge=1)
     cheers: int = Field(0, ge=0)
+    last_plan: PlanMemo | None = None
 
     def remember(self, text: str) -> None:
         """Keep `text` among the last `KEEP_RECENT` user messages."""

@@ -1,31 +1,31 @@
 """Reading what a learner says during a lesson: answers to the flow's questions, and the
-asides that are not answers (leaving, "show me the answer", discouragement, another topic,
-"give me another", a hint, a question about the lesson, a thanks).
+asides that are not answers ("show me the answer", discouragement, another topic, "give me
+another", a hint, a question about the lesson, off-course talk, a thanks). Leaving the
+lesson is read in flows/study_pal/exits.py.
 
-Keywords decide first; a model is asked only where they cannot (the exit intent), and the
-safe default on doubt is to carry on with the lesson.
+Keywords decide first; a model is asked only where they cannot, and the safe default on
+doubt is to carry on with the lesson.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any, Literal
-
-from pydantic import BaseModel, Field
+from typing import Any
 
 from engine import StepContext
 from engine.extract import Invalid, Parser, read_yes_no
+from flows.study_pal.exits import exit_decision
 from flows.study_pal.lesson import (
     Ctx,
     TutoringSlots,
     course_of,
     current_chunk,
     in_exercise,
-    llm_configured,
     title_of,
 )
 from flows.study_pal.mastery import percent
 from flows.study_pal.memory import StudyMemory
+from flows.study_pal.subjects import named_subjects
 
 # -- parsing the answers to the flow's questions ---------------------------------------------
 
@@ -57,7 +57,9 @@ def offer_parser(s: TutoringSlots) -> Parser:
 
 
 _GO_ON = re.compile(r"\b(continue|go on|next|another|let'?s go)\b", re.I)
-_STOP = re.compile(r"\b(later|not now|another time|some other time|no more)\b", re.I)
+_STOP = re.compile(
+    r"\b(later|not now|not today|(?:some |an)?other (?:time|day)|next time|no more|enough for (?:today|now))\b", re.I
+)
 
 
 def next_parser(s: TutoringSlots) -> Parser:
@@ -68,9 +70,10 @@ def next_parser(s: TutoringSlots) -> Parser:
         named = course.find(text)
         if named is not None:
             return named
-        if _STOP.search(text) or read_yes_no(text) is False:
+        answer = read_yes_no(text)
+        if _STOP.search(text) or answer is False:
             return "done"
-        if read_yes_no(text) or _GO_ON.search(text):
+        if answer or _GO_ON.search(text):
             return s.suggestion or Invalid(f"Which topic would you like next? I can teach: {course.menu()}.")
         return None
 
@@ -86,68 +89,17 @@ def keep_message(ctx: StepContext[Any]) -> str | None:
     return None
 
 
-# Exit intent. Offline, three kinds of phrase decide: asking for the analysis or a plan (END),
-# asking for more tutoring (CONTINUE), an ending ("I'm done for today": END).
-_EXIT_WANTS_NEXT_FLOW = re.compile(
-    r"\b(analy[sz]\w*|schedul\w*|study plan|plan (?:my|a|the|some|out)|calendar|timetable|when should i)\b", re.I
-)
-_EXIT_END = re.compile(
-    r"\b(?:i'?m|i am|we'?re|we are) (?:done|finished)\b|^\W*(?:done|finished|enough)\W*$|"
-    r"\b(?:done|finished) for (?:today|now|the day|tonight)\b|\bthat'?s (?:all|it|enough)\b|\bthat is (?:all|it)\b|"
-    r"\benough for (?:today|now)\b|\bthanks? (?:you )?(?:so much |a lot )?for (?:your |the |all the )?"
-    r"(?:help|lesson|session|time)\b|\b(?:good)?bye\b|\bsee you\b|\b(?:gotta|got to|have to|need to|must) go\b|"
-    r"\b(?:let'?s|i want to|i'?d like to|can we) (?:stop|end|finish|quit|wrap up)\b|"
-    r"\bstop (?:for (?:today|now)|here|the lesson)\b|\bcall it a day\b|\bwrap (?:it )?up\b|\bno more\b|"
-    r"\bend (?:the |this |our )?(?:session|lesson|tutoring)\b|\blater\b|\b(?:need|take|taking) a break\b",
-    re.I,
-)
-_EXIT_CONTINUE = re.compile(
-    r"\b(another|next (?:one|problem|question|exercise)|more (?:problems|exercises|questions|practice)|"
-    r"help me with|teach me|explain|can (?:we|you) (?:do|try|move|go|help|teach|explain)|move on to|"
-    r"what about|how about|let'?s (?:do|try|move|go|learn|study)|"
-    r"done with (?:this|that) (?:one|problem|question|exercise))\b",
-    re.I,
-)
-_EXIT_WORDS = re.compile(r"\b(done|finish\w*|thanks|thank you|enough|stop\w*|quit|no more|break)\b", re.I)
-
-
-def may_exit(text: str) -> bool:
-    """The keyword prefilter: only these messages are classified END / CONTINUE at all."""
-    return any(p.search(text) for p in (_EXIT_WORDS, _EXIT_END, _EXIT_WANTS_NEXT_FLOW))
-
-
-class ExitIntent(BaseModel):
-    decision: Literal["END", "CONTINUE"] | None = Field(
-        None,
-        description=(
-            "END if the user wants to end the tutoring session and move on, e.g. \"I'm done for "
-            'today", "thanks, that\'s all", "can you analyze my session?"; CONTINUE if they want '
-            'more tutoring, e.g. "I\'m done with this problem, give me another", "that\'s all for '
-            'limits, can you help me with derivatives?"'
-        ),
-    )
-
-
-def exit_by_rules(text: str) -> Literal["END", "CONTINUE"]:
-    """Offline classification: asking for the analysis or a plan ends; otherwise an ending
-    phrase ends, unless the message also asks for more tutoring."""
-    if _EXIT_WANTS_NEXT_FLOW.search(text):
-        return "END"
-    if _EXIT_CONTINUE.search(text):
-        return "CONTINUE"
-    return "END" if _EXIT_END.search(text) else "CONTINUE"
-
-
-def exit_decision(ctx: StepContext[Any]) -> Literal["END", "CONTINUE"]:
-    """With a model: its temperature-0 verdict, CONTINUE on any failure. Offline: the rules."""
-    if not llm_configured(ctx):
-        return exit_by_rules(ctx.text)
-    verdict = ctx.parse(ExitIntent, "classify:exit")
-    return "END" if verdict is not None and verdict.decision == "END" else "CONTINUE"
-
-
 def leave(ctx: Ctx) -> str | None:
-    return "exit" if exit_decision(ctx) == "END" else None
+    """END leaves; CONTINUE lets the other asides and the answer have the message. Undecided
+    ("I might stop soon"): the lesson stays, the message is not graded, and the user is told
+    how to stop."""
+    decision = exit_decision(ctx)
+    if decision == "END":
+        return "exit"
+    if decision == "CONTINUE" or not in_exercise(ctx.slots):
+        return None
+    ctx.say("We can stop whenever you like: say 'I'm done for today' to finish, or keep going with the exercise.")
+    return ""
 
 
 _REVEAL = re.compile(
@@ -209,6 +161,16 @@ _LESSON_REQUEST = re.compile(
 )
 
 
+_ASKS_FOR_LESSON = re.compile(
+    r"\b(teach|explain|learn|lesson|quiz me|practi[cs]e|tutor|help me (?:with|understand))\b", re.I
+)
+
+
+def asks_for_lesson(text: str) -> bool:
+    """Does the message ask to be taught ("teach me integrals", "explain limits again")?"""
+    return bool(_ASKS_FOR_LESSON.search(text) or _LESSON_REQUEST.search(text))
+
+
 def change_topic(ctx: Ctx) -> str | None:
     """A lesson on another concept: start it (prerequisites checked again)."""
     s = ctx.slots
@@ -228,7 +190,8 @@ def change_topic(ctx: Ctx) -> str | None:
 
 _ANOTHER = re.compile(
     r"\b(give me another|skip(?: this| it)?|(?:another|next|different) (?:one|problem|question|exercise)|"
-    r"done with (?:this|that) (?:one|problem|question|exercise))\b",
+    r"done with (?:this|that) (?:one|problem|question|exercise)|(?:give me |on to |onto )?the next(?: one)?|"
+    r"next,? please|move on|one more)\b|^\W*next\W*$",
     re.I,
 )
 
@@ -261,6 +224,44 @@ def is_question(text: str) -> bool:
     return bool(_QUESTION.search(text))
 
 
+_NOT_OFF_TOPIC = {"Math", "Algebra", "Linear algebra", "Geometry", "Trigonometry", "Statistics"}
+_CHITCHAT = re.compile(
+    r"\b(weather|what time is it|who (?:are|made) you|are you (?:a bot|a robot|human|real|an ai)|your name|"
+    r"(?:tell me )?a joke|football|soccer|netflix|movies?|tv show|video games?|the news)\b",
+    re.I,
+)
+
+
+def off_topic(ctx: Ctx) -> str | None:
+    """Something this course cannot teach ("can you help with physics after this?") or small
+    talk: said so, and the same question again; never graded as an answer."""
+    s = ctx.slots
+    course = course_of(s)
+    if course.find(ctx.text) is not None:
+        return None  # about the course after all
+    others = [name for _, name in named_subjects(ctx.text) if name not in _NOT_OFF_TOPIC]
+    if others:
+        listed = " and ".join(dict.fromkeys(others))
+        later = "after this lesson" if in_exercise(s) else "elsewhere"
+        ctx.say(
+            ctx.phrase(
+                f"{listed} isn't part of {course.title}, so I can't teach it here; it will have to wait until "
+                f"{later}. Let's keep going with {s.title or 'the course'}.",
+                "defer:tutoring",
+            )
+        )
+        return ""
+    if _CHITCHAT.search(ctx.text):
+        ctx.say(ctx.phrase(f"That's outside our lesson; I'm here to help with {course.title}.", "defer:tutoring"))
+        return ""
+    return None
+
+
+_HOW_FAR = re.compile(
+    r"\bhow (?:many|much|long)\b.*\b(left|more|parts?|exercises?|to go|is (?:this|it)|will (?:this|it))\b", re.I
+)
+
+
 def answer_question(ctx: Ctx) -> str | None:
     """Answer from the course: the concept asked about, else the part being taught."""
     s = ctx.slots
@@ -268,6 +269,11 @@ def answer_question(ctx: Ctx) -> str | None:
         return None  # choosing a topic: "what is a limit?" names the topic
     course = course_of(s)
     named = course.find(ctx.text)
+    if in_exercise(s) and _HOW_FAR.search(ctx.text):
+        left = s.chunks - s.chunk
+        more = f"{left} more after this one" if left else "this is the last one"
+        ctx.say(f"You're on part {s.chunk} of {s.chunks} of {s.title}: {more}.")
+        return ""
     if not is_question(ctx.text) and named in (None, s.concept):
         return None  # "4?" is an answer; only "derivatives?" (another topic) is a question
     if in_exercise(s) and named in (None, s.concept):

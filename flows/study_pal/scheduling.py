@@ -1,32 +1,37 @@
 """Scheduling: a Pomodoro study plan inside the user's window, weakest topics first.
 
 Entered from analysis ("yes, make a plan") or straight from the main conversation
-("schedule study from 14-15 tomorrow for Math"). The window is read from the message
-(flows/timewindow.py); a window that cannot work ("16-14", "9-9:10") is asked for again;
-no window at all means the default one. Sessions are 25 minutes of study with 5-minute
-breaks and a 15-minute break after every fourth.
+("schedule study from 14-15 tomorrow for Math"), or to revise the last plan ("make it an
+hour later", "move it to Saturday": flows/study_pal/revise.py). The window is read from the
+message (flows/study_pal/timewindow.py); a window that cannot work ("16-14", "9-9:10") is
+asked for again; no window at all means the default one. Sessions are 25 minutes of study
+with 5-minute breaks and a 15-minute break after every fourth.
 
-Topics: subjects named in the message ("for Math", "for limits and derivatives") are studied
-alone, in equal shares, a course topic under its course title. Otherwise the last
-analysis' weak points are prioritised: one session each, most severe first, while sessions
-last; the rest shared by the D'Hondt method with weights severe 3, moderate 2, mild 1; the
-sessions of a topic are kept together. With neither, the course as a whole, unprioritised.
-The plan is saved as a `study_plan` record {date, window, prioritized, sessions: [{start,
-end, topic}]} with times as HH:MM, and summarised in the main history.
+Topics: subjects named anywhere in the message ("plan chemistry and biology on Friday",
+"for limits and derivatives": flows/study_pal/subjects.py) are studied alone, in equal
+shares, a course topic under its course title. Otherwise the last analysis' weak points are
+prioritised: one session each, most severe first, while sessions last; the rest shared by
+the D'Hondt method with weights severe 3, moderate 2, mild 1; the sessions of a topic are
+kept together. With neither, the course as a whole, unprioritised. A revision keeps the
+plan's topics unless it names others. The plan is saved as a `study_plan` record {date,
+window, prioritized, sessions: [{start, end, topic}]} (a revision adds `revises`: the old
+date and window, whose record stays) with times as HH:MM, and summarised in the main history.
 """
 
 from __future__ import annotations
 
-import re
 from datetime import time
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine import Ask, Final, Flow, RecordDraft, Slots, Step, StepContext, T
 from engine.extract import Invalid
+from engine.models import JsonObject
 from flows.study_pal import timewindow
-from flows.study_pal.course import Course, course_path, get_course
-from flows.study_pal.memory import StudyMemory
+from flows.study_pal.course import course_path, get_course
+from flows.study_pal.memory import PlanMemo, StudyMemory, Topic
+from flows.study_pal.revise import revise_window
+from flows.study_pal.subjects import read_subjects
 from flows.study_pal.timewindow import Window, default_window, hhmm, parse_window, window_parser
 
 STUDY_MINUTES = 25
@@ -48,45 +53,15 @@ class SchedulingSlots(Slots):
     window: Window | None = None
     problem: str | None = None  # why the window in the message cannot be used
     used_default: bool = False
-    subject: str | None = None
+    subject: str | None = None  # the subjects named, as the plan lists them ("Chemistry, Biology")
+    subjects: list[str] = Field(default_factory=list)
+    revise: bool = False  # started to change the last plan
+    revised: Window | None = None  # the window of the plan this one replaces
     priorities: list[str] = Field(default_factory=list)  # "Derivatives (severe)", most severe first
     sessions: list[StudySession] = Field(default_factory=list)
 
 
 Ctx = StepContext[SchedulingSlots]
-
-_SUBJECT = re.compile(
-    r"\bfor (?:my |the |our )?([a-z][\w&+\- ]{0,40}?)\s*(?=$|[.!?,;]|\b(?:from|on|at|between|tomorrow|today|tonight|"
-    r"this|next|in the|please)\b)",
-    re.I,
-)
-_NOT_SUBJECTS = {"me", "us", "myself", "you", "it", "this", "that", "these", "those", "them", "today", "tomorrow",
-                 "tonight", "now", "later", "a", "an", "next", "each", "every", "all", "weak", "study", "studying",
-                 "a study plan", "a plan", "a schedule", "these topics", "those topics", "the topics", "topics",
-                 "my weak points", "weak points", "the week", "week", "monday", "tuesday", "wednesday", "thursday",
-                 "friday", "saturday", "sunday", "an hour", "hours", "revision"}  # fmt: skip
-
-
-def read_subject(text: str) -> str | None:
-    """What to study, from "... for Math"; pronouns, days and "these topics" are not subjects."""
-    for m in _SUBJECT.finditer(text):
-        subject = m.group(1).strip()
-        if subject.lower() in _NOT_SUBJECTS or subject.split()[0].lower() in _NOT_SUBJECTS:
-            continue
-        return subject[:1].upper() + subject[1:]
-    return None
-
-
-def subjects(course: Course, subject: str) -> list[str]:
-    """The topics a subject names ("limits and derivatives": Limits, Derivatives), course
-    topics under their titles."""
-    names: list[str] = []
-    for part in re.split(r",|&|\+|\band\b", subject):
-        part = part.strip()
-        if part:
-            cid = course.find(part)
-            names.append(course.concept(cid).title if cid else part[:1].upper() + part[1:])
-    return list(dict.fromkeys(names))
 
 
 def pomodoros(window: Window) -> list[tuple[time, time]]:
@@ -117,12 +92,20 @@ def allocate(sessions: int, weights: list[int]) -> list[int]:
 
 def read(ctx: Ctx) -> None:
     s = ctx.slots
-    found = parse_window(ctx.text, timewindow.now())
+    course = get_course(course_path(ctx.resources))
+    at = timewindow.now()
+    memo = ctx.shared(StudyMemory).last_plan if s.revise else None
+    found = revise_window(ctx.text, at, memo.window) if memo else parse_window(ctx.text, at)
     if isinstance(found, Window):
         s.window = found
     elif isinstance(found, Invalid):
         s.problem = found.reason
-    s.subject = read_subject(ctx.text)
+    elif memo is not None:
+        s.problem = "I couldn't tell what to change in the plan."
+    if memo is not None:
+        s.revised = memo.window
+    s.subjects = read_subjects(ctx.text, course)
+    s.subject = ", ".join(s.subjects) or None
 
 
 def plan(ctx: Ctx) -> None:
@@ -131,21 +114,25 @@ def plan(ctx: Ctx) -> None:
         s.window = default_window(timewindow.now())
         s.used_default = True
     course = get_course(course_path(ctx.resources))
+    memo = ctx.shared(StudyMemory).last_plan if s.revise else None
     weak = ctx.shared(StudyMemory).analysis
-    topics: list[tuple[str, int]]
-    if s.subject:
-        topics = [(name, 1) for name in subjects(course, s.subject)]
+    topics: list[Topic]
+    if s.subjects:
+        topics = [Topic(name=name, weight=1) for name in s.subjects]
+    elif memo is not None:
+        topics, s.priorities = memo.topics, memo.priorities
     elif weak:
-        topics = [(w.title, WEIGHTS[w.severity]) for w in weak]
+        topics = [Topic(name=w.title, weight=WEIGHTS[w.severity]) for w in weak]
         s.priorities = [f"{w.title} ({w.severity})" for w in weak]
     else:
-        topics = [(course.title, 1)]
+        topics = [Topic(name=course.title, weight=1)]
     slots = pomodoros(s.window)
-    counts = allocate(len(slots), [w for _, w in topics])
-    names = [name for (name, _), n in zip(topics, counts, strict=True) for _ in range(n)]
+    counts = allocate(len(slots), [t.weight for t in topics])
+    names = [t.name for t, n in zip(topics, counts, strict=True) for _ in range(n)]
     s.sessions = [
         StudySession(start=hhmm(a), end=hhmm(b), topic=name) for (a, b), name in zip(slots, names, strict=True)
     ]
+    ctx.shared(StudyMemory).last_plan = PlanMemo(window=s.window, topics=topics, priorities=s.priorities)
     ctx.shared(StudyMemory).forget_recent()  # the wish for a plan is fulfilled
 
 
@@ -157,9 +144,10 @@ def ask_window(s: SchedulingSlots) -> str:
 def presented(s: SchedulingSlots) -> str:
     if s.window is None:
         return "I couldn't make a plan."
+    moved = f"Moved from {s.revised.label()}. " if s.revised else ""
     lines = [
-        f"📚 Your study plan for {s.window.label()} (Pomodoro: {STUDY_MINUTES} min study, {SHORT_BREAK} min breaks, "
-        f"{LONG_BREAK} min after every {LONG_BREAK_EVERY}th):"
+        f"{moved}📚 Your study plan for {s.window.label()} (Pomodoro: {STUDY_MINUTES} min study, "
+        f"{SHORT_BREAK} min breaks, {LONG_BREAK} min after every {LONG_BREAK_EVERY}th):"
     ]
     if s.priorities:
         lines.append(f"Prioritised from your analysis: {', '.join(s.priorities)}.")
@@ -177,25 +165,27 @@ def summary(s: SchedulingSlots) -> str:
         return "Scheduling ended without a plan."
     listed = "; ".join(f"{x.start}-{x.end} {x.topic}" for x in s.sessions)
     how = " (prioritised by the analysis)" if s.priorities else ""
+    verb = "revised" if s.revised else "saved"
     return (
-        f"Study plan saved{how} for {s.window.day.isoformat()} {hhmm(s.window.start)}-{hhmm(s.window.end)}: {listed}."
+        f"Study plan {verb}{how} for {s.window.day.isoformat()} {hhmm(s.window.start)}-{hhmm(s.window.end)}: {listed}."
     )
 
 
 def study_plan(s: SchedulingSlots) -> list[RecordDraft]:
     if s.window is None:
         return []
-    return [
-        RecordDraft(
-            kind="study_plan",
-            data={
-                "date": s.window.day.isoformat(),
-                "window": f"{hhmm(s.window.start)}-{hhmm(s.window.end)}",
-                "prioritized": bool(s.priorities),
-                "sessions": [x.model_dump(mode="json") for x in s.sessions],
-            },
-        )
-    ]
+    data: JsonObject = {
+        "date": s.window.day.isoformat(),
+        "window": f"{hhmm(s.window.start)}-{hhmm(s.window.end)}",
+        "prioritized": bool(s.priorities),
+        "sessions": [x.model_dump(mode="json") for x in s.sessions],
+    }
+    if s.revised is not None:
+        data["revises"] = {
+            "date": s.revised.day.isoformat(),
+            "window": f"{hhmm(s.revised.start)}-{hhmm(s.revised.end)}",
+        }
+    return [RecordDraft(kind="study_plan", data=data)]
 
 
 def window_problem(s: SchedulingSlots) -> bool:

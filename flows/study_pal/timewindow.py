@@ -1,44 +1,58 @@
 """Study windows: reading "14-16 tomorrow" or "from 2pm to 4pm on Friday" into a typed window.
 
-`now()` is the scheduler's only clock; tests fix it with monkeypatch. Times are local
-wall-clock times, as the user says them.
+`now()` is the flows' only clock: tests pin it with monkeypatch, a run (a replay in a
+subprocess, the chat) with the `STUDY_PAL_NOW` environment variable. Times are local
+wall-clock times, as the user says them. Which day is meant is read in flows/study_pal/days.py.
 
 Reading rules, in the order they apply:
 * a range is `H[:MM][am|pm]` then `-`, `–`, `to`, `until`, `till` or `and` then another time,
   optionally after `from` or `between`; `noon`, `now` (as a start) and `midnight` (as an end)
   are understood;
-* without a range, a single start ("at 3pm", "from 15:00") or a length ("for 90 minutes",
-  "2 hours") or both; the missing part is the default (`DEFAULT_START`, `DEFAULT_HOURS`);
+* without a range, a start ("at 3pm", "from 15:00", "from now", "in 20 minutes", "after
+  lunch") or a length ("for 90 minutes", "two hours", "an hour and a half") or both; a part
+  of day alone ("Sunday afternoon", "tonight") is that part's window (`days.PARTS`); what is
+  still missing is the default (`DEFAULT_START`, `DEFAULT_HOURS`);
 * `2-4pm`: an unmarked start takes the end's pm when that keeps it before the end;
 * "morning" marks unmarked hours am; "afternoon", "evening", "tonight" mark them pm;
 * otherwise an unmarked hour from 1 to 7 is read as afternoon (nobody plans study at 3 am),
   a start only when that keeps it before the end ("7-9" stays morning);
 * "1-2 hours" is a vague length, not a window;
-* the day is `today`, `tonight`, `tomorrow` (`tmrw`), `day after tomorrow`, a weekday (`on
-  Friday`, `fri`: its next occurrence, today included while the window is still ahead; `next
-  Friday`: strictly after today) or an ISO date; without one, today if the window is still
-  ahead, else tomorrow;
+* a part of today that has begun starts now ("tonight" at 21:30 is 21:30-23:30);
 * a window must fit in one day and hold one Pomodoro (`MIN_MINUTES`).
+
+A plan can be revised (`revise_window`): what the message names replaces that part of the
+old window ("move it to Saturday" keeps the hours, "make it 5pm" keeps the length), and
+"an hour later" / "30 minutes earlier" shift it.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from datetime import date, datetime, time, timedelta
 
 from pydantic import BaseModel, ConfigDict, model_validator
 
+from engine.errors import DefinitionError
 from engine.extract import Invalid, Parser
+from flows.study_pal.days import PARTS, read_day, read_part
 
 MIN_MINUTES = 25  # one Pomodoro must fit
 DEFAULT_START = time(16, 0)
 DEFAULT_HOURS = 2
-WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+LAST_MINUTE = 23 * 60 + 59
+CLOCK_ENV = "STUDY_PAL_NOW"
 
 
 def now() -> datetime:
     """The current local time; the one place the study-pal flows read the clock."""
-    return datetime.now()
+    pinned = os.environ.get(CLOCK_ENV, "").strip()
+    if not pinned:
+        return datetime.now()
+    try:
+        return datetime.fromisoformat(pinned).replace(tzinfo=None)
+    except ValueError as e:
+        raise DefinitionError(f"{CLOCK_ENV}={pinned!r} is not an ISO date-time such as 2025-03-12T09:30") from e
 
 
 class Window(BaseModel):
@@ -58,7 +72,7 @@ class Window(BaseModel):
 
     @property
     def minutes(self) -> int:
-        return (self.end.hour * 60 + self.end.minute) - (self.start.hour * 60 + self.start.minute)
+        return _minutes(self.end) - _minutes(self.start)
 
     def label(self) -> str:
         return f"{self.day.strftime('%A')} {self.day.isoformat()}, {hhmm(self.start)}-{hhmm(self.end)}"
@@ -68,37 +82,49 @@ def hhmm(t: time) -> str:
     return t.strftime("%H:%M")
 
 
+def _minutes(t: time) -> int:
+    return t.hour * 60 + t.minute
+
+
+def _clock(total: int) -> time:
+    return time(total // 60, total % 60)
+
+
 _TIME = r"(\d{1,2})(?:[:.h](\d{2}))?\s*(a\.?m\.?|p\.?m\.?)?"
 _RANGE = re.compile(
     rf"(?<![\d:/.-])(?:\b(?:from|between)\s+)?(?:{_TIME}|(noon|now))\s*(?:-|–|—|\bto\b|\buntil\b|\btill\b|\band\b)\s*"
-    rf"(?:{_TIME}|(noon|midnight))(?![\d:/])(?!\s*(?:hours?|hrs?|minutes?|mins?)\b)",
+    rf"(?:{_TIME}|(noon|midnight))(?![\d:/])(?!\s*(?:hours?|hrs?|minutes?|mins?|days?|weeks?)\b)",
     re.IGNORECASE,
 )
 # a lone start needs a lead word, or an am/pm or minutes, so "chapter 3" is not a time
 _START = re.compile(
-    rf"\b(?:at|from|starting(?: at)?|after)\s+(?:{_TIME}|(noon))(?![\d:/])(?!\s*(?:hours?|hrs?|minutes?|mins?)\b)"
-    rf"|(?<![\d:/.-])(\d{{1,2}})(?::(\d{{2}})\s*(a\.?m\.?|p\.?m\.?)?|\s*(a\.?m\.?|p\.?m\.?))(?![\w:/])",
+    rf"\b(?:at|from|starting(?: at)?|start(?:ing)? at|after|around|about|by)\s+(?:{_TIME}|(noon|midday))"
+    r"(?:\s*o'?clock)?(?![\d:/])(?!\s*(?:hours?|hrs?|minutes?|mins?|days?|weeks?)\b)"
+    rf"|(?<![\d:/.-])(\d{{1,2}})(?::(\d{{2}})\s*(a\.?m\.?|p\.?m\.?)?|\s*(a\.?m\.?|p\.?m\.?)|\s*o'?clock)(?![\w:/])",
     re.IGNORECASE,
 )
+_AMOUNT = r"(\d+(?:[.,]\d+)?|an?|one|two|three|four|five|six|half an?|a couple of|couple of)"
+# a one-letter unit only after digits: "ah" is no hour
 _LENGTH = re.compile(
-    r"(?<![\d.,-])(?<!-\s)\b(\d+(?:[.,]\d+)?|an?|one|two|three|four|five|six|half an?)\s*"
-    r"(hours?|hrs?|h|minutes?|mins?)\b",
+    rf"(?<![\d.,-])(?<!-\s)(?<!\bin\s)\b(?:{_AMOUNT}\s*(hours?|hrs?|minutes?|mins?)|(\d+(?:[.,]\d+)?)\s*(h|m))\b"
+    r"(\s+and\s+a\s+half)?",
     re.IGNORECASE,
 )
-_WORD_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+_AND_A_HALF = re.compile(r"\b(an?|one|two|three)\s+and\s+a\s+half\s+hours?\b", re.IGNORECASE)
+_WORD_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+                 "a couple of": 2, "couple of": 2}  # fmt: skip
 _AM = re.compile(r"\bmorning\b", re.IGNORECASE)
-_PM = re.compile(r"\b(?:afternoon|evening|tonight|night)\b", re.IGNORECASE)
-_ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
-_ABBREVIATIONS = {"mon": 0, "tue": 1, "tues": 1, "wed": 2, "thu": 3, "thur": 3, "thurs": 3, "fri": 4, "sat": 5,
-                  "sun": 6}  # fmt: skip
-# "sat" and "sun" are words too: only after on / next / this
-_DAY = re.compile(
-    r"\b(day after (?:tomorrow|tmrw)|today|tonight|tomorrow|tomorow|tommorow|tmrw|tmr|"
-    r"(?:(next|this|on)\s+)?("
-    + "|".join([*WEEKDAYS, *(a for a in _ABBREVIATIONS if a not in ("sat", "sun"))])
-    + r")|(next|this|on)\s+(sat|sun))\b",
+_PM = re.compile(r"\b(?:afternoon|evening|tonight|night|arvo)\b", re.IGNORECASE)
+_ISO_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
+_FROM_NOW = re.compile(
+    r"\b(?:from|starting|start|right|begin(?:ning)?)\s+now\b|\bnow\s+(?:for|until|till|to)\b|^\W*now\W*$|"
+    r"\b(?:study|studying|start|begin)\s+(?:right\s+)?now\b",
     re.IGNORECASE,
 )
+_IN = re.compile(rf"\bin\s+{_AMOUNT}\s*(hours?|hrs?|h|minutes?|mins?)\b", re.IGNORECASE)
+_MEALS = {"breakfast": time(9, 0), "lunch": time(13, 0), "school": time(15, 0), "class": time(15, 0),
+          "classes": time(15, 0), "work": time(18, 0), "dinner": time(19, 0), "supper": time(19, 0)}  # fmt: skip
+_AFTER_MEAL = re.compile(r"\bafter\s+(?:my\s+|the\s+)?(" + "|".join(_MEALS) + r")\b", re.IGNORECASE)
 
 
 def _hour(h: str, m: str | None, ampm: str | None) -> tuple[int, int, str | None]:
@@ -121,20 +147,64 @@ def _day_part(text: str) -> str | None:
     return "pm" if _PM.search(text) else None
 
 
-def _minutes(t: time) -> int:
-    return t.hour * 60 + t.minute
+def _rounded_up(at: datetime) -> int:
+    """`at` moved up to the next 5 minutes, in minutes of the day; "now" means from about now."""
+    return min(-(-(at.hour * 60 + at.minute) // 5) * 5, 23 * 60 + 55)
+
+
+def _amount(word: str) -> float:
+    w = word.lower()
+    if w.startswith("half"):
+        return 0.5
+    return _WORD_NUMBERS[w] if w in _WORD_NUMBERS else float(w.replace(",", "."))
+
+
+def _in_minutes(value: float, unit: str) -> int:
+    return round(value * (1 if unit.lower().startswith("m") else 60))
+
+
+_HOUR_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+               "ten": 10, "eleven": 11, "twelve": 12}  # fmt: skip
+_HOUR_WORD = "|".join(_HOUR_WORDS)
+_SPOKEN = re.compile(rf"\b(half past|quarter past|quarter to)\s+(\d{{1,2}}|{_HOUR_WORD})\b", re.I)
+_WORD_HOUR = re.compile(
+    rf"\b(at|from|to|till|until|between|and|around|about|after)\s+({_HOUR_WORD})\b(?!\s+(?:hours?|minutes?|more)\b)|"
+    rf"\b({_HOUR_WORD})(?=\s*(?:am|pm|a\.m\.|p\.m\.|o'?clock)\b)",
+    re.I,
+)
+
+
+def spoken_times(text: str) -> str:
+    """Clock times said in words as digits: "half past four" 4:30, "quarter to six" 5:45, "at
+    three" at 3, "seven pm" 7 pm."""
+
+    def hour(word: str) -> int:
+        return int(word) if word.isdigit() else _HOUR_WORDS[word.lower()]
+
+    def said(m: re.Match[str]) -> str:
+        h, how = hour(m.group(2)), m.group(1).lower()
+        if how == "quarter to":
+            return f"{(h - 2) % 12 + 1}:45"
+        return f"{h}:{'30' if how == 'half past' else '15'}"
+
+    text = _SPOKEN.sub(said, text)
+    return _WORD_HOUR.sub(lambda m: f"{m.group(1)} {hour(m.group(2))}" if m.group(1) else str(hour(m.group(3))), text)
+
+
+def find_range(text: str) -> re.Match[str] | None:
+    return _RANGE.search(_ISO_DATE.sub(" ", text))
 
 
 def read_times(text: str, at: datetime) -> tuple[time, time] | Invalid | None:
     """The first time range in `text` as (start, end); Invalid when it cannot be a window."""
-    m = _RANGE.search(_ISO_DATE.sub(" ", text))
+    m = find_range(text)
     if not m:
         return None
     part = _day_part(text)
     a1: str | None
     a2: str | None
     if m.group(4):  # noon or now as the start
-        h1, m1, a1 = (12, 0, "pm") if m.group(4).lower() == "noon" else (*_rounded_up(at), None)
+        h1, m1, a1 = (12, 0, "pm") if m.group(4).lower() == "noon" else (*divmod(_rounded_up(at), 60), None)
     else:
         h1, m1, a1 = _hour(m.group(1), m.group(2), m.group(3))
     if m.group(8):
@@ -145,8 +215,10 @@ def read_times(text: str, at: datetime) -> tuple[time, time] | Invalid | None:
     if m1 > 59 or m2 > 59 or h1 > 24 or h2 > 24 or (a1 and not 1 <= h1 <= 12) or (a2 and not 1 <= h2 <= 12):
         return unreadable
     if part and not m.group(4):
-        a1 = a1 or (part if 1 <= h1 <= 12 else None)
-        a2 = a2 or (part if 1 <= h2 <= 12 else None)
+        a1 = a1 or (part if 1 <= h1 <= 11 else None)
+        a2 = a2 or (part if 1 <= h2 <= 11 else None)
+        if h2 == 12 and not a2 and part == "pm":
+            h2 = 24  # "tonight 10-12" ends at midnight; "morning 10-12" at noon
     end = _to_24(h2, a2) if a2 or part else (h2 + 12 if 1 <= h2 <= 7 else h2)
     if a1 or part or m.group(4):
         start = _to_24(h1, a1)
@@ -170,17 +242,19 @@ def read_times(text: str, at: datetime) -> tuple[time, time] | Invalid | None:
     return a, b
 
 
-def _rounded_up(at: datetime) -> tuple[int, int]:
-    """`at` moved up to the next 5 minutes, as (hour, minute); "now" means from about now."""
-    total = min(-(-(at.hour * 60 + at.minute) // 5) * 5, 23 * 60 + 55)
-    return total // 60, total % 60
-
-
-def read_start(text: str) -> time | None:
-    """A lone start time ("at 3pm", "from 15:00"), outside any range."""
+def read_start(text: str, at: datetime | None = None) -> time | None:
+    """A lone start ("at 3pm", "from 15:00", "after lunch"; with `at`, "from now", "in 20 minutes")."""
+    if at is not None:
+        soon = _IN.search(text)
+        if soon:
+            total = _rounded_up(at + timedelta(minutes=_in_minutes(_amount(soon.group(1)), soon.group(2))))
+            return _clock(total) if total // 60 == at.hour or total > _minutes(at.time()) else None
+        if _FROM_NOW.search(text):
+            return _clock(_rounded_up(at))
     m = _START.search(_ISO_DATE.sub(" ", text))
     if not m:
-        return None
+        meal = _AFTER_MEAL.search(text)
+        return _MEALS[meal.group(1).lower()] if meal else None
     if m.group(4):
         return time(12, 0)
     if m.group(1):
@@ -195,76 +269,89 @@ def read_start(text: str) -> time | None:
 
 
 def read_length(text: str) -> int | None:
-    """A study length in minutes ("2 hours", "for 90 minutes", "half an hour")."""
-    m = _LENGTH.search(text)
+    """A study length in minutes ("2 hours", "for 90 minutes", "an hour and a half")."""
+    half = _AND_A_HALF.search(text)
+    if half:
+        return round((_amount(half.group(1)) + 0.5) * 60)
+    m = _LENGTH.search(_IN.sub(" ", text))
     if not m:
         return None
-    amount, unit = m.group(1).lower(), m.group(2).lower()
-    if amount.startswith("half"):
-        value = 0.5
-    else:
-        value = _WORD_NUMBERS[amount] if amount in _WORD_NUMBERS else float(amount.replace(",", "."))
-    minutes = round(value * (1 if unit.startswith("m") else 60))
+    amount, unit = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+    minutes = _in_minutes(_amount(amount) + (0.5 if m.group(5) else 0), unit)
     return minutes if minutes > 0 else None
 
 
-def read_day(text: str, today: date) -> tuple[date, bool] | None:
-    """The day `text` names and whether it was explicit about *which* one ("next Friday", a date)."""
-    iso = _ISO_DATE.search(text)
-    if iso:
-        try:
-            return date(int(iso.group(1)), int(iso.group(2)), int(iso.group(3))), True
-        except ValueError:
-            return None
-    m = _DAY.search(text)
-    if not m:
-        return None
-    word = m.group(1).lower()
-    if word in ("today", "tonight"):
-        return today, True
-    if word in ("tomorrow", "tomorow", "tommorow", "tmrw", "tmr"):
-        return today + timedelta(days=1), True
-    if word.startswith("day after"):
-        return today + timedelta(days=2), True
-    lead = (m.group(2) or m.group(4) or "").lower()
-    name = (m.group(3) or m.group(5)).lower()
-    weekday = WEEKDAYS.index(name) if name in WEEKDAYS else _ABBREVIATIONS[name]
-    ahead = (weekday - today.weekday()) % 7
-    if lead == "next" and ahead == 0:
-        ahead = 7
-    # a bare weekday may still mean today; the caller moves it a week on if the window has passed
-    return today + timedelta(days=ahead), ahead != 0 or lead == "next"
+def _fits(start: int, length: int) -> Invalid | None:
+    if start + length > LAST_MINUTE + 1:
+        return Invalid(f"A study window has to end by midnight; from {hhmm(_clock(start))} that is too long.")
+    return None
 
 
-def parse_window(text: str, at: datetime) -> Window | Invalid | None:
-    """The study window `text` names, relative to `at`; None when it names no time or day."""
+def _end(start: int, length: int) -> time:
+    """Where a window of `length` minutes from `start` ends; one that ends at midnight ends at 23:59."""
+    return _clock(min(start + length, LAST_MINUTE))
+
+
+def parse_window(text: str, at: datetime, base: Window | None = None) -> Window | Invalid | None:
+    """The study window `text` names, relative to `at`; None when it names no time or day.
+
+    With `base` (revising a plan), what the message leaves out is kept from it."""
+    text = spoken_times(text)
     times = read_times(text, at)
     if isinstance(times, Invalid):
         return times
-    found = read_day(text, at.date())
+    span = find_range(text)
+    found = read_day(text, at.date(), near=span.start() if span else None)
+    part = read_part(text)
+    from_now = times is None and bool(_FROM_NOW.search(text) or _IN.search(text))
+    clipped = False
     if times is None:
-        start, length = read_start(text), read_length(text)
-        if start is None and length is None and found is None:
+        start, length = read_start(text, at), read_length(text)
+        if start is None and length is None and found is None and part is None:
             return None
-        start = start or DEFAULT_START
-        until = _minutes(start) + (length or DEFAULT_HOURS * 60)
-        if until >= 24 * 60:
-            return Invalid(f"A study window has to end by midnight; from {hhmm(start)} that is too long.")
-        times = (start, time(until // 60, until % 60))
+        if start is None and part is not None:
+            start = PARTS[part][0]
+            length = length or _minutes(PARTS[part][1]) - _minutes(start)
+            clipped = True  # a part of day may start later than named, when it is under way
+        start = start or (base.start if base else DEFAULT_START)
+        length = length or (base.minutes if base else DEFAULT_HOURS * 60)
+        problem = _fits(_minutes(start), length)
+        if problem is not None:
+            return problem
+        times = (start, _end(_minutes(start), length))
     start, end = times
     minute = at.time().replace(second=0, microsecond=0)  # a window starting this minute is still ahead
-    if found is None:
-        day = at.date() if start >= minute else at.date() + timedelta(days=1)
+    if from_now:
+        day = at.date()
+    elif found is None:
+        day = base.day if base else (at.date() if start >= minute or clipped else at.date() + timedelta(days=1))
     else:
         day, fixed = found
-        if day == at.date() and start < minute:
+        if day == at.date() and start < minute and not clipped:
             if fixed:
                 return Invalid(f"{hhmm(start)} has already passed today; pick a later time or another day.")
             day += timedelta(days=7)
+    if clipped and day == at.date() and start < minute:
+        moved = _under_way(part, start, end, at)
+        if isinstance(moved, Invalid):
+            return moved
+        start, end = moved
     window = Window(day=day, start=start, end=end)
     if window.minutes < MIN_MINUTES:
         return Invalid(f"{hhmm(start)}-{hhmm(end)} is too short; one study session needs {MIN_MINUTES} minutes.")
     return window
+
+
+def _under_way(part: str | None, start: time, end: time, at: datetime) -> tuple[time, time] | Invalid:
+    """A part of today that has begun: from now to its end; an evening or night runs on up to
+    the default length, until midnight."""
+    begin = _rounded_up(at)
+    until = _minutes(end)
+    if part in ("evening", "night"):
+        until = max(until, min(begin + DEFAULT_HOURS * 60, LAST_MINUTE))
+    if until - begin < MIN_MINUTES:
+        return Invalid(f"The {part or 'time'} is nearly over today; pick another time or another day.")
+    return _clock(begin), _clock(until)
 
 
 def default_window(at: datetime) -> Window:

@@ -10,13 +10,15 @@ flows/study_pal/course.py). After the last chunk the concept is complete, its ma
 the next concept is suggested.
 
 Asides, checked at every question in this order (the first that takes the message wins):
-exit intent (keyword prefilter, then an END/CONTINUE classification; END hands off to
-analysis), "show me the answer" (revealed, scored 0), the motivator (encouragement, then
-the same question again), a request for another topic, "give me another" (skip the
-exercise), "hint" (the hint, not an attempt), a question about the lesson (answered from
-the course; same chunk), and a "thanks" that is not an answer. Before them every message
-is noted in the session memory (flows/study_pal/memory.py), for analysis to see whether a plan
-was asked for.
+exit intent (flows/study_pal/exits.py: keywords first, a model only when they cannot decide;
+END hands off to analysis, an undecided one is neither an exit nor an answer), something
+this course cannot teach or small talk (said so, the same question again), "show me the
+answer" (revealed, scored 0), the motivator (encouragement, then the same question again),
+a request for another topic, "give me another" / "the next one" (skip the exercise), "hint"
+(the hint, not an attempt), a question about the lesson (answered from the course; same
+chunk; "how many are left?" gets the progress), and a "thanks" that is not an answer.
+Before them every message is noted in the session memory (flows/study_pal/memory.py), for
+analysis to see whether a plan was asked for.
 
 The LLM phrases explanations and judges open answers the rules could not accept; where
 the lesson goes is decided here, by transitions over the slots.
@@ -29,6 +31,7 @@ from engine.extract import free_text
 from flows.shared.grading import verdict_model
 from flows.study_pal import timewindow
 from flows.study_pal.course import MASTERY_THRESHOLD, Course, course_path, get_course
+from flows.study_pal.exits import may_exit
 from flows.study_pal.lesson import (
     MAX_TRIES,
     Ctx,
@@ -44,6 +47,7 @@ from flows.study_pal.mastery import ExerciseResult, mastery, percent, read_resul
 from flows.study_pal.memory import StudyMemory
 from flows.study_pal.reading import (
     _ANOTHER,
+    _CHITCHAT,
     _HINT,
     _LESSON_REQUEST,
     _PLEASANTRY,
@@ -59,11 +63,12 @@ from flows.study_pal.reading import (
     is_question,
     keep_message,
     leave,
-    may_exit,
     motivate,
     next_parser,
+    off_topic,
     offer_parser,
 )
+from flows.study_pal.subjects import named_subjects
 
 # -- what the states say -------------------------------------------------------------------
 
@@ -375,6 +380,7 @@ tutoring = Flow(
     asides=[
         Aside("remember", match=lambda _: True, handle=keep_message),
         Aside("exit", match=may_exit, handle=leave),
+        Aside("off-topic", match=lambda t: bool(named_subjects(t) or _CHITCHAT.search(t)), handle=off_topic),
         Aside("reveal", match=lambda t: bool(_REVEAL.search(t)), handle=give_answer),
         Aside("motivator", match=discouraged, handle=motivate),
         Aside("change-topic", match=lambda t: bool(_LESSON_REQUEST.search(t)), handle=change_topic),

@@ -1,0 +1,109 @@
+"""Exit intent in a lesson: does the user want to end the tutoring session, or go on?
+
+Keywords first, as the study assistant's design says; its exit signals ("I'm done",
+"finish", "that's all", "Thanks for your help", "Can you analyze my session?", "Let's
+schedule a study plan") all end the lesson. Asking for the analysis or a plan, or to go on
+another time, ends; asking for more tutoring ("done with this one, give me the next",
+"that's all for limits, can you help me with derivatives?") continues; an ending phrase
+ends; a bare "thanks" continues. Only a message with an exit word that none of these
+settles goes to a configured model (temperature 0, END or CONTINUE); offline, or when the
+model fails or says nothing, the decision is left open and the lesson stays.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from engine import StepContext
+
+
+def llm_configured(ctx: StepContext[Any]) -> bool:
+    """Whether a real language model is behind ctx.parse (it is asked only what the keywords
+    cannot decide)."""
+    return ctx.llm_backend != "rules"
+
+
+# asking for the analysis or a plan
+_EXIT_WANTS_NEXT_FLOW = re.compile(
+    r"\banaly[sz]\w*(?!\s+(?:th(?:e|is|at)\s+)?(?:function|graph|limit|equation|expression|curve|derivative))|"
+    r"\bschedul\w*|\bstudy plan\b|\bplan (?:my|a|the|some|out)\b|\bcalendar\b|\btimetable\b|"
+    r"\bwhen should i\b|\bweak (?:points?|spots?|areas?)\b|\bhow (?:did i do|am i doing)\b",
+    re.I,
+)
+_EXIT_END = re.compile(
+    r"\b(?:i'?m|i am|we'?re|we are)\s+(?:all\s+)?(?:done|finished|through)\b(?!\s+with\s+(?:this|that|the)\s)|"
+    r"^\W*(?:ok(?:ay)?\W*|alright\W*|right\W*)?(?:done|finished|finish|enough|stop|quit|exit|end|over)\W*$|"
+    r"\b(?:done|finished) for (?:today|now|the day|tonight)\b|\bthat'?s (?:all|it|enough)\b|\bthat is (?:all|it)\b|"
+    r"\benough for (?:today|now)\b|\bthanks? (?:you )?(?:so much |a lot |very much )?for (?:your |the |all the )?"
+    r"(?:help|lesson|session|time|tutoring)\b|\b(?:good)?bye\b|\bsee (?:you|ya)\b|"
+    r"\b(?:gotta|got to|have to|need to|must) (?:go|run|leave)\b|"
+    r"\b(?:let'?s|i want to|i'?d like to|can we|could we|i wanna) (?:stop|end|finish|quit|wrap (?:it |this )?up)\b|"
+    r"\bstop (?:for (?:today|now)|here|the lesson|now)\b|\bcall it a (?:day|night)\b|\bwrap (?:it |this )?up\b|"
+    r"\bno more\b|\bend (?:the |this |our )?(?:session|lesson|tutoring)\b|\bfinish (?:the |this |our )?"
+    r"(?:session|lesson|tutoring|here|now|up)\b|\blater\b|\b(?:need|take|taking) a break\b",
+    re.I,
+)
+_EXIT_CONTINUE = re.compile(
+    r"\b(another|next (?:one|problem|question|exercise|part)|(?:the|a) next\b|more (?:problems|exercises|questions|"
+    r"practice)|one more|keep going|go on|help me with|teach me|explain|"
+    r"can (?:we|you) (?:do|try|move|go|help|teach|explain)|move on|what about|how about|let'?s (?:do|try|move|go|"
+    r"learn|study|continue)|continue|skip|done with (?:this|that|the) (?:one|problem|question|exercise|part))\b",
+    re.I,
+)
+_EXIT_WORDS = re.compile(r"\b(done|finish\w*|enough|stop\w*|quit|bye|leave|exit)\b", re.I)
+_ONLY_THANKS = re.compile(r"^\W*(?:(?:ok(?:ay)?|great|cool|nice|perfect|awesome)\W*)?(?:thanks|thank you|thx)"
+                          r"(?: (?:so much|a lot|very much))?\W*$", re.I)  # fmt: skip
+
+
+def may_exit(text: str) -> bool:
+    """The keyword prefilter: only these messages are classified END / CONTINUE at all."""
+    return any(p.search(text) for p in (_EXIT_WORDS, _EXIT_END, _EXIT_WANTS_NEXT_FLOW))
+
+
+class ExitIntent(BaseModel):
+    decision: Literal["END", "CONTINUE"] | None = Field(
+        None,
+        description=(
+            "END if the user wants to end the tutoring session and move on, e.g. \"I'm done for "
+            'today", "thanks, that\'s all", "can you analyze my session?"; CONTINUE if they want '
+            'more tutoring, e.g. "I\'m done with this problem, give me another", "that\'s all for '
+            'limits, can you help me with derivatives?"'
+        ),
+    )
+
+
+Decision = Literal["END", "CONTINUE"]
+
+
+_PUT_OFF = re.compile(
+    r"\b(?:continue|carry on|go on|pick (?:this|it) up|do (?:this|more|the rest)|finish (?:this|it))\s+"
+    r"(?:later|tomorrow|another (?:time|day)|next time|some other time)\b",
+    re.I,
+)
+
+
+def exit_by_rules(text: str) -> Decision | None:
+    """Keywords: asking for the analysis or a plan, or to go on another time, ends; asking for
+    more tutoring continues; an ending phrase ends; a bare "thanks" continues. None: the
+    keywords cannot decide."""
+    if _EXIT_WANTS_NEXT_FLOW.search(text) or _PUT_OFF.search(text):
+        return "END"
+    if _EXIT_CONTINUE.search(text) or _ONLY_THANKS.search(text):
+        return "CONTINUE"
+    if _EXIT_END.search(text):
+        return "END"
+    return None
+
+
+def exit_decision(ctx: StepContext[Any]) -> Decision | None:
+    """The rules when they decide; else a configured model's temperature-0 verdict. None when
+    neither decides (offline, or the model failed or said nothing): the safe default then is
+    to stay in the lesson."""
+    decided = exit_by_rules(ctx.text)
+    if decided is not None or not llm_configured(ctx):
+        return decided
+    verdict = ctx.parse(ExitIntent, "classify:exit")
+    return verdict.decision if verdict is not None else None
