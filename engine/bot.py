@@ -20,14 +20,35 @@ MAIN = "main"
 
 @dataclass(frozen=True)
 class Intent:
-    """Start `flow` when a main-conversation message matches one of `patterns` (regex, case-blind)."""
+    """Start `flow` when a main-conversation message matches one of `patterns` (regex, case-blind).
+
+    With a model configured, a message no pattern matches may still be classified as this
+    intent, but only when it contains one of `cues` (word starts, case-blind), the model
+    quotes the words that show it, and the user then says yes to `confirm`.
+    """
 
     flow: str
     patterns: Sequence[str]
     description: str
+    cues: Sequence[str] = ()
+    confirm: str = ""
 
     def matches(self, text: str) -> bool:
         return any(p.search(text) for p in self._compiled)
+
+    def cued(self, text: str) -> bool:
+        """Whether `text` holds one of the cue words, so that a model may consider this intent."""
+        return self._cue_pattern is not None and self._cue_pattern.search(text) is not None
+
+    @property
+    def question(self) -> str:
+        return self.confirm or f"Do you want to start the {self.flow.replace('_', ' ')}?"
+
+    @functools.cached_property
+    def _cue_pattern(self) -> re.Pattern[str] | None:
+        if not self.cues:
+            return None
+        return re.compile(r"\b(?:" + "|".join(re.escape(c) for c in self.cues) + ")", re.IGNORECASE)
 
     @functools.cached_property
     def _compiled(self) -> list[re.Pattern[str]]:
@@ -76,13 +97,12 @@ class Bot:
                         f"bot {self.name!r}: {f.name} may be interrupted by unknown flow {name!r}", flow=f.name
                     )
 
-    @functools.cached_property
-    def intent_model(self) -> type[BaseModel]:
-        """Schema for an LLM intent classification: one of the flows, or null for small talk."""
-        names = tuple(i.flow for i in self.intents)
-        hint = "; ".join(f"{i.flow}: {i.description}" for i in self.intents)
-        choice = Optional[Literal[names]]  # type: ignore[valid-type]  # noqa: UP045
-        return create_model(f"{self.name}_intent", value=(choice, Field(None, description=hint)))
+    def intent_model(self, candidates: Sequence[Intent]) -> type[BaseModel]:
+        """Schema for a model's intent classification among `candidates`, or null for anything else.
+
+        `evidence` must quote, word for word, the part of the message that asks for the flow.
+        """
+        return _intent_model(self.name, tuple((i.flow, i.description) for i in candidates))
 
     def check_resources(self, resources: Resources) -> list[str]:
         """Load and validate the bot's data files now rather than at the first turn that needs them."""
@@ -107,3 +127,18 @@ class Bot:
             if (allowed is None or i.flow in allowed) and i.matches(text):
                 return i.flow
         return None
+
+
+@functools.cache
+def _intent_model(bot: str, candidates: tuple[tuple[str, str], ...]) -> type[BaseModel]:
+    names = tuple(flow for flow, _ in candidates)
+    hint = "; ".join(f"{flow}: {description}" for flow, description in candidates)
+    choice = Optional[Literal[names]]  # type: ignore[valid-type]  # noqa: UP045
+    return create_model(
+        f"{bot}_intent",
+        value=(choice, Field(None, description=f"{hint}; null for small talk or anything else")),
+        evidence=(
+            Optional[str],  # noqa: UP045
+            Field(None, description="the exact words of the user's message that ask for it, copied verbatim"),
+        ),
+    )

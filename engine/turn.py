@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from engine.bot import Bot
+from engine.bot import Bot, Intent
 from engine.context import MainContext
 from engine.errors import DefinitionError
+from engine.extract import fold, read_yes_no
 from engine.flow import Ask, render
 from engine.flowrun import FlowRunner
 from engine.handoff import end_hold, hold_of
@@ -31,6 +32,8 @@ HELP_WORDS = {"help", "/help", "?", "help me", "what do you need?"}
 
 # Session memory key for what a batch job did that the user has not been told yet.
 PENDING_KEY = "innerloop.pending"
+# Session memory key for the flow a model read in the last message, asked back ("Do you want to ...?").
+CONFIRM_KEY = "innerloop.confirm"
 
 
 def idle_frames(bot: Bot, session: SessionState, now: datetime) -> list[tuple[FlowFrame, timedelta]]:
@@ -67,6 +70,9 @@ class Turn(FlowRunner):
         pending = self.session.context.pop(PENDING_KEY, None)
         if isinstance(pending, list):
             self.reply[:0] = [str(p) for p in pending]  # told before anything this message causes
+        # a question asked back last turn is answered by this message or not at all
+        asked = self.session.context.pop(CONFIRM_KEY, None)
+        self._asked = asked if isinstance(asked, str) else None
         a = self.session.active
         word = " ".join(self.text.lower().split()).rstrip(".!")
         if hold_of(self.session) is not None:
@@ -92,6 +98,8 @@ class Turn(FlowRunner):
                 self.flow_turn(flow, a)
         else:
             self.main_messages.append(Message(role="user", content=self.text))
+            if self._confirmed():
+                return self._write()
             entry = self.bot.entry(self.entry_context()) if self.bot.entry else None
             if entry:
                 self._route(f"entry:{entry}")
@@ -137,12 +145,27 @@ class Turn(FlowRunner):
             self.default_main()
 
     def detect_intent(self) -> str | None:
-        flow = self.bot.intent_for(self.text)
-        if flow is None and not self.voice.offline and self.bot.intents:
-            answer = self.llm_parse(self.bot.intent_model, "classify:intent", None)
-            choice = getattr(answer, "value", None) if answer else None
-            flow = choice if isinstance(choice, str) and self.bot.has_flow(choice) else None
-        return flow
+        """The flow a keyword pattern asks for. A model's guess never starts a flow here: see
+        `_guess_intent`, whose answer is asked back first."""
+        return self.bot.intent_for(self.text)
+
+    def _guess_intent(self) -> Intent | None:
+        """With a model: the intent it reads in a message no pattern matched, when the message
+        holds one of that intent's cue words and the model quotes the words that show it."""
+        if self.voice.offline:
+            return None
+        candidates = [i for i in self.bot.intents if i.cued(self.text)]
+        if not candidates:
+            return None  # no cue word: small talk, and the model is not even asked
+        answer = self.llm_parse(self.bot.intent_model(candidates), "classify:intent", None)
+        flow, evidence = getattr(answer, "value", None), getattr(answer, "evidence", None)
+        chosen = next((i for i in candidates if i.flow == flow), None)
+        if chosen is None or not isinstance(evidence, str) or not evidence.strip():
+            return None
+        if fold(evidence) not in fold(self.text) or not chosen.cued(evidence):
+            self.trace.notice("route", detail=f"{flow}: the quoted evidence {evidence!r} is not in the message")
+            return None
+        return chosen
 
     def default_main(self) -> None:
         flow = self.detect_intent()
@@ -150,7 +173,31 @@ class Turn(FlowRunner):
             self.trace.route = f"intent:{flow}"
             self.start(flow)
             return
+        guessed = self._guess_intent()
+        if guessed is not None:
+            # a model's reading of what the user wants is asked back, never acted on
+            self.session.context[CONFIRM_KEY] = guessed.flow
+            self.trace.notice("route", detail=f"asked: {guessed.flow}")
+            self.emit(guessed.question)
+            return
         self.emit(self.phrase(self.bot.capabilities, "reply:main", None))
+
+    def _confirmed(self) -> bool:
+        """The answer to "Do you want to ...?": yes starts the flow; anything else goes on as usual."""
+        flow = self._asked
+        if flow is None or not self.bot.has_flow(flow):
+            return False
+        answer = read_yes_no(self.text)
+        self.trace.notice("route", detail=f"{flow}: {'yes' if answer else 'no' if answer is False else 'not answered'}")
+        if answer is True:
+            self._route(f"confirmed:{flow}")
+            self.start(flow)
+            return True
+        if answer is False:
+            self._route("main")
+            self.emit("OK, no problem.")
+            return True
+        return False
 
     def _cancel_command(self) -> None:
         a = self.session.active

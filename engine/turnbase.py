@@ -54,6 +54,7 @@ class TurnBase:
     ) -> None:
         self.now = now or utcnow()
         self._shared: dict[type[BaseModel], BaseModel] = {}
+        self._asked: str | None = None  # the flow a model read last turn, asked back
         self.bot = bot
         self.store = store
         self.llm = llm

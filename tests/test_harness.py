@@ -80,11 +80,11 @@ def test_profile_is_seeded(dialogue: DialogueFactory) -> None:
 
 
 def test_scripted_llm(dialogue: DialogueFactory) -> None:
-    # With a model, small talk costs two calls: classify the intent (none), then phrase the reply.
-    llm = ScriptedLLM([None, "Hallo! Ich kann Feedback entgegennehmen."])
+    # With a model, small talk costs one call: no cue word of any intent, so nothing is classified.
+    llm = ScriptedLLM(["Hallo! Ich kann Feedback entgegennehmen."])
     chat = dialogue("language-buddy", llm=llm, profile=MAX)
     chat.say("hi").expect(flow="main", reply_contains="Hallo")
-    assert llm.calls == ["classify:intent", "reply:main"]
+    assert llm.calls == ["reply:main"]
 
 
 def test_two_dialogues_can_share_a_database(dialogue: DialogueFactory, tmp_path: Path) -> None:

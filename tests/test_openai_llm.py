@@ -402,11 +402,14 @@ def test_engine_turns_through_the_openai_backend(server: FakeServer, tmp_path: P
     store = SqlStore(str(tmp_path / "o.db"))
     seed_profile(store, "language-buddy", "max", {"name": "Max", "level": "B1"})
     engine = Engine(store, make(server))
-    server.push(ok('{"value": null}', prompt=40, completion=3), ok("Hallo Max! Ich kann dein Feedback aufnehmen."))
-    r = engine.turn("language-buddy", "max", "Hallo!")
-    assert (r.flow, r.reply) == ("main", "Hallo Max! Ich kann dein Feedback aufnehmen.")  # no intent: small talk
-    server.push(ok('{"value": "feedback"}'), ok("Wie würdest du die App bewerten, 1 bis 5?"))
-    r = engine.turn("language-buddy", "max", "Ich will die App bewerten")  # no keyword: the model classifies
+    server.push(ok("Hallo Max! Ich kann dein Feedback aufnehmen.", prompt=40, completion=3))
+    r = engine.turn("language-buddy", "max", "Hallo!")  # no cue word: no classification, small talk
+    assert (r.flow, r.reply) == ("main", "Hallo Max! Ich kann dein Feedback aufnehmen.")
+    server.push(ok('{"value": "feedback", "evidence": "die App bewerten"}'))
+    r = engine.turn("language-buddy", "max", "Ich will die App bewerten")  # no pattern: the model reads it
+    assert (r.flow, r.reply) == ("main", "Do you want to give feedback about the app?")  # asked back, not acted on
+    server.push(ok("Wie würdest du die App bewerten, 1 bis 5?"))
+    r = engine.turn("language-buddy", "max", "ja")
     assert (r.flow, r.state) == ("feedback", "rating")
     assert r.reply == "Wie würdest du die App bewerten, 1 bis 5?"
     server.push(ok('{"value": 4}'))

@@ -8,12 +8,13 @@ model's intent classification from starting a flow on small talk.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import get_args
 
 import pytest
 import yaml
 from pydantic import BaseModel, ConfigDict, RootModel
 
-from engine import Engine, MemoryStore, RecordDraft
+from engine import Engine, MemoryStore, Parsed, ParseRequest, Phrased, PhraseRequest, RecordDraft
 
 CORPUS = Path(__file__).parent / "corpora" / "routing.yaml"
 MAIN = "main"
@@ -86,3 +87,58 @@ def test_requests_start_their_flow_offline(bot: str) -> None:
         if (flow := first_turn(bot, text)) != want
     }
     assert wrong == {}
+
+
+class Pushy:
+    """The worst model for routing: it reads every message as a request for the first intent it
+    is offered, quotes the whole message as its evidence, and says "yes" to every yes/no."""
+
+    name = "pushy"
+    model = "pushy"
+
+    def __init__(self) -> None:
+        self.classified = 0
+
+    def phrase(self, request: PhraseRequest) -> Phrased:
+        return Phrased(text=request.content)
+
+    def parse(self, request: ParseRequest) -> Parsed:
+        fields = request.schema_model.model_fields
+        text = next(m.content for m in reversed(request.messages) if m.role == "user")
+        if "evidence" in fields:
+            self.classified += 1
+            choice = get_args(get_args(fields["value"].annotation)[0])[0]
+            return Parsed(value=request.schema_model(value=choice, evidence=text))
+        return Parsed(value=None)
+
+
+def with_model(bot: str, texts: list[str]) -> tuple[str, str]:
+    """(the reply to the first message, the flow after the last) with the pushy model."""
+    store = MemoryStore()
+    for draft in KNOWN_USER.get(bot, []):
+        store.add_record(bot, "u", "", draft)
+    e = Engine(store, Pushy())
+    first = e.turn(bot, "u", texts[0])
+    last = first
+    for text in texts[1:]:
+        last = e.turn(bot, "u", text)
+    return first.reply, last.flow
+
+
+@pytest.mark.parametrize("bot", ["language-buddy", "fitness-coach", "study-pal", "support"])
+def test_a_model_that_reads_everything_as_a_request_starts_no_flow_on_small_talk(bot: str) -> None:
+    """The route guard by construction: cue words gate the classification, and what a model
+    reads is asked back; only the user's yes starts a flow."""
+    started = {}
+    for text in load_corpus()[bot].small_talk:
+        _, flow = with_model(bot, [text])
+        if flow != MAIN and bot != "support":  # support's clarification is the knowledge base's, not a model's
+            started[text] = flow
+    assert started == {}
+
+
+def test_a_request_the_patterns_miss_is_asked_back_and_yes_starts_it() -> None:
+    reply, flow = with_model("language-buddy", ["honestly the app keeps crashing on my phone", "yes"])
+    assert reply == "Do you want to give feedback about the app?" and flow == "feedback"
+    reply, flow = with_model("language-buddy", ["honestly the app keeps crashing on my phone", "no"])
+    assert flow == MAIN

@@ -252,11 +252,49 @@ def test_llm_not_given_becomes_a_reprompt_not_a_value(store: SqlStore) -> None:
     assert "Tier one" in r.reply
 
 
-def test_llm_intent_classification_in_main(store: SqlStore) -> None:
-    llm = ScriptedLLM([{"value": "feedback"}, "How would you rate us, 1 to 5?"])
-    r = Engine(store, llm, bots=BOTS).turn("test-bot", "u", "the app keeps freezing on me")
-    assert r.flow == "feedback" and r.reply == "How would you rate us, 1 to 5?"
-    assert llm.calls == ["classify:intent", "ask:feedback.rating"]
+def test_a_model_reading_an_intent_is_asked_back_and_yes_starts_the_flow(store: SqlStore) -> None:
+    llm = ScriptedLLM([{"value": "feedback", "evidence": "keeps freezing"}])
+    e = Engine(store, llm, bots=BOTS)
+    r = e.turn("test-bot", "u", "the app keeps freezing on me")
+    assert (r.flow, r.reply) == ("main", "Do you want to give feedback about the app?")
+    assert llm.calls == ["classify:intent"]
+    llm.push("How would you rate us, 1 to 5?")
+    r = e.turn("test-bot", "u", "yes please")
+    assert (r.flow, r.reply) == ("feedback", "How would you rate us, 1 to 5?")
+    assert r.trace is not None and r.trace.route == "confirmed:feedback"
+
+
+def test_declining_the_question_costs_nothing_and_leaves_no_record(store: SqlStore) -> None:
+    llm = ScriptedLLM([{"value": "feedback", "evidence": "keeps freezing"}])
+    e = Engine(store, llm, bots=BOTS)
+    e.turn("test-bot", "u", "the app keeps freezing on me")
+    r = e.turn("test-bot", "u", "no, just venting")
+    assert (r.flow, r.reply) == ("main", "OK, no problem.") and llm.calls == ["classify:intent"]
+    assert store.runs(r.session_id or "") == [] and store.records("feedback") == []
+    # a different message instead of an answer: the question lapses, the message is handled as usual
+    llm.push({"value": "feedback", "evidence": "crashes"})
+    e.turn("test-bot", "u", "it crashes too")
+    llm.push("Sure, we can do the survey!")
+    r = e.turn("test-bot", "u", "survey")
+    assert r.flow == "survey"
+
+
+@pytest.mark.parametrize(
+    ("text", "answer", "calls"),
+    [
+        ("how are you today?", None, []),  # no cue word: the model is not asked at all
+        ("the app keeps freezing on me", {"value": "feedback", "evidence": "I want to complain"}, ["classify:intent"]),
+        ("the app keeps freezing on me", {"value": "feedback", "evidence": None}, ["classify:intent"]),
+        ("the app keeps freezing on me", {"value": "feedback", "evidence": "on me"}, ["classify:intent"]),
+    ],
+)
+def test_a_models_intent_without_evidence_from_the_message_starts_nothing(
+    store: SqlStore, text: str, answer: dict[str, object] | None, calls: list[str]
+) -> None:
+    llm = ScriptedLLM([*([answer] if calls else []), "I can run a survey or take feedback."])
+    r = Engine(store, llm, bots=BOTS).turn("test-bot", "u", text)
+    assert r.flow == "main" and "Do you want" not in r.reply
+    assert llm.calls == [*calls, "reply:main"]
 
 
 class Broken:

@@ -20,6 +20,11 @@ FEEDBACK = Intent(
         r"\b(?:file|make|lodge|submit) (?:a |an )?(?:complaint|report|bug report)\b",
     ],
     description="the user wants to give feedback, complain, rate the app or report a problem",
+    # words without which no message is read as a wish to give feedback, in a few languages
+    cues=("feedback", "complain", "complaint", "review", "rate", "rating", "report", "bug", "broken", "crash",
+          "freez", "problem", "issue", "suggest", "terrible", "awful", "hate", "bewert", "beschwer", "fehler",
+          "avis", "plainte", "queja", "opini", "reclam"),
+    confirm="Do you want to give feedback about the app?",
 )
 
 
