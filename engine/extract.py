@@ -33,6 +33,8 @@ class Parser:
     rule: Rule
     expects: str
     llm_hint: str = ""
+    # takes any text as its answer (free text): a message that filled other slots is not its answer
+    greedy: bool = False
 
     def __call__(self, text: str) -> object:
         return self.rule(text)
@@ -256,7 +258,7 @@ def free_text(min_chars: int = 2) -> Parser:
             return Invalid(f"Could you say a little more (at least {min_chars} characters)?")
         return t
 
-    return Parser(rule, "a few words in your own words")
+    return Parser(rule, "a few words in your own words", greedy=True)
 
 
 _NAME_CUES = re.compile(

@@ -174,6 +174,11 @@ class Flow(Generic[S]):
     # (slot, value); without it the slot name and the stored value are shown
     show: Callable[[str, Any], str] | None = None
     asides: Sequence[Aside[S]] = ()
+    # Form filling: readers that find a slot's value in any message of the flow (the opening
+    # one included), not only in the answer to its own question; a question whose slot is
+    # filled is skipped. A slot in `correctable` may be changed by a later message the same way.
+    fills: Mapping[str, Parser] = field(default_factory=dict)
+    correctable: Sequence[str] = ()
     # Earlier versions still shipped: a run started on one of them finishes on it.
     older: Sequence[Flow[Any]] = ()
     # {N: f}: f turns the stored slots of a version-N run into version N+1's; a run whose
@@ -268,6 +273,11 @@ class Flow(Generic[S]):
             raise self._error(f"needs exactly one state with initial=True, found {initials or 'none'}")
         if self.max_turns < 1 or self.llm_calls_per_turn < 0:
             raise self._error("max_turns must be at least 1 and llm_calls_per_turn at least 0")
+        unknown = sorted((set(self.fills) | set(self.correctable)) - set(self.slots.model_fields))
+        if unknown:
+            raise self._error(
+                f"fills or correctable name unknown slots {unknown}; slots are {sorted(self.slots.model_fields)}"
+            )
         if self.idle_timeout is not None and self.idle_timeout <= timedelta(0):
             raise self._error(f"idle_timeout must be positive, not {self.idle_timeout}")
         for old in self.older:

@@ -83,6 +83,7 @@ class FlowRunner(TurnBase):
         for aside in flow.asides:
             if aside.match(self.text) and self._aside(flow, frame, slots, state, aside):
                 return
+        before = slots
         slots, changed = self._extract(flow, slots, state.slot)
         if changed:
             frame.slots = slots.model_dump(mode="json")
@@ -91,11 +92,23 @@ class FlowRunner(TurnBase):
             self.move(flow, frame, slots, ANSWER)
             return
         if changed:
-            # the message corrected or added other answers, so it is not this question's answer
+            corrected = [k for k in changed if getattr(before, k) is not None]
+            # what the user will see acknowledged: corrections, and answers to questions to come
+            asked = {s.slot for s in flow.states if isinstance(s, Ask)}
+            shown = [k for k in changed if k in corrected or k in asked]
             show = flow.show or (lambda k, v: f"{k.replace('_', ' ')}: {v}")
-            noted = ", ".join(show(k, getattr(slots, k)) for k in changed)
-            again = self.question(flow, state, slots)
-            self.emit(f"Noted ({noted}). {again}")
+            noted = f"Noted ({', '.join(show(k, getattr(slots, k)) for k in shown)})." if shown else ""
+            # Beside what else it said, the message may still answer the question ("3 — the audio
+            # keeps cutting out"); a correction ("no, my native language is Polish") is not an
+            # answer, and the question is asked again with the change noted.
+            if not corrected:
+                updated, _ = self.parse_answer(flow, state, slots, frame)
+                if updated is not None:
+                    frame.attempts = 0
+                    self.emit(noted)
+                    self.move(flow, frame, updated, ANSWER)
+                    return
+            self.emit(f"{noted} {self.question(flow, state, slots)}".strip())
             return
         updated, reason = self.parse_answer(flow, state, slots, frame)
         if updated is not None:
@@ -135,11 +148,20 @@ class FlowRunner(TurnBase):
         return True
 
     def _extract(self, flow: Flow[Any], slots: Slots, asking: str | None) -> tuple[Slots, list[str]]:
-        """Apply the flow's any-time extractor; returns the slots and the names it changed."""
-        if flow.extract is None:
-            return slots, []
+        """Read the message for every slot the flow lets any message fill (open ones, and
+        filled ones it lets be corrected), then apply its any-time extractor; returns the
+        slots and the names changed."""
+        found: dict[str, object] = {}
+        for name, reader in flow.fills.items():
+            if name == asking or (getattr(slots, name, None) is not None and name not in flow.correctable):
+                continue
+            value = reader(self.text)
+            if value is not None and not isinstance(value, Invalid):
+                found[name] = value
+        if flow.extract is not None:
+            found.update(flow.extract(self.text, slots, asking))
         changed: list[str] = []
-        for name, value in flow.extract(self.text, slots, asking).items():
+        for name, value in found.items():
             if getattr(slots, name, None) == value:
                 continue
             try:

@@ -174,3 +174,15 @@ def test_answer_schema_is_nullable_so_a_model_can_say_not_given() -> None:
     assert model.model_validate({"value": 4}).value == 4  # type: ignore[attr-defined]
     with pytest.raises(ValueError):
         model.model_validate({"value": 12})
+
+
+def test_fills_and_correctable_must_name_slots() -> None:
+    import dataclasses
+
+    from engine.extract import free_text
+    from flows.shared.feedback import feedback
+
+    with pytest.raises(DefinitionError, match=r"fills or correctable name unknown slots \['comentario'\]"):
+        dataclasses.replace(feedback, fills={"comentario": free_text()})
+    with pytest.raises(DefinitionError, match=r"unknown slots \['ratng'\]"):
+        dataclasses.replace(feedback, correctable=("ratng",))

@@ -14,6 +14,7 @@ from pydantic import Field
 
 from engine import Ask, Final, Flow, RecordDraft, Slots, Step, StepContext, T
 from engine.extract import choice, free_text, rating, sentiment
+from flows.shared.feedback_answers import comment_anywhere, rating_change, sentiment_anywhere
 
 Sentiment = Literal["positive", "negative", "neutral"]
 Category = Literal["bug", "latency", "content", "usability", "other"]
@@ -137,4 +138,9 @@ feedback = Flow(
         T("answer", "category", "done"),
     ],
     cancel_summary="Feedback cancelled by the user before it was saved.",
+    # any message may carry the comment (beside the request or the rating), how it went, or
+    # a new rating ("oh and change my rating to 1")
+    fills={"comment": comment_anywhere, "rating": rating_change, "sentiment": sentiment_anywhere},
+    correctable=("rating",),
+    show=lambda slot, value: f"{slot}: {value}",
 )

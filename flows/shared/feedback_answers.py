@@ -1,0 +1,64 @@
+"""Reading feedback out of any message of the flow, not only the answer to the question asked.
+
+"I want to complain, the checkout button does nothing" gives the comment with the request;
+"3 — the audio keeps cutting out" gives it with the rating; "oh and change my rating to 1"
+corrects the rating wherever it is said; "honestly it's wonderful" says how it went.
+"""
+
+from __future__ import annotations
+
+import re
+
+from engine.extract import Parser, rating, sentiment
+
+# What asks for the flow rather than describing anything ("I want to complain", "feedback:")
+_REQUEST = re.compile(
+    r"^\s*(?:hi|hey|hello|so|well|ok|okay)?[,!\s]*(?:i(?:'d| would)? (?:want|like|need) to|i wanna|let me|can i|"
+    r"may i|i have to|i must|i'd love to)?\s*(?:give|leave|send|share|make|file|report|submit)?\s*(?:some |a |an |my )?"
+    r"(?:feedback|complain(?:t)?|review|suggestion|bug report|report)(?: about (?:the |this |your )?(?:app|bot))?"
+    r"\s*[:,;.!—–-]*\s*",
+    re.IGNORECASE,
+)
+# a rating first, then what it is about: "3 — the audio keeps cutting out", "2/5, way too slow"
+_RATING_FIRST = re.compile(r"^\s*(?:[1-5](?:\s*/\s*5)?|[1-5] stars?)\s*(?:[:,;.!—–-]|\s(?:because|since|as))\s*", re.I)
+_QUESTIONISH = re.compile(r"\?\s*$|^\s*(?:what|why|how|huh|sorry)\b", re.I)
+_CHANGE = re.compile(
+    r"\b(?:change|make|set|update|correct|switch)\s+(?:my |the )?(?:rating|score|it|that)\s+(?:to|into)\s+(\S+)"
+    r"|\b(?:actually|no,?|wait,?)\s+(?:i'?d (?:say|give it)|give it|make it|rate it)\s+(?:an? )?(\S+)",
+    re.IGNORECASE,
+)
+_read_rating = rating(1, 5)
+_read_sentiment = sentiment()
+
+
+def _detail(text: str) -> object:
+    """What is described beside a request or a rating: the comment; None when there is no such part."""
+    for lead in (_REQUEST, _RATING_FIRST):
+        m = lead.match(text)
+        if m is None or m.end() == 0:
+            continue
+        rest = text[m.end() :].strip()
+        if len(rest.split()) >= 3 and not _QUESTIONISH.search(rest):
+            return rest
+    return None
+
+
+def _rating_change(text: str) -> object:
+    """A rating named as a change ("change my rating to 1", "actually I'd give it a 2")."""
+    m = _CHANGE.search(text)
+    if m is None:
+        return None
+    value = _read_rating(m.group(1) or m.group(2))
+    return value if isinstance(value, int) else None
+
+
+def _mood(text: str) -> object:
+    """How it went, when the message says so clearly (not a bare rating or a request)."""
+    if _REQUEST.match(text) and _REQUEST.match(text).end() == len(text):  # type: ignore[union-attr]
+        return None
+    return _read_sentiment(text)
+
+
+comment_anywhere = Parser(_detail, "what happened, beside a request or a rating")
+rating_change = Parser(_rating_change, "a new rating from 1 to 5")
+sentiment_anywhere = Parser(_mood, "how it went")
