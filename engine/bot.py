@@ -72,6 +72,10 @@ class Bot:
     # DataFileError for what makes the bot unusable, returns warnings (a skipped document)
     check: Callable[[Resources], list[str]] | None = None
     main_llm_calls: int = 2
+    # added to the capabilities when no model is configured, so the offline reply stays honest
+    offline_note: str = ""
+    # the kinds of stored record the main conversation's model is told about the user
+    knows: Sequence[str] = ("profile",)
     # what the bot says to each message while a person has the conversation
     holding: str = "A person from our team has your conversation and will reply here; I've added your message."
     _flows: dict[str, Flow[Any]] = field(init=False, repr=False)

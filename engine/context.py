@@ -78,6 +78,8 @@ class MainOps(StepOps, Protocol):
 
     def default_main(self) -> None: ...
 
+    def main_reply(self, fallback: str | None = None, background: str = "") -> str: ...
+
 
 class EntryContext:
     """What bot-level hooks (entry rules, return remarks) may look at."""
@@ -184,3 +186,9 @@ class MainContext(StepContext[Slots]):
     def default(self) -> None:
         """The stock main conversation: start the intended flow, or small talk."""
         self._main.default_main()
+
+    def reply(self, fallback: str | None = None, background: str = "") -> None:
+        """Answer the message: with a model, in its own words from the main conversation, what
+        the bot knows of the user and `background` (an article, the course); offline, `fallback`
+        (the bot's capabilities when None)."""
+        self._ops.emit(self._main.main_reply(fallback, background))

@@ -35,6 +35,8 @@ _NUMBER_LANGS = ("en", "de", "fr", "es", "pt", "it", "nl")
 _LANGS = ("en", "de", "fr", "es", "it", "pt", "nl")
 # how much longer than its template a phrasing may be before it is a ramble, not a rewording
 MAX_GROWTH = 3.0
+# a main-conversation reply is asked for in three sentences at most
+MAX_REPLY_CHARS = 600
 MAX_EXTRA_CHARS = 240
 
 
@@ -68,15 +70,15 @@ def phrase_problem(template: str, reply: str, user_text: str = "", *, facts: boo
     said = unmark(template)
     if not reply.strip():
         return "the phrasing is empty"
-    if len(reply) > max(len(said) * MAX_GROWTH, len(said) + MAX_EXTRA_CHARS):
-        return f"the phrasing is {len(reply)} characters for a {len(said)}-character template"
-    if not facts:
-        return None
-    lost = [f for f in must_keep(template) if not _carries(reply, f)]
-    if lost:
-        return "the phrasing lost " + ", ".join(repr(f) for f in lost[:5])
-    if said.rstrip().endswith("?") and "?" not in reply:
-        return "the phrasing lost the question"
+    limit = max(len(said) * MAX_GROWTH, len(said) + MAX_EXTRA_CHARS) if facts else MAX_REPLY_CHARS
+    if len(reply) > limit:
+        return f"the phrasing is {len(reply)} characters for a {len(said)}-character template (at most {limit:.0f})"
+    if facts:
+        lost = [f for f in must_keep(template) if not _carries(reply, f)]
+        if lost:
+            return "the phrasing lost " + ", ".join(repr(f) for f in lost[:5])
+        if said.rstrip().endswith("?") and "?" not in reply:
+            return "the phrasing lost the question"
     user_lang, reply_lang = language(user_text), language(reply)
     if user_lang and reply_lang and user_lang != reply_lang:
         return f"the phrasing is in {reply_lang}, the user writes {user_lang}"

@@ -180,7 +180,15 @@ class Turn(FlowRunner):
             self.trace.notice("route", detail=f"asked: {guessed.flow}")
             self.emit(guessed.question)
             return
-        self.emit(self.phrase(self.bot.capabilities, "reply:main", None))
+        self.emit(self.main_reply())
+
+    def main_reply(self, fallback: str | None = None, background: str = "") -> str:
+        """With a model, its own answer to the message in the bot's persona, from the main history,
+        what the bot knows of the user and `background`; offline, `fallback` (the capabilities)."""
+        content = fallback or self.bot.capabilities
+        if fallback is None and self.voice.offline and self.bot.offline_note:
+            content = f"{content} {self.bot.offline_note}"
+        return self.voice.phrase(content, "reply:main", lambda: self._prompt(None, background), reply=True)
 
     def _confirmed(self) -> bool:
         """The answer to "Do you want to ...?": yes starts the flow; anything else goes on as usual."""

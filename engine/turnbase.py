@@ -7,6 +7,7 @@ both work on the state kept here.
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 from typing import TypeVar
 
@@ -132,12 +133,15 @@ class TurnBase:
         else:
             self.main_messages.append(msg)
 
-    def _prompt(self, name: str | None) -> list[Message]:
+    def _prompt(self, name: str | None, background: str = "") -> list[Message]:
         current = Message(role="user", content=self.text)
-        profile = self.latest("profile")
-        about = f" The user's profile: {profile.data}." if profile else ""
+        known = [r for r in (self.latest(kind) for kind in self.bot.knows) if r is not None]
+        about = "".join(f" What you know of the user ({r.kind}): {json.dumps(r.data)}." for r in known)
+        if background:
+            about += f"\n\n{background}"
         if name is None:
-            # stored history, then what this turn has added to it so far (the current message aside)
+            # stored history (the inner loops' one-line summaries among it, never their turns), then
+            # what this turn has added to it so far (the current message aside)
             history = [*self.store.history(self.session.id, LOAD_LIMIT), *_without(self.main_messages, current)]
             return build_prompt(f"You are {self.bot.persona}.{about}", history, current)
         a = self.session.active

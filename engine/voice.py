@@ -34,7 +34,7 @@ class Voice:
     def offline(self) -> bool:
         return self.llm.name == "rules"
 
-    def phrase(self, content: str, purpose: str, prompt: Prompt) -> str:
+    def phrase(self, content: str, purpose: str, prompt: Prompt, *, reply: bool = False) -> str:
         """`content` in the model's words; the content itself offline, when that fails, or when
         the phrasing lost what the content says (engine/guard.py; the trace says why)."""
         said = unmark(content)
@@ -42,14 +42,15 @@ class Voice:
             return said
         messages = prompt()
         try:
-            out = self.llm.phrase(PhraseRequest(purpose=purpose, content=said, messages=messages))
+            mode: Literal["say", "reply"] = "reply" if reply else "say"
+            out = self.llm.phrase(PhraseRequest(purpose=purpose, content=said, messages=messages, mode=mode))
         except UnexpectedLLMCall:
             raise  # a scripted test is out of step with the engine: say so, don't paper over it
         except LLMError as e:
             self._failed(purpose, e)
             return said
         self._log(out.call)
-        problem = phrase_problem(content, out.text, _user_text(messages), facts=not purpose.startswith("reply:main"))
+        problem = phrase_problem(content, out.text, _user_text(messages), facts=not reply)
         if problem is not None:
             self._trace.notice("phrase_rejected", detail=f"{purpose}: {problem}")
             return said

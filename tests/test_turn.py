@@ -423,7 +423,7 @@ def test_inner_prompts_see_the_scratchpad_and_profile_not_main_history(store: Sq
     llm.prompts.clear()
     e.turn("test-bot", "u", "4")
     (prompt,) = llm.prompts
-    assert prompt[0].role == "system" and "'name': 'Max'" in prompt[0].content
+    assert prompt[0].role == "system" and '"name": "Max"' in prompt[0].content
     assert prompt[-1] == Message(role="user", content="4")
     texts = [m.content for m in prompt]
     assert "survey please" in texts and "Pick a number from 1 to 9." in texts

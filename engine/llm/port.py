@@ -7,7 +7,7 @@ queue, loud on surprises) and `OpenAILLM` (engine/llm/openai.py: any OpenAI-comp
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from typing import Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict
 
@@ -15,13 +15,18 @@ from engine.models import LLMCall, Message
 
 
 class PhraseRequest(BaseModel):
-    """Say `content` (the state's rendered template) as the bot, given `messages`."""
+    """Say `content` (the state's rendered template) as the bot, given `messages`.
+
+    `mode="reply"`: the main conversation. The model answers the user's last message itself,
+    in the bot's persona, from the conversation so far; `content` is what the bot can do.
+    """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     purpose: str
     content: str
     messages: list[Message]
+    mode: Literal["say", "reply"] = "say"
 
 
 class ParseRequest(BaseModel):

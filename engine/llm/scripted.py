@@ -27,6 +27,8 @@ class ScriptedLLM:
     def __init__(self, answers: Iterable[ScriptedAnswer] = ()) -> None:
         self.queue: deque[ScriptedAnswer] = deque(answers)
         self.calls: list[str] = []
+        # every request, for tests that check what a prompt carried
+        self.requests: list[PhraseRequest | ParseRequest] = []
 
     def push(self, *answers: ScriptedAnswer) -> None:
         self.queue.extend(answers)
@@ -38,6 +40,7 @@ class ScriptedLLM:
         return self.queue.popleft()
 
     def phrase(self, request: PhraseRequest) -> Phrased:
+        self.requests.append(request)
         answer = self._next("phrase", request.purpose)
         if not isinstance(answer, str):
             raise UnexpectedLLMCall(
@@ -47,6 +50,7 @@ class ScriptedLLM:
         return Phrased(text=answer, call=LLMCall(purpose=request.purpose, backend=self.name, model=self.model))
 
     def parse(self, request: ParseRequest) -> Parsed:
+        self.requests.append(request)
         answer = self._next("parse", request.purpose)
         if isinstance(answer, str):
             raise UnexpectedLLMCall(

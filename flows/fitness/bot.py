@@ -22,8 +22,10 @@ fitness_coach = Bot(
         )
     ],
     capabilities=(
-        "I'm your fitness coach. Without a language model configured I can't chat freely, but I can "
-        "redo your onboarding: say \"update my plan\". Type 'help' at any time, or 'cancel' to pause."
+        'I\'m your fitness coach. I can redo your onboarding: say "update my plan". '
+        "Type 'help' at any time, or 'cancel' to pause."
     ),
+    offline_note="(Without a language model configured I can't chat freely.)",
     entry=needs_onboarding,
+    knows=("fitness_profile",),
 )

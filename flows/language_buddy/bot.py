@@ -81,10 +81,10 @@ language_buddy = Bot(
     flows=[onboarding, feedback],
     intents=[FEEDBACK],
     capabilities=(
-        "I'm LanguageBuddy. Without a language model configured I can't chat freely, but I can "
-        "take your feedback: say \"I'd like to give feedback\". Type 'help' at any time, "
-        "or 'cancel' to leave an activity."
+        "I'm LanguageBuddy, your practice partner. I can also take your feedback: say \"I'd like to "
+        "give feedback\". Type 'help' at any time, or 'cancel' to leave an activity."
     ),
+    offline_note="(Without a language model configured I can't chat freely.)",
     entry=needs_onboarding,
     on_return=greet_after,
     check=check_bank,

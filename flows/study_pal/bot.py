@@ -121,7 +121,13 @@ def converse(ctx: MainContext) -> None:
     if flow is not None:
         ctx.start(flow)
         return
-    ctx.say(ctx.phrase(small_talk(ctx.text), "reply:main"))
+    ctx.reply(small_talk(ctx.text), background=course_outline(course))
+
+
+def course_outline(course: Course) -> str:
+    """What the main conversation's model is told of the course, so it can talk about it."""
+    topics = ", ".join(course.concept(cid).title for cid in course.order)
+    return f"The course is {course.title!r}; its topics, in order: {topics}."
 
 
 def revises_plan(ctx: MainContext) -> bool:
@@ -163,4 +169,5 @@ study_pal = Bot(
     capabilities=CAPABILITIES,
     converse=converse,
     check=check_course,
+    knows=("mastery", "study_plan"),
 )

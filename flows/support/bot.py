@@ -70,7 +70,7 @@ def converse(ctx: MainContext) -> None:
         ctx.say(ctx.phrase(f"You're welcome! Ask me anything else about {APP}.", "reply:main"))
         return
     if not query_terms(ctx.text):
-        ctx.say(ctx.phrase(CAPABILITIES, "reply:main"))
+        ctx.reply(CAPABILITIES)
         return
     kb = open_kb(ctx.resources.kb or SHIPPED_KB, ctx.store_url)
     hits = kb.search(ctx.text, limit=3)
