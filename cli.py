@@ -349,6 +349,24 @@ def replay_command(
         ),
     ] = None,
     junit: Annotated[Path | None, typer.Option("--junit", metavar="PATH", help="Also write JUnit XML here.")] = None,
+    record_llm: Annotated[
+        Path | None,
+        typer.Option(
+            "--record-llm",
+            metavar="DIR",
+            file_okay=False,
+            help="Run the openai backend against its server and save every LLM request and answer in DIR.",
+        ),
+    ] = None,
+    replay_llm: Annotated[
+        Path | None,
+        typer.Option(
+            "--replay-llm",
+            metavar="DIR",
+            file_okay=False,
+            help="Answer the openai backend from the recordings in DIR, offline; an unrecorded request fails.",
+        ),
+    ] = None,
 ) -> None:
     """Run replay scripts. Exit 0 when all pass, 1 when an expectation fails, 2 when a script is malformed.
 
@@ -356,6 +374,10 @@ def replay_command(
     every bot a well-formed script names, whether or not any script entered it.
     """
     console = _console()
+    if record_llm is not None and replay_llm is not None:
+        raise typer.BadParameter("give --record-llm or --replay-llm, not both")
+    if replay_llm is not None and not replay_llm.is_dir():
+        raise typer.BadParameter(f"{replay_llm} is not a folder of LLM recordings", param_hint="--replay-llm")
     failed = malformed = False
     cases: list[CaseReport] = []
     cov = Coverage()
@@ -373,7 +395,14 @@ def replay_command(
                 progress.advance(task)
                 continue
             try:
-                result = replay(script, db=db, llm=llm.value if llm else None, model=model)
+                result = replay(
+                    script,
+                    db=db,
+                    llm=llm.value if llm else None,
+                    model=model,
+                    record_llm=record_llm,
+                    replay_llm=replay_llm,
+                )
             except EngineError as e:
                 # e.g. a --db that cannot be opened: this script did not run; the others may
                 failed = True

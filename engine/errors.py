@@ -13,6 +13,7 @@ EngineError                      flow, state, session: where it happened
 │   ├── LLMUnavailable           transport failed after retries (timeout, 429, 5xx)
 │   ├── LLMResponseError         the answer was not valid for the schema after repair
 │   └── UnexpectedLLMCall        the scripted backend got a call it had no answer for
+│       └── UnrecordedLLMCall    a replayed recording holds no answer to a request
 └── ScriptError                  a replay script is malformed; path, turn
 """
 
@@ -121,6 +122,10 @@ class LLMResponseError(LLMError):
 
 class UnexpectedLLMCall(LLMError):
     """The scripted backend was called with nothing (or something else) queued."""
+
+
+class UnrecordedLLMCall(UnexpectedLLMCall):
+    """A replay of recorded LLM calls met a request the recording does not hold."""
 
 
 class ScriptError(EngineError):

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 import engine.authoring.testing
+from tests.local_llm import LocalModel, find_server
 from tests.pg import PgServer, why_not
 
 
@@ -16,6 +17,20 @@ def pytest_configure(config: pytest.Config) -> None:
     # without installing (or with PYTEST_DISABLE_PLUGIN_AUTOLOAD) does not.
     if not config.pluginmanager.is_registered(engine.authoring.testing):
         config.pluginmanager.register(engine.authoring.testing, "innerloop")
+
+
+# -- a real local model for the `local_llm` tests --------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def local_model(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalModel]:
+    """llama-cpp-python's server with a small model, for the session; skips saying why not."""
+    spec = find_server()
+    if isinstance(spec, str):
+        pytest.skip(f"local model not tested: {spec}")
+    server = LocalModel(spec, tmp_path_factory.mktemp("llm") / "server.log")
+    yield server
+    server.stop()
 
 
 # -- the store backends every store test runs on ---------------------------------------------

@@ -190,19 +190,29 @@ def test_json_schema_answered(server: FakeServer) -> None:
 
 def test_llamacpp_500_falls_back_to_json_object_and_remembers(server: FakeServer) -> None:
     llm = make(server, retries=1)
-    server.push(fail(500, "unsupported response_format"), fail(500), ok('{"value": 5}'))
+    server.push(fail(500), fail(500), ok('{"value": 5}'))
     parsed = llm.parse(rating())
     assert parsed.value == RatingAnswer(value=5)
     assert parsed.call is not None
     assert parsed.call.detail == "format=json_object retries=1"
     assert server.formats() == ["json_schema", "json_schema", "json_object"]
     assert server.log[2]["response_format"]["schema"] == RatingAnswer.model_json_schema()
+    assert all(body["max_tokens"] == 256 for body in server.log)
 
     server.push(ok('{"value": 2}'))
     again = llm.parse(rating())
     assert again.value == RatingAnswer(value=2)
     assert server.formats()[3:] == ["json_object"]  # straight to the accepted format
     assert again.call is not None and again.call.detail == "format=json_object"
+
+
+def test_a_500_that_blames_the_format_is_not_retried(server: FakeServer) -> None:
+    llm = make(server, retries=3)
+    server.push(fail(500, "Input should be 'text' or 'json_object' (response_format.type)"), ok('{"value": 4}'))
+    parsed = llm.parse(rating())
+    assert parsed.value == RatingAnswer(value=4)
+    assert server.formats() == ["json_schema", "json_object"]
+    assert parsed.call is not None and "retries" not in parsed.call.detail
 
 
 def test_400_on_structured_formats_falls_back_to_prompt_only(server: FakeServer) -> None:

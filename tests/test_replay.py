@@ -16,7 +16,6 @@ from engine.models import RecordDraft, StoredRecord, utcnow
 from engine.runtime import TurnResult
 from engine.store import MemoryStore
 from engine.store.sql import SqlStore
-from flows.study_pal.timewindow import CLOCK_ENV
 
 REPLAYS = Path(__file__).parent / "replays"
 MESSY = REPLAYS / "messy"
@@ -27,10 +26,7 @@ _PINNED = re.compile(r"^#\s*now:\s*(\S+)\s*$", re.M)
 
 
 @pytest.mark.parametrize("path", SCRIPTS, ids=[str(p.relative_to(REPLAYS)) for p in SCRIPTS])
-def test_replay_script(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    pinned = _PINNED.search(path.read_text(encoding="utf-8"))
-    if pinned:
-        monkeypatch.setenv(CLOCK_ENV, pinned.group(1))
+def test_replay_script(path: Path) -> None:
     result = replay(load_script(path))
     assert result.passed, "\n".join(f.describe() for f in result.failures)
 

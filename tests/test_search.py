@@ -5,6 +5,8 @@ from __future__ import annotations
 import logging
 import os
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -18,7 +20,6 @@ from flows.support.kb import (
     edit_distance,
     index_location,
     load_search_words,
-    match_expression,
     open_kb,
     parse_document,
     query_terms,
@@ -50,6 +51,14 @@ def make_kb(folder: Path, files: dict[str, str], filler: bool = True) -> Path:
 
 def ids(kb: KnowledgeBase, query: str) -> list[str]:
     return [h.doc.id for h in kb.search(query)]
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def index_db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Where an index lives, on each backend: a SQLite file, or a fresh PostgreSQL database."""
+    if request.param == "postgres":
+        return index_location(request.getfixturevalue("pg_url"))
+    return str(tmp_path / "index.db")
 
 
 # -- documents ----------------------------------------------------------------------------
@@ -175,7 +184,6 @@ def test_fts_syntax_in_user_text_is_inert(tmp_path: Path) -> None:
     kb = KnowledgeBase(make_kb(tmp_path / "kb", {"export.md": doc("Export your tasks", "Settings, Data, Export.")}))
     for nasty in ['export" OR "*', "export AND NOT", "NEAR(export tasks)", "title:export", "-export ^tasks", '"""']:
         kb.search(nasty)  # no sqlite3.OperationalError
-    assert match_expression(['a"b']) == '"a""b"'
     assert ids(kb, 'export" OR *') == ["export"]
 
 
@@ -269,6 +277,32 @@ def test_the_shipped_kb_finds_the_right_document_or_none(query: str, expected: s
     assert (ids(KnowledgeBase(SHIPPED), query) or [None])[0] == expected
 
 
+def test_on_postgresql_the_shipped_kb_finds_nearly_every_right_document(pg_url: str) -> None:
+    """ts_rank weighted by bm25's idf, not bm25 itself: the README reports the figure."""
+    kb = KnowledgeBase(SHIPPED, index_location(pg_url))
+    right = [q for q, expected in SHIPPED_QUERIES if (ids(kb, q) or [None])[0] == expected]
+    assert len(right) >= len(SHIPPED_QUERIES) - 2, sorted(set(q for q, _ in SHIPPED_QUERIES) - set(right))
+
+
+def test_on_postgresql_the_index_is_in_the_database_for_every_process(tmp_path: Path, pg_url: str) -> None:
+    folder = make_kb(tmp_path / "kb", {"export.md": doc("Export your data", "Choose a format.")})
+    store = SqlStore(pg_url)
+    try:
+        kb = open_kb(folder, store.url)
+        assert kb.db.startswith("postgresql") and ids(kb, "export") == ["export"]
+        # another process: a new connection to the same database finds the index built
+        code = (
+            "import sys; from pathlib import Path; from flows.support.kb import KnowledgeBase\n"
+            "kb = KnowledgeBase(Path(sys.argv[1]), sys.argv[2])\n"
+            "print(len(kb.last_sync.added), [h.doc.id for h in kb.search('export my data')])"
+        )
+        out = subprocess.run([sys.executable, "-c", code, str(folder), kb.db], capture_output=True, text=True)
+        assert out.returncode == 0, out.stderr
+        assert out.stdout.split() == ["0", "['export']"]
+    finally:
+        store.close()
+
+
 def test_a_typo_is_corrected_to_a_title_or_tag_word_only_within_its_edit_budget(tmp_path: Path) -> None:
     kb = KnowledgeBase(
         make_kb(
@@ -319,12 +353,12 @@ def touch_later(path: Path, text: str) -> None:
     os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 10_000_000))
 
 
-def test_an_edit_is_reindexed_and_a_deleted_document_disappears(tmp_path: Path) -> None:
+def test_an_edit_is_reindexed_and_a_deleted_document_disappears(tmp_path: Path, index_db: str) -> None:
     folder = make_kb(
         tmp_path / "kb",
         {"export.md": doc("Export your data", "Choose a format."), "calendar.md": doc("Calendar sync", "Connect it.")},
     )
-    kb = KnowledgeBase(folder, str(tmp_path / "index.db"))
+    kb = KnowledgeBase(folder, index_db)
     assert ids(kb, "export") == ["export"]
     assert kb.refresh() is None  # nothing changed: only stat() ran
 
@@ -350,9 +384,9 @@ def test_a_document_that_becomes_malformed_leaves_the_index_and_is_reported(tmp_
     assert ids(kb, "export") == ["export"] and kb.problems == []
 
 
-def test_a_second_process_reuses_the_stored_index(tmp_path: Path) -> None:
+def test_a_second_process_reuses_the_stored_index(tmp_path: Path, index_db: str) -> None:
     folder = make_kb(tmp_path / "kb", {"export.md": doc("Export your data", "Choose a format.")})
-    db = str(tmp_path / "index.db")
+    db = index_db
     first = KnowledgeBase(folder, db)
     assert len(first.last_sync.added) == len(FILLER) + 1
     first.close()
@@ -376,8 +410,8 @@ def test_the_previous_index_version_is_dropped(tmp_path: Path) -> None:
     assert old not in tables
 
 
-def test_two_folders_in_one_database_do_not_mix(tmp_path: Path) -> None:
-    db = str(tmp_path / "index.db")
+def test_two_folders_in_one_database_do_not_mix(tmp_path: Path, index_db: str) -> None:
+    db = index_db
     a = KnowledgeBase(make_kb(tmp_path / "a", {"x.md": doc("Export your data", "a")}), db)
     b = KnowledgeBase(make_kb(tmp_path / "b", {"y.md": doc("Calendar sync", "b")}), db)
     assert ids(a, "export") == ["x"] and ids(a, "calendar") == []
@@ -391,8 +425,10 @@ def test_index_location() -> None:
     assert index_location("sqlite:////tmp/x.db") == "/tmp/x.db"
     assert index_location("sqlite+pysqlite:////tmp/x.db?timeout=3") == "/tmp/x.db"
     assert index_location("sqlite:///rel.db") == str(Path("rel.db").resolve())
-    for other in (None, "memory://", "sqlite://", "sqlite:///:memory:", "postgresql://u@h/db"):
+    for other in (None, "memory://", "sqlite://", "sqlite:///:memory:"):
         assert index_location(other) == ":memory:"
+    # PostgreSQL keeps its index in the database itself, where every process sees it
+    assert index_location("postgresql://u@h/db") == "postgresql+psycopg://u@h/db"
 
 
 def test_the_index_lives_in_the_session_stores_file_and_the_store_still_opens(tmp_path: Path) -> None:

@@ -1,5 +1,5 @@
 """study-pal's day-and-time reading: the phrase corpus, declined days, parts of day, plan
-revisions, subjects read anywhere, and the clock taken from STUDY_PAL_NOW (in a subprocess too)."""
+revisions, subjects read anywhere, and the clock taken from INNERLOOP_NOW (in a subprocess too)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from engine.clock import CLOCK_ENV
 from engine.errors import DefinitionError
 from engine.extract import Invalid
 from flows.study_pal import timewindow
@@ -19,7 +20,7 @@ from flows.study_pal.course import DEFAULT_COURSE, load_course
 from flows.study_pal.days import read_day, read_part
 from flows.study_pal.revise import is_revision, revise_window
 from flows.study_pal.subjects import read_subjects
-from flows.study_pal.timewindow import CLOCK_ENV, Window, parse_window
+from flows.study_pal.timewindow import Window, parse_window
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = yaml.safe_load((ROOT / "tests" / "corpora" / "time_windows.yaml").read_text(encoding="utf-8"))
@@ -181,10 +182,18 @@ def test_the_clock_can_be_pinned_by_the_environment(monkeypatch: pytest.MonkeyPa
 
 def test_a_replay_in_a_subprocess_runs_on_the_pinned_clock(tmp_path: Path) -> None:
     script = ROOT / "tests" / "replays" / "messy" / "study_pal" / "times_tonight_late.yaml"
+    unpinned = tmp_path / "unpinned.yaml"
+    unpinned.write_text(script.read_text(encoding="utf-8").replace("now: 2025-03-12T21:30\n", ""), encoding="utf-8")
     env = {k: v for k, v in os.environ.items() if k != CLOCK_ENV}
-    cli = [sys.executable, "-m", "cli", "replay", str(script)]
-    pinned = subprocess.run(cli, env={**env, CLOCK_ENV: "2025-03-12T21:30"}, capture_output=True, text=True, cwd=ROOT)
+
+    def run(path: Path, when: str) -> subprocess.CompletedProcess[str]:
+        cli = [sys.executable, "-m", "cli", "replay", str(path)]
+        return subprocess.run(cli, env={**env, CLOCK_ENV: when}, capture_output=True, text=True, cwd=ROOT)
+
+    # the script's own `now:` wins over the environment
+    assert run(script, "2025-03-13T21:30").returncode == 0
+    pinned = run(unpinned, "2025-03-12T21:30")
     assert pinned.returncode == 0, pinned.stdout + pinned.stderr
     # the same script on another evening plans another day, so its expectations fail
-    other = subprocess.run(cli, env={**env, CLOCK_ENV: "2025-03-13T21:30"}, capture_output=True, text=True, cwd=ROOT)
+    other = run(unpinned, "2025-03-13T21:30")
     assert other.returncode == 1 and "2025-03-13" in other.stdout

@@ -14,6 +14,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import yaml
 from pydantic import JsonValue
@@ -21,13 +22,18 @@ from pydantic import JsonValue
 from engine.authoring.expect import Failure, check_history, check_records, check_turn
 from engine.authoring.script import ExpectEnd, RestartTurn, Script, load_script
 from engine.bot import MAIN
+from engine.clock import pinned_clock
 from engine.errors import EngineError, LLMUnavailable, ScriptError, SessionNotFound, StoreError
 from engine.llm import LLM, make_llm
+from engine.llm.factory import recording_llm, replaying_llm
 from engine.models import JsonObject, RecordDraft, Resources, TurnTrace
 from engine.registry import Registry
 from engine.runtime import Engine, TurnResult
 from engine.store import Store
 from engine.store.sql import SqlStore
+
+if TYPE_CHECKING:
+    from engine.llm.cassette import Cassette, ReplayTransport
 
 # history() takes a limit; a replay wants the whole main history, however long.
 ALL_HISTORY = 1_000_000
@@ -69,15 +75,23 @@ def temporary_store() -> Iterator[SqlStore]:
             store.close()
 
 
-def run_script(script: Script, store: Store, llm: LLM, *, bots: Registry | None = None) -> ScriptResult:
+def run_script(
+    script: Script, store: Store, llm: LLM, *, bots: Registry | None = None, wording: bool = True
+) -> ScriptResult:
     """Play `script` on `store`; an engine error ends the run as a failure of that turn.
 
     At a `restart` entry `store` is closed and the rest of the script, `expect_end`
     included, runs on a new engine over a new `SqlStore` on the same URL (closed here
     before returning), so the caller's store must be a database that outlives it.
     `llm` is kept: a backend holds no conversation, and a test's scripted queue must
-    carry on across the restart.
+    carry on across the restart. `wording`: check `reply_contains`; a real model words replies
+    its own way, and the phrase guard holds them to their templates' facts instead.
     """
+    with pinned_clock(script.now):
+        return _run(script, store, llm, bots, wording)
+
+
+def _run(script: Script, store: Store, llm: LLM, bots: Registry | None, wording: bool) -> ScriptResult:
     result = ScriptResult(script)
     bot = script.bot
     if script.profile is not None:
@@ -99,7 +113,7 @@ def run_script(script: Script, store: Store, llm: LLM, *, bots: Registry | None 
                 return result
             result.results.append(outcome)
             if step.expect:
-                result.failures.extend(check_turn(step.expect, outcome, number))
+                result.failures.extend(check_turn(step.expect, outcome, number, wording=wording))
         if script.expect_end is not None:
             result.failures.extend(_check_end(script.expect_end, script, engine))
     finally:
@@ -149,23 +163,56 @@ def replay(
     llm: str | None = None,
     model: str | None = None,
     bots: Registry | None = None,
+    record_llm: Path | None = None,
+    replay_llm: Path | None = None,
 ) -> ScriptResult:
     """Run `script` on `db` (a fresh temporary SQLite file when None) with `llm` or the script's backend.
 
-    An unavailable backend becomes a failure of the script rather than an exception.
+    `record_llm`: a folder; the openai backend runs against its server and every exchange is
+    saved there under the script's name (`recording_path`). `replay_llm`: a folder of such
+    recordings; the openai backend is answered from it offline, and a request it does not
+    hold, or an answer left unasked, fails the script. An unavailable backend becomes a
+    failure of the script rather than an exception.
     """
+    cassette: Cassette | None = None
+    transport: ReplayTransport | None = None
     try:
-        backend = make_llm(llm or script.llm, model)
+        if replay_llm is not None:
+            backend, transport = replaying_llm(recording_path(replay_llm, script))
+        elif record_llm is not None:
+            backend, cassette = recording_llm(model)
+        else:
+            backend = make_llm(llm or script.llm, model)
     except LLMUnavailable as e:
         return ScriptResult(script, failures=[Failure(None, "llm", f"a usable {e.backend} backend", e.message)])
     if db is None:
         with temporary_store() as store:
-            return run_script(script, store, backend, bots=bots)
-    store = SqlStore(str(db))
-    try:
-        return run_script(script, store, backend, bots=bots)
-    finally:
-        store.close()
+            result = run_script(script, store, backend, bots=bots, wording=_offline(backend))
+    else:
+        store = SqlStore(str(db))
+        try:
+            result = run_script(script, store, backend, bots=bots, wording=_offline(backend))
+        finally:
+            store.close()
+    if cassette is not None and record_llm is not None:
+        cassette.save(recording_path(record_llm, script))
+    if transport is not None and transport.unused and result.passed:
+        result.failures.append(
+            Failure(None, "llm recording", "every recorded answer asked for", f"{transport.unused} left")
+        )
+    return result
+
+
+def recording_path(folder: Path, script: Script) -> Path:
+    """Where the recorded LLM calls of `script` live in `folder`: named by its folder and file."""
+    source = script.path
+    name = f"{source.parent.name}__{source.stem}" if source is not None else f"{script.bot}__{script.user}"
+    return folder / f"{name}.json"
+
+
+def _offline(llm: LLM) -> bool:
+    """Whether replies are the templates' own words, so that wording checks apply."""
+    return llm.name in ("rules", "scripted")
 
 
 # -- saving a conversation as a script ----------------------------------------------------

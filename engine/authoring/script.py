@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -141,6 +142,9 @@ class Script(_Strict):
     assessment: Path | None = None
     kb: Path | None = None
     course: Path | None = None
+    # the local time the flows see for the whole run ("2025-03-12T09:30"): day-relative
+    # expectations and recorded LLM prompts then hold on any day
+    now: datetime | None = None
 
     _path: Path | None = PrivateAttr(default=None)
 

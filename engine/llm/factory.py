@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import TYPE_CHECKING
+
 from engine.errors import UnknownNameError
 from engine.llm.port import LLM
 from engine.llm.rules import RulesLLM
+
+if TYPE_CHECKING:
+    from engine.llm.cassette import Cassette, ReplayTransport
 
 BACKENDS = ("rules", "openai")
 
@@ -19,3 +25,34 @@ def make_llm(name: str, model: str | None = None) -> LLM:
 
         return OpenAILLM(model)
     raise UnknownNameError("llm backend", name, list(BACKENDS))
+
+
+def recording_llm(model: str | None = None) -> tuple[LLM, Cassette]:
+    """The openai backend, talking to its server as usual while every exchange goes into the
+    returned cassette (save it after the run)."""
+    import httpx2
+
+    from engine.llm.cassette import Cassette, RecordingTransport
+    from engine.llm.openai import OpenAILLM
+
+    cassette = Cassette(model="")
+    llm = OpenAILLM(model, http_client=httpx2.Client(transport=RecordingTransport(cassette)))
+    cassette.model = llm.model
+    return llm, cassette
+
+
+def replaying_llm(path: Path) -> tuple[LLM, ReplayTransport]:
+    """The openai backend answered from the recording at `path`, offline: no server, no key.
+    The transport tells afterwards how many recorded answers were never asked for."""
+    import httpx2
+
+    from engine.llm.cassette import Cassette, ReplayTransport
+    from engine.llm.openai import OpenAILLM
+
+    cassette = Cassette.load(path)
+    transport = ReplayTransport(cassette, source=str(path))
+    client = httpx2.Client(transport=transport)
+    llm = OpenAILLM(
+        cassette.model, base_url="http://recorded.invalid/v1", api_key="recorded", backoff=0.0, http_client=client
+    )
+    return llm, transport

@@ -16,17 +16,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import httpx2
 import openai
 from openai.types.chat import ChatCompletionMessageParam
 from pydantic import BaseModel, ValidationError
 
-from engine.errors import LLMResponseError, LLMUnavailable
+from engine.errors import LLMResponseError, LLMUnavailable, UnexpectedLLMCall
 from engine.llm import Parsed, ParseRequest, Phrased, PhraseRequest
 from engine.models import LLMCall, Message
 
 DEFAULT_MODEL = "gpt-4o-mini"
 # A server asking for a long pause should not freeze a chat turn; we wait at most this.
 RETRY_AFTER_CAP = 2.0
+# A phrased turn is a few sentences and a parse a small JSON object; nothing needs more.
+MAX_TOKENS = 256
 # Tried in this order; llama-cpp-python answers 500 (not 400) to json_schema.
 FORMATS = ("json_schema", "json_object", "prompt")
 
@@ -37,6 +40,12 @@ PHRASE_INSTRUCTION = (
     "voice as described above and in the language the user writes in. Keep every fact, "
     "number, option and question it contains; add nothing else. Reply with the message "
     "text only.\n\n<content>\n{content}\n</content>"
+)
+REPLY_INSTRUCTION = (
+    "\n\nReply to the user's last message yourself, in the persona above: briefly (three sentences "
+    "at most), in the language the user writes in, using what the conversation and what you know "
+    "of the user tell you. Never claim to have done, saved or scheduled anything. When you cannot "
+    "help, or it helps the user, say this in your own words:\n\n<fallback>\n{content}\n</fallback>"
 )
 PARSE_INSTRUCTION = (
     "\n\nTask: read the user's last message and extract the answer into a JSON object "
@@ -71,6 +80,8 @@ class OpenAILLM:
         timeout: float = 30.0,
         retries: int = 3,
         backoff: float = 0.5,
+        max_tokens: int = MAX_TOKENS,
+        http_client: httpx2.Client | None = None,
     ) -> None:
         self.model: str = model or os.environ.get("INNERLOOP_MODEL") or DEFAULT_MODEL
         key = api_key or os.environ.get("OPENAI_API_KEY")
@@ -81,12 +92,14 @@ class OpenAILLM:
                 backend=self.name,
             )
         self.retries = max(0, retries)
+        self.max_tokens = max_tokens
         self.backoff = backoff
         self._client = openai.OpenAI(
             api_key=key,
             base_url=base_url or os.environ.get("OPENAI_BASE_URL") or None,
             timeout=timeout,
             max_retries=0,
+            http_client=http_client,
         )
         # Index into FORMATS of the format this server is known (or presumed) to accept.
         self._format = 0
@@ -100,7 +113,8 @@ class OpenAILLM:
     def phrase(self, request: PhraseRequest) -> Phrased:
         started = time.perf_counter()
         tally = _Tally()
-        instruction = PHRASE_INSTRUCTION.format(content=request.content)
+        template = REPLY_INSTRUCTION if request.mode == "reply" else PHRASE_INSTRUCTION
+        instruction = template.format(content=request.content)
         messages = _with_system(request.messages, instruction)
         text = self._complete(messages, None, tally).strip()
         if not text:
@@ -164,6 +178,8 @@ class OpenAILLM:
     ) -> str:
         """One chat completion, retried on transient failures; usage goes into `tally`."""
         extra: dict[str, Any] = {"response_format": response_format} if response_format else {}
+        # a weak model can ramble (or a grammar loop on whitespace) until the context is full
+        extra["max_tokens"] = self.max_tokens
         if temperature is not None:
             extra["temperature"] = temperature
         for attempt in range(self.retries + 1):
@@ -173,7 +189,11 @@ class OpenAILLM:
                     model=self.model, messages=_wire(messages), extra_body=extra or None
                 )
             except (openai.APIConnectionError, openai.APIStatusError) as e:  # 429 is a status error
-                transient = not isinstance(e, openai.APIStatusError) or (e.status_code == 429 or e.status_code >= 500)
+                if isinstance(e.__cause__, UnexpectedLLMCall):
+                    raise e.__cause__ from None  # a replayed recording out of step: fail, don't degrade
+                transient = not isinstance(e, openai.APIStatusError) or (
+                    e.status_code == 429 or (e.status_code >= 500 and not _names_the_format(e))
+                )
                 if not transient or attempt == self.retries:
                     raise LLMUnavailable(_describe(e, attempt), backend=self.name) from e
                 tally.retries += 1
@@ -255,6 +275,12 @@ def _format_refused(error: LLMUnavailable) -> bool:
     if not isinstance(cause, openai.APIStatusError):
         return False
     return cause.status_code in (400, 422) or cause.status_code >= 500
+
+
+def _names_the_format(error: openai.APIStatusError) -> bool:
+    """A 5xx that blames `response_format` (llama-cpp-python's validation answers 500) is a
+    refusal, not a hiccup: retrying it only spends the backoff."""
+    return "response_format" in str(error.message)
 
 
 def _validate(model: type[BaseModel], answer: str) -> tuple[BaseModel | None, str]:

@@ -1,7 +1,7 @@
 """Study windows: reading "14-16 tomorrow" or "from 2pm to 4pm on Friday" into a typed window.
 
 `now()` is the flows' only clock: tests pin it with monkeypatch, a run (a replay in a
-subprocess, the chat) with the `STUDY_PAL_NOW` environment variable. Times are local
+subprocess, the chat) with the `INNERLOOP_NOW` environment variable. Times are local
 wall-clock times, as the user says them. Which day is meant is read in flows/study_pal/days.py.
 
 Reading rules, in the order they apply:
@@ -27,13 +27,12 @@ old window ("move it to Saturday" keeps the hours, "make it 5pm" keeps the lengt
 
 from __future__ import annotations
 
-import os
 import re
 from datetime import date, datetime, time, timedelta
 
 from pydantic import BaseModel, ConfigDict, model_validator
 
-from engine.errors import DefinitionError
+from engine.clock import local_now
 from engine.extract import Invalid, Parser
 from flows.study_pal.days import PARTS, read_day, read_part
 
@@ -41,18 +40,12 @@ MIN_MINUTES = 25  # one Pomodoro must fit
 DEFAULT_START = time(16, 0)
 DEFAULT_HOURS = 2
 LAST_MINUTE = 23 * 60 + 59
-CLOCK_ENV = "STUDY_PAL_NOW"
 
 
 def now() -> datetime:
-    """The current local time; the one place the study-pal flows read the clock."""
-    pinned = os.environ.get(CLOCK_ENV, "").strip()
-    if not pinned:
-        return datetime.now()
-    try:
-        return datetime.fromisoformat(pinned).replace(tzinfo=None)
-    except ValueError as e:
-        raise DefinitionError(f"{CLOCK_ENV}={pinned!r} is not an ISO date-time such as 2025-03-12T09:30") from e
+    """The current local time; the one place the study-pal flows read the clock (pinned by
+    a replay's `now:` key or INNERLOOP_NOW)."""
+    return local_now()
 
 
 class Window(BaseModel):

@@ -1,4 +1,4 @@
-"""The knowledge base: Markdown documents with YAML front matter, searched with SQLite FTS5.
+"""The knowledge base: Markdown documents with YAML front matter, searched in the store's database.
 
 A document is one `*.md` file::
 
@@ -13,9 +13,10 @@ A document is one `*.md` file::
     ---
     The answer, in Markdown.
 
-`open_kb(folder, store_url)` is the folder's `KnowledgeBase`, indexed into an FTS5 table
-in the session store's SQLite file (in memory for any other store) and cached per process.
-`KnowledgeBase.search(query)` ranks with bm25, title above tags above body, reads a word it
+`open_kb(folder, store_url)` is the folder's `KnowledgeBase`, indexed beside the sessions
+(engine/store/textindex.py: FTS5 in the SQLite file, a tsvector with a GIN index in PostgreSQL,
+in memory for a store with no database) and cached per process. `KnowledgeBase.search(query)`
+ranks title above tags above body (bm25, or ts_rank), reads a word it
 does not know as the title or tag word it misspells, and returns nothing below a relevance
 threshold. A malformed file is listed in `problems` (and logged) by name and left out; the
 others still load. Every search checks the files' stats first and re-indexes only the
@@ -29,7 +30,6 @@ import itertools
 import logging
 import os
 import re
-import sqlite3
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -41,18 +41,19 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, Validation
 from wordfreq import zipf_frequency
 
 from engine.errors import DataFileError
+from engine.store.textindex import IndexedDoc, SyncReport, location, open_text_index
 
 log = logging.getLogger(__name__)
 
 QuestionType = Literal["text", "number", "yes_no", "choice"]
 Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 
-# bm25 weights, in the FTS table's column order: title, tags, body (doc_id, hash are unindexed)
-WEIGHTS = (10.0, 4.0, 1.0, 0.0, 0.0)
-# Calibrated on the shipped knowledge base (20 documents) with 137 realistic queries: a right
-# top hit scores 2.6-16.5; a lone generic word shared by several titles ("premium" in "how much
-# does premium cost") about 1.7; a word found in most documents ("tasks", "app") about 0.
-MIN_SCORE = 2.0
+# Calibrated on the shipped knowledge base (20 documents) with 137 realistic queries. bm25
+# (SQLite): a right top hit scores 2.6-16.5; a lone generic word shared by several titles
+# ("premium" in "how much does premium cost") about 1.7; a word found in most documents
+# ("tasks", "app") about 0. ts_rank (PostgreSQL) does not weigh rarity, so its floor only
+# keeps out a match in the tags alone.
+MIN_SCORE = {"sqlite": 2.0, "postgresql": 0.3}
 # A query word the index does not know may be a typo of a title or tag word this many edits
 # away (a letter added, dropped, changed, or two swapped): one from 4 letters ("sycn", "refnd"),
 # two from 8 ("notifcatons"). Two in a short word would read "bake" as "back".
@@ -62,7 +63,6 @@ CACHE_SIZE = 16
 # Bump when the table layout, the tokenizer or what is indexed changes: a new name makes a
 # fresh index, and the previous version's table for the folder is dropped.
 INDEX_VERSION = 2
-TOKENIZER = "porter unicode61 remove_diacritics 2"
 
 # A query word this common in English ("love", "fine", "bake") is what the user meant, not a
 # typo of a title word ("move", "file", "back"); unknown words score 0, "calender" 2.5.
@@ -214,11 +214,6 @@ def query_terms(text: str) -> list[str]:
     return list(seen)[:MAX_TERMS]
 
 
-def match_expression(terms: list[str]) -> str:
-    """An FTS5 query that ORs the terms; each is quoted, so FTS syntax in user text is inert."""
-    return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
-
-
 def edit_distance(a: str, b: str) -> int:
     """Edits from `a` to `b`: a letter added, dropped or changed, or two neighbours swapped."""
     d = [[i + j if i * j == 0 else 0 for j in range(len(b) + 1)] for i in range(len(a) + 1)]
@@ -234,39 +229,26 @@ def edit_distance(a: str, b: str) -> int:
 
 @dataclass(frozen=True)
 class Hit:
-    """A search result; `score` is the negated bm25 (higher is better)."""
+    """A search result; `score` is the index's relevance (higher is better)."""
 
     doc: Document
     score: float
-
-
-@dataclass(frozen=True)
-class SyncReport:
-    """What the last re-index did, by document id."""
-
-    added: tuple[str, ...] = ()
-    changed: tuple[str, ...] = ()
-    removed: tuple[str, ...] = ()
 
 
 Signature = tuple[tuple[str, int, int, int], ...]
 
 
 def index_location(store_url: str | None) -> str:
-    """The SQLite file behind a `sqlite:///path` store URL; ':memory:' for any other store."""
-    m = re.fullmatch(r"sqlite(?:\+\w+)?:///([^?]*)(?:\?.*)?", store_url or "")
-    if m is None or m.group(1) in ("", ":memory:"):
-        return ":memory:"
-    return str(Path(m.group(1)).resolve())
+    """Where the index of the store at `store_url` lives (engine/store/textindex.py)."""
+    return location(store_url)
 
 
 class KnowledgeBase:
-    """A folder of documents and its FTS5 index in the SQLite database `db`."""
+    """A folder of documents and its index at `db` (a SQLite file, a PostgreSQL URL, or ':memory:')."""
 
-    def __init__(self, folder: Path, db: str = ":memory:", *, min_score: float = MIN_SCORE) -> None:
+    def __init__(self, folder: Path, db: str = ":memory:", *, min_score: float | None = None) -> None:
         self.folder = Path(folder).resolve()
         self.db = db
-        self.min_score = min_score
         self.documents: dict[str, Document] = {}
         self.problems: list[str] = []
         self.last_sync = SyncReport()
@@ -274,15 +256,12 @@ class KnowledgeBase:
         # what a misspelt query word may be corrected to: only title and tag words make a hit
         self._vocabulary: list[str] = []
         digest = hashlib.sha256(str(self.folder).encode()).hexdigest()[:16]
-        # one table per folder, so bm25's document statistics never mix two knowledge bases
+        # one table per folder, so ranking statistics never mix two knowledge bases
         self.table = f"kb_fts_v{INDEX_VERSION}_{digest}"
-        self._previous_table = f"kb_fts_v{INDEX_VERSION - 1}_{digest}"
         self._lock = threading.Lock()
-        # autocommit (isolation_level=None): a sync opens its own BEGIN IMMEDIATE, and reads
-        # never leave a transaction open that would hold up the session store's writers
-        self._conn = sqlite3.connect(db, timeout=10.0, isolation_level=None, check_same_thread=False)
-        # the index is derived from the folder and rebuilt from it, so it need not be fsynced
-        self._conn.execute("PRAGMA synchronous=NORMAL")
+        self._index = open_text_index(db, self.table)
+        self.min_score = MIN_SCORE[self._index.backend] if min_score is None else min_score
+        self._index.drop(f"kb_fts_v{INDEX_VERSION - 1}_{digest}")
         self.refresh()
 
     # -- loading ---------------------------------------------------------------------------
@@ -338,43 +317,22 @@ class KnowledgeBase:
         return documents, hashes, problems
 
     def _sync(self, documents: dict[str, Document], hashes: dict[str, str]) -> SyncReport:
-        """Bring the FTS table in line with `documents`: the stored hashes say what changed.
+        """Bring the index in line with `documents`: the stored hashes say what changed, so a
+        second process, or a restart, re-indexes nothing another run has already indexed.
 
-        Comparing with the table (not with this process's last view) means a second process,
-        or a restart, re-indexes nothing another run has already indexed.
+        Stopwords are left out of the index as they are out of queries: a stemmer would otherwise
+        let a query word hit one ("ones" -> "on" in "Turn on ...").
         """
-        t = self.table
-        added: list[str] = []
-        changed: list[str] = []
-        removed: list[str] = []
-        c = self._conn
-        # IMMEDIATE takes the write lock up front: two processes syncing the same folder queue
-        # up instead of both reading the old hashes and inserting a document twice
-        c.execute("BEGIN IMMEDIATE")
-        with c:  # commits, or rolls back on an exception
-            c.execute(f"DROP TABLE IF EXISTS {self._previous_table}")
-            c.execute(
-                f"CREATE VIRTUAL TABLE IF NOT EXISTS {t} USING fts5("
-                f"title, tags, body, doc_id UNINDEXED, hash UNINDEXED, tokenize = '{TOKENIZER}')"
+        indexed = {
+            doc_id: IndexedDoc(
+                title=" ".join(words(doc.title)),
+                tags=" ".join(words(" ".join(doc.tags))),
+                body=" ".join(words(doc.body)),
+                hash=hashes[doc_id],
             )
-            indexed = {row[1]: (row[0], row[2]) for row in c.execute(f"SELECT rowid, doc_id, hash FROM {t}")}
-            for doc_id, (rowid, digest) in indexed.items():
-                if hashes.get(doc_id) != digest:
-                    c.execute(f"DELETE FROM {t} WHERE rowid = ?", (rowid,))
-                    (changed if doc_id in documents else removed).append(doc_id)
-            for doc_id, doc in documents.items():
-                if doc_id in indexed and indexed[doc_id][1] == hashes[doc_id]:
-                    continue
-                if doc_id not in indexed:
-                    added.append(doc_id)
-                # stopwords are left out of the index as they are out of queries: the porter
-                # stemmer would otherwise let a query word hit one ("ones" -> "on" in "Turn on ...")
-                searchable = (" ".join(words(text)) for text in (doc.title, " ".join(doc.tags), doc.body))
-                c.execute(
-                    f"INSERT INTO {t} (title, tags, body, doc_id, hash) VALUES (?, ?, ?, ?, ?)",
-                    (*searchable, doc_id, hashes[doc_id]),
-                )
-        return SyncReport(tuple(added), tuple(changed), tuple(removed))
+            for doc_id, doc in documents.items()
+        }
+        return self._index.sync(indexed)
 
     # -- querying --------------------------------------------------------------------------
 
@@ -389,18 +347,11 @@ class KnowledgeBase:
         self.refresh()
         if limit < 1:
             return []
-        t = self.table
-        weights = ", ".join(str(w) for w in WEIGHTS)
         with self._lock:
             terms = self._spelled(query_terms(query))
             if not terms:
                 return []
-            expression = match_expression(terms)
-            ranked: list[tuple[str, float]] = self._conn.execute(
-                f"SELECT doc_id, -bm25({t}, {weights}) AS score FROM {t} WHERE {t} MATCH ? "
-                f"AND rowid IN (SELECT rowid FROM {t} WHERE {t} MATCH ?) ORDER BY score DESC LIMIT ?",
-                (expression, f"{{title tags}} : ({expression})", limit),
-            ).fetchall()
+            ranked = self._index.search(terms, limit)
             documents = self.documents
         # another process may have indexed a newer view of the folder than this one has read
         return [Hit(documents[d], score) for d, score in ranked if score >= self.min_score and d in documents]
@@ -411,12 +362,11 @@ class KnowledgeBase:
         A term the index matches, if only through its stem ("crashing"), is left alone.
         """
         out = list(terms)
-        known = f"SELECT 1 FROM {self.table} WHERE {self.table} MATCH ? LIMIT 1"
         for term in terms:
             limit = max((edits for length, edits in MAX_EDITS.items() if len(term) >= length), default=0)
             if not limit or term.isdigit() or zipf_frequency(term, "en", wordlist="small") >= COMMON_WORD_ZIPF:
                 continue
-            if self._conn.execute(known, (match_expression([term]),)).fetchone():
+            if self._index.knows(term):
                 continue
             near = [(edit_distance(term, w), w) for w in self._vocabulary if abs(len(w) - len(term)) <= limit]
             best = min(near, default=(limit + 1, ""))
@@ -425,7 +375,7 @@ class KnowledgeBase:
 
     def close(self) -> None:
         with self._lock:
-            self._conn.close()
+            self._index.close()
 
 
 _CACHE: OrderedDict[tuple[Path, str], KnowledgeBase] = OrderedDict()
@@ -439,7 +389,7 @@ def open_kb(folder: Path, store_url: str | None = None) -> KnowledgeBase:
     nor rebuilds the index; `search` still notices edits through the files' stats.
     DataFileError when the folder is missing or holds no valid document.
     """
-    key = (Path(folder).resolve(), index_location(store_url))
+    key = (Path(folder).resolve(), location(store_url))
     with _CACHE_LOCK:
         kb = _CACHE.get(key)
         if kb is not None:

@@ -1,0 +1,84 @@
+"""The openai backend against a real local model (tests/local_llm.py starts it).
+
+Under a real model the route guard must start no flow on the small-talk corpora, requests
+must start their flow, and shipped replay scripts must reach the same flows, states, slots,
+records and history as offline (their wording checks are the offline backend's; the phrase
+guard holds a model's replies to their templates' facts). The default run takes the route
+corpora and one script per flow; INNERLOOP_LOCAL_LLM=all takes every shipped script.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from engine import Engine, MemoryStore
+from engine.authoring.replay import replay
+from engine.authoring.script import load_script
+from engine.llm.openai import OpenAILLM
+from tests.local_llm import LocalModel
+from tests.test_routing import KNOWN_USER, MAIN, load_corpus
+
+pytestmark = pytest.mark.local_llm
+
+REPLAYS = Path(__file__).parent / "replays"
+# one script per shipped flow: feedback, onboarding (with its assessment), fitness onboarding,
+# support's clarification, and study-pal's tutoring, analysis and scheduling in one path
+ONE_PER_FLOW = [
+    "feedback_happy_path.yaml",
+    "onboarding_happy_path.yaml",
+    "fitness_happy_path.yaml",
+    "support_typed_questions.yaml",
+    "study_path1_tutoring_analysis_scheduling.yaml",
+]
+EVERY = sorted(REPLAYS.glob("*.yaml")) + sorted((REPLAYS / "messy").rglob("*.yaml"))
+SCRIPTS = EVERY if os.environ.get("INNERLOOP_LOCAL_LLM") == "all" else [REPLAYS / n for n in ONE_PER_FLOW]
+
+
+@pytest.fixture
+def model_env(local_model: LocalModel, monkeypatch: pytest.MonkeyPatch) -> Iterator[LocalModel]:
+    """The openai backend pointed at the local model, as a user would configure it."""
+    monkeypatch.setenv("OPENAI_BASE_URL", local_model.base_url)
+    monkeypatch.setenv("OPENAI_API_KEY", "local")
+    monkeypatch.setenv("INNERLOOP_MODEL", local_model.model)
+    yield local_model
+
+
+def first_turn(bot: str, text: str, model: LocalModel) -> str:
+    """The flow `text` starts for a returning user under the real model, or "main"."""
+    store = MemoryStore()
+    for draft in KNOWN_USER.get(bot, []):
+        store.add_record(bot, "u", "", draft)
+    llm = OpenAILLM(model.model, base_url=model.base_url, api_key="local", timeout=60)
+    trace = Engine(store, llm).turn(bot, "u", text).trace
+    assert trace is not None
+    kind, _, flow = trace.route.partition(":")
+    return flow if kind in ("intent", "entry", "confirmed") else MAIN
+
+
+@pytest.mark.parametrize("bot", ["language-buddy", "fitness-coach", "study-pal", "support"])
+def test_small_talk_starts_no_flow_with_a_real_model(bot: str, local_model: LocalModel) -> None:
+    started = {t: f for t in load_corpus()[bot].small_talk if (f := first_turn(bot, t, local_model)) != MAIN}
+    assert started == {}
+
+
+@pytest.mark.parametrize("bot", ["language-buddy", "fitness-coach", "study-pal"])
+def test_requests_start_their_flow_with_a_real_model(bot: str, local_model: LocalModel) -> None:
+    wrong = {
+        text: flow
+        for want, texts in load_corpus()[bot].requests.items()
+        for text in texts
+        if (flow := first_turn(bot, text, local_model)) != want
+    }
+    assert wrong == {}
+
+
+@pytest.mark.parametrize("path", SCRIPTS, ids=[str(p.relative_to(REPLAYS)) for p in SCRIPTS])
+def test_a_shipped_script_holds_under_a_real_model(path: Path, model_env: LocalModel) -> None:
+    result = replay(load_script(path), llm="openai")
+    assert result.passed, "\n".join(f.describe() for f in result.failures)
+    calls = [c for r in result.results if r.trace is not None for c in r.trace.llm_calls]
+    assert calls and all(c.backend == "openai" for c in calls)
