@@ -21,7 +21,9 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
+from rich.live import Live
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.spinner import Spinner
 from rich.table import Table
 from rich.text import Text
 
@@ -207,6 +209,35 @@ def _say(console: Console, bot: str, text: str) -> None:
     console.print(Text.assemble((f"{bot}: ", "bold cyan"), text))
 
 
+class _Streamer:
+    """The bot's reply as it is made: a spinner while the model thinks, then the text growing in
+    place (rich Live). Off a terminal nothing is drawn and the reply is printed whole after."""
+
+    def __init__(self, console: Console, bot: str) -> None:
+        self.bot = bot
+        self.text = ""
+        self.live: Live | None = None
+        if console.is_terminal:
+            waiting = Spinner("dots", text=Text("thinking…", style="dim"))
+            self.live = Live(waiting, console=console, refresh_per_second=12, transient=False)
+
+    def __enter__(self) -> _Streamer:
+        if self.live is not None:
+            self.live.start()
+        return self
+
+    def __call__(self, piece: str) -> None:
+        self.text += piece
+        if self.live is not None:
+            self.live.update(Text.assemble((f"{self.bot}: ", "bold cyan"), self.text))
+
+    def __exit__(self, *exc: object) -> None:
+        if self.live is not None:
+            if not self.text:
+                self.live.update(Text(""))
+            self.live.stop()
+
+
 def _resources(kb: Path | None, course: Path | None, assessment: Path | None) -> Resources:
     return Resources(kb=kb, course=course, assessment=assessment)
 
@@ -275,11 +306,18 @@ def _chat_loop(console: Console, engine: Engine, bot: str, user: str) -> None:
                 _meta(command, console, engine, bot, user)
                 session = engine.session(bot, user)
                 continue
-            result = engine.turn(bot, user, line)
+            try:
+                with _Streamer(console, bot) as shown:
+                    result = engine.turn(bot, user, line, on_text=shown)
+            except KeyboardInterrupt:
+                # the turn is one transaction: interrupted, none of it was kept
+                console.print(Text("\n(interrupted: that message was not sent; Ctrl-C again to leave)", style="yellow"))
+                continue
             if result.rejected:
                 console.print(Text(result.reply, style="yellow"))
                 continue
-            _say(console, bot, result.reply)
+            if not (result.streamed and shown.live):
+                _say(console, bot, result.reply)
             session = engine.session(bot, user)
     except KeyboardInterrupt:
         # A turn is one transaction, so an interrupt mid-turn leaves all of it or none.
@@ -293,11 +331,22 @@ def _chat_loop(console: Console, engine: Engine, bot: str, user: str) -> None:
 PROGRESS_OVER = 3
 
 
+def _llm_time(result: ScriptResult) -> str:
+    """ ", llm 4.2 s in 6 calls, slowest turn 1.9 s" when the model was called at all."""
+    traces = [r.trace for r in result.results if r.trace is not None]
+    calls = sum(len(t.llm_calls) for t in traces)
+    if not calls:
+        return ""
+    total = sum(t.llm_ms for t in traces) / 1000
+    return f", llm {total:.1f} s in {calls} calls, slowest turn {max(t.llm_ms for t in traces) / 1000:.1f} s"
+
+
 def _report(console: Console, path: str, result: ScriptResult) -> None:
     if result.passed:
         counts = f"{len(result.results)} turns"
         if restarts := result.script.restarts:
             counts += f", {restarts} restart" + ("s" if restarts > 1 else "")
+        counts += _llm_time(result)
         console.print(Text.assemble(("PASS ", "bold green"), path, (f" ({counts})", "dim")))
         return
     console.print(Text.assemble(("FAIL ", "bold red"), path))
@@ -550,7 +599,8 @@ def _show(console: Console, store: SqlStore, s: SessionState, *, trace: bool = F
 
 def _trace_lines(console: Console, t: TurnTrace, *, full: bool = False) -> None:
     """One turn's trace: its heading, then one line per event (`full` adds the texts, the move and the records)."""
-    console.print(Text(f"turn {t.turn} · {t.at:%H:%M:%S} · route {t.route} · {t.user_text!r}", style="bold"))
+    waited = f" · llm {t.llm_ms / 1000:.1f} s" if t.llm_calls else ""
+    console.print(Text(f"turn {t.turn} · {t.at:%H:%M:%S} · route {t.route}{waited} · {t.user_text!r}", style="bold"))
     if full:
         console.print(Text(f"  user: {t.user_text}"))
         console.print(Text(f"  bot:  {t.reply}"))

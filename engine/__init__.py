@@ -20,10 +20,21 @@ from engine.errors import (
     StoreError,
     UnexpectedLLMCall,
     UnknownNameError,
+    UnrecordedLLMCall,
 )
 from engine.extract import Invalid, Parser
 from engine.flow import Aside, Ask, Final, Flow, Step, T
-from engine.llm import LLM, Parsed, ParseRequest, Phrased, PhraseRequest, RulesLLM, ScriptedLLM
+from engine.llm import (
+    LLM,
+    Parsed,
+    ParseRequest,
+    Phrased,
+    PhraseRequest,
+    RulesLLM,
+    ScriptedLLM,
+    StreamingLLM,
+    TextSink,
+)
 from engine.models import (
     Entered,
     Fired,
@@ -91,10 +102,13 @@ __all__ = [
     "Store",
     "StoreError",
     "StoredRecord",
+    "StreamingLLM",
     "T",
+    "TextSink",
     "TurnResult",
     "TurnTrace",
     "UnexpectedLLMCall",
     "UnknownNameError",
+    "UnrecordedLLMCall",
     "default_registry",
 ]

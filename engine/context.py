@@ -78,7 +78,7 @@ class MainOps(StepOps, Protocol):
 
     def default_main(self) -> None: ...
 
-    def main_reply(self, fallback: str | None = None, background: str = "") -> str: ...
+    def main_reply(self, fallback: str | None = None, background: str = "") -> None: ...
 
 
 class EntryContext:
@@ -191,4 +191,4 @@ class MainContext(StepContext[Slots]):
         """Answer the message: with a model, in its own words from the main conversation, what
         the bot knows of the user and `background` (an article, the course); offline, `fallback`
         (the bot's capabilities when None)."""
-        self._ops.emit(self._main.main_reply(fallback, background))
+        self._main.main_reply(fallback, background)

@@ -110,6 +110,10 @@ class LLMError(EngineError):
     def __init__(self, message: str, *, backend: str, **where: str | None) -> None:
         super().__init__(message, **where)
         self.backend = backend
+        # what the failed call cost, for its trace entry (the adapter fills these in)
+        self.elapsed_ms = 0.0
+        self.attempts = 0
+        self.tokens = (0, 0)
 
 
 class LLMUnavailable(LLMError):

@@ -192,6 +192,7 @@ class Flow(Generic[S]):
     _machine: QuietMachine = field(init=False, repr=False)
     _lock: threading.Lock = field(init=False, repr=False)
     answer_models: dict[str, type[BaseModel]] = field(init=False, repr=False)
+    _forms: dict[tuple[str, tuple[str, ...]], type[BaseModel]] = field(init=False, repr=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         self._by_name = {}
@@ -374,6 +375,22 @@ class Flow(Generic[S]):
         except (ValueError, KeyError, IndexError, AttributeError, TypeError) as e:
             # e.g. {rating:d}: a skipped slot renders as "not given", which no number format takes
             raise self._error(f"template {tpl!r} fails with unfilled slots: {e}", state) from e
+
+    def form_model(self, s: Ask[S], others: tuple[str, ...]) -> type[BaseModel]:
+        """The schema of one parse call at `s` that reads its slot (`value`) and, beside it, each
+        slot of `others` the message may fill or correct; every field nullable."""
+        if not others:
+            return self.answer_models[s.name]
+        key = (s.name, others)
+        found = self._forms.get(key)
+        if found is None:
+            fields: dict[str, Any] = {}
+            for name in (s.slot, *others):
+                info = self.slots.model_fields[name]
+                fields["value" if name == s.slot else name] = (Optional[info.annotation], info)  # noqa: UP045
+            found = create_model(f"{self.name}_{s.name}_form", **fields)
+            self._forms[key] = found
+        return found
 
     def _answer_model(self, s: Ask[S]) -> type[BaseModel]:
         """The JSON schema an LLM fills for this state: the slot's type, nullable for 'not given'."""

@@ -7,13 +7,14 @@ fallback; Steps run and fire `next`; a Final collapses the run into one summary 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from pydantic import ValidationError
 
 from engine.context import StepContext
 from engine.errors import DefinitionError
-from engine.extract import Invalid
+from engine.extract import Invalid, fold
 from engine.flow import ANSWER, NEXT, Aside, Ask, Final, Flow, Step, render
 from engine.models import (
     FlowFrame,
@@ -110,11 +111,16 @@ class FlowRunner(TurnBase):
                     return
             self.emit(f"{noted} {self.question(flow, state, slots)}".strip())
             return
+        self._model_filled = False
         updated, reason = self.parse_answer(flow, state, slots, frame)
         if updated is not None:
             if frame.attempts:
                 frame.attempts = 0
             self.move(flow, frame, updated, ANSWER)
+            return
+        if self._model_filled:
+            # the message answered other questions, not this one: noted, and this one asked again
+            self.emit(self.question(flow, state, flow.new_slots(frame.slots)))
             return
         frame.attempts += 1
         if frame.attempts >= state.max_attempts:
@@ -147,13 +153,41 @@ class FlowRunner(TurnBase):
         self.move(flow, frame, ctx.slots, trigger)
         return True
 
+    @staticmethod
+    def _fillable(flow: Flow[Any], slots: Slots, name: str) -> bool:
+        """May a message set `name` now: is it open, or a filled slot the flow lets be corrected?"""
+        return getattr(slots, name, None) is None or name in flow.correctable
+
+    def _fill_from_model(
+        self, flow: Flow[Any], slots: Slots, found: dict[str, object], state: Ask
+    ) -> tuple[Slots, dict[str, Any]]:
+        """Slots a model read beside the asked one, each kept only if its slot takes it; what
+        changed is acknowledged as the rules' findings are."""
+        changed: list[str] = []
+        for name, value in found.items():
+            if isinstance(value, str) and not _in_message(value, self.text):
+                continue  # a free text the message does not hold is the model's, not the user's
+            try:
+                slots = flow.slots.model_validate({**slots.model_dump(), name: value})
+            except ValidationError:
+                continue
+            changed.append(name)
+        if changed:
+            shown = ", ".join(f"{k.replace('_', ' ')}: {getattr(slots, k)}" for k in changed)
+            show = flow.show
+            if show is not None:
+                shown = ", ".join(show(k, getattr(slots, k)) for k in changed)
+            self.emit(f"Noted ({shown}).")
+            self._model_filled = True
+        return slots, slots.model_dump(mode="json")
+
     def _extract(self, flow: Flow[Any], slots: Slots, asking: str | None) -> tuple[Slots, list[str]]:
         """Read the message for every slot the flow lets any message fill (open ones, and
         filled ones it lets be corrected), then apply its any-time extractor; returns the
         slots and the names changed."""
         found: dict[str, object] = {}
         for name, reader in flow.fills.items():
-            if name == asking or (getattr(slots, name, None) is not None and name not in flow.correctable):
+            if name == asking or not self._fillable(flow, slots, name):
                 continue
             value = reader(self.text)
             if value is not None and not isinstance(value, Invalid):
@@ -310,8 +344,14 @@ class FlowRunner(TurnBase):
         if isinstance(raw, Invalid):
             return None, raw.reason
         if raw is None:
-            answer = self.llm_parse(flow.answer_models[state.name], f"parse:{flow.name}.{state.name}", flow.name)
+            # one call reads the asked slot and every other slot the message may fill or correct
+            others = tuple(n for n in flow.fills if n != state.slot and self._fillable(flow, slots, n))
+            form = flow.form_model(state, others)
+            answer = self.llm_parse(form, f"parse:{flow.name}.{state.name}", flow.name)
             raw = getattr(answer, "value", None) if answer else None
+            extra = {n: v for n in others if (v := getattr(answer, n, None)) is not None}
+            if extra:
+                slots, frame.slots = self._fill_from_model(flow, slots, extra, state)
             if raw is None:
                 return None, None
         try:
@@ -327,6 +367,13 @@ class FlowRunner(TurnBase):
         except ValidationError:
             return None
         return updated
+
+
+def _in_message(value: str, text: str) -> bool:
+    """Does `text` hold some of `value`'s words (or, for a closed choice, is it there at all)?"""
+    words = {w for w in re.findall(r"\w+", fold(value)) if len(w) > 2}
+    said = set(re.findall(r"\w+", fold(text)))
+    return bool(words & said) if words else fold(value) in fold(text)
 
 
 def _friendly(e: ValidationError, expects: str) -> str:

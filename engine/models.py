@@ -213,6 +213,11 @@ class TurnTrace(BaseModel):
         """The trace as stored: JSON values, defaults left out."""
         return self.model_dump(mode="json", exclude_defaults=True)
 
+    @property
+    def llm_ms(self) -> float:
+        """Time the turn spent waiting on the model, failed calls included."""
+        return sum(c.latency_ms for c in self.llm_calls)
+
     def noticed(self, kind: NoticeKind) -> list[Notice]:
         """The turn's notices of `kind`, in order."""
         return [n for n in self.notices if n.kind == kind]

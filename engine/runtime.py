@@ -15,7 +15,7 @@ from engine.bot import MAIN, Bot
 from engine.errors import ConflictError, EngineError, InputRejected
 from engine.handoff import hold_of
 from engine.inputs import check_identifier, check_message
-from engine.llm import LLM, RulesLLM
+from engine.llm import LLM, RulesLLM, TextSink
 from engine.models import JsonObject, Resources, SessionState, TurnTrace, TurnWrite, utcnow
 from engine.registry import Registry, default_registry
 from engine.store import Store
@@ -43,6 +43,9 @@ class TurnResult:
     trace_doc: JsonObject | None = None
     # True when the message id was committed before: the stored reply, nothing changed
     duplicate: bool = False
+    # True when the turn's `on_text` has had the whole reply, as it was made; False when the
+    # caller must show `reply` itself (no sink, a refused or duplicate message, a replay)
+    streamed: bool = False
 
     @functools.cached_property
     def trace(self) -> TurnTrace | None:
@@ -70,8 +73,14 @@ class Engine:
         self.resources = resources or Resources()
         self.bots = bots if bots is not None else default_registry()
 
-    def turn(self, bot: str, user: str, text: str, *, message_id: str | None = None) -> TurnResult:
+    def turn(
+        self, bot: str, user: str, text: str, *, message_id: str | None = None, on_text: TextSink | None = None
+    ) -> TurnResult:
         """Handle one user message; a refused message is answered and changes nothing.
+
+        `on_text` gets the reply as it is made: a model's main-conversation reply piece by piece
+        while it is generated, everything else whole, in order. The turn still commits once,
+        after the reply is complete; an exception from `on_text` (Ctrl-C) leaves it uncommitted.
 
         With `message_id`, a client may send the same message again (a timeout, a retry): if
         a turn with that id is among the session's last `DUPLICATE_WINDOW` turns, its stored
@@ -87,14 +96,21 @@ class Engine:
         except InputRejected as e:
             existing = self.store.load(b.name, user)
             return self._result(existing, e.reason, rejected=True)
-        return self._commit(b, user, clean, Turn.run, message_id=message_id)
+        return self._commit(b, user, clean, Turn.run, message_id=message_id, on_text=on_text)
 
     def reset(self, bot: str, user: str) -> TurnResult:
         """Leave every running and suspended flow of the user's session, as one logged turn."""
         return self._commit(self.bots.get(bot), check_identifier(user), "/reset", Turn.reset)
 
     def _commit(
-        self, b: Bot, user: str, text: str, play: Callable[[Turn], TurnWrite], *, message_id: str | None = None
+        self,
+        b: Bot,
+        user: str,
+        text: str,
+        play: Callable[[Turn], TurnWrite],
+        *,
+        message_id: str | None = None,
+        on_text: TextSink | None = None,
     ) -> TurnResult:
         """Play the turn on the stored session and commit it; on a conflict, play it again.
 
@@ -114,6 +130,8 @@ class Engine:
             session = stored or _new_session(b.name, user)
             turn = Turn(b, self.store, self.llm, session, text, self.resources, retried=attempt > 0, now=self.clock())
             turn.trace.message_id = message_id
+            # a turn played again after a conflict is not streamed twice: its caller shows `reply`
+            turn.voice.sink = on_text if attempt == 0 else None
             write = play(turn)
             try:
                 self.store.commit(write)
@@ -125,7 +143,9 @@ class Engine:
                 time.sleep(random.uniform(0, pause))
                 pause = min(pause * 2, 0.05)
                 continue
-            return self._result(write.session, write.reply, trace=write.trace_doc)
+            return self._result(
+                write.session, write.reply, trace=write.trace_doc, streamed=on_text is not None and attempt == 0
+            )
 
     def agent_reply(self, bot: str, user: str, text: str) -> TurnResult:
         """A person answers a session waiting for one; the user sees it with their next message."""
@@ -178,6 +198,7 @@ class Engine:
         rejected: bool = False,
         trace: JsonObject | None = None,
         duplicate: bool = False,
+        streamed: bool = False,
     ) -> TurnResult:
         a = s.active if s else None
         return TurnResult(
@@ -189,6 +210,7 @@ class Engine:
             rejected=rejected,
             trace_doc=trace,
             duplicate=duplicate,
+            streamed=streamed,
         )
 
 

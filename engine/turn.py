@@ -15,6 +15,7 @@ from engine.extract import fold, read_yes_no
 from engine.flow import Ask, render
 from engine.flowrun import FlowRunner
 from engine.handoff import end_hold, hold_of
+from engine.llm.port import TextSink
 from engine.models import (
     FlowFrame,
     FlowRun,
@@ -180,15 +181,23 @@ class Turn(FlowRunner):
             self.trace.notice("route", detail=f"asked: {guessed.flow}")
             self.emit(guessed.question)
             return
-        self.emit(self.main_reply())
+        self.main_reply()
 
-    def main_reply(self, fallback: str | None = None, background: str = "") -> str:
-        """With a model, its own answer to the message in the bot's persona, from the main history,
-        what the bot knows of the user and `background`; offline, `fallback` (the capabilities)."""
+    def main_reply(self, fallback: str | None = None, background: str = "") -> None:
+        """Answer the message: with a model, its own words in the bot's persona, from the main
+        history, what the bot knows of the user and `background`, streamed to the turn's sink;
+        offline, `fallback` (the capabilities)."""
         content = fallback or self.bot.capabilities
         if fallback is None and self.voice.offline and self.bot.offline_note:
             content = f"{content} {self.bot.offline_note}"
-        return self.voice.phrase(content, "reply:main", lambda: self._prompt(None, background), reply=True)
+        sink = self.voice.sink
+        if sink is not None and self.reply:
+            self.voice.sink = _after_a_break(sink)  # it follows what the turn has said already
+        try:
+            said = self.voice.phrase(content, "reply:main", lambda: self._prompt(None, background), reply=True)
+        finally:
+            self.voice.sink = sink
+        self.emit(said.text, shown=said.shown)
 
     def _confirmed(self) -> bool:
         """The answer to "Do you want to ...?": yes starts the flow; anything else goes on as usual."""
@@ -322,3 +331,15 @@ class Turn(FlowRunner):
             self._tell_later(told)
         self.reply = []
         return self._write()
+
+
+def _after_a_break(sink: TextSink) -> TextSink:
+    """`sink`, with a paragraph break before the first piece."""
+    started = False
+
+    def separated(piece: str) -> None:
+        nonlocal started
+        sink(piece if started else "\n\n" + piece)
+        started = True
+
+    return separated

@@ -55,6 +55,7 @@ class TurnBase:
     ) -> None:
         self.now = now or utcnow()
         self._shared: dict[type[BaseModel], BaseModel] = {}
+        self._model_filled = False  # a parse call filled slots beside the asked one
         self._asked: str | None = None  # the flow a model read last turn, asked back
         self.bot = bot
         self.store = store
@@ -122,9 +123,13 @@ class TurnBase:
     def records_of(self, kind: str) -> list[StoredRecord]:
         return self.store.records(kind, bot=self.bot.name, user=self.session.user)
 
-    def emit(self, text: str) -> None:
+    def emit(self, text: str, *, shown: bool = False) -> None:
+        """Add `text` to the reply; the sink (if any) gets it now unless it was `shown` already."""
         if not text:
             return
+        sink = self.voice.sink
+        if sink is not None and not shown:
+            sink(("\n\n" if self.reply else "") + text)
         self.reply.append(text)
         a = self.session.active
         msg = Message(role="assistant", content=text)
@@ -153,7 +158,7 @@ class TurnBase:
 
     def phrase(self, content: str, purpose: str, flow: str | None) -> str:
         """`content` as the model phrases it in `flow`'s persona (the main one when None)."""
-        return self.voice.phrase(content, purpose, lambda: self._prompt(flow))
+        return self.voice.phrase(content, purpose, lambda: self._prompt(flow)).text
 
     def llm_parse(self, schema: type[M], purpose: str, flow: str | None) -> M | None:
         """The message read into `schema` by the model; None offline or when it fails."""

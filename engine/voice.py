@@ -9,13 +9,15 @@ built lazily: the offline rules backend never builds one.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Literal, TypeVar, get_args, get_origin
 
 from pydantic import BaseModel
 
 from engine.errors import LLMError, UnexpectedLLMCall
-from engine.guard import parse_problem, phrase_problem, unmark
+from engine.guard import MAX_REPLY_CHARS, parse_problem, phrase_problem, unmark
 from engine.llm import LLM, ParseRequest, PhraseRequest
+from engine.llm.port import StreamingLLM, TextSink
 from engine.models import LLMCall, Message
 from engine.trace import TraceDraft
 
@@ -23,10 +25,28 @@ M = TypeVar("M", bound=BaseModel)
 Prompt = Callable[[], list[Message]]
 
 
+# The model's share of one turn's wall time. Past it the turn answers from its templates: a
+# slow model may make a turn slower, never endless.
+TURN_LLM_SECONDS = 45.0
+# Too little time left to wait for a model: the template is said at once.
+MIN_CALL_SECONDS = 2.0
+# A streamed main reply is held back until this much of it is in, so that its language can
+# be checked before the user sees any of it.
+STREAM_HOLD_CHARS = 60
+
+
+class _Enough(Exception):
+    """Raised from a stream's sink to end the generation: the guard has seen enough."""
+
+
 class Voice:
-    def __init__(self, llm: LLM, trace: TraceDraft) -> None:
+    def __init__(self, llm: LLM, trace: TraceDraft, *, seconds: float = TURN_LLM_SECONDS) -> None:
         self.llm = llm
         self.budget = 0
+        self.seconds = seconds
+        # where a main reply goes while the model writes it (the chat, an embedding program)
+        self.sink: TextSink | None = None
+        self._spent_s = 0.0
         self._trace = trace
         self._calls = trace.llm_calls
 
@@ -34,35 +54,93 @@ class Voice:
     def offline(self) -> bool:
         return self.llm.name == "rules"
 
-    def phrase(self, content: str, purpose: str, prompt: Prompt, *, reply: bool = False) -> str:
+    def phrase(self, content: str, purpose: str, prompt: Prompt, *, reply: bool = False) -> Said:
         """`content` in the model's words; the content itself offline, when that fails, or when
-        the phrasing lost what the content says (engine/guard.py; the trace says why)."""
+        the phrasing lost what the content says (engine/guard.py; the trace says why).
+
+        A main reply (`reply`) streams to `sink` when one is set and the backend can: it is
+        checked on the fly, and `Said.shown` says the sink has already had it."""
         said = unmark(content)
-        if not self._spend(purpose):
-            return said
+        left = self._spend(purpose)
+        if left is None:
+            return Said(said)
         messages = prompt()
+        mode: Literal["say", "reply"] = "reply" if reply else "say"
+        request = PhraseRequest(purpose=purpose, content=said, messages=messages, mode=mode, timeout_s=left)
+        if reply and self.sink is not None and isinstance(self.llm, StreamingLLM):
+            return self._stream(self.llm, request, self.sink, said)
         try:
-            mode: Literal["say", "reply"] = "reply" if reply else "say"
-            out = self.llm.phrase(PhraseRequest(purpose=purpose, content=said, messages=messages, mode=mode))
+            out = self.llm.phrase(request)
         except UnexpectedLLMCall:
             raise  # a scripted test is out of step with the engine: say so, don't paper over it
         except LLMError as e:
             self._failed(purpose, e)
-            return said
+            return Said(said)
         self._log(out.call)
         problem = phrase_problem(content, out.text, _user_text(messages), facts=not reply)
         if problem is not None:
             self._trace.notice("phrase_rejected", detail=f"{purpose}: {problem}")
-            return said
-        return out.text
+            return Said(said)
+        return Said(out.text)
+
+    def _stream(self, llm: StreamingLLM, request: PhraseRequest, sink: TextSink, fallback: str) -> Said:
+        """A main reply as it is generated: held until its first words pass the guard (so a
+        reply in the wrong language is never half shown), then passed on piece by piece, and
+        cut where it grows past what a reply may be."""
+        user = _user_text(request.messages)
+        held: list[str] = []
+        shown: list[str] = []
+
+        def take(piece: str) -> None:
+            if shown:
+                room = MAX_REPLY_CHARS - sum(map(len, shown))
+                if len(piece) > room:
+                    shown.append(piece[:room])
+                    sink(piece[:room])
+                    raise _Enough
+                shown.append(piece)
+                sink(piece)
+                return
+            held.append(piece)
+            text = "".join(held).lstrip()
+            if len(text) < STREAM_HOLD_CHARS:
+                return
+            if phrase_problem(fallback, text, user, facts=False) is not None:
+                raise _Enough  # nothing shown yet: the template stands in
+            shown.append(text)
+            sink(text)
+
+        try:
+            out = llm.stream(request, take)
+        except _Enough:
+            out = None
+        except UnexpectedLLMCall:
+            raise
+        except LLMError as e:
+            self._failed(request.purpose, e)
+            if shown:  # what the user saw stands; the model stopped early
+                return Said("".join(shown).strip(), shown=True)
+            return Said(fallback)
+        if out is not None:
+            self._log(out.call)
+        if shown:
+            return Said("".join(shown).strip(), shown=True)
+        text = "".join(held).strip()
+        problem = phrase_problem(fallback, text, user, facts=False) if out is not None else "its first words"
+        if problem is not None:
+            self._trace.notice("phrase_rejected", detail=f"{request.purpose}: {problem}")
+            return Said(fallback)
+        return Said(text)  # short enough never to have passed the hold: not shown yet
 
     def parse(self, schema: type[M], purpose: str, prompt: Prompt) -> M | None:
         """The user's last message read into `schema`; None offline, on failure or "not given"."""
-        if not self._spend(purpose):
+        left = self._spend(purpose)
+        if left is None:
             return None
         messages = prompt()
         try:
-            out = self.llm.parse(ParseRequest(purpose=purpose, schema_model=schema, messages=messages))
+            request = ParseRequest(purpose=purpose, schema_model=schema, messages=messages, timeout_s=left)
+            out = self.llm.parse(request)
         except UnexpectedLLMCall:
             raise
         except LLMError as e:
@@ -78,23 +156,50 @@ class Voice:
             return None
         return out.value
 
-    def _spend(self, purpose: str) -> bool:
+    def _spend(self, purpose: str) -> float | None:
+        """The seconds a call for `purpose` may take; None when no call may be made."""
         if self.offline:
-            return False
+            return None
         if self.budget <= 0:
             self._trace.notice("budget", detail=f"no LLM call left this turn for {purpose}: template used")
-            return False
+            return None
+        left = self.seconds - self._spent_s
+        if left < MIN_CALL_SECONDS:
+            self._trace.notice(
+                "budget", detail=f"the turn's {self.seconds:.0f} s for the model are spent: template used for {purpose}"
+            )
+            return None
         self.budget -= 1
-        return True
+        return left
 
     def _log(self, call: LLMCall | None) -> None:
         if call is not None:
+            self._spent_s += call.latency_ms / 1000
             self._calls.append(call)
 
     def _failed(self, purpose: str, e: LLMError) -> None:
+        self._spent_s += e.elapsed_ms / 1000
+        attempts = f" ({e.attempts} attempts)" if e.attempts > 1 else ""
         self._calls.append(
-            LLMCall(purpose=purpose, backend=self.llm.name, model=self.llm.model, ok=False, detail=str(e))
+            LLMCall(
+                purpose=purpose,
+                backend=self.llm.name,
+                model=self.llm.model,
+                ok=False,
+                prompt_tokens=e.tokens[0],
+                completion_tokens=e.tokens[1],
+                latency_ms=e.elapsed_ms,
+                detail=f"{e}{attempts}",
+            )
         )
+
+
+@dataclass(frozen=True)
+class Said:
+    """A phrasing's text, and whether the turn's sink has already shown it (streamed)."""
+
+    text: str
+    shown: bool = False
 
 
 def _user_text(messages: list[Message]) -> str:

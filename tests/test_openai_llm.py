@@ -13,13 +13,15 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+import httpx2
 import pytest
 from pydantic import BaseModel, Field
 
 from engine.authoring.replay import seed_profile
-from engine.errors import LLMResponseError, LLMUnavailable
+from engine.errors import LLMResponseError, LLMUnavailable, UnrecordedLLMCall
 from engine.llm import ParseRequest, PhraseRequest
 from engine.llm import openai as openai_llm
+from engine.llm.cassette import Cassette, RecordingTransport, ReplayTransport
 from engine.llm.openai import OpenAILLM
 from engine.models import Message
 from engine.runtime import Engine
@@ -49,6 +51,13 @@ class Reply:
     body: Any = None
     delay: float = 0.0
     headers: dict[str, str] = field(default_factory=dict)
+    # a streamed answer: these pieces as server-sent events, `gap` seconds apart
+    pieces: list[str] | None = None
+    gap: float = 0.0
+
+
+def streamed(*pieces: str, gap: float = 0.0) -> Reply:
+    return Reply(pieces=list(pieces), gap=gap)
 
 
 def ok(content: str | None, prompt: int = 10, completion: int = 5) -> Reply:
@@ -91,6 +100,7 @@ class FakeServer:
         self.log: list[dict[str, Any]] = []
         self.lock = threading.Lock()
         self.url = ""
+        self.sent = 0  # pieces of a stream written before the client went away or it ended
 
     def push(self, *replies: Reply) -> None:
         self.queue.extend(replies)
@@ -112,6 +122,9 @@ def _handler(fake: FakeServer) -> type[BaseHTTPRequestHandler]:
             length = int(self.headers.get("Content-Length", "0"))
             reply = fake.next_reply(json.loads(self.rfile.read(length)))
             time.sleep(reply.delay)
+            if reply.pieces is not None:
+                self._stream(reply.pieces, reply.gap)
+                return
             payload = json.dumps(reply.body).encode()
             try:
                 self.send_response(reply.status)
@@ -123,6 +136,27 @@ def _handler(fake: FakeServer) -> type[BaseHTTPRequestHandler]:
                 self.wfile.write(payload)
             except (BrokenPipeError, ConnectionResetError):
                 pass  # the client gave up (timeout test)
+
+        def _stream(self, pieces: list[str], gap: float) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.end_headers()
+            try:
+                for piece in pieces:
+                    chunk = {
+                        "id": "chatcmpl-test",
+                        "object": "chat.completion.chunk",
+                        "created": 0,
+                        "model": "test-model",
+                        "choices": [{"index": 0, "delta": {"content": piece}, "finish_reason": None}],
+                    }
+                    self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+                    self.wfile.flush()
+                    fake.sent += 1
+                    time.sleep(gap)
+                self.wfile.write(b"data: [DONE]\n\n")
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # the client closed the stream: generation stops here
 
         def log_message(self, format: str, *args: Any) -> None:
             pass
@@ -197,7 +231,8 @@ def test_llamacpp_500_falls_back_to_json_object_and_remembers(server: FakeServer
     assert parsed.call.detail == "format=json_object retries=1"
     assert server.formats() == ["json_schema", "json_schema", "json_object"]
     assert server.log[2]["response_format"]["schema"] == RatingAnswer.model_json_schema()
-    assert all(body["max_tokens"] == 256 for body in server.log)
+    # a one-field answer is a few tokens: the bound leaves room for the JSON around it
+    assert all(body["max_tokens"] == 88 and body["temperature"] == 0.0 for body in server.log)
 
     server.push(ok('{"value": 2}'))
     again = llm.parse(rating())
@@ -322,13 +357,25 @@ def test_persistent_503_is_unavailable(server: FakeServer) -> None:
     assert len(server.log) == 3
 
 
-def test_stall_past_timeout_is_retried_then_unavailable(server: FakeServer) -> None:
+def test_a_stall_past_the_timeout_is_not_waited_for_again(server: FakeServer) -> None:
+    """The timeout is the turn's time for the model running out: a retry would only add to it.
+    The failure carries what it cost, for the trace."""
     server.default = Reply(delay=1.0, body=ok("too late").body)
     started = time.perf_counter()
-    with pytest.raises(LLMUnavailable, match="timed out"):
+    with pytest.raises(LLMUnavailable, match="timed out") as caught:
         make(server, timeout=0.3, retries=1).phrase(PhraseRequest(purpose="greet", content="Hi", messages=CHAT))
-    assert len(server.log) == 2
-    assert time.perf_counter() - started < 1.5
+    assert len(server.log) == 1
+    assert time.perf_counter() - started < 1.0
+    assert 250 < caught.value.elapsed_ms < 1000 and caught.value.attempts == 1
+
+
+def test_a_requests_timeout_is_what_is_left_of_the_turn(server: FakeServer) -> None:
+    server.default = Reply(delay=1.0, body=ok("too late").body)
+    started = time.perf_counter()
+    request = PhraseRequest(purpose="greet", content="Hi", messages=CHAT, timeout_s=0.3)
+    with pytest.raises(LLMUnavailable, match="timed out"):
+        make(server, timeout=30).phrase(request)
+    assert time.perf_counter() - started < 1.0
 
 
 def test_auth_error_is_unavailable_at_once(server: FakeServer) -> None:
@@ -434,3 +481,71 @@ def test_engine_turns_through_the_openai_backend(server: FakeServer, tmp_path: P
     traces = store.traces(r.session_id or "")
     assert traces[0].llm_calls[0].prompt_tokens == 40
     assert all(call.backend == "openai" for t in traces for call in t.llm_calls)
+
+
+# -- streaming ---------------------------------------------------------------------------
+
+
+def test_a_stream_hands_each_piece_over_in_order(server: FakeServer) -> None:
+    server.push(streamed("Hello", " there", ", Max", "!"))
+    got: list[str] = []
+    request = PhraseRequest(purpose="reply:main", content="Hi", messages=CHAT, mode="reply")
+    out = make(server).stream(request, got.append)
+    assert got == ["Hello", " there", ", Max", "!"] and out.text == "Hello there, Max!"
+    assert server.log[0]["stream"] is True and server.log[0]["temperature"] == 0.7
+    assert out.call is not None and "streamed" in out.call.detail and out.call.completion_tokens == 4
+
+
+def test_an_exception_from_the_sink_closes_the_stream_and_the_server_stops(server: FakeServer) -> None:
+    server.push(streamed(*[f" w{i}" for i in range(60)], gap=0.02))
+
+    def reader_leaves(piece: str) -> None:
+        if piece == " w2":
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        make(server).stream(PhraseRequest(purpose="reply:main", content="Hi", messages=CHAT), reader_leaves)
+    time.sleep(0.3)
+    assert server.sent < 30  # the server could not write much more once the client had closed
+
+
+def test_a_stream_past_the_turns_time_is_abandoned(server: FakeServer) -> None:
+    server.push(streamed(*[f" w{i}" for i in range(40)], gap=0.05))
+    request = PhraseRequest(purpose="reply:main", content="Hi", messages=CHAT, timeout_s=0.3)
+    with pytest.raises(LLMUnavailable, match="gave up") as caught:
+        make(server).stream(request, lambda _: None)
+    assert 250 < caught.value.elapsed_ms < 1500
+
+
+# -- recorded calls ------------------------------------------------------------------------
+
+
+def test_a_recording_replays_answers_streams_and_timeouts_and_refuses_anything_else(server: FakeServer) -> None:
+    cassette = Cassette(model="test-model")
+    client = httpx2.Client(transport=RecordingTransport(cassette))
+    live = make(server, http_client=client, formats={}, timeout=0.3, retries=0)
+    hello = PhraseRequest(purpose="greet", content="Hi", messages=CHAT)
+    server.push(ok("Hello!"), streamed("Hi", " there"), Reply(delay=1.0, body=ok("late").body))
+    assert live.phrase(hello).text == "Hello!"
+    pieces: list[str] = []
+    assert live.stream(hello.model_copy(update={"purpose": "reply"}), pieces.append).text == "Hi there"
+    with pytest.raises(LLMUnavailable, match="timed out"):
+        live.phrase(hello.model_copy(update={"content": "Bye"}))
+    assert [x.status for x in cassette.exchanges] == [200, 200, 0]
+
+    replayed = OpenAILLM(
+        "test-model",
+        base_url="http://recorded.invalid/v1",
+        api_key="recorded",
+        http_client=httpx2.Client(transport=ReplayTransport(cassette)),
+        formats={},
+        retries=0,
+    )
+    assert replayed.phrase(hello).text == "Hello!"
+    again: list[str] = []
+    assert replayed.stream(hello.model_copy(update={"purpose": "reply"}), again.append).text == "Hi there"
+    assert again == pieces
+    with pytest.raises(LLMUnavailable, match="timed out"):
+        replayed.phrase(hello.model_copy(update={"content": "Bye"}))
+    with pytest.raises(UnrecordedLLMCall, match="holds no answer"):
+        replayed.phrase(hello)  # asked once, answered once: a second identical request was never made

@@ -6,7 +6,7 @@ and test backends, `make_llm` picks one by name. The `openai` backend lives in
 """
 
 from engine.llm.factory import BACKENDS, make_llm
-from engine.llm.port import LLM, Parsed, ParseRequest, Phrased, PhraseRequest
+from engine.llm.port import LLM, Parsed, ParseRequest, Phrased, PhraseRequest, StreamingLLM, TextSink
 from engine.llm.rules import RulesLLM
 from engine.llm.scripted import ScriptedAnswer, ScriptedLLM
 
@@ -20,5 +20,7 @@ __all__ = [
     "RulesLLM",
     "ScriptedAnswer",
     "ScriptedLLM",
+    "StreamingLLM",
+    "TextSink",
     "make_llm",
 ]

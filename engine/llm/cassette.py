@@ -22,6 +22,8 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError
 from engine.errors import DataFileError, UnrecordedLLMCall
 
 FORMAT = "innerloop.llm-cassette/1"
+# the status of an exchange whose answer never came (the client timed out)
+TIMED_OUT = 0
 
 
 class Exchange(BaseModel):
@@ -74,7 +76,9 @@ def request_key(body: bytes) -> tuple[str, JsonValue]:
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:24], data
 
 
-def _json_response(status: int, payload: JsonValue, request: httpx2.Request) -> httpx2.Response:
+def _response(status: int, payload: JsonValue, request: httpx2.Request) -> httpx2.Response:
+    if isinstance(payload, str):  # a streamed answer, kept as the server-sent events it was
+        return httpx2.Response(status, content=payload.encode(), headers={"content-type": "text/event-stream"})
     return httpx2.Response(status, json=payload, request=request)
 
 
@@ -86,9 +90,14 @@ class RecordingTransport(httpx2.BaseTransport):
         self._inner = inner or httpx2.HTTPTransport()
 
     def handle_request(self, request: httpx2.Request) -> httpx2.Response:
-        response = self._inner.handle_request(request)
-        raw = response.read()
         key, body = request_key(request.content)
+        try:
+            response = self._inner.handle_request(request)
+            raw = response.read()
+        except httpx2.TimeoutException:
+            # a replay must time out here too, or it would take another path than the run did
+            self.cassette.exchanges.append(Exchange(key=key, request=body, status=TIMED_OUT, response=None))
+            raise
         try:
             payload: JsonValue = json.loads(raw or b"null")
         except ValueError:
@@ -117,7 +126,9 @@ class ReplayTransport(httpx2.BaseTransport):
         if not queue:
             raise UnrecordedLLMCall(f"{self._source} holds no answer to this request: {_gist(body)}", backend="openai")
         x = queue.popleft()
-        return _json_response(x.status, x.response, request)
+        if x.status == TIMED_OUT:
+            raise httpx2.ReadTimeout("timed out when it was recorded", request=request)
+        return _response(x.status, x.response, request)
 
     @property
     def unused(self) -> int:

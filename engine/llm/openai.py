@@ -12,7 +12,7 @@ import json
 import os
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,15 +21,24 @@ import openai
 from openai.types.chat import ChatCompletionMessageParam
 from pydantic import BaseModel, ValidationError
 
-from engine.errors import LLMResponseError, LLMUnavailable, UnexpectedLLMCall
-from engine.llm import Parsed, ParseRequest, Phrased, PhraseRequest
+from engine.errors import LLMError, LLMResponseError, LLMUnavailable, UnexpectedLLMCall
+from engine.guard import MAX_EXTRA_CHARS, MAX_GROWTH, MAX_REPLY_CHARS
+from engine.llm.port import Parsed, ParseRequest, Phrased, PhraseRequest, TextSink
 from engine.models import LLMCall, Message
 
 DEFAULT_MODEL = "gpt-4o-mini"
 # A server asking for a long pause should not freeze a chat turn; we wait at most this.
 RETRY_AFTER_CAP = 2.0
-# A phrased turn is a few sentences and a parse a small JSON object; nothing needs more.
-MAX_TOKENS = 256
+# Output bounds, from what a call must say: a phrasing may be at most the guard's length
+# (engine/guard.py) and a parse a small JSON object. A weak model can otherwise ramble, or
+# loop on whitespace inside a grammar, until the context is full (minutes on a small CPU).
+CHARS_PER_TOKEN = 3
+MAX_TOKENS = 400
+PARSE_TOKENS_BASE, PARSE_TOKENS_PER_FIELD = 48, 40
+# A phrasing rewords a fixed text: little freedom. A main reply is conversation.
+SAY_TEMPERATURE, REPLY_TEMPERATURE = 0.2, 0.7
+# The format each server (base URL, model) was found to accept, learnt once per process.
+LEARNT_FORMATS: dict[tuple[str, str], int] = {}
 # Tried in this order; llama-cpp-python answers 500 (not 400) to json_schema.
 FORMATS = ("json_schema", "json_object", "prompt")
 
@@ -62,8 +71,27 @@ class _Tally:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     retries: int = 0
+    attempts: int = 0
     fmt: str = ""
     notes: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class _Bounds:
+    """What one call may cost: output tokens, randomness, and seconds."""
+
+    max_tokens: int
+    temperature: float
+    timeout: float
+
+
+def _timed(error: LLMError, tally: _Tally, started: float) -> LLMError:
+    """`error` with the real time, attempts and tokens of the call it ended, for the trace."""
+    if not error.elapsed_ms:
+        error.elapsed_ms = (time.perf_counter() - started) * 1000
+        error.attempts = max(tally.attempts, 1)
+        error.tokens = (tally.prompt_tokens, tally.completion_tokens)
+    return error
 
 
 class OpenAILLM:
@@ -82,6 +110,7 @@ class OpenAILLM:
         backoff: float = 0.5,
         max_tokens: int = MAX_TOKENS,
         http_client: httpx2.Client | None = None,
+        formats: dict[tuple[str, str], int] | None = None,
     ) -> None:
         self.model: str = model or os.environ.get("INNERLOOP_MODEL") or DEFAULT_MODEL
         key = api_key or os.environ.get("OPENAI_API_KEY")
@@ -101,8 +130,19 @@ class OpenAILLM:
             max_retries=0,
             http_client=http_client,
         )
-        # Index into FORMATS of the format this server is known (or presumed) to accept.
-        self._format = 0
+        # Index into FORMATS of the format this server is known (or presumed) to accept,
+        # shared by every backend of this process (a recording keeps its own: `formats`)
+        self._formats = LEARNT_FORMATS if formats is None else formats
+        self._server = (str(self._client.base_url), self.model)
+        self.timeout = timeout
+
+    @property
+    def _format(self) -> int:
+        return self._formats.get(self._server, 0)
+
+    @_format.setter
+    def _format(self, index: int) -> None:
+        self._formats[self._server] = index
 
     @property
     def response_format(self) -> str:
@@ -113,13 +153,80 @@ class OpenAILLM:
     def phrase(self, request: PhraseRequest) -> Phrased:
         started = time.perf_counter()
         tally = _Tally()
-        template = REPLY_INSTRUCTION if request.mode == "reply" else PHRASE_INSTRUCTION
-        instruction = template.format(content=request.content)
-        messages = _with_system(request.messages, instruction)
-        text = self._complete(messages, None, tally).strip()
+        messages, bounds = self._phrasing(request)
+        text = self._run(lambda: self._complete(messages, None, tally, bounds), tally, started).strip()
         if not text:
-            raise LLMResponseError(f"empty completion for phrase ({request.purpose})", backend=self.name)
+            raise _timed(
+                LLMResponseError(f"empty completion for phrase ({request.purpose})", backend=self.name), tally, started
+            )
         return Phrased(text=text, call=self._call(request.purpose, tally, started))
+
+    def stream(self, request: PhraseRequest, sink: TextSink) -> Phrased:
+        """`phrase`, handing each piece to `sink` as the server sends it. Closing the stream
+        (on an error, the deadline, or an exception from `sink`) stops the server generating."""
+        started = time.perf_counter()
+        tally = _Tally(notes=["streamed"])
+        messages, bounds = self._phrasing(request)
+        deadline = started + bounds.timeout
+        pieces: list[str] = []
+        extra = {"max_tokens": bounds.max_tokens, "temperature": bounds.temperature}
+        try:
+            chunks = self._client.chat.completions.create(
+                model=self.model, messages=_wire(messages), stream=True, timeout=bounds.timeout, extra_body=extra
+            )
+        except openai.OpenAIError as e:
+            raise _timed(
+                LLMUnavailable(f"cannot stream from the LLM server: {e}", backend=self.name), tally, started
+            ) from e
+        with chunks:
+            try:
+                for chunk in chunks:
+                    piece = chunk.choices[0].delta.content if chunk.choices else None
+                    if chunk.usage is not None:
+                        tally.prompt_tokens += chunk.usage.prompt_tokens or 0
+                        tally.completion_tokens += chunk.usage.completion_tokens or 0
+                    if piece:
+                        pieces.append(piece)
+                        sink(piece)
+                    if time.perf_counter() > deadline:
+                        raise LLMUnavailable(f"gave up after {bounds.timeout:.0f} s of streaming", backend=self.name)
+            except openai.OpenAIError as e:
+                raise _timed(LLMUnavailable(f"the stream broke: {e}", backend=self.name), tally, started) from e
+            except LLMUnavailable as e:
+                raise _timed(e, tally, started) from None
+        if not tally.prompt_tokens:
+            # llama.cpp's server sends no usage with a stream: one chunk is one token, and the
+            # prompt is estimated from its length
+            tally.completion_tokens = len(pieces)
+            tally.prompt_tokens = sum(len(m.content) for m in messages) // 4
+            tally.notes.append("usage=estimated")
+        text = "".join(pieces).strip()
+        if not text:
+            raise _timed(
+                LLMResponseError(f"empty stream for phrase ({request.purpose})", backend=self.name), tally, started
+            )
+        return Phrased(text=text, call=self._call(request.purpose, tally, started))
+
+    def _phrasing(self, request: PhraseRequest) -> tuple[list[Message], _Bounds]:
+        reply = request.mode == "reply"
+        template = REPLY_INSTRUCTION if reply else PHRASE_INSTRUCTION
+        messages = _with_system(request.messages, template.format(content=request.content))
+        most = (
+            MAX_REPLY_CHARS if reply else max(len(request.content) * MAX_GROWTH, len(request.content) + MAX_EXTRA_CHARS)
+        )
+        bounds = _Bounds(
+            max_tokens=min(self.max_tokens, int(most) // CHARS_PER_TOKEN + 16),
+            temperature=REPLY_TEMPERATURE if reply else SAY_TEMPERATURE,
+            timeout=min(self.timeout, request.timeout_s) if request.timeout_s else self.timeout,
+        )
+        return messages, bounds
+
+    def _run(self, call: Callable[[], str], tally: _Tally, started: float) -> str:
+        """`call()`, with the time and attempts it took on any LLMError it raises."""
+        try:
+            return call()
+        except LLMError as e:
+            raise _timed(e, tally, started) from e.__cause__
 
     def parse(self, request: ParseRequest) -> Parsed:
         started = time.perf_counter()
@@ -128,7 +235,13 @@ class OpenAILLM:
         schema = model.model_json_schema()
         instruction = PARSE_INSTRUCTION.format(schema=json.dumps(schema))
         messages = _with_system(request.messages, instruction)
-        fmt, answer = self._negotiate(messages, model, schema, tally)
+        # temperature 0: a parse decides a slot or a route, so it must be repeatable
+        bounds = _Bounds(
+            max_tokens=min(self.max_tokens, PARSE_TOKENS_BASE + PARSE_TOKENS_PER_FIELD * len(model.model_fields)),
+            temperature=0.0,
+            timeout=min(self.timeout, request.timeout_s) if request.timeout_s else self.timeout,
+        )
+        fmt, answer = self._negotiate(messages, model, schema, tally, bounds, started)
         tally.fmt = fmt
         value, error = _validate(model, answer)
         if value is None:
@@ -138,12 +251,17 @@ class OpenAILLM:
                 Message(role="assistant", content=answer),
                 Message(role="user", content=REPAIR_INSTRUCTION.format(error=error)),
             ]
-            answer = self._complete(repair, _response_format(fmt, model, schema), tally, temperature=0.0)
+            fixed = _response_format(fmt, model, schema)
+            answer = self._run(lambda: self._complete(repair, fixed, tally, bounds), tally, started)
             value, error = _validate(model, answer)
             if value is None:
-                raise LLMResponseError(
-                    f"answer for {request.purpose} does not fit {model.__name__} after one repair: {error}",
-                    backend=self.name,
+                raise _timed(
+                    LLMResponseError(
+                        f"answer for {request.purpose} does not fit {model.__name__} after one repair: {error}",
+                        backend=self.name,
+                    ),
+                    tally,
+                    started,
                 )
         call = self._call(request.purpose, tally, started)
         if all(getattr(value, name) is None for name in type(value).model_fields):
@@ -153,17 +271,22 @@ class OpenAILLM:
     # -- internals -----------------------------------------------------------------
 
     def _negotiate(
-        self, messages: list[Message], model: type[BaseModel], schema: dict[str, Any], tally: _Tally
+        self,
+        messages: list[Message],
+        model: type[BaseModel],
+        schema: dict[str, Any],
+        tally: _Tally,
+        bounds: _Bounds,
+        started: float,
     ) -> tuple[str, str]:
         """Ask with the first format the server takes; remember it for later calls."""
         for index in range(self._format, len(FORMATS)):
             fmt = FORMATS[index]
             try:
-                # temperature 0: a parse decides a slot or a route, so it must be repeatable
-                answer = self._complete(messages, _response_format(fmt, model, schema), tally, temperature=0.0)
+                answer = self._complete(messages, _response_format(fmt, model, schema), tally, bounds)
             except LLMUnavailable as e:
                 if not _format_refused(e) or index == len(FORMATS) - 1:
-                    raise
+                    raise _timed(e, tally, started) from e.__cause__
                 continue
             self._format = index
             return fmt, answer
@@ -174,19 +297,18 @@ class OpenAILLM:
         messages: Sequence[Message],
         response_format: dict[str, Any] | None,
         tally: _Tally,
-        temperature: float | None = None,
+        bounds: _Bounds,
     ) -> str:
         """One chat completion, retried on transient failures; usage goes into `tally`."""
         extra: dict[str, Any] = {"response_format": response_format} if response_format else {}
-        # a weak model can ramble (or a grammar loop on whitespace) until the context is full
-        extra["max_tokens"] = self.max_tokens
-        if temperature is not None:
-            extra["temperature"] = temperature
+        extra["max_tokens"] = bounds.max_tokens
+        extra["temperature"] = bounds.temperature
         for attempt in range(self.retries + 1):
+            tally.attempts += 1
             try:
                 # extra_body, because llama.cpp's json_object+schema is not in the SDK's types.
                 response = self._client.chat.completions.create(
-                    model=self.model, messages=_wire(messages), extra_body=extra or None
+                    model=self.model, messages=_wire(messages), extra_body=extra, timeout=bounds.timeout
                 )
             except (openai.APIConnectionError, openai.APIStatusError) as e:  # 429 is a status error
                 if isinstance(e.__cause__, UnexpectedLLMCall):
@@ -194,7 +316,8 @@ class OpenAILLM:
                 transient = not isinstance(e, openai.APIStatusError) or (
                     e.status_code == 429 or (e.status_code >= 500 and not _names_the_format(e))
                 )
-                if not transient or attempt == self.retries:
+                # a timeout is the turn's time running out: waiting again would only add to it
+                if not transient or attempt == self.retries or isinstance(e, openai.APITimeoutError):
                     raise LLMUnavailable(_describe(e, attempt), backend=self.name) from e
                 tally.retries += 1
                 time.sleep(self._delay(attempt, e))

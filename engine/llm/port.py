@@ -7,6 +7,7 @@ queue, loud on surprises) and `OpenAILLM` (engine/llm/openai.py: any OpenAI-comp
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict
@@ -27,6 +28,9 @@ class PhraseRequest(BaseModel):
     content: str
     messages: list[Message]
     mode: Literal["say", "reply"] = "say"
+    # what is left of the turn's time for the model: the call gives up (the template is
+    # said instead) rather than make the user wait longer
+    timeout_s: float | None = None
 
 
 class ParseRequest(BaseModel):
@@ -37,6 +41,7 @@ class ParseRequest(BaseModel):
     purpose: str
     schema_model: type[BaseModel]
     messages: list[Message]
+    timeout_s: float | None = None
 
 
 class Phrased(BaseModel):
@@ -65,3 +70,18 @@ class LLM(Protocol):
     def phrase(self, request: PhraseRequest) -> Phrased: ...
 
     def parse(self, request: ParseRequest) -> Parsed: ...
+
+
+TextSink = Callable[[str], None]
+
+
+@runtime_checkable
+class StreamingLLM(LLM, Protocol):
+    """A backend that can hand a phrasing over as it is generated.
+
+    `stream` calls `sink` with each piece of text in order and returns the whole, as `phrase`
+    does. An exception from `sink` (the reader went away, Ctrl-C, a guard that saw enough)
+    ends the generation: the backend closes the connection and lets the exception through.
+    """
+
+    def stream(self, request: PhraseRequest, sink: TextSink) -> Phrased: ...

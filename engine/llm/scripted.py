@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from collections import deque
 from collections.abc import Iterable
 
 from pydantic import JsonValue, ValidationError
 
 from engine.errors import LLMResponseError, UnexpectedLLMCall
-from engine.llm.port import Parsed, ParseRequest, Phrased, PhraseRequest
+from engine.llm.port import Parsed, ParseRequest, Phrased, PhraseRequest, TextSink
 from engine.models import LLMCall
 
 ScriptedAnswer = str | dict[str, JsonValue] | None
@@ -48,6 +49,13 @@ class ScriptedLLM:
                 backend=self.name,
             )
         return Phrased(text=answer, call=LLMCall(purpose=request.purpose, backend=self.name, model=self.model))
+
+    def stream(self, request: PhraseRequest, sink: TextSink) -> Phrased:
+        """`phrase`, handing the answer to `sink` word by word, as a server would."""
+        out = self.phrase(request)
+        for piece in re.findall(r"\S+\s*|\s+", out.text):
+            sink(piece)
+        return out
 
     def parse(self, request: ParseRequest) -> Parsed:
         self.requests.append(request)
