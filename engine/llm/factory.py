@@ -36,7 +36,8 @@ def recording_llm(model: str | None = None) -> tuple[LLM, Cassette]:
     from engine.llm.openai import OpenAILLM
 
     cassette = Cassette(model="")
-    llm = OpenAILLM(model, http_client=httpx2.Client(transport=RecordingTransport(cassette)))
+    # formats={}: each recording negotiates the server's format itself, as its replay will
+    llm = OpenAILLM(model, http_client=httpx2.Client(transport=RecordingTransport(cassette)), formats={})
     cassette.model = llm.model
     return llm, cassette
 
@@ -53,6 +54,11 @@ def replaying_llm(path: Path) -> tuple[LLM, ReplayTransport]:
     transport = ReplayTransport(cassette, source=str(path))
     client = httpx2.Client(transport=transport)
     llm = OpenAILLM(
-        cassette.model, base_url="http://recorded.invalid/v1", api_key="recorded", backoff=0.0, http_client=client
+        cassette.model,
+        base_url="http://recorded.invalid/v1",
+        api_key="recorded",
+        backoff=0.0,
+        http_client=client,
+        formats={},
     )
     return llm, transport
