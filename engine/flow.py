@@ -90,6 +90,9 @@ class Step(Generic[S_in]):
     name: str
     run: Callable[[StepContext[S_in]], None]
     initial: bool = False
+    # slots its result depends on: when a later message corrects one of them, the step runs
+    # again (a sentiment derived from a rating follows the new rating)
+    reads: tuple[str, ...] = ()
 
     trigger = NEXT
 
@@ -274,6 +277,10 @@ class Flow(Generic[S]):
             raise self._error(f"needs exactly one state with initial=True, found {initials or 'none'}")
         if self.max_turns < 1 or self.llm_calls_per_turn < 0:
             raise self._error("max_turns must be at least 1 and llm_calls_per_turn at least 0")
+        for st in self.states:
+            if isinstance(st, Step) and (unread := sorted(set(st.reads) - set(self.slots.model_fields))):
+                known = sorted(self.slots.model_fields)
+                raise self._error(f"step reads unknown slots {unread}; slots are {known}", st.name)
         unknown = sorted((set(self.fills) | set(self.correctable)) - set(self.slots.model_fields))
         if unknown:
             raise self._error(
@@ -375,6 +382,24 @@ class Flow(Generic[S]):
         except (ValueError, KeyError, IndexError, AttributeError, TypeError) as e:
             # e.g. {rating:d}: a skipped slot renders as "not given", which no number format takes
             raise self._error(f"template {tpl!r} fails with unfilled slots: {e}", state) from e
+
+    def steps_behind(self, state: str, corrected: Sequence[str]) -> list[Step[Any]]:
+        """Steps that read a corrected slot and lie on the way to `state` (they have run), in
+        declaration order."""
+        edges: dict[str, list[str]] = {}
+        for t in self.transitions:
+            edges.setdefault(t.source, []).append(t.dest)
+        start = next(st.name for st in self.states if st.initial)
+        before = _closure(start, edges)
+        return [
+            st
+            for st in self.states
+            if isinstance(st, Step)
+            and set(st.reads) & set(corrected)
+            and st.name in before
+            and st.name != state
+            and state in _closure(st.name, edges)
+        ]
 
     def form_model(self, s: Ask[S], others: tuple[str, ...]) -> type[BaseModel]:
         """The schema of one parse call at `s` that reads its slot (`value`) and, beside it, each

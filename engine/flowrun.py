@@ -94,6 +94,8 @@ class FlowRunner(TurnBase):
             return
         if changed:
             corrected = [k for k in changed if getattr(before, k) is not None]
+            if corrected:
+                slots = self._rerun(flow, frame, slots, corrected)
             # what the user will see acknowledged: corrections, and answers to questions to come
             asked = {s.slot for s in flow.states if isinstance(s, Ask)}
             shown = [k for k in changed if k in corrected or k in asked]
@@ -152,6 +154,17 @@ class FlowRunner(TurnBase):
             return True
         self.move(flow, frame, ctx.slots, trigger)
         return True
+
+    def _rerun(self, flow: Flow[Any], frame: FlowFrame, slots: Slots, corrected: list[str]) -> Slots:
+        """Run again the steps behind the current state that read a corrected slot, so what they
+        derived follows the correction; the state does not move."""
+        for step in flow.steps_behind(frame.state, corrected):
+            ctx = StepContext(self, flow.name, slots.model_copy(deep=True))
+            step.run(ctx)
+            slots = flow.slots.model_validate(ctx.slots.model_dump())
+            self.trace.notice("rerun", flow.name, frame.state, f"{step.name} ({', '.join(corrected)} corrected)")
+        frame.slots = slots.model_dump(mode="json")
+        return slots
 
     @staticmethod
     def _fillable(flow: Flow[Any], slots: Slots, name: str) -> bool:

@@ -144,6 +144,7 @@ NoticeKind = Literal[
     "reprompt",  # detail: the reprompt tier, "1", "2", ...
     "fallback",  # detail: what the fallback did: skip, cancel, escalate
     "aside",  # detail: the aside's name
+    "rerun",  # a step run again because a message corrected a slot it reads; detail: which
     "pause",
     "resume",
     "handoff",  # detail: the flow handed to

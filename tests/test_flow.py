@@ -186,3 +186,30 @@ def test_fills_and_correctable_must_name_slots() -> None:
         dataclasses.replace(feedback, fills={"comentario": free_text()})
     with pytest.raises(DefinitionError, match=r"unknown slots \['ratng'\]"):
         dataclasses.replace(feedback, correctable=("ratng",))
+
+
+def test_a_step_must_read_slots_the_flow_has() -> None:
+    class Two(Slots):
+        a: int | None = None
+
+    with pytest.raises(DefinitionError, match=r"step reads unknown slots \['b'\]"):
+        Flow(
+            name="reads",
+            slots=Two,
+            states=[
+                Ask("a", slot="a", say="A?", parse=integer(1, 9), initial=True),
+                Step("derive", run=lambda ctx: None, reads=("b",)),
+                Final("done", summary="done"),
+            ],
+            transitions=[T("answer", "a", "derive"), T("next", "derive", "done")],
+        )
+
+
+def test_the_steps_behind_a_state_are_those_that_ran_on_the_way_to_it() -> None:
+    from flows.shared.feedback import feedback
+
+    assert [s.name for s in feedback.steps_behind("details", ["rating"])] == ["mood"]
+    assert [s.name for s in feedback.steps_behind("category", ["rating"])] == ["mood"]
+    # the mood step comes after the rating question: nothing has run yet that reads a rating
+    assert feedback.steps_behind("rating", ["rating"]) == []
+    assert feedback.steps_behind("details", ["comment"]) == []

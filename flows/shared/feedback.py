@@ -22,6 +22,9 @@ Category = Literal["bug", "latency", "content", "usability", "other"]
 
 class FeedbackSlots(Slots):
     sentiment: Sentiment | None = None
+    # "rating" when the sentiment was read off the rating, so that a new rating changes it;
+    # None when the user said how they feel
+    sentiment_from: Literal["rating"] | None = None
     rating: int | None = Field(None, ge=1, le=5)
     comment: str | None = None
     category: Category | None = None
@@ -61,8 +64,9 @@ def sense_sentiment(ctx: StepContext[FeedbackSlots]) -> None:
 
 def settle_sentiment(ctx: StepContext[FeedbackSlots]) -> None:
     s = ctx.slots
-    if s.sentiment is None and s.rating is not None:
+    if s.rating is not None and (s.sentiment is None or s.sentiment_from == "rating"):
         s.sentiment = "negative" if s.rating <= 2 else "neutral" if s.rating == 3 else "positive"
+        s.sentiment_from = "rating"
 
 
 def sense_category(ctx: StepContext[FeedbackSlots]) -> None:
@@ -100,7 +104,7 @@ feedback = Flow(
             ],
             help="A rating tells us how the app feels overall: 1 is poor, 5 is excellent.",
         ),
-        Step("mood", run=settle_sentiment),
+        Step("mood", run=settle_sentiment, reads=("rating",)),
         Ask(
             "details",
             slot="comment",
