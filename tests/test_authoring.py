@@ -477,7 +477,7 @@ def test_save_then_replay_round_trip(db: str, tmp_path: Path) -> None:
         ("main", None), ("feedback", "rating"), ("feedback", "rating"), ("feedback", "details"),
     ]  # fmt: skip
     assert expects[3] is not None and expects[3].slots == {
-        "sentiment": "positive", "rating": 4, "comment": None, "category": None,
+        "sentiment": "positive", "sentiment_from": "rating", "rating": 4, "comment": None, "category": None,
     }  # fmt: skip
     r = run("replay", saved)
     assert r.exit_code == 0 and f"PASS {saved} (4 turns)" in r.output, r.output
@@ -493,6 +493,7 @@ def test_save_covers_earlier_runs_and_reset(db: str, tmp_path: Path) -> None:
     # the stored traces carry the slots after each turn, so an earlier run's turns have them too
     assert s.turns[1].expect is not None and s.turns[1].expect.slots == {
         "sentiment": "negative",
+        "sentiment_from": "rating",
         "rating": 2,
         "comment": None,
         "category": None,

@@ -27,7 +27,13 @@ def test_a_whole_feedback_flow(dialogue: DialogueFactory) -> None:
     chat.expect_history('Rating: 4/5. Category: latency. Comment: "the bot is too slow".')
     chat.expect_records("feedback", [{"rating": 4, "category": "latency"}])
     assert chat.records("feedback") == [
-        {"sentiment": "positive", "rating": 4, "comment": "the bot is too slow", "category": "latency"}
+        {
+            "sentiment": "positive",
+            "sentiment_from": "rating",
+            "rating": 4,
+            "comment": "the bot is too slow",
+            "category": "latency",
+        }
     ]
     assert [m.role for m in chat.history] == ["user", "system", "assistant"]
 
