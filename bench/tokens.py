@@ -9,7 +9,8 @@ start it (tests/local_llm.py), or any OpenAI-compatible server at --base-url.
 
 For each turn it prints the prompt tokens innerloop sent (the server's own usage, summed
 over the turn's calls) beside what a linear-history bot would send for the same turn: its
-system prompt, every earlier message of the conversation (the inner loops' turns included)
+system prompt (the one innerloop's main reply carries), every earlier message of the
+conversation (the inner loops' turns included)
 and the current message, counted with the same server's tokenizer plus the chat template's
 per-message cost (measured on the server). Then the totals, their ratio, and whether
 innerloop's per-turn prompt stays flat (mean of the first and last fifteen turns that
@@ -28,12 +29,24 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine import Engine, Message, SqlStore
-from engine.llm.openai import OpenAILLM
+from engine import Engine, Message, Resources, SqlStore
+from engine.llm.openai import REPLY_INSTRUCTION, OpenAILLM
 from engine.window import WINDOW
+from flows.study_pal.bot import CAPABILITIES, course_outline, study_pal
+from flows.study_pal.course import course_path, get_course
 
 BOT = "study-pal"
-PERSONA = "You are Study Pal, a patient and upbeat calculus tutor."
+
+
+def linear_system() -> str:
+    """The linear bot's system prompt: the one innerloop's main reply carries (persona, course,
+    reply instruction with the capabilities). A single-conversation bot would need at least
+    that, and more: it would also have to describe every activity's rules in it."""
+    course = get_course(course_path(Resources()))
+    persona = f"You are {study_pal.persona}.\n\n{course_outline(course)}"
+    return persona + REPLY_INSTRUCTION.format(content=CAPABILITIES)
+
+
 TALK = [
     "hi there!",
     "how are you today?",
@@ -122,7 +135,7 @@ def per_message_cost(base_url: str, model: str) -> float:
 
 def linear_prompt(history: list[Message], current: str, base_url: str, cost: float, cache: dict[str, int]) -> int:
     total = 0.0
-    for text in [PERSONA, *(m.content for m in history), current]:
+    for text in [linear_system(), *(m.content for m in history), current]:
         if text not in cache:
             cache[text] = server_tokens(base_url, text)
         total += cache[text] + cost

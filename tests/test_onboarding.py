@@ -604,3 +604,25 @@ def test_no_with_a_field_at_the_confirmation_names_what_to_change() -> None:
     assert read_anytime("no, the timezone", s) == {"confirmed": False, "amend": "timezone"}
     assert read_anytime("no, my name is Maxim", s) == {"name": "Maxim"}  # the new value itself
     assert read_anytime("no", s) == {}  # then "What should I change?" is asked
+
+
+@pytest.mark.parametrize(
+    ("answer", "accepted", "stands"),
+    [
+        ("red", ("am",), False),  # a weak model called this right on a placement question
+        ("tired", ("went",), False),
+        ("I am", ("am",), True),
+        ("recieved", ("received",), True),
+        ("2 + 6x", ("6x+2",), True),
+        ("0.50", ("0.5", "1/2"), True),
+        ("banana", ("x^2/2",), False),
+        ("nope", ("no",), True),
+        ("five tenths", ("0.5",), True),
+    ],
+)
+def test_a_models_correct_verdict_stands_only_near_an_accepted_answer(
+    answer: str, accepted: tuple[str, ...], stands: bool
+) -> None:
+    from flows.shared.grading import plausibly_right
+
+    assert plausibly_right(answer, accepted) is stands

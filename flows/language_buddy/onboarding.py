@@ -43,7 +43,7 @@ from flows.language_buddy.profile import (
     reset_assessment,
 )
 from flows.language_buddy.timezones import zone_label
-from flows.shared.grading import verdict_model
+from flows.shared.grading import plausibly_right, verdict_model
 
 # The shipped banks are data this module depends on: a broken one fails at import, naming
 # each problem, like a broken flow definition does.
@@ -123,7 +123,7 @@ def grade(ctx: StepContext[OnboardingSlots]) -> None:
     right = is_correct(q, s.answer)
     if not right and not q.is_choice and s.answer not in (None, "?"):
         verdict = ctx.parse(verdict_model(q.text, tuple(q.accepted)), f"grade:onboarding.{q.level}.{q.number}")
-        right = getattr(verdict, "correct", None) is True
+        right = getattr(verdict, "correct", None) is True and plausibly_right(s.answer, tuple(q.accepted))
     s.correct += int(right)
     s.answer = None
     if q.number < q.of:

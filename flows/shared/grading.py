@@ -8,8 +8,17 @@ which shows the question but (rightly) never the solution.
 from __future__ import annotations
 
 import functools
+import re
 
 from pydantic import BaseModel, Field, create_model
+from rapidfuzz import fuzz
+
+from engine.extract import fold
+from engine.guard import numbers_in
+
+# How alike an answer and an accepted one must be, as rapidfuzz's ratio, for a model's "correct"
+# to stand without a shared word or number ("recieved" for "received")
+SIMILAR = 70
 
 
 @functools.lru_cache(maxsize=256)
@@ -22,3 +31,23 @@ def verdict_model(question: str, accepted: tuple[str, ...]) -> type[BaseModel]:
     )
     model: type[BaseModel] = create_model("AnswerVerdict", correct=(bool | None, Field(None, description=hint)))
     return model
+
+
+def plausibly_right(answer: str, accepted: tuple[str, ...]) -> bool:
+    """May a model's verdict "correct" stand for `answer`? Only when it is near an accepted
+    answer: a word in common or one word the other's stem ("nope" for "no"), a close spelling
+    ("recieved"), or numbers on both sides, whose equivalence ("five tenths" for 0.5) is the
+    model's to judge. A weak model calls "red" or "tired" right; those are kept out."""
+    said = fold(answer)
+    words = set(re.findall(r"\w{2,}", said))
+    numeric = bool(numbers_in(answer))
+    for ok in accepted:
+        right = fold(ok)
+        theirs = set(re.findall(r"\w{2,}", right))
+        if any(a.startswith(b) or b.startswith(a) for a in words for b in theirs):
+            return True
+        if numeric and numbers_in(ok):
+            return True
+        if fuzz.ratio(said, right) >= SIMILAR:
+            return True
+    return False

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from engine import Aside, Ask, Final, Flow, Step, T
 from engine.extract import free_text
-from flows.shared.grading import verdict_model
+from flows.shared.grading import plausibly_right, verdict_model
 from flows.study_pal import timewindow
 from flows.study_pal.course import MASTERY_THRESHOLD, Course, course_path, get_course
 from flows.study_pal.exits import may_exit
@@ -206,7 +206,8 @@ def grade(ctx: Ctx) -> None:
     if not right and not exercise.is_choice:
         # rules accept only the listed forms; a model may recognise an equivalent one
         verdict = ctx.parse(verdict_model(exercise.question, tuple(exercise.answers or ())), "grade:tutoring")
-        right = getattr(verdict, "correct", None) is True
+        answers = tuple(exercise.answers or ())
+        right = getattr(verdict, "correct", None) is True and plausibly_right(s.answer or "", answers)
     s.correct = right
     if right:
         ctx.say(ctx.phrase("Correct!" if s.attempts == 1 else "Correct, well done!", "feedback:tutoring"))
