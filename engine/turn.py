@@ -194,7 +194,7 @@ class Turn(FlowRunner):
         if sink is not None and self.reply:
             self.voice.sink = _after_a_break(sink)  # it follows what the turn has said already
         try:
-            said = self.voice.phrase(content, "reply:main", lambda: self._prompt(None, background), reply=True)
+            said = self.voice.phrase(content, "reply:main", lambda: self._prompt(None, "reply", background), reply=True)
         finally:
             self.voice.sink = sink
         self.emit(said.text, shown=said.shown)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
-from typing import TypeVar
+from typing import Literal, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -33,9 +33,10 @@ from engine.models import (
 from engine.store import Store
 from engine.trace import TraceDraft
 from engine.voice import Voice
-from engine.window import LOAD_LIMIT, build_prompt
+from engine.window import LOAD_LIMIT, PARSE_WINDOW, SAY_WINDOW, WINDOW, build_prompt
 
 M = TypeVar("M", bound=BaseModel)
+PromptUse = Literal["reply", "say", "parse"]
 
 
 class TurnBase:
@@ -138,31 +139,35 @@ class TurnBase:
         else:
             self.main_messages.append(msg)
 
-    def _prompt(self, name: str | None, background: str = "") -> list[Message]:
+    def _prompt(self, name: str | None, use: PromptUse, background: str = "") -> list[Message]:
+        """The messages a call for `use` carries. A main reply gets the persona, what the bot knows
+        of the user, `background` and the last WINDOW main messages; a phrasing the last
+        SAY_WINDOW messages of its flow (or of the main history), a parse the last PARSE_WINDOW."""
         current = Message(role="user", content=self.text)
-        known = [r for r in (self.latest(kind) for kind in self.bot.knows) if r is not None]
-        about = "".join(f" What you know of the user ({r.kind}): {json.dumps(r.data)}." for r in known)
-        if background:
-            about += f"\n\n{background}"
         if name is None:
             # stored history (the inner loops' one-line summaries among it, never their turns), then
             # what this turn has added to it so far (the current message aside)
             history = [*self.store.history(self.session.id, LOAD_LIMIT), *_without(self.main_messages, current)]
-            return build_prompt(f"You are {self.bot.persona}.{about}", history, current)
-        a = self.session.active
-        return build_prompt(
-            f"You are {self.bot.flow(name).persona}, part of {self.bot.name}.{about}",
-            _without(a.scratchpad if a else [], current),
-            current,
-        )
+            system = f"You are {self.bot.persona}."
+        else:
+            a = self.session.active
+            history = _without(a.scratchpad if a else [], current)
+            system = f"You are {self.bot.flow(name).persona}, part of {self.bot.name}."
+        if use != "reply":
+            return build_prompt(system, history, current, SAY_WINDOW if use == "say" else PARSE_WINDOW)
+        known = [r for r in (self.latest(kind) for kind in self.bot.knows) if r is not None]
+        about = "".join(f" What you know of the user ({r.kind}): {json.dumps(r.data)}." for r in known)
+        if background:
+            about += f"\n\n{background}"
+        return build_prompt(system + about, history, current, WINDOW)
 
     def phrase(self, content: str, purpose: str, flow: str | None) -> str:
         """`content` as the model phrases it in `flow`'s persona (the main one when None)."""
-        return self.voice.phrase(content, purpose, lambda: self._prompt(flow)).text
+        return self.voice.phrase(content, purpose, lambda: self._prompt(flow, "say")).text
 
     def llm_parse(self, schema: type[M], purpose: str, flow: str | None) -> M | None:
         """The message read into `schema` by the model; None offline or when it fails."""
-        return self.voice.parse(schema, purpose, lambda: self._prompt(flow))
+        return self.voice.parse(schema, purpose, lambda: self._prompt(flow, "parse"))
 
     def _write(self) -> TurnWrite:
         for shared in self._shared.values():

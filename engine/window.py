@@ -13,6 +13,11 @@ from engine.models import Message
 
 WINDOW = 15
 LOAD_LIMIT = 20
+# A flow's phrasing rewords one template in the tone of the last exchange, and a parse reads
+# one answer to the question just asked: neither needs more than this, and every message more
+# is paid for on every call of every turn (bench/tokens.py).
+SAY_WINDOW = 4
+PARSE_WINDOW = 2
 
 
 def build_prompt(

@@ -414,7 +414,9 @@ class Recorder:
         return Parsed(value=None)
 
 
-def test_inner_prompts_see_the_scratchpad_and_profile_not_main_history(store: SqlStore) -> None:
+def test_inner_prompts_see_the_recent_scratchpad_not_main_history_nor_the_profile(store: SqlStore) -> None:
+    """A flow's phrasing and parsing carry its last few turns only: what the bot knows of the
+    user is for the main conversation's replies (tests/test_main_reply.py)."""
     llm = Recorder()
     e = Engine(store, llm, bots=BOTS)
     store.add_record("test-bot", "u", "", RecordDraft(kind="profile", data={"name": "Max"}))
@@ -423,7 +425,7 @@ def test_inner_prompts_see_the_scratchpad_and_profile_not_main_history(store: Sq
     llm.prompts.clear()
     e.turn("test-bot", "u", "4")
     (prompt,) = llm.prompts
-    assert prompt[0].role == "system" and '"name": "Max"' in prompt[0].content
+    assert prompt[0].role == "system" and "Max" not in prompt[0].content
     assert prompt[-1] == Message(role="user", content="4")
     texts = [m.content for m in prompt]
     assert "survey please" in texts and "Pick a number from 1 to 9." in texts
