@@ -165,6 +165,10 @@ class Flow(Generic[S]):
     description: str = ""
     max_turns: int = 60
     llm_calls_per_turn: int = 1
+    # how many of the run's last messages its phrasing and parsing calls carry; None: the
+    # engine's (engine/window.py: SAY_WINDOW, PARSE_WINDOW). A flow whose model must see its
+    # earlier answers sets more, and pays for them on every call.
+    window: int | None = None
     interrupts: Sequence[str] = ()
     cancel_summary: str | Callable[[S], str] = "{flow} cancelled by the user."
     # "pause" keeps the frame (slots and all) suspended; starting the flow again resumes it

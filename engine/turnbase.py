@@ -151,8 +151,11 @@ class TurnBase:
             system = f"You are {self.bot.persona}."
         else:
             a = self.session.active
+            flow = self.bot.flow(name)
             history = _without(a.scratchpad if a else [], current)
-            system = f"You are {self.bot.flow(name).persona}, part of {self.bot.name}."
+            system = f"You are {flow.persona}, part of {self.bot.name}."
+            if flow.window is not None and use != "reply":
+                return build_prompt(system, history, current, flow.window)
         if use != "reply":
             return build_prompt(system, history, current, SAY_WINDOW if use == "say" else PARSE_WINDOW)
         known = [r for r in (self.latest(kind) for kind in self.bot.knows) if r is not None]

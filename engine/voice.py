@@ -25,6 +25,9 @@ M = TypeVar("M", bound=BaseModel)
 Prompt = Callable[[], list[Message]]
 
 
+# A flow's text shorter than this, and asking nothing, is said as written.
+MIN_PHRASE_CHARS = 30
+ASKING = ("ask:", "reprompt:")
 # The model's share of one turn's wall time. Past it the turn answers from its templates: a
 # slow model may make a turn slower, never endless.
 TURN_LLM_SECONDS = 45.0
@@ -61,6 +64,8 @@ class Voice:
         A main reply (`reply`) streams to `sink` when one is set and the backend can: it is
         checked on the fly, and `Said.shown` says the sink has already had it."""
         said = unmark(content)
+        if not reply and len(said) < MIN_PHRASE_CHARS and "?" not in said and not purpose.startswith(ASKING):
+            return Said(said)  # "Correct!": nothing a rewording could add is worth a call
         left = self._spend(purpose)
         if left is None:
             return Said(said)

@@ -16,7 +16,7 @@ LOAD_LIMIT = 20
 # A flow's phrasing rewords one template in the tone of the last exchange, and a parse reads
 # one answer to the question just asked: neither needs more than this, and every message more
 # is paid for on every call of every turn (bench/tokens.py).
-SAY_WINDOW = 4
+SAY_WINDOW = 2
 PARSE_WINDOW = 2
 
 

@@ -233,7 +233,7 @@ class OpenAILLM:
         tally = _Tally()
         model = request.schema_model
         schema = model.model_json_schema()
-        instruction = PARSE_INSTRUCTION.format(schema=json.dumps(schema))
+        instruction = PARSE_INSTRUCTION.format(schema=json.dumps(_compact(schema), separators=(",", ":")))
         messages = _with_system(request.messages, instruction)
         # temperature 0: a parse decides a slot or a route, so it must be repeatable
         bounds = _Bounds(
@@ -398,6 +398,15 @@ def _format_refused(error: LLMUnavailable) -> bool:
     if not isinstance(cause, openai.APIStatusError):
         return False
     return cause.status_code in (400, 422) or cause.status_code >= 500
+
+
+def _compact(schema: Any) -> Any:
+    """`schema` without pydantic's titles: they repeat the field names and cost tokens on every call."""
+    if isinstance(schema, dict):
+        return {k: _compact(v) for k, v in schema.items() if k != "title"}
+    if isinstance(schema, list):
+        return [_compact(v) for v in schema]
+    return schema
 
 
 def _names_the_format(error: openai.APIStatusError) -> bool:

@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 
 from engine import Ask, Final, Flow, RecordDraft, Step, StepContext, T
 from engine.extract import Parser
+from engine.window import WINDOW
 from flows.fitness.anytime import CLOSED, read_anytime
 from flows.fitness.profile import NONE, FitnessSlots, Level, Stage, TimeOfDay, accumulated
 from flows.fitness.readers import (
@@ -313,4 +314,7 @@ fitness_onboarding = Flow(
     on_cancel="pause",
     pause_message="Paused. Your answers so far are kept; your next message picks up at the same question.",
     llm_calls_per_turn=2,
+    # the coach reads each stage against the earlier ones (the design this bot grew from keeps
+    # the last 15 messages in every prompt), so its calls carry the whole window
+    window=WINDOW,
 )
