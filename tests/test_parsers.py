@@ -507,3 +507,22 @@ def test_a_broken_language_table_says_what_to_fix(tmp_path: Path, text: str, pro
     with pytest.raises(DataFileError) as caught:
         load_languages(bad)
     assert any(problem in p for p in caught.value.problems), caught.value.problems
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Spanish native", "spanish (native)", "Spanish - native", "native spanish", "spanish natively",
+     "im a spanish native", "spanish native, learning english"],
+)  # fmt: skip
+def test_a_language_then_native_is_the_native_language(text: str) -> None:
+    assert native_in(text, weak=True) == "es"
+    assert native_in(text, weak=False) is None  # loose: fills an empty slot, never overrules one
+
+
+def test_a_language_marked_native_is_no_answer_to_the_target_question() -> None:
+    from flows.language_buddy.answers import target_parser
+    from flows.language_buddy.profile import OnboardingSlots
+
+    out = target_parser(OnboardingSlots(native_language="de"))("spanish native")
+    assert isinstance(out, Invalid) and "native" in out.reason
+    assert native_in("spanish native speaker", weak=False) == "es"

@@ -142,6 +142,11 @@ def target_parser(s: OnboardingSlots) -> Parser:
         code = parse_language(text)
         if isinstance(code, str) and code == s.native_language:
             return Invalid(f"You already speak {language_name(code)} natively; pick another language to learn.")
+        if isinstance(code, str) and native_in(text, weak=True) == code:
+            # "spanish native" names the language the user has, not the one to learn
+            return Invalid(
+                f"That names {language_name(code)} as a native language; which language would you like to learn?"
+            )
         return code
 
     return Parser(rule, base.expects, base.llm_hint)
