@@ -520,7 +520,7 @@ def test_a_language_then_native_is_the_native_language(text: str) -> None:
 
 
 def test_a_language_marked_native_is_no_answer_to_the_target_question() -> None:
-    from flows.language_buddy.answers import target_parser
+    from flows.language_buddy.field_parsers import target_parser
     from flows.language_buddy.profile import OnboardingSlots
 
     out = target_parser(OnboardingSlots(native_language="de"))("spanish native")
