@@ -20,6 +20,8 @@ from flows.language_buddy.non_names import NON_NAMES_FILE, TABLES, keyboard_mash
         ("María José", "María José"),
         ("O'Brien", "O'Brien"),
         ("Jean-Luc", "Jean-Luc"),
+        ("jean-luc", "Jean-Luc"),
+        ("o'brien", "O'Brien"),
         ("my name is anna", "Anna"),
         ("its sam", "Sam"),
         ("Peter", "Peter"),

@@ -63,7 +63,7 @@ def _value(field: str, text: str, s: OnboardingSlots) -> str | None:
     return value
 
 
-def _field_and_value(t: str, s: OnboardingSlots) -> dict[str, object]:
+def field_and_value(t: str, s: OnboardingSlots) -> dict[str, object]:
     """ "no, timezone is tokyo", "change the name to Sam", "spanish native": a field word and the value beside it."""
     m = _FIELD_WORD.search(t)
     if m is None:
@@ -122,7 +122,7 @@ def correction(text: str, s: OnboardingSlots) -> dict[str, object]:
     t = fold(text).strip(" .!?")
     rest = _strip(t, _MARKER)
     # a field with its value, or a current value named as wrong, is a correction however it starts
-    if found := _field_and_value(t, s) or _old_and_new(rest, s):
+    if found := field_and_value(t, s) or _old_and_new(rest, s):
         return found
     marked = answer is False or rest != t
     if not (marked or amending(s)):

@@ -61,7 +61,8 @@ def _tidy(words: list[str]) -> str:
     # all-lowercase chat typing ("max mustermann") is capitalised; a name typed with capitals is
     # kept as typed ("McKay", "María de la Cruz")
     if all(w.islower() for w in out):
-        return " ".join(w[:1].upper() + w[1:] for w in out)
+        # each part of a joined name too: "jean-luc" -> "Jean-Luc", "o'brien" -> "O'Brien"
+        return " ".join(re.sub(r"(^|[-'’])(\w)", lambda m: m.group(1) + m.group(2).upper(), w) for w in out)
     return " ".join(out)
 
 
