@@ -32,7 +32,10 @@ def test_asking_to_change_with_no_value(text: str) -> None:
     assert wants_change(text, MAX)
 
 
-@pytest.mark.parametrize("text", ["hello", "I'm tired", "I'm learning a lot", "the weather in Paris is nice", "no"])
+@pytest.mark.parametrize(
+    "text",
+    ["hello", "I'm tired", "I'm learning a lot", "the weather in Paris is nice", "no", "what time is it in London?"],
+)
 def test_ordinary_messages_change_nothing(text: str) -> None:
     assert not wants_change(text, MAX)
 

@@ -33,6 +33,12 @@ ASKS_FOR_A_CHANGE = re.compile(
     r"\b(?:update|change|edit|fix|correct|amend|modify)\b.{0,25}\b(?:profile|details|settings|info|information)\b"
 )
 
+# A field word and a value count in the main conversation only with a word of changing or "my":
+# "what time is it in London?" names the field word "time" and a place, and changes nothing
+_CHANGING = re.compile(
+    r"\b(?:change|switch|set|update|edit|fix|correct|make)\b|\bmy (?:name|native|target|time ?zone|city|location)\b"
+)
+
 
 class Profile(BaseModel):
     """A saved `profile` record's data."""
@@ -67,7 +73,7 @@ def read_update(text: str, s: ProfileUpdateSlots, asking: str | None = None) -> 
         return {}
     view = _view(s.current)
     found = {k: v for k, v in read_anytime(text, view).items() if k in PROFILE_FIELDS}
-    if not found:
+    if not found and (asking is not None or _CHANGING.search(text.lower())):
         found = field_and_value(text, view)
     if asking is not None and asking in PARSERS and asking not in found:
         return found  # the asked question's own parser reads a bare answer
