@@ -5,26 +5,27 @@ and answers or corrections given out of turn ("actually my native language is Po
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
 from engine import StepContext
-from engine.extract import Invalid, Parser, choice, yes_no
+from engine.extract import Invalid
+from flows.language_buddy.corrections import correction
+from flows.language_buddy.field_parsers import PARSERS
 from flows.language_buddy.languages import (
-    language,
+    find_languages,
     language_name,
+    mentions_language_change,
     native_in,
-    parse_language,
     target_claim,
     target_in,
 )
-from flows.language_buddy.names import name_in, person_name
+from flows.language_buddy.names import name_in
 from flows.language_buddy.profile import (
-    PROFILE_FIELDS,
     OnboardingSlots,
-    assessed,
+    amending,
+    at_confirmation,
     reset_assessment,
 )
-from flows.language_buddy.timezones import timezone, timezone_in, timezone_moved
+from flows.language_buddy.timezones import timezone_in, timezone_moved
 
 # During the test an answer may itself say "I live in London" or "I'd like to learn French"
 # (a translation, a sentence to complete); only a message marked as a correction changes
@@ -37,12 +38,6 @@ _CORRECTION = re.compile(
 
 def _answering_the_test(s: OnboardingSlots, text: str) -> bool:
     return s.question is not None and not _CORRECTION.search(text)
-
-
-def at_confirmation(s: OnboardingSlots) -> bool:
-    """Whether the question being asked is "Shall I save it?" (at every other ask, one of these is open)."""
-    filled = all(getattr(s, f) is not None for f in PROFILE_FIELDS)
-    return filled and assessed(s) and s.question is None and s.confirmed is None
 
 
 def read_anytime(text: str, s: OnboardingSlots, asking: str | None = None) -> dict[str, object]:
@@ -72,14 +67,12 @@ def read_anytime(text: str, s: OnboardingSlots, asking: str | None = None) -> di
         answer = PARSERS[field](s)(first)
         if isinstance(answer, str):
             found[field] = answer
-    if found and s.confirmed is False and s.amend is None:
+    if not found and (at_confirmation(s) or amending(s)):
+        # "no, timezone is tokyo", "nah im in lisbon": the new value at once; "no, the timezone": that question
+        found.update(correction(text, s))
+    if found and amending(s) and "amend" not in found:
         # at "what should I change?" a new value is the answer itself
         found["amend"] = "done"
-    elif not found and at_confirmation(s) and yes_no()(text) is False:
-        # "no, the timezone": answer both "Shall I save it?" and "What should I change?"
-        change = read_amend(text)
-        if isinstance(change, str) and change in (*PROFILE_FIELDS, "level"):
-            found.update(confirmed=False, amend=change)
     return found
 
 
@@ -96,6 +89,10 @@ def language_change(ctx: StepContext[OnboardingSlots]) -> str | None:
     if _answering_the_test(s, ctx.text):
         return None
     target = target_claim(ctx.text)
+    if target is None and (at_confirmation(s) or amending(s)):
+        # "no, target italian", "its italian not english": the test is taken again for it
+        said = correction(ctx.text, s).get("target_language")
+        target = said if isinstance(said, str) else None
     native = native_in(ctx.text, weak=False)
     if isinstance(target, Invalid):
         ctx.say(target.reason)
@@ -119,50 +116,6 @@ def language_change(ctx: StepContext[OnboardingSlots]) -> str | None:
     return "reassess"
 
 
-def native_parser(s: OnboardingSlots) -> Parser:
-    """Like any language answer, but the language the user is learning is refused with a reason."""
-    base = language()
-
-    def rule(text: str) -> object:
-        code = parse_language(text)
-        if isinstance(code, str) and code == s.target_language:
-            return Invalid(
-                f"{language_name(code)} is the language you want to learn; your native language is another one."
-            )
-        return code
-
-    return Parser(rule, base.expects, base.llm_hint)
-
-
-def target_parser(s: OnboardingSlots) -> Parser:
-    """Like any language answer, but the user's own native language is refused with a reason."""
-    base = language()
-
-    def rule(text: str) -> object:
-        code = parse_language(text)
-        if isinstance(code, str) and code == s.native_language:
-            return Invalid(f"You already speak {language_name(code)} natively; pick another language to learn.")
-        return code
-
-    return Parser(rule, base.expects, base.llm_hint)
-
-
-# How each profile question reads its answer (also used for an answer given with other things).
-PARSERS: dict[str, Callable[[OnboardingSlots], Parser]] = {
-    "name": lambda s: person_name(),
-    "native_language": native_parser,
-    "target_language": target_parser,
-    "timezone": lambda s: timezone(),
-}
-
-
-read_amend = choice(
-    {
-        "name": ["my name", "the name"],
-        "native_language": ["native language", "native", "mother tongue", "first language"],
-        "target_language": ["target language", "target", "language to learn", "the language i learn", "learning"],
-        "timezone": ["time zone", "timezone", "city", "location", "time"],
-        "level": ["the level", "my level", "test", "placement", "cefr"],
-        "nothing": ["nothing", "all good", "it's fine", "no changes", "never mind", "looks good", "nevermind"],
-    }
-)
+def may_change_language(text: str) -> bool:
+    """Whether `language_change` should look at a message: a cue about either language, or a language named."""
+    return mentions_language_change(text) or bool(find_languages(text))

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from engine import Bot, EntryContext, FlowRun, Intent, Resources
+from pydantic import ValidationError
+
+from engine import Bot, EntryContext, FlowRun, Intent, MainContext, Resources
 from flows.language_buddy.assessment import load_bank
 from flows.language_buddy.languages import language_name
 from flows.language_buddy.onboarding import onboarding
+from flows.language_buddy.profile_update import Profile, ProfileUpdateSlots, profile_update, wants_change
 from flows.shared.feedback import feedback
 
 FEEDBACK = Intent(
@@ -68,6 +71,19 @@ def greet_after(run: FlowRun, ctx: EntryContext) -> str | None:
     return f"Great, {name}! Let's start practising {language} at level {level}."
 
 
+def converse(ctx: MainContext) -> None:
+    """A message that changes the profile ("call me Sam", "update my profile") starts the update; the rest as usual."""
+    saved = ctx.latest("profile")
+    try:
+        current = Profile.model_validate(saved.data) if saved is not None else None
+    except ValidationError:
+        current = None  # a record this code can no longer read is not changed piecemeal
+    if current is not None and wants_change(ctx.text, current):
+        ctx.start("profile_update", ProfileUpdateSlots(current=current))
+        return
+    ctx.default()
+
+
 def check_bank(resources: Resources) -> list[str]:
     """A question bank given for the run is validated before the first turn."""
     if resources.assessment is not None:
@@ -78,14 +94,16 @@ def check_bank(resources: Resources) -> list[str]:
 language_buddy = Bot(
     name="language-buddy",
     persona="LanguageBuddy, a patient language-practice partner",
-    flows=[onboarding, feedback],
+    flows=[onboarding, feedback, profile_update],
     intents=[FEEDBACK],
     capabilities=(
         "I'm LanguageBuddy, your practice partner. I can also take your feedback: say \"I'd like to "
-        "give feedback\". Type 'help' at any time, or 'cancel' to leave an activity."
+        'give feedback", or change your profile: say "update my profile". Type \'help\' at any time, '
+        "or 'cancel' to leave an activity."
     ),
     offline_note="(Without a language model configured I can't chat freely.)",
     entry=needs_onboarding,
     on_return=greet_after,
+    converse=converse,
     check=check_bank,
 )

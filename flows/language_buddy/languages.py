@@ -182,8 +182,14 @@ _NATIVE_STRONG = re.compile(
     r"|i'm a native|i am a native|native speaker of|i grew up speaking)\s+(.+)"
 )
 _NATIVE_AFTER = re.compile(
-    rf"(?:({_LANGUAGE_RE.pattern})\s+is my (?:native|first|mother) (?:language|tongue)"
-    rf"|\bnative ({_LANGUAGE_RE.pattern}) speaker)"
+    rf"(?:({_LANGUAGE_RE.pattern})\s+is my (?:native|first|mother)(?: (?:language|tongue))?\b"
+    rf"|\bnative ({_LANGUAGE_RE.pattern}) speaker|({_LANGUAGE_RE.pattern})\s+native speaker)"
+)
+# "Spanish native", "spanish (native)", "native spanish", "german natively": plain enough to
+# fill an empty slot, too short to overrule one ("a spanish native taught me" is no correction)
+_NATIVE_LOOSE = re.compile(
+    rf"({_LANGUAGE_RE.pattern})\s*(?:\(\s*native\s*\)|[-–:,]?\s*native(?:ly)?\b)"
+    rf"|\bnative(?: in)?\s*[:-]?\s*({_LANGUAGE_RE.pattern})"
 )
 _NATIVE_WEAK = re.compile(
     rf"\bi speak\s+(?!(?:a little|a bit|some|little|basic|broken|bad|poor|also|a few)\b)(.+)"
@@ -215,9 +221,13 @@ def _first_language(pattern: re.Pattern[str], text: str) -> str | None:
 def native_in(text: str, *, weak: bool) -> str | None:
     """The native language a sentence states: "my native language is X"; with `weak` also "I speak X"."""
     if m := _NATIVE_AFTER.search(fold(text)):
-        return LANGUAGE_ALIASES[m.group(1) or m.group(2)]
+        return LANGUAGE_ALIASES[next(g for g in m.groups() if g)]
     found = _first_language(_NATIVE_STRONG, text)
-    return found if found or not weak else _first_language(_NATIVE_WEAK, text)
+    if found or not weak:
+        return found
+    if m := _NATIVE_LOOSE.search(fold(text)):
+        return LANGUAGE_ALIASES[next(g for g in m.groups() if g)]
+    return _first_language(_NATIVE_WEAK, text)
 
 
 def target_in(text: str, *, weak: bool) -> str | None:

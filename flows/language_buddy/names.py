@@ -16,6 +16,7 @@ from pydantic import AfterValidator
 
 from engine.extract import Invalid, Parser, fold
 from flows.language_buddy.languages import LANGUAGE_ALIASES, NATIONALITIES
+from flows.language_buddy.non_names import is_placeholder, refusal_reason
 from flows.language_buddy.text import trim
 
 # -- names --------------------------------------------------------------------------------
@@ -27,7 +28,7 @@ _STRONG_NAME = re.compile(
     re.IGNORECASE,
 )
 _WEAK_NAME = re.compile(
-    rf"(?:^|[\s,.!?;])(?:i am|i'm|i’m|im|this is|it's|it’s)\s+({_WORD}(?:\s+{_WORD}){{0,3}})", re.IGNORECASE
+    rf"(?:^|[\s,.!?;])(?:i am|i'm|i’m|im|this is|it's|it’s|its)\s+({_WORD}(?:\s+{_WORD}){{0,3}})", re.IGNORECASE
 )
 _HERE_NAME = re.compile(rf"^({_WORD})\s+here\b", re.IGNORECASE)
 # Words that end a name or show the cue was not about a name ("I'm from", "I'm learning").
@@ -60,7 +61,8 @@ def _tidy(words: list[str]) -> str:
     # all-lowercase chat typing ("max mustermann") is capitalised; a name typed with capitals is
     # kept as typed ("McKay", "María de la Cruz")
     if all(w.islower() for w in out):
-        return " ".join(w[:1].upper() + w[1:] for w in out)
+        # each part of a joined name too: "jean-luc" -> "Jean-Luc", "o'brien" -> "O'Brien"
+        return " ".join(re.sub(r"(^|[-'’])(\w)", lambda m: m.group(1) + m.group(2).upper(), w) for w in out)
     return " ".join(out)
 
 
@@ -79,15 +81,15 @@ def name_in(text: str, *, weak: bool, lowercase: bool = False) -> str | None:
     """
     if m := _STRONG_NAME.search(text):
         name = _tidy(m.group(1).split())
-        return name or None
+        return name if name and not is_placeholder(name) else None
     if not weak:
         return None
     for m in [*_WEAK_NAME.finditer(text), *_HERE_NAME.finditer(text.strip())]:
         words = m.group(1).split()
         if (lowercase or words[0][:1].isupper()) and not _not_a_name(words[0]):
             # later words count only when capitalised: "I'm Max from Berlin" -> "Max"
-            kept = [words[0], *_take_while_capitalised(words[1:])]
-            return _tidy(kept) or None
+            kept = _tidy([words[0], *_take_while_capitalised(words[1:])])
+            return kept if kept and not is_placeholder(kept) else None
     return None
 
 
@@ -105,6 +107,9 @@ def parse_name(text: str) -> object:
     cued = name_in(text, weak=True)
     if cued or _STRONG_NAME.search(text):
         return cued  # "call me maybe": the cue was there, and what followed is no name
+    # a question back ("why do you need it?") stays undecided: the help text answers it
+    if not text.rstrip().endswith("?") and (reason := refusal_reason(text)) is not None:
+        return Invalid(reason)
     for m in _WEAK_NAME.finditer(text):
         # "i'm max": lowercase is fine when the question asked for a name
         words = m.group(1).split()
@@ -132,6 +137,8 @@ def _check_name(value: str) -> str:
         raise ValueError("a name has 1 to 60 characters")
     if any(ch.isdigit() for ch in value) or not any(ch.isalpha() for ch in value):
         raise ValueError("a name is made of letters")
+    if is_placeholder(value):
+        raise ValueError(f"{value!r} is not a name")
     return value
 
 

@@ -15,12 +15,7 @@ from __future__ import annotations
 
 from engine import Aside, Ask, DefinitionError, Final, Flow, RecordDraft, Step, StepContext, T
 from engine.extract import yes_no
-from flows.language_buddy.answers import (
-    PARSERS,
-    language_change,
-    read_amend,
-    read_anytime,
-)
+from flows.language_buddy.answers import language_change, may_change_language, read_anytime
 from flows.language_buddy.assessment import (
     LEVELS,
     Unavailable,
@@ -32,10 +27,8 @@ from flows.language_buddy.assessment import (
     resolve_bank,
     shipped_banks,
 )
-from flows.language_buddy.languages import (
-    language_name,
-    mentions_language_change,
-)
+from flows.language_buddy.field_parsers import PARSERS, read_amend
+from flows.language_buddy.languages import language_name
 from flows.language_buddy.profile import (
     PROFILE_FIELDS,
     OnboardingSlots,
@@ -318,7 +311,7 @@ onboarding = Flow(
         T("reassess", "*", "prepare"),
     ],
     extract=read_anytime,
-    asides=[Aside("language_change", match=mentions_language_change, handle=language_change)],
+    asides=[Aside("language_change", match=may_change_language, handle=language_change)],
     on_cancel="pause",
     pause_message="Paused. Your answers so far are kept; your next message picks up at the same question.",
     interrupts=["feedback"],

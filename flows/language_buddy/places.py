@@ -18,13 +18,13 @@ from engine import DataFileError
 PLACES_FILE = Path(__file__).parent / "data" / "places.yaml"
 
 
-def _zone(value: str) -> str:
+def check_zone(value: str) -> str:
     if value not in zoneinfo.available_timezones():
         raise ValueError(f"{value!r} is not an IANA timezone")
     return value
 
 
-def _key(value: str) -> str:
+def check_key(value: str) -> str:
     if value != value.lower().strip():
         raise ValueError(f"{value!r} must be lower case, without surrounding spaces")
     return value
@@ -46,12 +46,12 @@ class Subdivision(_Strict):
     @field_validator("names")
     @classmethod
     def _names(cls, v: list[str]) -> list[str]:
-        return [_key(n) for n in v]
+        return [check_key(n) for n in v]
 
     @field_validator("zones")
     @classmethod
     def _zones(cls, v: list[str]) -> list[str]:
-        return [_zone(z) for z in v]
+        return [check_zone(z) for z in v]
 
 
 class Places(_Strict):
@@ -67,24 +67,24 @@ class Places(_Strict):
     @field_validator("cities", "countries")
     @classmethod
     def _zone_table(cls, v: dict[str, str]) -> dict[str, str]:
-        return {_key(k): _zone(z) for k, z in v.items()}
+        return {check_key(k): check_zone(z) for k, z in v.items()}
 
     @field_validator("ambiguous_cities")
     @classmethod
     def _ambiguous(cls, v: dict[str, dict[str, str]]) -> dict[str, dict[str, str]]:
         for city, options in v.items():
-            _key(city)
+            check_key(city)
             if len(options) < 2:
                 raise ValueError(f"ambiguous city {city!r} needs at least two places")
             for zone in options.values():
-                _zone(zone)
+                check_zone(zone)
         return v
 
     @field_validator("multi_zone_countries", "word_postal_codes")
     @classmethod
     def _keys(cls, v: dict[str, MultiZoneCountry] | list[str]) -> object:
         for k in v:
-            _key(k)
+            check_key(k)
         return v
 
 

@@ -23,6 +23,15 @@ Amend = Literal["name", "native_language", "target_language", "timezone", "level
 
 
 PROFILE_FIELDS = ("name", "native_language", "target_language", "timezone")
+# What users call each thing they may change at "What should I change?"
+AMEND_WORDS: dict[str, list[str]] = {
+    "name": ["my name", "the name"],
+    "native_language": ["native language", "native", "mother tongue", "first language"],
+    "target_language": ["target language", "target", "language to learn", "the language i learn", "learning"],
+    "timezone": ["time zone", "timezone", "city", "location", "time"],
+    "level": ["the level", "my level", "test", "placement", "cefr"],
+    "nothing": ["nothing", "all good", "it's fine", "no changes", "never mind", "looks good", "nevermind"],
+}
 
 
 class OnboardingSlots(Slots):
@@ -66,3 +75,14 @@ def reset_assessment(s: OnboardingSlots) -> None:
     s.level = None
     s.confirmed = None
     s.amend = None
+
+
+def at_confirmation(s: OnboardingSlots) -> bool:
+    """Whether the question being asked is "Shall I save it?" (at every other ask, one of these is open)."""
+    filled = all(getattr(s, f) is not None for f in PROFILE_FIELDS)
+    return filled and assessed(s) and s.question is None and s.confirmed is None
+
+
+def amending(s: OnboardingSlots) -> bool:
+    """Whether the question being asked is "What should I change?"."""
+    return s.confirmed is False and s.amend is None

@@ -23,6 +23,7 @@ from pydantic import AfterValidator, BeforeValidator
 from engine.extract import Invalid, Parser, fold
 from flows.language_buddy.places import load_places
 from flows.language_buddy.text import alias_pattern, trim
+from flows.language_buddy.zone_names import zone_name_in, zone_named
 
 # -- timezones ----------------------------------------------------------------------------
 
@@ -246,9 +247,13 @@ def parse_timezone(text: str) -> object:
     """IANA names, whole-hour UTC/GMT offsets and major cities -> an IANA name; ambiguity -> Invalid."""
     raw = trim(text)
     t = fold(raw)
-    if t in ("utc", "gmt", "z", "utc+0", "gmt+0", "utc0", "utc±0"):
+    if t in ("utc", "z", "utc+0", "gmt+0", "utc0", "utc±0"):
         return "UTC"
     place = _PLACE_CUES.sub("", t)
+    # before IANA's names: its "EST" and "MST" are fixed offsets, "CET" a legacy link
+    named = zone_named(place)
+    if named is not None:
+        return named
     if place in COUNTRY_ZONES:  # before IANA's legacy links named after countries ("Japan", "Poland")
         return _known(COUNTRY_ZONES[place])
     for candidate in (t, place):
@@ -301,6 +306,8 @@ def timezone_in(text: str) -> str | Invalid | None:
             zone = _place_at(t[m.end() :])
             if zone is not None:
                 return zone
+        if cue is _LIVE_CUE and (named := zone_name_in(text)) is not None:
+            return named  # "Pacific time", "on EST": after where the user lives, before where they're from
     for m in _PLACE_TIME.finditer(t):  # "Berlin time", "new york time"
         words = m.group(1).split()
         for n in range(len(words)):
@@ -336,6 +343,11 @@ def zone_label(zone: str) -> str:
 
 def _zone_value(value: object) -> object:
     if isinstance(value, str):
+        if (named := zone_named(value)) is not None and not value.startswith("Etc/"):
+            # a model (or an old session) handing over "EST" gets New York's clock, not a fixed offset
+            if isinstance(named, Invalid):
+                raise ValueError(named.reason)
+            return named
         if value in zone_names():
             return value
         zone = parse_timezone(value)

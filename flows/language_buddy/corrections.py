@@ -1,0 +1,135 @@
+"""Reading a correction given at "Shall I save it?" or "What should I change?" together with its new value.
+
+"no, my native language is Polish" was always read (an explicit cue); these are the shorter
+ways people say it once the whole profile is in front of them: the field and the value
+("no, timezone is tokyo", "the name should be sam", "spanish native"), the old value and the
+new one ("its polish not german", "not Max, Sam"), or a value only one field can take
+("nah im in lisbon", "no its Sam"). A correction whose value cannot be read still names
+its field, which is then asked again (`amend`); a bare language ("no, Polish") could be
+either language and is left to "What should I change?".
+"""
+
+from __future__ import annotations
+
+import re
+
+from engine.extract import fold, read_yes_no
+from flows.language_buddy.field_parsers import PARSERS, read_amend
+from flows.language_buddy.languages import native_in, parse_language
+from flows.language_buddy.names import name_in, parse_name
+from flows.language_buddy.profile import AMEND_WORDS, PROFILE_FIELDS, OnboardingSlots, amending
+from flows.language_buddy.text import alias_pattern
+from flows.language_buddy.timezones import parse_timezone
+
+# The field words of `AMEND_WORDS`, longest first, by what they name ("native language" before "native").
+_FIELD_OF = {w: f for f in PROFILE_FIELDS for w in (f.replace("_", " "), *AMEND_WORDS[f])}
+_FIELD_WORD = alias_pattern(_FIELD_OF)
+# What leads a correction: "no,", "nah", "wrong", "actually", "oops", "not quite"
+_MARKER = re.compile(
+    r"^(?:no+|nope|nah|wait|oops|sorry|actually|wrong|not quite|incorrect|that's wrong|that is wrong"
+    r"|change|fix)\b[\s,.!:;-]*"
+)
+# What sits between a field and its value: "the name is wrong, it's Sam", "change the name to Sam"
+_BETWEEN = re.compile(
+    r"^[\s,.:;=-]*(?:(?:is|was|should be|must be|to|wrong|not right|incorrect|it's|its|it is|actually|please|"
+    r"change|set|make it|be)\b[\s,.:;=-]*)*"
+)
+_AROUND = re.compile(r"^(?:the|my|and|but|so|,)\s+|\s+(?:the|my)$")
+# "not Max, Sam" / "its polish not german"
+_NOT_OLD_NEW = re.compile(
+    r"^(?:it's |its |it is )?not (?P<old>[^,;]+?)\s*[,;]\s*(?:(?:but|it's|its|it is) )?(?P<new>.+)$"
+)
+_NEW_NOT_OLD = re.compile(r"^(?:it's |its |it is )?(?P<new>.+?),? (?:and )?not (?P<old>.+)$")
+
+
+def _strip(text: str, pattern: re.Pattern[str]) -> str:
+    while True:
+        shorter = pattern.sub("", text, count=1).strip(" ,.!?;:-")
+        if shorter == text:
+            return text
+        text = shorter
+
+
+def _value(field: str, text: str, s: OnboardingSlots) -> str | None:
+    """`text` read as the new value of `field`, when it is one and differs from the current value."""
+    text = _strip(text, _AROUND)
+    if not text:
+        return None
+    value = PARSERS[field](s)(text)
+    if field == "native_language" and not isinstance(value, str):
+        value = native_in(text, weak=True)  # "spanish native" beside the field word "native"
+    if not isinstance(value, str) or value == getattr(s, field):
+        return None
+    return value
+
+
+def field_and_value(t: str, s: OnboardingSlots) -> dict[str, object]:
+    """ "no, timezone is tokyo", "change the name to Sam", "spanish native": a field word and the value beside it."""
+    m = _FIELD_WORD.search(t)
+    if m is None:
+        return {}
+    field = _FIELD_OF[m.group()]
+    after = _strip(t[m.end() :], _BETWEEN)
+    before = _strip(t[: m.start()], _MARKER)
+    for candidate in (after, before):
+        value = _value(field, candidate, s)
+        if value is not None:
+            return {field: value}
+    return {}
+
+
+def _old_and_new(t: str, s: OnboardingSlots) -> dict[str, object]:
+    """ "its polish not german", "not Max, Sam": the field is the one whose value is named as wrong."""
+    m = _NOT_OLD_NEW.match(t) or _NEW_NOT_OLD.match(t)
+    if m is None:
+        return {}
+    old, new = m.group("old").strip(), m.group("new").strip()
+    for field in PROFILE_FIELDS:
+        current = getattr(s, field)
+        said = parse_language(old) if field.endswith("language") else parse_timezone(old)
+        if field == "name":
+            said = parse_name(old)
+        if current is not None and (said == current or fold(old) == fold(str(current))):
+            value = _value(field, new, s)
+            return {field: value} if value is not None else {"confirmed": False, "amend": field}
+    return {}
+
+
+def _one_field_value(rest: str, s: OnboardingSlots) -> dict[str, object]:
+    """A value only one field takes: a place is the timezone, a self-introduction the name."""
+    if not rest or isinstance(parse_language(rest), str):
+        return {}  # a language alone could be either one: "What should I change?" asks
+    zone = parse_timezone(rest)
+    if isinstance(zone, str):
+        return {"timezone": zone} if zone != s.timezone else {}
+    name = name_in(rest, weak=True, lowercase=True)
+    if name is None and len(rest.split()) <= 3 and isinstance(read_amend(rest), str) is False:
+        bare = parse_name(rest)
+        name = bare if isinstance(bare, str) else None
+    return {"name": name} if name is not None and name != s.name else {}
+
+
+def correction(text: str, s: OnboardingSlots) -> dict[str, object]:
+    """At the confirmation or "What should I change?": the slots a correction with its value sets.
+
+    At the confirmation a message must read as a correction ("no", "wrong", "actually",
+    or a field named with a new value); "no, the timezone" (a field, no value) answers both
+    questions at once, and the field is asked again.
+    """
+    answer = read_yes_no(text)
+    if answer is True:
+        return {}
+    t = fold(text).strip(" .!?")
+    rest = _strip(t, _MARKER)
+    # a field with its value, or a current value named as wrong, is a correction however it starts
+    if found := field_and_value(t, s) or _old_and_new(rest, s):
+        return found
+    marked = answer is False or rest != t
+    if not (marked or amending(s)):
+        return {}
+    if found := _one_field_value(rest, s):
+        return found
+    change = read_amend(text)
+    if not amending(s) and isinstance(change, str) and change in (*PROFILE_FIELDS, "level"):
+        return {"confirmed": False, "amend": change}
+    return {}

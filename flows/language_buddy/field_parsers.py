@@ -1,0 +1,56 @@
+"""How each profile question reads its answer, against the profile so far (the two languages must differ)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from engine.extract import Invalid, Parser, choice
+from flows.language_buddy.languages import language, language_name, native_in, parse_language
+from flows.language_buddy.names import person_name
+from flows.language_buddy.profile import AMEND_WORDS, OnboardingSlots
+from flows.language_buddy.timezones import timezone
+
+
+def native_parser(s: OnboardingSlots) -> Parser:
+    """Like any language answer, but the language the user is learning is refused with a reason."""
+    base = language()
+
+    def rule(text: str) -> object:
+        code = parse_language(text)
+        if isinstance(code, str) and code == s.target_language:
+            return Invalid(
+                f"{language_name(code)} is the language you want to learn; your native language is another one."
+            )
+        return code
+
+    return Parser(rule, base.expects, base.llm_hint)
+
+
+def target_parser(s: OnboardingSlots) -> Parser:
+    """Like any language answer, but the user's own native language is refused with a reason."""
+    base = language()
+
+    def rule(text: str) -> object:
+        code = parse_language(text)
+        if isinstance(code, str) and code == s.native_language:
+            return Invalid(f"You already speak {language_name(code)} natively; pick another language to learn.")
+        if isinstance(code, str) and native_in(text, weak=True) == code:
+            # "spanish native" names the language the user has, not the one to learn
+            return Invalid(
+                f"That names {language_name(code)} as a native language; which language would you like to learn?"
+            )
+        return code
+
+    return Parser(rule, base.expects, base.llm_hint)
+
+
+# How each profile question reads its answer (also used for an answer given with other things).
+PARSERS: dict[str, Callable[[OnboardingSlots], Parser]] = {
+    "name": lambda s: person_name(),
+    "native_language": native_parser,
+    "target_language": target_parser,
+    "timezone": lambda s: timezone(),
+}
+
+
+read_amend = choice(AMEND_WORDS)

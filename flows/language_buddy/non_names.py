@@ -1,0 +1,105 @@
+"""Telling an answer to "What's your name?" that is no name ("quit", "null", "asdf", an email) from a name.
+
+The word tables are data/non_names.yaml, checked on load; the keyboard-mash test is ours.
+Each refusal says why, before the question's own reprompt: "quit" learns how to leave, and
+"I'd rather not say" that a nickname is enough.
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import pairwise
+from pathlib import Path
+
+import yaml
+from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
+
+from engine import DataFileError
+from engine.extract import fold
+
+NON_NAMES_FILE = Path(__file__).parent / "data" / "non_names.yaml"
+
+
+class NonNames(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    commands: frozenset[str]
+    placeholders: frozenset[str]
+    non_answers: frozenset[str]
+    refusals: tuple[str, ...]
+
+    @field_validator("commands", "placeholders", "non_answers", "refusals", mode="before")
+    @classmethod
+    def _entries(cls, v: object) -> object:
+        if not isinstance(v, list) or not v:
+            raise ValueError("must be a non-empty list")
+        seen: set[str] = set()
+        for entry in v:
+            if not isinstance(entry, str) or entry != fold(entry) or not entry:
+                raise ValueError(f"{entry!r} must be lower-case text without extra spaces")
+            if entry in seen:
+                raise ValueError(f"{entry!r} is listed twice")
+            seen.add(entry)
+        return v
+
+
+def load_non_names(path: Path = NON_NAMES_FILE) -> NonNames:
+    """The tables of `path`; DataFileError names the file and each problem."""
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as e:
+        raise DataFileError(str(path), [f"cannot read it: {e}"]) from e
+    try:
+        return NonNames.model_validate(data)
+    except ValidationError as e:
+        problems = [
+            f"{'.'.join(str(p) for p in err['loc']) or 'file'}: {err['msg'].removeprefix('Value error, ')}"
+            for err in e.errors()
+        ]
+        raise DataFileError(str(path), problems) from e
+
+
+TABLES = load_non_names()
+_EMAIL = re.compile(r"\S+@\S+\.\w+")
+_ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
+_NEIGHBOURS = frozenset(
+    pair for row in _ROWS for a, b in pairwise(row) for pair in (a + b, b + a)
+)  # fmt: skip
+
+
+def keyboard_mash(word: str) -> bool:
+    """ "asdf", "qwerty", "jkjkjk", "aaaa": letters struck along a keyboard row, or one key held down.
+
+    Most letter pairs of a real name are not neighbours on a row ("Peter" has none), so
+    three in four is a safe line; short names ("Ng", "Jo") are never judged.
+    """
+    w = fold(word)
+    if len(w) < 4 or not w.isalpha() or not w.isascii():
+        return False
+    if re.search(r"(.)\1\1", w):
+        return True
+    pairs = [w[i : i + 2] for i in range(len(w) - 1)]
+    return sum(p in _NEIGHBOURS for p in pairs) * 4 >= len(pairs) * 3
+
+
+def refusal_reason(text: str) -> str | None:
+    """Why `text`, the whole answer to the name question, is no name (the reprompt); None when it may be one."""
+    t = fold(text).strip(" .!?,;:\"'“”")
+    words = t.split()
+    if not words:
+        return None
+    if t in TABLES.commands or (len(words) > 1 and words[0] in TABLES.commands):
+        return f"“{text.strip()}” isn't a name. To set up your profile later, type “cancel”."
+    if any(r in t for r in TABLES.refusals):
+        return "No problem if you'd rather not give your real name: a nickname works too."
+    if _EMAIL.search(t):
+        return "That looks like an email address; I only need a name to call you."
+    if t in TABLES.placeholders or t in TABLES.non_answers or all(keyboard_mash(w) for w in words):
+        return f"“{text.strip()}” doesn't look like a name."
+    return None
+
+
+def is_placeholder(name: str) -> bool:
+    """A value no name field should hold ("Null", "Asdf", "Quit"), however it got there."""
+    t = fold(name)
+    return t in TABLES.placeholders or t in TABLES.commands or t in TABLES.non_answers or keyboard_mash(t)

@@ -1,0 +1,185 @@
+"""Changing a saved profile after onboarding: "actually call me Sam", "I moved to Lisbon", "update my profile".
+
+Profiles are append-only records: a change saves a new `profile` record (the newest is the
+profile, `ctx.latest("profile")`), confirmed in one line. The bot's main handler starts this
+flow seeded with the current profile when a message changes it or asks to; a message that
+already carries the new value is saved at once, one that does not ("update my profile") is
+asked what to change and then the value. The values are read with onboarding's own readers,
+against the profile as it stands, so "I'm learning" or "I'm tired" changes nothing here.
+A new language to learn starts at A1: the saved level was measured in the old one.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from engine import Ask, Final, Flow, Slots, Step, StepContext, T
+from engine.extract import choice
+from flows.language_buddy.answers import read_anytime
+from flows.language_buddy.assessment import CEFR
+from flows.language_buddy.corrections import field_and_value
+from flows.language_buddy.field_parsers import PARSERS
+from flows.language_buddy.languages import LanguageCode, language_name
+from flows.language_buddy.names import PersonName
+from flows.language_buddy.profile import AMEND_WORDS, PROFILE_FIELDS, OnboardingSlots
+from flows.language_buddy.timezones import TimeZoneName, zone_label
+
+Field = Literal["name", "native_language", "target_language", "timezone", "nothing"]
+# "update my profile", "can I change my details", "edit my settings": a change with no value yet
+ASKS_FOR_A_CHANGE = re.compile(
+    r"\b(?:update|change|edit|fix|correct|amend|modify)\b.{0,25}\b(?:profile|details|settings|info|information)\b"
+)
+
+# A field word and a value count in the main conversation only with a word of changing or "my":
+# "what time is it in London?" names the field word "time" and a place, and changes nothing
+_CHANGING = re.compile(
+    r"\b(?:change|switch|set|update|edit|fix|correct|make)\b|\bmy (?:name|native|target|time ?zone|city|location)\b"
+)
+
+
+class Profile(BaseModel):
+    """A saved `profile` record's data."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    name: PersonName
+    native_language: LanguageCode
+    target_language: LanguageCode
+    timezone: TimeZoneName
+    level: CEFR
+
+
+class ProfileUpdateSlots(Slots):
+    current: Profile | None = None
+    field: Field | None = None
+    # the new values; only those given are changed
+    name: PersonName | None = None
+    native_language: LanguageCode | None = None
+    target_language: LanguageCode | None = None
+    timezone: TimeZoneName | None = None
+
+
+def _view(current: Profile) -> OnboardingSlots:
+    """The profile as onboarding's readers see it: everything filled and confirmed, so only explicit cues count."""
+    return OnboardingSlots(**current.model_dump(), assessed_language=current.target_language, confirmed=True)
+
+
+def read_update(text: str, s: ProfileUpdateSlots, asking: str | None = None) -> dict[str, object]:
+    """New profile values a message gives: "call me Sam", "I moved to Lisbon", "change my target to Italian"."""
+    if s.current is None:
+        return {}
+    view = _view(s.current)
+    found = {k: v for k, v in read_anytime(text, view).items() if k in PROFILE_FIELDS}
+    if not found and (asking is not None or _CHANGING.search(text.lower())):
+        found = field_and_value(text, view)
+    if asking is not None and asking in PARSERS and asking not in found:
+        return found  # the asked question's own parser reads a bare answer
+    if found and asking == "field":
+        found["field"] = next(iter(found))  # the value answers "what would you like to change?" too
+    return found
+
+
+def wants_change(text: str, current: Profile) -> bool:
+    """Does a main-conversation message change the profile or ask to?"""
+    return bool(ASKS_FOR_A_CHANGE.search(text.lower()) or read_update(text, ProfileUpdateSlots(current=current)))
+
+
+def _given(s: ProfileUpdateSlots) -> dict[str, str]:
+    return {f: v for f in PROFILE_FIELDS if (v := getattr(s, f)) is not None}
+
+
+def _shown(field: str, value: str) -> str:
+    if field in ("native_language", "target_language"):
+        return language_name(value)
+    return zone_label(value) if field == "timezone" else value
+
+
+def save(ctx: StepContext[ProfileUpdateSlots]) -> None:
+    """A new profile record with the changes; the old one stays."""
+    s = ctx.slots
+    if s.current is None:  # started only with a profile to change
+        return
+    changes = {f: v for f, v in _given(s).items() if v != getattr(s.current, f)}
+    data = {**s.current.model_dump(mode="json"), **changes}
+    if data["native_language"] == data["target_language"]:
+        ctx.say(
+            f"You already speak {language_name(data['native_language'])} natively, so I kept your profile as it was."
+        )
+        return
+    if not changes:
+        ctx.say("OK, your profile stays as it is." if s.field == "nothing" else "Your profile says that already.")
+        return
+    note = ""
+    if "target_language" in changes:
+        data["level"] = "A1"
+        note = f" Your level {s.current.level} was for {language_name(s.current.target_language)}, so we start at A1."
+    ctx.record("profile", data)
+    listed = ", ".join(f"{f.replace('_', ' ')}: {_shown(f, v)}" for f, v in changes.items())
+    ctx.say(f"Done, your profile now says {listed}.{note}")
+
+
+def summary(s: ProfileUpdateSlots) -> str:
+    given = _given(s)
+    listed = ", ".join(f"{f} -> {v}" for f, v in given.items())
+    return f"Profile update: {listed}." if given else "Profile update: nothing changed."
+
+
+profile_update = Flow(
+    name="profile_update",
+    description="change the saved profile (name, languages, timezone) after onboarding",
+    persona="LanguageBuddy, brief and precise",
+    slots=ProfileUpdateSlots,
+    states=[
+        Step("start", run=lambda ctx: None, initial=True),
+        Ask(
+            "ask_field",
+            slot="field",
+            say=(
+                "What would you like to change: name, native language, target language or timezone? "
+                "You can give the new value too, e.g. “call me Sam” or “I moved to Lisbon”."
+            ),
+            parse=choice({f: w for f, w in AMEND_WORDS.items() if f != "level"}),
+            reprompts=["Please pick one: name, native language, target language or timezone (or “nothing”)."],
+        ),
+        Ask("ask_name", slot="name", say="What should I call you?", parse=PARSERS["name"](OnboardingSlots())),
+        Ask(
+            "ask_native",
+            slot="native_language",
+            say="What's your native language?",
+            parse=PARSERS["native_language"](OnboardingSlots()),
+        ),
+        Ask(
+            "ask_target",
+            slot="target_language",
+            say="Which language would you like to learn?",
+            parse=PARSERS["target_language"](OnboardingSlots()),
+        ),
+        Ask(
+            "ask_timezone",
+            slot="timezone",
+            say="What's your timezone? A city, an IANA name or a UTC offset all work.",
+            parse=PARSERS["timezone"](OnboardingSlots()),
+        ),
+        Step("save", run=save),
+        Final("done", summary=summary),
+    ],
+    transitions=[
+        T("next", "start", "save", when=lambda s: bool(_given(s))),
+        T("next", "start", "ask_field"),
+        T("answer", "ask_field", "save", when=lambda s: bool(_given(s)) or s.field == "nothing"),
+        T("answer", "ask_field", "ask_name", when=lambda s: s.field == "name"),
+        T("answer", "ask_field", "ask_native", when=lambda s: s.field == "native_language"),
+        T("answer", "ask_field", "ask_target", when=lambda s: s.field == "target_language"),
+        T("answer", "ask_field", "ask_timezone"),
+        T("answer", "ask_name", "save"),
+        T("answer", "ask_native", "save"),
+        T("answer", "ask_target", "save"),
+        T("answer", "ask_timezone", "save"),
+        T("next", "save", "done"),
+    ],
+    extract=read_update,
+    max_turns=12,
+)

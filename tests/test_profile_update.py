@@ -1,0 +1,57 @@
+"""Changing a saved profile after onboarding: which messages start it, what they change, what is saved."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import Engine, SqlStore
+from engine.authoring.replay import seed_profile
+from flows.language_buddy.profile_update import Profile, ProfileUpdateSlots, read_update, wants_change
+
+MAX = Profile(name="Max", native_language="de", target_language="en", timezone="Europe/Berlin", level="B1")
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("actually call me Sam", {"name": "Sam"}),
+        ("I moved to Lisbon", {"timezone": "Europe/Lisbon"}),
+        ("change my target language to Italian", {"target_language": "it"}),
+        ("change my native language to polish", {"native_language": "pl"}),
+        ("my timezone is pacific time", {"timezone": "America/Los_Angeles"}),
+    ],
+)
+def test_a_change_with_its_value(text: str, found: dict[str, object]) -> None:
+    assert read_update(text, ProfileUpdateSlots(current=MAX)) == found
+    assert wants_change(text, MAX)
+
+
+@pytest.mark.parametrize("text", ["update my profile", "can I edit my details?", "change my settings"])
+def test_asking_to_change_with_no_value(text: str) -> None:
+    assert read_update(text, ProfileUpdateSlots(current=MAX)) == {}
+    assert wants_change(text, MAX)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["hello", "I'm tired", "I'm learning a lot", "the weather in Paris is nice", "no", "what time is it in London?"],
+)
+def test_ordinary_messages_change_nothing(text: str) -> None:
+    assert not wants_change(text, MAX)
+
+
+def test_the_value_answers_what_to_change() -> None:
+    assert read_update("call me sam", ProfileUpdateSlots(current=MAX), "field") == {"name": "Sam", "field": "name"}
+
+
+def test_a_change_is_a_new_record_and_onboarding_does_not_start_again(tmp_path: object) -> None:
+    store = SqlStore(f"{tmp_path}/db.sqlite")
+    seed_profile(store, "language-buddy", "max", MAX.model_dump())
+    engine = Engine(store)
+    r = engine.turn("language-buddy", "max", "actually call me Sam")
+    assert r.flow == "main" and "name: Sam" in r.reply
+    rows = store.records("profile", bot="language-buddy", user="max")
+    assert [row.data["name"] for row in rows] == ["Max", "Sam"]
+    latest = store.latest("profile", bot="language-buddy", user="max")
+    assert latest is not None and latest.data["name"] == "Sam"
+    assert engine.turn("language-buddy", "max", "Hello!").flow == "main"
