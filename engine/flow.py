@@ -184,7 +184,10 @@ class Flow(Generic[S]):
     # Form filling: readers that find a slot's value in any message of the flow (the opening
     # one included), not only in the answer to its own question; a question whose slot is
     # filled is skipped. A slot in `correctable` may be changed by a later message the same way.
-    fills: Mapping[str, Parser] = field(default_factory=dict)
+    # A reader may be picked from the slots (`lambda s: Parser(...)`), as an Ask's parser may:
+    # the questions it reads for may be data (a knowledge-base document's). A dict slot holds
+    # several answers: a message adding one fills it, one changing an answer corrects it.
+    fills: Mapping[str, Parser | Callable[[S], Parser]] = field(default_factory=dict)
     correctable: Sequence[str] = ()
     # Earlier versions still shipped: a run started on one of them finishes on it.
     older: Sequence[Flow[Any]] = ()

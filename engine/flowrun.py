@@ -14,7 +14,7 @@ from pydantic import ValidationError
 
 from engine.context import StepContext
 from engine.errors import DefinitionError
-from engine.extract import Invalid, fold
+from engine.extract import Invalid, Parser, fold
 from engine.flow import ANSWER, NEXT, Aside, Ask, Final, Flow, Step, render
 from engine.models import (
     FlowFrame,
@@ -93,12 +93,13 @@ class FlowRunner(TurnBase):
             self.move(flow, frame, slots, ANSWER)
             return
         if changed:
-            corrected = [k for k in changed if getattr(before, k) is not None]
+            corrected = [k for k in changed if _corrects(getattr(before, k), getattr(slots, k))]
             if corrected:
                 slots = self._rerun(flow, frame, slots, corrected)
-            # what the user will see acknowledged: corrections, and answers to questions to come
+            # what the user will see acknowledged: corrections, answers to questions to come,
+            # and any change to a slot the flow lets be corrected
             asked = {s.slot for s in flow.states if isinstance(s, Ask)}
-            shown = [k for k in changed if k in corrected or k in asked]
+            shown = [k for k in changed if k in corrected or k in asked or k in flow.correctable]
             show = flow.show or (lambda k, v: f"{k.replace('_', ' ')}: {v}")
             noted = f"Noted ({', '.join(show(k, getattr(slots, k)) for k in shown)})." if shown else ""
             # Beside what else it said, the message may still answer the question ("3 — the audio
@@ -202,7 +203,7 @@ class FlowRunner(TurnBase):
         for name, reader in flow.fills.items():
             if name == asking or not self._fillable(flow, slots, name):
                 continue
-            value = reader(self.text)
+            value = (reader if isinstance(reader, Parser) else reader(slots))(self.text)
             if value is not None and not isinstance(value, Invalid):
                 found[name] = value
         if flow.extract is not None:
@@ -362,7 +363,8 @@ class FlowRunner(TurnBase):
             form = flow.form_model(state, others)
             answer = self.llm_parse(form, f"parse:{flow.name}.{state.name}", flow.name)
             raw = getattr(answer, "value", None) if answer else None
-            extra = {n: v for n in others if (v := getattr(answer, n, None)) is not None}
+            # a field left at its default (None, or an empty dict slot's {}) says nothing
+            extra = {n: v for n in others if (v := getattr(answer, n, None)) is not None and v != getattr(slots, n)}
             if extra:
                 slots, frame.slots = self._fill_from_model(flow, slots, extra, state)
             if raw is None:
@@ -380,6 +382,16 @@ class FlowRunner(TurnBase):
         except ValidationError:
             return None
         return updated
+
+
+def _corrects(old: object, new: object) -> bool:
+    """Does setting a slot from `old` to `new` change an answer? Filling an empty slot does not,
+    nor does adding answers to a dict slot that holds several; replacing one does."""
+    if old is None:
+        return False
+    if isinstance(old, dict) and isinstance(new, dict):
+        return any(k not in new or new[k] != v for k, v in old.items())
+    return True
 
 
 def _in_message(value: str, text: str) -> bool:

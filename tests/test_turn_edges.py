@@ -176,7 +176,7 @@ def test_prompts_carry_the_current_message_once_and_closings_see_the_scratchpad(
     e = Engine(SqlStore(str(tmp_path / "p.db")), llm, bots=BOTS)
     quiz = Flow(name="quiz", slots=Nums, llm_calls_per_turn=5,
                 states=[Ask("ok", slot="ok", say="Ready?", parse=yes_no(), initial=True, max_attempts=1),
-                        Final("done", summary="quiz {ok}", say="Bye!")],
+                        Final("done", summary="quiz {ok}", say="Thanks for taking the quiz, see you soon!")],
                 transitions=[T("answer", "ok", "done")])  # fmt: skip
     BOTS.add(Bot(name="rec-bot", persona="p", flows=[quiz], intents=[Intent("quiz", [r"quiz"], "q")], capabilities="c"))
     e.turn("rec-bot", "u", "quiz")

@@ -9,19 +9,23 @@ from collections.abc import Callable
 
 from engine.extract import Invalid, Parser, fold
 from flows.fitness.profile import FitnessSlots, accumulated
+from flows.fitness.qualified import (
+    days_answer,
+    diet_detail,
+    level_beside_limitations,
+    minutes_answer,
+    range_in,
+)
 from flows.fitness.readers import (
     DIET_CUE,
     GOAL_CUE,
-    TARGET_CUE,
     TIME_CUE,
     TIME_EXPECTS,
     WEIGHT_EXPECTS,
     allergies_in,
     days_in,
-    days_per_week_rule,
     limitation_in,
     minutes_in,
-    parse_minutes,
     parse_time_of_day,
     parse_weight,
     read_diet,
@@ -30,6 +34,7 @@ from flows.fitness.readers import (
     read_time,
     weekdays_in,
 )
+from flows.fitness.weights import weigh
 
 
 def days_parser(s: FitnessSlots) -> Parser:
@@ -61,6 +66,11 @@ _LEVEL_CUE = re.compile(
 )
 
 
+_GOAL_CHANGE = re.compile(
+    r"\b(?:actually|change|switch|instead|rather|new goal|my (?:main |primary )?goal is|goal is now)\b"
+)
+
+
 def read_anytime(text: str, s: FitnessSlots, asking: str | None = None) -> dict[str, object]:
     """Answers (and corrections of earlier stages) a message states with an explicit cue."""
     t = fold(text)
@@ -69,19 +79,34 @@ def read_anytime(text: str, s: FitnessSlots, asking: str | None = None) -> dict[
         found["fitness_level"] = read_level(m.group(1))
     if limit := limitation_in(text):
         found["limitations"] = limit
-    if m := GOAL_CUE.search(t):
+    if (m := GOAL_CUE.search(t)) and (s.goal is None or _GOAL_CHANGE.search(t)):
+        # a goal already given changes only when the message says so: "I just want to lose
+        # some weight, maybe 80" at the target question talks about the target, not a new goal
         goal = read_goal(m.group(1))
         if isinstance(goal, str):
             found["goal"] = goal
-    if m := TARGET_CUE.search(t):
-        kg = parse_weight(m.group(1))
-        if isinstance(kg, float):
-            found["target_weight_kg"] = kg
-    found["days_per_week"] = days_in(text)
-    if (minutes := minutes_in(text)) is not None and re.search(r"\b(?:session|workout|train|each|per)\b", t):
+    weights = weigh(text)
+    if (target := weights.target) is not None:
+        found["target_weight_kg"] = target.kg
+        # a current weight is kept beside its target ("I weigh 95 kg and want to get to 85");
+        # alone it is not asked for and, at the target question, is asked about again
+        # (the slots refuse a weight outside 30-300 kg: it is then not taken)
+        if (current := weights.current) is not None:
+            found["current_weight_kg"] = current.kg
+    # a range fills nothing out of turn: its question asks which end to plan with
+    found["days_per_week"] = None if range_in(text, "days") else days_in(text)
+    minutes = None if range_in(text, "minutes") else minutes_in(text)
+    if minutes is not None and re.search(r"\b(?:session|workout|train|each|per)\b", t):
         found["minutes_per_session"] = minutes
     if m := DIET_CUE.search(t):
         found["diet"] = read_diet(m.group(1))
+    if asking == "diet" or "diet" in found:
+        # "mostly plant-based but I eat eggs": the diet word and, kept beside it, the exceptions
+        diet = found.get("diet") or read_diet(text)
+        if isinstance(diet, str) and (detail := diet_detail(text)):
+            found["diet"], found["diet_detail"] = diet, detail
+    if asking == "limitations":
+        found.update(level_beside_limitations(text))
     if allergies := allergies_in(text):
         found["allergies"] = allergies
     if m := TIME_CUE.search(t):
@@ -102,8 +127,8 @@ CLOSED: dict[str, Callable[[FitnessSlots], Parser]] = {
     "fitness_level": lambda s: read_level,
     "goal": lambda s: read_goal,
     "target_weight_kg": lambda s: Parser(parse_weight, WEIGHT_EXPECTS),
-    "days_per_week": lambda s: Parser(days_per_week_rule, "a number of days from 1 to 7"),
-    "minutes_per_session": lambda s: Parser(parse_minutes, "minutes per session, from 10 to 240"),
+    "days_per_week": lambda s: Parser(days_answer, "a number of days from 1 to 7"),
+    "minutes_per_session": lambda s: Parser(minutes_answer, "minutes per session, from 10 to 240"),
     "diet": lambda s: read_diet,
     "preferred_days": days_parser,
     "time_of_day": lambda s: Parser(parse_time_of_day, TIME_EXPECTS),

@@ -23,11 +23,11 @@ from engine.extract import Parser
 from engine.window import WINDOW
 from flows.fitness.anytime import CLOSED, read_anytime
 from flows.fitness.profile import NONE, FitnessSlots, Level, Stage, TimeOfDay, accumulated
+from flows.fitness.qualified import limitations_answer
 from flows.fitness.readers import (
     GOAL_NAMES,
     parse_allergies,
     parse_equipment,
-    parse_limitations,
     plan_around,
 )
 
@@ -44,7 +44,13 @@ def welcome(ctx: StepContext[FitnessSlots]) -> None:
     ctx.say(f"{lead} Noted so far: {noted}." if noted else lead)
 
 
-LABELS = {"target_weight_kg": "target weight", "days_per_week": "days a week", "minutes_per_session": "minutes"}
+LABELS = {
+    "target_weight_kg": "target weight",
+    "current_weight_kg": "current weight",
+    "days_per_week": "days a week",
+    "minutes_per_session": "minutes",
+    "diet_detail": "diet, as you put it",
+}
 
 
 def show(slot: str, value: object) -> str:
@@ -55,7 +61,7 @@ def show(slot: str, value: object) -> str:
 def _show(slot: str, value: object) -> str:
     if isinstance(value, list):
         return _list(value)
-    if slot == "target_weight_kg" and isinstance(value, float | int):
+    if slot in ("target_weight_kg", "current_weight_kg") and isinstance(value, float | int):
         return f"{value} kg"
     names: dict[str, str] = {str(k): v for k, v in GOAL_NAMES.items()}
     return names.get(value, value) if isinstance(value, str) else str(value)
@@ -141,6 +147,10 @@ def plan_summary(s: FitnessSlots) -> str:
     c = accumulated(s)
     a, g, w, d, sc = c.assessment, c.goals, c.workout, c.diet, c.schedule
     weight = f" (target {g.target_weight_kg} kg)" if g and g.target_weight_kg is not None else ""
+    if g and g.target_weight_kg is not None and g.current_weight_kg is not None:
+        weight = f" (target {g.target_weight_kg} kg, from {g.current_weight_kg} kg)"
+    # the user's exceptions stay beside the diet word: "vegetarian (“vegetarian except fish”)"
+    diet = f"{d.diet} (“{d.detail}”)" if d and d.diet and d.detail else d.diet if d and d.diet else "not given"
     goal = GOAL_NAMES[g.goal] if g and g.goal else "not given"
     return (
         "Fitness onboarding completed. "
@@ -150,7 +160,7 @@ def plan_summary(s: FitnessSlots) -> str:
         f"Workouts: {w.days_per_week if w and w.days_per_week else '?'} days/week, "
         f"{w.minutes_per_session if w and w.minutes_per_session else '?'} min, "
         f"equipment: {_list(w.equipment if w else None)}. "
-        f"Diet: {d.diet if d and d.diet else 'not given'}, allergies: {_list(d.allergies if d else None)}. "
+        f"Diet: {diet}, allergies: {_list(d.allergies if d else None)}. "
         f"Schedule: {_list(sc.days if sc else None)}, {_when(sc.time_of_day if sc else None)}."
     )
 
@@ -193,7 +203,7 @@ fitness_onboarding = Flow(
             "limitations",
             slot="limitations",
             say="Do you have any injuries or physical limitations I should plan around? Say “none” if not.",
-            parse=Parser(parse_limitations, "your injuries or limitations in a few words, or “none”"),
+            parse=Parser(limitations_answer, "your injuries or limitations in a few words, or “none”"),
             reprompts=[
                 "Any injuries or physical limitations? A few words are enough, or say “none”.",
                 "Type for example “bad knee”, “asthma” or “none”.",

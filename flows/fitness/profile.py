@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
 from engine import Slots
 
@@ -25,6 +25,14 @@ Kilograms = Annotated[float, Field(ge=30, le=300)]
 
 class _Result(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
+    # fields only some users give: left out of the record when not given, so a record keeps the
+    # shape it had before they existed
+    _OPTIONAL: ClassVar[tuple[str, ...]] = ()
+
+    @model_serializer(mode="wrap")
+    def _drop_unsaid(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        return {k: v for k, v in data.items() if not (k in self._OPTIONAL and v is None)}
 
 
 class FitnessAssessment(_Result):
@@ -33,8 +41,10 @@ class FitnessAssessment(_Result):
 
 
 class Goals(_Result):
+    _OPTIONAL = ("current_weight_kg",)
     goal: Goal | None
     target_weight_kg: float | None  # None: no target (or skipped)
+    current_weight_kg: float | None = None  # only when the user said it beside a target
 
 
 class Workout(_Result):
@@ -44,7 +54,10 @@ class Workout(_Result):
 
 
 class DietPlan(_Result):
+    _OPTIONAL = ("detail",)
     diet: Diet | None
+    # the user's own words when they qualify the diet ("vegetarian except fish", "mostly vegan")
+    detail: str | None = None
     allergies: list[str] | None  # [] when the user has none
 
 
@@ -74,10 +87,12 @@ class FitnessSlots(Slots):
     limitations: str | None = Field(None, min_length=2, max_length=200)
     goal: Goal | None = None
     target_weight_kg: Kilograms | Literal["none"] | None = None
+    current_weight_kg: Kilograms | None = None
     days_per_week: int | None = Field(None, ge=1, le=7)
     minutes_per_session: int | None = Field(None, ge=10, le=240)
     equipment: list[str] | None = None
     diet: Diet | None = None
+    diet_detail: str | None = Field(None, min_length=2, max_length=200)
     allergies: list[str] | None = None
     preferred_days: list[Weekday] | None = None
     time_of_day: TimeOfDay | None = None
@@ -91,10 +106,12 @@ def accumulated(s: FitnessSlots) -> FitnessContext:
         assessment=FitnessAssessment(level=s.fitness_level, limitations=s.limitations)
         if "assessment" in done
         else None,
-        goals=Goals(goal=s.goal, target_weight_kg=weight) if "goals" in done else None,
+        goals=Goals(goal=s.goal, target_weight_kg=weight, current_weight_kg=s.current_weight_kg)
+        if "goals" in done
+        else None,
         workout=Workout(days_per_week=s.days_per_week, minutes_per_session=s.minutes_per_session, equipment=s.equipment)
         if "workout" in done
         else None,
-        diet=DietPlan(diet=s.diet, allergies=s.allergies) if "diet" in done else None,
+        diet=DietPlan(diet=s.diet, detail=s.diet_detail, allergies=s.allergies) if "diet" in done else None,
         schedule=Schedule(days=s.preferred_days, time_of_day=s.time_of_day) if "schedule" in done else None,
     )

@@ -11,6 +11,7 @@ import re
 
 from engine.extract import Invalid, Parser, choice, fold, integer, numbers
 from flows.fitness.profile import NONE, WEEKDAYS, Goal, Weekday
+from flows.fitness.weights import weigh
 
 # -- parsers ------------------------------------------------------------------------------
 
@@ -22,7 +23,7 @@ _NONE_WORDS = (
 )
 _NONE_ANSWER = re.compile(
     rf"(?:{_NONE_WORDS}(?: (?:injur(?:y|ies)|limitations?|problems?|issues?|allerg(?:y|ies)|intolerances?"
-    rf"|target|equipment|at all|whatsoever))* ?)+"
+    rf"|target|equipment|at all|really|whatsoever))* ?)+"
 )
 _POLITE = re.compile(r"\b(?:thanks|thank you|thx|please|so far|i think)\b|[^\w\s'/]")
 # Bare acknowledgements that answer "do you have any ...?" without saying what.
@@ -34,7 +35,7 @@ def _plain(text: str) -> str:
     return " ".join(_POLITE.sub(" ", fold(text)).split())
 
 
-def _is_none(text: str) -> bool:
+def is_none(text: str) -> bool:
     return _NONE_ANSWER.fullmatch(_plain(text)) is not None
 
 
@@ -95,7 +96,7 @@ def limitation_in(text: str) -> str | None:
 
 def parse_limitations(text: str) -> object:
     """The whole answer, less its lead-in ("I have a bad knee and asthma" -> "bad knee and asthma")."""
-    if _is_none(text):
+    if is_none(text):
         return NONE
     if _plain(text) in _ACK:
         return Invalid("Which injury or limitation? A few words are enough, e.g. “bad knee”, or say “none”.")
@@ -145,76 +146,46 @@ GOAL_CUE = re.compile(
     r"([^,.;!?]+)"
 )
 
-_WEIGHT = re.compile(
-    r"(\d+(?:[.,]\d+)?)\s*(kg|kgs|kilos?|kilograms?|lbs?|pounds?|stones?|(?<=\s)st)\b(?:\s*(\d+)\s*(?:lbs?|pounds?)\b)?"
-)
-# "to" / "target" / "reach" before a weight mark it as the target, not the current weight
-_TARGET_MARK = re.compile(
-    r"\b(?:to|target(?: weight)?(?: is| of)?|reach|goal(?: weight)?(?: is| of)?|aim(?:ing)? for)\s*$"
-)
-_CURRENT = re.compile(r"\b(?:i weigh|i'm|i am|currently|right now|at the moment|now)\b[^,;.!?]*$")
-_RELATIVE = re.compile(r"\b(lose|drop|shed|gain|put on)(?: about| around| roughly)?\s*$")
 _NO_TARGET = re.compile(
     r"\bno (?:target|goal weight)\b|\bdon'?t have (?:one|a target)\b|\bmaintain\b|\bkeep (?:my|the same) weight\b"
     r"|\bstay (?:the same|as i am)\b"
 )
-TARGET_CUE = re.compile(
-    r"\b(?:target(?: weight)?(?: is| of)?|get (?:down |up )?to|reach|goal weight(?: is| of)?)\s+(\d[^,;!?]*)"
-)
-LB = 0.45359237
-STONE = 6.35029318
-
-
 WEIGHT_EXPECTS = "a weight with its unit (72 kg or 160 lb), or “none”"
-
-
-def weight_kg(value: float, unit: str, pounds: float = 0.0) -> float:
-    """Kilograms for `value` in `unit` (kg, lb or stone; "11 st 4 lb" passes the 4 as `pounds`)."""
-    if unit.startswith("k"):
-        return round(value, 1)
-    if unit.startswith("st"):
-        return round(value * STONE + pounds * LB, 1)
-    return round(value * LB, 1)
 
 
 def parse_weight(text: str) -> object:
     """The target weight in kilograms ("72 kg", "160 lb", "11 stone"), "none" for no target, or a reason.
 
     Of several weights the one marked as the target wins ("I weigh 90 kg and want to get to
-    80 kg" -> 80); a current weight alone, an amount to lose or a number without a unit is
-    asked about again rather than guessed.
+    80" -> 80, in the unit of the 90); a current weight alone, an amount to lose or a number
+    without a unit is asked about again rather than guessed.
     """
-    t = fold(text)
-    if _is_none(text):
+    if is_none(text):
         return NONE
-    mentions = list(_WEIGHT.finditer(t))
-    if not mentions:
-        if _NO_TARGET.search(t):
+    found = weigh(text)
+    if not found.mentions:
+        if _NO_TARGET.search(fold(text)):
             return NONE
         if numbers(text):
             return Invalid("Please add the unit, kg or lb (for example “72 kg” or “160 lb”).")
         return None
-    marked = [m for m in mentions if _TARGET_MARK.search(t[: m.start()])]
-    if marked:
-        m = marked[-1]
-    elif len(mentions) > 1:
-        return Invalid("I read more than one weight there. Which one is your target? For example “72 kg”.")
-    else:
-        m = mentions[0]
-        before = t[: m.start()]
-        if relative := _RELATIVE.search(before):
-            return Invalid(
-                f"That's how much to {relative.group(1)}. What weight would you like to reach? "
-                "For example “72 kg” or “160 lb”."
-            )
-        if _CURRENT.search(before):
+    target = found.target
+    if target is None:
+        unmarked = found.of("unmarked")
+        if len(unmarked) > 1:
+            return Invalid("I read more than one weight there. Which one is your target? For example “72 kg”.")
+        if not unmarked:
+            if found.relative_verb:
+                return Invalid(
+                    f"That's how much to {found.relative_verb}. What weight would you like to reach? "
+                    "For example “72 kg” or “160 lb”."
+                )
             return Invalid("That sounds like your current weight. What's your target? For example “72 kg”, or “none”.")
-    kg = weight_kg(float(m.group(1).replace(",", ".")), m.group(2), float(m.group(3) or 0))
-    if not 30 <= kg <= 300:
-        given = m.group().strip()
-        converted = "" if m.group(2).startswith("k") else f"{kg} kg, "
-        return Invalid(f"{given} is {converted}outside 30-300 kg. Please check the number and unit.")
-    return kg
+        target = unmarked[0]
+    if not 30 <= target.kg <= 300:
+        converted = "" if target.unit.startswith("k") else f"{target.kg} kg, "
+        return Invalid(f"{target.written} is {converted}outside 30-300 kg. Please check the number and unit.")
+    return target.kg
 
 
 _DAYS_CUE = re.compile(
@@ -298,7 +269,7 @@ def _items(text: str) -> list[str]:
 def parse_equipment(text: str) -> object:
     """Known equipment by name ("a pair of dumbbells" -> dumbbells); [] for none; anything else as listed."""
     t = fold(text)
-    if _is_none(text) or _BODYWEIGHT.search(t):
+    if is_none(text) or _BODYWEIGHT.search(t):
         return []
     if _plain(text) in _ACK:
         return Invalid("Which equipment? For example “dumbbells and a mat”, or “none”.")
@@ -352,7 +323,7 @@ def allergies_in(text: str) -> list[str] | None:
 
 def parse_allergies(text: str) -> object:
     """Allergies as a list ("nuts and shellfish" -> ["nuts", "shellfish"]); [] for none."""
-    if _is_none(text):
+    if is_none(text):
         return []
     if _plain(text) in _ACK:
         return Invalid("Which foods? For example “nuts, shellfish”, or say “none”.")

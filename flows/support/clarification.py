@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from engine import Aside, Ask, Final, Flow, Step, StepContext, T
+from flows.support.ahead import given_reader, settle, shown
 from flows.support.handoff import (
     APP,
     WANTS_HUMAN,
@@ -104,13 +105,22 @@ def needs_handoff(s: ClarificationSlots) -> bool:
 def route(ctx: StepContext[ClarificationSlots]) -> None:
     """Picks nothing itself (the transitions out of it pick the ask by the question's type).
 
-    Before the first question it names the article the questions are for: a user whose query
-    matched the wrong article can say "cancel" instead of answering questions about it.
+    First it settles answers said out of turn (flows/support/ahead.py): a question whose answer
+    is known is not asked. Before the first question it names the article the questions are
+    for, and what the opening message already answered: a user whose query matched the wrong
+    article can say "cancel" instead of answering questions about it.
     """
     s = ctx.slots
-    if s.current_index == 0 and s.questions:
-        count = "One question" if len(s.questions) == 1 else f"{len(s.questions)} quick questions"
-        intro = f'I found our help article "{s.title}". {count} first, so I can answer for your case'
+    first = not s.opened
+    s.opened = True
+    settled = settle(s)
+    if first and s.questions:
+        left = [q for q in s.questions[s.current_index :] if q.text not in s.given]
+        noted = {q: s.parsed[q] for q in settled} | dict(s.given)
+        said = f" From your message: {shown(noted)}." if noted else ""
+        count = "One question" if len(left) == 1 else f"{len(left)} quick questions"
+        ask = f" {count} first, so I can answer for your case" if left else ""
+        intro = f'I found our help article "{s.title}".{said}{ask}'
         ctx.say(ctx.phrase(f'{intro} (say "cancel" if it\'s not what you need).', "intro:clarification"))
 
 
@@ -151,11 +161,14 @@ def asks_for_person(ctx: StepContext[ClarificationSlots]) -> str | None:
 
 def transfer(ctx: StepContext[ClarificationSlots]) -> None:
     s = ctx.slots
+    settle(s)
     hand_over(ctx, doc=s.doc, title=s.title, query=s.query, answers=s.answers, reason="asked for a person")
 
 
 def details_line(s: ClarificationSlots) -> str:
-    pairs = [f'{q} "{a}"' for q, a in s.answers.items()] + [f"{q} (no answer)" for q in s.skipped]
+    # a correction not yet settled (the user left right after it) already counts
+    answers = s.answers | {q: str(v) for q, v in s.given.items() if q in s.answers}
+    pairs = [f'{q} "{a}"' for q, a in answers.items()] + [f"{q} (no answer)" for q in s.skipped]
     return "; ".join(pairs) or "none"
 
 
@@ -238,4 +251,9 @@ clarification = Flow(
     cancel_summary=cancelled,
     # a failed parse may ask the LLM, and the last answer's turn also phrases the answer
     llm_calls_per_turn=2,
+    # any message may answer questions still to come ("my Android 13 phone crashes": which app)
+    # or correct one answered ("wait, I actually bought it on the website")
+    fills={"given": given_reader},
+    correctable=("given",),
+    show=lambda slot, value: shown(value) if slot == "given" else f"{slot.replace('_', ' ')}: {value}",
 )

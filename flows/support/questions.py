@@ -33,6 +33,11 @@ class ClarificationSlots(Slots):
     answers: dict[str, str] = Field(default_factory=dict)
     parsed: dict[str, Answer] = Field(default_factory=dict)
     skipped: list[str] = Field(default_factory=list)
+    # answers said outside their question's turn (flows/support/ahead.py), by question text:
+    # read ahead, or corrections of answers already given; they join `answers` at the next route
+    given: dict[str, Answer] = Field(default_factory=dict)
+    # the queue has been entered: the question at `current_index` is the one being asked
+    opened: bool = False
     # the current question's answer, one slot per answer type; emptied once recorded
     text_answer: str | None = None
     number_answer: int | float | None = None
@@ -46,6 +51,13 @@ class ClarificationSlots(Slots):
         q = current(self)
         if q is not None:
             problem = out_of_bounds(q, self.number_answer) or not_a_choice(q, self.choice_answer)
+            if problem:
+                raise ValueError(problem)
+        # a noted answer (a model may have read it too) must answer one of the questions, as typed
+        by_text = {q.text: q for q in self.questions}
+        for text, value in self.given.items():
+            asked = by_text.get(text)
+            problem = fits(asked, value) if asked else f"{text!r} is not a question of this document"
             if problem:
                 raise ValueError(problem)
         return self
@@ -69,6 +81,17 @@ def not_a_choice(q: Question, value: str | None) -> str | None:
     if value is None or q.type != "choice" or value in q.choices:
         return None
     return f"{value!r} is not one of: {', '.join(q.choices)}"
+
+
+def fits(q: Question, value: Answer) -> str | None:
+    """Why `value` cannot answer `q` said out of turn (its type, bounds or choices), or None."""
+    if q.type == "choice":
+        return None if isinstance(value, str) and value in q.choices else f"{value!r} is not one of {q.choices}"
+    if q.type == "number":
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            return f"{value!r} is not a number"
+        return out_of_bounds(q, value)
+    return f"a {q.type} question is not answered out of turn"
 
 
 def expects_number(q: Question | None) -> str:

@@ -1,0 +1,118 @@
+"""Answers that are more than one plain value: a range where one number is asked for
+("45-60 min", "3 to 4 days"), a diet with its exceptions ("vegetarian except fish"), and a
+fitness level said at the injuries question ("no injuries, I'm pretty advanced though").
+
+Ranges follow one policy, everywhere: the coach asks which end to plan with, and never
+rounds or picks one itself; a range said out of turn fills nothing (the question comes in
+its turn).
+"""
+
+from __future__ import annotations
+
+import re
+
+from engine.extract import Invalid, fold
+from flows.fitness.profile import NONE
+from flows.fitness.readers import days_per_week_rule, is_none, parse_limitations, parse_minutes, read_level
+
+# "45-60", "45 – 60", "3 to 4", "3 or 4", each optionally with its unit after the second number
+_RANGE = re.compile(
+    r"(?<![\w.])(\d{1,3}(?:[.,]\d)?)\s*(?:-|–|—|to|or)\s*(\d{1,3}(?:[.,]\d)?)(?![\w.])"
+    r"(?:\s*(min|mins|minutes?|h|hrs?|hours?|days?|times?|x)\b)?"
+)
+
+
+def range_in(text: str, unit: str) -> tuple[float, float] | None:
+    """The two ends of a range `text` gives, in `unit` ("minutes" or "days"); a range in hours
+    is in minutes. None when there is no range of that kind."""
+    for m in _RANGE.finditer(fold(text)):
+        lo, hi = (float(g.replace(",", ".")) for g in m.group(1, 2))
+        said = m.group(3) or ""
+        if said.startswith("h") and unit == "minutes":
+            lo, hi = lo * 60, hi * 60
+        elif said and not said.startswith(unit[0]) and not (unit == "days" and said[0] in "tx"):
+            continue  # "3-4 hours" is no range of days
+        if lo < hi:
+            return lo, hi
+    return None
+
+
+def ask_which_end(text: str, unit: str, label: str, bounds: tuple[int, int]) -> Invalid | None:
+    """The question a range answer gets back ("45 to 60 minutes: shall I plan 45 or 60?"); None
+    for no range, or one not within `bounds` (the reader's own out-of-range reply says why)."""
+    found = range_in(text, unit)
+    if found is None or not bounds[0] <= found[0] < found[1] <= bounds[1]:
+        return None
+    lo, hi = (f"{n:g}" for n in found)
+    return Invalid(f"{lo} to {hi} {label}: shall I plan with {lo} or {hi}? I'd rather ask than round.")
+
+
+# -- diets with exceptions ----------------------------------------------------------------
+
+# what turns a diet word into a diet with exceptions; "no restrictions" and "no meat" name a diet
+_QUALIFIER = re.compile(
+    r"\b(?:but|except|apart from|other than|besides|otherwise|mostly|mainly|largely|usually|sometimes"
+    r"|occasionally|though|although|plus|only|without|sort of|kind of|ish"
+    r"|no (?!restrictions\b|meat\b)\w+|not (?!much\b)\w+)\b"
+)
+
+
+def diet_detail(text: str) -> str | None:
+    """The answer as typed when it qualifies its diet ("mostly plant-based but I eat eggs"); else None."""
+    if not _QUALIFIER.search(fold(text)):
+        return None
+    detail = " ".join(text.split()).strip(" .!")
+    return detail[:200] if len(detail) >= 2 else None
+
+
+# -- a level said at the injuries question ------------------------------------------------
+
+_CLAUSES = re.compile(r"[,;.!?]+|\s(?:but|though|tho|although|and|however)\b")
+# a clause about the body is about an injury even when it has a level word ("old runner's knee")
+_BODY = re.compile(
+    r"\b(?:injur\w*|pain\w*|hurts?|knees?|back|shoulders?|hips?|ankles?|wrists?|neck|elbows?|spine|sore|torn"
+    r"|broken|surgery|asthma|arthritis|condition|heart)\b"
+)
+
+
+def level_beside_limitations(text: str) -> dict[str, object]:
+    """The level a clause of the answer states, and the injuries the other clauses state
+    ("none" when they say none); {} when no clause states a level."""
+    level: str | None = None
+    rest: list[str] = []
+    for clause in (c.strip() for c in _CLAUSES.split(text)):
+        if not clause:
+            continue
+        said = read_level(clause) if len(clause.split()) <= 6 and not _BODY.search(fold(clause)) else None
+        if isinstance(said, str):
+            level = said
+        else:
+            rest.append(clause)
+    if level is None:
+        return {}
+    found: dict[str, object] = {"fitness_level": level}
+    if rest and all(is_none(c) for c in rest):
+        found["limitations"] = NONE
+    elif rest:
+        injuries = parse_limitations(", ".join(rest))
+        if isinstance(injuries, str):
+            found["limitations"] = injuries
+    return found
+
+
+def limitations_answer(text: str) -> object:
+    """The injuries answer with a level said beside it taken out: a level alone is not an injury."""
+    found = level_beside_limitations(text)
+    if not found:
+        return parse_limitations(text)
+    if "limitations" in found:
+        return found["limitations"]
+    return Invalid("That's your fitness level, thanks. And injuries: do you have any, or “none”?")
+
+
+def days_answer(text: str) -> object:
+    return ask_which_end(text, "days", "days a week", (1, 7)) or days_per_week_rule(text)
+
+
+def minutes_answer(text: str) -> object:
+    return ask_which_end(text, "minutes", "minutes", (10, 240)) or parse_minutes(text)

@@ -1,0 +1,135 @@
+"""Body weights in a sentence, as people write them: "I weigh 95 kg and want to get to 85",
+"currently 210 lbs, aiming for 180", "from 14 stone down to 12", "11 st 4 lb".
+
+Each weight mentioned gets a role from the words before it (current, target, an amount to
+lose or gain, or unmarked) and is converted to kilograms with `pint`. A number written
+without a unit borrows the unit of the nearest weight that has one ("95 kg ... to 85" is
+85 kg), so it is only read as a weight beside one that has a unit.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Literal
+
+import pint
+
+from engine.extract import fold
+
+Role = Literal["current", "target", "relative", "unmarked"]
+
+# pint knows kilogram, pound (lb, lbs, pounds) and stone; these are the spellings people also use
+_ALIASES = ("@alias kilogram = kilo = kilos = kgs = kilogramme = kilogrammes", "@alias stone = st")
+_UNIT = r"kg|kgs|kilos?|kilogram(?:me)?s?|lbs?|pounds?|stones?|(?<=\s)st"
+_MENTION = re.compile(rf"(?<![\w.])(\d+(?:[.,]\d+)?)(?:\s*({_UNIT})\b(?:\s*(\d+)\s*(?:lbs?|pounds?)\b)?)?")
+# a bare number followed by one of these counts something else: "3 days", "45 min", "5x", "2025"
+_NOT_WEIGHT_AFTER = re.compile(
+    r"\s*(?:%|x\b|times?\b|days?\b|weeks?\b|months?\b|years?\b|yrs?\b|min|h\b|hrs?\b|hours?\b|am\b|pm\b|:|st\b|nd\b"
+    r"|rd\b|th\b|cm\b|m\b|ft\b|feet\b|foot\b|inch|'|\")"
+)
+_TARGET_MARK = re.compile(
+    r"\b(?:to|for|target(?: weight)?(?: is| of)?|reach|hit|goal(?: weight)?(?: is| of)?|be|under|below)"
+    r"(?: (?:about|around|roughly|maybe|like))?\s*$"
+)
+_CURRENT_MARK = re.compile(
+    r"\b(?:weigh|weighing|weight is|currently(?: at)?|from|now(?: at)?|i'm|i am|im|at the moment|right now|am at"
+    r"|i'm at|i am at)(?: (?:about|around|roughly|like))?\s*$"
+)
+_RELATIVE_MARK = re.compile(r"\b(lose|drop|shed|gain|put on|lost|gained)(?: (?:about|around|roughly|another))?\s*$")
+
+
+@cache
+def _units() -> pint.UnitRegistry[float]:
+    # built on first use: loading pint's definitions takes a few hundred milliseconds
+    registry: pint.UnitRegistry[float] = pint.UnitRegistry()
+    for alias in _ALIASES:
+        registry.define(alias)
+    return registry
+
+
+def to_kg(value: float, unit: str, pounds: float = 0.0) -> float:
+    """`value` `unit` (+ `pounds`, for "11 st 4 lb") in kilograms, to one decimal."""
+    ureg = _units()
+    mass = ureg.Quantity(value, ureg.parse_units(unit)) + ureg.Quantity(pounds, ureg.pound)
+    return round(float(mass.to(ureg.kilogram).magnitude), 1)
+
+
+@dataclass(frozen=True)
+class Weight:
+    kg: float
+    role: Role
+    written: str  # as typed, for messages ("900 lb")
+    unit: str  # the unit as typed, or borrowed from a neighbour
+
+
+@dataclass(frozen=True)
+class Weights:
+    mentions: list[Weight] = field(default_factory=list)
+    relative_verb: str | None = None  # "lose" in "lose 10 kg"
+
+    def of(self, role: Role) -> list[Weight]:
+        return [w for w in self.mentions if w.role == role]
+
+    @property
+    def current(self) -> Weight | None:
+        found = self.of("current")
+        return found[-1] if found else None
+
+    @property
+    def target(self) -> Weight | None:
+        found = self.of("target")
+        return found[-1] if found else None
+
+
+def weigh(text: str) -> Weights:
+    """Every weight `text` mentions, in kg, each with its role.
+
+    Two weights of which one is marked take the other role for the second ("95 kg, want 85":
+    the first is current); several unmarked ones stay unmarked (the caller asks which).
+    """
+    t = fold(text)
+    raw: list[tuple[re.Match[str], str | None]] = []
+    for m in _MENTION.finditer(t):
+        unit = m.group(2)
+        if unit is None and _NOT_WEIGHT_AFTER.match(t, m.end()):
+            continue
+        raw.append((m, unit))
+    if not any(unit for _, unit in raw):
+        return Weights()
+    mentions: list[Weight] = []
+    relative: str | None = None
+    prev_end = 0
+    for i, (m, unit) in enumerate(raw):
+        borrowed = unit or _nearest_unit(raw, i)
+        before = t[prev_end : m.start()]
+        prev_end = m.end()
+        role: Role = "unmarked"
+        if r := _RELATIVE_MARK.search(before):
+            role, relative = "relative", r.group(1)
+        elif _TARGET_MARK.search(before):
+            role = "target"
+        elif _CURRENT_MARK.search(before):
+            role = "current"
+        kg = to_kg(float(m.group(1).replace(",", ".")), borrowed, float(m.group(3) or 0))
+        written = m.group().strip() if unit else f"{m.group(1)} {borrowed}"
+        mentions.append(Weight(kg=kg, role=role, written=written, unit=borrowed))
+    absolute = [w for w in mentions if w.role != "relative"]
+    if len(absolute) == 2:
+        a, b = absolute
+        other: dict[Role, Role] = {"current": "target", "target": "current"}
+        if a.role in other and b.role == "unmarked":
+            mentions[mentions.index(b)] = Weight(b.kg, other[a.role], b.written, b.unit)
+        elif b.role in other and a.role == "unmarked":
+            mentions[mentions.index(a)] = Weight(a.kg, other[b.role], a.written, a.unit)
+    return Weights(mentions=mentions, relative_verb=relative)
+
+
+def _nearest_unit(raw: list[tuple[re.Match[str], str | None]], i: int) -> str:
+    """The unit of the closest weight before `i` that has one, else the closest after it."""
+    for j in [*range(i - 1, -1, -1), *range(i + 1, len(raw))]:
+        unit: str | None = raw[j][1]
+        if unit:
+            return unit
+    raise ValueError("no weight with a unit")  # pragma: no cover - weigh() checks there is one

@@ -1,0 +1,115 @@
+"""Answers to clarifying questions said outside their own turn.
+
+"my Android 13 phone crashes when I open the app" already says which app; "refund please,
+order #48213" already gives the order number. The clarification flow reads every message
+(the opening one included) with `given_reader`, through the engine's `fills`, for:
+
+- questions still to come: their answer is noted and the question is not asked;
+- questions already answered, when the message says it corrects one ("wait, I actually bought
+  it on the website"): the answer is replaced and the question being asked is asked again.
+
+Only answers a message states unmistakably are read: a choice by one of its own words or
+synonyms (no close spellings), a number written right beside a word of its question
+("Android 13", "3 days ago", "order #48213"). A yes/no or free-text question is never read
+ahead: without being asked, "no" or a sentence answers nothing in particular.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from engine.extract import Parser, choice, fold, numbers
+from flows.support.kb import STOPWORDS, Question
+from flows.support.questions import Answer, ClarificationSlots, choice_words, current, out_of_bounds
+
+# a message correcting an earlier answer says so
+_CORRECTION = re.compile(
+    r"\b(?:actually|wait|sorry|oops|my bad|i meant|i mean|correction|scratch that|changed my mind|not\b.*\bbut)\b"
+)
+# words a number question shares with every other one: no anchor for its number
+_GENERIC = frozenset({"many", "much", "number", "which", "what", "about", "were", "your", "long"})
+
+
+# built once per question (a question holds lists, so its JSON is the cache key)
+@cache
+def _choice_reader(question: str) -> Parser:
+    q = Question.model_validate_json(question)
+    return choice(choice_words(q.choices, q.synonyms), fuzzy=False)
+
+
+@cache
+def _anchors(question: str) -> re.Pattern[str]:
+    """A number beside one of the question's own words: "android 13", "13 days", "order #48213"."""
+    q = Question.model_validate_json(question)
+    words = [w for w in re.findall(r"[a-z]+", fold(q.text)) if len(w) >= 3 and w not in STOPWORDS | _GENERIC]
+    stems = sorted({w[:-1] if w.endswith("s") and len(w) > 3 else w for w in words}, key=len, reverse=True)
+    if not stems:
+        return re.compile(r"(?!)")  # nothing to anchor to: never read ahead
+    word = "|".join(re.escape(s) for s in stems)
+    number = r"(\d+(?:[.,]\d+)?)"
+    return re.compile(
+        rf"\b(?:{word})\w*\s*(?:#|no\.?|nr\.?|number|num|version|v)?\s*[:#]?\s*{number}(?![\w.])"
+        rf"|(?<![\w.]){number}\s*(?:{word})\w*\b"
+    )
+
+
+def read_answer(q: Question, text: str) -> Answer | None:
+    """The answer `text` states to `q` without being asked it; None when it states none."""
+    if q.type == "choice":
+        found = _choice_reader(q.model_dump_json())(text)
+        return found if isinstance(found, str) else None
+    if q.type == "number":
+        said = {m.group(1) or m.group(2) for m in _anchors(q.model_dump_json()).finditer(fold(text))}
+        values = {n for s in said for n in numbers(s)}
+        if len(values) != 1:
+            return None
+        value = values.pop()
+        if out_of_bounds(q, value):
+            return None
+        return int(value) if value.is_integer() else value
+    return None
+
+
+def given_reader(s: ClarificationSlots) -> Parser:
+    """Reads a message for answers to the document's questions other than the one being asked."""
+
+    def rule(text: str) -> object:
+        correcting = _CORRECTION.search(fold(text)) is not None
+        new: dict[str, Answer] = {}
+        for i, q in enumerate(s.questions):
+            being_asked = i == s.current_index and s.opened
+            answered = q.text in s.parsed
+            if being_asked or (i < s.current_index and not (answered and correcting)):
+                continue
+            value = read_answer(q, text)
+            if value is not None and value != s.given.get(q.text, s.parsed.get(q.text)):
+                new[q.text] = value
+        return {**s.given, **new} if new else None
+
+    return Parser(rule, "answers to the questions still to come, or corrections")
+
+
+def shown(value: object) -> str:
+    """How noted answers read: "Which app crashes? Android"."""
+    if isinstance(value, dict):
+        return "; ".join(f"{q} {a}" for q, a in value.items())
+    return str(value)
+
+
+def settle(s: ClarificationSlots) -> list[str]:
+    """Move noted answers into the answers: corrections of answered questions, and the
+    questions now due, which are then not asked. Returns the questions settled."""
+    settled: list[str] = []
+    pending = dict(s.given)
+    for q_text in [q for q in pending if q in s.parsed]:
+        value = pending.pop(q_text)
+        s.parsed, s.answers = {**s.parsed, q_text: value}, {**s.answers, q_text: str(value)}
+        settled.append(q_text)
+    while (q := current(s)) is not None and q.text in pending:
+        value = pending.pop(q.text)
+        s.parsed, s.answers = {**s.parsed, q.text: value}, {**s.answers, q.text: str(value)}
+        settled.append(q.text)
+        s.current_index += 1
+    s.given = pending
+    return settled
