@@ -35,6 +35,8 @@ _NUMBER_LANGS = ("en", "de", "fr", "es", "pt", "it", "nl")
 _LANGS = ("en", "de", "fr", "es", "it", "pt", "nl")
 # how much longer than its template a phrasing may be before it is a ramble, not a rewording
 MAX_GROWTH = 3.0
+# A message this short that the rules cannot read as yes or no is not one a model may read so
+TERSE_WORDS = 2
 # a main-conversation reply is asked for in three sentences at most
 MAX_REPLY_CHARS = 600
 MAX_EXTRA_CHARS = 240
@@ -103,6 +105,9 @@ def parse_problem(value: BaseModel, text: str, options: Iterable[str] = (), *, a
                 continue
             if read_yes_no(text) is None and hedged(text):
                 return f"{name}: the message hedges; it does not say yes or no"
+            if read_yes_no(text) is None and len(text.split()) <= TERSE_WORDS:
+                # "banana", "hmm": no sentence for a model to read a yes or a no into
+                return f"{name}: {text.strip()!r} says neither yes nor no"
         elif isinstance(field, int | float):
             if float(field) not in said:
                 return f"{name}: {field:g} is not a number the message gives"

@@ -69,6 +69,9 @@ class YesNo(BaseModel):
         (Category(value="content"), "purple", "nothing in the message points to 'content'"),
         (Number(value=12345), "I don't know it", "12345 is not a number the message gives"),
         (YesNo(value=False), "maybe", "hedges"),
+        # SmolLM2 read "banana" at a study-plan offer as a no (the recorded run)
+        (YesNo(value=False), "banana", "says neither yes nor no"),
+        (YesNo(value=True), "hmm", "says neither yes nor no"),
     ],
 )
 def test_a_parse_the_message_does_not_support_is_refused(value: BaseModel, text: str, problem: str) -> None:
@@ -84,6 +87,7 @@ def test_a_parse_the_message_does_not_support_is_refused(value: BaseModel, text:
         (Number(value=12), "twelve"),
         (Number(value=7), "seven-ish, I suppose"),
         (YesNo(value=True), "yeah, go on"),
+        (YesNo(value=False), "I'd rather skip it this time"),
     ],
 )
 def test_a_parse_the_message_supports_stands(value: BaseModel, text: str) -> None:
