@@ -113,6 +113,9 @@ def parse_problem(value: BaseModel, text: str, options: Iterable[str] = (), *, a
                 return f"{name}: {field:g} is not a number the message gives"
         elif isinstance(field, str) and fold(field) in choices and not _evidence(fold(field), fold(text)):
             return f"{name}: nothing in the message points to {field!r}"
+        elif isinstance(field, str) and not any(c.isalpha() for c in field) and fold(field).strip() not in fold(text):
+            # ".10" read out of "banana": a value made of no words must be in the message as it is
+            return f"{name}: {field!r} is not in the message"
     return None
 
 

@@ -63,6 +63,10 @@ class YesNo(BaseModel):
     value: bool | None = None
 
 
+class Topic(BaseModel):
+    value: str | None = None
+
+
 @pytest.mark.parametrize(
     ("value", "text", "problem"),
     [
@@ -72,6 +76,7 @@ class YesNo(BaseModel):
         # SmolLM2 read "banana" at a study-plan offer as a no (the recorded run)
         (YesNo(value=False), "banana", "says neither yes nor no"),
         (YesNo(value=True), "hmm", "says neither yes nor no"),
+        (Topic(value=".10"), "banana", "'.10' is not in the message"),
     ],
 )
 def test_a_parse_the_message_does_not_support_is_refused(value: BaseModel, text: str, problem: str) -> None:
