@@ -37,7 +37,9 @@ def test_a_recorded_real_model_run_replays_offline(path: Path, monkeypatch: pyte
     result = replay(load_script(path), replay_llm=RECORDINGS)
     assert result.passed, "\n".join(f.describe() for f in result.failures)
     calls = [c for r in result.results if r.trace is not None for c in r.trace.llm_calls]
-    assert calls and {c.backend for c in calls} == {"openai"}
+    # a script whose turns the rules settle and whose texts are too short to phrase asks nothing
+    recorded = Cassette.load(recording_path(RECORDINGS, load_script(path))).exchanges
+    assert {c.backend for c in calls} == ({"openai"} if recorded else set())
     assert all(c.prompt_tokens > 0 for c in calls if c.ok)
 
 
