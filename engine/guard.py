@@ -108,6 +108,9 @@ def parse_problem(value: BaseModel, text: str, options: Iterable[str] = (), *, a
             if read_yes_no(text) is None and len(text.split()) <= TERSE_WORDS:
                 # "banana", "hmm": no sentence for a model to read a yes or a no into
                 return f"{name}: {text.strip()!r} says neither yes nor no"
+            if read_yes_no(text) is None and text.rstrip().endswith("?"):
+                # "ok what now?" asks something back; it answers nothing
+                return f"{name}: the message asks a question; it does not say yes or no"
         elif isinstance(field, int | float):
             if float(field) not in said:
                 return f"{name}: {field:g} is not a number the message gives"

@@ -77,6 +77,8 @@ class Topic(BaseModel):
         (YesNo(value=False), "banana", "says neither yes nor no"),
         (YesNo(value=True), "hmm", "says neither yes nor no"),
         (Topic(value=".10"), "banana", "'.10' is not in the message"),
+        # SmolLM2 read "ok what now?" at a study-plan offer as a no (the recorded run)
+        (YesNo(value=False), "ok what now?", "asks a question"),
     ],
 )
 def test_a_parse_the_message_does_not_support_is_refused(value: BaseModel, text: str, problem: str) -> None:
