@@ -11,11 +11,10 @@ import re
 from itertools import pairwise
 from pathlib import Path
 
-import yaml
-from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, field_validator
 
-from engine import DataFileError
 from engine.extract import fold
+from flows.shared.datafile import load_yaml
 
 NON_NAMES_FILE = Path(__file__).parent / "data" / "non_names.yaml"
 
@@ -45,18 +44,7 @@ class NonNames(BaseModel):
 
 def load_non_names(path: Path = NON_NAMES_FILE) -> NonNames:
     """The tables of `path`; DataFileError names the file and each problem."""
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as e:
-        raise DataFileError(str(path), [f"cannot read it: {e}"]) from e
-    try:
-        return NonNames.model_validate(data)
-    except ValidationError as e:
-        problems = [
-            f"{'.'.join(str(p) for p in err['loc']) or 'file'}: {err['msg'].removeprefix('Value error, ')}"
-            for err in e.errors()
-        ]
-        raise DataFileError(str(path), problems) from e
+    return load_yaml(path, NonNames)
 
 
 TABLES = load_non_names()

@@ -10,10 +10,10 @@ from __future__ import annotations
 import zoneinfo
 from pathlib import Path
 
-import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from engine import DataFileError
+from flows.shared.datafile import load_yaml
 
 PLACES_FILE = Path(__file__).parent / "data" / "places.yaml"
 
@@ -90,17 +90,7 @@ class Places(_Strict):
 
 def load_places(path: Path = PLACES_FILE) -> Places:
     """The place tables of `path`; DataFileError names the file and each problem."""
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as e:
-        raise DataFileError(str(path), [f"cannot read it: {e}"]) from e
-    try:
-        places = Places.model_validate(data)
-    except ValidationError as e:
-        problems = [
-            f"{'.'.join(str(p) for p in err['loc'])}: {err['msg'].removeprefix('Value error, ')}" for err in e.errors()
-        ]
-        raise DataFileError(str(path), problems) from e
+    places = load_yaml(path, Places)
     qualified = {place for options in places.ambiguous_cities.values() for place in options}
     missing = sorted(qualified - set(places.qualifiers))
     if missing:

@@ -14,12 +14,11 @@ import re
 from functools import cache
 from pathlib import Path
 
-import yaml
-from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 
-from engine import DataFileError
 from engine.extract import Invalid, fold
 from flows.language_buddy.places import check_key, check_zone
+from flows.shared.datafile import load_yaml
 
 ZONE_NAMES_FILE = Path(__file__).parent / "data" / "zone_names.yaml"
 
@@ -60,18 +59,7 @@ class ZoneNames(BaseModel):
 
 def load_zone_names(path: Path = ZONE_NAMES_FILE) -> ZoneNames:
     """The zone-name tables of `path`; DataFileError names the file and each problem."""
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as e:
-        raise DataFileError(str(path), [f"cannot read it: {e}"]) from e
-    try:
-        return ZoneNames.model_validate(data)
-    except ValidationError as e:
-        problems = [
-            f"{'.'.join(str(p) for p in err['loc']) or 'file'}: {err['msg'].removeprefix('Value error, ')}"
-            for err in e.errors()
-        ]
-        raise DataFileError(str(path), problems) from e
+    return load_yaml(path, ZoneNames)
 
 
 NAMES = load_zone_names()
