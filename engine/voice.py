@@ -95,6 +95,7 @@ class Voice:
         user = _user_text(request.messages)
         held: list[str] = []
         shown: list[str] = []
+        problems: list[str] = []  # why the held first words were refused
 
         def take(piece: str) -> None:
             if shown:
@@ -110,7 +111,9 @@ class Voice:
             text = "".join(held).lstrip()
             if len(text) < STREAM_HOLD_CHARS:
                 return
-            if phrase_problem(fallback, text, user, facts=False) is not None:
+            refused = phrase_problem(fallback, text, user, facts=False)
+            if refused is not None:
+                problems.append(refused)
                 raise _Enough  # nothing shown yet: the template stands in
             shown.append(text)
             sink(text)
@@ -131,7 +134,7 @@ class Voice:
         if shown:
             return Said("".join(shown).strip(), shown=True)
         text = "".join(held).strip()
-        problem = phrase_problem(fallback, text, user, facts=False) if out is not None else "its first words"
+        problem = problems[0] if problems else phrase_problem(fallback, text, user, facts=False)
         if problem is not None:
             self._trace.notice("phrase_rejected", detail=f"{request.purpose}: {problem}")
             return Said(fallback)
