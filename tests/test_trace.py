@@ -29,8 +29,13 @@ from engine import (
     default_registry,
 )
 from engine.authoring.coverage import Coverage
+from engine.authoring.replay import replay
 from engine.authoring.report import session_report
+from engine.authoring.script import load_script
+from engine.errors import StoreError
 from engine.extract import free_text, rating
+from engine.models import JsonObject
+from engine.store.tracerow import trace_from_row, trace_row
 
 
 class Survey(Slots):
@@ -130,3 +135,66 @@ def test_type_hints_resolve_on_every_public_class(name: str) -> None:
 
 def test_the_installed_bots_come_from_entry_points() -> None:
     assert {b.name for b in default_registry()} >= {"language-buddy", "fitness-coach", "support", "study-pal"}
+
+
+# -- the stored form (engine/store/tracerow.py) -------------------------------------------------
+
+AT = "2025-01-01T10:00:00+00:00"
+START_THEN_FIRES: JsonObject = {
+    "turn": 3, "user_text": "x", "reply": "y", "route": "flow",
+    "flow_before": "a", "state_before": "s1", "flow_after": "b", "state_after": "t1",
+    "slots_after": {"n": 1, "m": None},
+    # a fires to its end, then b starts, fires once and waits; c starts and ends at once
+    "entered": [{"flow": "a", "state": "end"}, {"flow": "b", "state": "t0"}, {"flow": "b", "state": "t1"},
+                {"flow": "c", "state": "c0"}],
+    "fired": [{"flow": "a", "source": "s1", "trigger": "answer", "dest": "end"},
+              {"flow": "b", "source": "t0", "trigger": "next", "dest": "t1"}],
+    "at": "2025-01-01T10:00:00+00:00",
+}  # fmt: skip
+
+
+def test_a_stored_trace_leaves_out_what_the_row_and_the_fires_already_say() -> None:
+    row = json.loads(trace_row(START_THEN_FIRES, AT))
+    assert "turn" not in row and "at" not in row and "entered" not in row
+    assert row["started"] == [{"flow": "b", "state": "t0", "after": 1}, {"flow": "c", "state": "c0", "after": 2}]
+    assert row["fired"][0]["flow"] == "a" and "flow" not in row["fired"][1]  # b is the trace's own flow
+    assert row["slots_after"] == {"n": 1}
+    back = trace_from_row(trace_row(START_THEN_FIRES, AT), 3, "2025-01-01T10:00:00+00:00", "sid")
+    want = TurnTrace.model_validate({**START_THEN_FIRES, "slots_after": {"n": 1}})
+    assert back == want
+
+
+def test_entered_states_that_do_not_split_into_starts_and_fires_are_stored_whole() -> None:
+    odd: JsonObject = {**START_THEN_FIRES, "entered": [{"flow": "b", "state": "t1"}, {"flow": "a", "state": "end"}]}
+    row = json.loads(trace_row(odd, AT))
+    assert row["entered"] == odd["entered"] and "started" not in row
+    assert trace_from_row(trace_row(odd, AT), 3, "2025-01-01T10:00:00+00:00", "sid").entered == [
+        Entered(flow="b", state="t1"), Entered(flow="a", state="end")
+    ]  # fmt: skip
+
+
+def test_a_stored_trace_that_is_not_a_trace_is_a_store_error_naming_the_session() -> None:
+    for text in ("[1, 2]", "{not json", '{"reply": 1}'):
+        with pytest.raises(StoreError, match="turn 4's stored trace cannot be read") as e:
+            trace_from_row(text, 4, "2025-01-01T10:00:00+00:00", "sess-1")
+        assert e.value.session == "sess-1"
+
+
+def test_every_shipped_conversation_reads_back_from_the_store_as_the_turn_traced_it(tmp_path: Path) -> None:
+    """Engine results carry the full trace; the store's compact rows must read back to it
+    (slots that were null left out)."""
+    replays = Path(__file__).parent / "replays"
+    for path in sorted(replays.glob("*.yaml"))[::6]:
+        result = replay(load_script(path), db=str(tmp_path / f"{path.stem}.db"))
+        assert result.passed, path.name
+        store = SqlStore(str(tmp_path / f"{path.stem}.db"))
+        stored = [t for s in store.sessions() for t in store.traces(s.id)]
+        store.close()
+        turned = [r.trace for r in result.results if r.trace is not None]
+        assert len(stored) >= len(turned) > 0, path.name
+        by_key = {(t.turn, t.user_text, t.at): t for t in stored}
+        for t in turned:
+            slots = (
+                {k: v for k, v in (t.slots_after or {}).items() if v is not None} if t.slots_after is not None else None
+            )
+            assert by_key[(t.turn, t.user_text, t.at)] == t.model_copy(update={"slots_after": slots}), path.name

@@ -24,7 +24,6 @@ from collections.abc import Callable, Mapping, Sequence
 from operator import itemgetter
 from typing import Any, Literal
 
-from pydantic_core import to_json
 from sqlalchemy import Connection, bindparam, event, exc, func, insert, select, update
 from sqlalchemy.engine import Dialect, Engine
 from sqlalchemy.pool import PoolProxiedConnection
@@ -56,6 +55,7 @@ from engine.store.rows import (
     session_values,
 )
 from engine.store.schema import EVENTS, MESSAGES, RECORDS, RUNS, SESSIONS, migrate, schema_version
+from engine.store.tracerow import trace_from_row, trace_row
 from engine.window import LOAD_LIMIT
 
 Synchronous = Literal["OFF", "NORMAL", "FULL", "EXTRA"]
@@ -213,7 +213,11 @@ class SqlStore:
             select(*(_R.c[c] for c in RUN_COLUMNS)).where(_R.c.session_id == bindparam("session_id")).order_by(_R.c.id),
             d,
         )
-        traces = select(_E.c.trace).where(_E.c.session_id == bindparam("session_id")).order_by(_E.c.id.desc())
+        traces = (
+            select(_E.c.trace, _E.c.turn, _E.c.created_at)
+            .where(_E.c.session_id == bindparam("session_id"))
+            .order_by(_E.c.id.desc())
+        )
         self._q_traces_all = _Prepared(traces, d)
         self._q_traces_last = _Prepared(traces.limit(bindparam("limit")), d)
         self._q_records: dict[tuple[bool, bool, bool], _Prepared] = {}
@@ -308,7 +312,7 @@ class SqlStore:
         # and a value that cannot be stored fails before anything is written.
         try:
             values = session_values(s)
-            now = values["updated_at"]
+            now = s.updated_at.isoformat()
             messages = [
                 self._q_insert_message.params(
                     {"session_id": s.id, "role": m.role, "content": m.content, "created_at": now}
@@ -321,7 +325,7 @@ class SqlStore:
                 {
                     "session_id": s.id,
                     "turn": write.trace_doc["turn"],
-                    "trace": to_json(write.trace_doc).decode(),
+                    "trace": trace_row(write.trace_doc, now),
                     "created_at": now,
                 }
             )
@@ -403,7 +407,7 @@ class SqlStore:
             rows = self._rows(self._q_traces_last, {"session_id": session_id, "limit": limit})
         else:
             rows = self._rows(self._q_traces_all, {"session_id": session_id})
-        return [TurnTrace.model_validate_json(t) for (t,) in reversed(rows)]
+        return [trace_from_row(t, turn, at, session_id) for t, turn, at in reversed(rows)]
 
     def records(
         self, kind: str | None = None, *, bot: str | None = None, user: str | None = None
