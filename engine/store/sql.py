@@ -1,33 +1,28 @@
 """`SqlStore`: the session store on sqlmodel; SQLite by default, any SQLAlchemy URL accepted.
 
-The schema (sqlmodel tables, versions, migrations) lives in engine/schema.py. The
+The schema (sqlmodel tables, versions, migrations) lives in schema.py, each database's
+connection settings and the statements compiled once in dialect.py, a trace's row form in
+tracerow.py. The
 per-turn path (load one row, write one turn) does not go through ORM objects nor even
 through Core execution: building and flushing ORM instances costs several times the SQL
 itself, and Core re-derives a cache key for every statement it runs (about as much again).
 Instead each statement is built once from the sqlmodel tables, compiled once for the
 engine's dialect, and run straight on the store's own DBAPI connection, and a loaded row
-is validated in one pydantic call (see bench/turn_overhead.py for the figures).
-
-SQLite runs in WAL mode with a busy timeout and synchronous=FULL. The driver is put in
-autocommit mode and every transaction is begun explicitly, so a turn's statements are
-exactly one transaction and DDL in a migration rolls back with it.
+is validated in one pydantic call (see bench/turn_overhead.py for the figures). A turn's
+statements are exactly one transaction, and DDL in a migration rolls back with it.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import sqlite3
 import threading
-import time
-from collections.abc import Callable, Mapping, Sequence
-from operator import itemgetter
-from typing import Any, Literal
+from collections.abc import Mapping
+from typing import Any
 
-from sqlalchemy import Connection, bindparam, event, exc, func, insert, select, update
-from sqlalchemy.engine import Dialect, Engine
+from sqlalchemy import bindparam, event, exc, func, insert, select, update
+from sqlalchemy.engine import Engine
 from sqlalchemy.pool import PoolProxiedConnection
-from sqlalchemy.sql.expression import ClauseElement
 from sqlmodel import create_engine
 
 from engine.errors import ConflictError, StoreError
@@ -43,6 +38,16 @@ from engine.models import (
     utcnow,
 )
 from engine.store.contract import summarize
+from engine.store.dialect import (
+    Params,
+    Prepared,
+    Synchronous,
+    advisory_schema_lock,
+    reason,
+    sqlite_begin,
+    sqlite_connect,
+    sqlite_url,
+)
 from engine.store.rows import (
     RECORD_COLUMNS,
     RUN_COLUMNS,
@@ -58,9 +63,6 @@ from engine.store.schema import EVENTS, MESSAGES, RECORDS, RUNS, SESSIONS, migra
 from engine.store.tracerow import trace_from_row, trace_row
 from engine.window import LOAD_LIMIT
 
-Synchronous = Literal["OFF", "NORMAL", "FULL", "EXTRA"]
-Params = Sequence[object] | Mapping[str, object]
-
 _S, _M, _R, _E, _D = SESSIONS, MESSAGES, RUNS, EVENTS, RECORDS
 
 _SESSION_COLUMNS: tuple[str, ...] = tuple(c.name for c in _S.columns)
@@ -68,62 +70,6 @@ assert _SESSION_COLUMNS == SESSION_COLUMNS, f"rows unpack {SESSION_COLUMNS}, the
 # A session's identity never changes; leaving these out of the UPDATE also spares SQLite
 # rewriting the primary-key and (bot, user) index entries on every turn.
 _SESSION_FIXED = frozenset({"id", "bot", "user", "created_at"})
-
-
-def sqlite_url(path: str) -> str:
-    """A SQLAlchemy URL: a plain path is a SQLite file, and PostgreSQL goes through psycopg 3."""
-    if "://" not in path:
-        return f"sqlite:///{path}"
-    scheme, rest = path.split("://", 1)
-    if scheme in ("postgresql", "postgres"):
-        return f"postgresql+psycopg://{rest}"
-    return path
-
-
-# A constant of ours: the key of the advisory lock first opens of a PostgreSQL database take.
-_SCHEMA_LOCK = 0x1A_1009
-
-
-class _Prepared:
-    """A Core statement compiled once for one dialect, run directly on a DBAPI cursor.
-
-    Parameters are given by bind name; they are laid out for the dialect's paramstyle
-    (a tuple for qmark/format, a dict for named/pyformat) without SQLAlchemy's
-    per-execution compile-cache lookup.
-    """
-
-    __slots__ = ("_fixed", "_pick", "_processors", "sql")
-
-    def __init__(self, stmt: ClauseElement, dialect: Dialect) -> None:
-        compiled = stmt.compile(dialect=dialect)
-        self.sql: str = compiled.string
-        escaped = getattr(compiled, "escaped_bind_names", None)
-        if escaped:  # pragma: no cover - our bind names are plain identifiers
-            raise StoreError(f"bind names need escaping for {dialect.name}: {dict(escaped)}")
-        positional = getattr(compiled, "positiontup", None)
-        names: tuple[str, ...] | None = tuple(positional) if dialect.positional and positional else None
-        # itemgetter lays a dict out as the positional tuple in C (a one-name getter returns a bare value)
-        self._pick: Callable[[Mapping[str, object]], tuple[object, ...]] | None = None
-        if names and len(names) > 1:
-            self._pick = itemgetter(*names)
-        elif names:
-            only = names[0]
-            self._pick = lambda values: (values[only],)
-        # Text/Integer need no conversion on SQLite; other dialects may declare some.
-        processors: Mapping[str, Callable[[Any], Any]] = getattr(compiled, "_bind_processors", None) or {}
-        self._processors = dict(processors)
-        # Binds the dialect adds with a fixed value (SQLite's "OFFSET ?" after a bound LIMIT).
-        bind_names: Mapping[Any, str] = getattr(compiled, "bind_names", None) or {}
-        self._fixed = {name: b.effective_value for b, name in bind_names.items() if not b.required}
-
-    def params(self, values: Mapping[str, object]) -> Sequence[object] | Mapping[str, object]:
-        if self._fixed:
-            values = {**self._fixed, **values}
-        if self._processors:
-            values = {k: (self._processors[k](v) if k in self._processors else v) for k, v in values.items()}
-        if self._pick is None:
-            return values
-        return self._pick(values)
 
 
 class SqlStore:
@@ -164,8 +110,8 @@ class SqlStore:
             raise StoreError(f"cannot open database {self.url!r}: {e}") from e
         self._sqlite = self.engine.dialect.name == "sqlite"
         if self._sqlite:
-            event.listen(self.engine, "connect", _sqlite_connect(busy_timeout_ms, synchronous))
-            event.listen(self.engine, "begin", _sqlite_begin)
+            event.listen(self.engine, "connect", sqlite_connect(busy_timeout_ms, synchronous))
+            event.listen(self.engine, "begin", sqlite_begin)
         # DBAPI exceptions are module-specific; the direct paths catch the driver's own.
         self._dbapi: Any = self.engine.dialect.loaded_dbapi
         self._lock = threading.Lock()
@@ -174,42 +120,42 @@ class SqlStore:
         self._cur: Any = None
         self._inherited: list[PoolProxiedConnection] = []
         if not self._sqlite:
-            event.listen(self.engine, "begin", _advisory_schema_lock)
+            event.listen(self.engine, "begin", advisory_schema_lock)
         try:
             migrate(self.engine, self.url)
         except exc.SQLAlchemyError as e:
-            raise StoreError(f"cannot open database {self.url!r}: {_reason(e)}") from e
+            raise StoreError(f"cannot open database {self.url!r}: {reason(e)}") from e
         self._prepare()
 
     def _prepare(self) -> None:
         d = self.engine.dialect
         s = _S.c
-        self._q_load = _Prepared(select(_S).where(s.bot == bindparam("bot"), s.user == bindparam("user")), d)
-        self._q_get = _Prepared(select(_S).where(s.id == bindparam("id")), d)
-        self._q_insert_session = _Prepared(insert(_S).values({c: bindparam(c) for c in _SESSION_COLUMNS}), d)
-        self._q_update_session = _Prepared(
+        self._q_load = Prepared(select(_S).where(s.bot == bindparam("bot"), s.user == bindparam("user")), d)
+        self._q_get = Prepared(select(_S).where(s.id == bindparam("id")), d)
+        self._q_insert_session = Prepared(insert(_S).values({c: bindparam(c) for c in _SESSION_COLUMNS}), d)
+        self._q_update_session = Prepared(
             update(_S)
             .where(s.id == bindparam("id"), s.version == bindparam("expected_version"))
             .values({c: bindparam(c) for c in _SESSION_COLUMNS if c not in _SESSION_FIXED}),
             d,
         )
-        self._q_insert_message = _Prepared(
+        self._q_insert_message = Prepared(
             insert(_M).values({c: bindparam(c) for c in ("session_id", "role", "content", "created_at")}), d
         )
-        self._q_insert_run = _Prepared(insert(_R).values({c: bindparam(c) for c in ("session_id", *RUN_COLUMNS)}), d)
-        self._q_insert_record = _Prepared(insert(_D).values({c: bindparam(c) for c in RECORD_COLUMNS if c != "id"}), d)
-        self._q_insert_event = _Prepared(
+        self._q_insert_run = Prepared(insert(_R).values({c: bindparam(c) for c in ("session_id", *RUN_COLUMNS)}), d)
+        self._q_insert_record = Prepared(insert(_D).values({c: bindparam(c) for c in RECORD_COLUMNS if c != "id"}), d)
+        self._q_insert_event = Prepared(
             insert(_E).values({c: bindparam(c) for c in ("session_id", "turn", "trace", "created_at")}), d
         )
         m = _M.c
-        self._q_history = _Prepared(
+        self._q_history = Prepared(
             select(m.role, m.content)
             .where(m.session_id == bindparam("session_id"))
             .order_by(m.id.desc())
             .limit(bindparam("limit")),
             d,
         )
-        self._q_runs = _Prepared(
+        self._q_runs = Prepared(
             select(*(_R.c[c] for c in RUN_COLUMNS)).where(_R.c.session_id == bindparam("session_id")).order_by(_R.c.id),
             d,
         )
@@ -218,10 +164,10 @@ class SqlStore:
             .where(_E.c.session_id == bindparam("session_id"))
             .order_by(_E.c.id.desc())
         )
-        self._q_traces_all = _Prepared(traces, d)
-        self._q_traces_last = _Prepared(traces.limit(bindparam("limit")), d)
-        self._q_records: dict[tuple[bool, bool, bool], _Prepared] = {}
-        self._q_latest: _Prepared | None = None
+        self._q_traces_all = Prepared(traces, d)
+        self._q_traces_last = Prepared(traces.limit(bindparam("limit")), d)
+        self._q_records: dict[tuple[bool, bool, bool], Prepared] = {}
+        self._q_latest: Prepared | None = None
 
     @property
     def schema_version(self) -> int:
@@ -264,7 +210,7 @@ class SqlStore:
             if own is not None:
                 own.invalidate()
 
-    def _rows(self, q: _Prepared, values: Mapping[str, object]) -> list[tuple[Any, ...]]:
+    def _rows(self, q: Prepared, values: Mapping[str, object]) -> list[tuple[Any, ...]]:
         with self._lock:
             for attempt in range(2):
                 conn = self._connection()
@@ -357,7 +303,7 @@ class SqlStore:
             started = False
             try:
                 if self._sqlite:
-                    # The driver runs in autocommit mode (see _sqlite_connect); taking the write
+                    # The driver runs in autocommit mode (see sqlite_connect); taking the write
                     # lock up front lets the busy timeout, not a failed lock upgrade, handle contention.
                     cur.execute("BEGIN IMMEDIATE")
                 try:
@@ -419,7 +365,7 @@ class SqlStore:
             for column, present in zip(("kind", "bot", "user"), given, strict=True):
                 if present:
                     stmt = stmt.where(_D.c[column] == bindparam(column))
-            q = self._q_records[given] = _Prepared(stmt, self.engine.dialect)
+            q = self._q_records[given] = Prepared(stmt, self.engine.dialect)
         values = {k: v for k, v in (("kind", kind), ("bot", bot), ("user", user)) if v is not None}
         return [record_from_row(row) for row in self._rows(q, values)]
 
@@ -431,7 +377,7 @@ class SqlStore:
                 .order_by(_D.c.id.desc())
                 .limit(1)
             )
-            self._q_latest = _Prepared(stmt, self.engine.dialect)
+            self._q_latest = Prepared(stmt, self.engine.dialect)
         rows = self._rows(self._q_latest, {"kind": kind, "bot": bot, "user": user})
         return record_from_row(rows[0]) if rows else None
 
@@ -479,57 +425,3 @@ class SqlStore:
             if own is not None and self._own_pid == os.getpid():
                 own.close()
         self.engine.dispose()
-
-
-def _sqlite_connect(busy_timeout_ms: int, synchronous: Synchronous) -> Callable[[Any, Any], None]:
-    def on_connect(dbapi_conn: Any, _record: Any) -> None:
-        # Autocommit at the driver: transactions are begun explicitly (BEGIN / BEGIN IMMEDIATE)
-        # instead of by pysqlite's implicit BEGIN before the first DML statement, which
-        # SQLAlchemy cannot see and which never covers a SELECT.
-        dbapi_conn.isolation_level = None
-        cur = dbapi_conn.cursor()
-        cur.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
-        _enable_wal(cur, busy_timeout_ms / 1000)
-        # FULL: a committed turn survives power loss, not only a process crash.
-        cur.execute(f"PRAGMA synchronous={synchronous}")
-        cur.execute("PRAGMA foreign_keys=ON")
-        cur.close()
-
-    return on_connect
-
-
-def _enable_wal(cur: Any, patience_s: float) -> None:
-    """Switch a connection's database to WAL, waiting out other openers of a new file.
-
-    Changing the journal mode needs an exclusive lock, and SQLite reports "database is
-    locked" for it at once, without its busy handler, while another connection is opening
-    the same new file: so this retries for as long as the busy timeout would have waited.
-    """
-    deadline = time.monotonic() + patience_s
-    while True:
-        try:
-            cur.execute("PRAGMA journal_mode=WAL")
-            return
-        except sqlite3.OperationalError as e:
-            if "locked" not in str(e) or time.monotonic() > deadline:
-                raise
-            time.sleep(0.005)
-
-
-def _advisory_schema_lock(conn: Connection) -> None:
-    """PostgreSQL: a write transaction of `migrate` first takes the schema lock, so any number
-    of processes opening a new database at once create it once (others wait, then see it)."""
-    if conn.get_execution_options().get("innerloop_write", False):
-        conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_SCHEMA_LOCK})")
-
-
-def _reason(e: exc.SQLAlchemyError) -> str:
-    """The driver's message without SQLAlchemy's statement dump and background link."""
-    orig = getattr(e, "orig", None)
-    return str(orig).strip() if orig is not None else str(e).split("\n")[0]
-
-
-def _sqlite_begin(conn: Connection) -> None:
-    """Begin SQLAlchemy-managed transactions ourselves, as the driver now autocommits."""
-    immediate = conn.get_execution_options().get("innerloop_write", False)
-    conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")

@@ -21,7 +21,7 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import Engine
 
 from engine.errors import StoreError
-from engine.store.sql import sqlite_url
+from engine.store.dialect import sqlite_url
 
 # bm25 weights, in the FTS table's column order: title, tags, body (doc_id, hash are unindexed)
 FTS_WEIGHTS = (10.0, 4.0, 1.0, 0.0, 0.0)
