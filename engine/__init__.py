@@ -23,7 +23,7 @@ from engine.errors import (
     UnrecordedLLMCall,
 )
 from engine.extract import Invalid, Parser
-from engine.flow import Aside, Ask, Final, Flow, Step, T
+from engine.flow import Flow
 from engine.llm import (
     LLM,
     Parsed,
@@ -51,6 +51,7 @@ from engine.models import (
 )
 from engine.registry import Registry, default_registry
 from engine.runtime import Engine, TurnResult
+from engine.states import Aside, Ask, Final, Step, T
 from engine.store import MemoryStore, Store
 from engine.store.sql import SqlStore
 

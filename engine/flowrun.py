@@ -15,7 +15,7 @@ from pydantic import ValidationError
 from engine.context import StepContext
 from engine.errors import DefinitionError
 from engine.extract import Invalid, Parser, fold
-from engine.flow import ANSWER, NEXT, Aside, Ask, Final, Flow, Step, render
+from engine.flow import Flow
 from engine.models import (
     FlowFrame,
     FlowRun,
@@ -24,6 +24,7 @@ from engine.models import (
     RecordDraft,
     Slots,
 )
+from engine.states import ANSWER, NEXT, Aside, Ask, Final, Step, render
 from engine.turnbase import TurnBase
 
 MAX_HOPS = 64

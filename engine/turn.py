@@ -12,7 +12,6 @@ from engine.bot import Bot, Intent
 from engine.context import MainContext
 from engine.errors import DefinitionError
 from engine.extract import fold, read_yes_no
-from engine.flow import Ask, render
 from engine.flowrun import FlowRunner
 from engine.handoff import end_hold, hold_of
 from engine.llm.port import TextSink
@@ -25,6 +24,7 @@ from engine.models import (
     Slots,
     TurnWrite,
 )
+from engine.states import Ask, render
 from engine.versions import reconcile
 
 CANCEL_WORDS = {"cancel", "stop", "abort", "cancel this", "stop this", "/cancel"}

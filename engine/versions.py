@@ -16,8 +16,9 @@ from typing import Any
 from pydantic import ValidationError
 
 from engine.bot import MAIN, Bot
-from engine.flow import Ask, Flow
+from engine.flow import Flow
 from engine.models import FlowFrame, JsonObject, SessionState, Slots
+from engine.states import Ask
 
 
 @dataclass

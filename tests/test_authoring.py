@@ -29,11 +29,12 @@ from engine.authoring.report import SessionReport
 from engine.authoring.script import load_script
 from engine.bot import Bot
 from engine.extract import choice, yes_no
-from engine.flow import Ask, Final, Flow, Step, T
+from engine.flow import Flow
 from engine.llm import Phrased, PhraseRequest, ScriptedLLM
 from engine.models import LLMCall, Slots, TurnTrace
 from engine.registry import Registry, default_registry
 from engine.runtime import Engine
+from engine.states import Ask, Final, Step, T
 from engine.store.sql import SqlStore
 
 ROOT = Path(__file__).resolve().parent.parent

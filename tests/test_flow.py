@@ -146,7 +146,7 @@ def test_limits_must_be_sensible() -> None:
 
 
 def test_a_slot_named_like_an_extra_does_not_break_rendering() -> None:
-    from engine.flow import render
+    from engine.states import render
 
     class Clash(Slots):
         flow: str | None = "mine"

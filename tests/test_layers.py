@@ -145,6 +145,7 @@ def test_the_check_sees_a_violation(tmp_path: Path) -> None:
 TURN_PATH_ORDER = {
     "engine/models.py": ("engine.context", "engine.flow", "engine.bot", "engine.turn", "engine.registry"),
     "engine/context.py": ("engine.flow", "engine.bot", "engine.turn", "engine.registry", "engine.runtime"),
+    "engine/states.py": ("engine.flow", "engine.bot", "engine.turn", "engine.registry", "engine.runtime"),
     "engine/flow.py": ("engine.bot", "engine.turn", "engine.registry", "engine.runtime"),
     "engine/bot.py": ("engine.turnbase", "engine.flowrun", "engine.turn", "engine.registry", "engine.runtime"),
     "engine/turnbase.py": ("engine.flowrun", "engine.turn", "engine.registry", "engine.runtime"),

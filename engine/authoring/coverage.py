@@ -30,9 +30,10 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from engine.bot import Bot
-from engine.flow import Ask, Flow
+from engine.flow import Flow
 from engine.models import Fired, TurnTrace
 from engine.registry import Registry, default_registry
+from engine.states import Ask
 
 WILDCARD = "*"
 

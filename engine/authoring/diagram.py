@@ -26,9 +26,10 @@ from engine.authoring.coverage import condition_name
 from engine.bot import Bot
 from engine.errors import EngineError
 from engine.extract import Parser
-from engine.flow import Ask, Final, Flow, Step, Template, render
+from engine.flow import Flow
 from engine.models import Slots
 from engine.registry import Registry, default_registry
+from engine.states import Ask, Final, Step, Template, render
 
 README_BEGIN = "<!-- flows:begin -->"
 README_END = "<!-- flows:end -->"
