@@ -15,7 +15,7 @@ from typing import Annotated
 from pydantic import AfterValidator
 
 from engine.extract import Invalid, Parser, fold
-from flows.language_buddy.languages import LANGUAGE_ALIASES, NATIONALITIES
+from flows.language_buddy.languages import language_aliases, nationalities
 from flows.language_buddy.non_names import is_placeholder, refusal_reason
 from flows.language_buddy.text import trim
 
@@ -68,7 +68,7 @@ def _tidy(words: list[str]) -> str:
 
 def _not_a_name(word: str) -> bool:
     w = fold(word)
-    return w in STOP_WORDS or w in GREETINGS or w in LANGUAGE_ALIASES or w in NATIONALITIES
+    return w in STOP_WORDS or w in GREETINGS or w in language_aliases() or w in nationalities()
 
 
 def name_in(text: str, *, weak: bool, lowercase: bool = False) -> str | None:
