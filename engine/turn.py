@@ -104,10 +104,38 @@ class Turn(FlowRunner):
             entry = self.bot.entry(self.entry_context()) if self.bot.entry else None
             if entry:
                 self._route(f"entry:{entry}")
-                self.start(entry)
+                self._enter(entry)
             else:
                 self._main()
         return self._write()
+
+    def _enter(self, name: str) -> None:
+        """The entry rule's flow: started, or its paused run resumed with this message as its answer.
+
+        After "cancel" paused the run, the next message may answer the open question ("polish")
+        and is taken as the answer; one that asks for an activity the flow lets interrupt it
+        ("I want to give feedback") starts that at once, the run staying paused.
+        """
+        paused = next((f for f in reversed(self.session.stack) if f.flow == name and f.paused), None)
+        if paused is None:
+            self.start(name)
+            return
+        flow = self.bot.flow(name)
+        interrupt = self.bot.intent_for(self.text, allowed=flow.interrupts) if flow.interrupts else None
+        if interrupt:
+            self._route(f"interrupt:{interrupt}")
+            self.start(interrupt)
+            return
+        if not isinstance(flow.state(paused.state), Ask):
+            self.start(name)
+            return
+        self.session.stack.remove(paused)
+        paused.paused = False
+        self.session.active = paused
+        self.trace.notice("resume", flow.name, paused.state)
+        self._route(f"entry:{name}")
+        self._resuming = True
+        self.flow_turn(flow, paused)
 
     def reset(self) -> TurnWrite:
         """Abandon the active and suspended flows (the chat's /reset); main history stays."""
