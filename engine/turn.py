@@ -6,6 +6,7 @@ store's write path itself, so a conflict can simply re-run it on fresh state.
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timedelta
 
 from engine.bot import Bot, Intent
@@ -55,6 +56,13 @@ def _duration(d: timedelta) -> str:
     if d >= timedelta(hours=2):
         return f"{d.seconds // 3600 + d.days * 24} hours"
     return f"{max(1, int(d.total_seconds() // 60))} minutes"
+
+
+# Words that only say the user is back after a pause: the paused question is asked again, not answered.
+_COMING_BACK = re.compile(
+    r"(?:(?:hi|hello|hey|hiya|yo|hallo|hola|ok|okay|so)[ ,!]*)?(?:again|there|i'?m back|back|continue|resume"
+    r"|let'?s (?:continue|go on|carry on)|where were we)?"
+)
 
 
 class Turn(FlowRunner):
@@ -126,8 +134,8 @@ class Turn(FlowRunner):
             self._route(f"interrupt:{interrupt}")
             self.start(interrupt)
             return
-        if not isinstance(flow.state(paused.state), Ask):
-            self.start(name)
+        if not isinstance(flow.state(paused.state), Ask) or _COMING_BACK.fullmatch(fold(self.text).strip(" !.,?")):
+            self.start(name)  # "hi again" answers nothing, even where any text is an answer (a test question)
             return
         self.session.stack.remove(paused)
         paused.paused = False

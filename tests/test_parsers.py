@@ -456,7 +456,9 @@ def test_more_name_forms(text: str, name: str) -> None:
     assert parse_name(text) == name
 
 
-@pytest.mark.parametrize("text", ["what?", "why do you need it?", "call me maybe", "Honestly"])
+@pytest.mark.parametrize(
+    "text", ["what?", "why do you need it?", "call me maybe", "Honestly", "hey again", "continue", "resume"]
+)
 def test_more_things_that_are_not_names(text: str) -> None:
     assert parse_name(text) is None
 
