@@ -122,6 +122,10 @@ class FlowRunner(TurnBase):
                 frame.attempts = 0
             self.move(flow, frame, updated, ANSWER)
             return
+        if self._resuming and reason is None:
+            # back after a pause with a message that answers nothing ("hi again"): the question, no reprompt
+            self.emit("Welcome back! Let's continue. " + self.question(flow, state, slots))
+            return
         if self._model_filled:
             # the message answered other questions, not this one: noted, and this one asked again
             self.emit(self.question(flow, state, flow.new_slots(frame.slots)))
@@ -358,6 +362,8 @@ class FlowRunner(TurnBase):
         raw = state.parser(slots)(self.text)
         if isinstance(raw, Invalid):
             return None, raw.reason
+        if raw is None and self._resuming:
+            return None, None  # a greeting after a pause is no answer, and no model is asked to make it one
         if raw is None:
             # one call reads the asked slot and every other slot the message may fill or correct
             others = tuple(n for n in flow.fills if n != state.slot and self._fillable(flow, slots, n))

@@ -6,6 +6,7 @@ store's write path itself, so a conflict can simply re-run it on fresh state.
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timedelta
 
 from engine.bot import Bot, Intent
@@ -57,6 +58,13 @@ def _duration(d: timedelta) -> str:
     return f"{max(1, int(d.total_seconds() // 60))} minutes"
 
 
+# Words that only say the user is back after a pause: the paused question is asked again, not answered.
+_COMING_BACK = re.compile(
+    r"(?:(?:hi|hello|hey|hiya|yo|hallo|hola|ok|okay|so)[ ,!]*)?(?:again|there|i'?m back|back|continue|resume"
+    r"|let'?s (?:continue|go on|carry on)|where were we)?"
+)
+
+
 class Turn(FlowRunner):
     """One user message against one loaded session; `run()` returns what to commit."""
 
@@ -104,10 +112,38 @@ class Turn(FlowRunner):
             entry = self.bot.entry(self.entry_context()) if self.bot.entry else None
             if entry:
                 self._route(f"entry:{entry}")
-                self.start(entry)
+                self._enter(entry)
             else:
                 self._main()
         return self._write()
+
+    def _enter(self, name: str) -> None:
+        """The entry rule's flow: started, or its paused run resumed with this message as its answer.
+
+        After "cancel" paused the run, the next message may answer the open question ("polish")
+        and is taken as the answer; one that asks for an activity the flow lets interrupt it
+        ("I want to give feedback") starts that at once, the run staying paused.
+        """
+        paused = next((f for f in reversed(self.session.stack) if f.flow == name and f.paused), None)
+        if paused is None:
+            self.start(name)
+            return
+        flow = self.bot.flow(name)
+        interrupt = self.bot.intent_for(self.text, allowed=flow.interrupts) if flow.interrupts else None
+        if interrupt:
+            self._route(f"interrupt:{interrupt}")
+            self.start(interrupt)
+            return
+        if not isinstance(flow.state(paused.state), Ask) or _COMING_BACK.fullmatch(fold(self.text).strip(" !.,?")):
+            self.start(name)  # "hi again" answers nothing, even where any text is an answer (a test question)
+            return
+        self.session.stack.remove(paused)
+        paused.paused = False
+        self.session.active = paused
+        self.trace.notice("resume", flow.name, paused.state)
+        self._route(f"entry:{name}")
+        self._resuming = True
+        self.flow_turn(flow, paused)
 
     def reset(self) -> TurnWrite:
         """Abandon the active and suspended flows (the chat's /reset); main history stays."""

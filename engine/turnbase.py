@@ -57,6 +57,8 @@ class TurnBase:
         self.now = now or utcnow()
         self._shared: dict[type[BaseModel], BaseModel] = {}
         self._model_filled = False  # a parse call filled slots beside the asked one
+        # a paused run resumed by this message: it answers the question only when the rules read it so
+        self._resuming = False
         self._asked: str | None = None  # the flow a model read last turn, asked back
         self.bot = bot
         self.store = store

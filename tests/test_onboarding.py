@@ -170,6 +170,23 @@ def test_cancel_pauses_and_the_next_message_resumes_the_same_question(engine: En
     assert r.reply == "Welcome back! Let's continue. Which language would you like to learn?"
 
 
+def test_the_message_after_a_pause_is_the_answer_when_it_answers(engine: Engine) -> None:
+    talk(engine, "Hello!", "Max")
+    talk(engine, "cancel")
+    r = talk(engine, "polish")  # was swallowed by the resume: the question came back and "polish" was lost
+    assert (r.flow, r.state, r.slots["native_language"]) == ("onboarding", "ask_target", "pl")
+    talk(engine, "cancel")
+    r = talk(engine, "hello again")
+    assert r.state == "ask_target"
+    assert r.reply == "Welcome back! Let's continue. Which language would you like to learn?"
+
+
+def test_feedback_asked_for_while_onboarding_is_paused_starts_at_once(engine: Engine) -> None:
+    talk(engine, "Hello!", "Max", "German", "cancel")
+    r = talk(engine, "I want to give feedback")  # it used to take a second request
+    assert r.flow == "feedback"
+
+
 def test_cancel_mid_test_resumes_at_the_same_question_with_the_score(engine: Engine) -> None:
     talk(engine, *PROFILE_TURNS, *RIGHT["A1"], "ate")
     talk(engine, "stop")

@@ -11,11 +11,11 @@ from pydantic import BaseModel, ValidationError
 
 from engine import DataFileError, Invalid
 from flows.language_buddy.languages import (
-    LANGUAGES,
     LanguageCode,
     find_languages,
     language_name,
-    load_languages,
+    languages,
+    load_marks,
     mentions_language_change,
     native_in,
     parse_language,
@@ -69,7 +69,7 @@ def test_language_forms(text: str, code: str) -> None:
 
 
 def test_every_table_row_reads_back_by_each_of_its_names() -> None:
-    for lang in LANGUAGES:
+    for lang in languages():
         for name in (*lang.names, *lang.native):
             assert parse_language(name) == lang.code, name
 
@@ -456,7 +456,9 @@ def test_more_name_forms(text: str, name: str) -> None:
     assert parse_name(text) == name
 
 
-@pytest.mark.parametrize("text", ["what?", "why do you need it?", "call me maybe", "Honestly"])
+@pytest.mark.parametrize(
+    "text", ["what?", "why do you need it?", "call me maybe", "Honestly", "hey again", "continue", "resume"]
+)
 def test_more_things_that_are_not_names(text: str) -> None:
     assert parse_name(text) is None
 
@@ -472,7 +474,8 @@ def test_a_lowercase_name_counts_in_a_self_introduction() -> None:
 
 def test_the_shipped_place_and_language_tables_load() -> None:
     assert load_places().cities["nyc"] == "America/New_York"
-    assert {lang.code for lang in load_languages()} >= {"en", "de", "zh", "pt"}
+    assert {lang.code for lang in languages()} >= {"en", "de", "zh", "pt"}
+    assert load_marks().extra_names["castellano"] == "es"
 
 
 @pytest.mark.parametrize(
@@ -493,19 +496,28 @@ def test_a_broken_place_table_names_the_file_and_the_entry(
     assert str(bad) in str(caught.value) and any(problem in p for p in caught.value.problems), caught.value.problems
 
 
+_MARKS = (
+    "extra_names: {castellano: es}\ndisplay: {bn: Bengali}\nunread_names: [iron]\n"
+    "word_codes: [it]\nnationalities: [swiss]\n"
+)
+
+
 @pytest.mark.parametrize(
     ("text", "problem"),
     [
-        ("languages:\n- {code: eng, names: [English]}\n", "languages.0.code"),
-        ("languages:\n- {code: en, names: [English]}\n- {code: de, names: [English]}\n", "'English' names both"),
-        ("languages: []\n", "languages"),
+        (_MARKS.replace("castellano: es", "castellano: esp"), "extra_names.castellano"),
+        (_MARKS.replace("castellano: es", "castellano: xx"), "'xx' is not a two-letter language"),
+        (_MARKS.replace("castellano: es", "deutsch: es"), "'deutsch' is the library's name of 'de'"),
+        (_MARKS.replace("[iron]", "[ironn]"), "'ironn' is no library language name"),
+        (_MARKS.replace("[swiss]", "[Swiss]"), "must be lower case"),
+        (_MARKS.replace("word_codes: [it]\n", ""), "word_codes"),
     ],
 )
 def test_a_broken_language_table_says_what_to_fix(tmp_path: Path, text: str, problem: str) -> None:
     bad = tmp_path / "languages.yaml"
     bad.write_text(text, encoding="utf-8")
     with pytest.raises(DataFileError) as caught:
-        load_languages(bad)
+        load_marks(bad)
     assert any(problem in p for p in caught.value.problems), caught.value.problems
 
 

@@ -9,90 +9,151 @@ message of a flow and must not mistake an ordinary answer for a correction.
 
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Annotated
 
-import yaml
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints, ValidationError
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, StringConstraints
 
 from engine import DataFileError
 from engine.extract import Invalid, Parser, fold
-from flows.language_buddy.text import alias_pattern, trim
+from flows.language_buddy.language_library import library_display_name, library_names
+from flows.language_buddy.text import alias_pattern, closest_name, trim
+from flows.shared.datafile import load_yaml
 
 # -- languages ----------------------------------------------------------------------------
+# The names come from langcodes' data (language_data): English names, each language's own
+# names, regional forms. data/languages.yaml holds only what that data lacks or gets wrong
+# for us. Built on first use (about 0.2 s), never at import: `innerloop chat` starts without it.
 
 
 @dataclass(frozen=True)
 class Language:
     code: str
-    names: tuple[str, ...]  # English names; the first is the display name
+    names: tuple[str, ...]  # English names (folded); the display name comes first
     native: tuple[str, ...] = ()
 
 
 LANGUAGES_FILE = Path(__file__).parent / "data" / "languages.yaml"
 
 
-class _LanguageRow(BaseModel):
+def _lower(value: str) -> str:
+    if value != value.lower().strip():
+        raise ValueError(f"{value!r} must be lower case, without surrounding spaces")
+    return value
+
+
+_Key = Annotated[str, StringConstraints(min_length=1), AfterValidator(_lower)]
+_Code = Annotated[str, StringConstraints(pattern=r"^[a-z]{2}$")]
+
+
+class LanguageMarks(BaseModel):
+    """What we add to the library's names (see data/languages.yaml)."""
+
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    code: Annotated[str, StringConstraints(pattern=r"^[a-z]{2}$")]
-    names: list[Annotated[str, StringConstraints(min_length=1)]] = Field(min_length=1)
-    native: list[Annotated[str, StringConstraints(min_length=1)]] = Field(default_factory=list)
+    extra_names: dict[_Key, _Code]
+    display: dict[_Code, Annotated[str, StringConstraints(min_length=1)]]
+    unread_names: list[_Key]
+    word_codes: list[_Code]
+    nationalities: list[_Key]
 
 
-class _LanguageFile(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    languages: list[_LanguageRow] = Field(min_length=1)
-
-
-def load_languages(path: Path = LANGUAGES_FILE) -> tuple[Language, ...]:
-    """The language table of `path`; DataFileError names the file and what to fix."""
-    try:
-        rows = _LanguageFile.model_validate(yaml.safe_load(path.read_text(encoding="utf-8"))).languages
-    except (OSError, yaml.YAMLError) as e:
-        raise DataFileError(str(path), [f"cannot read it: {e}"]) from e
-    except ValidationError as e:
-        raise DataFileError(str(path), [f"{'.'.join(map(str, err['loc']))}: {err['msg']}" for err in e.errors()]) from e
-    problems: list[str] = []
-    seen: dict[str, str] = {}
-    for row in rows:
-        if row.code in seen.values():
-            problems.append(f"code {row.code!r} is listed twice")
-        for name in (*row.names, *row.native):
-            other = seen.setdefault(fold(name), row.code)
-            if other != row.code:
-                problems.append(f"{name!r} names both {other!r} and {row.code!r}")
+def load_marks(path: Path = LANGUAGES_FILE) -> LanguageMarks:
+    """The marks of `path`, checked against the library; DataFileError names the file and what to fix."""
+    marks = load_yaml(path, LanguageMarks)
+    names = library_names()
+    problems = [
+        f"{key}: {code!r} is not a two-letter language the library knows"
+        for key, codes in (
+            ("extra_names", list(marks.extra_names.values())),
+            ("display", list(marks.display)),
+            ("word_codes", marks.word_codes),
+        )
+        for code in codes
+        if code not in names
+    ]
+    every = {fold(n): c for c, (english, native) in names.items() for n in (*english, *native)}
+    for name, code in marks.extra_names.items():
+        if every.get(fold(name), code) != code:
+            problems.append(f"extra_names: {name!r} is the library's name of {every[fold(name)]!r}, not {code!r}")
+    problems += [
+        f"unread_names: {name!r} is no library language name; remove it"
+        for name in marks.unread_names
+        if fold(name) not in every
+    ]
     if problems:
         raise DataFileError(str(path), problems)
-    return tuple(Language(r.code, tuple(r.names), tuple(r.native)) for r in rows)
+    return marks
 
 
-LANGUAGES: tuple[Language, ...] = load_languages()
-BY_CODE = {lang.code: lang for lang in LANGUAGES}
-# Codes that are also everyday English words: a bare "no" or "it" is not taken as a
-# language; the reprompt names the language the code would stand for instead of guessing.
-WORD_CODES = frozenset({"am", "be", "hi", "he", "id", "is", "it", "my", "no", "so"})
-# Nationality words that are not language names; "I'm Brazilian" is not a name either.
-NATIONALITIES = frozenset(
-    fold(w)
-    for w in (
-        "American", "British", "Canadian", "Australian", "Austrian", "Swiss", "Belgian", "Brazilian",
-        "Mexican", "Argentinian", "Chilean", "Colombian", "Peruvian", "Cuban", "Indian", "Pakistani",
-        "Egyptian", "Moroccan", "Nigerian", "Kenyan", "Israeli", "Iranian", "Iraqi", "Syrian", "Scottish",
-        "Kiwi", "Taiwanese", "Singaporean", "Filipina", "Turkish", "Chinese", "Japanese",
+@dataclass(frozen=True)
+class _Table:
+    languages: tuple[Language, ...]
+    by_code: dict[str, Language]
+    display: dict[str, str]
+    aliases: dict[str, str]
+    word_codes: frozenset[str]
+    nationalities: frozenset[str]
+    pattern: re.Pattern[str]
+
+
+@cache
+def _table() -> _Table:
+    marks = load_marks()
+    unread = {fold(n) for n in marks.unread_names}
+    english: dict[str, list[str]] = {}
+    native: dict[str, list[str]] = {}
+    display = {code: marks.display.get(code) or library_display_name(code) for code in library_names()}
+    for code, (en, own) in library_names().items():
+        shown_first = dict.fromkeys([fold(display[code]), *map(fold, en)])  # each once
+        english[code] = [n for n in shown_first if n not in unread]
+        native[code] = [n for n in map(fold, own) if n not in unread]
+    for name, code in marks.extra_names.items():
+        native[code].append(fold(name))
+    aliases: dict[str, str] = {}
+    # English names first: where a native name of one language is another's English name, English wins
+    for table in (english, native):
+        for code, spelled in table.items():
+            for alias in spelled:
+                aliases.setdefault(alias, code)
+                aliases.setdefault(alias + " language", code)
+    languages = tuple(Language(code, tuple(english[code]), tuple(native[code])) for code in sorted(english))
+    return _Table(
+        languages,
+        {lang.code: lang for lang in languages},
+        display,
+        aliases,
+        frozenset(marks.word_codes),
+        frozenset(fold(n) for n in marks.nationalities),
+        alias_pattern(aliases),
     )
-)  # fmt: skip
 
-LANGUAGE_ALIASES: dict[str, str] = {}
-for _lang in LANGUAGES:
-    for _alias in (*_lang.names, *_lang.native):
-        LANGUAGE_ALIASES[fold(_alias)] = _lang.code
-        LANGUAGE_ALIASES.setdefault(fold(_alias) + " language", _lang.code)
-_LANGUAGE_RE = alias_pattern(LANGUAGE_ALIASES)
+
+def languages() -> tuple[Language, ...]:
+    """Every language the bot reads: the library's two-letter languages."""
+    return _table().languages
+
+
+def language_aliases() -> dict[str, str]:
+    """Every name read as a language (folded), with its code."""
+    return _table().aliases
+
+
+def nationalities() -> frozenset[str]:
+    return _table().nationalities
+
+
+def is_code(code: str) -> bool:
+    return code in _table().by_code
+
+
+def _pattern() -> str:
+    return _table().pattern.pattern
+
+
 _LOCALE_RE = re.compile(r"([a-z]{2})[-_][a-z]{2,4}")
 # What people put around a language name when answering "which language?"
 _LANGUAGE_CUES = re.compile(
@@ -103,15 +164,15 @@ _LANGUAGE_CUES = re.compile(
 
 def language_name(code: str) -> str:
     """The English display name of a stored code ("de" -> "German")."""
-    lang = BY_CODE.get(code)
-    return lang.names[0] if lang else code
+    return _table().display.get(code, code)
 
 
 def find_languages(text: str) -> list[str]:
     """Codes of every language named in `text` (by English or native name), in order, once each."""
+    table = _table()
     found: list[str] = []
-    for m in _LANGUAGE_RE.finditer(fold(text)):
-        code = LANGUAGE_ALIASES[m.group()]
+    for m in table.pattern.finditer(fold(text)):
+        code = table.aliases[m.group()]
         if code not in found:
             found.append(code)
     return found
@@ -121,20 +182,20 @@ def _negated(text: str) -> set[str]:
     """Languages the text rules out ("not German", "no, English"): the former, not the latter."""
     t = fold(text)
     return {
-        LANGUAGE_ALIASES[m.group(1)]
-        for m in re.finditer(rf"\b(?:not|isn't|rather than|instead of)\s+({_LANGUAGE_RE.pattern})", t)
+        language_aliases()[m.group(1)]
+        for m in re.finditer(rf"\b(?:not|isn't|rather than|instead of)\s+({_pattern()})", t)
     }
 
 
 def parse_language(text: str) -> object:
     """Read one language: "German", "Deutsch", "de", "de-DE", "I speak German" -> "de"; unknown -> Invalid."""
     bare = fold(trim(text))
-    if bare in BY_CODE:
-        if bare in WORD_CODES:
+    if is_code(bare):
+        if bare in _table().word_codes:
             name = language_name(bare)
             return Invalid(f"Did you mean {name}? Please write the language's name (for example “{name}”).")
         return bare
-    if (m := _LOCALE_RE.fullmatch(bare)) and m.group(1) in BY_CODE:
+    if (m := _LOCALE_RE.fullmatch(bare)) and is_code(m.group(1)):
         return m.group(1)
     found = [c for c in find_languages(text) if c not in _negated(text)]
     if len(found) == 1:
@@ -145,8 +206,8 @@ def parse_language(text: str) -> object:
     rest = _LANGUAGE_CUES.sub("", bare)
     if not rest or len(rest.split()) > 3:
         return None  # a sentence without a language: leave it to an LLM, if one is configured
-    close = difflib.get_close_matches(rest, list(LANGUAGE_ALIASES), n=1, cutoff=0.8)
-    hint = f" Did you mean {language_name(LANGUAGE_ALIASES[close[0]])}?" if close else ""
+    close = closest_name(rest, language_aliases())
+    hint = f" Did you mean {language_name(close)}?" if close else ""
     # quote the user's own spelling of the unknown part: "I want to learn Klingon" -> “Klingon”
     said = trim(text)
     quoted = said[len(said) - len(rest) :] if len(said) >= len(rest) and fold(said).endswith(rest) else said
@@ -159,7 +220,7 @@ def parse_language(text: str) -> object:
 def _language_value(value: object) -> object:
     # An LLM (or an old session) may hand over a name instead of a code; store the code.
     if isinstance(value, str):
-        if value in BY_CODE:
+        if is_code(value):
             return value
         code = parse_language(value)
         if isinstance(code, str):
@@ -181,20 +242,28 @@ _NATIVE_STRONG = re.compile(
     r"\b(?:(?:my |the )?(?:native|first|mother) (?:language|tongue)(?: is|'s|:)|native:|mother tongue is"
     r"|i'm a native|i am a native|native speaker of|i grew up speaking)\s+(.+)"
 )
-_NATIVE_AFTER = re.compile(
-    rf"(?:({_LANGUAGE_RE.pattern})\s+is my (?:native|first|mother)(?: (?:language|tongue))?\b"
-    rf"|\bnative ({_LANGUAGE_RE.pattern}) speaker|({_LANGUAGE_RE.pattern})\s+native speaker)"
-)
-# "Spanish native", "spanish (native)", "native spanish", "german natively": plain enough to
-# fill an empty slot, too short to overrule one ("a spanish native taught me" is no correction)
-_NATIVE_LOOSE = re.compile(
-    rf"({_LANGUAGE_RE.pattern})\s*(?:\(\s*native\s*\)|[-–:,]?\s*native(?:ly)?\b)"
-    rf"|\bnative(?: in)?\s*[:-]?\s*({_LANGUAGE_RE.pattern})"
-)
-_NATIVE_WEAK = re.compile(
-    rf"\bi speak\s+(?!(?:a little|a bit|some|little|basic|broken|bad|poor|also|a few)\b)(.+)"
-    rf"|(?<!\w)(({_LANGUAGE_RE.pattern})\s+speaker)\b"
-)
+
+
+@cache
+def _native_patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """The native-language cues that name a language in place: built with the name table, on first use."""
+    names = _pattern()
+    after = re.compile(
+        rf"(?:({names})\s+is my (?:native|first|mother)(?: (?:language|tongue))?\b"
+        rf"|\bnative ({names}) speaker|({names})\s+native speaker)"
+    )
+    # "Spanish native", "spanish (native)", "native spanish", "german natively": plain enough to
+    # fill an empty slot, too short to overrule one ("a spanish native taught me" is no correction)
+    loose = re.compile(
+        rf"({names})\s*(?:\(\s*native\s*\)|[-–:,]?\s*native(?:ly)?\b)|\bnative(?: in)?\s*[:-]?\s*({names})"
+    )
+    weak = re.compile(
+        rf"\bi speak\s+(?!(?:a little|a bit|some|little|basic|broken|bad|poor|also|a few)\b)(.+)"
+        rf"|(?<!\w)(({names})\s+speaker)\b"
+    )
+    return after, loose, weak
+
+
 _TARGET_STRONG = re.compile(
     r"\b(?:(?:want|would like|'d like|wanna|'d rather|would rather|prefer|need|hope|plan|going|trying) to"
     r" (?:learn|study|practi[cs]e|improve(?: my)?)|(?:my |the )?target(?: language)?(?: is|:)"
@@ -220,14 +289,15 @@ def _first_language(pattern: re.Pattern[str], text: str) -> str | None:
 
 def native_in(text: str, *, weak: bool) -> str | None:
     """The native language a sentence states: "my native language is X"; with `weak` also "I speak X"."""
-    if m := _NATIVE_AFTER.search(fold(text)):
-        return LANGUAGE_ALIASES[next(g for g in m.groups() if g)]
+    after, loose, weak_cue = _native_patterns()
+    if m := after.search(fold(text)):
+        return language_aliases()[next(g for g in m.groups() if g)]
     found = _first_language(_NATIVE_STRONG, text)
     if found or not weak:
         return found
-    if m := _NATIVE_LOOSE.search(fold(text)):
-        return LANGUAGE_ALIASES[next(g for g in m.groups() if g)]
-    return _first_language(_NATIVE_WEAK, text)
+    if m := loose.search(fold(text)):
+        return language_aliases()[next(g for g in m.groups() if g)]
+    return _first_language(weak_cue, text)
 
 
 def target_in(text: str, *, weak: bool) -> str | None:
@@ -257,4 +327,4 @@ def target_claim(text: str) -> str | Invalid | None:
 def mentions_language_change(text: str) -> bool:
     """A cheap test for an explicit statement about either language (read in full by `target_claim`, `native_in`)."""
     t = fold(text)
-    return any(p.search(t) for p in (_TARGET_STRONG, _NATIVE_STRONG, _NATIVE_AFTER))
+    return any(p.search(t) for p in (_TARGET_STRONG, _NATIVE_STRONG, _native_patterns()[0]))

@@ -15,7 +15,7 @@ from typing import Annotated
 from pydantic import AfterValidator
 
 from engine.extract import Invalid, Parser, fold
-from flows.language_buddy.languages import LANGUAGE_ALIASES, NATIONALITIES
+from flows.language_buddy.languages import language_aliases, nationalities
 from flows.language_buddy.non_names import is_placeholder, refusal_reason
 from flows.language_buddy.text import trim
 
@@ -39,7 +39,7 @@ _STOP = """a an the and or but from in at on to of for with by so very just not 
     teacher doing feeling into about totally quite pretty kind sort like want wanna would could can will
     actually now today too as bit little right wrong speaker hoping planning afraid done idk dunno whatever
     why what who how where when skip pass none nothing maybe later called honestly basically anyway hmm
-    um uh oh ah cool nice alright perfect awesome true"""
+    um uh oh ah cool nice alright perfect awesome true again continue resume"""
 STOP_WORDS = frozenset(_STOP.split())
 # Stop words that end a name even when capitalised; others may be name particles ("Nguyễn Văn An").
 _BREAKS = "i i'm im and or but from in at to of with my me is am are here the a"
@@ -68,7 +68,7 @@ def _tidy(words: list[str]) -> str:
 
 def _not_a_name(word: str) -> bool:
     w = fold(word)
-    return w in STOP_WORDS or w in GREETINGS or w in LANGUAGE_ALIASES or w in NATIONALITIES
+    return w in STOP_WORDS or w in GREETINGS or w in language_aliases() or w in nationalities()
 
 
 def name_in(text: str, *, weak: bool, lowercase: bool = False) -> str | None:

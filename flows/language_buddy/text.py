@@ -1,9 +1,11 @@
-"""Text helpers the profile readers share: trimming an answer, a pattern over many aliases."""
+"""Text helpers the profile readers share: trimming an answer, a pattern over many aliases, typo suggestions."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+
+from rapidfuzz import fuzz, process
 
 
 def trim(text: str) -> str:
@@ -19,3 +21,14 @@ def alias_pattern(aliases: Iterable[str]) -> re.Pattern[str]:
         right = r"(?!\w)" if a[-1:].isalnum() and a[-1:].isascii() else ""
         parts.append(left + re.escape(a) + right)
     return re.compile("|".join(parts))
+
+
+# How alike a typed name and a known one must be (rapidfuzz's ratio, 0-100) to be suggested:
+# "germna" scores 83 against "german"; a suggestion is only ever asked about, never taken.
+_SUGGEST_SCORE = 80
+
+
+def closest_name(typed: str, names: Mapping[str, str]) -> str | None:
+    """The value of the name closest to `typed`, when one is close enough to suggest; None otherwise."""
+    best = process.extractOne(typed, list(names), scorer=fuzz.ratio, score_cutoff=_SUGGEST_SCORE)
+    return names[best[0]] if best else None
