@@ -13,8 +13,9 @@ from typing import Literal, cast
 from pydantic import Field
 
 from engine import Ask, Final, Flow, RecordDraft, Slots, Step, StepContext, T
-from engine.extract import choice, free_text, rating, sentiment
+from engine.extract import choice, rating, sentiment
 from flows.shared.feedback_answers import comment_anywhere, rating_change, sentiment_anywhere
+from flows.shared.no_answer import words_answer
 
 Sentiment = Literal["positive", "negative", "neutral"]
 Category = Literal["bug", "latency", "content", "usability", "other"]
@@ -109,7 +110,8 @@ feedback = Flow(
             "details",
             slot="comment",
             say=details_question,
-            parse=free_text(min_chars=2),
+            # "ok" or "hello?" describes nothing: asked again, not saved as the comment
+            parse=words_answer(min_chars=2),
             reprompts=[
                 "Could you describe it in a few words?",
                 "Even a short phrase helps, like 'too slow' or 'great lessons'.",

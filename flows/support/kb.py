@@ -112,6 +112,9 @@ class Question(BaseModel):
     synonyms: dict[Text, list[Text]] = Field(default_factory=dict)
     min: float | None = None
     max: float | None = None
+    # words that answer a free-text question wherever they are said, with the model words
+    # after them: "samsung" in "my samsung s21 drops them" answers "Which phone model?"
+    cues: list[Text] = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _consistent(self) -> Question:
@@ -119,6 +122,8 @@ class Question(BaseModel):
             raise ValueError("a choice question needs at least two choices")
         if self.type != "choice" and (self.choices or self.synonyms):
             raise ValueError(f"choices and synonyms are only for type 'choice', not {self.type!r}")
+        if self.type != "text" and self.cues:
+            raise ValueError(f"cues are only for type 'text', not {self.type!r}")
         if self.type != "number" and (self.min is not None or self.max is not None):
             raise ValueError(f"min and max are only for type 'number', not {self.type!r}")
         if self.min is not None and self.max is not None and self.min > self.max:

@@ -13,8 +13,9 @@ from collections.abc import Mapping
 from pydantic import Field, model_validator
 
 from engine import Slots
-from engine.extract import Invalid, Parser, choice, free_text, numbers
+from engine.extract import Invalid, Parser, choice, numbers
 from engine.extract import read_yes_no as _read_yes_no
+from flows.shared.no_answer import words_answer
 from flows.support.kb import Question
 
 Answer = int | float | bool | str
@@ -91,6 +92,8 @@ def fits(q: Question, value: Answer) -> str | None:
         if isinstance(value, bool) or not isinstance(value, int | float):
             return f"{value!r} is not a number"
         return out_of_bounds(q, value)
+    if q.type == "text" and q.cues:
+        return None if isinstance(value, str) and value.strip() else f"{value!r} is no text"
     return f"a {q.type} question is not answered out of turn"
 
 
@@ -145,7 +148,8 @@ def choice_words(choices: list[str], synonyms: Mapping[str, list[str]]) -> dict[
     }
 
 
-read_text = free_text(min_chars=1)
+# "yes" or "hello??" at "Which phone model do you use?" is no phone model: asked again
+read_text = words_answer(min_chars=1)
 
 
 read_yes_no = Parser(_read_yes_no, "yes or no")
