@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from engine import DataFileError
+from engine import DataFileError, Engine, Resources, SqlStore
 from flows.shared.no_answer import load_no_answer, says_nothing
 from flows.support.ahead import given_reader, read_answer
+from flows.support.another import adds_a_topic
 from flows.support.kb import Question
 from flows.support.questions import ClarificationSlots, read_text
 
@@ -72,3 +73,48 @@ def test_the_no_answer_tables_are_checked_on_load(tmp_path: Path) -> None:
     with pytest.raises(DataFileError) as info:
         load_no_answer(bad)
     assert "greetings" in str(info.value) and "replies" in str(info.value)
+
+
+# -- a new request at a question -----------------------------------------------------------
+
+
+def support_chat(tmp_path: Path) -> Engine:
+    return Engine(SqlStore(str(tmp_path / "s.db")), None, Resources())
+
+
+def test_a_new_request_at_a_free_text_question_is_kept_and_answered_after(tmp_path: Path) -> None:
+    engine = support_chat(tmp_path)
+    for text in ("notifications not arriving on my android", "pixel 8", "14"):
+        engine.turn("support", "u", text)
+    r = engine.turn("support", "u", "actually my payment failed too")
+    assert (r.flow, r.state) == ("clarification", "text")
+    assert 'another question ("Payment declined when upgrading to Premium")' in r.reply
+    assert r.reply.endswith("Can you describe the error?")
+    assert (
+        r.slots["later"] == "actually my payment failed too" and "Can you describe the error?" not in r.slots["answers"]
+    )
+    end = engine.turn("support", "u", "they never show up")
+    assert (
+        end.flow == "main" and 'About your other question: Here is what our help article "Payment declined' in end.reply
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "actually the error says sync failed",  # says it corrects, not that it adds
+        "no error, they never ring too",  # adds, but names no other article
+        "also the notifications on android never arrive",  # the article being clarified
+    ],
+)
+def test_a_description_stays_the_answer(tmp_path: Path, text: str) -> None:
+    engine = support_chat(tmp_path)
+    for said in ("notifications not arriving on my android", "pixel 8", "14"):
+        engine.turn("support", "u", said)
+    r = engine.turn("support", "u", text)
+    assert r.flow == "main" and "another question" not in r.reply
+
+
+def test_only_a_word_that_adds_a_topic_marks_a_new_request() -> None:
+    assert adds_a_topic("btw my card got declined") and adds_a_topic("oh and one more thing")
+    assert not adds_a_topic("actually my payment failed") and not adds_a_topic("it's totally broken")

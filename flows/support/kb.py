@@ -45,6 +45,9 @@ from engine.store.textindex import IndexedDoc, SyncReport, location, open_text_i
 
 log = logging.getLogger(__name__)
 
+# the knowledge base a run uses unless `Resources.kb` names another
+SHIPPED_KB = Path(__file__).parent / "data" / "kb"
+
 QuestionType = Literal["text", "number", "yes_no", "choice"]
 Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 

@@ -37,6 +37,8 @@ class ClarificationSlots(Slots):
     # answers said outside their question's turn (flows/support/ahead.py), by question text:
     # read ahead, or corrections of answers already given; they join `answers` at the next route
     given: dict[str, Answer] = Field(default_factory=dict)
+    # a new request said during the queue ("actually my payment failed too"), answered after it
+    later: str | None = None
     # the queue has been entered: the question at `current_index` is the one being asked
     opened: bool = False
     # the current question's answer, one slot per answer type; emptied once recorded
