@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 
 from engine import DataFileError, Engine, Resources, SqlStore
+from flows.shared.feedback import read_category
+from flows.shared.feedback_recall import asks_about_past, past_feedback
 from flows.shared.no_answer import load_no_answer, says_nothing
 from flows.support.ahead import given_reader, read_answer
 from flows.support.another import adds_a_topic
@@ -118,3 +120,41 @@ def test_a_description_stays_the_answer(tmp_path: Path, text: str) -> None:
 def test_only_a_word_that_adds_a_topic_marks_a_new_request() -> None:
     assert adds_a_topic("btw my card got declined") and adds_a_topic("oh and one more thing")
     assert not adds_a_topic("actually my payment failed") and not adds_a_topic("it's totally broken")
+
+
+# -- feedback ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "past"),
+    [
+        ("what did I complain about earlier?", True),
+        ("did i already give feedback", True),
+        ("show me my last rating", True),
+        ("what was my feedback last time?", True),
+        ("I want to complain", False),
+        ("can I give feedback?", False),
+        ("I complained earlier and nothing changed", False),
+        ("feedback: the lessons are too slow", False),
+    ],
+)
+def test_a_question_about_past_feedback_is_told_from_giving_it(text: str, past: bool) -> None:
+    assert asks_about_past(text) is past
+
+
+def test_past_feedback_is_told_from_the_saved_entries() -> None:
+    assert past_feedback([]).startswith("You haven't given any feedback yet.")
+    entries = [{"rating": 4, "comment": "nice"}, {"rating": 2, "category": "bug", "comment": "audio cuts out"}]
+    assert (
+        past_feedback(entries)
+        == 'You\'ve given feedback 2 times. Your last feedback (rating 2/5, about bug): "audio cuts out".'
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [("what do you mean", None), ("the app", None), ("what did i complain about earlier?", None),
+     ("latncy", "latency"), ("usabilty", "usability"), ("bug", "bug"), ("something else", "other")],
+)  # fmt: skip
+def test_a_common_word_is_never_a_misspelt_category(text: str, category: str | None) -> None:
+    assert read_category(text) == category

@@ -14,7 +14,7 @@ from pydantic import Field
 
 from engine import Ask, Final, Flow, RecordDraft, Slots, Step, StepContext, T
 from engine.extract import choice, rating, sentiment
-from flows.shared.feedback_answers import comment_anywhere, rating_change, sentiment_anywhere
+from flows.shared.feedback_answers import category_reader, comment_anywhere, rating_change, sentiment_anywhere
 from flows.shared.no_answer import words_answer
 
 Sentiment = Literal["positive", "negative", "neutral"]
@@ -39,7 +39,8 @@ CATEGORIES = {
     "usability": ["confusing", "hard to use", "ui", "interface", "navigation", "design", "button"],
     "other": ["something else", "other", "none of these"],
 }
-read_category = choice(CATEGORIES)
+# "what do you mean" is no misspelt "wait" (latency), nor "the app" a misspelt "other"
+read_category = category_reader(CATEGORIES)
 # the details are free text: only a category named outright counts, no close spellings
 spot_category = choice(CATEGORIES, fuzzy=False)
 

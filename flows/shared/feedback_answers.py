@@ -8,8 +8,11 @@ corrects the rating wherever it is said; "honestly it's wonderful" says how it w
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 
-from engine.extract import Parser, rating, sentiment
+from wordfreq import zipf_frequency
+
+from engine.extract import Parser, choice, fold, rating, sentiment
 
 # What asks for the flow rather than describing anything ("I want to complain", "feedback:")
 _REQUEST = re.compile(
@@ -57,6 +60,31 @@ def _mood(text: str) -> object:
     if _REQUEST.match(text) and _REQUEST.match(text).end() == len(text):  # type: ignore[union-attr]
         return None
     return _read_sentiment(text)
+
+
+# a word this common in English ("what", "the", "mean") is what the user meant, never a
+# misspelt category ("wait", "other"); the same line the support search draws for typos
+_COMMON_WORD_ZIPF = 3.0
+_MIN_TYPO_LETTERS = 4
+
+
+def category_reader(options: Mapping[str, Sequence[str]]) -> Parser:
+    """One of `options` by its word or synonym; a close spelling only of a rare word ("latncy")."""
+    exact = choice(options, fuzzy=False)
+    close = choice(options)
+
+    def rule(text: str) -> object:
+        found = exact(text)
+        if found is not None:
+            return found
+        rare = [
+            w
+            for w in re.findall(r"[^\W\d_]+", fold(text))
+            if len(w) >= _MIN_TYPO_LETTERS and zipf_frequency(w, "en", wordlist="small") < _COMMON_WORD_ZIPF
+        ]
+        return close(" ".join(rare)) if rare else None
+
+    return Parser(rule, exact.expects)
 
 
 comment_anywhere = Parser(_detail, "what happened, beside a request or a rating")
