@@ -8,13 +8,14 @@ from pathlib import Path
 import pytest
 
 from engine import DataFileError, Engine, Resources, SqlStore
+from engine.extract import Invalid
 from flows.shared.feedback import read_category
 from flows.shared.feedback_recall import asks_about_past, past_feedback
 from flows.shared.no_answer import load_no_answer, says_nothing
 from flows.support.ahead import given_reader, read_answer
 from flows.support.another import adds_a_topic
 from flows.support.kb import Question
-from flows.support.questions import ClarificationSlots, read_text
+from flows.support.questions import ClarificationSlots, in_asked_unit, number_parser, read_text
 
 VERSION = Question(text="Which Android version?", type="number", min=5, max=16)
 MODEL = Question(text="Which phone model do you use?", cues=["pixel", "samsung", "galaxy", "nothing phone"])
@@ -158,3 +159,31 @@ def test_past_feedback_is_told_from_the_saved_entries() -> None:
 )  # fmt: skip
 def test_a_common_word_is_never_a_misspelt_category(text: str, category: str | None) -> None:
     assert read_category(text) == category
+
+
+# -- numbers in another unit, junk -----------------------------------------------------------
+
+DAYS = Question(text="How many days ago were you charged?", type="number", min=0, max=365)
+MINUTES = Question(text="About how many minutes late do they arrive?", type="number", min=1, max=1440)
+
+
+@pytest.mark.parametrize(
+    ("q", "text", "value"),
+    [(DAYS, "like 2 weeks ago?", 14), (DAYS, "1 wk", 7), (MINUTES, "an hour late", 60), (MINUTES, "like 2 hrs", 120),
+     (DAYS, "3 days ago", None), (MINUTES, "45 min", None), (DAYS, "3", None)],
+)  # fmt: skip
+def test_an_amount_in_another_time_unit_is_converted(q: Question, text: str, value: int | None) -> None:
+    assert in_asked_unit(q, text) == value
+
+
+def test_a_month_in_days_is_asked_again_not_guessed() -> None:
+    assert isinstance(in_asked_unit(DAYS, "a month ago"), Invalid)
+    s = ClarificationSlots(questions=[DAYS], opened=True)
+    assert number_parser(s)("like 2 weeks ago?") == 14
+    assert isinstance(number_parser(s)("a year ago, 400 days"), Invalid)  # out of bounds stays refused
+
+
+@pytest.mark.parametrize("text", ["' OR '1'='1", "<b>1</b>", "??? 2"])
+def test_a_number_alone_in_junk_searches_nothing(tmp_path: Path, text: str) -> None:
+    r = support_chat(tmp_path).turn("support", "u", text)
+    assert r.flow == "main" and "support assistant" in r.reply and "connect you" not in r.reply

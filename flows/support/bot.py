@@ -65,7 +65,8 @@ def converse(ctx: MainContext) -> None:
     if said & THANKS and said <= POLITE:
         ctx.say(ctx.phrase(f"You're welcome! Ask me anything else about {APP}.", "reply:main"))
         return
-    if not query_terms(ctx.text):
+    # a number alone names no article ("' OR '1'='1", "<b>1</b>", "??? 2"): no search, no offer
+    if not [t for t in query_terms(ctx.text) if not t.isdigit()]:
         ctx.reply(CAPABILITIES)
         return
     kb = open_kb(ctx.resources.kb or SHIPPED_KB, ctx.store_url)
