@@ -187,3 +187,8 @@ def test_a_month_in_days_is_asked_again_not_guessed() -> None:
 def test_a_number_alone_in_junk_searches_nothing(tmp_path: Path, text: str) -> None:
     r = support_chat(tmp_path).turn("support", "u", text)
     assert r.flow == "main" and "support assistant" in r.reply and "connect you" not in r.reply
+
+
+def test_a_number_after_the_question_word_is_read_before_one_in_front_of_it() -> None:
+    assert read_answer(VERSION, "xiaomi redmi note 12 android 13 notifications") == 13
+    assert read_answer(DAYS, "charged me 3 days ago") == 3

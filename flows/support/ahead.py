@@ -43,19 +43,32 @@ def _choice_reader(question: str) -> Parser:
 
 
 @cache
-def _anchors(question: str) -> re.Pattern[str]:
-    """A number beside one of the question's own words: "android 13", "13 days", "order #48213"."""
+def _anchors(question: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """A number beside one of the question's own words: after it ("android 13", "order #48213"),
+    and before it ("13 days"), as two patterns, since the first reading wins (`_anchored`)."""
     q = Question.model_validate_json(question)
     words = [w for w in re.findall(r"[a-z]+", fold(q.text)) if len(w) >= 3 and w not in STOPWORDS | _GENERIC]
     stems = sorted({w[:-1] if w.endswith("s") and len(w) > 3 else w for w in words}, key=len, reverse=True)
     if not stems:
-        return re.compile(r"(?!)")  # nothing to anchor to: never read ahead
+        never = re.compile(r"(?!)")  # nothing to anchor to: never read ahead
+        return never, never
     word = "|".join(re.escape(s) for s in stems)
     number = r"(\d+(?:[.,]\d+)?)"
-    return re.compile(
-        rf"\b(?:{word})\w*\s*(?:#|no\.?|nr\.?|number|num|version|v)?\s*[:#]?\s*{number}(?![\w.])"
-        rf"|(?<![\w.]){number}\s*(?:{word})\w*\b"
+    return (
+        re.compile(rf"\b(?:{word})\w*\s*(?:#|no\.?|nr\.?|number|num|version|v)?\s*[:#]?\s*{number}(?![\w.])"),
+        re.compile(rf"(?<![\w.]){number}\s*(?:{word})\w*\b"),
     )
+
+
+def _anchored(q: Question, text: str) -> set[float]:
+    """The numbers `text` anchors to `q`. A word then its number ("android 13") is read first: in
+    "redmi note 12 android 13" the 12 before "android" is the phone's, not the version."""
+    for pattern in _anchors(q.model_dump_json()):
+        said = {m.group(1) for m in pattern.finditer(fold(text))}
+        values = {n for s in said for n in numbers(s)}
+        if values:
+            return values
+    return set()
 
 
 def named(q: Question, text: str) -> str | None:
@@ -81,8 +94,7 @@ def read_answer(q: Question, text: str) -> Answer | None:
         found = _choice_reader(q.model_dump_json())(text)
         return found if isinstance(found, str) else None
     if q.type == "number":
-        said = {m.group(1) or m.group(2) for m in _anchors(q.model_dump_json()).finditer(fold(text))}
-        values = {n for s in said for n in numbers(s)}
+        values = _anchored(q, text)
         if len(values) != 1:
             return None
         value = values.pop()
