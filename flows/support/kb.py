@@ -65,7 +65,7 @@ MAX_TERMS = 32
 CACHE_SIZE = 16
 # Bump when the table layout, the tokenizer or what is indexed changes: a new name makes a
 # fresh index, and the previous version's table for the folder is dropped.
-INDEX_VERSION = 2
+INDEX_VERSION = 3
 
 # A query word this common in English ("love", "fine", "bake") is what the user meant, not a
 # typo of a title word ("move", "file", "back"); unknown words score 0, "calender" 2.5.
@@ -335,7 +335,8 @@ class KnowledgeBase:
             doc_id: IndexedDoc(
                 title=" ".join(words(doc.title)),
                 tags=" ".join(words(" ".join(doc.tags))),
-                body=" ".join(words(doc.body)),
+                # a question's cues are words its readers use ("samsung", "pixel"): they count as body words
+                body=" ".join(words(" ".join([doc.body, *(c for q in doc.clarifying_questions for c in q.cues)]))),
                 hash=hashes[doc_id],
             )
             for doc_id, doc in documents.items()
