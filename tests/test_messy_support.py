@@ -10,6 +10,7 @@ import pytest
 from engine import DataFileError, Engine, Resources, SqlStore
 from engine.extract import Invalid
 from flows.shared.feedback import read_category
+from flows.shared.feedback_answers import comment_anywhere, sentiment_anywhere
 from flows.shared.feedback_recall import asks_about_past, past_feedback
 from flows.shared.no_answer import load_no_answer, says_nothing
 from flows.support.ahead import given_reader, read_answer
@@ -192,3 +193,24 @@ def test_a_number_alone_in_junk_searches_nothing(tmp_path: Path, text: str) -> N
 def test_a_number_after_the_question_word_is_read_before_one_in_front_of_it() -> None:
     assert read_answer(VERSION, "xiaomi redmi note 12 android 13 notifications") == 13
     assert read_answer(DAYS, "charged me 3 days ago") == 3
+
+
+@pytest.mark.parametrize(
+    ("text", "comment"),
+    [
+        ("2/5 the exercises r ok but its sooo slow", "the exercises r ok but its sooo slow"),
+        ("8/10 the lessons are great honestly", "the lessons are great honestly"),
+        ("10 out of 10 love the speaking drills", "love the speaking drills"),
+        ("3 — the audio keeps cutting out", "the audio keeps cutting out"),
+        ("3 the audio cuts", None),  # a bare digit then words: no scale said, no comment read
+        ("4/5", None),
+    ],
+)
+def test_a_rating_on_its_scale_then_words_gives_the_comment(text: str, comment: str | None) -> None:
+    assert comment_anywhere(text) == comment
+
+
+def test_an_acknowledgement_beside_a_rating_is_no_mood() -> None:
+    assert sentiment_anywhere("ok fine 2") is None
+    assert sentiment_anywhere("2, it's terrible") == "negative"
+    assert sentiment_anywhere("it's okay I guess") == "neutral"  # no rating: the words are the mood
