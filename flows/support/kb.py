@@ -6,7 +6,7 @@ A document is one `*.md` file::
     title: Notifications not arriving on Android
     tags: [notifications, android]
     clarifying_questions:
-      - Which phone model do you use?
+      - {text: Which phone model do you use?, cues: [pixel, samsung]}
       - {text: Which Android version?, type: number, min: 5, max: 16}
       - {text: Bought where?, type: choice, choices: [App Store, Google Play], synonyms: {Google Play: [android]}}
     requires_handoff: false
