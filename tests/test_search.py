@@ -247,6 +247,11 @@ SHIPPED_QUERIES = [
     ("how to enable 2fa", "two-factor-auth"),
     ("add widget to home screen", "widgets"),
     ("connect outlook", "calendar-integration"),
+    ("I deleted tasks by accident, can I get them back?", "restore-deleted-tasks"),
+    ("i accidently deleted a whole list how do i recover it", "restore-deleted-tasks"),
+    # a phone brand is a cue of the Android article's phone-model question: it counts as a body word
+    ("galaxy s9 doesnt get notifications", "notifications-android"),
+    ("sync not working on my samsung tablet", "sync-not-working"),
     # typos, corrected to a title or tag word
     ("my notifcations dont show up on my samsung galaxy", "notifications-android"),
     ("cant sycn my tasks", "sync-not-working"),

@@ -10,6 +10,7 @@ from flows.language_buddy.languages import language_name
 from flows.language_buddy.onboarding import onboarding
 from flows.language_buddy.profile_update import Profile, ProfileUpdateSlots, profile_update, wants_change
 from flows.shared.feedback import feedback
+from flows.shared.feedback_recall import asks_about_past, past_feedback
 
 FEEDBACK = Intent(
     "feedback",
@@ -72,7 +73,8 @@ def greet_after(run: FlowRun, ctx: EntryContext) -> str | None:
 
 
 def converse(ctx: MainContext) -> None:
-    """A message that changes the profile ("call me Sam", "update my profile") starts the update; the rest as usual."""
+    """A message that changes the profile ("call me Sam", "update my profile") starts the update, a
+    question about feedback given is answered from it; the rest as usual."""
     saved = ctx.latest("profile")
     try:
         current = Profile.model_validate(saved.data) if saved is not None else None
@@ -80,6 +82,10 @@ def converse(ctx: MainContext) -> None:
         current = None  # a record this code can no longer read is not changed piecemeal
     if current is not None and wants_change(ctx.text, current):
         ctx.start("profile_update", ProfileUpdateSlots(current=current))
+        return
+    # "what did I complain about earlier?" names the feedback intent's words but asks a question
+    if asks_about_past(ctx.text):
+        ctx.reply(past_feedback([r.data for r in ctx.records("feedback")]))
         return
     ctx.default()
 

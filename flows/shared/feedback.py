@@ -13,8 +13,9 @@ from typing import Literal, cast
 from pydantic import Field
 
 from engine import Ask, Final, Flow, RecordDraft, Slots, Step, StepContext, T
-from engine.extract import choice, free_text, rating, sentiment
-from flows.shared.feedback_answers import comment_anywhere, rating_change, sentiment_anywhere
+from engine.extract import choice, rating, sentiment
+from flows.shared.feedback_answers import category_reader, comment_anywhere, rating_change, sentiment_anywhere
+from flows.shared.no_answer import words_answer
 
 Sentiment = Literal["positive", "negative", "neutral"]
 Category = Literal["bug", "latency", "content", "usability", "other"]
@@ -38,7 +39,8 @@ CATEGORIES = {
     "usability": ["confusing", "hard to use", "ui", "interface", "navigation", "design", "button"],
     "other": ["something else", "other", "none of these"],
 }
-read_category = choice(CATEGORIES)
+# "what do you mean" is no misspelt "wait" (latency), nor "the app" a misspelt "other"
+read_category = category_reader(CATEGORIES)
 # the details are free text: only a category named outright counts, no close spellings
 spot_category = choice(CATEGORIES, fuzzy=False)
 
@@ -109,7 +111,8 @@ feedback = Flow(
             "details",
             slot="comment",
             say=details_question,
-            parse=free_text(min_chars=2),
+            # "ok" or "hello?" describes nothing: asked again, not saved as the comment
+            parse=words_answer(min_chars=2),
             reprompts=[
                 "Could you describe it in a few words?",
                 "Even a short phrase helps, like 'too slow' or 'great lessons'.",

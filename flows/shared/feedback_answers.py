@@ -8,8 +8,11 @@ corrects the rating wherever it is said; "honestly it's wonderful" says how it w
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 
-from engine.extract import Parser, rating, sentiment
+from wordfreq import zipf_frequency
+
+from engine.extract import Parser, choice, fold, rating, sentiment
 
 # What asks for the flow rather than describing anything ("I want to complain", "feedback:")
 _REQUEST = re.compile(
@@ -19,8 +22,13 @@ _REQUEST = re.compile(
     r"\s*[:,;.!—–-]*\s*",
     re.IGNORECASE,
 )
-# a rating first, then what it is about: "3 — the audio keeps cutting out", "2/5, way too slow"
-_RATING_FIRST = re.compile(r"^\s*(?:[1-5](?:\s*/\s*5)?|[1-5] stars?)\s*(?:[:,;.!—–-]|\s(?:because|since|as))\s*", re.I)
+# a rating first, then what it is about: "3 — the audio keeps cutting out", "2/5, way too slow";
+# a rating written on its scale ("2/5", "8/10", "4 out of 5", "4 stars") needs no comma after it
+_RATING_FIRST = re.compile(
+    r"^\s*(?:(?:[1-5]|[1-5] stars?)\s*(?:[:,;.!—–-]|\s(?:because|since|as))"
+    r"|(?:\d{1,2}\s*(?:/|out of)\s*\d{1,2}|[1-5] stars?)[:,;.!—–-]?\s)\s*",
+    re.I,
+)
 _QUESTIONISH = re.compile(r"\?\s*$|^\s*(?:what|why|how|huh|sorry)\b", re.I)
 _CHANGE = re.compile(
     r"\b(?:change|make|set|update|correct|switch)\s+(?:my |the )?(?:rating|score|it|that)\s+(?:to|into)\s+(\S+)"
@@ -56,7 +64,36 @@ def _mood(text: str) -> object:
     """How it went, when the message says so clearly (not a bare rating or a request)."""
     if _REQUEST.match(text) and _REQUEST.match(text).end() == len(text):  # type: ignore[union-attr]
         return None
-    return _read_sentiment(text)
+    found = _read_sentiment(text)
+    # "ok fine 2": beside a rating, "ok" or "fine" gives in, it is no mood; the rating says how it went
+    if found == "neutral" and isinstance(_read_rating(text), int):
+        return None
+    return found
+
+
+# a word this common in English ("what", "the", "mean") is what the user meant, never a
+# misspelt category ("wait", "other"); the same line the support search draws for typos
+_COMMON_WORD_ZIPF = 3.0
+_MIN_TYPO_LETTERS = 4
+
+
+def category_reader(options: Mapping[str, Sequence[str]]) -> Parser:
+    """One of `options` by its word or synonym; a close spelling only of a rare word ("latncy")."""
+    exact = choice(options, fuzzy=False)
+    close = choice(options)
+
+    def rule(text: str) -> object:
+        found = exact(text)
+        if found is not None:
+            return found
+        rare = [
+            w
+            for w in re.findall(r"[^\W\d_]+", fold(text))
+            if len(w) >= _MIN_TYPO_LETTERS and zipf_frequency(w, "en", wordlist="small") < _COMMON_WORD_ZIPF
+        ]
+        return close(" ".join(rare)) if rare else None
+
+    return Parser(rule, exact.expects)
 
 
 comment_anywhere = Parser(_detail, "what happened, beside a request or a rating")

@@ -10,8 +10,10 @@ order #48213" already gives the order number. The clarification flow reads every
 
 Only answers a message states unmistakably are read: a choice by one of its own words or
 synonyms (no close spellings), a number written right beside a word of its question
-("Android 13", "3 days ago", "order #48213"). A yes/no or free-text question is never read
-ahead: without being asked, "no" or a sentence answers nothing in particular.
+("Android 13", "3 days ago", "order #48213"), a free-text question by one of the `cues` its
+document lists ("samsung s21" answers "Which phone model do you use?"). A yes/no question, or
+a free-text one without cues, is never read ahead: without being asked, "no" or a sentence
+answers nothing in particular.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import re
 from functools import cache
 
 from engine.extract import Parser, choice, fold, numbers
-from flows.support.kb import STOPWORDS, Question
+from flows.support.kb import SEARCH_WORDS, STOPWORDS, Question
 from flows.support.questions import Answer, ClarificationSlots, choice_words, current, out_of_bounds
 
 # a message correcting an earlier answer says so
@@ -29,6 +31,8 @@ _CORRECTION = re.compile(
 )
 # words a number question shares with every other one: no anchor for its number
 _GENERIC = frozenset({"many", "much", "number", "which", "what", "about", "were", "your", "long"})
+# what may follow a cue as part of the name ("pixel 7 pro"), besides words with digits
+_MODEL_WORDS = SEARCH_WORDS.get("model_words", frozenset())
 
 
 # built once per question (a question holds lists, so its JSON is the cache key)
@@ -39,19 +43,49 @@ def _choice_reader(question: str) -> Parser:
 
 
 @cache
-def _anchors(question: str) -> re.Pattern[str]:
-    """A number beside one of the question's own words: "android 13", "13 days", "order #48213"."""
+def _anchors(question: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """A number beside one of the question's own words: after it ("android 13", "order #48213"),
+    and before it ("13 days"), as two patterns, since the first reading wins (`_anchored`)."""
     q = Question.model_validate_json(question)
     words = [w for w in re.findall(r"[a-z]+", fold(q.text)) if len(w) >= 3 and w not in STOPWORDS | _GENERIC]
     stems = sorted({w[:-1] if w.endswith("s") and len(w) > 3 else w for w in words}, key=len, reverse=True)
     if not stems:
-        return re.compile(r"(?!)")  # nothing to anchor to: never read ahead
+        never = re.compile(r"(?!)")  # nothing to anchor to: never read ahead
+        return never, never
     word = "|".join(re.escape(s) for s in stems)
     number = r"(\d+(?:[.,]\d+)?)"
-    return re.compile(
-        rf"\b(?:{word})\w*\s*(?:#|no\.?|nr\.?|number|num|version|v)?\s*[:#]?\s*{number}(?![\w.])"
-        rf"|(?<![\w.]){number}\s*(?:{word})\w*\b"
+    return (
+        re.compile(rf"\b(?:{word})\w*\s*(?:#|no\.?|nr\.?|number|num|version|v)?\s*[:#]?\s*{number}(?![\w.])"),
+        re.compile(rf"(?<![\w.]){number}\s*(?:{word})\w*\b"),
     )
+
+
+def _anchored(q: Question, text: str) -> set[float]:
+    """The numbers `text` anchors to `q`. A word then its number ("android 13") is read first: in
+    "redmi note 12 android 13" the 12 before "android" is the phone's, not the version."""
+    for pattern in _anchors(q.model_dump_json()):
+        said = {m.group(1) for m in pattern.finditer(fold(text))}
+        values = {n for s in said for n in numbers(s)}
+        if values:
+            return values
+    return set()
+
+
+def named(q: Question, text: str) -> str | None:
+    """The name a cue of `q` starts in `text`, with the model words after it: "samsung galaxy s21"."""
+    tokens = re.findall(r"\w+", fold(text))
+    cues = [c.casefold().split() for c in q.cues]
+    for i in range(len(tokens)):
+        cue = next((c for c in cues if tokens[i : i + len(c)] == c), None)
+        if cue is None:
+            continue
+        end = i + len(cue)
+        while end < len(tokens) and (
+            re.search(r"\d", tokens[end]) or tokens[end] in _MODEL_WORDS or [tokens[end]] in cues
+        ):
+            end += 1
+        return " ".join(tokens[i:end])
+    return None
 
 
 def read_answer(q: Question, text: str) -> Answer | None:
@@ -60,14 +94,15 @@ def read_answer(q: Question, text: str) -> Answer | None:
         found = _choice_reader(q.model_dump_json())(text)
         return found if isinstance(found, str) else None
     if q.type == "number":
-        said = {m.group(1) or m.group(2) for m in _anchors(q.model_dump_json()).finditer(fold(text))}
-        values = {n for s in said for n in numbers(s)}
+        values = _anchored(q, text)
         if len(values) != 1:
             return None
         value = values.pop()
         if out_of_bounds(q, value):
             return None
         return int(value) if value.is_integer() else value
+    if q.type == "text" and q.cues:
+        return named(q, text)
     return None
 
 

@@ -6,7 +6,6 @@ and no match offers a person.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 from engine import Bot, MainContext, Resources
 from flows.support.clarification import (
@@ -20,14 +19,11 @@ from flows.support.handoff import (
     answer_text,
     hand_over,
 )
-from flows.support.kb import Document, Hit, open_kb, query_terms
+from flows.support.kb import SHIPPED_KB, Document, Hit, open_kb, query_terms
 from flows.support.questions import (
     ClarificationSlots,
     read_yes_no,
 )
-
-SHIPPED_KB = Path(__file__).parent / "data" / "kb"
-
 
 CAPABILITIES = (
     f"I'm the {APP} support assistant. Ask me about your account, syncing, reminders, billing or the apps "
@@ -69,7 +65,8 @@ def converse(ctx: MainContext) -> None:
     if said & THANKS and said <= POLITE:
         ctx.say(ctx.phrase(f"You're welcome! Ask me anything else about {APP}.", "reply:main"))
         return
-    if not query_terms(ctx.text):
+    # a number alone names no article ("' OR '1'='1", "<b>1</b>", "??? 2"): no search, no offer
+    if not [t for t in query_terms(ctx.text) if not t.isdigit()]:
         ctx.reply(CAPABILITIES)
         return
     kb = open_kb(ctx.resources.kb or SHIPPED_KB, ctx.store_url)

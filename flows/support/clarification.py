@@ -24,6 +24,7 @@ from collections.abc import Callable
 
 from engine import Aside, Ask, Final, Flow, Step, StepContext, T
 from flows.support.ahead import given_reader, settle, shown
+from flows.support.another import adds_a_topic, answer_later, new_request
 from flows.support.handoff import (
     APP,
     WANTS_HUMAN,
@@ -147,6 +148,7 @@ def respond(ctx: StepContext[ClarificationSlots]) -> None:
     s = ctx.slots
     content = answer_text(s.title, s.body, s.answers, s.skipped, lead="Thanks, that's everything I needed.")
     ctx.say(ctx.phrase(content, "answer:clarification"))
+    answer_later(ctx)
 
 
 def escalate(ctx: StepContext[ClarificationSlots]) -> None:
@@ -247,7 +249,11 @@ clarification = Flow(
         T("human", "*", "transfer"),
         T("next", "transfer", "transferred"),
     ],
-    asides=[Aside("person", match=lambda text: WANTS_HUMAN.search(text) is not None, handle=asks_for_person)],
+    asides=[
+        Aside("person", match=lambda text: WANTS_HUMAN.search(text) is not None, handle=asks_for_person),
+        # "actually my payment failed too" at "Can you describe the error?" is no description
+        Aside("new request", match=adds_a_topic, handle=new_request),
+    ],
     cancel_summary=cancelled,
     # a failed parse may ask the LLM, and the last answer's turn also phrases the answer
     llm_calls_per_turn=2,

@@ -6,7 +6,7 @@ A document is one `*.md` file::
     title: Notifications not arriving on Android
     tags: [notifications, android]
     clarifying_questions:
-      - Which phone model do you use?
+      - {text: Which phone model do you use?, cues: [pixel, samsung]}
       - {text: Which Android version?, type: number, min: 5, max: 16}
       - {text: Bought where?, type: choice, choices: [App Store, Google Play], synonyms: {Google Play: [android]}}
     requires_handoff: false
@@ -45,6 +45,9 @@ from engine.store.textindex import IndexedDoc, SyncReport, location, open_text_i
 
 log = logging.getLogger(__name__)
 
+# the knowledge base a run uses unless `Resources.kb` names another
+SHIPPED_KB = Path(__file__).parent / "data" / "kb"
+
 QuestionType = Literal["text", "number", "yes_no", "choice"]
 Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 
@@ -62,7 +65,7 @@ MAX_TERMS = 32
 CACHE_SIZE = 16
 # Bump when the table layout, the tokenizer or what is indexed changes: a new name makes a
 # fresh index, and the previous version's table for the folder is dropped.
-INDEX_VERSION = 2
+INDEX_VERSION = 3
 
 # A query word this common in English ("love", "fine", "bake") is what the user meant, not a
 # typo of a title word ("move", "file", "back"); unknown words score 0, "calender" 2.5.
@@ -112,6 +115,9 @@ class Question(BaseModel):
     synonyms: dict[Text, list[Text]] = Field(default_factory=dict)
     min: float | None = None
     max: float | None = None
+    # words that answer a free-text question wherever they are said, with the model words
+    # after them: "samsung" in "my samsung s21 drops them" answers "Which phone model?"
+    cues: list[Text] = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _consistent(self) -> Question:
@@ -119,6 +125,8 @@ class Question(BaseModel):
             raise ValueError("a choice question needs at least two choices")
         if self.type != "choice" and (self.choices or self.synonyms):
             raise ValueError(f"choices and synonyms are only for type 'choice', not {self.type!r}")
+        if self.type != "text" and self.cues:
+            raise ValueError(f"cues are only for type 'text', not {self.type!r}")
         if self.type != "number" and (self.min is not None or self.max is not None):
             raise ValueError(f"min and max are only for type 'number', not {self.type!r}")
         if self.min is not None and self.max is not None and self.min > self.max:
@@ -327,7 +335,8 @@ class KnowledgeBase:
             doc_id: IndexedDoc(
                 title=" ".join(words(doc.title)),
                 tags=" ".join(words(" ".join(doc.tags))),
-                body=" ".join(words(doc.body)),
+                # a question's cues are words its readers use ("samsung", "pixel"): they count as body words
+                body=" ".join(words(" ".join([doc.body, *(c for q in doc.clarifying_questions for c in q.cues)]))),
                 hash=hashes[doc_id],
             )
             for doc_id, doc in documents.items()

@@ -7,14 +7,18 @@ question being asked, so an answer a model read is held to the same limits as th
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping
+from functools import cache
 
+import pint
 from pydantic import Field, model_validator
 
 from engine import Slots
-from engine.extract import Invalid, Parser, choice, free_text, numbers
+from engine.extract import Invalid, Parser, choice, fold, numbers
 from engine.extract import read_yes_no as _read_yes_no
+from flows.shared.no_answer import words_answer
 from flows.support.kb import Question
 
 Answer = int | float | bool | str
@@ -36,6 +40,8 @@ class ClarificationSlots(Slots):
     # answers said outside their question's turn (flows/support/ahead.py), by question text:
     # read ahead, or corrections of answers already given; they join `answers` at the next route
     given: dict[str, Answer] = Field(default_factory=dict)
+    # a new request said during the queue ("actually my payment failed too"), answered after it
+    later: str | None = None
     # the queue has been entered: the question at `current_index` is the one being asked
     opened: bool = False
     # the current question's answer, one slot per answer type; emptied once recorded
@@ -91,6 +97,8 @@ def fits(q: Question, value: Answer) -> str | None:
         if isinstance(value, bool) or not isinstance(value, int | float):
             return f"{value!r} is not a number"
         return out_of_bounds(q, value)
+    if q.type == "text" and q.cues:
+        return None if isinstance(value, str) and value.strip() else f"{value!r} is no text"
     return f"a {q.type} question is not answered out of turn"
 
 
@@ -104,10 +112,52 @@ def expects_number(q: Question | None) -> str:
     return f"a number up to {q.max:g}"
 
 
+# a time unit as people write it, and the unit pint knows it by
+_UNIT_WORDS = {"min": "minute", "mins": "minute", "minute": "minute", "minutes": "minute", "hr": "hour",
+               "hrs": "hour", "hour": "hour", "hours": "hour", "day": "day", "days": "day", "wk": "week",
+               "wks": "week", "week": "week", "weeks": "week", "month": "month", "months": "month"}  # fmt: skip
+_UNIT = "|".join(sorted(_UNIT_WORDS, key=len, reverse=True))
+_ASKED_UNIT = re.compile(rf"\b({_UNIT})\b")
+_AMOUNT = re.compile(rf"(?<![\w.])(\d+(?:[.,]\d+)?|an?|one)\s*({_UNIT})\b")
+
+
+@cache
+def _units() -> pint.UnitRegistry[float]:
+    # built on first use: loading pint's definitions takes a few hundred milliseconds
+    return pint.UnitRegistry()
+
+
+def in_asked_unit(q: Question | None, text: str) -> int | Invalid | None:
+    """An amount said in another time unit than the question's ("2 weeks" at "How many days
+    ago?") in the question's unit; None when the message names no other unit.
+
+    A month has no whole number of days: asked again rather than guessed.
+    """
+    asked = _ASKED_UNIT.search(fold(q.text)) if q is not None and q.type == "number" else None
+    said = _AMOUNT.search(fold(text)) if asked is not None else None
+    if asked is None or said is None:
+        return None
+    unit, to = _UNIT_WORDS[said.group(2)], _UNIT_WORDS[asked.group(1)]
+    if unit == to:
+        return None  # "3 days" at a question in days: the plain number reader has it
+    amount = 1.0 if said.group(1) in ("a", "an", "one") else float(said.group(1).replace(",", "."))
+    ureg = _units()
+    value = float(ureg.Quantity(amount, ureg.parse_units(unit)).to(ureg.parse_units(to)).magnitude)
+    if not math.isclose(value, round(value)):
+        return Invalid(f"I can't tell exactly how many {to}s {said.group(0)} is.")
+    return round(value)
+
+
 def number_parser(s: ClarificationSlots) -> Parser:
     q = current(s)
 
     def rule(text: str) -> object:
+        converted = in_asked_unit(q, text)
+        if isinstance(converted, Invalid):
+            return converted
+        if converted is not None:
+            problem = out_of_bounds(q, converted) if q else None
+            return Invalid(f"{problem}.") if problem else converted
         found = numbers(text)
         if not found:
             return None  # an LLM may still read "Tiramisu" as 13
@@ -145,7 +195,8 @@ def choice_words(choices: list[str], synonyms: Mapping[str, list[str]]) -> dict[
     }
 
 
-read_text = free_text(min_chars=1)
+# "yes" or "hello??" at "Which phone model do you use?" is no phone model: asked again
+read_text = words_answer(min_chars=1)
 
 
 read_yes_no = Parser(_read_yes_no, "yes or no")

@@ -1,0 +1,216 @@
+"""Messy support and feedback input: free-text answers read ahead by their cues, messages that
+say nothing at a free-text question, a new request at a question, questions about past feedback."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine import DataFileError, Engine, Resources, SqlStore
+from engine.extract import Invalid
+from flows.shared.feedback import read_category
+from flows.shared.feedback_answers import comment_anywhere, sentiment_anywhere
+from flows.shared.feedback_recall import asks_about_past, past_feedback
+from flows.shared.no_answer import load_no_answer, says_nothing
+from flows.support.ahead import given_reader, read_answer
+from flows.support.another import adds_a_topic
+from flows.support.kb import Question
+from flows.support.questions import ClarificationSlots, in_asked_unit, number_parser, read_text
+
+VERSION = Question(text="Which Android version?", type="number", min=5, max=16)
+MODEL = Question(text="Which phone model do you use?", cues=["pixel", "samsung", "galaxy", "nothing phone"])
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("notifications dont come on my samsung galaxy s21 ultra, android 14", "samsung galaxy s21 ultra"),
+        ("my Pixel 7 Pro never rings", "pixel 7 pro"),
+        ("its a nothing phone 2", "nothing phone 2"),
+        ("android 14, no idea what model", None),
+        ("nothing works on my phone", None),
+    ],
+)
+def test_a_free_text_question_with_cues_is_read_ahead_by_them(text: str, value: str | None) -> None:
+    assert read_answer(MODEL, text) == value
+    assert read_answer(Question(text="Which phone model do you use?"), text) is None  # no cues: never read ahead
+
+
+def test_the_phone_model_said_at_an_earlier_question_is_noted() -> None:
+    s = ClarificationSlots(questions=[VERSION, MODEL], current_index=0, opened=True)
+    assert given_reader(s)("14 on my samsung s21") == {MODEL.text: "samsung s21"}
+
+
+def test_cues_belong_to_free_text_questions_only() -> None:
+    with pytest.raises(ValueError, match="cues are only for type 'text'"):
+        Question(text="Which Android version?", type="number", cues=["pixel"])
+
+
+@pytest.mark.parametrize(
+    ("text", "nothing"),
+    [
+        ("yes", True),
+        ("Yeah sure!", True),
+        ("nope.", True),
+        ("hello??", True),
+        ("hi there", True),
+        ("??", True),
+        ("👍", True),
+        ("hmm", True),
+        ("are you there?", True),
+        ("no sound", False),
+        ("no error, they just never arrive", False),
+        ("pixel 7", False),
+        ("no idea", False),
+        ("nothing", False),
+    ],
+)
+def test_a_message_that_says_nothing_answers_no_free_text_question(text: str, nothing: bool) -> None:
+    assert says_nothing(text) is nothing
+    assert (read_text(text) is None) is nothing
+
+
+def test_the_no_answer_tables_are_checked_on_load(tmp_path: Path) -> None:
+    bad = tmp_path / "no_answer.yaml"
+    bad.write_text("greetings: [Hello]\nfillers: [hm]\nreplies: [yes, yes]\n", encoding="utf-8")
+    with pytest.raises(DataFileError) as info:
+        load_no_answer(bad)
+    assert "greetings" in str(info.value) and "replies" in str(info.value)
+
+
+# -- a new request at a question -----------------------------------------------------------
+
+
+def support_chat(tmp_path: Path) -> Engine:
+    return Engine(SqlStore(str(tmp_path / "s.db")), None, Resources())
+
+
+def test_a_new_request_at_a_free_text_question_is_kept_and_answered_after(tmp_path: Path) -> None:
+    engine = support_chat(tmp_path)
+    for text in ("notifications not arriving on my android", "pixel 8", "14"):
+        engine.turn("support", "u", text)
+    r = engine.turn("support", "u", "actually my payment failed too")
+    assert (r.flow, r.state) == ("clarification", "text")
+    assert 'another question ("Payment declined when upgrading to Premium")' in r.reply
+    assert r.reply.endswith("Can you describe the error?")
+    assert (
+        r.slots["later"] == "actually my payment failed too" and "Can you describe the error?" not in r.slots["answers"]
+    )
+    end = engine.turn("support", "u", "they never show up")
+    assert (
+        end.flow == "main" and 'About your other question: Here is what our help article "Payment declined' in end.reply
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "actually the error says sync failed",  # says it corrects, not that it adds
+        "no error, they never ring too",  # adds, but names no other article
+        "also the notifications on android never arrive",  # the article being clarified
+    ],
+)
+def test_a_description_stays_the_answer(tmp_path: Path, text: str) -> None:
+    engine = support_chat(tmp_path)
+    for said in ("notifications not arriving on my android", "pixel 8", "14"):
+        engine.turn("support", "u", said)
+    r = engine.turn("support", "u", text)
+    assert r.flow == "main" and "another question" not in r.reply
+
+
+def test_only_a_word_that_adds_a_topic_marks_a_new_request() -> None:
+    assert adds_a_topic("btw my card got declined") and adds_a_topic("oh and one more thing")
+    assert not adds_a_topic("actually my payment failed") and not adds_a_topic("it's totally broken")
+
+
+# -- feedback ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "past"),
+    [
+        ("what did I complain about earlier?", True),
+        ("did i already give feedback", True),
+        ("show me my last rating", True),
+        ("what was my feedback last time?", True),
+        ("I want to complain", False),
+        ("can I give feedback?", False),
+        ("I complained earlier and nothing changed", False),
+        ("feedback: the lessons are too slow", False),
+    ],
+)
+def test_a_question_about_past_feedback_is_told_from_giving_it(text: str, past: bool) -> None:
+    assert asks_about_past(text) is past
+
+
+def test_past_feedback_is_told_from_the_saved_entries() -> None:
+    assert past_feedback([]).startswith("You haven't given any feedback yet.")
+    entries = [{"rating": 4, "comment": "nice"}, {"rating": 2, "category": "bug", "comment": "audio cuts out"}]
+    assert (
+        past_feedback(entries)
+        == 'You\'ve given feedback 2 times. Your last feedback (rating 2/5, about bug): "audio cuts out".'
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [("what do you mean", None), ("the app", None), ("what did i complain about earlier?", None),
+     ("latncy", "latency"), ("usabilty", "usability"), ("bug", "bug"), ("something else", "other")],
+)  # fmt: skip
+def test_a_common_word_is_never_a_misspelt_category(text: str, category: str | None) -> None:
+    assert read_category(text) == category
+
+
+# -- numbers in another unit, junk -----------------------------------------------------------
+
+DAYS = Question(text="How many days ago were you charged?", type="number", min=0, max=365)
+MINUTES = Question(text="About how many minutes late do they arrive?", type="number", min=1, max=1440)
+
+
+@pytest.mark.parametrize(
+    ("q", "text", "value"),
+    [(DAYS, "like 2 weeks ago?", 14), (DAYS, "1 wk", 7), (MINUTES, "an hour late", 60), (MINUTES, "like 2 hrs", 120),
+     (DAYS, "3 days ago", None), (MINUTES, "45 min", None), (DAYS, "3", None)],
+)  # fmt: skip
+def test_an_amount_in_another_time_unit_is_converted(q: Question, text: str, value: int | None) -> None:
+    assert in_asked_unit(q, text) == value
+
+
+def test_a_month_in_days_is_asked_again_not_guessed() -> None:
+    assert isinstance(in_asked_unit(DAYS, "a month ago"), Invalid)
+    s = ClarificationSlots(questions=[DAYS], opened=True)
+    assert number_parser(s)("like 2 weeks ago?") == 14
+    assert isinstance(number_parser(s)("a year ago, 400 days"), Invalid)  # out of bounds stays refused
+
+
+@pytest.mark.parametrize("text", ["' OR '1'='1", "<b>1</b>", "??? 2"])
+def test_a_number_alone_in_junk_searches_nothing(tmp_path: Path, text: str) -> None:
+    r = support_chat(tmp_path).turn("support", "u", text)
+    assert r.flow == "main" and "support assistant" in r.reply and "connect you" not in r.reply
+
+
+def test_a_number_after_the_question_word_is_read_before_one_in_front_of_it() -> None:
+    assert read_answer(VERSION, "xiaomi redmi note 12 android 13 notifications") == 13
+    assert read_answer(DAYS, "charged me 3 days ago") == 3
+
+
+@pytest.mark.parametrize(
+    ("text", "comment"),
+    [
+        ("2/5 the exercises r ok but its sooo slow", "the exercises r ok but its sooo slow"),
+        ("8/10 the lessons are great honestly", "the lessons are great honestly"),
+        ("10 out of 10 love the speaking drills", "love the speaking drills"),
+        ("3 — the audio keeps cutting out", "the audio keeps cutting out"),
+        ("3 the audio cuts", None),  # a bare digit then words: no scale said, no comment read
+        ("4/5", None),
+    ],
+)
+def test_a_rating_on_its_scale_then_words_gives_the_comment(text: str, comment: str | None) -> None:
+    assert comment_anywhere(text) == comment
+
+
+def test_an_acknowledgement_beside_a_rating_is_no_mood() -> None:
+    assert sentiment_anywhere("ok fine 2") is None
+    assert sentiment_anywhere("2, it's terrible") == "negative"
+    assert sentiment_anywhere("it's okay I guess") == "neutral"  # no rating: the words are the mood
