@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from engine import Ask, Aside, Final, Flow, RecordDraft, Step, StepContext, T
+from engine import Aside, Ask, Final, Flow, RecordDraft, Step, StepContext, T
 from engine.extract import Parser, fold, numbers
 from engine.window import WINDOW
 from flows.fitness.anytime import CLOSED, read_anytime
