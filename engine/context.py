@@ -101,9 +101,11 @@ class EntryContext:
 class StepContext(Generic[S]):
     """What a Step's code may do: read and set slots, phrase, parse, say, save records."""
 
-    def __init__(self, ops: StepOps, flow: str | None, slots: S) -> None:
+    def __init__(self, ops: StepOps, flow: str | None, slots: S, state: str | None = None) -> None:
         self._ops = ops
         self.flow = flow
+        # the asking state an aside interrupts (its question is asked again after it); None in a Step
+        self.state = state
         self.slots: S = slots
         self.text = ops.text
         self.resources = ops.resources

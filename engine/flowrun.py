@@ -149,7 +149,7 @@ class FlowRunner(TurnBase):
         self.emit(self.phrase(text, f"reprompt:{flow.name}.{state.name}", flow.name))
 
     def _aside(self, flow: Flow[Any], frame: FlowFrame, slots: Slots, state: Ask, aside: Aside) -> bool:
-        ctx: StepContext[Slots] = StepContext(self, flow.name, slots)
+        ctx: StepContext[Slots] = StepContext(self, flow.name, slots, state.name)
         trigger = aside.handle(ctx)
         if trigger is None:
             return False

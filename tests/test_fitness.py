@@ -11,19 +11,16 @@ from _restart import replay_in_processes
 from engine import Engine, Invalid, Message, Parsed, ParseRequest, Phrased, PhraseRequest, SqlStore, TurnResult
 from engine.window import WINDOW
 from flows.fitness.anytime import days_parser, read_anytime
+from flows.fitness.food import parse_allergies, read_diet
+from flows.fitness.limits import limitation_in, parse_limitations, plan_around
 from flows.fitness.onboarding import fitness_onboarding
 from flows.fitness.profile import FitnessContext, FitnessSlots, accumulated
 from flows.fitness.readers import (
     days_per_week_rule,
-    limitation_in,
     minutes_in,
-    parse_allergies,
     parse_equipment,
-    parse_limitations,
     parse_time_of_day,
     parse_weight,
-    plan_around,
-    read_diet,
     read_goal,
     read_level,
     weekdays_in,

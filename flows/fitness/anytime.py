@@ -8,6 +8,8 @@ import re
 from collections.abc import Callable
 
 from engine.extract import Invalid, Parser, fold
+from flows.fitness.food import DIET_CUE, allergies_in, read_diet
+from flows.fitness.limits import limitation_in
 from flows.fitness.profile import FitnessSlots, accumulated
 from flows.fitness.qualified import (
     days_answer,
@@ -17,18 +19,15 @@ from flows.fitness.qualified import (
     range_in,
 )
 from flows.fitness.readers import (
-    DIET_CUE,
     GOAL_CUE,
     TIME_CUE,
     TIME_EXPECTS,
     WEIGHT_EXPECTS,
-    allergies_in,
     days_in,
-    limitation_in,
+    goal_named,
     minutes_in,
     parse_time_of_day,
     parse_weight,
-    read_diet,
     read_goal,
     read_level,
     read_time,
@@ -61,7 +60,8 @@ def days_parser(s: FitnessSlots) -> Parser:
 
 
 _LEVEL_CUE = re.compile(
-    r"\b(?:i'm|i am|i'd say i'm|my (?:fitness )?level is)\s+(?:a |an |pretty |fairly |quite |a complete |an absolute )?"
+    r"\b(?:i'm|im|i am|i'd say i'm|my (?:fitness )?level is)\s+(?:an? )?"
+    r"(?:(?:total|complete|absolute|real|pretty|fairly|quite|kind of|kinda|sort of|bit of|pretty much)\s+(?:an? )?)*"
     r"(beginner|intermediate|advanced|novice|newbie|expert)\b"
 )
 
@@ -82,17 +82,20 @@ def read_anytime(text: str, s: FitnessSlots, asking: str | None = None) -> dict[
     if (m := GOAL_CUE.search(t)) and (s.goal is None or _GOAL_CHANGE.search(t)):
         # a goal already given changes only when the message says so: "I just want to lose
         # some weight, maybe 80" at the target question talks about the target, not a new goal
-        goal = read_goal(m.group(1))
+        goal = goal_named(m.group(1))
         if isinstance(goal, str):
             found["goal"] = goal
     weights = weigh(text)
     if (target := weights.target) is not None:
         found["target_weight_kg"] = target.kg
-        # a current weight is kept beside its target ("I weigh 95 kg and want to get to 85");
-        # alone it is not asked for and, at the target question, is asked about again
+        # a current weight is kept beside its target ("I weigh 95 kg and want to get to 85")
         # (the slots refuse a weight outside 30-300 kg: it is then not taken)
         if (current := weights.current) is not None:
             found["current_weight_kg"] = current.kg
+    elif (current := weights.current) is not None:
+        # said alone it is kept too (a user who told it expects it known) and the target question
+        # still comes: "I'm 70 kg" is no target
+        found["current_weight_kg"] = current.kg
     # a range fills nothing out of turn: its question asks which end to plan with
     found["days_per_week"] = None if range_in(text, "days") else days_in(text)
     minutes = None if range_in(text, "minutes") else minutes_in(text)

@@ -16,20 +16,18 @@ through the history window.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 
-from engine import Ask, Final, Flow, RecordDraft, Step, StepContext, T
-from engine.extract import Parser
+from engine import Aside, Ask, Final, Flow, RecordDraft, Step, StepContext, T
+from engine.extract import Parser, fold, numbers
 from engine.window import WINDOW
 from flows.fitness.anytime import CLOSED, read_anytime
+from flows.fitness.food import parse_allergies
+from flows.fitness.limits import plan_around
 from flows.fitness.profile import NONE, FitnessSlots, Level, Stage, TimeOfDay, accumulated
 from flows.fitness.qualified import limitations_answer
-from flows.fitness.readers import (
-    GOAL_NAMES,
-    parse_allergies,
-    parse_equipment,
-    plan_around,
-)
+from flows.fitness.readers import GOAL_NAMES, parse_equipment
 
 # -- steps and what is said ---------------------------------------------------------------
 
@@ -179,6 +177,27 @@ def fitness_profile(s: FitnessSlots) -> list[RecordDraft]:
     return [RecordDraft(kind="fitness_profile", data=accumulated(s).model_dump(mode="json"))]
 
 
+# A question back about the question ("why do you need my weight?"): answered with the state's
+# help, then the question is asked again; a message that also answers ("why? 80 kg") is an answer.
+_WHY = re.compile(
+    r"^\W*(?:why|how come|what for)\b|\bwhy (?:do|would|should|are|is|does) (?:you|u|it|that|this|my)\b"
+    r"|\bwhat(?:'s| is) (?:that|this|it) for\b|\bwhy (?:does|would) (?:it|that) matter\b"
+)
+
+
+def asks_why(text: str) -> bool:
+    t = fold(text)
+    return _WHY.search(t) is not None and len(t.split()) <= 10 and not numbers(t)
+
+
+def why_asked(ctx: StepContext[FitnessSlots]) -> str | None:
+    state = fitness_onboarding.state(ctx.state) if ctx.state else None
+    if not isinstance(state, Ask) or not state.help:
+        return None  # nothing to say why with: read as an answer (an unclear one is asked again)
+    ctx.say(state.help)
+    return ""
+
+
 fitness_onboarding = Flow(
     name="onboarding",
     show=show,
@@ -230,6 +249,7 @@ fitness_onboarding = Flow(
                 "Please give your target weight with its unit, e.g. “72 kg” or “160 lb”, or say “none”.",
                 "Type for example “72 kg”, “160 lb” or “none”.",
             ],
+            help="A target weight lets me pace your plan and show your progress. It's optional: “none” is fine.",
         ),
         Step("goals_done", run=end_of("goals")),
         Ask(
@@ -269,6 +289,7 @@ fitness_onboarding = Flow(
                 "Please pick one: omnivore, vegetarian, vegan, pescatarian, keto, paleo or mediterranean.",
                 "Type one word, e.g. “vegetarian” or “omnivore”.",
             ],
+            help="How you eat decides the meal ideas that come with your workouts.",
         ),
         Ask(
             "allergies",
@@ -279,6 +300,7 @@ fitness_onboarding = Flow(
                 "Any food allergies or intolerances? For example “nuts, shellfish”, or say “none”.",
                 "Type the foods you can't eat, or “none”.",
             ],
+            help="So that no meal idea I suggest has something you can't eat.",
         ),
         Step("diet_done", run=end_of("diet")),
         Ask(
@@ -321,6 +343,9 @@ fitness_onboarding = Flow(
         T("next", "schedule_done", "done"),
     ],
     extract=read_anytime,
+    asides=[Aside("why", match=asks_why, handle=why_asked)],
+    # a current weight said on its own is kept and, like an answer, acknowledged when it changes
+    correctable=("current_weight_kg",),
     on_cancel="pause",
     pause_message="Paused. Your answers so far are kept; your next message picks up at the same question.",
     llm_calls_per_turn=2,

@@ -12,20 +12,28 @@ from __future__ import annotations
 import re
 
 from engine.extract import Invalid, fold
+from flows.fitness.food import flexible
+from flows.fitness.limits import BODY, parse_limitations
 from flows.fitness.profile import NONE
-from flows.fitness.readers import days_per_week_rule, is_none, parse_limitations, parse_minutes, read_level
+from flows.fitness.readers import days_per_week_rule, is_none, parse_minutes, read_level
+from flows.fitness.weights import with_digits
 
 # "45-60", "45 – 60", "3 to 4", "3 or 4", each optionally with its unit after the second number
 _RANGE = re.compile(
-    r"(?<![\w.])(\d{1,3}(?:[.,]\d)?)\s*(?:-|–|—|to|or)\s*(\d{1,3}(?:[.,]\d)?)(?![\w.])"
-    r"(?:\s*(min|mins|minutes?|h|hrs?|hours?|days?|times?|x)\b)?"
+    r"(?<![\w.])(?:between\s+)?(\d{1,3}(?:[.,]\d)?)\s*(?:-|–|—|to|or|and)\s*(\d{1,3}(?:[.,]\d)?)"
+    r"(?:\s*(min|mins|minutes?|h|hrs?|hours?|days?|times?|x)\b|(?![\w.]))"
 )
+# every other day is three or four days a week, depending on the week: which, is asked
+_EVERY_OTHER_DAY = re.compile(r"\b(?:every (?:other|second) day|alternate days|on and off days)\b")
 
 
 def range_in(text: str, unit: str) -> tuple[float, float] | None:
     """The two ends of a range `text` gives, in `unit` ("minutes" or "days"); a range in hours
     is in minutes. None when there is no range of that kind."""
-    for m in _RANGE.finditer(fold(text)):
+    t = with_digits(fold(text))
+    if unit == "days" and _EVERY_OTHER_DAY.search(t):
+        return 3.0, 4.0
+    for m in _RANGE.finditer(t):
         lo, hi = (float(g.replace(",", ".")) for g in m.group(1, 2))
         said = m.group(3) or ""
         if said.startswith("h") and unit == "minutes":
@@ -59,7 +67,7 @@ _QUALIFIER = re.compile(
 
 def diet_detail(text: str) -> str | None:
     """The answer as typed when it qualifies its diet ("mostly plant-based but I eat eggs"); else None."""
-    if not _QUALIFIER.search(fold(text)):
+    if not _QUALIFIER.search(fold(text)) and not flexible(text):
         return None
     detail = " ".join(text.split()).strip(" .!")
     return detail[:200] if len(detail) >= 2 else None
@@ -68,11 +76,6 @@ def diet_detail(text: str) -> str | None:
 # -- a level said at the injuries question ------------------------------------------------
 
 _CLAUSES = re.compile(r"[,;.!?]+|\s(?:but|though|tho|although|and|however)\b")
-# a clause about the body is about an injury even when it has a level word ("old runner's knee")
-_BODY = re.compile(
-    r"\b(?:injur\w*|pain\w*|hurts?|knees?|back|shoulders?|hips?|ankles?|wrists?|neck|elbows?|spine|sore|torn"
-    r"|broken|surgery|asthma|arthritis|condition|heart)\b"
-)
 
 
 def level_beside_limitations(text: str) -> dict[str, object]:
@@ -83,7 +86,7 @@ def level_beside_limitations(text: str) -> dict[str, object]:
     for clause in (c.strip() for c in _CLAUSES.split(text)):
         if not clause:
             continue
-        said = read_level(clause) if len(clause.split()) <= 6 and not _BODY.search(fold(clause)) else None
+        said = read_level(clause) if len(clause.split()) <= 6 and not BODY.search(fold(clause)) else None
         if isinstance(said, str):
             level = said
         else:

@@ -7,11 +7,13 @@ with what to fix; none of them knows the flow's slots.
 
 from __future__ import annotations
 
+import difflib
 import re
 
-from engine.extract import Invalid, Parser, choice, fold, integer, numbers
+from engine.extract import Invalid, Parser, choice, fold, hedged, integer, numbers, read_yes_no
 from flows.fitness.profile import NONE, WEEKDAYS, Goal, Weekday
-from flows.fitness.weights import weigh
+from flows.fitness.weights import weigh, with_digits
+from flows.fitness.words import any_of, refusal, words
 
 # -- parsers ------------------------------------------------------------------------------
 
@@ -27,16 +29,17 @@ _NONE_ANSWER = re.compile(
 )
 _POLITE = re.compile(r"\b(?:thanks|thank you|thx|please|so far|i think)\b|[^\w\s'/]")
 # Bare acknowledgements that answer "do you have any ...?" without saying what.
-_ACK = frozenset({"yes", "yeah", "yep", "yup", "y", "sure", "ok", "okay", "k", "some", "a few", "a couple"})
+ACK = frozenset({"yes", "yeah", "yep", "yup", "y", "sure", "ok", "okay", "k", "some", "a few", "a couple"})
 
 
-def _plain(text: str) -> str:
+def plain(text: str) -> str:
     """Folded, punctuation and politeness removed: what an answer says."""
     return " ".join(_POLITE.sub(" ", fold(text)).split())
 
 
 def is_none(text: str) -> bool:
-    return _NONE_ANSWER.fullmatch(_plain(text)) is not None
+    t = plain(text)
+    return _NONE_ANSWER.fullmatch(t) is not None or re.fullmatch(any_of(words().none_words), t) is not None
 
 
 _LEVEL_WORDS = choice(
@@ -55,7 +58,7 @@ _LEVEL_TYPOS = choice({"beginner": [], "intermediate": [], "advanced": []}, cuto
 
 
 def _level(text: str) -> object:
-    t = _plain(text)
+    t = plain(text)
     # a negated description says the opposite: "not very fit" is no expert; "not a pro" says nothing
     t = re.sub(r"\bnot (?:very |that |really |so |particularly |super )?(?:fit|sporty|active|athletic|in shape)\b",
                "unfit", t)  # fmt: skip
@@ -67,71 +70,31 @@ def _level(text: str) -> object:
 read_level = Parser(_level, "one of: beginner, intermediate, advanced")
 
 
-_LIMIT_BODY = (
-    r"(?:(?:bad|sore|weak|injured|torn|broken|chronic|old|stiff|dodgy|painful)\s+\w+"
-    r"|\w+\s+(?:injury|pain|problems?|issues?|surgery|strain|sprain|condition)"
-    r"|asthma|arthritis|diabetes|high blood pressure|a hernia|hernia|back pain|scoliosis)"
-)
-_LIMIT_CUE = re.compile(
-    rf"\b(?:i have|i've got|i've|i got|i suffer from|i'm recovering from|recovering from|i had|with)\s+"
-    rf"(?:an?\s+|some\s+)?({_LIMIT_BODY})\b"
-)
-_NO_LIMIT = re.compile(r"\b(?:i have|i've got|i've) no (?:injur(?:y|ies)|limitations?)\b|\bno injur(?:y|ies)\b")
-# How an answer to "any injuries?" may start, before the injury itself.
-_LIMIT_LEAD = re.compile(
-    r"^(?:(?:yes|yeah|yep)[,.!]?\s+)?(?:(?:i have|i've got|i've|i got|i suffer from|i'm recovering from"
-    r"|recovering from|i had)\s+(?:an?\s+|some\s+)?)?",
-    re.IGNORECASE,
-)
-
-
-def limitation_in(text: str) -> str | None:
-    """An injury or limitation a sentence states ("I have a bad knee"), or "none" for "no injuries"."""
-    t = fold(text)
-    if _NO_LIMIT.search(t):
-        return NONE
-    m = _LIMIT_CUE.search(t)
-    return m.group(1) if m else None
-
-
-def parse_limitations(text: str) -> object:
-    """The whole answer, less its lead-in ("I have a bad knee and asthma" -> "bad knee and asthma")."""
-    if is_none(text):
-        return NONE
-    if _plain(text) in _ACK:
-        return Invalid("Which injury or limitation? A few words are enough, e.g. “bad knee”, or say “none”.")
-    if isinstance(read_goal(text), str) or isinstance(parse_weight(text), float):
-        # free text would take "lose fat, 80 kg" as an injury; it answers a later stage instead
-        return Invalid("That sounds like your goal; we'll get to goals next. First: any injuries or limitations?")
-    t = _LIMIT_LEAD.sub("", text.strip()).strip(" .!")
-    return t if len(t) >= 2 else Invalid("Tell me about any injuries in a few words, or say “none”.")
-
-
-def plan_around(limitation: str) -> str:
-    """How a question names the limitation: "your bad knee", or the user's own words quoted."""
-    if re.fullmatch(_LIMIT_BODY, fold(limitation)):
-        return f"your {limitation}"
-    return f"your limitation (“{limitation}”)"
-
-
-_GOAL_WORDS = choice(
-    {
+_GOALS: dict[str, list[str]] = {
         "fat_loss": ["fat loss", "lose weight", "weight loss", "lose fat", "burn fat", "slim down", "get lean", "cut",
-                     "belly fat", "lose some weight", "slim", "slimmer", "lose a few kilos", "lose a few pounds"],
+                     "belly fat", "lose some weight", "drop weight", "drop some weight", "slim", "slimmer",
+                     "lose a few kilos", "lose a few pounds"],
         "muscle_gain": ["muscle gain", "build muscle", "gain muscle", "bulk", "bulk up", "get stronger", "strength",
                         "muscle", "muscles", "tone", "tone up", "toned", "get toned", "get bigger"],
         "endurance": ["stamina", "cardio", "run a marathon", "marathon", "half marathon", "run longer", "triathlon",
                       "running", "run faster", "5k", "10k", "cycling"],
         "general_health": ["general health", "health", "stay healthy", "be healthier", "feel better", "get fit",
                            "healthier", "wellbeing", "well-being", "fitness"],
-    }
-)  # fmt: skip
+}  # fmt: skip
+_GOAL_WORDS = choice(_GOALS)
+# out of turn a goal is named, never guessed from a spelling ("drop to 11 stone" ~ "tone")
+_GOAL_NAMED = choice(_GOALS, fuzzy=False)
 _RULED_OUT = re.compile(r"\b(?:not|don't want to|do not want to|rather than|instead of)\s+[^,;.!?]*")
 
 
 def _goal(text: str) -> object:
     # what the user rules out does not count: "not lose weight, build muscle" -> muscle gain
     return _GOAL_WORDS(_RULED_OUT.sub(" ", fold(text)))
+
+
+def goal_named(text: str) -> object:
+    """The goal `text` names by one of its words, without spelling guesses."""
+    return _GOAL_NAMED(_RULED_OUT.sub(" ", fold(text)))
 
 
 read_goal = Parser(_goal, "one of: fat loss, muscle gain, endurance, general health")
@@ -164,9 +127,18 @@ def parse_weight(text: str) -> object:
         return NONE
     found = weigh(text)
     if not found.mentions:
-        if _NO_TARGET.search(fold(text)):
+        t = fold(text)
+        # the target is optional: a refusal is no target, as "none" is
+        if _NO_TARGET.search(t) or refusal().search(t):
             return NONE
-        if numbers(text):
+        if not numbers(with_digits(t)):
+            said = read_yes_no(text)
+            if said is False:  # "not yet", "nope, not really"
+                return NONE
+            if said is True and not hedged(text):  # "i guess so": a yes that says no weight
+                return Invalid("What weight would you like to reach? For example “72 kg” or “160 lb”.")
+            return None  # "yes but not sure": cannot decide; asked again (a model may read it)
+        if numbers(with_digits(t)):
             return Invalid("Please add the unit, kg or lb (for example “72 kg” or “160 lb”).")
         return None
     target = found.target
@@ -217,14 +189,14 @@ def days_per_week_rule(text: str) -> object:
 
 _MINUTES_CUE = re.compile(r"\b(\d{1,3})\s*(?:min|mins|minutes)\b")
 _HOURS_CUE = re.compile(
-    r"\b(?:(half an hour)|(?:an? )?(hour and a half)|(an hour)|(\d(?:[.,]\d+)?)\s*(?:h|hrs?|hours?)"
+    r"\b(?:((?:an? )?half(?: an)?[ -]?hour)|(?:an? )?(hour and a half)|(an hour)|(\d(?:[.,]\d+)?)\s*(?:h|hrs?|hours?)"
     r"(?:\s*(?:and\s*)?(\d{1,2})\s*(?:m|min|mins|minutes)\b|(\d{2}))?)(?!\w)"
 )
 
 
 def minutes_in(text: str) -> int | None:
     """Minutes a sentence states: "45 minutes", "an hour", "1 hr 30 min", "an hour and a half"."""
-    t = fold(text)
+    t = with_digits(fold(text))
     if m := _HOURS_CUE.search(t):
         if m.group(1):
             return 30
@@ -240,7 +212,7 @@ def minutes_in(text: str) -> int | None:
 
 def parse_minutes(text: str) -> object:
     found = minutes_in(text)
-    return found if found is not None else integer(10, 240, "minutes")(text)
+    return found if found is not None else integer(10, 240, "minutes")(with_digits(fold(text)))
 
 
 EQUIPMENT: dict[str, tuple[str, ...]] = {
@@ -257,11 +229,12 @@ EQUIPMENT: dict[str, tuple[str, ...]] = {
     "jump rope": ("jump rope", "skipping rope"),
     "full gym": ("gym", "gym membership", "fitness studio"),
 }
+_EQUIPMENT_WORDS = {w: name for name, words in EQUIPMENT.items() for w in words if " " not in w and len(w) >= 5}
 _BODYWEIGHT = re.compile(r"\b(?:bodyweight|body weight|just my body|no equipment|nothing)\b")
 _NEGATED = re.compile(r"\b(?:no|not|without|don't have|do not have)\s+(?:an?\s+|any\s+)?(?:\w+\s+)?$")
 
 
-def _items(text: str) -> list[str]:
+def items(text: str) -> list[str]:
     parts = re.split(r",|;|/|\band\b|\bplus\b|&", fold(text).strip(" .!"))
     return [p.strip() for p in parts if p.strip()][:8]
 
@@ -271,7 +244,7 @@ def parse_equipment(text: str) -> object:
     t = fold(text)
     if is_none(text) or _BODYWEIGHT.search(t):
         return []
-    if _plain(text) in _ACK:
+    if plain(text) in ACK:
         return Invalid("Which equipment? For example “dumbbells and a mat”, or “none”.")
 
     def has(word: str) -> bool:
@@ -279,55 +252,13 @@ def parse_equipment(text: str) -> object:
         return any(not _NEGATED.search(t[: m.start()]) for m in re.finditer(rf"(?<!\w){re.escape(word)}(?!\w)", t))
 
     found = [name for name, words in EQUIPMENT.items() if any(has(w) for w in words)]
-    return found or _items(text) or None
-
-
-_DIET_WORDS = choice(
-    {
-        "omnivore": ["anything", "everything", "no restrictions", "normal", "regular", "omnivorous", "all of it",
-                     "eat meat", "a bit of everything"],
-        "vegetarian": ["veggie", "no meat"],
-        "vegan": ["plant-based", "plant based"],
-        "pescatarian": ["pescetarian", "fish but no meat", "no meat but fish"],
-        "keto": ["ketogenic", "low carb", "low-carb"],
-        "paleo": ["paleolithic"],
-        "mediterranean": ["med diet"],
-    }
-)  # fmt: skip
-
-
-def _diet(text: str) -> object:
-    t = fold(text)
-    t = re.sub(r"\b(?:don'?t|do not|never) eat meat\b", "no meat", t)
-    # "vegetarian, but I eat fish" is one diet with a name of its own
-    t = re.sub(r"\bvegetarian\b[^.;!?]*\b(?:but|plus|and|also|except)\b[^.;!?]*\bfish\b", "pescatarian", t)
-    return _DIET_WORDS(t)
-
-
-read_diet = Parser(_diet, "one of: omnivore, vegetarian, vegan, pescatarian, keto, paleo, mediterranean")
-DIET_CUE = re.compile(
-    r"\b(?:i'm|i am|i eat|i follow|i'm on|i am on|i went|i've gone|i have gone)\s+(?:a |an |the )?"
-    r"(vegetarian|vegan|pescatarian|pescetarian|keto|paleo|mediterranean|veggie|plant[- ]based)\b"
-)
-_ALLERGY_CUE = re.compile(r"\b(?:i'm|i am) allergic to ([^.;!?]+)|\ballerg(?:y|ies) to ([^.;!?]+)")
-
-
-def allergies_in(text: str) -> list[str] | None:
-    m = _ALLERGY_CUE.search(fold(text))
-    if not m:
-        return None
-    # the list ends where a new clause starts: "nuts and I prefer mornings" -> ["nuts"]
-    listed = re.split(r"\s*(?:,|\band\b|\bbut\b)?\s*\b(?:i|i'm|i am|my|but|please)\b", m.group(1) or m.group(2))[0]
-    return _items(listed) or None
-
-
-def parse_allergies(text: str) -> object:
-    """Allergies as a list ("nuts and shellfish" -> ["nuts", "shellfish"]); [] for none."""
-    if is_none(text):
-        return []
-    if _plain(text) in _ACK:
-        return Invalid("Which foods? For example “nuts, shellfish”, or say “none”.")
-    return allergies_in(text) or _items(re.sub(r"^(?:i'm |i am )?allergic to ", "", fold(text))) or None
+    # a misspelled name ("dumbells", "kettlebel") is close to one word only; short words are not
+    # guessed ("mat" ~ "hat")
+    for token in re.findall(r"[a-z-]{5,}", t):
+        close = difflib.get_close_matches(token, _EQUIPMENT_WORDS, n=1, cutoff=0.85)
+        if close and _EQUIPMENT_WORDS[close[0]] not in found and not _NEGATED.search(t[: t.index(token)]):
+            found.append(_EQUIPMENT_WORDS[close[0]])
+    return [name for name in EQUIPMENT if name in found] or items(text) or None
 
 
 read_time = choice(

@@ -15,6 +15,7 @@ from functools import cache
 from typing import Literal
 
 import pint
+from text_to_num import alpha2digit
 
 from engine.extract import fold
 
@@ -22,15 +23,20 @@ Role = Literal["current", "target", "relative", "unmarked"]
 
 # pint knows kilogram, pound (lb, lbs, pounds) and stone; these are the spellings people also use
 _ALIASES = ("@alias kilogram = kilo = kilos = kgs = kilogramme = kilogrammes", "@alias stone = st")
-_UNIT = r"kg|kgs|kilos?|kilogram(?:me)?s?|lbs?|pounds?|stones?|(?<=\s)st"
-_MENTION = re.compile(rf"(?<![\w.])(\d+(?:[.,]\d+)?)(?:\s*({_UNIT})\b(?:\s*(\d+)\s*(?:lbs?|pounds?)\b)?)?")
+_UNIT = r"kg|kgs|kilos?|kilogram(?:me)?s?|lbs?|pounds?|stones?|(?<=[\d\s])st"
+# "11 st 4 lb", and "12 stone 4": after stone a small number alone is its pounds
+_POUNDS = r"\s*(\d+)\s*(?:lbs?|pounds?)\b|(?:(?<=st)|(?<=stone)|(?<=stones))\s+(\d{1,2})(?![\w.,]|\s*(?:%|x\b|kg|kilo))"
+# a number right after a foot mark is the inches of a height: "5'10"
+_MENTION = re.compile(rf"(?<![\w.'’\"])(\d+(?:[.,]\d+)?)(?:\s*({_UNIT})\b(?:{_POUNDS})?)?")
+_HEIGHT_BEFORE = re.compile(r"(?:\d\s*(?:ft|feet|foot)\s*)$")
 # a bare number followed by one of these counts something else: "3 days", "45 min", "5x", "2025"
 _NOT_WEIGHT_AFTER = re.compile(
     r"\s*(?:%|x\b|times?\b|days?\b|weeks?\b|months?\b|years?\b|yrs?\b|min|h\b|hrs?\b|hours?\b|am\b|pm\b|:|st\b|nd\b"
     r"|rd\b|th\b|cm\b|m\b|ft\b|feet\b|foot\b|inch|'|\")"
 )
 _TARGET_MARK = re.compile(
-    r"\b(?:to|for|target(?: weight)?(?: is| of)?|reach|hit|goal(?: weight)?(?: is| of)?|be|under|below)"
+    r"\b(?:to|for|target(?: weight)?(?: is| of)?|reach|hit|goal(?: weight)?(?: is| of)?|be|under|below|want|wanna"
+    r"|ideally|aim(?:ing)?)"
     r"(?: (?:about|around|roughly|maybe|like))?\s*$"
 )
 _CURRENT_MARK = re.compile(
@@ -89,11 +95,11 @@ def weigh(text: str) -> Weights:
     Two weights of which one is marked take the other role for the second ("95 kg, want 85":
     the first is current); several unmarked ones stay unmarked (the caller asks which).
     """
-    t = fold(text)
+    t = with_digits(fold(text))
     raw: list[tuple[re.Match[str], str | None]] = []
     for m in _MENTION.finditer(t):
         unit = m.group(2)
-        if unit is None and _NOT_WEIGHT_AFTER.match(t, m.end()):
+        if unit is None and (_NOT_WEIGHT_AFTER.match(t, m.end()) or _HEIGHT_BEFORE.search(t, 0, m.start())):
             continue
         raw.append((m, unit))
     if not any(unit for _, unit in raw):
@@ -112,7 +118,7 @@ def weigh(text: str) -> Weights:
             role = "target"
         elif _CURRENT_MARK.search(before):
             role = "current"
-        kg = to_kg(float(m.group(1).replace(",", ".")), borrowed, float(m.group(3) or 0))
+        kg = to_kg(float(m.group(1).replace(",", ".")), borrowed, float(m.group(3) or m.group(4) or 0))
         written = m.group().strip() if unit else f"{m.group(1)} {borrowed}"
         mentions.append(Weight(kg=kg, role=role, written=written, unit=borrowed))
     absolute = [w for w in mentions if w.role != "relative"]
@@ -124,6 +130,14 @@ def weigh(text: str) -> Weights:
         elif b.role in other and a.role == "unmarked":
             mentions[mentions.index(a)] = Weight(a.kg, other[b.role], a.written, a.unit)
     return Weights(mentions=mentions, relative_verb=relative)
+
+
+def with_digits(text: str) -> str:
+    """`text` with its number words as digits ("eighty kilos" -> "80 kilos"), by text2num."""
+    try:
+        return str(alpha2digit(text, "en", threshold=0))
+    except (ValueError, KeyError):  # pragma: no cover - text2num refuses odd input: read it as typed
+        return text
 
 
 def _nearest_unit(raw: list[tuple[re.Match[str], str | None]], i: int) -> str:

@@ -1,0 +1,94 @@
+"""The answer to "any injuries or limitations?", as people type it.
+
+A no in any form ("none", "nope, not really", "not yet") is "none"; a bare yes ("I guess
+so") asks which; a hedge ("yes but not sure") or a question back is undecided, so it is asked
+again (a model may read it); a refusal ("rather not say") is asked again with a reason. An
+injury is kept in the user's words, without the lead-in and chat around it: "bad left knee so
+no running pls" -> "bad left knee, no running". A sentence about the body is never a goal,
+even when it names a sport.
+"""
+
+from __future__ import annotations
+
+import re
+
+from engine.extract import Invalid, fold, hedged, read_yes_no
+from flows.fitness.profile import NONE
+from flows.fitness.readers import ACK, goal_named, is_none, parse_weight, plain
+from flows.fitness.words import refusal, trailing_fillers
+
+LIMIT_BODY = (
+    r"(?:(?:bad|sore|weak|injured|torn|broken|chronic|old|stiff|dodgy|painful)\s+\w+"
+    r"|\w+\s+(?:injury|pain|problems?|issues?|surgery|strain|sprain|condition)"
+    r"|asthma|arthritis|diabetes|high blood pressure|a hernia|hernia|back pain|scoliosis)"
+)
+# a clause about the body is about an injury even when it has a level or goal word ("old
+# runner's knee", "bad knee, can't do running")
+BODY = re.compile(
+    r"\b(?:injur\w*|pain\w*|hurts?|knees?|back|shoulders?|hips?|ankles?|wrists?|neck|elbows?|spine|sore|torn"
+    r"|broken|surgery|asthma|arthritis|condition|heart|diabet\w*|hernia|joints?|feet|foot|legs?|arms?)\b"
+    rf"|{LIMIT_BODY}"
+)
+_LIMIT_CUE = re.compile(
+    rf"\b(?:i have|i've got|i've|i got|i suffer from|i'm recovering from|recovering from|i had|with)\s+"
+    rf"(?:an?\s+|some\s+)?({LIMIT_BODY})\b"
+)
+# an injury said as a clause of its own in a longer message: "..., bad back"
+_LIMIT_CLAUSE = re.compile(rf"(?:^|[,;.!]\s*|\band\s+)(?:an?\s+|my\s+)?({LIMIT_BODY})\s*(?:$|[,;.!])")
+_NO_LIMIT = re.compile(r"\b(?:i have|i've got|i've) no (?:injur(?:y|ies)|limitations?)\b|\bno injur(?:y|ies)\b")
+# How an answer to "any injuries?" may start, before the injury itself.
+_LIMIT_LEAD = re.compile(
+    r"^(?:(?:yes|yeah|yep|yup|well|um+|so)\b[,.!]?\s*)*(?:(?:i have|i've got|i've|i got|i suffer from"
+    r"|i'm recovering from|recovering from|i had)\s+(?:an?\s+|some\s+)?)?",
+    re.IGNORECASE,
+)
+# "so" and "which means" join the injury to what follows from it: "bad knee so no running"
+_CONSEQUENCE = re.compile(r"\s+(?:so|which means|meaning)\s+", re.IGNORECASE)
+
+
+def limitation_in(text: str) -> str | None:
+    """An injury or limitation a sentence states ("I have a bad knee", "..., bad back"), or
+    "none" for "no injuries"."""
+    t = fold(text)
+    if _NO_LIMIT.search(t):
+        return NONE
+    m = _LIMIT_CUE.search(t) or _LIMIT_CLAUSE.search(t)
+    return m.group(1) if m else None
+
+
+def clean_limitation(text: str) -> str:
+    """The injury in the user's words, less lead-in and chat: "yeah, dodgy shoulder tbh" -> "dodgy shoulder"."""
+    t = " ".join(text.split())
+    t = _LIMIT_LEAD.sub("", t)
+    t = trailing_fillers().sub("", t)
+    t = _CONSEQUENCE.sub(", ", t)
+    return t.strip(" .!,;-")
+
+
+def parse_limitations(text: str) -> object:
+    """The whole answer, less its lead-in and chat ("I have a bad knee and asthma" -> "bad knee and asthma")."""
+    if is_none(text):
+        return NONE
+    t = fold(text)
+    if refusal().search(t):
+        return Invalid("No need for details: a word like “knee”, “back” or “asthma” is enough, or say “none”.")
+    if not BODY.search(t):
+        said = read_yes_no(text)
+        if said is False:
+            return NONE
+        if hedged(text) or t.rstrip().endswith("?"):
+            return None  # cannot decide: asked again (a model may read it)
+        if said is True or plain(text) in ACK:
+            return Invalid("Which injury or limitation? A few words are enough, e.g. “bad knee”, or say “none”.")
+        if isinstance(goal_named(text), str) or isinstance(parse_weight(text), float):
+            # free text would take "lose fat, 80 kg" as an injury; it answers a later stage instead
+            return Invalid("That sounds like your goal; we'll get to goals next. First: any injuries or limitations?")
+    cleaned = clean_limitation(text)
+    return cleaned if len(cleaned) >= 2 else Invalid("Tell me about any injuries in a few words, or say “none”.")
+
+
+def plan_around(limitation: str) -> str:
+    """How a question names the limitation: "your bad knee", or the user's own words quoted."""
+    if re.fullmatch(LIMIT_BODY, fold(limitation)):
+        return f"your {limitation}"
+    return f"your limitation (“{limitation}”)"

@@ -1,0 +1,171 @@
+"""fitness-coach readers on answers as people type them (issue 13): each case failed before its fix.
+
+Grouped by class: the injuries answer (yes/no forms, refusals, questions back, trailing
+words), weights (stone and pounds, heights, number words, a current weight said alone),
+minutes and days (number words, "between", "every other day"), diets, allergies, equipment,
+and goals or levels said out of turn.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.extract import Invalid
+from flows.fitness.anytime import read_anytime
+from flows.fitness.food import parse_allergies, read_diet
+from flows.fitness.profile import FitnessSlots
+from flows.fitness.qualified import days_answer, limitations_answer, minutes_answer
+from flows.fitness.readers import parse_equipment, parse_weight
+from flows.fitness.weights import weigh
+
+# -- the injuries answer ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["not yet", "nope, not really", "nah not really", "nada"])
+def test_a_no_in_any_form_is_no_injuries(text: str) -> None:
+    assert limitations_answer(text) == "none"
+
+
+@pytest.mark.parametrize("text", ["i guess so", "yes", "yeah i think so"])
+def test_a_bare_yes_asks_which_injury(text: str) -> None:
+    out = limitations_answer(text)
+    assert isinstance(out, Invalid) and "Which injury" in out.reason
+
+
+@pytest.mark.parametrize("text", ["yes but not sure", "maybe, not sure", "is that important?"])
+def test_an_unclear_answer_is_undecided_never_an_injury(text: str) -> None:
+    assert limitations_answer(text) is None
+
+
+@pytest.mark.parametrize("text", ["rather not say", "i'd prefer not to say", "that's private"])
+def test_a_refusal_is_asked_again_with_a_reason(text: str) -> None:
+    out = limitations_answer(text)
+    assert isinstance(out, Invalid) and "No need for details" in out.reason
+
+
+@pytest.mark.parametrize(
+    ("text", "stored"),
+    [
+        ("bad left knee so no running pls", "bad left knee, no running"),
+        ("i have asthma lol", "asthma"),
+        ("yeah, dodgy shoulder tbh", "dodgy shoulder"),
+        ("i have a bad knee and asthma", "bad knee and asthma"),
+        ("sore lower back from sitting, nothing serious", "sore lower back from sitting, nothing serious"),
+    ],
+)
+def test_the_injury_is_kept_clean_with_its_meaning(text: str, stored: str) -> None:
+    assert limitations_answer(text) == stored
+
+
+def test_an_injury_that_names_a_sport_is_no_goal() -> None:
+    # "running" is an endurance word, but the clause is about a knee
+    assert limitations_answer("bad knee, can't do running") == "bad knee, can't do running"
+    out = limitations_answer("i want to run a marathon")
+    assert isinstance(out, Invalid) and "goal" in out.reason
+
+
+def test_a_bare_injury_clause_is_read_out_of_turn() -> None:
+    found = read_anytime("hey im a total beginner, bad back", FitnessSlots())
+    assert found == {"fitness_level": "beginner", "limitations": "bad back"}
+
+
+# -- weights ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "kg"), [("12 stone 4", 78.0), ("12st 4", 78.0), ("11 stone 10lbs", 74.4), ("eighty kilos", 80.0)]
+)
+def test_stone_with_its_pounds_and_number_words(text: str, kg: float) -> None:
+    assert parse_weight(text) == kg
+
+
+@pytest.mark.parametrize(
+    "text", ["im 5'10 and 70kg, want to hit 78", "5 ft 10, 70 kg, want 78", "178cm 70kg, aiming for 78"]
+)
+def test_a_height_is_no_weight(text: str) -> None:
+    found = weigh(text)
+    assert [(w.role, w.kg) for w in found.mentions] == [("current", 70.0), ("target", 78.0)]
+
+
+def test_a_current_weight_said_alone_is_kept_and_the_target_asked() -> None:
+    s = FitnessSlots(goal="muscle_gain")
+    assert read_anytime("i'm 70kg", s, "target_weight_kg") == {"current_weight_kg": 70.0}
+    assert isinstance(parse_weight("i'm 70kg"), Invalid)
+
+
+# -- minutes and days ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("text", "minutes"), [("forty five mins", 45), ("half hour-ish", 30), ("a half hour", 30)])
+def test_minutes_in_words(text: str, minutes: int) -> None:
+    assert minutes_answer(text) == minutes
+
+
+@pytest.mark.parametrize(
+    ("text", "asked"),
+    [
+        ("between 30 and 45", "30 to 45 minutes"),
+        ("30 to 45 mins", "30 to 45 minutes"),
+        ("forty five to sixty minutes", "45 to 60 minutes"),
+    ],
+)
+def test_minute_ranges_in_any_form_are_asked(text: str, asked: str) -> None:
+    out = minutes_answer(text)
+    assert isinstance(out, Invalid) and asked in out.reason
+
+
+@pytest.mark.parametrize(
+    ("text", "asked"), [("every other day", "3 to 4 days"), ("three or four", "3 to 4 days"), ("4-5x", "4 to 5")]
+)
+def test_day_ranges_in_any_form_are_asked(text: str, asked: str) -> None:
+    out = days_answer(text)
+    assert isinstance(out, Invalid) and asked in out.reason
+
+
+def test_days_in_words() -> None:
+    assert days_answer("five days") == 5
+    assert days_answer("3x a week") == 3
+
+
+# -- diets, allergies, equipment ----------------------------------------------------------
+
+
+def _diet(text: str) -> dict[str, object]:
+    found = read_anytime(text, FitnessSlots(), "diet")
+    return {k: found[k] for k in ("diet", "diet_detail") if k in found}
+
+
+def test_no_red_meat_is_an_omnivore_with_an_exception() -> None:
+    assert _diet("no red meat") == {"diet": "omnivore", "diet_detail": "no red meat"}
+    assert _diet("i eat anything but pork") == {"diet": "omnivore", "diet_detail": "i eat anything but pork"}
+    # "no meat" is still a diet of its own
+    assert read_diet("no meat") == "vegetarian" and read_diet("i don't eat red meat") == "omnivore"
+
+
+def test_a_flexible_diet_keeps_its_word() -> None:
+    assert _diet("flexitarian") == {"diet": "vegetarian", "diet_detail": "flexitarian"}
+
+
+def test_allergies_without_their_lead_words() -> None:
+    assert parse_allergies("lactose intolerant and allergic to peanuts") == ["lactose", "peanuts"]
+    assert parse_allergies("gluten intolerance, shellfish allergy") == ["gluten", "shellfish"]
+
+
+def test_equipment_typos_are_read() -> None:
+    assert parse_equipment("just a pair of dumbells and a yoga mat") == ["dumbbells", "yoga mat"]
+    assert parse_equipment("kettlebel") == ["kettlebell"]
+    assert parse_equipment("nada") == []
+
+
+# -- goals and levels said out of turn ----------------------------------------------------
+
+
+def test_a_goal_out_of_turn_is_never_a_spelling_guess() -> None:
+    # "stone" is spelled like "tone" (muscle gain); "drop to 11 stone" is about weight
+    found = read_anytime("i wanna drop to 11 stone", FitnessSlots())
+    assert found.get("goal") != "muscle_gain"
+
+
+@pytest.mark.parametrize("text", ["im a total beginner", "i'm kind of a beginner", "i'm a bit of a newbie"])
+def test_a_level_with_its_qualifier_out_of_turn(text: str) -> None:
+    assert read_anytime(text, FitnessSlots())["fitness_level"] == "beginner"
