@@ -62,8 +62,10 @@ SCHEDULING = Intent(
         r"\btimetable\b",
         r"\bwhen should i (?:study|learn|revise|practi[cs]e)\b",
         r"\bpomodoro\b",
-        # "plan chemistry and biology on Friday at 4", "book tomorrow 3-5": a planning verb first, then a day or time
-        r"^\W*(?:(?:can|could|would) you |please |pls |let'?s |i (?:want|need|wanna) to |i'?d like to |help me )?"
+        # "plan chemistry and biology on Friday at 4", "book tomorrow 3-5": a planning verb that starts a
+        # clause or follows a request ("tmrw is packed, can we plan something fri"), then a day or time
+        r"(?:^|[.,;:!?]|\s-)\W*(?:ok(?:ay)?\W+|so\W+|then\W+|hey\W+)*(?:(?:can|could|would|shall) (?:you|we|i) |"
+        r"please |pls |let'?s |i (?:want|need|wanna) to |i'?d like to |help me )?"
         r"(?:plan|book|block(?: out)?|set aside|reserve|pencil in)\b.{0,80}?\b(?:today|tonight|tomorrow|tmrw|"
         r"(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|satur|sun)(?:day)?|weekend|morning|afternoon|evening|"
         r"\d{1,2}(?::\d{2})?\s*(?:am|pm)?)\b",
