@@ -10,7 +10,7 @@ from datetime import date, datetime, time
 import pytest
 
 from engine.extract import read_yes_no
-from flows.study_pal.bot import asks_what_planning_is
+from flows.study_pal.bot import asks_what_planning_is, study_pal
 from flows.study_pal.course import DEFAULT_COURSE, get_course
 from flows.study_pal.exits import exit_by_rules, says_goodbye
 from flows.study_pal.marking import check_answer
@@ -140,3 +140,13 @@ def test_math_said_in_words_is_graded(concept: str, chunk: int, text: str) -> No
     exercise = get_course(DEFAULT_COURSE).concept(concept).chunks[chunk].exercise
     assert check_answer(exercise, text)
     assert not check_answer(exercise, "4x squared")
+
+
+@pytest.mark.parametrize(
+    ("text", "flow"),
+    [("tmrw is packed, can we plan something fri morning instead", "scheduling"),
+     ("ok cool. plan 1 hour tonight then", "scheduling"), ("can u plan study time sunday afternoon", "scheduling"),
+     ("i didnt plan anything tomorrow lol", None)],
+)  # fmt: skip
+def test_a_planning_verb_after_a_request_or_a_clause_start_plans(text: str, flow: str | None) -> None:
+    assert study_pal.intent_for(plain(text)) == flow
