@@ -142,24 +142,28 @@ _NO_PHRASE = re.compile(
     r"^(?:(?:definitely|absolutely|certainly|of course|surely|really|sure) not|not at all|not yet|not really|"
     r"wrong|incorrect|not right|not correct|that'?s wrong|not now|not today|rather not|no thanks|no thank you|"
     r"let'?s not|i'?d rather not|i don'?t think so|(?:i )?(?:don'?t|do not) (?:want|need|think so)|no way|"
-    r"not interested|never mind|nevermind)\b"
+    r"not interested|never mind|nevermind|probably not|(?:please )?don'?t bother|not (?:right now|rn))\b"
 )
 _YES_PHRASE = re.compile(
     r"^(?:yes|yeah|yea|yep|yup|ya|y|sure|ok|okay|k|correct|right|that'?s right|exactly|absolutely|definitely|"
     r"certainly|of course|please(?: do)?|sounds good|go ahead|let'?s(?: do it| go)?|why not|i guess so|guess so|"
-    r"i think so|i do|fine|alright|all right|ja|si|sí|oui|da)\b"
+    r"i think so|i do|fine|alright|all right|ja|si|sí|oui|da|ye|kk|ok(?:ie|i|ey)|go on then|go for it|do it|"
+    r"(?:i )?suppose so|i'?d (?:love|like) (?:that|one|it)|that(?:'d| would) be (?:great|nice|good|helpful|perfect))\b"
 )
+# "yesss", "nooo", "okk": a drawn-out yes or no is still one
+_DRAWN_OUT = re.compile(r"\b(?:y+e+s+|y+e+a+h+|y+u+p+|n+o+|n+a+h+|n+o+p+e+|o+k+)\b")
 _NO_WORD = re.compile(r"^(?:no|n|nope|nah|never|nein|non|nee)\b")
 # "nope, maybe another day": a no that puts it off is still a no, however it hedges the when
 _PUT_OFF = re.compile(r"\b(?:another (?:day|time)|some other time|(?:maybe |perhaps )?later|not (?:now|today|yet))\b")
 # a "no" or "not" that agrees
-_AGREEING_NO = re.compile(r"\b(?:no problem|no worries|no doubt|why not)\b")
+_AGREEING_NO = re.compile(r"\b(?:no problem|no worries|no doubt|why not|y not)\b")
 _SAYS_NO = re.compile(r"\b(?:no|nope|nah|not)\b")
 
 
 def read_yes_no(text: str) -> bool | None:
     """True, False, or None when the message does not settle it (a hedge, both, or a question)."""
     t = re.sub(r"[^\w\s']", " ", _norm(text).replace("’", "'")).strip()
+    t = _DRAWN_OUT.sub(lambda m: re.sub(r"(\w)\1+", r"\1", m.group(0)), t)
     if _NO_WORD.search(t) and _PUT_OFF.search(t):
         return False
     if not t or _UNCLEAR.search(t):

@@ -22,9 +22,11 @@ from pydantic import Field
 from engine import Aside, Ask, Final, Flow, Slots, Step, StepContext, T
 from engine.extract import Invalid, Parser, read_yes_no
 from flows.study_pal.course import course_path, get_course
+from flows.study_pal.exits import says_goodbye
 from flows.study_pal.mastery import WeakPoint, percent, read_results, weak_points
 from flows.study_pal.memory import StudyMemory
 from flows.study_pal.reading import asks_for_lesson
+from flows.study_pal.texting import plain
 
 
 class AnalysisSlots(Slots):
@@ -89,6 +91,41 @@ def new_request(ctx: Ctx) -> str | None:
         return None
     ctx.slots.wants_plan, ctx.slots.redirect = False, "tutoring"
     return "redirect"
+
+
+def leaving(ctx: Ctx) -> str | None:
+    """ "see you tomorrow", "gotta go" at the plan offer: they are off, so no plan (a goodbye
+    that still asks for one, "make the plan, bye", is a yes read by the answer's parser)."""
+    if read_yes_no(ctx.text) is not None or plan_wish([ctx.text]) is not None:
+        return None
+    ctx.slots.wants_plan = False
+    return "redirect"
+
+
+_PROGRESS = re.compile(
+    r"\b(?:making|made|any) progress\b|\b(?:am i|i'?m) (?:getting (?:better|there)|improving|doing (?:ok|okay|well|"
+    r"good|alright|badly))\b|\bhow am i doing\b|\bhow bad is (?:it|that)\b|\bis (?:that|this) (?:good|bad|ok)\b",
+    re.I,
+)
+
+
+def progress_question(ctx: Ctx) -> str | None:
+    """ "do you think I'm making progress?": answered from the results, then the offer again."""
+    s = ctx.slots
+    if not s.exercises:
+        return None
+    if not s.weak:
+        ctx.say(ctx.phrase("Yes: every exercise you did was right on the first try.", "answer:analysis"))
+        return ""
+    scores = "; ".join(f"{w.title} {percent(w.score)}" for w in s.weak)
+    ctx.say(
+        ctx.phrase(
+            f"From your {plural(s.exercises, 'exercise result')}: {scores}. Only your latest try at each part "
+            "counts, so practising the weakest topic first raises it fastest.",
+            "answer:analysis",
+        )
+    )
+    return ""
 
 
 def plural(n: int, word: str) -> str:
@@ -182,7 +219,11 @@ analysis = Flow(
         T("answer", "offer_plan", "done"),
         T("redirect", "offer_plan", "done"),
     ],
-    asides=[Aside("new-request", match=lambda t: True, handle=new_request)],
+    asides=[
+        Aside("leaving", match=says_goodbye, handle=leaving),
+        Aside("progress", match=lambda t: bool(_PROGRESS.search(plain(t))), handle=progress_question),
+        Aside("new-request", match=lambda t: True, handle=new_request),
+    ],
     max_turns=6,
     llm_calls_per_turn=2,
     cancel_summary="Analysis closed by the user.",

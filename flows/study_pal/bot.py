@@ -31,7 +31,15 @@ from flows.study_pal.lesson import TutoringSlots
 from flows.study_pal.memory import StudyMemory
 from flows.study_pal.reading import discouraged, encouragement, is_question
 from flows.study_pal.revise import is_revision, revise_window
-from flows.study_pal.scheduling import SchedulingSlots, scheduling
+from flows.study_pal.scheduling import (
+    LONG_BREAK,
+    LONG_BREAK_EVERY,
+    SHORT_BREAK,
+    STUDY_MINUTES,
+    SchedulingSlots,
+    scheduling,
+)
+from flows.study_pal.texting import plain
 from flows.study_pal.tutoring import tutoring
 
 ANALYSIS = Intent(
@@ -54,8 +62,10 @@ SCHEDULING = Intent(
         r"\btimetable\b",
         r"\bwhen should i (?:study|learn|revise|practi[cs]e)\b",
         r"\bpomodoro\b",
-        # "plan chemistry and biology on Friday at 4", "book tomorrow 3-5": a planning verb first, then a day or time
-        r"^\W*(?:(?:can|could|would) you |please |pls |let'?s |i (?:want|need|wanna) to |i'?d like to |help me )?"
+        # "plan chemistry and biology on Friday at 4", "book tomorrow 3-5": a planning verb that starts a
+        # clause or follows a request ("tmrw is packed, can we plan something fri"), then a day or time
+        r"(?:^|[.,;:!?]|\s-)\W*(?:ok(?:ay)?\W+|so\W+|then\W+|hey\W+)*(?:(?:can|could|would|shall) (?:you|we|i) |"
+        r"please |pls |let'?s |i (?:want|need|wanna) to |i'?d like to |help me )?"
         r"(?:plan|book|block(?: out)?|set aside|reserve|pencil in)\b.{0,80}?\b(?:today|tonight|tomorrow|tmrw|"
         r"(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|satur|sun)(?:day)?|weekend|morning|afternoon|evening|"
         r"\d{1,2}(?::\d{2})?\s*(?:am|pm)?)\b",
@@ -103,13 +113,17 @@ def converse(ctx: MainContext) -> None:
     course = get_course(course_path(ctx.resources))  # a broken course is refused here, listing its problems
     ctx.shared(StudyMemory).remember(ctx.text)
     # keywords first, and a topic question or "continue" need no model to classify them
-    flow = study_pal.intent_for(ctx.text)
+    text = plain(ctx.text)  # "can u plan ...", "gtg": chat spellings written out for the keywords
+    flow = study_pal.intent_for(text)
+    if flow == "scheduling" and asks_what_planning_is(text):
+        ctx.say(ctx.phrase(POMODORO, "reply:main"))
+        return
     if flow in (None, "scheduling") and revises_plan(ctx):
         ctx.start("scheduling", SchedulingSlots(revise=True))
         return
-    if flow is None and asks_about_a_topic(course, ctx.text):
+    if flow is None and asks_about_a_topic(course, text):
         flow = "tutoring"
-    if flow is None and _CONTINUE.search(ctx.text):
+    if flow is None and _CONTINUE.search(text):
         resume(ctx)
         return
     flow = flow or ctx.intent()
@@ -122,6 +136,32 @@ def converse(ctx: MainContext) -> None:
         ctx.start(flow)
         return
     ctx.reply(small_talk(ctx.text), background=course_outline(course))
+
+
+# "what is a pomodoro?", "how does the pomodoro thing work": a question about the method, not a
+# request for a plan; a request verb or a day or time in the message makes it one
+_WHAT_IS = re.compile(
+    r"^\W*(?:(?:so|and|but|hey|wait|um+|hm+|ok|okay)\W+)*(?:what(?:'s| is| are| does)|how (?:does|do|did) (?:the |a |"
+    r"your |this )?(?:pomodoro|study plan|schedul)|explain|tell me (?:about|what))\b",
+    re.I,
+)
+_WANTS_ONE = re.compile(
+    r"\b(?:make|create|build|give|set up|schedule (?:me|my|some|a|study)|plan (?:me|my)|book|can you|could you|"
+    r"please|want|need|would like|i'?d like)\b",
+    re.I,
+)
+POMODORO = (
+    f"A Pomodoro is {STUDY_MINUTES} minutes of focused study, then a {SHORT_BREAK}-minute break; after every "
+    f"{LONG_BREAK_EVERY}th, a {LONG_BREAK}-minute one. My study plans are built from them, weakest topics "
+    "first. Say e.g. 'schedule study from 2pm to 4pm on Friday' and I'll make you one."
+)
+
+
+def asks_what_planning_is(text: str) -> bool:
+    """A question about the method ("what is a pomodoro?"), not a request for a plan."""
+    if not _WHAT_IS.search(text) or _WANTS_ONE.search(text):
+        return False
+    return timewindow.parse_window(text, timewindow.now()) is None
 
 
 def course_outline(course: Course) -> str:

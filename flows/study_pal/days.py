@@ -54,9 +54,13 @@ _RELATIVE = re.compile(
     re.I,
 )
 _WEEKDAY_NAMES = "|".join([*WEEKDAYS, *(a for a in _ABBREVIATIONS if a not in ("sat", "sun"))])
+# tomorrow as typed: tomorow, tommorrow, tomorro, 2moro, 2morrow, tmrw, tmr, tmrow, tomoz
+_TOMORROW = r"(?:to|2)m+or+o+w*|tmr(?:o?w)?|tomoz"
+# "sat" and "sun" are words too ("I sat", "the sun"): a day only after a lead word or before a time
 _NAMED = re.compile(
-    r"\b(day after (?:tomorrow|tmrw)|today|tonight|tomorrow|tomorow|tommorow|tommorrow|tmrw|tmr|2morrow|"
+    rf"\b(day after (?:tomorrow|{_TOMORROW})|today|tonight|{_TOMORROW}|"
     rf"(?:(next|this|on|coming|this coming)\s+)?({_WEEKDAY_NAMES})s?|(next|this|on|coming|do)\s+(sat|sun)|"
+    r"(sat|sun)(?=\s+(?:at\s+|from\s+)?\d|\s+(?:morning|afternoon|evening|night|arvo))|"
     r"(?:(next|this|on|at|over|for)\s+)?(?:the\s+)?(weekend))\b",
     re.I,
 )
@@ -105,16 +109,16 @@ def _named(m: re.Match[str], today: date) -> tuple[date, bool] | None:
     word = m.group(1).lower()
     if word in ("today", "tonight"):
         return today, True
-    if word in ("tomorrow", "tomorow", "tommorow", "tommorrow", "tmrw", "tmr", "2morrow"):
+    if re.fullmatch(_TOMORROW, word):
         return today + timedelta(days=1), True
     if word.startswith("day after"):
         return today + timedelta(days=2), True
-    if m.group(7):  # the weekend: its Saturday, or today while it is the weekend
+    if m.group(8):  # the weekend: its Saturday, or today while it is the weekend
         if today.weekday() >= 5:
-            return (today + timedelta(days=7 - today.weekday() + 5), True) if m.group(6) == "next" else (today, True)
+            return (today + timedelta(days=7 - today.weekday() + 5), True) if m.group(7) == "next" else (today, True)
         return today + timedelta(days=5 - today.weekday()), True
     lead = (m.group(2) or m.group(4) or "").lower()
-    name = (m.group(3) or m.group(5)).lower()
+    name = (m.group(3) or m.group(5) or m.group(6)).lower()
     weekday = WEEKDAYS.index(name) if name in WEEKDAYS else _ABBREVIATIONS[name]
     return _weekday(today, weekday, lead.split()[0] if lead else "")
 
@@ -177,7 +181,7 @@ def mentions(text: str, today: date) -> list[DayMention]:
     for m in _NAMED.finditer(text):
         named = _named(m, today)
         if named is not None:
-            add(named[0], named[1], m, vague=bool(m.group(7)))
+            add(named[0], named[1], m, vague=bool(m.group(8)))
     return sorted(out, key=lambda d: d.start)
 
 

@@ -18,12 +18,25 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from engine import StepContext
+from flows.study_pal.texting import plain
 
 
 def llm_configured(ctx: StepContext[Any]) -> bool:
     """Whether a real language model is behind ctx.parse (it is asked only what the keywords
     cannot decide)."""
     return ctx.llm_backend != "rules"
+
+
+# saying goodbye: ends a lesson, and declines what the bot offers ("see you tomorrow")
+LEAVING = (
+    r"\b(?:good)?bye\b|\bsee (?:you|ya)\b|\b(?:gotta|got to|have to|need to|must) (?:go|run|leave)\b|"
+    r"\btalk to you later\b|\b(?:good ?night|night night)\b|\bi'?m (?:off|out|leaving)\b"
+)
+_LEAVING = re.compile(LEAVING, re.I)
+
+
+def says_goodbye(text: str) -> bool:
+    return bool(_LEAVING.search(plain(text)))
 
 
 # asking for the analysis or a plan
@@ -35,11 +48,12 @@ _EXIT_WANTS_NEXT_FLOW = re.compile(
 )
 _EXIT_END = re.compile(
     r"\b(?:i'?m|i am|we'?re|we are)\s+(?:all\s+)?(?:done|finished|through)\b(?!\s+with\s+(?:this|that|the)\s)|"
-    r"^\W*(?:ok(?:ay)?\W*|alright\W*|right\W*)?(?:done|finished|finish|enough|stop|quit|exit|end|over)\W*$|"
+    r"^\W*(?:ok(?:ay)?\W*|alright\W*|right\W*)?(?:done|finished|finish|enough|stop|quit|exit|end|over)"
+    r"(?:\W*(?:please|now|thanks|thank you))?\W*$|\bi (?:quit|give up for today)\b|"
+    r"\bi'?m good for (?:now|today)\b|"
     r"\b(?:done|finished) for (?:today|now|the day|tonight)\b|\bthat'?s (?:all|it|enough)\b|\bthat is (?:all|it)\b|"
     r"\benough for (?:today|now)\b|\bthanks? (?:you )?(?:so much |a lot |very much )?for (?:your |the |all the )?"
-    r"(?:help|lesson|session|time|tutoring)\b|\b(?:good)?bye\b|\bsee (?:you|ya)\b|"
-    r"\b(?:gotta|got to|have to|need to|must) (?:go|run|leave)\b|"
+    r"(?:help|lesson|session|time|tutoring)\b|" + LEAVING + "|"
     r"\b(?:let'?s|i want to|i'?d like to|can we|could we|i wanna) (?:stop|end|finish|quit|wrap (?:it |this )?up)\b|"
     r"\bstop (?:for (?:today|now)|here|the lesson|now)\b|\bcall it a (?:day|night)\b|\bwrap (?:it |this )?up\b|"
     r"\bno more\b|\bend (?:the |this |our )?(?:session|lesson|tutoring)\b|\bfinish (?:the |this |our )?"
@@ -60,6 +74,7 @@ _ONLY_THANKS = re.compile(r"^\W*(?:(?:ok(?:ay)?|great|cool|nice|perfect|awesome)
 
 def may_exit(text: str) -> bool:
     """The keyword prefilter: only these messages are classified END / CONTINUE at all."""
+    text = plain(text)
     return any(p.search(text) for p in (_EXIT_WORDS, _EXIT_END, _EXIT_WANTS_NEXT_FLOW))
 
 
@@ -88,7 +103,8 @@ _PUT_OFF = re.compile(
 def exit_by_rules(text: str) -> Decision | None:
     """Keywords: asking for the analysis or a plan, or to go on another time, ends; asking for
     more tutoring continues; an ending phrase ends; a bare "thanks" continues. None: the
-    keywords cannot decide."""
+    keywords cannot decide. Chat spellings ("thank u for ur help", "cya") are read written out."""
+    text = plain(text)
     if _EXIT_WANTS_NEXT_FLOW.search(text) or _PUT_OFF.search(text):
         return "END"
     if _EXIT_CONTINUE.search(text) or _ONLY_THANKS.search(text):

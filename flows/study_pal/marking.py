@@ -76,11 +76,20 @@ _LONE_NUMBER = re.compile(r"(?<![\w./^*+=-])-?\d+(?:[.,]\d+)?(?:/\d+(?:[.,]\d+)?
 _TAKEN_BACK = re.compile(r"\b(?:not|isn'?t|no|never|wrong|or)\b")
 
 
+# powers said in words: "x squared", "4x cubed", "x to the power of 3", "x to the 4th"
+_POWER = re.compile(r"\s*\bto the (?:power of )?(\d+)(?:st|nd|rd|th)?(?: power)?\b|\s+(?:squared|cubed)\b")
+
+
 def spelled_out(text: str) -> str:
-    """Number words as digits: "twelve" 12, "one half" 1/2, "minus four" -4, "zero point five" 0.5."""
+    """Number words as digits: "twelve" 12, "one half" 1/2, "minus four" -4, "zero point five" 0.5;
+    powers as ^ ("x squared" x^2, "4x cubed" 4x^3), "plus" and "over" as + and /."""
     t = _FRACTION_WORDS.sub(lambda m: f"{_COUNTS.get(m.group(1), m.group(1))}/{_FRACTIONS[m.group(2)]}", text.lower())
     t = re.sub(r"^\W*half\W*$", "1/2", t)
+    t = re.sub(r"\bhalf(?:\s+of)?\s+(?=[a-z(]\b|\()", "1/2", t)  # "half x squared"
     t = alpha2digit(t, "en", threshold=0)
+    t = _POWER.sub(lambda m: "^" + (m.group(1) or {"squared": "2", "cubed": "3"}[m.group(0).strip().split()[-1]]), t)
+    t = re.sub(r"\s+(?:over|divided by)\s+", "/", t)
+    t = re.sub(r"\s+plus\s+", "+", t)
     return re.sub(r"\b(?:minus|negative)\s*(?=\d)", "-", t)
 
 

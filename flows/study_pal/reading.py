@@ -23,6 +23,7 @@ from flows.study_pal.lesson import (
     in_exercise,
     title_of,
 )
+from flows.study_pal.marking import spelled_out, yes_or_no
 from flows.study_pal.mastery import percent
 from flows.study_pal.memory import StudyMemory
 from flows.study_pal.subjects import named_subjects
@@ -103,7 +104,7 @@ def leave(ctx: Ctx) -> str | None:
 
 
 _REVEAL = re.compile(
-    r"\b(?:show|tell|give) me the (?:answer|solution)\b|\bwhat(?:'s| is) the (?:answer|solution)\b|"
+    r"\b(?:show|tell|give)(?: me)? (?:the |your )?(?:answer|solution)\b|\bwhat(?:'s| is) the (?:answer|solution)\b|"
     r"\b(?:reveal|just tell me)\b|\b(?:the )?(?:answer|solution),? please\b",
     re.I,
 )
@@ -191,7 +192,7 @@ def change_topic(ctx: Ctx) -> str | None:
 _ANOTHER = re.compile(
     r"\b(give me another|skip(?: this| it)?|(?:another|next|different) (?:one|problem|question|exercise)|"
     r"done with (?:this|that) (?:one|problem|question|exercise)|(?:give me |on to |onto )?the next(?: one)?|"
-    r"next,? please|move on|one more)\b|^\W*next\W*$",
+    r"next,? please|move on|one more|i'?ll pass|pass on (?:this|that)(?: one)?)\b|^\W*(?:next|pass)\W*$",
     re.I,
 )
 
@@ -222,6 +223,17 @@ _QUESTION = re.compile(
 
 def is_question(text: str) -> bool:
     return bool(_QUESTION.search(text))
+
+
+_MATH = re.compile(r"\d|[=^/*+()]|\b[a-z]\b", re.I)
+
+
+def asks_back(text: str) -> bool:
+    """A question that cannot be an answer ("is this on the exam?"): it ends in "?", has a few
+    words, and no number, symbol, option letter or yes/no in it ("4?", "c?", "yes?" are answers)."""
+    if not text.rstrip().endswith("?") or len(text.split()) < 3:
+        return False
+    return not _MATH.search(spelled_out(text)) and yes_or_no(text) is None
 
 
 _NOT_OFF_TOPIC = {"Math", "Algebra", "Linear algebra", "Geometry", "Trigonometry", "Statistics"}
@@ -274,7 +286,7 @@ def answer_question(ctx: Ctx) -> str | None:
         more = f"{left} more after this one" if left else "this is the last one"
         ctx.say(f"You're on part {s.chunk} of {s.chunks} of {s.title}: {more}.")
         return ""
-    if not is_question(ctx.text) and named in (None, s.concept):
+    if not (is_question(ctx.text) or asks_back(ctx.text)) and named in (None, s.concept):
         return None  # "4?" is an answer; only "derivatives?" (another topic) is a question
     if in_exercise(s) and named in (None, s.concept):
         material = current_chunk(s).explain  # the part at hand

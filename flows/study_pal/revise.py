@@ -75,6 +75,28 @@ def is_revision(text: str) -> bool:
     )
 
 
+# a message that corrects itself: "sat 9-11 actually make it 10-12", "at 4, no wait, 5"
+_SELF_CORRECTION = re.compile(
+    r"\b(?:actually|no wait|wait|sorry|i mean|scratch that|or rather|make (?:it|that)|change (?:it|that) to)\b", re.I
+)
+
+_BARE_HOUR = re.compile(r"^\W*(\d{1,2}(?::\d{2})?\s*(?:am|pm)?)\W*$", re.I)
+
+
+def read_window(text: str, at: datetime) -> Window | Invalid | None:
+    """The window a message names, its own corrections applied: what follows the last "actually"
+    / "no wait" / "make it" changes the window named before it, as a revision would."""
+    for cue in reversed(list(_SELF_CORRECTION.finditer(text))):
+        first = parse_window(text[: cue.start()], at)
+        if isinstance(first, Window):
+            # "no wait, 5": an hour alone after the cue is the new start
+            rest = _BARE_HOUR.sub(r"at \1", text[cue.end() :])
+            changed = revise_window(rest, at, first)
+            if changed is not None:
+                return changed
+    return parse_window(text, at)
+
+
 def revise_window(text: str, at: datetime, base: Window) -> Window | Invalid | None:
     """`base` changed as the message says; None when it names no change."""
     shift, resize = read_shift(text), read_resize(text)

@@ -30,9 +30,9 @@ from engine.models import JsonObject
 from flows.study_pal import timewindow
 from flows.study_pal.course import course_path, get_course
 from flows.study_pal.memory import PlanMemo, StudyMemory, Topic
-from flows.study_pal.revise import revise_window
+from flows.study_pal.revise import read_window, revise_window
 from flows.study_pal.subjects import read_subjects
-from flows.study_pal.timewindow import Window, default_window, hhmm, parse_window, window_parser
+from flows.study_pal.timewindow import Window, default_window, hhmm, window_parser
 
 STUDY_MINUTES = 25
 SHORT_BREAK = 5
@@ -95,7 +95,7 @@ def read(ctx: Ctx) -> None:
     course = get_course(course_path(ctx.resources))
     at = timewindow.now()
     memo = ctx.shared(StudyMemory).last_plan if s.revise else None
-    found = revise_window(ctx.text, at, memo.window) if memo else parse_window(ctx.text, at)
+    found = revise_window(ctx.text, at, memo.window) if memo else read_window(ctx.text, at)
     if isinstance(found, Window):
         s.window = found
     elif isinstance(found, Invalid):

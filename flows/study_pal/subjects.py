@@ -14,7 +14,14 @@ import re
 from rapidfuzz import fuzz, process
 
 from flows.study_pal.course import Course
-from flows.study_pal.timewindow import read_length
+from flows.study_pal.days import mentions, read_part
+from flows.study_pal.timewindow import now, read_length
+
+
+def names_a_day(words: str) -> bool:
+    """Do `words` begin with a day or a part of day ("thurs arvo", "tmrw", "sunday morning")?"""
+    first = words.split()[0]
+    return any(m.start == 0 for m in mentions(words, now().date())) or read_part(first) is not None
 
 # subject word -> how a plan names it
 SUBJECTS = {
@@ -55,6 +62,8 @@ def read_subject(text: str) -> str | None:
         first = subject.split()[0].lower()
         if subject.lower() in _NOT_SUBJECTS or first in _NOT_SUBJECTS or read_length(subject) is not None:
             continue
+        if names_a_day(subject):
+            continue  # "for thurs arvo", "for tmrw": when, not what
         return subject[:1].upper() + subject[1:]
     return None
 

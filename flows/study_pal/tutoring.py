@@ -69,6 +69,7 @@ from flows.study_pal.reading import (
     offer_parser,
 )
 from flows.study_pal.subjects import named_subjects
+from flows.study_pal.texting import plain
 
 # -- what the states say -------------------------------------------------------------------
 
@@ -382,11 +383,11 @@ tutoring = Flow(
         Aside("remember", match=lambda _: True, handle=keep_message),
         Aside("exit", match=may_exit, handle=leave),
         Aside("off-topic", match=lambda t: bool(named_subjects(t) or _CHITCHAT.search(t)), handle=off_topic),
-        Aside("reveal", match=lambda t: bool(_REVEAL.search(t)), handle=give_answer),
+        Aside("reveal", match=lambda t: bool(_REVEAL.search(plain(t))), handle=give_answer),
         Aside("motivator", match=discouraged, handle=motivate),
-        Aside("change-topic", match=lambda t: bool(_LESSON_REQUEST.search(t)), handle=change_topic),
-        Aside("another", match=lambda t: bool(_ANOTHER.search(t)), handle=another),
-        Aside("hint", match=lambda t: bool(_HINT.search(t)), handle=give_hint),
+        Aside("change-topic", match=lambda t: bool(_LESSON_REQUEST.search(plain(t))), handle=change_topic),
+        Aside("another", match=lambda t: bool(_ANOTHER.search(plain(t))), handle=another),
+        Aside("hint", match=lambda t: bool(_HINT.search(plain(t))), handle=give_hint),
         Aside("question", match=lambda t: is_question(t) or t.rstrip().endswith("?"), handle=answer_question),
         Aside("pleasantry", match=lambda t: bool(_PLEASANTRY.search(t)), handle=acknowledge),
     ],
