@@ -67,8 +67,9 @@ def check(db: str, texts: dict[str, list[str]], results: dict[str, dict[str, int
     # queued, not failed: every turn of every process committed, none reported a conflict
     assert [r["conflicts"] for r in results.values()] == [0] * len(results), results
     assert [r["committed"] for r in results.values()] == [turns] * len(results), results
-    # they did overlap: some turn lost a compare-and-swap and was played again
-    assert sum(r["retried"] for r in results.values()) >= 5, results
+    # they did overlap: some turn lost a compare-and-swap and was played again (how many varies
+    # with the machine's load: 4 of 300 turns on a busy 2-core machine, dozens when idle)
+    assert sum(r["retried"] for r in results.values()) >= 1, results
     if "://" not in db:
         with sqlite3.connect(db) as conn:
             assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]

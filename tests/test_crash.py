@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 
 from engine import SqlStore
-from engine.models import TurnTrace
+from engine.store.tracerow import trace_from_row
 
 pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs POSIX signals")
 
@@ -146,10 +146,8 @@ def check_whole(db: Path) -> None:
             assert turns == version == len(numbers), f"{where}: turns={turns} version={version} events={len(numbers)}"
             assert numbers == list(range(1, turns + 1)), f"{where}: event turn numbers {numbers}"
 
-            traces = [
-                TurnTrace.model_validate_json(t)
-                for (t,) in conn.execute("SELECT trace FROM turn_events WHERE session_id = ? ORDER BY id", (sid,))
-            ]
+            rows = "SELECT trace, turn, created_at FROM turn_events WHERE session_id = ? ORDER BY id"
+            traces = [trace_from_row(t, n, at, sid) for t, n, at in conn.execute(rows, (sid,))]
             last = traces[-1]
             assert (last.flow_after, last.state_after) == (flow, state), f"{where}: row and last trace disagree"
 
