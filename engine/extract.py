@@ -21,6 +21,8 @@ from wordfreq import zipf_frequency
 @dataclass(frozen=True)
 class Invalid:
     reason: str
+    # the value the reason offers ("Did you mean German?"): a plain yes to it next turn takes it
+    suggestion: str | None = None
 
 
 Rule = Callable[[str], object]

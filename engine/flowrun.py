@@ -14,7 +14,7 @@ from pydantic import ValidationError
 
 from engine.context import StepContext
 from engine.errors import DefinitionError
-from engine.extract import Invalid, Parser, fold
+from engine.extract import Invalid, Parser, fold, read_yes_no
 from engine.flow import Flow
 from engine.models import (
     FlowFrame,
@@ -29,6 +29,10 @@ from engine.turnbase import TurnBase
 
 MAX_HOPS = 64
 MAX_HANDOFFS = 8
+
+
+# Session memory key for the value a refused answer was offered ("Did you mean German?"), for a yes next turn.
+SUGGESTED_KEY = "innerloop.suggested"
 
 
 class FlowRunner(TurnBase):
@@ -82,6 +86,9 @@ class FlowRunner(TurnBase):
         state = flow.state(frame.state)
         if not isinstance(state, Ask):
             raise DefinitionError("session rests in a state that does not ask", flow=flow.name, state=frame.state)
+        suggested, self._suggested = self._suggested, None
+        if suggested is not None and self._answer_suggestion(flow, frame, slots, state, suggested):
+            return
         for aside in flow.asides:
             if aside.match(self.text) and self._aside(flow, frame, slots, state, aside):
                 return
@@ -356,11 +363,27 @@ class FlowRunner(TurnBase):
             lead = greeting or f"Back to the {flow.name}: "
             self.emit(lead + self.question(flow, state, slots))
 
+    def _answer_suggestion(self, flow: Flow[Any], frame: FlowFrame, slots: Slots, state: Ask, suggested: str) -> bool:
+        """A yes to "Did you mean German?" takes German; a no asks the question again, unread and
+        uncounted (the user is about to retype it). Anything else is read as usual (False)."""
+        verdict = read_yes_no(self.text)
+        if verdict is True and (updated := self._try_set(flow, slots, state, suggested)) is not None:
+            frame.attempts = 0
+            self.move(flow, frame, updated, ANSWER)
+            return True
+        if verdict is False and not isinstance(state.parser(slots)(self.text), str):  # "no, Polish" answers
+            self.emit("Alright. " + self.question(flow, state, slots))
+            return True
+        return False
+
     def parse_answer(
         self, flow: Flow[Any], state: Ask, slots: Slots, frame: FlowFrame
     ) -> tuple[Slots | None, str | None]:
         raw = state.parser(slots)(self.text)
         if isinstance(raw, Invalid):
+            if raw.suggestion is not None:
+                # read by the next turn only (Turn.run pops it), at this question
+                self.session.context[SUGGESTED_KEY] = raw.suggestion
             return None, raw.reason
         if raw is None and self._resuming:
             return None, None  # a greeting after a pause is no answer, and no model is asked to make it one

@@ -13,7 +13,7 @@ from engine.bot import Bot, Intent
 from engine.context import MainContext
 from engine.errors import DefinitionError
 from engine.extract import fold, read_yes_no
-from engine.flowrun import FlowRunner
+from engine.flowrun import SUGGESTED_KEY, FlowRunner
 from engine.handoff import end_hold, hold_of
 from engine.llm.port import TextSink
 from engine.models import (
@@ -82,6 +82,9 @@ class Turn(FlowRunner):
         # a question asked back last turn is answered by this message or not at all
         asked = self.session.context.pop(CONFIRM_KEY, None)
         self._asked = asked if isinstance(asked, str) else None
+        # likewise a suggestion: a yes to it must come next, at the same question
+        suggested = self.session.context.pop(SUGGESTED_KEY, None)
+        self._suggested = suggested if isinstance(suggested, str) else None
         a = self.session.active
         word = " ".join(self.text.lower().split()).rstrip(".!")
         if hold_of(self.session) is not None:

@@ -60,6 +60,7 @@ class TurnBase:
         # a paused run resumed by this message: it answers the question only when the rules read it so
         self._resuming = False
         self._asked: str | None = None  # the flow a model read last turn, asked back
+        self._suggested: str | None = None  # the value last turn's refusal offered ("Did you mean German?")
         self.bot = bot
         self.store = store
         self.llm = llm

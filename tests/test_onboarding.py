@@ -643,3 +643,35 @@ def test_a_models_correct_verdict_stands_only_near_an_accepted_answer(
     from flows.shared.grading import plausibly_right
 
     assert plausibly_right(answer, accepted) is stands
+
+
+# -- a yes to "Did you mean German?" ------------------------------------------------------
+
+
+@pytest.mark.parametrize("yes", ["yes", "yeah", "yep", "Yes please"])
+def test_a_yes_to_a_suggested_language_takes_it(engine: Engine, yes: str) -> None:
+    out = talk(engine, "hi", "Max", "germna")
+    assert "Did you mean German?" in out.reply
+    out = talk(engine, yes)
+    assert out.state == "ask_target" and out.slots["native_language"] == "de"
+
+
+def test_a_no_to_a_suggestion_asks_again_without_counting_an_attempt(engine: Engine) -> None:
+    out = talk(engine, "hi", "Max", "germna", "no")
+    assert out.state == "ask_native" and out.slots["native_language"] is None
+    assert out.reply.startswith("Alright.") and "native language" in out.reply
+    out = talk(engine, "germna", "no", "polish")  # two refusals counted of three: the flow goes on
+    assert out.state == "ask_target" and out.slots["native_language"] == "pl"
+
+
+def test_no_with_the_language_answers_at_once(engine: Engine) -> None:
+    out = talk(engine, "hi", "Max", "germna", "no, polish")
+    assert out.state == "ask_target" and out.slots["native_language"] == "pl"
+
+
+def test_a_suggestion_lasts_one_turn_and_the_latest_counts(engine: Engine) -> None:
+    out = talk(engine, "hi", "Max", "germna", "engish", "yes")
+    assert out.slots["native_language"] == "en"
+    # "xyzzy" suggests nothing, so the "yes" is a third refusal (the onboarding pauses), not German
+    out = talk(engine, "hi", "Ola", "germna", "xyzzy", "yes", user="ola")
+    assert "paused" in out.reply and out.slots.get("native_language") is None

