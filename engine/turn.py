@@ -9,11 +9,12 @@ from __future__ import annotations
 import re
 from datetime import datetime, timedelta
 
+from engine.answers import SUGGESTED_KEY
 from engine.bot import Bot, Intent
 from engine.context import MainContext
 from engine.errors import DefinitionError
 from engine.extract import fold, read_yes_no
-from engine.flowrun import SUGGESTED_KEY, FlowRunner
+from engine.flowrun import FlowRunner
 from engine.handoff import end_hold, hold_of
 from engine.llm.port import TextSink
 from engine.models import (

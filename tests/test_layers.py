@@ -148,7 +148,8 @@ TURN_PATH_ORDER = {
     "engine/states.py": ("engine.flow", "engine.bot", "engine.turn", "engine.registry", "engine.runtime"),
     "engine/flow.py": ("engine.bot", "engine.turn", "engine.registry", "engine.runtime"),
     "engine/bot.py": ("engine.turnbase", "engine.flowrun", "engine.turn", "engine.registry", "engine.runtime"),
-    "engine/turnbase.py": ("engine.flowrun", "engine.turn", "engine.registry", "engine.runtime"),
+    "engine/turnbase.py": ("engine.answers", "engine.flowrun", "engine.turn", "engine.registry", "engine.runtime"),
+    "engine/answers.py": ("engine.flowrun", "engine.turn", "engine.registry", "engine.runtime"),
     "engine/flowrun.py": ("engine.turn", "engine.registry", "engine.runtime"),
 }
 

@@ -1,0 +1,129 @@
+"""Reading a user's message as the answer to an asking state, and as the other slots it fills.
+
+The state's parser first; when it cannot decide, one model call reads the asked slot and
+every other slot the message may fill or correct (form filling). A model's free text is kept
+only when the message holds its words. The flow's any-time readers (`fills`, `extract`) run
+on every message; what they change is a correction only where the flow allows it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pydantic import ValidationError
+
+from engine.extract import Invalid, Parser, fold
+from engine.flow import Flow
+from engine.models import FlowFrame, Slots
+from engine.states import Ask
+from engine.turnbase import TurnBase
+
+# Session memory key for the value a refused answer was offered ("Did you mean German?"), for a yes next turn.
+SUGGESTED_KEY = "innerloop.suggested"
+
+
+class AnswerReader(TurnBase):
+    """The answer-reading half of running a flow."""
+
+    @staticmethod
+    def _fillable(flow: Flow[Any], slots: Slots, name: str) -> bool:
+        """May a message set `name` now: is it open, or a filled slot the flow lets be corrected?"""
+        return getattr(slots, name, None) is None or name in flow.correctable
+
+    def _fill_from_model(
+        self, flow: Flow[Any], slots: Slots, found: dict[str, object], state: Ask
+    ) -> tuple[Slots, dict[str, Any]]:
+        """Slots a model read beside the asked one, each kept only if its slot takes it; what
+        changed is acknowledged as the rules' findings are."""
+        changed: list[str] = []
+        for name, value in found.items():
+            if isinstance(value, str) and not _in_message(value, self.text):
+                continue  # a free text the message does not hold is the model's, not the user's
+            try:
+                slots = flow.slots.model_validate({**slots.model_dump(), name: value})
+            except ValidationError:
+                continue
+            changed.append(name)
+        if changed:
+            shown = ", ".join(f"{k.replace('_', ' ')}: {getattr(slots, k)}" for k in changed)
+            show = flow.show
+            if show is not None:
+                shown = ", ".join(show(k, getattr(slots, k)) for k in changed)
+            self.emit(f"Noted ({shown}).")
+            self._model_filled = True
+        return slots, slots.model_dump(mode="json")
+
+    def _extract(self, flow: Flow[Any], slots: Slots, asking: str | None) -> tuple[Slots, list[str]]:
+        """Read the message for every slot the flow lets any message fill (open ones, and
+        filled ones it lets be corrected), then apply its any-time extractor; returns the
+        slots and the names changed."""
+        found: dict[str, object] = {}
+        for name, reader in flow.fills.items():
+            if name == asking or not self._fillable(flow, slots, name):
+                continue
+            value = (reader if isinstance(reader, Parser) else reader(slots))(self.text)
+            if value is not None and not isinstance(value, Invalid):
+                found[name] = value
+        if flow.extract is not None:
+            found.update(flow.extract(self.text, slots, asking))
+        changed: list[str] = []
+        for name, value in found.items():
+            if getattr(slots, name, None) == value:
+                continue
+            try:
+                slots = flow.slots.model_validate({**slots.model_dump(), name: value})
+            except ValidationError:
+                continue  # a value the slot refuses is not a correction; the state's parser decides
+            changed.append(name)
+        return slots, changed
+
+    def parse_answer(
+        self, flow: Flow[Any], state: Ask, slots: Slots, frame: FlowFrame
+    ) -> tuple[Slots | None, str | None]:
+        raw = state.parser(slots)(self.text)
+        if isinstance(raw, Invalid):
+            if raw.suggestion is not None:
+                # read by the next turn only (Turn.run pops it), at this question
+                self.session.context[SUGGESTED_KEY] = raw.suggestion
+            return None, raw.reason
+        if raw is None and self._resuming:
+            return None, None  # a greeting after a pause is no answer, and no model is asked to make it one
+        if raw is None:
+            # one call reads the asked slot and every other slot the message may fill or correct
+            others = tuple(n for n in flow.fills if n != state.slot and self._fillable(flow, slots, n))
+            form = flow.form_model(state, others)
+            answer = self.llm_parse(form, f"parse:{flow.name}.{state.name}", flow.name)
+            raw = getattr(answer, "value", None) if answer else None
+            # a field left at its default (None, or an empty dict slot's {}) says nothing
+            extra = {n: v for n in others if (v := getattr(answer, n, None)) is not None and v != getattr(slots, n)}
+            if extra:
+                slots, frame.slots = self._fill_from_model(flow, slots, extra, state)
+            if raw is None:
+                return None, None
+        try:
+            return flow.slots.model_validate({**frame.slots, state.slot: raw}), None
+        except ValidationError as e:
+            return None, _friendly(e, state.parser(slots).expects)
+
+    def _try_set(self, flow: Flow[Any], slots: Slots, state: Ask, raw: object) -> Slots | None:
+        if raw is None or isinstance(raw, Invalid):
+            return None
+        try:
+            updated: Slots = flow.slots.model_validate({**slots.model_dump(), state.slot: raw})
+        except ValidationError:
+            return None
+        return updated
+
+
+def _in_message(value: str, text: str) -> bool:
+    """Does `text` hold some of `value`'s words (or, for a closed choice, is it there at all)?"""
+    words = {w for w in re.findall(r"\w+", fold(value)) if len(w) > 2}
+    said = set(re.findall(r"\w+", fold(text)))
+    return bool(words & said) if words else fold(value) in fold(text)
+
+
+def _friendly(e: ValidationError, expects: str) -> str:
+    first = e.errors()[0]
+    msg = str(first.get("msg", "invalid value"))
+    return f"That doesn't work ({msg.lower()}); I need {expects}."
