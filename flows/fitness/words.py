@@ -9,17 +9,10 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
-from engine.extract import fold
 from flows.fitness.profile import Diet
-from flows.shared.datafile import load_yaml
+from flows.shared.datafile import load_yaml, word, word_list
 
 WORDS_FILE = Path(__file__).parent / "data" / "words.yaml"
-
-
-def _check(entry: object) -> str:
-    if not isinstance(entry, str) or not entry or entry != fold(entry):
-        raise ValueError(f"{entry!r} must be lower-case text without extra spaces")
-    return entry
 
 
 class Words(BaseModel):
@@ -34,11 +27,7 @@ class Words(BaseModel):
     @field_validator("refusals", "fillers", "some_meats", "none_words", mode="before")
     @classmethod
     def _entries(cls, v: object) -> object:
-        if not isinstance(v, list) or not v:
-            raise ValueError("must be a non-empty list")
-        if len({_check(e) for e in v}) != len(v):
-            raise ValueError("lists an entry twice")
-        return v
+        return word_list(v)
 
     @field_validator("flexible_diets", mode="before")
     @classmethod
@@ -46,7 +35,7 @@ class Words(BaseModel):
         if not isinstance(v, dict) or not v:
             raise ValueError("must be a non-empty mapping")
         for key in v:
-            _check(key)
+            word(key)
         return v
 
 

@@ -89,9 +89,7 @@ def _tzif(zone: str) -> bytes:
 def _clock(zone: str) -> tuple[float | None, ...]:
     tz = ZoneInfo(zone)
     instants = (datetime(_CLOCK_YEAR, m, d, 12, tzinfo=UTC) for m in range(1, 13) for d in (1, 15))
-    return tuple(
-        None if (off := t.astimezone(tz).utcoffset()) is None else off.total_seconds() for t in instants
-    )
+    return tuple(None if (off := t.astimezone(tz).utcoffset()) is None else off.total_seconds() for t in instants)
 
 
 def _alternates(names: list[str], own: str, words: dict[str, float]) -> set[str]:

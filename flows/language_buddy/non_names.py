@@ -14,7 +14,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, field_validator
 
 from engine.extract import fold
-from flows.shared.datafile import load_yaml
+from flows.shared.datafile import load_yaml, word_list
 
 NON_NAMES_FILE = Path(__file__).parent / "data" / "non_names.yaml"
 
@@ -30,16 +30,7 @@ class NonNames(BaseModel):
     @field_validator("commands", "placeholders", "non_answers", "refusals", mode="before")
     @classmethod
     def _entries(cls, v: object) -> object:
-        if not isinstance(v, list) or not v:
-            raise ValueError("must be a non-empty list")
-        seen: set[str] = set()
-        for entry in v:
-            if not isinstance(entry, str) or entry != fold(entry) or not entry:
-                raise ValueError(f"{entry!r} must be lower-case text without extra spaces")
-            if entry in seen:
-                raise ValueError(f"{entry!r} is listed twice")
-            seen.add(entry)
-        return v
+        return word_list(v)
 
 
 def load_non_names(path: Path = NON_NAMES_FILE) -> NonNames:

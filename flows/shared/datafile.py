@@ -9,6 +9,7 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from engine.errors import DataFileError
+from engine.extract import fold
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -27,3 +28,22 @@ def load_yaml(path: Path, model: type[M]) -> M:
             for err in e.errors()
         ]
         raise DataFileError(str(path), problems) from e
+
+
+def word(entry: object) -> str:
+    """A word-table entry: lower-case text without extra spaces, as messages are folded to."""
+    if not isinstance(entry, str) or not entry or entry != fold(entry):
+        raise ValueError(f"{entry!r} must be lower-case text without extra spaces")
+    return entry
+
+
+def word_list(value: object) -> object:
+    """A word table's list (a field validator's check): not empty, each entry a `word`, none twice."""
+    if not isinstance(value, list) or not value:
+        raise ValueError("must be a non-empty list")
+    seen: set[str] = set()
+    for entry in value:
+        if word(entry) in seen:
+            raise ValueError(f"{entry!r} is listed twice")
+        seen.add(entry)
+    return value

@@ -14,7 +14,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, field_validator
 
 from engine.extract import Parser, fold, free_text
-from flows.shared.datafile import load_yaml
+from flows.shared.datafile import load_yaml, word_list
 
 NO_ANSWER_FILE = Path(__file__).parent / "data" / "no_answer.yaml"
 
@@ -29,16 +29,7 @@ class NoAnswerWords(BaseModel):
     @field_validator("greetings", "fillers", "replies", mode="before")
     @classmethod
     def _entries(cls, v: object) -> object:
-        if not isinstance(v, list) or not v:
-            raise ValueError("must be a non-empty list")
-        seen: set[str] = set()
-        for entry in v:
-            if not isinstance(entry, str) or not entry or entry != fold(entry):
-                raise ValueError(f"{entry!r} must be lower-case text without extra spaces")
-            if entry in seen:
-                raise ValueError(f"{entry!r} is listed twice")
-            seen.add(entry)
-        return v
+        return word_list(v)
 
 
 def load_no_answer(path: Path = NO_ANSWER_FILE) -> NoAnswerWords:

@@ -23,6 +23,7 @@ def names_a_day(words: str) -> bool:
     first = words.split()[0]
     return any(m.start == 0 for m in mentions(words, now().date())) or read_part(first) is not None
 
+
 # subject word -> how a plan names it
 SUBJECTS = {
     "math": "Math", "maths": "Math", "mathematics": "Math", "physics": "Physics", "chemistry": "Chemistry",
