@@ -274,6 +274,8 @@ SHIPPED_QUERIES = [
     ("something is wrong with the app", None),
     ("reminders come at the wrong time", "reminders-wrong-time"),
     ("my calender does not connect", "calendar-integration"),
+    ("my tasks disappeared", "restore-deleted-tasks"),
+    ("all my tasks vanished after the update", "restore-deleted-tasks"),
 ]
 
 
