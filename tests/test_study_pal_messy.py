@@ -14,7 +14,7 @@ from flows.study_pal.bot import asks_what_planning_is, study_pal
 from flows.study_pal.course import DEFAULT_COURSE, get_course
 from flows.study_pal.exits import exit_by_rules, says_goodbye
 from flows.study_pal.marking import check_answer
-from flows.study_pal.reading import _ANOTHER, _REVEAL, asks_back
+from flows.study_pal.reading import _ANOTHER, _REVEAL, asks_back, stalls
 from flows.study_pal.revise import read_window
 from flows.study_pal.subjects import read_subject
 from flows.study_pal.texting import plain
@@ -150,3 +150,24 @@ def test_math_said_in_words_is_graded(concept: str, chunk: int, text: str) -> No
 )  # fmt: skip
 def test_a_planning_verb_after_a_request_or_a_clause_start_plans(text: str, flow: str | None) -> None:
     assert study_pal.intent_for(plain(text)) == flow
+
+
+@pytest.mark.parametrize(
+    ("text", "stalling"),
+    [
+        ("brb", True),
+        ("hmm...", True),
+        ("OK wait", True),
+        ("hold on let me think", True),
+        ("give me a minute", True),
+        ("lol this is fun", True),
+        ("haha", True),
+        ("hmm 7", False),  # an answer after the hesitation
+        ("umm 7?", False),
+        ("a", False),  # an option letter
+        ("x", False),
+        ("wait is it 4", False),
+    ],
+)
+def test_a_message_that_only_buys_time_is_no_attempt(text: str, stalling: bool) -> None:
+    assert stalls(text) is stalling

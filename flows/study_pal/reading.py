@@ -27,6 +27,7 @@ from flows.study_pal.marking import spelled_out, yes_or_no
 from flows.study_pal.mastery import percent
 from flows.study_pal.memory import StudyMemory
 from flows.study_pal.subjects import named_subjects
+from flows.study_pal.texting import plain
 
 # -- parsing the answers to the flow's questions ---------------------------------------------
 
@@ -309,4 +310,26 @@ def acknowledge(ctx: Ctx) -> str | None:
     if not in_exercise(ctx.slots):
         return None  # at an offer or a topic choice, "ok" is a yes
     ctx.say("You're welcome!" if re.search(r"thank|thx", ctx.text, re.I) else "Good.")
+    return ""
+
+
+# a message that only buys time or reacts ("brb", "hmm", "hold on let me think", "lol this is fun")
+_STALL = re.compile(
+    r"(?:(?:ok|okay|um+|uh+|h+m+|so|wait|lol|haha+|hehe+|sorry|back|i'?m back)\W*)*"
+    r"(?:brb|be right back|(?:one|a|just a) (?:sec|second|min|minute|moment)|"
+    r"give me a (?:sec|second|min|minute|moment)|hold on|hang on|wait|let me think|thinking|"
+    r"h+m+|u+m+|u+h+|lol|lmao|haha+|hehe+|this is (?:fun|hard|tricky|cool)|fun)"
+    r"(?:\W+(?:let me think|lol|haha+|this is (?:fun|hard|tricky|cool)))*",
+)
+
+
+def stalls(text: str) -> bool:
+    return bool(_STALL.fullmatch(re.sub(r"[^\w\s']+", " ", plain(text).lower()).strip()))
+
+
+def take_your_time(ctx: Ctx) -> str | None:
+    """ "hmm", "brb", "hold on let me think": no attempt at the exercise, which waits."""
+    if not in_exercise(ctx.slots):
+        return None
+    ctx.say("Take your time.")
     return ""

@@ -67,6 +67,8 @@ from flows.study_pal.reading import (
     next_parser,
     off_topic,
     offer_parser,
+    stalls,
+    take_your_time,
 )
 from flows.study_pal.subjects import named_subjects
 from flows.study_pal.texting import plain
@@ -390,6 +392,7 @@ tutoring = Flow(
         Aside("hint", match=lambda t: bool(_HINT.search(plain(t))), handle=give_hint),
         Aside("question", match=lambda t: is_question(t) or t.rstrip().endswith("?"), handle=answer_question),
         Aside("pleasantry", match=lambda t: bool(_PLEASANTRY.search(t)), handle=acknowledge),
+        Aside("stall", match=stalls, handle=take_your_time),
     ],
     max_turns=80,
     llm_calls_per_turn=4,
