@@ -4,7 +4,9 @@ The course is loaded on every main-conversation turn (cached), so a broken or mi
 `--course` is refused, with every problem listed, at the first message. Then the main
 handler routes, in this order:
 
-1. a change to the last plan ("make it an hour later", "move it to Saturday") revises it;
+1. a question about the plans there are ("what's my plan for friday?") is answered from the
+   saved plans (flows/study_pal/plans.py); a change to the last plan ("make it an hour
+   later", "move it to Saturday") revises it;
    then keyword intents (analysis, scheduling, tutoring), and a question naming the course or
    one of its topics ("what is a limit?", "derivatives?"), which starts a lesson on it;
 2. "continue" / "another": the last lesson goes on at the part it stopped, but only while
@@ -29,6 +31,7 @@ from flows.study_pal.analysis import analysis
 from flows.study_pal.course import Course, course_path, get_course
 from flows.study_pal.lesson import TutoringSlots
 from flows.study_pal.memory import StudyMemory
+from flows.study_pal.plans import asks_for_plans, describe, upcoming
 from flows.study_pal.reading import discouraged, encouragement, is_question
 from flows.study_pal.revise import is_revision, revise_window
 from flows.study_pal.scheduling import (
@@ -58,6 +61,7 @@ SCHEDULING = Intent(
         r"\bschedul\w*",
         r"\bstudy plan\b",
         r"\bplan (?:my|a|the|some|out)\b",
+        r"\b(?:make|create|build|set up|need|want)\s+(?:me\s+)?(?:a|another|a new|new|my)\s+(?:study\s+)?plan\b",
         r"\bcalendar\b",
         r"\btimetable\b",
         r"\bwhen should i (?:study|learn|revise|practi[cs]e)\b",
@@ -114,6 +118,10 @@ def converse(ctx: MainContext) -> None:
     ctx.shared(StudyMemory).remember(ctx.text)
     # keywords first, and a topic question or "continue" need no model to classify them
     text = plain(ctx.text)  # "can u plan ...", "gtg": chat spellings written out for the keywords
+    if asks_for_plans(text):  # before the keywords: "what does my schedule look like?" makes no plan
+        at = timewindow.now()
+        ctx.say(ctx.phrase(describe(upcoming(ctx.records("study_plan"), at), text, at), "reply:main"))
+        return
     flow = study_pal.intent_for(text)
     if flow == "scheduling" and asks_what_planning_is(text):
         ctx.say(ctx.phrase(POMODORO, "reply:main"))
