@@ -87,7 +87,7 @@ def test_keyboard_mash(word: str) -> None:
     assert keyboard_mash(word)
 
 
-@pytest.mark.parametrize("word", ["Peter", "Tory", "Sasha", "Kjell", "Jo", "Ng", "Hannah", "Aaron", "Dasha"])
+@pytest.mark.parametrize("word", ["Peter", "Tory", "Sasha", "Kjell", "Jo", "Ng", "Hannah", "Aaron", "Dasha", "Wert"])
 def test_names_are_not_keyboard_mash(word: str) -> None:
     assert not keyboard_mash(word)
 

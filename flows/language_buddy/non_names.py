@@ -12,6 +12,7 @@ from itertools import pairwise
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, field_validator
+from wordfreq import zipf_frequency
 
 from engine.extract import fold
 from flows.shared.datafile import load_yaml, word_list
@@ -40,6 +41,10 @@ def load_non_names(path: Path = NON_NAMES_FILE) -> NonNames:
 
 TABLES = load_non_names()
 _EMAIL = re.compile(r"\S+@\S+\.\w+")
+# how common (wordfreq's zipf scale) a word must be in one of these languages to be no keyboard mash:
+# "wert" is 5.2 in German, "qwerty" at most 2.5 and "asdf" 1.7 anywhere
+COMMON_WORD = 3.0
+WORD_LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl")
 _ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
 _NEIGHBOURS = frozenset(
     pair for row in _ROWS for a, b in pairwise(row) for pair in (a + b, b + a)
@@ -58,7 +63,10 @@ def keyboard_mash(word: str) -> bool:
     if re.search(r"(.)\1\1", w):
         return True
     pairs = [w[i : i + 2] for i in range(len(w) - 1)]
-    return sum(p in _NEIGHBOURS for p in pairs) * 4 >= len(pairs) * 3
+    if sum(p in _NEIGHBOURS for p in pairs) * 4 < len(pairs) * 3:
+        return False
+    # a row run that is a common word somewhere ("Wert" is German for value, and a surname) is a name
+    return not any(zipf_frequency(w, lang) >= COMMON_WORD for lang in WORD_LANGUAGES)
 
 
 def refusal_reason(text: str) -> str | None:
