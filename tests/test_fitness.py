@@ -374,6 +374,7 @@ def test_out_of_turn_reading_needs_explicit_cues() -> None:
         "limitations": "bad knee",
         "goal": "fat_loss",
         "target_weight_kg": 70.0,
+        "weight_unit": "kg",
         "days_per_week": 3,
     }
     assert read_anytime("I'm allergic to peanuts and I prefer mornings", empty) == {

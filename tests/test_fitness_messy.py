@@ -89,7 +89,7 @@ def test_a_height_is_no_weight(text: str) -> None:
 
 def test_a_current_weight_said_alone_is_kept_and_the_target_asked() -> None:
     s = FitnessSlots(goal="muscle_gain")
-    assert read_anytime("i'm 70kg", s, "target_weight_kg") == {"current_weight_kg": 70.0}
+    assert read_anytime("i'm 70kg", s, "target_weight_kg") == {"current_weight_kg": 70.0, "weight_unit": "kg"}
     assert isinstance(parse_weight("i'm 70kg"), Invalid)
 
 
@@ -169,3 +169,15 @@ def test_a_goal_out_of_turn_is_never_a_spelling_guess() -> None:
 @pytest.mark.parametrize("text", ["im a total beginner", "i'm kind of a beginner", "i'm a bit of a newbie"])
 def test_a_level_with_its_qualifier_out_of_turn(text: str) -> None:
     assert read_anytime(text, FitnessSlots())["fitness_level"] == "beginner"
+
+
+def test_a_number_without_a_unit_is_read_in_the_unit_of_an_earlier_weight() -> None:
+    assert parse_weight("180", "lb") == 81.6
+    assert parse_weight("about 12", "st") == 76.2
+    assert isinstance(parse_weight("180"), Invalid)  # no earlier weight: the unit is asked for
+    out = parse_weight("3", "kg")
+    assert isinstance(out, Invalid) and "outside 30-300 kg" in out.reason
+    assert parse_weight("80 kg", "lb") == 80.0  # a unit written now wins
+    slots = FitnessSlots(goal="fat_loss")
+    assert read_anytime("I weigh 200 lbs", slots, "target_weight_kg").get("weight_unit") == "lb"
+    assert read_anytime("lose 10 kg", slots, "target_weight_kg").get("weight_unit") is None  # an amount, not a weight

@@ -33,7 +33,7 @@ from flows.fitness.readers import (
     read_time,
     weekdays_in,
 )
-from flows.fitness.weights import weigh
+from flows.fitness.weights import unit_of, weigh
 
 
 def days_parser(s: FitnessSlots) -> Parser:
@@ -96,6 +96,8 @@ def read_anytime(text: str, s: FitnessSlots, asking: str | None = None) -> dict[
         # said alone it is kept too (a user who told it expects it known) and the target question
         # still comes: "I'm 70 kg" is no target
         found["current_weight_kg"] = current.kg
+    if (kept := target or current) is not None and (unit := unit_of(kept)) is not None:
+        found["weight_unit"] = unit  # a later number without a unit is read in it
     # a range fills nothing out of turn: its question asks which end to plan with
     found["days_per_week"] = None if range_in(text, "days") else days_in(text)
     minutes = None if range_in(text, "minutes") else minutes_in(text)
@@ -129,7 +131,7 @@ def read_anytime(text: str, s: FitnessSlots, asking: str | None = None) -> dict[
 CLOSED: dict[str, Callable[[FitnessSlots], Parser]] = {
     "fitness_level": lambda s: read_level,
     "goal": lambda s: read_goal,
-    "target_weight_kg": lambda s: Parser(parse_weight, WEIGHT_EXPECTS),
+    "target_weight_kg": lambda s: Parser(lambda text: parse_weight(text, s.weight_unit), WEIGHT_EXPECTS),
     "days_per_week": lambda s: Parser(days_answer, "a number of days from 1 to 7"),
     "minutes_per_session": lambda s: Parser(minutes_answer, "minutes per session, from 10 to 240"),
     "diet": lambda s: read_diet,

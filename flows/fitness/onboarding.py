@@ -37,7 +37,7 @@ def welcome(ctx: StepContext[FitnessSlots]) -> None:
         "Hi! I'm your fitness coach. Let's set you up in five short stages: fitness assessment, goals, "
         "workouts, diet and schedule."
     )
-    given = {k: v for k, v in ctx.slots.model_dump(exclude={"completed"}).items() if v is not None}
+    given = {k: v for k, v in ctx.slots.model_dump(exclude={"completed", "weight_unit"}).items() if v is not None}
     noted = "; ".join(show(k, v) for k, v in given.items())
     ctx.say(f"{lead} Noted so far: {noted}." if noted else lead)
 

@@ -88,6 +88,8 @@ class FitnessSlots(Slots):
     goal: Goal | None = None
     target_weight_kg: Kilograms | Literal["none"] | None = None
     current_weight_kg: Kilograms | None = None
+    # the unit the user wrote a weight in: a later number without one is read in it
+    weight_unit: Literal["kg", "lb", "st"] | None = None
     days_per_week: int | None = Field(None, ge=1, le=7)
     minutes_per_session: int | None = Field(None, ge=10, le=240)
     equipment: list[str] | None = None

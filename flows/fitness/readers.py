@@ -116,16 +116,17 @@ _NO_TARGET = re.compile(
 WEIGHT_EXPECTS = "a weight with its unit (72 kg or 160 lb), or “none”"
 
 
-def parse_weight(text: str) -> object:
+def parse_weight(text: str, known_unit: str | None = None) -> object:
     """The target weight in kilograms ("72 kg", "160 lb", "11 stone"), "none" for no target, or a reason.
 
     Of several weights the one marked as the target wins ("I weigh 90 kg and want to get to
     80" -> 80, in the unit of the 90); a current weight alone, an amount to lose or a number
-    without a unit is asked about again rather than guessed.
+    without a unit is asked about again rather than guessed, unless the user wrote an earlier
+    weight with one (`known_unit`: "I weigh 200 lbs", then "180").
     """
     if is_none(text):
         return NONE
-    found = weigh(text)
+    found = weigh(text, known_unit)
     if not found.mentions:
         t = fold(text)
         # the target is optional: a refusal is no target, as "none" is

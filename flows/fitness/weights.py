@@ -89,11 +89,13 @@ class Weights:
         return found[-1] if found else None
 
 
-def weigh(text: str) -> Weights:
+def weigh(text: str, known_unit: str | None = None) -> Weights:
     """Every weight `text` mentions, in kg, each with its role.
 
     Two weights of which one is marked take the other role for the second ("95 kg, want 85":
     the first is current); several unmarked ones stay unmarked (the caller asks which).
+    `known_unit`: the unit the user wrote an earlier weight in; a message whose numbers have
+    none ("180" after "I weigh 200 lbs") is read in it.
     """
     t = with_digits(fold(text))
     raw: list[tuple[re.Match[str], str | None]] = []
@@ -103,7 +105,9 @@ def weigh(text: str) -> Weights:
             continue
         raw.append((m, unit))
     if not any(unit for _, unit in raw):
-        return Weights()
+        if known_unit is None or not raw:
+            return Weights()
+        raw = [(m, known_unit) for m, _ in raw]
     mentions: list[Weight] = []
     relative: str | None = None
     prev_end = 0
@@ -119,7 +123,7 @@ def weigh(text: str) -> Weights:
         elif _CURRENT_MARK.search(before):
             role = "current"
         kg = to_kg(float(m.group(1).replace(",", ".")), borrowed, float(m.group(3) or m.group(4) or 0))
-        written = m.group().strip() if unit else f"{m.group(1)} {borrowed}"
+        written = m.group().strip() if m.group(2) else f"{m.group(1)} {borrowed}"
         mentions.append(Weight(kg=kg, role=role, written=written, unit=borrowed))
     absolute = [w for w in mentions if w.role != "relative"]
     if len(absolute) == 2:
@@ -147,3 +151,11 @@ def _nearest_unit(raw: list[tuple[re.Match[str], str | None]], i: int) -> str:
         if unit:
             return unit
     raise ValueError("no weight with a unit")  # pragma: no cover - weigh() checks there is one
+
+
+_UNIT_NAMES = (("kg", re.compile(r"^(?:kg|kilo)")), ("lb", re.compile(r"^(?:lb|pound)")), ("st", re.compile(r"^st")))
+
+
+def unit_of(weight: Weight) -> str | None:
+    """The unit `weight` was written in, as "kg", "lb" or "st" (for a later number without one)."""
+    return next((name for name, pattern in _UNIT_NAMES if pattern.match(weight.unit)), None)
