@@ -15,7 +15,7 @@ from flows.fitness.anytime import read_anytime
 from flows.fitness.food import parse_allergies, read_diet
 from flows.fitness.profile import FitnessSlots
 from flows.fitness.qualified import days_answer, limitations_answer, minutes_answer
-from flows.fitness.readers import parse_equipment, parse_weight
+from flows.fitness.readers import parse_equipment, parse_weight, weekdays_in
 from flows.fitness.weights import weigh
 
 # -- the injuries answer ------------------------------------------------------------------
@@ -181,3 +181,12 @@ def test_a_number_without_a_unit_is_read_in_the_unit_of_an_earlier_weight() -> N
     slots = FitnessSlots(goal="fat_loss")
     assert read_anytime("I weigh 200 lbs", slots, "target_weight_kg").get("weight_unit") == "lb"
     assert read_anytime("lose 10 kg", slots, "target_weight_kg").get("weight_unit") is None  # an amount, not a weight
+
+
+@pytest.mark.parametrize(
+    ("text", "days"),
+    [("mwf", ["Mon", "Wed", "Fri"]), ("m/w/f mornings", ["Mon", "Wed", "Fri"]), ("t/th after work", ["Tue", "Thu"]),
+     ("mw and sat", ["Mon", "Wed", "Sat"]), ("tree", []), ("mwfs", [])],
+)  # fmt: skip
+def test_timetable_letters_name_their_days(text: str, days: list[str]) -> None:
+    assert weekdays_in(text) == days

@@ -315,9 +315,21 @@ _DAY_RE = re.compile(r"\b(" + "|".join(sorted(_DAY_WORDS, key=len, reverse=True)
 _RANGE_RE = re.compile(rf"{_DAY_RE.pattern}\s*(?:-|–|to|through|till|until)\s*{_DAY_RE.pattern}")
 
 
+# the letters a class timetable uses: "mwf", "t/th"
+_SHORTHANDS: dict[str, tuple[int, ...]] = {
+    "mwf": (0, 2, 4), "m/w/f": (0, 2, 4), "m-w-f": (0, 2, 4), "mw": (0, 2), "m/w": (0, 2),
+    "tth": (1, 3), "tuth": (1, 3), "t/th": (1, 3), "tu/th": (1, 3), "tr": (1, 3),
+}  # fmt: skip
+_SHORTHAND_RE = re.compile(
+    r"(?<![\w/-])(" + "|".join(re.escape(k) for k in sorted(_SHORTHANDS, key=len, reverse=True)) + r")(?![\w/-])"
+)
+
+
 def weekdays_in(text: str) -> list[Weekday]:
     t = fold(text)
     days: set[Weekday] = set()
+    for m in _SHORTHAND_RE.finditer(t):
+        days.update(WEEKDAYS[i] for i in _SHORTHANDS[m.group(1)])
     if re.search(r"\b(?:every ?day|daily|all week|each day)\b", t):
         days.update(WEEKDAYS)
     if re.search(r"\bweekdays?\b", t):
