@@ -28,6 +28,8 @@ AT = datetime(2025, 3, 12, 9, 0)  # a Wednesday morning
     [
         ("thank u for ur help!", "END"),
         ("ty for the help", "END"),
+        ("thanks 4 the help", "END"),
+        ("ty 4 ur help!!", "END"),
         ("gtg", "END"),
         ("cya", "END"),
         ("ttyl", "END"),
