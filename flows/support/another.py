@@ -62,7 +62,8 @@ def new_request(ctx: StepContext[ClarificationSlots]) -> str | None:
 
 def answer_later(ctx: StepContext[ClarificationSlots]) -> None:
     """After the article's answer, the request kept for later: its article when it needs no
-    questions, else its title and how to start it."""
+    questions (and, when it needs a person, the run hands off for it), else its title and how
+    to start it."""
     s = ctx.slots
     if s.later is None:
         return
@@ -82,3 +83,5 @@ def answer_later(ctx: StepContext[ClarificationSlots]) -> None:
         )
         return
     ctx.say(ctx.phrase(answer_text(doc.title, doc.body, {}, [], lead="About your other question:"), "answer:later"))
+    if doc.requires_handoff:  # as when asked on its own: the article, then a person (the run's escalation)
+        s.later_doc, s.later_title = doc.id, doc.title

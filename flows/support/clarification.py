@@ -100,7 +100,7 @@ def all_answered(s: ClarificationSlots) -> bool:
 
 
 def needs_handoff(s: ClarificationSlots) -> bool:
-    return s.requires_handoff
+    return s.requires_handoff or s.later_doc is not None
 
 
 def route(ctx: StepContext[ClarificationSlots]) -> None:
@@ -153,6 +153,9 @@ def respond(ctx: StepContext[ClarificationSlots]) -> None:
 
 def escalate(ctx: StepContext[ClarificationSlots]) -> None:
     s = ctx.slots
+    if not s.requires_handoff:  # only the request kept for later needs a person
+        hand_over(ctx, doc=s.later_doc, title=s.later_title, query=s.later or "", answers={}, reason="requires_handoff")
+        return
     hand_over(ctx, doc=s.doc, title=s.title, query=s.query, answers=s.answers, reason="requires_handoff")
 
 

@@ -42,6 +42,9 @@ class ClarificationSlots(Slots):
     given: dict[str, Answer] = Field(default_factory=dict)
     # a new request said during the queue ("actually my payment failed too"), answered after it
     later: str | None = None
+    # the article that request found, when it needs a person and no questions: the run hands off for it
+    later_doc: str | None = None
+    later_title: str | None = None
     # the queue has been entered: the question at `current_index` is the one being asked
     opened: bool = False
     # the current question's answer, one slot per answer type; emptied once recorded
