@@ -202,6 +202,20 @@ def test_an_unknown_place_reprompts_with_the_forms_that_work() -> None:
     out = parse_timezone("Atlantis")
     assert isinstance(out, Invalid)
     assert "Atlantis" in out.reason and "UTC+2" in out.reason and "Europe/Berlin" in out.reason
+    assert out.suggestion is None  # no city is near enough to "atlantis" to suggest
+
+
+@pytest.mark.parametrize(("typed", "suggested"), [("lisbn", "Lisbon"), ("new yrok", "New York"), ("pariss", "Paris")])
+def test_a_misspelt_city_is_suggested_and_a_yes_takes_it(typed: str, suggested: str) -> None:
+    out = parse_timezone(typed)
+    assert isinstance(out, Invalid) and f"Did you mean {suggested}?" in out.reason
+    assert out.suggestion == suggested and isinstance(parse_timezone(suggested), str)
+
+
+@pytest.mark.parametrize("typed", ["blah", "atlantis", "xyzzy town", "abc"])
+def test_a_word_that_is_no_city_gets_no_suggestion(typed: str) -> None:
+    out = parse_timezone(typed)
+    assert isinstance(out, Invalid) and out.suggestion is None
 
 
 def test_a_sentence_without_a_place_is_left_undecided() -> None:

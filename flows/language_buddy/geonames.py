@@ -181,6 +181,11 @@ def city_zones(name: str) -> str | dict[str, str] | None:
     return options
 
 
+def city_names() -> frozenset[str]:
+    """Every folded city name GeoNames has a city of 100,000 for (typo suggestions draw on them)."""
+    return frozenset(gazetteer().cities)
+
+
 def sentence_names() -> frozenset[str]:
     """The city names looked for anywhere in a sentence, with no "in" or "from" before them:
     "Nice", "Reading" or "Mobile" count only as a whole answer or after such a cue."""

@@ -26,9 +26,12 @@ def alias_pattern(aliases: Iterable[str]) -> re.Pattern[str]:
 # How alike a typed name and a known one must be (rapidfuzz's ratio, 0-100) to be suggested:
 # "germna" scores 83 against "german"; a suggestion is asked about, and taken only on a yes to it.
 _SUGGEST_SCORE = 80
+# Place names are thousands, so a looser score finds a stranger's town: "lisbn" (91) and "new
+# yrok" (88) are suggested, "atlantis" (86 against Atlant) and "blah" (80 against Beulah) not.
+PLACE_SUGGEST_SCORE = 87
 
 
-def closest_name(typed: str, names: Mapping[str, str]) -> str | None:
+def closest_name(typed: str, names: Mapping[str, str], cutoff: float = _SUGGEST_SCORE) -> str | None:
     """The value of the name closest to `typed`, when one is close enough to suggest; None otherwise."""
-    best = process.extractOne(typed, list(names), scorer=fuzz.ratio, score_cutoff=_SUGGEST_SCORE)
+    best = process.extractOne(typed, list(names), scorer=fuzz.ratio, score_cutoff=cutoff)
     return names[best[0]] if best else None

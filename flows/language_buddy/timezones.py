@@ -21,9 +21,9 @@ from typing import Annotated
 from pydantic import AfterValidator, BeforeValidator
 
 from engine.extract import Invalid, Parser, fold
-from flows.language_buddy.geonames import city_zones, sentence_names
+from flows.language_buddy.geonames import city_names, city_zones, sentence_names
 from flows.language_buddy.places import iana_zones, place_tables
-from flows.language_buddy.text import alias_pattern, trim
+from flows.language_buddy.text import PLACE_SUGGEST_SCORE, alias_pattern, closest_name, trim
 from flows.language_buddy.zone_names import zone_name_in, zone_named
 
 # -- timezones ----------------------------------------------------------------------------
@@ -288,7 +288,18 @@ def parse_timezone(text: str) -> object:
         return found
     if len(place.split()) > 3:
         return None  # a sentence naming no place: leave it to an LLM, if one is configured
+    close = closest_name(place, _suggestable(), PLACE_SUGGEST_SCORE) if len(place) >= 4 else None
+    if close is not None:  # "lisbn": a yes next turn takes Lisbon (engine/answers.py)
+        return Invalid(f"I don't know where “{raw}” is. Did you mean {close}?", suggestion=close)
     return Invalid(f"I don't know where “{raw}” is. Please give {TIMEZONE_EXPECTS}.")
+
+
+@cache
+def _suggestable() -> dict[str, str]:
+    """Place names a typo may be suggested from, folded -> as shown ("sao paulo" -> "Sao Paulo")."""
+    t = place_tables()
+    names = {*t.cities, *_zone_cities(), *city_names(), *t.countries}
+    return {n: n.title() for n in names if len(n) >= 4}
 
 
 @cache
