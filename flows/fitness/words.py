@@ -10,7 +10,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, field_validator
 
 from flows.fitness.profile import Diet
-from flows.shared.datafile import load_yaml, word, word_list
+from flows.shared.datafile import WordTuple, load_yaml, word
 
 WORDS_FILE = Path(__file__).parent / "data" / "words.yaml"
 
@@ -18,16 +18,11 @@ WORDS_FILE = Path(__file__).parent / "data" / "words.yaml"
 class Words(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    refusals: tuple[str, ...]
-    fillers: tuple[str, ...]
-    some_meats: tuple[str, ...]
+    refusals: WordTuple
+    fillers: WordTuple
+    some_meats: WordTuple
     flexible_diets: dict[str, Diet]
-    none_words: tuple[str, ...]
-
-    @field_validator("refusals", "fillers", "some_meats", "none_words", mode="before")
-    @classmethod
-    def _entries(cls, v: object) -> object:
-        return word_list(v)
+    none_words: WordTuple
 
     @field_validator("flexible_diets", mode="before")
     @classmethod

@@ -11,11 +11,11 @@ import re
 from itertools import pairwise
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, field_validator
+from pydantic import BaseModel, ConfigDict
 from wordfreq import zipf_frequency
 
 from engine.extract import fold
-from flows.shared.datafile import load_yaml, word_list
+from flows.shared.datafile import WordSet, WordTuple, load_yaml
 
 NON_NAMES_FILE = Path(__file__).parent / "data" / "non_names.yaml"
 
@@ -23,15 +23,10 @@ NON_NAMES_FILE = Path(__file__).parent / "data" / "non_names.yaml"
 class NonNames(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    commands: frozenset[str]
-    placeholders: frozenset[str]
-    non_answers: frozenset[str]
-    refusals: tuple[str, ...]
-
-    @field_validator("commands", "placeholders", "non_answers", "refusals", mode="before")
-    @classmethod
-    def _entries(cls, v: object) -> object:
-        return word_list(v)
+    commands: WordSet
+    placeholders: WordSet
+    non_answers: WordSet
+    refusals: WordTuple
 
 
 def load_non_names(path: Path = NON_NAMES_FILE) -> NonNames:

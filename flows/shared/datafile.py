@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TypeVar
+from typing import Annotated, TypeVar
 
 import yaml
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, BeforeValidator, ValidationError
 
 from engine.errors import DataFileError
 from engine.extract import fold
@@ -47,3 +47,8 @@ def word_list(value: object) -> object:
             raise ValueError(f"{entry!r} is listed twice")
         seen.add(entry)
     return value
+
+
+# A word table's field: the checks above run before the type's own
+WordSet = Annotated[frozenset[str], BeforeValidator(word_list)]
+WordTuple = Annotated[tuple[str, ...], BeforeValidator(word_list)]

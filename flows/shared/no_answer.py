@@ -11,10 +11,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, field_validator
+from pydantic import BaseModel, ConfigDict
 
 from engine.extract import Parser, fold, free_text
-from flows.shared.datafile import load_yaml, word_list
+from flows.shared.datafile import WordSet, load_yaml
 
 NO_ANSWER_FILE = Path(__file__).parent / "data" / "no_answer.yaml"
 
@@ -22,14 +22,9 @@ NO_ANSWER_FILE = Path(__file__).parent / "data" / "no_answer.yaml"
 class NoAnswerWords(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    greetings: frozenset[str]
-    fillers: frozenset[str]
-    replies: frozenset[str]
-
-    @field_validator("greetings", "fillers", "replies", mode="before")
-    @classmethod
-    def _entries(cls, v: object) -> object:
-        return word_list(v)
+    greetings: WordSet
+    fillers: WordSet
+    replies: WordSet
 
 
 def load_no_answer(path: Path = NO_ANSWER_FILE) -> NoAnswerWords:
