@@ -6,7 +6,15 @@ import pytest
 
 from engine import Engine, SqlStore
 from engine.authoring.replay import seed_profile
-from flows.language_buddy.profile_update import Profile, ProfileUpdateSlots, read_update, wants_change
+from engine.extract import Invalid
+from flows.language_buddy.profile_update import (
+    Profile,
+    ProfileUpdateSlots,
+    ask_timezone,
+    read_update,
+    timezone_parser,
+    wants_change,
+)
 
 MAX = Profile(name="Max", native_language="de", target_language="en", timezone="Europe/Berlin", level="B1")
 
@@ -34,7 +42,16 @@ def test_asking_to_change_with_no_value(text: str) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["hello", "I'm tired", "I'm learning a lot", "the weather in Paris is nice", "no", "what time is it in London?"],
+    [
+        "hello",
+        "I'm tired",
+        "I'm learning a lot",
+        "the weather in Paris is nice",
+        "no",
+        "what time is it in London?",
+        "i moved to a new flat lol",
+        "we moved to the countryside",
+    ],
 )
 def test_ordinary_messages_change_nothing(text: str) -> None:
     assert not wants_change(text, MAX)
@@ -55,3 +72,29 @@ def test_a_change_is_a_new_record_and_onboarding_does_not_start_again(tmp_path: 
     latest = store.latest("profile", bot="language-buddy", user="max")
     assert latest is not None and latest.data["name"] == "Sam"
     assert engine.turn("language-buddy", "max", "Hello!").flow == "main"
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("i moved to amsterdm", {"field": "timezone", "moved_to": "amsterdm"}),
+        ("i just moved to the us", {"field": "timezone", "moved_to": "the us"}),
+        ("i'm living in tokio now", {"timezone": "Asia/Tokyo"}),
+    ],
+)
+def test_a_move_the_sentence_readers_miss_asks_about_its_place(text: str, found: dict[str, object]) -> None:
+    assert read_update(text, ProfileUpdateSlots(current=MAX)) == found
+    assert wants_change(text, MAX)
+
+
+def test_did_you_mean_after_a_move_takes_a_yes_and_asks_again_after_a_no() -> None:
+    s = ProfileUpdateSlots(current=MAX, field="timezone", moved_to="amsterdm")
+    assert ask_timezone(s) == "I don't know where “amsterdm” is. Did you mean Amsterdam?"
+    read = timezone_parser(s)
+    assert read("yes") == "Europe/Amsterdam"
+    no = read("no")
+    assert isinstance(no, Invalid) and no.reason.startswith("Alright.")
+    assert read("no, rotterdam") == "Europe/Amsterdam"  # the city said with the no
+    assert ask_timezone(ProfileUpdateSlots(current=MAX, field="timezone", moved_to="the us")).startswith(
+        "The US has several timezones"
+    )

@@ -17,7 +17,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from engine import Ask, Final, Flow, Slots, Step, StepContext, T
-from engine.extract import choice
+from engine.extract import Invalid, Parser, choice, read_yes_no
 from flows.language_buddy.answers import read_anytime
 from flows.language_buddy.assessment import CEFR
 from flows.language_buddy.corrections import field_and_value
@@ -25,12 +25,25 @@ from flows.language_buddy.field_parsers import PARSERS
 from flows.language_buddy.languages import LanguageCode, language_name
 from flows.language_buddy.names import PersonName
 from flows.language_buddy.profile import AMEND_WORDS, PROFILE_FIELDS, OnboardingSlots
-from flows.language_buddy.timezones import TimeZoneName, zone_label
+from flows.language_buddy.timezones import TimeZoneName, parse_timezone, zone_label
 
 Field = Literal["name", "native_language", "target_language", "timezone", "nothing"]
 # "update my profile", "can I change my details", "edit my settings": a change with no value yet
 ASKS_FOR_A_CHANGE = re.compile(
     r"\b(?:update|change|edit|fix|correct|amend|modify)\b.{0,25}\b(?:profile|details|settings|info|information)\b"
+)
+
+# "I moved to X", "I'm living in X now", "we relocated to X": the new place, read or not; "a new
+# flat", "my parents' place" name a home, not a place to look up
+_NO_PLACE = (
+    r"(?:a|an|my|our|his|her|their|another)\b|(?:the\s+)?(?:new|different|bigger|smaller|other)\b"
+    r"|the\s+(?:flat|apartment|house|room|dorm|place|countryside|suburbs|city|coast)\b"
+)
+_MOVED = re.compile(
+    r"\b(?:i|we)(?:'ve| have)?\s+(?:just\s+|recently\s+)?(?:moved|relocated)\s+(?:to|in)\s+(?!" + _NO_PLACE + r")"
+    r"(?P<place>\w[^.,;!?]*)"
+    r"|\b(?:i'?m|i am)\s+(?:now\s+)?(?:living|based)\s+in\s+(?!" + _NO_PLACE + r")(?P<place2>\w[^.,;!?]*?)(?:\s+now)?"
+    r"\s*(?:$|[.,;!?])"
 )
 
 # A field word and a value count in the main conversation only with a word of changing or "my":
@@ -55,6 +68,9 @@ class Profile(BaseModel):
 class ProfileUpdateSlots(Slots):
     current: Profile | None = None
     field: Field | None = None
+    # "I moved to amsterdm": the place a move named that could not be read; asked about (with a
+    # "did you mean" when a known place is near it), and a yes takes the suggestion
+    moved_to: str | None = None
     # the new values; only those given are changed
     name: PersonName | None = None
     native_language: LanguageCode | None = None
@@ -75,6 +91,11 @@ def read_update(text: str, s: ProfileUpdateSlots, asking: str | None = None) -> 
     found = {k: v for k, v in read_anytime(text, view).items() if k in PROFILE_FIELDS}
     if not found and (asking is not None or _CHANGING.search(text.lower())):
         found = field_and_value(text, view)
+    if not found and asking is None and (m := _MOVED.search(text.lower())):
+        # a move the sentence readers missed: the place alone, else the timezone question about it
+        place = (m.group("place") or m.group("place2") or "").strip()
+        zone = parse_timezone(place)
+        found = {"timezone": zone} if isinstance(zone, str) else {"field": "timezone", "moved_to": place}
     if asking is not None and asking in PARSERS and asking not in found:
         return found  # the asked question's own parser reads a bare answer
     if found and asking == "field":
@@ -121,6 +142,40 @@ def save(ctx: StepContext[ProfileUpdateSlots]) -> None:
     ctx.say(f"Done, your profile now says {listed}.{note}")
 
 
+def _suggested(s: ProfileUpdateSlots) -> str | None:
+    """The known place near the one the move named ("amsterdm" -> Amsterdam), if any."""
+    if s.moved_to is None:
+        return None
+    read = parse_timezone(s.moved_to)
+    return read.suggestion if isinstance(read, Invalid) else None
+
+
+def ask_timezone(s: ProfileUpdateSlots) -> str:
+    """The question, or after a move the reader could not place, why ("Did you mean Amsterdam?",
+    "The US has several time zones...")."""
+    read = parse_timezone(s.moved_to) if s.moved_to is not None else None
+    if isinstance(read, Invalid):
+        return read.reason
+    return "What's your timezone? A city, an IANA name or a UTC offset all work."
+
+
+def timezone_parser(s: ProfileUpdateSlots) -> Parser:
+    """Onboarding's timezone reader; after "Did you mean Amsterdam?" a yes takes Amsterdam."""
+    base = PARSERS["timezone"](OnboardingSlots())
+    near = _suggested(s)
+
+    def rule(text: str) -> object:
+        said = read_yes_no(text) if near is not None else None
+        if said is True and near is not None:
+            return base(near)
+        read = base(text)
+        if said is False and not isinstance(read, str):  # "no" (and not "no, Rotterdam")
+            return Invalid("Alright. Which city is it near, or what's your UTC offset?")
+        return read
+
+    return Parser(rule, base.expects)
+
+
 def summary(s: ProfileUpdateSlots) -> str:
     given = _given(s)
     listed = ", ".join(f"{f} -> {v}" for f, v in given.items())
@@ -157,17 +212,13 @@ profile_update = Flow(
             say="Which language would you like to learn?",
             parse=PARSERS["target_language"](OnboardingSlots()),
         ),
-        Ask(
-            "ask_timezone",
-            slot="timezone",
-            say="What's your timezone? A city, an IANA name or a UTC offset all work.",
-            parse=PARSERS["timezone"](OnboardingSlots()),
-        ),
+        Ask("ask_timezone", slot="timezone", say=ask_timezone, parse=timezone_parser),
         Step("save", run=save),
         Final("done", summary=summary),
     ],
     transitions=[
         T("next", "start", "save", when=lambda s: bool(_given(s))),
+        T("next", "start", "ask_timezone", when=lambda s: s.field == "timezone"),
         T("next", "start", "ask_field"),
         T("answer", "ask_field", "save", when=lambda s: bool(_given(s)) or s.field == "nothing"),
         T("answer", "ask_field", "ask_name", when=lambda s: s.field == "name"),
