@@ -75,3 +75,19 @@ def test_asking_for_the_schedule_shows_the_saved_plan_and_makes_none() -> None:
         reply = e.turn("study-pal", "u", "what does my schedule look like for friday?").reply
     assert reply.startswith("Your study plan:\n📚 Friday 2025-03-14, 16:00-18:00: 16:00-16:25 Chemistry")
     assert len(store.records("study_plan")) == 1
+
+
+def test_another_plan_like_the_last_one_keeps_its_topics_and_moves_nothing() -> None:
+    store = MemoryStore()
+    e = Engine(store)
+    with pinned_clock(AT):
+        assert "Chemistry" not in e.turn("study-pal", "u", "and one for tmrw too").reply  # no plan yet: none to copy
+        e.turn("study-pal", "u", "plan chemistry and biology on friday at 4")
+        reply = e.turn("study-pal", "u", "and one for tmrw too").reply
+        assert reply.startswith("📚 Your study plan for Thursday 2025-03-13, 16:00-18:00")
+        assert "Chemistry" in reply and "Biology" in reply
+        shown = e.turn("study-pal", "u", "whats my plan").reply
+    plans = [r.data for r in store.records("study_plan")]
+    assert [p["date"] for p in plans] == ["2025-03-14", "2025-03-13"]
+    assert all("revises" not in p for p in plans)
+    assert shown.startswith("Your 2 study plans ahead:")

@@ -6,7 +6,8 @@ handler routes, in this order:
 
 1. a question about the plans there are ("what's my plan for friday?") is answered from the
    saved plans (flows/study_pal/plans.py); a change to the last plan ("make it an hour
-   later", "move it to Saturday") revises it;
+   later", "move it to Saturday") revises it, and "and one for tomorrow too" makes another
+   plan with its topics;
    then keyword intents (analysis, scheduling, tutoring), and a question naming the course or
    one of its topics ("what is a limit?", "derivatives?"), which starts a lesson on it;
 2. "continue" / "another": the last lesson goes on at the part it stopped, but only while
@@ -129,6 +130,9 @@ def converse(ctx: MainContext) -> None:
     if flow in (None, "scheduling") and revises_plan(ctx):
         ctx.start("scheduling", SchedulingSlots(revise=True))
         return
+    if flow in (None, "scheduling") and plans_again(ctx, text):
+        ctx.start("scheduling", SchedulingSlots(again=True))
+        return
     if flow is None and asks_about_a_topic(course, text):
         flow = "tutoring"
     if flow is None and _CONTINUE.search(text):
@@ -184,6 +188,17 @@ def revises_plan(ctx: MainContext) -> bool:
     if memo is None or not is_revision(ctx.text):
         return False
     return revise_window(ctx.text, timewindow.now(), memo.window) is not None
+
+
+# "and one for tmrw too", "same for saturday", "another one friday 10-12": the last plan's topics again
+_AGAIN = re.compile(r"\b(?:one|another|same|again|too|also|as well)\b", re.I)
+
+
+def plans_again(ctx: MainContext, text: str) -> bool:
+    """Does the message ask for another plan like the last one, at a time it names?"""
+    if ctx.shared(StudyMemory).last_plan is None or not _AGAIN.search(text):
+        return False
+    return isinstance(timewindow.parse_window(text, timewindow.now()), timewindow.Window)
 
 
 def small_talk(text: str) -> str:

@@ -56,6 +56,7 @@ class SchedulingSlots(Slots):
     subject: str | None = None  # the subjects named, as the plan lists them ("Chemistry, Biology")
     subjects: list[str] = Field(default_factory=list)
     revise: bool = False  # started to change the last plan
+    again: bool = False  # another plan like the last one, at another time ("and one for tmrw too")
     revised: Window | None = None  # the window of the plan this one replaces
     priorities: list[str] = Field(default_factory=list)  # "Derivatives (severe)", most severe first
     sessions: list[StudySession] = Field(default_factory=list)
@@ -114,7 +115,7 @@ def plan(ctx: Ctx) -> None:
         s.window = default_window(timewindow.now())
         s.used_default = True
     course = get_course(course_path(ctx.resources))
-    memo = ctx.shared(StudyMemory).last_plan if s.revise else None
+    memo = ctx.shared(StudyMemory).last_plan if s.revise or s.again else None
     weak = ctx.shared(StudyMemory).analysis
     topics: list[Topic]
     if s.subjects:
