@@ -92,6 +92,9 @@ def test_tomorrow_as_typed_and_sat_sun_before_a_time(text: str, day: date, start
         ("schedule friday 3-5 hmm make it an hour later", date(2025, 3, 14), time(16), time(18)),
         ("schedule friday 3-5 actually saturday", date(2025, 3, 15), time(15), time(17)),
         ("actually can you schedule tomorrow 3-5", date(2025, 3, 13), time(15), time(17)),
+        # two corrections, the second taking the first back
+        ("sat 10-12 actually sunday wait no saturday is fine", date(2025, 3, 15), time(10), time(12)),
+        ("sat 10-12 wait no sunday", date(2025, 3, 16), time(10), time(12)),
     ],
 )
 def test_a_message_that_corrects_its_own_window(text: str, day: date, start: time, end: time) -> None:

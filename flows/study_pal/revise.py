@@ -80,6 +80,7 @@ _SELF_CORRECTION = re.compile(
     r"\b(?:actually|no wait|wait|sorry|i mean|scratch that|or rather|make (?:it|that)|change (?:it|that) to)\b", re.I
 )
 
+_TAKEN_BACK = re.compile(r"^\W*(?:no|nah|nope)\b\W*", re.I)
 _BARE_HOUR = re.compile(r"^\W*(\d{1,2}(?::\d{2})?\s*(?:am|pm)?)\W*$", re.I)
 
 
@@ -87,10 +88,13 @@ def read_window(text: str, at: datetime) -> Window | Invalid | None:
     """The window a message names, its own corrections applied: what follows the last "actually"
     / "no wait" / "make it" changes the window named before it, as a revision would."""
     for cue in reversed(list(_SELF_CORRECTION.finditer(text))):
-        first = parse_window(text[: cue.start()], at)
+        # the window before the cue with its own corrections: "sat 10-12 actually sunday, wait..."
+        first = read_window(text[: cue.start()], at)
         if isinstance(first, Window):
+            # "wait no, saturday is fine": the "no" takes back what came before, it declines nothing
+            rest = _TAKEN_BACK.sub("", text[cue.end() :])
             # "no wait, 5": an hour alone after the cue is the new start
-            rest = _BARE_HOUR.sub(r"at \1", text[cue.end() :])
+            rest = _BARE_HOUR.sub(r"at \1", rest)
             changed = revise_window(rest, at, first)
             if changed is not None:
                 return changed
