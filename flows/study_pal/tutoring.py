@@ -28,23 +28,26 @@ from __future__ import annotations
 
 from engine import Aside, Ask, Final, Flow, Step, T
 from engine.extract import free_text
-from flows.shared.grading import plausibly_right, verdict_model
-from flows.study_pal import timewindow
-from flows.study_pal.course import MASTERY_THRESHOLD, Course, course_path, get_course
 from flows.study_pal.exits import may_exit
 from flows.study_pal.lesson import (
     MAX_TRIES,
-    Ctx,
     TutoringSlots,
-    course_of,
     current_chunk,
     menu,
-    set_concept,
     title_of,
 )
-from flows.study_pal.marking import check_answer
-from flows.study_pal.mastery import ExerciseResult, mastery, percent, read_results
-from flows.study_pal.memory import StudyMemory
+from flows.study_pal.lesson_steps import (
+    begin,
+    check_prerequisites,
+    complete,
+    explain,
+    grade,
+    reveal,
+    skip,
+    start,
+    switch,
+)
+from flows.study_pal.mastery import percent
 from flows.study_pal.reading import (
     _ANOTHER,
     _CHITCHAT,
@@ -114,173 +117,6 @@ def cancelled(s: TutoringSlots) -> str:
 
 def closing(s: TutoringSlots) -> str:
     return "Good session! Let me look at how it went." if s.mastery else "OK, let's stop here."
-
-
-# -- steps ---------------------------------------------------------------------------------
-
-
-def mastery_levels(ctx: Ctx, course: Course) -> dict[str, float]:
-    """Mastery of every concept: stored results, overlaid with this lesson's latest values
-    (the record of an exercise graded in this very turn is not in the store yet)."""
-    results = read_results(r.data for r in ctx.records("exercise"))
-    levels = {cid: mastery(results, cid, len(course.concept(cid).chunks)) for cid in course.order}
-    levels.update(ctx.slots.mastery)
-    return levels
-
-
-def suggest(course: Course, levels: dict[str, float], s: TutoringSlots) -> str | None:
-    """The goal the user deferred; the concept just taught if still below the threshold; else
-    the first unmastered concept whose prerequisites are met."""
-    if s.target and s.target != s.concept:
-        return s.target
-    if s.concept is not None and levels[s.concept] < MASTERY_THRESHOLD:
-        return s.concept
-    for cid in course.order:
-        if cid == s.concept or levels[cid] >= MASTERY_THRESHOLD:
-            continue
-        if all(levels[p] >= MASTERY_THRESHOLD for p in course.concept(cid).prerequisites):
-            return cid
-    return None
-
-
-def start(ctx: Ctx) -> None:
-    s = ctx.slots
-    path = course_path(ctx.resources)
-    course = get_course(path)
-    s.course = str(path)
-    if not course.has(s.concept):
-        s.concept = course.find(ctx.text)
-    if s.concept is None and course.mentions_course(ctx.text):
-        # "what is calculus?": begin where this learner stands rather than ask
-        s.concept = suggest(course, mastery_levels(ctx, course), s)
-
-
-def check_prerequisites(ctx: Ctx) -> None:
-    s = ctx.slots
-    course = course_of(s)
-    # a model may have named the topic in its own words; map it back to the course
-    cid = s.concept if course.has(s.concept) else course.find(s.concept or "")
-    s.concept, s.offer, s.offer_text, s.take_offer = None, None, None, None
-    if cid is None:
-        return
-    set_concept(s, cid)
-    levels = mastery_levels(ctx, course)
-    unmet = [p for p in course.all_prerequisites(cid) if levels[p] < MASTERY_THRESHOLD]
-    if not unmet or s.resume > 1:
-        return  # a lesson taken up again mid-way was already agreed to
-    s.offer = unmet[0]
-    listed = ", ".join(f"{course.concept(p).title} ({percent(levels[p])})" for p in unmet)
-    s.offer_text = (
-        f"{s.title} builds on {listed}, and your mastery there is below {percent(MASTERY_THRESHOLD)}. "
-        f"Shall we start with {course.concept(unmet[0]).title} first? "
-        f"Say yes, or no to go straight to {s.title}."
-    )
-
-
-def begin(ctx: Ctx) -> None:
-    s = ctx.slots
-    if s.offer is not None and s.take_offer:
-        s.target = s.concept
-        set_concept(s, s.offer)
-    s.offer = s.offer_text = s.take_offer = None
-    if 1 < s.resume <= s.chunks:
-        s.chunk = s.resume
-        ctx.say(f"Let's pick up {s.title} where we left off: part {s.chunk} of {s.chunks}.")
-    else:
-        s.chunk = 1
-        ctx.say(f"Let's learn {s.title}: {s.chunks} short parts, each with an exercise.")
-    s.resume = 0
-
-
-def explain(ctx: Ctx) -> None:
-    s = ctx.slots
-    ctx.say(ctx.phrase(f"Part {s.chunk}/{s.chunks}. {current_chunk(s).explain}", "explain:tutoring"))
-    s.answer, s.correct, s.attempts = None, None, 0
-    s.asked_at = timewindow.now()
-    ctx.shared(StudyMemory).open_lesson(s.concept, s.chunk)
-
-
-def grade(ctx: Ctx) -> None:
-    s = ctx.slots
-    chunk = current_chunk(s)
-    exercise = chunk.exercise
-    s.attempts += 1
-    right = check_answer(exercise, s.answer or "")
-    if not right and not exercise.is_choice:
-        # rules accept only the listed forms; a model may recognise an equivalent one
-        verdict = ctx.parse(verdict_model(exercise.question, tuple(exercise.answers or ())), "grade:tutoring")
-        answers = tuple(exercise.answers or ())
-        right = getattr(verdict, "correct", None) is True and plausibly_right(s.answer or "", answers)
-    s.correct = right
-    if right:
-        ctx.say(ctx.phrase("Correct!" if s.attempts == 1 else "Correct, well done!", "feedback:tutoring"))
-    elif s.attempts < MAX_TRIES:
-        s.answer = None
-        ctx.say(ctx.phrase(f"Not quite. Hint: {chunk.hint}", "hint:tutoring"))
-        return
-    else:
-        ctx.say(ctx.phrase(f"Not quite. The answer is {exercise.solution()}. {chunk.hint}", "reveal:tutoring"))
-    save_result(ctx)
-
-
-def reveal(ctx: Ctx) -> None:
-    """The user asked for the answer: shown, and scored like a revealed one (0)."""
-    s = ctx.slots
-    chunk = current_chunk(s)
-    ctx.say(ctx.phrase(f"The answer is {chunk.exercise.solution()}. {chunk.hint}", "reveal:tutoring"))
-    s.correct = False
-    save_result(ctx)
-
-
-def save_result(ctx: Ctx) -> None:
-    """Record the exercise and the concept's new mastery, then move to the next part."""
-    s = ctx.slots
-    concept = s.concept or ""
-    taken = (timewindow.now() - s.asked_at).total_seconds() if s.asked_at else 0.0
-    correct = bool(s.correct)
-    ctx.record(
-        "exercise",
-        {"concept": concept, "chunk": s.chunk, "correct": correct, "attempts": s.attempts, "time": round(taken, 1)},
-    )
-    results = read_results(r.data for r in ctx.records("exercise"))
-    results.append(ExerciseResult(concept=concept, chunk=s.chunk, correct=correct, attempts=s.attempts))
-    score = mastery(results, concept, s.chunks)
-    s.mastery = {**s.mastery, concept: score}
-    ctx.record("mastery", {"concept": concept, "score": score})
-    ctx.shared(StudyMemory).analysis = None  # out of date now: a plan is prioritised by a fresh one only
-    s.chunk += 1
-
-
-def skip(ctx: Ctx) -> None:
-    ctx.say("No problem, let's move on.")
-    ctx.slots.chunk += 1
-
-
-def complete(ctx: Ctx) -> None:
-    s = ctx.slots
-    course = course_of(s)
-    cid = s.concept or ""
-    score = s.mastery.get(cid, 0.0)
-    if cid not in s.completed:
-        s.completed = [*s.completed, cid]
-    ctx.say(
-        ctx.phrase(
-            f"That was the last part: {s.title} is complete! Your mastery of {s.title}: {percent(score)}.",
-            "complete:tutoring",
-        )
-    )
-    s.suggestion = suggest(course, mastery_levels(ctx, course), s)
-    s.next = None
-    ctx.shared(StudyMemory).open_lesson(s.suggestion or cid, 1)  # "continue" later goes on from here
-
-
-def switch(ctx: Ctx) -> None:
-    """Move to the topic in `next` with a fresh lesson state (prerequisites checked again)."""
-    s = ctx.slots
-    s.concept, s.next = s.next, None
-    if s.concept == s.target:
-        s.target = None
-    s.resume, s.answer, s.correct = 0, None, None
 
 
 # -- the flow ------------------------------------------------------------------------------
