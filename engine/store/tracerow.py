@@ -64,8 +64,7 @@ def _restored(doc: JsonObject, turn: int, at: datetime) -> JsonObject:
     if fired:
         out["fired"] = list[JsonValue](fired)
     if "entered" not in doc:
-        out["entered"] = _entered(_objects(doc.pop("started", None)), fired)
-        out.pop("started", None)
+        out["entered"] = _entered(_objects(out.pop("started", None)), fired)
     return out
 
 

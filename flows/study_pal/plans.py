@@ -20,7 +20,9 @@ from flows.study_pal.scheduling import StudySession
 _ASKS = re.compile(
     r"\b(?:show|see|view|list|remind|check|tell)\b.{0,15}?\b(?:my|the|our)\s+(?:study\s+)?(?:plans?|schedules?|"
     r"sessions?|timetable)\b|"
-    r"\bwhat(?:'?s| is| are| does| do)\s+(?:my|the|our)\s+(?:study\s+)?(?:plans?|schedules?|sessions?|timetable)\b|"
+    r"\bwhat(?:'?s| is| are| does| do)\s+(?:on\s+|in\s+)?(?:my|the|our)\s+(?:study\s+)?(?:plans?|schedules?|sessions?|"
+    r"timetable)\b|\bwhat do i have\b.{0,20}?\b(?:planned|scheduled|on)\b|\b(?:anything|something)\s+(?:planned|"
+    r"scheduled)\b|"
     r"\b(?:when|what time)\s+(?:am i|do i|should i|is my)\s+(?:studying|study|supposed to study|next\s+\w+|"
     r"(?:next\s+)?(?:study\s+)?session)\b|"
     r"\bdo i have\s+(?:a|any)\s+(?:study\s+)?(?:plans?|sessions?)\b",
