@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 
 from engine import SqlStore
-from engine.store.tracerow import trace_from_row
+from engine.store.tracerow import traces_from_rows
 
 pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs POSIX signals")
 
@@ -92,7 +92,7 @@ def sigkill(zygote: Zygote, pid: int) -> None:
 
 def committed_turns(db: Path) -> int:
     with sqlite3.connect(db, timeout=30) as conn:
-        return int(conn.execute("SELECT count(*) FROM turn_events").fetchone()[0])
+        return int(conn.execute("SELECT coalesce(sum(turns), 0) FROM sessions").fetchone()[0])
 
 
 def test_sigkill_mid_turn_leaves_every_session_whole(tmp_path: Path) -> None:
@@ -139,15 +139,13 @@ def check_whole(db: Path) -> None:
         assert {row[2] for row in sessions} == users, "every user took at least one turn"
         for sid, _bot, user, turns, version, flow, state in sessions:
             where = f"session {sid} ({user})"
-            numbers = [
-                n for (n,) in conn.execute("SELECT turn FROM turn_events WHERE session_id = ? ORDER BY id", (sid,))
-            ]
-            # one event row per committed turn, numbered 1..n with no gap or repeat
+            # event rows hold one turn each, or a finished loop's turns packed (tracerow.py)
+            rows = "SELECT trace, turn, created_at, pack FROM turn_events WHERE session_id = ? ORDER BY id DESC"
+            traces = traces_from_rows(conn.execute(rows, (sid,)), sid)
+            numbers = [t.turn for t in traces]
+            # one trace per committed turn, numbered 1..n with no gap or repeat
             assert turns == version == len(numbers), f"{where}: turns={turns} version={version} events={len(numbers)}"
             assert numbers == list(range(1, turns + 1)), f"{where}: event turn numbers {numbers}"
-
-            rows = "SELECT trace, turn, created_at FROM turn_events WHERE session_id = ? ORDER BY id"
-            traces = [trace_from_row(t, n, at, sid) for t, n, at in conn.execute(rows, (sid,))]
             last = traces[-1]
             assert (last.flow_after, last.state_after) == (flow, state), f"{where}: row and last trace disagree"
 

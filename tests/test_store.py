@@ -539,11 +539,16 @@ def test_sqlstore_many_openers_of_a_new_file_create_it_once(tmp_path: Path) -> N
         ]
 
 
+# the migration tests add a step after this build's schema
+NOW = schema.SCHEMA_VERSION
+NEXT = NOW + 1
+
+
 def add_note_column(conn: Connection) -> None:
     conn.exec_driver_sql("ALTER TABLE sessions ADD COLUMN note TEXT DEFAULT 'migrated'")
 
 
-def make_v1(path: Path) -> SessionState:
+def make_current(path: Path) -> SessionState:
     store = SqlStore(str(path))
     s = step(store, rich_session(), messages=[Message(role="user", content=AWKWARD[3])])
     store.close()
@@ -557,13 +562,13 @@ def session_columns(path: Path) -> list[str]:
 
 def test_sqlstore_migrates_an_older_schema(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "s.db"
-    s = make_v1(path)
+    s = make_current(path)
     assert "note" not in session_columns(path)
-    monkeypatch.setattr(schema, "SCHEMA_VERSION", 2)
-    monkeypatch.setattr(schema, "MIGRATIONS", {1: add_note_column})
+    monkeypatch.setattr(schema, "SCHEMA_VERSION", NEXT)
+    monkeypatch.setattr(schema, "MIGRATIONS", {NOW: add_note_column})
 
     store = SqlStore(str(path))
-    assert store.schema_version == 2
+    assert store.schema_version == NEXT
     assert "note" in session_columns(path)
     assert store.load(BOT, s.user) == s
     assert store.history(s.id) == [Message(role="user", content=AWKWARD[3])]
@@ -571,36 +576,36 @@ def test_sqlstore_migrates_an_older_schema(tmp_path: Path, monkeypatch: pytest.M
     store.close()
     # opening again does not re-run the step (a second ALTER would fail)
     again = SqlStore(str(path))
-    assert again.schema_version == 2 and again.load(BOT, s.user) == s2
+    assert again.schema_version == NEXT and again.load(BOT, s.user) == s2
     again.close()
 
 
 def test_sqlstore_rolls_back_a_failed_migration(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "s.db"
-    make_v1(path)
+    make_current(path)
 
     def half_done(conn: Connection) -> None:
         add_note_column(conn)
         raise RuntimeError("migration step failed")
 
-    monkeypatch.setattr(schema, "SCHEMA_VERSION", 2)
-    monkeypatch.setattr(schema, "MIGRATIONS", {1: half_done})
+    monkeypatch.setattr(schema, "SCHEMA_VERSION", NEXT)
+    monkeypatch.setattr(schema, "MIGRATIONS", {NOW: half_done})
     with pytest.raises(RuntimeError, match="migration step failed"):
         SqlStore(str(path))
     # the DDL ran inside the migration's transaction and went with it
     assert "note" not in session_columns(path)
-    monkeypatch.setattr(schema, "MIGRATIONS", {1: add_note_column})
+    monkeypatch.setattr(schema, "MIGRATIONS", {NOW: add_note_column})
     store = SqlStore(str(path))
-    assert store.schema_version == 2 and "note" in session_columns(path)
+    assert store.schema_version == NEXT and "note" in session_columns(path)
     store.close()
 
 
 def test_sqlstore_refuses_an_older_schema_it_cannot_migrate(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "s.db"
-    s = make_v1(path)
-    monkeypatch.setattr(schema, "SCHEMA_VERSION", 2)
+    s = make_current(path)
+    monkeypatch.setattr(schema, "SCHEMA_VERSION", NEXT)
     monkeypatch.setattr(schema, "MIGRATIONS", {})
-    with pytest.raises(SchemaError, match="schema 1 and no migration to 2"):
+    with pytest.raises(SchemaError, match=f"schema {NOW} and no migration to {NEXT}"):
         SqlStore(str(path))
     monkeypatch.undo()
     store = SqlStore(str(path))  # untouched: this build still reads it

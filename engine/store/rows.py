@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from datetime import datetime
 from json.encoder import encode_basestring_ascii
 from typing import Any
 
@@ -71,17 +72,22 @@ def session_from_row(row: Sequence[Any]) -> SessionState:
         active = (
             f'{{"flow":{q(flow)},"version":{_number(flow_version or 0)},"state":{q(state or "")},'
             f'"slots":{slots},"scratchpad":{scratchpad},"attempts":{_number(attempts)},'
-            f'"turns":{_number(flow_turns)},"started_at":{q(flow_started_at)}}}'
+            f'"turns":{_number(flow_turns)},"started_at":{q(instant_text(flow_started_at))}}}'
         )
     doc = (
         f'{{"id":{q(sid)},"bot":{q(bot)},"user":{q(user)},"active":{active},"stack":{stack},'
         f'"context":{context},"turns":{_number(turns)},"version":{_number(version)},'
-        f'"created_at":{q(created_at)},"updated_at":{q(updated_at)}}}'
+        f'"created_at":{q(instant_text(created_at))},"updated_at":{q(instant_text(updated_at))}}}'
     )
     try:
         return SessionState.model_validate_json(doc)
     except ValidationError as e:
         raise StoreError(f"stored session row is invalid: {e}", session=str(sid)) from e
+
+
+def instant_text(value: object) -> str:
+    """A stored time as the ISO text it was written as (PostgreSQL reads back datetimes, in UTC)."""
+    return value.isoformat() if isinstance(value, datetime) else str(value)
 
 
 def _quote(value: object) -> str:

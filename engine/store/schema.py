@@ -10,17 +10,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from sqlalchemy import Connection, insert, select, update
+from sqlalchemy import TIMESTAMP, Connection, LargeBinary, insert, select, update
 from sqlalchemy.engine import Engine
 from sqlmodel import Field, Index, SQLModel, Text, UniqueConstraint
 
 from engine.errors import SchemaError
 
-SCHEMA_VERSION = 1
-# version n -> function upgrading a connection from n to n + 1, run in one transaction
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {}
+SCHEMA_VERSION = 2
 
 metadata = SQLModel.metadata
+
+# A point in time, written as ISO 8601 text: stored as that text on SQLite, which has no time
+# type, and as timestamptz on PostgreSQL (8 bytes instead of 33, typed in SQL), which reads
+# back as an aware datetime (rows.py turns it into the same text).
+Instant = Text().with_variant(TIMESTAMP(timezone=True), "postgresql")
 
 
 class MetaRow(SQLModel, table=True):
@@ -42,13 +45,13 @@ class SessionRow(SQLModel, table=True):
     scratchpad: str = Field(default="[]", sa_type=Text)
     attempts: int = 0
     flow_turns: int = 0
-    flow_started_at: str | None = None
+    flow_started_at: str | None = Field(default=None, sa_type=Instant)
     stack: str = Field(default="[]", sa_type=Text)
     context: str = Field(default="{}", sa_type=Text)
     turns: int = 0
     version: int = 0
-    created_at: str
-    updated_at: str
+    created_at: str = Field(sa_type=Instant)
+    updated_at: str = Field(sa_type=Instant)
 
 
 class MessageRow(SQLModel, table=True):
@@ -58,7 +61,7 @@ class MessageRow(SQLModel, table=True):
     session_id: str = Field(foreign_key="sessions.id")
     role: str
     content: str = Field(sa_type=Text)
-    created_at: str
+    created_at: str = Field(sa_type=Instant)
 
 
 class FlowRunRow(SQLModel, table=True):
@@ -70,18 +73,22 @@ class FlowRunRow(SQLModel, table=True):
     summary: str = Field(sa_type=Text)
     slots: str = Field(sa_type=Text)
     turns: int
-    started_at: str
-    ended_at: str
+    started_at: str = Field(sa_type=Instant)
+    ended_at: str = Field(sa_type=Instant)
 
 
 class TurnEventRow(SQLModel, table=True):
+    """One turn's trace as JSON (`trace`), or the traces of the turns up to `turn` packed
+    (`pack`, with `trace` empty): see tracerow.py."""
+
     __tablename__ = "turn_events"
     __table_args__ = (Index("ix_turn_events_session", "session_id", "turn"),)
     id: int | None = Field(default=None, primary_key=True)
     session_id: str = Field(foreign_key="sessions.id")
     turn: int
     trace: str = Field(sa_type=Text)
-    created_at: str
+    created_at: str = Field(sa_type=Instant)
+    pack: bytes | None = Field(default=None, sa_type=LargeBinary)
 
 
 class RecordRow(SQLModel, table=True):
@@ -93,7 +100,7 @@ class RecordRow(SQLModel, table=True):
     user: str
     session_id: str
     data: str = Field(sa_type=Text)
-    created_at: str
+    created_at: str = Field(sa_type=Instant)
 
 
 SESSIONS = SessionRow.__table__  # type: ignore[attr-defined]
@@ -102,6 +109,28 @@ RUNS = FlowRunRow.__table__  # type: ignore[attr-defined]
 EVENTS = TurnEventRow.__table__  # type: ignore[attr-defined]
 RECORDS = RecordRow.__table__  # type: ignore[attr-defined]
 META = MetaRow.__table__  # type: ignore[attr-defined]
+
+
+def _packs_and_instants(conn: Connection) -> None:
+    """1 -> 2: turn_events gains `pack` (rows stored before stay single rows); on
+    PostgreSQL the times become timestamptz."""
+    kind = LargeBinary().compile(dialect=conn.dialect)  # BLOB on SQLite, BYTEA on PostgreSQL
+    conn.exec_driver_sql(f"ALTER TABLE turn_events ADD COLUMN pack {kind}")
+    if conn.dialect.name != "postgresql":
+        return
+    for table, columns in (
+        ("sessions", ("flow_started_at", "created_at", "updated_at")),
+        ("messages", ("created_at",)),
+        ("flow_runs", ("started_at", "ended_at")),
+        ("turn_events", ("created_at",)),
+        ("records", ("created_at",)),
+    ):
+        changes = ", ".join(f"ALTER COLUMN {c} TYPE timestamptz USING {c}::timestamptz" for c in columns)
+        conn.exec_driver_sql(f"ALTER TABLE {table} {changes}")
+
+
+# version n -> function upgrading a connection from n to n + 1, run in one transaction
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _packs_and_instants}
 
 
 def migrate(engine: Engine, url: str) -> None:

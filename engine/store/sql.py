@@ -20,7 +20,7 @@ import threading
 from collections.abc import Mapping
 from typing import Any
 
-from sqlalchemy import bindparam, event, exc, func, insert, select, update
+from sqlalchemy import bindparam, delete, event, exc, func, insert, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.pool import PoolProxiedConnection
 from sqlmodel import create_engine
@@ -28,6 +28,7 @@ from sqlmodel import create_engine
 from engine.errors import ConflictError, StoreError
 from engine.models import (
     FlowRun,
+    JsonObject,
     Message,
     RecordDraft,
     SessionState,
@@ -60,7 +61,7 @@ from engine.store.rows import (
     session_values,
 )
 from engine.store.schema import EVENTS, MESSAGES, RECORDS, RUNS, SESSIONS, migrate, schema_version
-from engine.store.tracerow import trace_from_row, trace_row
+from engine.store.tracerow import PACK_EVERY, PACK_MAX, EventRow, pack, trace_row, traces_from_rows
 from engine.window import LOAD_LIMIT
 
 _S, _M, _R, _E, _D = SESSIONS, MESSAGES, RUNS, EVENTS, RECORDS
@@ -95,7 +96,10 @@ class SqlStore:
         # PostgreSQL: waiting for a lock is bounded like SQLite's busy timeout, and a statement
         # that runs away is stopped rather than holding a session's row lock for ever.
         connect_args = (
-            {"options": f"-c lock_timeout={int(busy_timeout_ms)} -c statement_timeout={int(statement_timeout_ms)}"}
+            {
+                "options": f"-c lock_timeout={int(busy_timeout_ms)} -c statement_timeout={int(statement_timeout_ms)}"
+                " -c TimeZone=UTC"  # times read back in the UTC they were written in
+            }
             if postgres
             else {}
         )
@@ -145,7 +149,14 @@ class SqlStore:
         self._q_insert_run = Prepared(insert(_R).values({c: bindparam(c) for c in ("session_id", *RUN_COLUMNS)}), d)
         self._q_insert_record = Prepared(insert(_D).values({c: bindparam(c) for c in RECORD_COLUMNS if c != "id"}), d)
         self._q_insert_event = Prepared(
-            insert(_E).values({c: bindparam(c) for c in ("session_id", "turn", "trace", "created_at")}), d
+            insert(_E).values({c: bindparam(c) for c in ("session_id", "turn", "trace", "created_at", "pack")}), d
+        )
+        e = _E.c
+        events = select(e.trace, e.turn, e.created_at, e.pack).where(e.session_id == bindparam("session_id"))
+        self._q_segment = Prepared(events.order_by(e.id.desc()).limit(PACK_MAX), d)
+        self._q_drop_segment = Prepared(
+            delete(_E).where(e.session_id == bindparam("session_id"), e.turn >= bindparam("first"), e.pack.is_(None)),
+            d,
         )
         m = _M.c
         self._q_history = Prepared(
@@ -159,13 +170,8 @@ class SqlStore:
             select(*(_R.c[c] for c in RUN_COLUMNS)).where(_R.c.session_id == bindparam("session_id")).order_by(_R.c.id),
             d,
         )
-        traces = (
-            select(_E.c.trace, _E.c.turn, _E.c.created_at)
-            .where(_E.c.session_id == bindparam("session_id"))
-            .order_by(_E.c.id.desc())
-        )
-        self._q_traces_all = Prepared(traces, d)
-        self._q_traces_last = Prepared(traces.limit(bindparam("limit")), d)
+        self._q_traces_all = Prepared(events.order_by(e.id.desc()), d)
+        self._q_traces_last = Prepared(events.order_by(e.id.desc()).limit(bindparam("limit")), d)
         self._q_records: dict[tuple[bool, bool, bool], Prepared] = {}
         self._q_latest: Prepared | None = None
 
@@ -267,14 +273,11 @@ class SqlStore:
             ]
             runs = [self._q_insert_run.params(run_values(s.id, r)) for r in write.runs]
             records = [self._q_insert_record.params(record_values(s, d, now)) for d in write.records]
-            trace = self._q_insert_event.params(
-                {
-                    "session_id": s.id,
-                    "turn": write.trace_doc["turn"],
-                    "trace": trace_row(write.trace_doc, now),
-                    "created_at": now,
-                }
-            )
+            turn = write.trace_doc["turn"]
+            # A turn that ends an inner loop packs the loop's traces (see tracerow.py).
+            packing = bool(write.runs) or (isinstance(turn, int) and turn % PACK_EVERY == 0)
+            event_row: dict[str, object] = {"session_id": s.id, "turn": turn, "created_at": now, "pack": None}
+            event_row["trace"] = "" if packing else trace_row(write.trace_doc, now)
         except (TypeError, ValueError) as e:
             raise StoreError(f"could not serialize the turn: {e}", session=s.id) from e
         if write.expected_version == 0:
@@ -283,8 +286,9 @@ class SqlStore:
         else:
             values["expected_version"] = write.expected_version
             row_sql, row = self._q_update_session.sql, self._q_update_session.params(values)
+        packed = write.trace_doc if packing else None
         with self._lock:
-            self._write_turn(s, write.expected_version, row_sql, row, messages, runs, records, trace)
+            self._write_turn(s, write.expected_version, row_sql, row, messages, runs, records, event_row, packed)
 
     def _write_turn(
         self,
@@ -295,7 +299,8 @@ class SqlStore:
         messages: list[Params],
         runs: list[Params],
         records: list[Params],
-        trace: Params,
+        event_row: dict[str, object],
+        packed: JsonObject | None,
     ) -> None:
         for attempt in range(2):
             conn = self._connection()
@@ -322,7 +327,9 @@ class SqlStore:
                     cur.executemany(self._q_insert_run.sql, runs)
                 if records:
                     cur.executemany(self._q_insert_record.sql, records)
-                cur.execute(self._q_insert_event.sql, trace)
+                if packed is not None:
+                    event_row["pack"] = self._pack_segment(cur, s.id, packed, str(event_row["created_at"]))
+                cur.execute(self._q_insert_event.sql, self._q_insert_event.params(event_row))
                 conn.commit()
                 return
             except BaseException as e:
@@ -337,6 +344,21 @@ class SqlStore:
                     raise StoreError(f"could not write the turn: {e}", session=s.id) from e
                 raise
 
+    def _pack_segment(self, cur: Any, session_id: str, current: JsonObject, at: str) -> bytes:
+        """Inside the turn's transaction: take the session's unpacked event rows out and
+        return them packed with the turn being written."""
+        cur.execute(self._q_segment.sql, self._q_segment.params({"session_id": session_id}))
+        segment: list[EventRow] = []
+        for row in cur.fetchall():
+            if row[3] is not None:
+                break  # the previous pack: everything before it is packed already
+            segment.append(row)
+        segment.reverse()
+        if segment:
+            drop = {"session_id": session_id, "first": segment[0][1]}
+            cur.execute(self._q_drop_segment.sql, self._q_drop_segment.params(drop))
+        return pack(segment, current, at, session_id)
+
     # -- reading ---------------------------------------------------------------------------
 
     def history(self, session_id: str, limit: int = LOAD_LIMIT) -> list[Message]:
@@ -350,10 +372,11 @@ class SqlStore:
 
     def traces(self, session_id: str, limit: int | None = None) -> list[TurnTrace]:
         if limit:
+            # a row holds at least one turn: the newest `limit` rows hold the newest `limit` turns
             rows = self._rows(self._q_traces_last, {"session_id": session_id, "limit": limit})
         else:
             rows = self._rows(self._q_traces_all, {"session_id": session_id})
-        return [trace_from_row(t, turn, at, session_id) for t, turn, at in reversed(rows)]
+        return traces_from_rows(rows, session_id, limit or None)
 
     def records(
         self, kind: str | None = None, *, bot: str | None = None, user: str | None = None

@@ -12,11 +12,18 @@ The stored JSON is `TurnTrace.doc()` with three repeats left out, each restored 
 A trace whose `entered` does not split this way is stored with `entered` whole. Rows written
 before this form (with `turn` and `at` in the JSON) are read as they are. These cuts take a
 finished 4-turn feedback loop's event rows from 2,348 to 1,787 bytes.
+
+When an inner loop ends, the session's turns since the last pack (at most `PACK_MAX`) become
+one row: `pack` holds their compact docs as `[turn, doc]` pairs in a JSON array, deflated with
+a preset dictionary of the words every trace repeats, and the row's `turn` is the last one
+packed. A finished feedback loop's four traces then take 485 bytes in one row (1,787 in four).
 """
 
 from __future__ import annotations
 
 import json
+import zlib
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 
 from pydantic import JsonValue
@@ -24,8 +31,31 @@ from pydantic_core import to_json
 
 from engine.errors import StoreError
 from engine.models import JsonObject, TurnTrace
+from engine.store.rows import instant_text
 
 JsonList = list[JsonValue]
+# (trace, turn, created_at, pack): a turn_events row as the readers select it (created_at
+# is a datetime on PostgreSQL)
+EventRow = tuple[str, int, str | datetime, bytes | None]
+
+# A main conversation that never enters a flow is packed every PACK_EVERY turns, so that no
+# session keeps an unbounded run of single rows; one pack takes at most PACK_MAX of them.
+PACK_EVERY = 32
+PACK_MAX = 64
+# Pack format 1: raw deflate with this preset dictionary. Never edit it: a stored pack inflates
+# only with the bytes it was deflated with. Another dictionary is another format byte.
+_FORMAT_1 = b"\x01"
+_DICTIONARY_1 = (
+    b'"notices":[{"kind":"reprompt","kind":"fallback","kind":"aside","kind":"rerun","detail":'
+    b'"llm_calls":[{"purpose":"phrase","purpose":"parse","backend":"openai","backend":"rules",'
+    b'"model":"prompt_tokens":"completion_tokens":"latency_ms":"retried":true,"message_id":'
+    b'"route":"main","route":"command:","route":"agent:","route":"intent:","records":["'
+    b'"started":[{"flow":"after":1}],"entered":[{"flow":"state":"'
+    b'"slots_after":{null,false,true,"fired":[{"source":"trigger":"next","dest":"'
+    b'{"source":"trigger":"answer","dest":"'
+    b'"user_text":"reply":"route":"flow","flow_before":"state_before":"flow_after":"state_after":"'
+    b'"at":"2026-01-01T00:00:00.000000+00:00"}],['
+)
 
 
 def trace_row(doc: JsonObject, created_at: str) -> str:
@@ -46,10 +76,11 @@ def trace_row(doc: JsonObject, created_at: str) -> str:
 
 def trace_from_row(text: str, turn: int, created_at: str, session_id: str) -> TurnTrace:
     """The `TurnTrace` a stored row holds; StoreError when the row is not a trace."""
+    return _trace(_loads(text, turn, session_id), turn, created_at, session_id)
+
+
+def _trace(doc: JsonObject, turn: int, created_at: str, session_id: str) -> TurnTrace:
     try:
-        doc = json.loads(text)
-        if not isinstance(doc, dict):
-            raise ValueError("not a JSON object")
         if "turn" not in doc:  # the compact form (older rows carry their turn and time)
             doc = _restored(doc, turn, datetime.fromisoformat(created_at))
         return TurnTrace.model_validate(doc)
@@ -107,3 +138,60 @@ def _state(start: JsonObject) -> JsonObject:
 
 def _objects(value: object) -> list[JsonObject]:
     return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
+
+
+def pack(rows: Sequence[EventRow], current: JsonObject, at: str, session_id: str) -> bytes:
+    """One row's `pack`: the unpacked `rows` (oldest first) and the turn being written,
+    `current` (a `TurnTrace.doc()`), in a row written at `at`."""
+    items: JsonList = []
+    for text, turn, created, _ in rows:
+        doc = _loads(text, turn, session_id)
+        created_at = instant_text(created)
+        if "turn" in doc:  # a row from before the compact form: read it the long way once
+            doc = json.loads(trace_row(TurnTrace.model_validate(doc).doc(), at))
+        elif created_at != at and "at" not in doc:
+            doc["at"] = created_at
+        items.append([turn, doc])
+    items.append([current["turn"], json.loads(trace_row(current, at))])
+    deflate = zlib.compressobj(9, zlib.DEFLATED, -15, 9, zlib.Z_DEFAULT_STRATEGY, _DICTIONARY_1)
+    return _FORMAT_1 + deflate.compress(to_json(items)) + deflate.flush()
+
+
+def traces_from_rows(rows: Iterable[EventRow], session_id: str, limit: int | None = None) -> list[TurnTrace]:
+    """The traces that `rows`, newest first, hold, oldest first; with `limit`, the newest
+    `limit` of them (packs past those are not inflated)."""
+    found: list[tuple[JsonObject, int, str]] = []
+    for text, turn, created, packed in rows:
+        created_at = instant_text(created)
+        if limit is not None and len(found) >= limit:
+            break
+        if packed is None:
+            found.append((_loads(text, turn, session_id), turn, created_at))
+        else:
+            found.extend((doc, n, created_at) for n, doc in reversed(_unpack(packed, turn, session_id)))
+    kept = found[:limit] if limit is not None else found
+    return [_trace(doc, turn, created_at, session_id) for doc, turn, created_at in reversed(kept)]
+
+
+def _unpack(packed: bytes, turn: int, session_id: str) -> list[tuple[int, JsonObject]]:
+    try:
+        if packed[:1] != _FORMAT_1:
+            raise ValueError(f"unknown pack format {packed[:1]!r}")
+        inflate = zlib.decompressobj(-15, _DICTIONARY_1)
+        items = json.loads(inflate.decompress(bytes(packed[1:])) + inflate.flush())
+        out = [(n, doc) for n, doc in items if isinstance(n, int) and isinstance(doc, dict)]
+        if len(out) != len(items) or not out:
+            raise ValueError("not a list of [turn, trace] pairs")
+        return out
+    except (ValueError, TypeError, zlib.error) as e:
+        raise StoreError(f"the traces packed up to turn {turn} cannot be read: {e}", session=session_id) from e
+
+
+def _loads(text: str, turn: int, session_id: str) -> JsonObject:
+    try:
+        doc = json.loads(text)
+    except ValueError as e:
+        raise StoreError(f"turn {turn}'s stored trace cannot be read: {e}", session=session_id) from e
+    if not isinstance(doc, dict):
+        raise StoreError(f"turn {turn}'s stored trace cannot be read: not a JSON object", session=session_id)
+    return doc
