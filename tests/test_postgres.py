@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-import engine.store.sql as sqlstore
+import engine.store.connection as connection
 from engine import Engine, SqlStore, StoreError
 from engine.authoring.replay import replay
 from engine.authoring.script import load_script
@@ -92,7 +92,7 @@ def test_a_missing_driver_says_which_extra_to_install(monkeypatch: pytest.Monkey
     def no_driver(*args: object, **kwargs: object) -> None:
         raise ModuleNotFoundError("No module named 'psycopg'", name="psycopg")
 
-    monkeypatch.setattr(sqlstore, "create_engine", no_driver)
+    monkeypatch.setattr(connection, "create_engine", no_driver)
     with pytest.raises(
         StoreError, match=r"the driver 'psycopg' is not installed \(pip install 'innerloop\[postgres\]'\)"
     ):

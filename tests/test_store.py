@@ -20,8 +20,8 @@ import pytest
 from sqlalchemy import Connection
 from sqlmodel import create_engine
 
+import engine.store.connection as connection
 import engine.store.schema as schema
-import engine.store.sql as sqlstore
 from engine import ConflictError, MemoryStore, SchemaError, SqlStore, Store, StoreError
 from engine.models import (
     FlowFrame,
@@ -678,7 +678,7 @@ def test_get_accepts_a_unique_id_prefix(store: Store) -> None:
 
 def test_sqlstore_works_with_a_named_paramstyle_driver(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The prepared statements lay parameters out for the driver (dicts here, not tuples)."""
-    monkeypatch.setattr(sqlstore, "create_engine", functools.partial(create_engine, paramstyle="named"))
+    monkeypatch.setattr(connection, "create_engine", functools.partial(create_engine, paramstyle="named"))
     store = SqlStore(str(tmp_path / "s.db"))
     assert store.engine.dialect.paramstyle == "named"
     s = step(store, rich_session(), messages=[Message(role="user", content="named")], runs=[run(rating=3)],

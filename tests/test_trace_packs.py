@@ -217,3 +217,24 @@ def test_a_schema_1_database_is_migrated_and_its_rows_packed(store_url: str) -> 
     s = store.load(BOT, "old")
     assert s is not None and s.updated_at == traces[-1].at
     store.close()
+
+
+def test_a_single_row_that_cannot_be_read_stays_and_the_loop_still_ends(tmp_path: Path) -> None:
+    """A damaged row must not stop every later loop from finishing: it and the rows before
+    it stay single rows (reading them reports the damage), the newer rows are packed."""
+    path = tmp_path / "s.db"
+    store = SqlStore(str(path))
+    engine = Engine(store, bots=BOTS)
+    engine.turn(BOT, "hal", "hello")
+    for message in LOOP[:-1]:
+        engine.turn(BOT, "hal", message)
+    sid = session_id(store, "hal")
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE turn_events SET trace = '{not json' WHERE session_id = ? AND turn = 2", (sid,))
+    result = engine.turn(BOT, "hal", LOOP[-1])
+    assert "saved your feedback" in result.reply
+    assert event_rows(store, sid) == [(1, False), (2, False), (5, True)]
+    with pytest.raises(StoreError, match="turn 2's stored trace cannot be read"):
+        store.traces(sid)
+    assert [t.turn for t in store.traces(sid, limit=3)] == [3, 4, 5]
+    store.close()

@@ -1,8 +1,8 @@
 """`SqlStore`: the session store on sqlmodel; SQLite by default, any SQLAlchemy URL accepted.
 
 The schema (sqlmodel tables, versions, migrations) lives in schema.py, each database's
-connection settings and the statements compiled once in dialect.py, a trace's row form in
-tracerow.py. The
+connection settings and the statements compiled once in dialect.py, the engine and the
+store's own DBAPI connection in connection.py, a trace's row forms in tracerow.py. The
 per-turn path (load one row, write one turn) does not go through ORM objects nor even
 through Core execution: building and flushing ORM instances costs several times the SQL
 itself, and Core re-derives a cache key for every statement it runs (about as much again).
@@ -15,15 +15,10 @@ statements are exactly one transaction, and DDL in a migration rolls back with i
 from __future__ import annotations
 
 import json
-import os
-import threading
-from collections.abc import Mapping
 from typing import Any
 
+from pydantic import JsonValue
 from sqlalchemy import bindparam, delete, event, exc, func, insert, select, update
-from sqlalchemy.engine import Engine
-from sqlalchemy.pool import PoolProxiedConnection
-from sqlmodel import create_engine
 
 from engine.errors import ConflictError, StoreError
 from engine.models import (
@@ -38,6 +33,7 @@ from engine.models import (
     TurnWrite,
     utcnow,
 )
+from engine.store.connection import Database
 from engine.store.contract import summarize
 from engine.store.dialect import (
     Params,
@@ -45,9 +41,6 @@ from engine.store.dialect import (
     Synchronous,
     advisory_schema_lock,
     reason,
-    sqlite_begin,
-    sqlite_connect,
-    sqlite_url,
 )
 from engine.store.rows import (
     RECORD_COLUMNS,
@@ -61,7 +54,7 @@ from engine.store.rows import (
     session_values,
 )
 from engine.store.schema import EVENTS, MESSAGES, RECORDS, RUNS, SESSIONS, migrate, schema_version
-from engine.store.tracerow import PACK_EVERY, PACK_MAX, EventRow, pack, trace_row, traces_from_rows
+from engine.store.tracerow import PACK_EVERY, PACK_MAX, pack, packable, trace_row, traces_from_rows
 from engine.window import LOAD_LIMIT
 
 _S, _M, _R, _E, _D = SESSIONS, MESSAGES, RUNS, EVENTS, RECORDS
@@ -73,7 +66,7 @@ assert _SESSION_COLUMNS == SESSION_COLUMNS, f"rows unpack {SESSION_COLUMNS}, the
 _SESSION_FIXED = frozenset({"id", "bot", "user", "created_at"})
 
 
-class SqlStore:
+class SqlStore(Database):
     """The real store. SQLite files run in WAL mode, synchronous=FULL, with a busy timeout."""
 
     def __init__(
@@ -84,45 +77,9 @@ class SqlStore:
         synchronous: Synchronous = "FULL",
         statement_timeout_ms: int = 30_000,
     ) -> None:
-        if synchronous not in ("OFF", "NORMAL", "FULL", "EXTRA"):
-            raise StoreError(f"synchronous must be OFF, NORMAL, FULL or EXTRA, not {synchronous!r}")
-        self.url = sqlite_url(url)
-        self._options: tuple[int, Synchronous, int] = (busy_timeout_ms, synchronous, statement_timeout_ms)
-        postgres = self.url.startswith("postgresql")
-        if postgres and synchronous != "FULL":
-            raise StoreError(
-                "synchronous applies to SQLite only; PostgreSQL's durability is the server's synchronous_commit"
-            )
-        # PostgreSQL: waiting for a lock is bounded like SQLite's busy timeout, and a statement
-        # that runs away is stopped rather than holding a session's row lock for ever.
-        connect_args = (
-            {
-                "options": f"-c lock_timeout={int(busy_timeout_ms)} -c statement_timeout={int(statement_timeout_ms)}"
-                " -c TimeZone=UTC"  # times read back in the UTC they were written in
-            }
-            if postgres
-            else {}
+        super().__init__(
+            url, busy_timeout_ms=busy_timeout_ms, synchronous=synchronous, statement_timeout_ms=statement_timeout_ms
         )
-        try:
-            self.engine: Engine = create_engine(self.url, connect_args=connect_args, pool_pre_ping=postgres)
-        except ModuleNotFoundError as e:
-            raise StoreError(
-                f"cannot open database {self.url!r}: the driver {e.name!r} is not installed"
-                + (" (pip install 'innerloop[postgres]')" if postgres else "")
-            ) from e
-        except Exception as e:
-            raise StoreError(f"cannot open database {self.url!r}: {e}") from e
-        self._sqlite = self.engine.dialect.name == "sqlite"
-        if self._sqlite:
-            event.listen(self.engine, "connect", sqlite_connect(busy_timeout_ms, synchronous))
-            event.listen(self.engine, "begin", sqlite_begin)
-        # DBAPI exceptions are module-specific; the direct paths catch the driver's own.
-        self._dbapi: Any = self.engine.dialect.loaded_dbapi
-        self._lock = threading.Lock()
-        self._own: PoolProxiedConnection | None = None
-        self._own_pid = 0
-        self._cur: Any = None
-        self._inherited: list[PoolProxiedConnection] = []
         if not self._sqlite:
             event.listen(self.engine, "begin", advisory_schema_lock)
         try:
@@ -178,68 +135,6 @@ class SqlStore:
     @property
     def schema_version(self) -> int:
         return schema_version(self.engine)
-
-    # -- DBAPI access ----------------------------------------------------------------------
-
-    def _connection(self) -> Any:
-        """The store's own DBAPI connection; call with `_lock` held.
-
-        Checking a connection out of the pool and back in for every load and commit cost
-        more than the SQL of a turn, so the store keeps one checked out and serializes its
-        use with a lock (SQLite runs one writer at a time anyway). SQLAlchemy opens file
-        databases with check_same_thread=False, so any thread may use it under the lock.
-        """
-        own = self._own
-        if own is not None and self._own_pid == os.getpid():
-            return own.driver_connection
-        if own is not None:
-            # Forked child: SQLite forbids using a connection carried across fork(); leave the
-            # parent's alone (never closed or rolled back here) and open a fresh pool.
-            self._inherited.append(own)
-            self.engine.dispose(close=False)
-        try:
-            own = self.engine.raw_connection()
-        except (exc.SQLAlchemyError, self._dbapi.Error) as e:
-            raise StoreError(f"cannot reach database {self.url!r}: {e}") from e
-        self._own, self._own_pid = own, os.getpid()
-        self._cur = own.driver_connection.cursor()  # type: ignore[union-attr]
-        return own.driver_connection
-
-    def _recover(self, conn: Any) -> None:
-        """After a failed statement: roll back, or drop the connection if even that fails."""
-        try:
-            if getattr(conn, "closed", False):
-                raise ConnectionError("closed")
-            conn.rollback()
-        except Exception:
-            own, self._own = self._own, None
-            if own is not None:
-                own.invalidate()
-
-    def _rows(self, q: Prepared, values: Mapping[str, object]) -> list[tuple[Any, ...]]:
-        with self._lock:
-            for attempt in range(2):
-                conn = self._connection()
-                try:
-                    self._cur.execute(q.sql, q.params(values))
-                    rows: list[tuple[Any, ...]] = self._cur.fetchall()
-                    if not self._sqlite:
-                        conn.rollback()  # end the driver's implicit read transaction
-                    return rows
-                except self._dbapi.Error as e:
-                    lost = self._lost(conn, e)
-                    self._recover(conn)
-                    if lost and not attempt:
-                        continue  # a read is safe to repeat on a new connection
-                    raise StoreError(f"could not read from {self.url!r}: {e}") from e
-            raise AssertionError("unreachable")  # pragma: no cover
-
-    def _lost(self, conn: Any, e: Exception) -> bool:
-        """Whether `e` means the connection is gone (a server restart, a failover): reconnect then."""
-        if self._sqlite:
-            return False
-        closed = getattr(conn, "closed", False)
-        return bool(closed) or (isinstance(e, self._dbapi.OperationalError) and "timeout" not in str(e).lower())
 
     # -- the turn path ---------------------------------------------------------------------
 
@@ -345,19 +240,21 @@ class SqlStore:
                 raise
 
     def _pack_segment(self, cur: Any, session_id: str, current: JsonObject, at: str) -> bytes:
-        """Inside the turn's transaction: take the session's unpacked event rows out and
-        return them packed with the turn being written."""
+        """Inside the turn's transaction: take the session's single rows since its last pack
+        out, and return them packed with the turn being written."""
         cur.execute(self._q_segment.sql, self._q_segment.params({"session_id": session_id}))
-        segment: list[EventRow] = []
-        for row in cur.fetchall():
-            if row[3] is not None:
-                break  # the previous pack: everything before it is packed already
-            segment.append(row)
-        segment.reverse()
-        if segment:
-            drop = {"session_id": session_id, "first": segment[0][1]}
+        items: list[JsonValue] = []
+        first = None
+        for row in cur.fetchall():  # newest first
+            item = packable(row, at) if row[3] is None else None
+            if item is None:
+                break  # the previous pack, or a row that cannot be read: it and older rows stay
+            items.append(item)
+            first = row[1]
+        if first is not None:
+            drop = {"session_id": session_id, "first": first}
             cur.execute(self._q_drop_segment.sql, self._q_drop_segment.params(drop))
-        return pack(segment, current, at, session_id)
+        return pack(items[::-1], current, at)
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -441,10 +338,3 @@ class SqlStore:
             synchronous=synchronous,
             statement_timeout_ms=statement_timeout_ms,
         )
-
-    def close(self) -> None:
-        with self._lock:
-            own, self._own = self._own, None
-            if own is not None and self._own_pid == os.getpid():
-                own.close()
-        self.engine.dispose()

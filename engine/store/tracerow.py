@@ -140,21 +140,29 @@ def _objects(value: object) -> list[JsonObject]:
     return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
 
 
-def pack(rows: Sequence[EventRow], current: JsonObject, at: str, session_id: str) -> bytes:
-    """One row's `pack`: the unpacked `rows` (oldest first) and the turn being written,
-    `current` (a `TurnTrace.doc()`), in a row written at `at`."""
-    items: JsonList = []
-    for text, turn, created, _ in rows:
-        doc = _loads(text, turn, session_id)
-        created_at = instant_text(created)
+def packable(row: EventRow, at: str) -> JsonValue:
+    """A single row as an item of a pack written at `at`: `[turn, compact doc]`; None when
+    the row cannot be read (it then stays a single row, for someone to look at)."""
+    text, turn, created, _ = row
+    try:
+        doc = json.loads(text)
+        if not isinstance(doc, dict):
+            return None
         if "turn" in doc:  # a row from before the compact form: read it the long way once
             doc = json.loads(trace_row(TurnTrace.model_validate(doc).doc(), at))
-        elif created_at != at and "at" not in doc:
-            doc["at"] = created_at
-        items.append([turn, doc])
-    items.append([current["turn"], json.loads(trace_row(current, at))])
+        elif instant_text(created) != at and "at" not in doc:
+            doc["at"] = instant_text(created)
+    except ValueError:  # pydantic's ValidationError is a ValueError
+        return None
+    return [turn, doc]
+
+
+def pack(items: Sequence[JsonValue], current: JsonObject, at: str) -> bytes:
+    """One row's `pack`: the `packable` items of earlier turns, oldest first, and the turn
+    being written, `current` (a `TurnTrace.doc()`), in a row written at `at`."""
+    everything = [*items, [current["turn"], json.loads(trace_row(current, at))]]
     deflate = zlib.compressobj(9, zlib.DEFLATED, -15, 9, zlib.Z_DEFAULT_STRATEGY, _DICTIONARY_1)
-    return _FORMAT_1 + deflate.compress(to_json(items)) + deflate.flush()
+    return _FORMAT_1 + deflate.compress(to_json(everything)) + deflate.flush()
 
 
 def traces_from_rows(rows: Iterable[EventRow], session_id: str, limit: int | None = None) -> list[TurnTrace]:
