@@ -57,6 +57,8 @@ class StepOps(EntryOps, Protocol):
 
     def note(self, kind: NoticeKind, flow: str | None, detail: str) -> None: ...
 
+    def offer(self, text: str) -> None: ...
+
     def save_record(self, kind: str, data: JsonObject) -> None: ...
 
     def records_of(self, kind: str) -> list[StoredRecord]: ...
@@ -150,6 +152,11 @@ class StepContext(Generic[S]):
 
     def say(self, text: str) -> None:
         self._ops.emit(text)
+
+    def offer(self, text: str) -> None:
+        """Offer a reading of the message (after saying "Did you mean English?"): a plain yes
+        next turn, at the question asked again, is read as if the user had written `text`."""
+        self._ops.offer(text)
 
     def phrase(self, content: str, purpose: str) -> str:
         return self._ops.phrase(content, purpose, self.flow)

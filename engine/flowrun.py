@@ -84,6 +84,9 @@ class FlowRunner(AnswerReader):
         suggested, self._suggested = self._suggested, None
         if suggested is not None and self._answer_suggestion(flow, frame, slots, state, suggested):
             return
+        offered, self._offered = self._offered, None
+        if offered is not None and self._take_offer(flow, slots, state, offered):
+            return
         for aside in flow.asides:
             if aside.match(self.text) and self._aside(flow, frame, slots, state, aside):
                 return
@@ -315,6 +318,20 @@ class FlowRunner(AnswerReader):
             self.move(flow, frame, updated, ANSWER)
             return True
         if verdict is False and not isinstance(state.parser(slots)(self.text), str):  # "no, Polish" answers
+            self.emit("Alright. " + self.question(flow, state, slots))
+            return True
+        return False
+
+    def _take_offer(self, flow: Flow[Any], slots: Slots, state: Ask, offered: str) -> bool:
+        """After an aside's "Did you mean English?", a yes is read as the message it offered
+        ("I want to learn English"), from here on (False: go on reading); a bare no asks the
+        question again (True). Anything else is read as it is."""
+        verdict = read_yes_no(self.text)
+        if verdict is True:
+            self.trace.notice("offer", flow.name, state.name, offered)
+            self.text = offered
+            return False
+        if verdict is False and len(self.text.split()) <= 2:
             self.emit("Alright. " + self.question(flow, state, slots))
             return True
         return False

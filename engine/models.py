@@ -145,6 +145,7 @@ NoticeKind = Literal[
     "fallback",  # detail: what the fallback did: skip, cancel, escalate
     "aside",  # detail: the aside's name
     "rerun",  # a step run again because a message corrected a slot it reads; detail: which
+    "offer",  # a yes to what an aside offered ("Did you mean English?"); detail: the message read instead
     "pause",
     "resume",
     "handoff",  # detail: the flow handed to

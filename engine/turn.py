@@ -27,6 +27,7 @@ from engine.models import (
     TurnWrite,
 )
 from engine.states import Ask, render
+from engine.turnbase import OFFERED_KEY
 from engine.versions import reconcile
 
 CANCEL_WORDS = {"cancel", "stop", "abort", "cancel this", "stop this", "/cancel"}
@@ -86,6 +87,8 @@ class Turn(FlowRunner):
         # likewise a suggestion: a yes to it must come next, at the same question
         suggested = self.session.context.pop(SUGGESTED_KEY, None)
         self._suggested = suggested if isinstance(suggested, str) else None
+        offered = self.session.context.pop(OFFERED_KEY, None)
+        self._offered = offered if isinstance(offered, str) else None
         a = self.session.active
         word = " ".join(self.text.lower().split()).rstrip(".!")
         if hold_of(self.session) is not None:

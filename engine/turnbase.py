@@ -39,6 +39,11 @@ M = TypeVar("M", bound=BaseModel)
 PromptUse = Literal["reply", "say", "parse"]
 
 
+# Session memory key for the message an aside offered ("Did you mean English?" after "I want to
+# learn englsh"): a yes next turn is read as that message.
+OFFERED_KEY = "innerloop.offered"
+
+
 class TurnBase:
     """One user message against one loaded session, and everything the turn collects."""
 
@@ -61,12 +66,14 @@ class TurnBase:
         self._resuming = False
         self._asked: str | None = None  # the flow a model read last turn, asked back
         self._suggested: str | None = None  # the value last turn's refusal offered ("Did you mean German?")
+        self._offered: str | None = None  # the message last turn's aside offered to read a yes as
         self.bot = bot
         self.store = store
         self.llm = llm
         self.resources = resources
         self.session = session
-        self.text = text
+        self.text = text  # the message as read: a yes to an offer reads as the offered message
+        self.said = text  # the message as typed, for the trace
         self.expected_version = session.version
         self.reply: list[str] = []
         self.main_messages: list[Message] = []
@@ -97,6 +104,9 @@ class TurnBase:
     @property
     def memory(self) -> JsonObject:
         return self.session.context
+
+    def offer(self, text: str) -> None:
+        self.session.context[OFFERED_KEY] = text
 
     def note(self, kind: NoticeKind, flow: str | None, detail: str) -> None:
         self.trace.notice(kind, flow, None, detail)
@@ -186,7 +196,7 @@ class TurnBase:
         return TurnWrite(
             session=s,
             expected_version=self.expected_version,
-            trace_doc=self.trace.doc(s, self.text, reply, [r.kind for r in self.records], self.retried),
+            trace_doc=self.trace.doc(s, self.said, reply, [r.kind for r in self.records], self.retried),
             messages=self.main_messages,
             runs=self.runs,
             records=self.records,

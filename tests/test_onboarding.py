@@ -675,3 +675,37 @@ def test_a_suggestion_lasts_one_turn_and_the_latest_counts(engine: Engine) -> No
     # "xyzzy" suggests nothing, so the "yes" is a third refusal (the onboarding pauses), not German
     out = talk(engine, "hi", "Ola", "germna", "xyzzy", "yes", user="ola")
     assert "paused" in out.reply and out.slots.get("native_language") is None
+
+
+def test_a_yes_to_did_you_mean_for_the_language_to_learn_takes_it_at_another_question(engine: Engine) -> None:
+    """At the native question, "want to learn englsh" is answered "Did you mean English?"; a
+    yes sets the language to learn (it used to be read as the native language "yes")."""
+    r = talk(engine, "hi", "Joana", "want to learn englsh")
+    assert "Did you mean English?" in r.reply and r.state == "ask_native"
+    r = talk(engine, "yes")
+    assert r.state == "ask_native" and r.slots["target_language"] == "en" and r.slots["native_language"] is None
+    r = talk(engine, "portuguese")
+    assert r.slots["native_language"] == "pt" and r.state == "ask_timezone"
+
+
+def test_a_no_to_did_you_mean_asks_the_question_again(engine: Engine) -> None:
+    r = talk(engine, "hi", "Joana", "want to learn englsh", "no")
+    assert r.reply.startswith("Alright.") and r.reply.endswith("What's your native language?")
+    assert r.state == "ask_native" and r.slots["target_language"] is None
+
+
+def test_wanting_a_language_is_not_a_misspelt_one(engine: Engine) -> None:
+    """Wanting "a language" names none: nothing is suggested for it (it used to be "Did you mean Lao?")."""
+    for said in ("I want to learn a language", "i want to learn a new language", "want to learn another language"):
+        r = talk(engine, "hi", said, user=said)
+        assert "Did you mean" not in r.reply and r.state == "ask_name", (said, r.reply)
+
+
+def test_a_misspelt_native_language_after_a_native_cue_fills_the_empty_slot(engine: Engine) -> None:
+    r = talk(engine, "hi", "im Joana, native portugese")
+    assert (r.slots["name"], r.slots["native_language"]) == ("Joana", "pt")
+    assert read_anytime("my mother tongue is germn", OnboardingSlots()).get("native_language") == "de"
+    # a filled native language is changed only by a name spelt right; "native speaker" names none
+    filled = OnboardingSlots(native_language="es")
+    assert "native_language" not in read_anytime("native portugese", filled)
+    assert "native_language" not in read_anytime("I'm a native speaker, ha", OnboardingSlots())

@@ -76,12 +76,29 @@ handing = Flow(
             Final("done", summary="apples {a}", handoff=lambda s: "fb")],
     transitions=[T("answer", "qa", "done")],
 )  # fmt: skip
+
+
+def offer_seven(ctx: StepContext[Nums]) -> str | None:
+    ctx.say("I don't know “sevn”. Did you mean seven?")
+    ctx.offer("7")
+    return ""
+
+
+offering = Flow(
+    name="offering",
+    slots=Nums,
+    states=[Ask("qa", slot="a", say="Pick a number.", parse=integer(1, 9), initial=True, max_attempts=5),
+            Final("done", summary="picked {a}")],
+    transitions=[T("answer", "qa", "done")],
+    asides=[Aside("typo", match=lambda t: t == "sevn", handle=offer_seven)],
+)  # fmt: skip
 BOTS.add(
     Bot(
         name="edge-bot",
         persona="p",
-        flows=[setup, fb, handing],
+        flows=[setup, fb, handing, offering],
         intents=[
+            Intent("offering", [r"\bpick\b"], "o"),
             Intent("setup", [r"\bsetup\b"], "s"),
             Intent("fb", [r"\bfeedback\b"], "f"),
             Intent("handing", [r"\bapples\b"], "h"),
@@ -184,3 +201,30 @@ def test_prompts_carry_the_current_message_once_and_closings_see_the_scratchpad(
     closing = llm.prompts["close:quiz"]
     assert [m.content for m in closing].count("no idea") == 1 and closing[-1].content == "no idea"
     assert "Ready?" in [m.content for m in closing]  # the conversation being closed
+
+
+def test_a_yes_to_what_an_aside_offered_reads_as_the_offered_message(engine: Engine) -> None:
+    say(engine, "pick one", "sevn")
+    r = engine.turn("edge-bot", "u", "yes")
+    assert r.flow == "main" and r.slots == {}
+    run = engine.store.runs(r.session_id or "")[-1]
+    assert run.summary == "picked 7"
+    trace = engine.store.traces(r.session_id or "")[-1]
+    assert trace.user_text == "yes"  # the trace keeps what was typed, and says what was read
+    assert [(n.kind, n.detail) for n in trace.notices] == [("offer", "7")]
+
+
+def test_a_no_to_an_offer_asks_again_and_anything_else_is_read_as_it_is(engine: Engine) -> None:
+    say(engine, "pick one", "sevn")
+    r = engine.turn("edge-bot", "u", "no")
+    assert (r.flow, r.state) == ("offering", "qa") and r.reply == "Alright. Pick a number."
+    say(engine, "sevn")
+    r = engine.turn("edge-bot", "u", "5")
+    assert engine.store.runs(r.session_id or "")[-1].summary == "picked 5"
+
+
+def test_an_offer_lasts_one_turn(engine: Engine) -> None:
+    say(engine, "pick one", "sevn", "hmm")
+    r = engine.turn("edge-bot", "u", "yes")  # "hmm" came between: this yes answers nothing offered
+    assert (r.flow, r.state) == ("offering", "qa")
+    assert engine.store.runs(r.session_id or "") == []

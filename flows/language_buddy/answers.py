@@ -96,6 +96,8 @@ def language_change(ctx: StepContext[OnboardingSlots]) -> str | None:
     native = native_in(ctx.text, weak=False)
     if isinstance(target, Invalid):
         ctx.say(target.reason)
+        if target.suggestion is not None:  # "Did you mean English?": a yes says "I want to learn English"
+            ctx.offer(f"I want to learn {language_name(target.suggestion)}")
         return ""
     if target is not None and target == (native or s.native_language) and target != s.target_language:
         ctx.say(f"You already speak {language_name(target)} natively; pick another language to learn.")

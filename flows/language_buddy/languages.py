@@ -20,8 +20,8 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Str
 from engine import DataFileError
 from engine.extract import Invalid, Parser, fold
 from flows.language_buddy.language_library import library_display_name, library_names
-from flows.language_buddy.text import alias_pattern, closest_name, trim
-from flows.shared.datafile import load_yaml
+from flows.language_buddy.text import PLACE_SUGGEST_SCORE, alias_pattern, closest_name, trim
+from flows.shared.datafile import WordSet, load_yaml
 
 # -- languages ----------------------------------------------------------------------------
 # The names come from langcodes' data (language_data): English names, each language's own
@@ -59,6 +59,7 @@ class LanguageMarks(BaseModel):
     unread_names: list[_Key]
     word_codes: list[_Code]
     nationalities: list[_Key]
+    no_language: WordSet
 
 
 def load_marks(path: Path = LANGUAGES_FILE) -> LanguageMarks:
@@ -97,6 +98,7 @@ class _Table:
     aliases: dict[str, str]
     word_codes: frozenset[str]
     nationalities: frozenset[str]
+    no_language: frozenset[str]
     pattern: re.Pattern[str]
 
 
@@ -128,6 +130,7 @@ def _table() -> _Table:
         aliases,
         frozenset(marks.word_codes),
         frozenset(fold(n) for n in marks.nationalities),
+        frozenset(fold(n) for n in marks.no_language),
         alias_pattern(aliases),
     )
 
@@ -206,8 +209,9 @@ def parse_language(text: str) -> object:
         names = " and ".join(language_name(c) for c in found)
         return Invalid(f"You mentioned {names}; please name just one language.")
     rest = _LANGUAGE_CUES.sub("", bare)
-    if not rest or len(rest.split()) > 3:
-        return None  # a sentence without a language: leave it to an LLM, if one is configured
+    if not rest or len(rest.split()) > 3 or set(rest.split()) <= _table().no_language:
+        # a sentence without a language ("a new language"): leave it to an LLM, if one is configured
+        return None
     close = closest_name(rest, language_aliases())
     hint = f" Did you mean {language_name(close)}?" if close else ""
     # quote the user's own spelling of the unknown part: "I want to learn Klingon" -> “Klingon”
@@ -300,7 +304,26 @@ def native_in(text: str, *, weak: bool) -> str | None:
         return found
     if m := loose.search(fold(text)):
         return language_aliases()[next(g for g in m.groups() if g)]
-    return _first_language(weak_cue, text)
+    return _first_language(weak_cue, text) or _misspelt_native(text)
+
+
+# "native portugese", "my mother tongue is germn": a word right after a native cue
+_NATIVE_WORD = re.compile(
+    r"\b(?:native(?: language| tongue)?|mother tongue|first language)(?: is|'s)?\s*[:-]?\s*([^\W\d_]{5,})\b"
+)
+
+
+def _misspelt_native(text: str) -> str | None:
+    """A misspelt language right after a native cue, when one language is that close (the
+    stricter score places use): the cue makes a typo far likelier than another word."""
+    for m in _NATIVE_WORD.finditer(fold(text)):
+        word = m.group(1)
+        if word in _table().no_language or word in nationalities() or word == "speaker":
+            continue
+        close = closest_name(word, language_aliases(), PLACE_SUGGEST_SCORE)
+        if close is not None:
+            return close
+    return None
 
 
 def target_in(text: str, *, weak: bool) -> str | None:
