@@ -219,7 +219,7 @@ class Flow(Generic[S]):
                     raise self._error(f"asks into unknown slot {s.slot!r}; slots are {sorted(fields)}", s.name)
                 if s.max_attempts < 1:
                     raise self._error("max_attempts must be at least 1", s.name)
-                templates = [s.say, *s.reprompts]
+                templates = [s.say, *s.reprompts, *([s.again] if s.again is not None else [])]
             elif isinstance(s, Final):
                 templates = [s.say, s.summary]
             for tpl in templates:

@@ -145,10 +145,10 @@ class FlowRunner(AnswerReader):
         if tier <= len(state.reprompts):
             again = render(state.reprompts[tier - 1], slots)
         elif tier == 1:
-            again = f"I need {expects}. {render(state.say, slots)}"
+            again = f"I need {expects}. {render(state.say_again, slots)}"
         else:
             # past the declared phrasings each rung still gets more explicit, never a repeat
-            last = render(state.reprompts[-1], slots) if state.reprompts else render(state.say, slots)
+            last = render(state.reprompts[-1], slots) if state.reprompts else render(state.say_again, slots)
             again = f"Please reply with just {expects}. {last}"
         text = f"{reason} {again}" if reason else again
         self.emit(self.phrase(text, f"reprompt:{flow.name}.{state.name}", flow.name))
@@ -210,9 +210,12 @@ class FlowRunner(AnswerReader):
         )
         self.resume_or_return()
 
-    def question(self, flow: Flow[Any], state: Ask, slots: Slots) -> str:
-        """What an asking state says, phrased (or as its template, offline)."""
-        return self.phrase(render(state.say, slots), f"ask:{flow.name}.{state.name}", flow.name)
+    def question(self, flow: Flow[Any], state: Ask, slots: Slots, *, again: bool = True) -> str:
+        """What an asking state says, phrased (or as its template, offline); `again` unless the
+        state has just been entered."""
+        return self.phrase(
+            render(state.say_again if again else state.say, slots), f"ask:{flow.name}.{state.name}", flow.name
+        )
 
     def move(self, flow: Flow[Any], frame: FlowFrame, slots: Slots, trigger: str) -> None:
         """Fire `trigger` and run on until the flow waits for the user or ends."""
@@ -236,7 +239,7 @@ class FlowRunner(AnswerReader):
                     continue
                 # the frame's stored slots catch up once, where the flow comes to rest
                 frame.slots = slots.model_dump(mode="json")
-                self.emit(self.question(flow, state, slots))
+                self.emit(self.question(flow, state, slots, again=False))
                 return
             if isinstance(state, Step):
                 ctx: StepContext[Slots] = StepContext(self, flow.name, slots)

@@ -39,7 +39,9 @@ class Ask(Generic[S_in]):
 
     `reprompts` are the ladder of more explicit phrasings after a failed parse; after
     `max_attempts` failures the flow takes `fallback`. A state whose slot is already
-    filled (several slots given at once) is passed through without asking.
+    filled (several slots given at once) is passed through without asking. `again`, when
+    given, is the question asked again (after help, an aside, a reprompt, a pause) in place
+    of `say`, whose first-time lead ("Nice to meet you, Max!") would repeat.
     """
 
     name: str
@@ -47,6 +49,7 @@ class Ask(Generic[S_in]):
     say: str | Callable[[S_in], str]
     parse: Parser | Callable[[S_in], Parser]
     reprompts: Sequence[str | Callable[[S_in], str]] = ()
+    again: str | Callable[[S_in], str] | None = None
     help: str = ""
     max_attempts: int = 3
     fallback: Fallback = "skip"
@@ -57,6 +60,10 @@ class Ask(Generic[S_in]):
     interruptible: bool = True
 
     trigger = ANSWER
+
+    @property
+    def say_again(self) -> str | Callable[[S_in], str]:
+        return self.say if self.again is None else self.again
 
     def parser(self, slots: S_in) -> Parser:
         """The parser for this turn; a callable `parse` picks one from the slots (typed questions)."""

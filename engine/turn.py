@@ -293,7 +293,7 @@ class Turn(FlowRunner):
             slots = flow.new_slots(a.slots)
             hint = state.help or f"I'm asking for {state.parser(slots).expects}."
             verb = "pause" if flow.on_cancel == "pause" else "stop"
-            self.emit(f"{hint} {render(state.say, slots)} (Say 'cancel' to {verb} the {flow.name}.)")
+            self.emit(f"{hint} {render(state.say_again, slots)} (Say 'cancel' to {verb} the {flow.name}.)")
 
     def _reconcile(self) -> None:
         """Bring stored frames to the code: migrate what can move, drop what no longer fits, saying so.

@@ -93,6 +93,12 @@ BAD: list[tuple[str, list[object], list[T], str]] = [
         [T("answer", "n", "done")],
         "missing",
     ),
+    (
+        "unknown field asked again",
+        [Ask("n", slot="n", say="n?", again="{nn}?", parse=integer(), initial=True), Final("done", summary="x")],
+        [T("answer", "n", "done")],
+        "nn",
+    ),
     ("unknown state", [ask_n(initial=True), Final("done", summary="x")], [T("answer", "n", "nowhere")], "nowhere"),
     (
         "wrong trigger",

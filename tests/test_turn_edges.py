@@ -87,7 +87,8 @@ def offer_seven(ctx: StepContext[Nums]) -> str | None:
 offering = Flow(
     name="offering",
     slots=Nums,
-    states=[Ask("qa", slot="a", say="Pick a number.", parse=integer(1, 9), initial=True, max_attempts=5),
+    states=[Ask("qa", slot="a", say="Hello! Pick a number.", again="Pick a number.", parse=integer(1, 9), initial=True,
+                max_attempts=5),
             Final("done", summary="picked {a}")],
     transitions=[T("answer", "qa", "done")],
     asides=[Aside("typo", match=lambda t: t == "sevn", handle=offer_seven)],
@@ -228,3 +229,12 @@ def test_an_offer_lasts_one_turn(engine: Engine) -> None:
     r = engine.turn("edge-bot", "u", "yes")  # "hmm" came between: this yes answers nothing offered
     assert (r.flow, r.state) == ("offering", "qa")
     assert engine.store.runs(r.session_id or "") == []
+
+
+def test_a_question_asked_again_leaves_out_its_first_time_lead(engine: Engine) -> None:
+    """`Ask.again`: "Hello!" is said once, not after help, an aside, a no or a reprompt."""
+    assert say(engine, "pick one") == "Hello! Pick a number."
+    assert say(engine, "help").endswith("Pick a number. (Say 'cancel' to stop the offering.)")
+    assert "Hello" not in say(engine, "help")
+    assert say(engine, "sevn", "no") == "Alright. Pick a number."
+    assert say(engine, "zero").endswith("I need a whole number from 1 to 9. Pick a number.")

@@ -170,6 +170,8 @@ def outline(flow: Flow[Any], bots: Sequence[str] = ()) -> FlowOutline:
             if s.prefill:
                 details.append("prefilled from the opening message")
             templates.append(_template("says", s.say, empty))
+            if s.again is not None:
+                templates.append(_template("says again", s.again, empty))
             templates += [_template(f"reprompt {i}", r, empty) for i, r in enumerate(s.reprompts, start=1)]
             if s.help:
                 templates.append(("help", s.help))

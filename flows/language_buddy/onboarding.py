@@ -150,10 +150,13 @@ def reopen(ctx: StepContext[OnboardingSlots]) -> None:
 # -- what is said -------------------------------------------------------------------------
 
 
+NATIVE_QUESTION = "What's your native language?"
+
+
 def ask_native(s: OnboardingSlots) -> str:
     # the greeting belongs to the first pass, not to "native language" reopened from the confirmation
     lead = f"Nice to meet you, {s.name}! " if s.name and s.level is None else ""
-    return f"{lead}What's your native language?"
+    return lead + NATIVE_QUESTION
 
 
 def ask_question(s: OnboardingSlots) -> str:
@@ -212,6 +215,7 @@ onboarding = Flow(
             "ask_native",
             slot="native_language",
             say=ask_native,
+            again=NATIVE_QUESTION,
             parse=PARSERS["native_language"],
             reprompts=[
                 "Which language did you grow up speaking? Type its name, e.g. “German” or “Deutsch”.",
