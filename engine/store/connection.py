@@ -72,6 +72,10 @@ class Database:
         self._own_pid = 0
         self._cur: Any = None
         self._inherited: list[PoolProxiedConnection] = []
+        self._opened()
+
+    def _opened(self) -> None:
+        """What a subclass does once the engine is up (SqlStore: its schema and statements)."""
 
     def _connection(self) -> Any:
         """The store's own DBAPI connection; call with `_lock` held.

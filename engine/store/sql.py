@@ -38,7 +38,6 @@ from engine.store.contract import summarize
 from engine.store.dialect import (
     Params,
     Prepared,
-    Synchronous,
     advisory_schema_lock,
     reason,
 )
@@ -69,17 +68,8 @@ _SESSION_FIXED = frozenset({"id", "bot", "user", "created_at"})
 class SqlStore(Database):
     """The real store. SQLite files run in WAL mode, synchronous=FULL, with a busy timeout."""
 
-    def __init__(
-        self,
-        url: str,
-        *,
-        busy_timeout_ms: int = 10_000,
-        synchronous: Synchronous = "FULL",
-        statement_timeout_ms: int = 30_000,
-    ) -> None:
-        super().__init__(
-            url, busy_timeout_ms=busy_timeout_ms, synchronous=synchronous, statement_timeout_ms=statement_timeout_ms
-        )
+    def _opened(self) -> None:
+        """The schema made or migrated, and the statements compiled, once the engine is up."""
         if not self._sqlite:
             event.listen(self.engine, "begin", advisory_schema_lock)
         try:
