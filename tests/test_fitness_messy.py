@@ -8,8 +8,11 @@ and goals or levels said out of turn.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from engine.errors import DataFileError
 from engine.extract import Invalid
 from flows.fitness.anytime import read_anytime
 from flows.fitness.food import parse_allergies, read_diet
@@ -17,6 +20,7 @@ from flows.fitness.profile import FitnessSlots
 from flows.fitness.qualified import days_answer, limitations_answer, minutes_answer
 from flows.fitness.readers import parse_equipment, parse_weight, weekdays_in
 from flows.fitness.weights import weigh
+from flows.fitness.words import WORDS_FILE, load_words
 
 # -- the injuries answer ------------------------------------------------------------------
 
@@ -146,15 +150,86 @@ def test_a_flexible_diet_keeps_its_word() -> None:
     assert _diet("flexitarian") == {"diet": "vegetarian", "diet_detail": "flexitarian"}
 
 
+@pytest.mark.parametrize(
+    "text", ["mostly veggie, fish sometimes", "veggie but I eat fish", "vegetarian + seafood", "no meat except fish"]
+)
+def test_a_vegetarian_who_eats_fish_is_pescatarian(text: str) -> None:
+    assert _diet(text) == {"diet": "pescatarian", "diet_detail": text}
+    assert read_diet(text) == "pescatarian"
+
+
+def test_meat_beside_a_plant_based_diet_now_and_then_or_as_a_rule() -> None:
+    # now and then: a flexitarian, which the word tables read as a vegetarian with exceptions
+    said = "plant based mostly, some chicken on weekends"
+    assert _diet(said) == {"diet": "vegetarian", "diet_detail": said}
+    assert _diet("veggie but i eat chicken") == {"diet": "omnivore", "diet_detail": "veggie but i eat chicken"}
+    assert read_diet("no meat or fish") == "vegetarian" and read_diet("vegetarian, no fish") == "vegetarian"
+
+
+@pytest.mark.parametrize("text", ["I don't eat pork", "gluten free", "no dairy", "no pork or beef"])
+def test_a_restriction_alone_is_an_omnivore_with_it_kept(text: str) -> None:
+    assert _diet(text) == {"diet": "omnivore", "diet_detail": text}
+
+
+def test_a_restriction_beside_a_diet_keeps_the_diet() -> None:
+    assert _diet("dairy free vegetarian") == {"diet": "vegetarian", "diet_detail": "dairy free vegetarian"}
+    assert _diet("no dairy or meat") == {"diet": "vegetarian", "diet_detail": "no dairy or meat"}
+
+
+def test_fish_alone_asks_whether_meat_is_eaten_too() -> None:
+    out = read_diet("I eat fish")
+    assert isinstance(out, Invalid) and "meat too" in out.reason and out.suggestion == "pescatarian"
+    assert read_diet("just fish") == "pescatarian" and read_diet("meat too") == "omnivore"
+
+
+def test_a_diet_out_of_turn_is_read_with_the_foods_beside_it() -> None:
+    found = read_anytime("I'm vegetarian but eat fish sometimes", FitnessSlots())
+    assert found["diet"] == "pescatarian"
+
+
+@pytest.mark.parametrize(
+    ("text", "diet"),
+    [("vegan-ish", "vegan"), ("keto-ish low carb", "keto"), ("i eat most things", "omnivore"),
+     ("mostly plant-based but I eat eggs", "vegan")],
+)  # fmt: skip
+def test_hedged_diets_keep_their_diet(text: str, diet: str) -> None:
+    # eggs do not move a plant-based diet: test_messy_readers pins that reading
+    assert read_diet(text) == diet
+
+
+def test_spellings_of_pescatarian() -> None:
+    assert read_diet("pescetarian") == "pescatarian" and read_diet("pescaterian") == "pescatarian"
+
+
+def test_the_diet_table_must_name_every_diet(tmp_path: Path) -> None:
+    text = WORDS_FILE.read_text(encoding="utf-8").replace("  paleo: [paleolithic]\n", "")
+    (tmp_path / "words.yaml").write_text(text, encoding="utf-8")
+    with pytest.raises(DataFileError, match="must list each diet once"):
+        load_words(tmp_path / "words.yaml")
+
+
 def test_allergies_without_their_lead_words() -> None:
     assert parse_allergies("lactose intolerant and allergic to peanuts") == ["lactose", "peanuts"]
     assert parse_allergies("gluten intolerance, shellfish allergy") == ["gluten", "shellfish"]
+    assert parse_allergies("i'm lactose intolerant and allergic to peanuts") == ["lactose", "peanuts"]
+
+
+def test_allergies_joined_by_plus_and_closed_by_thats_it() -> None:
+    assert parse_allergies("tree nuts + shellfish") == ["tree nuts", "shellfish"]
+    assert parse_allergies("lactose intolerant, that's it") == ["lactose"]
 
 
 def test_equipment_typos_are_read() -> None:
     assert parse_equipment("just a pair of dumbells and a yoga mat") == ["dumbbells", "yoga mat"]
     assert parse_equipment("kettlebel") == ["kettlebell"]
     assert parse_equipment("nada") == []
+
+
+def test_a_home_gym_is_no_full_gym_and_trx_and_racks_are_named() -> None:
+    assert parse_equipment("home gym w/ barbell & rack") == ["barbell", "squat rack", "home gym"]
+    assert parse_equipment("my apartment gym has a treadmill") == ["treadmill", "home gym"]
+    assert parse_equipment("trx straps and a pullup bar") == ["pull-up bar", "suspension trainer"]
+    assert parse_equipment("no gym, just bands") == ["resistance bands"]
 
 
 # -- goals and levels said out of turn ----------------------------------------------------

@@ -8,12 +8,12 @@ import re
 from collections.abc import Callable
 
 from engine.extract import Invalid, Parser, fold
-from flows.fitness.food import DIET_CUE, allergies_in, read_diet
+from flows.fitness.food import allergies_in, read_diet
 from flows.fitness.limits import limitation_in
 from flows.fitness.profile import FitnessSlots, accumulated
 from flows.fitness.qualified import (
     days_answer,
-    diet_detail,
+    diet_said,
     level_beside_limitations,
     minutes_answer,
     range_in,
@@ -103,13 +103,8 @@ def read_anytime(text: str, s: FitnessSlots, asking: str | None = None) -> dict[
     minutes = None if range_in(text, "minutes") else minutes_in(text)
     if minutes is not None and re.search(r"\b(?:session|workout|train|each|per)\b", t):
         found["minutes_per_session"] = minutes
-    if m := DIET_CUE.search(t):
-        found["diet"] = read_diet(m.group(1))
-    if asking == "diet" or "diet" in found:
-        # "mostly plant-based but I eat eggs": the diet word and, kept beside it, the exceptions
-        diet = found.get("diet") or read_diet(text)
-        if isinstance(diet, str) and (detail := diet_detail(text)):
-            found["diet"], found["diet_detail"] = diet, detail
+    # "mostly plant-based but I eat eggs": the diet word and, kept beside it, the exceptions
+    found.update(diet_said(text, asking == "diet"))
     if asking == "limitations":
         found.update(level_beside_limitations(text))
     if allergies := allergies_in(text):

@@ -1,45 +1,127 @@
 """Reading what a user eats: the diet, with its exceptions kept beside it ("no red meat" is an
-omnivore's exception, not a diet of its own; "flexitarian" is a vegetarian with exceptions), and
-food allergies without their lead words ("lactose intolerant" -> "lactose").
+omnivore's exception, not a diet of its own; "flexitarian" is a vegetarian with exceptions; a
+vegetarian who eats fish is a pescatarian), and food allergies without their lead words
+("lactose intolerant" -> "lactose").
 """
 
 from __future__ import annotations
 
 import re
+from functools import cache
+
+from pydantic import BaseModel, ConfigDict, TypeAdapter
 
 from engine.extract import Invalid, Parser, choice, fold
+from flows.fitness.profile import Diet
 from flows.fitness.readers import ACK, is_none, items, plain
-from flows.fitness.words import any_of, no_some_meat, words
-
-_DIETS: dict[str, list[str]] = {
-        "omnivore": ["anything", "everything", "no restrictions", "normal", "regular", "omnivorous", "all of it",
-                     "eat meat", "a bit of everything"],
-        "vegetarian": ["veggie", "no meat"],
-        "vegan": ["plant-based", "plant based"],
-        "pescatarian": ["pescetarian", "fish but no meat", "no meat but fish"],
-        "keto": ["ketogenic", "low carb", "low-carb"],
-        "paleo": ["paleolithic"],
-        "mediterranean": ["med diet"],
-}  # fmt: skip
-_DIET_WORDS = choice(_DIETS)
-_DIET_NAMED = choice(_DIETS, fuzzy=False)
+from flows.fitness.words import (
+    any_of,
+    no_some_food,
+    qualifier,
+    refused_foods,
+    trailing_fillers,
+    whole_diet_negation,
+    words,
+)
 
 
-def _diet(text: str) -> object:
-    t = fold(text)
-    t = re.sub(r"\b(?:don'?t|do not|never) eat meat\b", "no meat", t)
-    # "vegetarian, but I eat fish" is one diet with a name of its own
-    t = re.sub(r"\bvegetarian\b[^.;!?]*\b(?:but|plus|and|also|except)\b[^.;!?]*\bfish\b", "pescatarian", t)
+class DietAnswer(BaseModel):
+    """A diet answer as read: the diet, and whether the words say more than its name (they are
+    then kept beside it, so a meal plan can honour "fish sometimes" or "no pork")."""
+
+    model_config = ConfigDict(frozen=True)
+    diet: Diet
+    qualified: bool
+
+
+_DIET: TypeAdapter[Diet] = TypeAdapter(Diet)
+
+
+def _diet_table() -> dict[str, tuple[str, ...]]:
+    return {str(diet): names for diet, names in words().diets.items()}
+
+
+@cache
+def _diet_words() -> Parser:
+    return choice(_diet_table())
+
+
+@cache
+def _diet_named() -> Parser:
+    # out of a restriction's remainder a diet is named, never guessed: "no red meat" is close to "no meat"
+    return choice(_diet_table(), fuzzy=False)
+
+
+def _named(t: str) -> object:
+    """The diet `t` names, before what else it says is eaten is weighed."""
     for word, diet in words().flexible_diets.items():
         if re.search(any_of([word]), t):
             return diet
-    # "no red meat", "anything but pork": leaving out one meat leaves an omnivore (its spelling is
-    # not guessed: "no red meat" is close to "no meat")
-    if no_some_meat().search(t):
-        rest = no_some_meat().sub(" ", t)
-        named = _DIET_NAMED(rest)
+    if no_some_food().search(t):
+        if _refuses_meat(t):  # "no dairy or meat": the meat in the list makes it vegetarian
+            return "vegetarian"
+        rest = no_some_food().sub(" ", t)
+        named = _diet_named()(rest)
         return named if named is not None else "omnivore"
-    return _DIET_WORDS(t)
+    return _diet_words()(t)
+
+
+def _refuses_meat(t: str) -> bool:
+    """Whether a refusal's list holds meat as such, not just some meats ("no dairy or meat")."""
+    some = re.compile(any_of(words().some_foods))
+    return any(re.search(any_of(["meat"]), some.sub(" ", m.group())) for m in refused_foods().finditer(t))
+
+
+def _eaten(t: str, foods: tuple[str, ...]) -> bool:
+    """Whether `t` says one of `foods` is eaten: named, and not in a refusal's list ("no meat or fish")."""
+    kept = refused_foods().sub(" ", t)
+    return re.search(any_of(foods), kept) is not None
+
+
+def _beside(diet: Diet, t: str) -> Diet:
+    """`diet` as what else `t` says is eaten makes it: a plant-based diet with fish is pescatarian,
+    with meat now and then flexitarian (vegetarian), with meat as a rule omnivore."""
+    if diet not in ("vegetarian", "vegan"):
+        return diet
+    if _eaten(t, words().meat_foods):
+        return "vegetarian" if re.search(any_of(words().now_and_then), t) else "omnivore"
+    if _eaten(t, words().fish_foods):
+        return "pescatarian"
+    return diet
+
+
+def diet_answer(text: str, named: Diet | None = None) -> DietAnswer | Invalid | None:
+    """The diet `text` gives (or `named`, a diet said out of turn, as the rest of `text` makes it);
+    Invalid when it asks back; None when it names none."""
+    return _answer(fold(text), named)
+
+
+def _answer(t: str, named: Diet | None) -> DietAnswer | Invalid | None:
+    said = named if named is not None else _named(t)
+    if isinstance(said, Invalid):
+        return said
+    if said is None:
+        if _eaten(t, words().meat_foods):
+            return DietAnswer(diet="omnivore", qualified=True)
+        if _eaten(t, words().fish_foods):
+            # fish alone does not say whether meat is eaten too: that is the whole difference
+            # (a yes takes the suggestion; "no, meat too" is read as an omnivore's answer)
+            return Invalid("You eat fish: and no meat, so pescatarian? Or meat too?", suggestion="pescatarian")
+        return None
+    diet = _DIET.validate_python(said)
+    eats = _beside(diet, t)
+    return DietAnswer(diet=eats, qualified=eats != diet or says_more(t))
+
+
+def says_more(text: str) -> bool:
+    """Whether a diet answer says more than a diet's name: an exception, a hedge, a restriction."""
+    t = whole_diet_negation().sub(" ", fold(text))
+    return qualifier().search(t) is not None or flexible(t) or no_some_food().search(t) is not None
+
+
+def _diet(text: str) -> object:
+    found = diet_answer(text)
+    return found.diet if isinstance(found, DietAnswer) else found
 
 
 def flexible(text: str) -> bool:
@@ -64,10 +146,11 @@ def allergies_in(text: str) -> list[str] | None:
     return items(listed) or None
 
 
-# the words around a food that say how it disagrees: "lactose intolerant", "allergic to peanuts"
+# the words around a food that say how it disagrees: "lactose intolerant", "allergic to peanuts",
+# and the "I'm" before either ("I'm lactose intolerant and allergic to peanuts")
 _ALLERGY_WORDS = re.compile(
     r"^(?:i'm |i am |im )?(?:(?:allergic|intolerant|sensitive) to|an? (?:allergy|intolerance) to)\s+"
-    r"|\s+(?:intolerant|intolerance|allergy|allergies|sensitivity|free)$"
+    r"|^(?:i'm|i am|im)\s+|\s+(?:intolerant|intolerance|allergy|allergies|sensitivity|free)$"
 )
 
 
@@ -77,6 +160,7 @@ def parse_allergies(text: str) -> object:
         return []
     if plain(text) in ACK:
         return Invalid("Which foods? For example “nuts, shellfish”, or say “none”.")
-    listed = allergies_in(text) or items(text)
+    # "lactose intolerant, that's it": the words closing the list are no food
+    listed = allergies_in(text) or items(trailing_fillers().sub("", text))
     foods = [_ALLERGY_WORDS.sub("", item).strip() for item in listed]
     return [f for f in foods if f] or None

@@ -12,9 +12,9 @@ from __future__ import annotations
 import re
 
 from engine.extract import Invalid, fold
-from flows.fitness.food import flexible
+from flows.fitness.food import DIET_CUE, DietAnswer, diet_answer
 from flows.fitness.limits import BODY, parse_limitations
-from flows.fitness.profile import NONE
+from flows.fitness.profile import NONE, Diet
 from flows.fitness.readers import days_per_week_rule, is_none, parse_minutes, read_level
 from flows.fitness.weights import with_digits
 
@@ -57,20 +57,33 @@ def ask_which_end(text: str, unit: str, label: str, bounds: tuple[int, int]) -> 
 
 # -- diets with exceptions ----------------------------------------------------------------
 
-# what turns a diet word into a diet with exceptions; "no restrictions" and "no meat" name a diet
-_QUALIFIER = re.compile(
-    r"\b(?:but|except|apart from|other than|besides|otherwise|mostly|mainly|largely|usually|sometimes"
-    r"|occasionally|though|although|plus|only|without|sort of|kind of|ish"
-    r"|no (?!restrictions\b|meat\b)\w+|not (?!much\b)\w+)\b"
-)
 
-
-def diet_detail(text: str) -> str | None:
-    """The answer as typed when it qualifies its diet ("mostly plant-based but I eat eggs"); else None."""
-    if not _QUALIFIER.search(fold(text)) and not flexible(text):
+def diet_detail(text: str, named: Diet | None = None) -> str | None:
+    """The answer as typed when it says more than its diet's name ("mostly plant-based but I eat
+    eggs", "veggie + seafood"); else None. `named`: a diet said out of turn, which the text qualifies."""
+    answer = diet_answer(text, named)
+    if not isinstance(answer, DietAnswer) or not answer.qualified:
         return None
     detail = " ".join(text.split()).strip(" .!")
     return detail[:200] if len(detail) >= 2 else None
+
+
+def diet_said(text: str, asking: bool) -> dict[str, object]:
+    """The diet slots a message fills: at the diet question (`asking`), a diet with its words kept
+    beside it; out of turn, a diet named after a cue ("I'm vegetarian, fish sometimes"), as the
+    rest of the message makes it. A plain diet at its question is left to the question's reader."""
+    m = DIET_CUE.search(fold(text))
+    cued = diet_answer(m.group(1)) if m else None
+    named = cued.diet if isinstance(cued, DietAnswer) else None
+    if named is None and not asking:
+        return {}
+    answer = diet_answer(text, named)
+    if not isinstance(answer, DietAnswer):
+        return {}
+    detail = diet_detail(text, named)
+    if detail is None:
+        return {"diet": answer.diet} if named is not None else {}
+    return {"diet": answer.diet, "diet_detail": detail}
 
 
 # -- a level said at the injuries question ------------------------------------------------

@@ -228,6 +228,10 @@ EQUIPMENT: dict[str, tuple[str, ...]] = {
     "rowing machine": ("rower", "rowing machine"),
     "yoga mat": ("mat", "yoga mat"),
     "jump rope": ("jump rope", "skipping rope"),
+    "squat rack": ("rack", "squat rack", "power rack"),
+    "suspension trainer": ("trx", "suspension trainer", "suspension straps"),
+    # a gym at home or in the building is its equipment, not a full gym ("home gym w/ barbell")
+    "home gym": ("home gym", "garage gym", "apartment gym", "building gym"),
     "full gym": ("gym", "gym membership", "fitness studio"),
 }
 _EQUIPMENT_WORDS = {w: name for name, words in EQUIPMENT.items() for w in words if " " not in w and len(w) >= 5}
@@ -236,8 +240,21 @@ _NEGATED = re.compile(r"\b(?:no|not|without|don't have|do not have)\s+(?:an?\s+|
 
 
 def items(text: str) -> list[str]:
-    parts = re.split(r",|;|/|\band\b|\bplus\b|&", fold(text).strip(" .!"))
+    parts = re.split(r",|;|/|\band\b|\bplus\b|&|\+", fold(text).strip(" .!"))
     return [p.strip() for p in parts if p.strip()][:8]
+
+
+_EQUIPMENT_PHRASES = sorted((w for words in EQUIPMENT.values() for w in words), key=len, reverse=True)
+
+
+def _inside_longer(word: str, at: int, t: str) -> bool:
+    """Whether `word` at `at` is part of a longer equipment name written there."""
+    for longer in _EQUIPMENT_PHRASES:
+        if len(longer) > len(word) and word in longer:
+            start = t.rfind(longer, 0, at + len(longer))
+            if start != -1 and start <= at and at + len(word) <= start + len(longer):
+                return True
+    return False
 
 
 def parse_equipment(text: str) -> object:
@@ -249,8 +266,11 @@ def parse_equipment(text: str) -> object:
         return Invalid("Which equipment? For example “dumbbells and a mat”, or “none”.")
 
     def has(word: str) -> bool:
-        # "no gym, just bands": a negated item is not equipment the user has
-        return any(not _NEGATED.search(t[: m.start()]) for m in re.finditer(rf"(?<!\w){re.escape(word)}(?!\w)", t))
+        # "no gym, just bands": a negated item is not equipment the user has; "gym" inside "home gym" is not a gym
+        return any(
+            not _NEGATED.search(t[: m.start()]) and not _inside_longer(word, m.start(), t)
+            for m in re.finditer(rf"(?<!\w){re.escape(word)}(?!\w)", t)
+        )
 
     found = [name for name, words in EQUIPMENT.items() if any(has(w) for w in words)]
     # a misspelled name ("dumbells", "kettlebel") is close to one word only; short words are not

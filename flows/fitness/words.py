@@ -1,16 +1,17 @@
 """The word tables of the fitness readers (data/words.yaml), checked on load, and the patterns
-built from them: refusals, chat fillers, meats whose absence is no diet, flexible diets."""
+built from them: refusals, chat fillers, diets and the foods that change or restrict them."""
 
 from __future__ import annotations
 
 import re
 from functools import cache
 from pathlib import Path
+from typing import get_args
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
 from flows.fitness.profile import Diet
-from flows.shared.datafile import WordTuple, load_yaml, word
+from flows.shared.datafile import WordTuple, load_yaml, word, word_list
 
 WORDS_FILE = Path(__file__).parent / "data" / "words.yaml"
 
@@ -20,7 +21,14 @@ class Words(BaseModel):
 
     refusals: WordTuple
     fillers: WordTuple
-    some_meats: WordTuple
+    some_foods: WordTuple
+    diets: dict[Diet, WordTuple]
+    fish_foods: WordTuple
+    meat_foods: WordTuple
+    now_and_then: WordTuple
+    refusing: WordTuple
+    qualifiers: WordTuple
+    whole_diet_negations: WordTuple
     flexible_diets: dict[str, Diet]
     none_words: WordTuple
 
@@ -31,6 +39,21 @@ class Words(BaseModel):
             raise ValueError("must be a non-empty mapping")
         for key in v:
             word(key)
+        return v
+
+    @field_validator("diets", mode="before")
+    @classmethod
+    def _every_diet(cls, v: object) -> object:
+        # a diet left out of the table could never be read, so the table must name them all
+        if not isinstance(v, dict) or set(v) != set(get_args(Diet)):
+            raise ValueError(f"must list each diet once: {', '.join(get_args(Diet))}")
+        seen: set[str] = set()
+        for synonyms in v.values():
+            word_list(synonyms)
+            for entry in synonyms:
+                if entry in seen:
+                    raise ValueError(f"{entry!r} names two diets")
+                seen.add(entry)
         return v
 
 
@@ -62,7 +85,28 @@ def trailing_fillers() -> re.Pattern[str]:
 
 
 @cache
-def no_some_meat() -> re.Pattern[str]:
-    """ "no red meat", "don't eat pork": an exception an omnivore makes."""
+def no_some_food() -> re.Pattern[str]:
+    """ "no red meat", "don't eat pork", "dairy free": a restriction an omnivore makes."""
     lead = r"\b(?:no|not|never|don'?t eat|do not eat|avoid|except|but)\s+(?:much\s+)?"
-    return re.compile(lead + any_of(words().some_meats))
+    foods = any_of(words().some_foods)
+    return re.compile(rf"{lead}{foods}|{foods}[- ]free\b")
+
+
+@cache
+def refused_foods() -> re.Pattern[str]:
+    """A refusal and the list of foods it covers: "no meat or fish", "never chicken, pork"."""
+    foods = any_of([*words().fish_foods, *words().meat_foods, *words().some_foods])
+    return re.compile(
+        rf"{any_of(words().refusing)}\s+(?:any\s+)?{foods}(?:\s*(?:,|/|\bor\b|\bnor\b|\band\b)\s*{foods})*"
+    )
+
+
+@cache
+def qualifier() -> re.Pattern[str]:
+    """What makes a diet's name a diet with exceptions (after `whole_diet_negations` are taken out)."""
+    return re.compile(rf"{any_of(words().qualifiers)}|\b(?:no|not)\s+\w+")
+
+
+@cache
+def whole_diet_negation() -> re.Pattern[str]:
+    return re.compile(any_of(words().whole_diet_negations))
