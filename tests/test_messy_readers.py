@@ -93,7 +93,7 @@ def test_diet_exceptions_are_kept(text: str, detail: str | None) -> None:
 
 def test_a_qualified_diet_fills_the_diet_and_its_detail() -> None:
     found = read_anytime("mostly plant-based but I eat eggs", FitnessSlots(), "diet")
-    assert found == {"diet": "vegan", "diet_detail": "mostly plant-based but I eat eggs"}
+    assert found == {"diet": "vegetarian", "diet_detail": "mostly plant-based but I eat eggs"}
 
 
 @pytest.mark.parametrize(

@@ -80,13 +80,16 @@ def _eaten(t: str, foods: tuple[str, ...]) -> bool:
 
 def _beside(diet: Diet, t: str) -> Diet:
     """`diet` as what else `t` says is eaten makes it: a plant-based diet with fish is pescatarian,
-    with meat now and then flexitarian (vegetarian), with meat as a rule omnivore."""
+    with meat now and then flexitarian (vegetarian), with meat as a rule omnivore, a vegan one
+    with eggs or dairy vegetarian."""
     if diet not in ("vegetarian", "vegan"):
         return diet
     if _eaten(t, words().meat_foods):
         return "vegetarian" if re.search(any_of(words().now_and_then), t) else "omnivore"
     if _eaten(t, words().fish_foods):
         return "pescatarian"
+    if diet == "vegan" and _eaten(t, words().animal_products):
+        return "vegetarian"
     return diet
 
 

@@ -25,6 +25,7 @@ class Words(BaseModel):
     diets: dict[Diet, WordTuple]
     fish_foods: WordTuple
     meat_foods: WordTuple
+    animal_products: WordTuple
     now_and_then: WordTuple
     refusing: WordTuple
     qualifiers: WordTuple
