@@ -144,6 +144,8 @@ class FlowRunner(AnswerReader):
         expects = state.parser(slots).expects
         if tier <= len(state.reprompts):
             again = render(state.reprompts[tier - 1], slots)
+        elif tier == 1 and reason:
+            again = render(state.say_again, slots)  # the reason says what is needed already
         elif tier == 1:
             again = f"I need {expects}. {render(state.say_again, slots)}"
         else:

@@ -237,4 +237,6 @@ def test_a_question_asked_again_leaves_out_its_first_time_lead(engine: Engine) -
     assert say(engine, "help").endswith("Pick a number. (Say 'cancel' to stop the offering.)")
     assert "Hello" not in say(engine, "help")
     assert say(engine, "sevn", "no") == "Alright. Pick a number."
-    assert say(engine, "zero").endswith("I need a whole number from 1 to 9. Pick a number.")
+    # a reason says what is needed: the question follows it without "I need ..." said twice
+    assert say(engine, "zero") == "0 is out of range; please give a whole number from 1 to 9. Pick a number."
+    assert say(engine, "what") == "Please reply with just a whole number from 1 to 9. Pick a number."
