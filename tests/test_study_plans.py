@@ -3,14 +3,15 @@ making a new one (flows/study_pal/plans.py)."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 
 import pytest
 
 from engine import Engine, MemoryStore, StoredRecord
 from engine.clock import pinned_clock
 from engine.models import JsonObject
-from flows.study_pal.plans import asks_for_plans, describe, upcoming
+from flows.study_pal.days import read_day
+from flows.study_pal.plans import asked_day, asks_for_plans, describe, upcoming
 
 AT = datetime(2025, 3, 12, 9, 0)  # a Wednesday morning
 
@@ -94,3 +95,92 @@ def test_another_plan_like_the_last_one_keeps_its_topics_and_moves_nothing() -> 
     assert [p["date"] for p in plans] == ["2025-03-14", "2025-03-13"]
     assert all("revises" not in p for p in plans)
     assert shown.startswith("Your 2 study plans ahead:")
+
+
+# -- a question about one day's plans names the day as people type it (each failed before) ---
+
+
+@pytest.mark.parametrize(
+    ("text", "asks"),
+    [
+        ("anything on fri?", True),
+        ("anything for tomorrow?", True),
+        ("plans for tmrw?", True),
+        ("any plans for sat?", True),
+        ("whats on sat?", True),
+        ("my plans for the weekend?", True),
+        ("anything on limits?", False),  # no day: a question about the course, not the plans
+        ("plan for tmrw at 3", False),  # a request for a plan
+        ("plan chemistry for sat 10-12", False),
+        ("plans for tmrw at 3 pls", False),
+    ],
+)
+def test_a_short_question_about_one_days_plans_is_a_question_about_plans(text: str, asks: bool) -> None:
+    assert asks_for_plans(text) is asks
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("anything planned for sat?", date(2025, 3, 15)),
+        ("what do I have on sat", date(2025, 3, 15)),
+        ("anything on fri?", date(2025, 3, 14)),
+        ("plans for tmrw?", date(2025, 3, 13)),
+        ("plans for tomorrow?", date(2025, 3, 13)),
+        ("anything planned today?", date(2025, 3, 12)),
+        ("anything planned for sun?", date(2025, 3, 16)),
+        ("sat?? anything planned", date(2025, 3, 15)),
+        ("whats my plan", None),
+        ("I sat the exam, whats my plan now", None),  # "sat" after a pronoun is the verb
+        ("the sun is out, whats my plan", None),
+    ],
+)
+def test_the_day_a_plan_question_names_includes_bare_sat_and_sun(text: str, day: date | None) -> None:
+    assert asked_day(text, AT.date()) == day
+
+
+def test_bare_sat_stays_a_word_for_the_general_day_reader() -> None:
+    # only the plan question reads a bare "sat" as Saturday; planning readers keep needing a lead word or a time
+    assert read_day("I sat the exam", AT.date()) is None
+    assert read_day("anything planned for sat?", AT.date()) is None
+
+
+WEEK = [plan("2025-03-13", "15:00-17:00"), plan("2025-03-14", "16:00-18:00", "Derivatives"),
+        plan("2025-03-15", "10:00-12:00", "Integrals")]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("anything planned for sat?", "Saturday 2025-03-15, 10:00-12:00"),
+        ("what do I have on sat", "Saturday 2025-03-15, 10:00-12:00"),
+        ("anything on fri?", "Friday 2025-03-14, 16:00-18:00"),
+        ("plans for tmrw?", "Thursday 2025-03-13, 15:00-17:00"),
+    ],
+)
+def test_a_question_naming_a_day_shows_only_that_days_plan(text: str, shown: str) -> None:
+    answer = describe(upcoming(WEEK, AT), text, AT)
+    assert answer.startswith("Your study plan:\n📚 " + shown)
+    assert answer.count("📚") == 1
+
+
+def test_a_day_with_nothing_planned_says_so_and_names_the_plans_there_are() -> None:
+    answer = describe(upcoming(WEEK, AT), "anything planned for sun?", AT)
+    assert answer.startswith("You have no study plan for Sunday 2025-03-16 yet.")
+    assert "Planned: Thursday 2025-03-13, 15:00-17:00; Friday 2025-03-14, 16:00-18:00; Saturday 2025-03-15" in answer
+    assert "📚" not in answer
+    alone = describe([], "anything planned for sun?", AT)
+    assert alone.startswith("You have no study plan for Sunday 2025-03-16 yet.") and "Planned:" not in alone
+
+
+def test_asking_about_saturday_in_the_chat_shows_saturday_only() -> None:
+    store = MemoryStore()
+    e = Engine(store)
+    with pinned_clock(AT):
+        e.turn("study-pal", "u", "plan chemistry on friday at 4")
+        e.turn("study-pal", "u", "and one for sat 10-12 too")
+        sat = e.turn("study-pal", "u", "anything planned for sat?").reply
+        tomorrow = e.turn("study-pal", "u", "plans for tmrw?").reply
+    assert sat.startswith("Your study plan:\n📚 Saturday 2025-03-15, 10:00-12:00") and "Friday" not in sat
+    assert tomorrow.startswith("You have no study plan for Thursday 2025-03-13 yet.")
+    assert len(store.records("study_plan")) == 2

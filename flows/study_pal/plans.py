@@ -3,7 +3,9 @@ friday?", "when am I studying next?".
 
 Answered from the stored `study_plan` records, never by making a new plan. A plan a revision
 replaced (its `revises` names the old date and window) is not shown; plans whose time has
-passed are left out. A day named in the question narrows the answer to that day.
+passed are left out. A day named in the question narrows the answer to that day: short
+questions that name only a day ("anything on fri?", "plans for tmrw?") ask too, and a bare
+"sat" / "sun" is the day here (the general day reader needs a lead word or a time for them).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from datetime import date, datetime
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from engine import StoredRecord
-from flows.study_pal.days import read_day
+from flows.study_pal.days import mentions, read_day
 from flows.study_pal.scheduling import StudySession
 
 _ASKS = re.compile(
@@ -29,6 +31,23 @@ _ASKS = re.compile(
     re.I,
 )
 _MAKE = re.compile(r"\b(?:make|create|new|another|change|move|plan (?:me|my|a|some))\b", re.I)
+# "anything on fri?", "any plans for sat?", "whats on tmrw?": a question naming nothing but a day, which
+# must follow at once ("anything on limits?" is about the course); the singular "plan for tmrw" is a request
+_ABOUT_A_DAY = re.compile(
+    r"(?:\b(?:anything|something|what'?s|what is|(?:any|my|our|the)\s+(?:study\s+)?plans)|^\W*(?:study\s+)?plans)"
+    r"\s+(?:(?:planned|scheduled)\s+)?(?:on|for)\s+(?P<day>.+)",
+    re.I,
+)
+# a time of day turns "plans for tmrw at 3" into a request for one (an ISO date's digits are no time)
+_TIME = re.compile(r"\b(?:at|from|between)\s+\d|(?<![\d-])\d{1,2}(?::\d{2})?\s*(?:am|pm|-|–|to|till|until)\b", re.I)
+# "sat" and "sun" are words too, so the general day reader takes them only after a lead word or before
+# a time; in a question about plans they are the days, unless a pronoun or an article before them
+# makes them the verb or the star ("I sat the exam", "the sun is out")
+_BARE_WEEKEND_DAY = re.compile(r"(?<![\w'])(?:sat|sun)(?![\w'])", re.I)
+_NOT_A_DAY_AFTER = frozenset({"i", "we", "you", "they", "he", "she", "just", "the", "a", "in"})
+_LEADS = frozenset({"on", "this", "next", "coming", "do"})  # the general reader takes these already
+# whether a day is named at the start, not which: any reference day will do
+_ANY_DAY = date(2025, 1, 6)
 
 
 class StoredPlan(BaseModel):
@@ -55,7 +74,31 @@ class StoredPlan(BaseModel):
 
 def asks_for_plans(text: str) -> bool:
     """A question about the plans there are, not a request to make or change one."""
-    return bool(_ASKS.search(text)) and not _MAKE.search(text)
+    if _MAKE.search(text):
+        return False
+    if _ASKS.search(text):
+        return True
+    about = _ABOUT_A_DAY.search(text)
+    if about is None or _TIME.search(text):
+        return False
+    return any(m.start == 0 for m in mentions(_with_bare_days(about.group("day")), _ANY_DAY))
+
+
+def _with_bare_days(text: str) -> str:
+    """`text` with each bare "sat" / "sun" that is a day given the lead word the day reader knows."""
+
+    def lead(m: re.Match[str]) -> str:
+        before = re.findall(r"[\w']+", text[: m.start()].lower())
+        word = before[-1] if before else ""
+        return m.group(0) if word in _NOT_A_DAY_AFTER or word in _LEADS else f"on {m.group(0)}"
+
+    return _BARE_WEEKEND_DAY.sub(lead, text)
+
+
+def asked_day(text: str, today: date) -> date | None:
+    """The day a question about plans names ("anything planned for sat?"), if any."""
+    found = read_day(_with_bare_days(text), today)
+    return found[0] if found else None
 
 
 def upcoming(records: list[StoredRecord], at: datetime) -> list[StoredPlan]:
@@ -74,13 +117,17 @@ def upcoming(records: list[StoredRecord], at: datetime) -> list[StoredPlan]:
 
 def describe(plans: list[StoredPlan], text: str, at: datetime) -> str:
     """The answer to `text`: the plans ahead (of the day it names, if any), or how to make one."""
-    day = read_day(text, at.date())
+    day = asked_day(text, at.date())
+    others = plans
     if day is not None:
-        plans = [p for p in plans if p.date == day[0]]
+        plans = [p for p in plans if p.date == day]
     if not plans:
-        when = f" for {day[0]:%A} {day[0].isoformat()}" if day else ""
+        when = f" for {day:%A} {day.isoformat()}" if day else ""
+        # the day asked about is empty: the plans on other days may be what the user is looking for
+        planned = f" Planned: {'; '.join(p.label() for p in others)}." if others else ""
         return (
-            f"You have no study plan{when} yet. Say e.g. 'schedule study from 2pm to 4pm on Friday' and I'll make one."
+            f"You have no study plan{when} yet.{planned} Say e.g. 'schedule study from 2pm to 4pm on Friday' and "
+            "I'll make one."
         )
     parts = []
     for p in plans:

@@ -104,9 +104,14 @@ def leave(ctx: Ctx) -> str | None:
     return ""
 
 
+# Giving up on the exercise asks for its answer too: the learner wants it shown and the lesson to
+# go on, not encouragement and the same exercise again. It is read before the motivator, which
+# keeps "too hard", "I'm lost" and a "give up" outside an exercise; "I give up for today" is an
+# exit, read before either.
 _REVEAL = re.compile(
     r"\b(?:show|tell|give)(?: me)? (?:the |your )?(?:answer|solution)\b|\bwhat(?:'s| is) the (?:answer|solution)\b|"
-    r"\b(?:reveal|just tell me)\b|\b(?:the )?(?:answer|solution),? please\b",
+    r"\b(?:reveal|just tell me)\b|\b(?:the )?(?:answer|solution),? please\b|"
+    r"\bi(?:'ll| will)? give up\b|\bi'?m giving up\b|\bi give in\b",
     re.I,
 )
 

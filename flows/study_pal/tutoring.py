@@ -13,7 +13,8 @@ Asides, checked at every question in this order (the first that takes the messag
 exit intent (flows/study_pal/exits.py: keywords first, a model only when they cannot decide;
 END hands off to analysis, an undecided one is neither an exit nor an answer), something
 this course cannot teach or small talk (said so, the same question again), "show me the
-answer" (revealed, scored 0), the motivator (encouragement, then the same question again),
+answer" or giving up, "I give up" (revealed with the hint's explanation, scored 0 as not
+solved, then the next part), the motivator (encouragement, then the same question again),
 a request for another topic, "give me another" / "the next one" (skip the exercise), "hint"
 (the hint, not an attempt), a question about the lesson (answered from the course; same
 chunk; "how many are left?" gets the progress), and a "thanks" that is not an answer.
