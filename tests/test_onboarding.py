@@ -635,6 +635,13 @@ def test_no_with_a_field_at_the_confirmation_names_what_to_change() -> None:
         ("banana", ("x^2/2",), False),
         ("nope", ("no",), True),
         ("five tenths", ("0.5",), True),
+        # two plain numbers are equal or not: a weak model called 3 right for 4
+        ("3", ("4",), False),
+        ("3", ("4", "four", "x = 4"), False),
+        ("-2", ("2",), False),
+        ("4.0", ("4",), True),
+        ("0,5", ("0.5",), True),
+        ("0.5", ("1/2",), True),  # no plain number accepted: the equivalence is the model's to judge
     ],
 )
 def test_a_models_correct_verdict_stands_only_near_an_accepted_answer(

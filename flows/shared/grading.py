@@ -19,6 +19,8 @@ from engine.guard import numbers_in
 # How alike an answer and an accepted one must be, as rapidfuzz's ratio, for a model's "correct"
 # to stand without a shared word or number ("recieved" for "received")
 SIMILAR = 70
+# one number in digits and nothing else: "3", "-2.5", "0,5"
+_PLAIN_NUMBER = re.compile(r"[-+]?\d+(?:[.,]\d+)?")
 
 
 @functools.lru_cache(maxsize=256)
@@ -37,8 +39,13 @@ def plausibly_right(answer: str, accepted: tuple[str, ...]) -> bool:
     """May a model's verdict "correct" stand for `answer`? Only when it is near an accepted
     answer: a word in common or one word the other's stem ("nope" for "no"), a close spelling
     ("recieved"), or numbers on both sides, whose equivalence ("five tenths" for 0.5) is the
-    model's to judge. A weak model calls "red" or "tired" right; those are kept out."""
+    model's to judge. A weak model calls "red" or "tired" right; those are kept out, and so is
+    "3" for "4": two plain numbers are equal or not, whatever a model says."""
     said = fold(answer)
+    value = _plain_number(said)
+    plain = [v for ok in accepted if (v := _plain_number(fold(ok))) is not None]
+    if value is not None and plain:
+        return value in plain
     words = set(re.findall(r"\w{2,}", said))
     numeric = bool(numbers_in(answer))
     for ok in accepted:
@@ -51,3 +58,8 @@ def plausibly_right(answer: str, accepted: tuple[str, ...]) -> bool:
         if fuzz.ratio(said, right) >= SIMILAR:
             return True
     return False
+
+
+def _plain_number(text: str) -> float | None:
+    t = text.strip().rstrip(".!")
+    return float(t.replace(",", ".")) if _PLAIN_NUMBER.fullmatch(t) else None
