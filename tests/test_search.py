@@ -372,6 +372,9 @@ SHIPPED_QUERIES = [
     ("export everything to a spreadsheet", "export-data"),
     ("how to export to excel", "export-data"),
     ("save my tasks as json", "export-data"),
+    # a reminder that does not ring is a notification that does not arrive
+    ("my reminders dont ring", "notifications-android"),
+    ("my phone doesnt buzz for reminders", "notifications-android"),
     # "back" in other phrases, and other backups
     ("I want to get my money back", "refund-request"),
     ("i want a refund, please give my money back", "refund-request"),
