@@ -7,14 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from engine import DataFileError, Engine, Resources, SqlStore
+from engine import DataFileError, Engine, Resources, SqlStore, TurnResult
 from engine.extract import Invalid
 from flows.shared.feedback import read_category
 from flows.shared.feedback_answers import comment_anywhere, sentiment_anywhere
 from flows.shared.feedback_recall import asks_about_past, past_feedback
 from flows.shared.no_answer import load_no_answer, says_nothing
 from flows.support.ahead import given_reader, read_answer
-from flows.support.another import adds_a_topic
+from flows.support.another import Split, adds_a_topic, split_new_topic
 from flows.support.kb import Question
 from flows.support.questions import ClarificationSlots, in_asked_unit, number_parser, read_text
 
@@ -122,6 +122,110 @@ def test_a_description_stays_the_answer(tmp_path: Path, text: str) -> None:
 def test_only_a_word_that_adds_a_topic_marks_a_new_request() -> None:
     assert adds_a_topic("btw my card got declined") and adds_a_topic("oh and one more thing")
     assert not adds_a_topic("actually my payment failed") and not adds_a_topic("it's totally broken")
+
+
+@pytest.mark.parametrize(
+    ("text", "head", "topic"),
+    [
+        ("iphone 12, also my reminders dont ring", "iphone 12", "also my reminders dont ring"),
+        ("android. and another thing, sync is slow", "android", "another thing, sync is slow"),
+        ("it's on my mac btw the app also crashes on launch", "it's on my mac", "btw the app also crashes on launch"),
+        ("pixel 7 and my card got declined too", "pixel 7", "and my card got declined too"),
+        ("pixel 7, my payment also failed", "pixel 7", "my payment also failed"),
+        ("about 20 and also my card was declined", "about 20", "and also my card was declined"),
+    ],
+)
+def test_a_message_is_cut_where_its_new_topic_starts(text: str, head: str, topic: str) -> None:
+    assert split_new_topic(text) == Split(head, topic)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "actually my payment failed too",
+        "btw i also deleted a list by accident",
+        "iphone 12 also my reminders dont ring",  # no clause begins before "also"
+    ],
+)
+def test_a_new_topic_with_nothing_said_before_its_clause_is_not_cut(text: str) -> None:
+    assert split_new_topic(text) is None
+
+
+def at_question(tmp_path: Path, *said: str) -> tuple[Engine, TurnResult]:
+    engine = support_chat(tmp_path)
+    results = [engine.turn("support", "u", text) for text in said]
+    return engine, results[-1]
+
+
+@pytest.mark.parametrize(
+    ("opening", "text", "answer", "parsed", "later", "next_question"),
+    [
+        (
+            "my tasks are not syncing",
+            "iphone 12, also my reminders dont ring",
+            "iphone 12",
+            "phone",
+            "also my reminders dont ring",
+            "red exclamation mark",
+        ),
+        (
+            "my tasks are not syncing",
+            "it's on my mac btw the app also crashes on launch",
+            "it's on my mac",
+            "desktop",
+            "btw the app also crashes on launch",
+            "red exclamation mark",
+        ),
+        (
+            "reminders come at the wrong time",
+            "android. and another thing, sync is slow",
+            "android",
+            "Android",
+            "another thing, sync is slow",
+            "How many minutes late",
+        ),
+        (
+            "notifications not arriving on my android",
+            "pixel 8, also my payment failed",
+            "pixel 8",
+            "pixel 8",
+            "also my payment failed",
+            "Which Android version?",
+        ),
+    ],
+)
+def test_an_answer_and_a_new_request_in_one_message_are_both_kept(
+    tmp_path: Path, opening: str, text: str, answer: str, parsed: str, later: str, next_question: str
+) -> None:
+    engine, r = at_question(tmp_path, opening, text)
+    question = next(iter(r.slots["answers"]))
+    assert r.flow == "clarification" and r.slots["answers"] == {question: answer}
+    assert r.slots["parsed"] == {question: parsed} and r.slots["later"] == later
+    assert "another question" in r.reply and next_question.casefold() in r.reply.casefold()
+    while r.flow == "clarification":  # the rest of the questions, then both answers
+        r = engine.turn("support", "u", "no" if r.state == "yes_no" else "10" if r.state == "number" else "idk")
+    assert "About your other question" in r.reply
+
+
+def test_the_answer_part_also_answers_questions_to_come(tmp_path: Path) -> None:
+    said = "samsung s21 on android 14, btw my card got declined"
+    _, r = at_question(tmp_path, "notifications not arriving on android", said)
+    assert r.slots["answers"] == {"Which phone model do you use?": "samsung s21 on android 14",
+                                  "Which Android version?": "14"}  # fmt: skip
+    assert r.slots["later"] == "btw my card got declined" and r.reply.endswith("Can you describe the error?")
+
+
+def test_two_devices_at_a_device_question_are_no_new_request(tmp_path: Path) -> None:
+    _, r = at_question(tmp_path, "my tasks are not syncing", "my iphone, my ipad too")
+    assert r.slots["later"] is None and "another question" not in r.reply
+
+
+def test_a_new_request_that_answers_a_typed_question_nothing_is_kept_and_the_question_asked_again(
+    tmp_path: Path,
+) -> None:
+    _, r = at_question(tmp_path, "my tasks are not syncing", "also my card was declined")
+    assert (r.state, r.slots["later"], r.slots["answers"]) == ("choice", "also my card was declined", {})
+    assert 'another question ("Payment declined' in r.reply and r.reply.endswith("(phone, tablet, web or desktop)")
 
 
 # -- feedback ------------------------------------------------------------------------------

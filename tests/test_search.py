@@ -19,11 +19,11 @@ from flows.support.kb import (
     SyncReport,
     edit_distance,
     index_location,
-    load_search_words,
     open_kb,
     parse_document,
     query_terms,
 )
+from flows.support.terms import load_phrases, load_search_words, read_phrases
 
 SHIPPED = Path(__file__).resolve().parent.parent / "flows" / "support" / "data" / "kb"
 
@@ -180,6 +180,56 @@ def test_query_terms_drop_stopwords_and_repeats() -> None:
     assert query_terms("Android 12") == ["android", "12"]
 
 
+def test_a_phrase_reads_as_the_word_it_means_and_uses_up_its_words() -> None:
+    assert query_terms("can i get my tasks back") == ["restore", "tasks"]
+    assert query_terms("How do I back up my tasks?") == ["backup", "tasks"]
+    assert query_terms("I want to get my money back") == ["refund"]  # "money back" is read before "get ~ back"
+    assert query_terms("where are my backup codes") == ["backupcodes"]
+    assert query_terms("i accidentally deleted my list") == ["restore", "list"]
+    assert query_terms("back button") == ["back", "button"]  # no phrase: the word itself
+
+
+def test_a_phrase_gap_is_short_and_stops_at_punctuation() -> None:
+    assert read_phrases("get my whole list back") == ["restore", "my", "whole", "list"]  # the gap's words stay
+    assert "restore" not in read_phrases("get one two three four back")  # four words apart
+    assert "restore" not in read_phrases("i get it. back to the list")
+    assert read_phrases("back. up") == ["back", "up"]
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("the: [get ~ back]\n", "'the' is a stopword"),
+        ("restore: [~ back]\n", "a gap '~' goes between two words"),
+        ("restore: [get ~ ~ back]\n", "a gap '~' goes between two words"),
+        ("restore: [Get back]\n", "'Get' is not a lower-case word"),
+        ("Restore: [get back]\n", "'Restore' is not a lower-case word"),
+    ],
+)
+def test_a_malformed_phrase_table_says_what_to_fix(tmp_path: Path, text: str, problem: str) -> None:
+    path = tmp_path / "search_phrases.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(DataFileError) as caught:
+        load_phrases(path)
+    assert str(path) in str(caught.value) and problem in str(caught.value), str(caught.value)
+
+
+def test_the_phrase_table_reads_the_documents_as_it_reads_queries(tmp_path: Path) -> None:
+    # the tag "back up" is indexed as "backup": "back" alone no longer finds it
+    kb = KnowledgeBase(make_kb(tmp_path / "kb", {"export.md": doc("Export your data", "A file.", "tags: [back up]\n")}))
+    assert ids(kb, "back up my data") == ["export"] and ids(kb, "backup") == ["export"]
+    assert ids(kb, "take me back") == []
+
+
+def test_an_edit_to_the_word_tables_reindexes_every_document(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = make_kb(tmp_path / "kb", {"export.md": doc("Export your data", "Choose a format.")})
+    db = str(tmp_path / "index.db")
+    KnowledgeBase(folder, db).close()
+    assert KnowledgeBase(folder, db).last_sync == SyncReport()
+    monkeypatch.setattr("flows.support.kb.TABLES_DIGEST", "an edited table")
+    assert len(KnowledgeBase(folder, db).last_sync.changed) == len(FILLER) + 1
+
+
 def test_fts_syntax_in_user_text_is_inert(tmp_path: Path) -> None:
     kb = KnowledgeBase(make_kb(tmp_path / "kb", {"export.md": doc("Export your tasks", "Settings, Data, Export.")}))
     for nasty in ['export" OR "*', "export AND NOT", "NEAR(export tasks)", "title:export", "-export ^tasks", '"""']:
@@ -276,6 +326,78 @@ SHIPPED_QUERIES = [
     ("my calender does not connect", "calendar-integration"),
     ("my tasks disappeared", "restore-deleted-tasks"),
     ("all my tasks vanished after the update", "restore-deleted-tasks"),
+    # phrases (flows/support/data/search_phrases.yaml): getting deleted tasks back is restoring
+    # them, whatever words say it; "back" alone is no longer the export article's "back up"
+    ("can i get my tasks back", "restore-deleted-tasks"),
+    ("how do i get my deleted tasks back", "restore-deleted-tasks"),
+    ("how can I get back a list I deleted", "restore-deleted-tasks"),
+    ("i want to get them back", "restore-deleted-tasks"),
+    ("how do i get my list back", "restore-deleted-tasks"),
+    ("got rid of a task by accident, can i get it back", "restore-deleted-tasks"),
+    ("is there a way to bring back a task i removed", "restore-deleted-tasks"),
+    ("bring back my old tasks", "restore-deleted-tasks"),
+    ("restore my tasks", "restore-deleted-tasks"),
+    ("how to restore a deleted list", "restore-deleted-tasks"),
+    ("is it possible to restore tasks from last week", "restore-deleted-tasks"),
+    ("undo delete", "restore-deleted-tasks"),
+    ("can I undo a delete", "restore-deleted-tasks"),
+    ("how do i undo deleting a task", "restore-deleted-tasks"),
+    ("how to undo deleting a list", "restore-deleted-tasks"),
+    ("recover deleted tasks", "restore-deleted-tasks"),
+    ("how can i recover my shopping list", "restore-deleted-tasks"),
+    ("recover a deleted project", "restore-deleted-tasks"),
+    ("can you recover my data", "restore-deleted-tasks"),
+    ("i lost my tasks", "restore-deleted-tasks"),
+    ("lost all my tasks", "restore-deleted-tasks"),
+    ("my tasks are gone", "restore-deleted-tasks"),
+    ("my whole list is gone", "restore-deleted-tasks"),
+    ("tasks disappeared from my list", "restore-deleted-tasks"),
+    ("help, all my todos vanished", "restore-deleted-tasks"),
+    ("where is the trash", "restore-deleted-tasks"),
+    ("undelete a task", "restore-deleted-tasks"),
+    ("i removed a task by mistake", "restore-deleted-tasks"),
+    ("i deleted a list by mistake", "restore-deleted-tasks"),
+    ("accidentally deleted my grocery list", "restore-deleted-tasks"),
+    # backing up is exporting
+    ("how do I back up my tasks", "export-data"),
+    ("export my data", "export-data"),
+    ("backup my tasks", "export-data"),
+    ("make a backup of my lists", "export-data"),
+    ("i want to back up all my lists", "export-data"),
+    ("i need to back up my data before switching phones", "export-data"),
+    ("backing up my tasks", "export-data"),
+    ("download all my tasks", "export-data"),
+    ("can i download a copy of my tasks", "export-data"),
+    ("export tasks to csv", "export-data"),
+    ("export everything to a spreadsheet", "export-data"),
+    ("how to export to excel", "export-data"),
+    ("save my tasks as json", "export-data"),
+    # a reminder that does not ring is a notification that does not arrive
+    ("my reminders dont ring", "notifications-android"),
+    ("my phone doesnt buzz for reminders", "notifications-android"),
+    # "back" in other phrases, and other backups
+    ("I want to get my money back", "refund-request"),
+    ("i want a refund, please give my money back", "refund-request"),
+    ("can i get a refund", "refund-request"),
+    ("how do i get back into my account", "reset-password"),
+    ("i'm locked out of my account", "reset-password"),
+    ("forgot my password", "reset-password"),
+    ("where are my backup codes", "two-factor-auth"),
+    ("lost my phone, how do i sign in with 2fa", "two-factor-auth"),
+    ("reminders are back to the wrong time", "reminders-wrong-time"),
+    ("back button doesn't work", None),
+    ("delete my account", "delete-account"),
+    ("how do i delete a task", None),
+]
+
+# Queries of the calibration the search still gets wrong; strict, so a fix shows up here.
+SHIPPED_MISSES = [
+    # "deleted" is the delete-account title's word as much as the restore article's: no hit
+    ("where do deleted tasks go", "restore-deleted-tasks"),
+    # "cancelling" outweighs "charged": no phrase says this is about money
+    ("charged again after cancelling, i want it back", "refund-request"),
+    # "home screen" is the widgets article's tag
+    ("the app crashes when i go back to the home screen", "app-crashes"),
 ]
 
 
@@ -284,11 +406,18 @@ def test_the_shipped_kb_finds_the_right_document_or_none(query: str, expected: s
     assert (ids(KnowledgeBase(SHIPPED), query) or [None])[0] == expected
 
 
+@pytest.mark.xfail(strict=True, reason="a known miss of the calibration")
+@pytest.mark.parametrize(("query", "expected"), SHIPPED_MISSES, ids=[q for q, _ in SHIPPED_MISSES])
+def test_the_shipped_kb_still_misses(query: str, expected: str | None) -> None:
+    assert (ids(KnowledgeBase(SHIPPED), query) or [None])[0] == expected
+
+
 def test_on_postgresql_the_shipped_kb_finds_nearly_every_right_document(pg_url: str) -> None:
     """ts_rank weighted by bm25's idf, not bm25 itself: the README reports the figure."""
     kb = KnowledgeBase(SHIPPED, index_location(pg_url))
-    right = [q for q, expected in SHIPPED_QUERIES if (ids(kb, q) or [None])[0] == expected]
-    assert len(right) >= len(SHIPPED_QUERIES) - 2, sorted(set(q for q, _ in SHIPPED_QUERIES) - set(right))
+    wrong = {q for q, expected in SHIPPED_QUERIES if (ids(kb, q) or [None])[0] != expected}
+    # without rarity in ts_rank a lone shared word still clears the floor ("premium", "delete")
+    assert wrong <= {"how much does premium cost", "close my account permanently", "how do i delete a task"}, wrong
 
 
 def test_on_postgresql_the_index_is_in_the_database_for_every_process(tmp_path: Path, pg_url: str) -> None:

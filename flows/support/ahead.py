@@ -22,8 +22,9 @@ import re
 from functools import cache
 
 from engine.extract import Parser, choice, fold, numbers
-from flows.support.kb import SEARCH_WORDS, STOPWORDS, Question
+from flows.support.kb import Question
 from flows.support.questions import Answer, ClarificationSlots, choice_words, current, out_of_bounds
+from flows.support.terms import SEARCH_WORDS, STOPWORDS
 
 # a message correcting an earlier answer says so
 _CORRECTION = re.compile(

@@ -2,62 +2,185 @@
 
 At a free-text question any words are an answer, so without this the new request would be
 stored as "Can you describe the error?" and never looked at. A message is taken as a new
-request only when it says it adds something ("too", "also", "another thing", "btw") and the
-knowledge base finds another article for it than the one being clarified; then it is kept,
-the question is asked again, and the request is answered after the current article.
-Anything else ("actually the error says sync failed") stays an answer.
+request only when it says it adds something ("too", "also", "another thing", "btw";
+flows/support/data/new_topic.yaml) and the knowledge base finds another article for it than
+the one being clarified; then it is kept and answered after the current article. Anything
+else ("actually the error says sync failed") stays an answer.
+
+The same message often answers the question first: "iphone 12, also my reminders dont ring"
+at "Which device is missing the changes?". The words before the clause that adds the topic
+are then read as the answer, by the question's own rules, and the flow moves on; only when
+they answer nothing (or there are none) is the question asked again.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict
 
 from engine import StepContext
+from engine.extract import Parser
+from flows.shared.datafile import WordTuple, load_yaml
+from flows.support.ahead import given_reader, read_answer
 from flows.support.handoff import answer_text
-from flows.support.kb import SHIPPED_KB, Document, open_kb
-from flows.support.questions import ClarificationSlots, current
-
-# words that add a topic to the one under way
-ADDS = re.compile(
-    r"\b(?:too|also|as well|another (?:thing|question|problem|issue)|one more thing|btw|by the way|oh and|"
-    r"and also|separately|unrelated|(?:a )?different (?:question|problem|issue)|on top of that)\b",
-    re.IGNORECASE,
+from flows.support.kb import SHIPPED_KB, Document, Question, open_kb
+from flows.support.questions import (
+    Answer,
+    ClarificationSlots,
+    choice_parser,
+    current,
+    number_parser,
+    read_text,
+    read_yes_no,
 )
+
+NEW_TOPIC_FILE = Path(__file__).with_name("data") / "new_topic.yaml"
+
+
+class NewTopicWords(BaseModel):
+    """new_topic.yaml: what says a topic is added, and what starts a clause."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    leads: WordTuple
+    trails: WordTuple
+    joins: WordTuple
+
+
+def load_new_topic_words(path: Path = NEW_TOPIC_FILE) -> NewTopicWords:
+    """The word lists of `path`; DataFileError names the file and each problem."""
+    return load_yaml(path, NewTopicWords)
+
+
+def _alternatives(phrases: tuple[str, ...]) -> str:
+    # longest first, so "and also" is not read as "also"
+    spelled = (r"\s+".join(map(re.escape, p.split())) for p in sorted(phrases, key=len, reverse=True))
+    return rf"\b(?:{'|'.join(spelled)})\b"
+
+
+WORDS = load_new_topic_words()
+LEADS = re.compile(_alternatives(WORDS.leads), re.IGNORECASE)
+ADDS = re.compile(_alternatives(WORDS.leads + WORDS.trails), re.IGNORECASE)
+# where a clause starts: after punctuation, or at a joining word
+_PUNCTUATION = re.compile(r"[.,;:!?]+")
+_JOIN = re.compile(_alternatives(WORDS.joins), re.IGNORECASE)
+# what an answer does not end with: "android. and" is the answer "android"
+_LOOSE_END = re.compile(rf"(?:\s|[.,;:!?]|{_alternatives(WORDS.joins)})+$", re.IGNORECASE)
 
 
 def adds_a_topic(text: str) -> bool:
     return ADDS.search(text) is not None
 
 
-def _other_article(ctx: StepContext[ClarificationSlots]) -> Document | None:
+@dataclass(frozen=True)
+class Split:
+    """A message cut where its new topic starts: the words before it, and the topic."""
+
+    head: str
+    topic: str
+
+
+def split_new_topic(text: str) -> Split | None:
+    """`text` cut at the start of the clause that adds a topic; None when nothing comes before it.
+
+    A leading word ("btw", "another thing") starts the topic itself; a trailing one ("too",
+    "also") is inside it, so the topic starts at its clause: "pixel 7, my card got declined too".
+    """
+    marker = ADDS.search(text)
+    if marker is None:
+        return None
+    starts = [m.end() for m in _PUNCTUATION.finditer(text)] + [m.start() for m in _JOIN.finditer(text)]
+    starts = [s for s in starts if s <= marker.start()]
+    if LEADS.fullmatch(marker.group()):
+        starts.append(marker.start())
+    cut = max(starts, default=0)
+    head = _LOOSE_END.sub("", text[:cut]).strip()
+    topic = text[cut:].strip()
+    return Split(head, topic) if head and topic else None
+
+
+def _other_article(ctx: StepContext[ClarificationSlots], text: str) -> Document | None:
+    """The article `text` is about, when it is not the one being clarified, nor is that one
+    among its matches: "they never ring too" at the Android notifications questions also
+    matches the iPhone article, but it goes on describing the same problem."""
     kb = open_kb(ctx.resources.kb or SHIPPED_KB, ctx.store_url)
-    hits = kb.search(ctx.text, limit=1)
-    if not hits or hits[0].doc.id == ctx.slots.doc:
+    hits = kb.search(text, limit=3)
+    if not hits or any(h.doc.id == ctx.slots.doc for h in hits):
         return None
     return hits[0].doc
 
 
-def new_request(ctx: StepContext[ClarificationSlots]) -> str | None:
-    """The aside's handler: keep a new request for later ("", the question is asked again), or
-    None (no other article: the message is an answer after all).
+def _parser(s: ClarificationSlots, q: Question) -> Parser:
+    readers = {"text": read_text, "yes_no": read_yes_no}
+    return readers.get(q.type) or (number_parser(s) if q.type == "number" else choice_parser(s))
 
-    Only at a free-text question: a typed one refuses the message anyway and asks again.
-    """
+
+def read_own_answer(s: ClarificationSlots, q: Question, text: str) -> Answer | None:
+    """The answer `text` gives the question being asked, by its rules alone; None when it gives
+    none, or one the question refuses."""
+    found = _parser(s, q)(text)
+    return found if isinstance(found, int | float | bool | str) else None
+
+
+def new_request(ctx: StepContext[ClarificationSlots]) -> str | None:
+    """The aside's handler: keep a new request for later and take the answer said before it
+    ("answer"), or keep it and ask the question again (""), or None (no other article: the
+    message is an answer after all)."""
     s = ctx.slots
     q = current(s)
-    if q is None or q.type != "text" or s.later is not None:
+    if q is None or s.later is not None:
         return None
-    doc = _other_article(ctx)
+    split = split_new_topic(ctx.text)
+    # "my iphone, my ipad too" at a device question names two devices, not a new topic
+    if split and read_answer(q, split.topic) is not None:
+        split = None
+    doc = _other_article(ctx, split.topic) if split else None
+    if split and doc:
+        value = read_own_answer(s, q, split.head)
+        if value is not None:
+            ctx.say(f"Noted: {q.text} {value}.")
+        _keep(ctx, split.topic, doc)
+        if value is None:  # "ok so, btw my card was declined": no answer before it
+            return ""
+        s.said = split.head
+        ahead = given_reader(s)(split.head)  # "pixel 8 on android 14, also ...": the version too
+        if isinstance(ahead, dict):
+            s.given = ahead
+        _set_answer(s, q, value)
+        return "answer"
+    # a typed question reads the whole message, and says what is wrong with an answer it cannot take
+    if q.type != "text" and _parser(s, q)(ctx.text) is not None:
+        return None
+    doc = _other_article(ctx, ctx.text)
     if doc is None:
         return None
-    s.later = ctx.text
-    ctx.event("search", f"{ctx.text!r} -> {doc.id}, kept for after this article")
+    _keep(ctx, ctx.text, doc)
+    return ""
+
+
+def _set_answer(s: ClarificationSlots, q: Question, value: Answer) -> None:
+    # the answer slot of the question's type, as its Ask state would fill it
+    if q.type == "number" and isinstance(value, int | float) and not isinstance(value, bool):
+        s.number_answer = value
+    elif q.type == "yes_no" and isinstance(value, bool):
+        s.yes_no_answer = value
+    elif q.type == "choice" and isinstance(value, str):
+        s.choice_answer = value
+    elif isinstance(value, str):
+        s.text_answer = value
+
+
+def _keep(ctx: StepContext[ClarificationSlots], request: str, doc: Document) -> None:
+    ctx.slots.later = request
+    ctx.event("search", f"{request!r} -> {doc.id}, kept for after this article")
     ctx.say(
         ctx.phrase(
             f"That sounds like another question (\"{doc.title}\"): I'll answer it once we're done here.", "reply:later"
         )
     )
-    return ""
 
 
 def answer_later(ctx: StepContext[ClarificationSlots]) -> None:

@@ -19,11 +19,12 @@ from flows.support.handoff import (
     answer_text,
     hand_over,
 )
-from flows.support.kb import SHIPPED_KB, Document, Hit, open_kb, query_terms
+from flows.support.kb import SHIPPED_KB, Document, Hit, open_kb
 from flows.support.questions import (
     ClarificationSlots,
     read_yes_no,
 )
+from flows.support.terms import query_terms
 
 CAPABILITIES = (
     f"I'm the {APP} support assistant. Ask me about your account, syncing, reminders, billing or the apps "

@@ -139,8 +139,9 @@ def record_answer(ctx: StepContext[ClarificationSlots]) -> None:
         # the ask's fallback skipped a question that got no valid answer
         s.skipped = [*s.skipped, q.text]
     else:
-        s.answers = {**s.answers, q.text: ctx.text}
+        s.answers = {**s.answers, q.text: s.said or ctx.text}
         s.parsed = {**s.parsed, q.text: value}
+    s.said = None
     s.current_index += 1
 
 
@@ -254,7 +255,8 @@ clarification = Flow(
     ],
     asides=[
         Aside("person", match=lambda text: WANTS_HUMAN.search(text) is not None, handle=asks_for_person),
-        # "actually my payment failed too" at "Can you describe the error?" is no description
+        # "actually my payment failed too" at "Can you describe the error?" is no description;
+        # "iphone 12, also my reminders dont ring" answers the question and adds a request
         Aside("new request", match=adds_a_topic, handle=new_request),
     ],
     cancel_summary=cancelled,

@@ -16,8 +16,9 @@ A document is one `*.md` file::
 `open_kb(folder, store_url)` is the folder's `KnowledgeBase`, indexed beside the sessions
 (engine/store/textindex.py: FTS5 in the SQLite file, a tsvector with a GIN index in PostgreSQL,
 in memory for a store with no database) and cached per process. `KnowledgeBase.search(query)`
-ranks title above tags above body (bm25, or ts_rank), reads a word it
-does not know as the title or tag word it misspells, and returns nothing below a relevance
+ranks title above tags above body (bm25, or ts_rank), reads a phrase as the word it means
+on both sides ("get my tasks back": "restore"; flows/support/terms.py), reads a word it does
+not know as the title or tag word it misspells, and returns nothing below a relevance
 threshold. A malformed file is listed in `problems` (and logged) by name and left out; the
 others still load. Every search checks the files' stats first and re-indexes only the
 documents whose content changed.
@@ -42,6 +43,7 @@ from wordfreq import zipf_frequency
 
 from engine.errors import DataFileError
 from engine.store.textindex import IndexedDoc, SyncReport, location, open_text_index
+from flows.support.terms import TABLES_DIGEST, query_terms, words
 
 log = logging.getLogger(__name__)
 
@@ -61,43 +63,15 @@ MIN_SCORE = {"sqlite": 2.0, "postgresql": 0.3}
 # away (a letter added, dropped, changed, or two swapped): one from 4 letters ("sycn", "refnd"),
 # two from 8 ("notifcatons"). Two in a short word would read "bake" as "back".
 MAX_EDITS = {4: 1, 8: 2}
-MAX_TERMS = 32
 CACHE_SIZE = 16
 # Bump when the table layout, the tokenizer or what is indexed changes: a new name makes a
-# fresh index, and the previous version's table for the folder is dropped.
+# fresh index, and the previous version's table for the folder is dropped. (An edit to the
+# word or phrase tables needs no bump: they are part of every document's hash.)
 INDEX_VERSION = 3
 
 # A query word this common in English ("love", "fine", "bake") is what the user meant, not a
 # typo of a title word ("move", "file", "back"); unknown words score 0, "calender" 2.5.
 COMMON_WORD_ZIPF = 3.0
-
-
-def load_search_words(path: Path) -> dict[str, frozenset[str]]:
-    """The `[section]` word lists of `path`; DataFileError names the line to fix."""
-    sections: dict[str, set[str]] = {}
-    current: set[str] | None = None
-    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        line = raw.split("#", 1)[0].strip()
-        if not line:
-            continue
-        if header := re.fullmatch(r"\[(\w+)\]", line):
-            current = sections.setdefault(header.group(1), set())
-        elif current is None:
-            raise DataFileError(str(path), [f"line {number}: words before the first [section] header"])
-        elif bad := [w for w in line.split() if not re.fullmatch(r"[a-z0-9]+", w)]:
-            raise DataFileError(str(path), [f"line {number}: {', '.join(map(repr, bad))} is not a lower-case word"])
-        else:
-            current.update(line.split())
-    missing = [name for name in ("stopwords", "vague") if not sections.get(name)]
-    if missing:
-        raise DataFileError(str(path), [f"no words under [{name}]" for name in missing])
-    return {name: frozenset(words) for name, words in sections.items()}
-
-
-SEARCH_WORDS = load_search_words(Path(__file__).with_name("data") / "search_words.txt")
-STOPWORDS = SEARCH_WORDS["stopwords"]
-# left out of queries (a message of only these matches nothing) but, unlike stopwords, indexed
-VAGUE = SEARCH_WORDS["vague"]
 
 
 # -- documents ----------------------------------------------------------------------------
@@ -211,17 +185,6 @@ def _problems(e: ValidationError) -> list[str]:
     return out
 
 
-def words(text: str) -> list[str]:
-    """The lower-cased words of `text` that can carry meaning: no stopwords."""
-    return [w for w in re.findall(r"\w+", text.casefold()) if w not in STOPWORDS]
-
-
-def query_terms(text: str) -> list[str]:
-    """The words of `text` worth searching for: lower-cased, no stopwords, each once, in order."""
-    seen = dict.fromkeys(w for w in words(text) if (len(w) > 1 or w.isdigit()) and w not in VAGUE)
-    return list(seen)[:MAX_TERMS]
-
-
 def edit_distance(a: str, b: str) -> int:
     """Edits from `a` to `b`: a letter added, dropped or changed, or two neighbours swapped."""
     d = [[i + j if i * j == 0 else 0 for j in range(len(b) + 1)] for i in range(len(a) + 1)]
@@ -319,7 +282,8 @@ class KnowledgeBase:
                 problems.append(str(e) if isinstance(e, DataFileError) else f"{name}: cannot read the file: {e}")
                 continue
             documents[doc.id] = doc
-            hashes[doc.id] = hashlib.sha256(raw).hexdigest()
+            # the word tables are part of how a document is indexed: editing them re-indexes it
+            hashes[doc.id] = hashlib.sha256(TABLES_DIGEST.encode() + raw).hexdigest()
         if not documents:
             raise DataFileError(str(self.folder), problems)
         return documents, hashes, problems
@@ -334,7 +298,8 @@ class KnowledgeBase:
         indexed = {
             doc_id: IndexedDoc(
                 title=" ".join(words(doc.title)),
-                tags=" ".join(words(" ".join(doc.tags))),
+                # tag by tag: a phrase must not run from one tag into the next ("deleted tasks", "deleted by accident")
+                tags=" ".join(w for tag in doc.tags for w in words(tag)),
                 # a question's cues are words its readers use ("samsung", "pixel"): they count as body words
                 body=" ".join(words(" ".join([doc.body, *(c for q in doc.clarifying_questions for c in q.cues)]))),
                 hash=hashes[doc_id],

@@ -47,6 +47,9 @@ class ClarificationSlots(Slots):
     later_title: str | None = None
     # the queue has been entered: the question at `current_index` is the one being asked
     opened: bool = False
+    # the words of the message that answered, when the rest of it was a new request
+    # ("iphone 12" of "iphone 12, also my reminders dont ring"); emptied once recorded
+    said: str | None = None
     # the current question's answer, one slot per answer type; emptied once recorded
     text_answer: str | None = None
     number_answer: int | float | None = None
