@@ -14,7 +14,7 @@ from pydantic import ValidationError
 from engine.answers import AnswerReader
 from engine.context import StepContext
 from engine.errors import DefinitionError
-from engine.extract import read_yes_no
+from engine.extract import Invalid, read_yes_no
 from engine.flow import Flow
 from engine.models import (
     FlowFrame,
@@ -317,29 +317,32 @@ class FlowRunner(AnswerReader):
     def _answer_suggestion(self, flow: Flow[Any], frame: FlowFrame, slots: Slots, state: Ask, suggested: str) -> bool:
         """A yes to "Did you mean German?" takes German; a no asks the question again, unread and
         uncounted (the user is about to retype it). Anything else is read as usual (False)."""
-        verdict = read_yes_no(self.text)
-        if verdict is True and (updated := self._try_set(flow, slots, state, suggested)) is not None:
+        if read_yes_no(self.text) is True and (updated := self._try_set(flow, slots, state, suggested)) is not None:
             frame.attempts = 0
             self.move(flow, frame, updated, ANSWER)
             return True
-        if verdict is False and not isinstance(state.parser(slots)(self.text), str):  # "no, Polish" answers
-            self.emit("Alright. " + self.question(flow, state, slots))
-            return True
-        return False
+        return self._declined(flow, slots, state)
 
     def _take_offer(self, flow: Flow[Any], slots: Slots, state: Ask, offered: str) -> bool:
         """After an aside's "Did you mean English?", a yes is read as the message it offered
-        ("I want to learn English"), from here on (False: go on reading); a bare no asks the
-        question again (True). Anything else is read as it is."""
-        verdict = read_yes_no(self.text)
-        if verdict is True:
+        ("I want to learn English"), from here on (False: go on reading); a no asks the question
+        again (True). Anything else is read as it is."""
+        if read_yes_no(self.text) is True:
             self.trace.notice("offer", flow.name, state.name, offered)
             self.text = offered
             return False
-        if verdict is False and len(self.text.split()) <= 2:
-            self.emit("Alright. " + self.question(flow, state, slots))
-            return True
-        return False
+        return self._declined(flow, slots, state)
+
+    def _declined(self, flow: Flow[Any], slots: Slots, state: Ask) -> bool:
+        """A no to what was offered that answers nothing asks the question again ("no, Polish"
+        is read as an answer: False)."""
+        if read_yes_no(self.text) is not False:
+            return False
+        found = state.parser(slots)(self.text)
+        if found is not None and not isinstance(found, Invalid):
+            return False
+        self.emit("Alright. " + self.question(flow, state, slots))
+        return True
 
 
 def _corrects(old: object, new: object) -> bool:

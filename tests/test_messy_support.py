@@ -318,3 +318,19 @@ def test_an_acknowledgement_beside_a_rating_is_no_mood() -> None:
     assert sentiment_anywhere("ok fine 2") is None
     assert sentiment_anywhere("2, it's terrible") == "negative"
     assert sentiment_anywhere("it's okay I guess") == "neutral"  # no rating: the words are the mood
+
+
+def test_the_answer_slots_another_request_fills_are_the_clarification_asks() -> None:
+    """another.py stores an answer said before a new request as the question's Ask state would:
+    the same slot, read by the same parser."""
+    from engine import Ask
+    from flows.support.clarification import clarification
+    from flows.support.kb import Question
+    from flows.support.questions import ANSWER_SLOTS, ClarificationSlots, answer_parser
+
+    asks = {s.name: s for s in clarification.states if isinstance(s, Ask)}
+    assert {name: ask.slot for name, ask in asks.items()} == ANSWER_SLOTS
+    for kind, said, value in (("text", "pixel 8", "pixel 8"), ("number", "14", 14), ("yes_no", "yep", True)):
+        q = Question(text="Q?", type=kind, min=1, max=20) if kind == "number" else Question(text="Q?", type=kind)
+        s = ClarificationSlots(questions=[q], opened=True)
+        assert answer_parser(s, q)(said) == asks[kind].parser(s)(said) == value

@@ -220,7 +220,7 @@ def test_a_no_to_an_offer_asks_again_and_anything_else_is_read_as_it_is(engine: 
     r = engine.turn("edge-bot", "u", "no")
     assert (r.flow, r.state) == ("offering", "qa") and r.reply == "Alright. Pick a number."
     say(engine, "sevn")
-    r = engine.turn("edge-bot", "u", "5")
+    r = engine.turn("edge-bot", "u", "no, 5")  # a no that answers is read as the answer
     assert engine.store.runs(r.session_id or "")[-1].summary == "picked 5"
 
 

@@ -144,14 +144,15 @@ def packable(row: EventRow, at: str) -> JsonValue:
     """A single row as an item of a pack written at `at`: `[turn, compact doc]`; None when
     the row cannot be read (it then stays a single row, for someone to look at)."""
     text, turn, created, _ = row
+    created_at = instant_text(created)
     try:
         doc = json.loads(text)
         if not isinstance(doc, dict):
             return None
         if "turn" in doc:  # a row from before the compact form: read it the long way once
             doc = json.loads(trace_row(TurnTrace.model_validate(doc).doc(), at))
-        elif instant_text(created) != at and "at" not in doc:
-            doc["at"] = instant_text(created)
+        elif created_at != at and "at" not in doc:
+            doc["at"] = created_at
     except ValueError:  # pydantic's ValidationError is a ValueError
         return None
     return [turn, doc]

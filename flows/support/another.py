@@ -22,20 +22,11 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict
 
 from engine import StepContext
-from engine.extract import Parser
 from flows.shared.datafile import WordTuple, load_yaml
 from flows.support.ahead import given_reader, read_answer
 from flows.support.handoff import answer_text
 from flows.support.kb import SHIPPED_KB, Document, Question, open_kb
-from flows.support.questions import (
-    Answer,
-    ClarificationSlots,
-    choice_parser,
-    current,
-    number_parser,
-    read_text,
-    read_yes_no,
-)
+from flows.support.questions import ANSWER_SLOTS, Answer, ClarificationSlots, answer_parser, current
 
 NEW_TOPIC_FILE = Path(__file__).with_name("data") / "new_topic.yaml"
 
@@ -113,15 +104,10 @@ def _other_article(ctx: StepContext[ClarificationSlots], text: str) -> Document 
     return hits[0].doc
 
 
-def _parser(s: ClarificationSlots, q: Question) -> Parser:
-    readers = {"text": read_text, "yes_no": read_yes_no}
-    return readers.get(q.type) or (number_parser(s) if q.type == "number" else choice_parser(s))
-
-
 def read_own_answer(s: ClarificationSlots, q: Question, text: str) -> Answer | None:
     """The answer `text` gives the question being asked, by its rules alone; None when it gives
     none, or one the question refuses."""
-    found = _parser(s, q)(text)
+    found = answer_parser(s, q)(text)
     return found if isinstance(found, int | float | bool | str) else None
 
 
@@ -149,28 +135,16 @@ def new_request(ctx: StepContext[ClarificationSlots]) -> str | None:
         ahead = given_reader(s)(split.head)  # "pixel 8 on android 14, also ...": the version too
         if isinstance(ahead, dict):
             s.given = ahead
-        _set_answer(s, q, value)
+        setattr(s, ANSWER_SLOTS[q.type], value)  # as the question's Ask state would fill it
         return "answer"
     # a typed question reads the whole message, and says what is wrong with an answer it cannot take
-    if q.type != "text" and _parser(s, q)(ctx.text) is not None:
+    if q.type != "text" and answer_parser(s, q)(ctx.text) is not None:
         return None
     doc = _other_article(ctx, ctx.text)
     if doc is None:
         return None
     _keep(ctx, ctx.text, doc)
     return ""
-
-
-def _set_answer(s: ClarificationSlots, q: Question, value: Answer) -> None:
-    # the answer slot of the question's type, as its Ask state would fill it
-    if q.type == "number" and isinstance(value, int | float) and not isinstance(value, bool):
-        s.number_answer = value
-    elif q.type == "yes_no" and isinstance(value, bool):
-        s.yes_no_answer = value
-    elif q.type == "choice" and isinstance(value, str):
-        s.choice_answer = value
-    elif isinstance(value, str):
-        s.text_answer = value
 
 
 def _keep(ctx: StepContext[ClarificationSlots], request: str, doc: Document) -> None:

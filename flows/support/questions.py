@@ -206,3 +206,21 @@ read_text = words_answer(min_chars=1)
 
 
 read_yes_no = Parser(_read_yes_no, "yes or no")
+
+# Each question type's Ask state in clarification.py: the slot its answer fills. another.py
+# reads and stores an answer the same way outside those states (a test keeps them in step).
+ANSWER_SLOTS: dict[str, str] = {
+    "text": "text_answer",
+    "number": "number_answer",
+    "yes_no": "yes_no_answer",
+    "choice": "choice_answer",
+}
+
+
+def answer_parser(s: ClarificationSlots, q: Question) -> Parser:
+    """The parser the Ask state of `q`'s type reads its answer with."""
+    if q.type == "number":
+        return number_parser(s)
+    if q.type == "choice":
+        return choice_parser(s)
+    return read_yes_no if q.type == "yes_no" else read_text
