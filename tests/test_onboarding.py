@@ -695,6 +695,13 @@ def test_a_yes_to_did_you_mean_for_the_language_to_learn_takes_it_at_another_que
     assert r.slots["native_language"] == "pt" and r.state == "ask_timezone"
 
 
+def test_wanna_learn_with_a_typo_is_asked_about_and_a_yeah_takes_it(engine: Engine) -> None:
+    r = talk(engine, "hi", "i wanna learn germn")
+    assert "Did you mean German?" in r.reply and r.state == "ask_name"
+    r = talk(engine, "yeah")
+    assert r.slots["target_language"] == "de" and r.state == "ask_name"
+
+
 def test_a_no_to_did_you_mean_asks_the_question_again(engine: Engine) -> None:
     r = talk(engine, "hi", "Joana", "want to learn englsh", "no")
     assert r.reply.startswith("Alright.") and r.reply.endswith("What's your native language?")

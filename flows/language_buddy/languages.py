@@ -272,8 +272,8 @@ def _native_patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str
 
 
 _TARGET_STRONG = re.compile(
-    r"\b(?:(?:want|would like|'d like|wanna|'d rather|would rather|prefer|need|hope|plan|going|trying) to"
-    r" (?:learn|study|practi[cs]e|improve(?: my)?)|(?:my |the )?target(?: language)?(?: is|:)"
+    r"\b(?:(?:(?:want|would like|'d like|wanna|'d rather|would rather|prefer|need|hope|plan|going|trying) to"
+    r"|wanna|gonna) (?:learn|study|practi[cs]e|improve(?: my)?)|(?:my |the )?target(?: language)?(?: is|:)"
     r"|(?:switch|change)(?: the language)? to|rather learn|prefer learning)\s+(.+)"
 )
 _TARGET_WEAK = re.compile(
