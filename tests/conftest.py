@@ -9,7 +9,7 @@ import pytest
 
 import engine.authoring.testing
 from tests.local_llm import LocalModel, find_server
-from tests.pg import PgServer, why_not
+from tests.pg import PgServer, skip_reason
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -41,9 +41,9 @@ BACKENDS = ["sqlite-file", "memory", "postgres"]
 @pytest.fixture(scope="session")
 def pg_server() -> Iterator[PgServer]:
     """One real PostgreSQL server for the session, started on first use; skips saying why not."""
-    reason = why_not()
+    reason = skip_reason()
     if reason is not None:
-        pytest.skip(f"PostgreSQL backend not tested: {reason}")
+        pytest.skip(reason)
     server = PgServer()
     yield server
     server.close()

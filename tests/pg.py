@@ -4,7 +4,8 @@ Debian's `postgresql` package puts the binaries in /usr/lib/postgresql/<version>
 `initdb` refuses to run as root, so as root the cluster is made and run by `nobody`.
 `PgServer.database()` creates a fresh, empty database per test. When the binaries or the
 driver (`innerloop[postgres]`, psycopg 3) are missing, the tests that need a server skip
-and say which.
+and say which, unless `INNERLOOP_REQUIRE_POSTGRES=1` (set by `.ci/run`, on a machine that can
+install PostgreSQL), where a missing server fails the run instead of hiding its tests.
 """
 
 from __future__ import annotations
@@ -27,6 +28,9 @@ def find_binaries() -> Path | None:
             return Path(folder)
     found = shutil.which("pg_ctl")
     return Path(found).parent if found and shutil.which("initdb") else None
+
+
+REQUIRED = "INNERLOOP_REQUIRE_POSTGRES"
 
 
 def why_not() -> str | None:
@@ -109,3 +113,17 @@ class PgServer:
             self.stop("immediate")
         finally:
             shutil.rmtree(self.root, ignore_errors=True)
+
+
+def skip_reason() -> str | None:
+    """The reason to skip the PostgreSQL tests, or None when they run.
+
+    Raises `pytest.fail` instead when PostgreSQL is required (`INNERLOOP_REQUIRE_POSTGRES=1`):
+    in CI a failed install must turn the run red, not green with 64 tests skipped.
+    """
+    import pytest
+
+    reason = why_not()
+    if reason is not None and os.environ.get(REQUIRED) == "1":
+        pytest.fail(f"PostgreSQL is required ({REQUIRED}=1) but {reason}", pytrace=False)
+    return None if reason is None else f"PostgreSQL backend not tested: {reason}"

@@ -18,9 +18,10 @@ from engine import Engine, SqlStore, StoreError
 from engine.authoring.replay import replay
 from engine.authoring.script import load_script
 from engine.store import schema
-from tests.pg import PgServer, why_not
+from tests.pg import PgServer, skip_reason
 
-pytestmark = pytest.mark.skipif(why_not() is not None, reason=f"PostgreSQL backend not tested: {why_not()}")
+_SKIP = skip_reason()  # fails collection instead when PostgreSQL is required (CI)
+pytestmark = pytest.mark.skipif(_SKIP is not None, reason=_SKIP or "")
 psycopg = pytest.importorskip("psycopg", reason="PostgreSQL backend not tested: psycopg is not installed")
 
 ROOT = Path(__file__).resolve().parent.parent

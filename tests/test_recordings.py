@@ -18,6 +18,7 @@ from engine.authoring.replay import recording_path, replay
 from engine.authoring.script import Script, load_script
 from engine.errors import DataFileError
 from engine.llm.cassette import Cassette
+from tests.clocks import moved_clock, with_clocks
 
 HERE = Path(__file__).parent
 REPLAYS = HERE / "replays"
@@ -30,11 +31,16 @@ def test_most_shipped_scripts_have_a_recording() -> None:
     assert len(RECORDED) >= 60, f"only {len(RECORDED)} of {len(SCRIPTS)} scripts are recorded"
 
 
-@pytest.mark.parametrize("path", RECORDED, ids=[str(p.relative_to(REPLAYS)) for p in RECORDED])
-def test_a_recorded_real_model_run_replays_offline(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+# under a moved clock (tests/clocks.py): a prompt naming another day than the recording's fails
+@pytest.mark.parametrize(
+    ("path", "clock"), with_clocks(RECORDED), ids=[f"{p.relative_to(REPLAYS)}@{c}" for p, c in with_clocks(RECORDED)]
+)
+def test_a_recorded_real_model_run_replays_offline(path: Path, clock: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")  # nothing listens: the recording answers
-    result = replay(load_script(path), replay_llm=RECORDINGS)
+    monkeypatch.delenv("INNERLOOP_NOW", raising=False)
+    with moved_clock(clock):
+        result = replay(load_script(path), replay_llm=RECORDINGS)
     assert result.passed, "\n".join(f.describe() for f in result.failures)
     calls = [c for r in result.results if r.trace is not None for c in r.trace.llm_calls]
     # a script whose turns the rules settle and whose texts are too short to phrase asks nothing

@@ -176,6 +176,14 @@ def replay(
     """
     cassette: Cassette | None = None
     transport: ReplayTransport | None = None
+    if record_llm is not None and script.now is None:
+        missing = "no `now:` key (add one: now: 2026-03-12T09:00)"
+        # a prompt may name today's date or the next free hour; recorded on an unpinned clock it
+        # matches only on the day it was made, and the suite turns red when the date moves
+        return ScriptResult(
+            script,
+            failures=[Failure(None, "now", "a pinned clock to record against", missing)],
+        )
     try:
         if replay_llm is not None:
             backend, transport = replaying_llm(recording_path(replay_llm, script))
