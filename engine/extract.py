@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
 from wordfreq import zipf_frequency
 
+from engine.numwords import spelled_out
+
 
 @dataclass(frozen=True)
 class Invalid:
@@ -42,12 +44,6 @@ class Parser:
         return self.rule(text)
 
 
-_WORDS = {
-    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15,
-    "twenty": 20, "thirty": 30, "forty": 40, "forty-five": 45, "fifty": 50, "sixty": 60,
-    "ninety": 90,
-}  # fmt: skip
 # "1,000" is a thousand (a thousands separator), "2,5" a decimal comma
 _NUMBER = re.compile(r"(?<![\w.])-?(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+(?:[.,]\d+)?)(?![\w])")
 
@@ -67,18 +63,41 @@ def _norm(text: str) -> str:
 
 
 def numbers(text: str) -> list[float]:
-    """Every number written in `text`, digits or (small) words, in order."""
+    """Every number said in `text`, as digits or as words in six languages (engine/numwords.py), in order."""
+    return _digits(spelled_out(text))
+
+
+def _digits(text: str) -> list[float]:
     found = [_number(m.group()) for m in _NUMBER.finditer(text)]
     # hundreds of digits overflow to infinity: that is no number a user meant
-    found = [n for n in found if math.isfinite(n)]
-    if not found:
-        found = [float(_WORDS[w]) for w in _NUMBER_WORD.findall(text.lower()) if w in _WORDS]
-    return found
+    return [n for n in found if math.isfinite(n)]
 
 
 _THOUSANDS = re.compile(r"-?\d{1,3}(?:,\d{3})+")
-_NUMBER_WORD = re.compile(r"[a-z]+(?:-[a-z]+)?")
-_OUT_OF = re.compile(r"(\d+)\s*(?:/|out of|of)\s*(\d+)")
+# "3 out of 5", "two outta five", "trois sur cinq", "drei von fünf": the first is the answer
+_OUT_OF = re.compile(r"(\d+)\s*(?:/|out of|outta|of|over|sur|su|de|von|em)\s*(\d+)\b")
+# "fifteen, no wait, sixteen", "4 - I mean 5": what follows the last correction cue is the answer
+_SELF_CORRECTION = re.compile(
+    r"\b(?:no,? wait|wait|i mean|i meant|sorry|actually|make (?:that|it)|rather|correction|oops|"
+    r"perd[oó]n|quiero decir|mejor dicho|pardon|je veux dire|plut[oô]t|ich meine|besser gesagt|"
+    r"anzi|cio[eè]|volevo dire|quer dizer|ali[aá]s)\b",
+    re.I,
+)
+_NEGATED_NUMBER = re.compile(r"\b(?:not|no|nicht|pas|non|n[aã]o)\s+-?\d+(?:[.,]\d+)?\b", re.I)
+
+
+def said_number(text: str) -> list[float]:
+    """The numbers a message gives as its answer: number words read, a scale ("3 out of 5") and a
+    number taken back ("15, no wait, 16"; "3 (not 4)") left out. Several distinct ones are unclear."""
+    t = spelled_out(text)
+    cues = list(_SELF_CORRECTION.finditer(t))
+    if cues and _digits(t[: cues[-1].start()]) and _digits(t[cues[-1].end() :]):
+        t = t[cues[-1].end() :]
+    t = _OUT_OF.sub(lambda m: m.group(1), t)
+    kept = _NEGATED_NUMBER.sub(" ", t)
+    return _digits(kept) or _digits(t)
+
+
 _EMBEDDED_NUMBER = re.compile(r"(?<=[<>='`\\])\s*\d+|\d+(?=\s*[<>='`\\])|(?<=\w\()\d+(?=\))")
 
 
@@ -93,7 +112,7 @@ def integer(lo: int | None = None, hi: int | None = None, unit: str = "") -> Par
     expects = f"a whole number{span}{' ' + unit if unit else ''}"
 
     def rule(text: str) -> object:
-        found = numbers(text)
+        found = said_number(text)
         if not found:
             return None
         if len({*found}) > 1:
@@ -117,7 +136,7 @@ def rating(lo: int = 1, hi: int = 5) -> Parser:
         if stars:
             return base(str(stars))
         # a digit inside markup or quoted code ("<b>1</b>", "' OR '1'='1") is no rating
-        text = _EMBEDDED_NUMBER.sub(" ", text)
+        text = spelled_out(_EMBEDDED_NUMBER.sub(" ", text))
         m = _OUT_OF.search(text.lower())
         if m:
             given, scale = int(m.group(1)), int(m.group(2))

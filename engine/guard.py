@@ -19,10 +19,10 @@ import re
 from collections.abc import Iterable
 
 from pydantic import BaseModel
-from text_to_num import alpha2digit
 from wordfreq import zipf_frequency
 
 from engine.extract import fold, hedged, numbers, read_yes_no
+from engine.numwords import in_every_language
 
 MARKED = re.compile(r"\[\[(.+?)\]\]")
 _QUOTED = re.compile(r"\"([^\"]{1,80})\"|“([^”]{1,80})”|'([^'\s][^']{0,78}[^'\s])'(?!\w)")
@@ -31,7 +31,6 @@ _LISTED = re.compile(r"((?:[\w'-]+(?: [\w'-]+)?, )+[\w'-]+(?: [\w'-]+)?,? (?:or|
 # a capitalised word inside a sentence (after a lower-case word): a name, a product, a
 # language ("which Android version", "buy Premium"); sentence and line openers are not names
 _NAME = re.compile(r"(?<=[a-z,;] )([A-Z][a-zA-Z]+(?:[ -][A-Z][a-zA-Z]+)*)")
-_NUMBER_LANGS = ("en", "de", "fr", "es", "pt", "it", "nl")
 _LANGS = ("en", "de", "fr", "es", "it", "pt", "nl")
 # how much longer than its template a phrasing may be before it is a ramble, not a rewording
 MAX_GROWTH = 3.0
@@ -125,12 +124,8 @@ def parse_problem(value: BaseModel, text: str, options: Iterable[str] = (), *, a
 def numbers_in(text: str) -> list[float]:
     """Numbers given as digits or as number words in any language text2num reads."""
     found = list(numbers(text))
-    text = re.sub(r"(?<=[^\W\d_])-(?=[^\W\d_])", " ", text)  # "seven-ish", "forty-five"
-    for lang in _NUMBER_LANGS:
-        try:
-            found += numbers(alpha2digit(text, lang, threshold=0))
-        except (ValueError, KeyError):  # pragma: no cover - text2num refuses odd input, not our problem
-            continue
+    for reading in in_every_language(text):
+        found += numbers(reading)
     return found
 
 
