@@ -280,6 +280,7 @@ class SqlStore(Database):
             rows = self._rows(self._q_traces_all, {"session_id": session_id})
         return traces_from_rows(rows, session_id, limit or None)
 
+    @operation()
     def records(
         self, kind: str | None = None, *, bot: str | None = None, user: str | None = None
     ) -> list[StoredRecord]:
