@@ -117,7 +117,7 @@ class PgServer:
             exists = conn.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (role,)).fetchone()
             verb = "ALTER" if exists else "CREATE"
             conn.execute("SET password_encryption = 'scram-sha-256'")
-            conn.execute(f'{verb} ROLE "{role}" LOGIN CREATEDB PASSWORD \'{password}\'')
+            conn.execute(f"{verb} ROLE \"{role}\" LOGIN CREATEDB PASSWORD '{password}'")
         hba = self.data / "pg_hba.conf"
         line = f"host all {role} 127.0.0.1/32 scram-sha-256\n"
         rules = hba.read_text()
