@@ -265,6 +265,8 @@ def test_a_password_in_the_url_connects_and_is_shown_nowhere(
         assert SECRET not in told(e) and "***" in str(e), told(e)
     logging.getLogger("test").exception("logged", exc_info=errors[0])
     assert caplog.records and SECRET not in caplog.text
+    store = store.reopen()  # as a restarted process: the password is still known, never shown
+    assert store.sessions() and SECRET not in repr(store)
     store.close()
 
 

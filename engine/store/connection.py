@@ -53,13 +53,14 @@ def gone(e: BaseException, dbapi: Any) -> bool:
     failover) rather than that the statement failed: SQLAlchemy saw the connection die, or the
     server's driver raised an OperationalError that is no timeout (a lock or statement timeout
     is the statement's own doing). SQLite has no connection to lose."""
+    cause: BaseException | None = e
     if isinstance(e, exc.DBAPIError):
         if e.connection_invalidated:
             return True
-        e = e.orig
+        cause = e.orig
     if dbapi is sqlite3:
         return False
-    return isinstance(e, dbapi.OperationalError) and "timeout" not in str(e).lower()
+    return isinstance(cause, dbapi.OperationalError) and "timeout" not in str(cause).lower()
 
 
 def _always() -> bool:
