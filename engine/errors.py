@@ -6,7 +6,7 @@ EngineError                      flow, state, session: where it happened
 ├── UnknownNameError             no bot or flow of that name; name, known
 ├── SessionNotFound              no stored session matches an id or prefix; session
 ├── InputRejected                a user message was refused (empty, too long, ...); reason
-├── StoreError                   the session store failed
+├── StoreError                   the session store failed; operation
 │   ├── ConflictError            another writer changed the session first (row version)
 │   └── SchemaError              the database schema is newer, foreign or not migratable
 ├── LLMError                     the language model backend failed; backend
@@ -86,7 +86,20 @@ class InputRejected(EngineError):
 
 
 class StoreError(EngineError):
-    """The session store failed."""
+    """The session store (or a text index in its database) failed; `operation` names the public
+    method that did ("load", "commit", "sessions", "search", ...), None until one sets it."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        operation: str | None = None,
+        flow: str | None = None,
+        state: str | None = None,
+        session: str | None = None,
+    ) -> None:
+        super().__init__(message, flow=flow, state=state, session=session)
+        self.operation = operation
 
 
 class ConflictError(StoreError):
@@ -95,6 +108,7 @@ class ConflictError(StoreError):
     def __init__(self, session: str, expected_version: int) -> None:
         super().__init__(
             f"session was changed by another writer (expected row version {expected_version})",
+            operation="commit",
             session=session,
         )
         self.expected_version = expected_version

@@ -18,6 +18,9 @@ _TAG, _TAG_END = "\U000e0020", "\U000e007f"
 
 def check_message(text: str, max_chars: int = MAX_CHARS) -> str:
     """Return the message stripped of surrounding whitespace, or raise InputRejected."""
+    if not isinstance(text, str):
+        # a caller's bug (a JSON null, bytes): refused like any unusable message, and said plainly
+        raise InputRejected(f"A message must be text (str), not {type(text).__name__}.")
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
@@ -48,6 +51,8 @@ def check_identifier(value: str, what: str = "user id", max_chars: int = MAX_ID_
     A lone surrogate cannot be encoded, a NUL is refused by PostgreSQL (and stored by SQLite),
     and control or format characters make ids that look alike differ.
     """
+    if not isinstance(value, str):
+        raise InputRejected(f"The {what} must be text (str), not {type(value).__name__}.")
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:

@@ -94,6 +94,8 @@ class Engine:
         try:
             clean = check_message(text)
         except InputRejected as e:
+            if not isinstance(text, str):
+                raise  # a caller's bug, not a user's message: there is nobody to answer
             existing = self.store.load(b.name, user)
             return self._result(existing, e.reason, rejected=True)
         return self._commit(b, user, clean, Turn.run, message_id=message_id, on_text=on_text)

@@ -91,8 +91,8 @@ class PgServer:
     def url(self, database: str = "postgres") -> str:
         return f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/{database}"
 
-    def database(self) -> str:
-        """A new empty database; its URL."""
+    def database(self, owner: str = "postgres") -> str:
+        """A new empty database (its tables `owner`'s to make); its URL."""
         import psycopg
 
         name = f"t_{uuid.uuid4().hex[:12]}"
@@ -100,13 +100,31 @@ class PgServer:
             try:
                 with psycopg.connect(f"host=127.0.0.1 port={self.port} user=postgres dbname=postgres",
                                      autocommit=True) as conn:  # fmt: skip
-                    conn.execute(f'CREATE DATABASE "{name}"')
+                    conn.execute(f'CREATE DATABASE "{name}" OWNER "{owner}"')
                 break
             except psycopg.OperationalError:
                 if attempt == 49:
                     raise
                 time.sleep(0.1)  # just restarted: not accepting connections yet
         return self.url(name)
+
+    def password_role(self, role: str, password: str) -> None:
+        """A role that must give `password` (scram) over TCP; every other role keeps trust."""
+        import psycopg
+
+        with psycopg.connect(f"host=127.0.0.1 port={self.port} user=postgres dbname=postgres",
+                             autocommit=True) as conn:  # fmt: skip
+            exists = conn.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (role,)).fetchone()
+            verb = "ALTER" if exists else "CREATE"
+            conn.execute("SET password_encryption = 'scram-sha-256'")
+            conn.execute(f"{verb} ROLE \"{role}\" LOGIN CREATEDB PASSWORD '{password}'")
+        hba = self.data / "pg_hba.conf"
+        line = f"host all {role} 127.0.0.1/32 scram-sha-256\n"
+        rules = hba.read_text()
+        if line not in rules:
+            hba.write_text(line + rules)  # the first matching line wins
+            self._run("pg_ctl", "-D", str(self.data), "reload")
+            time.sleep(0.2)  # the postmaster rereads pg_hba.conf on SIGHUP, asynchronously
 
     def close(self) -> None:
         try:

@@ -4,14 +4,20 @@
 absence and each database's settings are handled here), keeps one DBAPI connection checked
 out, and knows when a failed statement means the server went away, so that a read, or a
 turn that had not begun, is run again on a new connection. `SqlStore` is built on it.
+
+The reconnect policy (`gone`, `once_more_if_gone`) and the wrapping of every failure of a
+public method in a `StoreError` naming it (`operation`) live here, once, for the store and for
+the text indexes in its database (textindex.py).
 """
 
 from __future__ import annotations
 
+import functools
 import os
+import sqlite3
 import threading
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 from sqlalchemy import event, exc
 from sqlalchemy.engine import Engine
@@ -19,7 +25,91 @@ from sqlalchemy.pool import PoolProxiedConnection
 from sqlmodel import create_engine
 
 from engine.errors import StoreError
-from engine.store.dialect import Prepared, Synchronous, sqlite_begin, sqlite_connect, sqlite_url
+from engine.store.dialect import (
+    Prepared,
+    Synchronous,
+    reason,
+    remember,
+    scrub,
+    sqlite_begin,
+    sqlite_connect,
+    sqlite_url,
+)
+
+T = TypeVar("T")
+P = ParamSpec("P")
+
+
+class _OnADatabase(Protocol):
+    url: str  # as shown: no password
+    dbapi: Any  # the driver's module (its exception classes)
+
+
+D = TypeVar("D", bound=_OnADatabase)
+
+
+def gone(e: BaseException, dbapi: Any) -> bool:
+    """Whether `e`, raised by a statement, means its connection is gone (a server restart, a
+    failover) rather than that the statement failed: SQLAlchemy saw the connection die, or the
+    server's driver raised an OperationalError that is no timeout (a lock or statement timeout
+    is the statement's own doing). SQLite has no connection to lose."""
+    cause: BaseException | None = e
+    if isinstance(e, exc.DBAPIError):
+        if e.connection_invalidated:
+            return True
+        cause = e.orig
+    if dbapi is sqlite3:
+        return False
+    return isinstance(cause, dbapi.OperationalError) and "timeout" not in str(cause).lower()
+
+
+def _always() -> bool:
+    return True
+
+
+def once_more_if_gone(attempt: Callable[[], T], dbapi: Any, *, repeatable: Callable[[], bool] = _always) -> T:
+    """Run `attempt`; when its connection turned out to be gone, run it once more, on a new one.
+
+    The one reconnect policy of the turn path, the store's other methods and the text indexes:
+    a read, or a write whose first statement never ran, is safe to repeat (`repeatable` says
+    whether that still holds when the loss is seen). `attempt` leaves no dead connection behind
+    (the store drops its own; SQLAlchemy's pool invalidates its connections on a disconnect).
+    """
+    try:
+        return attempt()
+    except Exception as e:
+        if not (gone(e, dbapi) and repeatable()):
+            raise
+    return attempt()
+
+
+def operation(
+    prefix: str = "", *, reconnect: bool = False
+) -> Callable[[Callable[Concatenate[D, P], T]], Callable[Concatenate[D, P], T]]:
+    """A public method whose every failure is a StoreError carrying its name as `operation`:
+    the database's own errors (SQLAlchemy's, the driver's) never reach a caller. With
+    `reconnect`, the whole method is repeatable and runs once more when its connection was gone."""
+
+    def wrap(method: Callable[Concatenate[D, P], T]) -> Callable[Concatenate[D, P], T]:
+        name = prefix + method.__name__.lstrip("_")
+
+        @functools.wraps(method)
+        def run(self: D, /, *args: P.args, **kwargs: P.kwargs) -> T:
+            try:
+                if reconnect:
+                    return once_more_if_gone(lambda: method(self, *args, **kwargs), self.dbapi)
+                return method(self, *args, **kwargs)
+            except StoreError as e:
+                if e.operation is None:
+                    e.operation = name
+                raise
+            except (exc.SQLAlchemyError, sqlite3.Error, self.dbapi.Error) as e:
+                why = reason(e) if isinstance(e, exc.SQLAlchemyError) else str(e)
+                raise StoreError(f"{name} failed on {self.url!r}: {why}", operation=name) from e
+
+        return run
+
+    return wrap
 
 
 class Database:
@@ -33,14 +123,24 @@ class Database:
         synchronous: Synchronous = "FULL",
         statement_timeout_ms: int = 30_000,
     ) -> None:
+        if not url.strip():
+            # sqlite_url("") is SQLite's in-memory database: a store that keeps nothing
+            raise StoreError(
+                'no database given: the path is empty (is INNERLOOP_DB set to ""?); give a SQLite '
+                "file or a SQLAlchemy URL (sqlite:///:memory: for a database that keeps nothing)",
+                operation="open",
+            )
         if synchronous not in ("OFF", "NORMAL", "FULL", "EXTRA"):
-            raise StoreError(f"synchronous must be OFF, NORMAL, FULL or EXTRA, not {synchronous!r}")
-        self.url = sqlite_url(url)
+            raise StoreError(f"synchronous must be OFF, NORMAL, FULL or EXTRA, not {synchronous!r}", operation="open")
+        full = sqlite_url(url)
+        # shown everywhere (errors, repr, the chat's header) without its password; connect_url gives it back
+        self.url = remember(full)
         self._options: tuple[int, Synchronous, int] = (busy_timeout_ms, synchronous, statement_timeout_ms)
-        postgres = self.url.startswith("postgresql")
+        postgres = full.startswith("postgresql")
         if postgres and synchronous != "FULL":
             raise StoreError(
-                "synchronous applies to SQLite only; PostgreSQL's durability is the server's synchronous_commit"
+                "synchronous applies to SQLite only; PostgreSQL's durability is the server's synchronous_commit",
+                operation="open",
             )
         # PostgreSQL: waiting for a lock is bounded like SQLite's busy timeout, and a statement
         # that runs away is stopped rather than holding a session's row lock for ever.
@@ -53,26 +153,37 @@ class Database:
             else {}
         )
         try:
-            self.engine: Engine = create_engine(self.url, connect_args=connect_args, pool_pre_ping=postgres)
+            self.engine: Engine = create_engine(full, connect_args=connect_args, pool_pre_ping=postgres)
         except ModuleNotFoundError as e:
             raise StoreError(
                 f"cannot open database {self.url!r}: the driver {e.name!r} is not installed"
-                + (" (pip install 'innerloop[postgres]')" if postgres else "")
+                + (" (pip install 'innerloop[postgres]')" if postgres else ""),
+                operation="open",
             ) from e
         except Exception as e:
-            raise StoreError(f"cannot open database {self.url!r}: {e}") from e
+            # not `from e`: SQLAlchemy quotes a URL it cannot parse whole, password and all
+            raise StoreError(f"cannot open database {self.url!r}: {scrub(str(e), full)}", operation="open") from None
         self._sqlite = self.engine.dialect.name == "sqlite"
         if self._sqlite:
             event.listen(self.engine, "connect", sqlite_connect(busy_timeout_ms, synchronous))
             event.listen(self.engine, "begin", sqlite_begin)
         # DBAPI exceptions are module-specific; the direct paths catch the driver's own.
-        self._dbapi: Any = self.engine.dialect.loaded_dbapi
+        self.dbapi: Any = self.engine.dialect.loaded_dbapi
+        self._dbapi = self.dbapi
         self._lock = threading.Lock()
         self._own: PoolProxiedConnection | None = None
         self._own_pid = 0
         self._cur: Any = None
         self._inherited: list[PoolProxiedConnection] = []
-        self._opened()
+        try:
+            self._opened()
+        except StoreError as e:
+            e.operation = e.operation or "open"
+            self.engine.dispose()
+            raise
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.url!r})"
 
     def _opened(self) -> None:
         """What a subclass does once the engine is up (SqlStore: its schema and statements)."""
@@ -114,29 +225,24 @@ class Database:
 
     def _rows(self, q: Prepared, values: Mapping[str, object]) -> list[tuple[Any, ...]]:
         with self._lock:
-            for attempt in range(2):
-                conn = self._connection()
-                try:
-                    self._cur.execute(q.sql, q.params(values))
-                    rows: list[tuple[Any, ...]] = self._cur.fetchall()
-                    if not self._sqlite:
-                        conn.rollback()  # end the driver's implicit read transaction
-                    return rows
-                except self._dbapi.Error as e:
-                    lost = self._lost(conn, e)
-                    self._recover(conn)
-                    if lost and not attempt:
-                        continue  # a read is safe to repeat on a new connection
-                    raise StoreError(f"could not read from {self.url!r}: {e}") from e
-            raise AssertionError("unreachable")  # pragma: no cover
+            try:
+                return once_more_if_gone(lambda: self._read(q, values), self._dbapi)
+            except self._dbapi.Error as e:
+                raise StoreError(f"could not read from {self.url!r}: {e}") from e
 
-    def _lost(self, conn: Any, e: Exception) -> bool:
-        """Whether `e` means the connection is gone (a server restart, a failover): reconnect then."""
-        if self._sqlite:
-            return False
-        closed = getattr(conn, "closed", False)
-        return bool(closed) or (isinstance(e, self._dbapi.OperationalError) and "timeout" not in str(e).lower())
+    def _read(self, q: Prepared, values: Mapping[str, object]) -> list[tuple[Any, ...]]:
+        conn = self._connection()
+        try:
+            self._cur.execute(q.sql, q.params(values))
+            rows: list[tuple[Any, ...]] = self._cur.fetchall()
+            if not self._sqlite:
+                conn.rollback()  # end the driver's implicit read transaction
+            return rows
+        except self._dbapi.Error:
+            self._recover(conn)
+            raise
 
+    @operation()
     def close(self) -> None:
         with self._lock:
             own, self._own = self._own, None

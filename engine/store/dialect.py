@@ -1,5 +1,11 @@
 """How `SqlStore` talks to each database: URLs, per-connection settings, statements compiled once.
 
+A URL is shown (errors, repr, the chat's header, logs) without its password: `shown_url`.
+A URL given with one is remembered in this process under its shown form, so what is handed
+around (`Store.url`, a knowledge base's index location) never holds the password, and
+`connect_url` gives it back only where a connection is made. A password can also come from
+PGPASSWORD, which libpq reads itself.
+
 SQLite: the driver autocommits and every transaction is begun explicitly (BEGIN, or BEGIN
 IMMEDIATE for a write), in WAL mode with a busy timeout. PostgreSQL: a first open takes an
 advisory lock, so processes opening a new database at once create its schema once.
@@ -7,14 +13,16 @@ advisory lock, so processes opening a new database at once create its schema onc
 
 from __future__ import annotations
 
+import re
 import sqlite3
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from operator import itemgetter
 from typing import Any, Literal
 
 from sqlalchemy import Connection, exc
-from sqlalchemy.engine import Dialect
+from sqlalchemy.engine import Dialect, make_url
 from sqlalchemy.sql.expression import ClauseElement
 
 from engine.errors import StoreError
@@ -31,6 +39,60 @@ def sqlite_url(path: str) -> str:
     if scheme in ("postgresql", "postgres"):
         return f"postgresql+psycopg://{rest}"
     return path
+
+
+HIDDEN = "***"
+# user:password@ in a URL SQLAlchemy cannot parse
+_USERINFO = re.compile(r"(?<=://)([^/@:]*):[^/@]*@")
+# libpq also takes the password as a query parameter
+_QUERY_PASSWORD = re.compile(r"([?&]password=)[^&\s'\"]*", re.IGNORECASE)
+_CONNECT: dict[str, str] = {}  # shown URL -> the URL with its password
+_CONNECT_LOCK = threading.Lock()
+
+
+def _password(url: str) -> str | None:
+    try:
+        parsed = make_url(url)
+    except (exc.ArgumentError, ValueError):
+        m = _USERINFO.search(url)
+        return url[m.end(1) + 1 : m.end() - 1] if m else None
+    return parsed.password if isinstance(parsed.password, str) else None
+
+
+def shown_url(url: str) -> str:
+    """`url` as it may be shown: its password, if any, as *** (in the user part or the query)."""
+    shown = url
+    try:
+        parsed = make_url(url)
+        if parsed.password is not None:
+            shown = parsed.render_as_string(hide_password=True)
+    except (exc.ArgumentError, ValueError):
+        shown = _USERINFO.sub(rf"\1:{HIDDEN}@", url)
+    return _QUERY_PASSWORD.sub(rf"\g<1>{HIDDEN}", shown)
+
+
+def scrub(message: str, url: str) -> str:
+    """A driver's or SQLAlchemy's `message` without the password of `url`: SQLAlchemy quotes a
+    URL it cannot parse whole, and libpq never echoes a password, so the URL's own forms are
+    what is looked for (a bare word is left alone: "postgres" may be a password and a word)."""
+    message = _QUERY_PASSWORD.sub(rf"\g<1>{HIDDEN}", message.replace(url, shown_url(url)))
+    password = _password(url)
+    return message.replace(f":{password}@", f":{HIDDEN}@") if password else message
+
+
+def remember(url: str) -> str:
+    """The shown form of `url`, remembered so that `connect_url` gives `url` back in this process."""
+    shown = shown_url(url)
+    if shown != url:
+        with _CONNECT_LOCK:
+            _CONNECT[shown] = url
+    return shown
+
+
+def connect_url(url: str) -> str:
+    """The URL to connect with: `url` itself, or the one with a password remembered under it."""
+    with _CONNECT_LOCK:
+        return _CONNECT.get(url, url)
 
 
 # A constant of ours: the key of the advisory lock first opens of a PostgreSQL database take.

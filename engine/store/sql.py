@@ -15,10 +15,11 @@ statements are exactly one transaction, and DDL in a migration rolls back with i
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from pydantic import JsonValue
-from sqlalchemy import bindparam, delete, event, exc, func, insert, select, update
+from sqlalchemy import Connection, bindparam, delete, event, exc, func, insert, select, update
 
 from engine.errors import ConflictError, StoreError
 from engine.models import (
@@ -33,12 +34,13 @@ from engine.models import (
     TurnWrite,
     utcnow,
 )
-from engine.store.connection import Database
+from engine.store.connection import Database, once_more_if_gone, operation
 from engine.store.contract import summarize
 from engine.store.dialect import (
     Params,
     Prepared,
     advisory_schema_lock,
+    connect_url,
     reason,
 )
 from engine.store.rows import (
@@ -56,6 +58,7 @@ from engine.store.schema import EVENTS, MESSAGES, RECORDS, RUNS, SESSIONS, migra
 from engine.store.tracerow import PACK_EVERY, PACK_MAX, pack, packable, trace_row, traces_from_rows
 from engine.window import LOAD_LIMIT
 
+T = TypeVar("T")
 _S, _M, _R, _E, _D = SESSIONS, MESSAGES, RUNS, EVENTS, RECORDS
 
 _SESSION_COLUMNS: tuple[str, ...] = tuple(c.name for c in _S.columns)
@@ -66,7 +69,10 @@ _SESSION_FIXED = frozenset({"id", "bot", "user", "created_at"})
 
 
 class SqlStore(Database):
-    """The real store. SQLite files run in WAL mode, synchronous=FULL, with a busy timeout."""
+    """The real store. SQLite files run in WAL mode, synchronous=FULL, with a busy timeout.
+
+    Every public method raises StoreError naming itself (`operation`) when the database fails.
+    """
 
     def _opened(self) -> None:
         """The schema made or migrated, and the statements compiled, once the engine is up."""
@@ -123,15 +129,18 @@ class SqlStore(Database):
         self._q_latest: Prepared | None = None
 
     @property
+    @operation()
     def schema_version(self) -> int:
         return schema_version(self.engine)
 
     # -- the turn path ---------------------------------------------------------------------
 
+    @operation()
     def load(self, bot: str, user: str) -> SessionState | None:
         rows = self._rows(self._q_load, {"bot": bot, "user": user})
         return session_from_row(rows[0]) if rows else None
 
+    @operation()
     def get(self, session_id: str) -> SessionState | None:
         rows = self._rows(self._q_get, {"id": session_id})
         if rows:
@@ -139,10 +148,11 @@ class SqlStore(Database):
         if len(session_id) < 4:
             return None
         # A unique prefix of at least four characters names a session too (CLI convenience).
-        with self.engine.connect() as conn:
-            found = conn.execute(select(_S).where(_S.c.id.startswith(session_id, autoescape=True)).limit(2)).all()
+        prefixed = select(_S).where(_S.c.id.startswith(session_id, autoescape=True)).limit(2)
+        found = self._select(lambda conn: conn.execute(prefixed).all())
         return session_from_row(tuple(found[0])) if len(found) == 1 else None
 
+    @operation()
     def commit(self, write: TurnWrite) -> None:
         s = write.session
         # Serialize everything before the transaction: the write lock is held only for the SQL,
@@ -187,10 +197,13 @@ class SqlStore(Database):
         event_row: dict[str, object],
         packed: JsonObject | None,
     ) -> None:
-        for attempt in range(2):
+        begun = False
+
+        def attempt() -> None:
+            nonlocal begun
+            begun = False
             conn = self._connection()
             cur = self._cur
-            started = False
             try:
                 if self._sqlite:
                     # The driver runs in autocommit mode (see sqlite_connect); taking the write
@@ -201,7 +214,7 @@ class SqlStore(Database):
                 except self._dbapi.IntegrityError as e:
                     # only the new-session insert can violate a key: id or (bot, user) taken
                     raise ConflictError(s.id, expected_version) from e
-                started = True
+                begun = True
                 if cur.rowcount != 1:
                     raise ConflictError(s.id, expected_version)
                 if len(messages) == 1:
@@ -216,18 +229,17 @@ class SqlStore(Database):
                     event_row["pack"] = self._pack_segment(cur, s.id, packed, str(event_row["created_at"]))
                 cur.execute(self._q_insert_event.sql, self._q_insert_event.params(event_row))
                 conn.commit()
-                return
-            except BaseException as e:
-                lost = isinstance(e, self._dbapi.Error) and self._lost(conn, e)
+            except BaseException:
                 self._recover(conn)
-                # Lost before the first statement ran: nothing reached the server, so the turn
-                # is written on a new connection. Lost later, the commit may or may not have
-                # landed: the caller is told, and the row version settles it on the next load.
-                if lost and not started and not attempt:
-                    continue
-                if isinstance(e, self._dbapi.Error):
-                    raise StoreError(f"could not write the turn: {e}", session=s.id) from e
                 raise
+
+        try:
+            # Lost before the first statement ran: nothing reached the server, so the turn is
+            # written on a new connection. Lost later, the commit may or may not have landed:
+            # the caller is told, and the row version settles it on the next load.
+            once_more_if_gone(attempt, self._dbapi, repeatable=lambda: not begun)
+        except self._dbapi.Error as e:
+            raise StoreError(f"could not write the turn: {e}", session=s.id) from e
 
     def _pack_segment(self, cur: Any, session_id: str, current: JsonObject, at: str) -> bytes:
         """Inside the turn's transaction: take the session's single rows since its last pack
@@ -248,15 +260,18 @@ class SqlStore(Database):
 
     # -- reading ---------------------------------------------------------------------------
 
+    @operation()
     def history(self, session_id: str, limit: int = LOAD_LIMIT) -> list[Message]:
         if limit <= 0:
             return []
         rows = self._rows(self._q_history, {"session_id": session_id, "limit": limit})
         return [Message(role=role, content=content) for role, content in reversed(rows)]
 
+    @operation()
     def runs(self, session_id: str) -> list[FlowRun]:
         return [run_from_row(row) for row in self._rows(self._q_runs, {"session_id": session_id})]
 
+    @operation()
     def traces(self, session_id: str, limit: int | None = None) -> list[TurnTrace]:
         if limit:
             # a row holds at least one turn: the newest `limit` rows hold the newest `limit` turns
@@ -265,6 +280,7 @@ class SqlStore(Database):
             rows = self._rows(self._q_traces_all, {"session_id": session_id})
         return traces_from_rows(rows, session_id, limit or None)
 
+    @operation()
     def records(
         self, kind: str | None = None, *, bot: str | None = None, user: str | None = None
     ) -> list[StoredRecord]:
@@ -279,6 +295,7 @@ class SqlStore(Database):
         values = {k: v for k, v in (("kind", kind), ("bot", bot), ("user", user)) if v is not None}
         return [record_from_row(row) for row in self._rows(q, values)]
 
+    @operation()
     def latest(self, kind: str, *, bot: str, user: str) -> StoredRecord | None:
         if self._q_latest is None:
             stmt = (
@@ -291,6 +308,7 @@ class SqlStore(Database):
         rows = self._rows(self._q_latest, {"kind": kind, "bot": bot, "user": user})
         return record_from_row(rows[0]) if rows else None
 
+    @operation()
     def add_record(self, bot: str, user: str, session_id: str, draft: RecordDraft) -> None:
         try:
             data = json.dumps(draft.data)
@@ -304,26 +322,35 @@ class SqlStore(Database):
                 )
             )  # fmt: skip
 
+    @operation()
     def sessions(self) -> list[SessionSummary]:
-        with self.engine.connect() as conn:
-            rows = conn.execute(select(_S).order_by(_S.c.updated_at.desc())).all()
+        rows = self._select(lambda conn: conn.execute(select(_S).order_by(_S.c.updated_at.desc())).all())
         return [summarize(session_from_row(tuple(r))) for r in rows]
 
+    @operation()
     def count(self, table: str, session_id: str) -> int:
         """Rows of `table` for a session (used by integrity checks)."""
         t = {"messages": _M, "flow_runs": _R, "turn_events": _E}[table]
-        with self.engine.connect() as conn:
-            return int(
-                conn.execute(select(func.count()).select_from(t).where(t.c.session_id == session_id)).scalar() or 0
-            )
+        counted = select(func.count()).select_from(t).where(t.c.session_id == session_id)
+        return int(self._select(lambda conn: conn.execute(counted).scalar()) or 0)
 
+    def _select(self, read: Callable[[Connection], T]) -> T:
+        """A read outside the turn path, on a pooled connection; again on a new one if that one was gone."""
+
+        def attempt() -> T:
+            with self.engine.connect() as conn:
+                return read(conn)
+
+        return once_more_if_gone(attempt, self.dbapi)
+
+    @operation()
     def reopen(self) -> SqlStore:
         """Close this store and open a new one on the same database with the same options,
         as a restarted process would (replay's `restart: true`, the harness's `restart()`)."""
         self.close()
         busy_timeout_ms, synchronous, statement_timeout_ms = self._options
         return SqlStore(
-            self.url,
+            connect_url(self.url),
             busy_timeout_ms=busy_timeout_ms,
             synchronous=synchronous,
             statement_timeout_ms=statement_timeout_ms,

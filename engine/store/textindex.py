@@ -5,6 +5,10 @@ in the SQLite file with FTS5 (bm25), or in PostgreSQL with a weighted `tsvector`
 GIN index (`ts_rank`). Either way a document has a title, tags and a body, weighted in that
 order, and a content hash, so a sync re-indexes only what changed, whichever process did the
 last one. Terms reach the database as bound parameters only.
+
+Every failure is a StoreError naming the operation ("text index search", ...), and on
+PostgreSQL a statement whose connection was gone (a server restart) runs once more on a new
+one: the store's own policy (connection.py).
 """
 
 from __future__ import annotations
@@ -15,13 +19,14 @@ import sqlite3
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import Engine
 
 from engine.errors import StoreError
-from engine.store.dialect import sqlite_url
+from engine.store.connection import operation
+from engine.store.dialect import connect_url, remember, scrub, sqlite_url
 
 # bm25 weights, in the FTS table's column order: title, tags, body (doc_id, hash are unindexed)
 FTS_WEIGHTS = (10.0, 4.0, 1.0, 0.0, 0.0)
@@ -29,6 +34,9 @@ TOKENIZER = "porter unicode61 remove_diacritics 2"
 # ts_rank weights for D, C, B, A: body, (unused), tags, title
 PG_WEIGHTS = "{0.1, 0.0, 0.4, 1.0}"
 _TERM = re.compile(r"^\w+$")
+# how long a SQLite sync waits for another writer (the session store's own busy timeout)
+BUSY_TIMEOUT_S = 10.0
+_index_operation = operation("text index ", reconnect=True)
 
 
 @dataclass(frozen=True)
@@ -76,37 +84,43 @@ def _checked(terms: list[str]) -> list[str]:
 
 def location(store_url: str | None) -> str:
     """Where the index of a store at `store_url` lives: the SQLite file behind a SQLite URL, the
-    PostgreSQL URL itself, or ':memory:' for a store with no database."""
+    PostgreSQL URL itself (as shown: without a password), or ':memory:' for a store with no database."""
     url = sqlite_url(store_url) if store_url else ""
     if url.startswith("postgresql"):
-        return url
+        return remember(url)
     m = re.fullmatch(r"sqlite(?:\+\w+)?:///([^?]*)(?:\?.*)?", url)
     if m is None or m.group(1) in ("", ":memory:"):
         return ":memory:"
     return str(Path(m.group(1)).resolve())
 
 
-def open_text_index(where: str, name: str) -> TextIndex:
+def open_text_index(where: str, name: str, *, busy_timeout_s: float = BUSY_TIMEOUT_S) -> TextIndex:
     """The index called `name` at `where` (a `location()`), created on first use."""
     if where.startswith("postgresql"):
         return PgTextIndex(where, name)
-    return FtsTextIndex(where, name)
+    return FtsTextIndex(where, name, busy_timeout_s=busy_timeout_s)
 
 
 class FtsTextIndex:
     """SQLite FTS5, in the session store's file (or in memory)."""
 
     backend = "sqlite"
+    dbapi: Any = sqlite3
 
-    def __init__(self, db: str, name: str) -> None:
+    def __init__(self, db: str, name: str, *, busy_timeout_s: float = BUSY_TIMEOUT_S) -> None:
         self.table = name
+        self.url = db
         self._lock = threading.Lock()
-        # autocommit (isolation_level=None): a sync opens its own BEGIN IMMEDIATE, and reads
-        # never leave a transaction open that would hold up the session store's writers
-        self._conn = sqlite3.connect(db, timeout=10.0, isolation_level=None, check_same_thread=False)
-        # the index is derived from documents and rebuilt from them, so it need not be fsynced
-        self._conn.execute("PRAGMA synchronous=NORMAL")
+        try:
+            # autocommit (isolation_level=None): a sync opens its own BEGIN IMMEDIATE, and reads
+            # never leave a transaction open that would hold up the session store's writers
+            self._conn = sqlite3.connect(db, timeout=busy_timeout_s, isolation_level=None, check_same_thread=False)
+            # the index is derived from documents and rebuilt from them, so it need not be fsynced
+            self._conn.execute("PRAGMA synchronous=NORMAL")
+        except sqlite3.Error as e:
+            raise StoreError(f"cannot open the text index {name} in {db!r}: {e}", operation="text index open") from e
 
+    @_index_operation
     def sync(self, documents: dict[str, IndexedDoc]) -> SyncReport:
         t = self.table
         c = self._conn
@@ -131,6 +145,7 @@ class FtsTextIndex:
                     )
         return plan
 
+    @_index_operation
     def search(self, terms: list[str], limit: int) -> list[tuple[str, float]]:
         t = self.table
         weights = ", ".join(str(w) for w in FTS_WEIGHTS)
@@ -143,6 +158,7 @@ class FtsTextIndex:
             ).fetchall()
         return [(str(d), float(s)) for d, s in rows]
 
+    @_index_operation
     def knows(self, term: str) -> bool:
         with self._lock:
             found = self._conn.execute(
@@ -150,11 +166,13 @@ class FtsTextIndex:
             ).fetchone()
         return found is not None
 
+    @_index_operation
     def drop(self, name: str) -> None:
         """Remove another index (an older layout's) from the same database."""
         with self._lock:
             self._conn.execute(f"DROP TABLE IF EXISTS {name}")
 
+    @_index_operation
     def close(self) -> None:
         with self._lock:
             self._conn.close()
@@ -172,27 +190,39 @@ class PgTextIndex:
 
     def __init__(self, url: str, name: str) -> None:
         self.table = name
-        self._engine: Engine = create_engine(url, pool_pre_ping=True, pool_size=2)
-        t = name
+        self.url = remember(url)  # shown without its password
         try:
-            with self._engine.begin() as c:
-                # one creator at a time: CREATE ... IF NOT EXISTS still races on the catalog
-                c.execute(text("SELECT pg_advisory_xact_lock(hashtext(:t))"), {"t": t})
-                c.execute(
-                    text(
-                        f"CREATE TABLE IF NOT EXISTS {t} (doc_id text PRIMARY KEY, hash text NOT NULL, "
-                        "title text NOT NULL, tags text NOT NULL, body text NOT NULL, "
-                        "tsv tsvector GENERATED ALWAYS AS ("
-                        "setweight(to_tsvector('english', title), 'A') || "
-                        "setweight(to_tsvector('english', tags), 'B') || "
-                        "setweight(to_tsvector('english', body), 'D')) STORED)"
-                    )
-                )
-                c.execute(text(f"CREATE INDEX IF NOT EXISTS {t}_tsv ON {t} USING gin (tsv)"))
-        except Exception as e:
+            # no pre-ping: a pooled connection the server dropped fails its statement, which the
+            # operation runs once more on a new one (a round trip each search saves)
+            self._engine: Engine = create_engine(connect_url(url), pool_size=2)
+        except Exception as e:  # not `from e`: SQLAlchemy quotes a URL it cannot parse whole
+            raise StoreError(f"cannot open the text index {name}: {scrub(str(e), connect_url(url))}") from None
+        self.dbapi: Any = self._engine.dialect.loaded_dbapi
+        try:
+            self._create()
+        except StoreError:
             self._engine.dispose()
-            raise StoreError(f"cannot create the text index {t}: {e}") from e
+            raise
 
+    @operation("text index ", reconnect=True)
+    def _create(self) -> None:
+        t = self.table
+        with self._engine.begin() as c:
+            # one creator at a time: CREATE ... IF NOT EXISTS still races on the catalog
+            c.execute(text("SELECT pg_advisory_xact_lock(hashtext(:t))"), {"t": t})
+            c.execute(
+                text(
+                    f"CREATE TABLE IF NOT EXISTS {t} (doc_id text PRIMARY KEY, hash text NOT NULL, "
+                    "title text NOT NULL, tags text NOT NULL, body text NOT NULL, "
+                    "tsv tsvector GENERATED ALWAYS AS ("
+                    "setweight(to_tsvector('english', title), 'A') || "
+                    "setweight(to_tsvector('english', tags), 'B') || "
+                    "setweight(to_tsvector('english', body), 'D')) STORED)"
+                )
+            )
+            c.execute(text(f"CREATE INDEX IF NOT EXISTS {t}_tsv ON {t} USING gin (tsv)"))
+
+    @_index_operation
     def sync(self, documents: dict[str, IndexedDoc]) -> SyncReport:
         t = self.table
         with self._engine.begin() as c:
@@ -213,6 +243,7 @@ class PgTextIndex:
                 )
         return plan
 
+    @_index_operation
     def search(self, terms: list[str], limit: int) -> list[tuple[str, float]]:
         """ts_rank of each term times its bm25 idf, summed: ts_rank alone knows no rarity, so a
         word most titles share ("account") would outrank the one word that says what is meant."""
@@ -236,6 +267,7 @@ class PgTextIndex:
             ).all()
         return [(str(d), float(s)) for d, s in rows]
 
+    @_index_operation
     def knows(self, term: str) -> bool:
         with self._engine.connect() as c:
             found = c.execute(
@@ -244,10 +276,12 @@ class PgTextIndex:
             ).first()
         return found is not None
 
+    @_index_operation
     def drop(self, name: str) -> None:
         with self._engine.begin() as c:
             c.execute(text(f"DROP TABLE IF EXISTS {name}"))
 
+    @_index_operation
     def close(self) -> None:
         self._engine.dispose()
 

