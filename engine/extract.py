@@ -64,10 +64,11 @@ def _norm(text: str) -> str:
 
 def numbers(text: str) -> list[float]:
     """Every number said in `text`, as digits or as words in six languages (engine/numwords.py), in order."""
-    return _digits(spelled_out(text))
+    return written_numbers(spelled_out(text))
 
 
-def _digits(text: str) -> list[float]:
+def written_numbers(text: str) -> list[float]:
+    """The numbers written in digits in `text`, in order ("1,000" a thousand, "2,5" two and a half)."""
     found = [_number(m.group()) for m in _NUMBER.finditer(text)]
     # hundreds of digits overflow to infinity: that is no number a user meant
     return [n for n in found if math.isfinite(n)]
@@ -91,11 +92,11 @@ def said_number(text: str) -> list[float]:
     number taken back ("15, no wait, 16"; "3 (not 4)") left out. Several distinct ones are unclear."""
     t = spelled_out(text)
     cues = list(_SELF_CORRECTION.finditer(t))
-    if cues and _digits(t[: cues[-1].start()]) and _digits(t[cues[-1].end() :]):
+    if cues and written_numbers(t[: cues[-1].start()]) and written_numbers(t[cues[-1].end() :]):
         t = t[cues[-1].end() :]
     t = _OUT_OF.sub(lambda m: m.group(1), t)
     kept = _NEGATED_NUMBER.sub(" ", t)
-    return _digits(kept) or _digits(t)
+    return written_numbers(kept) or written_numbers(t)
 
 
 _EMBEDDED_NUMBER = re.compile(r"(?<=[<>='`\\])\s*\d+|\d+(?=\s*[<>='`\\])|(?<=\w\()\d+(?=\))")

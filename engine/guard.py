@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from pydantic import BaseModel
 from wordfreq import zipf_frequency
 
-from engine.extract import fold, hedged, numbers, read_yes_no
+from engine.extract import fold, hedged, numbers, read_yes_no, written_numbers
 from engine.numwords import in_every_language
 
 MARKED = re.compile(r"\[\[(.+?)\]\]")
@@ -54,7 +54,8 @@ def must_keep(template: str) -> list[str]:
     for m in _LISTED.finditer(text):
         facts += [item.strip() for item in re.split(r",| or | and ", m.group(1)) if item.strip()]
     facts += [m.group(1) for m in _NAME.finditer(text) if m.group(1) not in ("I", "OK")]
-    facts += [_number_text(n) for n in numbers(text)]
+    # a bot's own text: its digits are its facts, and its number words only when it has no digits
+    facts += [_number_text(n) for n in (written_numbers(text) or numbers(text))]
     seen: dict[str, None] = {}
     for f in facts:
         seen.setdefault(f, None)

@@ -102,6 +102,16 @@ def _tidy(text: str) -> str:
 
 
 def in_every_language(text: str) -> list[str]:
-    """`text` as each language's number words would read it (for checking that a value is evidenced)."""
+    """`text` as each language's number words read it, every word that may be a number taken as one.
+
+    For evidence, not for answers: the guard asks whether a value could have been said at all,
+    so "which one" evidences a 1 here although `spelled_out` reads no number in it.
+    """
     text = re.sub(r"(?<=[^\W\d_])-(?=[^\W\d_])", " ", text)  # "seven-ish", "forty-five"
-    return [_convert(text, lang) for lang in (*LANGUAGES, "nl")]  # text2num reads Dutch too
+    out = []
+    for lang in (*LANGUAGES, "nl"):  # text2num reads Dutch too
+        try:
+            out.append(str(alpha2digit(text, lang, threshold=0)))
+        except (ValueError, KeyError, IndexError):  # text2num refuses odd input: read it as typed
+            out.append(text)
+    return out
