@@ -1,0 +1,62 @@
+"""Reading a misspelt query word as the word of the help centre it was meant to be.
+
+The vocabulary is the index's own: every word of the documents as indexed (titles, tags,
+bodies, question cues), plus the words the phrase table reads ("accidentally", "rings"), so a
+typo inside a phrase still makes the phrase. A query word is corrected only when it is unknown:
+not in the vocabulary, not matched by the index through its stem ("crashing" matches "crash"),
+and not a common English word ("love" is not a typo of "move"). Its correction is the nearest
+vocabulary word within an edit budget that grows with the word's length (rapidfuzz's optimal
+string alignment distance: a letter added, dropped or changed, or two neighbours swapped);
+ties go to a title or tag word, then to the word more documents hold.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable
+
+from rapidfuzz import process
+from rapidfuzz.distance import OSA
+from wordfreq import zipf_frequency
+
+# Edits allowed by word length: one from 4 letters ("sycn", "refnd"), two from 7 ("chrashing",
+# "notifcatons"). Two in a short word would read "bake" as "back".
+MAX_EDITS = {4: 1, 7: 2}
+# A word this common in English is what the user meant, not a typo ("love", "fine", "bake").
+COMMON_WORD_ZIPF = 3.0
+
+
+def edit_budget(word: str) -> int:
+    return max((edits for length, edits in MAX_EDITS.items() if len(word) >= length), default=0)
+
+
+class Speller:
+    """Corrects words against a fixed vocabulary; `known(word)` asks the index about stems."""
+
+    def __init__(self, words: Iterable[str], preferred: Iterable[str], known: Callable[[str], bool]) -> None:
+        self._counts = Counter(words)
+        self._preferred = frozenset(preferred)
+        self._choices = sorted(self._counts)
+        self._known = known
+        self._cache: dict[str, str] = {}
+
+    def __call__(self, word: str) -> str:
+        """`word`, or the vocabulary word it misspells."""
+        if word in self._cache:
+            return self._cache[word]
+        fixed = self._correct(word)
+        if len(self._cache) < 10_000:
+            self._cache[word] = fixed
+        return fixed
+
+    def _correct(self, word: str) -> str:
+        budget = edit_budget(word)
+        if not budget or not word.isalpha() or word in self._counts:
+            return word
+        if zipf_frequency(word, "en", wordlist="small") >= COMMON_WORD_ZIPF or self._known(word):
+            return word
+        near = process.extract(word, self._choices, scorer=OSA.distance, score_cutoff=budget, limit=None)
+        if not near:
+            return word
+        best = min(near, key=lambda m: (m[1], m[0] not in self._preferred, -self._counts[m[0]], m[0]))
+        return str(best[0])
