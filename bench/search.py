@@ -18,10 +18,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from flows.support.kb import SHIPPED_KB, KnowledgeBase, index_location  # noqa: E402
-from flows.support.lookup import look_up  # noqa: E402
-from tests import pg  # noqa: E402
-from tests.search_corpus import GOALS, SPLITS, Scores, load, score  # noqa: E402
+from flows.support.kb import SHIPPED_KB, KnowledgeBase, index_location
+from flows.support.lookup import look_up
+from tests import pg
+from tests.search_corpus import GOALS, SPLITS, Scores, load, score
 
 
 def run(kb: KnowledgeBase) -> dict[str, Scores]:

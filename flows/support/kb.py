@@ -41,6 +41,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, Validation
 
 from engine.errors import DataFileError
 from engine.store.textindex import IndexedDoc, SyncReport, location, open_text_index
+from flows.support import sections
 from flows.support.spelling import Speller
 from flows.support.terms import PHRASES, TABLES_DIGEST, query_terms, words
 
@@ -135,6 +136,23 @@ class Document(FrontMatter):
 
     id: str
     body: Text
+
+    @model_validator(mode="after")
+    def _sections_name_answers(self) -> Document:
+        # a section for an answer no question can have would never be shown
+        wrong = sections.problems(self.body, self.clarifying_questions)
+        if wrong:
+            raise ValueError("; ".join(wrong))
+        return self
+
+
+def _cues(doc: FrontMatter) -> list[str]:
+    return [c for q in doc.clarifying_questions for c in q.cues]
+
+
+def _text(body: str) -> str:
+    """The body's words without its section markers (flows/support/sections.py)."""
+    return "\n".join(part.text for part in sections.parts(body))
 
 
 _ALPHA = re.compile(r"[^\W\d_]+")
@@ -281,7 +299,7 @@ class KnowledgeBase:
                 # tag by tag: a phrase must not run from one tag into the next ("deleted tasks", "deleted by accident")
                 tags=" ".join(w for tag in doc.tags for w in words(tag)),
                 # a question's cues are words its readers use ("samsung", "pixel"): they count as body words
-                body=" ".join(words(" ".join([doc.body, *(c for q in doc.clarifying_questions for c in q.cues)]))),
+                body=" ".join(words(" ".join([_text(doc.body), *_cues(doc)]))),
                 hash=hashes[doc_id],
             )
             for doc_id, doc in documents.items()
@@ -294,7 +312,7 @@ class KnowledgeBase:
         vocabulary: list[str] = []
         for d in documents.values():
             cues = " ".join(c for q in d.clarifying_questions for c in q.cues)
-            vocabulary += set(_ALPHA.findall(f"{d.title} {' '.join(d.tags)} {d.body} {cues}".casefold()))
+            vocabulary += set(_ALPHA.findall(f"{d.title} {' '.join(d.tags)} {_text(d.body)} {cues}".casefold()))
         preferred = {w for d in documents.values() for w in _ALPHA.findall(f"{d.title} {' '.join(d.tags)}".casefold())}
         vocabulary += PHRASES.words
         return Speller(vocabulary, preferred, self._index.knows)
