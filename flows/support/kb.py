@@ -43,7 +43,7 @@ from engine.errors import DataFileError
 from engine.store.textindex import IndexedDoc, SyncReport, location, open_text_index
 from flows.support import sections
 from flows.support.spelling import Speller
-from flows.support.terms import PHRASES, TABLES_DIGEST, query_terms, words
+from flows.support.terms import PHRASES, STOPWORDS, TABLES_DIGEST, VAGUE, query_terms, words
 
 log = logging.getLogger(__name__)
 
@@ -315,7 +315,7 @@ class KnowledgeBase:
             vocabulary += set(_ALPHA.findall(f"{d.title} {' '.join(d.tags)} {_text(d.body)} {cues}".casefold()))
         preferred = {w for d in documents.values() for w in _ALPHA.findall(f"{d.title} {' '.join(d.tags)}".casefold())}
         vocabulary += PHRASES.words
-        return Speller(vocabulary, preferred, self._index.knows)
+        return Speller(vocabulary, preferred, self._index.knows, keep=STOPWORDS | VAGUE)
 
     # -- querying --------------------------------------------------------------------------
 
@@ -331,7 +331,8 @@ class KnowledgeBase:
         if limit < 1:
             return []
         with self._lock:
-            terms = query_terms(query, self._speller)
+            # a number ("iphone 13", "2 hours") names no topic, and would match one in a body
+            terms = [t for t in query_terms(query, self._speller) if not t.isdigit()]
             if not terms:
                 return []
             ranked = self._index.search(terms, limit)

@@ -33,7 +33,11 @@ def edit_budget(word: str) -> int:
 class Speller:
     """Corrects words against a fixed vocabulary; `known(word)` asks the index about stems."""
 
-    def __init__(self, words: Iterable[str], preferred: Iterable[str], known: Callable[[str], bool]) -> None:
+    def __init__(
+        self, words: Iterable[str], preferred: Iterable[str], known: Callable[[str], bool], keep: Iterable[str] = ()
+    ) -> None:
+        # read as they are: stopwords and vague words ("important" is not a typo of "import")
+        self._keep = frozenset(keep)
         self._counts = Counter(words)
         self._preferred = frozenset(preferred)
         self._choices = sorted(self._counts)
@@ -51,7 +55,7 @@ class Speller:
 
     def _correct(self, word: str) -> str:
         budget = edit_budget(word)
-        if not budget or not word.isalpha() or word in self._counts:
+        if not budget or not word.isalpha() or word in self._counts or word in self._keep:
             return word
         if zipf_frequency(word, "en", wordlist="small") >= COMMON_WORD_ZIPF or self._known(word):
             return word
