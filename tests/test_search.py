@@ -445,9 +445,10 @@ def test_a_typo_is_corrected_to_a_word_of_the_index_only_within_its_edit_budget(
 
 def test_the_speller_reads_unknown_words_as_the_nearest_vocabulary_word() -> None:
     known = {"crash"}  # what the index matches through its stem ("crashing")
-    vocabulary = ["crashing", "crashes", "notifications", "account", "accent", "back"]
+    vocabulary = ["crashes", "notifications", "account", "accent", "back", "login"]
     speller = Speller(vocabulary, ["account"], known.__contains__)
-    assert speller("chrashing") == "crashing"  # two edits in a long word
+    assert speller("chrashing") == "crashes"  # four edits from the word, one from its stem ("crash")
+    assert speller("loggin") == "login"
     assert speller("notifcatons") == "notifications"
     assert speller("acount") == "account"  # a tie (accent is one edit too) goes to the title or tag word
     assert speller("beak") == "beak"  # "back" is two edits away, too many for a short word

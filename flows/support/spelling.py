@@ -6,7 +6,8 @@ typo inside a phrase still makes the phrase. A query word is corrected only when
 not in the vocabulary, not matched by the index through its stem ("crashing" matches "crash"),
 and not a common English word ("love" is not a typo of "move"). Its correction is the nearest
 vocabulary word within an edit budget that grows with the word's length (rapidfuzz's optimal
-string alignment distance: a letter added, dropped or changed, or two neighbours swapped);
+string alignment distance: a letter added, dropped or changed, or two neighbours swapped),
+word against word or stem against stem (snowballstemmer);
 ties go to a title or tag word, then to the word more documents hold.
 """
 
@@ -15,10 +16,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable
 
+import snowballstemmer
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 from wordfreq import zipf_frequency
 
+# the Snowball English stemmer: SQLite's porter tokenizer and PostgreSQL's english configuration
+# stem alike, close enough for comparing a misspelt word's stem with the vocabulary's
+STEMMER = snowballstemmer.stemmer("english")
 # Edits allowed by word length: one from 4 letters ("sycn", "refnd"), two from 7 ("chrashing",
 # "notifcatons"). Two in a short word would read "bake" as "back".
 MAX_EDITS = {4: 1, 7: 2}
@@ -41,6 +46,9 @@ class Speller:
         self._counts = Counter(words)
         self._preferred = frozenset(preferred)
         self._choices = sorted(self._counts)
+        self._by_stem: dict[str, list[str]] = {}
+        for w in self._choices:
+            self._by_stem.setdefault(STEMMER.stemWord(w), []).append(w)
         self._known = known
         self._cache: dict[str, str] = {}
 
@@ -59,8 +67,21 @@ class Speller:
             return word
         if zipf_frequency(word, "en", wordlist="small") >= COMMON_WORD_ZIPF or self._known(word):
             return word
-        near = process.extract(word, self._choices, scorer=OSA.distance, score_cutoff=budget, limit=None)
-        if not near:
+        # the word against the words, and its stem against theirs: "chrashing" is four edits from
+        # "crashes" but one from its stem, "crash"
+        candidates = [(str(w), int(d)) for w, d, _ in self._near(word, self._choices, budget)]
+        stem = STEMMER.stemWord(word)
+        for found, d, _ in self._near(stem, list(self._by_stem), edit_budget(stem)):
+            candidates += [(w, int(d)) for w in self._by_stem[str(found)]]
+        if not candidates:
             return word
-        best = min(near, key=lambda m: (m[1], m[0] not in self._preferred, -self._counts[m[0]], m[0]))
-        return str(best[0])
+        best = min(candidates, key=lambda m: (m[1], m[0] not in self._preferred, -self._counts[m[0]], m[0]))
+        return best[0]
+
+    @staticmethod
+    def _near(word: str, choices: list[str], budget: int) -> list[tuple[str, int, int]]:
+        if not budget:
+            return []
+        return [(str(w), int(d), int(i)) for w, d, i in process.extract(
+            word, choices, scorer=OSA.distance, score_cutoff=budget, limit=None
+        )]  # fmt: skip
