@@ -112,3 +112,10 @@ def test_a_malformed_talk_table_names_the_problem(tmp_path: Path) -> None:
     with pytest.raises(DataFileError) as info:
         load_small_talk(bad)
     assert "thanks" in str(info.value) and "lower-case" in str(info.value)
+
+
+def test_a_list_cut_by_sections_stays_one_list() -> None:
+    body = "Steps:\n\n<!-- when: Which app? = Android -->\n1. Clear the cache.\n<!-- end -->\n2. Restart.\n"
+    doc = parse_document("crash.md", HEADER + body)
+    assert sections.for_case(doc.body, {"Which app?": "Android"}) == "Steps:\n\n1. Clear the cache.\n2. Restart."
+    assert sections.for_case(doc.body, {"Which app?": "iPhone"}) == "Steps:\n\n2. Restart."

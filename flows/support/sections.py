@@ -21,6 +21,7 @@ of its sections, so no case is left without its steps.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -117,4 +118,12 @@ def for_case(body: str, answers: Mapping[str, object]) -> str:
             if given is None or given.casefold() != (part.answer or "").casefold():
                 continue
         kept.append(part.text)
-    return "\n\n".join(kept)
+    out = kept[:1]
+    for before, text in itertools.pairwise(kept):
+        # a list cut by sections stays one list: its items join without a blank line
+        tight = _LIST_ITEM.match(before.rsplit("\n", 1)[-1]) and _LIST_ITEM.match(text.split("\n", 1)[0])
+        out.append(("\n" if tight else "\n\n") + text)
+    return "".join(out)
+
+
+_LIST_ITEM = re.compile(r"^\s*(?:\d+\.|[-*+])\s")
