@@ -5,9 +5,8 @@ and no match offers a person.
 
 from __future__ import annotations
 
-import re
-
 from engine import Bot, MainContext, Resources
+from flows.support import sections
 from flows.support.clarification import (
     clarification,
 )
@@ -20,11 +19,12 @@ from flows.support.handoff import (
     hand_over,
 )
 from flows.support.kb import SHIPPED_KB, Document, Hit, open_kb
+from flows.support.lookup import look_up
 from flows.support.questions import (
     ClarificationSlots,
     read_yes_no,
 )
-from flows.support.terms import query_terms
+from flows.support.smalltalk import Talk
 
 CAPABILITIES = (
     f"I'm the {APP} support assistant. Ask me about your account, syncing, reminders, billing or the apps "
@@ -33,17 +33,20 @@ CAPABILITIES = (
 )
 
 
+# said for a request the help center does not cover (talk never gets here: it is not searched);
+# the recorded model runs (tests/recordings) phrase these very words
 NO_MATCH = (
     "I could not find that in our help center. Would you like me to connect you to a person "
     "from our support team? (yes or no)"
 )
 
-
-# a message made only of these, with at least one of THANKS, is thanks, not a query to search
-THANKS = {"thanks", "thank", "thx", "ty", "cheers", "great", "perfect", "awesome", "brilliant", "helped", "worked"}
-
-
-POLITE = THANKS | {"you", "so", "much", "very", "a", "lot", "ok", "okay", "that", "it", "got", "cool", "nice", "super"}
+# what talk (flows/support/smalltalk.py) is answered with, the first kind said taking the turn
+TALK_REPLIES: tuple[tuple[Talk, str], ...] = (
+    ("closings", f"Glad I could help. Goodbye, and come back any time you have a question about {APP}!"),
+    ("thanks", f"You're welcome! Ask me anything else about {APP}."),
+    ("about_bot", CAPABILITIES),
+    ("greetings", CAPABILITIES),
+)
 
 
 OFFER_KEY = "human_offered"
@@ -62,28 +65,31 @@ def converse(ctx: MainContext) -> None:
     if reply is False:
         ctx.say(f"Alright. Ask me anything else about {APP}.")
         return
-    said = set(re.findall(r"\w+", ctx.text.casefold()))
-    if said & THANKS and said <= POLITE:
-        ctx.say(ctx.phrase(f"You're welcome! Ask me anything else about {APP}.", "reply:main"))
+    kb = open_kb(ctx.resources.kb or SHIPPED_KB, ctx.store_url)
+    found = look_up(kb, ctx.text, limit=3)
+    if found.kind == "talk":
+        reply = next(reply for kind, reply in TALK_REPLIES if kind in found.talk)
+        if reply == CAPABILITIES:
+            ctx.reply(CAPABILITIES)  # a greeting or "who are you?" is answered as the main conversation
+        else:
+            ctx.say(ctx.phrase(reply, "reply:main"))
         return
-    # a number alone names no article ("' OR '1'='1", "<b>1</b>", "??? 2"): no search, no offer
-    if not [t for t in query_terms(ctx.text) if not t.isdigit()]:
+    if found.kind == "nothing":
+        # a number alone names no article ("' OR '1'='1", "<b>1</b>", "??? 2"): no search, no offer
         ctx.reply(CAPABILITIES)
         return
-    kb = open_kb(ctx.resources.kb or SHIPPED_KB, ctx.store_url)
-    hits = kb.search(ctx.text, limit=3)
-    ctx.event("search", search_detail(ctx.text, hits))
+    ctx.event("search", search_detail(ctx.text, found.hits))
     if kb.problems:
         ctx.event("kb", f"{len(kb.problems)} document(s) skipped: " + " | ".join(kb.problems))
-    if not hits:
+    if not found.hits:
         ctx.context[OFFER_KEY] = ctx.text
         ctx.say(ctx.phrase(NO_MATCH, "reply:no-match"))
         return
-    doc = hits[0].doc
+    doc = found.hits[0].doc
     if doc.clarifying_questions:
         ctx.start("clarification", seed(doc, ctx.text))
         return
-    ctx.say(ctx.phrase(answer_text(doc.title, doc.body, {}, []), "answer:main"))
+    ctx.say(ctx.phrase(answer_text(doc.title, sections.for_case(doc.body, {}), {}, []), "answer:main"))
     if doc.requires_handoff:
         hand_over(ctx, doc=doc.id, title=doc.title, query=ctx.text, answers={}, reason="requires_handoff")
 

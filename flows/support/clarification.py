@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from engine import Aside, Ask, Final, Flow, Step, StepContext, T
+from flows.support import sections
 from flows.support.ahead import given_reader, settle, shown
 from flows.support.another import adds_a_topic, answer_later, new_request
 from flows.support.handoff import (
@@ -147,7 +148,9 @@ def record_answer(ctx: StepContext[ClarificationSlots]) -> None:
 
 def respond(ctx: StepContext[ClarificationSlots]) -> None:
     s = ctx.slots
-    content = answer_text(s.title, s.body, s.answers, s.skipped, lead="Thanks, that's everything I needed.")
+    # the article for this case: the sections for the answers given (flows/support/sections.py)
+    body = sections.for_case(s.body, s.parsed)
+    content = answer_text(s.title, body, s.answers, s.skipped, lead="Thanks, that's everything I needed.")
     ctx.say(ctx.phrase(content, "answer:clarification"))
     answer_later(ctx)
 

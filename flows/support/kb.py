@@ -27,7 +27,6 @@ documents whose content changed.
 from __future__ import annotations
 
 import hashlib
-import itertools
 import logging
 import os
 import re
@@ -39,11 +38,12 @@ from typing import Annotated, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, field_validator, model_validator
-from wordfreq import zipf_frequency
 
 from engine.errors import DataFileError
 from engine.store.textindex import IndexedDoc, SyncReport, location, open_text_index
-from flows.support.terms import TABLES_DIGEST, query_terms, words
+from flows.support import sections
+from flows.support.spelling import Speller
+from flows.support.terms import PHRASES, STOPWORDS, TABLES_DIGEST, VAGUE, query_terms, words
 
 log = logging.getLogger(__name__)
 
@@ -59,20 +59,11 @@ Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 # ("tasks", "app") about 0. ts_rank (PostgreSQL) does not weigh rarity, so its floor only
 # keeps out a match in the tags alone.
 MIN_SCORE = {"sqlite": 2.0, "postgresql": 0.3}
-# A query word the index does not know may be a typo of a title or tag word this many edits
-# away (a letter added, dropped, changed, or two swapped): one from 4 letters ("sycn", "refnd"),
-# two from 8 ("notifcatons"). Two in a short word would read "bake" as "back".
-MAX_EDITS = {4: 1, 8: 2}
 CACHE_SIZE = 16
 # Bump when the table layout, the tokenizer or what is indexed changes: a new name makes a
 # fresh index, and the previous version's table for the folder is dropped. (An edit to the
 # word or phrase tables needs no bump: they are part of every document's hash.)
 INDEX_VERSION = 3
-
-# A query word this common in English ("love", "fine", "bake") is what the user meant, not a
-# typo of a title word ("move", "file", "back"); unknown words score 0, "calender" 2.5.
-COMMON_WORD_ZIPF = 3.0
-
 
 # -- documents ----------------------------------------------------------------------------
 
@@ -146,7 +137,25 @@ class Document(FrontMatter):
     id: str
     body: Text
 
+    @model_validator(mode="after")
+    def _sections_name_answers(self) -> Document:
+        # a section for an answer no question can have would never be shown
+        wrong = sections.problems(self.body, self.clarifying_questions)
+        if wrong:
+            raise ValueError("; ".join(wrong))
+        return self
 
+
+def _cues(doc: FrontMatter) -> list[str]:
+    return [c for q in doc.clarifying_questions for c in q.cues]
+
+
+def _text(body: str) -> str:
+    """The body's words without its section markers (flows/support/sections.py)."""
+    return "\n".join(part.text for part in sections.parts(body))
+
+
+_ALPHA = re.compile(r"[^\W\d_]+")
 _FRONT = re.compile(r"\A---[ \t]*\r?\n(.*?)^---[ \t]*\r?$\n?(.*)\Z", re.DOTALL | re.MULTILINE)
 
 
@@ -185,16 +194,6 @@ def _problems(e: ValidationError) -> list[str]:
     return out
 
 
-def edit_distance(a: str, b: str) -> int:
-    """Edits from `a` to `b`: a letter added, dropped or changed, or two neighbours swapped."""
-    d = [[i + j if i * j == 0 else 0 for j in range(len(b) + 1)] for i in range(len(a) + 1)]
-    for i, j in itertools.product(range(1, len(a) + 1), range(1, len(b) + 1)):
-        d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] != b[j - 1]))
-        if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
-            d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
-    return d[-1][-1]
-
-
 # -- the index ----------------------------------------------------------------------------
 
 
@@ -224,8 +223,7 @@ class KnowledgeBase:
         self.problems: list[str] = []
         self.last_sync = SyncReport()
         self._signature: Signature | None = None
-        # what a misspelt query word may be corrected to: only title and tag words make a hit
-        self._vocabulary: list[str] = []
+        self._speller = Speller((), (), lambda _: True)
         digest = hashlib.sha256(str(self.folder).encode()).hexdigest()[:16]
         # one table per folder, so ranking statistics never mix two knowledge bases
         self.table = f"kb_fts_v{INDEX_VERSION}_{digest}"
@@ -264,7 +262,7 @@ class KnowledgeBase:
             for problem in problems:
                 log.warning("knowledge base %s: skipped %s", self.folder, problem)
             self.documents, self.problems, self.last_sync = documents, problems, report
-            self._vocabulary = sorted({w for d in documents.values() for w in words(f"{d.title} {' '.join(d.tags)}")})
+            self._speller = self._spelling(documents)
             self._signature = signature
             return report
 
@@ -301,12 +299,23 @@ class KnowledgeBase:
                 # tag by tag: a phrase must not run from one tag into the next ("deleted tasks", "deleted by accident")
                 tags=" ".join(w for tag in doc.tags for w in words(tag)),
                 # a question's cues are words its readers use ("samsung", "pixel"): they count as body words
-                body=" ".join(words(" ".join([doc.body, *(c for q in doc.clarifying_questions for c in q.cues)]))),
+                body=" ".join(words(" ".join([_text(doc.body), *_cues(doc)]))),
                 hash=hashes[doc_id],
             )
             for doc_id, doc in documents.items()
         }
         return self._index.sync(indexed)
+
+    def _spelling(self, documents: dict[str, Document]) -> Speller:
+        """What a misspelt query word may be corrected to: the words of the documents as
+        written (a user misspells "crashing", not its stem), each counted once per document."""
+        vocabulary: list[str] = []
+        for d in documents.values():
+            cues = " ".join(c for q in d.clarifying_questions for c in q.cues)
+            vocabulary += set(_ALPHA.findall(f"{d.title} {' '.join(d.tags)} {_text(d.body)} {cues}".casefold()))
+        preferred = {w for d in documents.values() for w in _ALPHA.findall(f"{d.title} {' '.join(d.tags)}".casefold())}
+        vocabulary += PHRASES.words
+        return Speller(vocabulary, preferred, self._index.knows, keep=STOPWORDS | VAGUE)
 
     # -- querying --------------------------------------------------------------------------
 
@@ -322,30 +331,14 @@ class KnowledgeBase:
         if limit < 1:
             return []
         with self._lock:
-            terms = self._spelled(query_terms(query))
+            # a number ("iphone 13", "2 hours") names no topic, and would match one in a body
+            terms = [t for t in query_terms(query, self._speller) if not t.isdigit()]
             if not terms:
                 return []
             ranked = self._index.search(terms, limit)
             documents = self.documents
         # another process may have indexed a newer view of the folder than this one has read
         return [Hit(documents[d], score) for d, score in ranked if score >= self.min_score and d in documents]
-
-    def _spelled(self, terms: list[str]) -> list[str]:
-        """`terms`, plus the title or tag word each unknown one most likely misspells ("notifcations").
-
-        A term the index matches, if only through its stem ("crashing"), is left alone.
-        """
-        out = list(terms)
-        for term in terms:
-            limit = max((edits for length, edits in MAX_EDITS.items() if len(term) >= length), default=0)
-            if not limit or term.isdigit() or zipf_frequency(term, "en", wordlist="small") >= COMMON_WORD_ZIPF:
-                continue
-            if self._index.knows(term):
-                continue
-            near = [(edit_distance(term, w), w) for w in self._vocabulary if abs(len(w) - len(term)) <= limit]
-            best = min(near, default=(limit + 1, ""))
-            out += [best[1]] if best[0] <= limit and best[1] not in out else []
-        return out
 
     def close(self) -> None:
         with self._lock:

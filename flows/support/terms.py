@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable
 from functools import cached_property
 from pathlib import Path
 from typing import Annotated
@@ -32,6 +33,8 @@ MAX_GAP = 3
 _BREAKS = frozenset(".,;!?")
 _TOKEN = re.compile(r"\w+|[.,;!?]")
 _WORD = re.compile(r"[a-z0-9]+")
+# a word as the user typed it -> the word they meant (flows/support/spelling.py)
+Fix = Callable[[str], str]
 
 
 def load_search_words(path: Path) -> dict[str, frozenset[str]]:
@@ -113,6 +116,11 @@ class PhraseTable(RootModel[dict[Word, list[PhraseText]]]):
         parsed = [Phrase.parse(means, text) for means, texts in self.root.items() for text in texts]
         return tuple(sorted(parsed, key=lambda p: p.order))
 
+    @cached_property
+    def words(self) -> frozenset[str]:
+        """Every word the phrases are made of: a misspelling of one is corrected to it."""
+        return frozenset(w for p in self.phrases for s in p.slots if s is not None for w in s)
+
 
 def load_phrases(path: Path = PHRASES_FILE) -> PhraseTable:
     """The phrase table at `path`; DataFileError names the file and each problem."""
@@ -144,9 +152,12 @@ def _match(slots: tuple[frozenset[str] | None, ...], tokens: list[str], used: li
     return None
 
 
-def read_phrases(text: str, table: PhraseTable = PHRASES) -> list[str]:
-    """The lower-cased words of `text`, each phrase of `table` replaced by the word it means."""
+def read_phrases(text: str, table: PhraseTable = PHRASES, fix: Fix | None = None) -> list[str]:
+    """The lower-cased words of `text`, each phrase of `table` replaced by the word it means;
+    `fix` (flows/support/spelling.py) reads each word first, so a misspelt phrase still reads."""
     tokens = _TOKEN.findall(text.casefold())
+    if fix is not None:
+        tokens = [fix(t) for t in tokens]
     out: list[str | None] = list(tokens)
     used = [False] * len(tokens)
     for phrase in table.phrases:
@@ -162,12 +173,12 @@ def read_phrases(text: str, table: PhraseTable = PHRASES) -> list[str]:
     return [t for t in out if t is not None and t not in _BREAKS]
 
 
-def words(text: str) -> list[str]:
+def words(text: str, fix: Fix | None = None) -> list[str]:
     """The words of `text` that can carry meaning, phrases read as their word: no stopwords."""
-    return [w for w in read_phrases(text) if w not in STOPWORDS]
+    return [w for w in read_phrases(text, fix=fix) if w not in STOPWORDS]
 
 
-def query_terms(text: str) -> list[str]:
+def query_terms(text: str, fix: Fix | None = None) -> list[str]:
     """The words of `text` worth searching for: lower-cased, no stopwords, each once, in order."""
-    seen = dict.fromkeys(w for w in words(text) if (len(w) > 1 or w.isdigit()) and w not in VAGUE)
+    seen = dict.fromkeys(w for w in words(text, fix) if (len(w) > 1 or w.isdigit()) and w not in VAGUE)
     return list(seen)[:MAX_TERMS]

@@ -1,0 +1,69 @@
+"""Support search quality on the corpus (tests/corpora/search/), SQLite and PostgreSQL side by side.
+
+What is measured is what the bot answers with (flows/support/lookup.py): talk is not searched,
+a message with nothing to search finds nothing, otherwise the best article above the index's
+threshold. Top-1 accuracy, wrong-article rate and no-match precision per split; the goals apply
+to the test split. PostgreSQL runs when a server can be started here (tests/pg.py).
+
+    python bench/search.py            # both backends, both splits
+    python bench/search.py --misses   # also list the dev split's misses (never tune on test's)
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from flows.support.kb import SHIPPED_KB, KnowledgeBase, index_location
+from flows.support.lookup import look_up
+from tests import pg
+from tests.search_corpus import GOALS, SPLITS, Scores, load, score
+
+
+def run(kb: KnowledgeBase) -> dict[str, Scores]:
+    return {split: score(load(split), lambda q: look_up(kb, q).doc_id) for split in SPLITS}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--misses", action="store_true", help="list the dev split's misses")
+    args = parser.parse_args()
+    results: dict[str, dict[str, Scores]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        kb = KnowledgeBase(SHIPPED_KB, str(Path(tmp) / "index.db"))
+        results["SQLite"] = run(kb)
+        kb.close()
+    why = pg.why_not()
+    if why is None:
+        server = pg.PgServer()
+        try:
+            kb = KnowledgeBase(SHIPPED_KB, index_location(server.database()))
+            results["PostgreSQL"] = run(kb)
+            kb.close()
+        finally:
+            server.close()
+    sizes = ", ".join(f"{s} {len(load(s))}" for s in SPLITS)
+    print(f"support search on the shipped help centre ({len(KnowledgeBase(SHIPPED_KB).documents)} articles); "
+          f"corpus: {sizes} queries")  # fmt: skip
+    print(f"goals on test: top-1 >= {GOALS['top1']:.2f}, wrong article <= {GOALS['wrong']:.2f}, "
+          f"no-match precision >= {GOALS['no_match_precision']:.2f}")  # fmt: skip
+    print(f"{'backend':<11} {'split':<5} {'top-1':>6} {'wrong':>6} {'no-match prec':>14}  goals")
+    for backend, by_split in results.items():
+        for split, s in by_split.items():
+            met = ("met" if s.meets_goals() else "NOT met") if split == "test" else ""
+            print(f"{backend:<11} {split:<5} {s.top1:>6.3f} {s.wrong:>6.3f} {s.no_match_precision:>14.3f}  {met}")
+    if why is not None:
+        print(f"PostgreSQL: not run ({why})")
+    if args.misses:
+        for backend, by_split in results.items():
+            print(f"\n{backend} dev misses (query, expected, found):")
+            for miss in by_split["dev"].misses:
+                print(f"  {miss}")
+
+
+if __name__ == "__main__":
+    main()

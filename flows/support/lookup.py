@@ -1,0 +1,41 @@
+"""What a message in the support chat is, for the help centre: talk, nothing to search, an
+article, or a question the help centre does not cover.
+
+The bot (flows/support/bot.py) answers by it, and the search benchmark (bench/search.py) and
+corpus test (tests/test_search_corpus.py) measure it, so the figures are the bot's own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from flows.support.kb import Hit, KnowledgeBase
+from flows.support.smalltalk import Talk, talk
+from flows.support.terms import query_terms
+
+Kind = Literal["talk", "nothing", "article", "not_covered"]
+
+
+@dataclass(frozen=True)
+class Lookup:
+    """`talk` holds the kinds of talk when `kind` is "talk"; `hits` the articles when "article"."""
+
+    kind: Kind
+    talk: frozenset[Talk] = frozenset()
+    hits: list[Hit] = field(default_factory=list)
+
+    @property
+    def doc_id(self) -> str | None:
+        return self.hits[0].doc.id if self.hits else None
+
+
+def look_up(kb: KnowledgeBase, text: str, limit: int = 3) -> Lookup:
+    said = talk(text)
+    if said is not None:
+        return Lookup("talk", talk=said)
+    # a number alone names no article ("' OR '1'='1", "<b>1</b>", "??? 2"), nor do vague words
+    if not [t for t in query_terms(text) if not t.isdigit()]:
+        return Lookup("nothing")
+    hits = kb.search(text, limit=limit)
+    return Lookup("article", hits=hits) if hits else Lookup("not_covered")

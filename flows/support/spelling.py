@@ -1,0 +1,87 @@
+"""Reading a misspelt query word as the word of the help centre it was meant to be.
+
+The vocabulary is the index's own: every word of the documents as indexed (titles, tags,
+bodies, question cues), plus the words the phrase table reads ("accidentally", "rings"), so a
+typo inside a phrase still makes the phrase. A query word is corrected only when it is unknown:
+not in the vocabulary, not matched by the index through its stem ("crashing" matches "crash"),
+and not a common English word ("love" is not a typo of "move"). Its correction is the nearest
+vocabulary word within an edit budget that grows with the word's length (rapidfuzz's optimal
+string alignment distance: a letter added, dropped or changed, or two neighbours swapped),
+word against word or stem against stem (snowballstemmer);
+ties go to a title or tag word, then to the word more documents hold.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable
+
+import snowballstemmer
+from rapidfuzz import process
+from rapidfuzz.distance import OSA
+from wordfreq import zipf_frequency
+
+# the Snowball English stemmer: SQLite's porter tokenizer and PostgreSQL's english configuration
+# stem alike, close enough for comparing a misspelt word's stem with the vocabulary's
+STEMMER = snowballstemmer.stemmer("english")
+# Edits allowed by word length: one from 4 letters ("sycn", "refnd"), two from 7 ("chrashing",
+# "notifcatons"). Two in a short word would read "bake" as "back".
+MAX_EDITS = {4: 1, 7: 2}
+# A word this common in English is what the user meant, not a typo ("love", "fine", "bake").
+COMMON_WORD_ZIPF = 3.0
+
+
+def edit_budget(word: str) -> int:
+    return max((edits for length, edits in MAX_EDITS.items() if len(word) >= length), default=0)
+
+
+class Speller:
+    """Corrects words against a fixed vocabulary; `known(word)` asks the index about stems."""
+
+    def __init__(
+        self, words: Iterable[str], preferred: Iterable[str], known: Callable[[str], bool], keep: Iterable[str] = ()
+    ) -> None:
+        # read as they are: stopwords and vague words ("important" is not a typo of "import")
+        self._keep = frozenset(keep)
+        self._counts = Counter(words)
+        self._preferred = frozenset(preferred)
+        self._choices = sorted(self._counts)
+        self._by_stem: dict[str, list[str]] = {}
+        for w in self._choices:
+            self._by_stem.setdefault(STEMMER.stemWord(w), []).append(w)
+        self._known = known
+        self._cache: dict[str, str] = {}
+
+    def __call__(self, word: str) -> str:
+        """`word`, or the vocabulary word it misspells."""
+        if word in self._cache:
+            return self._cache[word]
+        fixed = self._correct(word)
+        if len(self._cache) < 10_000:
+            self._cache[word] = fixed
+        return fixed
+
+    def _correct(self, word: str) -> str:
+        budget = edit_budget(word)
+        if not budget or not word.isalpha() or word in self._counts or word in self._keep:
+            return word
+        if zipf_frequency(word, "en", wordlist="small") >= COMMON_WORD_ZIPF or self._known(word):
+            return word
+        # the word against the words, and its stem against theirs: "chrashing" is four edits from
+        # "crashes" but one from its stem, "crash"
+        candidates = [(str(w), int(d)) for w, d, _ in self._near(word, self._choices, budget)]
+        stem = STEMMER.stemWord(word)
+        for found, d, _ in self._near(stem, list(self._by_stem), edit_budget(stem)):
+            candidates += [(w, int(d)) for w in self._by_stem[str(found)]]
+        if not candidates:
+            return word
+        best = min(candidates, key=lambda m: (m[1], m[0] not in self._preferred, -self._counts[m[0]], m[0]))
+        return best[0]
+
+    @staticmethod
+    def _near(word: str, choices: list[str], budget: int) -> list[tuple[str, int, int]]:
+        if not budget:
+            return []
+        return [(str(w), int(d), int(i)) for w, d, i in process.extract(
+            word, choices, scorer=OSA.distance, score_cutoff=budget, limit=None
+        )]  # fmt: skip

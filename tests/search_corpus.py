@@ -1,0 +1,94 @@
+"""The support-search corpus (tests/corpora/search/): loading it, its fixed split, and its scores.
+
+Each split is a YAML list of `{q: query, doc: article id | null}`. The corpus was written as
+one list and split once by `split_of` (a hash of the query), so which cases measure the search
+was fixed before any tuning; cases found later while fixing go to dev only. The scores:
+
+- top-1 accuracy: the first thing found is the expected article, or nothing when none is expected;
+- wrong-article rate: an article was given, and it is not the expected one (the costly mistake:
+  the user reads the wrong answer, or is asked questions about the wrong thing);
+- no-match precision: of the queries that found nothing, the share that should have found nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, TypeAdapter
+
+CORPUS = Path(__file__).parent / "corpora" / "search"
+Split = Literal["dev", "test"]
+SPLITS: tuple[Split, ...] = ("dev", "test")
+# the goals on the test split (issue 24)
+GOALS = {"top1": 0.90, "wrong": 0.03, "no_match_precision": 0.95}
+
+
+class Case(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    q: str
+    doc: str | None
+
+
+def split_of(query: str) -> Split:
+    """The split a query was put in: half by half, by the first 32 bits of its SHA-256."""
+    digest = hashlib.sha256(query.strip().casefold().encode()).hexdigest()
+    return "test" if int(digest[:8], 16) % 2 == 0 else "dev"
+
+
+def load(split: Split) -> list[Case]:
+    data = yaml.safe_load((CORPUS / f"{split}.yaml").read_text(encoding="utf-8"))
+    return TypeAdapter(list[Case]).validate_python(data)
+
+
+@dataclass
+class Scores:
+    cases: int = 0
+    right: int = 0
+    wrong_article: int = 0
+    found_nothing: int = 0
+    rightly_nothing: int = 0
+    # left out of the repr: an assertion message must not show the test split's misses to whoever tunes
+    misses: list[tuple[str, str | None, str | None]] = field(default_factory=list, repr=False)
+
+    @property
+    def top1(self) -> float:
+        return self.right / self.cases if self.cases else 0.0
+
+    @property
+    def wrong(self) -> float:
+        return self.wrong_article / self.cases if self.cases else 0.0
+
+    @property
+    def no_match_precision(self) -> float:
+        return self.rightly_nothing / self.found_nothing if self.found_nothing else 1.0
+
+    def meets_goals(self) -> bool:
+        return (
+            self.top1 >= GOALS["top1"]
+            and self.wrong <= GOALS["wrong"]
+            and self.no_match_precision >= GOALS["no_match_precision"]
+        )
+
+
+def score(cases: list[Case], find: Callable[[str], str | None]) -> Scores:
+    """`find(query)` is the article id the support bot would answer with, or None."""
+    s = Scores()
+    for case in cases:
+        got = find(case.q)
+        s.cases += 1
+        if got == case.doc:
+            s.right += 1
+        else:
+            s.misses.append((case.q, case.doc, got))
+        if got is not None and got != case.doc:
+            s.wrong_article += 1
+        if got is None:
+            s.found_nothing += 1
+            s.rightly_nothing += case.doc is None
+    return s
