@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from engine import StepContext
+from engine.cues import in_english_cues
 from engine.extract import Invalid
 from flows.language_buddy.corrections import correction
 from flows.language_buddy.field_parsers import PARSERS
@@ -49,6 +50,7 @@ def read_anytime(text: str, s: OnboardingSlots, asking: str | None = None) -> di
     """
     if _answering_the_test(s, text):
         return {}
+    text = in_english_cues(text)  # "je m'appelle Chloé, je parle français": the cues below are English
     found: dict[str, object] = {}
     if native := native_in(text, weak=s.native_language is None):
         found["native_language"] = native

@@ -51,6 +51,21 @@ def library_names() -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
     }
 
 
+# The languages learners are read in besides English (engine/cues.py, engine/numwords.py):
+# "alemán", "Englisch", "tedesco", "anglais", "inglês" name languages too.
+USER_LANGUAGES = ("es", "fr", "de", "it", "pt")
+
+
+@cache
+def library_names_in_user_languages() -> dict[str, tuple[str, ...]]:
+    """For each two-letter code: what Spanish, French, German, Italian and Portuguese call it."""
+    out: dict[str, set[str]] = {}
+    for language in USER_LANGUAGES:
+        for code, names in _names_in(language).items():
+            out.setdefault(code, set()).update(names)
+    return {code: tuple(sorted(names)) for code, names in sorted(out.items())}
+
+
 def library_display_name(code: str) -> str:
     """The library's English name for a code ("de" -> "German")."""
     return str(langcodes.Language.get(code).display_name("en"))

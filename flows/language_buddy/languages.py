@@ -16,10 +16,16 @@ from pathlib import Path
 from typing import Annotated
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, StringConstraints
+from wordfreq import zipf_frequency
 
 from engine import DataFileError
+from engine.cues import in_english_cues
 from engine.extract import Invalid, Parser, fold
-from flows.language_buddy.language_library import library_display_name, library_names
+from flows.language_buddy.language_library import (
+    library_display_name,
+    library_names,
+    library_names_in_user_languages,
+)
 from flows.language_buddy.text import PLACE_SUGGEST_SCORE, alias_pattern, closest_name, trim
 from flows.shared.datafile import WordSet, load_yaml
 
@@ -115,9 +121,16 @@ def _table() -> _Table:
         native[code] = [n for n in map(fold, own) if n not in unread]
     for name, code in marks.extra_names.items():
         native[code].append(fold(name))
+    # what learners call a language in their own language ("alemán", "Englisch"), after the
+    # English and native names; short ones and common English words ("ci", "latino") are left out
+    exonyms = {
+        code: [fold(n) for n in names if len(n) >= 4 and fold(n) not in unread and zipf_frequency(n, "en") < 3.0]
+        for code, names in library_names_in_user_languages().items()
+        if code in english
+    }
     aliases: dict[str, str] = {}
     # English names first: where a native name of one language is another's English name, English wins
-    for table in (english, native):
+    for table in (english, native, exonyms):
         for code, spelled in table.items():
             for alias in spelled:
                 aliases.setdefault(alias, code)
@@ -192,6 +205,7 @@ def _negated(text: str) -> set[str]:
 
 def parse_language(text: str) -> object:
     """Read one language: "German", "Deutsch", "de", "de-DE", "I speak German" -> "de"; unknown -> Invalid."""
+    text = in_english_cues(text)  # "hablo español", "meine Muttersprache ist Deutsch"
     bare = fold(trim(text))
     if is_code(bare):
         if bare in _table().word_codes:

@@ -14,6 +14,7 @@ from typing import Annotated
 
 from pydantic import AfterValidator
 
+from engine.cues import in_english_cues
 from engine.extract import Invalid, Parser, fold
 from flows.language_buddy.languages import language_aliases, nationalities
 from flows.language_buddy.non_names import is_placeholder, refusal_reason
@@ -146,4 +147,4 @@ PersonName = Annotated[str, AfterValidator(_check_name)]
 
 
 def person_name() -> Parser:
-    return Parser(parse_name, "your name (for example “Max” or “my name is Max”)")
+    return Parser(lambda text: parse_name(in_english_cues(text)), "your name (for example “Max” or “my name is Max”)")

@@ -1,0 +1,128 @@
+"""Cue phrases in the learner's own language, written as the English cue a reader looks for.
+
+Readers that find a value after a cue ("my name is", "I speak", "I want to learn", "I live in")
+were written in English; users write "je m'appelle Chloé, je parle français" or "ich heiße
+Jonas, Muttersprache Deutsch". `in_english_cues` rewrites only the cue words of a message in
+Spanish, French, German, Italian or Portuguese (engine/data/cues.yaml) and leaves every other
+word as typed, so the name, the place and the language name reach the reader unchanged
+("my name is Chloé, I speak français"). It is for reading, never for storing: a free-text
+answer keeps the user's own words.
+
+Matching ignores case and accents; longer phrases win; a cue is a whole word sequence.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from engine.errors import DataFileError
+
+CUES_FILE = Path(__file__).parent / "data" / "cues.yaml"
+
+
+class Frame(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    pattern: str
+    english: str
+
+    @field_validator("pattern")
+    @classmethod
+    def _compiles(cls, value: str) -> str:
+        try:
+            re.compile(value)
+        except re.error as e:
+            raise ValueError(f"pattern {value!r} does not compile: {e}") from e
+        return value
+
+
+class CueTable(BaseModel):
+    """engine/data/cues.yaml: English cue -> phrases that mean it; frames; articles after a cue."""
+
+    model_config = ConfigDict(extra="forbid")
+    phrases: dict[str, list[str]]
+    frames: list[Frame] = Field(default_factory=list)
+    articles: list[str] = Field(default_factory=list)
+
+    @field_validator("phrases")
+    @classmethod
+    def _one_meaning_each(cls, value: dict[str, list[str]]) -> dict[str, list[str]]:
+        seen: dict[str, str] = {}
+        for english, phrases in value.items():
+            for phrase in phrases:
+                key = fold_same_length(phrase)
+                if key in seen and seen[key] != english:
+                    raise ValueError(f"{phrase!r} is listed under both {seen[key]!r} and {english!r}: keep one")
+                seen[key] = english
+        return value
+
+
+def fold_same_length(text: str) -> str:
+    """Lower case without accents, one character for one, so positions stay those of `text`."""
+    out = []
+    for ch in text.replace("’", "'"):
+        base = unicodedata.normalize("NFKD", ch)[:1] or ch
+        out.append(base.lower() if len(base.lower()) == 1 else ch)
+    return "".join(out)
+
+
+def load_cues(path: Path = CUES_FILE) -> CueTable:
+    """The cue table, validated; a broken file says what to fix."""
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        return CueTable.model_validate(raw)
+    except (OSError, yaml.YAMLError, ValueError) as e:
+        raise DataFileError(str(path), [f"cue table: {e}"]) from e
+
+
+def _alternation(phrases: list[str], *, then: str = r"(?![\w])") -> re.Pattern[str]:
+    alternatives = "|".join(re.escape(p) for p in sorted(phrases, key=len, reverse=True))
+    return re.compile(rf"(?<![\w'])(?:{alternatives}){then}")
+
+
+@lru_cache(maxsize=1)
+def _compiled() -> tuple[list[re.Pattern[str]], dict[str, str], list[tuple[re.Pattern[str], str]], re.Pattern[str]]:
+    table = load_cues()
+    english = {fold_same_length(p): e for e, phrases in table.phrases.items() for p in phrases}
+    # A cue that follows its value ("Deutsch ist meine Muttersprache") ends its clause; read
+    # first, it keeps a leading cue from taking its last words, and its clause end keeps it from
+    # taking a leading cue's ("Pedro e minha língua materna é o português").
+    leading = [p for p, e in english.items() if not e.startswith("is ")]
+    following = [p for p, e in english.items() if e.startswith("is ")]
+    clause_end = r"(?=\s*(?:$|[,.;:!?)]|(?:and|und|y|et)\b))"  # not "e": "é" folds to it
+    passes = [_alternation(following, then=clause_end), _alternation(leading)]
+    frames = [(re.compile(f.pattern), f.english) for f in table.frames]
+    articles = "|".join(re.escape(a) + ("" if a.endswith("'") else r"\s") for a in table.articles)
+    cues = "|".join(re.escape(e) for e in ("I speak", "I'm learning", "I want to learn", "my native language is"))
+    after_cue = re.compile(rf"\b({cues}) (?:{articles})\s*" if articles else r"(?!)", re.I)
+    return passes, english, frames, after_cue
+
+
+def _replace(text: str, pattern: re.Pattern[str], said: Callable[[re.Match[str], str], str]) -> str:
+    """`text` with each match of `pattern` in its folded form replaced by `said(match, text)`."""
+    out, last = [], 0
+    for m in pattern.finditer(fold_same_length(text)):
+        out += [text[last : m.start()], said(m, text)]
+        last = m.end()
+    return "".join([*out, text[last:]])
+
+
+@lru_cache(maxsize=2048)
+def in_english_cues(text: str) -> str:
+    """`text` with its cue phrases in other languages written as the English cue."""
+    passes, english, frames, after_cue = _compiled()
+    for pattern, frame in frames:
+
+        def framed(m: re.Match[str], typed: str, frame: str = frame) -> str:
+            return frame.replace(r"\1", typed[m.start(1) : m.end(1)])
+
+        text = _replace(text, pattern, framed)
+    for pattern in passes:
+        text = _replace(text, pattern, lambda m, typed: english[m.group()])
+    return after_cue.sub(r"\1 ", text)

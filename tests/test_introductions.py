@@ -1,0 +1,66 @@
+"""Learners introduce themselves in their own language (issue: reading must not be English-only).
+
+tests/corpora/introductions/{dev,test}.yaml, split once by hash, the test split written before
+engine/cues.py; `python bench/introductions.py --misses` prints the table and the misses.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from engine.cues import in_english_cues, load_cues
+from engine.errors import DataFileError
+
+ROOT = Path(__file__).resolve().parent.parent
+_spec = importlib.util.spec_from_file_location("introductions_bench", ROOT / "bench" / "introductions.py")
+assert _spec is not None and _spec.loader is not None
+bench = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(bench)
+
+
+@pytest.mark.parametrize("split", ["dev", "test"])
+def test_name_and_languages_are_read_from_introductions_in_six_languages(split: str, tmp_path: Path) -> None:
+    from engine import Engine, SqlStore
+    from engine.llm import RulesLLM
+    from engine.registry import default_registry
+
+    store = SqlStore(str(tmp_path / "s.db"))
+    try:
+        per, misses = bench.score(split, Engine(store, RulesLLM(), bots=default_registry()))
+    finally:
+        store.close()
+    right, total = per["whole message"]
+    assert right / total >= 0.85, "\n".join(misses)
+    assert per["name"][0] == per["name"][1], "\n".join(misses)
+
+
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [
+        ("je m'appelle Chloé, je parle français", "my name is Chloé, I speak français"),
+        ("mein Name ist Tobias und ich möchte Spanisch lernen", "my name is Tobias and I want to learn Spanisch"),
+        ("moin, ich bin Jannik, Deutsch ist meine Muttersprache", "hello, I'm Jannik, Deutsch is my native language"),
+        ("sono Chiara, la mia lingua madre è l'italiano", "I'm Chiara, my native language is italiano"),
+        ("Julie ici", "Julie here"),
+    ],
+)
+def test_only_the_cue_words_are_rewritten(typed: str, read: str) -> None:
+    assert in_english_cues(typed) == read
+
+
+@pytest.mark.parametrize("text", ["my name is Zoë", "I speak German and some French", "Soyuz", "ciaociao", "Chloé"])
+def test_english_and_words_that_only_contain_a_cue_are_left_alone(text: str) -> None:
+    assert in_english_cues(text) == text
+
+
+def test_a_broken_cue_table_says_what_to_fix(tmp_path: Path) -> None:
+    bad = tmp_path / "cues.yaml"
+    bad.write_text("phrases:\n  'my name is': [je m'appelle]\n  'I speak': [je m'appelle]\n", encoding="utf-8")
+    with pytest.raises(DataFileError, match="listed under both 'my name is' and 'I speak': keep one"):
+        load_cues(bad)
+    bad.write_text("phrases: {}\nframes:\n  - pattern: '(unclosed'\n    english: x\n", encoding="utf-8")
+    with pytest.raises(DataFileError, match="does not compile"):
+        load_cues(bad)
