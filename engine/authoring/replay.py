@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import os
 import tempfile
-from datetime import datetime
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 

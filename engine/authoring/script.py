@@ -335,9 +335,7 @@ def _check_names(script: Script, name: str, bots: Registry) -> None:
         bot = bots.get(script.bot)
     except UnknownNameError as e:
         raise ScriptError(name, str(e)) from None
-    checks = [
-        (i + 1, t.expect) for i, t in enumerate(script.turns) if isinstance(t, UserTurn | AgentTurn) and t.expect
-    ]
+    checks = [(i + 1, t.expect) for i, t in enumerate(script.turns) if isinstance(t, UserTurn | AgentTurn) and t.expect]
     for turn, ex in checks:
         if ex.flow is None or ex.flow == MAIN:
             continue
