@@ -44,12 +44,12 @@ from engine.authoring.replay import ALL_HISTORY, ScriptResult, replay, session_s
 from engine.authoring.report import session_report
 from engine.authoring.script import find_scripts, load_script
 from engine.bot import MAIN
-from engine.errors import DataFileError, EngineError, ScriptError, SessionNotFound
+from engine.errors import DataFileError, DefinitionError, EngineError, ScriptError, SessionNotFound
 from engine.flow import Flow
 from engine.inputs import check_identifier, decode_terminal
 from engine.llm import LLM, make_llm
 from engine.models import Resources, SessionState, TurnTrace
-from engine.registry import default_registry
+from engine.registry import default_registry, registry_of
 from engine.runtime import Engine, default_db
 from engine.store.sql import SqlStore
 
@@ -416,6 +416,15 @@ def replay_command(
             help="Answer the openai backend from the recordings in DIR, offline; an unrecorded request fails.",
         ),
     ] = None,
+    bots: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--bots",
+            metavar="MODULE:NAME",
+            help="A bot that is not installed: a module (from the current folder) or a .py file, and the Bot "
+            "in it, e.g. mybot:bot or flows/mybot.py:bot. Repeatable; the installed bots stay available.",
+        ),
+    ] = None,
 ) -> None:
     """Run replay scripts. Exit 0 when all pass, 1 when an expectation fails, 2 when a script is malformed.
 
@@ -427,16 +436,20 @@ def replay_command(
         raise typer.BadParameter("give --record-llm or --replay-llm, not both")
     if replay_llm is not None and not replay_llm.is_dir():
         raise typer.BadParameter(f"{replay_llm} is not a folder of LLM recordings", param_hint="--replay-llm")
+    try:
+        registry = registry_of(bots) if bots else default_registry()
+    except DefinitionError as e:
+        raise typer.BadParameter(str(e), param_hint="--bots") from e
     failed = malformed = False
     cases: list[CaseReport] = []
-    cov = Coverage()
+    cov = Coverage(registry=registry)
     scripts = find_scripts(scripts)
     with _progress(console, len(scripts)) as progress:
         task = progress.add_task("replay", total=len(scripts))
         for path in scripts:
             started = time.perf_counter()
             try:
-                script = load_script(path)
+                script = load_script(path, bots=registry)
             except ScriptError as e:
                 malformed = True
                 console.print(Text.assemble(("MALFORMED ", "bold magenta"), str(e)))
@@ -451,6 +464,7 @@ def replay_command(
                     model=model,
                     record_llm=record_llm,
                     replay_llm=replay_llm,
+                    bots=registry,
                 )
             except EngineError as e:
                 # e.g. a --db that cannot be opened: this script did not run; the others may
