@@ -29,6 +29,7 @@ from rich.text import Text
 
 from engine.authoring.coverage import Coverage, FlowCoverage, Ratio
 from engine.authoring.diagram import (
+    BOTS_DOC,
     README_COMMAND,
     FlowOutline,
     flows_named,
@@ -809,10 +810,10 @@ def _write(console: Console, path: Path, data: bytes) -> None:
 
 @flows_app.command("readme")
 def flows_readme(
-    path: Annotated[Path, typer.Option("--path", help="The README to update.")] = Path("README.md"),
-    check: Annotated[bool, typer.Option("--check", help="Only check; exit 1 when the README is out of date.")] = False,
+    path: Annotated[Path, typer.Option("--path", help="The page to update.")] = BOTS_DOC,
+    check: Annotated[bool, typer.Option("--check", help="Only check; exit 1 when the page is out of date.")] = False,
 ) -> None:
-    """Write each shipped flow's Mermaid diagram into the README, between the flows markers."""
+    """Write each shipped flow's Mermaid diagram into docs/bots.md, between the flows markers."""
     console = _console()
     try:
         text = path.read_text(encoding="utf-8") if path.exists() else ""

@@ -71,6 +71,7 @@ class Dialogue:
         self,
         flow: str | None = None,
         state: str | None = None,
+        reply: str | None = None,
         reply_contains: str | Sequence[str] | None = None,
         reply_not_contains: str | Sequence[str] | None = None,
         slots: Mapping[str, JsonValue] | None = None,
@@ -81,6 +82,7 @@ class Dialogue:
         ex = Expect(
             flow=flow,
             state=state,
+            reply=reply,
             reply_contains=_strings(reply_contains),
             reply_not_contains=_strings(reply_not_contains),
             slots=dict(slots) if slots is not None else None,
