@@ -164,7 +164,7 @@ def test_every_command_shown_is_run_here_or_elsewhere() -> None:
     shown = shown_commands()
     assert shown, "no shell blocks found in the docs"
     unknown = {c: where for c, where in shown.items() if not CHEAP.match(c) and c not in RUN_ELSEWHERE}
-    assert not unknown, f"commands the docs show that nothing runs (run them here or list them in RUN_ELSEWHERE): {unknown}"
+    assert not unknown, f"commands the docs show that nothing runs (run them, or list them in RUN_ELSEWHERE): {unknown}"
     stale = sorted(set(RUN_ELSEWHERE) - set(shown))
     assert not stale, f"RUN_ELSEWHERE lists commands no doc shows any more: {stale}"
 

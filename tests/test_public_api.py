@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import inspect
-
 import typing
 
 import engine
@@ -44,9 +43,6 @@ def test_errors_carry_where_they_happened() -> None:
 def test_every_answer_reader_is_public() -> None:
     # a flow author imports from `engine` alone (docs/authoring.md): a reader left in
     # engine.extract would send them looking for it
-    readers = [
-        name
-        for name, fn in vars(extract).items()
-        if inspect.isfunction(fn) and not name.startswith("_") and typing.get_type_hints(fn).get("return") is extract.Parser
-    ]
+    functions = [(n, f) for n, f in vars(extract).items() if inspect.isfunction(f) and not n.startswith("_")]
+    readers = [name for name, fn in functions if typing.get_type_hints(fn).get("return") is extract.Parser]
     assert readers and sorted(set(readers) - set(engine.__all__)) == []

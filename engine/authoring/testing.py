@@ -6,8 +6,8 @@
 
 `dialogue(...)` runs a conversation on a temporary on-disk SQLite store with the rules
 backend (or the LLM you pass, e.g. a ScriptedLLM). `bots=` runs a bot that is not
-installed: a Bot, a "module:name" path (`engine.registry.load_bot`) or a whole Registry. Expectations use the same matching
-rules as replay scripts (engine/replay.py).
+installed: a Bot, a "module:name" path (`engine.registry.load_bot`) or a whole Registry.
+Expectations use the same matching rules as replay scripts (engine/replay.py).
 """
 
 from __future__ import annotations
