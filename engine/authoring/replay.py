@@ -293,12 +293,10 @@ def script_from_traces(
     if said:
         end["history_contains"] = said
     if records:
-        saved: dict[str, JsonValue] = {}
+        saved: dict[str, list[JsonValue]] = {}
         for r in records:
-            rows = saved.setdefault(r.kind, [])
-            assert isinstance(rows, list)
-            rows.append(_without_clock_readings(dict(r.data)))
-        end["records"] = saved
+            saved.setdefault(r.kind, []).append(_without_clock_readings(dict(r.data)))
+        end["records"] = dict(saved)
     data["expect_end"] = end
     return data
 
