@@ -173,3 +173,10 @@ def test_every_command_shown_is_run_here_or_elsewhere() -> None:
 def test_a_cheap_command_runs(command: str) -> None:
     r = run(command, ROOT)
     assert r.returncode == 0, f"{command}\n{r.stdout}\n{r.stderr}"
+
+
+def test_ci_runs_the_readmes_test_command() -> None:
+    command = "python3 -m venv .venv && .venv/bin/pip install -q -e '.[test]' && .venv/bin/python -m pytest"
+    assert command in shown_commands(), "README.md should show the suite's command"
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    assert any(line.strip().startswith(command) for line in ci), ".ci/run should run the README's test command"
