@@ -246,6 +246,15 @@ def _resources(kb: Path | None, course: Path | None, assessment: Path | None) ->
 KbOption = Annotated[Path | None, typer.Option(help="Knowledge-base folder for the support bot.")]
 CourseOption = Annotated[Path | None, typer.Option(help="Course YAML for the study-pal bot.")]
 AssessmentOption = Annotated[Path | None, typer.Option(help="Question bank YAML for the onboarding assessment.")]
+BotsOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--bots",
+        metavar="MODULE:NAME",
+        help="A bot that is not installed: a module (from the current folder) or a .py file, and the Bot "
+        "in it, e.g. mybot:bot or flows/mybot.py:bot. Repeatable; the installed bots stay available.",
+    ),
+]
 
 
 @app.command()
@@ -258,13 +267,15 @@ def chat(
     kb: KbOption = None,
     course: CourseOption = None,
     assessment: AssessmentOption = None,
+    bots: BotsOption = None,
 ) -> None:
     """Talk to a bot in the terminal; your session is kept in the database between runs."""
     console = _console()
     who = user or os.environ.get("USER") or "you"
     try:
         check_identifier(who, "--user")
-        b = default_registry().get(bot)
+        registry = registry_of(bots) if bots else default_registry()
+        b = registry.get(bot)
         backend: LLM = make_llm(llm.value, model)
     except EngineError as e:
         _fail(console, str(e))
@@ -276,7 +287,7 @@ def chat(
     for warning in warnings:
         console.print(Text(f"warning: {warning}", style="yellow"))
     store = _open_store(console, db)
-    engine = Engine(store, backend, resources)
+    engine = Engine(store, backend, resources, bots=registry)
     if sys.stdin.isatty() and isinstance(sys.stdin, io.TextIOWrapper):
         # input() then hands undecodable bytes over as lone surrogates, which the engine refuses.
         sys.stdin.reconfigure(errors="surrogateescape")
@@ -417,15 +428,7 @@ def replay_command(
             help="Answer the openai backend from the recordings in DIR, offline; an unrecorded request fails.",
         ),
     ] = None,
-    bots: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--bots",
-            metavar="MODULE:NAME",
-            help="A bot that is not installed: a module (from the current folder) or a .py file, and the Bot "
-            "in it, e.g. mybot:bot or flows/mybot.py:bot. Repeatable; the installed bots stay available.",
-        ),
-    ] = None,
+    bots: BotsOption = None,
 ) -> None:
     """Run replay scripts. Exit 0 when all pass, 1 when an expectation fails, 2 when a script is malformed.
 

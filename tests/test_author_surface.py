@@ -6,7 +6,9 @@ from pathlib import Path
 
 import pytest
 from pydantic import field_validator
+from typer.testing import CliRunner
 
+from cli import app
 from engine import Ask, Bot, DefinitionError, Final, Flow, Intent, Registry, Slots, T, choice, free_text, load_bot
 from engine.authoring.testing import DialogueFactory, dialogue
 from engine.registry import registry_of
@@ -118,3 +120,14 @@ def test_given_bots_come_before_the_installed_ones() -> None:
 def test_the_fixture_takes_bots(dialogue: DialogueFactory) -> None:
     chat = dialogue("visits", bots=visit_bot())
     chat.say("I want to visit").expect(flow="visit", state="day")
+
+
+def test_the_chat_talks_to_a_bot_that_is_not_installed(tmp_path: Path) -> None:
+    (tmp_path / "visits_bot.py").write_text(
+        "from tests.test_author_surface import visit_bot\nbot = visit_bot()\n", encoding="utf-8"
+    )
+    args = ["chat", "--bots", f"{tmp_path / 'visits_bot.py'}:bot", "--bot", "visits", "--db", str(tmp_path / "c.db")]
+    r = CliRunner().invoke(app, args, input="I want to visit\n/quit\n")
+    assert r.exit_code == 0 and "Which day?" in r.output, r.output
+    r = CliRunner().invoke(app, ["chat", "--bot", "visits", "--db", str(tmp_path / "c.db")], input="/quit\n")
+    assert r.exit_code == 1 and "visits" in r.output  # without --bots it is unknown
