@@ -180,3 +180,14 @@ def test_ci_runs_the_readmes_test_command() -> None:
     assert command in shown_commands(), "README.md should show the suite's command"
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
     assert any(line.strip().startswith(command) for line in ci), ".ci/run should run the README's test command"
+
+
+def test_links_between_the_docs_lead_somewhere() -> None:
+    broken = []
+    for path in DOCS:
+        for target in re.findall(r"\]\(([^)\s]+)\)", path.read_text(encoding="utf-8")):
+            if target.startswith(("http://", "https://", "#")):
+                continue
+            if not (path.parent / target.split("#", 1)[0]).exists():
+                broken.append(f"{path.relative_to(ROOT)}: {target}")
+    assert not broken, broken
