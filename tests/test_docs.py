@@ -191,3 +191,19 @@ def test_links_between_the_docs_lead_somewhere() -> None:
             if not (path.parent / target.split("#", 1)[0]).exists():
                 broken.append(f"{path.relative_to(ROOT)}: {target}")
     assert not broken, broken
+
+
+def test_the_scripts_the_docs_show_as_files_replay(tmp_path: Path) -> None:
+    # a YAML block that opens with `# name.yaml` is a script a reader may copy: it must pass
+    scripts = [
+        (path, m.group(1), body)
+        for path in DOCS
+        if path != TUTORIAL
+        for body in blocks(path, "yaml")
+        if (m := _FILE_LINE.match(body))
+    ]
+    assert scripts, "the docs show no script as a file"
+    for path, name, body in scripts:
+        (tmp_path / name).write_text(body, encoding="utf-8")
+        r = run(f"innerloop replay {name}", tmp_path)
+        assert r.returncode == 0 and f"PASS {name}" in r.stdout, f"{path.name}: {name}\n{r.stdout}{r.stderr}"
