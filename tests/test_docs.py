@@ -160,10 +160,17 @@ def shown_commands() -> dict[str, list[str]]:
     return found
 
 
+# A benchmark is run by hand for its figures (bench/README.md); here its script must exist and
+# take the options the docs show.
+BENCH = re.compile(r"^(?:\.venv/bin/)?python3? (bench/[\w/]+\.py)((?: \S+)*)$")
+
+
 def test_every_command_shown_is_run_here_or_elsewhere() -> None:
     shown = shown_commands()
     assert shown, "no shell blocks found in the docs"
-    unknown = {c: where for c, where in shown.items() if not CHEAP.match(c) and c not in RUN_ELSEWHERE}
+    unknown = {
+        c: where for c, where in shown.items() if not CHEAP.match(c) and not BENCH.match(c) and c not in RUN_ELSEWHERE
+    }
     assert not unknown, f"commands the docs show that nothing runs (run them, or list them in RUN_ELSEWHERE): {unknown}"
     stale = sorted(set(RUN_ELSEWHERE) - set(shown))
     assert not stale, f"RUN_ELSEWHERE lists commands no doc shows any more: {stale}"
@@ -207,3 +214,13 @@ def test_the_scripts_the_docs_show_as_files_replay(tmp_path: Path) -> None:
         (tmp_path / name).write_text(body, encoding="utf-8")
         r = run(f"innerloop replay {name}", tmp_path)
         assert r.returncode == 0 and f"PASS {name}" in r.stdout, f"{path.name}: {name}\n{r.stdout}{r.stderr}"
+
+
+def test_a_benchmark_the_docs_show_exists_and_takes_its_options() -> None:
+    benches = [(c, m) for c in shown_commands() if (m := BENCH.match(c))]
+    for command, m in benches:
+        script = ROOT / m.group(1)
+        assert script.is_file(), f"{command}: no {m.group(1)}"
+        source = script.read_text(encoding="utf-8")
+        unknown = [o for o in re.findall(r"(?<!\S)(--[\w-]+)", m.group(2)) if f'"{o}"' not in source]
+        assert not unknown, f"{command}: {m.group(1)} takes no {unknown}"
