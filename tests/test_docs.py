@@ -6,7 +6,9 @@ script through `innerloop replay --bots` and its `dialogue()` test through pytes
 subprocess, as a reader would type them. Every other shell command in README.md and docs/ is
 either cheap enough to run here (`innerloop --help`, `innerloop flows ...`, a replay of one
 script) or named in `RUN_ELSEWHERE` with the test or CI step that runs it; a command in
-neither fails, and so does an entry of `RUN_ELSEWHERE` no doc shows any more.
+neither fails, and so does an entry of `RUN_ELSEWHERE` no doc shows any more. A benchmark
+(`python bench/...`) is run by hand for its figures; here its script must exist and take the
+options shown. A replay script shown as a file (`# name.yaml`) is replayed.
 """
 
 from __future__ import annotations
