@@ -29,6 +29,7 @@ from rich.text import Text
 
 from engine.authoring.coverage import Coverage, FlowCoverage, Ratio
 from engine.authoring.diagram import (
+    BOTS_DOC,
     README_COMMAND,
     FlowOutline,
     flows_named,
@@ -44,12 +45,12 @@ from engine.authoring.replay import ALL_HISTORY, ScriptResult, replay, session_s
 from engine.authoring.report import session_report
 from engine.authoring.script import find_scripts, load_script
 from engine.bot import MAIN
-from engine.errors import DataFileError, EngineError, ScriptError, SessionNotFound
+from engine.errors import DataFileError, DefinitionError, EngineError, ScriptError, SessionNotFound
 from engine.flow import Flow
 from engine.inputs import check_identifier, decode_terminal
 from engine.llm import LLM, make_llm
 from engine.models import Resources, SessionState, TurnTrace
-from engine.registry import default_registry
+from engine.registry import default_registry, registry_of
 from engine.runtime import Engine, default_db
 from engine.store.sql import SqlStore
 
@@ -245,6 +246,15 @@ def _resources(kb: Path | None, course: Path | None, assessment: Path | None) ->
 KbOption = Annotated[Path | None, typer.Option(help="Knowledge-base folder for the support bot.")]
 CourseOption = Annotated[Path | None, typer.Option(help="Course YAML for the study-pal bot.")]
 AssessmentOption = Annotated[Path | None, typer.Option(help="Question bank YAML for the onboarding assessment.")]
+BotsOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--bots",
+        metavar="MODULE:NAME",
+        help="A bot that is not installed: a module (from the current folder) or a .py file, and the Bot "
+        "in it, e.g. mybot:bot or flows/mybot.py:bot. Repeatable; the installed bots stay available.",
+    ),
+]
 
 
 @app.command()
@@ -257,13 +267,15 @@ def chat(
     kb: KbOption = None,
     course: CourseOption = None,
     assessment: AssessmentOption = None,
+    bots: BotsOption = None,
 ) -> None:
     """Talk to a bot in the terminal; your session is kept in the database between runs."""
     console = _console()
     who = user or os.environ.get("USER") or "you"
     try:
         check_identifier(who, "--user")
-        b = default_registry().get(bot)
+        registry = registry_of(bots) if bots else default_registry()
+        b = registry.get(bot)
         backend: LLM = make_llm(llm.value, model)
     except EngineError as e:
         _fail(console, str(e))
@@ -275,7 +287,7 @@ def chat(
     for warning in warnings:
         console.print(Text(f"warning: {warning}", style="yellow"))
     store = _open_store(console, db)
-    engine = Engine(store, backend, resources)
+    engine = Engine(store, backend, resources, bots=registry)
     if sys.stdin.isatty() and isinstance(sys.stdin, io.TextIOWrapper):
         # input() then hands undecodable bytes over as lone surrogates, which the engine refuses.
         sys.stdin.reconfigure(errors="surrogateescape")
@@ -416,6 +428,7 @@ def replay_command(
             help="Answer the openai backend from the recordings in DIR, offline; an unrecorded request fails.",
         ),
     ] = None,
+    bots: BotsOption = None,
 ) -> None:
     """Run replay scripts. Exit 0 when all pass, 1 when an expectation fails, 2 when a script is malformed.
 
@@ -427,16 +440,20 @@ def replay_command(
         raise typer.BadParameter("give --record-llm or --replay-llm, not both")
     if replay_llm is not None and not replay_llm.is_dir():
         raise typer.BadParameter(f"{replay_llm} is not a folder of LLM recordings", param_hint="--replay-llm")
+    try:
+        registry = registry_of(bots) if bots else default_registry()
+    except DefinitionError as e:
+        raise typer.BadParameter(str(e), param_hint="--bots") from e
     failed = malformed = False
     cases: list[CaseReport] = []
-    cov = Coverage()
+    cov = Coverage(registry=registry)
     scripts = find_scripts(scripts)
     with _progress(console, len(scripts)) as progress:
         task = progress.add_task("replay", total=len(scripts))
         for path in scripts:
             started = time.perf_counter()
             try:
-                script = load_script(path)
+                script = load_script(path, bots=registry)
             except ScriptError as e:
                 malformed = True
                 console.print(Text.assemble(("MALFORMED ", "bold magenta"), str(e)))
@@ -451,6 +468,7 @@ def replay_command(
                     model=model,
                     record_llm=record_llm,
                     replay_llm=replay_llm,
+                    bots=registry,
                 )
             except EngineError as e:
                 # e.g. a --db that cannot be opened: this script did not run; the others may
@@ -795,10 +813,10 @@ def _write(console: Console, path: Path, data: bytes) -> None:
 
 @flows_app.command("readme")
 def flows_readme(
-    path: Annotated[Path, typer.Option("--path", help="The README to update.")] = Path("README.md"),
-    check: Annotated[bool, typer.Option("--check", help="Only check; exit 1 when the README is out of date.")] = False,
+    path: Annotated[Path, typer.Option("--path", help="The page to update.")] = BOTS_DOC,
+    check: Annotated[bool, typer.Option("--check", help="Only check; exit 1 when the page is out of date.")] = False,
 ) -> None:
-    """Write each shipped flow's Mermaid diagram into the README, between the flows markers."""
+    """Write each shipped flow's Mermaid diagram into docs/bots.md, between the flows markers."""
     console = _console()
     try:
         text = path.read_text(encoding="utf-8") if path.exists() else ""

@@ -1,6 +1,9 @@
 """innerloop: explicit finite-state-machine dialogue flows, persisted per turn.
 
-The public surface; everything a flow author, a bot author or an embedding program needs.
+The public surface; everything a flow author, a bot author or an embedding program needs:
+the parts of a flow and a bot, the answer readers (`rating`, `choice`, `free_text`, ...),
+the store, the backends, and `load_bot` for a bot that is not installed. The pytest
+harness, `dialogue`, is a fixture the installed package registers (engine/authoring/testing.py).
 """
 
 from engine.bot import Bot, Intent
@@ -22,7 +25,17 @@ from engine.errors import (
     UnknownNameError,
     UnrecordedLLMCall,
 )
-from engine.extract import Invalid, Parser
+from engine.extract import (
+    Invalid,
+    Parser,
+    choice,
+    free_text,
+    integer,
+    person_name,
+    rating,
+    sentiment,
+    yes_no,
+)
 from engine.flow import Flow
 from engine.llm import (
     LLM,
@@ -49,7 +62,7 @@ from engine.models import (
     StoredRecord,
     TurnTrace,
 )
-from engine.registry import Registry, default_registry
+from engine.registry import Registry, default_registry, load_bot
 from engine.runtime import Engine, TurnResult
 from engine.states import Aside, Ask, Final, Step, T
 from engine.store import MemoryStore, Store
@@ -111,5 +124,13 @@ __all__ = [
     "UnexpectedLLMCall",
     "UnknownNameError",
     "UnrecordedLLMCall",
+    "choice",
     "default_registry",
+    "free_text",
+    "integer",
+    "load_bot",
+    "person_name",
+    "rating",
+    "sentiment",
+    "yes_no",
 ]

@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from pydantic import ValidationError
+from pydantic_core import ErrorDetails
 
 from engine.extract import Invalid, Parser, fold
 from engine.flow import Flow
@@ -125,5 +126,24 @@ def _in_message(value: str, text: str) -> bool:
 
 def _friendly(e: ValidationError, expects: str) -> str:
     first = e.errors()[0]
+    own = validator_sentence(first)
+    if own is not None:
+        return own  # the author's reason; the reprompt that follows says what is needed
     msg = str(first.get("msg", "invalid value"))
     return f"That doesn't work ({msg.lower()}); I need {expects}."
+
+
+def validator_sentence(error: ErrorDetails) -> str | None:
+    """The sentence an author's validator raised, as written (capital and full stop added), or None for pydantic's own.
+
+    pydantic words a `ValueError` from a validator as "Value error, <the message>"; the
+    user should read the author's message, not the library's prefix.
+    """
+    if error["type"] not in ("value_error", "assertion_error"):
+        return None
+    raised = (error.get("ctx") or {}).get("error")
+    text = str(raised).strip() if raised is not None else ""
+    if not text:
+        return None
+    text = text[0].upper() + text[1:]
+    return text if text[-1] in ".!?…" else f"{text}."

@@ -34,7 +34,9 @@ from engine.states import (
     Step,
     T,
     Template,
+    alternatives,
     render,
+    template_fields,
 )
 
 # The flow's slots model; its states are typed by it (engine/states.py).
@@ -212,6 +214,16 @@ class Flow(Generic[S]):
         except ValidationError as e:
             raise self._error(f"slots model needs a default for every field: {e}") from e
         fields = set(self.slots.model_fields)
+        # a skipped question leaves its slot None: words said to the user must say something else
+        skippable = {s.slot for s in self.states if isinstance(s, Ask) and s.fallback == "skip"}
+        for s in self.states:
+            said: list[Template] = []
+            if isinstance(s, Ask):
+                said = [s.say, *s.reprompts, *([s.again] if s.again is not None else [])]
+            elif isinstance(s, Final):
+                said = [s.say]
+            for tpl in said:
+                self._check_skippable(tpl, skippable, s.name)
         for s in self.states:
             templates: list[Template] = []
             if isinstance(s, Ask):
@@ -270,12 +282,25 @@ class Flow(Generic[S]):
             if not finals & _closure(s.name, {k: [t.dest for t in v] for k, v in out.items()}):
                 raise self._error("cannot reach any final state", s.name)
 
+    def _check_skippable(self, tpl: Template, skippable: set[str], state: str) -> None:
+        """A question or closing line naming a slot whose question may be skipped gives words for it."""
+        if not isinstance(tpl, str):
+            return
+        bare = sorted(set(template_fields(tpl)) & skippable - set(alternatives(tpl)))
+        if bare:
+            name = bare[0]
+            raise self._error(
+                f"template {tpl!r} names slot {name!r}, which is empty when its question is skipped "
+                f'(fallback="skip"): write {{{name}|words for that case}}, or give its question another fallback',
+                state,
+            )
+
     def _check_template(self, tpl: Template, names: set[str], empty: Slots, state: str | None) -> None:
         """Fields must name slots, and the template must render even before any slot is filled."""
         if not isinstance(tpl, str):
             return
         try:
-            fields = [f for _, f, _, _ in string.Formatter().parse(tpl) if f is not None]
+            fields = [f.split("|")[0] for _, f, _, _ in string.Formatter().parse(tpl) if f is not None]
         except ValueError as e:
             raise self._error(f"template {tpl!r} is not a valid format string: {e}", state) from e
         for field_name in fields:

@@ -10,7 +10,7 @@ Parsing may read; it may not invent. `parse_problem` says why a parsed value is 
 consistent with the message: a number the message does not contain (as digits or as a
 number word in a language text2num reads), a choice with no evidence in the message, or a
 yes/no from a message that hedges ("maybe", "not sure"). What a model may decide is written in the
-README ("What the model decides").
+docs/model.md ("What the model decides, and what it may not").
 """
 
 from __future__ import annotations

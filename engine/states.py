@@ -8,8 +8,9 @@ and fires `next`, `Final` collapses the flow into a summary. Transitions fire on
 
 from __future__ import annotations
 
+import re
 import string
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Literal
 
@@ -126,17 +127,46 @@ class T(Generic[S_in]):
     when: Callable[[S_in], bool] | None = None
 
 
+# `{slot|words}`: the words said in place of a slot left empty (its question was skipped).
+_ALTERNATIVE = re.compile(r"\{(\w+)\|([^{}]*)\}")
+# What a summary line shows for an empty slot written without an alternative.
+NOT_GIVEN = "not given"
+
+
+def alternatives(template: str) -> dict[str, str]:
+    """The slots a template gives words for when they are empty: `{day|that day}` -> {"day": "that day"}."""
+    return {m.group(1): m.group(2) for m in _ALTERNATIVE.finditer(template)}
+
+
+def _plain(template: str, values: Mapping[str, object]) -> str:
+    """`template` with each `{slot|words}` made `{slot}`, or the words (escaped) where the slot is empty."""
+
+    def one(m: re.Match[str]) -> str:
+        if values.get(m.group(1)) is None:
+            return m.group(2).replace("{", "{{").replace("}", "}}")
+        return "{" + m.group(1) + "}"
+
+    return _ALTERNATIVE.sub(one, template)
+
+
 def template_fields(template: Template) -> list[str]:
     if not isinstance(template, str):
         return []
-    return [f.split(".")[0].split("[")[0] for _, f, _, _ in string.Formatter().parse(template) if f]
+    plain = _ALTERNATIVE.sub(lambda m: "{" + m.group(1) + "}", template)
+    return [f.split(".")[0].split("[")[0] for _, f, _, _ in string.Formatter().parse(plain) if f]
 
 
 def render(template: Template, slots: BaseModel, **extra: str) -> str:
-    """Fill a template from slots (None shows as "not given"); `extra` adds names like `flow`."""
+    """Fill a template from slots; `extra` adds names like `flow`.
+
+    An empty slot (None) written `{slot|words}` shows the words; written `{slot}` it shows
+    "not given", which only a summary line may say: `Flow` refuses a question or a closing
+    line that names a skippable slot without words for it.
+    """
     if callable(template):
         return template(slots)
     if "{" not in template:
         return template  # nothing to fill: spare dumping the slots
-    values = {k: ("not given" if v is None else v) for k, v in slots.model_dump(mode="json").items()}
-    return template.format(**{**values, **extra})
+    dumped = slots.model_dump(mode="json")
+    values = {k: (NOT_GIVEN if v is None else v) for k, v in dumped.items()}
+    return _plain(template, dumped).format(**{**values, **extra})

@@ -1,4 +1,4 @@
-"""Authoring tools: coverage, JUnit, flow outlines and diagrams, the README section, /save and export, traces."""
+"""Authoring tools: coverage, JUnit, flow outlines and diagrams, the bots page's section, /save and export, traces."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ import cli
 from cli import app
 from engine.authoring.coverage import Coverage, condition_name, moves
 from engine.authoring.diagram import (
+    BOTS_DOC,
     README_BEGIN,
     README_COMMAND,
     README_END,
@@ -394,7 +395,7 @@ def test_flows_diagram_png(tmp_path: Path) -> None:
     assert out.read_bytes().startswith(b"\x89PNG")
 
 
-# -- the README section -------------------------------------------------------------------
+# -- the generated section of docs/bots.md -------------------------------------------------------------------
 
 
 def test_flows_readme_writes_between_the_markers(tmp_path: Path) -> None:
@@ -422,13 +423,25 @@ def test_splice_readme_leaves_the_rest_alone() -> None:
     assert splice_readme("just text\n", "new") == f"just text\n\n{README_BEGIN}\nnew\n{README_END}\n"
 
 
-def test_readme_flow_diagrams_are_current() -> None:
-    readme = ROOT / "README.md"
-    text = readme.read_text(encoding="utf-8") if readme.exists() else ""
-    assert README_BEGIN in text and README_END in text, f"README.md lacks the flow markers: run `{README_COMMAND}`"
+def test_flow_diagrams_are_current() -> None:
+    page = ROOT / BOTS_DOC
+    text = page.read_text(encoding="utf-8") if page.exists() else ""
+    assert README_BEGIN in text and README_END in text, f"{BOTS_DOC} lacks the flow markers: run `{README_COMMAND}`"
     assert splice_readme(text, readme_section()) == text, (
-        f"README.md's flow diagrams are out of date with flows/: run `{README_COMMAND}` and commit README.md"
+        f"{BOTS_DOC}'s flow diagrams are out of date with flows/: run `{README_COMMAND}` and commit {BOTS_DOC}"
     )
+
+
+def test_the_readme_holds_no_generated_diagrams() -> None:
+    # adding a flow changes docs/bots.md only
+    assert README_BEGIN not in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def test_flows_readme_writes_the_bots_page_by_default(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "docs").mkdir()
+    assert run("flows", "readme").exit_code == 0
+    assert README_BEGIN in (tmp_path / BOTS_DOC).read_text() and not (tmp_path / "README.md").exists()
 
 
 # -- /save and sessions export ------------------------------------------------------------

@@ -108,7 +108,7 @@ def test_a_nul_in_a_message_is_refused_before_the_database_sees_it(pg_url: str) 
 
 
 # "how much does premium cost" is one of the 2 of 42 calibration queries PostgreSQL's ranking
-# answers differently from SQLite's bm25 (README, "PostgreSQL"): the script expects bm25's
+# answers differently from SQLite's bm25 (docs/operations.md, "PostgreSQL"): the script expects bm25's
 # "no match", so it is left out of the sample here.
 RANKED_BY_BM25 = {"support_messy_queries.yaml"}
 SCRIPTS = [p for p in sorted((ROOT / "tests" / "replays").glob("*.yaml")) if p.name not in RANKED_BY_BM25]

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import inspect
+import typing
 
 import engine
 import engine.errors as errors
+import engine.extract as extract
 
 
 def test_all_matches_the_public_names() -> None:
@@ -36,3 +38,11 @@ def test_errors_carry_where_they_happened() -> None:
     assert (d.flow, d.state) == ("f", "s") and str(d) == "bad [flow=f, state=s]"
     s = errors.ScriptError("x.yaml", "unknown key 'foo'", turn=3)
     assert str(s) == "x.yaml, turn 3: unknown key 'foo'"
+
+
+def test_every_answer_reader_is_public() -> None:
+    # a flow author imports from `engine` alone (docs/authoring.md): a reader left in
+    # engine.extract would send them looking for it
+    functions = [(n, f) for n, f in vars(extract).items() if inspect.isfunction(f) and not n.startswith("_")]
+    readers = [name for name, fn in functions if typing.get_type_hints(fn).get("return") is extract.Parser]
+    assert readers and sorted(set(readers) - set(engine.__all__)) == []

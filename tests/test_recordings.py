@@ -1,7 +1,7 @@
 """Recorded LLM calls: the shipped scripts replayed offline against what a real model answered.
 
 `tests/recordings/` was made with `innerloop replay tests/replays --llm openai --record-llm
-tests/recordings` against SmolLM2-135M-Instruct on llama-cpp-python's server (README, "A real
+tests/recordings` against SmolLM2-135M-Instruct on llama-cpp-python's server (docs/model.md, "A real
 model"). Replaying it runs the whole openai code path (the SDK, format negotiation, repair, the
 guards) with no server; a request the recording does not hold fails the script.
 """

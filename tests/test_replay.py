@@ -331,8 +331,12 @@ def test_user_turn_errors_do_not_name_the_turn_kind(tmp_path: Path) -> None:
     # the union's tag ("user"/"restart") sits in pydantic's error path; it is no key of the script
     assert load_error(tmp_path, PROFILED + "turns:\n  - user: 4\n").problem.startswith("user: Input should be")
     assert load_error(tmp_path, PROFILED + "turns:\n  - expect: {}\n").problem == (
-        "missing required key 'user' (an entry is a user turn, `user:` with an optional `expect:`, or `restart: true`)"
+        "missing required key 'user' (an entry is a user turn, `user:` with an optional `expect:`, an agent turn,"
+        " `agent:`, or `restart: true`)"
     )
+    # an agent turn's problems are worded like a user turn's
+    e = load_error(tmp_path, PROFILED + "turns:\n  - user: hi\n  - agent: ok\n    expect: {flwo: main}\n")
+    assert e.turn == 2 and e.problem == "unknown key 'flwo' in expect"
     e = load_error(tmp_path, PROFILED + "turns:\n  - restart: true\n  - user: x\n    expect: {flwo: main}\n")
     assert e.turn == 2 and e.problem == "unknown key 'flwo' in expect"
 

@@ -398,7 +398,7 @@ def test_the_shipped_kb_finds_the_right_document_or_none(query: str, expected: s
 
 
 def test_on_postgresql_the_shipped_kb_finds_nearly_every_right_document(pg_url: str) -> None:
-    """ts_rank weighted by bm25's idf, not bm25 itself: the README reports the figure."""
+    """ts_rank weighted by bm25's idf, not bm25 itself: docs/operations.md reports the figure."""
     kb = KnowledgeBase(SHIPPED, index_location(pg_url))
     wrong = {q for q, expected in SHIPPED_QUERIES if (ids(kb, q) or [None])[0] != expected}
     # without rarity in ts_rank a lone shared word still clears the floor ("premium", "delete")

@@ -88,6 +88,8 @@ def check_turn(expect: Expect, result: TurnResult, turn: int | None, *, wording:
         out.append(Failure(turn, "flow", expect.flow, result.flow))
     if expect.state is not None and expect.state != result.state:
         out.append(Failure(turn, "state", expect.state, result.state))
+    if wording and expect.reply is not None and expect.reply != result.reply:
+        out.append(Failure(turn, "reply", expect.reply, result.reply))
     reply = result.reply.casefold() if wording else ""
     missing: list[JsonValue] = [s for s in expect.reply_contains if wording and s.casefold() not in reply]
     if missing:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.authoring.replay import ScriptResult
-from engine.authoring.script import RestartTurn
+from engine.authoring.script import AgentTurn, RestartTurn
 from engine.errors import EngineError
 
 
@@ -31,7 +31,8 @@ def _transcript(result: ScriptResult) -> str:
         outcome = next(outcomes, None)
         if outcome is None:  # the run stopped at an engine error
             break
-        lines += [f"user: {step.user}", f"bot ({outcome.flow}/{outcome.state or '-'}): {outcome.reply}"]
+        said = f"agent: {step.agent}" if isinstance(step, AgentTurn) else f"user: {step.user}"
+        lines += [said, f"bot ({outcome.flow}/{outcome.state or '-'}): {outcome.reply}"]
     return "\n".join(lines)
 
 

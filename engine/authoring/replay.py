@@ -9,10 +9,12 @@ expecting what happened (the chat's /save, `innerloop sessions export --replay`)
 
 from __future__ import annotations
 
+import os
 import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -20,13 +22,13 @@ import yaml
 from pydantic import JsonValue
 
 from engine.authoring.expect import Failure, check_history, check_records, check_turn
-from engine.authoring.script import ExpectEnd, RestartTurn, Script, load_script
+from engine.authoring.script import AgentTurn, ExpectEnd, RestartTurn, Script, load_script
 from engine.bot import MAIN
-from engine.clock import pinned_clock
+from engine.clock import CLOCK_ENV, local_now, pinned_clock
 from engine.errors import EngineError, LLMUnavailable, ScriptError, SessionNotFound, StoreError
 from engine.llm import LLM, make_llm
 from engine.llm.factory import recording_llm, replaying_llm
-from engine.models import JsonObject, RecordDraft, Resources, TurnTrace
+from engine.models import JsonObject, Message, RecordDraft, Resources, StoredRecord, TurnTrace
 from engine.registry import Registry
 from engine.runtime import Engine, TurnResult
 from engine.store import Store
@@ -41,6 +43,8 @@ ALL_HISTORY = 1_000_000
 SEED_SESSION = ""
 # A turn saying exactly this is the chat's /reset meta-command, so a saved chat replays as it ran.
 RESET = "/reset"
+# An agent turn saying exactly this hands the session back (`innerloop sessions release`).
+RELEASE = "/release"
 
 
 # -- running ------------------------------------------------------------------------------
@@ -103,7 +107,9 @@ def _run(script: Script, store: Store, llm: LLM, bots: Registry | None, wording:
                 if isinstance(step, RestartTurn):
                     engine = _restarted(engine)
                     continue
-                if step.user.strip() == RESET:
+                if isinstance(step, AgentTurn):
+                    outcome = _agent(engine, bot, script.user, step.agent)
+                elif step.user.strip() == RESET:
                     outcome = engine.reset(bot, script.user)
                 else:
                     outcome = engine.turn(bot, script.user, step.user)
@@ -120,6 +126,13 @@ def _run(script: Script, store: Store, llm: LLM, bots: Registry | None, wording:
         if engine.store is not store:
             engine.store.close()
     return result
+
+
+def _agent(engine: Engine, bot: str, user: str, text: str) -> TurnResult:
+    """A person's turn: `/release` hands the session back, anything else answers the user."""
+    if text.strip() == RELEASE:
+        return engine.release(bot, user)
+    return engine.agent_reply(bot, user, text)
 
 
 def _check_end(end: ExpectEnd, script: Script, engine: Engine) -> list[Failure]:
@@ -233,36 +246,93 @@ def script_from_traces(
     *,
     profile: JsonObject | None = None,
     resources: Resources | None = None,
+    records: Sequence[StoredRecord] = (),
+    history: Sequence[Message] = (),
+    now: datetime | None = None,
 ) -> dict[str, JsonValue]:
     """A replay script (as plain data for YAML) whose expectations are what the traces show happened.
 
-    Each turn expects the flow and state it ended in and the active flow's slots. Replaying it on a fresh store
-    passes as long as the bot behaves the same.
+    Each turn expects the flow and state it ended in, the active flow's slots and, when the
+    conversation ran on an offline backend, the bot's whole reply; a person's turns (a
+    handoff's replies and release) are agent turns. `records` (those the session saved) and
+    the main `history` (a model's own words left out) are expected at the end, and `now`
+    pins the flows' clock. Values that are clock readings
+    (`clock_reading`) are left out: a replay runs at another time. Replaying the script on a
+    fresh store passes as long as the bot behaves the same, and fails when any of it differs.
     """
+    offline = not any(c.backend == "openai" for t in traces for c in t.llm_calls)
     turns: list[JsonValue] = []
+    flow_after: str = MAIN
     for t in sorted(traces, key=lambda t: t.turn):
-        expect: dict[str, JsonValue] = {"flow": t.flow_after or MAIN}
+        flow_after = t.flow_after or MAIN
+        expect: dict[str, JsonValue] = {"flow": flow_after}
         if t.flow_after is not None and t.state_after is not None:
             expect["state"] = t.state_after
             if t.slots_after:
-                expect["slots"] = dict(t.slots_after)
+                expect["slots"] = _without_clock_readings(dict(t.slots_after))
+        if offline:
+            expect["reply"] = t.reply
+        if t.route in AGENT_ROUTES:
+            turns.append({"agent": RELEASE if t.route == AGENT_RELEASE else t.user_text, "expect": expect})
+            continue
         text = RESET if t.route == "command:reset" else t.user_text
         turns.append({"user": text, "expect": expect})
     data: dict[str, JsonValue] = {"bot": bot, "user": user}
-    backends = {c.backend for t in traces for c in t.llm_calls}
-    if "openai" in backends:
+    if not offline:
         data["llm"] = "openai"
     if profile is not None:
         data["profile"] = dict(profile)
     for key, path in (resources or Resources()).model_dump().items():
         if path is not None:
             data[key] = str(Path(path).resolve())
+    if now is not None:
+        data["now"] = now.replace(tzinfo=None, microsecond=0).isoformat()
     data["turns"] = turns
+    end: dict[str, JsonValue] = {"flow": flow_after}
+    said: list[JsonValue] = [m.content for m in history if offline or m.role != "assistant"]
+    if said:
+        end["history_contains"] = said
+    if records:
+        saved: dict[str, list[JsonValue]] = {}
+        for r in records:
+            saved.setdefault(r.kind, []).append(_without_clock_readings(dict(r.data)))
+        end["records"] = dict(saved)
+    data["expect_end"] = end
     return data
 
 
+# Routes of a person's turns (engine/turn.py): saved as agent turns, not as the user's.
+AGENT_REPLY = "agent:reply"
+AGENT_RELEASE = "agent:release"
+AGENT_ROUTES = (AGENT_REPLY, AGENT_RELEASE)
+
+
+def clock_reading(value: object) -> bool:
+    """Whether `value` is a time read off a clock (to the second, or finer), not a time anyone said.
+
+    People name days, hours and minutes; a date-time with seconds or a time zone is when
+    something happened (a record's `at`, when a question was asked), which a replay at
+    another moment cannot reproduce, so a saved script does not pin it.
+    """
+    if not isinstance(value, str) or "T" not in value:
+        return False
+    try:
+        when = datetime.fromisoformat(value)
+    except ValueError:
+        return False
+    return when.second != 0 or when.microsecond != 0 or when.tzinfo is not None
+
+
+def _without_clock_readings(data: dict[str, JsonValue]) -> dict[str, JsonValue]:
+    return {k: v for k, v in data.items() if not clock_reading(v)}
+
+
 def session_script(store: Store, session_id: str, *, resources: Resources | None = None) -> dict[str, JsonValue]:
-    """The replay script of a stored session (an id or a unique prefix); EngineError if there is none."""
+    """The replay script of a stored session (an id or a unique prefix); EngineError if there is none.
+
+    The flows' clock is pinned to the one pinned now (`INNERLOOP_NOW`), or else to the local
+    time of the session's first turn.
+    """
     session = store.get(session_id)
     if session is None:
         raise SessionNotFound(session_id)
@@ -272,7 +342,13 @@ def session_script(store: Store, session_id: str, *, resources: Resources | None
     # A profile seeded before the first turn (a replay's `profile:`) is part of the setup.
     seeded = [r for r in store.records("profile", bot=session.bot, user=session.user) if r.session_id == SEED_SESSION]
     profile = seeded[-1].data if seeded else None
-    return script_from_traces(session.bot, session.user, traces, profile=profile, resources=resources)
+    saved = [r for r in store.records(bot=session.bot, user=session.user) if r.session_id == session.id]
+    history = store.history(session.id, ALL_HISTORY)
+    first = min(traces, key=lambda t: t.turn).at
+    now = local_now() if os.environ.get(CLOCK_ENV, "").strip() else first.astimezone().replace(tzinfo=None)
+    return script_from_traces(
+        session.bot, session.user, traces, profile=profile, resources=resources, records=saved, history=history, now=now
+    )
 
 
 def write_script(path: str | Path, data: Mapping[str, JsonValue], comment: str = "") -> Script:

@@ -4,8 +4,10 @@
 error), and names of bots, flows, states and slots are checked against the code, so a
 malformed script is reported with its file, turn and problem before anything runs.
 
-An entry of `turns` is a user turn (`user`, optional `expect`) or a restart
-(`restart: true` and nothing else), which the runner plays as a process restart.
+An entry of `turns` is a user turn (`user`, optional `expect`), an agent turn (`agent`,
+optional `expect`: a person answering a session handed to them, or `agent: /release`
+handing it back), or a restart (`restart: true` and nothing else), which the runner plays
+as a process restart.
 """
 
 from __future__ import annotations
@@ -54,6 +56,8 @@ class Expect(_Strict):
 
     flow: str | None = None
     state: str | None = None
+    # the whole reply, exactly; like reply_contains, checked on the offline backends only
+    reply: str | None = None
     reply_contains: list[str] = Field(default_factory=list)
     reply_not_contains: list[str] = Field(default_factory=list)
     slots: dict[str, JsonValue] | None = None
@@ -65,6 +69,17 @@ class UserTurn(_Strict):
     """One message from the user, and what must hold after the bot's reply."""
 
     user: str
+    expect: Expect | None = None
+
+
+class AgentTurn(_Strict):
+    """A person answering a session handed to them (`agent: text`), or handing it back (`agent: /release`).
+
+    Kept apart from user turns so that a saved conversation with a handoff replays the
+    agent's words as the agent's, and the user's next reply shows them.
+    """
+
+    agent: str
     expect: Expect | None = None
 
 
@@ -100,7 +115,7 @@ class RestartTurn(_Strict):
         return data
 
 
-_TURN_KINDS = ("user", "restart")
+_TURN_KINDS = ("user", "agent", "restart")
 
 
 def _turn_kind(value: object) -> str:
@@ -108,11 +123,14 @@ def _turn_kind(value: object) -> str:
     # a malformed restart rather than as an unknown key of a user turn.
     if isinstance(value, RestartTurn) or (isinstance(value, dict) and "restart" in value):
         return "restart"
+    if isinstance(value, AgentTurn) or (isinstance(value, dict) and "agent" in value and "user" not in value):
+        return "agent"
     return "user"
 
 
 ScriptTurn = Annotated[
-    Annotated[UserTurn, Tag("user")] | Annotated[RestartTurn, Tag("restart")], Discriminator(_turn_kind)
+    Annotated[UserTurn, Tag("user")] | Annotated[AgentTurn, Tag("agent")] | Annotated[RestartTurn, Tag("restart")],
+    Discriminator(_turn_kind),
 ]
 
 
@@ -288,7 +306,10 @@ def _validation_problem(e: ValidationError) -> tuple[int | None, str]:
         elif err["type"] == "missing":
             text = f"missing required key {where!r}"
             if turn is not None and where == "user":
-                text += " (an entry is a user turn, `user:` with an optional `expect:`, or `restart: true`)"
+                text += (
+                    " (an entry is a user turn, `user:` with an optional `expect:`, an agent turn, `agent:`,"
+                    " or `restart: true`)"
+                )
         else:
             msg = err["msg"]
             if err["type"] == "string_type":
@@ -314,7 +335,7 @@ def _check_names(script: Script, name: str, bots: Registry) -> None:
         bot = bots.get(script.bot)
     except UnknownNameError as e:
         raise ScriptError(name, str(e)) from None
-    checks = [(i + 1, t.expect) for i, t in enumerate(script.turns) if isinstance(t, UserTurn) and t.expect]
+    checks = [(i + 1, t.expect) for i, t in enumerate(script.turns) if isinstance(t, UserTurn | AgentTurn) and t.expect]
     for turn, ex in checks:
         if ex.flow is None or ex.flow == MAIN:
             continue

@@ -5,8 +5,9 @@
         chat.say("I want to give feedback").expect(flow="feedback", state="rating")
 
 `dialogue(...)` runs a conversation on a temporary on-disk SQLite store with the rules
-backend (or the LLM you pass, e.g. a ScriptedLLM). Expectations use the same matching
-rules as replay scripts (engine/replay.py).
+backend (or the LLM you pass, e.g. a ScriptedLLM). `bots=` runs a bot that is not
+installed: a Bot, a "module:name" path (`engine.registry.load_bot`) or a whole Registry.
+Expectations use the same matching rules as replay scripts (engine/replay.py).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from engine.authoring.script import Expect
 from engine.bot import MAIN
 from engine.llm import LLM, RulesLLM
 from engine.models import JsonObject, Message, Resources, SessionState
-from engine.registry import Registry
+from engine.registry import BotSources, registry_of
 from engine.runtime import Engine, TurnResult
 from engine.store.sql import SqlStore
 
@@ -44,9 +45,9 @@ class Dialogue:
         user: str = "tester",
         llm: LLM | None = None,
         resources: Resources | None = None,
-        bots: Registry | None = None,
+        bots: BotSources | None = None,
     ) -> None:
-        self.engine = Engine(store, llm or RulesLLM(), resources, bots=bots)
+        self.engine = Engine(store, llm or RulesLLM(), resources, bots=registry_of(bots))
         self.bot = self.engine.bots.get(bot).name
         self.user = user
         self.store = store
@@ -70,6 +71,7 @@ class Dialogue:
         self,
         flow: str | None = None,
         state: str | None = None,
+        reply: str | None = None,
         reply_contains: str | Sequence[str] | None = None,
         reply_not_contains: str | Sequence[str] | None = None,
         slots: Mapping[str, JsonValue] | None = None,
@@ -80,6 +82,7 @@ class Dialogue:
         ex = Expect(
             flow=flow,
             state=state,
+            reply=reply,
             reply_contains=_strings(reply_contains),
             reply_not_contains=_strings(reply_not_contains),
             slots=dict(slots) if slots is not None else None,
@@ -174,13 +177,17 @@ def dialogue(
     profile: JsonObject | None = None,
     db: str | Path | None = None,
     resources: Resources | None = None,
+    bots: BotSources | None = None,
 ) -> Dialogue:
-    """Start a conversation; without `db`, on a temporary SQLite file removed by `close()`."""
+    """Start a conversation; without `db`, on a temporary SQLite file removed by `close()`.
+
+    `bots`: where `bot` comes from when it is not installed (a Bot, "module:name", a Registry).
+    """
     tmp = None
     if db is None:
         tmp = tempfile.TemporaryDirectory(prefix="innerloop-test-")
         db = Path(tmp.name) / "dialogue.db"
-    chat = Dialogue(bot, SqlStore(str(db)), user=user, llm=llm, resources=resources)
+    chat = Dialogue(bot, SqlStore(str(db)), user=user, llm=llm, resources=resources, bots=bots)
     chat._tmp = tmp
     if profile is not None:
         seed_profile(chat.store, chat.bot, user, profile)
@@ -197,6 +204,7 @@ class DialogueFactory(Protocol):
         profile: JsonObject | None = None,
         db: str | Path | None = None,
         resources: Resources | None = None,
+        bots: BotSources | None = None,
     ) -> Dialogue: ...
 
 
@@ -214,6 +222,7 @@ def dialogue_fixture(tmp_path: Path) -> Iterator[DialogueFactory]:
         profile: JsonObject | None = None,
         db: str | Path | None = None,
         resources: Resources | None = None,
+        bots: BotSources | None = None,
     ) -> Dialogue:
         # Each call gets its own file unless the test shares one on purpose via `db`.
         chat = dialogue(
@@ -223,6 +232,7 @@ def dialogue_fixture(tmp_path: Path) -> Iterator[DialogueFactory]:
             profile=profile,
             db=db or tmp_path / f"dialogue-{next(numbers)}.db",
             resources=resources,
+            bots=bots,
         )
         opened.append(chat)
         return chat

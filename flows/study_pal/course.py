@@ -8,7 +8,7 @@ each naming the concept it is about: a malformed concept or exercise, a chunk co
 3-6 (none at all included), a duplicate id, a name (id, title, alias) shared by two
 concepts, an unknown prerequisite, a prerequisite cycle, a concept unreachable from a root.
 
-The learning model (used by tutoring, analysis and scheduling, and written up in the README):
+The learning model (used by tutoring, analysis and scheduling, and written up in docs/bots.md):
 
 * exercise score: 1.0 when right on the first try, 0.5 when right on the retry after the
   hint, 0.0 when the answer was revealed (after two wrong tries, or because the user asked).
