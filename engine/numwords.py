@@ -13,6 +13,7 @@ Measured on tests/corpora/numbers/ (`python bench/number_words.py`).
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 
 from text_to_num import alpha2digit
@@ -40,6 +41,42 @@ _DOZEN = ((re.compile(r"\bhalf\s+a\s+dozen\b", re.I), "6"), (re.compile(r"\ba\s+
 _ISH = re.compile(r"(?<=\d)-?ish\b", re.I)  # "30ish", "7-ish"
 _MINUS = re.compile(r"\bminus\s+(?=\d)", re.I)
 _DIGIT_RUN = re.compile(r"\d+(?:[.,]\d+)?")
+# A cheap test of whether a number word may be in a message at all, before six text2num calls
+# and the word-frequency tables: the first letters of the words numbers are built from, folded
+# ("zwölf" is "zwolf"). text2num still does the reading; the test only spares it the messages
+# with no such word (most of them). A test checks every number word of the corpus passes it.
+_NUMBER_WORDS = {
+    "en": "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen twenty thirty forty fourty fifty sixty seventy eighty ninety hundred thousand "
+    "million billion dozen minus half point",
+    "es": "cero uno una dos tres cuatro cinco seis siete ocho nueve diez once doce trece catorce quince dieciseis "
+    "veinte treinta cuarenta cincuenta sesenta setenta ochenta noventa cien ciento doscientos quinientos mil millon",
+    "fr": "zero un une deux trois quatre cinq six sept huit neuf dix onze douze treize quatorze quinze seize vingt "
+    "trente quarante cinquante soixante cent mille million",
+    "de": "null eins ein eine zwei drei vier funf sechs sieben acht neun zehn elf zwolf sechzehn siebzehn zwanzig "
+    "dreissig dreißig vierzig funfzig sechzig siebzig achtzig neunzig hundert tausend million",
+    "it": "zero uno una due tre quattro cinque sei sette otto nove dieci undici dodici tredici quattordici quindici "
+    "sedici diciassette diciotto diciannove venti ventuno trenta quaranta cinquanta sessanta settanta ottanta "
+    "novanta cento mille mila milione",
+    "pt": "zero um uma dois duas tres quatro cinco seis sete oito nove dez onze doze treze catorze quatorze quinze "
+    "dezesseis dezasseis dezessete dezoito dezenove vinte trinta quarenta cinquenta sessenta setenta oitenta "
+    "noventa cem cento duzentos mil milhao",
+}
+_ALL_NUMBER_WORDS = [w for words in _NUMBER_WORDS.values() for w in words.split()]
+_STEMS = frozenset(w[:4] for w in _ALL_NUMBER_WORDS if len(w) >= 4)
+_SHORT = frozenset(w for w in _ALL_NUMBER_WORDS if len(w) < 4)
+# glued compounds that open with a short word ("einhundertzwanzig", "unoventi"): their multiplier
+_INSIDE = ("hundert", "tausend", "zig", "cent", "mil", "vent", "dieci")
+_LETTERS = re.compile(r"[a-z]+")
+
+
+def _may_hold_number_word(text: str) -> bool:
+    for w in _LETTERS.findall(_folded(text).lower()):
+        if w in _SHORT or w[:4] in _STEMS or (len(w) > 6 and any(part in w for part in _INSIDE)):
+            return True
+    return False
+
+
 _WORD = re.compile(r"[^\W\d_]+")
 
 
@@ -62,8 +99,13 @@ def _convert(text: str, lang: str) -> str:
     return re.sub(r" ?§(\d+)§ ?", lambda m: f" {kept[int(m.group(1))]} ", out).strip() if kept else out
 
 
+@lru_cache(maxsize=8192)
+def _zipf(word: str, lang: str) -> float:
+    return float(zipf_frequency(word, lang))
+
+
 def _fluency(words: list[str], lang: str) -> float:
-    return sum(zipf_frequency(w, lang) for w in words)
+    return sum(_zipf(w, lang) for w in words)
 
 
 @lru_cache(maxsize=4096)
@@ -75,6 +117,8 @@ def spelled_out(text: str) -> str:
     """
     for pattern, digits in _DOZEN:
         text = pattern.sub(digits, text)
+    if not _may_hold_number_word(text):
+        return _tidy(text)
     before = len(_DIGIT_RUN.findall(text))
     english = _convert(text, "en")
     if len(_DIGIT_RUN.findall(english)) > before:
@@ -86,15 +130,19 @@ def spelled_out(text: str) -> str:
     # message as the best one: "não sei" is Portuguese (no Italian "sei", six), "once a week"
     # English (no Spanish "once", eleven), while "doce" reads as Spanish twelve though it is
     # also Portuguese "sweet". Half a zipf point per word is the slack.
-    best = max(_fluency(words, code) for code in LANGUAGES)
     readings = [(c, _convert(text, c)) for c in LANGUAGES[1:]]
     readings = [(c, r) for c, r in readings if len(_DIGIT_RUN.findall(r)) > before]
     if not readings:
-        return _tidy(text)
+        return _tidy(text)  # most messages: no word frequencies looked up (their tables load slowly)
+    best = max(_fluency(words, code) for code in LANGUAGES)
     lang, reading = max(readings, key=lambda cr: _fluency(words, cr[0]))
     if _fluency(words, lang) < best - 0.5 * len(words):
         return _tidy(text)
     return _tidy(reading)
+
+
+def _folded(text: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 
 def _tidy(text: str) -> str:

@@ -67,7 +67,7 @@ profile = Flow(
     slots=Profile,
     states=[
         Ask("name", slot="name", say="Your name?", parse=person_name(), initial=True),
-        Ask("city", slot="city", say="Where do you live, {name}?", parse=free_text()),
+        Ask("city", slot="city", say="Where do you live, {name|friend}?", parse=free_text()),
         Ask("age", slot="age", say="How old are you?", parse=integer(1, 120)),
         Final("done", summary="Profile: {name} from {city}, {age}."),
         Final("left", summary="Profile left early.", outcome="cancelled"),
