@@ -2,10 +2,14 @@
 
 A bank is YAML: `levels: {A1: [question, ...], A2: [...], ...}` where a question is
 `{question: text, answers: [accepted, ...]}` (open) or
-`{question: text, options: {a: text, b: text, ...}, answer: a}` (multiple choice).
+`{question: text, options: {a: text, b: text, ...}, answer: a}` (multiple choice), and an
+optional `language: es` (ISO 639-1) says which learners it places.
 Levels run upwards from A1 without gaps; the highest level present is the ceiling.
 A bank is checked completely on load and every problem is reported at once, named by
-level and question number, so an author fixes a file in one pass.
+level and question number, so an author fixes a file in one pass. A shipped bank
+(data/assessment/<code>.yaml) is held to more (`load_shipped`): it names its language, the
+one its file is named for, and has every level A1-C2 with at least `MIN_SHIPPED` questions,
+so that one slip does not decide a level.
 
 A test in progress names its bank by a `BankRef`, never by a file path (the install, or the
 file given for a run, may move while a session waits): a shipped bank by its name, the
@@ -32,6 +36,9 @@ from engine.extract import fold
 CEFR = Literal["A1", "A2", "B1", "B2", "C1", "C2"]
 LEVELS: tuple[CEFR, ...] = ("A1", "A2", "B1", "B2", "C1", "C2")
 SHIPPED = Path(__file__).parent / "data" / "assessment"
+# a level decided by one question is decided by one slip
+MIN_SHIPPED = 2
+_CODE = re.compile(r"^[a-z]{2}$")
 
 
 class Question(BaseModel):
@@ -56,6 +63,10 @@ class Bank:
     path: Path
     levels: dict[CEFR, list[Question]]
     digest: str  # of the questions, not the file: comments and layout may change
+    language: str | None = None  # the learners it places (ISO 639-1); None: whoever the run gives it
+
+    def places(self, language: str) -> bool:
+        return self.language is None or self.language == language
 
     @property
     def ceiling(self) -> CEFR:
@@ -71,6 +82,7 @@ class Bank:
 # -- loading and validation ---------------------------------------------------------------
 
 _QUESTION_KEYS = {"question", "answers", "options", "answer"}
+_TOP_KEYS = ("levels", "language")
 _cache: dict[Path, tuple[tuple[int, int], Bank]] = {}
 
 
@@ -103,7 +115,10 @@ def _parse(path: Path) -> Bank:
     levels: dict[CEFR, list[Question]] = {}
     if not isinstance(data, dict) or not isinstance(data.get("levels"), dict):
         raise DataFileError(str(path), ["the bank must be a mapping with a 'levels' mapping (levels: {A1: [...]})"])
-    problems += [f"unknown top-level key {k!r}; only 'levels' is allowed" for k in data if k != "levels"]
+    problems += [f"unknown top-level key {k!r}; only 'levels' and 'language' are allowed" for k in data if k not in _TOP_KEYS]
+    language = data.get("language")
+    if language is not None and not (isinstance(language, str) and _CODE.match(language)):
+        problems.append(f"'language' must be a two-letter ISO 639-1 code such as es, got {language!r}")
     raw_levels: dict[object, object] = data["levels"]
     for key in raw_levels:
         if key not in LEVELS:
@@ -126,9 +141,25 @@ def _parse(path: Path) -> Bank:
             if q is not None:
                 questions.append(q)
         levels[lvl] = questions
+    problems += _repeated(levels)
     if problems:
         raise DataFileError(str(path), problems)
-    return Bank(path=path, levels=levels, digest=_digest(levels))
+    return Bank(path=path, levels=levels, digest=_digest(levels), language=language)
+
+
+def _repeated(levels: dict[CEFR, list[Question]]) -> list[str]:
+    """A question asked twice counts twice: each must be its own."""
+    first: dict[str, str] = {}
+    problems = []
+    for lvl, questions in levels.items():
+        for q in questions:
+            where = f"{lvl} question {q.number}"
+            key = normalise(q.text) + "\n" + "\n".join(f"{k}={normalise(v)}" for k, v in q.options.items())
+            if key in first:
+                problems.append(f"{where}: the same question as {first[key]}; each question must be its own")
+            else:
+                first[key] = where
+    return problems
 
 
 def _digest(levels: dict[CEFR, list[Question]]) -> str:
@@ -164,6 +195,13 @@ def _question(level: CEFR, number: int, of: int, item: object, problems: list[st
                     problems.append(f"{where}: option {letter!r} needs a text")
                 else:
                     options[letter] = str(option)
+        seen: dict[str, str] = {}
+        for letter, option in options.items():
+            same = seen.setdefault(normalise(option), letter)
+            if same != letter:
+                problems.append(
+                    f"{where}: options {same!r} and {letter!r} read the same ({option!r}); give each option its own text"
+                )
         answer = item.get("answer")
         if not isinstance(answer, str) or answer not in options:
             listed = ", ".join(options) or "none"
@@ -189,6 +227,30 @@ def _question(level: CEFR, number: int, of: int, item: object, problems: list[st
 
 def shipped_banks() -> list[Path]:
     return sorted(SHIPPED.glob("*.yaml"))
+
+
+def load_shipped(path: Path) -> Bank:
+    """A shipped bank, held to what placing learners of its language needs (module docstring)."""
+    bank = load_bank(path)
+    problems = []
+    if bank.language is None:
+        problems.append(f"a shipped bank must say its language: add 'language: {path.stem}'")
+    elif bank.language != path.stem:
+        problems.append(
+            f"the bank says 'language: {bank.language}' but its file is named for {path.stem!r}: "
+            f"rename the file to {bank.language}.yaml or fix the language"
+        )
+    missing = [lvl for lvl in LEVELS if lvl not in bank.levels]
+    if missing:
+        problems.append(f"a shipped bank places up to C2: add level(s) {', '.join(missing)}")
+    for lvl, questions in bank.levels.items():
+        if len(questions) < MIN_SHIPPED:
+            problems.append(
+                f"{lvl}: {len(questions)} question(s); a shipped bank needs at least {MIN_SHIPPED} per level"
+            )
+    if problems:
+        raise DataFileError(str(bank.path), problems)
+    return bank
 
 
 # -- which bank a test in progress uses -----------------------------------------------------
@@ -242,14 +304,16 @@ BankRef = Annotated[ShippedBank | RunBank | BankFile, Field(discriminator="kind"
 
 
 def bank_for(resources: Resources, language: str) -> tuple[BankRef, Bank] | None:
-    """The bank a new test uses, and how the session refers to it: the run's own, else the shipped one."""
+    """The bank a new test uses, and how the session refers to it: the run's own (unless it says
+    it places another language), else the one shipped for `language`."""
     if resources.assessment is not None:
         bank = load_bank(resources.assessment)
-        return RunBank(file=resources.assessment.name, digest=bank.digest), bank
+        if bank.places(language):
+            return RunBank(file=resources.assessment.name, digest=bank.digest), bank
     shipped = SHIPPED / f"{language}.yaml"
     if not shipped.is_file():
         return None
-    bank = load_bank(shipped)
+    bank = load_shipped(shipped)
     return ShippedBank(name=language, digest=bank.digest), bank
 
 
@@ -283,13 +347,13 @@ def resolve_bank(ref: BankRef, resources: Resources, at: Question, tier: int) ->
             )
     elif isinstance(ref, ShippedBank):
         path = SHIPPED / f"{ref.name}.yaml"
-        if given is not None:
+        if given is not None and load_bank(given).places(ref.name):
             return Unavailable(
                 f"The placement test began with the built-in question bank, and this run uses {given.name} instead."
             )
         if not path.is_file():
             return Unavailable(f"The built-in question bank {ref.name!r} the placement test began with is gone.")
-        bank = load_bank(path)
+        bank = load_shipped(path)
         if ref.digest is not None and bank.digest != ref.digest:
             return Unavailable("The built-in question bank has changed since the placement test began.")
     else:
@@ -309,7 +373,13 @@ def resolve_bank(ref: BankRef, resources: Resources, at: Question, tier: int) ->
 
 # -- answering and grading ----------------------------------------------------------------
 
-DONT_KNOW = re.compile(r"^(?:i don'?t know|dunno|no idea|not sure|skip|pass|\?+|idk|no clue)$")
+# "I don't know" as learners say it, in English and in the languages a bank is shipped for
+DONT_KNOW = re.compile(
+    r"^(?:i don'?t know|dunno|no idea|not sure|skip|pass|\?+|idk|no clue"
+    r"|no (?:lo )?s[eé]|ni idea|paso"  # Spanish
+    r"|(?:ich )?wei(?:ß|ss) (?:es )?nicht|keine ahnung"  # German
+    r"|(?:je )?(?:ne )?sais pas|aucune id[eé]e|je passe)$"  # French
+)
 
 
 def normalise(text: str) -> str:

@@ -23,6 +23,7 @@ from flows.language_buddy.assessment import (
     bank_for,
     is_correct,
     load_bank,
+    load_shipped,
     render_question,
     resolve_bank,
     shipped_banks,
@@ -41,7 +42,7 @@ from flows.shared.grading import plausibly_right, verdict_model
 # The shipped banks are data this module depends on: a broken one fails at import, naming
 # each problem, like a broken flow definition does.
 for _bank in shipped_banks():
-    load_bank(_bank)
+    load_shipped(_bank)
 
 
 # -- steps --------------------------------------------------------------------------------
