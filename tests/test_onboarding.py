@@ -275,7 +275,7 @@ def test_a_broken_bank_fails_at_the_start_naming_every_problem(db: str) -> None:
         ("levels: {A1: [{question: q, options: {a: x}, answer: a}]}", "at least two"),
         ("levels: {A1: [{question: q, answers: [x], hint: h}]}", "unknown key 'hint'"),
         ("levels: {A1: [oops]}", "must be a mapping"),
-        ("levels: {A1: [{question: q, answers: [x]}]}\nlanguage: en", "unknown top-level key"),
+        ("levels: {A1: [{question: q, answers: [x]}]}\nlang: en", "unknown top-level key"),
         ("levels: [A1", "YAML syntax error"),
     ],
 )

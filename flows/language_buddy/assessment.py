@@ -115,7 +115,11 @@ def _parse(path: Path) -> Bank:
     levels: dict[CEFR, list[Question]] = {}
     if not isinstance(data, dict) or not isinstance(data.get("levels"), dict):
         raise DataFileError(str(path), ["the bank must be a mapping with a 'levels' mapping (levels: {A1: [...]})"])
-    problems += [f"unknown top-level key {k!r}; only 'levels' and 'language' are allowed" for k in data if k not in _TOP_KEYS]
+    problems += [
+        f"unknown top-level key {k!r}; only {' and '.join(map(repr, _TOP_KEYS))} are allowed"
+        for k in data
+        if k not in _TOP_KEYS
+    ]
     language = data.get("language")
     if language is not None and not (isinstance(language, str) and _CODE.match(language)):
         problems.append(f"'language' must be a two-letter ISO 639-1 code such as es, got {language!r}")
@@ -200,7 +204,7 @@ def _question(level: CEFR, number: int, of: int, item: object, problems: list[st
             same = seen.setdefault(normalise(option), letter)
             if same != letter:
                 problems.append(
-                    f"{where}: options {same!r} and {letter!r} read the same ({option!r}); give each option its own text"
+                    f"{where}: options {same!r} and {letter!r} read the same ({option!r}); make them differ"
                 )
         answer = item.get("answer")
         if not isinstance(answer, str) or answer not in options:
