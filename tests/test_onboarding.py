@@ -15,7 +15,8 @@ import flows.language_buddy.assessment
 from engine import DataFileError, Engine, Resources, ScriptedLLM, SqlStore, TurnResult, default_registry
 from engine.authoring.replay import seed_profile
 from flows.language_buddy.answers import read_anytime
-from flows.language_buddy.assessment import LEVELS, Question, answer_parser, is_correct, load_bank, shipped_banks
+from flows.language_buddy.assessment import answer_parser, is_correct, shipped_banks
+from flows.language_buddy.bank_file import LEVELS, Question, load_bank
 from flows.language_buddy.onboarding import onboarding
 from flows.language_buddy.profile import OnboardingSlots
 

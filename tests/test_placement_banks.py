@@ -10,16 +10,8 @@ import pytest
 
 import flows.language_buddy.assessment as assessment
 from engine import DataFileError, Engine, Resources, SqlStore, TurnResult
-from flows.language_buddy.assessment import (
-    LEVELS,
-    MIN_SHIPPED,
-    answer_parser,
-    bank_for,
-    is_correct,
-    load_bank,
-    load_shipped,
-    shipped_banks,
-)
+from flows.language_buddy.assessment import answer_parser, bank_for, is_correct, shipped_banks
+from flows.language_buddy.bank_file import LEVELS, MIN_SHIPPED, load_bank, load_shipped, normalise
 
 BOT = "language-buddy"
 SHIPPED_LANGUAGES = {"en", "es", "de", "fr"}
@@ -67,7 +59,7 @@ def test_each_shipped_bank_places_its_language_from_a1_to_c2(path: Path) -> None
         for q in questions:
             if q.is_choice:  # one right letter, options that read apart
                 assert q.accepted[0] in q.options
-                assert len({assessment.normalise(v) for v in q.options.values()}) == len(q.options)
+                assert len({normalise(v) for v in q.options.values()}) == len(q.options)
 
 
 @pytest.mark.parametrize("name", ["es", "de", "fr"])
@@ -125,6 +117,10 @@ def test_a_broken_shipped_bank_stops_the_placement_instead_of_asking_its_questio
             "A1 question 2: the same question as A1 question 1",
         ),
         ("levels: {A1: [{question: q, options: {a: x, b: y}, answer: c}]}", "must be one of the option letters (a, b)"),
+        (
+            "levels: {A1: [{question: q, options: {a: as, b: a}, answer: a}]}",
+            "option 'b' ('a') reads as the letter 'a'",
+        ),
     ],
 )
 def test_bank_validation_names_what_to_fix(tmp_path: Path, text: str, problem: str) -> None:
@@ -180,6 +176,12 @@ def test_a_language_without_a_bank_is_told_so_and_starts_at_a1(engine: Engine) -
     assert "I don't have a placement test for Italian yet, so I'll start you at level A1" in r.reply
 
 
+def bank_slot(r: TurnResult) -> dict[str, object]:
+    bank = r.slots["bank"]
+    assert isinstance(bank, dict)
+    return dict(bank)
+
+
 def run_bank(tmp_path: Path, text: str) -> Resources:
     path = tmp_path / "run_bank.yaml"
     path.write_text(text, encoding="utf-8")
@@ -194,7 +196,11 @@ def test_a_run_bank_that_names_its_language_places_only_learners_of_it(tmp_path:
     assert (r.state, r.slots["level"]) == ("confirm", "A1")
     r = talk(engine, "Hello", "Kim", "English", "German", "Berlin", user="de")
     assert "[A1 · question 1 of 3] Wähle" in r.reply  # not the run's: the shipped German one
-    assert r.slots["bank"]["kind"] == "shipped" and r.slots["bank"]["name"] == "de"
+    assert bank_slot(r) == {
+        "kind": "shipped",
+        "name": "de",
+        "digest": load_shipped(assessment.SHIPPED / "de.yaml").digest,
+    }
     r = talk(engine, "b", user="de")  # the test goes on: the run's bank is no reason to start over
     assert "[A1 · question 2 of 3]" in r.reply and r.slots["correct"] == 1
 
@@ -203,4 +209,4 @@ def test_a_run_bank_without_a_language_still_places_any_learner(tmp_path: Path) 
     text = GOOD_BANK.replace("language: es\n", "")
     engine = Engine(SqlStore(str(tmp_path / "run.db")), resources=run_bank(tmp_path, text))
     r = talk(engine, "Hello", "Kim", "English", "German", "Berlin")
-    assert "[A1 · question 1 of 2] Elige" in r.reply and r.slots["bank"]["kind"] == "run"
+    assert "[A1 · question 1 of 2] Elige" in r.reply and bank_slot(r)["kind"] == "run"

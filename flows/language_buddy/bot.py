@@ -5,7 +5,7 @@ from __future__ import annotations
 from pydantic import ValidationError
 
 from engine import Bot, EntryContext, FlowRun, Intent, MainContext, Resources
-from flows.language_buddy.assessment import load_bank
+from flows.language_buddy.bank_file import load_bank
 from flows.language_buddy.languages import language_name
 from flows.language_buddy.onboarding import onboarding
 from flows.language_buddy.profile_update import Profile, ProfileUpdateSlots, profile_update, wants_change

@@ -5,7 +5,7 @@ answers (`read_anytime`), and a filled question is passed through. The placement
 walks the bank level by level; a level is passed when more than half of its questions
 are right, and the ramp stops at the first failed level or at the bank's ceiling. Its
 progress sits in the slots, so a restart or a paused onboarding resumes mid-test; the
-slots name the bank (flows/assessment.py: `BankRef`), and a test resumed where that bank
+slots name the bank (assessment.py: `BankRef`), and a test resumed where that bank
 can't be found again starts over, saying why.
 Every decision is a transition over these typed slots; the LLM only phrases, and (with
 the openai backend) may grade an open answer the rules marked wrong.
@@ -17,17 +17,15 @@ from engine import Aside, Ask, DefinitionError, Final, Flow, RecordDraft, Step, 
 from engine.extract import yes_no
 from flows.language_buddy.answers import language_change, may_change_language, read_anytime
 from flows.language_buddy.assessment import (
-    LEVELS,
     Unavailable,
     answer_parser,
     bank_for,
     is_correct,
-    load_bank,
-    load_shipped,
     render_question,
     resolve_bank,
     shipped_banks,
 )
+from flows.language_buddy.bank_file import LEVELS, load_bank, load_shipped
 from flows.language_buddy.field_parsers import PARSERS, read_amend
 from flows.language_buddy.languages import language_name
 from flows.language_buddy.profile import (

@@ -7,12 +7,8 @@ from typing import Literal, Self
 from pydantic import Field, model_validator
 
 from engine import Slots
-from flows.language_buddy.assessment import (
-    CEFR,
-    LEVELS,
-    BankRef,
-    Question,
-)
+from flows.language_buddy.assessment import BankRef
+from flows.language_buddy.bank_file import CEFR, LEVELS, Question
 from flows.language_buddy.languages import (
     LanguageCode,
 )

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict
 from engine import Ask, Final, Flow, Slots, Step, StepContext, T
 from engine.extract import Invalid, Parser, choice, read_yes_no
 from flows.language_buddy.answers import read_anytime
-from flows.language_buddy.assessment import CEFR
+from flows.language_buddy.bank_file import CEFR
 from flows.language_buddy.corrections import field_and_value
 from flows.language_buddy.field_parsers import PARSERS
 from flows.language_buddy.languages import LanguageCode, language_name
