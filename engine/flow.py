@@ -72,6 +72,10 @@ class Flow(Generic[S]):
     # earlier answers sets more, and pays for them on every call.
     window: int | None = None
     interrupts: Sequence[str] = ()
+    # The language (ISO 639-1) the flow's texts are phrased in, from its slots: the user's
+    # native language once the flow knows it, say. None, or no function: the language the
+    # user writes in. Asked for only in a language the guard can hold a phrasing to.
+    speaks: Callable[[S], str | None] | None = None
     cancel_summary: str | Callable[[S], str] = "{flow} cancelled by the user."
     # "pause" keeps the frame (slots and all) suspended; starting the flow again resumes it
     on_cancel: Literal["abandon", "pause"] = "abandon"

@@ -32,6 +32,16 @@ _LISTED = re.compile(r"((?:[\w'-]+(?: [\w'-]+)?, )+[\w'-]+(?: [\w'-]+)?,? (?:or|
 # language ("which Android version", "buy Premium"); sentence and line openers are not names
 _NAME = re.compile(r"(?<=[a-z,;] )([A-Z][a-zA-Z]+(?:[ -][A-Z][a-zA-Z]+)*)")
 _LANGS = ("en", "de", "fr", "es", "it", "pt", "nl")
+# the languages a phrasing may be asked in: those `language` tells apart
+LANGUAGE_NAMES = {
+    "en": "English",
+    "de": "German",
+    "fr": "French",
+    "es": "Spanish",
+    "it": "Italian",
+    "pt": "Portuguese",
+    "nl": "Dutch",
+}
 # how much longer than its template a phrasing may be before it is a ramble, not a rewording
 MAX_GROWTH = 3.0
 # A message this short that the rules cannot read as yes or no is not one a model may read so
@@ -62,12 +72,15 @@ def must_keep(template: str) -> list[str]:
     return list(seen)
 
 
-def phrase_problem(template: str, reply: str, user_text: str = "", *, facts: bool = True) -> str | None:
+def phrase_problem(
+    template: str, reply: str, user_text: str = "", *, facts: bool = True, language: str | None = None
+) -> str | None:
     """Why `reply` may not stand for `template`; None when it may.
 
     `facts`: the template is a flow's (a question, a reprompt, a closing), whose content the
     phrasing must carry. The main conversation's reply is the model's own, held only to
-    being said at all, briefly.
+    being said at all, briefly. `language`: the phrasing was asked in that language (a code
+    of LANGUAGE_NAMES), whatever the user writes in.
     """
     said = unmark(template)
     if not reply.strip():
@@ -81,7 +94,12 @@ def phrase_problem(template: str, reply: str, user_text: str = "", *, facts: boo
             return "the phrasing lost " + ", ".join(repr(f) for f in lost[:5])
         if said.rstrip().endswith("?") and "?" not in reply:
             return "the phrasing lost the question"
-    user_lang, reply_lang = language(user_text), language(reply)
+    reply_lang = detect_language(reply)
+    if language is not None:
+        if reply_lang and reply_lang != language:
+            return f"the phrasing is in {reply_lang}, it was asked in {language}"
+        return None
+    user_lang = detect_language(user_text)
     if user_lang and reply_lang and user_lang != reply_lang:
         return f"the phrasing is in {reply_lang}, the user writes {user_lang}"
     return None
@@ -130,7 +148,7 @@ def numbers_in(text: str) -> list[float]:
     return found
 
 
-def language(text: str) -> str | None:
+def detect_language(text: str) -> str | None:
     """The language of `text` among a few, by word frequencies; None when it is too short to tell."""
     words = [w for w in re.findall(r"[^\W\d_]+", text.lower()) if len(w) > 1]
     if len(words) < 4:

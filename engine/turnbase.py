@@ -179,7 +179,21 @@ class TurnBase:
 
     def phrase(self, content: str, purpose: str, flow: str | None) -> str:
         """`content` as the model phrases it in `flow`'s persona (the main one when None)."""
-        return self.voice.phrase(content, purpose, lambda: self._prompt(flow, "say")).text
+        language = None if self.voice.offline else self._speaks(flow)
+        return self.voice.phrase(content, purpose, lambda: self._prompt(flow, "say"), language=language).text
+
+    def _speaks(self, name: str | None) -> str | None:
+        """The language `name` asks its phrasing in (Flow.speaks), from its open run's slots."""
+        a = self.session.active
+        if name is None or a is None or a.flow != name:
+            return None
+        flow = self.bot.flow_for(a)
+        if flow.speaks is None:
+            return None
+        try:
+            return flow.speaks(flow.slots.model_validate(a.slots))
+        except ValidationError:
+            return None  # slots this version cannot read ask for no language
 
     def llm_parse(self, schema: type[M], purpose: str, flow: str | None) -> M | None:
         """The message read into `schema` by the model; None offline or when it fails."""

@@ -15,7 +15,7 @@ from typing import Literal, TypeVar, get_args, get_origin
 from pydantic import BaseModel
 
 from engine.errors import LLMError, UnexpectedLLMCall
-from engine.guard import MAX_REPLY_CHARS, parse_problem, phrase_problem, unmark
+from engine.guard import LANGUAGE_NAMES, MAX_REPLY_CHARS, parse_problem, phrase_problem, unmark
 from engine.llm import LLM, ParseRequest, PhraseRequest
 from engine.llm.port import StreamingLLM, TextSink
 from engine.models import LLMCall, Message
@@ -57,9 +57,12 @@ class Voice:
     def offline(self) -> bool:
         return self.llm.name == "rules"
 
-    def phrase(self, content: str, purpose: str, prompt: Prompt, *, reply: bool = False) -> Said:
+    def phrase(
+        self, content: str, purpose: str, prompt: Prompt, *, reply: bool = False, language: str | None = None
+    ) -> Said:
         """`content` in the model's words; the content itself offline, when that fails, or when
         the phrasing lost what the content says (engine/guard.py; the trace says why).
+        `language`: asked in that language (one the guard knows), not the user's.
 
         A main reply (`reply`) streams to `sink` when one is set and the backend can: it is
         checked on the fly, and `Said.shown` says the sink has already had it."""
@@ -71,7 +74,11 @@ class Voice:
             return Said(said)
         messages = prompt()
         mode: Literal["say", "reply"] = "reply" if reply else "say"
-        request = PhraseRequest(purpose=purpose, content=said, messages=messages, mode=mode, timeout_s=left)
+        if language not in LANGUAGE_NAMES:
+            language = None  # a language the guard cannot check is not asked for
+        request = PhraseRequest(
+            purpose=purpose, content=said, messages=messages, mode=mode, timeout_s=left, language=language
+        )
         if reply and self.sink is not None and isinstance(self.llm, StreamingLLM):
             return self._stream(self.llm, request, self.sink, said)
         try:
@@ -82,7 +89,7 @@ class Voice:
             self._failed(purpose, e)
             return Said(said)
         self._log(out.call)
-        problem = phrase_problem(content, out.text, _user_text(messages), facts=not reply)
+        problem = phrase_problem(content, out.text, _user_text(messages), facts=not reply, language=language)
         if problem is not None:
             self._trace.notice("phrase_rejected", detail=f"{purpose}: {problem}")
             return Said(said)

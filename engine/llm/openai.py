@@ -22,7 +22,7 @@ from openai.types.chat import ChatCompletionMessageParam
 from pydantic import BaseModel, ValidationError
 
 from engine.errors import LLMError, LLMResponseError, LLMUnavailable, UnexpectedLLMCall
-from engine.guard import MAX_EXTRA_CHARS, MAX_GROWTH, MAX_REPLY_CHARS
+from engine.guard import LANGUAGE_NAMES, MAX_EXTRA_CHARS, MAX_GROWTH, MAX_REPLY_CHARS
 from engine.llm.port import Parsed, ParseRequest, Phrased, PhraseRequest, TextSink
 from engine.models import LLMCall, Message
 
@@ -46,7 +46,7 @@ _FENCE = re.compile(r"^\s*```[a-zA-Z]*\s*(.*?)\s*```\s*$", re.DOTALL)
 
 PHRASE_INSTRUCTION = (
     "\n\nWrite your next message to the user. It must say the following, in your own "
-    "voice as described above and in the language the user writes in. Keep every fact, "
+    "voice as described above and in {language}. Keep every fact, "
     "number, option and question it contains; add nothing else. Reply with the message "
     "text only.\n\n<content>\n{content}\n</content>"
 )
@@ -210,7 +210,9 @@ class OpenAILLM:
     def _phrasing(self, request: PhraseRequest) -> tuple[list[Message], _Bounds]:
         reply = request.mode == "reply"
         template = REPLY_INSTRUCTION if reply else PHRASE_INSTRUCTION
-        messages = _with_system(request.messages, template.format(content=request.content))
+        # a flow that asks for a language gets it named; the rest keep the words they were recorded with
+        language = LANGUAGE_NAMES.get(request.language or "", "the language the user writes in")
+        messages = _with_system(request.messages, template.format(content=request.content, language=language))
         most = (
             MAX_REPLY_CHARS if reply else max(len(request.content) * MAX_GROWTH, len(request.content) + MAX_EXTRA_CHARS)
         )

@@ -28,6 +28,9 @@ class PhraseRequest(BaseModel):
     content: str
     messages: list[Message]
     mode: Literal["say", "reply"] = "say"
+    # the language to say it in (ISO 639-1, one of engine/guard.py's LANGUAGE_NAMES); None: the
+    # language the user writes in
+    language: str | None = None
     # what is left of the turn's time for the model: the call gives up (the template is
     # said instead) rather than make the user wait longer
     timeout_s: float | None = None

@@ -149,6 +149,11 @@ def reopen(ctx: StepContext[OnboardingSlots]) -> None:
 # -- what is said -------------------------------------------------------------------------
 
 
+def speak_native(s: OnboardingSlots) -> str | None:
+    """The language the questions are phrased in with a model: the learner's own, once known."""
+    return s.native_language
+
+
 NATIVE_QUESTION = "What's your native language?"
 
 
@@ -195,6 +200,9 @@ onboarding = Flow(
     show=show,
     description="collect name, languages and timezone, place the user A1-C2, then save a profile",
     persona="LanguageBuddy's onboarding guide: warm, brief, one question at a time",
+    # With a model, the questions may be phrased in the learner's native language: speaks=speak_native
+    # (tests/test_native_phrasing.py). It waits for the recorded onboarding runs (tests/recordings)
+    # to be made again: every phrasing request after the native-language question changes.
     slots=OnboardingSlots,
     states=[
         Step("welcome", run=welcome, initial=True),
