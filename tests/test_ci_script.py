@@ -36,6 +36,14 @@ def test_ci_builds_the_venv_once() -> None:
     assert len(re.findall(r"python3 -m venv", before)) == 1
 
 
+def _pytest(test: Path, *, required: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "INNERLOOP_REQUIRE_POSTGRES": required, "PYTHONPATH": str(ROOT)}
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(test)],
+        capture_output=True, text=True, env=env, cwd=test.parent, timeout=120,
+    )  # fmt: skip
+
+
 def test_a_required_postgresql_that_is_missing_fails_instead_of_skipping(tmp_path: Path) -> None:
     test = tmp_path / "test_pg_needed.py"
     test.write_text(
@@ -46,24 +54,7 @@ def test_a_required_postgresql_that_is_missing_fails_instead_of_skipping(tmp_pat
         "    skip_reason()\n",
         encoding="utf-8",
     )
-    env = {**os.environ, "INNERLOOP_REQUIRE_POSTGRES": "1", "PYTHONPATH": str(ROOT)}
-    run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(test)],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=tmp_path,
-        timeout=120,
-    )
+    run = _pytest(test, required="1")
     assert run.returncode == 1, run.stdout
     assert "PostgreSQL is required (INNERLOOP_REQUIRE_POSTGRES=1) but no PostgreSQL server binaries" in run.stdout
-    env["INNERLOOP_REQUIRE_POSTGRES"] = "0"
-    run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(test)],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=tmp_path,
-        timeout=120,
-    )
-    assert run.returncode == 0, run.stdout
+    assert _pytest(test, required="0").returncode == 0
