@@ -1,0 +1,289 @@
+"""Writer locks per session: the turns of one session run one at a time, each exactly once.
+
+Without them, writers of one session race to the row-version compare-and-swap and every loser
+plays its whole turn again (8 processes on one PostgreSQL session replayed 414 of 960 turns,
+the slowest waiting 9 s). With them, a turn waits for the session's previous turn to finish,
+then loads, plays and commits once; the version check stays as the safety net for a lock that
+was lost (a dropped connection) or a writer that takes none.
+
+A lock is held across the whole turn, which may wait seconds on a model, so it never blocks
+more than its own session, and it dies with its holder (kill -9 included):
+
+- `ThreadLocks`: one process only (MemoryStore, SQLite in memory); a threading lock per key.
+- `FileLocks`: a SQLite file; flock(2) on a file per session in `<database>-locks/`, which
+  the kernel releases when the holder's process dies. The holder removes the file before it
+  lets go, so the directory holds only the sessions being written (and any a crash left).
+- `AdvisoryLocks`: PostgreSQL; a session-level advisory lock on a connection of its own, which
+  the server releases when that connection ends, however it ends.
+
+Waiting is bounded: past `timeout_s` the caller gets `SessionBusy` (a ConflictError).
+Locks are not reentrant: a holder asking again for its own session waits out its timeout.
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import hashlib
+import os
+import random
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager, suppress
+from pathlib import Path
+from typing import Any, Protocol
+
+from engine.errors import SessionBusy, StoreError
+
+# The first key of our two-key advisory locks: keeps them apart from any other advisory lock
+# in the database (PostgreSQL's one-key and two-key locks are separate spaces besides).
+ADVISORY_SPACE = 0x1A_100C
+# SQLite waiters poll the lock; their pause between tries grows from the first to the last
+POLL_FIRST_S = 0.0002
+POLL_MAX_S = 0.004
+# PostgreSQL: SQLSTATE of "canceling statement due to lock timeout"
+LOCK_NOT_AVAILABLE = "55P03"
+
+
+class SessionLocks(Protocol):
+    """What a store holds its sessions' writer locks with."""
+
+    def hold(self, bot: str, user: str, timeout_s: float) -> AbstractContextManager[None]: ...
+
+    def close(self) -> None: ...
+
+
+def lock_digest(bot: str, user: str) -> bytes:
+    """A fixed-size name of the session of `user` with `bot` (any characters, any length)."""
+    return hashlib.blake2b(f"{bot}\x00{user}".encode(), digest_size=16).digest()
+
+
+class ThreadLocks:
+    """Per-session locks among the threads of one process."""
+
+    def __init__(self) -> None:
+        self._guard = threading.Lock()
+        # a key's lock and how many threads hold or wait for it; dropped when none do
+        self._locks: dict[bytes, tuple[threading.Lock, int]] = {}
+
+    @contextmanager
+    def hold(self, bot: str, user: str, timeout_s: float) -> Iterator[None]:
+        key = lock_digest(bot, user)
+        with self._guard:
+            lock, users = self._locks.get(key) or (threading.Lock(), 0)
+            self._locks[key] = (lock, users + 1)
+        try:
+            if not lock.acquire(timeout=max(timeout_s, 0.0)):
+                raise SessionBusy(bot, user, timeout_s)
+            try:
+                yield
+            finally:
+                lock.release()
+        finally:
+            with self._guard:
+                lock, users = self._locks[key]
+                if users == 1:
+                    del self._locks[key]
+                else:
+                    self._locks[key] = (lock, users - 1)
+
+    def close(self) -> None:
+        pass
+
+
+class FileLocks:
+    """Per-session flock(2) locks on files in `directory`, among any processes on this machine.
+
+    flock has no timeout, so a waiter polls with growing pauses. A lock file is removed by its
+    holder before it closes it; a waiter that then gets the lock on the removed file sees that
+    the path now names another file (or none) and starts over on the path, so two writers
+    never hold "the" lock of one session on two different files.
+    """
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self._made = False
+
+    def _path(self, bot: str, user: str) -> Path:
+        if not self._made:
+            try:
+                self.directory.mkdir(exist_ok=True)
+            except OSError as e:
+                raise StoreError(f"cannot make the session lock folder {str(self.directory)!r}: {e}") from e
+            self._made = True
+        return self.directory / f"{lock_digest(bot, user).hex()}.lock"
+
+    @contextmanager
+    def hold(self, bot: str, user: str, timeout_s: float) -> Iterator[None]:
+        path = self._path(bot, user)
+        fd = self._acquire(path, bot, user, timeout_s)
+        try:
+            yield
+        finally:
+            # remove, then release: a waiter on this file starts over on a fresh one
+            with suppress(FileNotFoundError):
+                os.unlink(path)
+            os.close(fd)
+
+    def _acquire(self, path: Path, bot: str, user: str, timeout_s: float) -> int:
+        deadline = time.monotonic() + timeout_s
+        pause = POLL_FIRST_S
+        while True:
+            try:
+                # O_CLOEXEC: a program this process starts must not inherit (and keep) the lock
+                fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+            except OSError as e:
+                raise StoreError(f"cannot open the session lock file {str(path)!r}: {e}") from e
+            try:
+                while True:
+                    try:
+                        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    except OSError as e:
+                        if e.errno not in (errno.EAGAIN, errno.EWOULDBLOCK):
+                            raise StoreError(f"cannot lock {str(path)!r}: {e}") from e
+                        if not _names(path, fd):
+                            break  # the holder removed this file: try the one now at the path
+                        if time.monotonic() >= deadline:
+                            raise SessionBusy(bot, user, timeout_s) from None
+                        time.sleep(random.uniform(pause / 2, pause))
+                        pause = min(pause * 2, POLL_MAX_S)
+                        continue
+                    if _names(path, fd):
+                        return fd
+                    break  # locked a file its holder had already removed
+            except BaseException:
+                os.close(fd)
+                raise
+            os.close(fd)
+
+    def close(self) -> None:
+        pass
+
+
+def _names(path: Path, fd: int) -> bool:
+    """Whether `path` still names the file open as `fd`."""
+    try:
+        now = os.stat(path)
+    except FileNotFoundError:
+        return False
+    mine = os.fstat(fd)
+    return (now.st_ino, now.st_dev) == (mine.st_ino, mine.st_dev)
+
+
+class AdvisoryLocks:
+    """Per-session PostgreSQL advisory locks, each held on a connection of its own.
+
+    Not on the store's own connection: that one is shared by the process's threads (an
+    advisory lock is reentrant per connection, so two threads would both "hold" it) and a
+    lock waited for there would stall every other read and write of the store. Lock
+    connections are kept in autocommit and reused; `connect` makes a new one.
+    """
+
+    def __init__(self, connect: Callable[[], Any]) -> None:
+        self._connect = connect
+        self._guard = threading.Lock()
+        self._idle: list[_LockConnection] = []
+        self._pid = os.getpid()
+        # connections a forked child inherited: never used nor closed there (closing would end
+        # the parent's session on the server), only kept from the garbage collector
+        self._inherited: list[_LockConnection] = []
+
+    @contextmanager
+    def hold(self, bot: str, user: str, timeout_s: float) -> Iterator[None]:
+        key = int.from_bytes(lock_digest(bot, user)[:4], "big", signed=True)
+        conn = self._lock(key, bot, user, timeout_s)
+        try:
+            yield
+        finally:
+            self._unlock(conn, key)
+
+    def _lock(self, key: int, bot: str, user: str, timeout_s: float) -> _LockConnection:
+        for attempt in range(2):
+            conn = self._take()
+            try:
+                conn.set_timeout(timeout_s)
+                conn.execute(f"SELECT pg_advisory_lock({ADVISORY_SPACE}, {key})")
+                return conn
+            except Exception as e:
+                if _sqlstate(e) == LOCK_NOT_AVAILABLE:
+                    self._give_back(conn)  # autocommit: the failed statement left nothing open
+                    raise SessionBusy(bot, user, timeout_s) from e
+                lost = conn.closed
+                conn.close()
+                if attempt == 0 and lost:
+                    self._drop_idle()  # the server went away: the other idle ones are gone too
+                    continue
+                raise StoreError(f"could not take the writer lock of {user!r} with {bot}: {e}") from e
+            except BaseException:
+                conn.close()  # interrupted while waiting: the lock may or may not be ours
+                raise
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _unlock(self, conn: _LockConnection, key: int) -> None:
+        try:
+            conn.execute(f"SELECT pg_advisory_unlock({ADVISORY_SPACE}, {key})")
+        except Exception:
+            # the connection is gone, and the lock went with it
+            conn.close()
+            return
+        self._give_back(conn)
+
+    def _take(self) -> _LockConnection:
+        with self._guard:
+            if self._pid != os.getpid():
+                self._inherited += self._idle
+                self._idle, self._pid = [], os.getpid()
+            if self._idle:
+                return self._idle.pop()
+        return _LockConnection(self._connect())
+
+    def _give_back(self, conn: _LockConnection) -> None:
+        with self._guard:
+            if self._pid == os.getpid():
+                self._idle.append(conn)
+
+    def _drop_idle(self) -> None:
+        with self._guard:
+            idle, self._idle = self._idle, []
+        for conn in idle:
+            conn.close()
+
+    def close(self) -> None:
+        if self._pid == os.getpid():
+            self._drop_idle()
+
+
+class _LockConnection:
+    """A DBAPI connection in autocommit that remembers the lock timeout it was last given."""
+
+    def __init__(self, conn: Any) -> None:
+        self.conn = conn
+        self.timeout_ms = -1
+
+    @property
+    def closed(self) -> bool:
+        return bool(getattr(self.conn, "closed", False))
+
+    def set_timeout(self, timeout_s: float) -> None:
+        ms = max(1, round(timeout_s * 1000))  # 0 would mean "wait for ever"
+        if ms != self.timeout_ms:
+            self.execute(f"SET lock_timeout = {ms}")
+            self.timeout_ms = ms
+
+    def execute(self, sql: str) -> None:
+        cur = self.conn.cursor()
+        try:
+            cur.execute(sql)
+        finally:
+            cur.close()
+
+    def close(self) -> None:
+        with suppress(Exception):  # already broken: nothing left to release
+            self.conn.close()
+
+
+def _sqlstate(e: BaseException) -> str | None:
+    """The SQLSTATE of a PostgreSQL driver error (psycopg 3 `sqlstate`, psycopg2 `pgcode`)."""
+    code = getattr(e, "sqlstate", None) or getattr(e, "pgcode", None)
+    return code if isinstance(code, str) else None
