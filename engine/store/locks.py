@@ -22,11 +22,9 @@ Locks are not reentrant: a holder asking again for its own session waits out its
 
 from __future__ import annotations
 
-import errno
 import fcntl
 import hashlib
 import os
-import random
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -39,9 +37,8 @@ from engine.errors import SessionBusy, StoreError
 # The first key of our two-key advisory locks: keeps them apart from any other advisory lock
 # in the database (PostgreSQL's one-key and two-key locks are separate spaces besides).
 ADVISORY_SPACE = 0x1A_100C
-# SQLite waiters poll the lock; their pause between tries grows from the first to the last
-POLL_FIRST_S = 0.0002
-POLL_MAX_S = 0.004
+# SQLite: how often a waiter checks that its lock file is still the session's
+STALE_CHECK_S = 0.05
 # PostgreSQL: SQLSTATE of "canceling statement due to lock timeout"
 LOCK_NOT_AVAILABLE = "55P03"
 
@@ -95,10 +92,9 @@ class ThreadLocks:
 class FileLocks:
     """Per-session flock(2) locks on files in `directory`, among any processes on this machine.
 
-    flock has no timeout, so a waiter polls with growing pauses. A lock file is removed by its
-    holder before it closes it; a waiter that then gets the lock on the removed file sees that
-    the path now names another file (or none) and starts over on the path, so two writers
-    never hold "the" lock of one session on two different files.
+    A lock file is removed by its holder before it lets go; a waiter that then gets the lock
+    on the removed file sees that the path now names another file (or none) and starts over
+    on the path, so two writers never hold "the" lock of one session on two different files.
     """
 
     def __init__(self, directory: Path) -> None:
@@ -128,7 +124,6 @@ class FileLocks:
 
     def _acquire(self, path: Path, bot: str, user: str, timeout_s: float) -> int:
         deadline = time.monotonic() + timeout_s
-        pause = POLL_FIRST_S
         while True:
             try:
                 # O_CLOEXEC: a program this process starts must not inherit (and keep) the lock
@@ -136,29 +131,73 @@ class FileLocks:
             except OSError as e:
                 raise StoreError(f"cannot open the session lock file {str(path)!r}: {e}") from e
             try:
-                while True:
-                    try:
-                        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    except OSError as e:
-                        if e.errno not in (errno.EAGAIN, errno.EWOULDBLOCK):
-                            raise StoreError(f"cannot lock {str(path)!r}: {e}") from e
-                        if not _names(path, fd):
-                            break  # the holder removed this file: try the one now at the path
-                        if time.monotonic() >= deadline:
-                            raise SessionBusy(bot, user, timeout_s) from None
-                        time.sleep(random.uniform(pause / 2, pause))
-                        pause = min(pause * 2, POLL_MAX_S)
-                        continue
-                    if _names(path, fd):
-                        return fd
-                    break  # locked a file its holder had already removed
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                got = _Wait(fd).until(deadline, path)  # the fd is the wait's from here on
+                if got is None:
+                    if time.monotonic() >= deadline:
+                        raise SessionBusy(bot, user, timeout_s) from None
+                    continue  # the file was removed while we waited: the one at the path now
+            except OSError as e:
+                os.close(fd)
+                raise StoreError(f"cannot lock {str(path)!r}: {e}") from e
             except BaseException:
                 os.close(fd)
                 raise
-            os.close(fd)
+            if _names(path, fd):
+                return fd
+            os.close(fd)  # locked a file its holder had already removed
 
     def close(self) -> None:
         pass
+
+
+class _Wait:
+    """A blocking flock(2) on `fd` in a thread of its own, so that the wait can be given up.
+
+    flock has no timeout, and polling it with LOCK_NB both wakes late and lets a writer that
+    comes back at once take the lock again ahead of the waiters. The kernel wakes a blocked
+    flock the moment the holder lets go; the waiting thread only watches the clock, and that
+    the file is still the session's. A wait given up leaves the fd to the thread, which
+    closes it (releasing the lock at once) if it ever gets the lock.
+    """
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self._guard = threading.Lock()
+        self._done = threading.Event()
+        self._given_up = False
+        self._error: OSError | None = None
+        threading.Thread(target=self._block, name="innerloop-session-lock", daemon=True).start()
+
+    def _block(self) -> None:
+        try:
+            fcntl.flock(self.fd, fcntl.LOCK_EX)
+        except OSError as e:
+            self._error = e
+        with self._guard:
+            if self._given_up:
+                os.close(self.fd)
+                return
+            self._done.set()
+
+    def until(self, deadline: float, path: Path) -> int | None:
+        """The fd, locked; None when the wait was given up (time is up, or the file was removed)."""
+        while True:
+            left = deadline - time.monotonic()
+            if self._done.wait(min(STALE_CHECK_S, max(left, 0.0))):
+                break
+            if left > 0 and _names(path, self.fd):
+                continue
+            with self._guard:
+                if not self._done.is_set():
+                    self._given_up = True
+                    return None
+            break  # it got the lock just now
+        if self._error is not None:
+            os.close(self.fd)
+            raise StoreError(f"cannot lock {str(path)!r}: {self._error}") from self._error
+        return self.fd
 
 
 def _names(path: Path, fd: int) -> bool:

@@ -106,7 +106,7 @@ class SqlStore(Database):
         try:
             raw = self.engine.raw_connection()
         except (exc.SQLAlchemyError, self._dbapi.Error) as e:
-            raise StoreError(f"cannot reach the database for a session lock: {e}") from e
+            raise StoreError(f"cannot reach database to lock the session: {e}") from e
         conn = raw.driver_connection
         assert conn is not None
         raw.detach()  # kept for as long as the store lives, never returned to the pool

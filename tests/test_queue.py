@@ -1,0 +1,85 @@
+"""The session writer lock across real processes: a holder blocks only its session, for a bounded
+time, and a holder killed with SIGKILL blocks nobody (the OS drops its flock, the server its
+advisory lock). Each test runs on a SQLite file and on the suite's PostgreSQL server.
+
+Many writers of one session, each turn played once: tests/test_concurrency.py.
+"""
+
+from __future__ import annotations
+
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from engine import ConflictError, Engine, SessionBusy, SqlStore
+from tests._workers import BOTS
+
+WORKER = Path(__file__).with_name("_workers.py")
+BOT = "durability"  # the workers' bot
+USER = "shared"
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "postgres":
+        url: str = request.getfixturevalue("pg_url")
+        return url
+    return str(tmp_path / "q.db")
+
+
+def holder(db: str) -> subprocess.Popen[str]:
+    """A process holding the writer lock of USER's session until it is killed."""
+    proc = subprocess.Popen(
+        [sys.executable, str(WORKER), "hold", db, "--user", USER],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert proc.stdout is not None
+    ready, _, _ = select.select([proc.stdout], [], [], 60)
+    line = proc.stdout.readline() if ready else ""
+    if line.strip() != "held":
+        proc.kill()
+        pytest.fail(f"the holder did not start: {line!r}\n{proc.communicate()[1]}")
+    return proc
+
+
+def test_a_held_session_makes_its_turn_wait_then_fail_as_busy_and_others_go_on(db: str) -> None:
+    store = SqlStore(db)
+    engine = Engine(store, bots=BOTS, conflict_wait_s=0.5)
+    engine.turn(BOT, USER, "hello")
+    proc = holder(db)
+    try:
+        started = time.monotonic()
+        with pytest.raises(SessionBusy) as busy:
+            engine.turn(BOT, USER, "I want to give feedback")
+        waited = time.monotonic() - started
+        assert isinstance(busy.value, ConflictError) and busy.value.user == USER
+        assert waited >= 0.45, waited  # it did wait for the holder, then gave up
+        # nothing of the refused turn was written; another user's session is not held
+        s = engine.session(BOT, USER)
+        assert s is not None and s.turns == 1
+        assert engine.turn(BOT, "someone-else", "hello").reply
+    finally:
+        proc.kill()
+        proc.wait()
+    store.close()
+
+
+def test_a_killed_lock_holder_blocks_nobody(db: str) -> None:
+    store = SqlStore(db)
+    engine = Engine(store, bots=BOTS, conflict_wait_s=10)
+    proc = holder(db)
+    with pytest.raises(SessionBusy), store.session_lock(BOT, USER, timeout_s=0.2):
+        pass  # the other process really holds it
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    # the lock died with its holder: the next writer gets it well before its 10 s wait is up
+    started = time.monotonic()
+    r = engine.turn(BOT, USER, "I want to give feedback")
+    assert time.monotonic() - started < 5
+    assert r.flow == "feedback" and r.trace is not None and not r.trace.retried
+    store.close()
