@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from engine.bot import MAIN, Bot
-from engine.errors import ConflictError, EngineError, InputRejected
+from engine.errors import ConflictError, EngineError, InputRejected, SessionBusy
 from engine.handoff import hold_of
 from engine.inputs import check_identifier, check_message
 from engine.llm import LLM, RulesLLM, TextSink
@@ -203,6 +203,7 @@ class Engine:
         """Close every stored run left idle past its flow's `idle_timeout`; how many sessions had one.
 
         Each such session gets one logged turn ("/expire"); its user is told on their next message.
+        A session whose writer lock stays held for `conflict_wait_s` is skipped (a turn is under way).
         """
         expired = 0
         for summary in self.store.sessions():
@@ -212,7 +213,10 @@ class Engine:
             session = self.store.load(b.name, summary.user)
             if session is None or not idle_frames(b, session, self.clock()):
                 continue
-            self._commit(b, summary.user, "/expire", Turn.expire)
+            try:
+                self._commit(b, summary.user, "/expire", Turn.expire)
+            except SessionBusy:
+                continue  # a turn has held it all this time: it is not idle, and the sweep goes on
             expired += 1
         return expired
 

@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 import time
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -82,4 +83,24 @@ def test_a_killed_lock_holder_blocks_nobody(db: str) -> None:
     r = engine.turn(BOT, USER, "I want to give feedback")
     assert time.monotonic() - started < 5
     assert r.flow == "feedback" and r.trace is not None and not r.trace.retried
+    store.close()
+
+
+def test_expiry_skips_a_session_held_by_a_turn_and_sweeps_the_others(db: str) -> None:
+    now = [datetime(2026, 1, 5, 12, 0, tzinfo=UTC)]
+    store = SqlStore(db)
+    engine = Engine(store, bots=BOTS, clock=lambda: now[0], conflict_wait_s=0.3)
+    for user in (USER, "idle-too"):
+        assert engine.turn(BOT, user, "I want to give feedback").flow == "feedback"
+    now[0] += timedelta(days=3)  # past the feedback flow's one-day idle timeout
+    proc = holder(db)
+    try:
+        assert engine.expire_idle() == 1  # the other one; the held session is left for later
+    finally:
+        proc.kill()
+        proc.wait()
+    held, other = engine.session(BOT, USER), engine.session(BOT, "idle-too")
+    assert held is not None and held.active is not None and held.active.flow == "feedback"
+    assert other is not None and other.active is None
+    assert engine.expire_idle() == 1  # released: now it is swept
     store.close()

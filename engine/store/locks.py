@@ -183,21 +183,29 @@ class _Wait:
 
     def until(self, deadline: float, path: Path) -> int | None:
         """The fd, locked; None when the wait was given up (time is up, or the file was removed)."""
-        while True:
-            left = deadline - time.monotonic()
-            if self._done.wait(min(STALE_CHECK_S, max(left, 0.0))):
-                break
-            if left > 0 and _names(path, self.fd):
-                continue
-            with self._guard:
-                if not self._done.is_set():
-                    self._given_up = True
+        try:
+            while not self._done.wait(min(STALE_CHECK_S, max(deadline - time.monotonic(), 0.0))):
+                if time.monotonic() < deadline and _names(path, self.fd):
+                    continue
+                if self._give_up():
                     return None
-            break  # it got the lock just now
+                break  # it got the lock just now
+        except BaseException:  # interrupted (Ctrl-C): whoever has the fd lets the lock go
+            if not self._give_up():
+                os.close(self.fd)
+            raise
         if self._error is not None:
             os.close(self.fd)
             raise StoreError(f"cannot lock {str(path)!r}: {self._error}") from self._error
         return self.fd
+
+    def _give_up(self) -> bool:
+        """Leave the fd to the thread, unless it is done; whether it was left."""
+        with self._guard:
+            if self._done.is_set():
+                return False
+            self._given_up = True
+            return True
 
 
 def _names(path: Path, fd: int) -> bool:
