@@ -11,6 +11,7 @@ import select
 import signal
 import subprocess
 import sys
+import threading
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -104,3 +105,40 @@ def test_expiry_skips_a_session_held_by_a_turn_and_sweeps_the_others(db: str) ->
     assert other is not None and other.active is None
     assert engine.expire_idle() == 1  # released: now it is swept
     store.close()
+
+
+def test_threads_of_one_process_wait_for_a_session_on_one_postgresql_connection(pg_url: str) -> None:
+    """Many threads waiting for one busy session queue in the process: one waits on the server."""
+    store = SqlStore(pg_url)
+    probe = SqlStore(pg_url)
+    waiting: list[int] = []
+    busy: list[SessionBusy] = []
+
+    def wait() -> None:
+        try:
+            with store.session_lock(BOT, USER, timeout_s=1.5):
+                pass
+        except SessionBusy as e:
+            busy.append(e)
+
+    proc = holder(pg_url)
+    try:
+        threads = [threading.Thread(target=wait) for _ in range(6)]
+        for t in threads:
+            t.start()
+        time.sleep(0.5)
+        with probe.engine.connect() as conn:
+            waiting.append(
+                conn.exec_driver_sql(
+                    "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
+                ).scalar_one()
+            )
+        for t in threads:
+            t.join()
+    finally:
+        proc.kill()
+        proc.wait()
+    assert waiting == [1]
+    assert len(busy) == 6 and all(e.waited_s == 1.5 for e in busy)
+    store.close()
+    probe.close()

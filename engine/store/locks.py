@@ -15,6 +15,8 @@ more than its own session, and it dies with its holder (kill -9 included):
   lets go, so the directory holds only the sessions being written (and any a crash left).
 - `AdvisoryLocks`: PostgreSQL; a session-level advisory lock on a connection of its own, which
   the server releases when that connection ends, however it ends.
+- `ThreadsFirst`: in front of either of the last two, so the threads of one process queue on a
+  threading lock and only one of them at a time waits on the database or the file.
 
 Waiting is bounded: past `timeout_s` the caller gets `SessionBusy` (a ConflictError).
 Locks are not reentrant: a holder asking again for its own session waits out its timeout.
@@ -28,7 +30,7 @@ import os
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, contextmanager, suppress
+from contextlib import AbstractContextManager, ExitStack, contextmanager, suppress
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -63,10 +65,14 @@ class ThreadLocks:
         self._guard = threading.Lock()
         # a key's lock and how many threads hold or wait for it; dropped when none do
         self._locks: dict[bytes, tuple[threading.Lock, int]] = {}
+        self._pid = os.getpid()
 
     @contextmanager
     def hold(self, bot: str, user: str, timeout_s: float) -> Iterator[None]:
         key = lock_digest(bot, user)
+        if self._pid != os.getpid():
+            # forked: what the parent's threads held is not held here (and never released)
+            self._guard, self._locks, self._pid = threading.Lock(), {}, os.getpid()
         with self._guard:
             lock, users = self._locks.get(key) or (threading.Lock(), 0)
             self._locks[key] = (lock, users + 1)
@@ -79,14 +85,40 @@ class ThreadLocks:
                 lock.release()
         finally:
             with self._guard:
-                lock, users = self._locks[key]
-                if users == 1:
-                    del self._locks[key]
+                _, users = self._locks.get(key, (lock, 1))
+                if users <= 1:
+                    self._locks.pop(key, None)
                 else:
                     self._locks[key] = (lock, users - 1)
 
     def close(self) -> None:
         pass
+
+
+class ThreadsFirst:
+    """`across` (processes), entered only by the one thread of this process that holds the session here.
+
+    The other threads of the process wait on a threading lock rather than each on its own
+    PostgreSQL connection or flock helper thread: a threaded server with many waiting turns
+    of one busy session uses one connection for them, not one each.
+    """
+
+    def __init__(self, across: SessionLocks) -> None:
+        self.here = ThreadLocks()
+        self.across = across
+
+    @contextmanager
+    def hold(self, bot: str, user: str, timeout_s: float) -> Iterator[None]:
+        deadline = time.monotonic() + timeout_s
+        with self.here.hold(bot, user, timeout_s), ExitStack() as stack:
+            try:
+                stack.enter_context(self.across.hold(bot, user, max(deadline - time.monotonic(), 0.0)))
+            except SessionBusy:
+                raise SessionBusy(bot, user, timeout_s) from None  # the whole wait, not its last part
+            yield
+
+    def close(self) -> None:
+        self.across.close()
 
 
 class FileLocks:

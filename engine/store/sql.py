@@ -45,7 +45,7 @@ from engine.store.dialect import (
     connect_url,
     reason,
 )
-from engine.store.locks import AdvisoryLocks, FileLocks, SessionLocks, ThreadLocks
+from engine.store.locks import AdvisoryLocks, FileLocks, SessionLocks, ThreadLocks, ThreadsFirst
 from engine.store.rows import (
     RECORD_COLUMNS,
     RUN_COLUMNS,
@@ -95,11 +95,11 @@ class SqlStore(Database):
 
     def _writer_locks(self) -> SessionLocks:
         if not self._sqlite:
-            return AdvisoryLocks(self._lock_connection)
+            return ThreadsFirst(AdvisoryLocks(self._lock_connection))
         database = self.engine.url.database
         if not database or database == ":memory:" or "mode=memory" in self.url:
             return ThreadLocks()  # a database in memory lives in this process only
-        return FileLocks(Path(f"{database}-locks"))
+        return ThreadsFirst(FileLocks(Path(f"{database}-locks")))
 
     def _lock_connection(self) -> Any:
         """A new DBAPI connection, out of the pool's count, in autocommit: AdvisoryLocks holds one per lock."""
