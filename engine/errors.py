@@ -124,7 +124,11 @@ class SessionBusy(ConflictError):
     """
 
     def __init__(self, bot: str, user: str, waited_s: float) -> None:
-        StoreError.__init__(self, f"the session of {user!r} with {bot} was busy with another turn for {waited_s:g} s")
+        StoreError.__init__(
+            self,
+            f"the session of {user!r} with {bot} was busy with another turn for {waited_s:g} s",
+            operation="session_lock",
+        )
         self.bot = bot
         self.user = user
         self.waited_s = waited_s

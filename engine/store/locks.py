@@ -41,6 +41,8 @@ from engine.errors import SessionBusy, StoreError
 ADVISORY_SPACE = 0x1A_100C
 # SQLite: how often a waiter checks that its lock file is still the session's
 STALE_CHECK_S = 0.05
+# what a StoreError of a lock names as its `operation` (the Store method)
+OPERATION = "session_lock"
 # PostgreSQL: SQLSTATE of "canceling statement due to lock timeout"
 LOCK_NOT_AVAILABLE = "55P03"
 
@@ -138,7 +140,9 @@ class FileLocks:
             try:
                 self.directory.mkdir(exist_ok=True)
             except OSError as e:
-                raise StoreError(f"cannot make the session lock folder {str(self.directory)!r}: {e}") from e
+                raise StoreError(
+                    f"cannot make the session lock folder {str(self.directory)!r}: {e}", operation=OPERATION
+                ) from e
             self._made = True
         return self.directory / f"{lock_digest(bot, user).hex()}.lock"
 
@@ -161,7 +165,7 @@ class FileLocks:
                 # O_CLOEXEC: a program this process starts must not inherit (and keep) the lock
                 fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
             except OSError as e:
-                raise StoreError(f"cannot open the session lock file {str(path)!r}: {e}") from e
+                raise StoreError(f"cannot open the session lock file {str(path)!r}: {e}", operation=OPERATION) from e
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
@@ -172,7 +176,7 @@ class FileLocks:
                     continue  # the file was removed while we waited: the one at the path now
             except OSError as e:
                 os.close(fd)
-                raise StoreError(f"cannot lock {str(path)!r}: {e}") from e
+                raise StoreError(f"cannot lock {str(path)!r}: {e}", operation=OPERATION) from e
             except BaseException:
                 os.close(fd)
                 raise
@@ -228,7 +232,7 @@ class _Wait:
             raise
         if self._error is not None:
             os.close(self.fd)
-            raise StoreError(f"cannot lock {str(path)!r}: {self._error}") from self._error
+            raise StoreError(f"cannot lock {str(path)!r}: {self._error}", operation=OPERATION) from self._error
         return self.fd
 
     def _give_up(self) -> bool:
@@ -293,7 +297,9 @@ class AdvisoryLocks:
                 if attempt == 0 and lost:
                     self._drop_idle()  # the server went away: the other idle ones are gone too
                     continue
-                raise StoreError(f"could not take the writer lock of {user!r} with {bot}: {e}") from e
+                raise StoreError(
+                    f"could not take the writer lock of {user!r} with {bot}: {e}", operation=OPERATION
+                ) from e
             except BaseException:
                 conn.close()  # interrupted while waiting: the lock may or may not be ours
                 raise

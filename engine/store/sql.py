@@ -44,6 +44,7 @@ from engine.store.dialect import (
     advisory_schema_lock,
     connect_url,
     reason,
+    scrub,
 )
 from engine.store.locks import AdvisoryLocks, FileLocks, SessionLocks, ThreadLocks, ThreadsFirst
 from engine.store.rows import (
@@ -105,8 +106,12 @@ class SqlStore(Database):
         """A new DBAPI connection, out of the pool's count, in autocommit: AdvisoryLocks holds one per lock."""
         try:
             raw = self.engine.raw_connection()
-        except (exc.SQLAlchemyError, self._dbapi.Error) as e:
-            raise StoreError(f"cannot reach database to lock the session: {e}") from e
+        except (exc.SQLAlchemyError, self.dbapi.Error) as e:
+            why = reason(e) if isinstance(e, exc.SQLAlchemyError) else str(e)
+            raise StoreError(
+                f"cannot reach database {self.url!r} to lock the session: {scrub(why, connect_url(self.url))}",
+                operation="session_lock",
+            ) from e
         conn = raw.driver_connection
         assert conn is not None
         raw.detach()  # kept for as long as the store lives, never returned to the pool
@@ -373,6 +378,7 @@ class SqlStore(Database):
 
         return once_more_if_gone(attempt, self.dbapi)
 
+    @operation()
     def close(self) -> None:
         writers = getattr(self, "_writers", None)  # absent when the store failed to open
         if writers is not None:
