@@ -81,10 +81,10 @@ def check(db: str, texts: dict[str, list[str]], results: dict[str, Result], turn
     committed = sum(r["committed"] for r in results.values())
     seen = counts(results)
     print(f"turns overlapping another process's: {overlapping(results)} of {committed}")
-    # queued, not failed: every turn of every process committed, none reported a conflict
-    assert [r["conflicts"] for r in results.values()] == [0] * len(results), seen
-    assert [r["committed"] for r in results.values()] == [turns] * len(results), seen
     if queued:
+        # queued, not failed: every turn of every process committed, none reported a conflict
+        assert [r["conflicts"] for r in results.values()] == [0] * len(results), seen
+        assert [r["committed"] for r in results.values()] == [turns] * len(results), seen
         # they did overlap (each process's calls ran while others' did), and yet each turn
         # was played exactly once: the writers waited for each other instead of racing
         assert overlapping(results) >= turns, seen
@@ -95,6 +95,9 @@ def check(db: str, texts: dict[str, list[str]], results: dict[str, Result], turn
         # varies with the machine's load: 4 of 300 turns on a busy 2-core machine, dozens when idle)
         assert sum(r["retried"] for r in results.values()) >= 1, seen
         assert sum(r["played"] for r in results.values()) > committed, seen
+        # on a loaded machine a turn can lose for the whole conflict_wait_s (what the lock
+        # ends): its caller is told (ConflictError), and it is not in the database (below)
+        assert [r["committed"] + r["conflicts"] for r in results.values()] == [turns] * len(results), seen
     if "://" not in db:
         with sqlite3.connect(db) as conn:
             assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
