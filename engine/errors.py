@@ -8,6 +8,7 @@ EngineError                      flow, state, session: where it happened
 ├── InputRejected                a user message was refused (empty, too long, ...); reason
 ├── StoreError                   the session store failed; operation
 │   ├── ConflictError            another writer changed the session first (row version)
+│   │   └── SessionBusy          another writer held the session's lock too long; bot, user
 │   └── SchemaError              the database schema is newer, foreign or not migratable
 ├── LLMError                     the language model backend failed; backend
 │   ├── LLMUnavailable           transport failed after retries (timeout, 429, 5xx)
@@ -105,6 +106,8 @@ class StoreError(EngineError):
 class ConflictError(StoreError):
     """The session row changed under this turn (compare-and-swap failed)."""
 
+    expected_version: int | None  # None when no version was compared (SessionBusy)
+
     def __init__(self, session: str, expected_version: int) -> None:
         super().__init__(
             f"session was changed by another writer (expected row version {expected_version})",
@@ -112,6 +115,24 @@ class ConflictError(StoreError):
             session=session,
         )
         self.expected_version = expected_version
+
+
+class SessionBusy(ConflictError):
+    """Another writer of the session held its lock for longer than this turn could wait.
+
+    A ConflictError, so a caller that retries a conflicted turn later retries this one too.
+    """
+
+    def __init__(self, bot: str, user: str, waited_s: float) -> None:
+        StoreError.__init__(
+            self,
+            f"the session of {user!r} with {bot} was busy with another turn for {waited_s:g} s",
+            operation="session_lock",
+        )
+        self.bot = bot
+        self.user = user
+        self.waited_s = waited_s
+        self.expected_version = None
 
 
 class SchemaError(StoreError):

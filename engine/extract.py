@@ -347,9 +347,11 @@ def _reads_as_english(text: str) -> bool:
 def warm_up() -> None:
     """Load the word-frequency tables now, not on the first message that needs them.
 
-    A server, or a parent process that forks workers, calls this once at start.
+    A server, or a parent process that forks workers, calls this once at start. Loaded on a
+    message, they cost seconds inside its turn, while the session's other writers wait.
     """
     _reads_as_english("warm up")
+    spelled_out("warm up")  # the number reader's tables, in each of its languages
 
 
 def sentiment() -> Parser:

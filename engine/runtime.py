@@ -8,11 +8,12 @@ import random
 import time
 import uuid
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime
 
 from engine.bot import MAIN, Bot
-from engine.errors import ConflictError, EngineError, InputRejected
+from engine.errors import ConflictError, EngineError, InputRejected, SessionBusy
 from engine.handoff import hold_of
 from engine.inputs import check_identifier, check_message
 from engine.llm import LLM, RulesLLM, TextSink
@@ -65,9 +66,13 @@ class Engine:
         bots: Registry | None = None,
         clock: Callable[[], datetime] = utcnow,
         conflict_wait_s: float = 10.0,
+        queue_writers: bool = True,
     ) -> None:
         self.clock = clock
         self.conflict_wait_s = conflict_wait_s
+        # False: no session lock, writers of one session race to the row-version check and
+        # the losers play their turn again (the old path; for benchmarks and the safety net's tests)
+        self.queue_writers = queue_writers
         self.store = store
         self.llm: LLM = llm or RulesLLM()
         self.resources = resources or Resources()
@@ -114,13 +119,35 @@ class Engine:
         message_id: str | None = None,
         on_text: TextSink | None = None,
     ) -> TurnResult:
-        """Play the turn on the stored session and commit it; on a conflict, play it again.
+        """Play the turn on the stored session and commit it, holding the session's writer lock.
 
         Messages of one user that arrive together (double-texting, two devices, a retrying
-        client) queue: the one that loses the compare-and-swap is played again on the state
-        the other left, until it commits or `conflict_wait_s` has passed (then ConflictError).
+        client) queue on the store's session lock: each turn waits for the one before it, then
+        loads, plays and commits once. Past `conflict_wait_s` of waiting, SessionBusy (a
+        ConflictError). The row-version check stays as the safety net: a turn that loses it
+        anyway (a writer without the lock, a lock lost with its connection) is played again on
+        the state the other left, until it commits or `conflict_wait_s` has passed.
         """
         deadline = time.monotonic() + self.conflict_wait_s
+        with self._queue(b.name, user):
+            return self._play(b, user, text, play, deadline, message_id=message_id, on_text=on_text)
+
+    def _queue(self, bot: str, user: str) -> AbstractContextManager[None]:
+        if not self.queue_writers:
+            return nullcontext()
+        return self.store.session_lock(bot, user, timeout_s=self.conflict_wait_s)
+
+    def _play(
+        self,
+        b: Bot,
+        user: str,
+        text: str,
+        play: Callable[[Turn], TurnWrite],
+        deadline: float,
+        *,
+        message_id: str | None,
+        on_text: TextSink | None,
+    ) -> TurnResult:
         pause = 0.001
         attempt = 0
         while True:
@@ -176,6 +203,7 @@ class Engine:
         """Close every stored run left idle past its flow's `idle_timeout`; how many sessions had one.
 
         Each such session gets one logged turn ("/expire"); its user is told on their next message.
+        A session whose writer lock stays held for `conflict_wait_s` is skipped (a turn is under way).
         """
         expired = 0
         for summary in self.store.sessions():
@@ -185,7 +213,10 @@ class Engine:
             session = self.store.load(b.name, summary.user)
             if session is None or not idle_frames(b, session, self.clock()):
                 continue
-            self._commit(b, summary.user, "/expire", Turn.expire)
+            try:
+                self._commit(b, summary.user, "/expire", Turn.expire)
+            except SessionBusy:
+                continue  # a turn has held it all this time: it is not idle, and the sweep goes on
             expired += 1
         return expired
 

@@ -6,9 +6,16 @@ python tests/_workers.py turns DB --users u0,u1,... --status FILE [--slow]
     transaction pause at random, so a kill often lands mid-transaction; the byte in
     FILE says where the worker was: "T" inside a write transaction, "-" outside.
 
-python tests/_workers.py race DB --user U --turns K --texts A|B|C
+python tests/_workers.py race DB --user U --turns K --texts A|B|C [--no-queue]
     Prints "ready", waits for a line on stdin, then runs K turns cycling through the
-    texts on one shared session; prints one JSON line with what it committed.
+    texts on one shared session; prints one JSON line with what it committed, how many
+    times a turn was played (a replay after a lost compare-and-swap plays it again) and
+    each turn's start and end (time.monotonic, one clock for all processes of the machine).
+    With --no-queue the engine takes no session lock (the compare-and-swap path alone).
+
+python tests/_workers.py hold DB --user U
+    Takes the writer lock of U's session with the workers' bot, prints "held", and sleeps
+    until killed (or MAX_SECONDS).
 """
 
 from __future__ import annotations
@@ -32,6 +39,7 @@ from sqlalchemy import event
 from engine import Bot, ConflictError, Engine, Registry, SqlStore, default_registry
 from engine.extract import warm_up
 from engine.runtime import TurnResult
+from engine.turn import Turn
 from flows.language_buddy.bot import FEEDBACK
 from flows.shared.feedback import feedback
 
@@ -170,23 +178,36 @@ def next_turn(args: argparse.Namespace) -> None:
 
 def race(args: argparse.Namespace) -> None:
     store = SqlStore(args.db)
-    engine = Engine(store, bots=BOTS)
+    engine = Engine(store, bots=BOTS, queue_writers=not args.no_queue)
     texts: list[str] = args.texts.split("|")
+    played = 0
+    run = Turn.run
+
+    def counted(turn: Turn) -> Any:
+        nonlocal played
+        played += 1
+        return run(turn)
+
+    Turn.run = counted  # type: ignore[method-assign]
     warm_up()
     print("ready", flush=True)
     sys.stdin.readline()  # the start signal: both workers are open and waiting
     committed = conflicts = retried = duplicates = 0
+    spans: list[tuple[float, float]] = []
     rng = random.Random(os.getpid())
     for i in range(args.turns):
         if args.pause_ms:
             # a user's think time: without it one process can hold the write lock for a long
             # burst while the other sits in SQLite's busy-handler backoff
             time.sleep(rng.uniform(0, args.pause_ms / 1000))
+        started = time.monotonic()
         try:
             r = engine.turn(BOT, args.user, texts[i % len(texts)], message_id=f"m{i}" if args.same_ids else None)
         except ConflictError:
             conflicts += 1
             continue
+        finally:
+            spans.append((started, time.monotonic()))
         if r.duplicate:
             duplicates += 1
             continue
@@ -194,9 +215,25 @@ def race(args: argparse.Namespace) -> None:
         retried += bool(r.trace and r.trace.retried)
     store.close()
     print(
-        json.dumps({"committed": committed, "conflicts": conflicts, "retried": retried, "duplicates": duplicates}),
+        json.dumps(
+            {
+                "committed": committed,
+                "conflicts": conflicts,
+                "retried": retried,
+                "duplicates": duplicates,
+                "played": played,
+                "spans": spans,
+            }
+        ),
         flush=True,
     )
+
+
+def hold(args: argparse.Namespace) -> None:
+    store = SqlStore(args.db)
+    with store.session_lock(BOT, args.user, timeout_s=MAX_SECONDS):
+        print("held", flush=True)
+        time.sleep(MAX_SECONDS)
 
 
 def main() -> None:
@@ -219,11 +256,15 @@ def main() -> None:
     r.add_argument("--pause-ms", type=float, default=0.0)
     # every worker sends message i with the id "m<i>": the same messages, retried from elsewhere
     r.add_argument("--same-ids", action="store_true")
+    r.add_argument("--no-queue", action="store_true")
+    h = sub.add_parser("hold")
+    h.add_argument("db")
+    h.add_argument("--user", required=True)
     args = ap.parse_args()
     if args.command == "zygote":
         zygote(ap)
         return
-    {"turns": turns, "next": next_turn, "race": race}[args.command](args)
+    {"turns": turns, "next": next_turn, "race": race, "hold": hold}[args.command](args)
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import sqlite3
 import threading
+import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime, timedelta
@@ -22,7 +23,7 @@ from sqlmodel import create_engine
 
 import engine.store.connection as connection
 import engine.store.schema as schema
-from engine import ConflictError, MemoryStore, SchemaError, SqlStore, Store, StoreError
+from engine import ConflictError, MemoryStore, SchemaError, SessionBusy, SqlStore, Store, StoreError
 from engine.models import (
     FlowFrame,
     FlowRun,
@@ -731,4 +732,86 @@ def test_sqlstore_one_store_serves_many_threads(tmp_path: Path) -> None:
         own = store.load(BOT, f"t{i}")
         assert own is not None and own.version == 21
         assert [m.content for m in store.history(own.id)] == [f"t{i} {n}" for n in range(20)][-LOAD_LIMIT:]
+    store.close()
+
+
+# -- the session writer lock (the contract, every backend) ---------------------------------
+
+
+def held_elsewhere(store: Store, bot: str, user: str, timeout_s: float) -> BaseException | None:
+    """Try the lock from another thread (another connection or file descriptor); what it raised."""
+    found: list[BaseException | None] = [None]
+
+    def attempt() -> None:
+        try:
+            with store.session_lock(bot, user, timeout_s=timeout_s):
+                pass
+        except BaseException as e:
+            found[0] = e
+
+    t = threading.Thread(target=attempt)
+    t.start()
+    t.join()
+    return found[0]
+
+
+def test_a_session_lock_excludes_other_holders_of_that_session_only(store: Store) -> None:
+    with store.session_lock(BOT, "ann", timeout_s=1):
+        busy = held_elsewhere(store, BOT, "ann", 0.2)
+        assert isinstance(busy, SessionBusy) and isinstance(busy, ConflictError)
+        assert (busy.bot, busy.user, busy.waited_s) == (BOT, "ann", 0.2) and busy.expected_version is None
+        # another user, another bot: their own sessions, not blocked
+        assert held_elsewhere(store, BOT, "bob", 0.2) is None
+        assert held_elsewhere(store, "fitness", "ann", 0.2) is None
+    # released at the end of the block, and taken again after a timed-out wait
+    assert held_elsewhere(store, BOT, "ann", 0.2) is None
+    with store.session_lock(BOT, "ann", timeout_s=1):
+        pass
+
+
+def test_a_session_lock_is_released_when_its_block_raises(store: Store) -> None:
+    with pytest.raises(KeyError), store.session_lock(BOT, "ann", timeout_s=1):
+        raise KeyError("the turn failed")
+    assert held_elsewhere(store, BOT, "ann", 0.2) is None
+
+
+def test_a_session_lock_admits_one_holder_at_a_time(store: Store) -> None:
+    """Four threads take one session's lock 15 times each: never two inside at once."""
+    inside: list[str] = []
+    overlaps: list[list[str]] = []
+    errors: list[BaseException] = []
+
+    def work(name: str) -> None:
+        try:
+            for _ in range(15):
+                with store.session_lock(BOT, "shared", timeout_s=10):
+                    inside.append(name)
+                    if len(inside) > 1:
+                        overlaps.append(list(inside))
+                    time.sleep(0.001)
+                    inside.remove(name)
+        except BaseException as e:  # pragma: no cover - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(f"t{i}",)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == [] and overlaps == []
+
+
+def test_a_session_lock_names_any_user_text(store: Store) -> None:
+    # keys are hashed: no user text can escape into a file name or an SQL statement
+    for user in ("../../etc/passwd", "a'; SELECT pg_sleep(10); --", "日本語" * 100, "x" * 5000):
+        with store.session_lock(BOT, user, timeout_s=1):
+            assert isinstance(held_elsewhere(store, BOT, user, 0.1), SessionBusy)
+
+
+def test_sqlstore_session_lock_files_go_with_their_holders(tmp_path: Path) -> None:
+    store = SqlStore(str(tmp_path / "s.db"))
+    folder = tmp_path / "s.db-locks"
+    with store.session_lock(BOT, "ann", timeout_s=1), store.session_lock(BOT, "bob", timeout_s=1):
+        assert len(list(folder.iterdir())) == 2
+    assert list(folder.iterdir()) == []
     store.close()

@@ -79,6 +79,11 @@ def down(pg_server: PgServer) -> Iterator[Down]:
         store.close()
 
 
+def locked(store: SqlStore) -> None:
+    with store.session_lock("support", "ann", timeout_s=1):
+        pass
+
+
 STORE_CALLS: dict[str, Callable[[SqlStore, str], object]] = {
     "load": lambda s, sid: s.load("support", "ann"),
     "get": lambda s, sid: s.get(sid),
@@ -93,13 +98,15 @@ STORE_CALLS: dict[str, Callable[[SqlStore, str], object]] = {
     "count": lambda s, sid: s.count("messages", sid),
     "schema_version": lambda s, sid: s.schema_version,
     "reopen": lambda s, sid: s.reopen(),
+    "session_lock": lambda s, sid: locked(s),
 }
 # reopen closes the store and opens a new one: opening is what fails
 STORE_OPERATION = {name: name for name in STORE_CALLS} | {"reopen": "open"}
 
 ENGINE_CALLS: dict[str, tuple[Callable[[Engine], object], str]] = {
-    "turn": (lambda e: e.turn("support", "ann", "how do I cancel"), "load"),
-    "reset": (lambda e: e.reset("support", "ann"), "load"),
+    # a turn first takes the session's writer lock (engine/store/locks.py)
+    "turn": (lambda e: e.turn("support", "ann", "how do I cancel"), "session_lock"),
+    "reset": (lambda e: e.reset("support", "ann"), "session_lock"),
     "agent_reply": (lambda e: e.agent_reply("support", "ann", "hello from a person"), "load"),
     "release": (lambda e: e.release("support", "ann"), "load"),
     "expire_idle": (lambda e: e.expire_idle(), "sessions"),

@@ -1,13 +1,15 @@
 """The session store contract, and `MemoryStore`, its in-process fake.
 
 `SqlStore` (engine/store/sql.py) is the real backend; both pass the same contract tests.
-`commit` writes a whole turn or nothing and refuses a stale row version.
+`commit` writes a whole turn or nothing and refuses a stale row version; `session_lock`
+makes the writers of one session wait for each other (engine/store/locks.py).
 """
 
 from __future__ import annotations
 
 import copy
 import threading
+from contextlib import AbstractContextManager
 from typing import Protocol, runtime_checkable
 
 from engine.errors import ConflictError
@@ -22,6 +24,7 @@ from engine.models import (
     TurnWrite,
     utcnow,
 )
+from engine.store.locks import ThreadLocks
 from engine.window import LOAD_LIMIT
 
 
@@ -39,6 +42,15 @@ class Store(Protocol):
 
     def commit(self, write: TurnWrite) -> None:
         """Write the turn atomically; ConflictError if the row version moved."""
+        ...
+
+    def session_lock(self, bot: str, user: str, *, timeout_s: float) -> AbstractContextManager[None]:
+        """Hold the writer lock of the session of `user` with `bot` for a `with` block.
+
+        Exclusive among every thread and process using the database, and only for that
+        session; waits at most `timeout_s`, then raises SessionBusy. Released when the block
+        ends, and by the database or the OS when its holder dies. Not reentrant.
+        """
         ...
 
     def history(self, session_id: str, limit: int = LOAD_LIMIT) -> list[Message]:
@@ -95,6 +107,7 @@ class MemoryStore:
         self._runs: dict[str, list[FlowRun]] = {}
         self._traces: dict[str, list[TurnTrace]] = {}
         self._records: list[StoredRecord] = []
+        self._writers = ThreadLocks()
 
     def load(self, bot: str, user: str) -> SessionState | None:
         with self._lock:
@@ -128,6 +141,9 @@ class MemoryStore:
             self._traces.setdefault(s.id, []).append(TurnTrace.model_validate(write.trace_doc))
             for draft in write.records:
                 self._add(s.bot, s.user, s.id, draft)
+
+    def session_lock(self, bot: str, user: str, *, timeout_s: float) -> AbstractContextManager[None]:
+        return self._writers.hold(bot, user, timeout_s)
 
     def _add(self, bot: str, user: str, session_id: str, draft: RecordDraft) -> None:
         self._records.append(

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from contextlib import AbstractContextManager
+from pathlib import Path
 from typing import Any, TypeVar
 
 from pydantic import JsonValue
@@ -42,7 +44,9 @@ from engine.store.dialect import (
     advisory_schema_lock,
     connect_url,
     reason,
+    scrub,
 )
+from engine.store.locks import AdvisoryLocks, FileLocks, SessionLocks, ThreadLocks, ThreadsFirst
 from engine.store.rows import (
     RECORD_COLUMNS,
     RUN_COLUMNS,
@@ -83,6 +87,37 @@ class SqlStore(Database):
         except exc.SQLAlchemyError as e:
             raise StoreError(f"cannot open database {self.url!r}: {reason(e)}") from e
         self._prepare()
+        self._writers = self._writer_locks()
+
+    # -- the writers of one session queue (see locks.py) -----------------------------------
+
+    def session_lock(self, bot: str, user: str, *, timeout_s: float) -> AbstractContextManager[None]:
+        return self._writers.hold(bot, user, timeout_s)
+
+    def _writer_locks(self) -> SessionLocks:
+        if not self._sqlite:
+            return ThreadsFirst(AdvisoryLocks(self._lock_connection))
+        database = self.engine.url.database
+        if not database or database == ":memory:" or "mode=memory" in self.url:
+            return ThreadLocks()  # a database in memory lives in this process only
+        return ThreadsFirst(FileLocks(Path(f"{database}-locks")))
+
+    def _lock_connection(self) -> Any:
+        """A new DBAPI connection, out of the pool's count, in autocommit: AdvisoryLocks holds one per lock."""
+        try:
+            raw = self.engine.raw_connection()
+        except (exc.SQLAlchemyError, self.dbapi.Error) as e:
+            why = reason(e) if isinstance(e, exc.SQLAlchemyError) else str(e)
+            raise StoreError(
+                f"cannot reach database {self.url!r} to lock the session: {scrub(why, connect_url(self.url))}",
+                operation="session_lock",
+            ) from e
+        conn = raw.driver_connection
+        assert conn is not None
+        raw.detach()  # kept for as long as the store lives, never returned to the pool
+        conn.rollback()  # the pool's ping may have begun a transaction
+        conn.autocommit = True
+        return conn
 
     def _prepare(self) -> None:
         d = self.engine.dialect
@@ -342,6 +377,13 @@ class SqlStore(Database):
                 return read(conn)
 
         return once_more_if_gone(attempt, self.dbapi)
+
+    @operation()
+    def close(self) -> None:
+        writers = getattr(self, "_writers", None)  # absent when the store failed to open
+        if writers is not None:
+            writers.close()
+        super().close()
 
     @operation()
     def reopen(self) -> SqlStore:

@@ -1,0 +1,374 @@
+"""Writer locks per session: the turns of one session run one at a time, each exactly once.
+
+Without them, writers of one session race to the row-version compare-and-swap and every loser
+plays its whole turn again (8 processes on one PostgreSQL session replayed 414 of 960 turns,
+the slowest waiting 9 s). With them, a turn waits for the session's previous turn to finish,
+then loads, plays and commits once; the version check stays as the safety net for a lock that
+was lost (a dropped connection) or a writer that takes none.
+
+A lock is held across the whole turn, which may wait seconds on a model, so it never blocks
+more than its own session, and it dies with its holder (kill -9 included):
+
+- `ThreadLocks`: one process only (MemoryStore, SQLite in memory); a threading lock per key.
+- `FileLocks`: a SQLite file; flock(2) on a file per session in `<database>-locks/`, which
+  the kernel releases when the holder's process dies. The holder removes the file before it
+  lets go, so the directory holds only the sessions being written (and any a crash left).
+- `AdvisoryLocks`: PostgreSQL; a session-level advisory lock on a connection of its own, which
+  the server releases when that connection ends, however it ends.
+- `ThreadsFirst`: in front of either of the last two, so the threads of one process queue on a
+  threading lock and only one of them at a time waits on the database or the file.
+
+Waiting is bounded: past `timeout_s` the caller gets `SessionBusy` (a ConflictError).
+Locks are not reentrant: a holder asking again for its own session waits out its timeout.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import os
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, ExitStack, contextmanager, suppress
+from pathlib import Path
+from typing import Any, Protocol
+
+from engine.errors import SessionBusy, StoreError
+
+# The first key of our two-key advisory locks: keeps them apart from any other advisory lock
+# in the database (PostgreSQL's one-key and two-key locks are separate spaces besides).
+ADVISORY_SPACE = 0x1A_100C
+# SQLite: how often a waiter checks that its lock file is still the session's
+STALE_CHECK_S = 0.05
+# what a StoreError of a lock names as its `operation` (the Store method)
+OPERATION = "session_lock"
+# PostgreSQL: SQLSTATE of "canceling statement due to lock timeout"
+LOCK_NOT_AVAILABLE = "55P03"
+
+
+class SessionLocks(Protocol):
+    """What a store holds its sessions' writer locks with."""
+
+    def hold(self, bot: str, user: str, timeout_s: float) -> AbstractContextManager[None]: ...
+
+    def close(self) -> None: ...
+
+
+def lock_digest(bot: str, user: str) -> bytes:
+    """A fixed-size name of the session of `user` with `bot` (any characters, any length)."""
+    return hashlib.blake2b(f"{bot}\x00{user}".encode(), digest_size=16).digest()
+
+
+class ThreadLocks:
+    """Per-session locks among the threads of one process."""
+
+    def __init__(self) -> None:
+        self._guard = threading.Lock()
+        # a key's lock and how many threads hold or wait for it; dropped when none do
+        self._locks: dict[bytes, tuple[threading.Lock, int]] = {}
+        self._pid = os.getpid()
+
+    @contextmanager
+    def hold(self, bot: str, user: str, timeout_s: float) -> Iterator[None]:
+        key = lock_digest(bot, user)
+        if self._pid != os.getpid():
+            # forked: what the parent's threads held is not held here (and never released)
+            self._guard, self._locks, self._pid = threading.Lock(), {}, os.getpid()
+        with self._guard:
+            lock, users = self._locks.get(key) or (threading.Lock(), 0)
+            self._locks[key] = (lock, users + 1)
+        try:
+            if not lock.acquire(timeout=max(timeout_s, 0.0)):
+                raise SessionBusy(bot, user, timeout_s)
+            try:
+                yield
+            finally:
+                lock.release()
+        finally:
+            with self._guard:
+                _, users = self._locks.get(key, (lock, 1))
+                if users <= 1:
+                    self._locks.pop(key, None)
+                else:
+                    self._locks[key] = (lock, users - 1)
+
+    def close(self) -> None:
+        pass
+
+
+class ThreadsFirst:
+    """`across` (processes), entered only by the one thread of this process that holds the session here.
+
+    The other threads of the process wait on a threading lock rather than each on its own
+    PostgreSQL connection or flock helper thread: a threaded server with many waiting turns
+    of one busy session uses one connection for them, not one each.
+    """
+
+    def __init__(self, across: SessionLocks) -> None:
+        self.here = ThreadLocks()
+        self.across = across
+
+    @contextmanager
+    def hold(self, bot: str, user: str, timeout_s: float) -> Iterator[None]:
+        deadline = time.monotonic() + timeout_s
+        with self.here.hold(bot, user, timeout_s), ExitStack() as stack:
+            try:
+                stack.enter_context(self.across.hold(bot, user, max(deadline - time.monotonic(), 0.0)))
+            except SessionBusy:
+                raise SessionBusy(bot, user, timeout_s) from None  # the whole wait, not its last part
+            yield
+
+    def close(self) -> None:
+        self.across.close()
+
+
+class FileLocks:
+    """Per-session flock(2) locks on files in `directory`, among any processes on this machine.
+
+    A lock file is removed by its holder before it lets go; a waiter that then gets the lock
+    on the removed file sees that the path now names another file (or none) and starts over
+    on the path, so two writers never hold "the" lock of one session on two different files.
+    """
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self._made = False
+
+    def _path(self, bot: str, user: str) -> Path:
+        if not self._made:
+            try:
+                self.directory.mkdir(exist_ok=True)
+            except OSError as e:
+                raise StoreError(
+                    f"cannot make the session lock folder {str(self.directory)!r}: {e}", operation=OPERATION
+                ) from e
+            self._made = True
+        return self.directory / f"{lock_digest(bot, user).hex()}.lock"
+
+    @contextmanager
+    def hold(self, bot: str, user: str, timeout_s: float) -> Iterator[None]:
+        path = self._path(bot, user)
+        fd = self._acquire(path, bot, user, timeout_s)
+        try:
+            yield
+        finally:
+            # remove, then release: a waiter on this file starts over on a fresh one
+            with suppress(FileNotFoundError):
+                os.unlink(path)
+            os.close(fd)
+
+    def _acquire(self, path: Path, bot: str, user: str, timeout_s: float) -> int:
+        deadline = time.monotonic() + timeout_s
+        while True:
+            try:
+                # O_CLOEXEC: a program this process starts must not inherit (and keep) the lock
+                fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+            except OSError as e:
+                raise StoreError(f"cannot open the session lock file {str(path)!r}: {e}", operation=OPERATION) from e
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                got = _Wait(fd).until(deadline, path)  # the fd is the wait's from here on
+                if got is None:
+                    if time.monotonic() >= deadline:
+                        raise SessionBusy(bot, user, timeout_s) from None
+                    continue  # the file was removed while we waited: the one at the path now
+            except OSError as e:
+                os.close(fd)
+                raise StoreError(f"cannot lock {str(path)!r}: {e}", operation=OPERATION) from e
+            except BaseException:
+                os.close(fd)
+                raise
+            if _names(path, fd):
+                return fd
+            os.close(fd)  # locked a file its holder had already removed
+
+    def close(self) -> None:
+        pass
+
+
+class _Wait:
+    """A blocking flock(2) on `fd` in a thread of its own, so that the wait can be given up.
+
+    flock has no timeout, and polling it with LOCK_NB both wakes late and lets a writer that
+    comes back at once take the lock again ahead of the waiters. The kernel wakes a blocked
+    flock the moment the holder lets go; the waiting thread only watches the clock, and that
+    the file is still the session's. A wait given up leaves the fd to the thread, which
+    closes it (releasing the lock at once) if it ever gets the lock.
+    """
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self._guard = threading.Lock()
+        self._done = threading.Event()
+        self._given_up = False
+        self._error: OSError | None = None
+        threading.Thread(target=self._block, name="innerloop-session-lock", daemon=True).start()
+
+    def _block(self) -> None:
+        try:
+            fcntl.flock(self.fd, fcntl.LOCK_EX)
+        except OSError as e:
+            self._error = e
+        with self._guard:
+            if self._given_up:
+                os.close(self.fd)
+                return
+            self._done.set()
+
+    def until(self, deadline: float, path: Path) -> int | None:
+        """The fd, locked; None when the wait was given up (time is up, or the file was removed)."""
+        try:
+            while not self._done.wait(min(STALE_CHECK_S, max(deadline - time.monotonic(), 0.0))):
+                if time.monotonic() < deadline and _names(path, self.fd):
+                    continue
+                if self._give_up():
+                    return None
+                break  # it got the lock just now
+        except BaseException:  # interrupted (Ctrl-C): whoever has the fd lets the lock go
+            if not self._give_up():
+                os.close(self.fd)
+            raise
+        if self._error is not None:
+            os.close(self.fd)
+            raise StoreError(f"cannot lock {str(path)!r}: {self._error}", operation=OPERATION) from self._error
+        return self.fd
+
+    def _give_up(self) -> bool:
+        """Leave the fd to the thread, unless it is done; whether it was left."""
+        with self._guard:
+            if self._done.is_set():
+                return False
+            self._given_up = True
+            return True
+
+
+def _names(path: Path, fd: int) -> bool:
+    """Whether `path` still names the file open as `fd`."""
+    try:
+        now = os.stat(path)
+    except FileNotFoundError:
+        return False
+    mine = os.fstat(fd)
+    return (now.st_ino, now.st_dev) == (mine.st_ino, mine.st_dev)
+
+
+class AdvisoryLocks:
+    """Per-session PostgreSQL advisory locks, each held on a connection of its own.
+
+    Not on the store's own connection: that one is shared by the process's threads (an
+    advisory lock is reentrant per connection, so two threads would both "hold" it) and a
+    lock waited for there would stall every other read and write of the store. Lock
+    connections are kept in autocommit and reused; `connect` makes a new one.
+    """
+
+    def __init__(self, connect: Callable[[], Any]) -> None:
+        self._connect = connect
+        self._guard = threading.Lock()
+        self._idle: list[_LockConnection] = []
+        self._pid = os.getpid()
+        # connections a forked child inherited: never used nor closed there (closing would end
+        # the parent's session on the server), only kept from the garbage collector
+        self._inherited: list[_LockConnection] = []
+
+    @contextmanager
+    def hold(self, bot: str, user: str, timeout_s: float) -> Iterator[None]:
+        key = int.from_bytes(lock_digest(bot, user)[:4], "big", signed=True)
+        conn = self._lock(key, bot, user, timeout_s)
+        try:
+            yield
+        finally:
+            self._unlock(conn, key)
+
+    def _lock(self, key: int, bot: str, user: str, timeout_s: float) -> _LockConnection:
+        for attempt in range(2):
+            conn = self._take()
+            try:
+                conn.set_timeout(timeout_s)
+                conn.execute(f"SELECT pg_advisory_lock({ADVISORY_SPACE}, {key})")
+                return conn
+            except Exception as e:
+                if _sqlstate(e) == LOCK_NOT_AVAILABLE:
+                    self._give_back(conn)  # autocommit: the failed statement left nothing open
+                    raise SessionBusy(bot, user, timeout_s) from e
+                lost = conn.closed
+                conn.close()
+                if attempt == 0 and lost:
+                    self._drop_idle()  # the server went away: the other idle ones are gone too
+                    continue
+                raise StoreError(
+                    f"could not take the writer lock of {user!r} with {bot}: {e}", operation=OPERATION
+                ) from e
+            except BaseException:
+                conn.close()  # interrupted while waiting: the lock may or may not be ours
+                raise
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _unlock(self, conn: _LockConnection, key: int) -> None:
+        try:
+            conn.execute(f"SELECT pg_advisory_unlock({ADVISORY_SPACE}, {key})")
+        except Exception:
+            # the connection is gone, and the lock went with it
+            conn.close()
+            return
+        self._give_back(conn)
+
+    def _take(self) -> _LockConnection:
+        with self._guard:
+            if self._pid != os.getpid():
+                self._inherited += self._idle
+                self._idle, self._pid = [], os.getpid()
+            if self._idle:
+                return self._idle.pop()
+        return _LockConnection(self._connect())
+
+    def _give_back(self, conn: _LockConnection) -> None:
+        with self._guard:
+            if self._pid == os.getpid():
+                self._idle.append(conn)
+
+    def _drop_idle(self) -> None:
+        with self._guard:
+            idle, self._idle = self._idle, []
+        for conn in idle:
+            conn.close()
+
+    def close(self) -> None:
+        if self._pid == os.getpid():
+            self._drop_idle()
+
+
+class _LockConnection:
+    """A DBAPI connection in autocommit that remembers the lock timeout it was last given."""
+
+    def __init__(self, conn: Any) -> None:
+        self.conn = conn
+        self.timeout_ms = -1
+
+    @property
+    def closed(self) -> bool:
+        return bool(getattr(self.conn, "closed", False))
+
+    def set_timeout(self, timeout_s: float) -> None:
+        ms = max(1, round(timeout_s * 1000))  # 0 would mean "wait for ever"
+        if ms != self.timeout_ms:
+            self.execute(f"SET lock_timeout = {ms}")
+            self.timeout_ms = ms
+
+    def execute(self, sql: str) -> None:
+        cur = self.conn.cursor()
+        try:
+            cur.execute(sql)
+        finally:
+            cur.close()
+
+    def close(self) -> None:
+        with suppress(Exception):  # already broken: nothing left to release
+            self.conn.close()
+
+
+def _sqlstate(e: BaseException) -> str | None:
+    """The SQLSTATE of a PostgreSQL driver error (psycopg 3 `sqlstate`, psycopg2 `pgcode`)."""
+    code = getattr(e, "sqlstate", None) or getattr(e, "pgcode", None)
+    return code if isinstance(code, str) else None
