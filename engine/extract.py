@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
 from wordfreq import zipf_frequency
 
+from engine import numwords
 from engine.numwords import spelled_out
 
 
@@ -351,7 +352,7 @@ def warm_up() -> None:
     message, they cost seconds inside its turn, while the session's other writers wait.
     """
     _reads_as_english("warm up")
-    spelled_out("warm up")  # the number reader's tables, in each of its languages
+    numwords.warm_up()  # the number reader's tables, in each of its languages
 
 
 def sentiment() -> Parser:

@@ -101,7 +101,8 @@ def _convert(text: str, lang: str) -> str:
 
 @lru_cache(maxsize=8192)
 def _zipf(word: str, lang: str) -> float:
-    return float(zipf_frequency(word, lang))
+    # the small lists: quicker to load, and the same tables engine/extract.py reads
+    return float(zipf_frequency(word, lang, wordlist="small"))
 
 
 def _fluency(words: list[str], lang: str) -> float:
@@ -163,3 +164,9 @@ def in_every_language(text: str) -> list[str]:
         except (ValueError, KeyError, IndexError):  # text2num refuses odd input: read it as typed
             out.append(text)
     return out
+
+
+def warm_up() -> None:
+    """Load the word-frequency tables of every language now (see engine.extract.warm_up)."""
+    for lang in LANGUAGES:
+        _zipf("warm", lang)
