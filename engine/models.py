@@ -82,9 +82,6 @@ class CarryOver(BaseModel):
     # anything their next message causes
     pending: list[str] = Field(default_factory=list)
 
-    def empty(self) -> bool:
-        return self.offered is None and self.suggested is None and self.confirm is None and not self.pending
-
 
 # Where sessions stored before `CarryOver` kept its parts: in the session's memory, under
 # these keys. `carry_from_context` moves them when such a session is loaded.

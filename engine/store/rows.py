@@ -19,6 +19,7 @@ from pydantic_core import to_json
 
 from engine.errors import StoreError
 from engine.models import (
+    CarryOver,
     FlowFrame,
     FlowRun,
     JsonObject,
@@ -37,6 +38,7 @@ SESSION_COLUMNS = (
 RUN_COLUMNS = ("flow", "outcome", "summary", "slots", "turns", "started_at", "ended_at")
 RECORD_COLUMNS = ("id", "kind", "bot", "user", "session_id", "data", "created_at")
 
+_NO_CARRY = CarryOver()
 _messages_json: TypeAdapter[list[Message]] = TypeAdapter(list[Message])
 _frames_json: TypeAdapter[list[FlowFrame]] = TypeAdapter(list[FlowFrame])
 _object_json: TypeAdapter[JsonObject] = TypeAdapter(JsonObject)
@@ -59,7 +61,7 @@ def session_values(s: SessionState) -> dict[str, object]:
         "flow_started_at": a.started_at.isoformat() if a else None,
         "stack": _frames_json.dump_json(s.stack).decode() if s.stack else "[]",
         "context": json.dumps(s.context) if s.context else "{}",
-        "carry": "{}" if s.carry.empty() else s.carry.model_dump_json(exclude_defaults=True),
+        "carry": "{}" if s.carry == _NO_CARRY else s.carry.model_dump_json(exclude_defaults=True),
         "turns": s.turns,
         "version": s.version,
         "updated_at": s.updated_at.isoformat(),
