@@ -8,10 +8,16 @@ stores' `traces()`), and a test checks every optional part against the model's o
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import get_args
 
 from pydantic import JsonValue
 
+from engine.errors import DefinitionError
 from engine.models import FlowFrame, JsonObject, LLMCall, NoticeKind, SessionState
+
+# checked where a notice is made, as building the `Notice` model did: an unknown kind stored
+# would make the session's traces unreadable
+_NOTICE_KINDS = frozenset(get_args(NoticeKind))
 
 
 @dataclass
@@ -41,6 +47,8 @@ class TraceDraft:
         self.entered.append({"flow": flow, "state": dest})
 
     def notice(self, kind: NoticeKind, flow: str | None = None, state: str | None = None, detail: str = "") -> None:
+        if kind not in _NOTICE_KINDS:
+            raise DefinitionError(f"unknown notice kind {kind!r}; the kinds are {sorted(_NOTICE_KINDS)}", flow=flow)
         event: JsonObject = {"kind": kind}
         if flow is not None:
             event["flow"] = flow
