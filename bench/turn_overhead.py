@@ -1,6 +1,6 @@
 """Per-turn engine overhead against a plain-sqlite3 floor (a benchmark, not a test).
 
-    python bench/turn_overhead.py [--sessions 300] [--sync FULL|NORMAL] [--bot NAME] [--profile]
+    python bench/turn_overhead.py [--sessions 300] [--sync FULL|NORMAL] [--bot NAME] [--profile] [--smoke]
 
 Both sides run the 4-turn feedback conversation for every session on an on-disk SQLite
 file, as a stateless server would: every turn loads the session from the store and
@@ -14,6 +14,10 @@ update it under a version check, insert one message, commit. Both sides run WAL 
 same `synchronous` level, and they alternate turn by turn so disk and cache conditions
 are shared. Peak memory is measured in a separate pass per side (tracemalloc slows the
 code it watches, so it is kept out of the timed pass).
+
+`--smoke` runs every part (timed pass, split, memory, profile) on a few sessions, and checks
+that both sides stored what the conversation should leave: tests/test_bench.py runs it, so
+the benchmark cannot break unseen. Its figures mean nothing.
 """
 
 from __future__ import annotations
@@ -40,7 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine import Bot, Engine, Registry, SqlStore
 from engine.models import RecordDraft, SessionState, TurnWrite
-from engine.store.sql import Synchronous
+from engine.store.dialect import Synchronous
 from flows.language_buddy.bot import FEEDBACK
 from flows.shared.feedback import feedback
 
@@ -118,7 +122,7 @@ class Floor:
 
 def engine_side(path: Path, sync: Synchronous, bot: str, users: list[str]) -> tuple[Turn, Callable[[], None]]:
     store = SqlStore(str(path), synchronous=sync)
-    engine = Engine(store, bots=BOTS)
+    engine = Engine(store, bots=BOTS if bot == BOT else None)  # a shipped bot: the installed ones
     if bot != BOT:
         for user in users:  # before any timing: a stored profile, as onboarding would leave
             store.add_record(bot, user, "seed", RecordDraft(kind="profile", data=PROFILE))
@@ -156,7 +160,7 @@ def timed(who: list[str], sides: dict[str, Turn]) -> dict[str, list[float]]:
 def engine_split(path: Path, sync: Synchronous, bot: str, warm: list[str], who: list[str]) -> dict[str, list[float]]:
     """Where an engine turn's time goes: store.load, store.commit, and the rest (the turn itself)."""
     store = SqlStore(str(path), synchronous=sync)
-    engine = Engine(store, bots=BOTS)
+    engine = Engine(store, bots=BOTS if bot == BOT else None)  # a shipped bot: the installed ones
     if bot != BOT:
         for user in warm + who:
             store.add_record(bot, user, "seed", RecordDraft(kind="profile", data=PROFILE))
@@ -270,7 +274,10 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3, help="timed runs on fresh files, pooled")
     ap.add_argument("--profile", action="store_true", help="also profile the engine side with cProfile")
     ap.add_argument("--top", type=int, default=25)
+    ap.add_argument("--smoke", action="store_true", help="every part on 3 sessions, checked, no figures to read")
     args = ap.parse_args()
+    if args.smoke:
+        args.sessions, args.repeat, args.profile, args.top = 3, 1, True, 5
     sync = cast(Literal["FULL", "NORMAL"], args.sync)
     base = args.dir or Path(tempfile.mkdtemp(prefix="innerloop-bench-"))
     base.mkdir(parents=True, exist_ok=True)
@@ -327,6 +334,33 @@ def main() -> None:
 
     if args.profile:
         profile_engine(fresh("engine-prof.db"), sync, args.bot, args.sessions, args.top)
+    if args.smoke:
+        check_stored(base / "engine.db", base / "floor.db", args.bot, len(warm) + args.sessions)
+
+
+def check_stored(engine_db: Path, floor_db: Path, bot: str, sessions: int) -> None:
+    """What the timed pass left: every session's feedback saved and its flow collapsed on the
+    engine side, every turn counted on the floor; SystemExit naming what is missing."""
+    store = SqlStore(str(engine_db))
+    try:
+        summaries = [s for s in store.sessions() if s.bot == bot]
+        saved = sum(len(store.records("feedback", bot=bot, user=s.user)) for s in summaries)
+        idle = [s.user for s in summaries if (got := store.load(bot, s.user)) is None or got.active is not None]
+    finally:
+        store.close()
+    conn = sqlite3.connect(floor_db)
+    try:
+        (turns,) = conn.execute("SELECT count(*) FROM messages").fetchone()
+    finally:
+        conn.close()
+    problems = []
+    if len(summaries) != sessions or saved != sessions or idle:
+        problems.append(f"engine: {len(summaries)} sessions, {saved} feedback entries, flows left open for {idle}")
+    if turns != sessions * len(SCRIPT):
+        problems.append(f"floor: {turns} messages for {sessions * len(SCRIPT)} turns")
+    if problems:
+        raise SystemExit("smoke check failed: " + "; ".join(problems))
+    print(f"smoke check: {sessions} sessions stored their feedback on the engine side; floor complete")
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ on every message; what they change is a correction only where the flow allows it
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import ValidationError
 from pydantic_core import ErrorDetails
@@ -20,8 +20,13 @@ from engine.models import FlowFrame, Slots
 from engine.states import Ask
 from engine.turnbase import TurnBase
 
-# Session memory key for the value a refused answer was offered ("Did you mean German?"), for a yes next turn.
-SUGGESTED_KEY = "innerloop.suggested"
+
+class Answer(NamedTuple):
+    """What reading the message as the asked slot's answer found."""
+
+    slots: Slots | None  # the slots with the answer set; None when there is no usable answer
+    reason: str | None  # why the answer was refused, when it was
+    others: bool = False  # a model's parse filled other slots (noted), not the asked one
 
 
 class AnswerReader(TurnBase):
@@ -34,9 +39,9 @@ class AnswerReader(TurnBase):
 
     def _fill_from_model(
         self, flow: Flow[Any], slots: Slots, found: dict[str, object], state: Ask
-    ) -> tuple[Slots, dict[str, Any]]:
+    ) -> tuple[Slots, dict[str, Any], bool]:
         """Slots a model read beside the asked one, each kept only if its slot takes it; what
-        changed is acknowledged as the rules' findings are."""
+        changed is acknowledged as the rules' findings are (the flag: something changed)."""
         changed: list[str] = []
         for name, value in found.items():
             if isinstance(value, str) and not _in_message(value, self.text):
@@ -52,8 +57,7 @@ class AnswerReader(TurnBase):
             if show is not None:
                 shown = ", ".join(show(k, getattr(slots, k)) for k in changed)
             self.emit(f"Noted ({shown}).")
-            self._model_filled = True
-        return slots, slots.model_dump(mode="json")
+        return slots, slots.model_dump(mode="json"), bool(changed)
 
     def _extract(self, flow: Flow[Any], slots: Slots, asking: str | None) -> tuple[Slots, list[str]]:
         """Read the message for every slot the flow lets any message fill (open ones, and
@@ -80,16 +84,19 @@ class AnswerReader(TurnBase):
         return slots, changed
 
     def parse_answer(
-        self, flow: Flow[Any], state: Ask, slots: Slots, frame: FlowFrame
-    ) -> tuple[Slots | None, str | None]:
+        self, flow: Flow[Any], state: Ask, slots: Slots, frame: FlowFrame, *, resuming: bool = False
+    ) -> Answer:
+        """The message as the answer to `state`; `resuming` a paused run, a message the rules
+        cannot read is no answer, and no model is asked to make it one."""
         raw = state.parser(slots)(self.text)
         if isinstance(raw, Invalid):
             if raw.suggestion is not None:
-                # read by the next turn only (Turn.run pops it), at this question
-                self.session.context[SUGGESTED_KEY] = raw.suggestion
-            return None, raw.reason
-        if raw is None and self._resuming:
-            return None, None  # a greeting after a pause is no answer, and no model is asked to make it one
+                # read by the next turn only, at this question
+                self.session.carry.suggested = raw.suggestion
+            return Answer(None, raw.reason)
+        if raw is None and resuming:
+            return Answer(None, None)  # a greeting after a pause
+        filled = False
         if raw is None:
             # one call reads the asked slot and every other slot the message may fill or correct
             others = tuple(n for n in flow.fills if n != state.slot and self._fillable(flow, slots, n))
@@ -99,13 +106,13 @@ class AnswerReader(TurnBase):
             # a field left at its default (None, or an empty dict slot's {}) says nothing
             extra = {n: v for n in others if (v := getattr(answer, n, None)) is not None and v != getattr(slots, n)}
             if extra:
-                slots, frame.slots = self._fill_from_model(flow, slots, extra, state)
+                slots, frame.slots, filled = self._fill_from_model(flow, slots, extra, state)
             if raw is None:
-                return None, None
+                return Answer(None, None, filled)
         try:
-            return flow.slots.model_validate({**frame.slots, state.slot: raw}), None
+            return Answer(flow.slots.model_validate({**frame.slots, state.slot: raw}), None, filled)
         except ValidationError as e:
-            return None, _friendly(e, state.parser(slots).expects)
+            return Answer(None, _friendly(e, state.parser(slots).expects), filled)
 
     def _try_set(self, flow: Flow[Any], slots: Slots, state: Ask, raw: object) -> Slots | None:
         if raw is None or isinstance(raw, Invalid):

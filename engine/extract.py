@@ -8,6 +8,7 @@ A rule returns the value it read, `None` when it cannot decide (the LLM may try)
 from __future__ import annotations
 
 import difflib
+import functools
 import math
 import re
 import unicodedata
@@ -335,14 +336,23 @@ _CLEAR = 0.3
 
 
 _NO_SCORES = {"compound": 0.0, "pos": 0.0, "neg": 0.0}
+# what VADER could score: a word or an emoticon; a bare "4" or "2/5!" holds neither
+_SCORABLE = re.compile(r"[^\d\s.,!?/]")
 # VADER's lexicon is English: "die" in "Ich will die App bewerten" is not a death
 _OTHER_LANGUAGES = ("de", "fr", "es", "it", "pt", "nl")
 
 
 def _reads_as_english(text: str) -> bool:
-    words = re.findall(r"[^\W\d_]+", text)
-    english = sum(zipf_frequency(w, "en", wordlist="small") for w in words)
-    return all(english >= sum(zipf_frequency(w, lang, wordlist="small") for w in words) for lang in _OTHER_LANGUAGES)
+    table = [_zipfs(w) for w in re.findall(r"[^\W\d_]+", text)]
+    english = sum(z[0] for z in table)
+    return all(english >= sum(z[i] for z in table) for i in range(1, len(_OTHER_LANGUAGES) + 1))
+
+
+@functools.lru_cache(maxsize=1024)
+def _zipfs(word: str) -> tuple[float, ...]:
+    """`word`'s frequency in English, then in each of `_OTHER_LANGUAGES`: one cached row per
+    word, where each lookup otherwise tokenizes the word again (seven times per word)."""
+    return tuple(zipf_frequency(word, lang, wordlist="small") for lang in ("en", *_OTHER_LANGUAGES))
 
 
 def warm_up() -> None:
@@ -365,7 +375,11 @@ def sentiment() -> Parser:
         t = _REQUEST_LIKE.sub("want to", _norm(text))
         if _NEUTRAL_RE.search(t):
             return "neutral"
-        scores = _VADER.polarity_scores(t) if _reads_as_english(t) else _NO_SCORES
+        # VADER first, the language check only when it found something: most messages score
+        # nothing, and the check looks every word up in seven frequency tables
+        scores = _VADER.polarity_scores(t) if _SCORABLE.search(t) else _NO_SCORES
+        if (scores["compound"] or scores["pos"] or scores["neg"]) and not _reads_as_english(t):
+            scores = _NO_SCORES
         compound = scores["compound"] - (0.5 if _COMPLAINT_RE.search(t) else 0.0)
         if compound >= _CLEAR:
             return "positive"

@@ -61,12 +61,14 @@ class FlowRunner(AnswerReader):
         self.trace.enter(name, frame.state)
         self.advance(flow, frame, slots)
 
-    def flow_turn(self, flow: Flow[Any], frame: FlowFrame) -> None:
+    def flow_turn(self, flow: Flow[Any], frame: FlowFrame, *, resuming: bool = False) -> None:
         """The message answers the open flow's question, resting in `frame.state`.
 
         Asides come first, then the flow's any-time extractor (several slots, corrections),
         then the state's parser and, when that cannot tell, the model; a failed answer
         climbs the reprompt ladder and, after `max_attempts`, takes the state's fallback.
+        `resuming`: the run was paused and this message brings it back; it answers the
+        question only when the rules read it so.
         """
         frame.turns += 1
         frame.scratchpad.append(Message(role="user", content=self.text))
@@ -81,10 +83,11 @@ class FlowRunner(AnswerReader):
         state = flow.state(frame.state)
         if not isinstance(state, Ask):
             raise DefinitionError("session rests in a state that does not ask", flow=flow.name, state=frame.state)
-        suggested, self._suggested = self._suggested, None
+        carried = self.carried
+        suggested, carried.suggested = carried.suggested, None
         if suggested is not None and self._answer_suggestion(flow, frame, slots, state, suggested):
             return
-        offered, self._offered = self._offered, None
+        offered, carried.offered = carried.offered, None
         if offered is not None and self._take_offer(flow, slots, state, offered):
             return
         for aside in flow.asides:
@@ -112,7 +115,7 @@ class FlowRunner(AnswerReader):
             # keeps cutting out"); a correction ("no, my native language is Polish") is not an
             # answer, and the question is asked again with the change noted.
             if not corrected:
-                updated, _ = self.parse_answer(flow, state, slots, frame)
+                updated = self.parse_answer(flow, state, slots, frame, resuming=resuming).slots
                 if updated is not None:
                     frame.attempts = 0
                     self.emit(noted)
@@ -120,18 +123,17 @@ class FlowRunner(AnswerReader):
                     return
             self.emit(f"{noted} {self.question(flow, state, slots)}".strip())
             return
-        self._model_filled = False
-        updated, reason = self.parse_answer(flow, state, slots, frame)
+        updated, reason, others = self.parse_answer(flow, state, slots, frame, resuming=resuming)
         if updated is not None:
             if frame.attempts:
                 frame.attempts = 0
             self.move(flow, frame, updated, ANSWER)
             return
-        if self._resuming and reason is None:
+        if resuming and reason is None:
             # back after a pause with a message that answers nothing ("hi again"): the question, no reprompt
             self.emit("Welcome back! Let's continue. " + self.question(flow, state, slots))
             return
-        if self._model_filled:
+        if others:
             # the message answered other questions, not this one: noted, and this one asked again
             self.emit(self.question(flow, state, flow.new_slots(frame.slots)))
             return

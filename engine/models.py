@@ -6,7 +6,7 @@ import functools
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Literal
+from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, model_validator
 
@@ -62,10 +62,43 @@ class FlowFrame(BaseModel):
     paused: bool = False
 
 
+class CarryOver(BaseModel):
+    """What one turn leaves for the next, and only the next: it takes all of it at its start.
+
+    Everything a turn may leave behind for the following message is here, typed, rather
+    than in the session's memory (`context`, which is the bots' own) or on the turn.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    # the message an aside offered ("Did you mean English?" after "I want to learn englsh"):
+    # a yes is read as that message
+    offered: str | None = None
+    # the value a refused answer suggested ("Did you mean German?"): a yes at the same question takes it
+    suggested: str | None = None
+    # the flow a model read in the message, asked back ("Do you want to ...?"): a yes starts it
+    confirm: str | None = None
+    # what happened while the user was away (a person's reply, a run closed): told before
+    # anything their next message causes
+    pending: list[str] = Field(default_factory=list)
+
+
+# Where sessions stored before `CarryOver` kept its parts: in the session's memory, under
+# these keys. `carry_from_context` moves them when such a session is loaded.
+LEGACY_CARRY_KEYS: Final = {
+    "innerloop.offered": "offered",
+    "innerloop.suggested": "suggested",
+    "innerloop.confirm": "confirm",
+    "innerloop.pending": "pending",
+}
+
+
 class SessionState(BaseModel):
     """One user's session with one bot, as stored; `version` is the compare-and-swap counter."""
 
-    model_config = ConfigDict(extra="forbid")
+    # keys only: pydantic's cache of every short string it reads (ids, users, states) kept up
+    # to 16,384 of them alive between turns, a server's heap growing with its users
+    model_config = ConfigDict(extra="forbid", cache_strings="keys")
 
     id: str
     bot: str
@@ -73,10 +106,28 @@ class SessionState(BaseModel):
     active: FlowFrame | None = None
     stack: list[FlowFrame] = Field(default_factory=list)
     context: JsonObject = Field(default_factory=dict)
+    carry: CarryOver = Field(default_factory=CarryOver)
     turns: int = 0
     version: int = 0
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)
+
+
+def carry_from_context(session: SessionState) -> SessionState:
+    """`session` with the carry-over it stored in its memory's old keys moved to `carry`
+    (a value of the wrong type is dropped, as the turn that read it dropped it)."""
+    old = {LEGACY_CARRY_KEYS[k]: session.context.pop(k) for k in list(session.context) if k in LEGACY_CARRY_KEYS}
+    if not old:
+        return session
+    moved = session.carry.model_dump()
+    for name, value in old.items():
+        if name == "pending":
+            if isinstance(value, list):
+                moved["pending"] = [*moved["pending"], *(str(v) for v in value)]
+        elif isinstance(value, str) and moved[name] is None:
+            moved[name] = value
+    session.carry = CarryOver.model_validate(moved)
+    return session
 
 
 class LLMCall(Frozen):

@@ -8,8 +8,16 @@ stores' `traces()`), and a test checks every optional part against the model's o
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import get_args
 
-from engine.models import Entered, Fired, FlowFrame, JsonObject, LLMCall, Notice, NoticeKind, SessionState
+from pydantic import JsonValue
+
+from engine.errors import DefinitionError
+from engine.models import FlowFrame, JsonObject, LLMCall, NoticeKind, SessionState
+
+# checked where a notice is made, as building the `Notice` model did: an unknown kind stored
+# would make the session's traces unreadable
+_NOTICE_KINDS = frozenset(get_args(NoticeKind))
 
 
 @dataclass
@@ -18,10 +26,13 @@ class TraceDraft:
 
     route: str = ""
     message_id: str | None = None
-    entered: list[Entered] = field(default_factory=list)
-    fired: list[Fired] = field(default_factory=list)
+    # `Entered`, `Fired` and `Notice` events as the JSON their models dump (defaults left out),
+    # made directly: a turn records several, and each model built and dumped again cost more
+    # than the rest of the trace
+    entered: list[JsonObject] = field(default_factory=list)
+    fired: list[JsonObject] = field(default_factory=list)
     llm_calls: list[LLMCall] = field(default_factory=list)
-    notices: list[Notice] = field(default_factory=list)
+    notices: list[JsonObject] = field(default_factory=list)
     # the flow and state the turn started in (None: the main conversation)
     before: tuple[str | None, str | None] = (None, None)
 
@@ -29,14 +40,23 @@ class TraceDraft:
         self.before = (at.flow, at.state) if at else (None, None)
 
     def enter(self, flow: str, state: str) -> None:
-        self.entered.append(Entered(flow=flow, state=state))
+        self.entered.append({"flow": flow, "state": state})
 
     def fire(self, flow: str, source: str, trigger: str, dest: str) -> None:
-        self.fired.append(Fired(flow=flow, source=source, trigger=trigger, dest=dest))
-        self.entered.append(Entered(flow=flow, state=dest))
+        self.fired.append({"flow": flow, "source": source, "trigger": trigger, "dest": dest})
+        self.entered.append({"flow": flow, "state": dest})
 
     def notice(self, kind: NoticeKind, flow: str | None = None, state: str | None = None, detail: str = "") -> None:
-        self.notices.append(Notice(kind=kind, flow=flow, state=state, detail=detail))
+        if kind not in _NOTICE_KINDS:
+            raise DefinitionError(f"unknown notice kind {kind!r}; the kinds are {sorted(_NOTICE_KINDS)}", flow=flow)
+        event: JsonObject = {"kind": kind}
+        if flow is not None:
+            event["flow"] = flow
+        if state is not None:
+            event["state"] = state
+        if detail:
+            event["detail"] = detail
+        self.notices.append(event)
 
     def doc(self, session: SessionState, text: str, reply: str, records: list[str], retried: bool) -> JsonObject:
         """The event-log entry of the turn that left `session` as it is (defaults left out)."""
@@ -52,7 +72,7 @@ class TraceDraft:
             doc["slots_after"] = dict(a.slots)
         for key, events in (("entered", self.entered), ("fired", self.fired), ("notices", self.notices)):
             if events:
-                doc[key] = [e.model_dump(mode="json", exclude_defaults=True) for e in events]
+                doc[key] = list[JsonValue](events)
         if records:
             doc["records"] = list(records)
         if self.llm_calls:

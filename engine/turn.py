@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 from datetime import datetime, timedelta
 
-from engine.answers import SUGGESTED_KEY
 from engine.bot import Bot, Intent
 from engine.context import MainContext
 from engine.errors import DefinitionError
@@ -18,6 +17,7 @@ from engine.flowrun import FlowRunner
 from engine.handoff import end_hold, hold_of
 from engine.llm.port import TextSink
 from engine.models import (
+    CarryOver,
     FlowFrame,
     FlowRun,
     Message,
@@ -27,17 +27,10 @@ from engine.models import (
     TurnWrite,
 )
 from engine.states import Ask, render
-from engine.turnbase import OFFERED_KEY
 from engine.versions import reconcile
 
 CANCEL_WORDS = {"cancel", "stop", "abort", "cancel this", "stop this", "/cancel"}
 HELP_WORDS = {"help", "/help", "?", "help me", "what do you need?"}
-
-
-# Session memory key for what a batch job did that the user has not been told yet.
-PENDING_KEY = "innerloop.pending"
-# Session memory key for the flow a model read in the last message, asked back ("Do you want to ...?").
-CONFIRM_KEY = "innerloop.confirm"
 
 
 def idle_frames(bot: Bot, session: SessionState, now: datetime) -> list[tuple[FlowFrame, timedelta]]:
@@ -78,17 +71,10 @@ class Turn(FlowRunner):
         open, the bot's entry rule (onboarding first), then the main conversation.
         """
         self._reconcile()
-        pending = self.session.context.pop(PENDING_KEY, None)
-        if isinstance(pending, list):
-            self.reply[:0] = [str(p) for p in pending]  # told before anything this message causes
-        # a question asked back last turn is answered by this message or not at all
-        asked = self.session.context.pop(CONFIRM_KEY, None)
-        self._asked = asked if isinstance(asked, str) else None
-        # likewise a suggestion: a yes to it must come next, at the same question
-        suggested = self.session.context.pop(SUGGESTED_KEY, None)
-        self._suggested = suggested if isinstance(suggested, str) else None
-        offered = self.session.context.pop(OFFERED_KEY, None)
-        self._offered = offered if isinstance(offered, str) else None
+        # what the last turn left is this message's only: a question asked back, a suggestion
+        # or an offer is answered now or not at all
+        self.carried, self.session.carry = self.session.carry, CarryOver()
+        self.reply[:0] = self.carried.pending  # told before anything this message causes
         a = self.session.active
         word = " ".join(self.text.lower().split()).rstrip(".!")
         if hold_of(self.session) is not None:
@@ -149,8 +135,7 @@ class Turn(FlowRunner):
         self.session.active = paused
         self.trace.notice("resume", flow.name, paused.state)
         self._route(f"entry:{name}")
-        self._resuming = True
-        self.flow_turn(flow, paused)
+        self.flow_turn(flow, paused, resuming=True)
 
     def reset(self) -> TurnWrite:
         """Abandon the active and suspended flows (the chat's /reset); main history stays."""
@@ -220,7 +205,7 @@ class Turn(FlowRunner):
         guessed = self._guess_intent()
         if guessed is not None:
             # a model's reading of what the user wants is asked back, never acted on
-            self.session.context[CONFIRM_KEY] = guessed.flow
+            self.session.carry.confirm = guessed.flow
             self.trace.notice("route", detail=f"asked: {guessed.flow}")
             self.emit(guessed.question)
             return
@@ -244,7 +229,7 @@ class Turn(FlowRunner):
 
     def _confirmed(self) -> bool:
         """The answer to "Do you want to ...?": yes starts the flow; anything else goes on as usual."""
-        flow = self._asked
+        flow = self.carried.confirm
         if flow is None or not self.bot.has_flow(flow):
             return False
         answer = read_yes_no(self.text)
@@ -363,8 +348,7 @@ class Turn(FlowRunner):
         return self._write()
 
     def _tell_later(self, text: str) -> None:
-        pending = self.session.context.get(PENDING_KEY)
-        self.session.context[PENDING_KEY] = [*(pending if isinstance(pending, list) else []), text]
+        self.session.carry.pending.append(text)
 
     def expire(self) -> TurnWrite:
         """Close the session's idle runs now (`innerloop sessions expire`); the user hears of it next time."""

@@ -18,6 +18,7 @@ from engine.context import EntryContext
 from engine.handoff import hold_of, start_hold
 from engine.llm import LLM
 from engine.models import (
+    CarryOver,
     FlowRun,
     JsonObject,
     Message,
@@ -39,11 +40,6 @@ M = TypeVar("M", bound=BaseModel)
 PromptUse = Literal["reply", "say", "parse"]
 
 
-# Session memory key for the message an aside offered ("Did you mean English?" after "I want to
-# learn englsh"): a yes next turn is read as that message.
-OFFERED_KEY = "innerloop.offered"
-
-
 class TurnBase:
     """One user message against one loaded session, and everything the turn collects."""
 
@@ -61,12 +57,9 @@ class TurnBase:
     ) -> None:
         self.now = now or utcnow()
         self._shared: dict[type[BaseModel], BaseModel] = {}
-        self._model_filled = False  # a parse call filled slots beside the asked one
-        # a paused run resumed by this message: it answers the question only when the rules read it so
-        self._resuming = False
-        self._asked: str | None = None  # the flow a model read last turn, asked back
-        self._suggested: str | None = None  # the value last turn's refusal offered ("Did you mean German?")
-        self._offered: str | None = None  # the message last turn's aside offered to read a yes as
+        # what the previous turn left for this one (`run` takes it off the session; each part
+        # is used once); what this turn leaves for the next goes on `session.carry`
+        self.carried = CarryOver()
         self.bot = bot
         self.store = store
         self.llm = llm
@@ -106,7 +99,7 @@ class TurnBase:
         return self.session.context
 
     def offer(self, text: str) -> None:
-        self.session.context[OFFERED_KEY] = text
+        self.session.carry.offered = text
 
     def note(self, kind: NoticeKind, flow: str | None, detail: str) -> None:
         self.trace.notice(kind, flow, None, detail)

@@ -193,3 +193,16 @@ def test_every_shipped_conversation_reads_back_from_the_store_as_the_turn_traced
         by_key = {(t.turn, t.user_text, t.at): t for t in stored}
         for t in turned:
             assert by_key[(t.turn, t.user_text, t.at)] == t, path.name
+
+
+def test_a_notice_of_an_unknown_kind_is_refused_where_it_is_made() -> None:
+    """The draft keeps notices as JSON, not as `Notice` models; an unknown kind must still fail
+    at once, not be stored and make the session's traces unreadable."""
+    from engine.errors import DefinitionError
+    from engine.trace import TraceDraft
+
+    draft = TraceDraft()
+    draft.notice("tool", "feedback", None, "search: x")
+    with pytest.raises(DefinitionError, match="unknown notice kind 'bogus'"):
+        draft.notice("bogus", "feedback")  # type: ignore[arg-type]
+    assert draft.notices == [{"kind": "tool", "flow": "feedback", "detail": "search: x"}]

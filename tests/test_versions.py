@@ -207,6 +207,7 @@ def test_a_batch_expiry_closes_idle_runs_and_the_user_is_told_next_time(tmp_path
     assert s is not None and s.active is None
     r = e.turn("language-buddy", "u", "hello")
     assert r.reply.startswith("(Your unfinished feedback was closed: nothing was said in it for 3 days.)")
-    assert "innerloop.pending" not in (e.session("language-buddy", "u") or s).context
+    told = e.session("language-buddy", "u") or s
+    assert told.carry.pending == [] and not told.context  # told once, nothing left over
     assert e.session("language-buddy", "fresh").active is not None  # type: ignore[union-attr]
     store.close()

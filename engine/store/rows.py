@@ -18,16 +18,27 @@ from pydantic import TypeAdapter, ValidationError
 from pydantic_core import to_json
 
 from engine.errors import StoreError
-from engine.models import FlowFrame, FlowRun, JsonObject, Message, RecordDraft, SessionState, StoredRecord
+from engine.models import (
+    CarryOver,
+    FlowFrame,
+    FlowRun,
+    JsonObject,
+    Message,
+    RecordDraft,
+    SessionState,
+    StoredRecord,
+    carry_from_context,
+)
 
 # the order session_from_row unpacks a sessions row in (the store checks it against the table)
 SESSION_COLUMNS = (
     "id", "bot", "user", "flow", "state", "flow_version", "slots", "scratchpad", "attempts", "flow_turns",
-    "flow_started_at", "stack", "context", "turns", "version", "created_at", "updated_at",
+    "flow_started_at", "stack", "context", "carry", "turns", "version", "created_at", "updated_at",
 )  # fmt: skip
 RUN_COLUMNS = ("flow", "outcome", "summary", "slots", "turns", "started_at", "ended_at")
 RECORD_COLUMNS = ("id", "kind", "bot", "user", "session_id", "data", "created_at")
 
+_NO_CARRY = CarryOver()
 _messages_json: TypeAdapter[list[Message]] = TypeAdapter(list[Message])
 _frames_json: TypeAdapter[list[FlowFrame]] = TypeAdapter(list[FlowFrame])
 _object_json: TypeAdapter[JsonObject] = TypeAdapter(JsonObject)
@@ -50,6 +61,7 @@ def session_values(s: SessionState) -> dict[str, object]:
         "flow_started_at": a.started_at.isoformat() if a else None,
         "stack": _frames_json.dump_json(s.stack).decode() if s.stack else "[]",
         "context": json.dumps(s.context) if s.context else "{}",
+        "carry": "{}" if s.carry == _NO_CARRY else s.carry.model_dump_json(exclude_defaults=True),
         "turns": s.turns,
         "version": s.version,
         "updated_at": s.updated_at.isoformat(),
@@ -64,7 +76,7 @@ def session_from_row(row: Sequence[Any]) -> SessionState:
     and the session separately, and it validates exactly as strictly.
     """
     (sid, bot, user, flow, state, flow_version, slots, scratchpad, attempts, flow_turns,
-     flow_started_at, stack, context, turns, version, created_at, updated_at) = row  # fmt: skip
+     flow_started_at, stack, context, carry, turns, version, created_at, updated_at) = row  # fmt: skip
     q = _quote
     if flow is None:
         active = "null"
@@ -76,13 +88,15 @@ def session_from_row(row: Sequence[Any]) -> SessionState:
         )
     doc = (
         f'{{"id":{q(sid)},"bot":{q(bot)},"user":{q(user)},"active":{active},"stack":{stack},'
-        f'"context":{context},"turns":{_number(turns)},"version":{_number(version)},'
+        f'"context":{context},"carry":{carry},"turns":{_number(turns)},"version":{_number(version)},'
         f'"created_at":{q(instant_text(created_at))},"updated_at":{q(instant_text(updated_at))}}}'
     )
     try:
-        return SessionState.model_validate_json(doc)
+        session = SessionState.model_validate_json(doc)
     except ValidationError as e:
         raise StoreError(f"stored session row is invalid: {e}", session=str(sid)) from e
+    # a session last written before `carry` existed keeps it in its memory's old keys
+    return carry_from_context(session) if '"innerloop.' in context else session
 
 
 def instant_text(value: object) -> str:

@@ -16,7 +16,7 @@ from sqlmodel import Field, Index, SQLModel, Text, UniqueConstraint
 
 from engine.errors import SchemaError
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 metadata = SQLModel.metadata
 
@@ -48,6 +48,7 @@ class SessionRow(SQLModel, table=True):
     flow_started_at: str | None = Field(default=None, sa_type=Instant)
     stack: str = Field(default="[]", sa_type=Text)
     context: str = Field(default="{}", sa_type=Text)
+    carry: str = Field(default="{}", sa_type=Text)
     turns: int = 0
     version: int = 0
     created_at: str = Field(sa_type=Instant)
@@ -129,8 +130,14 @@ def _packs_and_instants(conn: Connection) -> None:
         conn.exec_driver_sql(f"ALTER TABLE {table} {changes}")
 
 
+def _carry(conn: Connection) -> None:
+    """2 -> 3: sessions gain `carry`, what a turn leaves for the next (models.CarryOver). The
+    rows keep their old keys in `context` until loaded: rows.py moves them then."""
+    conn.exec_driver_sql("ALTER TABLE sessions ADD COLUMN carry TEXT NOT NULL DEFAULT '{}'")
+
+
 # version n -> function upgrading a connection from n to n + 1, run in one transaction
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _packs_and_instants}
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _packs_and_instants, 2: _carry}
 
 
 def migrate(engine: Engine, url: str) -> None:
