@@ -60,7 +60,7 @@ def read(bot: Bot, session: SessionState, carried: CarryOver, text: str, entry: 
         if interrupt:
             commands = [StartFlow(words=text, flow=interrupt, via="interrupt")]
         else:
-            commands = [AnswerFlow(words=text, flow=a.flow, state=a.state)]
+            commands = [*_replies(carried, text), AnswerFlow(words=text, flow=a.flow, state=a.state)]
     else:
         commands = _main(bot, session, carried, text, entry)
     return Reading(text=text, commands=commands)
@@ -91,4 +91,18 @@ def _main(
         return [*out, StartFlow(words=text, flow=interrupt, via="interrupt")]
     if not isinstance(flow.state(paused.state), Ask) or _COMING_BACK.fullmatch(fold(text).strip(" !.,?")):
         return [*out, StartFlow(words=text, flow=name, via="entry")]
-    return [*out, Resume(words=text, flow=name)]
+    return [*out, *_replies(carried, text), Resume(words=text, flow=name)]
+
+
+def _replies(carried: CarryOver, text: str) -> list[Command]:
+    """A yes or a no to what the last turn put to the user at the open question: a suggested
+    value first, then an offered message (the flow's executor decides what each does)."""
+    if carried.suggested is None and carried.offered is None:
+        return []
+    yes = read_yes_no(text)
+    out: list[Command] = []
+    if carried.suggested is not None:
+        out.append(YesNo(words=text, to="suggested", subject=carried.suggested, yes=yes))
+    if carried.offered is not None:
+        out.append(YesNo(words=text, to="offered", subject=carried.offered, yes=yes))
+    return out

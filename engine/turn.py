@@ -6,6 +6,7 @@ store's write path itself, so a conflict can simply re-run it on fresh state.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from engine.bot import Bot, Intent
@@ -64,23 +65,28 @@ class Turn(FlowRunner):
         self._reconcile()
         # what the last turn left is this message's only: a question asked back, a suggestion
         # or an offer is answered now or not at all
-        self.carried, self.session.carry = self.session.carry, CarryOver()
-        self.reply[:0] = self.carried.pending  # told before anything this message causes
+        carried, self.session.carry = self.session.carry, CarryOver()
+        self.reply[:0] = carried.pending  # told before anything this message causes
         # read
-        reading = read(self.bot, self.session, self.carried, self.text, lambda: self._entry_rule())
+        reading = read(self.bot, self.session, carried, self.text, lambda: self._entry_rule())
         # execute
         if self.session.active is None and isinstance(reading.commands[0], (YesNo, StartFlow, Resume, Chitchat)):
             self.main_messages.append(Message(role="user", content=self.text))  # main history has it
+        replies: list[YesNo] = []  # a yes or no at the open question, for the flow that reads it
         for command in reading.commands:
-            self.execute(command)
+            if isinstance(command, YesNo) and command.to != "confirm":
+                replies.append(command)
+            else:
+                self.execute(command, replies)
         # write
         return self._write()
 
     def _entry_rule(self) -> str | None:
         return self.bot.entry(self.entry_context()) if self.bot.entry else None
 
-    def execute(self, command: Command) -> None:
-        """Carry out one command of the message's reading."""
+    def execute(self, command: Command, replies: Sequence[YesNo] = ()) -> None:
+        """Carry out one command of the message's reading; `replies` go to the flow that reads
+        the message (a yes or no to a suggested value or an offered message)."""
         match command:
             case Handoff(leave=leave):
                 self._with_agent(leave)
@@ -105,9 +111,9 @@ class Turn(FlowRunner):
                 if a is None:
                     raise DefinitionError("a reading answers a flow, but none is open")
                 self._route("flow")
-                self.flow_turn(self.bot.flow_for(a), a)
+                self.flow_turn(self.bot.flow_for(a), a, replies=replies)
             case Resume(flow=name):
-                self._resume_paused(name)
+                self._resume_paused(name, replies)
             case YesNo(to="confirm", subject=name, yes=yes):
                 self._confirm(name, yes)
             case Chitchat():
@@ -115,7 +121,7 @@ class Turn(FlowRunner):
             case _:
                 raise DefinitionError(f"no executor for a {command.kind} command at the top of a turn")
 
-    def _resume_paused(self, name: str) -> None:
+    def _resume_paused(self, name: str, replies: Sequence[YesNo]) -> None:
         """The entry rule's paused run, back with this message as the answer to its question."""
         paused = next(f for f in reversed(self.session.stack) if f.flow == name and f.paused)
         flow = self.bot.flow(name)
@@ -124,7 +130,7 @@ class Turn(FlowRunner):
         self.session.active = paused
         self.trace.notice("resume", flow.name, paused.state)
         self._route(f"entry:{name}")
-        self.flow_turn(flow, paused, resuming=True)
+        self.flow_turn(flow, paused, resuming=True, replies=replies)
 
     def reset(self) -> TurnWrite:
         """Abandon the active and suspended flows (the chat's /reset); main history stays."""

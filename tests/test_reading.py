@@ -102,3 +102,21 @@ def test_the_entry_rule_starts_its_flow_or_resumes_its_paused_run() -> None:
 
 def test_with_nothing_open_the_main_conversation_answers() -> None:
     assert commands(session(), "hello") == [Chitchat(words="hello")]
+
+
+def test_a_yes_or_no_to_what_was_put_at_the_question_comes_before_the_answer() -> None:
+    at_rating = session(frame("feedback", "rating"))
+    put = CarryOver(suggested="4", offered="I'd rate it 4")
+    assert commands(at_rating, "yes", put) == [
+        YesNo(words="yes", to="suggested", subject="4", yes=True),
+        YesNo(words="yes", to="offered", subject="I'd rate it 4", yes=True),
+        AnswerFlow(words="yes", flow="feedback", state="rating"),
+    ]
+    assert commands(at_rating, "3", CarryOver(offered="x")) == [
+        YesNo(words="3", to="offered", subject="x", yes=None),
+        AnswerFlow(words="3", flow="feedback", state="rating"),
+    ]
+    # an interrupt leaves the question: nothing put at it is answered
+    assert commands(session(frame("onboarding", "ask_name")), "I want to give feedback", put) == [
+        StartFlow(words="I want to give feedback", flow="feedback", via="interrupt")
+    ]
