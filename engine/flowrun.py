@@ -7,14 +7,16 @@ fallback; Steps run and fire `next`; a Final collapses the run into one summary 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from pydantic import ValidationError
 
 from engine.answers import AnswerReader
+from engine.commands import YesNo
 from engine.context import StepContext
 from engine.errors import DefinitionError
-from engine.extract import Invalid, read_yes_no
+from engine.extract import Invalid
 from engine.flow import Flow
 from engine.models import (
     FlowFrame,
@@ -61,14 +63,17 @@ class FlowRunner(AnswerReader):
         self.trace.enter(name, frame.state)
         self.advance(flow, frame, slots)
 
-    def flow_turn(self, flow: Flow[Any], frame: FlowFrame, *, resuming: bool = False) -> None:
+    def flow_turn(
+        self, flow: Flow[Any], frame: FlowFrame, *, resuming: bool = False, replies: Sequence[YesNo] = ()
+    ) -> None:
         """The message answers the open flow's question, resting in `frame.state`.
 
         Asides come first, then the flow's any-time extractor (several slots, corrections),
         then the state's parser and, when that cannot tell, the model; a failed answer
         climbs the reprompt ladder and, after `max_attempts`, takes the state's fallback.
         `resuming`: the run was paused and this message brings it back; it answers the
-        question only when the rules read it so.
+        question only when the rules read it so. `replies`: the message read as a yes or a no
+        to a value suggested or a message offered at this question last turn.
         """
         frame.turns += 1
         frame.scratchpad.append(Message(role="user", content=self.text))
@@ -83,13 +88,11 @@ class FlowRunner(AnswerReader):
         state = flow.state(frame.state)
         if not isinstance(state, Ask):
             raise DefinitionError("session rests in a state that does not ask", flow=flow.name, state=frame.state)
-        carried = self.carried
-        suggested, carried.suggested = carried.suggested, None
-        if suggested is not None and self._answer_suggestion(flow, frame, slots, state, suggested):
-            return
-        offered, carried.offered = carried.offered, None
-        if offered is not None and self._take_offer(flow, slots, state, offered):
-            return
+        for reply in replies:
+            if reply.to == "suggested" and self._answer_suggestion(flow, frame, slots, state, reply):
+                return
+            if reply.to == "offered" and self._take_offer(flow, slots, state, reply):
+                return
         for aside in flow.asides:
             if aside.match(self.text) and self._aside(flow, frame, slots, state, aside):
                 return
@@ -316,29 +319,29 @@ class FlowRunner(AnswerReader):
             lead = greeting or f"Back to the {flow.name}: "
             self.emit(lead + self.question(flow, state, slots))
 
-    def _answer_suggestion(self, flow: Flow[Any], frame: FlowFrame, slots: Slots, state: Ask, suggested: str) -> bool:
+    def _answer_suggestion(self, flow: Flow[Any], frame: FlowFrame, slots: Slots, state: Ask, reply: YesNo) -> bool:
         """A yes to "Did you mean German?" takes German; a no asks the question again, unread and
         uncounted (the user is about to retype it). Anything else is read as usual (False)."""
-        if read_yes_no(self.text) is True and (updated := self._try_set(flow, slots, state, suggested)) is not None:
+        if reply.yes is True and (updated := self._try_set(flow, slots, state, reply.subject)) is not None:
             frame.attempts = 0
             self.move(flow, frame, updated, ANSWER)
             return True
-        return self._declined(flow, slots, state)
+        return self._declined(flow, slots, state, reply)
 
-    def _take_offer(self, flow: Flow[Any], slots: Slots, state: Ask, offered: str) -> bool:
+    def _take_offer(self, flow: Flow[Any], slots: Slots, state: Ask, reply: YesNo) -> bool:
         """After an aside's "Did you mean English?", a yes is read as the message it offered
         ("I want to learn English"), from here on (False: go on reading); a no asks the question
         again (True). Anything else is read as it is."""
-        if read_yes_no(self.text) is True:
-            self.trace.notice("offer", flow.name, state.name, offered)
-            self.text = offered
+        if reply.yes is True:
+            self.trace.notice("offer", flow.name, state.name, reply.subject)
+            self.text = reply.subject
             return False
-        return self._declined(flow, slots, state)
+        return self._declined(flow, slots, state, reply)
 
-    def _declined(self, flow: Flow[Any], slots: Slots, state: Ask) -> bool:
+    def _declined(self, flow: Flow[Any], slots: Slots, state: Ask, reply: YesNo) -> bool:
         """A no to what was offered that answers nothing asks the question again ("no, Polish"
         is read as an answer: False)."""
-        if read_yes_no(self.text) is not False:
+        if reply.yes is not False:
             return False
         found = state.parser(slots)(self.text)
         if found is not None and not isinstance(found, Invalid):

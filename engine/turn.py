@@ -1,4 +1,4 @@
-"""One turn: route the user's message, then run a flow or the main conversation.
+"""One turn: read the user's message into commands, execute them: a flow or the main conversation.
 
 `Turn` works on a loaded `SessionState` and produces a `TurnWrite`; it never touches the
 store's write path itself, so a conflict can simply re-run it on fresh state.
@@ -6,15 +6,16 @@ store's write path itself, so a conflict can simply re-run it on fresh state.
 
 from __future__ import annotations
 
-import re
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from engine.bot import Bot, Intent
+from engine.commands import AnswerFlow, Cancel, Chitchat, Command, Handoff, Help, Resume, StartFlow, YesNo
 from engine.context import MainContext
 from engine.errors import DefinitionError
-from engine.extract import fold, read_yes_no
+from engine.extract import fold
 from engine.flowrun import FlowRunner
-from engine.handoff import end_hold, hold_of
+from engine.handoff import end_hold
 from engine.llm.port import TextSink
 from engine.models import (
     CarryOver,
@@ -26,11 +27,9 @@ from engine.models import (
     Slots,
     TurnWrite,
 )
+from engine.reading import read
 from engine.states import Ask, render
 from engine.versions import reconcile
-
-CANCEL_WORDS = {"cancel", "stop", "abort", "cancel this", "stop this", "/cancel"}
-HELP_WORDS = {"help", "/help", "?", "help me", "what do you need?"}
 
 
 def idle_frames(bot: Bot, session: SessionState, now: datetime) -> list[tuple[FlowFrame, timedelta]]:
@@ -53,89 +52,85 @@ def _duration(d: timedelta) -> str:
     return f"{max(1, int(d.total_seconds() // 60))} minutes"
 
 
-# Words that only say the user is back after a pause: the paused question is asked again, not answered.
-_COMING_BACK = re.compile(
-    r"(?:(?:hi|hello|hey|hiya|yo|hallo|hola|ok|okay|so)[ ,!]*)?(?:again|there|i'?m back|back|continue|resume"
-    r"|let'?s (?:continue|go on|carry on)|where were we)?"
-)
-
-
 class Turn(FlowRunner):
     """One user message against one loaded session; `run()` returns what to commit."""
 
     def run(self) -> TurnWrite:
-        """Route the message and play it; returns everything the turn wants committed.
-
-        The order decides who gets the message: the cancel and help commands, then an
-        interrupting flow the open question allows, then the open flow itself; with no flow
-        open, the bot's entry rule (onboarding first), then the main conversation.
+        """One message, stage by stage: load (what the last turn left, and the stored frames
+        brought to the code), read (the message into commands: engine/reading.py), execute
+        (each command against the machine), write (everything to commit, as one `TurnWrite`).
+        Phrasing happens as commands are executed, through the voice, within the call budget.
         """
+        # load
         self._reconcile()
         # what the last turn left is this message's only: a question asked back, a suggestion
         # or an offer is answered now or not at all
-        self.carried, self.session.carry = self.session.carry, CarryOver()
-        self.reply[:0] = self.carried.pending  # told before anything this message causes
-        a = self.session.active
-        word = " ".join(self.text.lower().split()).rstrip(".!")
-        if hold_of(self.session) is not None:
-            self._with_agent(word in CANCEL_WORDS)
-        elif word in CANCEL_WORDS:
-            self._route("command:cancel")
-            self._cancel_command()
-        elif word in HELP_WORDS:
-            self._route("command:help")
-            self._help()
-        elif a is not None:
-            flow = self.bot.flow_for(a)
-            here = flow.state(a.state)
-            open_to = flow.interrupts if isinstance(here, Ask) and here.interruptible else ()
-            interrupt = self.bot.intent_for(self.text, allowed=open_to) if open_to else None
-            if interrupt:
-                self._route(f"interrupt:{interrupt}")
-                self.session.stack.append(a)
-                self.session.active = None
-                self.start(interrupt)
+        carried, self.session.carry = self.session.carry, CarryOver()
+        self.reply[:0] = carried.pending  # told before anything this message causes
+        # read
+        reading = read(self.bot, self.session, carried, self.text, lambda: self._entry_rule())
+        # execute
+        if self.session.active is None and isinstance(reading.commands[0], (YesNo, StartFlow, Resume, Chitchat)):
+            self.main_messages.append(Message(role="user", content=self.text))  # main history has it
+        replies: list[YesNo] = []  # a yes or no at the open question, for the flow that reads it
+        for command in reading.commands:
+            if isinstance(command, YesNo) and command.to != "confirm":
+                replies.append(command)
             else:
-                self._route("flow")
-                self.flow_turn(flow, a)
-        else:
-            self.main_messages.append(Message(role="user", content=self.text))
-            if self._confirmed():
-                return self._write()
-            entry = self.bot.entry(self.entry_context()) if self.bot.entry else None
-            if entry:
-                self._route(f"entry:{entry}")
-                self._enter(entry)
-            else:
-                self._main()
+                self.execute(command, replies)
+        # write
         return self._write()
 
-    def _enter(self, name: str) -> None:
-        """The entry rule's flow: started, or its paused run resumed with this message as its answer.
+    def _entry_rule(self) -> str | None:
+        return self.bot.entry(self.entry_context()) if self.bot.entry else None
 
-        After "cancel" paused the run, the next message may answer the open question ("polish")
-        and is taken as the answer; one that asks for an activity the flow lets interrupt it
-        ("I want to give feedback") starts that at once, the run staying paused.
-        """
-        paused = next((f for f in reversed(self.session.stack) if f.flow == name and f.paused), None)
-        if paused is None:
-            self.start(name)
-            return
+    def execute(self, command: Command, replies: Sequence[YesNo] = ()) -> None:
+        """Carry out one command of the message's reading; `replies` go to the flow that reads
+        the message (a yes or no to a suggested value or an offered message)."""
+        match command:
+            case Handoff(leave=leave):
+                self._with_agent(leave)
+            case Cancel():
+                self._route("command:cancel")
+                self._cancel_command()
+            case Help():
+                self._route("command:help")
+                self._help()
+            case StartFlow(flow=name, via="interrupt"):
+                self._route(f"interrupt:{name}")
+                a = self.session.active
+                if a is not None:  # the open run waits on the stack, and comes back when this one ends
+                    self.session.stack.append(a)
+                    self.session.active = None
+                self.start(name)
+            case StartFlow(flow=name, via=_):
+                self._route(f"entry:{name}")
+                self.start(name)
+            case AnswerFlow():
+                a = self.session.active
+                if a is None:
+                    raise DefinitionError("a reading answers a flow, but none is open")
+                self._route("flow")
+                self.flow_turn(self.bot.flow_for(a), a, replies=replies)
+            case Resume(flow=name):
+                self._resume_paused(name, replies)
+            case YesNo(to="confirm", subject=name, yes=yes):
+                self._confirm(name, yes)
+            case Chitchat():
+                self._main()
+            case _:
+                raise DefinitionError(f"no executor for a {command.kind} command at the top of a turn")
+
+    def _resume_paused(self, name: str, replies: Sequence[YesNo]) -> None:
+        """The entry rule's paused run, back with this message as the answer to its question."""
+        paused = next(f for f in reversed(self.session.stack) if f.flow == name and f.paused)
         flow = self.bot.flow(name)
-        interrupt = self.bot.intent_for(self.text, allowed=flow.interrupts) if flow.interrupts else None
-        if interrupt:
-            self._route(f"interrupt:{interrupt}")
-            self.start(interrupt)
-            return
-        if not isinstance(flow.state(paused.state), Ask) or _COMING_BACK.fullmatch(fold(self.text).strip(" !.,?")):
-            self.start(name)  # "hi again" answers nothing, even where any text is an answer (a test question)
-            return
         self.session.stack.remove(paused)
         paused.paused = False
         self.session.active = paused
         self.trace.notice("resume", flow.name, paused.state)
         self._route(f"entry:{name}")
-        self.flow_turn(flow, paused, resuming=True)
+        self.flow_turn(flow, paused, resuming=True, replies=replies)
 
     def reset(self) -> TurnWrite:
         """Abandon the active and suspended flows (the chat's /reset); main history stays."""
@@ -227,22 +222,16 @@ class Turn(FlowRunner):
             self.voice.sink = sink
         self.emit(said.text, shown=said.shown)
 
-    def _confirmed(self) -> bool:
-        """The answer to "Do you want to ...?": yes starts the flow; anything else goes on as usual."""
-        flow = self.carried.confirm
-        if flow is None or not self.bot.has_flow(flow):
-            return False
-        answer = read_yes_no(self.text)
+    def _confirm(self, flow: str, answer: bool | None) -> None:
+        """The answer to "Do you want to ...?": yes starts the flow, no is acknowledged; neither
+        is only noted (the reading goes on to its next command)."""
         self.trace.notice("route", detail=f"{flow}: {'yes' if answer else 'no' if answer is False else 'not answered'}")
         if answer is True:
             self._route(f"confirmed:{flow}")
             self.start(flow)
-            return True
-        if answer is False:
+        elif answer is False:
             self._route("main")
             self.emit("OK, no problem.")
-            return True
-        return False
 
     def _cancel_command(self) -> None:
         a = self.session.active

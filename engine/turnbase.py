@@ -18,7 +18,6 @@ from engine.context import EntryContext
 from engine.handoff import hold_of, start_hold
 from engine.llm import LLM
 from engine.models import (
-    CarryOver,
     FlowRun,
     JsonObject,
     Message,
@@ -57,9 +56,6 @@ class TurnBase:
     ) -> None:
         self.now = now or utcnow()
         self._shared: dict[type[BaseModel], BaseModel] = {}
-        # what the previous turn left for this one (`run` takes it off the session; each part
-        # is used once); what this turn leaves for the next goes on `session.carry`
-        self.carried = CarryOver()
         self.bot = bot
         self.store = store
         self.llm = llm

@@ -1,0 +1,139 @@
+"""What a message asks the machine to do: the typed commands a reading of it produces.
+
+A turn reads the message into a `Reading` (engine/reading.py), then executes its commands
+against the machine (engine/turn.py): a reader decides what the message means, never what
+happens next. Every command carries `words`, the part of the message that justifies it, so
+a trace or a test can say why a command was read.
+
+Today's readers produce one route-level command per message (`reading.read`), and the open
+flow's own reading (asides, offers, slots set or corrected, the state's parser, a model's
+parse) still happens inside the flow's executor (`AnswerFlow`); `SetSlot`, `CorrectSlot`
+and `Skip` are the commands that reading is to be expressed through next.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
+
+
+class _Command(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    words: str  # what in the message says so (the whole message when nothing narrower does)
+
+
+class SetSlot(_Command):
+    """Fill an open slot of the open flow."""
+
+    kind: Literal["set_slot"] = "set_slot"
+    slot: str
+    value: JsonValue
+
+
+class CorrectSlot(_Command):
+    """Replace a filled slot's value (the flow must let it be corrected)."""
+
+    kind: Literal["correct_slot"] = "correct_slot"
+    slot: str
+    value: JsonValue
+
+
+class Cancel(_Command):
+    """Stop the open flow (or pause it, when it must finish); nothing to cancel is said so."""
+
+    kind: Literal["cancel"] = "cancel"
+
+
+class Help(_Command):
+    """Say what the open question needs, or what the bot can do."""
+
+    kind: Literal["help"] = "help"
+
+
+class AskBack(_Command):
+    """A model read that the user wants `flow`: ask them first ("Do you want to ...?")."""
+
+    kind: Literal["ask_back"] = "ask_back"
+    flow: str
+    question: str
+
+
+class StartFlow(_Command):
+    """Start `flow`: a new request. `via` says who asked: an interrupt the open question
+    allows (the open run is suspended), the bot's entry rule, or an intent."""
+
+    kind: Literal["start_flow"] = "start_flow"
+    flow: str
+    via: Literal["interrupt", "entry", "intent"]
+
+
+class Resume(_Command):
+    """Bring back `flow`'s paused run with this message as the answer to its open question."""
+
+    kind: Literal["resume"] = "resume"
+    flow: str
+
+
+class AnswerFlow(_Command):
+    """The open flow reads the message at its question (`flow`, `state`)."""
+
+    kind: Literal["answer_flow"] = "answer_flow"
+    flow: str
+    state: str
+
+
+class Chitchat(_Command):
+    """No flow is open and none is asked for: the main conversation answers."""
+
+    kind: Literal["chitchat"] = "chitchat"
+
+
+class Handoff(_Command):
+    """A person has the conversation: the bot holds the line, or the user `leave`s the queue."""
+
+    kind: Literal["handoff"] = "handoff"
+    leave: bool = False
+
+
+class Skip(_Command):
+    """Leave the open question unanswered and go on (a state's "skip" fallback)."""
+
+    kind: Literal["skip"] = "skip"
+
+
+class YesNo(_Command):
+    """A yes (True), a no (False), or neither (None) to what the last turn put to the user:
+    a flow asked back (`to="confirm"`), a suggested value, an offered message."""
+
+    kind: Literal["yes_no"] = "yes_no"
+    to: Literal["confirm", "suggested", "offered"]
+    subject: str  # the flow, the value or the message the question was about
+    yes: bool | None
+
+
+Command = Annotated[
+    SetSlot
+    | CorrectSlot
+    | Cancel
+    | Help
+    | AskBack
+    | StartFlow
+    | Resume
+    | AnswerFlow
+    | Chitchat
+    | Handoff
+    | Skip
+    | YesNo,
+    Field(discriminator="kind"),
+]
+
+
+class Reading(BaseModel):
+    """A message read: the commands it gives, in the order they are to be executed."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    text: str
+    commands: list[Command]

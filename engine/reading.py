@@ -1,0 +1,108 @@
+"""The read stage of a turn: the message, against the loaded session and what the last turn
+left, into a `Reading` (engine/commands.py). Nothing here changes the session: the turn
+executes what is read (engine/turn.py).
+
+The order decides who gets the message: a person holding the conversation, then the cancel
+and help commands, then an interrupting flow the open question allows, then the open flow
+itself; with no flow open, the answer to a flow asked back, the bot's entry rule (onboarding
+first, or its paused run resumed), then the main conversation.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from engine.bot import Bot
+from engine.commands import (
+    AnswerFlow,
+    Cancel,
+    Chitchat,
+    Command,
+    Handoff,
+    Help,
+    Reading,
+    Resume,
+    StartFlow,
+    YesNo,
+)
+from engine.extract import fold, read_yes_no
+from engine.handoff import hold_of
+from engine.models import CarryOver, SessionState
+from engine.states import Ask
+
+CANCEL_WORDS = {"cancel", "stop", "abort", "cancel this", "stop this", "/cancel"}
+HELP_WORDS = {"help", "/help", "?", "help me", "what do you need?"}
+
+# Words that only say the user is back after a pause: the paused question is asked again, not answered.
+_COMING_BACK = re.compile(
+    r"(?:(?:hi|hello|hey|hiya|yo|hallo|hola|ok|okay|so)[ ,!]*)?(?:again|there|i'?m back|back|continue|resume"
+    r"|let'?s (?:continue|go on|carry on)|where were we)?"
+)
+
+
+def read(bot: Bot, session: SessionState, carried: CarryOver, text: str, entry: Callable[[], str | None]) -> Reading:
+    """What `text` asks for; `entry` runs the bot's entry rule (asked only when no flow is open
+    and no question asked back is answered)."""
+    word = " ".join(text.lower().split()).rstrip(".!")
+    commands: list[Command]
+    if hold_of(session) is not None:
+        commands = [Handoff(words=text, leave=word in CANCEL_WORDS)]
+    elif word in CANCEL_WORDS:
+        commands = [Cancel(words=text)]
+    elif word in HELP_WORDS:
+        commands = [Help(words=text)]
+    elif (a := session.active) is not None:
+        flow = bot.flow_for(a)
+        here = flow.state(a.state)
+        open_to = flow.interrupts if isinstance(here, Ask) and here.interruptible else ()
+        interrupt = bot.intent_for(text, allowed=open_to) if open_to else None
+        if interrupt:
+            commands = [StartFlow(words=text, flow=interrupt, via="interrupt")]
+        else:
+            commands = [*_replies(carried, text), AnswerFlow(words=text, flow=a.flow, state=a.state)]
+    else:
+        commands = _main(bot, session, carried, text, entry)
+    return Reading(text=text, commands=commands)
+
+
+def _main(
+    bot: Bot, session: SessionState, carried: CarryOver, text: str, entry: Callable[[], str | None]
+) -> list[Command]:
+    """With no flow open: a question asked back is answered now or not at all, then the entry rule."""
+    asked = carried.confirm
+    out: list[Command] = []
+    if asked is not None and bot.has_flow(asked):
+        out.append(YesNo(words=text, to="confirm", subject=asked, yes=read_yes_no(text)))
+        if out[0].yes is not None:  # type: ignore[union-attr]
+            return out
+    name = entry() if bot.entry else None
+    if not name:
+        return [*out, Chitchat(words=text)]
+    paused = next((f for f in reversed(session.stack) if f.flow == name and f.paused), None)
+    if paused is None:
+        return [*out, StartFlow(words=text, flow=name, via="entry")]
+    # after "cancel" paused the run, the next message may answer its open question ("polish");
+    # one that asks for an activity the flow lets interrupt it starts that at once, the run
+    # staying paused; "hi again" answers nothing, even where any text is an answer
+    flow = bot.flow(name)
+    interrupt = bot.intent_for(text, allowed=flow.interrupts) if flow.interrupts else None
+    if interrupt:
+        return [*out, StartFlow(words=text, flow=interrupt, via="interrupt")]
+    if not isinstance(flow.state(paused.state), Ask) or _COMING_BACK.fullmatch(fold(text).strip(" !.,?")):
+        return [*out, StartFlow(words=text, flow=name, via="entry")]
+    return [*out, *_replies(carried, text), Resume(words=text, flow=name)]
+
+
+def _replies(carried: CarryOver, text: str) -> list[Command]:
+    """A yes or a no to what the last turn put to the user at the open question: a suggested
+    value first, then an offered message (the flow's executor decides what each does)."""
+    if carried.suggested is None and carried.offered is None:
+        return []
+    yes = read_yes_no(text)
+    out: list[Command] = []
+    if carried.suggested is not None:
+        out.append(YesNo(words=text, to="suggested", subject=carried.suggested, yes=yes))
+    if carried.offered is not None:
+        out.append(YesNo(words=text, to="offered", subject=carried.offered, yes=yes))
+    return out

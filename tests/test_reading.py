@@ -1,0 +1,122 @@
+"""The read stage (engine/reading.py): a message, against a loaded session and what the last
+turn left, into typed commands, with nothing changed. The turn's tests and every replay script
+check that executing them does what the turn did before the stages; these check the reading
+itself, on sessions built as values.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import UTC, datetime
+
+import pytest
+
+from engine.bot import Bot
+from engine.commands import (
+    AnswerFlow,
+    Cancel,
+    Chitchat,
+    Command,
+    Handoff,
+    Help,
+    Reading,
+    Resume,
+    StartFlow,
+    YesNo,
+)
+from engine.models import CarryOver, FlowFrame, SessionState
+from engine.reading import read
+from flows.language_buddy.bot import FEEDBACK
+from flows.language_buddy.onboarding import onboarding
+from flows.shared.feedback import feedback
+
+BOT = Bot(name="reading", persona="p", flows=[feedback, onboarding], intents=[FEEDBACK], capabilities="c")
+AT = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+
+
+def session(active: FlowFrame | None = None, stack: list[FlowFrame] | None = None, **context: object) -> SessionState:
+    return SessionState(id="s", bot=BOT.name, user="u", active=active, stack=stack or [], context=dict(context))
+
+
+def frame(flow: str, state: str, *, paused: bool = False) -> FlowFrame:
+    return FlowFrame(flow=flow, version=1, state=state, started_at=AT, paused=paused)
+
+
+def commands(s: SessionState, text: str, carried: CarryOver | None = None, entry: str | None = None) -> list[Command]:
+    def rule() -> str | None:
+        return entry
+
+    bot = dataclasses.replace(BOT, entry=lambda _ctx: entry) if entry else BOT
+    before = s.model_dump()
+    got = read(bot, s, carried or CarryOver(), text, rule)
+    assert s.model_dump() == before  # reading changes nothing
+    assert isinstance(got, Reading) and got.text == text
+    return got.commands
+
+
+def test_the_open_flow_reads_an_answer() -> None:
+    got = commands(session(frame("feedback", "rating")), "4")
+    assert got == [AnswerFlow(words="4", flow="feedback", state="rating")]
+
+
+@pytest.mark.parametrize(("text", "expected"), [("cancel", Cancel(words="cancel")), ("Help.", Help(words="Help."))])
+def test_commands_come_before_the_flow(text: str, expected: Command) -> None:
+    assert commands(session(frame("feedback", "rating")), text) == [expected]
+
+
+def test_a_held_session_reads_every_message_as_for_the_person() -> None:
+    held = session(**{"innerloop.agent": {"since": AT.isoformat(), "reason": "r"}})
+    assert commands(held, "hello?") == [Handoff(words="hello?", leave=False)]
+    assert commands(held, "cancel") == [Handoff(words="cancel", leave=True)]
+
+
+def test_an_interrupt_the_question_allows_starts_its_flow() -> None:
+    at_name = session(frame("onboarding", "ask_name"))
+    got = commands(at_name, "I want to give feedback")
+    assert got == [StartFlow(words="I want to give feedback", flow="feedback", via="interrupt")]
+
+
+def test_a_flow_asked_back_is_answered_now_or_read_past() -> None:
+    asked = CarryOver(confirm="feedback")
+    assert commands(session(), "yes please", asked) == [
+        YesNo(words="yes please", to="confirm", subject="feedback", yes=True)
+    ]
+    assert commands(session(), "what's the weather", asked) == [
+        YesNo(words="what's the weather", to="confirm", subject="feedback", yes=None),
+        Chitchat(words="what's the weather"),
+    ]
+
+
+def test_the_entry_rule_starts_its_flow_or_resumes_its_paused_run() -> None:
+    assert commands(session(), "hi", entry="onboarding") == [StartFlow(words="hi", flow="onboarding", via="entry")]
+    paused = session(stack=[frame("onboarding", "ask_name", paused=True)])
+    assert commands(paused, "Max", entry="onboarding") == [Resume(words="Max", flow="onboarding")]
+    # "hi again" answers nothing: the run is started again (which resumes it, asking its question)
+    assert commands(paused, "hi again", entry="onboarding") == [
+        StartFlow(words="hi again", flow="onboarding", via="entry")
+    ]
+    assert commands(paused, "I want to give feedback", entry="onboarding") == [
+        StartFlow(words="I want to give feedback", flow="feedback", via="interrupt")
+    ]
+
+
+def test_with_nothing_open_the_main_conversation_answers() -> None:
+    assert commands(session(), "hello") == [Chitchat(words="hello")]
+
+
+def test_a_yes_or_no_to_what_was_put_at_the_question_comes_before_the_answer() -> None:
+    at_rating = session(frame("feedback", "rating"))
+    put = CarryOver(suggested="4", offered="I'd rate it 4")
+    assert commands(at_rating, "yes", put) == [
+        YesNo(words="yes", to="suggested", subject="4", yes=True),
+        YesNo(words="yes", to="offered", subject="I'd rate it 4", yes=True),
+        AnswerFlow(words="yes", flow="feedback", state="rating"),
+    ]
+    assert commands(at_rating, "3", CarryOver(offered="x")) == [
+        YesNo(words="3", to="offered", subject="x", yes=None),
+        AnswerFlow(words="3", flow="feedback", state="rating"),
+    ]
+    # an interrupt leaves the question: nothing put at it is answered
+    assert commands(session(frame("onboarding", "ask_name")), "I want to give feedback", put) == [
+        StartFlow(words="I want to give feedback", flow="feedback", via="interrupt")
+    ]
