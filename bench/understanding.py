@@ -381,8 +381,8 @@ def report(results: dict[str, list[Outcome]], backend: str) -> str:
     lines = [f"precision/recall per command kind ({backend}; {', '.join(f'{s} {len(results[s])}' for s in splits)})"]
     lines.append(f"{'kind':14}" + "".join(f"{s:>12}" for s in splits) + "   expected (" + "/".join(splits) + ")")
     for kind in KINDS:
-        n = "/".join(str(t[s][0][kind].tp + t[s][0][kind].fn) for s in splits)
-        lines.append(f"{kind:14}" + "".join(f"{t[s][0][kind].cell():>12}" for s in splits) + f"   {n}")
+        counts = "/".join(str(t[s][0][kind].tp + t[s][0][kind].fn) for s in splits)
+        lines.append(f"{kind:14}" + "".join(f"{t[s][0][kind].cell():>12}" for s in splits) + f"   {counts}")
     lines.append("")
     lines.append("precision/recall per language (all commands)")
     lines.append(f"{'lang':14}" + "".join(f"{s:>12}" for s in splits))
