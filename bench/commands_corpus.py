@@ -177,9 +177,11 @@ def _check(entry: Entry, reg: Registry) -> tuple[tuple[dict[str, JsonValue], lis
         bad = _check_command(c, entry, bot, flow, values)
         if c.evidence.casefold() not in entry.text.casefold():
             bad.append(f"evidence {c.evidence!r} is not words of the message")
-        wrong += [f"command {n} ({c.kind}): {b}" for b in bad]
         if not bad:
-            expected.append(_normalized(c, flow, values))
+            normal = _normalized(c, flow, values)
+            bad = _against_seed(normal, seed, flow)
+            expected.append(normal)
+        wrong += [f"command {n} ({c.kind}): {b}" for b in bad]
     wrong += _class_problems(entry)
     return (seed, expected), wrong
 
@@ -241,6 +243,26 @@ def _normalized(c: Command, flow: Flow[Any], values: dict[str, Any]) -> Command:
     stored = model.model_dump(mode="json")[c.slot]
     value = stored[c.key] if c.key is not None and isinstance(stored, dict) else stored
     return c.model_copy(update={"value": value})
+
+
+def _against_seed(c: Command, seed: dict[str, JsonValue], flow: Flow[Any]) -> list[str]:
+    """A correction changes a value the run holds; a set_slot fills one it does not (an empty list may be an
+    answer: fitness's allergies hold [] after "none")."""
+    if c.kind not in SLOT_KINDS or c.slot is None:
+        return []
+    held = seed.get(c.slot)
+    if c.key is not None:
+        held = held.get(c.key) if isinstance(held, dict) else None
+        filled = held is not None
+    else:
+        filled = held is not None and held != flow.slots.model_fields[c.slot].get_default(call_default_factory=True)
+    if c.kind == "correct_slot" and not filled:
+        return [f"{c.slot} is empty at this state: filling it is a set_slot"]
+    if c.kind == "correct_slot" and held == c.value:
+        return [f"{c.slot} already holds {c.value!r}: a correction changes the value"]
+    if c.kind == "set_slot" and filled:
+        return [f"{c.slot} already holds {held!r}: changing it is a correct_slot"]
+    return []
 
 
 def _class_problems(entry: Entry) -> list[str]:

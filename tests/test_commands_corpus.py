@@ -61,6 +61,14 @@ def test_a_wrong_entry_is_reported_with_what_to_fix(tmp_path: Path) -> None:
         {**entry, "commands": [{"kind": "set_slot", "slot": "goal", "value": "get huge", "evidence": entry["text"]}]},
         {**entry, "commands": [{"kind": "cancel", "evidence": "words nobody typed"}]},
         {**entry, "lang": "xx"},
+        {
+            **entry,
+            "commands": [{"kind": "set_slot", "slot": "target_weight_kg", "value": 70, "evidence": entry["text"]}],
+        },
+        {
+            **entry,
+            "commands": [{"kind": "correct_slot", "slot": "days_per_week", "value": 2, "evidence": entry["text"]}],
+        },
     ]
     (tmp_path / "dev.yaml").write_text(yaml.safe_dump(bad, allow_unicode=True), encoding="utf-8")
     with pytest.raises(CorpusError) as e:
@@ -72,4 +80,6 @@ def test_a_wrong_entry_is_reported_with_what_to_fix(tmp_path: Path) -> None:
     assert "value 'get huge' does not parse as goal" in text
     assert "evidence 'words nobody typed' is not words of the message" in text
     assert "lang: Input should be" in text
-    assert len(e.value.problems) == 6
+    assert "target_weight_kg already holds 72.0: changing it is a correct_slot" in text
+    assert "days_per_week is empty at this state: filling it is a set_slot" in text
+    assert len(e.value.problems) == 8
