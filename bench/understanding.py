@@ -419,7 +419,9 @@ def _show(c: Command) -> str:
 # -- running -----------------------------------------------------------------------------------------------
 
 
-def run(llm: LLM | None, splits: Sequence[str], limit: int | None = None) -> dict[str, list[Outcome]]:
+def run(
+    llm: LLM | None, splits: Sequence[str], limit: int | None = None, progress: bool = False
+) -> dict[str, list[Outcome]]:
     os.environ["INNERLOOP_NOW"] = CORPUS_NOW.isoformat()
     loaded = {split: load(split) for split in SPLITS}
     # which slots count is one set for both splits, whichever are played
@@ -432,7 +434,11 @@ def run(llm: LLM | None, splits: Sequence[str], limit: int | None = None) -> dic
     for split in splits:
         cases = loaded[split][:limit] if limit else loaded[split]
         engine = Engine(MemoryStore(), llm, clock=lambda: CORPUS_NOW.replace(tzinfo=UTC))
-        results[split] = [play(engine, c, f"{split}{c.index}") for c in cases]
+        results[split] = []
+        for n, c in enumerate(cases, 1):
+            results[split].append(play(engine, c, f"{split}{c.index}"))
+            if progress and n % 10 == 0:
+                print(f"{split}: {n}/{len(cases)}", file=sys.stderr, flush=True)
     return results
 
 
@@ -460,7 +466,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         llm, server = _local_llm()
     try:
         started = time.perf_counter()
-        results = run(llm, args.split or list(SPLITS), args.limit)
+        # a model turn takes seconds: say how far it got
+        results = run(llm, args.split or list(SPLITS), args.limit, progress=llm is not None)
         took = time.perf_counter() - started
     finally:
         if server is not None:
