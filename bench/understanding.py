@@ -4,6 +4,7 @@
     python bench/understanding.py --misses test   # and every message of the test split read wrong
     python bench/understanding.py --llm openai    # through the local model (llama-cpp-python's server)
     python bench/understanding.py --limit 20      # the first 20 entries of each split (a smoke run)
+    python bench/understanding.py --every 30      # every 30th entry of each split (a sample across the bots)
 
 Each entry of tests/corpora/commands/{dev,test}.yaml is played as one turn against the engine at the state it
 was typed at: a session is stored through the Store contract with the run at that flow, state and slots (paused
@@ -420,7 +421,7 @@ def _show(c: Command) -> str:
 
 
 def run(
-    llm: LLM | None, splits: Sequence[str], limit: int | None = None, progress: bool = False
+    llm: LLM | None, splits: Sequence[str], limit: int | None = None, progress: bool = False, every: int = 1
 ) -> dict[str, list[Outcome]]:
     os.environ["INNERLOOP_NOW"] = CORPUS_NOW.isoformat()
     loaded = {split: load(split) for split in SPLITS}
@@ -432,7 +433,9 @@ def run(
                     _labelled[(c.entry.bot, c.entry.flow)].add(cmd.slot)
     results: dict[str, list[Outcome]] = {}
     for split in splits:
-        cases = loaded[split][:limit] if limit else loaded[split]
+        # every k-th entry spans the bots and states (the files run bot by bot): a sample for slow backends
+        cases = loaded[split][::every]
+        cases = cases[:limit] if limit else cases
         engine = Engine(MemoryStore(), llm, clock=lambda: CORPUS_NOW.replace(tzinfo=UTC))
         results[split] = []
         for n, c in enumerate(cases, 1):
@@ -458,6 +461,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--llm", choices=["rules", "openai"], default="rules")
     ap.add_argument("--split", choices=SPLITS, action="append", help="only this split (default: both)")
     ap.add_argument("--limit", type=int, help="only the first N entries of each split")
+    ap.add_argument("--every", type=int, default=1, help="only every K-th entry of each split (a sample)")
     ap.add_argument("--misses", choices=SPLITS, action="append", default=[], help="print what this split reads wrong")
     args = ap.parse_args(argv)
     server = None
@@ -467,7 +471,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     try:
         started = time.perf_counter()
         # a model turn takes seconds: say how far it got
-        results = run(llm, args.split or list(SPLITS), args.limit, progress=llm is not None)
+        results = run(llm, args.split or list(SPLITS), args.limit, progress=llm is not None, every=args.every)
         took = time.perf_counter() - started
     finally:
         if server is not None:
