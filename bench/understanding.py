@@ -94,6 +94,9 @@ class Outcome:
     missed: list[Command] = field(default_factory=list)
     extra: list[Observed] = field(default_factory=list)
     reply: str = ""
+    # the model calls the turn made, by purpose, and the model parses the guard refused
+    calls: Counter[str] = field(default_factory=Counter)
+    refused: int = 0
 
     @property
     def exact(self) -> bool:
@@ -157,6 +160,9 @@ def play(engine: Engine, case: Case, user: str) -> Outcome:
     result = engine.turn(case.entry.bot, user, case.entry.text)
     observed = observe(engine.store, case, result)
     out = Outcome(case=case, observed=observed, reply=result.reply)
+    if result.trace is not None:
+        out.calls.update(c.purpose.split(":")[0] for c in result.trace.llm_calls)
+        out.refused = sum(n.kind == "parse_rejected" for n in result.trace.notices)
     _match(out)
     return out
 
@@ -483,6 +489,14 @@ def main(argv: Sequence[str] | None = None) -> None:
         if split in results:
             print(f"\nread wrong in {split}:")
             print(misses(results[split]))
+    calls: Counter[str] = Counter()
+    for outs in results.values():
+        for out in outs:
+            calls.update(out.calls)
+    if calls:
+        refused = sum(out.refused for outs in results.values() for out in outs)
+        shown = ", ".join(f"{k} {n}" for k, n in sorted(calls.items()))
+        print(f"model calls: {sum(calls.values())} ({shown}); parses refused by the guard: {refused}")
     counts = Counter(o.kind for outs in results.values() for out in outs for o in out.observed)
     print("observed kinds: " + ", ".join(f"{k} {n}" for k, n in sorted(counts.items())))
 
