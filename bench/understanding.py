@@ -228,14 +228,6 @@ def _where_now(
     return None, (runs[-1] if runs else None)
 
 
-def _asked_for_person(trace: TurnTrace) -> bool:
-    # support hands every run of some documents to a person when its questions are done: that is the document's
-    # handoff, not one the user asked for; a transfer the user asked for enters its own final state
-    return any(x.state == "transferred" for x in trace.entered) or not any(
-        x.state == "handed_off" for x in trace.entered
-    )
-
-
 def _slot_changes(
     case: Case, flow: Flow[Any], before: dict[str, Any], after: dict[str, Any], asked_slot: str | None
 ) -> list[Observed]:
