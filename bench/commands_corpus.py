@@ -1,0 +1,283 @@
+"""The commands corpus (tests/corpora/commands/{dev,test}.yaml): its entry model and a loader that checks every
+entry against the shipped bots.
+
+An entry is a user message, the state it was typed at (bot, flow, state, the slots already filled, whether the
+run was paused) and the commands it carries, each with the words of the message that justify it. Loading checks
+what a label can get wrong without anyone noticing: the bot, flow and state exist; the slots are slots of the
+flow and validate against its slots model; a command's slot exists and its value parses as that slot's value;
+its evidence is words of the message. Every problem is reported at once, naming the file, the entry and what
+to change.
+
+Two kinds of slot value are completed on load, as the bots complete them when a run starts:
+- support's clarification slots name their knowledge-base document (`doc`); its title, body and questions
+  are filled from flows/support/data/kb as the bot seeds a run;
+- a slot value naming a file of the repository ("flows/study_pal/data/courses/calculus.yaml") is made absolute.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError
+
+from engine import Ask, Bot, Flow, Registry, default_registry
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT / "tests" / "corpora" / "commands"
+SPLITS = ("dev", "test")
+
+Kind = Literal[
+    "set_slot",
+    "correct_slot",
+    "cancel",
+    "help",
+    "ask_back",
+    "new_request",
+    "chitchat",
+    "handoff",
+    "skip",
+    "resume",
+    "yes",
+    "no",
+]
+KINDS: tuple[Kind, ...] = Kind.__args__  # type: ignore[attr-defined]
+SLOT_KINDS = ("set_slot", "correct_slot")
+Lang = Literal["en", "es", "de", "fr", "pt", "it"]
+LANGS: tuple[Lang, ...] = Lang.__args__  # type: ignore[attr-defined]
+# issue 23's classes of message
+Klass = Literal["numbers", "corrections", "inside_sentence", "ask_back", "new_request", "several_facts", "own_language"]
+KLASSES: tuple[Klass, ...] = Klass.__args__  # type: ignore[attr-defined]
+
+
+class Command(BaseModel):
+    """One command a message carries; `slot`/`value` for set_slot and correct_slot, `key` for a dict slot's entry
+    (support's `given`, keyed by the question's text), `flow` for a new request that starts a flow of the bot."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    kind: Kind
+    slot: str | None = None
+    key: str | None = None
+    value: JsonValue = None
+    flow: str | None = None
+    evidence: str = Field(min_length=1)
+
+
+class Entry(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    text: str = Field(min_length=1)
+    lang: Lang
+    bot: str
+    flow: str
+    state: str
+    paused: bool = False
+    slots: dict[str, JsonValue] = Field(default_factory=dict)
+    classes: list[Klass] = Field(default_factory=list)
+    commands: list[Command] = Field(min_length=1)
+
+
+class Case(BaseModel):
+    """A loaded entry: `seed` is the full slots to start the run with (validated, as JSON), `expected` the
+    commands with each value as the slots model stores it ("French" becomes "fr")."""
+
+    model_config = ConfigDict(frozen=True)
+
+    split: str
+    index: int
+    entry: Entry
+    seed: dict[str, JsonValue]
+    expected: list[Command]
+
+    @property
+    def where(self) -> str:
+        return f"{self.split}.yaml entry {self.index} ({self.entry.text!r})"
+
+
+class CorpusError(ValueError):
+    """The corpus does not fit the shipped bots; `problems` lists every entry to fix."""
+
+    def __init__(self, problems: Sequence[str]) -> None:
+        self.problems = list(problems)
+        super().__init__(f"{len(problems)} problem(s) in the commands corpus:\n" + "\n".join(self.problems))
+
+
+def split_of(text: str) -> str:
+    """The split a message belongs to, fixed by its text: the first byte of its sha256, even dev, odd test."""
+    return "dev" if hashlib.sha256(text.encode("utf-8")).digest()[0] % 2 == 0 else "test"
+
+
+def load(split: str, registry: Registry | None = None, folder: Path = CORPUS) -> list[Case]:
+    """The split's entries, each checked against the bots; CorpusError lists every problem found."""
+    path = folder / f"{split}.yaml"
+    raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    if not isinstance(raw, list):
+        raise CorpusError([f"{path.name}: the file must be a YAML list of entries"])
+    reg = registry or default_registry()
+    cases: list[Case] = []
+    problems: list[str] = []
+    for i, item in enumerate(raw):
+        where = f"{path.name} entry {i}"
+        try:
+            entry = Entry.model_validate(item)
+        except ValidationError as e:
+            text = item.get("text") if isinstance(item, dict) else None
+            problems += [f"{where} ({text!r}): {_field(err)}: {err['msg']}" for err in e.errors()]
+            continue
+        where = f"{where} ({entry.text!r})"
+        found, wrong = _check(entry, reg)
+        if split_of(entry.text) != split:
+            wrong.append(f"belongs to the {split_of(entry.text)} split (the split is fixed by the text's hash)")
+        problems += [f"{where}: {w}" for w in wrong]
+        if found is not None:
+            seed, expected = found
+            cases.append(Case(split=split, index=i, entry=entry, seed=seed, expected=expected))
+    if problems:
+        raise CorpusError(problems)
+    return cases
+
+
+def load_all(registry: Registry | None = None, folder: Path = CORPUS) -> dict[str, list[Case]]:
+    return {split: load(split, registry, folder) for split in SPLITS}
+
+
+def _field(err: Any) -> str:
+    return ".".join(str(p) for p in err["loc"]) or "entry"
+
+
+def _check(entry: Entry, reg: Registry) -> tuple[tuple[dict[str, JsonValue], list[Command]] | None, list[str]]:
+    if entry.bot not in reg:
+        return None, [f"bot {entry.bot!r} is not shipped (bots: {', '.join(b.name for b in reg)})"]
+    bot = reg.get(entry.bot)
+    if not bot.has_flow(entry.flow):
+        return None, [f"{entry.bot} has no flow {entry.flow!r} (flows: {', '.join(f.name for f in bot.flows)})"]
+    flow = bot.flow(entry.flow)
+    if not flow.has_state(entry.state):
+        asks = [s.name for s in flow.states if isinstance(s, Ask)]
+        return None, [f"flow {entry.flow!r} has no state {entry.state!r} (its questions: {', '.join(asks)})"]
+    wrong: list[str] = []
+    if not isinstance(flow.state(entry.state), Ask):
+        wrong.append(f"state {entry.state!r} is not a question: a message is typed at an Ask state")
+    fields = flow.slots.model_fields
+    unknown = [k for k in entry.slots if k not in fields]
+    if unknown:
+        return None, [f"{', '.join(unknown)} not slot(s) of {entry.flow} (slots: {', '.join(fields)})"]
+    values = _completed(entry, bot)
+    try:
+        model = flow.slots.model_validate(values)
+    except ValidationError as e:
+        return None, [f"slots do not validate against {flow.slots.__name__}: {_errors(e)}"]
+    seed: dict[str, JsonValue] = model.model_dump(mode="json")
+    expected: list[Command] = []
+    for n, c in enumerate(entry.commands):
+        bad = _check_command(c, entry, bot, flow, values)
+        if c.evidence.casefold() not in entry.text.casefold():
+            bad.append(f"evidence {c.evidence!r} is not words of the message")
+        if not bad:
+            normal = _normalized(c, flow, values)
+            bad = _against_seed(normal, seed, flow)
+            expected.append(normal)
+        wrong += [f"command {n} ({c.kind}): {b}" for b in bad]
+    wrong += _class_problems(entry)
+    return (seed, expected), wrong
+
+
+def _completed(entry: Entry, bot: Bot) -> dict[str, Any]:
+    values: dict[str, Any] = {k: _path_value(v) for k, v in entry.slots.items()}
+    if entry.bot == "support" and entry.flow == "clarification" and isinstance(values.get("doc"), str):
+        # the run's own copy of its document, as flows/support/bot.py seeds it
+        from flows.support.bot import seed
+        from flows.support.kb import parse_document
+
+        path = ROOT / "flows" / "support" / "data" / "kb" / f"{values['doc']}.md"
+        if path.exists():
+            doc = parse_document(path.name, path.read_text(encoding="utf-8"))
+            values = seed(doc, "").model_dump() | values
+    return values
+
+
+def _path_value(value: JsonValue) -> JsonValue:
+    if isinstance(value, str) and value.startswith("flows/") and (ROOT / value).is_file():
+        return str(ROOT / value)
+    return value
+
+
+def _check_command(c: Command, entry: Entry, bot: Bot, flow: Flow[Any], values: dict[str, Any]) -> list[str]:
+    if c.kind not in SLOT_KINDS:
+        extra = [name for name in ("slot", "key") if getattr(c, name) is not None]
+        if c.value is not None:
+            extra.append("value")
+        bad = [f"{', '.join(extra)} only belong to set_slot and correct_slot"] if extra else []
+        if c.flow is not None and (c.kind != "new_request" or not bot.has_flow(c.flow)):
+            bad.append(f"flow {c.flow!r}: only a new_request names a flow, one of {[f.name for f in bot.flows]}")
+        return bad
+    if c.slot is None:
+        return [f"{c.kind} needs the slot it fills"]
+    if c.slot not in flow.slots.model_fields:
+        return [f"{c.slot!r} is not a slot of {entry.flow} (slots: {', '.join(flow.slots.model_fields)})"]
+    if c.value is None:
+        return [f"{c.kind} needs the value it gives {c.slot}"]
+    try:
+        flow.slots.model_validate({**values, c.slot: _candidate(c, values)})
+    except ValidationError as e:
+        return [f"value {c.value!r} does not parse as {c.slot}: {_errors(e)}"]
+    return []
+
+
+def _candidate(c: Command, values: dict[str, Any]) -> Any:
+    assert c.slot is not None
+    if c.key is None:
+        return _path_value(c.value)
+    current = values.get(c.slot) or {}
+    return {**current, c.key: c.value}
+
+
+def _normalized(c: Command, flow: Flow[Any], values: dict[str, Any]) -> Command:
+    if c.kind not in SLOT_KINDS or c.slot is None:
+        return c
+    model = flow.slots.model_validate({**values, c.slot: _candidate(c, values)})
+    stored = model.model_dump(mode="json")[c.slot]
+    value = stored[c.key] if c.key is not None and isinstance(stored, dict) else stored
+    return c.model_copy(update={"value": value})
+
+
+def _against_seed(c: Command, seed: dict[str, JsonValue], flow: Flow[Any]) -> list[str]:
+    """A correction changes a value the run holds; a set_slot fills one it does not (an empty list may be an
+    answer: fitness's allergies hold [] after "none")."""
+    if c.kind not in SLOT_KINDS or c.slot is None:
+        return []
+    held = seed.get(c.slot)
+    if c.key is not None:
+        held = held.get(c.key) if isinstance(held, dict) else None
+        filled = held is not None
+    else:
+        filled = held is not None and held != flow.slots.model_fields[c.slot].get_default(call_default_factory=True)
+    if c.kind == "correct_slot" and not filled:
+        return [f"{c.slot} is empty at this state: filling it is a set_slot"]
+    if c.kind == "correct_slot" and held == c.value:
+        return [f"{c.slot} already holds {c.value!r}: a correction changes the value"]
+    if c.kind == "set_slot" and filled:
+        return [f"{c.slot} already holds {held!r}: changing it is a correct_slot"]
+    return []
+
+
+def _class_problems(entry: Entry) -> list[str]:
+    kinds = {c.kind for c in entry.commands}
+    wrong = []
+    if ("own_language" in entry.classes) != (entry.lang != "en"):
+        wrong.append("own_language is the class of exactly the messages not in English")
+    needs: dict[str, str] = {"corrections": "correct_slot", "ask_back": "ask_back", "new_request": "new_request"}
+    for klass, kind in needs.items():
+        if klass in entry.classes and kind not in kinds:
+            wrong.append(f"class {klass} needs a {kind} command")
+    if "several_facts" in entry.classes and sum(c.kind in SLOT_KINDS for c in entry.commands) < 2:
+        wrong.append("class several_facts needs at least two slot commands")
+    return wrong
+
+
+def _errors(e: ValidationError) -> str:
+    return "; ".join(f"{_field(err)}: {err['msg']}" for err in e.errors())

@@ -1,0 +1,497 @@
+"""How well the engine understands a message, by command kind and by language, on the commands corpus.
+
+    python bench/understanding.py                 # both splits, offline (rules backend)
+    python bench/understanding.py --misses test   # and every message of the test split read wrong
+    python bench/understanding.py --llm openai    # through the local model (llama-cpp-python's server)
+    python bench/understanding.py --limit 20      # the first 20 entries of each split (a smoke run)
+    python bench/understanding.py --every 30      # every 30th entry of each split (a sample across the bots)
+
+Each entry of tests/corpora/commands/{dev,test}.yaml is played as one turn against the engine at the state it
+was typed at: a session is stored through the Store contract with the run at that flow, state and slots (paused
+when the entry says so), with the question as the bot's last message, then the message is sent through
+`Engine.turn`. What the turn did is read only from public results (the TurnResult, its trace, the stored
+session and the runs it closed), so the benchmark keeps measuring whatever reads the message inside the turn,
+and it is mapped to the command kinds:
+
+- a slot of the run that the corpus labels somewhere in that flow (what users give, not what a flow derives)
+  that changed: set_slot when it was empty, correct_slot when it held a value; support's answers are read from
+  `parsed`/`given`, keyed by the question; the asked question's yes/no slot set true/false: yes/no;
+- the run cancelled or paused, or the cancel command routed: cancel; a paused run resumed (a `resume` notice): resume;
+- the session sent to a person (an `agent` notice) other than by a document that always goes to one: handoff;
+- another flow of the bot started (not one the run handed over to as it finished): new_request;
+- the asked question's slot left empty while the run moved past it: skip;
+- the help command routed, or the run still at its question, nothing set and no attempt used: help when the
+  reply holds the question's help text, ask_back otherwise (today no turn tells a question back from chitchat:
+  chitchat is never observed).
+
+A command counts as found when its kind matches and, for a slot command, its slot (and key) and its value (as
+the slots model stores it; free text of three words or more matches when one contains the other).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+import uuid
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.commands_corpus import KINDS, KLASSES, LANGS, SLOT_KINDS, SPLITS, Case, Command, load  # noqa: E402
+from engine import (  # noqa: E402
+    LLM,
+    Ask,
+    Engine,
+    Flow,
+    FlowFrame,
+    FlowRun,
+    MemoryStore,
+    Message,
+    SessionState,
+    Store,
+    TurnResult,
+    TurnTrace,
+    default_registry,
+)
+from engine.models import TurnWrite  # noqa: E402
+from engine.states import render  # noqa: E402
+
+# the corpus's dates are relative to this local time (tests/corpora/commands/*.yaml say so)
+CORPUS_NOW = datetime(2026, 3, 10, 9, 0)
+# support's per-type answer slots are emptied once the answer is recorded; the answers live in these
+SUPPORT_ANSWERS = ("parsed", "given")
+SUPPORT_ASKED = ("text_answer", "number_answer", "yes_no_answer", "choice_answer")
+
+
+@dataclass(frozen=True)
+class Observed:
+    kind: str
+    slot: str | None = None
+    key: str | None = None
+    value: Any = None
+    flow: str | None = None
+
+    def __str__(self) -> str:
+        where = f" {self.slot}" + (f"[{self.key!r}]" if self.key else "") if self.slot else ""
+        value = f"={self.value!r}" if self.kind in SLOT_KINDS else ""
+        target = f">{self.flow}" if self.flow else ""
+        return f"{self.kind}{target}{where}{value}"
+
+
+@dataclass
+class Outcome:
+    case: Case
+    observed: list[Observed]
+    found: list[Command] = field(default_factory=list)
+    missed: list[Command] = field(default_factory=list)
+    extra: list[Observed] = field(default_factory=list)
+    reply: str = ""
+    # the model calls the turn made, by purpose, and the model parses the guard refused
+    calls: Counter[str] = field(default_factory=Counter)
+    refused: int = 0
+
+    @property
+    def exact(self) -> bool:
+        return not self.missed and not self.extra
+
+
+# -- playing one entry -------------------------------------------------------------------------------------
+
+
+def seed_session(store: Store, case: Case, user: str) -> None:
+    """Store a session whose run is at the entry's state, as a turn that asked its question would leave it."""
+    e = case.entry
+    flow = default_registry().get(e.bot).flow(e.flow)
+    question = _question(flow, e.state, case.seed)
+    at = CORPUS_NOW.replace(tzinfo=UTC)
+    frame = FlowFrame(
+        flow=e.flow,
+        version=flow.version,
+        state=e.state,
+        slots=case.seed,
+        scratchpad=[Message(role="assistant", content=question)] if question else [],
+        turns=1,
+        started_at=at,
+        paused=e.paused,
+    )
+    session = SessionState(
+        id=uuid.uuid4().hex,
+        bot=e.bot,
+        user=user,
+        active=None if e.paused else frame,
+        stack=[frame] if e.paused else [],
+        turns=1,
+        version=1,
+        created_at=at,
+        updated_at=at,
+    )
+    trace = TurnTrace(turn=0, user_text="", reply=question, route="bench:seed", at=at)
+    store.commit(
+        TurnWrite(
+            session=session,
+            expected_version=0,
+            trace_doc=trace.doc(),
+            messages=[Message(role="assistant", content=question)] if question else [],
+            reply=question,
+        )
+    )
+
+
+def _question(flow: Flow[Any], state: str, seed: dict[str, Any]) -> str:
+    s = flow.state(state)
+    if not isinstance(s, Ask):
+        return ""
+    try:
+        return render(s.say, flow.slots.model_validate(seed))
+    except Exception:  # a question that needs more than its slots to say: the turn does not need its words
+        return ""
+
+
+def play(engine: Engine, case: Case, user: str) -> Outcome:
+    seed_session(engine.store, case, user)
+    result = engine.turn(case.entry.bot, user, case.entry.text)
+    observed = observe(engine.store, case, result)
+    out = Outcome(case=case, observed=observed, reply=result.reply)
+    if result.trace is not None:
+        out.calls.update(c.purpose.split(":")[0] for c in result.trace.llm_calls)
+        out.refused = sum(n.kind == "parse_rejected" for n in result.trace.notices)
+    _match(out)
+    return out
+
+
+# -- what the turn did, as commands ------------------------------------------------------------------------
+
+
+def observe(store: Store, case: Case, result: TurnResult) -> list[Observed]:
+    e = case.entry
+    bot = default_registry().get(e.bot)
+    flow = bot.flow(e.flow)
+    trace = result.trace or TurnTrace(turn=0, user_text=e.text, reply=result.reply, route="")
+    session = store.get(result.session_id) if result.session_id else None
+    runs = [r for r in (store.runs(result.session_id) if result.session_id else []) if r.flow == e.flow]
+    frame, run = _where_now(session, runs, e.flow)
+    after: dict[str, Any] = frame.slots if frame else run.slots if run else case.seed
+    notices = {n.kind for n in trace.notices}
+    asked = flow.state(e.state)
+    asked_slot = asked.slot if isinstance(asked, Ask) else None
+    out: list[Observed] = []
+
+    out += _slot_changes(case, flow, case.seed, after, asked_slot)
+    yes_no = [o for o in out if o.kind in ("yes", "no")]
+    cancelled = (run is not None and run.outcome == "cancelled") or (
+        frame is not None and frame.paused and not e.paused
+    )
+    if cancelled or trace.route == "command:cancel":
+        out.append(Observed("cancel"))
+    if "resume" in notices:
+        out.append(Observed("resume"))
+    # the user asked for a person; a document that always goes to one ("requires_handoff") is not the user's ask
+    if any(n.kind == "agent" and "requires_handoff" not in n.detail for n in trace.notices):
+        out.append(Observed("handoff"))
+    # a flow the run handed over to when it finished (analysis -> scheduling) is the run's doing, not a new request
+    handed = {n.detail for n in trace.notices if n.kind == "handoff"}
+    started = {x.flow for x in trace.entered if x.flow not in (e.flow, *handed) and bot.has_flow(x.flow)}
+    if not yes_no:
+        out += [Observed("new_request", flow=f) for f in sorted(started)]
+    moved = frame is None or frame.state != e.state
+    left = asked_slot is not None and after.get(asked_slot) is None and not _answered_support(out)
+    elsewhere = any(o.kind in ("cancel", "handoff", "new_request") for o in out)
+    if left and moved and not e.paused and not elsewhere and frame is not None:
+        out.append(Observed("skip"))
+    if trace.route == "command:help":
+        out.append(Observed("help"))
+    elif not out and frame is not None and frame.state == e.state and not frame.paused:
+        used = "reprompt" in notices or "fallback" in notices
+        if not used:
+            text = asked.help if isinstance(asked, Ask) else ""
+            out.append(Observed("help" if text and text[:40] in result.reply else "ask_back"))
+    return out
+
+
+def _where_now(
+    session: SessionState | None, runs: Sequence[FlowRun], name: str
+) -> tuple[FlowFrame | None, FlowRun | None]:
+    if session is not None:
+        if session.active is not None and session.active.flow == name:
+            return session.active, None
+        for f in reversed(session.stack):
+            if f.flow == name:
+                return f, None
+    return None, (runs[-1] if runs else None)
+
+
+def _slot_changes(
+    case: Case, flow: Flow[Any], before: dict[str, Any], after: dict[str, Any], asked_slot: str | None
+) -> list[Observed]:
+    out: list[Observed] = []
+    if all(k in flow.slots.model_fields for k in SUPPORT_ANSWERS):
+        out += _answer_changes(case, before, after, asked_slot)
+    for slot in _user_slots(case, flow, asked_slot):
+        if slot in SUPPORT_ANSWERS or slot in SUPPORT_ASKED:
+            continue
+        old, new = before.get(slot), after.get(slot)
+        if new == old or new is None:
+            continue
+        if slot == asked_slot and isinstance(new, bool):
+            out.append(Observed("yes" if new else "no"))
+        else:
+            out.append(Observed("set_slot" if _empty(old) else "correct_slot", slot=slot, value=new))
+    return out
+
+
+def _answer_changes(
+    case: Case, before: dict[str, Any], after: dict[str, Any], asked_slot: str | None
+) -> list[Observed]:
+    def answers(slots: dict[str, Any]) -> dict[str, Any]:
+        return {**(slots.get("parsed") or {}), **(slots.get("given") or {})}
+
+    old, new = answers(before), answers(after)
+    questions = before.get("questions") or []
+    index = before.get("current_index", 0)
+    current = questions[index]["text"] if index < len(questions) else None
+    out: list[Observed] = []
+    for key, value in new.items():
+        if key in old and old[key] == value:
+            continue
+        if key == current and asked_slot is not None:
+            if isinstance(value, bool):
+                out.append(Observed("yes" if value else "no"))
+            else:
+                out.append(Observed("set_slot", slot=asked_slot, value=value))
+        else:
+            out.append(Observed("set_slot" if key not in old else "correct_slot", slot="parsed", key=key, value=value))
+    return out
+
+
+def _answered_support(out: Iterable[Observed]) -> bool:
+    return any(o.slot in SUPPORT_ASKED or o.kind in ("yes", "no") for o in out)
+
+
+def _user_slots(case: Case, flow: Flow[Any], asked_slot: str | None) -> list[str]:
+    # the slots a user gives: those the corpus labels anywhere in the flow; bookkeeping a flow derives (feedback's
+    # sentiment from the rating, fitness's completed stages) is no reading of the message
+    named = _labelled.get((case.entry.bot, case.entry.flow), set()) | {asked_slot}
+    return [s for s in flow.slots.model_fields if s in named]
+
+
+_labelled: dict[tuple[str, str], set[str]] = defaultdict(set)
+
+
+def _empty(value: Any) -> bool:
+    return value is None or value == "" or value == [] or value == {}
+
+
+# -- matching ----------------------------------------------------------------------------------------------
+
+
+def _match(out: Outcome) -> None:
+    left = list(out.observed)
+    for want in out.case.expected:
+        hit = next((o for o in left if _same(want, o)), None)
+        if hit is None:
+            out.missed.append(want)
+        else:
+            out.found.append(want)
+            left.remove(hit)
+    out.extra = left
+
+
+def _same(want: Command, got: Observed) -> bool:
+    if want.kind != got.kind:
+        return False
+    if want.kind not in SLOT_KINDS:
+        return True
+    return want.slot == got.slot and want.key == got.key and _value_matches(want.value, got.value)
+
+
+def _value_matches(want: Any, got: Any) -> bool:
+    a, b = _norm(want), _norm(got)
+    if a == b:
+        return True
+    if isinstance(a, str) and isinstance(b, str) and len(a.split()) >= 3:
+        return a in b or b in a
+    return False
+
+
+def _norm(v: Any) -> Any:
+    if isinstance(v, bool):
+        return v
+    if isinstance(v, int | float):
+        return round(float(v), 1)
+    if isinstance(v, str):
+        return " ".join(v.casefold().strip(" .,!?").split())
+    if isinstance(v, list):
+        return sorted(str(_norm(x)) for x in v)
+    if isinstance(v, dict):
+        return {k: _norm(x) for k, x in v.items()}
+    return v
+
+
+# -- scoring and printing ----------------------------------------------------------------------------------
+
+
+@dataclass
+class Tally:
+    tp: int = 0
+    fp: int = 0
+    fn: int = 0
+
+    def cell(self) -> str:
+        p = f"{self.tp / (self.tp + self.fp):.2f}" if self.tp + self.fp else "  - "
+        r = f"{self.tp / (self.tp + self.fn):.2f}" if self.tp + self.fn else "  - "
+        return f"{p}/{r}"
+
+
+def tallies(outcomes: Sequence[Outcome]) -> tuple[dict[str, Tally], dict[str, Tally], dict[str, list[int]]]:
+    per_kind: dict[str, Tally] = defaultdict(Tally)
+    per_lang: dict[str, Tally] = defaultdict(Tally)
+    per_class: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for o in outcomes:
+        lang = o.case.entry.lang
+        for c in o.found:
+            per_kind[c.kind].tp += 1
+            per_lang[lang].tp += 1
+            per_lang["all"].tp += 1
+        for c in o.missed:
+            per_kind[c.kind].fn += 1
+            per_lang[lang].fn += 1
+            per_lang["all"].fn += 1
+        for x in o.extra:
+            per_kind[x.kind].fp += 1
+            per_lang[lang].fp += 1
+            per_lang["all"].fp += 1
+        for k in [*o.case.entry.classes, "all"]:
+            per_class[k][0] += o.exact
+            per_class[k][1] += 1
+    return per_kind, per_lang, per_class
+
+
+def report(results: dict[str, list[Outcome]], backend: str) -> str:
+    splits = list(results)
+    t = {s: tallies(results[s]) for s in splits}
+    lines = [f"precision/recall per command kind ({backend}; {', '.join(f'{s} {len(results[s])}' for s in splits)})"]
+    lines.append(f"{'kind':14}" + "".join(f"{s:>12}" for s in splits) + "   expected (" + "/".join(splits) + ")")
+    for kind in KINDS:
+        counts = "/".join(str(t[s][0][kind].tp + t[s][0][kind].fn) for s in splits)
+        lines.append(f"{kind:14}" + "".join(f"{t[s][0][kind].cell():>12}" for s in splits) + f"   {counts}")
+    lines.append("")
+    lines.append("precision/recall per language (all commands)")
+    lines.append(f"{'lang':14}" + "".join(f"{s:>12}" for s in splits))
+    for lang in [*LANGS, "all"]:
+        lines.append(f"{lang:14}" + "".join(f"{t[s][1][lang].cell():>12}" for s in splits))
+    lines.append("")
+    lines.append("messages read exactly (every command found, none extra) per class")
+    lines.append(f"{'class':16}" + "".join(f"{s:>14}" for s in splits))
+    for k in [*KLASSES, "all"]:
+        cells = ""
+        for s in splits:
+            ok, n = t[s][2][k]
+            cells += f"{f'{ok}/{n} {ok / n:.0%}' if n else '-':>14}"
+        lines.append(f"{k:16}{cells}")
+    return "\n".join(lines)
+
+
+def misses(outcomes: Sequence[Outcome]) -> str:
+    lines = []
+    for o in outcomes:
+        if o.exact:
+            continue
+        e = o.case.entry
+        want = ", ".join(_show(c) for c in o.case.expected)
+        got = ", ".join(str(x) for x in o.observed) or "nothing"
+        lines.append(f"  {e.lang} {e.bot}/{e.flow}.{e.state} {e.text!r}\n      expected {want}\n      observed {got}")
+    return "\n".join(lines)
+
+
+def _show(c: Command) -> str:
+    return str(Observed(c.kind, c.slot, c.key, c.value, c.flow))
+
+
+# -- running -----------------------------------------------------------------------------------------------
+
+
+def run(
+    llm: LLM | None, splits: Sequence[str], limit: int | None = None, progress: bool = False, every: int = 1
+) -> dict[str, list[Outcome]]:
+    os.environ["INNERLOOP_NOW"] = CORPUS_NOW.isoformat()
+    loaded = {split: load(split) for split in SPLITS}
+    # which slots count is one set for both splits, whichever are played
+    for cases in loaded.values():
+        for c in cases:
+            for cmd in c.expected:
+                if cmd.slot:
+                    _labelled[(c.entry.bot, c.entry.flow)].add(cmd.slot)
+    results: dict[str, list[Outcome]] = {}
+    for split in splits:
+        # every k-th entry spans the bots and states (the files run bot by bot): a sample for slow backends
+        cases = loaded[split][::every]
+        cases = cases[:limit] if limit else cases
+        engine = Engine(MemoryStore(), llm, clock=lambda: CORPUS_NOW.replace(tzinfo=UTC))
+        results[split] = []
+        for n, c in enumerate(cases, 1):
+            results[split].append(play(engine, c, f"{split}{c.index}"))
+            if progress and n % 10 == 0:
+                print(f"{split}: {n}/{len(cases)}", file=sys.stderr, flush=True)
+    return results
+
+
+def _local_llm() -> tuple[LLM, Any]:
+    from engine.llm.openai import OpenAILLM
+    from tests.local_llm import LocalModel, find_server
+
+    found = find_server()
+    if isinstance(found, str):
+        sys.exit(f"no local model server: {found}")
+    server = LocalModel(found, Path(os.environ.get("TMPDIR", "/tmp")) / "understanding-llm.log")
+    return OpenAILLM(server.model, base_url=server.base_url, api_key="local"), server
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("--llm", choices=["rules", "openai"], default="rules")
+    ap.add_argument("--split", choices=SPLITS, action="append", help="only this split (default: both)")
+    ap.add_argument("--limit", type=int, help="only the first N entries of each split")
+    ap.add_argument("--every", type=int, default=1, help="only every K-th entry of each split (a sample)")
+    ap.add_argument("--misses", choices=SPLITS, action="append", default=[], help="print what this split reads wrong")
+    args = ap.parse_args(argv)
+    server = None
+    llm: LLM | None = None
+    if args.llm == "openai":
+        llm, server = _local_llm()
+    try:
+        started = time.perf_counter()
+        # a model turn takes seconds: say how far it got
+        results = run(llm, args.split or list(SPLITS), args.limit, progress=llm is not None, every=args.every)
+        took = time.perf_counter() - started
+    finally:
+        if server is not None:
+            server.stop()
+    backend = "rules backend, offline" if args.llm == "rules" else f"local model {server.model if server else ''}"
+    print(report(results, backend))
+    print(f"\n{sum(len(v) for v in results.values())} turns in {took:.1f} s")
+    for split in args.misses:
+        if split in results:
+            print(f"\nread wrong in {split}:")
+            print(misses(results[split]))
+    calls: Counter[str] = Counter()
+    for outs in results.values():
+        for out in outs:
+            calls.update(out.calls)
+    if calls:
+        refused = sum(out.refused for outs in results.values() for out in outs)
+        shown = ", ".join(f"{k} {n}" for k, n in sorted(calls.items()))
+        print(f"model calls: {sum(calls.values())} ({shown}); parses refused by the guard: {refused}")
+    counts = Counter(o.kind for outs in results.values() for out in outs for o in out.observed)
+    print("observed kinds: " + ", ".join(f"{k} {n}" for k, n in sorted(counts.items())))
+
+
+if __name__ == "__main__":
+    main()

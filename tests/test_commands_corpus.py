@@ -1,0 +1,85 @@
+"""The commands corpus (issue 23) loads against the shipped bots and holds what it must to measure a reader.
+
+tests/corpora/commands/{dev,test}.yaml were split once by the hash of each message's text and written before
+the reader they measure; the test split is never extended with a case found while fixing. The loader
+(bench/commands_corpus.py) checks every entry against the bots: a renamed state, slot or value breaks here.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+import yaml
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.commands_corpus import KLASSES, Case, CorpusError, load, load_all
+
+
+@pytest.fixture(scope="module")
+def splits() -> dict[str, list[Case]]:
+    return load_all()
+
+
+def test_both_splits_load_and_hold_enough_of_every_class(splits: dict[str, list[Case]]) -> None:
+    cases = [c for split in splits.values() for c in split]
+    assert len(cases) >= 700
+    per_class = Counter(k for c in cases for k in c.entry.classes)
+    short = {k: per_class[k] for k in KLASSES if per_class[k] < 80}
+    assert not short, f"classes with fewer than 80 messages: {short}"
+    assert sum(c.entry.lang != "en" for c in cases) >= 150
+    assert {c.entry.lang for c in cases} == {"en", "es", "de", "fr", "pt", "it"}
+    assert {c.entry.bot for c in cases} == {"fitness-coach", "language-buddy", "study-pal", "support"}
+    # both splits see every class, so a figure on the test split means something for each
+    for split in splits.values():
+        assert {k for c in split for k in c.entry.classes} == set(KLASSES)
+
+
+def test_no_message_is_in_both_splits(splits: dict[str, list[Case]]) -> None:
+    dev = {c.entry.text for c in splits["dev"]}
+    test = {c.entry.text for c in splits["test"]}
+    assert not dev & test
+    assert len(splits["test"]) >= 300
+
+
+def test_values_are_stored_as_the_slots_model_stores_them(splits: dict[str, list[Case]]) -> None:
+    expected = {(c.entry.text, cmd.slot): cmd.value for split in splits.values() for c in split for cmd in c.expected}
+    assert expected[("je m'appelle Chloé, je parle français", "native_language")] == "fr"
+    assert expected[("tomorrow 2-4pm", "window")] == {"day": "2026-03-11", "start": "14:00:00", "end": "16:00:00"}
+
+
+def test_a_wrong_entry_is_reported_with_what_to_fix(tmp_path: Path) -> None:
+    good = yaml.safe_load((Path(__file__).parent / "corpora" / "commands" / "dev.yaml").read_text(encoding="utf-8"))
+    entry = next(e for e in good if e["bot"] == "fitness-coach" and e["state"] == "days")
+    bad = [
+        {**entry, "state": "dayz"},
+        {**entry, "slots": {**entry["slots"], "days_per_week": "lots"}},
+        {**entry, "commands": [{"kind": "set_slot", "slot": "days", "value": 3, "evidence": entry["text"]}]},
+        {**entry, "commands": [{"kind": "set_slot", "slot": "goal", "value": "get huge", "evidence": entry["text"]}]},
+        {**entry, "commands": [{"kind": "cancel", "evidence": "words nobody typed"}]},
+        {**entry, "lang": "xx"},
+        {
+            **entry,
+            "commands": [{"kind": "set_slot", "slot": "target_weight_kg", "value": 70, "evidence": entry["text"]}],
+        },
+        {
+            **entry,
+            "commands": [{"kind": "correct_slot", "slot": "days_per_week", "value": 2, "evidence": entry["text"]}],
+        },
+    ]
+    (tmp_path / "dev.yaml").write_text(yaml.safe_dump(bad, allow_unicode=True), encoding="utf-8")
+    with pytest.raises(CorpusError) as e:
+        load("dev", folder=tmp_path)
+    text = str(e.value)
+    assert "has no state 'dayz'" in text
+    assert "slots do not validate against FitnessSlots: days_per_week" in text
+    assert "'days' is not a slot of onboarding" in text
+    assert "value 'get huge' does not parse as goal" in text
+    assert "evidence 'words nobody typed' is not words of the message" in text
+    assert "lang: Input should be" in text
+    assert "target_weight_kg already holds 72.0: changing it is a correct_slot" in text
+    assert "days_per_week is empty at this state: filling it is a set_slot" in text
+    assert len(e.value.problems) == 8
