@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import sys
 import time
 from collections.abc import Iterator
@@ -20,10 +21,14 @@ from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
 import typer
-from rich.console import Console
+from markdown_it import MarkdownIt
+from rich.console import Console, ConsoleOptions, RenderResult
 from rich.live import Live
+from rich.markdown import Markdown
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.segment import Segment
 from rich.spinner import Spinner
+from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
@@ -206,13 +211,89 @@ def _saved_comment(session_id: str, bot: str, user: str) -> str:
     )
 
 
+# Markdown characters that would make a bot's name markup when it leads a reply
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!<>|~])")
+
+
+class _Reply(Markdown):
+    """A bot's reply as Markdown, its name in front: a knowledge-base article's `**bold**` and
+    numbered steps render, and rich word-wraps it to the terminal's width (never cropped).
+
+    A single line break stays a line break (the flows write plain lines as well as Markdown),
+    and HTML is shown as typed, not dropped: a user's `<b>` echoed in a reply keeps every word."""
+
+    def __init__(self, bot: str, text: str) -> None:
+        super().__init__("", hyperlinks=False)
+        parser = MarkdownIt("commonmark", {"html": False, "breaks": True}).enable("strikethrough").enable("table")
+        tokens = parser.parse(text)
+        label = _MD_SPECIAL.sub(r"\\\1", f"{bot}:")
+        # The name leads the first paragraph; before a list, quote or heading it stands alone.
+        joined = f"{label} {text}" if tokens and tokens[0].type == "paragraph_open" else f"{label}\n\n{text}"
+        self.markup = joined
+        self.parsed = parser.parse(joined)
+        self.label = f"{bot}:"
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        # The chat's console soft-wraps (no_wrap) what it prints; a reply is wrapped here instead.
+        lines = console.render_lines(
+            _Unlabelled(self), options.update(no_wrap=False, overflow="fold"), pad=False, new_lines=False
+        )
+        for i, line in enumerate(lines):
+            if i == 0:
+                line = _styled_label(line, self.label)
+            yield from line
+            yield Segment.line()
+
+
+class _Unlabelled:
+    """The Markdown rendering of a `_Reply` (its own __rich_console__ post-processes it)."""
+
+    def __init__(self, reply: _Reply) -> None:
+        self.reply = reply
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield from Markdown.__rich_console__(self.reply, console, options)
+
+
+def _styled_label(line: list[Segment], label: str) -> list[Segment]:
+    """The first rendered line with the bot's name (its first characters) in the name's style."""
+    plain = "".join(s.text for s in line)
+    if not plain.startswith(label):
+        return line
+    head, tail = Segment.divide(line, [len(label), Segment.get_line_length(line)])
+    name = Style(bold=True, color="cyan")
+    return [*(Segment(s.text, name) for s in head), *tail]
+
+
+class _Tail:
+    """While a reply is made: as many of its last lines as fit the screen, so that the live
+    region never grows past the screen (a taller one could not be redrawn or cleared)."""
+
+    def __init__(self, reply: _Reply) -> None:
+        self.reply = reply
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        lines = console.render_lines(self.reply, options.update(no_wrap=False), pad=False, new_lines=False)
+        room = max(1, console.height - 2)
+        for i, line in enumerate(lines[-room:]):
+            if i:
+                yield Segment.line()
+            yield from line
+
+
 def _say(console: Console, bot: str, text: str) -> None:
-    console.print(Text.assemble((f"{bot}: ", "bold cyan"), text))
+    """A reply, whole: on a terminal rendered as Markdown and wrapped to its width; piped, as
+    the plain text it is (a transcript keeps the reply's own characters)."""
+    if console.is_terminal:
+        console.print(_Reply(bot, text), soft_wrap=False, end="")
+    else:
+        console.print(Text.assemble((f"{bot}: ", "bold cyan"), text))
 
 
 class _Streamer:
     """The bot's reply as it is made: a spinner while the model thinks, then the text growing in
-    place (rich Live). Off a terminal nothing is drawn and the reply is printed whole after."""
+    place (rich Live, its last screenful). The live region is cleared when the turn ends and the
+    reply is then printed whole by `_say`. Off a terminal nothing is drawn."""
 
     def __init__(self, console: Console, bot: str) -> None:
         self.bot = bot
@@ -220,7 +301,8 @@ class _Streamer:
         self.live: Live | None = None
         if console.is_terminal:
             waiting = Spinner("dots", text=Text("thinking…", style="dim"))
-            self.live = Live(waiting, console=console, refresh_per_second=12, transient=False)
+            # transient: what was drawn is cleared, so the whole reply printed after is its only copy
+            self.live = Live(waiting, console=console, refresh_per_second=12, transient=True)
 
     def __enter__(self) -> _Streamer:
         if self.live is not None:
@@ -230,12 +312,10 @@ class _Streamer:
     def __call__(self, piece: str) -> None:
         self.text += piece
         if self.live is not None:
-            self.live.update(Text.assemble((f"{self.bot}: ", "bold cyan"), self.text))
+            self.live.update(_Tail(_Reply(self.bot, self.text)))
 
     def __exit__(self, *exc: object) -> None:
         if self.live is not None:
-            if not self.text:
-                self.live.update(Text(""))
             self.live.stop()
 
 
@@ -326,10 +406,9 @@ def _chat_loop(console: Console, engine: Engine, bot: str, user: str) -> None:
                 console.print(Text("\n(interrupted: that message was not sent; Ctrl-C again to leave)", style="yellow"))
                 continue
             if result.rejected:
-                console.print(Text(result.reply, style="yellow"))
+                console.print(Text(result.reply, style="yellow"), soft_wrap=False)
                 continue
-            if not (result.streamed and shown.live):
-                _say(console, bot, result.reply)
+            _say(console, bot, result.reply)
             session = engine.session(bot, user)
     except KeyboardInterrupt:
         # A turn is one transaction, so an interrupt mid-turn leaves all of it or none.
