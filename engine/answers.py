@@ -9,12 +9,14 @@ on every message; what they change is a correction only where the flow allows it
 from __future__ import annotations
 
 import re
+import types
+import typing
 from typing import Any, NamedTuple
 
 from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
-from engine.extract import Invalid, Parser, fold
+from engine.extract import Empty, Invalid, Parser, fold
 from engine.flow import Flow
 from engine.models import FlowFrame, Slots
 from engine.states import Ask
@@ -89,6 +91,13 @@ class AnswerReader(TurnBase):
         """The message as the answer to `state`; `resuming` a paused run, a message the rules
         cannot read is no answer, and no model is asked to make it one."""
         raw = state.parser(slots)(self.text)
+        if isinstance(raw, Empty):
+            # "none" to an optional question answers it: the slot's own empty value, never the word
+            empty = empty_value(flow.slots, state.slot)
+            try:
+                return Answer(flow.slots.model_validate({**frame.slots, state.slot: empty}), None)
+            except ValidationError as e:
+                return Answer(None, _friendly(e, state.parser(slots).expects))
         if isinstance(raw, Invalid):
             if raw.suggestion is not None:
                 # read by the next turn only, at this question
@@ -122,6 +131,19 @@ class AnswerReader(TurnBase):
         except ValidationError:
             return None
         return updated
+
+
+def empty_value(model: type[Slots], name: str) -> object:
+    """What a slot holds when its question was answered "none": [] for a list, {} for a
+    mapping, None for anything else (a number slot stays a number or nothing)."""
+    annotation = model.model_fields[name].annotation
+    union = typing.get_origin(annotation) in (typing.Union, types.UnionType)
+    kinds = {typing.get_origin(a) or a for a in (typing.get_args(annotation) if union else (annotation,))}
+    if list in kinds:
+        return []
+    if dict in kinds:
+        return {}
+    return None
 
 
 def _in_message(value: str, text: str) -> bool:

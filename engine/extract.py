@@ -246,7 +246,9 @@ def choice(options: Mapping[str, Sequence[str]], cutoff: float = 0.75, fuzzy: bo
         if len(hits) == 1:
             return hits.pop()
         if len(hits) > 1:
-            return Invalid(f"That matches several options ({', '.join(sorted(hits))}); please pick one of: {listed}.")
+            # names only the options it matched: the reprompt after it lists them all (once)
+            *first, last = sorted(hits)
+            return Invalid(f"That matches more than one option ({', '.join(first)} and {last}).")
         return _closest(t, flat, cutoff) if fuzzy else None
 
     return Parser(rule, f"one of: {listed}")
@@ -279,14 +281,80 @@ def _covered(span: tuple[int, int], others: list[tuple[int, int]]) -> bool:
     return any(lo <= a and b <= hi and hi - lo > b - a for lo, hi in others)
 
 
-def free_text(min_chars: int = 2) -> Parser:
+# words that stand for words ("bla bla", "lorem ipsum", "stuff"): a message of only these says nothing
+_PLACEHOLDERS = frozenset(
+    {"bla", "blah", "blabla", "blablabla", "yada", "yadda", "lorem", "ipsum", "asdf", "qwerty", "xyz", "foo",
+     "etc", "whatever", "stuff", "something"}
+)  # fmt: skip
+_KEYBOARD_ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
+# the languages whose words count as words (wordfreq's small lists: fast, and enough to tell noise)
+_WORD_LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl")
+
+
+def _mash(word: str) -> bool:
+    """Keyboard noise ("asdfgh", "sdfsdf", "xzqk"): no word in any language we read, and typed
+    along a row, repeating itself, or without a vowel."""
+    if any(zipf_frequency(word, lang, wordlist="small") >= 1.0 for lang in _WORD_LANGUAGES):
+        return False
+    along_a_row = any(word[i : i + 4] in row for row in _KEYBOARD_ROWS for i in range(len(word) - 3))
+    return along_a_row or re.fullmatch(r"(.{1,3})\1+.{0,2}", word) is not None or not re.search("[aeiouy]", word)
+
+
+def no_content(text: str) -> bool:
+    """Whether `text` carries no words at all: placeholders ("bla bla", "lorem ipsum") or
+    keyboard noise ("asdfgh"). A digit, a word of a script we cannot judge, or any real or
+    unknown-but-plausible word (a brand: "Tasklane") is content."""
+    t = fold(text)
+    if re.search(r"\d", t):
+        return False
+    tokens = re.findall(r"[^\W\d_]+", t)
+    if not tokens or any(not tok.isascii() for tok in tokens):
+        return False
+    return " ".join(tokens) in _PLACEHOLDERS or all(tok in _PLACEHOLDERS or _mash(tok) for tok in tokens)
+
+
+def free_text(min_chars: int = 2, *, words: bool = True) -> Parser:
+    """Any words, kept as written; too short, or (`words`) no words at all ("bla bla",
+    "asdfgh"), is refused. `words=False` where an answer need not be words (a formula: "dy/dx")."""
+
     def rule(text: str) -> object:
         t = text.strip()
         if len(t) < min_chars:
             return Invalid(f"Could you say a little more (at least {min_chars} characters)?")
+        if words and no_content(t):
+            return Invalid("That doesn't tell me anything yet; could you say it in a few words?")
         return t
 
     return Parser(rule, "a few words in your own words", greedy=True)
+
+
+@dataclass(frozen=True)
+class Empty:
+    """An answer that declines an optional question ("none", "n/a"): it answers the question,
+    and the slot takes its empty value (None; [] for a list), never the word."""
+
+
+EMPTY = Empty()
+_DECLINES = re.compile(
+    r"(?:none|no|nope|nah|n/?a|n\.a\.?|not applicable|nothing|nothing at all|none at all|no thanks|"
+    r"no thank you|i don'?t have (?:one|any)|i have none|there is none|there isn'?t one|-+)"
+)
+
+
+def declines(text: str) -> bool:
+    """Whether the whole message says there is nothing to give: "none", "no", "n/a", "nothing"."""
+    t = re.sub(r"[.!\s]+$", "", fold(text))
+    return _DECLINES.fullmatch(t) is not None
+
+
+def optional(parser: Parser) -> Parser:
+    """`parser`, where a message that declines ("none", "no", "n.a.", "nothing") is `EMPTY`."""
+
+    def rule(text: str) -> object:
+        return EMPTY if declines(text) else parser(text)
+
+    expects = parser.expects if "none" in parser.expects else f"{parser.expects}, or “none”"
+    return Parser(rule, expects, parser.llm_hint, parser.greedy)
 
 
 _NAME_CUES = re.compile(

@@ -57,7 +57,7 @@ def test_choice_by_word_synonym_and_spelling() -> None:
     assert c("it crashed") is None or c("it crashed") == "bug"
     assert c("purple") is None
     both = c("slow and a crash")
-    assert isinstance(both, Invalid) and "several" in both.reason
+    assert isinstance(both, Invalid) and "more than one option (bug and latency)" in both.reason
 
 
 def test_free_text_is_verbatim_but_not_empty() -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from engine.extract import Invalid, Parser, fold
+from engine.extract import Empty, Invalid, Parser, fold, optional
 from flows.fitness.food import allergies_in, read_diet
 from flows.fitness.limits import limitation_in
 from flows.fitness.profile import FitnessSlots, accumulated
@@ -116,7 +116,7 @@ def read_anytime(text: str, s: FitnessSlots, asking: str | None = None) -> dict[
     if found and slot in CLOSED and slot not in found:
         # "beginner, and I have a bad knee": what else the message says must not hide the answer itself
         answer = CLOSED[slot](s)(re.split(r"[,;.!?]|\s(?:and|but)\s", text.strip())[0])
-        if answer is not None and not isinstance(answer, Invalid):
+        if answer is not None and not isinstance(answer, Invalid | Empty):
             found[slot] = answer
     return found
 
@@ -126,7 +126,7 @@ def read_anytime(text: str, s: FitnessSlots, asking: str | None = None) -> dict[
 CLOSED: dict[str, Callable[[FitnessSlots], Parser]] = {
     "fitness_level": lambda s: read_level,
     "goal": lambda s: read_goal,
-    "target_weight_kg": lambda s: Parser(lambda text: parse_weight(text, s.weight_unit), WEIGHT_EXPECTS),
+    "target_weight_kg": lambda s: optional(Parser(lambda text: parse_weight(text, s.weight_unit), WEIGHT_EXPECTS)),
     "days_per_week": lambda s: Parser(days_answer, "a number of days from 1 to 7"),
     "minutes_per_session": lambda s: Parser(minutes_answer, "minutes per session, from 10 to 240"),
     "diet": lambda s: read_diet,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, field_validator, model_serializer
 
 from engine import Slots
 
@@ -86,7 +86,8 @@ class FitnessSlots(Slots):
     fitness_level: Level | None = None
     limitations: str | None = Field(None, min_length=2, max_length=200)
     goal: Goal | None = None
-    target_weight_kg: Kilograms | Literal["none"] | None = None
+    # None: no target; "none" said at its question is that (engine.extract.EMPTY), never the word
+    target_weight_kg: Kilograms | None = None
     current_weight_kg: Kilograms | None = None
     # the unit the user wrote a weight in: a later number without one is read in it
     weight_unit: Literal["kg", "lb", "st"] | None = None
@@ -100,10 +101,16 @@ class FitnessSlots(Slots):
     time_of_day: TimeOfDay | None = None
     completed: list[Stage] = []
 
+    @field_validator("target_weight_kg", mode="before")
+    @classmethod
+    def _no_target_word(cls, value: object) -> object:
+        # sessions stored before the word was dropped hold "none" here: it meant no target
+        return None if value == NONE else value
+
 
 def accumulated(s: FitnessSlots) -> FitnessContext:
     done = set(s.completed)
-    weight = s.target_weight_kg if isinstance(s.target_weight_kg, float | int) else None
+    weight = s.target_weight_kg
     return FitnessContext(
         assessment=FitnessAssessment(level=s.fitness_level, limitations=s.limitations)
         if "assessment" in done

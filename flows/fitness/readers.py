@@ -10,8 +10,8 @@ from __future__ import annotations
 import difflib
 import re
 
-from engine.extract import Invalid, Parser, choice, fold, hedged, integer, numbers, read_yes_no
-from flows.fitness.profile import NONE, WEEKDAYS, Goal, Weekday
+from engine.extract import EMPTY, Invalid, Parser, choice, fold, free_text, hedged, integer, numbers, read_yes_no
+from flows.fitness.profile import WEEKDAYS, Goal, Weekday
 from flows.fitness.weights import weigh, with_digits
 from flows.fitness.words import any_of, refusal, words
 
@@ -117,7 +117,7 @@ WEIGHT_EXPECTS = "a weight with its unit (72 kg or 160 lb), or “none”"
 
 
 def parse_weight(text: str, known_unit: str | None = None) -> object:
-    """The target weight in kilograms ("72 kg", "160 lb", "11 stone"), "none" for no target, or a reason.
+    """The target weight in kilograms ("72 kg", "160 lb", "11 stone"), EMPTY for no target, or a reason.
 
     Of several weights the one marked as the target wins ("I weigh 90 kg and want to get to
     80" -> 80, in the unit of the 90); a current weight alone, an amount to lose or a number
@@ -125,17 +125,17 @@ def parse_weight(text: str, known_unit: str | None = None) -> object:
     weight with one (`known_unit`: "I weigh 200 lbs", then "180").
     """
     if is_none(text):
-        return NONE
+        return EMPTY
     found = weigh(text, known_unit)
     if not found.mentions:
         t = fold(text)
         # the target is optional: a refusal is no target, as "none" is
         if _NO_TARGET.search(t) or refusal().search(t):
-            return NONE
+            return EMPTY
         if not numbers(with_digits(t)):
             said = read_yes_no(text)
             if said is False:  # "not yet", "nope, not really"
-                return NONE
+                return EMPTY
             if said is True and not hedged(text):  # "i guess so": a yes that says no weight
                 return Invalid("What weight would you like to reach? For example “72 kg” or “160 lb”.")
             return None  # "yes but not sure": cannot decide; asked again (a model may read it)
@@ -279,7 +279,16 @@ def parse_equipment(text: str) -> object:
         close = difflib.get_close_matches(token, _EQUIPMENT_WORDS, n=1, cutoff=0.85)
         if close and _EQUIPMENT_WORDS[close[0]] not in found and not _NEGATED.search(t[: t.index(token)]):
             found.append(_EQUIPMENT_WORDS[close[0]])
-    return [name for name in EQUIPMENT if name in found] or items(text) or None
+    known = [name for name in EQUIPMENT if name in found]
+    if known:
+        return known
+    if isinstance(_IN_WORDS(text), Invalid):  # "bla bla", "asdfgh": no equipment named at all
+        return Invalid("I couldn't make out any equipment there. Which do you have? For example “dumbbells”.")
+    return [item for item in items(text) if not isinstance(_IN_WORDS(item), Invalid)] or None
+
+
+# the engine's free-text reader: what equipment it names must be words, not "bla bla"
+_IN_WORDS = free_text(min_chars=1)
 
 
 read_time = choice(

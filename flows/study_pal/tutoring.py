@@ -176,7 +176,7 @@ tutoring = Flow(
         ),
         Step("begin", run=begin),
         Step("explain", run=explain),
-        Ask("exercise", slot="answer", say=ask_exercise, parse=free_text(min_chars=1), help=EXERCISE_HELP),
+        Ask("exercise", slot="answer", say=ask_exercise, parse=free_text(min_chars=1, words=False), help=EXERCISE_HELP),
         Step("grade", run=grade),
         Step("reveal", run=reveal),
         Step("skip", run=skip),

@@ -133,6 +133,16 @@ def shown(value: object) -> str:
     return str(value)
 
 
+def stated(questions: list[Question], noted: dict[str, Answer]) -> str:
+    """Answers read from a message as the facts they are: "the Android app; Android 13", each
+    by its question's `fact`; a question without one is shown with its answer."""
+    facts = {q.text: q.fact for q in questions}
+    return "; ".join(
+        fact.replace("{}", str(value)) if (fact := facts.get(text)) else f"{text} {value}"
+        for text, value in noted.items()
+    )
+
+
 def settle(s: ClarificationSlots) -> list[str]:
     """Move noted answers into the answers: corrections of answered questions, and the
     questions now due, which are then not asked. Returns the questions settled."""

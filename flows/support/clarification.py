@@ -24,7 +24,7 @@ from collections.abc import Callable
 
 from engine import Aside, Ask, Final, Flow, Step, StepContext, T
 from flows.support import sections
-from flows.support.ahead import given_reader, settle, shown
+from flows.support.ahead import given_reader, settle, shown, stated
 from flows.support.another import adds_a_topic, answer_later, new_request
 from flows.support.handoff import (
     APP,
@@ -119,7 +119,7 @@ def route(ctx: StepContext[ClarificationSlots]) -> None:
     if first and s.questions:
         left = [q for q in s.questions[s.current_index :] if q.text not in s.given]
         noted = {q: s.parsed[q] for q in settled} | dict(s.given)
-        said = f" From your message: {shown(noted)}." if noted else ""
+        said = f" From your message: {stated(s.questions, noted)}." if noted else ""
         count = "One question" if len(left) == 1 else f"{len(left)} quick questions"
         ask = f" {count} first, so I can answer for your case" if left else ""
         intro = f'I found our help article "{s.title}".{said}{ask}'

@@ -83,6 +83,9 @@ class Question(BaseModel):
     # words that answer a free-text question wherever they are said, with the model words
     # after them: "samsung" in "my samsung s21 drops them" answers "Which phone model?"
     cues: list[Text] = Field(default_factory=list)
+    # how an answer read from a message is stated back, its value in place of {}: "Android {}"
+    # says "Android 13" where the question ("Which Android version?") would be echoed
+    fact: Text | None = None
 
     @model_validator(mode="after")
     def _consistent(self) -> Question:
@@ -96,6 +99,8 @@ class Question(BaseModel):
             raise ValueError(f"min and max are only for type 'number', not {self.type!r}")
         if self.min is not None and self.max is not None and self.min > self.max:
             raise ValueError(f"min {self.min:g} is above max {self.max:g}")
+        if self.fact is not None and self.fact.count("{}") != 1:
+            raise ValueError(f"fact {self.fact!r} must hold the answer's place as {{}} exactly once")
         if len({c.casefold() for c in self.choices}) != len(self.choices):
             raise ValueError("choices must be distinct")
         unknown = [k for k in self.synonyms if k not in self.choices]
