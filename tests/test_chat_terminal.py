@@ -49,8 +49,10 @@ class Terminal:
         self.cols = cols
         self.screen = pyte.HistoryScreen(cols, ROWS, history=100_000)
         self.stream = pyte.Stream(self.screen)
-        full_env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "INNERLOOP_"))}
-        full_env |= {"TERM": "xterm-256color", "COLUMNS": str(cols), "LINES": str(ROWS), **(env or {})}
+        # no COLUMNS or LINES: the chat must read the width from the terminal, as it does for a user
+        skip = ("OPENAI_", "INNERLOOP_", "COLUMNS", "LINES")
+        full_env = {k: v for k, v in os.environ.items() if not k.startswith(skip)}
+        full_env |= {"TERM": "xterm-256color", **(env or {})}
         self.child = pexpect.spawn(
             sys.executable,
             ["-m", "cli", "chat", "--bot", bot, "--db", str(db), "--user", "tester", "--llm", llm],
