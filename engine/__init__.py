@@ -27,11 +27,14 @@ from engine.errors import (
     UnrecordedLLMCall,
 )
 from engine.extract import (
+    EMPTY,
+    Empty,
     Invalid,
     Parser,
     choice,
     free_text,
     integer,
+    optional,
     person_name,
     rating,
     sentiment,
@@ -70,6 +73,7 @@ from engine.store import MemoryStore, Store
 from engine.store.sql import SqlStore
 
 __all__ = [
+    "EMPTY",
     "LLM",
     "Aside",
     "Ask",
@@ -77,6 +81,7 @@ __all__ = [
     "ConflictError",
     "DataFileError",
     "DefinitionError",
+    "Empty",
     "Engine",
     "EngineError",
     "Entered",
@@ -131,6 +136,7 @@ __all__ = [
     "free_text",
     "integer",
     "load_bot",
+    "optional",
     "person_name",
     "rating",
     "sentiment",

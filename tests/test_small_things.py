@@ -16,9 +16,24 @@ from typing import Any
 
 import pytest
 
-from engine import Ask, Bot, Final, Flow, Intent, Registry, Slots, SqlStore, T
+from engine import (
+    EMPTY,
+    Ask,
+    Bot,
+    Final,
+    Flow,
+    Intent,
+    Invalid,
+    Parser,
+    Registry,
+    Slots,
+    SqlStore,
+    T,
+    free_text,
+    integer,
+    optional,
+)
 from engine.authoring.testing import Dialogue, DialogueFactory
-from engine.extract import EMPTY, Invalid, Parser, free_text, integer, optional
 from engine.registry import default_registry
 from flows.support.ahead import read_answer
 from flows.support.kb import Question, parse_document
