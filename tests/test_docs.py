@@ -147,6 +147,7 @@ RUN_ELSEWHERE: dict[str, str] = {
     "innerloop sessions expire": "tests/test_versions.py",
     "pip install 'innerloop[postgres]'": ".ci/run installs the test extras",
     "innerloop flows readme": "test_flow_diagrams_are_current (tests/test_authoring.py) checks its output",
+    "pytest tests/test_chat_terminal.py": "the default run (.ci/run) collects it",
 }
 
 # Cheap commands, run here as the docs show them (from the repository's root).
