@@ -26,7 +26,7 @@ from engine.models import (
     RecordDraft,
     Slots,
 )
-from engine.states import ANSWER, NEXT, Aside, Ask, Final, Step, render
+from engine.states import ANSWER, NEXT, Aside, Ask, Final, Step, render, says, without_clause
 
 MAX_HOPS = 64
 MAX_HANDOFFS = 8
@@ -156,7 +156,9 @@ class FlowRunner(AnswerReader):
         else:
             # past the declared phrasings each rung still gets more explicit, never a repeat
             last = render(state.reprompts[-1], slots) if state.reprompts else render(state.say_again, slots)
-            again = f"Please reply with just {expects}. {last}"
+            again = f"Please reply with just {'your answer' if says(last, expects) else expects}. {last}"
+        if reason:
+            reason = without_clause(reason, again)  # "7 is out of range." when the question gives the range
         text = f"{reason} {again}" if reason else again
         self.emit(self.phrase(text, f"reprompt:{flow.name}.{state.name}", flow.name))
 

@@ -170,3 +170,35 @@ def render(template: Template, slots: BaseModel, **extra: str) -> str:
     dumped = slots.model_dump(mode="json")
     values = {k: (NOT_GIVEN if v is None else v) for k, v in dumped.items()}
     return _plain(template, dumped).format(**{**values, **extra})
+
+
+# -- saying a thing once --------------------------------------------------------------------
+# A reprompt joins a parser's reason, what it expects and the question again; where one part
+# already says what another would ("please give a whole number from 1 to 5" beside "Please
+# rate ... from 1 (poor) to 5 (excellent)"), the repeat is left out.
+
+_FILLER = frozenset({
+    "a", "an", "the", "and", "or", "of", "for", "from", "to", "one", "just", "whole", "single",
+    "your", "own", "few", "with", "any", "please", "give", "pick", "reply", "answer", "words", "word", "yes",
+})  # fmt: skip
+
+
+def _content(text: str) -> set[str]:
+    return {w for w in re.findall(r"\w+", text.casefold()) if w not in _FILLER and (len(w) > 2 or w.isdigit())}
+
+
+def says(text: str, expects: str) -> bool:
+    """Whether `text` already says what `expects` describes: most of its content words are in it."""
+    wanted = _content(expects)
+    return len(wanted) >= 2 and len(wanted & _content(text)) >= 0.75 * len(wanted)
+
+
+def without_clause(reason: str, said: str) -> str:
+    """`reason` without the clauses that `said` says already ("7 is out of range; please give a
+    whole number from 1 to 5." beside a question that gives the range -> "7 is out of range.")."""
+    clauses = re.split(r"(?<=[;.])\s+", reason.strip())
+    kept = [c for c in clauses if not says(said, c)]
+    if not kept or len(kept) == len(clauses):
+        return reason
+    text = " ".join(kept).rstrip(";,: ")
+    return text if text.endswith((".", "!", "?")) else text + "."

@@ -208,3 +208,28 @@ def test_the_free_text_reader_refuses_no_words(text: str) -> None:
 )
 def test_the_free_text_reader_keeps_real_and_unknown_words(text: str) -> None:
     assert free_text()(text) == text
+
+
+# -- a reprompt says what is needed once -------------------------------------------------------
+
+
+def test_an_out_of_range_number_is_not_told_the_range_twice(dialogue: DialogueFactory) -> None:
+    chat = dialogue("language-buddy", profile=MAX)
+    chat.say("I want to give feedback").expect(state="rating")
+    chat.say("7").expect(state="rating", reply_contains="7 is out of range.")
+    assert "please give a whole number" not in chat.reply and chat.reply.count("to 5") == 1, chat.reply
+
+
+def test_the_rung_past_the_declared_reprompts_does_not_list_what_its_question_lists() -> None:
+    from engine.states import says, without_clause
+
+    expects = "a topic (Limits, Continuity, Derivatives), yes for the suggestion, or no to stop"
+    listed = (
+        "Shall we go on to Continuity? Say yes, name another topic (Limits, Continuity, Derivatives), or no to stop."
+    )
+    assert says(listed, expects) and not says("Pick a number.", "a whole number from 1 to 9")
+    assert not says("Can you describe it?", "a few words in your own words")  # nothing to compare: keep it
+    reason = "7 is out of range; please give a whole number from 1 to 5."
+    assert without_clause(reason, "Please rate it with a number from 1 (poor) to 5 (great).") == "7 is out of range."
+    assert without_clause(reason, "Pick a number.") == reason
+    assert without_clause("That is no day.", "Which day, Monday to Sunday?") == "That is no day."
