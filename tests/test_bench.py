@@ -32,3 +32,10 @@ def test_turn_overhead_smoke(tmp_path: Path, bot: str) -> None:
     assert f"innerloop turn overhead, bot {bot}: 3 sessions" in out
     assert "ratio engine/floor" in out and "profile of the engine side" in out
     assert "smoke check: 23 sessions stored their feedback" in out
+
+
+def test_no_benchmark_shadows_a_standard_module() -> None:
+    # `python bench/x.py` puts bench/ first on sys.path: a bench/queue.py broke psycopg's import
+    bench = Path(__file__).resolve().parent.parent / "bench"
+    shadowing = [p.name for p in bench.glob("*.py") if p.stem in sys.stdlib_module_names]
+    assert not shadowing, f"rename {shadowing}: they hide the standard modules of the same name"

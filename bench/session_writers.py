@@ -1,6 +1,6 @@
 """Writers of one session: racing to the row-version check (before) against queueing on the session lock (after).
 
-    python bench/queue.py [--writers 2,4,8,16] [--turns 960] [--pause-ms 2] [--no-postgres]
+    python bench/session_writers.py [--writers 2,4,8,16] [--turns 960] [--pause-ms 2] [--no-postgres]
 
 For each backend (a SQLite file, WAL, synchronous=FULL; and PostgreSQL on a server this script
 starts itself with tests/pg.py, when the binaries and psycopg are there) and each number of
