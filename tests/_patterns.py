@@ -25,6 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from engine.bot import Intent  # noqa: E402
 from engine.inputs import MAX_CHARS  # noqa: E402
 
 PACKAGES = ("engine", "flows")
@@ -58,6 +59,9 @@ def _walk(obj: object, where: str, out: dict[tuple[str, int], str], memo: set[in
     elif isinstance(obj, dict):
         for item in obj.values():
             _walk(item, where, out, memo, depth + 1)
+    elif isinstance(obj, Intent):  # a bot's intent keeps its patterns as text, compiled on first use
+        for p in obj.patterns:  # as Intent.matches compiles them
+            _walk(re.compile(p, re.IGNORECASE), where, out, memo, depth + 1)
     elif dataclasses.is_dataclass(obj) and not isinstance(obj, type):
         for f in dataclasses.fields(obj):
             _walk(getattr(obj, f.name, None), where, out, memo, depth + 1)
