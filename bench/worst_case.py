@@ -7,7 +7,7 @@ Resting states are those the replay scripts in tests/replays reach (engine/autho
 the shortest script prefix to each, played once into a database that each message then starts
 from a fresh copy of). At each one, every message below of `--length` characters (the input
 limit by default) is sent as the next turn, offline (rules backend), and the turn's CPU is
-measured with time.process_time (engine.turn: routing, the flow's readers and asides, the
+measured with time.process_time, the faster of two runs (engine.turn: routing, the flow's readers and asides, the
 store's commit). Messages: punctuation, separators, digits, whitespace and one long word
 repeated; the words of every pattern in engine/ and flows/ repeated, cut short, glued to
 commas and hyphens and numbers (near-matches); nested clauses; mixed scripts and emoji.
@@ -89,10 +89,13 @@ def main() -> int:
             prepared = prepare(place, folder)
             spent: list[tuple[float, str]] = []
             for label, text in texts.items():
-                with at(place, prepared, folder) as engine:
-                    t = time.process_time()
-                    engine.turn(place.bot, place.script.user, text)
-                    spent.append(((time.process_time() - t) * 1000, label))
+                runs = []
+                for _ in range(2):  # the faster of two: data a reader loads on first use is not the message's cost
+                    with at(place, prepared, folder) as engine:
+                        t = time.process_time()
+                        engine.turn(place.bot, place.script.user, text)
+                        runs.append((time.process_time() - t) * 1000)
+                spent.append((min(runs), label))
             slowest = max(spent)
             median = statistics.median(ms for ms, _ in spent)
             worst_all.append((slowest[0], place.name, slowest[1]))

@@ -6,7 +6,7 @@ import functools
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Final, Literal
+from typing import TYPE_CHECKING, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError, model_validator
 
@@ -35,18 +35,22 @@ class Slots(BaseModel):
 
     model_config = ConfigDict(extra="forbid", validate_assignment=True)
 
-    def __setattr__(self, name: str, value: object) -> None:
-        if name not in type(self).model_fields:
-            super().__setattr__(name, value)
-            return
-        before, was_set = self.__dict__.get(name), name in self.__pydantic_fields_set__
-        try:
-            super().__setattr__(name, value)
-        except ValidationError as e:
-            self.__dict__[name] = before
-            if not was_set:
-                self.__pydantic_fields_set__.discard(name)
-            raise SlotRejected(type(self).__name__, {name: value}, refusal(e)) from e
+    # hidden from type checkers: a __setattr__ of its own would let mypy accept any attribute
+    # (a misspelt slot in a Step) instead of checking it against the model's fields
+    if not TYPE_CHECKING:
+
+        def __setattr__(self, name: str, value: object) -> None:
+            if name not in type(self).model_fields:
+                super().__setattr__(name, value)
+                return
+            before, was_set = self.__dict__.get(name), name in self.__pydantic_fields_set__
+            try:
+                super().__setattr__(name, value)
+            except ValidationError as e:
+                self.__dict__[name] = before
+                if not was_set:
+                    self.__pydantic_fields_set__.discard(name)
+                raise SlotRejected(type(self).__name__, {name: value}, refusal(e)) from e
 
     def assign(self, **values: object) -> None:
         """Set several slots at once, validated together: a change only valid as a whole
