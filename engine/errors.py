@@ -6,6 +6,7 @@ EngineError                      flow, state, session: where it happened
 ├── UnknownNameError             no bot or flow of that name; name, known
 ├── SessionNotFound              no stored session matches an id or prefix; session
 ├── InputRejected                a user message was refused (empty, too long, ...); reason
+├── SlotRejected                 flow code set a slot to a value its model refuses; slots, reason
 ├── StoreError                   the session store failed; operation
 │   ├── ConflictError            another writer changed the session first (row version)
 │   │   └── SessionBusy          another writer held the session's lock too long; bot, user
@@ -83,6 +84,21 @@ class InputRejected(EngineError):
 
     def __init__(self, reason: str, *, session: str | None = None) -> None:
         super().__init__(reason, session=session)
+        self.reason = reason
+
+
+class SlotRejected(EngineError):
+    """Flow code set slots to values their model refuses (a field's type or a model validator).
+
+    Raised where the assignment happens, so no half-valid slots go on; the turn that raised
+    it is played again as a reprompt saying `reason` (see `Engine.turn`).
+    """
+
+    def __init__(self, model: str, slots: dict[str, object], reason: str) -> None:
+        names = ", ".join(slots)
+        super().__init__(f"{model} refuses {names}: {reason}")
+        self.model = model
+        self.slots = slots
         self.reason = reason
 
 

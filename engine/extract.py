@@ -78,7 +78,7 @@ def written_numbers(text: str) -> list[float]:
 
 _THOUSANDS = re.compile(r"-?\d{1,3}(?:,\d{3})+")
 # "3 out of 5", "two outta five", "trois sur cinq", "drei von fünf": the first is the answer
-_OUT_OF = re.compile(r"(\d+)\s*(?:/|out of|outta|of|over|sur|su|de|von|em)\s*(\d+)\b")
+_OUT_OF = re.compile(r"(?<!\d)(\d++)\s*+(?:/|out of|outta|of|over|sur|su|de|von|em)\s*+(\d+)\b")
 # "fifteen, no wait, sixteen", "4 - I mean 5": what follows the last correction cue is the answer
 _SELF_CORRECTION = re.compile(
     r"\b(?:no,? wait|wait|i mean|i meant|sorry|actually|make (?:that|it)|rather|correction|oops|"
@@ -101,7 +101,7 @@ def said_number(text: str) -> list[float]:
     return written_numbers(kept) or written_numbers(t)
 
 
-_EMBEDDED_NUMBER = re.compile(r"(?<=[<>='`\\])\s*\d+|\d+(?=\s*[<>='`\\])|(?<=\w\()\d+(?=\))")
+_EMBEDDED_NUMBER = re.compile(r"(?<=[<>='`\\])\s*+\d+|(?<!\d)\d++(?=\s*[<>='`\\])|(?<=\w\()\d++(?=\))")
 
 
 def _number(written: str) -> float:
@@ -256,10 +256,15 @@ def choice(options: Mapping[str, Sequence[str]], cutoff: float = 0.75, fuzzy: bo
 
 def _closest(t: str, flat: Mapping[str, str], cutoff: float) -> str | None:
     """The option whose word is spelled closest to the answer or one of its words, if close enough."""
-    for token in [t, *t.split()]:
+    # each distinct word once, and the options within reach of each length once: a long message
+    # of the same few words would otherwise compare every one of its words with every option
+    by_length: dict[int, list[str]] = {}
+    for token in dict.fromkeys([t, *t.split()]):
         n = len(token)
-        # difflib's ratio is at most 2*min(n, m)/(n + m): words of far-off length cannot reach cutoff
-        near = [w for w in flat if 2 * min(n, len(w)) >= cutoff * (n + len(w))]
+        near = by_length.get(n)
+        if near is None:
+            # difflib's ratio is at most 2*min(n, m)/(n + m): words of far-off length cannot reach cutoff
+            near = by_length[n] = [w for w in flat if 2 * min(n, len(w)) >= cutoff * (n + len(w))]
         close = difflib.get_close_matches(token, near, n=1, cutoff=cutoff) if near else []
         if close:
             return flat[close[0]]
@@ -433,6 +438,23 @@ def warm_up() -> None:
     numwords.warm_up()  # the number reader's tables, in each of its languages
 
 
+# VADER checks the words before each sentiment word by lower-casing the whole message again
+# (quadratic in its words), and reads an emoji as its name (several words): 4,000 emoji took
+# 9 s. Beyond these, a message is read from its start.
+_VADER_WORDS = 250
+_VADER_EMOJI = 24
+
+
+def _for_vader(text: str) -> str:
+    """`text` as VADER reads it: whole, unless it is longer than VADER can read in a few ms."""
+    emoji = [i for i, ch in enumerate(text) if ch in _VADER.emojis]
+    if len(emoji) > _VADER_EMOJI:
+        cut = set(emoji[_VADER_EMOJI:])
+        text = "".join(ch for i, ch in enumerate(text) if i not in cut)
+    words = text.split()
+    return " ".join(words[:_VADER_WORDS]) if len(words) > _VADER_WORDS else text
+
+
 def sentiment() -> Parser:
     """positive / negative / neutral, from VADER's lexicon (negation, "but", intensifiers) plus app complaints.
 
@@ -445,7 +467,7 @@ def sentiment() -> Parser:
             return "neutral"
         # VADER first, the language check only when it found something: most messages score
         # nothing, and the check looks every word up in seven frequency tables
-        scores = _VADER.polarity_scores(t) if _SCORABLE.search(t) else _NO_SCORES
+        scores = _VADER.polarity_scores(_for_vader(t)) if _SCORABLE.search(t) else _NO_SCORES
         if (scores["compound"] or scores["pos"] or scores["neg"]) and not _reads_as_english(t):
             scores = _NO_SCORES
         compound = scores["compound"] - (0.5 if _COMPLAINT_RE.search(t) else 0.0)

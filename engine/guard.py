@@ -27,7 +27,11 @@ from engine.numwords import in_every_language
 MARKED = re.compile(r"\[\[(.+?)\]\]")
 _QUOTED = re.compile(r"\"([^\"]{1,80})\"|“([^”]{1,80})”|'([^'\s][^']{0,78}[^'\s])'(?!\w)")
 # "bug, latency, content, usability or other": every option of a listed choice
-_LISTED = re.compile(r"((?:[\w'-]+(?: [\w'-]+)?, )+[\w'-]+(?: [\w'-]+)?,? (?:or|and) [\w'-]+(?: [\w'-]+)?)")
+# (a list starts at a word that is not itself a listed item: searched from every item of a
+# long list, each start would rescan the rest of it)
+_LISTED = re.compile(
+    r"((?<![\w'-])(?<![\w'-], )(?:[\w'-]++(?: [\w'-]++)?, )+[\w'-]++(?: [\w'-]++)?,? (?:or|and) [\w'-]++(?: [\w'-]++)?)"
+)
 # a capitalised word inside a sentence (after a lower-case word): a name, a product, a
 # language ("which Android version", "buy Premium"); sentence and line openers are not names
 _NAME = re.compile(r"(?<=[a-z,;] )([A-Z][a-zA-Z]+(?:[ -][A-Z][a-zA-Z]+)*)")

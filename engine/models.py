@@ -6,9 +6,11 @@ import functools
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Final, Literal
+from typing import TYPE_CHECKING, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue, model_validator
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError, model_validator
+
+from engine.errors import SlotRejected
 
 Role = Literal["system", "user", "assistant"]
 Outcome = Literal["completed", "cancelled", "escalated", "reset", "expired"]
@@ -24,9 +26,50 @@ class Frozen(BaseModel):
 
 
 class Slots(BaseModel):
-    """Base for a flow's slots: every field optional, validated on every assignment."""
+    """Base for a flow's slots: every field optional, validated on every assignment.
+
+    An assignment the model refuses raises `SlotRejected` (an EngineError, with the
+    validator's reason) and leaves the slot as it was: pydantic alone raises its own
+    ValidationError and, when a model validator refuses, keeps the refused value.
+    """
 
     model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+    # hidden from type checkers: a __setattr__ of its own would let mypy accept any attribute
+    # (a misspelt slot in a Step) instead of checking it against the model's fields
+    if not TYPE_CHECKING:
+
+        def __setattr__(self, name: str, value: object) -> None:
+            if name not in type(self).model_fields:
+                super().__setattr__(name, value)
+                return
+            before, was_set = self.__dict__.get(name), name in self.__pydantic_fields_set__
+            try:
+                super().__setattr__(name, value)
+            except ValidationError as e:
+                self.__dict__[name] = before
+                if not was_set:
+                    self.__pydantic_fields_set__.discard(name)
+                raise SlotRejected(type(self).__name__, {name: value}, refusal(e)) from e
+
+    def assign(self, **values: object) -> None:
+        """Set several slots at once, validated together: a change only valid as a whole
+        (both languages swapped) is refused by validating one slot at a time."""
+        try:
+            checked = self.model_validate({**self.model_dump(), **values})
+        except ValidationError as e:
+            raise SlotRejected(type(self).__name__, dict(values), refusal(e)) from e
+        for name in values:
+            self.__dict__[name] = checked.__dict__[name]
+        self.__pydantic_fields_set__.update(values)
+
+
+def refusal(e: ValidationError) -> str:
+    """A validation error's first reason, as a user may read it ("must differ from ...")."""
+    first = e.errors()[0]
+    msg = str(first.get("msg", "invalid value")).removeprefix("Value error, ")
+    field = ".".join(str(p) for p in first.get("loc", ()))
+    return f"{field}: {msg}" if field else msg
 
 
 class Resources(Frozen):
@@ -208,6 +251,7 @@ NoticeKind = Literal[
     "budget",  # the turn's LLM call budget was spent: a template was used
     "phrase_rejected",  # a model's phrasing lost the template's facts; detail: what it lost
     "parse_rejected",  # a model's parse was inconsistent with the message; detail: why
+    "slot_rejected",  # flow code set a slot its model refuses: the turn became a reprompt; detail: why
     "route",  # a routing decision worth explaining (a classification declined, confirmed)
     "legacy",  # a notice stored before notices were typed, kept as its text
 ]

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from engine.bot import MAIN, Bot
-from engine.errors import ConflictError, EngineError, InputRejected, SessionBusy
+from engine.errors import ConflictError, EngineError, InputRejected, SessionBusy, SlotRejected
 from engine.handoff import hold_of
 from engine.inputs import check_identifier, check_message
 from engine.llm import LLM, RulesLLM, TextSink
@@ -161,7 +161,17 @@ class Engine:
             turn.trace.message_id = message_id
             # a turn played again after a conflict is not streamed twice: its caller shows `reply`
             turn.voice.sink = on_text if attempt == 0 else None
-            write = play(turn)
+            try:
+                write = play(turn)
+            except SlotRejected as rejected:
+                # flow code set a slot its model refuses: nothing of that play is kept (it
+                # changed the loaded session in place), and the message is played again on
+                # the stored session as a reprompt saying why
+                session = self.store.load(b.name, user) or _new_session(b.name, user)
+                turn = Turn(b, self.store, self.llm, session, text, self.resources, retried=attempt > 0, now=turn.now)
+                turn.trace.message_id = message_id
+                turn.voice.sink = on_text if attempt == 0 else None
+                write = turn.refuse(rejected)
             try:
                 self.store.commit(write)
             except ConflictError:

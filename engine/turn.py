@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 from engine.bot import Bot, Intent
 from engine.commands import AnswerFlow, Cancel, Chitchat, Command, Handoff, Help, Resume, StartFlow, YesNo
 from engine.context import MainContext
-from engine.errors import DefinitionError
+from engine.errors import DefinitionError, SlotRejected
 from engine.extract import fold
 from engine.flowrun import FlowRunner
 from engine.handoff import end_hold
@@ -346,6 +346,25 @@ class Turn(FlowRunner):
         for told in [r for r in self.reply if r.startswith("(")]:
             self._tell_later(told)
         self.reply = []
+        return self._write()
+
+    def refuse(self, rejected: SlotRejected) -> TurnWrite:
+        """The message again, after playing it made flow code set a slot its model refuses:
+        nothing that play did is kept; the user hears why and the open question again."""
+        self._reconcile()
+        self._route("refused")
+        a = self.session.active
+        self.trace.notice("slot_rejected", a.flow if a else None, a.state if a else None, str(rejected))
+        question = ""
+        if a is not None:
+            a.scratchpad.append(Message(role="user", content=self.text))
+            flow = self.bot.flow_for(a)
+            state = flow.state(a.state)
+            if isinstance(state, Ask):
+                question = self.question(flow, state, flow.new_slots(a.slots))
+        else:
+            self.main_messages.append(Message(role="user", content=self.text))
+        self.emit(f"That can't be right ({rejected.reason}). {question}".strip())
         return self._write()
 
 

@@ -17,7 +17,9 @@ fitness_coach = Bot(
     intents=[
         Intent(
             "onboarding",
-            patterns=[r"\bonboarding\b", r"\b(?:redo|restart|update|change|new)\b.*\b(?:plan|profile)\b"],
+            # the first "redo"/"new" of a line, then "plan" after it: from each later one the rest of
+            # the line would be scanned again ("new-new-new-..." took 45 ms)
+            patterns=[r"\bonboarding\b", r"(?m)^(?>.*?\b(?:redo|restart|update|change|new)\b).*\b(?:plan|profile)\b"],
             description="the user wants to (re)do the fitness onboarding or change their plan",
         )
     ],

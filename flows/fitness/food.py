@@ -19,8 +19,8 @@ from flows.fitness.words import (
     no_some_food,
     qualifier,
     refused_foods,
-    trailing_fillers,
     whole_diet_negation,
+    without_trailing_fillers,
     words,
 )
 
@@ -140,12 +140,15 @@ DIET_CUE = re.compile(
 _ALLERGY_CUE = re.compile(r"\b(?:i'm|i am) allergic to ([^.;!?]+)|\ballerg(?:y|ies) to ([^.;!?]+)")
 
 
+_CLAUSE_START = re.compile(r"(?<!\s)\s*+(?:,|\band\b|\bbut\b)?\s*+\b(?:i|i'm|i am|my|but|please)\b")
+
+
 def allergies_in(text: str) -> list[str] | None:
     m = _ALLERGY_CUE.search(fold(text))
     if not m:
         return None
     # the list ends where a new clause starts: "nuts and I prefer mornings" -> ["nuts"]
-    listed = re.split(r"\s*(?:,|\band\b|\bbut\b)?\s*\b(?:i|i'm|i am|my|but|please)\b", m.group(1) or m.group(2))[0]
+    listed = re.split(_CLAUSE_START, m.group(1) or m.group(2))[0]
     return items(listed) or None
 
 
@@ -153,7 +156,7 @@ def allergies_in(text: str) -> list[str] | None:
 # and the "I'm" before either ("I'm lactose intolerant and allergic to peanuts")
 _ALLERGY_WORDS = re.compile(
     r"^(?:i'm |i am |im )?(?:(?:allergic|intolerant|sensitive) to|an? (?:allergy|intolerance) to)\s+"
-    r"|^(?:i'm|i am|im)\s+|\s+(?:intolerant|intolerance|allergy|allergies|sensitivity|free)$"
+    r"|^(?:i'm|i am|im)\s+|(?<!\s)\s++(?:intolerant|intolerance|allergy|allergies|sensitivity|free)$"
 )
 
 
@@ -164,6 +167,6 @@ def parse_allergies(text: str) -> object:
     if plain(text) in ACK:
         return Invalid("Which foods? For example “nuts, shellfish”, or say “none”.")
     # "lactose intolerant, that's it": the words closing the list are no food
-    listed = allergies_in(text) or items(trailing_fillers().sub("", text))
+    listed = allergies_in(text) or items(without_trailing_fillers(text))
     foods = [_ALLERGY_WORDS.sub("", item).strip() for item in listed]
     return [f for f in foods if f] or None

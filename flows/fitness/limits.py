@@ -15,11 +15,11 @@ import re
 from engine.extract import Invalid, fold, hedged, read_yes_no
 from flows.fitness.profile import NONE
 from flows.fitness.readers import ACK, goal_named, is_none, parse_weight, plain
-from flows.fitness.words import refusal, trailing_fillers
+from flows.fitness.words import refusal, without_trailing_fillers
 
 LIMIT_BODY = (
     r"(?:(?:bad|sore|weak|injured|torn|broken|chronic|old|stiff|dodgy|painful)\s+\w+"
-    r"|\w+\s+(?:injury|pain|problems?|issues?|surgery|strain|sprain|condition)"
+    r"|(?<!\w)\w++\s+(?:injury|pain|problems?|issues?|surgery|strain|sprain|condition)"
     r"|asthma|arthritis|diabetes|high blood pressure|a hernia|hernia|back pain|scoliosis)"
 )
 # a clause about the body is about an injury even when it has a level or goal word ("old
@@ -43,7 +43,7 @@ _LIMIT_LEAD = re.compile(
     re.IGNORECASE,
 )
 # "so" and "which means" join the injury to what follows from it: "bad knee so no running"
-_CONSEQUENCE = re.compile(r"\s+(?:so|which means|meaning)\s+", re.IGNORECASE)
+_CONSEQUENCE = re.compile(r"(?<!\s)\s++(?:so|which means|meaning)\s++", re.IGNORECASE)
 
 
 def limitation_in(text: str) -> str | None:
@@ -60,7 +60,7 @@ def clean_limitation(text: str) -> str:
     """The injury in the user's words, less lead-in and chat: "yeah, dodgy shoulder tbh" -> "dodgy shoulder"."""
     t = " ".join(text.split())
     t = _LIMIT_LEAD.sub("", t)
-    t = trailing_fillers().sub("", t)
+    t = without_trailing_fillers(t)
     t = _CONSEQUENCE.sub(", ", t)
     return t.strip(" .!,;-")
 

@@ -28,10 +28,9 @@ _UNIT = r"kg|kgs|kilos?|kilogram(?:me)?s?|lbs?|pounds?|stones?|(?<=[\d\s])st"
 _POUNDS = r"\s*(\d+)\s*(?:lbs?|pounds?)\b|(?:(?<=st)|(?<=stone)|(?<=stones))\s+(\d{1,2})(?![\w.,]|\s*(?:%|x\b|kg|kilo))"
 # a number right after a foot mark is the inches of a height: "5'10"
 _MENTION = re.compile(rf"(?<![\w.'’\"])(\d+(?:[.,]\d+)?)(?:\s*({_UNIT})\b(?:{_POUNDS})?)?")
-_HEIGHT_BEFORE = re.compile(r"(?:\d\s*(?:ft|feet|foot)\s*)$")
 # a bare number followed by one of these counts something else: "3 days", "45 min", "5x", "2025"
 _NOT_WEIGHT_AFTER = re.compile(
-    r"\s*(?:%|x\b|times?\b|days?\b|weeks?\b|months?\b|years?\b|yrs?\b|min|h\b|hrs?\b|hours?\b|am\b|pm\b|:|st\b|nd\b"
+    r"(?<!\s)\s*+(?:%|x\b|times?\b|days?\b|weeks?\b|months?\b|years?\b|yrs?\b|min|h\b|hrs?\b|hours?\b|am\b|pm\b|:|st\b|nd\b"
     r"|rd\b|th\b|cm\b|m\b|ft\b|feet\b|foot\b|inch|'|\")"
 )
 _TARGET_MARK = re.compile(
@@ -89,6 +88,22 @@ class Weights:
         return found[-1] if found else None
 
 
+def _after_feet(t: str, end: int) -> bool:
+    """Whether `t[:end]` ends with feet ("5 ft ", "6 feet"): a number after it is inches. Read
+    back from `end`, not searched for with `$` over the whole text before each number (a message
+    of 2,000 numbers rescanned it 2,000 times)."""
+    i = end
+    while i > 0 and t[i - 1].isspace():
+        i -= 1
+    unit = next((u for u in ("feet", "foot", "ft") if t.endswith(u, 0, i)), None)
+    if unit is None:
+        return False
+    i -= len(unit)
+    while i > 0 and t[i - 1].isspace():
+        i -= 1
+    return i > 0 and t[i - 1].isdecimal()
+
+
 def weigh(text: str, known_unit: str | None = None) -> Weights:
     """Every weight `text` mentions, in kg, each with its role.
 
@@ -101,7 +116,7 @@ def weigh(text: str, known_unit: str | None = None) -> Weights:
     raw: list[tuple[re.Match[str], str | None]] = []
     for m in _MENTION.finditer(t):
         unit = m.group(2)
-        if unit is None and (_NOT_WEIGHT_AFTER.match(t, m.end()) or _HEIGHT_BEFORE.search(t, 0, m.start())):
+        if unit is None and (_NOT_WEIGHT_AFTER.match(t, m.end()) or _after_feet(t, m.start())):
             continue
         raw.append((m, unit))
     if not any(unit for _, unit in raw):

@@ -80,9 +80,19 @@ def refusal() -> re.Pattern[str]:
 
 
 @cache
-def trailing_fillers() -> re.Pattern[str]:
-    """Fillers at the end of an answer, with the punctuation around them."""
-    return re.compile(rf"(?:[\s,.;!-]*{any_of(words().fillers)})+[\s.!,;-]*$", re.IGNORECASE)
+def trailing_fillers_reversed() -> re.Pattern[str]:
+    """Fillers at the end of an answer, with the punctuation around them, read backwards from
+    the end (see `without_trailing_fillers`)."""
+    fillers = any_of([w[::-1] for w in words().fillers])
+    return re.compile(rf"\A[\s.!,;-]*+(?:{fillers}[\s,.;!-]*+)+", re.IGNORECASE)
+
+
+def without_trailing_fillers(text: str) -> str:
+    """`text` without the fillers that end it ("nuts, please" -> "nuts"). Matched at the start of
+    the reversed text: searched for before `$`, the fillers were tried at every position and ran
+    to the end each time, seconds for a long run of punctuation."""
+    m = trailing_fillers_reversed().match(text[::-1])
+    return text[: len(text) - m.end()] if m else text
 
 
 @cache

@@ -112,9 +112,9 @@ def language_change(ctx: StepContext[OnboardingSlots]) -> str | None:
         return ""
     if target is None or target == s.target_language or s.assessed_language is None:
         return None
-    s.target_language = target
-    if native is not None:
-        s.native_language = native
+    # both at once: "no, my native language is German and I want to learn English" is valid
+    # only as a whole when English was the native language
+    s.assign(target_language=target, native_language=native or s.native_language)
     reset_assessment(s)
     ctx.say(f"Noted: you want to learn {language_name(target)}. Let's redo the placement for it.")
     return "reassess"

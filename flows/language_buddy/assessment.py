@@ -157,7 +157,7 @@ DONT_KNOW = re.compile(
 
 def _letter(q: Question, text: str) -> str | None:
     t = normalise(text)
-    m = re.fullmatch(r"(?:answer|option|it'?s|it is)?\s*\(?([a-z])\)?[.)]?", t)
+    m = re.fullmatch(r"\A(?:answer|option|it'?s|it is)?\s*\(?([a-z])\)?[.)]?", t)
     if m and m.group(1) in q.options:
         return m.group(1)
     by_text = [k for k, v in q.options.items() if normalise(v) == t]

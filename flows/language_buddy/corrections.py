@@ -34,7 +34,7 @@ _BETWEEN = re.compile(
     r"^[\s,.:;=-]*(?:(?:is|was|should be|must be|to|wrong|not right|incorrect|it's|its|it is|actually|please|"
     r"change|set|make it|be)\b[\s,.:;=-]*)*"
 )
-_AROUND = re.compile(r"^(?:the|my|and|but|so|,)\s+|\s+(?:the|my)$")
+_AROUND = re.compile(r"^(?:the|my|and|but|so|,)\s+|(?<!\s)\s++(?:the|my)$")
 # "not Max, Sam" / "its polish not german"
 _NOT_OLD_NEW = re.compile(
     r"^(?:it's |its |it is )?not (?P<old>[^,;]+?)\s*[,;]\s*(?:(?:but|it's|its|it is) )?(?P<new>.+)$"

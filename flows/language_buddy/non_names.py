@@ -35,7 +35,7 @@ def load_non_names(path: Path = NON_NAMES_FILE) -> NonNames:
 
 
 TABLES = load_non_names()
-_EMAIL = re.compile(r"\S+@\S+\.\w+")
+_EMAIL = re.compile(r"(?<!\S)\S+@\S+\.\w+")
 # how common (wordfreq's zipf scale) a word must be in one of these languages to be no keyboard mash:
 # "wert" is 5.2 in German, "qwerty" at most 2.5 and "asdf" 1.7 anywhere
 COMMON_WORD = 3.0

@@ -212,7 +212,7 @@ def _zones_called(city: str) -> list[str]:
 
 def _qualifier(place: str) -> tuple[str, tuple[_Area, ...]] | None:
     """Split "paris, texas", "paris (tx)" or "paris texas" into the city and the areas named after it."""
-    if m := re.fullmatch(r"([^,(]+?)\s*[,(]\s*(.*)", place):
+    if m := re.fullmatch(r"\A([^,(]*[^,(\s]|\s)\s*+[,(]\s*+(.*)", place):
         segment = re.split(r"[,()]", m.group(2))[0].split()
         # the area may lead a longer segment, as in "paris, texas with my family"
         for n in range(len(segment), 0, -1):
@@ -315,7 +315,7 @@ def _any_place() -> re.Pattern[str]:
 # nothing says where they live.
 _LIVE_CUE = re.compile(r"\b(?:live|living|based|located|stay|staying|work|working|now) (?:in|near)\s+")
 _PLACE_CUE = re.compile(r"\b(?:in|from|near|to)\s+")
-_PLACE_TIME = re.compile(r"([^\W\d_]+(?: [^\W\d_]+){0,2}) time\b")
+_PLACE_TIME = re.compile(r"(?<![^\W\d_])([^\W\d_]++(?: [^\W\d_]++){0,2}) time\b")
 _OFFSET_IN = re.compile(r"(?<!\w)(?:utc|gmt)\s*(?P<sign>[+\-−])\s*(?P<h>\d{1,2})(?::?(?P<m>\d{2}))?(?!\w)")
 _IANA_IN = re.compile(r"(?<![\w/])[a-z]+(?:/[a-z_\-+0-9]+){1,2}(?![\w/])")
 _MOVED = re.compile(

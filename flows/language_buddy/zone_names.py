@@ -65,7 +65,7 @@ def load_zone_names(path: Path = ZONE_NAMES_FILE) -> ZoneNames:
 NAMES = load_zone_names()
 _WHOLE_ONLY = frozenset(NAMES.whole_answer_only)
 # "Pacific Standard Time", "central european summer time", "EST timezone"
-_SUFFIX = re.compile(r"\s+(?:(?:standard|daylight|summer)\s+)?(?:time(?:\s*zone)?|timezone|zone)$")
+_SUFFIX = re.compile(r"(?<!\s)\s++(?:(?:standard|daylight|summer)\s++)?(?:time(?:\s*+zone)?|timezone|zone)$")
 
 
 def _ambiguous(name: str) -> Invalid:

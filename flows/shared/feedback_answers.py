@@ -16,10 +16,10 @@ from engine.extract import Parser, choice, fold, rating, sentiment
 
 # What asks for the flow rather than describing anything ("I want to complain", "feedback:")
 _REQUEST = re.compile(
-    r"^\s*(?:hi|hey|hello|so|well|ok|okay)?[,!\s]*(?:i(?:'d| would)? (?:want|like|need) to|i wanna|let me|can i|"
-    r"may i|i have to|i must|i'd love to)?\s*(?:give|leave|send|share|make|file|report|submit)?\s*(?:some |a |an |my )?"
-    r"(?:feedback|complain(?:t)?|review|suggestion|bug report|report)(?: about (?:the |this |your )?(?:app|bot))?"
-    r"\s*[:,;.!—–-]*\s*",
+    r"^\s*+(?:hi|hey|hello|so|well|ok|okay)?[,!\s]*+(?:i(?:'d| would)? (?:want|like|need) to|i wanna|let me|can i|"
+    r"may i|i have to|i must|i'd love to)?\s*+(?:give|leave|send|share|make|file|report|submit)?\s*+"
+    r"(?:some |a |an |my )?(?:feedback|complain(?:t)?|review|suggestion|bug report|report)"
+    r"(?: about (?:the |this |your )?(?:app|bot))?\s*+[:,;.!—–-]*+\s*+",
     re.IGNORECASE,
 )
 # a rating first, then what it is about: "3 — the audio keeps cutting out", "2/5, way too slow";

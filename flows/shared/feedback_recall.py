@@ -18,7 +18,8 @@ _PAST = r"(?:did|was|were|have|has|gave|given|left|sent|said|earlier|before|last
 _ASKS = re.compile(
     r"^\W*(?:what|which|when|did|have|has|was|were|show|remind|tell|list|can you (?:show|remind|tell))\b"
 )
-_ABOUT_PAST = re.compile(rf"\b{_PAST}\b.*\b{_FEEDBACK}|\b{_FEEDBACK}.*\b{_PAST}\b", re.IGNORECASE)
+_PAST_WORD = re.compile(rf"\b{_PAST}\b", re.IGNORECASE)
+_FEEDBACK_WORD = re.compile(rf"\b{_FEEDBACK}", re.IGNORECASE)
 _MINE = re.compile(r"\b(?:i|my|me)\b", re.IGNORECASE)
 
 
@@ -26,7 +27,19 @@ def asks_about_past(text: str) -> bool:
     """ "what did I complain about earlier?", "did I already leave feedback", "show me my last rating"."""
     t = text.strip().casefold()
     question = _ASKS.search(t) is not None or t.endswith("?")
-    return question and _MINE.search(t) is not None and _ABOUT_PAST.search(t) is not None
+    if not question or _MINE.search(t) is None:
+        return False
+    return _later(_PAST_WORD, _FEEDBACK_WORD, t) or _later(_FEEDBACK_WORD, _PAST_WORD, t)
+
+
+def _later(first: re.Pattern[str], then: re.Pattern[str], text: str) -> bool:
+    """Whether a line of `text` has `then` after `first`. Not one pattern `first.*then`: that
+    one, failing, is tried again from every later `first`, rescanning the rest each time."""
+    for line in text.split("\n"):
+        m = first.search(line)
+        if m is not None and then.search(line, m.end()) is not None:
+            return True
+    return False
 
 
 def past_feedback(entries: Sequence[JsonObject]) -> str:

@@ -44,7 +44,7 @@ def says_nothing(text: str) -> bool:
     if bare in WORDS.greetings or bare in WORDS.fillers or bare in WORDS.replies:
         return True
     # "hello??", "hi there": a greeting followed by nothing but a word of address
-    return re.sub(r"\s+(?:there|again|guys|all|team|bot)$", "", bare) in WORDS.greetings
+    return re.sub(r"(?<!\s)\s++(?:there|again|guys|all|team|bot)$", "", bare) in WORDS.greetings
 
 
 def words_answer(min_chars: int = 1) -> Parser:

@@ -56,6 +56,8 @@ ANALYSIS = Intent(
     ],
     description="the user wants an analysis of their exercise results and weak points",
 )
+# a non-word character that marks no clause (not ".,;:!?", not the space of " -")
+_MARKLESS = r"(?:[^\w.,;:!?\s]|\s(?!-))"
 SCHEDULING = Intent(
     "scheduling",
     patterns=[
@@ -69,7 +71,10 @@ SCHEDULING = Intent(
         r"\bpomodoro\b",
         # "plan chemistry and biology on Friday at 4", "book tomorrow 3-5": a planning verb that starts a
         # clause or follows a request ("tmrw is packed, can we plan something fri"), then a day or time
-        r"(?:^|[.,;:!?]|\s-)\W*(?:ok(?:ay)?\W+|so\W+|then\W+|hey\W+)*(?:(?:can|could|would|shall) (?:you|we|i) |"
+        # (from the last clause mark before it: the non-word characters after a mark hold no other
+        # mark, so a long run of punctuation is scanned once, not once from each of its marks)
+        rf"(?:^|[.,;:!?]|\s-){_MARKLESS}*+(?:(?:ok(?:ay)?|so|then|hey){_MARKLESS}++)*"
+        r"(?:(?:can|could|would|shall) (?:you|we|i) |"
         r"please |pls |let'?s |i (?:want|need|wanna) to |i'?d like to |help me )?"
         r"(?:plan|book|block(?: out)?|set aside|reserve|pencil in)\b.{0,80}?\b(?:today|tonight|tomorrow|tmrw|"
         r"(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|satur|sun)(?:day)?|weekend|morning|afternoon|evening|"

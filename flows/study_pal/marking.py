@@ -77,7 +77,9 @@ _TAKEN_BACK = re.compile(r"\b(?:not|isn'?t|no|never|wrong|or)\b")
 
 
 # powers said in words: "x squared", "4x cubed", "x to the power of 3", "x to the 4th"
-_POWER = re.compile(r"\s*\bto the (?:power of )?(\d+)(?:st|nd|rd|th)?(?: power)?\b|\s+(?:squared|cubed)\b")
+_POWER = re.compile(
+    r"(?<!\s)\s*+\bto the (?:power of )?(\d+)(?:st|nd|rd|th)?(?: power)?\b|(?<!\s)\s++(?:squared|cubed)\b"
+)
 
 
 def spelled_out(text: str) -> str:
@@ -88,8 +90,8 @@ def spelled_out(text: str) -> str:
     t = re.sub(r"\bhalf(?:\s+of)?\s+(?=[a-z(]\b|\()", "1/2", t)  # "half x squared"
     t = alpha2digit(t, "en", threshold=0)
     t = _POWER.sub(lambda m: "^" + (m.group(1) or {"squared": "2", "cubed": "3"}[m.group(0).strip().split()[-1]]), t)
-    t = re.sub(r"\s+(?:over|divided by)\s+", "/", t)
-    t = re.sub(r"\s+plus\s+", "+", t)
+    t = re.sub(r"(?<!\s)\s++(?:over|divided by)\s++", "/", t)
+    t = re.sub(r"(?<!\s)\s++plus\s++", "+", t)
     return re.sub(r"\b(?:minus|negative)\s*(?=\d)", "-", t)
 
 
@@ -103,10 +105,10 @@ def lone_number(text: str) -> str | None:
 def _option_letter(text: str, options: Mapping[str, str]) -> str | None:
     """The option a reply picks: its letter ("b", "(b)", "option b"), its text, or both ("b) x³")."""
     t = normalize(text)
-    m = re.fullmatch(r"(?:option|answer|choice)?\(?([a-z0-9]+)[).:]?", t)
+    m = re.fullmatch(r"\A(?:option|answer|choice)?\(?([a-z0-9]+)[).:]?", t)
     if m and m.group(1) in options:
         return m.group(1)
-    m = re.match(r"(?:option|answer|choice)?\(?([a-z0-9]+)[).:-]", t)
+    m = re.match(r"\A(?:option|answer|choice)?\(?([a-z0-9]+)[).:-]", t)
     if m and m.group(1) in options:
         rest = t[m.end() :]
         if rest and normalize(options[m.group(1)]).startswith(rest):

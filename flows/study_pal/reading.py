@@ -320,7 +320,7 @@ def acknowledge(ctx: Ctx) -> str | None:
 
 # a message that only buys time or reacts ("brb", "hmm", "hold on let me think", "lol this is fun")
 _STALL = re.compile(
-    r"(?:(?:ok|okay|um+|uh+|h+m+|so|wait|lol|haha+|hehe+|sorry|back|i'?m back)\W*)*"
+    r"\A(?:(?:ok|okay|um+|uh+|h+m+|so|wait|lol|haha+|hehe+|sorry|back|i'?m back)\W*)*"
     r"(?:brb|be right back|(?:one|a|just a) (?:sec|second|min|minute|moment)|"
     r"give me a (?:sec|second|min|minute|moment)|hold on|hang on|wait|let me think|thinking|"
     r"h+m+|u+m+|u+h+|lol|lmao|haha+|hehe+|this is (?:fun|hard|tricky|cool)|fun)"

@@ -28,8 +28,24 @@ from flows.support.terms import SEARCH_WORDS, STOPWORDS
 
 # a message correcting an earlier answer says so
 _CORRECTION = re.compile(
-    r"\b(?:actually|wait|sorry|oops|my bad|i meant|i mean|correction|scratch that|changed my mind|not\b.*\bbut)\b"
+    r"\b(?:actually|wait|sorry|oops|my bad|i meant|i mean|correction|scratch that|changed my mind)\b"
 )
+# "not 5 but 6": looked for as a "but" after the first "not" of a line (one pattern `not.*but`,
+# failing, is tried again from every later "not", rescanning the rest each time)
+_NOT = re.compile(r"\bnot\b")
+_BUT = re.compile(r"\bbut\b")
+
+
+def _corrects(text: str) -> bool:
+    if _CORRECTION.search(text) is not None:
+        return True
+    for line in text.split("\n"):
+        m = _NOT.search(line)
+        if m is not None and _BUT.search(line, m.end()) is not None:
+            return True
+    return False
+
+
 # words a number question shares with every other one: no anchor for its number
 _GENERIC = frozenset({"many", "much", "number", "which", "what", "about", "were", "your", "long"})
 # what may follow a cue as part of the name ("pixel 7 pro"), besides words with digits
@@ -111,7 +127,7 @@ def given_reader(s: ClarificationSlots) -> Parser:
     """Reads a message for answers to the document's questions other than the one being asked."""
 
     def rule(text: str) -> object:
-        correcting = _CORRECTION.search(fold(text)) is not None
+        correcting = _corrects(fold(text))
         new: dict[str, Answer] = {}
         for i, q in enumerate(s.questions):
             being_asked = i == s.current_index and s.opened

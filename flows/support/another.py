@@ -58,8 +58,17 @@ ADDS = re.compile(_alternatives(WORDS.leads + WORDS.trails), re.IGNORECASE)
 # where a clause starts: after punctuation, or at a joining word
 _PUNCTUATION = re.compile(r"[.,;:!?]+")
 _JOIN = re.compile(_alternatives(WORDS.joins), re.IGNORECASE)
-# what an answer does not end with: "android. and" is the answer "android"
-_LOOSE_END = re.compile(rf"(?:\s|[.,;:!?]|{_alternatives(WORDS.joins)})+$", re.IGNORECASE)
+# what an answer does not end with: "android. and" is the answer "android". Matched at the
+# start of the reversed text: as a search for a loose end before `$`, it was tried (and ran
+# to the end of the message) at every position of "so so so ...", seconds for a long one
+_LOOSE_END_REVERSED = re.compile(
+    rf"(?:\s|[.,;:!?]|{_alternatives(tuple(p[::-1] for p in WORDS.joins))})+", re.IGNORECASE
+)
+
+
+def _without_loose_end(text: str) -> str:
+    m = _LOOSE_END_REVERSED.match(text[::-1])
+    return text[: len(text) - m.end()] if m else text
 
 
 def adds_a_topic(text: str) -> bool:
@@ -88,7 +97,7 @@ def split_new_topic(text: str) -> Split | None:
     if LEADS.fullmatch(marker.group()):
         starts.append(marker.start())
     cut = max(starts, default=0)
-    head = _LOOSE_END.sub("", text[:cut]).strip()
+    head = _without_loose_end(text[:cut]).strip()
     topic = text[cut:].strip()
     return Split(head, topic) if head and topic else None
 

@@ -1,0 +1,86 @@
+"""No regular expression in engine/ or flows/ backtracks badly on a message the engine accepts.
+
+Every pattern the code holds (compiled in a module, a bot's intents, or written inline in a
+`re.` call) is run by tests/_patterns.py in a subprocess against adversarial messages of the
+input limit's length (repeated punctuation, separators, long words, mixed scripts, its own
+words repeated and cut short). Each must take under PATTERN_BUDGET_MS of CPU per search; one
+that backtracks for minutes is stopped after STUCK_S and named. Per pattern, not per turn:
+a turn runs dozens of patterns, so one quadratic shape (`\\s+x` searched at every position,
+nested or overlapping repeats) is what makes a message cost seconds (issue 25).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from tests._patterns import collect
+
+WORKER = Path(__file__).parent / "_patterns.py"
+# a linear pattern takes well under 5 ms at the input limit; a quadratic one 30 ms to seconds
+PATTERN_BUDGET_MS = 20.0
+STUCK_S = 20.0
+
+
+def _run_all(count: int) -> tuple[dict[int, float], dict[int, str]]:
+    """Each pattern's worst time in ms, and what was slowest or that it never finished."""
+    times: dict[int, float] = {}
+    notes: dict[int, str] = {}
+    start = 0
+    while start < count:
+        proc = subprocess.Popen(
+            [sys.executable, str(WORKER), str(start)], stdout=subprocess.PIPE, text=True, env=os.environ.copy()
+        )
+        assert proc.stdout is not None
+        try:
+            proc.stdout.readline()  # the header: the worker has collected the patterns
+            last = time.monotonic()
+            while True:
+                ready, _, _ = select.select([proc.stdout], [], [], 1.0)
+                if ready:
+                    line = proc.stdout.readline()
+                    if not line:
+                        start = count
+                        break
+                    i, ms, what = json.loads(line)
+                    times[i], notes[i], start, last = ms, what, i + 1, time.monotonic()
+                elif time.monotonic() - last > STUCK_S:
+                    times[start], notes[start] = float("inf"), f"still running after {STUCK_S:.0f} s"
+                    start += 1
+                    break
+        finally:
+            proc.kill()
+            proc.wait()
+    return times, notes
+
+
+def test_every_pattern_is_fast_on_adversarial_messages() -> None:
+    found = collect()
+    assert len(found) > 150  # the collector sees the code's patterns (about 250)
+    times, notes = _run_all(len(found))
+    assert len(times) == len(found)
+    slow = [
+        f"{found[i].where}: {found[i].pattern[:120]!r} took {ms} ms ({notes[i]})"
+        for i, ms in sorted(times.items(), key=lambda kv: -kv[1])
+        if ms > PATTERN_BUDGET_MS
+    ]
+    assert slow == [], "\n".join(slow)
+
+
+def test_the_check_catches_the_shapes_it_guards_against() -> None:
+    """The adversarial messages make the known bad shapes slow, and leave their fixes fast."""
+    import re
+
+    from tests._patterns import adversarial, worst
+
+    bad = [r"\s+(?:so|which means)\s+", r"(\d+)\s*(?:/|out of)\s*(\d+)", r"\w+\s+(?:pain)", r"\bdid\b.*\bfeedback"]
+    good = [r"(?<!\s)\s++(?:so|which means)\s++", r"(?<!\d)(\d++)\s*+(?:/|out of)\s*+(\d+)", r"(?<!\w)\w++\s+(?:pain)"]
+    for p in bad:
+        assert worst(re.compile(p), adversarial(p))[0] * 1000 > PATTERN_BUDGET_MS, p
+    for p in good:
+        assert worst(re.compile(p), adversarial(p))[0] * 1000 < PATTERN_BUDGET_MS, p
