@@ -392,6 +392,7 @@ SHIPPED_QUERIES = [
     ("how do i delete a task", None),
 ]
 
+
 @pytest.mark.parametrize(("query", "expected"), SHIPPED_QUERIES, ids=[q for q, _ in SHIPPED_QUERIES])
 def test_the_shipped_kb_finds_the_right_document_or_none(query: str, expected: str | None) -> None:
     assert (ids(KnowledgeBase(SHIPPED), query) or [None])[0] == expected
