@@ -32,6 +32,47 @@ from engine.models import CarryOver, SessionState
 from engine.states import Ask
 
 CANCEL_WORDS = {"cancel", "stop", "abort", "cancel this", "stop this", "/cancel"}
+# A cancel said in a sentence ("meh forget it, cancel", "no no, stop", "laisse tomber"): every
+# clause of the message is a cancel phrase or only filler. A clause with anything else in it
+# ("the reminders stop", "cancel my subscription") keeps the message an answer.
+_CANCEL_PHRASES = frozenset(
+    fold(p)
+    for p in (
+        *CANCEL_WORDS, "cancel it", "cancel that", "stop it", "stop that", "forget it", "forget about it",
+        "never mind", "nevermind", "nvm", "quit", "i quit", "abort this", "let's stop", "lets stop",
+        "stop here", "drop it", "skip all this",
+        "annuler", "annule", "laisse tomber", "oublie", "oublie ca", "arrete", "stop ici",
+        "abbrechen", "vergiss es", "lass es", "lass mal", "schluss", "aufhoren",
+        "cancelar", "cancela", "olvidalo", "dejalo", "para", "basta",
+        "annulla", "lascia perdere", "lascia stare", "basta cosi", "fermati",
+        "esquece", "deixa pra la", "deixa para la", "pare",
+    )
+)  # fmt: skip
+_CANCEL_FILLER = frozenset({
+    "meh", "ugh", "ok", "okay", "oh", "ah", "no", "nah", "nope", "just", "please", "pls", "plz", "actually",
+    "hmm", "hm", "um", "uh", "well", "sorry", "so", "and", "then", "oops", "hey", "look", "honestly",
+    "whatever", "non", "nein", "nee", "ne", "bof", "pfff", "pff", "aber", "mais", "pero", "ma", "mas", "bah",
+})  # fmt: skip
+_CLAUSES = re.compile(r"[,;.!?…]+|\s+[-–—]\s+")
+
+
+def is_cancel(text: str) -> bool:
+    """Whether `text` says to stop what is going on, alone or among filler words."""
+    found = False
+    for clause in _CLAUSES.split(fold(text)):
+        words = clause.split()
+        while words and words[0] in _CANCEL_FILLER:
+            words.pop(0)
+        while words and words[-1] in _CANCEL_FILLER:
+            words.pop()
+        if not words:
+            continue
+        if " ".join(words) not in _CANCEL_PHRASES:
+            return False
+        found = True
+    return found
+
+
 HELP_WORDS = {"help", "/help", "?", "help me", "what do you need?"}
 
 # Words that only say the user is back after a pause: the paused question is asked again, not answered.
@@ -48,7 +89,7 @@ def read(bot: Bot, session: SessionState, carried: CarryOver, text: str, entry: 
     commands: list[Command]
     if hold_of(session) is not None:
         commands = [Handoff(words=text, leave=word in CANCEL_WORDS)]
-    elif word in CANCEL_WORDS:
+    elif word in CANCEL_WORDS or is_cancel(text):
         commands = [Cancel(words=text)]
     elif word in HELP_WORDS:
         commands = [Help(words=text)]

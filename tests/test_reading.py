@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 
 import pytest
 
+from engine.authoring.testing import DialogueFactory
 from engine.bot import Bot
 from engine.commands import (
     AnswerFlow,
@@ -25,7 +26,7 @@ from engine.commands import (
     YesNo,
 )
 from engine.models import CarryOver, FlowFrame, SessionState
-from engine.reading import read
+from engine.reading import is_cancel, read
 from flows.language_buddy.bot import FEEDBACK
 from flows.language_buddy.onboarding import onboarding
 from flows.shared.feedback import feedback
@@ -120,3 +121,32 @@ def test_a_yes_or_no_to_what_was_put_at_the_question_comes_before_the_answer() -
     assert commands(session(frame("onboarding", "ask_name")), "I want to give feedback", put) == [
         StartFlow(words="I want to give feedback", flow="feedback", via="interrupt")
     ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["meh forget it, cancel", "no no, stop", "ok never mind", "laisse tomber", "Vergiss es!", "cancelar", "nvm"],
+)
+def test_a_cancel_said_among_filler_or_in_another_language_is_a_cancel(text: str) -> None:
+    assert is_cancel(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["the reminders stop", "cancel my subscription", "please stop sending me reminders", "no", "ok", "para que sirve"],
+)
+def test_a_clause_with_anything_else_in_it_is_no_cancel(text: str) -> None:
+    assert not is_cancel(text)
+
+
+def test_a_cancel_inside_a_sentence_leaves_the_flow(dialogue: DialogueFactory) -> None:
+    profile = {
+        "name": "Max",
+        "native_language": "de",
+        "target_language": "en",
+        "timezone": "Europe/Berlin",
+        "level": "B1",
+    }
+    chat = dialogue("language-buddy", profile=profile)
+    chat.say("I want to give feedback").expect(state="rating")
+    chat.say("meh forget it, cancel").expect(flow="main")
