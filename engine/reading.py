@@ -34,12 +34,13 @@ from engine.states import Ask
 CANCEL_WORDS = {"cancel", "stop", "abort", "cancel this", "stop this", "/cancel"}
 # A cancel said in a sentence ("meh forget it, cancel", "no no, stop", "laisse tomber"): every
 # clause of the message is a cancel phrase or only filler. A clause with anything else in it
-# ("the reminders stop", "cancel my subscription") keeps the message an answer.
+# ("the reminders stop", "cancel my subscription") keeps the message an answer. "quit" and
+# "stop please" are left to the flow: a name question refuses "quit", a lesson ends on "stop please".
 _CANCEL_PHRASES = frozenset(
     fold(p)
     for p in (
         *CANCEL_WORDS, "cancel it", "cancel that", "stop it", "stop that", "forget it", "forget about it",
-        "never mind", "nevermind", "nvm", "quit", "i quit", "abort this", "let's stop", "lets stop",
+        "never mind", "nevermind", "nvm", "abort this", "let's stop", "lets stop",
         "stop here", "drop it", "skip all this",
         "annuler", "annule", "laisse tomber", "oublie", "oublie ca", "arrete", "stop ici",
         "abbrechen", "vergiss es", "lass es", "lass mal", "schluss", "aufhoren",
@@ -49,11 +50,11 @@ _CANCEL_PHRASES = frozenset(
     )
 )  # fmt: skip
 _CANCEL_FILLER = frozenset({
-    "meh", "ugh", "ok", "okay", "oh", "ah", "no", "nah", "nope", "just", "please", "pls", "plz", "actually",
+    "meh", "ugh", "ok", "okay", "oh", "ah", "no", "nah", "nope", "just", "actually",
     "hmm", "hm", "um", "uh", "well", "sorry", "so", "and", "then", "oops", "hey", "look", "honestly",
     "whatever", "non", "nein", "nee", "ne", "bof", "pfff", "pff", "aber", "mais", "pero", "ma", "mas", "bah",
 })  # fmt: skip
-_CLAUSES = re.compile(r"[,;.!?…]+|\s+[-–—]\s+")
+_CLAUSES = re.compile(r"[,;.!?…]+|\s[-–—]\s")  # single spaces: a run of spaces must not be rescanned
 
 
 def is_cancel(text: str) -> bool:
