@@ -17,6 +17,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from engine import DataFileError, Invalid, Parser, Resources
+from engine.cues import in_english_cues
 from flows.language_buddy.bank_file import LEVELS, Bank, Question, load_bank, load_shipped, normalise
 
 SHIPPED = Path(__file__).parent / "data" / "assessment"
@@ -147,12 +148,12 @@ def resolve_bank(ref: BankRef, resources: Resources, at: Question, tier: int) ->
 # -- answering and grading ----------------------------------------------------------------
 
 # "I don't know" as learners say it, in English and in the languages a bank is shipped for
-DONT_KNOW = re.compile(
-    r"^(?:i don'?t know|dunno|no idea|not sure|skip|pass|\?+|idk|no clue"
-    r"|no (?:lo )?s[eé]|ni idea|paso"  # Spanish
-    r"|(?:ich )?wei(?:ß|ss) (?:es )?nicht|keine ahnung"  # German
-    r"|(?:je )?(?:ne )?sais pas|aucune id[eé]e|je passe)$"  # French
-)
+# said in another language ("no sé", "keine Ahnung", "não sei"), engine/cues.py writes it in English first
+_DONT_KNOW = re.compile(r"^(?:i don'?t know|dunno|no idea|not sure|skip|pass|\?+|idk|no clue)$")
+
+
+def dont_know(text: str) -> bool:
+    return _DONT_KNOW.match(normalise(in_english_cues(text))) is not None
 
 
 def _letter(q: Question, text: str) -> str | None:
@@ -173,7 +174,7 @@ def answer_parser(q: Question | None) -> Parser:
         letters = ", ".join(q.options)
 
         def choice_rule(text: str) -> object:
-            if DONT_KNOW.match(normalise(text)):
+            if dont_know(text):
                 return "?"
             found = _letter(q, text)
             return found if found is not None else Invalid(f"Please answer with one letter: {letters}.")
@@ -182,7 +183,7 @@ def answer_parser(q: Question | None) -> Parser:
 
     def open_rule(text: str) -> object:
         t = text.strip()
-        if DONT_KNOW.match(normalise(t)) and not (q is not None and is_correct(q, t)):
+        if dont_know(t) and not (q is not None and is_correct(q, t)):
             return "?"  # wrong, and no LLM is asked to grade it (unless "pass" is the very answer)
         return t if t else Invalid("Please type your answer (or say “I don't know”).")
 
