@@ -13,6 +13,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from contextlib import suppress
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -35,6 +36,7 @@ from engine.models import (
     TurnWrite,
     utcnow,
 )
+from engine.store.locks import FileLocks, ThreadsFirst, range_locks_work
 from engine.window import LOAD_LIMIT
 from tests.conftest import BACKENDS
 
@@ -808,10 +810,58 @@ def test_a_session_lock_names_any_user_text(store: Store) -> None:
             assert isinstance(held_elsewhere(store, BOT, user, 0.1), SessionBusy)
 
 
-def test_sqlstore_session_lock_files_go_with_their_holders(tmp_path: Path) -> None:
+def test_sqlstore_session_locks_are_ranges_of_one_file(tmp_path: Path) -> None:
+    if not range_locks_work():
+        pytest.skip("no open-file-description locks on this system: the store uses FileLocks")
     store = SqlStore(str(tmp_path / "s.db"))
-    folder = tmp_path / "s.db-locks"
     with store.session_lock(BOT, "ann", timeout_s=1), store.session_lock(BOT, "bob", timeout_s=1):
-        assert len(list(folder.iterdir())) == 2
-    assert list(folder.iterdir()) == []
+        # one file for every session, written to never: the locks are the kernel's
+        assert (tmp_path / "s.db-locks.bin").stat().st_size == 0
+        assert not (tmp_path / "s.db-locks").exists()
     store.close()
+
+
+def test_file_locks_go_with_their_holders(tmp_path: Path) -> None:
+    # the lock of systems without open-file-description locks: a file per session being written
+    folder = tmp_path / "s.db-locks"
+    locks = ThreadsFirst(FileLocks(folder))
+    with locks.hold(BOT, "ann", 1), locks.hold(BOT, "bob", 1):
+        assert len(list(folder.iterdir())) == 2
+        other = FileLocks(folder)  # another holder: its own file descriptors
+        with pytest.raises(SessionBusy), other.hold(BOT, "ann", 0.1):
+            pass
+        with other.hold(BOT, "cy", 0.1):
+            pass
+    assert list(folder.iterdir()) == []
+
+
+@pytest.mark.skipif(not range_locks_work(), reason="no open-file-description locks on this system")
+def test_a_forked_child_holds_none_of_its_parents_session_locks(tmp_path: Path) -> None:
+    """A child forked while its parent holds a session keeps nothing when the parent dies."""
+    import os
+    import signal
+
+    store = SqlStore(str(tmp_path / "s.db"))
+    ready, go = os.pipe()
+    parent = os.fork()
+    if parent == 0:  # pragma: no cover - the holding process
+        try:
+            with store.session_lock(BOT, "ann", timeout_s=1):
+                child = os.fork()
+                if child == 0:
+                    time.sleep(30)
+                    os._exit(0)
+                os.write(go, str(child).encode())
+                time.sleep(30)
+        finally:
+            os._exit(0)
+    try:
+        child = int(os.read(ready, 32))
+        assert isinstance(held_elsewhere(store, BOT, "ann", 0.1), SessionBusy)
+        os.kill(parent, signal.SIGKILL)  # the holder dies; its forked child lives on
+        os.waitpid(parent, 0)
+        assert held_elsewhere(store, BOT, "ann", 2) is None
+    finally:
+        with suppress(ProcessLookupError):
+            os.kill(child, signal.SIGKILL)
+        store.close()

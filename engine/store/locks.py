@@ -10,9 +10,14 @@ A lock is held across the whole turn, which may wait seconds on a model, so it n
 more than its own session, and it dies with its holder (kill -9 included):
 
 - `ThreadLocks`: one process only (MemoryStore, SQLite in memory); a threading lock per key.
-- `FileLocks`: a SQLite file; flock(2) on a file per session in `<database>-locks/`, which
-  the kernel releases when the holder's process dies. The holder removes the file before it
-  lets go, so the directory holds only the sessions being written (and any a crash left).
+- `RangeLocks`: a SQLite file, on Linux; an open-file-description byte-range lock (fcntl
+  `F_OFD_SETLK`) at the session's offset of one file, `<database>-locks.bin`, kept open for
+  the store's life. Taking and giving back an uncontended lock is two system calls (~2 µs),
+  where a file per session cost an open, a stat, an unlink and a close (~70 µs, a quarter of
+  a turn). The kernel releases the lock when the last descriptor of its holder closes.
+- `FileLocks`: a SQLite file elsewhere (no OFD locks); flock(2) on a file per session in
+  `<database>-locks/`, which the kernel releases when the holder's process dies. The holder
+  removes the file before it lets go, so the directory holds only the sessions being written.
 - `AdvisoryLocks`: PostgreSQL; a session-level advisory lock on a connection of its own, which
   the server releases when that connection ends, however it ends.
 - `ThreadsFirst`: in front of either of the last two, so the threads of one process queue on a
@@ -27,8 +32,11 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import os
+import struct
+import sys
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, ExitStack, contextmanager, suppress
 from pathlib import Path
@@ -188,6 +196,108 @@ class FileLocks:
         pass
 
 
+# struct flock as Linux lays it out on 64-bit machines: type, whence, start, len, pid (+ padding)
+_FLOCK = "@hhqqi4x"
+# offsets are 56 bits of the session's digest: far below off_t's limit, and collisions between
+# two sessions (which would only make them wait for each other) as good as never
+_OFFSET_BYTES = 7
+
+
+def range_locks_work() -> bool:
+    """Whether this system has open-file-description locks (Linux 3.15+, 64-bit)."""
+    return sys.platform == "linux" and hasattr(fcntl, "F_OFD_SETLK") and struct.calcsize(_FLOCK) == 32
+
+
+def _set_range(fd: int, kind: int, offset: int, *, wait: bool) -> None:
+    command = fcntl.F_OFD_SETLKW if wait else fcntl.F_OFD_SETLK
+    fcntl.fcntl(fd, command, struct.pack(_FLOCK, kind, os.SEEK_SET, offset, 1, 0))
+
+
+class RangeLocks:
+    """Per-session locks as one-byte ranges of one file, among any processes on this machine.
+
+    An open-file-description lock belongs to the open file, not to the process: the store's
+    one descriptor takes every uncontended lock, and the threads of this process never share
+    a session (`ThreadsFirst` lets one at a time through). A contended lock is waited for on
+    a descriptor of its own in a helper thread, so the wait can be given up; the lock then
+    lives exactly as long as that descriptor. A forked child closes the descriptors it
+    inherited (they share the parent's locks), so a child that outlives its parent holds nobody.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._fd: int | None = None
+        self._guard = threading.Lock()
+        _OPEN_RANGE_LOCKS.add(self)
+
+    def _open(self) -> int:
+        try:
+            # O_CLOEXEC: a program this process starts must not inherit (and keep) the locks
+            return os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        except OSError as e:
+            raise StoreError(f"cannot open the session lock file {str(self.path)!r}: {e}", operation=OPERATION) from e
+
+    def _shared(self) -> int:
+        if self._fd is None:
+            with self._guard:
+                if self._fd is None:
+                    self._fd = self._open()
+        return self._fd
+
+    @contextmanager
+    def hold(self, bot: str, user: str, timeout_s: float) -> Iterator[None]:
+        offset = int.from_bytes(lock_digest(bot, user)[:_OFFSET_BYTES], "big")
+        shared = self._shared()
+        own = None
+        try:
+            _set_range(shared, fcntl.F_WRLCK, offset, wait=False)
+        except (BlockingIOError, PermissionError):  # EAGAIN or EACCES: another holder
+            own = self._wait(offset, bot, user, timeout_s)
+        except OSError as e:
+            raise StoreError(f"cannot lock {str(self.path)!r}: {e}", operation=OPERATION) from e
+        try:
+            yield
+        finally:
+            if own is not None:
+                os.close(own)  # the description's lock goes with its last descriptor
+            else:
+                with suppress(OSError):  # a descriptor that fails here is not holding anything
+                    _set_range(shared, fcntl.F_UNLCK, offset, wait=False)
+
+    def _wait(self, offset: int, bot: str, user: str, timeout_s: float) -> int:
+        fd = self._open()
+        got = _Wait(fd, lambda f: _set_range(f, fcntl.F_WRLCK, offset, wait=True)).until(
+            time.monotonic() + timeout_s, self.path, removable=False
+        )
+        if got is None:
+            raise SessionBusy(bot, user, timeout_s)
+        return got
+
+    def _forget(self) -> None:
+        """In a forked child: drop the parent's descriptor (and with it any hold on the parent's locks)."""
+        fd, self._fd, self._guard = self._fd, None, threading.Lock()
+        if fd is not None:
+            with suppress(OSError):
+                os.close(fd)
+
+    def close(self) -> None:
+        fd, self._fd = self._fd, None
+        if fd is not None:
+            with suppress(OSError):
+                os.close(fd)
+
+
+_OPEN_RANGE_LOCKS: weakref.WeakSet[RangeLocks] = weakref.WeakSet()
+
+
+def _after_fork_in_child() -> None:
+    for locks in list(_OPEN_RANGE_LOCKS):
+        locks._forget()
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
 class _Wait:
     """A blocking flock(2) on `fd` in a thread of its own, so that the wait can be given up.
 
@@ -198,8 +308,9 @@ class _Wait:
     closes it (releasing the lock at once) if it ever gets the lock.
     """
 
-    def __init__(self, fd: int) -> None:
+    def __init__(self, fd: int, block: Callable[[int], None] = lambda fd: fcntl.flock(fd, fcntl.LOCK_EX)) -> None:
         self.fd = fd
+        self._lock = block
         self._guard = threading.Lock()
         self._done = threading.Event()
         self._given_up = False
@@ -208,7 +319,7 @@ class _Wait:
 
     def _block(self) -> None:
         try:
-            fcntl.flock(self.fd, fcntl.LOCK_EX)
+            self._lock(self.fd)
         except OSError as e:
             self._error = e
         with self._guard:
@@ -217,11 +328,11 @@ class _Wait:
                 return
             self._done.set()
 
-    def until(self, deadline: float, path: Path) -> int | None:
+    def until(self, deadline: float, path: Path, *, removable: bool = True) -> int | None:
         """The fd, locked; None when the wait was given up (time is up, or the file was removed)."""
         try:
             while not self._done.wait(min(STALE_CHECK_S, max(deadline - time.monotonic(), 0.0))):
-                if time.monotonic() < deadline and _names(path, self.fd):
+                if time.monotonic() < deadline and (not removable or _names(path, self.fd)):
                     continue
                 if self._give_up():
                     return None

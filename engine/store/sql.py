@@ -46,7 +46,15 @@ from engine.store.dialect import (
     reason,
     scrub,
 )
-from engine.store.locks import AdvisoryLocks, FileLocks, SessionLocks, ThreadLocks, ThreadsFirst
+from engine.store.locks import (
+    AdvisoryLocks,
+    FileLocks,
+    RangeLocks,
+    SessionLocks,
+    ThreadLocks,
+    ThreadsFirst,
+    range_locks_work,
+)
 from engine.store.rows import (
     RECORD_COLUMNS,
     RUN_COLUMNS,
@@ -100,6 +108,8 @@ class SqlStore(Database):
         database = self.engine.url.database
         if not database or database == ":memory:" or "mode=memory" in self.url:
             return ThreadLocks()  # a database in memory lives in this process only
+        if range_locks_work():
+            return ThreadsFirst(RangeLocks(Path(f"{database}-locks.bin")))
         return ThreadsFirst(FileLocks(Path(f"{database}-locks")))
 
     def _lock_connection(self) -> Any:
