@@ -53,6 +53,8 @@ _NUMBER = re.compile(r"(?<![\w.])-?(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+(?:[.,]\d+)?)(
 def fold(text: str, *, accents: bool = False) -> str:
     """Text as it is compared: casefolded, typographic apostrophes straightened, whitespace
     collapsed, and accents stripped unless `accents` (a language answer may hinge on them)."""
+    if text.isascii():  # nothing to normalize, and no typographic apostrophe: most messages
+        return " ".join(text.casefold().split())
     if accents:
         t = unicodedata.normalize("NFKC", text).casefold()
     else:
