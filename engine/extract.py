@@ -462,23 +462,25 @@ def sentiment() -> Parser:
 
     None when the message carries no sentiment at all ("I'd like to give feedback").
     """
+    return Parser(_sentiment_of, "how it went: positive, negative or neutral")
 
-    def rule(text: str) -> object:
-        t = _REQUEST_LIKE.sub("want to", _norm(text))
-        if _NEUTRAL_RE.search(t):
-            return "neutral"
-        # VADER first, the language check only when it found something: most messages score
-        # nothing, and the check looks every word up in seven frequency tables
-        scores = _VADER.polarity_scores(_for_vader(t)) if _SCORABLE.search(t) else _NO_SCORES
-        if (scores["compound"] or scores["pos"] or scores["neg"]) and not _reads_as_english(t):
-            scores = _NO_SCORES
-        compound = scores["compound"] - (0.5 if _COMPLAINT_RE.search(t) else 0.0)
-        if compound >= _CLEAR:
-            return "positive"
-        if compound <= -_CLEAR:
-            return "negative"
-        if scores["pos"] > 0 and (scores["neg"] > 0 or compound < 0):
-            return "neutral"  # praise and complaint that cancel out ("great lessons but too slow")
-        return None
 
-    return Parser(rule, "how it went: positive, negative or neutral")
+# a turn may ask twice (a state's parser, then a step that records the feeling): VADER once
+@functools.lru_cache(maxsize=256)
+def _sentiment_of(text: str) -> str | None:
+    t = _REQUEST_LIKE.sub("want to", _norm(text))
+    if _NEUTRAL_RE.search(t):
+        return "neutral"
+    # VADER first, the language check only when it found something: most messages score
+    # nothing, and the check looks every word up in seven frequency tables
+    scores = _VADER.polarity_scores(_for_vader(t)) if _SCORABLE.search(t) else _NO_SCORES
+    if (scores["compound"] or scores["pos"] or scores["neg"]) and not _reads_as_english(t):
+        scores = _NO_SCORES
+    compound = scores["compound"] - (0.5 if _COMPLAINT_RE.search(t) else 0.0)
+    if compound >= _CLEAR:
+        return "positive"
+    if compound <= -_CLEAR:
+        return "negative"
+    if scores["pos"] > 0 and (scores["neg"] > 0 or compound < 0):
+        return "neutral"  # praise and complaint that cancel out ("great lessons but too slow")
+    return None

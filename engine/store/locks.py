@@ -38,7 +38,7 @@ import threading
 import time
 import weakref
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, ExitStack, contextmanager, suppress
+from contextlib import AbstractContextManager, contextmanager, suppress
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -120,12 +120,16 @@ class ThreadsFirst:
     @contextmanager
     def hold(self, bot: str, user: str, timeout_s: float) -> Iterator[None]:
         deadline = time.monotonic() + timeout_s
-        with self.here.hold(bot, user, timeout_s), ExitStack() as stack:
+        with self.here.hold(bot, user, timeout_s):
+            across = self.across.hold(bot, user, max(deadline - time.monotonic(), 0.0))
             try:
-                stack.enter_context(self.across.hold(bot, user, max(deadline - time.monotonic(), 0.0)))
+                across.__enter__()
             except SessionBusy:
                 raise SessionBusy(bot, user, timeout_s) from None  # the whole wait, not its last part
-            yield
+            try:
+                yield
+            finally:
+                across.__exit__(None, None, None)  # releasing does not depend on how the block ended
 
     def close(self) -> None:
         self.across.close()
