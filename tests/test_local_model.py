@@ -3,9 +3,9 @@
 Under a real model the route guard must start no flow on the small-talk corpora, requests
 must start their flow, and shipped replay scripts must reach the same flows, states, slots,
 records and history as offline (their wording checks are the offline backend's; the phrase
-guard holds a model's replies to their templates' facts). By default it takes the first 15
-small-talk messages of each bot, every request, and one script per flow (about 6 minutes with
-SmolLM2 on 2 cores); INNERLOOP_LOCAL_LLM=all takes the whole corpora and every shipped script.
+guard holds a model's replies to their templates' facts). By default it takes the first 8
+small-talk messages of each bot, every request, and one script per flow (about 3 minutes with
+SmolLM2 on 2 cores; the suite's budget is 10); INNERLOOP_LOCAL_LLM=all takes the whole corpora and every shipped script.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ ONE_PER_FLOW = [
 EVERY = sorted(REPLAYS.glob("*.yaml")) + sorted((REPLAYS / "messy").rglob("*.yaml"))
 FULL = os.environ.get("INNERLOOP_LOCAL_LLM") == "all"
 SCRIPTS = EVERY if FULL else [REPLAYS / n for n in ONE_PER_FLOW]
-SMALL_TALK = None if FULL else 15
+SMALL_TALK = None if FULL else 8
 
 
 @pytest.fixture
