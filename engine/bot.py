@@ -76,6 +76,9 @@ class Bot:
     offline_note: str = ""
     # the kinds of stored record the main conversation's model is told about the user
     knows: Sequence[str] = ("profile",)
+    # whether people answer this bot's users: a person asked for at a question is then handed
+    # the conversation; without them the user is told there is none
+    people: bool = False
     # what the bot says to each message while a person has the conversation
     holding: str = "A person from our team has your conversation and will reply here; I've added your message."
     _flows: dict[str, Flow[Any]] = field(init=False, repr=False)

@@ -90,15 +90,22 @@ class Chitchat(_Command):
     kind: Literal["chitchat"] = "chitchat"
 
 
-class Handoff(_Command):
+class Held(_Command):
     """A person has the conversation: the bot holds the line, or the user `leave`s the queue."""
 
-    kind: Literal["handoff"] = "handoff"
+    kind: Literal["held"] = "held"
     leave: bool = False
 
 
+class Handoff(_Command):
+    """The user asks for a person at the open question: handed over where the bot has people,
+    told so where it has none."""
+
+    kind: Literal["handoff"] = "handoff"
+
+
 class Skip(_Command):
-    """Leave the open question unanswered and go on (a state's "skip" fallback)."""
+    """Leave the open question unanswered and go on, where the state's fallback is to skip it."""
 
     kind: Literal["skip"] = "skip"
 
@@ -123,6 +130,7 @@ Command = Annotated[
     | Resume
     | AnswerFlow
     | Chitchat
+    | Held
     | Handoff
     | Skip
     | YesNo,

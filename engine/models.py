@@ -237,6 +237,7 @@ class Fired(Frozen):
 NoticeKind = Literal[
     "reprompt",  # detail: the reprompt tier, "1", "2", ...
     "fallback",  # detail: what the fallback did: skip, cancel, escalate
+    "skipped",  # the user asked to skip the question; detail: the slot left empty, or why not
     "aside",  # detail: the aside's name
     "rerun",  # a step run again because a message corrected a slot it reads; detail: which
     "offer",  # a yes to what an aside offered ("Did you mean English?"); detail: the message read instead

@@ -20,60 +20,21 @@ from engine.commands import (
     Chitchat,
     Command,
     Handoff,
+    Held,
     Help,
     Reading,
     Resume,
+    Skip,
     StartFlow,
     YesNo,
 )
 from engine.extract import fold, read_yes_no
 from engine.handoff import hold_of
 from engine.models import CarryOver, SessionState
+from engine.said import asks_for_person, says_cancel, says_help, says_skip
 from engine.states import Ask
 
 CANCEL_WORDS = {"cancel", "stop", "abort", "cancel this", "stop this", "/cancel"}
-# A cancel said in a sentence ("meh forget it, cancel", "no no, stop", "laisse tomber"): every
-# clause of the message is a cancel phrase or only filler. A clause with anything else in it
-# ("the reminders stop", "cancel my subscription") keeps the message an answer. "quit" and
-# "stop please" are left to the flow: a name question refuses "quit", a lesson ends on "stop please".
-_CANCEL_PHRASES = frozenset(
-    fold(p)
-    for p in (
-        *CANCEL_WORDS, "cancel it", "cancel that", "stop it", "stop that", "forget it", "forget about it",
-        "never mind", "nevermind", "nvm", "abort this", "let's stop", "lets stop",
-        "stop here", "drop it", "skip all this",
-        "annuler", "annule", "laisse tomber", "oublie", "oublie ca", "arrete", "stop ici",
-        "abbrechen", "vergiss es", "lass es", "lass mal", "schluss", "aufhoren",
-        "cancelar", "cancela", "olvidalo", "dejalo", "para", "basta",
-        "annulla", "lascia perdere", "lascia stare", "basta cosi", "fermati",
-        "esquece", "deixa pra la", "deixa para la", "pare",
-    )
-)  # fmt: skip
-_CANCEL_FILLER = frozenset({
-    "meh", "ugh", "ok", "okay", "oh", "ah", "no", "nah", "nope", "just", "actually",
-    "hmm", "hm", "um", "uh", "well", "sorry", "so", "and", "then", "oops", "hey", "look", "honestly",
-    "whatever", "non", "nein", "nee", "ne", "bof", "pfff", "pff", "aber", "mais", "pero", "ma", "mas", "bah",
-})  # fmt: skip
-_CLAUSES = re.compile(r"[,;.!?…]+|\s[-–—]\s")  # single spaces: a run of spaces must not be rescanned
-
-
-def is_cancel(text: str) -> bool:
-    """Whether `text` says to stop what is going on, alone or among filler words."""
-    found = False
-    for clause in _CLAUSES.split(fold(text)):
-        words = clause.split()
-        while words and words[0] in _CANCEL_FILLER:
-            words.pop(0)
-        while words and words[-1] in _CANCEL_FILLER:
-            words.pop()
-        if not words:
-            continue
-        if " ".join(words) not in _CANCEL_PHRASES:
-            return False
-        found = True
-    return found
-
-
 HELP_WORDS = {"help", "/help", "?", "help me", "what do you need?"}
 
 # Words that only say the user is back after a pause: the paused question is asked again, not answered.
@@ -88,15 +49,22 @@ def read(bot: Bot, session: SessionState, carried: CarryOver, text: str, entry: 
     and no question asked back is answered)."""
     word = " ".join(text.lower().split()).rstrip(".!")
     commands: list[Command]
+    a = session.active
+    here = bot.flow_for(a).state(a.state) if a is not None else None
+    # a flow's own aside for the words wins over the engine's generic reading of them
+    generic = isinstance(here, Ask) and not any(x.match(text) for x in bot.flow_for(a).asides) if a else False
     if hold_of(session) is not None:
-        commands = [Handoff(words=text, leave=word in CANCEL_WORDS)]
-    elif word in CANCEL_WORDS or is_cancel(text):
+        commands = [Held(words=text, leave=word in CANCEL_WORDS)]
+    elif word in CANCEL_WORDS or says_cancel(text):
         commands = [Cancel(words=text)]
-    elif word in HELP_WORDS:
+    elif word in HELP_WORDS or says_help(text):
         commands = [Help(words=text)]
-    elif (a := session.active) is not None:
+    elif generic and asks_for_person(text):
+        commands = [Handoff(words=text)]
+    elif generic and says_skip(text):
+        commands = [Skip(words=text)]
+    elif a is not None:
         flow = bot.flow_for(a)
-        here = flow.state(a.state)
         open_to = flow.interrupts if isinstance(here, Ask) and here.interruptible else ()
         interrupt = bot.intent_for(text, allowed=open_to) if open_to else None
         if interrupt:

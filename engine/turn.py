@@ -8,12 +8,26 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime, timedelta
+from typing import Any
 
 from engine.bot import Bot, Intent
-from engine.commands import AnswerFlow, Cancel, Chitchat, Command, Handoff, Help, Resume, StartFlow, YesNo
+from engine.commands import (
+    AnswerFlow,
+    Cancel,
+    Chitchat,
+    Command,
+    Handoff,
+    Held,
+    Help,
+    Resume,
+    Skip,
+    StartFlow,
+    YesNo,
+)
 from engine.context import MainContext
 from engine.errors import DefinitionError, SlotRejected
 from engine.extract import fold
+from engine.flow import Flow
 from engine.flowrun import FlowRunner
 from engine.handoff import end_hold
 from engine.llm.port import TextSink
@@ -23,12 +37,13 @@ from engine.models import (
     FlowRun,
     Message,
     Outcome,
+    RecordDraft,
     SessionState,
     Slots,
     TurnWrite,
 )
 from engine.reading import read
-from engine.states import Ask, render
+from engine.states import ANSWER, Ask, render
 from engine.versions import reconcile
 
 
@@ -88,8 +103,14 @@ class Turn(FlowRunner):
         """Carry out one command of the message's reading; `replies` go to the flow that reads
         the message (a yes or no to a suggested value or an offered message)."""
         match command:
-            case Handoff(leave=leave):
+            case Held(leave=leave):
                 self._with_agent(leave)
+            case Handoff():
+                self._route("command:person")
+                self._person()
+            case Skip():
+                self._route("command:skip")
+                self._skip()
             case Cancel():
                 self._route("command:cancel")
                 self._cancel_command()
@@ -259,15 +280,65 @@ class Turn(FlowRunner):
             self.main_messages.append(Message(role="user", content=self.text))
             self.emit(self.bot.capabilities)
             return
-        flow = self.bot.flow_for(a)
-        state = flow.state(a.state)
-        a.turns += 1  # help turns count towards max_turns: no flow may be kept open forever
-        a.scratchpad.append(Message(role="user", content=self.text))
-        if isinstance(state, Ask):
+        found = self._open_question()
+        if found is not None:
+            flow, a, state = found
             slots = flow.new_slots(a.slots)
             hint = state.help or f"I'm asking for {state.parser(slots).expects}."
             verb = "pause" if flow.on_cancel == "pause" else "stop"
             self.emit(f"{hint} {render(state.say_again, slots)} (Say 'cancel' to {verb} the {flow.name}.)")
+
+    def _open_question(self) -> tuple[Flow[Any], FlowFrame, Ask] | None:
+        """The open flow, its run and the question it waits at, the message noted in its scratchpad."""
+        a = self.session.active
+        if a is None:
+            return None
+        flow = self.bot.flow_for(a)
+        state = flow.state(a.state)
+        if not isinstance(state, Ask):
+            return None
+        a.turns += 1  # these turns count towards max_turns too: no flow may be kept open forever
+        a.scratchpad.append(Message(role="user", content=self.text))
+        return flow, a, state
+
+    def _skip(self) -> None:
+        """ "skip" at a question: left unanswered where the flow goes on without it (its fallback
+        is to skip); elsewhere the question stays, no attempt used."""
+        found = self._open_question()
+        if found is None:
+            return
+        flow, frame, state = found
+        slots = self._checked.pop(id(frame), None) or flow.new_slots(frame.slots)
+        if state.fallback != "skip":
+            self.trace.notice("skipped", flow.name, state.name, "refused: the flow needs this answer")
+            needed = f"I need this one to go on ({state.parser(slots).expects})."
+            self.emit(f"{needed} {self.question(flow, state, slots)}")
+            return
+        self.trace.notice("skipped", flow.name, state.name, state.slot)
+        frame.attempts = 0
+        self.emit("Let's skip that one for now.")  # as the fallback says it
+        self.move(flow, frame, slots, ANSWER)
+
+    def _person(self) -> None:
+        """A person asked for at a question: where the bot has people, the run ends escalated and
+        the session waits for one; where it has none, the user is told so and asked again."""
+        found = self._open_question()
+        if found is None:
+            return
+        flow, frame, state = found
+        slots = self._checked.pop(id(frame), None) or flow.new_slots(frame.slots)
+        if not self.bot.people:
+            self.trace.notice("agent", flow.name, state.name, f"asked for a person; {self.bot.name} has none")
+            there = "There's no person I can put you through to here: I'm an automated assistant."
+            self.emit(f"{there} {self.question(flow, state, slots)}")
+            return
+        summary = f"{flow.name.capitalize()} escalated: the user asked for a person at {state.slot}."
+        self.records.append(
+            RecordDraft(kind="escalation", data={"flow": flow.name, "state": state.name, "slots": frame.slots})
+        )
+        self.close(flow, frame, slots, "escalated", summary)
+        self.emit("I'm connecting you to a person who can help.")
+        self.resume_or_return()
 
     def _reconcile(self) -> None:
         """Bring stored frames to the code: migrate what can move, drop what no longer fits, saying so.

@@ -18,7 +18,7 @@ from engine.commands import (
     Cancel,
     Chitchat,
     Command,
-    Handoff,
+    Held,
     Help,
     Reading,
     Resume,
@@ -26,7 +26,8 @@ from engine.commands import (
     YesNo,
 )
 from engine.models import CarryOver, FlowFrame, SessionState
-from engine.reading import is_cancel, read
+from engine.reading import read
+from engine.said import says_cancel as is_cancel
 from flows.language_buddy.bot import FEEDBACK
 from flows.language_buddy.onboarding import onboarding
 from flows.shared.feedback import feedback
@@ -67,8 +68,8 @@ def test_commands_come_before_the_flow(text: str, expected: Command) -> None:
 
 def test_a_held_session_reads_every_message_as_for_the_person() -> None:
     held = session(**{"innerloop.agent": {"since": AT.isoformat(), "reason": "r"}})
-    assert commands(held, "hello?") == [Handoff(words="hello?", leave=False)]
-    assert commands(held, "cancel") == [Handoff(words="cancel", leave=True)]
+    assert commands(held, "hello?") == [Held(words="hello?", leave=False)]
+    assert commands(held, "cancel") == [Held(words="cancel", leave=True)]
 
 
 def test_an_interrupt_the_question_allows_starts_its_flow() -> None:

@@ -124,5 +124,6 @@ support = Bot(
     capabilities=CAPABILITIES,
     converse=converse,
     check=check_kb,
+    people=True,
     holding="You're already in the queue; an agent will reply here shortly.",
 )

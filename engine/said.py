@@ -1,0 +1,201 @@
+"""Engine commands said in a sentence, in six languages: cancel, skip, help, a person.
+
+A command word alone ("cancel", "help") was always read; users wrap it ("meh forget it,
+cancel", "idk just skip", "im confused, help me", "quiero hablar con una persona"). Reading
+is by clause (split at , ; . ! ? and a spaced dash), with the phrases of
+engine/data/commands.yaml: a command is read when every clause of the message is one of its
+phrases or filler, so a clause with anything else in it keeps the message an answer ("the
+reminders stop", "cancel my subscription", "skip rope and dumbbells"). A person is asked for
+when a clause names one beside a verb of talking (and, in a long clause, a word of asking).
+
+Matching ignores case and accents. Nothing here decides what a command does: the read stage
+(engine/reading.py) turns these into commands, the turn executes them.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+from pydantic import BaseModel, ConfigDict, field_validator
+
+from engine.errors import DataFileError
+from engine.extract import fold
+
+COMMANDS_FILE = Path(__file__).parent / "data" / "commands.yaml"
+# single spaces around a dash: a run of spaces must not be rescanned (tests/test_pattern_shapes.py)
+_CLAUSES = re.compile(r"[,;.!?¿¡…]+|\s[-–—]\s")
+# a long clause must ask for a person in words, not only name one ("I talked to your agent")
+_SHORT_CLAUSE = 6
+
+
+def _phrase(text: str) -> str:
+    return " ".join(fold(text).strip(" ,;.!?¿¡…").split())
+
+
+class PersonWords(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    nouns: list[str]
+    verbs: list[str]
+    alone: list[str]
+    asking: list[str]
+
+
+class CommandPhrases(BaseModel):
+    """engine/data/commands.yaml, validated: each phrase one clause, under one command."""
+
+    model_config = ConfigDict(extra="forbid")
+    filler: list[str]
+    polite: list[str]
+    unsure: list[str]
+    cancel: list[str]
+    skip: list[str]
+    help: list[str]
+    confused: list[str]
+    person: PersonWords
+
+    @field_validator("filler", "polite", "unsure", "cancel", "skip", "help", "confused")
+    @classmethod
+    def _one_clause_each(cls, value: list[str]) -> list[str]:
+        for p in value:
+            if len(_CLAUSES.split(_phrase(p))) != 1 or not _phrase(p):
+                raise ValueError(f"{p!r} is not one clause: split it, or drop its inner punctuation")
+        return value
+
+    def check_apart(self) -> None:
+        """A phrase under two commands would make the reading depend on the order of checks."""
+        seen: dict[str, str] = {}
+        for kind in ("cancel", "skip", "help", "unsure", "confused"):
+            for p in getattr(self, kind):
+                key = _phrase(p)
+                if seen.get(key, kind) != kind:
+                    raise ValueError(f"{p!r} is listed under both {seen[key]!r} and {kind!r}: keep one")
+                seen[key] = kind
+
+
+class _Table:
+    def __init__(self, phrases: CommandPhrases) -> None:
+        self.filler = frozenset(_phrase(p) for p in phrases.filler)
+        self.polite = self.filler | {_phrase(p) for p in phrases.polite}
+        self.unsure = frozenset(_phrase(p) for p in phrases.unsure)
+        self.cancel = frozenset(_phrase(p) for p in phrases.cancel)
+        self.skip = frozenset(_phrase(p) for p in phrases.skip)
+        self.help = frozenset(_phrase(p) for p in phrases.help)
+        self.confused = frozenset(_phrase(p) for p in phrases.confused)
+        self.nouns = _words_pattern(phrases.person.nouns)
+        self.verbs = _words_pattern(phrases.person.verbs)
+        self.asking = _words_pattern(phrases.person.asking)
+        self.alone = frozenset(_phrase(p) for p in phrases.person.alone)
+
+
+def _words_pattern(phrases: list[str]) -> re.Pattern[str]:
+    alternatives = "|".join(re.escape(_phrase(p)) for p in sorted(set(phrases), key=len, reverse=True))
+    return re.compile(rf"(?<![\w'])(?:{alternatives})(?![\w'])")
+
+
+def load_phrases(path: Path = COMMANDS_FILE) -> CommandPhrases:
+    """The command phrases, validated; a broken file says what to fix."""
+    try:
+        table = CommandPhrases.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
+        table.check_apart()
+        return table
+    except (OSError, yaml.YAMLError, ValueError) as e:
+        raise DataFileError(str(path), [f"command phrases: {e}"]) from e
+
+
+@lru_cache(maxsize=1)
+def _table() -> _Table:
+    return _Table(load_phrases())
+
+
+def clauses(text: str, *, polite: bool = True) -> list[tuple[str, ...]]:
+    """The message's clauses, folded, each as the ways it may be read: as typed, without the
+    filler at its end, at its start, at both ("no idea tbh": "no idea"; "ok cancel": "cancel");
+    `polite`: "please" and its kind are filler too."""
+    return [_forms(clause.split(), polite) for clause in _CLAUSES.split(fold(text)) if clause.strip()]
+
+
+def _forms(words: list[str], polite: bool) -> tuple[str, ...]:
+    filler = _table().polite if polite else _table().filler
+
+    def lead(ws: list[str]) -> list[str]:
+        while ws:
+            n = next((n for n in (3, 2, 1) if len(ws) >= n and " ".join(ws[:n]) in filler), 0)
+            if not n:
+                break
+            ws = ws[n:]
+        return ws
+
+    def trail(ws: list[str]) -> list[str]:
+        while ws:
+            n = next((n for n in (3, 2, 1) if len(ws) >= n and " ".join(ws[-n:]) in filler), 0)
+            if not n:
+                break
+            ws = ws[:-n]
+        return ws
+
+    forms = (words, trail(words), lead(words), lead(trail(words)))
+    return tuple(dict.fromkeys(" ".join(f) for f in forms))  # "" when the clause is only filler
+
+
+def _only(text: str, phrases: frozenset[str], also: frozenset[str] = frozenset(), *, polite: bool = True) -> bool:
+    """Every clause is one of `phrases` or `also`, and at least one is of `phrases`; a clause may
+    also be an `also` phrase run into a command phrase ("idk just skip")."""
+    found = False
+    for forms in clauses(text, polite=polite):
+        if any(f in phrases or _led(f, also, phrases) for f in forms):
+            found = True
+        elif not any(f in also or not f for f in forms):
+            return False
+    return found
+
+
+def _led(clause: str, lead: frozenset[str], phrases: frozenset[str]) -> bool:
+    """`clause` is a `lead` phrase then, after any filler, one of `phrases`."""
+    words = clause.split()
+    filler = _table().polite
+    for n in range(1, min(len(words), 5)):
+        if " ".join(words[:n]) in lead:
+            rest = words[n:]
+            while rest and rest[0] in filler:
+                rest = rest[1:]
+            if " ".join(rest) in phrases:
+                return True
+    return False
+
+
+@lru_cache(maxsize=1024)
+def says_cancel(text: str) -> bool:
+    """Whether `text` says to stop what is going on ("nah forget this, cancel", "laisse tomber")."""
+    return _only(text, _table().cancel, polite=False)
+
+
+@lru_cache(maxsize=1024)
+def says_skip(text: str) -> bool:
+    """Whether `text` says to leave the question unanswered ("idk, skip", "paso, siguiente")."""
+    t = _table()
+    return _only(text, t.skip, t.unsure)
+
+
+@lru_cache(maxsize=1024)
+def says_help(text: str) -> bool:
+    """Whether `text` asks what the question needs ("im confused, help me", "Hilfe, was soll ich hier eingeben?")."""
+    t = _table()
+    return _only(text, t.help, t.confused)
+
+
+@lru_cache(maxsize=1024)
+def asks_for_person(text: str) -> bool:
+    """Whether `text` asks to talk to a person ("human please", "quiero hablar con una persona")."""
+    t = _table()
+    for forms in clauses(text):
+        clause = forms[0]
+        if not t.nouns.search(clause):
+            continue
+        if any(f in t.alone for f in forms):
+            return True  # the person alone: "a real person", "human"
+        if t.verbs.search(clause) and (len(clause.split()) <= _SHORT_CLAUSE or t.asking.search(clause)):
+            return True
+    return False
