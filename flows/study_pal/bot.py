@@ -30,6 +30,7 @@ from engine import Bot, Intent, MainContext, Resources
 from flows.study_pal import timewindow
 from flows.study_pal.analysis import analysis
 from flows.study_pal.course import Course, course_path, get_course
+from flows.study_pal.kept import asks_to_resume, last_lesson, lesson_of
 from flows.study_pal.lesson import TutoringSlots
 from flows.study_pal.memory import StudyMemory
 from flows.study_pal.plans import asks_for_plans, describe, upcoming
@@ -138,9 +139,13 @@ def converse(ctx: MainContext) -> None:
     if flow in (None, "scheduling") and plans_again(ctx, text):
         ctx.start("scheduling", SchedulingSlots(again=True))
         return
+    named = course.find(text)
+    if flow in (None, "tutoring") and named is not None and asks_to_resume(text):
+        resume_topic(ctx, named)  # "can we go on with derivatives?": at the part it stopped
+        return
     if flow is None and asks_about_a_topic(course, text):
         flow = "tutoring"
-    if flow is None and _CONTINUE.search(text):
+    if flow is None and (_CONTINUE.search(text) or _RESUME_LESSON.search(text)):
         resume(ctx)
         return
     flow = flow or ctx.intent()
@@ -214,13 +219,34 @@ def small_talk(text: str) -> str:
     return f"Hi! {CAPABILITIES}" if _GREETING.search(text) else CAPABILITIES
 
 
+# "pick up where we left off", "back to the lesson", "can we carry on?": the kept lesson, whatever its topic
+_RESUME_LESSON = re.compile(
+    r"\b(?:where (?:we|i) (?:left off|stopped)|(?:back to|resume|continue|carry on with|go on with) (?:the|my|our) "
+    r"(?:lesson|tutoring|exercises?)|(?:can|could|shall) we (?:continue|carry on|go on|resume|keep going)|"
+    r"pick (?:it|this|that) (?:back )?up)\b",
+    re.I,
+)
+
+
 def resume(ctx: MainContext) -> None:
-    """Go on with the open lesson where it stopped; after analysis closed it, only say how to start one."""
-    lesson = ctx.shared(StudyMemory).last_lesson()
-    if ctx.shared(StudyMemory).tutoring_active and lesson is not None:
-        ctx.start("tutoring", TutoringSlots(concept=lesson[0], resume=lesson[1]))
+    """Go on with the kept lesson where it stopped (its `lesson` record: flows/study_pal/kept.py);
+    after analysis closed it, only say how to start one."""
+    kept = last_lesson(ctx)
+    # a lesson left for later ran into analysis: "another one" alone does not lead back (loop
+    # prevention), words that ask to take it up do
+    wanted = kept is not None and (kept.status == "open" or (kept.status == "paused" and asks_to_resume(ctx.text)))
+    if kept is not None and wanted and not kept.finished:
+        ctx.start("tutoring", TutoringSlots(concept=kept.concept, resume=kept.part))
         return
     ctx.say(ctx.phrase("There's no lesson open right now. Say 'teach me' and a topic to start one.", "reply:main"))
+
+
+def resume_topic(ctx: MainContext, concept: str) -> None:
+    """The lesson on `concept` at the part it stopped, even after analysis closed it (it is asked
+    for by name); from the start when none was kept or it was finished."""
+    kept = lesson_of(ctx, concept)
+    part = kept.part if kept is not None and kept.started and not kept.finished else 0
+    ctx.start("tutoring", TutoringSlots(concept=concept, resume=part))
 
 
 def check_course(resources: Resources) -> list[str]:

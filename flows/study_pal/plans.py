@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import re
 from datetime import date, datetime
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from engine import StoredRecord
+from engine import StepContext, StoredRecord
+from flows.study_pal import timewindow
 from flows.study_pal.days import mentions, read_day
 from flows.study_pal.scheduling import StudySession
 
@@ -113,6 +115,14 @@ def upcoming(records: list[StoredRecord], at: datetime) -> list[StoredPlan]:
     now = (at.date(), at.strftime("%H:%M"))
     ahead = [p for p in plans if (p.date.isoformat(), p.window) not in replaced and (p.date, p.end) > now]
     return sorted(ahead, key=lambda p: (p.date, p.start))
+
+
+def tell_plans(ctx: StepContext[Any]) -> str:
+    """A question about the plans asked inside a flow ("when is my next session?" mid-lesson):
+    answered from the saved plans, and the flow's question is asked again ("")."""
+    at = timewindow.now()
+    ctx.say(ctx.phrase(describe(upcoming(ctx.records("study_plan"), at), ctx.text, at), "plans:aside"))
+    return ""
 
 
 def describe(plans: list[StoredPlan], text: str, at: datetime) -> str:
