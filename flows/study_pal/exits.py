@@ -104,9 +104,11 @@ _PUT_OFF = re.compile(
 # rest off ("let's pick this up tomorrow"), a pause or a break. The lesson is kept for later, with
 # no analysis of a session that is not over; "I'm done for today", "that's all" finish it.
 _FOR_NOW = re.compile(
-    LEAVING + r"|\bpause\b|\b(?:need|take|taking|have) a (?:short |quick )?break\b|\bback (?:later|soon|tomorrow)\b|"
-    r"\b(?:pick|take) (?:this|it|that) (?:back )?up\b|\b(?:continue|carry on|go on|do (?:the )?rest|finish (?:this|it))\s+"
-    r"(?:later|tomorrow|another (?:time|day)|next time|some other time)\b|\b(?:till|until) (?:tomorrow|later|next time)\b",
+    LEAVING + r"|\bpause\b|\b(?:need|take|taking|have) a (?:short |quick )?break\b|"
+    r"\bback (?:later|soon|tomorrow)\b|\b(?:pick|take) (?:this|it|that) (?:back )?up\b|"
+    r"\b(?:continue|carry on|go on|do (?:the )?rest|finish (?:this|it))\s+"
+    r"(?:later|tomorrow|another (?:time|day)|next time|some other time)\b|"
+    r"\b(?:till|until) (?:tomorrow|later|next time)\b",
     re.I,
 )
 

@@ -22,7 +22,6 @@ from __future__ import annotations
 import re
 from typing import Any, Literal
 
-
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from engine import StepContext, StoredRecord

@@ -9,6 +9,7 @@ from __future__ import annotations
 from flows.shared.grading import plausibly_right, verdict_model
 from flows.study_pal import timewindow
 from flows.study_pal.course import MASTERY_THRESHOLD, Course, course_path, get_course
+from flows.study_pal.kept import KNOWN, KeptLesson, Status, keep, known, known_in, lesson_of
 from flows.study_pal.lesson import (
     MAX_TRIES,
     Ctx,
@@ -18,7 +19,6 @@ from flows.study_pal.lesson import (
     current_chunk,
     set_concept,
 )
-from flows.study_pal.kept import KNOWN, KeptLesson, Status, keep, known, known_in, lesson_of
 from flows.study_pal.marking import check_answer
 from flows.study_pal.mastery import ExerciseResult, mastery, percent, read_results
 from flows.study_pal.memory import StudyMemory
