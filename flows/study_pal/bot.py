@@ -25,6 +25,7 @@ final states; the session memory they share is described in flows/study_pal/memo
 from __future__ import annotations
 
 import re
+from datetime import datetime
 
 from engine import Bot, Intent, MainContext, Resources
 from flows.study_pal import timewindow
@@ -33,7 +34,8 @@ from flows.study_pal.course import Course, course_path, get_course
 from flows.study_pal.kept import asks_to_resume, last_lesson, lesson_of
 from flows.study_pal.lesson import TutoringSlots
 from flows.study_pal.memory import StudyMemory
-from flows.study_pal.plans import asks_for_plans, describe, upcoming
+from flows.study_pal.plan_edits import memo_of, read_edit, window_of
+from flows.study_pal.plans import StoredPlan, asks_for_plans, current, describe, upcoming
 from flows.study_pal.reading import discouraged, encouragement, is_question
 from flows.study_pal.revise import is_revision, revise_window
 from flows.study_pal.scheduling import (
@@ -133,6 +135,8 @@ def converse(ctx: MainContext) -> None:
     if flow == "scheduling" and asks_what_planning_is(text):
         ctx.say(ctx.phrase(POMODORO, "reply:main"))
         return
+    if flow in (None, "scheduling") and edit_plan(ctx, course, text):
+        return
     if flow in (None, "scheduling") and revises_plan(ctx):
         ctx.start("scheduling", SchedulingSlots(revise=True))
         return
@@ -190,6 +194,63 @@ def course_outline(course: Course) -> str:
     """What the main conversation's model is told of the course, so it can talk about it."""
     topics = ", ".join(course.concept(cid).title for cid in course.order)
     return f"The course is {course.title!r}; its topics, in order: {topics}."
+
+
+def edit_plan(ctx: MainContext, course: Course, text: str) -> bool:
+    """Edit a saved plan as the message asks ("add statistics as well", "drop the Friday one", "move it
+    to the weekend"; read by flows/study_pal/plan_edits.py); False when it asks no edit of one."""
+    at = timewindow.now()
+    plans = current(ctx.records("study_plan"), at)
+    if not plans:
+        return False
+    edit = read_edit(text, course, plans, plans[-1], at)
+    if edit is None:
+        return False
+    memory = ctx.shared(StudyMemory)
+    memo = memo_of(edit.plan, memory.last_plan)
+    names = [t.name for t in memo.topics]
+    problem = None
+    if edit.op == "add" and not (added := [n for n in edit.subjects if n not in names]):
+        problem = f"{' and '.join(edit.subjects)} {'is' if len(edit.subjects) == 1 else 'are'} already in it."
+    elif edit.op == "remove" and (missing := [n for n in edit.subjects if n not in names]):
+        problem = f"{' and '.join(missing)} {'is' if len(missing) == 1 else 'are'} not in it ({', '.join(names)})."
+    elif edit.op == "remove" and set(names) <= set(edit.subjects):
+        problem = f"That would leave it empty. Say e.g. 'drop the {edit.plan.date:%A} one' to remove the plan."
+    if problem is not None:
+        ctx.say(ctx.phrase(f"Your plan for {edit.plan.label()}: {problem}", "reply:main"))
+        return True
+    if edit.op == "drop":
+        drop_plan(ctx, edit.plan, [p for p in plans if p is not edit.plan], at)
+        return True
+    memory.last_plan = memo  # the plan the scheduling flow revises
+    if edit.op == "move":
+        ctx.start("scheduling", SchedulingSlots(revise=True, window=edit.window))
+    elif edit.op == "add":
+        ctx.start("scheduling", SchedulingSlots(revise=True, add=added))
+    else:
+        ctx.start("scheduling", SchedulingSlots(revise=True, remove=edit.subjects))
+    return True
+
+
+def drop_plan(ctx: MainContext, plan: StoredPlan, left: list[StoredPlan], at: datetime) -> None:
+    """Save a version of `plan` that says it is dropped, and say which plans are left."""
+    ctx.record(
+        "study_plan",
+        {
+            "date": plan.date.isoformat(),
+            "window": plan.window,
+            "prioritized": False,
+            "sessions": [],
+            "revises": {"date": plan.date.isoformat(), "window": plan.window},
+            "dropped": True,
+        },
+    )
+    memory = ctx.shared(StudyMemory)
+    if memory.last_plan is not None and memory.last_plan.window == window_of(plan):
+        memory.last_plan = memo_of(left[-1], None) if left else None
+    ahead = sorted(left, key=lambda p: (p.date, p.start))
+    now = "; ".join(p.label() for p in ahead) if ahead else "none"
+    ctx.say(ctx.phrase(f"Dropped your study plan for {plan.label()}. Your plans now: {now}.", "reply:main"))
 
 
 def revises_plan(ctx: MainContext) -> bool:
