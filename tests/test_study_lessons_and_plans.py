@@ -77,7 +77,7 @@ def test_finishing_is_an_ending_that_closes_it(text: str) -> None:
 @pytest.mark.parametrize(
     ("text", "knows"),
     [("no, I already know limits", True), ("I've done limits before", True), ("I'm fine with limits", True),
-     ("limits is fine, skip it", True), ("no", False), ("I don't know limits", False), ("no, teach me anyway", False),
+     ("that is fine", False), ("no", False), ("I don't know limits", False), ("no, teach me anyway", False),
      ("I never learned limits", False)],
 )  # fmt: skip
 def test_saying_a_prerequisite_is_known(text: str, knows: bool) -> None:

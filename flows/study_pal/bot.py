@@ -5,14 +5,17 @@ The course is loaded on every main-conversation turn (cached), so a broken or mi
 handler routes, in this order:
 
 1. a question about the plans there are ("what's my plan for friday?") is answered from the
-   saved plans (flows/study_pal/plans.py); a change to the last plan ("make it an hour
-   later", "move it to Saturday") revises it, and "and one for tomorrow too" makes another
-   plan with its topics;
+   saved plans (flows/study_pal/plans.py); an edit of a saved plan ("make it an hour later",
+   "add statistics as well", "drop the Friday one", "move it to the weekend":
+   flows/study_pal/plan_edits.py) makes a new version of it, and "and one for tomorrow too"
+   makes another plan with its topics;
    then keyword intents (analysis, scheduling, tutoring), and a question naming the course or
    one of its topics ("what is a limit?", "derivatives?"), which starts a lesson on it;
-2. "continue" / "another": the last lesson goes on at the part it stopped, but only while
-   it is still open; analysis closes it (loop prevention: after analysis only an explicit
-   request leads back into tutoring);
+2. "can we go on with derivatives?": that lesson at the part it stopped (its `lesson` record,
+   flows/study_pal/kept.py), in this session or a later one; "continue" / "another": the last
+   lesson, while it is open; one left for later ("gotta run") only with words that ask to take
+   it up ("let's continue"); one finished for the day was closed by analysis (loop prevention:
+   after analysis only an explicit request leads back into tutoring);
 3. a model's intent classification, when one is configured;
 4. discouragement gets the motivator's encouragement (before the flow, when both);
 5. a greeting, thanks or goodbye gets a short reply; anything else an honest description

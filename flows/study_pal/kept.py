@@ -8,8 +8,9 @@ the session's memory, a restart and a /reset:
   ends. `part` is the part to go on from, `answered` the parts whose exercise was answered
   (graded or revealed), which are not asked again. `status`: "open" while it runs (a cancel, a
   crash or an idle expiry leave it so), "paused" when the learner left it for later ("gotta
-  run, let's pick this up tomorrow"), "closed" when they finished for the day (analysis ran):
-  then only a request naming the topic takes it up again (loop prevention, docs/bots.md).
+  run, let's pick this up tomorrow"; the analysis that follows leaves it so), "closed" when
+  they finished for the day (the analysis closes it): then only a request naming the topic
+  takes it up again (loop prevention).
 * `known_prerequisite` {concept}: the learner said they know it when it was offered ("no, I
   already know limits"); it is not offered again.
 
@@ -114,7 +115,7 @@ _KNOWS = re.compile(
     r"\bi (?:already |do )?know\b|\bi'?ve (?:already )?(?:done|learned|learnt|covered|studied|had|seen|mastered)\b|"
     r"\balready (?:know|did|done|covered|learned|learnt|studied|had)\b|\bi'?m (?:fine|good|ok|okay|solid|comfortable) "
     r"(?:with|at|on)\b|\bi'?m familiar with\b|\bknow (?:it|that|them|this|those) already\b|\bi (?:did|had) (?:it|that|"
-    r"them)\b|\b(?:is|are) (?:fine|no problem)(?: for me)?\b",
+    r"them)\b",
     re.I,
 )
 _NOT_KNOW = re.compile(r"\b(?:don'?t|do not|didn'?t|never|not sure i) (?:really )?(?:know|learn|cover|do|did)\b", re.I)

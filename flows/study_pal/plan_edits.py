@@ -86,13 +86,15 @@ def memo_of(plan: StoredPlan, last: PlanMemo | None) -> PlanMemo:
     return PlanMemo(window=window, topics=[Topic(name=name, weight=n) for name, n in counts.items()])
 
 
-def named_plan(text: str, plans: list[StoredPlan], today: date) -> tuple[StoredPlan, str] | None:
-    """The plan a day in the message names, and the message with that day said as "it"."""
+def named_plan(text: str, plans: list[StoredPlan], today: date, *, moving: bool) -> tuple[StoredPlan, str] | None:
+    """The plan a day in the message names, and the message with that day said as "it". `moving`: a
+    day after "to" / "on" is where the plan goes ("move it to friday"), unless words around it make it
+    the plan ("the plan for thursday", "to the thursday one"); in an edit of its subjects it is the plan."""
     for m in mentions(text, today):
         before = text[: m.start]
         names_plan = _PLAN_BEFORE.search(before) or _PLAN_AFTER.match(text[m.end :])
-        if _DESTINATION.search(before) and not names_plan:
-            continue  # "move it to friday": where it goes
+        if moving and _DESTINATION.search(before) and not names_plan:
+            continue
         on_day = [p for p in plans if p.date == m.day]
         if on_day:
             rest = text[: m.start] + "it" + re.sub(r"^'s\b", "", text[m.end :])
@@ -102,7 +104,7 @@ def named_plan(text: str, plans: list[StoredPlan], today: date) -> tuple[StoredP
 
 def read_edit(text: str, course: Course, plans: list[StoredPlan], last: StoredPlan, at: datetime) -> PlanEdit | None:
     """The edit `text` asks of one of `plans` (`last`: the plan "it" means); None when it asks none."""
-    named = named_plan(text, plans, at.date())
+    named = named_plan(text, plans, at.date(), moving=False)
     plan, rest = named if named is not None else (last, text)
     subjects = [s for s in read_subjects(rest, course) if s != course.title or course.title.lower() in rest.lower()]
     removing, adding = _REMOVE.search(rest), _ADD.search(rest)
@@ -112,6 +114,8 @@ def read_edit(text: str, course: Course, plans: list[StoredPlan], last: StoredPl
         return PlanEdit(op="add", plan=plan, subjects=subjects)
     if removing and (named is not None or _PLAN_WORD.search(rest)) and not subjects:
         return PlanEdit(op="drop", plan=plan)
+    named = named_plan(text, plans, at.date(), moving=True)
+    plan, rest = named if named is not None else (last, text)
     moves = is_revision(rest) or read_shift(rest) is not None or read_resize(rest) is not None
     moves = moves or (named is not None and bool(_MOVE.search(rest)))
     if moves and not subjects:

@@ -1,8 +1,10 @@
 """Scheduling: a Pomodoro study plan inside the user's window, weakest topics first.
 
 Entered from analysis ("yes, make a plan") or straight from the main conversation
-("schedule study from 14-15 tomorrow for Math"), or to revise the last plan ("make it an
-hour later", "move it to Saturday": flows/study_pal/revise.py). The window is read from the
+("schedule study from 14-15 tomorrow for Math"), or to revise a saved plan ("make it an
+hour later", "move it to Saturday": flows/study_pal/revise.py; an edit read in the main
+conversation, flows/study_pal/plan_edits.py, comes with its new window or the subjects to
+`add` or `remove`). The window is read from the
 message (flows/study_pal/timewindow.py); a window that cannot work ("16-14", "9-9:10") is
 asked for again; no window at all means the default one. Sessions are 25 minutes of study
 with 5-minute breaks and a 15-minute break after every fourth.

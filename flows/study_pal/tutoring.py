@@ -9,9 +9,15 @@ exercise saves an `exercise` record and the concept's new `mastery` (formula in
 flows/study_pal/course.py). After the last chunk the concept is complete, its mastery is named and
 the next concept is suggested.
 
+Where the lesson stands is kept as `lesson` records (flows/study_pal/kept.py): a lesson left for
+later ("gotta run, let's pick this up tomorrow", a pause, a cancel) is taken up at the part it
+stopped, in a later session too, with the exercises already answered not asked again.
+
 Asides, checked at every question in this order (the first that takes the message wins):
+a question about the study plans ("when is my next session?", answered from the saved plans),
 exit intent (flows/study_pal/exits.py: keywords first, a model only when they cannot decide;
-END hands off to analysis, an undecided one is neither an exit nor an answer), something
+END hands off to analysis, leaving for later keeps the lesson `paused`, an undecided one is
+neither an exit nor an answer), something
 this course cannot teach or small talk (said so, the same question again), "show me the
 answer" or giving up, "I give up" (revealed with the hint's explanation, scored 0 as not
 solved, then the next part), the motivator (encouragement, then the same question again),
