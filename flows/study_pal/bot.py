@@ -296,6 +296,11 @@ def resume(ctx: MainContext) -> None:
     """Go on with the kept lesson where it stopped (its `lesson` record: flows/study_pal/kept.py);
     after analysis closed it, only say how to start one."""
     kept = last_lesson(ctx)
+    memory = ctx.shared(StudyMemory)
+    if kept is None and memory.tutoring_active and (open_lesson := memory.last_lesson()) is not None:
+        # a session stored before lessons were kept as records has only the memory's place
+        ctx.start("tutoring", TutoringSlots(concept=open_lesson[0], resume=open_lesson[1]))
+        return
     # a lesson left for later ran into analysis: "another one" alone does not lead back (loop
     # prevention), words that ask to take it up do
     wanted = kept is not None and (kept.status == "open" or (kept.status == "paused" and asks_to_resume(ctx.text)))

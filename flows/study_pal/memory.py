@@ -8,8 +8,9 @@ carry the few facts that must cross over, and survive restarts with the session:
 * `analysis`: the weak points the last analysis found, which the scheduler prioritises; a new
   exercise result makes it out of date, so it is dropped then;
 * `tutoring_active` / `lesson` / `lesson_part`: whether a lesson is open, its concept and the
-  part to go on from ("continue"). Analysis clears the flag, so nothing but an explicit
-  request for a lesson leads back into tutoring;
+  part to go on from ("continue"; since lessons are kept as `lesson` records,
+  flows/study_pal/kept.py, only read for sessions stored before them). Analysis clears the
+  flag, so nothing but an explicit request for a lesson leads back into tutoring;
 * `lesson_paused`: the lesson was left for later ("gotta run"), so the analysis that follows
   does not close it (flows/study_pal/kept.py keeps where it stopped as records);
 * `cheers`: how often the motivator has spoken, so repeated encouragement is not word for word;
