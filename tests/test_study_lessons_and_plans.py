@@ -8,6 +8,7 @@ plan-edit corpus is measured on both splits (bench/plan_edits.py).
 
 from __future__ import annotations
 
+import sqlite3
 import sys
 from collections.abc import Iterator
 from datetime import datetime
@@ -41,7 +42,7 @@ class Sessions:
         return self.engine.turn(BOT, "kim", text)
 
     def restart(self) -> None:
-        self.store.close()
+        self.store.close()  # closing twice is harmless: a test may have closed it to edit the file
         self.store = SqlStore(str(self.db))
         self.engine = Engine(self.store)
 
@@ -204,3 +205,15 @@ def test_a_plan_question_mid_lesson_is_answered_and_the_lesson_goes_on(chat: Ses
     assert (r.flow, r.state, r.slots["chunk"]) == ("tutoring", "exercise", 1)
     assert "Friday 2026-03-13, 14:00-16:00" in r.reply and r.reply.rstrip().endswith("What is lim_{x→3} (2x + 1)?")
     assert chat.say("7").slots["chunk"] == 2
+
+
+def test_a_session_stored_before_lessons_were_records_continues_from_its_memory(chat: Sessions) -> None:
+    chat.say("teach me limits")
+    chat.say("7")
+    chat.say("cancel")
+    chat.store.close()
+    with sqlite3.connect(chat.db) as db:  # as an older version left it: the place only in the session memory
+        assert db.execute("DELETE FROM records WHERE kind = 'lesson'").rowcount == 2
+    chat.restart()
+    r = chat.say("continue")
+    assert (r.flow, r.slots["concept"], r.slots["chunk"]) == ("tutoring", "limits", 2)
