@@ -30,6 +30,7 @@ from flows.study_pal.course import Course
 from flows.study_pal.days import mentions
 from flows.study_pal.memory import PlanMemo, Topic
 from flows.study_pal.plans import StoredPlan
+from flows.study_pal.reading import is_question
 from flows.study_pal.revise import is_revision, read_resize, read_shift, revise_window
 from flows.study_pal.subjects import read_subjects
 from flows.study_pal.timewindow import Window
@@ -37,9 +38,15 @@ from flows.study_pal.timewindow import Window
 Op = Literal["move", "add", "remove", "drop"]
 
 _ADD = re.compile(
-    r"\b(?:add(?:ing)?|include|also|as well|too|plus|throw in|squeeze in|fit in|put\b.{0,30}?\bin(?: there)?|"
-    r"(?:one|a session|sessions?) (?:on|for))\b",
+    r"\b(?:add(?:ing)?|include|throw in|squeeze in|fit in|put\b.{0,30}?\bin(?: there)?|"
+    r"(?:a session|sessions) (?:on|for))\b",
     re.I,
+)
+# "also", "too", "as well", "plus" add only where they lead or close the message ("add stats too",
+# "plus history please"), and not in a question: "I also need help with derivatives" and "also, what is
+# a limit?" ask for a lesson
+_ADD_AROUND = re.compile(
+    r"^\W*(?:and\s+)?(?:also|plus)\b|\b(?:also|too|as well)\W*(?:please|pls|thanks?|thank you)?\W*$", re.I
 )
 _REMOVE = re.compile(
     r"\b(?:drop|remove|delete|cancel|scrap|ditch|bin|cut|skip|lose|forget(?: about)?|get rid of|take\b.{0,30}?\bout|"
@@ -107,7 +114,9 @@ def read_edit(text: str, course: Course, plans: list[StoredPlan], last: StoredPl
     named = named_plan(text, plans, at.date(), moving=False)
     plan, rest = named if named is not None else (last, text)
     subjects = [s for s in read_subjects(rest, course) if s != course.title or course.title.lower() in rest.lower()]
-    removing, adding = _REMOVE.search(rest), _ADD.search(rest)
+    removing = _REMOVE.search(rest)
+    asks = is_question(rest) or rest.rstrip().endswith("?")
+    adding = _ADD.search(rest) or (None if asks else _ADD_AROUND.search(rest))
     if subjects and removing and (not adding or removing.start() < adding.start()):
         return PlanEdit(op="remove", plan=plan, subjects=subjects)
     if subjects and adding:
