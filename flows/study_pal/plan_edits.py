@@ -53,8 +53,12 @@ _REMOVE = re.compile(
     r"leave\b.{0,30}?\bout|no more|without|(?:can|could) go|not (?:doing|studying)|don'?t need)\b",
     re.I,
 )
-# words that point at a plan: "it", "the Friday one", "that session", "the plan"
-_PLAN_WORD = re.compile(r"\b(?:it|that|this|one|plans?|sessions?|schedule|study(?: time)?)\b", re.I)
+# what drops a whole plan: a day naming it ("forget about friday"), a plan noun ("skip the study
+# session"), or a plain removing verb on a pronoun ("delete it"); "forget it", "skip that" are dismissals
+_PLAN_NOUN = re.compile(r"\b(?:plans?|sessions?|schedule|study(?: time)?)\b", re.I)
+_DROP_IT = re.compile(
+    r"\b(?:drop|remove|delete|cancel|scrap|ditch|bin|get rid of)\s+(?:it|that|this|the (?:\w+ )?one)\b", re.I
+)
 # "to friday", "until sunday", "for saturday instead": where a plan goes, not which plan; "the plan
 # for thursday", "my session on friday" name the plan
 _DESTINATION = re.compile(r"\b(?:to|until|till|onto|into|for|on)\s+(?:the\s+|this\s+|next\s+)?$", re.I)
@@ -121,7 +125,7 @@ def read_edit(text: str, course: Course, plans: list[StoredPlan], last: StoredPl
         return PlanEdit(op="remove", plan=plan, subjects=subjects)
     if subjects and adding:
         return PlanEdit(op="add", plan=plan, subjects=subjects)
-    if removing and (named is not None or _PLAN_WORD.search(rest)) and not subjects:
+    if removing and not subjects and (named is not None or _PLAN_NOUN.search(rest) or _DROP_IT.search(rest)):
         return PlanEdit(op="drop", plan=plan)
     named = named_plan(text, plans, at.date(), moving=True)
     plan, rest = named if named is not None else (last, text)
