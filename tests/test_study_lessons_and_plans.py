@@ -217,3 +217,14 @@ def test_a_session_stored_before_lessons_were_records_continues_from_its_memory(
     chat.restart()
     r = chat.say("continue")
     assert (r.flow, r.slots["concept"], r.slots["chunk"]) == ("tutoring", "limits", 2)
+
+
+def test_putting_the_lesson_off_in_the_main_conversation_keeps_it_where_it_is(chat: Sessions) -> None:
+    chat.say("teach me limits")
+    chat.say("7")
+    chat.say("cancel")
+    for text in ("let's continue later", "we can go on with limits tomorrow"):
+        r = chat.say(text)
+        assert r.flow == "main" and "Your lesson stays where it is (Limits, part 2 of 3)" in r.reply
+    r = chat.say("pick it back up")
+    assert (r.flow, r.slots["chunk"]) == ("tutoring", 2)

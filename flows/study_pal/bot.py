@@ -34,6 +34,7 @@ from engine import Bot, Intent, MainContext, Resources
 from flows.study_pal import timewindow
 from flows.study_pal.analysis import analysis
 from flows.study_pal.course import Course, course_path, get_course
+from flows.study_pal.exits import leaves_for_now
 from flows.study_pal.kept import asks_to_resume, last_lesson, lesson_of
 from flows.study_pal.lesson import TutoringSlots
 from flows.study_pal.memory import StudyMemory
@@ -145,6 +146,10 @@ def converse(ctx: MainContext) -> None:
         return
     if flow in (None, "scheduling") and plans_again(ctx, text):
         ctx.start("scheduling", SchedulingSlots(again=True))
+        return
+    back = asks_to_resume(text) or bool(_CONTINUE.search(text) or _RESUME_LESSON.search(text))
+    if flow in (None, "tutoring") and back and leaves_for_now(text):
+        put_off(ctx)  # "let's continue later", "we can go on with limits tomorrow": not now
         return
     named = course.find(text)
     if flow in (None, "tutoring") and named is not None and asks_to_resume(text):
@@ -308,6 +313,17 @@ def resume(ctx: MainContext) -> None:
         ctx.start("tutoring", TutoringSlots(concept=kept.concept, resume=kept.part))
         return
     ctx.say(ctx.phrase("There's no lesson open right now. Say 'teach me' and a topic to start one.", "reply:main"))
+
+
+def put_off(ctx: MainContext) -> None:
+    """ "Let's continue later" with no lesson running: the kept one stays where it is."""
+    kept = last_lesson(ctx)
+    if kept is not None and kept.status != "closed" and not kept.finished:
+        title = get_course(course_path(ctx.resources)).concept(kept.concept).title
+        where = f"Your lesson stays where it is ({title}, part {kept.part} of {kept.parts}): "
+        ctx.say(ctx.phrase(f"Sure. {where}say 'let's continue' whenever you're ready.", "reply:main"))
+        return
+    ctx.say(ctx.phrase("Sure, whenever you're ready: say 'teach me' and a topic.", "reply:main"))
 
 
 def resume_topic(ctx: MainContext, concept: str) -> None:

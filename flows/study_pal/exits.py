@@ -105,9 +105,10 @@ _PUT_OFF = re.compile(
 # no analysis of a session that is not over; "I'm done for today", "that's all" finish it.
 _FOR_NOW = re.compile(
     LEAVING + r"|\bpause\b|\b(?:need|take|taking|have) a (?:short |quick )?break\b|"
-    r"\bback (?:later|soon|tomorrow)\b|\b(?:pick|take) (?:this|it|that) (?:back )?up\b|"
-    r"\b(?:continue|carry on|go on|do (?:the )?rest|finish (?:this|it))\s+"
-    r"(?:later|tomorrow|another (?:time|day)|next time|some other time)\b|"
+    r"\bback (?:later|soon|tomorrow)\b|"
+    # "let's continue later", "we can go on with limits tomorrow", "pick this up tomorrow" (a few words between)
+    r"\b(?:continue|carry on|go on|pick (?:this|it|that) (?:back )?up|take (?:this|it|that) up|do (?:the )?rest|"
+    r"finish (?:this|it))(?:\s+[\w']+){0,4}?\s+(?:later|tomorrow|another (?:time|day)|next time|some other time)\b|"
     r"\b(?:till|until) (?:tomorrow|later|next time)\b",
     re.I,
 )
