@@ -23,6 +23,7 @@ from engine import Aside, Ask, Final, Flow, Slots, Step, StepContext, T
 from engine.extract import Invalid, Parser, read_yes_no
 from flows.study_pal.course import course_path, get_course
 from flows.study_pal.exits import says_goodbye
+from flows.study_pal.kept import close_lesson
 from flows.study_pal.mastery import WeakPoint, percent, read_results, weak_points
 from flows.study_pal.memory import StudyMemory
 from flows.study_pal.reading import asks_for_lesson
@@ -154,6 +155,8 @@ def analyse(ctx: Ctx) -> None:
     s.weak = weak_points(course, results)
     ctx.shared(StudyMemory).analysis = list(s.weak)
     ctx.shared(StudyMemory).tutoring_active = False
+    if not ctx.shared(StudyMemory).lesson_paused:
+        close_lesson(ctx)  # finished for the day: "continue" no longer takes the lesson up
     ctx.say(ctx.phrase(report(s), "report:analysis"))
     s.wants_plan = plan_wish([*ctx.shared(StudyMemory).recent_user, ctx.text])
     ctx.shared(StudyMemory).forget_recent()  # acted on: an old "plan" must not trigger the next analysis

@@ -5,14 +5,17 @@ The course is loaded on every main-conversation turn (cached), so a broken or mi
 handler routes, in this order:
 
 1. a question about the plans there are ("what's my plan for friday?") is answered from the
-   saved plans (flows/study_pal/plans.py); a change to the last plan ("make it an hour
-   later", "move it to Saturday") revises it, and "and one for tomorrow too" makes another
-   plan with its topics;
+   saved plans (flows/study_pal/plans.py); an edit of a saved plan ("make it an hour later",
+   "add statistics as well", "drop the Friday one", "move it to the weekend":
+   flows/study_pal/plan_edits.py) makes a new version of it, and "and one for tomorrow too"
+   makes another plan with its topics;
    then keyword intents (analysis, scheduling, tutoring), and a question naming the course or
    one of its topics ("what is a limit?", "derivatives?"), which starts a lesson on it;
-2. "continue" / "another": the last lesson goes on at the part it stopped, but only while
-   it is still open; analysis closes it (loop prevention: after analysis only an explicit
-   request leads back into tutoring);
+2. "can we go on with derivatives?": that lesson at the part it stopped (its `lesson` record,
+   flows/study_pal/kept.py), in this session or a later one; "continue" / "another": the last
+   lesson, while it is open; one left for later ("gotta run") only with words that ask to take
+   it up ("let's continue"); one finished for the day was closed by analysis (loop prevention:
+   after analysis only an explicit request leads back into tutoring);
 3. a model's intent classification, when one is configured;
 4. discouragement gets the motivator's encouragement (before the flow, when both);
 5. a greeting, thanks or goodbye gets a short reply; anything else an honest description
@@ -25,14 +28,18 @@ final states; the session memory they share is described in flows/study_pal/memo
 from __future__ import annotations
 
 import re
+from datetime import datetime
 
 from engine import Bot, Intent, MainContext, Resources
 from flows.study_pal import timewindow
 from flows.study_pal.analysis import analysis
 from flows.study_pal.course import Course, course_path, get_course
+from flows.study_pal.exits import leaves_for_now
+from flows.study_pal.kept import asks_to_resume, last_lesson, lesson_of
 from flows.study_pal.lesson import TutoringSlots
 from flows.study_pal.memory import StudyMemory
-from flows.study_pal.plans import asks_for_plans, describe, upcoming
+from flows.study_pal.plan_edits import memo_of, read_edit, window_of
+from flows.study_pal.plans import StoredPlan, asks_for_plans, current, describe, upcoming
 from flows.study_pal.reading import discouraged, encouragement, is_question
 from flows.study_pal.revise import is_revision, revise_window
 from flows.study_pal.scheduling import (
@@ -132,15 +139,25 @@ def converse(ctx: MainContext) -> None:
     if flow == "scheduling" and asks_what_planning_is(text):
         ctx.say(ctx.phrase(POMODORO, "reply:main"))
         return
+    if flow in (None, "scheduling") and edit_plan(ctx, course, text):
+        return
     if flow in (None, "scheduling") and revises_plan(ctx):
         ctx.start("scheduling", SchedulingSlots(revise=True))
         return
     if flow in (None, "scheduling") and plans_again(ctx, text):
         ctx.start("scheduling", SchedulingSlots(again=True))
         return
+    back = asks_to_resume(text) or bool(_CONTINUE.search(text) or _RESUME_LESSON.search(text))
+    if flow in (None, "tutoring") and back and leaves_for_now(text):
+        put_off(ctx)  # "let's continue later", "we can go on with limits tomorrow": not now
+        return
+    named = course.find(text)
+    if flow in (None, "tutoring") and named is not None and asks_to_resume(text):
+        resume_topic(ctx, named)  # "can we go on with derivatives?": at the part it stopped
+        return
     if flow is None and asks_about_a_topic(course, text):
         flow = "tutoring"
-    if flow is None and _CONTINUE.search(text):
+    if flow is None and (_CONTINUE.search(text) or _RESUME_LESSON.search(text)):
         resume(ctx)
         return
     flow = flow or ctx.intent()
@@ -187,6 +204,63 @@ def course_outline(course: Course) -> str:
     return f"The course is {course.title!r}; its topics, in order: {topics}."
 
 
+def edit_plan(ctx: MainContext, course: Course, text: str) -> bool:
+    """Edit a saved plan as the message asks ("add statistics as well", "drop the Friday one", "move it
+    to the weekend"; read by flows/study_pal/plan_edits.py); False when it asks no edit of one."""
+    at = timewindow.now()
+    plans = current(ctx.records("study_plan"), at)
+    if not plans:
+        return False
+    edit = read_edit(text, course, plans, plans[-1], at)
+    if edit is None:
+        return False
+    memory = ctx.shared(StudyMemory)
+    memo = memo_of(edit.plan, memory.last_plan)
+    names = [t.name for t in memo.topics]
+    problem = None
+    if edit.op == "add" and not (added := [n for n in edit.subjects if n not in names]):
+        problem = f"{' and '.join(edit.subjects)} {'is' if len(edit.subjects) == 1 else 'are'} already in it."
+    elif edit.op == "remove" and (missing := [n for n in edit.subjects if n not in names]):
+        problem = f"{' and '.join(missing)} {'is' if len(missing) == 1 else 'are'} not in it ({', '.join(names)})."
+    elif edit.op == "remove" and set(names) <= set(edit.subjects):
+        problem = f"That would leave it empty. Say e.g. 'drop the {edit.plan.date:%A} one' to remove the plan."
+    if problem is not None:
+        ctx.say(ctx.phrase(f"Your plan for {edit.plan.label()}: {problem}", "reply:main"))
+        return True
+    if edit.op == "drop":
+        drop_plan(ctx, edit.plan, [p for p in plans if p is not edit.plan], at)
+        return True
+    memory.last_plan = memo  # the plan the scheduling flow revises
+    if edit.op == "move":
+        ctx.start("scheduling", SchedulingSlots(revise=True, window=edit.window))
+    elif edit.op == "add":
+        ctx.start("scheduling", SchedulingSlots(revise=True, add=added))
+    else:
+        ctx.start("scheduling", SchedulingSlots(revise=True, remove=edit.subjects))
+    return True
+
+
+def drop_plan(ctx: MainContext, plan: StoredPlan, left: list[StoredPlan], at: datetime) -> None:
+    """Save a version of `plan` that says it is dropped, and say which plans are left."""
+    ctx.record(
+        "study_plan",
+        {
+            "date": plan.date.isoformat(),
+            "window": plan.window,
+            "prioritized": False,
+            "sessions": [],
+            "revises": {"date": plan.date.isoformat(), "window": plan.window},
+            "dropped": True,
+        },
+    )
+    memory = ctx.shared(StudyMemory)
+    if memory.last_plan is not None and memory.last_plan.window == window_of(plan):
+        memory.last_plan = memo_of(left[-1], None) if left else None
+    ahead = sorted(left, key=lambda p: (p.date, p.start))
+    now = "; ".join(p.label() for p in ahead) if ahead else "none"
+    ctx.say(ctx.phrase(f"Dropped your study plan for {plan.label()}. Your plans now: {now}.", "reply:main"))
+
+
 def revises_plan(ctx: MainContext) -> bool:
     """Does the message change the last plan ("make it an hour later", "Saturday instead")?"""
     memo = ctx.shared(StudyMemory).last_plan
@@ -214,13 +288,50 @@ def small_talk(text: str) -> str:
     return f"Hi! {CAPABILITIES}" if _GREETING.search(text) else CAPABILITIES
 
 
+# "pick up where we left off", "back to the lesson", "can we carry on?": the kept lesson, whatever its topic
+_RESUME_LESSON = re.compile(
+    r"\b(?:where (?:we|i) (?:left off|stopped)|(?:back to|resume|continue|carry on with|go on with) (?:the|my|our) "
+    r"(?:lesson|tutoring|exercises?)|(?:can|could|shall) we (?:continue|carry on|go on|resume|keep going)|"
+    r"pick (?:it|this|that) (?:back )?up)\b",
+    re.I,
+)
+
+
 def resume(ctx: MainContext) -> None:
-    """Go on with the open lesson where it stopped; after analysis closed it, only say how to start one."""
-    lesson = ctx.shared(StudyMemory).last_lesson()
-    if ctx.shared(StudyMemory).tutoring_active and lesson is not None:
-        ctx.start("tutoring", TutoringSlots(concept=lesson[0], resume=lesson[1]))
+    """Go on with the kept lesson where it stopped (its `lesson` record: flows/study_pal/kept.py);
+    after analysis closed it, only say how to start one."""
+    kept = last_lesson(ctx)
+    memory = ctx.shared(StudyMemory)
+    if kept is None and memory.tutoring_active and (open_lesson := memory.last_lesson()) is not None:
+        # a session stored before lessons were kept as records has only the memory's place
+        ctx.start("tutoring", TutoringSlots(concept=open_lesson[0], resume=open_lesson[1]))
+        return
+    # a lesson left for later ran into analysis: "another one" alone does not lead back (loop
+    # prevention), words that ask to take it up do
+    wanted = kept is not None and (kept.status == "open" or (kept.status == "paused" and asks_to_resume(ctx.text)))
+    if kept is not None and wanted and not kept.finished:
+        ctx.start("tutoring", TutoringSlots(concept=kept.concept, resume=kept.part))
         return
     ctx.say(ctx.phrase("There's no lesson open right now. Say 'teach me' and a topic to start one.", "reply:main"))
+
+
+def put_off(ctx: MainContext) -> None:
+    """ "Let's continue later" with no lesson running: the kept one stays where it is."""
+    kept = last_lesson(ctx)
+    if kept is not None and kept.status != "closed" and not kept.finished:
+        title = get_course(course_path(ctx.resources)).concept(kept.concept).title
+        where = f"Your lesson stays where it is ({title}, part {kept.part} of {kept.parts}): "
+        ctx.say(ctx.phrase(f"Sure. {where}say 'let's continue' whenever you're ready.", "reply:main"))
+        return
+    ctx.say(ctx.phrase("Sure, whenever you're ready: say 'teach me' and a topic.", "reply:main"))
+
+
+def resume_topic(ctx: MainContext, concept: str) -> None:
+    """The lesson on `concept` at the part it stopped, even after analysis closed it (it is asked
+    for by name); from the start when none was kept or it was finished."""
+    kept = lesson_of(ctx, concept)
+    part = kept.part if kept is not None and kept.started and not kept.finished else 0
+    ctx.start("tutoring", TutoringSlots(concept=concept, resume=part))
 
 
 def check_course(resources: Resources) -> list[str]:

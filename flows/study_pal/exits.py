@@ -56,7 +56,7 @@ _EXIT_END = re.compile(
     r"(?:help|lesson|session|time|tutoring)\b|" + LEAVING + "|"
     r"\b(?:let'?s|i want to|i'?d like to|can we|could we|i wanna) (?:stop|end|finish|quit|wrap (?:it |this )?up)\b|"
     r"\bstop (?:for (?:today|now)|here|the lesson|now)\b|\bcall it a (?:day|night)\b|\bwrap (?:it |this )?up\b|"
-    r"\bno more\b|\bend (?:the |this |our )?(?:session|lesson|tutoring)\b|\bfinish (?:the |this |our )?"
+    r"\bpause\b|\bno more\b|\bend (?:the |this |our )?(?:session|lesson|tutoring)\b|\bfinish (?:the |this |our )?"
     r"(?:session|lesson|tutoring|here|now|up)\b|\blater\b|\b(?:need|take|taking) a break\b",
     re.I,
 )
@@ -67,7 +67,7 @@ _EXIT_CONTINUE = re.compile(
     r"learn|study|continue)|continue|skip|done with (?:this|that|the) (?:one|problem|question|exercise|part))\b",
     re.I,
 )
-_EXIT_WORDS = re.compile(r"\b(done|finish\w*|enough|stop\w*|quit|bye|leave|exit)\b", re.I)
+_EXIT_WORDS = re.compile(r"\b(done|finish\w*|enough|stop\w*|quit|bye|leave|exit|pause)\b", re.I)
 _ONLY_THANKS = re.compile(r"^\W*(?:(?:ok(?:ay)?|great|cool|nice|perfect|awesome)\W*)?(?:thanks|thank you|thx)"
                           r"(?: (?:so much|a lot|very much))?\W*$", re.I)  # fmt: skip
 
@@ -98,6 +98,25 @@ _PUT_OFF = re.compile(
     r"(?:later|tomorrow|another (?:time|day)|next time|some other time)\b",
     re.I,
 )
+
+
+# Leaving for now rather than finishing: going away ("gotta run", "see you tomorrow"), putting the
+# rest off ("let's pick this up tomorrow"), a pause or a break. The lesson is kept for later, with
+# no analysis of a session that is not over; "I'm done for today", "that's all" finish it.
+_FOR_NOW = re.compile(
+    LEAVING + r"|\bpause\b|\b(?:need|take|taking|have) a (?:short |quick )?break\b|"
+    r"\bback (?:later|soon|tomorrow)\b|"
+    # "let's continue later", "we can go on with limits tomorrow", "pick this up tomorrow" (a few words between)
+    r"\b(?:continue|carry on|go on|pick (?:this|it|that) (?:back )?up|take (?:this|it|that) up|do (?:the )?rest|"
+    r"finish (?:this|it))(?:\s+[\w']+){0,4}?\s+(?:later|tomorrow|another (?:time|day)|next time|some other time)\b|"
+    r"\b(?:till|until) (?:tomorrow|later|next time)\b",
+    re.I,
+)
+
+
+def leaves_for_now(text: str) -> bool:
+    """An ending that keeps the lesson for later (a pause), not one that finishes it."""
+    return bool(_FOR_NOW.search(plain(text)))
 
 
 def exit_by_rules(text: str) -> Decision | None:

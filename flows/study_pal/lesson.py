@@ -21,6 +21,9 @@ class TutoringSlots(Slots):
     chunks: int = 0
     chunk: int = 0  # 1-based; 0 before the first, chunks + 1 once complete
     resume: int = 0  # "continue": the part to start at (no prerequisite offer)
+    answered: list[int] = Field(default_factory=list)  # parts of this concept whose exercise was answered
+    paused: bool = False  # left for later ("gotta run"): kept, not closed, when the lesson ends
+    known_now: list[str] = Field(default_factory=list)  # prerequisites said known in this lesson (not yet stored)
     target: str | None = None  # what the user asked for while a prerequisite is taught first
     offer: str | None = None  # a prerequisite to teach first, pending the user's answer
     offer_text: str | None = None
@@ -66,3 +69,11 @@ def set_concept(s: TutoringSlots, cid: str) -> None:
     """Make `cid` the concept being taught, before its first part."""
     concept = course_of(s).concept(cid)
     s.concept, s.title, s.chunks, s.chunk, s.attempts = cid, concept.title, len(concept.chunks), 0, 0
+    s.answered = []
+
+
+def advance(s: TutoringSlots) -> None:
+    """On to the next part whose exercise was not answered yet (a resumed lesson asks none twice)."""
+    s.chunk += 1
+    while s.chunk in s.answered:
+        s.chunk += 1

@@ -9,10 +9,12 @@ from __future__ import annotations
 from flows.shared.grading import plausibly_right, verdict_model
 from flows.study_pal import timewindow
 from flows.study_pal.course import MASTERY_THRESHOLD, Course, course_path, get_course
+from flows.study_pal.kept import KNOWN, KeptLesson, Status, keep, known, known_in, lesson_of
 from flows.study_pal.lesson import (
     MAX_TRIES,
     Ctx,
     TutoringSlots,
+    advance,
     course_of,
     current_chunk,
     set_concept,
@@ -68,9 +70,13 @@ def check_prerequisites(ctx: Ctx) -> None:
         return
     set_concept(s, cid)
     levels = mastery_levels(ctx, course)
-    unmet = [p for p in course.all_prerequisites(cid) if levels[p] < MASTERY_THRESHOLD]
-    if not unmet or s.resume > 1:
-        return  # a lesson taken up again mid-way was already agreed to
+    prerequisites = course.all_prerequisites(cid)
+    # "teach me derivatives, I already know limits": said before any offer, remembered the same
+    remember_known(ctx, known_in(course, ctx.text, None, prerequisites))
+    knows = known(ctx) | set(s.known_now)
+    unmet = [p for p in prerequisites if levels[p] < MASTERY_THRESHOLD and p not in knows]
+    if not unmet or s.resume:
+        return  # a lesson taken up again was already agreed to
     s.offer = unmet[0]
     listed = ", ".join(f"{course.concept(p).title} ({percent(levels[p])})" for p in unmet)
     s.offer_text = (
@@ -80,17 +86,32 @@ def check_prerequisites(ctx: Ctx) -> None:
     )
 
 
+def remember_known(ctx: Ctx, concepts: list[str]) -> None:
+    """Save the prerequisites the learner said they know (once each), so none is offered again."""
+    s = ctx.slots
+    for cid in concepts:
+        if cid not in s.known_now and cid not in known(ctx):
+            ctx.record(KNOWN, {"concept": cid})
+        s.known_now = [*dict.fromkeys([*s.known_now, cid])]
+
+
 def begin(ctx: Ctx) -> None:
     s = ctx.slots
     if s.offer is not None and s.take_offer:
         s.target = s.concept
         set_concept(s, s.offer)
+    elif s.offer is not None:  # "no, I already know limits": not offered again
+        remember_known(ctx, known_in(course_of(s), ctx.text, s.offer, course_of(s).all_prerequisites(s.concept or "")))
     s.offer = s.offer_text = s.take_offer = None
-    if 1 < s.resume <= s.chunks:
-        s.chunk = s.resume
+    kept = lesson_of(ctx, s.concept or "") if s.resume else None
+    if kept is not None and kept.parts == s.chunks and not kept.finished:
+        s.answered = [n for n in kept.answered if 1 <= n <= s.chunks]
+    s.chunk = s.resume - 1 if s.resume else 0
+    advance(s)  # the part it stopped at, past any already answered
+    if s.resume and 1 < s.chunk <= s.chunks:
         ctx.say(f"Let's pick up {s.title} where we left off: part {s.chunk} of {s.chunks}.")
     else:
-        s.chunk = 1
+        s.chunk, s.answered = 1, []
         ctx.say(f"Let's learn {s.title}: {s.chunks} short parts, each with an exercise.")
     s.resume = 0
 
@@ -101,6 +122,16 @@ def explain(ctx: Ctx) -> None:
     s.answer, s.correct, s.attempts = None, None, 0
     s.asked_at = timewindow.now()
     ctx.shared(StudyMemory).open_lesson(s.concept, s.chunk)
+    keep(ctx, kept_now(s))
+
+
+def kept_now(s: TutoringSlots, status: Status = "open") -> KeptLesson:
+    """Where the lesson stands: the part under way (or, once complete, the one suggested next)."""
+    if s.chunk > s.chunks and s.suggestion and s.suggestion != s.concept:
+        parts = len(course_of(s).concept(s.suggestion).chunks)
+        return KeptLesson(concept=s.suggestion, part=1, parts=parts, status=status)
+    part = s.chunk if 1 <= s.chunk <= s.chunks else 1
+    return KeptLesson(concept=s.concept or "", part=part, parts=max(s.chunks, 1), answered=s.answered, status=status)
 
 
 def grade(ctx: Ctx) -> None:
@@ -151,12 +182,13 @@ def save_result(ctx: Ctx) -> None:
     s.mastery = {**s.mastery, concept: score}
     ctx.record("mastery", {"concept": concept, "score": score})
     ctx.shared(StudyMemory).analysis = None  # out of date now: a plan is prioritised by a fresh one only
-    s.chunk += 1
+    s.answered = [*s.answered, s.chunk]
+    advance(s)
 
 
 def skip(ctx: Ctx) -> None:
     ctx.say("No problem, let's move on.")
-    ctx.slots.chunk += 1
+    advance(ctx.slots)
 
 
 def complete(ctx: Ctx) -> None:
@@ -175,6 +207,7 @@ def complete(ctx: Ctx) -> None:
     s.suggestion = suggest(course, mastery_levels(ctx, course), s)
     s.next = None
     ctx.shared(StudyMemory).open_lesson(s.suggestion or cid, 1)  # "continue" later goes on from here
+    keep(ctx, kept_now(s))
 
 
 def switch(ctx: Ctx) -> None:

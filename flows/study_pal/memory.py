@@ -8,8 +8,11 @@ carry the few facts that must cross over, and survive restarts with the session:
 * `analysis`: the weak points the last analysis found, which the scheduler prioritises; a new
   exercise result makes it out of date, so it is dropped then;
 * `tutoring_active` / `lesson` / `lesson_part`: whether a lesson is open, its concept and the
-  part to go on from ("continue"). Analysis clears the flag, so nothing but an explicit
-  request for a lesson leads back into tutoring;
+  part to go on from ("continue"; since lessons are kept as `lesson` records,
+  flows/study_pal/kept.py, only read for sessions stored before them). Analysis clears the
+  flag, so nothing but an explicit request for a lesson leads back into tutoring;
+* `lesson_paused`: the lesson was left for later ("gotta run"), so the analysis that follows
+  does not close it (flows/study_pal/kept.py keeps where it stopped as records);
 * `cheers`: how often the motivator has spoken, so repeated encouragement is not word for word;
 * `last_plan`: the window and topics of the last study plan, so "make it an hour later" can
   revise it.
@@ -54,6 +57,7 @@ class StudyMemory(BaseModel):
     tutoring_active: bool = False
     lesson: str | None = None
     lesson_part: int = Field(1, ge=1)
+    lesson_paused: bool = False  # left for later: analysis does not close its `lesson` record
     cheers: int = Field(0, ge=0)
     last_plan: PlanMemo | None = None
 
@@ -69,7 +73,7 @@ class StudyMemory(BaseModel):
 
     def open_lesson(self, concept: str | None, part: int) -> None:
         """A lesson is open at `part` (1-based) of `concept`."""
-        self.tutoring_active = True
+        self.tutoring_active, self.lesson_paused = True, False
         if concept is not None:
             self.lesson, self.lesson_part = concept, max(1, part)
 

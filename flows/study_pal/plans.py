@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import re
 from datetime import date, datetime
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from engine import StoredRecord
+from engine import StepContext, StoredRecord
+from flows.study_pal import timewindow
 from flows.study_pal.days import mentions, read_day
 from flows.study_pal.scheduling import StudySession
 
@@ -59,6 +61,7 @@ class StoredPlan(BaseModel):
     window: str
     sessions: list[StudySession]
     revises: dict[str, str] | None = None
+    dropped: bool = False  # "drop the Friday one": this version says the plan it revises is gone
 
     @property
     def start(self) -> str:
@@ -101,18 +104,36 @@ def asked_day(text: str, today: date) -> date | None:
     return found[0] if found else None
 
 
-def upcoming(records: list[StoredRecord], at: datetime) -> list[StoredPlan]:
-    """The plans still ahead at `at`, soonest first; replaced ones and unreadable records left out."""
-    plans: list[StoredPlan] = []
+def current(records: list[StoredRecord], at: datetime) -> list[StoredPlan]:
+    """The plans still ahead at `at`, in the order they were saved: each record is a version, and
+    one that `revises` a plan (same day and window or another) replaces it; a `dropped` one removes it."""
+    plans: dict[tuple[str, str], StoredPlan] = {}
     for r in records:
         try:
-            plans.append(StoredPlan.model_validate(r.data))
+            p = StoredPlan.model_validate(r.data)
         except ValidationError:
             continue  # a record written by an older plan format: not a plan this can show
-    replaced = {(p.revises.get("date"), p.revises.get("window")) for p in plans if p.revises}
+        if p.revises:
+            plans.pop((p.revises.get("date", ""), p.revises.get("window", "")), None)
+        if not p.dropped:
+            key = (p.date.isoformat(), p.window)
+            plans.pop(key, None)  # the same day and window saved again: the newer version, last
+            plans[key] = p
     now = (at.date(), at.strftime("%H:%M"))
-    ahead = [p for p in plans if (p.date.isoformat(), p.window) not in replaced and (p.date, p.end) > now]
-    return sorted(ahead, key=lambda p: (p.date, p.start))
+    return [p for p in plans.values() if (p.date, p.end) > now]
+
+
+def upcoming(records: list[StoredRecord], at: datetime) -> list[StoredPlan]:
+    """The plans still ahead at `at`, soonest first; replaced ones and unreadable records left out."""
+    return sorted(current(records, at), key=lambda p: (p.date, p.start))
+
+
+def tell_plans(ctx: StepContext[Any]) -> str:
+    """A question about the plans asked inside a flow ("when is my next session?" mid-lesson):
+    answered from the saved plans, and the flow's question is asked again ("")."""
+    at = timewindow.now()
+    ctx.say(ctx.phrase(describe(upcoming(ctx.records("study_plan"), at), ctx.text, at), "plans:aside"))
+    return ""
 
 
 def describe(plans: list[StoredPlan], text: str, at: datetime) -> str:

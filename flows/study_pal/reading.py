@@ -14,7 +14,8 @@ from typing import Any
 
 from engine import StepContext
 from engine.extract import Invalid, Parser, read_yes_no
-from flows.study_pal.exits import exit_decision
+from flows.study_pal.exits import exit_decision, leaves_for_now
+from flows.study_pal.kept import says_known
 from flows.study_pal.lesson import (
     Ctx,
     TutoringSlots,
@@ -45,7 +46,7 @@ def offer_parser(s: TutoringSlots) -> Parser:
     course = course_of(s)
 
     def rule(text: str) -> object:
-        if _INSIST.search(text):
+        if _INSIST.search(text) or says_known(text):  # "I already know limits": straight on
             return False
         named = course.find(text)
         if named is not None and named == s.offer:
@@ -97,6 +98,10 @@ def leave(ctx: Ctx) -> str | None:
     how to stop."""
     decision = exit_decision(ctx)
     if decision == "END":
+        # "gotta run, let's pick this up tomorrow": kept for later; "I'm done for today": finished
+        if leaves_for_now(ctx.text) and ctx.slots.concept is not None:
+            ctx.slots.paused = True
+            ctx.shared(StudyMemory).lesson_paused = True  # the analysis that follows leaves it open
         return "exit"
     if decision == "CONTINUE" or not in_exercise(ctx.slots):
         return None

@@ -4,7 +4,7 @@ What the message names replaces that part of the old window and the rest is kept
 keeps the hours, a start keeps the length, a length keeps the start, a range replaces both.
 "an hour later", "30 minutes earlier", "push it back an hour" shift the window; "a bit
 later" is half an hour, "later" alone an hour. "an hour longer", "shorter" change the length
-(alone, by one Pomodoro with its break: 30 minutes).
+(alone, by one Pomodoro with its break: 30 minutes); "add another hour", "an extra 30 minutes" lengthen it.
 """
 
 from __future__ import annotations
@@ -32,6 +32,11 @@ _VERB = re.compile(
     re.I,
 )
 _RESIZE = re.compile(rf"\b(?:(?:by\s+)?{_AMOUNT}\s*{_UNIT}\s+)?(longer|shorter)\b", re.I)
+# "add another hour", "an extra 30 minutes", "one more hour": longer by that much
+_EXTEND = re.compile(
+    rf"\b(?:add(?:\s+(?:another|an extra|one more))?|another|an extra|one more|extra)\s+(?:{_AMOUNT}\s*)?{_UNIT}\b",
+    re.I,
+)
 _OTHERWISE = re.compile(r"\breschedul\w*|\bpostpone\b|\bactually\b", re.I)
 
 
@@ -60,6 +65,9 @@ def read_shift(text: str) -> tuple[int, str] | None:
 
 def read_resize(text: str) -> tuple[int, str] | None:
     """How many minutes longer (positive) or shorter the window gets, and the words that said it."""
+    extra = _EXTEND.search(text)
+    if extra:
+        return _minutes(extra.group(1) or "one", extra.group(2)), extra.group(0)
     m = _RESIZE.search(text)
     if not m or not (m.group(1) or _VERB.search(text)):
         return None  # "longer" alone is no change: "it took longer than I thought"

@@ -1,8 +1,10 @@
 """Scheduling: a Pomodoro study plan inside the user's window, weakest topics first.
 
 Entered from analysis ("yes, make a plan") or straight from the main conversation
-("schedule study from 14-15 tomorrow for Math"), or to revise the last plan ("make it an
-hour later", "move it to Saturday": flows/study_pal/revise.py). The window is read from the
+("schedule study from 14-15 tomorrow for Math"), or to revise a saved plan ("make it an
+hour later", "move it to Saturday": flows/study_pal/revise.py; an edit read in the main
+conversation, flows/study_pal/plan_edits.py, comes with its new window or the subjects to
+`add` or `remove`). The window is read from the
 message (flows/study_pal/timewindow.py); a window that cannot work ("16-14", "9-9:10") is
 asked for again; no window at all means the default one. Sessions are 25 minutes of study
 with 5-minute breaks and a 15-minute break after every fourth.
@@ -58,6 +60,8 @@ class SchedulingSlots(Slots):
     revise: bool = False  # started to change the last plan
     again: bool = False  # another plan like the last one, at another time ("and one for tmrw too")
     revised: Window | None = None  # the window of the plan this one replaces
+    add: list[str] = Field(default_factory=list)  # "add statistics as well": subjects added to the plan revised
+    remove: list[str] = Field(default_factory=list)  # "take math out": subjects taken out of it
     priorities: list[str] = Field(default_factory=list)  # "Derivatives (severe)", most severe first
     sessions: list[StudySession] = Field(default_factory=list)
 
@@ -96,6 +100,10 @@ def read(ctx: Ctx) -> None:
     course = get_course(course_path(ctx.resources))
     at = timewindow.now()
     memo = ctx.shared(StudyMemory).last_plan if s.revise else None
+    if memo is not None and (s.window is not None or s.add or s.remove):
+        # an edit read in the main conversation (flows/study_pal/plan_edits.py): its window, or the same
+        s.revised, s.window = memo.window, s.window or memo.window
+        return
     found = revise_window(ctx.text, at, memo.window) if memo else read_window(ctx.text, at)
     if isinstance(found, Window):
         s.window = found
@@ -121,7 +129,9 @@ def plan(ctx: Ctx) -> None:
     if s.subjects:
         topics = [Topic(name=name, weight=1) for name in s.subjects]
     elif memo is not None:
-        topics, s.priorities = memo.topics, memo.priorities
+        names = [*s.add, *s.remove]
+        topics = [t for t in memo.topics if t.name not in names] + [Topic(name=n, weight=1) for n in s.add]
+        s.priorities = [p for p in memo.priorities if not any(p.startswith(f"{n} (") for n in s.remove)]
     elif weak:
         topics = [Topic(name=w.title, weight=WEIGHTS[w.severity]) for w in weak]
         s.priorities = [f"{w.title} ({w.severity})" for w in weak]
@@ -145,7 +155,12 @@ def ask_window(s: SchedulingSlots) -> str:
 def presented(s: SchedulingSlots) -> str:
     if s.window is None:
         return "I couldn't make a plan."
-    moved = f"Moved from {s.revised.label()}. " if s.revised else ""
+    if s.add:
+        moved = f"Added {' and '.join(s.add)}. "
+    elif s.remove:
+        moved = f"Took {' and '.join(s.remove)} out. "
+    else:
+        moved = f"Moved from {s.revised.label()}. " if s.revised else ""
     lines = [
         f"{moved}📚 Your study plan for {s.window.label()} (Pomodoro: {STUDY_MINUTES} min study, "
         f"{SHORT_BREAK} min breaks, {LONG_BREAK} min after every {LONG_BREAK_EVERY}th):"

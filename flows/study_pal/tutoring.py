@@ -9,9 +9,15 @@ exercise saves an `exercise` record and the concept's new `mastery` (formula in
 flows/study_pal/course.py). After the last chunk the concept is complete, its mastery is named and
 the next concept is suggested.
 
+Where the lesson stands is kept as `lesson` records (flows/study_pal/kept.py): a lesson left for
+later ("gotta run, let's pick this up tomorrow", a pause, a cancel) is taken up at the part it
+stopped, in a later session too, with the exercises already answered not asked again.
+
 Asides, checked at every question in this order (the first that takes the message wins):
+a question about the study plans ("when is my next session?", answered from the saved plans),
 exit intent (flows/study_pal/exits.py: keywords first, a model only when they cannot decide;
-END hands off to analysis, an undecided one is neither an exit nor an answer), something
+END hands off to analysis, leaving for later keeps the lesson `paused`, an undecided one is
+neither an exit nor an answer), something
 this course cannot teach or small talk (said so, the same question again), "show me the
 answer" or giving up, "I give up" (revealed with the hint's explanation, scored 0 as not
 solved, then the next part), the motivator (encouragement, then the same question again),
@@ -27,9 +33,10 @@ the lesson goes is decided here, by transitions over the slots.
 
 from __future__ import annotations
 
-from engine import Aside, Ask, Final, Flow, Step, T
+from engine import Aside, Ask, Final, Flow, RecordDraft, Step, T
 from engine.extract import free_text
 from flows.study_pal.exits import may_exit
+from flows.study_pal.kept import LESSON
 from flows.study_pal.lesson import (
     MAX_TRIES,
     TutoringSlots,
@@ -43,12 +50,14 @@ from flows.study_pal.lesson_steps import (
     complete,
     explain,
     grade,
+    kept_now,
     reveal,
     skip,
     start,
     switch,
 )
 from flows.study_pal.mastery import percent
+from flows.study_pal.plans import asks_for_plans, tell_plans
 from flows.study_pal.reading import (
     _ANOTHER,
     _CHITCHAT,
@@ -106,18 +115,33 @@ def progress(s: TutoringSlots) -> str:
     )
 
 
-def summary(s: TutoringSlots) -> str:
-    done = progress(s)
-    return f"Tutoring ended. {done}." if done else "Tutoring ended before any exercise was answered."
-
-
 def cancelled(s: TutoringSlots) -> str:
     done = progress(s)
     return f"Tutoring cancelled by the user. {done}." if done else "Tutoring cancelled by the user."
 
 
+def kept_place(s: TutoringSlots) -> str:
+    kept = kept_now(s, "paused")
+    return f"{title_of(s, kept.concept)}, part {kept.part} of {kept.parts}"
+
+
+def summary(s: TutoringSlots) -> str:
+    done = progress(s)
+    ended = f"Tutoring ended. {done}." if done else "Tutoring ended before any exercise was answered."
+    return f"{ended} Lesson kept for later at {kept_place(s)}." if s.paused else ended
+
+
 def closing(s: TutoringSlots) -> str:
-    return "Good session! Let me look at how it went." if s.mastery else "OK, let's stop here."
+    """A lesson left for later says where it is kept; one finished for the day only closes."""
+    lead = "Good session! Let me look at how it went." if s.mastery else "OK, let's stop here."
+    if s.paused:
+        return f"{lead} I've kept your place for next time ({kept_place(s)}): say 'let's continue' when you're back."
+    return lead
+
+
+def kept_record(s: TutoringSlots) -> list[RecordDraft]:
+    """A lesson left for later is saved "paused"; one finished is closed by the analysis that follows."""
+    return [RecordDraft(kind=LESSON, data=kept_now(s, "paused").data())] if s.paused else []
 
 
 # -- the flow ------------------------------------------------------------------------------
@@ -190,7 +214,7 @@ tutoring = Flow(
             help="Pick what to learn next, or say you're done to see how the session went.",
         ),
         Step("switch", run=switch),
-        Final("ended", summary=summary, say=closing, handoff=lambda s: "analysis"),
+        Final("ended", summary=summary, say=closing, handoff=lambda s: "analysis", records=kept_record),
     ],
     transitions=[
         T("next", "start", "choose"),
@@ -220,6 +244,7 @@ tutoring = Flow(
     ],
     asides=[
         Aside("remember", match=lambda _: True, handle=keep_message),
+        Aside("plans", match=lambda t: asks_for_plans(plain(t)), handle=tell_plans),
         Aside("exit", match=may_exit, handle=leave),
         Aside("off-topic", match=lambda t: bool(named_subjects(t) or _CHITCHAT.search(t)), handle=off_topic),
         Aside("reveal", match=lambda t: bool(_REVEAL.search(plain(t))), handle=give_answer),
