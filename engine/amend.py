@@ -264,9 +264,9 @@ def review(amends: Amends[S], example: str = "days should be 4") -> Callable[[S]
                 return Revision(accepted=True)
             if read_yes_no(text) is False:
                 return Invalid(f"What should I change? For example “{example}”.")
-            return Invalid(f"I couldn't tell what to change. Say “yes” to save it, or e.g. “{example}”.")
+            return Invalid("I couldn't tell what to change.")  # the reprompt says what may be said
 
-        return Parser(rule, f"“yes”, or what to change (e.g. “{example}”)")
+        return Parser(rule, f"“yes”, or what to change (for example “{example}”)")
 
     return make
 

@@ -334,6 +334,8 @@ fitness_onboarding = Flow(
                 "Type “yes” to save it, or one change, e.g. “days should be 4” or “add a kettlebell”.",
             ],
             max_attempts=4,
+            # never saved without a yes: unclear answers pause the onboarding at this question
+            fallback="cancel",
             ask_if_filled=True,
             phrased=False,
             interruptible=False,
