@@ -59,7 +59,10 @@ _APPROVE = re.compile(
     r"|all good|all correct|perfect|correct|that'?s (?:right|correct|it|all)|save it|go ahead|confirm(?:ed)?|lgtm"
     r"|c'est (?:bon|parfait)|parfait|passt|alles (?:gut|richtig)|perfecto|todo bien|perfetto|va bene|tudo certo)\b"
 )
-_PARTS = re.compile(r"[;.!?\n]+|,\s*|\s+but\s+|\s+(?:and|also|plus)\s+(?=(?:my|the|i|i'm|im|i've|change|switch|make|set)\b)", re.IGNORECASE)
+_PARTS = re.compile(
+    r"[;.!?\n]+|,\s*|\s+but\s+|\s+(?:and|also|plus)\s+(?=(?:my|the|i|i'm|im|i've|change|switch|make|set)\b)",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)
@@ -201,8 +204,11 @@ def read_changes(amends: Amends[S], text: str, slots: S, *, cued: bool = False) 
             words[slot] = part
     if cued and not values and not words and (number := numbers(t)):
         # "make it 4": a value without the fact it is for is asked about, never guessed
-        fits = [f for f in amends.fields if isinstance(f.parse(slots)(t), int | float) and not isinstance(
-            f.parse(slots)(t), bool)]
+        fits = [
+            f
+            for f in amends.fields
+            if isinstance(f.parse(slots)(t), int | float) and not isinstance(f.parse(slots)(t), bool)
+        ]
         if fits:
             which = " or your ".join(f.label or f.slot for f in fits)
             example = f"{fits[0].label or fits[0].slot} should be {number[0]:g}"

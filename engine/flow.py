@@ -203,7 +203,9 @@ class Flow(Generic[S]):
             raise self._error(
                 f"fills or correctable name unknown slots {unknown}; slots are {sorted(self.slots.model_fields)}"
             )
-        if self.amends is not None and (bad_amend := sorted({f.slot for f in self.amends.fields} - set(self.slots.model_fields))):
+        if self.amends is not None and (
+            bad_amend := sorted({f.slot for f in self.amends.fields} - set(self.slots.model_fields))
+        ):
             raise self._error(f"amends names unknown slots {bad_amend}; slots are {sorted(self.slots.model_fields)}")
         if self.idle_timeout is not None and self.idle_timeout <= timedelta(0):
             raise self._error(f"idle_timeout must be positive, not {self.idle_timeout}")

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
-from engine.bot import Bot, Intent
 from engine.amend import apply_changes, changed_lines
+from engine.bot import Bot, Intent
 from engine.commands import (
     Amend,
     AmendAsk,
@@ -149,7 +149,9 @@ class Turn(FlowRunner):
         amends = self.bot.flow(command.flow).amends
         record = self.latest(command.record)
         if amends is None or record is None:
-            raise DefinitionError(f"an amendment of {command.record!r}, which nothing saved declares", flow=command.flow)
+            raise DefinitionError(
+                f"an amendment of {command.record!r}, which nothing saved declares", flow=command.flow
+            )
         before = self._amended.get(command.record) or amends.load(record.data)
         after = apply_changes(amends, before, {command.slot: command.value})
         if isinstance(after, str):

@@ -102,9 +102,9 @@ class RecordingTransport(httpx2.BaseTransport):
 
     def handle_request(self, request: httpx2.Request) -> httpx2.Response:
         key, body = request_key(request.content)
-        kept = self._known.get(key)
-        if kept:
-            x = kept.popleft()
+        earlier = self._known.get(key)
+        if earlier:
+            x = earlier.popleft()
             self.cassette.exchanges.append(x)
             self.reused += 1
             if x.status == TIMED_OUT:

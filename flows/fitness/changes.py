@@ -16,9 +16,9 @@ from typing import Any
 from engine import Amendable, Amends, RecordDraft
 from engine.extract import Invalid, Parser, fold
 from flows.fitness.anytime import CLOSED
+from flows.fitness.food import parse_allergies
 from flows.fitness.limits import BODY, limitation_in
 from flows.fitness.profile import NONE, STAGES, FitnessContext, FitnessSlots, accumulated
-from flows.fitness.food import parse_allergies
 from flows.fitness.readers import EQUIPMENT, GOAL_NAMES, is_none, parse_equipment, weekdays_in
 from flows.fitness.weights import weigh
 
@@ -128,7 +128,8 @@ FIELDS: list[Amendable[FitnessSlots]] = [
 
 
 _EXAMPLE_DAYS = {
-    1: "Sat", 2: "Tue, Sat", 3: "Mon, Wed, Fri", 4: "Mon, Tue, Thu, Sat", 5: "Mon to Fri", 6: "Mon to Sat", 7: "every day",
+    1: "Sat", 2: "Tue, Sat", 3: "Mon, Wed, Fri", 4: "Mon, Tue, Thu, Sat",
+    5: "Mon to Fri", 6: "Mon to Sat", 7: "every day",
 }  # fmt: skip
 
 
@@ -140,9 +141,7 @@ def settle(before: FitnessSlots, after: FitnessSlots) -> FitnessSlots | str:
     if days != before.preferred_days and count == before.days_per_week:
         return after.model_copy(update={"days_per_week": len(days)})
     example = _EXAMPLE_DAYS.get(count or 1, "Mon, Wed, Fri")
-    return (
-        f"You train on {listed(days)}: which {count} days should it be? Name them, e.g. “switch me to {example}”."
-    )
+    return f"You train on {listed(days)}: which {count} days should it be? Name them, e.g. “switch me to {example}”."
 
 
 def from_profile(data: dict[str, Any]) -> FitnessSlots:

@@ -17,7 +17,7 @@ through the history window.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 from engine import Aside, Ask, Final, Flow, Step, StepContext, T, accepted, review, revise
 from engine.extract import Parser, fold, numbers
@@ -38,7 +38,9 @@ def welcome(ctx: StepContext[FitnessSlots]) -> None:
         "Hi! I'm your fitness coach. Let's set you up in five short stages: fitness assessment, goals, "
         "workouts, diet and schedule."
     )
-    given = {k: v for k, v in ctx.slots.model_dump(exclude={"completed", "weight_unit", "review"}).items() if v is not None}
+    given = {
+        k: v for k, v in ctx.slots.model_dump(exclude={"completed", "weight_unit", "review"}).items() if v is not None
+    }
     noted = "; ".join(show(k, v) for k, v in given.items())
     ctx.say(f"{lead} Noted so far: {noted}." if noted else lead)
 
