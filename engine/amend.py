@@ -24,15 +24,17 @@ import types
 import typing
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic
+from typing import TYPE_CHECKING, Any, Generic
 
 from pydantic import BaseModel, ConfigDict, JsonValue, ValidationError
 from typing_extensions import TypeVar
 
 from engine.commands import Amend, AmendAsk, Command
-from engine.context import StepContext
 from engine.extract import Empty, Invalid, Parser, fold, numbers, read_yes_no
 from engine.models import JsonObject, RecordDraft, Slots, StoredRecord
+
+if TYPE_CHECKING:  # the read stage imports this module; what a step may touch is not its business
+    from engine.context import StepContext
 
 S = TypeVar("S", bound=Slots, default=Slots)
 

@@ -269,7 +269,7 @@ def test_prompts_keep_only_the_last_fifteen_messages(db: str) -> None:
     llm = RecordingLLM()
     store = SqlStore(db)
     engine = Engine(store, llm)
-    talk(engine, *HAPPY[:-2])
+    talk(engine, *HAPPY[:-3])
     s = engine.session(BOT, "ann")
     assert s is not None and s.active is not None
     pad = s.active.scratchpad
