@@ -41,18 +41,26 @@ S = TypeVar("S", bound=Slots, default=Slots)
 # "remove the knee thing", "my knee is fine now", "I sold the bike": the fact goes (a list loses
 # what is named; any other slot takes its question's "none")
 _REMOVE = re.compile(
-    r"\b(?:remove|drop|delete|take (?:off|out)|get rid of|got rid of|no longer|not any ?more|sold|lost|gave away"
+    r"\b(?:remove|drop|delete|take (?:off|out)|get rid of|got rid of|no longer|any ?more|no more|sold|lost|gave away"
     r"|(?:is|are|'s) (?:fine|ok|okay|good|healed|better|gone)(?: now)?|healed|recovered|gone now"
     r"|enlever|supprimer|entfernen|quitar|elimina|rimuovi|remover)\b"
 )
-# "I only have bands now": a list is replaced, not added to
-_ONLY = re.compile(r"\b(?:only|just|instead|now just)\b")
+# "I only have bands now": a list is replaced, not added to ("just bought" adds)
+_ONLY = re.compile(r"\b(?:only|instead|nothing but|just (?:have|use))\b")
+# words after a value that are not part of it: "allergic to shellfish too", "82 kg now"
+_TRAILING = re.compile(
+    r"(?:,?\s+(?:too|as well|also|now|again|any ?more|please|thanks|actually|really|i guess|i think))+\W*$", re.IGNORECASE
+)
+# what a value is not, said beside it: "not vegetarian", "evenings not mornings"
+_DENIED = re.compile(r"\W*(?:not|rather than|instead of|but not)\b")
+_DENIED_AFTER = re.compile(r"\s+(?:not|rather than|instead of|but not)\s+[^,;.!?]*$", re.IGNORECASE)
 # A main-conversation message changes a saved fact only when it says it changes something: "what
 # should I do on my rest days?" names days and changes nothing.
 _CHANGE = re.compile(
     r"\b(?:change|changed|switch|set|make|move|update|edit|correct|fix|now|actually|anymore|any more|no longer"
     r"|instead|got|get|bought|have|add|remove|drop|delete|fine|healed|recovered|sold|lost|should be|from now"
-    r"|going|gone|went|switched|started|stopped|became|quit)\b"
+    r"|going|gone|went|switched|started|stopped|became|quit|picked up|again|too|also|as well|down to|up to"
+    r"|found out|gave|these days|by now|no more)\b"
 )
 _QUESTION = re.compile(r"\?\s*$|^\W*(?:what|how|why|when|where|which|who|can|could|should|do|does|is|are)\b")
 # Accepting a summary, beside the engine's yes in six languages
@@ -145,12 +153,12 @@ def _value(f: Amendable[S], slots: S, part: str) -> object:
     t = fold(part)
     current = getattr(slots, f.slot)
     removing = _REMOVE.search(t) is not None
-    found = parser(part)
+    found = parser(_TRAILING.sub("", part) or part)
     if isinstance(found, Invalid):
         return found
     if _is_list(type(slots), f.slot):
-        if isinstance(found, Empty):
-            return []
+        if isinstance(found, Empty) or found == []:
+            return []  # the question's "none": "I have no equipment"
         if not isinstance(found, list):
             return UNREAD
         have = [x for x in current or [] if isinstance(x, str)]
@@ -187,17 +195,26 @@ def read_changes(amends: Amends[S], text: str, slots: S, *, cued: bool = False) 
     for part in (p.strip() for p in _PARTS.split(text)):
         if not part:
             continue
+        if _DENIED.match(fold(part)):
+            continue  # "not vegetarian" beside "I'm vegan": what the value is not
+        kept = _DENIED_AFTER.sub("", part)  # "evenings not mornings", "vegan rather than vegetarian"
+        if any(f.names.search(fold(kept)) for f in amends.fields):
+            part = kept  # ("not allergic to peanuts anymore" is all the change there is)
         named = [f for f in amends.fields if f.names.search(fold(part))]
         read: dict[str, object] = {}
+        refused: Invalid | None = None
         for f in named:
             value = _value(f, slots, part)
             if isinstance(value, Invalid):
-                return Changes(question=value.reason)
+                refused = refused or value
+                continue
             if value is UNREAD:
                 if len(named) == 1 and not cued:
                     return Changes(question=f"What should your {f.label or f.slot} be?")
                 continue
             read[f.slot] = value
+        if refused is not None and not read:
+            return Changes(question=refused.reason)
         if len(read) > 1:
             labels = " or your ".join(amends.field(k).label or k for k in read)
             return Changes(question=f"Did you mean your {labels}? Please say which, one at a time.")

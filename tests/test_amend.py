@@ -4,6 +4,7 @@ review before a record is saved, and amendments of the saved record after, as ne
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
 import httpx2
@@ -27,6 +28,10 @@ from engine import (
     integer,
     person_name,
 )
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench.amend import Changes as Expected
+from bench.amend import load, played_main, played_review
 from engine.amend import read_changes
 from engine.commands import Amend, AmendAsk, Chitchat
 from engine.llm.cassette import Cassette, Exchange, RecordingTransport, request_key
@@ -246,3 +251,29 @@ def test_a_re_recording_asks_the_server_only_what_the_earlier_recording_does_not
     assert asked == [new]
     # the new recording holds exactly this run's exchanges: the answer no longer asked for is dropped
     assert [x.request for x in cassette.exchanges] == [{"q": "old"}, {"q": "new"}]
+
+
+# -- the amend corpus (tests/corpora/amend/, bench/amend.py) ----------------------------------------
+
+
+def test_the_test_split_is_the_hash_split_and_the_corpus_loads() -> None:
+    import hashlib
+
+    test, dev = load("test"), load("dev")
+    assert len(test) >= 40 and len(dev) >= 39
+    assert all(hashlib.sha256(e.text.encode()).digest()[0] % 2 == 1 for e in test)
+    assert not {e.text for e in test} & {e.text for e in dev}
+
+
+def test_no_talk_of_the_test_split_is_saved_as_an_edit() -> None:
+    # a wrong edit corrupts the saved profile: talk must never become one (the figures: bench/amend.py)
+    talk = [e for e in load("test") if e.mode == "main" and e.expect == "none"]
+    edited = [e.text for e in talk if isinstance(played_main(e.text), dict)]
+    assert talk and edited == []
+
+
+def test_an_edit_the_review_reads_is_the_labelled_one_or_none() -> None:
+    for e in load("test"):
+        got = played_review(e.text) if e.mode == "review" else None
+        if isinstance(got, dict) and isinstance(e.expect, Expected):
+            assert got == e.expect.changes, e.text

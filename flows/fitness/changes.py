@@ -60,6 +60,7 @@ def listed(items: Sequence[str] | None) -> str:
 # -- the facts and their readers -------------------------------------------------------------
 
 _EQUIPMENT_NAMES = sorted({w for words in EQUIPMENT.values() for w in words} | {"equipment", "gear"}, key=len)
+_BODY_WORDS = re.compile(rf"(?<!\w)(?:{BODY.pattern})")
 _GENERIC_INJURY = frozenset({"injury", "injuries", "injured", "pain", "condition", "limitation", "limitations"})
 
 
@@ -74,7 +75,7 @@ def _limitations(s: FitnessSlots) -> Parser:
         found = limitation_in(text)
         if found is not None:
             return found
-        parts = {m.group(0) for m in BODY.finditer(fold(text))} - _GENERIC_INJURY
+        parts = {m.group(0) for m in _BODY_WORDS.finditer(fold(text))} - _GENERIC_INJURY
         words = {w for p in parts for w in p.split()}
         if noted and s.limitations != NONE and words and not words & noted:
             return Invalid(f"Your injuries are noted as “{s.limitations}”; say “remove the injury” to drop it.")
@@ -104,7 +105,7 @@ _DAY = r"mon|tue|wed|thu|fri|sat|sun|mondays?|tuesdays?|wednesdays?|thursdays?|f
 FIELDS: list[Amendable[FitnessSlots]] = [
     Amendable("fitness_level", _named("beginner", "intermediate", "advanced", "novice", "expert", "level"),
               CLOSED["fitness_level"], "level"),
-    Amendable("limitations", re.compile(rf"\b(?:limitations?|injur\w*)\b|{BODY.pattern}"), _limitations,
+    Amendable("limitations", re.compile(rf"\b(?:limitations?|injur\w*)\b|(?<!\w)(?:{BODY.pattern})"), _limitations,
               "injuries"),
     Amendable("goal", _named("goal", "fat loss", "lose weight", "muscle", "endurance", "general health"),
               CLOSED["goal"], "goal"),
@@ -122,7 +123,8 @@ FIELDS: list[Amendable[FitnessSlots]] = [
     Amendable("allergies", _named(r"allerg\w*", r"intoleran\w*"), lambda s: Parser(parse_allergies, "your allergies"),
               "allergies"),
     Amendable("preferred_days", _named(_DAY, "weekends?", "weekdays"), _weekdays, "training days", adds=False),
-    Amendable("time_of_day", _named("mornings?", "midday", "noon", "lunchtime", "afternoons?", "evenings?", "nights?",
+    # "this morning" says when something happened, not when the user trains
+    Amendable("time_of_day", _named(r"(?<!this )(?<!last )(?<!yesterday )(?<!tomorrow )mornings?", "midday", "noon", "lunchtime", "afternoons?", "evenings?", "nights?",
                                     r"\d{1,2}\s*(?:am|pm)", "any ?time"), CLOSED["time_of_day"], "time of day"),
 ]  # fmt: skip
 
