@@ -49,7 +49,8 @@ _REMOVE = re.compile(
 _ONLY = re.compile(r"\b(?:only|instead|nothing but|just (?:have|use))\b")
 # words after a value that are not part of it: "allergic to shellfish too", "82 kg now"
 _TRAILING = re.compile(
-    r"(?:,?\s+(?:too|as well|also|now|again|any ?more|please|thanks|actually|really|i guess|i think))+\W*$", re.IGNORECASE
+    r"(?:,?\s+(?:too|as well|also|now|again|any ?more|please|thanks|actually|really|i guess|i think))+\W*$",
+    re.IGNORECASE,
 )
 # what a value is not, said beside it: "not vegetarian", "evenings not mornings"
 _DENIED = re.compile(r"\W*(?:not|rather than|instead of|but not)\b")

@@ -124,7 +124,8 @@ FIELDS: list[Amendable[FitnessSlots]] = [
               "allergies"),
     Amendable("preferred_days", _named(_DAY, "weekends?", "weekdays"), _weekdays, "training days", adds=False),
     # "this morning" says when something happened, not when the user trains
-    Amendable("time_of_day", _named(r"(?<!this )(?<!last )(?<!yesterday )(?<!tomorrow )mornings?", "midday", "noon", "lunchtime", "afternoons?", "evenings?", "nights?",
+    Amendable("time_of_day", _named(r"(?<!this )(?<!last )(?<!yesterday )(?<!tomorrow )mornings?", "midday",
+                                    "noon", "lunchtime", "afternoons?", "evenings?", "nights?",
                                     r"\d{1,2}\s*(?:am|pm)", "any ?time"), CLOSED["time_of_day"], "time of day"),
 ]  # fmt: skip
 
