@@ -507,6 +507,14 @@ def replay_command(
             help="Answer the openai backend from the recordings in DIR, offline; an unrecorded request fails.",
         ),
     ] = None,
+    reuse_recorded: Annotated[
+        bool,
+        typer.Option(
+            "--reuse-recorded",
+            help="With --record-llm: answer the requests a script's earlier recording holds from it; "
+            "only new requests reach the server.",
+        ),
+    ] = False,
     bots: BotsOption = None,
 ) -> None:
     """Run replay scripts. Exit 0 when all pass, 1 when an expectation fails, 2 when a script is malformed.
@@ -517,6 +525,8 @@ def replay_command(
     console = _console()
     if record_llm is not None and replay_llm is not None:
         raise typer.BadParameter("give --record-llm or --replay-llm, not both")
+    if reuse_recorded and record_llm is None:
+        raise typer.BadParameter("--reuse-recorded needs --record-llm")
     if replay_llm is not None and not replay_llm.is_dir():
         raise typer.BadParameter(f"{replay_llm} is not a folder of LLM recordings", param_hint="--replay-llm")
     try:
@@ -547,6 +557,7 @@ def replay_command(
                     model=model,
                     record_llm=record_llm,
                     replay_llm=replay_llm,
+                    reuse_recorded=reuse_recorded,
                     bots=registry,
                 )
             except EngineError as e:

@@ -6,6 +6,7 @@ the store, the backends, and `load_bot` for a bot that is not installed. The pyt
 harness, `dialogue`, is a fixture the installed package registers (engine/authoring/testing.py).
 """
 
+from engine.amend import Amendable, Amends, Revision, accepted, review, revise
 from engine.bot import Bot, Intent
 from engine.context import EntryContext, MainContext, StepContext
 from engine.errors import (
@@ -76,6 +77,8 @@ from engine.store.sql import SqlStore
 __all__ = [
     "EMPTY",
     "LLM",
+    "Amendable",
+    "Amends",
     "Aside",
     "Ask",
     "Bot",
@@ -110,6 +113,7 @@ __all__ = [
     "RecordDraft",
     "Registry",
     "Resources",
+    "Revision",
     "RulesLLM",
     "SchemaError",
     "ScriptError",
@@ -133,6 +137,7 @@ __all__ = [
     "UnexpectedLLMCall",
     "UnknownNameError",
     "UnrecordedLLMCall",
+    "accepted",
     "choice",
     "default_registry",
     "free_text",
@@ -141,6 +146,8 @@ __all__ = [
     "optional",
     "person_name",
     "rating",
+    "review",
+    "revise",
     "sentiment",
     "yes_no",
 ]

@@ -120,6 +120,27 @@ class YesNo(_Command):
     yes: bool | None
 
 
+class Amend(_Command):
+    """Change one fact of a saved record of `kind` (declared by `flow`'s `Amends`): its new
+    version is saved and the change confirmed; `words` are the phrase that says it."""
+
+    kind: Literal["amend"] = "amend"
+    record: str
+    flow: str
+    slot: str
+    value: JsonValue
+
+
+class AmendAsk(_Command):
+    """A change to a saved record that cannot be made without asking (no value, two facts in
+    one phrase, a value that leaves the record inconsistent): `question` is asked, nothing changes."""
+
+    kind: Literal["amend_ask"] = "amend_ask"
+    record: str
+    flow: str
+    question: str
+
+
 Command = Annotated[
     SetSlot
     | CorrectSlot
@@ -133,7 +154,9 @@ Command = Annotated[
     | Held
     | Handoff
     | Skip
-    | YesNo,
+    | YesNo
+    | Amend
+    | AmendAsk,
     Field(discriminator="kind"),
 ]
 

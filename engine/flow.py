@@ -19,6 +19,7 @@ from typing import Any, Generic, Literal, Optional
 from pydantic import BaseModel, ValidationError, create_model
 from typing_extensions import TypeVar
 
+from engine.amend import Amends
 from engine.errors import DefinitionError, EngineError
 from engine.extract import Parser
 from engine.machine import QuietMachine
@@ -100,6 +101,9 @@ class Flow(Generic[S]):
     # {N: f}: f turns the stored slots of a version-N run into version N+1's; a run whose
     # version is neither shipped nor migratable to this one is reset (and the user told).
     migrations: Mapping[int, Callable[[JsonObject], JsonObject]] = field(default_factory=dict)
+    # The update path of the record the flow saves (engine/amend.py): the slots a later message
+    # may change in it, read by their own parsers, and how its new version is derived.
+    amends: Amends[S] | None = None
     # How long a half-finished run stays open without a message from the user; then it is
     # closed as "expired" on the next message (or by `innerloop sessions expire`).
     idle_timeout: timedelta | None = None
@@ -199,6 +203,10 @@ class Flow(Generic[S]):
             raise self._error(
                 f"fills or correctable name unknown slots {unknown}; slots are {sorted(self.slots.model_fields)}"
             )
+        if self.amends is not None and (
+            bad_amend := sorted({f.slot for f in self.amends.fields} - set(self.slots.model_fields))
+        ):
+            raise self._error(f"amends names unknown slots {bad_amend}; slots are {sorted(self.slots.model_fields)}")
         if self.idle_timeout is not None and self.idle_timeout <= timedelta(0):
             raise self._error(f"idle_timeout must be positive, not {self.idle_timeout}")
         for old in self.older:

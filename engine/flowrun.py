@@ -160,7 +160,7 @@ class FlowRunner(AnswerReader):
         if reason:
             reason = without_clause(reason, again)  # "7 is out of range." when the question gives the range
         text = f"{reason} {again}" if reason else again
-        self.emit(self.phrase(text, f"reprompt:{flow.name}.{state.name}", flow.name))
+        self.emit(self.phrase(text, f"reprompt:{flow.name}.{state.name}", flow.name) if state.phrased else text)
 
     def _aside(self, flow: Flow[Any], frame: FlowFrame, slots: Slots, state: Ask, aside: Aside) -> bool:
         ctx: StepContext[Slots] = StepContext(self, flow.name, slots, state.name)
@@ -222,6 +222,8 @@ class FlowRunner(AnswerReader):
     def question(self, flow: Flow[Any], state: Ask, slots: Slots, *, again: bool = True) -> str:
         """What an asking state says, phrased (or as its template, offline); `again` unless the
         state has just been entered."""
+        if not state.phrased:
+            return render(state.say_again if again else state.say, slots)
         return self.phrase(
             render(state.say_again if again else state.say, slots), f"ask:{flow.name}.{state.name}", flow.name
         )

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from engine.amend import amendments
 from engine.bot import Bot
 from engine.commands import (
     AnswerFlow,
@@ -30,7 +31,7 @@ from engine.commands import (
 )
 from engine.extract import fold, read_yes_no
 from engine.handoff import hold_of
-from engine.models import CarryOver, SessionState
+from engine.models import CarryOver, SessionState, StoredRecord
 from engine.said import asks_for_person, says_cancel, says_help, says_skip
 from engine.states import Ask
 
@@ -44,9 +45,17 @@ _COMING_BACK = re.compile(
 )
 
 
-def read(bot: Bot, session: SessionState, carried: CarryOver, text: str, entry: Callable[[], str | None]) -> Reading:
+def read(
+    bot: Bot,
+    session: SessionState,
+    carried: CarryOver,
+    text: str,
+    entry: Callable[[], str | None],
+    latest: Callable[[str], StoredRecord | None] | None = None,
+) -> Reading:
     """What `text` asks for; `entry` runs the bot's entry rule (asked only when no flow is open
-    and no question asked back is answered)."""
+    and no question asked back is answered); `latest` finds the user's saved records a message
+    may amend (engine/amend.py)."""
     word = " ".join(text.lower().split()).rstrip(".!")
     commands: list[Command]
     a = session.active
@@ -72,14 +81,20 @@ def read(bot: Bot, session: SessionState, carried: CarryOver, text: str, entry: 
         else:
             commands = [*_replies(carried, text), AnswerFlow(words=text, flow=a.flow, state=a.state)]
     else:
-        commands = _main(bot, session, carried, text, entry)
+        commands = _main(bot, session, carried, text, entry, latest)
     return Reading(text=text, commands=commands)
 
 
 def _main(
-    bot: Bot, session: SessionState, carried: CarryOver, text: str, entry: Callable[[], str | None]
+    bot: Bot,
+    session: SessionState,
+    carried: CarryOver,
+    text: str,
+    entry: Callable[[], str | None],
+    latest: Callable[[str], StoredRecord | None] | None = None,
 ) -> list[Command]:
-    """With no flow open: a question asked back is answered now or not at all, then the entry rule."""
+    """With no flow open: a question asked back is answered now or not at all, then the entry
+    rule, then a change to a saved record (its flow's update path), then the main conversation."""
     asked = carried.confirm
     out: list[Command] = []
     if asked is not None and bot.has_flow(asked):
@@ -88,7 +103,8 @@ def _main(
             return out
     name = entry() if bot.entry else None
     if not name:
-        return [*out, Chitchat(words=text)]
+        changes = amendments(bot, text, latest) if latest is not None else []
+        return [*out, *(changes or [Chitchat(words=text)])]
     paused = next((f for f in reversed(session.stack) if f.flow == name and f.paused), None)
     if paused is None:
         return [*out, StartFlow(words=text, flow=name, via="entry")]

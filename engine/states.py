@@ -59,6 +59,9 @@ class Ask(Generic[S_in]):
     prefill: bool = False
     # False where an answer may look like an intent (a quiz answer "complaint" is not feedback)
     interruptible: bool = True
+    # False: the question is said as written, never reworded by a model (a summary of facts to
+    # confirm, where a rewording could only drop or change one)
+    phrased: bool = True
 
     trigger = ANSWER
 

@@ -10,8 +10,11 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
+from engine.amend import apply_changes, changed_lines
 from engine.bot import Bot, Intent
 from engine.commands import (
+    Amend,
+    AmendAsk,
     AnswerFlow,
     Cancel,
     Chitchat,
@@ -83,9 +86,11 @@ class Turn(FlowRunner):
         carried, self.session.carry = self.session.carry, CarryOver()
         self.reply[:0] = carried.pending  # told before anything this message causes
         # read
-        reading = read(self.bot, self.session, carried, self.text, lambda: self._entry_rule())
+        reading = read(self.bot, self.session, carried, self.text, lambda: self._entry_rule(), self.latest)
         # execute
-        if self.session.active is None and isinstance(reading.commands[0], (YesNo, StartFlow, Resume, Chitchat)):
+        if self.session.active is None and isinstance(
+            reading.commands[0], (YesNo, StartFlow, Resume, Chitchat, Amend, AmendAsk)
+        ):
             self.main_messages.append(Message(role="user", content=self.text))  # main history has it
         replies: list[YesNo] = []  # a yes or no at the open question, for the flow that reads it
         for command in reading.commands:
@@ -139,8 +144,38 @@ class Turn(FlowRunner):
                 self._confirm(name, yes)
             case Chitchat():
                 self._main()
+            case Amend():
+                self._amend(command)
+            case AmendAsk(question=question):
+                self._route(f"amend:{command.flow}")
+                self.trace.notice("route", detail=f"amend {command.record}: asked")
+                self.emit(question)
             case _:
                 raise DefinitionError(f"no executor for a {command.kind} command at the top of a turn")
+
+    def _amend(self, command: Amend) -> None:
+        """One fact of a saved record changed: the record's new version replaces any this turn
+        made already (several facts in one message make one version), and the user is told."""
+        self._route(f"amend:{command.flow}")
+        amends = self.bot.flow(command.flow).amends
+        record = self.latest(command.record)
+        if amends is None or record is None:
+            raise DefinitionError(
+                f"an amendment of {command.record!r}, which nothing saved declares", flow=command.flow
+            )
+        before = self._amended.get(command.record) or amends.load(record.data)
+        after = apply_changes(amends, before, {command.slot: command.value})
+        if isinstance(after, str):
+            self.emit(after)
+            return
+        self._amended[command.record] = after
+        self.records = [r for r in self.records if r.kind != command.record]
+        self.records.extend(amends.records(after))
+        lines = changed_lines(amends, before, after)
+        self.trace.notice("route", detail=f"amend {command.record}.{command.slot}: {command.words!r}")
+        what = f"Updated your {command.record.replace('_', ' ')}: {'; '.join(lines)}."
+        self.main_messages.append(Message(role="system", content=what))
+        self.emit(what)
 
     def _resume_paused(self, name: str, replies: Sequence[YesNo]) -> None:
         """The entry rule's paused run, back with this message as the answer to its question."""

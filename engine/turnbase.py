@@ -69,6 +69,7 @@ class TurnBase:
         self.runs: list[FlowRun] = []
         self.records: list[RecordDraft] = []
         self._checked: dict[int, Slots] = {}
+        self._amended: dict[str, Slots] = {}  # records amended this turn, by kind: their new slots
         self.handoffs = 0
         self.retried = retried
         self.trace = TraceDraft()

@@ -43,6 +43,7 @@ HAPPY = [
     "peanuts",
     "Mon, Wed, Fri",
     "7am",
+    "yes",  # the review before saving
 ]
 
 
@@ -116,12 +117,16 @@ def test_a_new_user_is_onboarded_first(engine: Engine) -> None:
 
 def test_happy_path_through_all_five_stages(engine: Engine) -> None:
     stages = []
-    for line in HAPPY[:-1]:
+    for line in HAPPY[:-2]:
         talk(engine, line)
         stages.append(list(context_of(engine).model_dump(exclude_none=True)))
     # each stage's result joins the context when the stage ends, in order
     assert stages[2] == ["assessment"] and stages[4] == ["assessment", "goals"]
     assert stages[7] == ["assessment", "goals", "workout"] and stages[9][-1] == "diet"
+    r = talk(engine, HAPPY[-2])
+    # nothing is saved before the user has seen the profile and said yes
+    assert (r.flow, r.state) == ("onboarding", "review") and "3 days a week (Mon, Wed, Fri)" in r.reply
+    assert engine.store.records("fitness_profile", bot=BOT, user="ann") == []
     r = talk(engine, HAPPY[-1])
     assert r.flow == "main" and "You're all set!" in r.reply
     assert profile(engine) == {
@@ -163,6 +168,8 @@ def test_a_correction_of_an_earlier_stage_is_seen_by_later_stages(engine: Engine
     assert "I'll plan around your knee injury" in r.reply
     talk(engine, "3", "an hour", "none", "vegan", "none", "weekends", "Tue to Thu")
     r = talk(engine, "evening")
+    assert r.state == "review" and "planning around your knee injury" in r.reply
+    r = talk(engine, "looks good")
     assert "planned around your knee injury" in r.reply
     assert profile(engine)["assessment"] == {"level": "beginner", "limitations": "knee injury"}
     assert any("Limitations: knee injury." in h for h in history(engine))
@@ -194,7 +201,9 @@ def test_invalid_answers_are_reprompted_then_skipped(engine: Engine) -> None:
     talk(engine, "2", "30", "none", "keto", "none")
     r = talk(engine, "Mon, Tue, Wed")
     assert "You picked 3 day(s) (Mon, Tue, Wed) but planned 2 a week" in r.reply
-    talk(engine, "Mon and Thu", "noon")
+    r = talk(engine, "Mon and Thu", "noon")
+    assert "no target weight" in r.reply  # the skipped question reads as what it left
+    talk(engine, "yes")
     assert profile(engine)["goals"] == {"goal": "fat_loss", "target_weight_kg": None}
 
 
@@ -260,7 +269,7 @@ def test_prompts_keep_only_the_last_fifteen_messages(db: str) -> None:
     llm = RecordingLLM()
     store = SqlStore(db)
     engine = Engine(store, llm)
-    talk(engine, *HAPPY[:-2])
+    talk(engine, *HAPPY[:-3])
     s = engine.session(BOT, "ann")
     assert s is not None and s.active is not None
     pad = s.active.scratchpad

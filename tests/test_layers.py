@@ -160,6 +160,11 @@ TURN_PATH_ORDER = {
         "engine.models", "engine.bot", "engine.reading", "engine.turnbase", "engine.answers",
         "engine.flowrun", "engine.turn", "engine.voice", "engine.registry", "engine.runtime",
     ),
+    # a flow's update path: read by the read stage, declared by flows; it executes nothing
+    "engine/amend.py": (
+        "engine.flow", "engine.bot", "engine.reading", "engine.turnbase", "engine.answers",
+        "engine.flowrun", "engine.turn", "engine.voice", "engine.registry", "engine.runtime", "engine.store",
+    ),
     "engine/reading.py": (
         "engine.turnbase", "engine.answers", "engine.flowrun", "engine.turn", "engine.voice",
         "engine.context", "engine.registry", "engine.runtime", "engine.store",

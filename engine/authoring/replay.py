@@ -178,13 +178,16 @@ def replay(
     bots: Registry | None = None,
     record_llm: Path | None = None,
     replay_llm: Path | None = None,
+    reuse_recorded: bool = False,
 ) -> ScriptResult:
     """Run `script` on `db` (a fresh temporary SQLite file when None) with `llm` or the script's backend.
 
     `record_llm`: a folder; the openai backend runs against its server and every exchange is
     saved there under the script's name (`recording_path`). `replay_llm`: a folder of such
     recordings; the openai backend is answered from it offline, and a request it does not
-    hold, or an answer left unasked, fails the script. An unavailable backend becomes a
+    hold, or an answer left unasked, fails the script. `reuse_recorded`: recording, the
+    script's earlier recording answers the requests it holds (only new ones reach the
+    server). An unavailable backend becomes a
     failure of the script rather than an exception.
     """
     cassette: Cassette | None = None
@@ -201,7 +204,8 @@ def replay(
         if replay_llm is not None:
             backend, transport = replaying_llm(recording_path(replay_llm, script))
         elif record_llm is not None:
-            backend, cassette = recording_llm(model)
+            earlier = recording_path(record_llm, script) if reuse_recorded else None
+            backend, cassette = recording_llm(model, reuse=earlier)
         else:
             backend = make_llm(llm or script.llm, model)
     except LLMUnavailable as e:

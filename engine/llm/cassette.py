@@ -83,14 +83,33 @@ def _response(status: int, payload: JsonValue, request: httpx2.Request) -> httpx
 
 
 class RecordingTransport(httpx2.BaseTransport):
-    """Passes every request to the real server and appends the exchange to `cassette`."""
+    """Passes every request to the real server and appends the exchange to `cassette`.
 
-    def __init__(self, cassette: Cassette, inner: httpx2.BaseTransport | None = None) -> None:
+    With `known` (an earlier recording of the same script), a request it holds is answered
+    from it and kept, without asking the server again: a script whose end changed is
+    re-recorded at the cost of its new calls only. The new recording holds exactly the
+    exchanges this run made, so an answer no longer asked for is dropped."""
+
+    def __init__(
+        self, cassette: Cassette, inner: httpx2.BaseTransport | None = None, known: Cassette | None = None
+    ) -> None:
         self.cassette = cassette
         self._inner = inner or httpx2.HTTPTransport()
+        self._known: dict[str, deque[Exchange]] = defaultdict(deque)
+        for x in known.exchanges if known is not None else []:
+            self._known[x.key].append(x)
+        self.reused = 0
 
     def handle_request(self, request: httpx2.Request) -> httpx2.Response:
         key, body = request_key(request.content)
+        earlier = self._known.get(key)
+        if earlier:
+            x = earlier.popleft()
+            self.cassette.exchanges.append(x)
+            self.reused += 1
+            if x.status == TIMED_OUT:
+                raise httpx2.ReadTimeout("timed out when it was recorded", request=request)
+            return _response(x.status, x.response, request)
         try:
             response = self._inner.handle_request(request)
             raw = response.read()

@@ -27,17 +27,20 @@ def make_llm(name: str, model: str | None = None) -> LLM:
     raise UnknownNameError("llm backend", name, list(BACKENDS))
 
 
-def recording_llm(model: str | None = None) -> tuple[LLM, Cassette]:
+def recording_llm(model: str | None = None, reuse: Path | None = None) -> tuple[LLM, Cassette]:
     """The openai backend, talking to its server as usual while every exchange goes into the
-    returned cassette (save it after the run)."""
+    returned cassette (save it after the run). `reuse`: an earlier recording whose answers
+    stand in for the server on the requests it holds (RecordingTransport)."""
     import httpx2
 
     from engine.llm.cassette import Cassette, RecordingTransport
     from engine.llm.openai import OpenAILLM
 
     cassette = Cassette(model="")
+    known = Cassette.load(reuse) if reuse is not None and reuse.exists() else None
+    transport = RecordingTransport(cassette, known=known)
     # formats={}: each recording negotiates the server's format itself, as its replay will
-    llm = OpenAILLM(model, http_client=httpx2.Client(transport=RecordingTransport(cassette)), formats={})
+    llm = OpenAILLM(model, http_client=httpx2.Client(transport=transport), formats={})
     cassette.model = llm.model
     return llm, cassette
 

@@ -73,6 +73,8 @@ _GOAL_CHANGE = re.compile(
 
 def read_anytime(text: str, s: FitnessSlots, asking: str | None = None) -> dict[str, object]:
     """Answers (and corrections of earlier stages) a message states with an explicit cue."""
+    if asking == "review":
+        return {}  # the review reads changes with the questions' own parsers (flows/fitness/changes.py)
     t = fold(text)
     found: dict[str, object] = {}
     if m := _LEVEL_CUE.search(t):

@@ -17,12 +17,13 @@ through the history window.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
-from engine import Aside, Ask, Final, Flow, RecordDraft, Step, StepContext, T
+from engine import Aside, Ask, Final, Flow, Step, StepContext, T, accepted, review, revise
 from engine.extract import Parser, fold, numbers
 from engine.window import WINDOW
 from flows.fitness.anytime import CLOSED, read_anytime
+from flows.fitness.changes import PROFILE, fitness_profile, listed, show
 from flows.fitness.food import parse_allergies
 from flows.fitness.limits import plan_around
 from flows.fitness.profile import NONE, FitnessSlots, Level, Stage, TimeOfDay, accumulated
@@ -37,32 +38,11 @@ def welcome(ctx: StepContext[FitnessSlots]) -> None:
         "Hi! I'm your fitness coach. Let's set you up in five short stages: fitness assessment, goals, "
         "workouts, diet and schedule."
     )
-    given = {k: v for k, v in ctx.slots.model_dump(exclude={"completed", "weight_unit"}).items() if v is not None}
+    given = {
+        k: v for k, v in ctx.slots.model_dump(exclude={"completed", "weight_unit", "review"}).items() if v is not None
+    }
     noted = "; ".join(show(k, v) for k, v in given.items())
     ctx.say(f"{lead} Noted so far: {noted}." if noted else lead)
-
-
-LABELS = {
-    "target_weight_kg": "target weight",
-    "current_weight_kg": "current weight",
-    "days_per_week": "days a week",
-    "minutes_per_session": "minutes",
-    "diet_detail": "diet, as you put it",
-}
-
-
-def show(slot: str, value: object) -> str:
-    """How an answer reads when it is acknowledged: "target weight: 80.0 kg", "goal: fat loss"."""
-    return f"{LABELS.get(slot, slot.replace('_', ' '))}: {_show(slot, value)}"
-
-
-def _show(slot: str, value: object) -> str:
-    if isinstance(value, list):
-        return _list(value)
-    if slot in ("target_weight_kg", "current_weight_kg") and isinstance(value, float | int):
-        return f"{value} kg"
-    names: dict[str, str] = {str(k): v for k, v in GOAL_NAMES.items()}
-    return names.get(value, value) if isinstance(value, str) else str(value)
 
 
 def end_of(stage: Stage) -> Callable[[StepContext[FitnessSlots]], None]:
@@ -131,12 +111,6 @@ def days_reprompt(s: FitnessSlots) -> str:
     return f"Which {n}days? Name them, e.g. “Mon, Wed, Fri”, “weekends” or “Tuesday to Thursday”."
 
 
-def _list(items: Sequence[str] | None) -> str:
-    if items is None:
-        return "not given"
-    return ", ".join(items) if items else NONE
-
-
 def _when(time_of_day: TimeOfDay | None) -> str:
     return "any time" if time_of_day in (None, "anytime") else str(time_of_day)
 
@@ -157,24 +131,53 @@ def plan_summary(s: FitnessSlots) -> str:
         f"Goal: {goal}{weight}. "
         f"Workouts: {w.days_per_week if w and w.days_per_week else '?'} days/week, "
         f"{w.minutes_per_session if w and w.minutes_per_session else '?'} min, "
-        f"equipment: {_list(w.equipment if w else None)}. "
-        f"Diet: {diet}, allergies: {_list(d.allergies if d else None)}. "
-        f"Schedule: {_list(sc.days if sc else None)}, {_when(sc.time_of_day if sc else None)}."
+        f"equipment: {listed(w.equipment if w else None)}. "
+        f"Diet: {diet}, allergies: {listed(d.allergies if d else None)}. "
+        f"Schedule: {listed(sc.days if sc else None)}, {_when(sc.time_of_day if sc else None)}."
+    )
+
+
+def review_summary(s: FitnessSlots) -> str:
+    """The profile in one short paragraph, as the user would say it, before it is saved."""
+    c = accumulated(s)
+    a, g, w, d, sc = c.assessment, c.goals, c.workout, c.diet, c.schedule
+    parts: list[str] = []
+    if a:
+        level = f"{a.level} level" if a.level else "level not given"
+        hurt = "no injuries" if a.limitations in (None, NONE) else f"planning around {plan_around(a.limitations or '')}"
+        parts.append(f"{level}, {hurt}")
+    if g:
+        goal = GOAL_NAMES[g.goal] if g.goal else "no goal given"
+        target = f", target {g.target_weight_kg} kg" if g.target_weight_kg is not None else ", no target weight"
+        now = f" (now {g.current_weight_kg} kg)" if g.current_weight_kg is not None else ""
+        parts.append(f"goal: {goal}{target}{now}")
+    if w:
+        days = f"{w.days_per_week} days a week" if w.days_per_week else "days a week not given"
+        if sc and sc.days:
+            days += f" ({listed(sc.days)})"
+        when = f", {_when(sc.time_of_day)}" if sc and sc.time_of_day else ""
+        minutes = f", {w.minutes_per_session} minutes" if w.minutes_per_session else ""
+        kit = "no equipment" if w.equipment == [] else f"equipment: {listed(w.equipment)}"
+        parts.append(f"{days}{minutes}{when}; {kit}")
+    if d:
+        diet = d.diet or "diet not given"
+        detail = f" (“{d.detail}”)" if d.detail else ""
+        allergies = "no allergies" if not d.allergies else f"allergies: {listed(d.allergies)}"
+        parts.append(f"{diet}{detail}, {allergies}")
+    return (
+        f"Here's your profile before I save it: {'; '.join(parts)}. "
+        "Is that right? Say “yes” to save it, or tell me what to change."
     )
 
 
 def closing(s: FitnessSlots) -> str:
     c = accumulated(s)
     w, sc = c.workout, c.schedule
-    days = _list(sc.days if sc else None)
+    days = listed(sc.days if sc else None)
     when = _when(sc.time_of_day if sc else None)
     per = f"{w.minutes_per_session}-minute " if w and w.minutes_per_session else ""
     limit = f", planned around {plan_around(c.limitation)}" if c.limitation else ""
     return f"You're all set! Your plan: {per}workouts on {days} ({when}){limit}. I've saved your fitness profile."
-
-
-def fitness_profile(s: FitnessSlots) -> list[RecordDraft]:
-    return [RecordDraft(kind="fitness_profile", data=accumulated(s).model_dump(mode="json"))]
 
 
 # A question back about the question ("why do you need my weight?"): answered with the state's
@@ -321,6 +324,25 @@ fitness_onboarding = Flow(
             ],
         ),
         Step("schedule_done", run=end_of("schedule")),
+        # the profile in one summary before it is saved: "yes", or changes in words read by the
+        # questions' own parsers (flows/fitness/changes.py), each said and the summary shown again
+        Ask(
+            "review",
+            slot="review",
+            say=review_summary,
+            parse=review(PROFILE),
+            reprompts=[
+                "Say “yes” to save your profile, or tell me what to change.",
+                "Type “yes” to save it, or one change, e.g. “days should be 4” or “add a kettlebell”.",
+            ],
+            max_attempts=4,
+            # never saved without a yes: unclear answers pause the onboarding at this question
+            fallback="cancel",
+            ask_if_filled=True,
+            phrased=False,
+            interruptible=False,
+        ),
+        Step("revised", run=revise(PROFILE, "review")),
         Final("done", summary=plan_summary, say=closing, records=fitness_profile),
     ],
     transitions=[
@@ -340,7 +362,10 @@ fitness_onboarding = Flow(
         T("next", "diet_done", "preferred_days"),
         T("answer", "preferred_days", "time_of_day"),
         T("answer", "time_of_day", "schedule_done"),
-        T("next", "schedule_done", "done"),
+        T("next", "schedule_done", "review"),
+        T("answer", "review", "revised"),
+        T("next", "revised", "done", when=accepted("review")),
+        T("next", "revised", "review"),
     ],
     extract=read_anytime,
     asides=[Aside("why", match=asks_why, handle=why_asked)],
@@ -352,4 +377,6 @@ fitness_onboarding = Flow(
     # the coach reads each stage against the earlier ones (the design this bot grew from keeps
     # the last 15 messages in every prompt), so its calls carry the whole window
     window=WINDOW,
+    # after the profile is saved, a change to one fact saves its new version (engine/amend.py)
+    amends=PROFILE,
 )

@@ -6,7 +6,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, field_validator, model_serializer
 
-from engine import Slots
+from engine import Revision, Slots
 
 Level = Literal["beginner", "intermediate", "advanced"]
 Goal = Literal["fat_loss", "muscle_gain", "endurance", "general_health"]
@@ -14,6 +14,7 @@ Diet = Literal["omnivore", "vegetarian", "vegan", "pescatarian", "keto", "paleo"
 TimeOfDay = Literal["morning", "midday", "afternoon", "evening", "anytime"]
 Weekday = Literal["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
 Stage = Literal["assessment", "goals", "workout", "diet", "schedule"]
+STAGES: tuple[Stage, ...] = ("assessment", "goals", "workout", "diet", "schedule")
 WEEKDAYS: tuple[Weekday, ...] = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 NONE = "none"
 Kilograms = Annotated[float, Field(ge=30, le=300)]
@@ -100,6 +101,8 @@ class FitnessSlots(Slots):
     preferred_days: list[Weekday] | None = None
     time_of_day: TimeOfDay | None = None
     completed: list[Stage] = []
+    # the answer to the review before saving: accepted, or the changes it made (engine/amend.py)
+    review: Revision | None = None
 
     @field_validator("target_weight_kg", mode="before")
     @classmethod

@@ -24,7 +24,7 @@ _NONE_WORDS = (
     r"|healthy|not that i know of|(?:i )?don'?t have (?:any|one)|i have none|no thanks)"
 )
 _NONE_ANSWER = re.compile(
-    rf"(?:{_NONE_WORDS}(?: (?:injur(?:y|ies)|limitations?|problems?|issues?|allerg(?:y|ies)|intolerances?"
+    rf"(?:{_NONE_WORDS}(?: (?:injur(?:y|ies)|limitations?|problems?|issues?|food|allerg(?:y|ies)|intolerances?"
     rf"|target|equipment|at all|really|whatsoever))* ?)+"
 )
 _POLITE = re.compile(r"\b(?:thanks|thank you|thx|please|so far|i think)\b|[^\w\s'/]")

@@ -1,0 +1,364 @@
+"""Changing facts of a profile in words: a review before it is saved, and amendments after.
+
+A flow declares its update path with `Amends`: the record kind it saves, the slots that may
+be changed (`Amendable`: the words that name the fact, and the slot's own question parser),
+how the saved record reads back into its slots, and how the record is derived again from
+them. Two things use it:
+
+- `review(amends)`, the parser of an asking state before the record is saved: "yes" (or
+  "looks good") accepts, "days should be 4" or "remove the knee thing" is a `Revision`
+  whose changes a `Step(run=revise(amends))` applies and says, and the state asks again;
+- the main conversation, once the record exists: `amendments` reads a message that says a
+  change ("switch me to mon wed fri", "I got a kettlebell") into `Amend` commands, and the
+  turn saves a new version of the record (a new record of the same kind: the latest wins).
+
+A value is always read by the slot's own parser, so a change reads as its question's
+answer does. A message naming a fact without a value, naming two facts in one phrase, or
+leaving the record inconsistent (`settle`) is asked about: nothing is guessed.
+"""
+
+from __future__ import annotations
+
+import re
+import types
+import typing
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Generic
+
+from pydantic import BaseModel, ConfigDict, JsonValue, ValidationError
+from typing_extensions import TypeVar
+
+from engine.commands import Amend, AmendAsk, Command
+from engine.extract import Empty, Invalid, Parser, fold, numbers, read_yes_no
+from engine.models import JsonObject, RecordDraft, Slots, StoredRecord
+
+if TYPE_CHECKING:  # the read stage imports this module; what a step may touch is not its business
+    from engine.context import StepContext
+
+S = TypeVar("S", bound=Slots, default=Slots)
+
+# "remove the knee thing", "my knee is fine now", "I sold the bike": the fact goes (a list loses
+# what is named; any other slot takes its question's "none")
+_REMOVE = re.compile(
+    r"\b(?:remove|drop|delete|take (?:off|out)|get rid of|got rid of|no longer|any ?more|no more|sold|lost|gave away"
+    r"|(?:is|are|'s) (?:fine|ok|okay|good|healed|better|gone)(?: now)?|healed|recovered|gone now"
+    r"|enlever|supprimer|entfernen|quitar|elimina|rimuovi|remover)\b"
+)
+# "I only have bands now": a list is replaced, not added to ("just bought" adds)
+_ONLY = re.compile(r"\b(?:only|instead|nothing but|just (?:have|use))\b")
+# words after a value that are not part of it: "allergic to shellfish too", "82 kg now"
+_TRAILING = re.compile(
+    r"(?:,?\s+(?:too|as well|also|now|again|any ?more|please|thanks|actually|really|i guess|i think))+\W*$",
+    re.IGNORECASE,
+)
+# what a value is not, said beside it: "not vegetarian", "evenings not mornings"
+_DENIED = re.compile(r"\W*(?:not|rather than|instead of|but not)\b")
+_DENIED_AFTER = re.compile(r"\s+(?:not|rather than|instead of|but not)\s+[^,;.!?]*$", re.IGNORECASE)
+# A main-conversation message changes a saved fact only when it says it changes something: "what
+# should I do on my rest days?" names days and changes nothing.
+_CHANGE = re.compile(
+    r"\b(?:change|changed|switch|set|make|move|update|edit|correct|fix|now|actually|anymore|any more|no longer"
+    r"|instead|got|get|bought|have|add|remove|drop|delete|fine|healed|recovered|sold|lost|should be|from now"
+    r"|going|gone|went|switched|started|stopped|became|quit|picked up|again|too|also|as well|down to|up to"
+    r"|found out|gave|these days|by now|no more)\b"
+)
+_QUESTION = re.compile(r"\?\s*$|^\W*(?:what|how|why|when|where|which|who|can|could|should|do|does|is|are)\b")
+# Accepting a summary, beside the engine's yes in six languages
+_APPROVE = re.compile(
+    r"^\W*(?:(?:it |that |this |everything |all )?(?:looks|sounds|seems|is) (?:good|great|fine|right|correct|perfect)"
+    r"|all good|all correct|perfect|correct|that'?s (?:right|correct|it|all)|save it|go ahead|confirm(?:ed)?|lgtm"
+    r"|c'est (?:bon|parfait)|parfait|passt|alles (?:gut|richtig)|perfecto|todo bien|perfetto|va bene|tudo certo)\b"
+)
+_PARTS = re.compile(
+    r"[;.!?\n]+|,\s*|\s+but\s+|\s+(?:and|also|plus)\s+(?=(?:my|the|i|i'm|im|i've|change|switch|make|set)\b)",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Amendable(Generic[S]):
+    """A slot that may be changed in words: `names` finds the fact in a message, `parse`
+    (the slot's question parser, from the slots as they stand) reads its new value. A list
+    slot that `adds` gains what a message names ("I got a kettlebell") or loses it ("remove
+    the bands"); one that does not is replaced ("switch me to mon wed fri")."""
+
+    slot: str
+    names: re.Pattern[str]
+    parse: Callable[[S], Parser]
+    label: str = ""
+    adds: bool = True
+
+
+@dataclass(frozen=True)
+class Amends(Generic[S]):
+    """A flow's update path: its saved record `kind`, the slots that may change, how the
+    record reads back into slots (`load`), and how its new version is derived (`records`).
+    `settle(before, after)` returns the slots made consistent after a change (a count that
+    follows a list), or a question when they cannot be without asking."""
+
+    kind: str
+    fields: Sequence[Amendable[S]]
+    load: Callable[[JsonObject], S]
+    records: Callable[[S], list[RecordDraft]]
+    settle: Callable[[S, S], S | str] | None = None
+    show: Callable[[str, Any], str] | None = None
+
+    def field(self, slot: str) -> Amendable[S]:
+        return next(f for f in self.fields if f.slot == slot)
+
+    def shown(self, slot: str, value: object) -> str:
+        f = self.field(slot)
+        if self.show is not None:
+            return self.show(slot, value)
+        return f"{f.label or slot.replace('_', ' ')}: {value}"
+
+
+class Changes(BaseModel):
+    """What a message changes: the new values, the words each came from, or a question."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    values: dict[str, JsonValue] = {}
+    words: dict[str, str] = {}
+    question: str | None = None
+
+
+class Revision(BaseModel):
+    """A review's answer: accepted, or the changes to make before asking again."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    accepted: bool = False
+    changes: dict[str, JsonValue] = {}
+
+
+def _is_list(model: type[Slots], slot: str) -> bool:
+    annotation = model.model_fields[slot].annotation
+    union = typing.get_origin(annotation) in (typing.Union, types.UnionType)
+    kinds = {typing.get_origin(a) or a for a in (typing.get_args(annotation) if union else (annotation,))}
+    return list in kinds
+
+
+class _Unread:
+    """No value for the slot in the words (None is a value: a target removed)."""
+
+
+UNREAD = _Unread()
+
+
+def _value(f: Amendable[S], slots: S, part: str) -> object:
+    """The new value `part` gives `f`'s slot: the parser's reading, a list edited by it, or
+    the question's "none" for a fact removed; UNREAD when it gives none, Invalid when refused."""
+    parser = f.parse(slots)
+    t = fold(part)
+    current = getattr(slots, f.slot)
+    removing = _REMOVE.search(t) is not None
+    found = parser(_TRAILING.sub("", part) or part)
+    if isinstance(found, Invalid):
+        return found
+    if _is_list(type(slots), f.slot):
+        if isinstance(found, Empty) or found == []:
+            return []  # the question's "none": "I have no equipment"
+        if not isinstance(found, list):
+            return UNREAD
+        have = [x for x in current or [] if isinstance(x, str)]
+        if removing:
+            # what the list holds, named by the parser or said in so many words ("no longer allergic to peanuts")
+            gone = [x for x in have if x in found or re.search(rf"\b{re.escape(fold(x))}\b", t)]
+            if not gone:
+                return Invalid(f"I have no {', '.join(map(str, found))} in your {f.label or f.slot} to remove.")
+            return [x for x in have if x not in gone]
+        if _ONLY.search(t) or not f.adds:
+            return found
+        return [*have, *(x for x in found if x not in have)]
+    if isinstance(found, Empty):
+        return None
+    if found is not None and not removing:
+        return found
+    if removing:
+        none = parser("none")
+        if isinstance(none, Empty):
+            return None
+        if none is not None and not isinstance(none, Invalid):
+            return none
+    return UNREAD if found is None else found
+
+
+def read_changes(amends: Amends[S], text: str, slots: S, *, cued: bool = False) -> Changes:
+    """The changes `text` makes to `slots`, read part by part (a phrase per fact). `cued`: in
+    the main conversation, where a fact is changed only by a message saying so."""
+    t = fold(text)
+    if cued and (_CHANGE.search(t) is None or _QUESTION.search(t) is not None):
+        return Changes()
+    values: dict[str, JsonValue] = {}
+    words: dict[str, str] = {}
+    for part in (p.strip() for p in _PARTS.split(text)):
+        if not part:
+            continue
+        if _DENIED.match(fold(part)):
+            continue  # "not vegetarian" beside "I'm vegan": what the value is not
+        kept = _DENIED_AFTER.sub("", part)  # "evenings not mornings", "vegan rather than vegetarian"
+        if any(f.names.search(fold(kept)) for f in amends.fields):
+            part = kept  # ("not allergic to peanuts anymore" is all the change there is)
+        named = [f for f in amends.fields if f.names.search(fold(part))]
+        read: dict[str, object] = {}
+        refused: Invalid | None = None
+        for f in named:
+            value = _value(f, slots, part)
+            if isinstance(value, Invalid):
+                refused = refused or value
+                continue
+            if value is UNREAD:
+                if len(named) == 1 and not cued:
+                    return Changes(question=f"What should your {f.label or f.slot} be?")
+                continue
+            read[f.slot] = value
+        if refused is not None and not read:
+            return Changes(question=refused.reason)
+        if len(read) > 1:
+            labels = " or your ".join(amends.field(k).label or k for k in read)
+            return Changes(question=f"Did you mean your {labels}? Please say which, one at a time.")
+        for slot, value in read.items():
+            values[slot] = value  # type: ignore[assignment]
+            words[slot] = part
+    if cued and not values and not words and (number := numbers(t)):
+        # "make it 4": a value without the fact it is for is asked about, never guessed
+        fits = [
+            f
+            for f in amends.fields
+            if isinstance(f.parse(slots)(t), int | float) and not isinstance(f.parse(slots)(t), bool)
+        ]
+        if fits:
+            which = " or your ".join(f.label or f.slot for f in fits)
+            example = f"{fits[0].label or fits[0].slot} should be {number[0]:g}"
+            return Changes(question=f"Do you mean your {which}? Say for example “{example}”.")
+    changed = {k: v for k, v in values.items() if v != _dumped(slots, k)}
+    if values and not changed:
+        same = "; ".join(amends.shown(k, getattr(slots, k)) for k in values)
+        return Changes(question=f"That's what I have already ({same}).")
+    return Changes(values=changed, words={k: words[k] for k in changed})
+
+
+def _dumped(slots: Slots, slot: str) -> JsonValue:
+    value: JsonValue = slots.model_dump(mode="json").get(slot)
+    return value
+
+
+def apply_changes(amends: Amends[S], slots: S, values: Mapping[str, JsonValue]) -> S | str:
+    """`slots` with `values` set and settled; a question (or the reason a value is refused)
+    when they cannot be."""
+    try:
+        after = type(slots).model_validate({**slots.model_dump(), **values})
+    except ValidationError as e:
+        first = e.errors()[0]
+        return f"That can't be right ({first.get('msg', 'invalid value').lower()})."
+    if amends.settle is None:
+        return after
+    return amends.settle(slots, after)
+
+
+def changed_lines(amends: Amends[S], before: S, after: S) -> list[str]:
+    """Each changed amendable fact, as it reads now and as it was: "days a week: 4 (was 3)"."""
+    out = []
+    for f in amends.fields:
+        old, new = getattr(before, f.slot), getattr(after, f.slot)
+        if old != new:
+            was = amends.shown(f.slot, old).split(": ", 1)[-1] if old is not None else "not given"
+            out.append(f"{amends.shown(f.slot, new)} (was {was})")
+    return out
+
+
+# -- the review before saving ---------------------------------------------------------------
+
+
+def review(amends: Amends[S], example: str = "days should be 4") -> Callable[[S], Parser]:
+    """The parser of a review question: changes first ("yes, but days should be 4" changes the
+    days), then a yes; anything else is asked again, with what can be said."""
+
+    def make(slots: S) -> Parser:
+        def rule(text: str) -> object:
+            found = read_changes(amends, text, slots)
+            if found.question is not None:
+                return Invalid(found.question)
+            if found.values:
+                settled = apply_changes(amends, slots, found.values)
+                if isinstance(settled, str):
+                    return Invalid(settled)
+                return Revision(changes=found.values)
+            if read_yes_no(text) is True or _APPROVE.search(fold(text)):
+                return Revision(accepted=True)
+            if read_yes_no(text) is False:
+                return Invalid(f"What should I change? For example “{example}”.")
+            return Invalid("I couldn't tell what to change.")  # the reprompt says what may be said
+
+        return Parser(rule, f"“yes”, or what to change (for example “{example}”)")
+
+    return make
+
+
+def revise(amends: Amends[S], slot: str) -> Callable[[StepContext[S]], None]:
+    """The step after a review answer in `slot`: the changes applied and said; a review left
+    unanswered (skipped) is accepted as it stands."""
+
+    def run(ctx: StepContext[S]) -> None:
+        answer = getattr(ctx.slots, slot)
+        if not isinstance(answer, Revision) or not answer.changes:
+            return
+        before = ctx.slots
+        settled = apply_changes(amends, before, answer.changes)
+        if isinstance(settled, str):  # read as consistent by the parser: only a stale frame gets here
+            ctx.say(settled)
+            return
+        ctx.slots = settled
+        lines = changed_lines(amends, before, settled)
+        if lines:
+            ctx.say(f"Changed: {'; '.join(lines)}.")
+        setattr(ctx.slots, slot, Revision())
+
+    return run
+
+
+def accepted(slot: str) -> Callable[[Slots], bool]:
+    """A transition condition: the review in `slot` was accepted (or skipped)."""
+
+    def check(s: Slots) -> bool:
+        answer = getattr(s, slot)
+        return answer is None or (isinstance(answer, Revision) and answer.accepted)
+
+    return check
+
+
+# -- amendments after saving ------------------------------------------------------------------
+
+
+class _Flows(typing.Protocol):
+    @property
+    def flows(self) -> Sequence[Any]: ...
+
+
+def amendments(bot: _Flows, text: str, latest: Callable[[str], StoredRecord | None]) -> list[Command]:
+    """What a main-conversation message changes in the user's saved records, as commands."""
+    for flow in bot.flows:
+        amends: Amends[Any] | None = getattr(flow, "amends", None)
+        if amends is None:
+            continue
+        record = latest(amends.kind)
+        if record is None:
+            continue
+        try:
+            slots = amends.load(record.data)
+        except ValidationError:
+            continue  # a record this version cannot read is not amended: redoing the flow will do
+        found = read_changes(amends, text, slots, cued=True)
+        if found.question is not None:
+            return [AmendAsk(words=text, record=amends.kind, flow=flow.name, question=found.question)]
+        if found.values:
+            settled = apply_changes(amends, slots, found.values)
+            if isinstance(settled, str):
+                return [AmendAsk(words=text, record=amends.kind, flow=flow.name, question=settled)]
+            return [
+                Amend(words=found.words[k], record=amends.kind, flow=flow.name, slot=k, value=v)
+                for k, v in found.values.items()
+            ]
+    return []
