@@ -19,7 +19,8 @@ and it is mapped to the command kinds:
 - the run cancelled or paused, or the cancel command routed: cancel; a paused run resumed (a `resume` notice): resume;
 - the session sent to a person (an `agent` notice) other than by a document that always goes to one: handoff;
 - another flow of the bot started (not one the run handed over to as it finished): new_request;
-- the asked question's slot left empty while the run moved past it: skip;
+- the asked question's slot left empty while the run moved past it, or a skip asked for where the flow needs
+  the answer (a `skipped` notice): skip;
 - the help command routed, or the run still at its question, nothing set and no attempt used: help when the
   reply holds the question's help text, ask_back otherwise (today no turn tells a question back from chitchat:
   chitchat is never observed).
@@ -205,6 +206,9 @@ def observe(store: Store, case: Case, result: TurnResult) -> list[Observed]:
     left = asked_slot is not None and after.get(asked_slot) is None and not _answered_support(out)
     elsewhere = any(o.kind in ("cancel", "handoff", "new_request") for o in out)
     if left and moved and not e.paused and not elsewhere and frame is not None:
+        out.append(Observed("skip"))
+    # a skip asked for is read even where the flow needs the answer and asks again
+    if any(n.kind == "skipped" for n in trace.notices) and not any(o.kind == "skip" for o in out):
         out.append(Observed("skip"))
     if trace.route == "command:help":
         out.append(Observed("help"))

@@ -48,13 +48,35 @@ _REMOVE = re.compile(
 # "I only have bands now": a list is replaced, not added to ("just bought" adds)
 _ONLY = re.compile(r"\b(?:only|instead|nothing but|just (?:have|use))\b")
 # words after a value that are not part of it: "allergic to shellfish too", "82 kg now"
-_TRAILING = re.compile(
-    r"(?:,?\s+(?:too|as well|also|now|again|any ?more|please|thanks|actually|really|i guess|i think))+\W*$",
-    re.IGNORECASE,
-)
+_TRAILING_WORDS = frozenset(
+    {"too", "as well", "also", "now", "again", "anymore", "any more", "please", "thanks", "actually", "really",
+     "i guess", "i think"}
+)  # fmt: skip
 # what a value is not, said beside it: "not vegetarian", "evenings not mornings"
-_DENIED = re.compile(r"\W*(?:not|rather than|instead of|but not)\b")
-_DENIED_AFTER = re.compile(r"\s+(?:not|rather than|instead of|but not)\s+[^,;.!?]*$", re.IGNORECASE)
+_DENIED = re.compile(r"(?<!\W)\W*+(?:not|rather than|instead of|but not)\b")
+_DENIED_AFTER = re.compile(r"(?<![\w'])(?:not|rather than|instead of|but not)\s", re.IGNORECASE)
+
+
+def _without_trailing(text: str) -> str:
+    """`text` without the words after its value that are not part of it, read from the end
+    (a pattern anchored at the end is tried from every start: slow on a long message)."""
+    words = text.rstrip(" \t.!?,").split()
+    while words:
+        for n in (2, 1):
+            if len(words) > n and " ".join(words[-n:]).lower().strip(",") in _TRAILING_WORDS:
+                words = words[:-n]
+                break
+        else:
+            break
+    return " ".join(words).rstrip(",")
+
+
+def _without_denied(part: str) -> str:
+    """`part` up to what its value is said not to be ("evenings not mornings": "evenings")."""
+    m = _DENIED_AFTER.search(part, 1)
+    return part[: m.start()].rstrip() if m else part
+
+
 # A main-conversation message changes a saved fact only when it says it changes something: "what
 # should I do on my rest days?" names days and changes nothing.
 _CHANGE = re.compile(
@@ -71,7 +93,7 @@ _APPROVE = re.compile(
     r"|c'est (?:bon|parfait)|parfait|passt|alles (?:gut|richtig)|perfecto|todo bien|perfetto|va bene|tudo certo)\b"
 )
 _PARTS = re.compile(
-    r"[;.!?\n]+|,\s*|\s+but\s+|\s+(?:and|also|plus)\s+(?=(?:my|the|i|i'm|im|i've|change|switch|make|set)\b)",
+    r"[;.!?\n]+|,\s*+|(?<!\s)\s++but\s+|(?<!\s)\s++(?:and|also|plus)\s++(?=(?:my|the|i|i'm|im|i've|change|switch|make|set)\b)",
     re.IGNORECASE,
 )
 
@@ -154,7 +176,7 @@ def _value(f: Amendable[S], slots: S, part: str) -> object:
     t = fold(part)
     current = getattr(slots, f.slot)
     removing = _REMOVE.search(t) is not None
-    found = parser(_TRAILING.sub("", part) or part)
+    found = parser(_without_trailing(part) or part)
     if isinstance(found, Invalid):
         return found
     if _is_list(type(slots), f.slot):
@@ -198,7 +220,7 @@ def read_changes(amends: Amends[S], text: str, slots: S, *, cued: bool = False) 
             continue
         if _DENIED.match(fold(part)):
             continue  # "not vegetarian" beside "I'm vegan": what the value is not
-        kept = _DENIED_AFTER.sub("", part)  # "evenings not mornings", "vegan rather than vegetarian"
+        kept = _without_denied(part)  # "evenings not mornings", "vegan rather than vegetarian"
         if any(f.names.search(fold(kept)) for f in amends.fields):
             part = kept  # ("not allergic to peanuts anymore" is all the change there is)
         named = [f for f in amends.fields if f.names.search(fold(part))]

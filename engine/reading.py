@@ -60,17 +60,17 @@ def read(
     commands: list[Command]
     a = session.active
     here = bot.flow_for(a).state(a.state) if a is not None else None
-    # a flow's own aside for the words wins over the engine's generic reading of them
-    generic = isinstance(here, Ask) and not any(x.match(text) for x in bot.flow_for(a).asides) if a else False
+    # like cancel and help, these come before the flow's asides (some asides match any text)
+    asking = isinstance(here, Ask)
     if hold_of(session) is not None:
         commands = [Held(words=text, leave=word in CANCEL_WORDS)]
     elif word in CANCEL_WORDS or says_cancel(text):
         commands = [Cancel(words=text)]
     elif word in HELP_WORDS or says_help(text):
         commands = [Help(words=text)]
-    elif generic and asks_for_person(text):
+    elif asking and asks_for_person(text):
         commands = [Handoff(words=text)]
-    elif generic and says_skip(text):
+    elif asking and says_skip(text):
         commands = [Skip(words=text)]
     elif a is not None:
         flow = bot.flow_for(a)

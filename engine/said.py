@@ -51,12 +51,13 @@ class CommandPhrases(BaseModel):
     polite: list[str]
     unsure: list[str]
     cancel: list[str]
+    leaving: list[str]
     skip: list[str]
     help: list[str]
     confused: list[str]
     person: PersonWords
 
-    @field_validator("filler", "polite", "unsure", "cancel", "skip", "help", "confused")
+    @field_validator("filler", "polite", "unsure", "cancel", "leaving", "skip", "help", "confused")
     @classmethod
     def _one_clause_each(cls, value: list[str]) -> list[str]:
         for p in value:
@@ -67,7 +68,7 @@ class CommandPhrases(BaseModel):
     def check_apart(self) -> None:
         """A phrase under two commands would make the reading depend on the order of checks."""
         seen: dict[str, str] = {}
-        for kind in ("cancel", "skip", "help", "unsure", "confused"):
+        for kind in ("cancel", "leaving", "skip", "help", "unsure", "confused"):
             for p in getattr(self, kind):
                 key = _phrase(p)
                 if seen.get(key, kind) != kind:
@@ -81,6 +82,7 @@ class _Table:
         self.polite = self.filler | {_phrase(p) for p in phrases.polite}
         self.unsure = frozenset(_phrase(p) for p in phrases.unsure)
         self.cancel = frozenset(_phrase(p) for p in phrases.cancel)
+        self.leaving = frozenset(_phrase(p) for p in phrases.leaving)
         self.skip = frozenset(_phrase(p) for p in phrases.skip)
         self.help = frozenset(_phrase(p) for p in phrases.help)
         self.confused = frozenset(_phrase(p) for p in phrases.confused)
@@ -141,35 +143,49 @@ def _forms(words: list[str], polite: bool) -> tuple[str, ...]:
 
 
 def _only(text: str, phrases: frozenset[str], also: frozenset[str] = frozenset(), *, polite: bool = True) -> bool:
-    """Every clause is one of `phrases` or `also`, and at least one is of `phrases`; a clause may
-    also be an `also` phrase run into a command phrase ("idk just skip")."""
+    """Every clause is made of `phrases`, `also` and filler, run together or not ("nvm cancel",
+    "idk just skip"), and at least one clause holds one of `phrases`."""
+    filler = _table().polite if polite else _table().filler
     found = False
     for forms in clauses(text, polite=polite):
-        if any(f in phrases or _led(f, also, phrases) for f in forms):
+        if any(f in phrases for f in forms):
             found = True
-        elif not any(f in also or not f for f in forms):
+            continue
+        if any(not f or f in also for f in forms):
+            continue
+        split = _segmented(forms[0].split(), phrases, also | filler)
+        if split is None:
             return False
+        found = found or split
     return found
 
 
-def _led(clause: str, lead: frozenset[str], phrases: frozenset[str]) -> bool:
-    """`clause` is a `lead` phrase then, after any filler, one of `phrases`."""
-    words = clause.split()
-    filler = _table().polite
-    for n in range(1, min(len(words), 5)):
-        if " ".join(words[:n]) in lead:
-            rest = words[n:]
-            while rest and rest[0] in filler:
-                rest = rest[1:]
-            if " ".join(rest) in phrases:
-                return True
-    return False
+_LONGEST_PHRASE = 6
+
+
+def _segmented(words: list[str], phrases: frozenset[str], others: frozenset[str]) -> bool | None:
+    """Whether `words` split into known phrases: None when they do not; True when one of the
+    pieces is of `phrases`, False when all are `others` (a split using `phrases` is preferred)."""
+    # best[i]: how words[:i] split (None: it does not; True: with a command phrase)
+    best: list[bool | None] = [False] + [None] * len(words)
+    for end in range(1, len(words) + 1):
+        for n in range(1, min(end, _LONGEST_PHRASE) + 1):
+            before = best[end - n]
+            if before is None:
+                continue
+            piece = " ".join(words[end - n : end])
+            if piece in phrases:
+                best[end] = True
+            elif piece in others and (best[end] is None or before):
+                best[end] = before
+    return best[-1]
 
 
 @lru_cache(maxsize=1024)
 def says_cancel(text: str) -> bool:
     """Whether `text` says to stop what is going on ("nah forget this, cancel", "laisse tomber")."""
-    return _only(text, _table().cancel, polite=False)
+    t = _table()
+    return _only(text, t.cancel, t.leaving, polite=False)
 
 
 @lru_cache(maxsize=1024)

@@ -62,7 +62,7 @@ def two_asks(name: str, **kw: object) -> Flow:
             Final("done", summary=f"{name}: {{a}} and {{b}}."),
         ],
         transitions=[T("answer", "qa", "qb"), T("jump", "*", "qb"), T("answer", "qb", "done")],
-        asides=[Aside("jump", match=lambda t: t == "next question", handle=skip_to_b)],
+        asides=[Aside("jump", match=lambda t: t == "go to question b", handle=skip_to_b)],
         **kw,  # type: ignore[arg-type]
     )
 
@@ -133,7 +133,7 @@ def test_a_handed_off_flow_does_not_read_the_previous_answer(engine: Engine) -> 
 
 
 def test_failed_attempts_do_not_follow_an_aside_to_another_question(engine: Engine) -> None:
-    say(engine, "feedback", "x", "y", "next question")
+    say(engine, "feedback", "x", "y", "go to question b")
     r = engine.turn("edge-bot", "u", "z")
     assert (r.flow, r.state) == ("fb", "qb")  # one failure at qb, not the third
 

@@ -62,7 +62,7 @@ _DROP_IT = re.compile(
 # "to friday", "until sunday", "for saturday instead": where a plan goes, not which plan; "the plan
 # for thursday", "my session on friday" name the plan
 _DESTINATION = re.compile(r"\b(?:to|until|till|onto|into|for|on)\s+(?:the\s+|this\s+|next\s+)?$", re.I)
-_PLAN_AFTER = re.compile(r"(?:'s\b|\s+(?:one|plan|session|study)\b)", re.I)
+_PLAN_AFTER = re.compile(r"(?:'s\b|(?<!\s)\s++(?:one|plan|session|study)\b)", re.I)
 _PLAN_BEFORE = re.compile(
     r"\b(?:plans?|sessions?|schedule|study(?: time)?|one)\s+(?:for|on)\s+(?:the\s+|this\s+)?$", re.I
 )
