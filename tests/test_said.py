@@ -1,0 +1,134 @@
+"""Engine commands said in a sentence (engine/said.py), and what a turn does with them.
+
+The reader's shapes in each language, the messages that must stay answers, the data file's
+checks, and the three commands executed at a question of a shipped bot: a skip where the flow
+goes on without the answer and where it needs it, a person asked for where the bot has people
+(support) and where it has none.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine import Engine, MemoryStore, SessionState
+from engine.errors import DataFileError
+from engine.said import asks_for_person, load_phrases, says_cancel, says_help, says_skip
+
+# (message, the command it says) in six languages; each reads as that command and no other
+SAID = [
+    ("idk, skip", "skip"),
+    ("no idea tbh, next", "skip"),
+    ("pass on this one", "skip"),
+    ("paso, siguiente", "skip"),
+    ("passe cette question", "skip"),
+    ("das überspringe ich", "skip"),
+    ("salta", "skip"),
+    ("próxima pergunta", "skip"),
+    ("im confused, help me", "help"),
+    ("help me out here, what format?", "help"),
+    ("Hilfe, was soll ich hier eingeben?", "help"),
+    ("ayuda por favor", "help"),
+    ("aide", "help"),
+    ("aiutami", "help"),
+    ("socorro", "help"),
+    ("human please", "person"),
+    ("can i talk to support instead? someone real", "person"),
+    ("is there a human i can ask about my injury first?", "person"),
+    ("quiero hablar con una persona", "person"),
+    ("je peux parler à un vrai coach ?", "person"),
+    ("ich möchte mit einem Menschen sprechen", "person"),
+    ("posso parlare con una persona?", "person"),
+    ("quero falar com uma pessoa", "person"),
+    ("nvm cancel", "cancel"),
+    ("stop, i'll finish this later", "cancel"),
+    ("changed my mind, cancel", "cancel"),
+    ("para, não quero mais", "cancel"),
+    ("ach, lass uns aufhören", "cancel"),
+    ("annulla tutto", "cancel"),
+]
+READERS = {"skip": says_skip, "help": says_help, "person": asks_for_person, "cancel": says_cancel}
+
+# answers that hold a command word: none of them is a command
+ANSWERS = [
+    "skip rope and dumbbells",
+    "next week",
+    "the reminders stop",
+    "cancel my subscription",
+    "help, my app crashes when I open a list",
+    "I talked to your agent yesterday and it did not help",
+    "coach",
+    "a person who trains twice a week",
+    "can i get support for the android app",
+    "no",
+    "later",
+    "not now",
+    "I don't know",
+    "stop please",  # a lesson reads it as its own ending
+]
+
+
+@pytest.mark.parametrize(("text", "kind"), SAID)
+def test_a_command_said_in_a_sentence_is_read_as_that_command_only(text: str, kind: str) -> None:
+    assert {k for k, read in READERS.items() if read(text)} == {kind}
+
+
+@pytest.mark.parametrize("text", ANSWERS)
+def test_an_answer_with_a_command_word_in_it_is_no_command(text: str) -> None:
+    assert {k for k, read in READERS.items() if read(text)} == set()
+
+
+def test_the_phrase_file_is_checked_on_load(tmp_path: Path) -> None:
+    assert load_phrases().skip  # the shipped file loads
+    bad = tmp_path / "commands.yaml"
+    shipped = Path(__file__).parents[1] / "engine" / "data" / "commands.yaml"
+    bad.write_text(shipped.read_text(encoding="utf-8").replace("help: [\n", "help: [\n  skip,\n", 1), encoding="utf-8")
+    with pytest.raises(DataFileError, match="'skip' is listed under both 'skip' and 'help'"):
+        load_phrases(bad)
+    bad.write_text("filler: [a, b]\n", encoding="utf-8")
+    with pytest.raises(DataFileError, match="command phrases"):
+        load_phrases(bad)
+
+
+def _session(engine: Engine, bot: str, user: str) -> SessionState:
+    s = engine.store.load(bot, user)
+    assert s is not None
+    return s
+
+
+def _at(bot: str, *before: str) -> tuple[Engine, str]:
+    engine = Engine(MemoryStore())
+    for text in before:
+        engine.turn(bot, "u", text)
+    return engine, "u"
+
+
+def test_a_skip_leaves_a_question_the_flow_can_go_on_without() -> None:
+    engine, user = _at("fitness-coach", "hi", "beginner")
+    r = engine.turn("fitness-coach", user, "idk, skip")
+    assert r.state == "goal" and "skip that one" in r.reply
+    assert _session(engine, "fitness-coach", user).active.slots["limitations"] is None  # type: ignore[union-attr]
+    assert r.trace is not None and [n.kind for n in r.trace.notices].count("skipped") == 1
+
+
+def test_a_skip_at_a_question_the_flow_needs_asks_again_without_using_an_attempt() -> None:
+    engine, user = _at("language-buddy", "hi")
+    r = engine.turn("language-buddy", user, "can i skip this?")
+    assert r.state == "ask_name" and "I need this one to go on" in r.reply
+    assert _session(engine, "language-buddy", user).active.attempts == 0  # type: ignore[union-attr]
+
+
+def test_a_person_asked_for_at_a_question_of_a_bot_with_people_gets_one() -> None:
+    engine, user = _at("support", "my reminders arrive late")
+    assert _session(engine, "support", user).active is not None  # the clarifying questions
+    r = engine.turn("support", user, "can i talk to a human please")
+    assert r.flow == "main" and "connecting you to a person" in r.reply
+    assert engine.turn("support", user, "hello?").trace.route == "agent:waiting"  # type: ignore[union-attr]
+
+
+def test_a_person_asked_for_where_there_is_none_is_told_so_and_asked_again() -> None:
+    engine, user = _at("fitness-coach", "hi")
+    r = engine.turn("fitness-coach", user, "can i get a real coach to call me")
+    assert r.state == "level" and "no person I can put you through to" in r.reply
+    assert "beginner, intermediate or advanced" in r.reply
