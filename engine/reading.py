@@ -32,7 +32,7 @@ from engine.commands import (
 from engine.extract import fold, read_yes_no
 from engine.handoff import hold_of
 from engine.models import CarryOver, SessionState, StoredRecord
-from engine.said import asks_for_person, says_cancel, says_help, says_skip
+from engine.said import said
 from engine.states import Ask
 
 CANCEL_WORDS = {"cancel", "stop", "abort", "cancel this", "stop this", "/cancel"}
@@ -62,15 +62,16 @@ def read(
     here = bot.flow_for(a).state(a.state) if a is not None else None
     # like cancel and help, these come before the flow's asides (some asides match any text)
     asking = isinstance(here, Ask)
+    command = said(text)  # cancel, help, a person or a skip, said alone or in a sentence
     if hold_of(session) is not None:
         commands = [Held(words=text, leave=word in CANCEL_WORDS)]
-    elif word in CANCEL_WORDS or says_cancel(text):
+    elif word in CANCEL_WORDS or command == "cancel":
         commands = [Cancel(words=text)]
-    elif word in HELP_WORDS or says_help(text):
+    elif word in HELP_WORDS or command == "help":
         commands = [Help(words=text)]
-    elif asking and asks_for_person(text):
+    elif asking and command == "person":
         commands = [Handoff(words=text)]
-    elif asking and says_skip(text):
+    elif asking and command == "skip":
         commands = [Skip(words=text)]
     elif a is not None:
         flow = bot.flow_for(a)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, field_validator
@@ -25,6 +26,7 @@ from engine.errors import DataFileError
 from engine.extract import fold
 
 COMMANDS_FILE = Path(__file__).parent / "data" / "commands.yaml"
+Said = Literal["cancel", "help", "person", "skip"]
 # single spaces around a dash: a run of spaces must not be rescanned (tests/test_pattern_shapes.py)
 _CLAUSES = re.compile(r"[,;.!?¿¡…]+|\s[-–—]\s")
 # a long clause must ask for a person in words, not only name one ("I talked to your agent")
@@ -112,11 +114,12 @@ def _table() -> _Table:
     return _Table(load_phrases())
 
 
-def clauses(text: str, *, polite: bool = True) -> list[tuple[str, ...]]:
+@lru_cache(maxsize=2048)
+def clauses(text: str, *, polite: bool = True) -> tuple[tuple[str, ...], ...]:
     """The message's clauses, folded, each as the ways it may be read: as typed, without the
     filler at its end, at its start, at both ("no idea tbh": "no idea"; "ok cancel": "cancel");
     `polite`: "please" and its kind are filler too."""
-    return [_forms(clause.split(), polite) for clause in _CLAUSES.split(fold(text)) if clause.strip()]
+    return tuple(_forms(clause.split(), polite) for clause in _CLAUSES.split(fold(text)) if clause.strip())
 
 
 def _forms(words: list[str], polite: bool) -> tuple[str, ...]:
@@ -215,3 +218,16 @@ def asks_for_person(text: str) -> bool:
         if t.verbs.search(clause) and (len(clause.split()) <= _SHORT_CLAUSE or t.asking.search(clause)):
             return True
     return False
+
+
+@lru_cache(maxsize=1024)
+def said(text: str) -> Said | None:
+    """The engine command `text` says, if any, in the order a turn heeds them (each is read by
+    its own clauses, so no message says two)."""
+    if says_cancel(text):
+        return "cancel"
+    if says_help(text):
+        return "help"
+    if asks_for_person(text):
+        return "person"
+    return "skip" if says_skip(text) else None
