@@ -62,16 +62,16 @@ def read(
     here = bot.flow_for(a).state(a.state) if a is not None else None
     # like cancel and help, these come before the flow's asides (some asides match any text)
     asking = isinstance(here, Ask)
-    command = said(text)  # cancel, help, a person or a skip, said alone or in a sentence
+    command = said(text, a.flow if a else None)  # cancel, help, a person or a skip, alone or in a sentence
     if hold_of(session) is not None:
         commands = [Held(words=text, leave=word in CANCEL_WORDS)]
     elif word in CANCEL_WORDS or command == "cancel":
         commands = [Cancel(words=text)]
     elif word in HELP_WORDS or command == "help":
         commands = [Help(words=text)]
-    elif asking and command == "person":
+    elif asking and command == "person" and not (bot.people and _aside_for(bot, session, text)):
         commands = [Handoff(words=text)]
-    elif asking and command == "skip":
+    elif asking and command == "skip" and not _aside_for(bot, session, text):
         commands = [Skip(words=text)]
     elif a is not None:
         flow = bot.flow_for(a)
@@ -84,6 +84,14 @@ def read(
     else:
         commands = _main(bot, session, carried, text, entry, latest)
     return Reading(text=text, commands=commands)
+
+
+def _aside_for(bot: Bot, session: SessionState, text: str) -> bool:
+    """Whether the open flow has an aside for the words: a lesson reads "pass" as giving up its
+    exercise, support files what was answered so far when it hands over to a person. A person
+    asked for where the bot has none is still the engine's to answer (some asides take any text)."""
+    a = session.active
+    return a is not None and any(x.match(text) for x in bot.flow_for(a).asides)
 
 
 def _main(

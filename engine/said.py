@@ -45,6 +45,13 @@ class PersonWords(BaseModel):
     asking: list[str]
 
 
+class StoppingWords(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    verbs: list[str]
+    objects: list[str]
+    articles: list[str]
+
+
 class CommandPhrases(BaseModel):
     """engine/data/commands.yaml, validated: each phrase one clause, under one command."""
 
@@ -53,6 +60,7 @@ class CommandPhrases(BaseModel):
     polite: list[str]
     unsure: list[str]
     cancel: list[str]
+    stopping: StoppingWords
     leaving: list[str]
     skip: list[str]
     help: list[str]
@@ -85,6 +93,7 @@ class _Table:
         self.unsure = frozenset(_phrase(p) for p in phrases.unsure)
         self.cancel = frozenset(_phrase(p) for p in phrases.cancel)
         self.leaving = frozenset(_phrase(p) for p in phrases.leaving)
+        self.stopping = phrases.stopping
         self.skip = frozenset(_phrase(p) for p in phrases.skip)
         self.help = frozenset(_phrase(p) for p in phrases.help)
         self.confused = frozenset(_phrase(p) for p in phrases.confused)
@@ -185,10 +194,22 @@ def _segmented(words: list[str], phrases: frozenset[str], others: frozenset[str]
 
 
 @lru_cache(maxsize=1024)
-def says_cancel(text: str) -> bool:
-    """Whether `text` says to stop what is going on ("nah forget this, cancel", "laisse tomber")."""
+def says_cancel(text: str, activity: str | None = None) -> bool:
+    """Whether `text` says to stop what is going on ("nah forget this, cancel", "laisse tomber",
+    "never mind, cancel the feedback" where `activity` is the open flow's name)."""
     t = _table()
-    return _only(text, t.cancel, t.leaving, polite=False)
+    return _only(text, t.cancel | _stopping(activity), t.leaving, polite=False)
+
+
+@lru_cache(maxsize=64)
+def _stopping(activity: str | None) -> frozenset[str]:
+    """ "cancel the feedback", "stop the questions": each verb of stopping with each thing it stops."""
+    words = _table().stopping
+    things = [_phrase(o) for o in words.objects]
+    if activity:
+        name = _phrase(activity.replace("_", " ").replace("-", " "))
+        things += [f"{_phrase(a)} {name}" for a in words.articles] + [name]
+    return frozenset(f"{_phrase(v)} {o}" for v in words.verbs for o in things)
 
 
 @lru_cache(maxsize=1024)
@@ -221,10 +242,10 @@ def asks_for_person(text: str) -> bool:
 
 
 @lru_cache(maxsize=1024)
-def said(text: str) -> Said | None:
+def said(text: str, activity: str | None = None) -> Said | None:
     """The engine command `text` says, if any, in the order a turn heeds them (each is read by
-    its own clauses, so no message says two)."""
-    if says_cancel(text):
+    its own clauses, so no message says two); `activity`: the open flow's name."""
+    if says_cancel(text, activity):
         return "cancel"
     if says_help(text):
         return "help"

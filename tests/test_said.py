@@ -79,6 +79,14 @@ def test_an_answer_with_a_command_word_in_it_is_no_command(text: str) -> None:
     assert {k for k, read in READERS.items() if read(text)} == set()
 
 
+def test_a_cancel_may_name_what_it_stops_the_open_flow_among_it() -> None:
+    assert says_cancel("never mind, cancel the feedback", "feedback")
+    assert says_cancel("quit the quiz") and says_cancel("arrête tout")
+    assert not says_cancel("cancel the feedback", "onboarding")  # another activity: not this one's cancel
+    assert not says_cancel("cancel my subscription", "clarification")
+    assert not says_cancel("skip it", "feedback") and says_skip("skip it")
+
+
 def test_the_phrase_file_is_checked_on_load(tmp_path: Path) -> None:
     assert load_phrases().skip  # the shipped file loads
     bad = tmp_path / "commands.yaml"
@@ -122,9 +130,16 @@ def test_a_skip_at_a_question_the_flow_needs_asks_again_without_using_an_attempt
 def test_a_person_asked_for_at_a_question_of_a_bot_with_people_gets_one() -> None:
     engine, user = _at("support", "my reminders arrive late")
     assert _session(engine, "support", user).active is not None  # the clarifying questions
-    r = engine.turn("support", user, "can i talk to a human please")
+    r = engine.turn("support", user, "quiero hablar con una persona")
     assert r.flow == "main" and "connecting you to a person" in r.reply
     assert engine.turn("support", user, "hello?").trace.route == "agent:waiting"  # type: ignore[union-attr]
+
+
+def test_a_flow_that_hands_over_itself_keeps_doing_so() -> None:
+    # support's clarification files what was answered so far with its own hand-over aside
+    engine, user = _at("support", "my reminders arrive late")
+    r = engine.turn("support", user, "can i talk to a human please")
+    assert (r.flow, r.reply) == ("main", "Connecting you to an agent…")
 
 
 def test_a_person_asked_for_where_there_is_none_is_told_so_and_asked_again() -> None:
