@@ -166,5 +166,5 @@ class Reading(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    text: str
+    text: str  # the message as read: a yes to a message offered at the open question reads as that message
     commands: list[Command]

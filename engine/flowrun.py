@@ -73,10 +73,10 @@ class FlowRunner(AnswerReader):
         climbs the reprompt ladder and, after `max_attempts`, takes the state's fallback.
         `resuming`: the run was paused and this message brings it back; it answers the
         question only when the rules read it so. `replies`: the message read as a yes or a no
-        to a value suggested or a message offered at this question last turn.
+        to a value suggested at this question last turn, or a no to a message offered there.
         """
         frame.turns += 1
-        frame.scratchpad.append(Message(role="user", content=self.text))
+        frame.scratchpad.append(Message(role="user", content=self.said))  # as typed: "yes" to an offer
         # validated once already by _reconcile this turn
         slots = self._checked.pop(id(frame), None) or flow.new_slots(frame.slots)
         if frame.turns > flow.max_turns:
@@ -91,8 +91,8 @@ class FlowRunner(AnswerReader):
         for reply in replies:
             if reply.to == "suggested" and self._answer_suggestion(flow, frame, slots, state, reply):
                 return
-            if reply.to == "offered" and self._take_offer(flow, slots, state, reply):
-                return
+            if reply.to == "offered" and self._declined(flow, slots, state, reply):
+                return  # a yes was read as the offered message already (reading.as_read)
         for aside in flow.asides:
             if aside.match(self.text) and self._aside(flow, frame, slots, state, aside):
                 return
@@ -330,16 +330,6 @@ class FlowRunner(AnswerReader):
             frame.attempts = 0
             self.move(flow, frame, updated, ANSWER)
             return True
-        return self._declined(flow, slots, state, reply)
-
-    def _take_offer(self, flow: Flow[Any], slots: Slots, state: Ask, reply: YesNo) -> bool:
-        """After an aside's "Did you mean English?", a yes is read as the message it offered
-        ("I want to learn English"), from here on (False: go on reading); a no asks the question
-        again (True). Anything else is read as it is."""
-        if reply.yes is True:
-            self.trace.notice("offer", flow.name, state.name, reply.subject)
-            self.text = reply.subject
-            return False
         return self._declined(flow, slots, state, reply)
 
     def _declined(self, flow: Flow[Any], slots: Slots, state: Ask, reply: YesNo) -> bool:

@@ -83,7 +83,8 @@ def read(
             commands = [*_replies(carried, text), AnswerFlow(words=text, flow=a.flow, state=a.state)]
     else:
         commands = _main(bot, session, carried, text, entry, latest)
-    return Reading(text=text, commands=commands)
+    answered = any(isinstance(c, (AnswerFlow, Resume)) for c in commands)
+    return Reading(text=as_read(carried, text) if answered else text, commands=commands)
 
 
 def _aside_for(bot: Bot, session: SessionState, text: str) -> bool:
@@ -138,6 +139,15 @@ def _replies(carried: CarryOver, text: str) -> list[Command]:
     out: list[Command] = []
     if carried.suggested is not None:
         out.append(YesNo(words=text, to="suggested", subject=carried.suggested, yes=yes))
-    if carried.offered is not None:
+    if carried.offered is not None and not (yes is True and carried.suggested is None):
         out.append(YesNo(words=text, to="offered", subject=carried.offered, yes=yes))
     return out
+
+
+def as_read(carried: CarryOver, text: str) -> str:
+    """The message the open question reads: after an aside's "Did you mean English?", a yes is
+    read as the message it offered ("I want to learn English"); a value suggested at the same
+    time is answered first (its executor takes the yes)."""
+    if carried.offered is not None and carried.suggested is None and read_yes_no(text) is True:
+        return carried.offered
+    return text

@@ -87,6 +87,10 @@ class Turn(FlowRunner):
         self.reply[:0] = carried.pending  # told before anything this message causes
         # read
         reading = read(self.bot, self.session, carried, self.text, lambda: self._entry_rule(), self.latest)
+        if reading.text != self.text:  # a yes to an offer: the flow reads the message it offered
+            answered = next(c for c in reading.commands if isinstance(c, (AnswerFlow, Resume)))
+            self.trace.notice("offer", answered.flow, getattr(answered, "state", None), reading.text)
+            self.text = reading.text
         # execute
         if self.session.active is None and isinstance(
             reading.commands[0], (YesNo, StartFlow, Resume, Chitchat, Amend, AmendAsk)

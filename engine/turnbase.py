@@ -61,8 +61,8 @@ class TurnBase:
         self.llm = llm
         self.resources = resources
         self.session = session
-        self.text = text  # the message as read: a yes to an offer reads as the offered message
-        self.said = text  # the message as typed, for the trace
+        self.text = text  # the message as read: set once by the read stage (a yes to an offer)
+        self.said = text  # the message as typed: the trace, the flow's scratchpad
         self.expected_version = session.version
         self.reply: list[str] = []
         self.main_messages: list[Message] = []
