@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, Literal, Optional
 
 from pydantic import BaseModel, Field, create_model
@@ -81,10 +82,13 @@ class Bot:
     people: bool = False
     # what the bot says to each message while a person has the conversation
     holding: str = "A person from our team has your conversation and will reply here; I've added your message."
+    # the flows by name, read-only: a turn looks a stored run's flow up in it
+    named: Mapping[str, Flow[Any]] = field(init=False, repr=False)
     _flows: dict[str, Flow[Any]] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self._flows = {}
+        self.named = MappingProxyType(self._flows)
         for f in self.flows:
             if f.name in self._flows or f.name == MAIN:
                 raise DefinitionError(f"bot {self.name!r}: flow name {f.name!r} is reserved or used twice", flow=f.name)
@@ -123,7 +127,9 @@ class Bot:
 
     def flow_for(self, frame: FlowFrame) -> Flow[Any]:
         """The flow a stored run continues on: the version it started on while that is shipped."""
-        current = self.flow(frame.flow)
+        current = self._flows.get(frame.flow) or self.flow(frame.flow)
+        if frame.version == current.version:
+            return current
         return current.at(frame.version) or current
 
     def has_flow(self, name: str) -> bool:

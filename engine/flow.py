@@ -14,6 +14,7 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
+from types import MappingProxyType
 from typing import Any, Generic, Literal, Optional
 
 from pydantic import BaseModel, ValidationError, create_model
@@ -107,6 +108,8 @@ class Flow(Generic[S]):
     # How long a half-finished run stays open without a message from the user; then it is
     # closed as "expired" on the next message (or by `innerloop sessions expire`).
     idle_timeout: timedelta | None = None
+    # the states by name, read-only: a turn finds a stored run's state in it
+    named: Mapping[str, State] = field(init=False, repr=False)
     _by_name: dict[str, State] = field(init=False, repr=False)
     _cursor: _Cursor = field(init=False, repr=False)
     _machine: QuietMachine = field(init=False, repr=False)
@@ -116,6 +119,7 @@ class Flow(Generic[S]):
 
     def __post_init__(self) -> None:
         self._by_name = {}
+        self.named = MappingProxyType(self._by_name)
         for s in self.states:
             if s.name in self._by_name:
                 raise self._error(f"state {s.name!r} is declared twice", s.name)

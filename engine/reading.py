@@ -59,7 +59,7 @@ def read(
     word = " ".join(text.lower().split()).rstrip(".!")
     commands: list[Command]
     a = session.active
-    here = bot.flow_for(a).state(a.state) if a is not None else None
+    here = bot.flow_for(a).named.get(a.state) if a is not None else None
     # like cancel and help, these come before the flow's asides (some asides match any text)
     asking = isinstance(here, Ask)
     command = said(text, a.flow if a else None)  # cancel, help, a person or a skip, alone or in a sentence

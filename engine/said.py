@@ -93,7 +93,11 @@ class _Table:
         self.unsure = frozenset(_phrase(p) for p in phrases.unsure)
         self.cancel = frozenset(_phrase(p) for p in phrases.cancel)
         self.leaving = frozenset(_phrase(p) for p in phrases.leaving)
-        self.stopping = phrases.stopping
+        stopping = phrases.stopping
+        self.stop_verbs = tuple(dict.fromkeys(_phrase(v) for v in stopping.verbs))
+        self.stop_articles = tuple(dict.fromkeys(_phrase(a) for a in stopping.articles))
+        # "cancel it", "stop the questions": each verb with each thing it stops
+        self.stops = frozenset(f"{v} {_phrase(o)}" for v in self.stop_verbs for o in stopping.objects)
         self.skip = frozenset(_phrase(p) for p in phrases.skip)
         self.help = frozenset(_phrase(p) for p in phrases.help)
         self.confused = frozenset(_phrase(p) for p in phrases.confused)
@@ -203,13 +207,14 @@ def says_cancel(text: str, activity: str | None = None) -> bool:
 
 @lru_cache(maxsize=64)
 def _stopping(activity: str | None) -> frozenset[str]:
-    """ "cancel the feedback", "stop the questions": each verb of stopping with each thing it stops."""
-    words = _table().stopping
-    things = [_phrase(o) for o in words.objects]
-    if activity:
-        name = _phrase(activity.replace("_", " ").replace("-", " "))
-        things += [f"{_phrase(a)} {name}" for a in words.articles] + [name]
-    return frozenset(f"{_phrase(v)} {o}" for v in words.verbs for o in things)
+    """"cancel the feedback", "stop the questions": each verb of stopping with each thing it stops,
+    the open flow among them by its name (a flow's name is a lower-case identifier)."""
+    t = _table()
+    if not activity:
+        return t.stops
+    name = activity.replace("_", " ").replace("-", " ").lower()
+    named = [name, *(f"{a} {name}" for a in t.stop_articles)]
+    return t.stops | {f"{v} {o}" for v in t.stop_verbs for o in named}
 
 
 @lru_cache(maxsize=1024)

@@ -56,7 +56,8 @@ def idle_frames(bot: Bot, session: SessionState, now: datetime) -> list[tuple[Fl
     frames = ([session.active] if session.active else []) + list(session.stack)
     out = []
     for f in frames:
-        timeout = bot.flow(f.flow).idle_timeout if bot.has_flow(f.flow) else None
+        flow = bot.named.get(f.flow)
+        timeout = flow.idle_timeout if flow is not None else None
         if timeout is not None and idle > timeout:
             out.append((f, idle))
     return out

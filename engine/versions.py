@@ -49,20 +49,20 @@ def reconcile(bot: Bot, session: SessionState) -> Reconciled:
 
 
 def _misfit(bot: Bot, f: FlowFrame, out: Reconciled) -> str | None:
-    if not bot.has_flow(f.flow) or f.flow == MAIN:
+    current = bot.named.get(f.flow)
+    if current is None or f.flow == MAIN:
         return f"flow {f.flow!r} no longer exists"
-    current = bot.flow(f.flow)
-    flow = current.at(f.version)
+    flow = current if f.version == current.version else current.at(f.version)
     if flow is None:
         migrated = _migrate(current, f)
         if isinstance(migrated, str):
             return migrated
         out.migrated.append((f, f.version))
         f.slots, f.version, flow = migrated, current.version, current
-    if not flow.has_state(f.state) or not isinstance(flow.state(f.state), Ask):
+    if not isinstance(flow.named.get(f.state), Ask):
         return f"state {f.state!r} no longer exists in {f.flow} v{flow.version}"
     try:
-        out.slots[id(f)] = flow.new_slots(f.slots)
+        out.slots[id(f)] = flow.slots.model_validate(f.slots)
     except ValidationError:
         return f"its saved answers no longer fit {f.flow} v{flow.version}"
     return None
