@@ -117,6 +117,27 @@ class Final(Generic[S_in]):
     trigger = ""
 
 
+@dataclass(frozen=True)
+class Correctable:
+    """A filled slot a later message may correct while the flow is open (engine/corrections.py).
+
+    `names`: the words that name it in a message ("days", "días", "jours"), any language the
+    flow reads; a slot named in the message is the one corrected ("change the days to five").
+    `parser`: how its new value reads; None takes the parser of the Ask state that fills it
+    (or the flow's `fills` reader). `by_value`: may a value alone pick it ("wait, I meant 3")?
+    False where the parser takes almost any word (a name): then it must be named, or its old
+    value said ("it's Ana not Anna"). `key`/`current`: one answer of a dict slot (a support
+    question's, by its text) and the value it holds now, for flows whose questions are data.
+    """
+
+    slot: str
+    names: Sequence[str] = ()
+    parser: Parser | Callable[[Any], Parser] | None = None
+    by_value: bool = True
+    key: str | None = None
+    current: object = None
+
+
 State = Ask[Any] | Step[Any] | Final[Any]
 
 

@@ -12,7 +12,7 @@ from typing import Literal, cast
 
 from pydantic import Field
 
-from engine import Ask, Final, Flow, RecordDraft, Slots, Step, StepContext, T
+from engine import Ask, Correctable, Final, Flow, RecordDraft, Slots, Step, StepContext, T
 from engine.extract import choice, rating, sentiment
 from flows.shared.feedback_answers import category_reader, comment_anywhere, rating_change, sentiment_anywhere
 from flows.shared.no_answer import words_answer
@@ -148,6 +148,14 @@ feedback = Flow(
     # any message may carry the comment (beside the request or the rating), how it went, or
     # a new rating ("oh and change my rating to 1")
     fills={"comment": comment_anywhere, "rating": rating_change, "sentiment": sentiment_anywhere},
-    correctable=("rating",),
+    # a rating said again at a later question ("wait, I meant 3", "change my rating to 1"),
+    # named by these words in the languages the bots' users write in
+    correctable=(
+        Correctable(
+            "rating",
+            names=("rating", "rate", "score", "stars", "nota", "puntuación", "calificación", "valoración", "note",
+                   "Bewertung", "voto", "valutazione", "avaliação", "classificação"),
+        ),
+    ),
     show=lambda slot, value: f"{slot}: {value}",
 )

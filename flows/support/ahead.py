@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
+from engine import Correctable
 from engine.extract import Parser, choice, fold, numbers
 from flows.support.kb import Question
 from flows.support.questions import Answer, ClarificationSlots, choice_words, current, out_of_bounds
@@ -140,6 +141,46 @@ def given_reader(s: ClarificationSlots) -> Parser:
         return {**s.given, **new} if new else None
 
     return Parser(rule, "answers to the questions still to come, or corrections")
+
+
+def corrects(s: ClarificationSlots) -> list[Correctable]:
+    """The questions answered so far, each a correctable answer (engine/corrections.py): named by
+    its question's own words, read the way an answer to it said ahead is, holding its answer."""
+    out: list[Correctable] = []
+    for q in s.questions[: s.current_index]:
+        if q.text not in s.parsed or q.type == "yes_no":
+            continue  # a yes or a no corrects nothing in particular
+        words = tuple(w for w in re.findall(r"[a-z]+", fold(q.text)) if len(w) >= 4 and w not in _QUESTION_WORDS)
+        out.append(
+            Correctable(
+                "given", names=words, parser=_correction_reader(q.model_dump_json()), key=q.text,
+                current=s.parsed[q.text], by_value=q.type != "text",
+            )
+        )  # fmt: skip
+    return out
+
+
+# words every question has: they name none in particular
+_QUESTION_WORDS = frozenset({"which", "what", "where", "when", "many", "much", "your", "does", "have", "were", "this",
+                             "that", "with", "from", "about", "there", "long", "ago"})  # fmt: skip
+
+
+@cache
+def _correction_reader(question: str) -> Parser:
+    """A new answer to an answered question: a choice by its words, a number within bounds, a named model."""
+    q = Question.model_validate_json(question)
+    if q.type == "choice":
+        return _choice_reader(question)
+
+    def rule(text: str) -> object:
+        if q.type == "number":
+            found = numbers(text)
+            if len(found) != 1 or out_of_bounds(q, found[0]):
+                return None
+            return int(found[0]) if found[0].is_integer() else found[0]
+        return named(q, text) if q.cues else None
+
+    return Parser(rule, f"a new answer to {q.text!r}")
 
 
 def shown(value: object) -> str:

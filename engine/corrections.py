@@ -1,0 +1,373 @@
+"""Reading a correction of an earlier answer, said at a later question, in any flow.
+
+"wait, I meant 3" at the feedback details question, "change the days to five" at fitness's
+equipment question, "no sorry, it's Ana not Anna" at the timezone question: a message (or
+one clause of it) corrects a filled slot the flow lets be corrected (`Flow.correctable`,
+`Flow.corrects`) when
+
+- it names the slot by one of its declared words and gives a new value beside it, with a
+  correction cue ("change the days to five", "mein Name ist eigentlich Annika");
+- it says the old value as wrong and the new one ("bands not dumbbells", "it's Ana not Anna",
+  "not vegetarian anymore, omnivore"): the old value picks the slot;
+- it has a cue and a short value that only one correctable slot reads ("wait, I meant 3");
+  a value several slots read is asked about (`unclear`), never guessed.
+
+Each value is read by the slot's own parser (the parser of the Ask state that fills it) and
+must be one the slots model takes and differ from the value held. The cue words, negations,
+links and fillers of six languages are data (engine/data/corrections.yaml). What the
+corrections said is cut out of the message; the rest (`rest`) is read as usual, as the
+answer to the open question ("sorry make it 2 days, 60 mins").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import yaml
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from engine.commands import Command, CorrectSlot, WhichSlot
+from engine.cues import fold_same_length, in_english_cues
+from engine.errors import DataFileError
+from engine.extract import Empty, Invalid, Parser, fold, numbers
+from engine.flow import Flow
+from engine.models import Slots
+from engine.states import Ask, Correctable
+
+CORRECTIONS_FILE = Path(__file__).parent / "data" / "corrections.yaml"
+# a correction by its value alone is short ("wait, I meant 3", "scusa, volevo dire quattro"):
+# a longer clause with a cue word in it is more likely an answer that happens to hold a number
+VALUE_ONLY_WORDS = 6
+
+
+class CorrectionWords(BaseModel):
+    """engine/data/corrections.yaml: per kind, per language, the phrases."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    cues: dict[str, list[str]]
+    said: dict[str, list[str]]
+    negations: dict[str, list[str]]
+    links: dict[str, list[str]]
+    fillers: dict[str, list[str]]
+
+
+class CorrectionReading(NamedTuple):
+    """The corrections a message carries, what is left of it, and a value several slots read."""
+
+    commands: list[CorrectSlot]
+    rest: str  # the message without the words the corrections used ("" when nothing is left)
+    unclear: list[str]  # slots a value could correct, when more than one could (ask which)
+
+
+NOTHING = CorrectionReading([], "", [])
+
+
+@dataclass(frozen=True)
+class _Words:
+    cue: re.Pattern[str]
+    said: re.Pattern[str]
+    negation: re.Pattern[str]
+    link: re.Pattern[str]
+    filler: re.Pattern[str]
+
+
+def _phrases(table: dict[str, list[str]]) -> list[str]:
+    return sorted({fold_same_length(p) for phrases in table.values() for p in phrases}, key=len, reverse=True)
+
+
+def _alternation(phrases: list[str]) -> str:
+    return "|".join(re.escape(p) for p in phrases)
+
+
+@lru_cache(maxsize=1)
+def _words() -> _Words:
+    try:
+        table = CorrectionWords.model_validate(yaml.safe_load(CORRECTIONS_FILE.read_text(encoding="utf-8")))
+    except (OSError, yaml.YAMLError, ValueError) as e:
+        raise DataFileError(str(CORRECTIONS_FILE), [f"correction words: {e}"]) from e
+
+    def whole(phrases: list[str]) -> re.Pattern[str]:
+        return re.compile(rf"(?<![\w'])(?:{_alternation(phrases)})(?![\w'])")
+
+    # links and fillers are stripped from the ends of a value, repeatedly
+    link = re.compile(rf"^(?:{_alternation(_phrases(table.links))})(?![\w'])|(?<![\w'])(?:{_alternation(_phrases(table.links))})$")
+    filler = re.compile(
+        rf"^(?:{_alternation(_phrases(table.fillers))})(?![\w'])|(?<![\w'])(?:{_alternation(_phrases(table.fillers))})$"
+    )
+    cues = whole(_phrases(table.cues) + _phrases(table.said))
+    return _Words(cues, whole(_phrases(table.said)), whole(_phrases(table.negations)), link, filler)
+
+
+def words_table() -> CorrectionWords:
+    """The table as loaded (a broken file raises DataFileError saying what to fix)."""
+    return CorrectionWords.model_validate(yaml.safe_load(CORRECTIONS_FILE.read_text(encoding="utf-8")))
+
+
+# Sentences, commas and the words that join a second thought ("i said 3 days but make it 4").
+_CLAUSE = re.compile(r"[.;!?\n]+|,|\s[-–—]\s|\s(?=(?:but|also|btw|plus|pero|mais|aber|però|ma|tambien|también)\s)", re.I)
+
+
+@dataclass
+class _Target:
+    correctable: Correctable
+    parser: Parser
+    current: object
+    names: re.Pattern[str] | None
+
+
+def _targets(flow: Flow[Any], slots: Slots, asked: str | None) -> list[_Target]:
+    out = []
+    for c, parser, current in flow.correctables(slots):
+        if c.slot == asked and c.key is None:
+            continue  # the open question's own slot is answered, not corrected
+        names = sorted({fold_same_length(n) for n in c.names} | {fold_same_length(c.slot.replace("_", " "))}, key=len)
+        pattern = re.compile(rf"(?<![\w'])(?:{_alternation(names[::-1])})(?![\w'])") if names else None
+        out.append(_Target(c, parser, current, pattern))
+    return out
+
+
+def _strip(text: str) -> str:
+    """`text` without the links, fillers and punctuation at its ends."""
+    w = _words()
+    t = text.strip(" ,.;:!?-–—\"'()")
+    while True:
+        folded = fold_same_length(t)
+        m = w.link.search(folded) or w.filler.search(folded)
+        if m is None:
+            return t
+        t = (t[: m.start()] + t[m.end() :]).strip(" ,.;:!?-–—\"'()")
+
+
+def _without_cues(text: str) -> str:
+    folded = fold_same_length(text)
+    parts, last = [], 0
+    for m in _words().cue.finditer(folded):
+        parts.append(text[last : m.start()])
+        last = m.end()
+    parts.append(text[last:])
+    return " ".join(" ".join(parts).split())
+
+
+def _read(target: _Target, slots: Slots, text: str) -> object | None:
+    """`text` as a new value of `target`: parsed, taken by the slots model, and not the value held."""
+    said = _strip(_without_cues(text))
+    if not said:
+        return None
+    value = target.parser(said)
+    if value is None or isinstance(value, Invalid | Empty):
+        return None
+    if value == target.current:
+        return None
+    try:
+        _set(slots, target.correctable, value)
+    except ValidationError:
+        return None
+    return value
+
+
+def _set(slots: Slots, c: Correctable, value: object) -> Slots:
+    if c.key is not None:
+        held = getattr(slots, c.slot) or {}
+        value = {**held, c.key: value}
+    return type(slots).model_validate({**slots.model_dump(), c.slot: value})
+
+
+def slot_value(slots: Slots, c: Correctable, value: object) -> Any:
+    """What the slot holds once `value` corrects it (one answer of a dict slot replaced), as JSON."""
+    return _set(slots, c, value).model_dump(mode="json")[c.slot]
+
+
+def _is_old(target: _Target, text: str) -> bool:
+    """Does `text` say the value `target` holds now ("dumbbells", "Anna", "45")?"""
+    said = _strip(_without_cues(text))
+    if not said:
+        return False
+    current = target.current
+    if isinstance(current, bool):
+        return False
+    if isinstance(current, int | float):
+        return current in numbers(said)
+    folded = fold(said)
+    if isinstance(current, str) and (folded == fold(current) or folded == fold(current.replace("_", " "))):
+        return True
+    value = target.parser(said)
+    if value == current:
+        return True
+    if isinstance(current, list) and isinstance(value, list) and value:
+        return set(map(str, value)) <= set(map(str, current))
+    return False
+
+
+def _replace_items(target: _Target, old: str, new: object) -> object:
+    """A list slot's items said as wrong are replaced by the new ones ("bands not dumbbells")."""
+    current = target.current
+    if not isinstance(current, list) or not isinstance(new, list):
+        return new
+    gone = target.parser(_strip(_without_cues(old)))
+    gone_items = set(map(str, gone)) if isinstance(gone, list) else set()
+    kept = [x for x in current if str(x) not in gone_items]
+    return list(dict.fromkeys([*kept, *new]))
+
+
+@dataclass
+class _Clause:
+    start: int
+    end: int
+    text: str  # as typed
+    read: str  # cues written in English ("me llamo" -> "my name is"), for finding slot names
+
+
+def _clauses(text: str) -> list[_Clause]:
+    out: list[_Clause] = []
+    last = 0
+    comma = False  # the clause before ended at a comma
+    for m in [*_CLAUSE.finditer(text), None]:
+        end = m.start() if m else len(text)
+        piece = text[last:end]
+        if piece.strip():
+            lead = len(piece) - len(piece.lstrip())
+            s, e = last + lead, last + len(piece.rstrip())
+            t = text[s:e]
+            # "Ana, no Anna", "3, pas 2": a clause that only says what is wrong belongs to the one before
+            if out and comma and _words().negation.match(fold_same_length(t)) and len(t.split()) <= 4:
+                prev = out[-1]
+                out[-1] = _Clause(prev.start, e, text[prev.start : e], in_english_cues(text[prev.start : e]))
+            else:
+                out.append(_Clause(s, e, t, in_english_cues(t)))
+        last = m.end() if m else len(text)
+        comma = m is not None and m.group().strip() == ","
+    return out
+
+
+def _contrast(text: str) -> tuple[str, str] | None:
+    """ "X not Y" as (X, Y), split at the last negation followed by a few words."""
+    folded = fold_same_length(text)
+    for m in reversed(list(_words().negation.finditer(folded))):
+        old = text[m.end() :]
+        if old.strip() and len(old.split()) <= 5:
+            return text[: m.start()], old
+    return None
+
+
+def _said(text: str) -> tuple[str, str] | None:
+    """ "i said 3 days" as ("", "3 days"): what was said before, now said to be wrong."""
+    m = _words().said.search(fold_same_length(text))
+    return (text[: m.start()], text[m.end() :]) if m else None
+
+
+def read_corrections(flow: Flow[Any], state: Ask[Any], slots: Slots, text: str) -> CorrectionReading:
+    """The corrections `text` makes to `flow`'s filled slots at the question `state`."""
+    targets = _targets(flow, slots, state.slot)
+    if not targets:
+        return NOTHING
+    words = _words()
+    asked = state.parser(slots)
+    commands: list[CorrectSlot] = []
+    unclear: list[str] = []
+    used: list[tuple[int, int]] = []
+    corrected: set[tuple[str, str | None]] = set()
+    carried_cue = False
+    carried_named: list[_Target] = []
+    carried_old: tuple[list[_Target], str] | None = None
+    carried_from: int | None = None
+    for clause in _clauses(text):
+        folded = fold_same_length(clause.read)
+        cued = carried_cue or words.cue.search(fold_same_length(clause.text)) is not None
+        split = _contrast(clause.text) or _said(clause.text)
+        new_part, old_part = split if split else (clause.text, "")
+        olds = [t for t in targets if old_part and _is_old(t, old_part)]
+        if not olds and carried_old is not None:
+            olds, old_part = carried_old
+        named = [t for t in targets if t.names is not None and t.names.search(folded)] or carried_named
+        candidates: list[tuple[_Target, object]] = []
+        if named and (cued or olds):
+            candidates = _named_values(named, slots, clause.read if not split else in_english_cues(new_part))
+        if not candidates and olds:
+            candidates = [(t, v) for t in olds if (v := _read(t, slots, new_part)) is not None]
+        content = _strip(_without_cues(new_part))
+        if not content and not old_part and words.negation.fullmatch(fold_same_length(clause.text).strip(" ,.!")):
+            cued = True  # "no, meu nome é Ana Luísa": a bare no leads a correction
+        if not candidates and not named and not olds and cued and 0 < len(content.split()) <= VALUE_ONLY_WORDS:
+            answer = asked(content)
+            answers_open = not asked.greedy and answer is not None and not isinstance(answer, Invalid)
+            if not answers_open:
+                candidates = [
+                    (t, v) for t in targets if t.correctable.by_value and (v := _read(t, slots, content)) is not None
+                ]
+        candidates = [(t, v) for t, v in candidates if (t.correctable.slot, t.correctable.key) not in corrected]
+        if len(candidates) == 1:
+            t, v = candidates[0]
+            if olds and t in olds:
+                v = _replace_items(t, old_part, v)
+            c = t.correctable
+            corrected.add((c.slot, c.key))
+            commands.append(CorrectSlot(words=clause.text, slot=c.slot, key=c.key, value=slot_value(slots, c, v)))
+            used.append((clause.start if carried_from is None else carried_from, clause.end))
+            carried_cue, carried_named, carried_old, carried_from = False, [], None, None
+            continue
+        if len(candidates) > 1:
+            unclear = sorted({t.correctable.key or t.correctable.slot for t, _ in candidates})
+        # what a clause leaves open is carried to the next one: "wait," "go back to goals," "i'm not vegetarian,"
+        empty = not content or (named and not candidates)
+        if cued and empty:
+            carried_cue = True
+            carried_named = named if not candidates else []
+            carried_old = (olds, old_part) if olds else None
+            if carried_from is None and (asked.greedy or not _answers(asked, clause.text)):
+                carried_from = clause.start  # a "no" that leads a correction at a yes/no question answers it too
+        else:
+            carried_cue, carried_named, carried_old, carried_from = False, [], None, None
+    if not commands:
+        return CorrectionReading([], "", unclear)
+    return CorrectionReading(commands, _rest(text, used, asked), [])
+
+
+def _named_values(named: list[_Target], slots: Slots, text: str) -> list[tuple[_Target, object]]:
+    """The value beside a slot's name: after it ("the days to five"), else before it ("4 days")."""
+    found: list[tuple[_Target, object]] = []
+    folded = fold_same_length(text)
+    for t in named:
+        m = t.names.search(folded) if t.names else None
+        pieces = [text[m.end() :], text[: m.start()]] if m else [text]
+        for n, piece in enumerate(pieces):
+            if n == 1:
+                # before the name, only the value said with it ("only do 2 days", "spanish native")
+                piece = " ".join(_without_cues(piece).split()[-2:])
+            v = _read(t, slots, piece)
+            if v is not None:
+                found.append((t, v))
+                break
+    return found
+
+
+def _rest(text: str, used: list[tuple[int, int]], asked: Parser) -> str:
+    out, last = [], 0
+    for s, e in sorted(used):
+        out.append(text[last:s])
+        last = max(last, e)
+    out.append(text[last:])
+    # what is left keeps its own words (a comment is stored as typed); pieces of filler only go
+    pieces = [p.strip(" ,.;:!?-–—") for p in re.split(r"[.;!?\n,]+", "".join(out))]
+    return ", ".join(p for p in pieces if p and (_strip(p) or (not asked.greedy and _answers(asked, p))))
+
+
+def _answers(asked: Parser, text: str) -> bool:
+    """Does `text` answer the open question ("no" at "Shall I save it?")?"""
+    found = asked(text)
+    return found is not None and not isinstance(found, Invalid)
+
+
+def correction_commands(flow: Flow[Any], state: str, values: dict[str, Any], text: str) -> tuple[list[Command], str]:
+    """The read stage's part: the commands the corrections in `text` give at `state` of `flow`
+    (whose slots hold `values`), and the words left for the open question."""
+    here = flow.state(state)
+    if not isinstance(here, Ask) or not (flow.correctable or flow.corrects):
+        return [], text
+    found = read_corrections(flow, here, flow.new_slots(values), text)
+    if found.unclear:
+        return [WhichSlot(words=text, slots=found.unclear)], ""
+    return list(found.commands), found.rest if found.commands else text
