@@ -107,6 +107,7 @@ def words_table() -> CorrectionWords:
     return CorrectionWords.model_validate(yaml.safe_load(CORRECTIONS_FILE.read_text(encoding="utf-8")))
 
 
+_BUT = re.compile(r"(?:but|pero|mais|aber|ma|mas)\b", re.I)
 # Sentences, commas and the words that join a second thought ("i said 3 days but make it 4").
 _CLAUSE = re.compile(r"[.;!?\n]+|,|\s[-–—]\s|\s(?=(?:but|also|btw|plus|pero|mais|aber|però|ma|tambien|también)\s)", re.I)
 
@@ -158,6 +159,9 @@ def _read(target: _Target, slots: Slots, text: str) -> object | None:
     if not said:
         return None
     value = target.parser(said)
+    if value is None:
+        # a reader that needs the words around its value ("I have a bad knee")
+        value = target.parser(_without_cues(text).strip(" ,.;:!?"))
     if value is None or isinstance(value, Invalid | Empty):
         return None
     if value == target.current:
@@ -219,6 +223,7 @@ class _Clause:
     end: int
     text: str  # as typed
     read: str  # cues written in English ("me llamo" -> "my name is"), for finding slot names
+    comma: bool = False  # it ends at a comma (not a full stop): it runs on into the next one
 
 
 def _clauses(text: str) -> list[_Clause]:
@@ -239,7 +244,9 @@ def _clauses(text: str) -> list[_Clause]:
             else:
                 out.append(_Clause(s, e, t, in_english_cues(t)))
         last = m.end() if m else len(text)
-        comma = m is not None and m.group().strip() == ","
+        comma = m is not None and not re.search(r"[.;!?\n]", m.group())  # a comma or a dash runs on
+        if out:
+            out[-1].comma = comma
     return out
 
 
@@ -274,6 +281,7 @@ def read_corrections(flow: Flow[Any], state: Ask[Any], slots: Slots, text: str) 
     carried_named: list[_Target] = []
     carried_old: tuple[list[_Target], str] | None = None
     carried_from: int | None = None
+    carried_answer: _Clause | None = None
     for clause in _clauses(text):
         folded = fold_same_length(clause.read)
         cued = carried_cue or words.cue.search(fold_same_length(clause.text)) is not None
@@ -296,7 +304,7 @@ def read_corrections(flow: Flow[Any], state: Ask[Any], slots: Slots, text: str) 
             answers_open = not asked.greedy and answer is not None and not isinstance(answer, Invalid)
             if not answers_open:
                 candidates = [
-                    (t, v) for t in targets if t.correctable.by_value and (v := _read(t, slots, content)) is not None
+                    (t, v) for t in targets if t.correctable.by_value and (v := _read(t, slots, new_part)) is not None
                 ]
         candidates = [(t, v) for t, v in candidates if (t.correctable.slot, t.correctable.key) not in corrected]
         if len(candidates) == 1:
@@ -306,7 +314,16 @@ def read_corrections(flow: Flow[Any], state: Ask[Any], slots: Slots, text: str) 
             c = t.correctable
             corrected.add((c.slot, c.key))
             commands.append(CorrectSlot(words=clause.text, slot=c.slot, key=c.key, value=slot_value(slots, c, v)))
-            used.append((clause.start if carried_from is None else carried_from, clause.end))
+            # a "no" before the correction belongs to it ("no, my name is Ana Luísa", "no. uk time" at
+            # "Shall I save it?"), unless a "but" follows or a sentence of its own with its own cue
+            # ("no, but I bought it on the website", "no. and wait, it was 5 days ago")
+            answer_kept = carried_answer is not None and (
+                _BUT.match(clause.text) is not None
+                or (not carried_answer.comma and words.cue.search(fold_same_length(clause.text)) is not None)
+            )
+            start = clause.start if carried_from is None or answer_kept else carried_from
+            used.append((start, clause.end))
+            carried_answer = None
             carried_cue, carried_named, carried_old, carried_from = False, [], None, None
             continue
         if len(candidates) > 1:
@@ -317,10 +334,12 @@ def read_corrections(flow: Flow[Any], state: Ask[Any], slots: Slots, text: str) 
             carried_cue = True
             carried_named = named if not candidates else []
             carried_old = (olds, old_part) if olds else None
-            if carried_from is None and (asked.greedy or not _answers(asked, clause.text)):
-                carried_from = clause.start  # a "no" that leads a correction at a yes/no question answers it too
+            if carried_from is None:
+                carried_from = clause.start
+                answers = not asked.greedy and _answers(asked, clause.text)
+                carried_answer = clause if answers else None
         else:
-            carried_cue, carried_named, carried_old, carried_from = False, [], None, None
+            carried_cue, carried_named, carried_old, carried_from, carried_answer = False, [], None, None, None
     if not commands:
         return CorrectionReading([], "", unclear)
     return CorrectionReading(commands, _rest(text, used, asked), [])
@@ -367,6 +386,8 @@ def correction_commands(flow: Flow[Any], state: str, values: dict[str, Any], tex
     here = flow.state(state)
     if not isinstance(here, Ask) or not (flow.correctable or flow.corrects):
         return [], text
+    if any(aside.match(text) for aside in flow.asides):
+        return [], text  # the flow's own aside reads it first (a new target language restarts the test)
     found = read_corrections(flow, here, flow.new_slots(values), text)
     if found.unclear:
         return [WhichSlot(words=text, slots=found.unclear)], ""

@@ -98,11 +98,14 @@ class FlowRunner(AnswerReader):
         state = flow.state(frame.state)
         if not isinstance(state, Ask):
             raise DefinitionError("session rests in a state that does not ask", flow=flow.name, state=frame.state)
+        noted = ""
         if fixes:
-            slots = self._correct(flow, frame, slots, fixes)
+            slots, noted = self._correct(flow, frame, slots, fixes)
             if not rest.strip():
-                self.emit(self.question(flow, state, slots))
+                self.emit(f"{noted} {self.question(flow, state, slots)}".strip())
                 return
+            # the rest of the message is read as usual; what was corrected is said first
+            self.emit(noted)
             self.text = rest
         for reply in replies:
             if reply.to == "suggested" and self._answer_suggestion(flow, frame, slots, state, reply):
@@ -195,7 +198,9 @@ class FlowRunner(AnswerReader):
         self.move(flow, frame, ctx.slots, trigger)
         return True
 
-    def _correct(self, flow: Flow[Any], frame: FlowFrame, slots: Slots, fixes: Sequence[CorrectSlot | WhichSlot]) -> Slots:
+    def _correct(
+        self, flow: Flow[Any], frame: FlowFrame, slots: Slots, fixes: Sequence[CorrectSlot | WhichSlot]
+    ) -> tuple[Slots, str]:
         """Make the corrections (each validated by the slots model), say what changed, and run
         again the steps behind that read a corrected slot; a value several slots could take is
         asked about instead."""
@@ -217,8 +222,7 @@ class FlowRunner(AnswerReader):
         if changed:
             frame.slots = slots.model_dump(mode="json")
             slots = self._rerun(flow, frame, slots, changed)
-        self.emit(" ".join(said))
-        return slots
+        return slots, " ".join(said)
 
     def _rerun(self, flow: Flow[Any], frame: FlowFrame, slots: Slots, corrected: list[str]) -> Slots:
         """Run again the steps behind the current state that read a corrected slot, so what they

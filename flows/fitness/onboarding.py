@@ -25,7 +25,7 @@ from engine.window import WINDOW
 from flows.fitness.anytime import CLOSED, read_anytime
 from flows.fitness.changes import PROFILE, fitness_profile, listed, show
 from flows.fitness.food import parse_allergies
-from flows.fitness.limits import plan_around
+from flows.fitness.limits import limitation_in, plan_around
 from flows.fitness.profile import NONE, FitnessSlots, Level, Stage, TimeOfDay, accumulated
 from flows.fitness.qualified import limitations_answer
 from flows.fitness.readers import GOAL_NAMES, parse_equipment
@@ -202,15 +202,12 @@ def why_asked(ctx: StepContext[FitnessSlots]) -> str | None:
 
 
 # The answers a later message may correct, and the words that name each. Free-text answers
-# (injuries, equipment, allergies) take almost any words: they must be named, or their old
-# value said as wrong ("bands not dumbbells"), never picked by a value alone.
+# (equipment, allergies) take almost any words: they must be named, or their old value said
+# as wrong ("bands not dumbbells"), never picked by a value alone.
 CORRECTABLE = (
     Correctable("fitness_level", names=("level", "fitness level", "nivel", "niveau", "livello", "nível")),
-    Correctable(
-        "limitations",
-        names=("injury", "injuries", "limitation", "limitations", "lesión", "blessure", "Verletzung", "lesão"),
-        by_value=False,
-    ),
+    # an injury said as a fact ("actually I have a bad knee") is read by the flow's own injury reader
+    Correctable("limitations", names=("limitation", "limitations"), parser=Parser(limitation_in, "an injury")),
     Correctable("goal", names=("goal", "goals", "main goal", "objective", "objetivo", "objectif", "Ziel", "obiettivo")),
     Correctable(
         "target_weight_kg",
