@@ -50,6 +50,7 @@ class CorrectionWords(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     cues: dict[str, list[str]]
     said: dict[str, list[str]]
+    swaps: dict[str, list[str]]
     negations: dict[str, list[str]]
     links: dict[str, list[str]]
     fillers: dict[str, list[str]]
@@ -70,6 +71,7 @@ NOTHING = CorrectionReading([], "", [])
 class _Words:
     cue: re.Pattern[str]
     said: re.Pattern[str]
+    swap: re.Pattern[str]
     negation: re.Pattern[str]
     link: re.Pattern[str]
     filler: re.Pattern[str]
@@ -99,7 +101,13 @@ def _words() -> _Words:
         rf"^(?:{_alternation(_phrases(table.fillers))})(?![\w'])|(?<![\w'])(?:{_alternation(_phrases(table.fillers))})$"
     )
     cues = whole(_phrases(table.cues) + _phrases(table.said))
-    return _Words(cues, whole(_phrases(table.said)), whole(_phrases(table.negations)), link, filler)
+    # "switch fri to sat", "cambia martes por jueves": a verb, the old value, a link, the new one
+    verbs, by = zip(*(p.split(" ... ") for ps in table.swaps.values() for p in ps), strict=True)
+    swap = re.compile(
+        rf"(?<![\w'])(?:{_alternation(_phrases({'': list(verbs)}))})\s+(?:the\s+|my\s+)?(?P<old>[\w'-]+(?:\s[\w'-]+)?)"
+        rf"\s+(?:{_alternation(_phrases({'': list(by)}))})\s+(?P<new>.+)$"
+    )
+    return _Words(cues, whole(_phrases(table.said)), swap, whole(_phrases(table.negations)), link, filler)
 
 
 def words_table() -> CorrectionWords:
@@ -251,8 +259,11 @@ def _clauses(text: str) -> list[_Clause]:
 
 
 def _contrast(text: str) -> tuple[str, str] | None:
-    """ "X not Y" as (X, Y), split at the last negation followed by a few words."""
+    """ "X not Y" as (X, Y), split at the last negation followed by a few words; "switch Y to X"
+    as (X, Y) too."""
     folded = fold_same_length(text)
+    if m := _words().swap.search(folded):
+        return text[m.start("new") : m.end("new")], text[m.start("old") : m.end("old")]
     for m in reversed(list(_words().negation.finditer(folded))):
         old = text[m.end() :]
         if old.strip() and len(old.split()) <= 5:
@@ -292,7 +303,7 @@ def read_corrections(flow: Flow[Any], state: Ask[Any], slots: Slots, text: str) 
             olds, old_part = carried_old
         named = [t for t in targets if t.names is not None and t.names.search(folded)] or carried_named
         candidates: list[tuple[_Target, object]] = []
-        if named and (cued or olds):
+        if named and (cued or olds or old_part):
             candidates = _named_values(named, slots, clause.read if not split else in_english_cues(new_part))
         if not candidates and olds:
             candidates = [(t, v) for t in olds if (v := _read(t, slots, new_part)) is not None]
@@ -336,8 +347,9 @@ def read_corrections(flow: Flow[Any], state: Ask[Any], slots: Slots, text: str) 
             carried_old = (olds, old_part) if olds else None
             if carried_from is None:
                 carried_from = clause.start
-                answers = not asked.greedy and _answers(asked, clause.text)
-                carried_answer = clause if answers else None
+                # a bare "no" leading a correction may also answer a yes/no question
+                bare_no = words.negation.fullmatch(fold_same_length(clause.text).strip(" ,.!")) is not None
+                carried_answer = clause if bare_no and not asked.greedy and _answers(asked, clause.text) else None
         else:
             carried_cue, carried_named, carried_old, carried_from, carried_answer = False, [], None, None, None
     if not commands:

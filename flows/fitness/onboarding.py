@@ -28,7 +28,7 @@ from flows.fitness.food import parse_allergies
 from flows.fitness.limits import limitation_in, plan_around
 from flows.fitness.profile import NONE, FitnessSlots, Level, Stage, TimeOfDay, accumulated
 from flows.fitness.qualified import limitations_answer
-from flows.fitness.readers import GOAL_NAMES, parse_equipment
+from flows.fitness.readers import GOAL_NAMES, parse_equipment, weekdays_in
 
 # -- steps and what is said ---------------------------------------------------------------
 
@@ -227,7 +227,13 @@ CORRECTABLE = (
     Correctable(
         "allergies", names=("allergies", "allergy", "allergic", "alergias", "Allergien", "allergie"), by_value=False
     ),
-    Correctable("preferred_days", names=("days", "weekdays", "training days", "días", "jours", "Tage", "giorni")),
+    # new weekdays are taken as said ("change my days to tuesday and thursday"): the count asked
+    # for at the question is a check on an answer, not on a change of mind
+    Correctable(
+        "preferred_days",
+        names=("days", "weekdays", "training days", "días", "jours", "Tage", "giorni"),
+        parser=Parser(lambda text: weekdays_in(text) or None, "weekdays"),
+    ),
     Correctable("time_of_day", names=("time", "time of day", "hora", "heure", "Uhrzeit", "orario", "horário")),
 )
 

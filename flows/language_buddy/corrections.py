@@ -103,7 +103,8 @@ def _one_field_value(rest: str, s: OnboardingSlots) -> dict[str, object]:
     if isinstance(zone, str):
         return {"timezone": zone} if zone != s.timezone else {}
     name = name_in(rest, weak=True, lowercase=True)
-    if name is None and len(rest.split()) <= 3 and isinstance(read_amend(rest), str) is False:
+    said_no = read_yes_no(rest) is not None  # "nein", "thats wrong": an answer, not a name
+    if name is None and not said_no and len(rest.split()) <= 3 and isinstance(read_amend(rest), str) is False:
         bare = parse_name(rest)
         name = bare if isinstance(bare, str) else None
     return {"name": name} if name is not None and name != s.name else {}
