@@ -34,6 +34,7 @@ from engine.commands import Command, CorrectSlot, WhichSlot
 from engine.cues import fold_same_length, in_english_cues
 from engine.errors import DataFileError
 from engine.extract import Empty, Invalid, Parser, fold, numbers
+from engine.numwords import spelled_out
 from engine.flow import Flow
 from engine.models import Slots
 from engine.states import Ask, Correctable
@@ -246,7 +247,9 @@ def _clauses(text: str) -> list[_Clause]:
             s, e = last + lead, last + len(piece.rstrip())
             t = text[s:e]
             # "Ana, no Anna", "3, pas 2": a clause that only says what is wrong belongs to the one before
-            if out and comma and _words().negation.match(fold_same_length(t)) and len(t.split()) <= 4:
+            neg = _words().negation.match(fold_same_length(t))
+            said = _strip(_without_cues(t[neg.end() :])) if neg else ""
+            if out and comma and neg and said and len(t.split()) <= 4:
                 prev = out[-1]
                 out[-1] = _Clause(prev.start, e, text[prev.start : e], in_english_cues(text[prev.start : e]))
             else:
@@ -392,15 +395,50 @@ def _answers(asked: Parser, text: str) -> bool:
     return found is not None and not isinstance(found, Invalid)
 
 
+_DIGITS = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)?(?![\w])")
+
+
+def _cue_or_no(text: str) -> bool:
+    folded = fold_same_length(text)
+    return _words().cue.search(folded) is not None or _words().negation.fullmatch(folded.strip(" ,.!")) is not None
+
+
+def self_repaired(text: str) -> str:
+    """A number taken back within the message, as the number meant: "three days a week, no wait,
+    four" is "4 days a week" (said ahead, it must not store 3). A clause that is a cue and one
+    short number replaces the last number of the clause before the cue."""
+    clauses = _clauses(text)
+    for j, value in enumerate(clauses):
+        said = numbers(value.text)
+        content = _strip(_without_cues(value.text))
+        if len(said) != 1 or not content or len(content.split()) > 3:
+            continue
+        k = j - 1
+        cued = _words().cue.search(fold_same_length(value.text)) is not None
+        while k >= 0 and not _strip(_without_cues(clauses[k].text)) and _cue_or_no(clauses[k].text):
+            cued, k = True, k - 1  # "no wait," before the number
+        if not cued or k < 0 or k == j:
+            continue
+        before = spelled_out(clauses[k].text)
+        last = list(_DIGITS.finditer(before))
+        if not last:
+            continue
+        n = said[0]
+        new = before[: last[-1].start()] + (f"{n:g}") + before[last[-1].end() :]
+        return self_repaired(text[: clauses[k].start] + new + text[value.end :])
+    return text
+
+
 def correction_commands(flow: Flow[Any], state: str, values: dict[str, Any], text: str) -> tuple[list[Command], str]:
     """The read stage's part: the commands the corrections in `text` give at `state` of `flow`
     (whose slots hold `values`), and the words left for the open question."""
     here = flow.state(state)
     if not isinstance(here, Ask) or not (flow.correctable or flow.corrects):
-        return [], text
+        return [], self_repaired(text)
     if any(aside.match(text) for aside in flow.asides):
         return [], text  # the flow's own aside reads it first (a new target language restarts the test)
     found = read_corrections(flow, here, flow.new_slots(values), text)
     if found.unclear:
         return [WhichSlot(words=text, slots=found.unclear)], ""
-    return list(found.commands), found.rest if found.commands else text
+    # a number taken back in what is left is read as the number meant
+    return list(found.commands), self_repaired(found.rest if found.commands else text)
