@@ -98,6 +98,8 @@ class FlowRunner(AnswerReader):
         state = flow.state(frame.state)
         if not isinstance(state, Ask):
             raise DefinitionError("session rests in a state that does not ask", flow=flow.name, state=frame.state)
+        if rest and not fixes:
+            self.text = rest  # the message as read: a number taken back within it is the number meant
         noted = ""
         if fixes:
             slots, noted = self._correct(flow, frame, slots, fixes)

@@ -115,7 +115,7 @@ def test_a_name_correction_mid_test_keeps_the_question(engine: Engine) -> None:
     talk(engine, *PROFILE_TURNS, "no")
     r = talk(engine, "actually my name is Maxim")
     assert (r.state, r.slots["name"]) == ("assess", "Maxim")
-    assert r.reply.startswith("Noted (name: Maxim).") and "[A1 · question 2 of 2]" in r.reply
+    assert r.reply.startswith("OK, name changed to Maxim.") and "[A1 · question 2 of 2]" in r.reply
     s = engine.session(BOT, "max")
     assert s is not None and s.active is not None and s.active.slots["correct"] == 1
 
