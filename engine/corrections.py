@@ -50,6 +50,7 @@ class CorrectionWords(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
     cues: dict[str, list[str]]
+    meant: dict[str, list[str]]
     said: dict[str, list[str]]
     swaps: dict[str, list[str]]
     negations: dict[str, list[str]]
@@ -71,6 +72,7 @@ NOTHING = CorrectionReading([], "", [])
 @dataclass(frozen=True)
 class _Words:
     cue: re.Pattern[str]
+    meant: re.Pattern[str]
     said: re.Pattern[str]
     swap: re.Pattern[str]
     negation: re.Pattern[str]
@@ -101,14 +103,14 @@ def _words() -> _Words:
     filler = re.compile(
         rf"^(?:{_alternation(_phrases(table.fillers))})(?![\w'])|(?<![\w'])(?:{_alternation(_phrases(table.fillers))})$"
     )
-    cues = whole(_phrases(table.cues) + _phrases(table.said))
+    cues = whole(_phrases(table.cues) + _phrases(table.said) + _phrases(table.meant))
     # "switch fri to sat", "cambia martes por jueves": a verb, the old value, a link, the new one
     verbs, by = zip(*(p.split(" ... ") for ps in table.swaps.values() for p in ps), strict=True)
     swap = re.compile(
         rf"(?<![\w'])(?:{_alternation(_phrases({'': list(verbs)}))})\s+(?:the\s+|my\s+)?(?P<old>[\w'-]+(?:\s[\w'-]+)?)"
         rf"\s+(?:{_alternation(_phrases({'': list(by)}))})\s+(?P<new>.+)$"
     )
-    return _Words(cues, whole(_phrases(table.said)), swap, whole(_phrases(table.negations)), link, filler)
+    return _Words(cues, whole(_phrases(table.meant)), whole(_phrases(table.said)), swap, whole(_phrases(table.negations)), link, filler)
 
 
 def words_table() -> CorrectionWords:
@@ -316,7 +318,8 @@ def read_corrections(flow: Flow[Any], state: Ask[Any], slots: Slots, text: str) 
         if not candidates and not named and not olds and cued and 0 < len(content.split()) <= VALUE_ONLY_WORDS:
             answer = asked(content)
             answers_open = not asked.greedy and answer is not None and not isinstance(answer, Invalid)
-            if not answers_open:
+            # "i meant" points back at an answer given: it may correct one the open question reads too
+            if not answers_open or words.meant.search(fold_same_length(clause.text)):
                 candidates = [
                     (t, v) for t in targets if t.correctable.by_value and (v := _read(t, slots, new_part)) is not None
                 ]
@@ -435,8 +438,6 @@ def correction_commands(flow: Flow[Any], state: str, values: dict[str, Any], tex
     here = flow.state(state)
     if not isinstance(here, Ask) or not (flow.correctable or flow.corrects):
         return [], self_repaired(text)
-    if any(aside.match(text) for aside in flow.asides):
-        return [], text  # the flow's own aside reads it first (a new target language restarts the test)
     found = read_corrections(flow, here, flow.new_slots(values), text)
     if found.unclear:
         return [WhichSlot(words=text, slots=found.unclear)], ""

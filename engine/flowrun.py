@@ -102,6 +102,11 @@ class FlowRunner(AnswerReader):
             self.text = rest  # the message as read: a number taken back within it is the number meant
         noted = ""
         if fixes:
+            # the flow's own asides read the message first, as they do any message (a new target
+            # language said at the placement test restarts it); then the corrections are made
+            for aside in flow.asides:
+                if aside.match(self.text) and self._aside(flow, frame, slots, state, aside):
+                    return
             slots, noted = self._correct(flow, frame, slots, fixes)
             if not rest.strip():
                 self.emit(f"{noted} {self.question(flow, state, slots)}".strip())
