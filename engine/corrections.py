@@ -118,6 +118,7 @@ def words_table() -> CorrectionWords:
     return CorrectionWords.model_validate(yaml.safe_load(CORRECTIONS_FILE.read_text(encoding="utf-8")))
 
 
+_LEADING_NO = re.compile(r"(?:no+|nah|nope|nein|non|nao)\b[\s,.!:-]*")
 _BUT = re.compile(r"(?:but|pero|mais|aber|ma|mas)\b", re.I)
 # Sentences, commas and the words that join a second thought ("i said 3 days but make it 4").
 _CLAUSE = re.compile(r"[.;!?\n]+|,|\s[-–—]\s|\s(?=(?:but|also|btw|plus|pero|mais|aber|però|ma|tambien|también)\s)", re.I)
@@ -301,9 +302,15 @@ def read_corrections(flow: Flow[Any], state: Ask[Any], slots: Slots, text: str) 
     for clause in _clauses(text):
         folded = fold_same_length(clause.read)
         cued = carried_cue or words.cue.search(fold_same_length(clause.text)) is not None
+        # "no its Sam", "nah im in lisbon": a no that opens a clause leads what follows
+        if (lead := _LEADING_NO.match(fold_same_length(clause.text))) and clause.text[lead.end() :].strip():
+            cued, clause = True, _Clause(clause.start, clause.end, clause.text[lead.end() :], clause.read, clause.comma)
+            clause.read = in_english_cues(clause.text)
+            folded = fold_same_length(clause.read)
         split = _contrast(clause.text) or _said(clause.text)
         new_part, old_part = split if split else (clause.text, "")
         olds = [t for t in targets if old_part and _is_old(t, old_part)]
+        cued = cued or bool(olds)  # "not Max, Sam": the old value said as wrong is a cue
         if not olds and carried_old is not None:
             olds, old_part = carried_old
         named = [t for t in targets if t.names is not None and t.names.search(folded)] or carried_named

@@ -180,3 +180,28 @@ def test_a_slot_named_in_six_languages(text: str) -> None:
 )
 def test_a_number_taken_back_within_the_message(text: str, meant: str) -> None:
     assert self_repaired(text) == meant
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("not Max, Sam", {"name": "Sam"}),
+        ("its polish not german", {"native_language": "pl"}),
+        ("no the name should be Sam", {"name": "Sam"}),
+        ("no my native is polish", {"native_language": "pl"}),
+        ("nah im in lisbon", {"timezone": "Europe/Lisbon"}),
+        ("no - Lisbon", {"timezone": "Europe/Lisbon"}),
+        ("wrong timezone, it's Tokyo", {"timezone": "Asia/Tokyo"}),
+        ("no, target italian", {"target_language": "it"}),
+        ("no, Polish", {}),  # either language: "What should I change?" asks
+        ("no its Max", {}),  # the same value again
+        ("yes the name is right", {}),
+    ],
+)
+def test_a_correction_at_the_profile_confirmation(text: str, found: dict[str, Any]) -> None:
+    confirming = {
+        "name": "Max", "native_language": "de", "target_language": "en", "timezone": "Europe/Berlin",
+        "level": "A1", "assessed_language": "en",
+    }  # fmt: skip
+    commands, _ = correction_commands(buddy_onboarding, "confirm", confirming, text)
+    assert {c.slot: c.value for c in commands if isinstance(c, CorrectSlot)} == found

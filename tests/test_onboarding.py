@@ -124,7 +124,7 @@ def test_a_target_correction_before_the_test_just_updates_it(engine: Engine) -> 
     talk(engine, "Hello!", "Max", "German", "English")
     r = talk(engine, "no, I want to learn Spanish")
     assert (r.state, r.slots["target_language"]) == ("ask_timezone", "es")
-    assert "Noted (target language: Spanish)" in r.reply
+    assert "OK, target language changed to Spanish." in r.reply
 
 
 def test_a_target_correction_during_the_test_restarts_it_for_the_new_language(db: str) -> None:

@@ -208,7 +208,7 @@ CORRECTABLE = (
     ),
     Correctable(
         "target_language",
-        names=("target language", "learn", "learning", "aprender", "apprendre", "lernen", "imparare"),
+        names=("target language", "target", "learn", "learning", "aprender", "apprendre", "lernen", "imparare"),
         by_value=False,
     ),
     Correctable("timezone", names=("timezone", "time zone", "zona horaria", "fuseau", "Zeitzone", "fuso", "fuso horário")),
