@@ -34,9 +34,9 @@ from engine.commands import Command, CorrectSlot, WhichSlot
 from engine.cues import fold_same_length, in_english_cues
 from engine.errors import DataFileError
 from engine.extract import Empty, Invalid, Parser, fold, numbers
-from engine.numwords import spelled_out
 from engine.flow import Flow
 from engine.models import Slots
+from engine.numwords import spelled_out
 from engine.states import Ask, Correctable
 
 CORRECTIONS_FILE = Path(__file__).parent / "data" / "corrections.yaml"
@@ -99,7 +99,9 @@ def _words() -> _Words:
         return re.compile(rf"(?<![\w'])(?:{_alternation(phrases)})(?![\w'])")
 
     # links and fillers are stripped from the ends of a value, repeatedly
-    link = re.compile(rf"^(?:{_alternation(_phrases(table.links))})(?![\w'])|(?<![\w'])(?:{_alternation(_phrases(table.links))})$")
+    link = re.compile(
+        rf"^(?:{_alternation(_phrases(table.links))})(?![\w'])|(?<![\w'])(?:{_alternation(_phrases(table.links))})$"
+    )
     filler = re.compile(
         rf"^(?:{_alternation(_phrases(table.fillers))})(?![\w'])|(?<![\w'])(?:{_alternation(_phrases(table.fillers))})$"
     )
@@ -110,7 +112,15 @@ def _words() -> _Words:
         rf"(?<![\w'])(?:{_alternation(_phrases({'': list(verbs)}))})\s+(?:the\s+|my\s+)?(?P<old>[\w'-]+(?:\s[\w'-]+)?)"
         rf"\s+(?:{_alternation(_phrases({'': list(by)}))})\s+(?P<new>.+)$"
     )
-    return _Words(cues, whole(_phrases(table.meant)), whole(_phrases(table.said)), swap, whole(_phrases(table.negations)), link, filler)
+    return _Words(
+        cues,
+        whole(_phrases(table.meant)),
+        whole(_phrases(table.said)),
+        swap,
+        whole(_phrases(table.negations)),
+        link,
+        filler,
+    )
 
 
 def words_table() -> CorrectionWords:
@@ -121,7 +131,9 @@ def words_table() -> CorrectionWords:
 _LEADING_NO = re.compile(r"(?:no+|nah|nope|nein|non|nao)\b[\s,.!:-]*")
 _BUT = re.compile(r"(?:but|pero|mais|aber|ma|mas)\b", re.I)
 # Sentences, commas and the words that join a second thought ("i said 3 days but make it 4").
-_CLAUSE = re.compile(r"[.;!?\n]+|,|\s[-–—]\s|\s(?=(?:but|also|btw|plus|pero|mais|aber|però|ma|tambien|también)\s)", re.I)
+_CLAUSE = re.compile(
+    r"[.;!?\n]+|,|\s[-–—]\s|\s(?=(?:but|also|btw|plus|pero|mais|aber|però|ma|tambien|también)\s)", re.I
+)
 
 
 @dataclass

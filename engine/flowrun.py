@@ -216,7 +216,8 @@ class FlowRunner(AnswerReader):
         for fix in fixes:
             if isinstance(fix, WhichSlot):
                 names = [_label(flow, n) for n in fix.slots]
-                said.append(f"Which answer do you want to change: {' or '.join(names)}? Name it, e.g. “change the {names[0]} to …”.")
+                which = " or ".join(names)
+                said.append(f"Which answer do you want to change: {which}? Name it, e.g. “change the {names[0]} to …”.")
                 continue
             try:
                 slots = flow.slots.model_validate({**slots.model_dump(), fix.slot: fix.value})
@@ -407,7 +408,7 @@ def _label(flow: Flow[Any], slot: str) -> str:
 
 
 def _changed(flow: Flow[Any], fix: CorrectSlot, value: object) -> str:
-    """"OK, rating changed to 3.": the flow's way of showing the slot, as a change."""
+    """ "OK, rating changed to 3.": the flow's way of showing the slot, as a change."""
     if fix.key is not None and isinstance(value, dict):
         return f"OK, changed: {fix.key} {value.get(fix.key)}."
     shown = flow.show(fix.slot, value) if flow.show else f"{fix.slot.replace('_', ' ')}: {value}"

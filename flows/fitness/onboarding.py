@@ -222,7 +222,9 @@ CORRECTABLE = (
         "minutes_per_session",
         names=("minutes", "mins", "min", "session", "sessions", "minutos", "minuti", "Minuten", "séances"),
     ),
-    Correctable("equipment", names=("equipment", "gear", "equipo", "équipement", "Ausrüstung", "attrezzatura"), by_value=False),
+    Correctable(
+        "equipment", names=("equipment", "gear", "equipo", "équipement", "Ausrüstung", "attrezzatura"), by_value=False
+    ),
     Correctable("diet", names=("diet", "dieta", "régime", "Ernährung", "alimentación")),
     Correctable(
         "allergies", names=("allergies", "allergy", "allergic", "alergias", "Allergien", "allergie"), by_value=False

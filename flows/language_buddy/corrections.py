@@ -4,9 +4,10 @@
 ways people say it once the whole profile is in front of them: the field and the value
 ("no, timezone is tokyo", "the name should be sam", "spanish native"), or a value only one
 field can take ("nah im in lisbon", "no its Sam"). The old value and the new one ("its polish
-not german", "not Max, Sam") are read by the engine, at any question (engine/corrections.py). A correction whose value cannot be read still names
-its field, which is then asked again (`amend`); a bare language ("no, Polish") could be
-either language and is left to "What should I change?".
+not german", "not Max, Sam") are read by the engine, at any question (engine/corrections.py).
+A correction whose value cannot be read still names its field, which is then asked again
+(`amend`); a bare language ("no, Polish") could be either language and is left to "What should
+I change?".
 """
 
 from __future__ import annotations
