@@ -14,7 +14,7 @@ from pydantic import Field
 
 from engine import Ask, Correctable, Final, Flow, RecordDraft, Slots, Step, StepContext, T
 from engine.extract import choice, rating, sentiment
-from flows.shared.feedback_answers import category_reader, comment_anywhere, sentiment_anywhere
+from flows.shared.feedback_answers import category_reader, comment_anywhere, rating_change, sentiment_anywhere
 from flows.shared.no_answer import words_answer
 
 Sentiment = Literal["positive", "negative", "neutral"]
@@ -145,9 +145,10 @@ feedback = Flow(
         T("answer", "category", "done"),
     ],
     cancel_summary="Feedback cancelled by the user before it was saved.",
-    # any message may carry the comment (beside the request or the rating) or how it went; a new
-    # rating ("oh and change my rating to 1") is a correction the engine reads (`correctable`)
-    fills={"comment": comment_anywhere, "sentiment": sentiment_anywhere},
+    # any message may carry the comment (beside the request or the rating), how it went, or a
+    # new rating; a correction of the rating is read by the engine first (`correctable`), and
+    # `rating_change` stays so that a model's form still holds the rating (its recorded prompts do)
+    fills={"comment": comment_anywhere, "rating": rating_change, "sentiment": sentiment_anywhere},
     # a rating said again at a later question ("wait, I meant 3", "change my rating to 1"),
     # named by these words in the languages the bots' users write in
     correctable=(

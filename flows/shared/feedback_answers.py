@@ -30,6 +30,11 @@ _RATING_FIRST = re.compile(
     re.I,
 )
 _QUESTIONISH = re.compile(r"\?\s*$|^\s*(?:what|why|how|huh|sorry)\b", re.I)
+_CHANGE = re.compile(
+    r"\b(?:change|make|set|update|correct|switch)\s+(?:my |the )?(?:rating|score|it|that)\s+(?:to|into)\s+(\S+)"
+    r"|\b(?:actually|no,?|wait,?)\s+(?:i'?d (?:say|give it)|give it|make it|rate it)\s+(?:an? )?(\S+)",
+    re.IGNORECASE,
+)
 _read_rating = rating(1, 5)
 _read_sentiment = sentiment()
 
@@ -44,6 +49,15 @@ def _detail(text: str) -> object:
         if len(rest.split()) >= 3 and not _QUESTIONISH.search(rest):
             return rest
     return None
+
+
+def _rating_change(text: str) -> object:
+    """A rating named as a change ("change my rating to 1", "actually I'd give it a 2")."""
+    m = _CHANGE.search(text)
+    if m is None:
+        return None
+    value = _read_rating(m.group(1) or m.group(2))
+    return value if isinstance(value, int) else None
 
 
 def _mood(text: str) -> object:
@@ -83,4 +97,5 @@ def category_reader(options: Mapping[str, Sequence[str]]) -> Parser:
 
 
 comment_anywhere = Parser(_detail, "what happened, beside a request or a rating")
+rating_change = Parser(_rating_change, "a new rating from 1 to 5")
 sentiment_anywhere = Parser(_mood, "how it went")
