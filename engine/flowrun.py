@@ -411,7 +411,8 @@ def _changed(flow: Flow[Any], fix: CorrectSlot, value: object) -> str:
     """ "OK, rating changed to 3.": the flow's way of showing the slot, as a change."""
     if fix.key is not None and isinstance(value, dict):
         return f"OK, changed: {fix.key} {value.get(fix.key)}."
-    shown = flow.show(fix.slot, value) if flow.show else f"{fix.slot.replace('_', ' ')}: {value}"
+    told = ", ".join(map(str, value)) if isinstance(value, list) else value
+    shown = flow.show(fix.slot, value) if flow.show else f"{fix.slot.replace('_', ' ')}: {told}"
     label, sep, told = shown.partition(": ")
     return f"OK, {label} changed to {told}." if sep else f"OK, changed: {shown}."
 
