@@ -123,11 +123,6 @@ def _words() -> _Words:
     )
 
 
-def words_table() -> CorrectionWords:
-    """The table as loaded (a broken file raises DataFileError saying what to fix)."""
-    return CorrectionWords.model_validate(yaml.safe_load(CORRECTIONS_FILE.read_text(encoding="utf-8")))
-
-
 _LEADING_NO = re.compile(r"(?:no+|nah|nope|nein|non|nao)\b[\s,.!:-]*")
 _BUT = re.compile(r"(?:but|pero|mais|aber|ma|mas)\b", re.I)
 # Sentences, commas and the words that join a second thought ("i said 3 days but make it 4").

@@ -205,3 +205,12 @@ def test_a_correction_at_the_profile_confirmation(text: str, found: dict[str, An
     }  # fmt: skip
     commands, _ = correction_commands(buddy_onboarding, "confirm", confirming, text)
     assert {c.slot: c.value for c in commands if isinstance(c, CorrectSlot)} == found
+
+
+def test_a_goal_changes_only_when_the_message_corrects_it() -> None:
+    values = {"fitness_level": "beginner", "limitations": "none", "goal": "muscle_gain"}
+    commands, _ = correction_commands(fitness_onboarding, "target_weight", values, "actually my goal is to lose weight")
+    assert [(c.slot, c.value) for c in commands if isinstance(c, CorrectSlot)] == [("goal", "fat_loss")]
+    # talk about the target is no new goal
+    said = "I just want to lose some weight, maybe 80"
+    assert correction_commands(fitness_onboarding, "target_weight", values, said) == ([], said)
