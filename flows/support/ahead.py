@@ -118,7 +118,7 @@ def given_reader(s: ClarificationSlots) -> Parser:
                 new[q.text] = value
         return {**s.given, **new} if new else None
 
-    return Parser(rule, "answers to the questions still to come, or corrections")
+    return Parser(rule, "answers to the questions still to come")
 
 
 def corrects(s: ClarificationSlots) -> list[Correctable]:
