@@ -450,7 +450,7 @@ def correction_commands(flow: Flow[Any], state: str, values: dict[str, Any], tex
     """The read stage's part: the commands the corrections in `text` give at `state` of `flow`
     (whose slots hold `values`), and the words left for the open question."""
     here = flow.state(state)
-    if not isinstance(here, Ask) or not (flow.correctable or flow.corrects):
+    if not isinstance(here, Ask) or not here.corrections or not (flow.correctable or flow.corrects):
         return [], self_repaired(text)
     found = read_corrections(flow, here, flow.new_slots(values), text)
     if found.unclear:

@@ -62,6 +62,9 @@ class Ask(Generic[S_in]):
     # False: the question is said as written, never reworded by a model (a summary of facts to
     # confirm, where a rewording could only drop or change one)
     phrased: bool = True
+    # False where the question itself reads changes to earlier answers (a review of the whole
+    # record): the engine's correction reader (engine/corrections.py) leaves its messages to it
+    corrections: bool = True
 
     trigger = ANSWER
 

@@ -379,6 +379,7 @@ fitness_onboarding = Flow(
             ask_if_filled=True,
             phrased=False,
             interruptible=False,
+            corrections=False,  # its own parser reads the changes (engine/amend.py)
         ),
         Step("revised", run=revise(PROFILE, "review")),
         Final("done", summary=plan_summary, say=closing, records=fitness_profile),
