@@ -199,39 +199,18 @@ def show(slot: str, value: object) -> str:
 # Annie", "mi lengua materna es el gallego"). A name or a bare language could be several
 # answers: they must be named, or their old value said as wrong ("it's Ana not Anna").
 CORRECTABLE = (
-    Correctable(
-        "name", names=("name", "my name", "nombre", "nom", "prénom", "Name", "Vorname", "nome"), by_value=False
-    ),
-    Correctable(
-        "native_language",
-        names=(
-            "native language",
-            "native",
-            "mother tongue",
-            "first language",
-            "lengua materna",
-            "langue maternelle",
-            "Muttersprache",
-            "madrelingua",
-            "lingua madre",
-            "língua materna",
-        ),
-        by_value=False,
-    ),
-    Correctable(
-        "target_language",
-        names=("target language", "target", "learn", "learning", "aprender", "apprendre", "lernen", "imparare"),
-        by_value=False,
-    ),
-    Correctable(
-        "timezone", names=("timezone", "time zone", "zona horaria", "fuseau", "Zeitzone", "fuso", "fuso horário")
-    ),
-    Correctable(
-        "level",
-        names=("level", "cefr", "nivel", "niveau", "Niveau", "livello", "nível"),
-        parser=choice({level: [] for level in LEVELS}),
-    ),
-)
+    Correctable("name", by_value=False, names=(
+        "name", "my name", "nombre", "nom", "prénom", "Name", "Vorname", "nome")),
+    Correctable("native_language", by_value=False, names=(
+        "native language", "native", "mother tongue", "first language", "lengua materna", "langue maternelle",
+        "Muttersprache", "madrelingua", "lingua madre", "língua materna")),
+    Correctable("target_language", by_value=False, names=(
+        "target language", "target", "learn", "learning", "aprender", "apprendre", "lernen", "imparare")),
+    Correctable("timezone", names=(
+        "timezone", "time zone", "zona horaria", "fuseau", "Zeitzone", "fuso", "fuso horário")),
+    Correctable("level", names=("level", "cefr", "nivel", "niveau", "Niveau", "livello", "nível"),
+                parser=choice({level: [] for level in LEVELS})),
+)  # fmt: skip
 
 onboarding = Flow(
     name="onboarding",

@@ -86,6 +86,10 @@ def entry(s: FeedbackSlots) -> list[RecordDraft]:
     return [RecordDraft(kind="feedback", data=s.model_dump(mode="json"))]
 
 
+# the words that name the rating in a correction ("change my rating to 1", "muda a nota para 1")
+RATING_WORDS = ("rating", "rate", "score", "stars", "nota", "puntuación", "calificación", "valoración", "note",
+                "Bewertung", "voto", "valutazione", "avaliação", "classificação")  # fmt: skip
+
 feedback = Flow(
     name="feedback",
     description="collect a rating, a comment and a category, then save a feedback entry",
@@ -151,26 +155,6 @@ feedback = Flow(
     fills={"comment": comment_anywhere, "rating": rating_change, "sentiment": sentiment_anywhere},
     # a rating said again at a later question ("wait, I meant 3", "change my rating to 1"),
     # named by these words in the languages the bots' users write in
-    correctable=(
-        Correctable(
-            "rating",
-            names=(
-                "rating",
-                "rate",
-                "score",
-                "stars",
-                "nota",
-                "puntuación",
-                "calificación",
-                "valoración",
-                "note",
-                "Bewertung",
-                "voto",
-                "valutazione",
-                "avaliação",
-                "classificação",
-            ),
-        ),
-    ),
+    correctable=(Correctable("rating", names=RATING_WORDS),),
     show=lambda slot, value: f"{slot}: {value}",
 )
