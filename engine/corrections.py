@@ -31,7 +31,8 @@ import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from engine.commands import Command, CorrectSlot, WhichSlot
-from engine.cues import fold_same_length, in_english_cues
+from engine.cues import fold_same_length as _fold_same_length
+from engine.cues import in_english_cues
 from engine.errors import DataFileError
 from engine.extract import Empty, Invalid, Parser, fold, numbers
 from engine.flow import Flow
@@ -40,6 +41,8 @@ from engine.numwords import spelled_out
 from engine.states import Ask, Correctable
 
 CORRECTIONS_FILE = Path(__file__).parent / "data" / "corrections.yaml"
+# the pieces of one message are folded several times over (cues, names, negations)
+fold_same_length = lru_cache(maxsize=4096)(_fold_same_length)
 # a correction by its value alone is short ("wait, I meant 3", "scusa, volevo dire quattro"):
 # a longer clause with a cue word in it is more likely an answer that happens to hold a number
 VALUE_ONLY_WORDS = 6
@@ -139,14 +142,19 @@ class _Target:
     names: re.Pattern[str] | None
 
 
+@lru_cache(maxsize=512)
+def _names(slot: str, names: tuple[str, ...]) -> re.Pattern[str]:
+    """The words that name a slot (and its own name), as one pattern, longest first; built once."""
+    said = sorted({fold_same_length(n) for n in names} | {fold_same_length(slot.replace("_", " "))}, key=len)
+    return re.compile(rf"(?<![\w'])(?:{_alternation(said[::-1])})(?![\w'])")
+
+
 def _targets(flow: Flow[Any], slots: Slots, asked: str | None) -> list[_Target]:
     out = []
     for c, parser, current in flow.correctables(slots):
         if c.slot == asked and c.key is None:
             continue  # the open question's own slot is answered, not corrected
-        names = sorted({fold_same_length(n) for n in c.names} | {fold_same_length(c.slot.replace("_", " "))}, key=len)
-        pattern = re.compile(rf"(?<![\w'])(?:{_alternation(names[::-1])})(?![\w'])") if names else None
-        out.append(_Target(c, parser, current, pattern))
+        out.append(_Target(c, parser, current, _names(c.slot, tuple(c.names))))
     return out
 
 
@@ -241,8 +249,12 @@ class _Clause:
     start: int
     end: int
     text: str  # as typed
-    read: str  # cues written in English ("me llamo" -> "my name is"), for finding slot names
     comma: bool = False  # it ends at a comma (not a full stop): it runs on into the next one
+
+    @property
+    def read(self) -> str:
+        """Its cues written in English ("me llamo" -> "my name is"), for finding slot names."""
+        return in_english_cues(self.text)
 
 
 def _clauses(text: str) -> list[_Clause]:
@@ -261,9 +273,9 @@ def _clauses(text: str) -> list[_Clause]:
             said = _strip(_without_cues(t[neg.end() :])) if neg else ""
             if out and comma and neg and said and len(t.split()) <= 4:
                 prev = out[-1]
-                out[-1] = _Clause(prev.start, e, text[prev.start : e], in_english_cues(text[prev.start : e]))
+                out[-1] = _Clause(prev.start, e, text[prev.start : e])
             else:
-                out.append(_Clause(s, e, t, in_english_cues(t)))
+                out.append(_Clause(s, e, t))
         last = m.end() if m else len(text)
         comma = m is not None and not re.search(r"[.;!?\n]", m.group())  # a comma or a dash runs on
         if out:
@@ -311,8 +323,7 @@ def read_corrections(flow: Flow[Any], state: Ask[Any], slots: Slots, text: str) 
         cued = carried_cue or words.cue.search(fold_same_length(clause.text)) is not None
         # "no its Sam", "nah im in lisbon": a no that opens a clause leads what follows
         if (lead := _LEADING_NO.match(fold_same_length(clause.text))) and clause.text[lead.end() :].strip():
-            cued, clause = True, _Clause(clause.start, clause.end, clause.text[lead.end() :], clause.read, clause.comma)
-            clause.read = in_english_cues(clause.text)
+            cued, clause = True, _Clause(clause.start, clause.end, clause.text[lead.end() :], clause.comma)
             folded = fold_same_length(clause.read)
         split = _contrast(clause.text) or _said(clause.text)
         new_part, old_part = split if split else (clause.text, "")
@@ -424,6 +435,8 @@ def self_repaired(text: str) -> str:
     """A number taken back within the message, as the number meant: "three days a week, no wait,
     four" is "4 days a week" (said ahead, it must not store 3). A clause that is a cue and one
     short number replaces the last number of the clause before the cue."""
+    if len(numbers(text)) < 2:
+        return text  # nothing taken back: one number or none
     clauses = _clauses(text)
     for j, value in enumerate(clauses):
         said = numbers(value.text)
@@ -446,12 +459,22 @@ def self_repaired(text: str) -> str:
     return text
 
 
+def _may_correct(text: str) -> bool:
+    """Every way a correction is read starts from a cue, a negation, a swap or a leading no."""
+    w, folded = _words(), fold_same_length(text)
+    return bool(w.cue.search(folded) or w.negation.search(folded) or w.swap.search(folded) or _LEADING_NO.match(folded))
+
+
 def correction_commands(flow: Flow[Any], state: str, values: dict[str, Any], text: str) -> tuple[list[Command], str]:
     """The read stage's part: the commands the corrections in `text` give at `state` of `flow`
     (whose slots hold `values`), and the words left for the open question."""
     here = flow.state(state)
     if not isinstance(here, Ask) or not here.corrections or not (flow.correctable or flow.corrects):
         return [], self_repaired(text)
+    if flow.corrects is None and all(values.get(n) in (None, [], {}) for n in flow.correctable_names):
+        return [], self_repaired(text)  # nothing filled yet that could be corrected: no slots model built
+    if not _may_correct(text):
+        return [], self_repaired(text)  # no cue, no old value said as wrong: an answer like any other
     found = read_corrections(flow, here, flow.new_slots(values), text)
     if found.unclear:
         return [WhichSlot(words=text, slots=found.unclear)], ""
