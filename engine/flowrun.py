@@ -98,8 +98,9 @@ class FlowRunner(AnswerReader):
         state = flow.state(frame.state)
         if not isinstance(state, Ask):
             raise DefinitionError("session rests in a state that does not ask", flow=flow.name, state=frame.state)
-        if rest and not fixes:
-            self.text = rest  # the message as read: a number taken back within it is the number meant
+        if rest and not fixes and rest != self.said:
+            # a number taken back within the message is the number meant (engine/corrections.py)
+            self.text = rest
         noted = ""
         if fixes:
             # the flow's own asides read the message first, as they do any message (a new target
