@@ -70,7 +70,7 @@ from engine.models import (
 )
 from engine.registry import Registry, default_registry, load_bot
 from engine.runtime import Engine, TurnResult
-from engine.states import Aside, Ask, Final, Step, T
+from engine.states import Aside, Ask, Correctable, Final, Step, T
 from engine.store import MemoryStore, Store
 from engine.store.sql import SqlStore
 
@@ -83,6 +83,7 @@ __all__ = [
     "Ask",
     "Bot",
     "ConflictError",
+    "Correctable",
     "DataFileError",
     "DefinitionError",
     "Empty",

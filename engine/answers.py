@@ -37,7 +37,7 @@ class AnswerReader(TurnBase):
     @staticmethod
     def _fillable(flow: Flow[Any], slots: Slots, name: str) -> bool:
         """May a message set `name` now: is it open, or a filled slot the flow lets be corrected?"""
-        return getattr(slots, name, None) is None or name in flow.correctable
+        return getattr(slots, name, None) is None or name in flow.correctable_names
 
     def _fill_from_model(
         self, flow: Flow[Any], slots: Slots, found: dict[str, object], state: Ask

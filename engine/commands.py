@@ -7,8 +7,9 @@ a trace or a test can say why a command was read.
 
 Today's readers produce one route-level command per message (`reading.read`), and the open
 flow's own reading (asides, offers, slots set or corrected, the state's parser, a model's
-parse) still happens inside the flow's executor (`AnswerFlow`); `SetSlot`, `CorrectSlot`
-and `Skip` are the commands that reading is to be expressed through next.
+parse) still happens inside the flow's executor (`AnswerFlow`). Corrections of a filled slot
+at a later question are read before it (engine/corrections.py) into `CorrectSlot` (or
+`WhichSlot` when the value fits several); `SetSlot` and `Skip` are next.
 """
 
 from __future__ import annotations
@@ -33,11 +34,20 @@ class SetSlot(_Command):
 
 
 class CorrectSlot(_Command):
-    """Replace a filled slot's value (the flow must let it be corrected)."""
+    """Replace a filled slot's value (the flow must let it be corrected): `value` is what the
+    slot holds afterwards; `key`, for a dict slot, the one answer in it that changed."""
 
     kind: Literal["correct_slot"] = "correct_slot"
     slot: str
     value: JsonValue
+    key: str | None = None
+
+
+class WhichSlot(_Command):
+    """A correction whose value fits several filled slots: the user is asked which one."""
+
+    kind: Literal["which_slot"] = "which_slot"
+    slots: list[str]
 
 
 class Cancel(_Command):
@@ -144,6 +154,7 @@ class AmendAsk(_Command):
 Command = Annotated[
     SetSlot
     | CorrectSlot
+    | WhichSlot
     | Cancel
     | Help
     | AskBack

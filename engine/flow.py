@@ -31,6 +31,7 @@ from engine.states import (
     Aside,
     Ask,
     Condition,
+    Correctable,
     Final,
     State,
     Step,
@@ -96,7 +97,12 @@ class Flow(Generic[S]):
     # the questions it reads for may be data (a knowledge-base document's). A dict slot holds
     # several answers: a message adding one fills it, one changing an answer corrects it.
     fills: Mapping[str, Parser | Callable[[S], Parser]] = field(default_factory=dict)
-    correctable: Sequence[str] = ()
+    # A slot named here (or as a `Correctable`, with the words that name it) may also be
+    # corrected by a message that says so at a later question ("wait, I meant 3"); the engine
+    # reads it (engine/corrections.py). `corrects` adds ones known only from the slots (a
+    # knowledge-base document's answered questions).
+    correctable: Sequence[str | Correctable] = ()
+    corrects: Callable[[S], Sequence[Correctable]] | None = None
     # Earlier versions still shipped: a run started on one of them finishes on it.
     older: Sequence[Flow[Any]] = ()
     # {N: f}: f turns the stored slots of a version-N run into version N+1's; a run whose
@@ -111,6 +117,7 @@ class Flow(Generic[S]):
     # the states by name, read-only: a turn finds a stored run's state in it
     named: Mapping[str, State] = field(init=False, repr=False)
     _by_name: dict[str, State] = field(init=False, repr=False)
+    correctable_names: frozenset[str] = field(init=False, repr=False)
     _cursor: _Cursor = field(init=False, repr=False)
     _machine: QuietMachine = field(init=False, repr=False)
     _lock: threading.Lock = field(init=False, repr=False)
@@ -120,6 +127,7 @@ class Flow(Generic[S]):
     def __post_init__(self) -> None:
         self._by_name = {}
         self.named = MappingProxyType(self._by_name)
+        self.correctable_names = frozenset(c if isinstance(c, str) else c.slot for c in self.correctable)
         for s in self.states:
             if s.name in self._by_name:
                 raise self._error(f"state {s.name!r} is declared twice", s.name)
@@ -160,6 +168,28 @@ class Flow(Generic[S]):
 
     def new_slots(self, values: JsonObject | None = None) -> S:
         return self.slots.model_validate(values or {})
+
+    def correctables(self, slots: S) -> list[tuple[Correctable, Parser, object]]:
+        """The filled slots a message may correct now, each with the parser its new value is
+        read by and the value it holds."""
+        out: list[tuple[Correctable, Parser, object]] = []
+        declared = [Correctable(c) if isinstance(c, str) else c for c in self.correctable]
+        for c in [*declared, *(self.corrects(slots) if self.corrects else ())]:
+            current = c.current if c.key is not None else getattr(slots, c.slot, None)
+            if current is None or current == [] or current == {}:
+                continue
+            parser = c.parser or self._parser_of(c.slot)
+            if parser is None:
+                continue
+            out.append((c, parser if isinstance(parser, Parser) else parser(slots), current))
+        return out
+
+    def _parser_of(self, slot: str) -> Parser | Callable[[Any], Parser] | None:
+        """How `slot` is read when it is asked for (its Ask's parser), else by the flow's `fills`."""
+        ask = next((s for s in self.states if isinstance(s, Ask) and s.slot == slot), None)
+        if ask is not None:
+            return ask.parse
+        return self.fills.get(slot)
 
     # -- running ---------------------------------------------------------------------------
 
@@ -202,7 +232,7 @@ class Flow(Generic[S]):
             if isinstance(st, Step) and (unread := sorted(set(st.reads) - set(self.slots.model_fields))):
                 known = sorted(self.slots.model_fields)
                 raise self._error(f"step reads unknown slots {unread}; slots are {known}", st.name)
-        unknown = sorted((set(self.fills) | set(self.correctable)) - set(self.slots.model_fields))
+        unknown = sorted((set(self.fills) | self.correctable_names) - set(self.slots.model_fields))
         if unknown:
             raise self._error(
                 f"fills or correctable name unknown slots {unknown}; slots are {sorted(self.slots.model_fields)}"

@@ -12,8 +12,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from engine.answers import AnswerReader
-from engine.commands import YesNo
+from engine.answers import AnswerReader, validator_sentence
+from engine.commands import CorrectSlot, WhichSlot, YesNo
 from engine.context import StepContext
 from engine.errors import DefinitionError
 from engine.extract import Invalid
@@ -64,7 +64,14 @@ class FlowRunner(AnswerReader):
         self.advance(flow, frame, slots)
 
     def flow_turn(
-        self, flow: Flow[Any], frame: FlowFrame, *, resuming: bool = False, replies: Sequence[YesNo] = ()
+        self,
+        flow: Flow[Any],
+        frame: FlowFrame,
+        *,
+        resuming: bool = False,
+        replies: Sequence[YesNo] = (),
+        fixes: Sequence[CorrectSlot | WhichSlot] = (),
+        rest: str = "",
     ) -> None:
         """The message answers the open flow's question, resting in `frame.state`.
 
@@ -74,6 +81,9 @@ class FlowRunner(AnswerReader):
         `resuming`: the run was paused and this message brings it back; it answers the
         question only when the rules read it so. `replies`: the message read as a yes or a no
         to a value suggested at this question last turn, or a no to a message offered there.
+        `fixes`: earlier answers the message corrects (engine/corrections.py), made first; then
+        `rest`, the message without them, is read as usual, and a rest that answers nothing asks
+        the question again without using an attempt.
         """
         frame.turns += 1
         frame.scratchpad.append(Message(role="user", content=self.said))  # as typed: "yes" to an offer
@@ -88,6 +98,23 @@ class FlowRunner(AnswerReader):
         state = flow.state(frame.state)
         if not isinstance(state, Ask):
             raise DefinitionError("session rests in a state that does not ask", flow=flow.name, state=frame.state)
+        if rest and not fixes and rest != self.said:
+            # a number taken back within the message is the number meant (engine/corrections.py)
+            self.text = rest
+        noted = ""
+        if fixes:
+            # the flow's own asides read the message first, as they do any message (a new target
+            # language said at the placement test restarts it); then the corrections are made
+            for aside in flow.asides:
+                if aside.match(self.text) and self._aside(flow, frame, slots, state, aside):
+                    return
+            slots, noted = self._correct(flow, frame, slots, fixes)
+            if not rest.strip():
+                self.emit(f"{noted} {self.question(flow, state, slots)}".strip())
+                return
+            # the rest of the message is read as usual; what was corrected is said first
+            self.emit(noted)
+            self.text = rest
         for reply in replies:
             if reply.to == "suggested" and self._answer_suggestion(flow, frame, slots, state, reply):
                 return
@@ -111,7 +138,7 @@ class FlowRunner(AnswerReader):
             # what the user will see acknowledged: corrections, answers to questions to come,
             # and any change to a slot the flow lets be corrected
             asked = {s.slot for s in flow.states if isinstance(s, Ask)}
-            shown = [k for k in changed if k in corrected or k in asked or k in flow.correctable]
+            shown = [k for k in changed if k in corrected or k in asked or k in flow.correctable_names]
             show = flow.show or (lambda k, v: f"{k.replace('_', ' ')}: {v}")
             noted = f"Noted ({', '.join(show(k, getattr(slots, k)) for k in shown)})." if shown else ""
             # Beside what else it said, the message may still answer the question ("3 — the audio
@@ -139,6 +166,10 @@ class FlowRunner(AnswerReader):
         if others:
             # the message answered other questions, not this one: noted, and this one asked again
             self.emit(self.question(flow, state, flow.new_slots(frame.slots)))
+            return
+        if fixes:
+            # the message was a correction; what else it said answers nothing: no attempt is used
+            self.emit(self.question(flow, state, slots))
             return
         frame.attempts += 1
         if frame.attempts >= state.max_attempts:
@@ -174,6 +205,33 @@ class FlowRunner(AnswerReader):
             return True
         self.move(flow, frame, ctx.slots, trigger)
         return True
+
+    def _correct(
+        self, flow: Flow[Any], frame: FlowFrame, slots: Slots, fixes: Sequence[CorrectSlot | WhichSlot]
+    ) -> tuple[Slots, str]:
+        """Make the corrections (each validated by the slots model), say what changed, and run
+        again the steps behind that read a corrected slot; a value several slots could take is
+        asked about instead."""
+        said: list[str] = []
+        changed: list[str] = []
+        for fix in fixes:
+            if isinstance(fix, WhichSlot):
+                names = [_label(flow, n) for n in fix.slots]
+                which = " or ".join(names)
+                said.append(f"Which answer do you want to change: {which}? Name it, e.g. “change the {names[0]} to …”.")
+                continue
+            try:
+                slots = flow.slots.model_validate({**slots.model_dump(), fix.slot: fix.value})
+            except ValidationError as e:
+                said.append(f"I couldn't change that ({_reason(e)}).")
+                continue
+            changed.append(fix.slot)
+            self.trace.notice("correct", flow.name, frame.state, fix.key or fix.slot)
+            said.append(_changed(flow, fix, getattr(slots, fix.slot)))
+        if changed:
+            frame.slots = slots.model_dump(mode="json")
+            slots = self._rerun(flow, frame, slots, changed)
+        return slots, " ".join(said)
 
     def _rerun(self, flow: Flow[Any], frame: FlowFrame, slots: Slots, corrected: list[str]) -> Slots:
         """Run again the steps behind the current state that read a corrected slot, so what they
@@ -342,6 +400,27 @@ class FlowRunner(AnswerReader):
             return False
         self.emit("Alright. " + self.question(flow, state, slots))
         return True
+
+
+def _label(flow: Flow[Any], slot: str) -> str:
+    if flow.show is None:
+        return slot.replace("_", " ")
+    return flow.show(slot, "").split(":")[0].strip() or slot.replace("_", " ")
+
+
+def _changed(flow: Flow[Any], fix: CorrectSlot, value: object) -> str:
+    """ "OK, rating changed to 3.": the flow's way of showing the slot, as a change."""
+    if fix.key is not None and isinstance(value, dict):
+        return f"OK, changed: {fix.key} {value.get(fix.key)}."
+    told = ", ".join(map(str, value)) if isinstance(value, list) else value
+    shown = flow.show(fix.slot, value) if flow.show else f"{fix.slot.replace('_', ' ')}: {told}"
+    label, sep, told = shown.partition(": ")
+    return f"OK, {label} changed to {told}." if sep else f"OK, changed: {shown}."
+
+
+def _reason(e: ValidationError) -> str:
+    first = e.errors()[0]
+    return validator_sentence(first) or str(first.get("msg", "not a valid value")).lower()
 
 
 def _corrects(old: object, new: object) -> bool:

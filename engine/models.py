@@ -240,6 +240,7 @@ NoticeKind = Literal[
     "skipped",  # the user asked to skip the question; detail: the slot left empty, or why not
     "aside",  # detail: the aside's name
     "rerun",  # a step run again because a message corrected a slot it reads; detail: which
+    "correct",  # an earlier answer corrected at a later question (engine/corrections.py); detail: the slot
     "offer",  # a yes to what an aside offered ("Did you mean English?"); detail: the message read instead
     "pause",
     "resume",

@@ -29,6 +29,7 @@ from engine.commands import (
     StartFlow,
     YesNo,
 )
+from engine.corrections import correction_commands
 from engine.extract import fold, read_yes_no
 from engine.handoff import hold_of
 from engine.models import CarryOver, SessionState, StoredRecord
@@ -80,7 +81,9 @@ def read(
         if interrupt:
             commands = [StartFlow(words=text, flow=interrupt, via="interrupt")]
         else:
-            commands = [*_replies(carried, text), AnswerFlow(words=text, flow=a.flow, state=a.state)]
+            # an earlier answer corrected ("wait, I meant 3") is read first; the rest answers the question
+            fixes, rest = correction_commands(flow, a.state, a.slots, text)
+            commands = [*_replies(carried, text), *fixes, AnswerFlow(words=rest, flow=a.flow, state=a.state)]
     else:
         commands = _main(bot, session, carried, text, entry, latest)
     answered = any(isinstance(c, (AnswerFlow, Resume)) for c in commands)

@@ -62,6 +62,9 @@ class Ask(Generic[S_in]):
     # False: the question is said as written, never reworded by a model (a summary of facts to
     # confirm, where a rewording could only drop or change one)
     phrased: bool = True
+    # False where the question itself reads changes to earlier answers (a review of the whole
+    # record): the engine's correction reader (engine/corrections.py) leaves its messages to it
+    corrections: bool = True
 
     trigger = ANSWER
 
@@ -115,6 +118,27 @@ class Final(Generic[S_in]):
     initial: bool = False
 
     trigger = ""
+
+
+@dataclass(frozen=True)
+class Correctable:
+    """A filled slot a later message may correct while the flow is open (engine/corrections.py).
+
+    `names`: the words that name it in a message ("days", "días", "jours"), any language the
+    flow reads; a slot named in the message is the one corrected ("change the days to five").
+    `parser`: how its new value reads; None takes the parser of the Ask state that fills it
+    (or the flow's `fills` reader). `by_value`: may a value alone pick it ("wait, I meant 3")?
+    False where the parser takes almost any word (a name): then it must be named, or its old
+    value said ("it's Ana not Anna"). `key`/`current`: one answer of a dict slot (a support
+    question's, by its text) and the value it holds now, for flows whose questions are data.
+    """
+
+    slot: str
+    names: Sequence[str] = ()
+    parser: Parser | Callable[[Any], Parser] | None = None
+    by_value: bool = True
+    key: str | None = None
+    current: object = None
 
 
 State = Ask[Any] | Step[Any] | Final[Any]

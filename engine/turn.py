@@ -19,12 +19,14 @@ from engine.commands import (
     Cancel,
     Chitchat,
     Command,
+    CorrectSlot,
     Handoff,
     Held,
     Help,
     Resume,
     Skip,
     StartFlow,
+    WhichSlot,
     YesNo,
 )
 from engine.context import MainContext
@@ -98,20 +100,26 @@ class Turn(FlowRunner):
         ):
             self.main_messages.append(Message(role="user", content=self.text))  # main history has it
         replies: list[YesNo] = []  # a yes or no at the open question, for the flow that reads it
+        fixes: list[CorrectSlot | WhichSlot] = []  # corrections of earlier answers, made before it reads
         for command in reading.commands:
             if isinstance(command, YesNo) and command.to != "confirm":
                 replies.append(command)
+            elif isinstance(command, CorrectSlot | WhichSlot):
+                fixes.append(command)
             else:
-                self.execute(command, replies)
+                self.execute(command, replies, fixes)
         # write
         return self._write()
 
     def _entry_rule(self) -> str | None:
         return self.bot.entry(self.entry_context()) if self.bot.entry else None
 
-    def execute(self, command: Command, replies: Sequence[YesNo] = ()) -> None:
+    def execute(
+        self, command: Command, replies: Sequence[YesNo] = (), fixes: Sequence[CorrectSlot | WhichSlot] = ()
+    ) -> None:
         """Carry out one command of the message's reading; `replies` go to the flow that reads
-        the message (a yes or no to a suggested value or an offered message)."""
+        the message (a yes or no to a suggested value or an offered message), and so do `fixes`
+        (earlier answers it corrects: made first, then the rest of the message is read)."""
         match command:
             case Held(leave=leave):
                 self._with_agent(leave)
@@ -137,12 +145,12 @@ class Turn(FlowRunner):
             case StartFlow(flow=name, via=_):
                 self._route(f"entry:{name}")
                 self.start(name)
-            case AnswerFlow():
+            case AnswerFlow(words=rest):
                 a = self.session.active
                 if a is None:
                     raise DefinitionError("a reading answers a flow, but none is open")
                 self._route("flow")
-                self.flow_turn(self.bot.flow_for(a), a, replies=replies)
+                self.flow_turn(self.bot.flow_for(a), a, replies=replies, fixes=fixes, rest=rest)
             case Resume(flow=name):
                 self._resume_paused(name, replies)
             case YesNo(to="confirm", subject=name, yes=yes):

@@ -161,7 +161,7 @@ def test_later_stages_phrase_their_questions_around_the_limitation(engine: Engin
 def test_a_correction_of_an_earlier_stage_is_seen_by_later_stages(engine: Engine) -> None:
     talk(engine, "hi", "beginner", "none", "general health")
     r = talk(engine, "actually I have a knee injury")
-    assert r.state == "target_weight" and r.reply.startswith("Noted (limitations: knee injury).")
+    assert r.state == "target_weight" and r.reply.startswith("OK, limitations changed to knee injury.")
     assert context_of(engine).assessment is not None
     assert context_of(engine).limitation == "knee injury"
     r = talk(engine, "none")

@@ -115,7 +115,7 @@ def test_a_name_correction_mid_test_keeps_the_question(engine: Engine) -> None:
     talk(engine, *PROFILE_TURNS, "no")
     r = talk(engine, "actually my name is Maxim")
     assert (r.state, r.slots["name"]) == ("assess", "Maxim")
-    assert r.reply.startswith("Noted (name: Maxim).") and "[A1 · question 2 of 2]" in r.reply
+    assert r.reply.startswith("OK, name changed to Maxim.") and "[A1 · question 2 of 2]" in r.reply
     s = engine.session(BOT, "max")
     assert s is not None and s.active is not None and s.active.slots["correct"] == 1
 
@@ -124,7 +124,7 @@ def test_a_target_correction_before_the_test_just_updates_it(engine: Engine) -> 
     talk(engine, "Hello!", "Max", "German", "English")
     r = talk(engine, "no, I want to learn Spanish")
     assert (r.state, r.slots["target_language"]) == ("ask_timezone", "es")
-    assert "Noted (target language: Spanish)" in r.reply
+    assert "OK, target language changed to Spanish." in r.reply
 
 
 def test_a_target_correction_during_the_test_restarts_it_for_the_new_language(db: str) -> None:

@@ -66,11 +66,6 @@ _LEVEL_CUE = re.compile(
 )
 
 
-_GOAL_CHANGE = re.compile(
-    r"\b(?:actually|change|switch|instead|rather|new goal|my (?:main |primary )?goal is|goal is now)\b"
-)
-
-
 def read_anytime(text: str, s: FitnessSlots, asking: str | None = None) -> dict[str, object]:
     """Answers (and corrections of earlier stages) a message states with an explicit cue."""
     if asking == "review":
@@ -81,9 +76,9 @@ def read_anytime(text: str, s: FitnessSlots, asking: str | None = None) -> dict[
         found["fitness_level"] = read_level(m.group(1))
     if limit := limitation_in(text):
         found["limitations"] = limit
-    if (m := GOAL_CUE.search(t)) and (s.goal is None or _GOAL_CHANGE.search(t)):
-        # a goal already given changes only when the message says so: "I just want to lose
-        # some weight, maybe 80" at the target question talks about the target, not a new goal
+    if (m := GOAL_CUE.search(t)) and s.goal is None:
+        # a goal already given changes only as a correction the engine reads ("actually, muscle
+        # gain"): "I just want to lose some weight, maybe 80" at the target question is no new goal
         goal = goal_named(m.group(1))
         if isinstance(goal, str):
             found["goal"] = goal

@@ -19,16 +19,16 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from engine import Aside, Ask, Final, Flow, Step, StepContext, T, accepted, review, revise
+from engine import Aside, Ask, Correctable, Final, Flow, Step, StepContext, T, accepted, review, revise
 from engine.extract import Parser, fold, numbers
 from engine.window import WINDOW
 from flows.fitness.anytime import CLOSED, read_anytime
 from flows.fitness.changes import PROFILE, fitness_profile, listed, show
 from flows.fitness.food import parse_allergies
-from flows.fitness.limits import plan_around
+from flows.fitness.limits import limitation_in, plan_around
 from flows.fitness.profile import NONE, FitnessSlots, Level, Stage, TimeOfDay, accumulated
 from flows.fitness.qualified import limitations_answer
-from flows.fitness.readers import GOAL_NAMES, parse_equipment
+from flows.fitness.readers import GOAL_NAMES, parse_equipment, weekdays_in
 
 # -- steps and what is said ---------------------------------------------------------------
 
@@ -201,6 +201,44 @@ def why_asked(ctx: StepContext[FitnessSlots]) -> str | None:
     return ""
 
 
+# The answers a later message may correct, and the words that name each. Free-text answers
+# (equipment, allergies) take almost any words: they must be named, or their old value said
+# as wrong ("bands not dumbbells"), never picked by a value alone.
+CORRECTABLE = (
+    Correctable("fitness_level", names=("level", "fitness level", "nivel", "niveau", "livello", "nível")),
+    # an injury said as a fact ("actually I have a bad knee") is read by the flow's own injury reader
+    Correctable("limitations", names=("limitation", "limitations"), parser=Parser(limitation_in, "an injury")),
+    Correctable("goal", names=("goal", "goals", "main goal", "objective", "objetivo", "objectif", "Ziel", "obiettivo")),
+    Correctable(
+        "target_weight_kg",
+        names=("target", "target weight", "goal weight", "peso objetivo", "poids cible", "Zielgewicht", "peso alvo"),
+    ),
+    Correctable("current_weight_kg", names=("current weight", "i weigh", "my weight"), by_value=False),
+    Correctable(
+        "days_per_week",
+        names=("days", "days a week", "days per week", "times a week", "días", "dias", "jours", "Tage", "giorni"),
+    ),
+    Correctable(
+        "minutes_per_session",
+        names=("minutes", "mins", "min", "session", "sessions", "minutos", "minuti", "Minuten", "séances"),
+    ),
+    Correctable(
+        "equipment", names=("equipment", "gear", "equipo", "équipement", "Ausrüstung", "attrezzatura"), by_value=False
+    ),
+    Correctable("diet", names=("diet", "dieta", "régime", "Ernährung", "alimentación")),
+    Correctable(
+        "allergies", names=("allergies", "allergy", "allergic", "alergias", "Allergien", "allergie"), by_value=False
+    ),
+    # new weekdays are taken as said ("change my days to tuesday and thursday"): the count asked
+    # for at the question is a check on an answer, not on a change of mind
+    Correctable(
+        "preferred_days",
+        names=("days", "weekdays", "training days", "días", "jours", "Tage", "giorni"),
+        parser=Parser(lambda text: weekdays_in(text) or None, "weekdays"),
+    ),
+    Correctable("time_of_day", names=("time", "time of day", "hora", "heure", "Uhrzeit", "orario", "horário")),
+)
+
 fitness_onboarding = Flow(
     name="onboarding",
     show=show,
@@ -341,6 +379,7 @@ fitness_onboarding = Flow(
             ask_if_filled=True,
             phrased=False,
             interruptible=False,
+            corrections=False,  # its own parser reads the changes (engine/amend.py)
         ),
         Step("revised", run=revise(PROFILE, "review")),
         Final("done", summary=plan_summary, say=closing, records=fitness_profile),
@@ -369,8 +408,9 @@ fitness_onboarding = Flow(
     ],
     extract=read_anytime,
     asides=[Aside("why", match=asks_why, handle=why_asked)],
-    # a current weight said on its own is kept and, like an answer, acknowledged when it changes
-    correctable=("current_weight_kg",),
+    # every answer may be corrected at a later question ("change the days to five"), named by
+    # these words; a current weight said on its own is kept and acknowledged when it changes
+    correctable=CORRECTABLE,
     on_cancel="pause",
     pause_message="Paused. Your answers so far are kept; your next message picks up at the same question.",
     llm_calls_per_turn=2,

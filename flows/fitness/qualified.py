@@ -91,6 +91,9 @@ def diet_said(text: str, asking: bool) -> dict[str, object]:
 _CLAUSES = re.compile(r"[,;.!?]+|\s(?:but|though|tho|although|and|however)\b")
 
 
+_NEGATED = re.compile(r"\b(?:not|non|nicht|pas|nao|no)\s+(?:an?\s+|un\s+|una\s+|ein\s+)?\w+")
+
+
 def level_beside_limitations(text: str) -> dict[str, object]:
     """The level a clause of the answer states, and the injuries the other clauses state
     ("none" when they say none); {} when no clause states a level."""
@@ -99,7 +102,9 @@ def level_beside_limitations(text: str) -> dict[str, object]:
     for clause in (c.strip() for c in _CLAUSES.split(text)):
         if not clause:
             continue
-        said = read_level(clause) if len(clause.split()) <= 6 and not BODY.search(fold(clause)) else None
+        # "principiante non intermedio": a level said as not being one is no level
+        kept = _NEGATED.sub("", fold(clause))
+        said = read_level(kept) if len(clause.split()) <= 6 and not BODY.search(fold(clause)) else None
         if isinstance(said, str):
             level = said
         else:

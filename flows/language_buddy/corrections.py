@@ -2,11 +2,12 @@
 
 "no, my native language is Polish" was always read (an explicit cue); these are the shorter
 ways people say it once the whole profile is in front of them: the field and the value
-("no, timezone is tokyo", "the name should be sam", "spanish native"), the old value and the
-new one ("its polish not german", "not Max, Sam"), or a value only one field can take
-("nah im in lisbon", "no its Sam"). A correction whose value cannot be read still names
-its field, which is then asked again (`amend`); a bare language ("no, Polish") could be
-either language and is left to "What should I change?".
+("no, timezone is tokyo", "the name should be sam", "spanish native"), or a value only one
+field can take ("nah im in lisbon", "no its Sam"). The old value and the new one ("its polish
+not german", "not Max, Sam") are read by the engine, at any question (engine/corrections.py).
+A correction whose value cannot be read still names its field, which is then asked again
+(`amend`); a bare language ("no, Polish") could be either language and is left to "What should
+I change?".
 """
 
 from __future__ import annotations
@@ -35,11 +36,6 @@ _BETWEEN = re.compile(
     r"change|set|make it|be)\b[\s,.:;=-]*)*"
 )
 _AROUND = re.compile(r"^(?:the|my|and|but|so|,)\s+|(?<!\s)\s++(?:the|my)$")
-# "not Max, Sam" / "its polish not german"
-_NOT_OLD_NEW = re.compile(
-    r"^(?:it's |its |it is )?not (?P<old>[^,;]+?)\s*[,;]\s*(?:(?:but|it's|its|it is) )?(?P<new>.+)$"
-)
-_NEW_NOT_OLD = re.compile(r"^(?:it's |its |it is )?(?P<new>.+?),? (?:and )?not (?P<old>.+)$")
 
 
 def _strip(text: str, pattern: re.Pattern[str]) -> str:
@@ -78,23 +74,6 @@ def field_and_value(t: str, s: OnboardingSlots) -> dict[str, object]:
     return {}
 
 
-def _old_and_new(t: str, s: OnboardingSlots) -> dict[str, object]:
-    """ "its polish not german", "not Max, Sam": the field is the one whose value is named as wrong."""
-    m = _NOT_OLD_NEW.match(t) or _NEW_NOT_OLD.match(t)
-    if m is None:
-        return {}
-    old, new = m.group("old").strip(), m.group("new").strip()
-    for field in PROFILE_FIELDS:
-        current = getattr(s, field)
-        said = parse_language(old) if field.endswith("language") else parse_timezone(old)
-        if field == "name":
-            said = parse_name(old)
-        if current is not None and (said == current or fold(old) == fold(str(current))):
-            value = _value(field, new, s)
-            return {field: value} if value is not None else {"confirmed": False, "amend": field}
-    return {}
-
-
 def _one_field_value(rest: str, s: OnboardingSlots) -> dict[str, object]:
     """A value only one field takes: a place is the timezone, a self-introduction the name."""
     if not rest or isinstance(parse_language(rest), str):
@@ -103,7 +82,8 @@ def _one_field_value(rest: str, s: OnboardingSlots) -> dict[str, object]:
     if isinstance(zone, str):
         return {"timezone": zone} if zone != s.timezone else {}
     name = name_in(rest, weak=True, lowercase=True)
-    if name is None and len(rest.split()) <= 3 and isinstance(read_amend(rest), str) is False:
+    said_no = read_yes_no(rest) is not None  # "nein", "thats wrong": an answer, not a name
+    if name is None and not said_no and len(rest.split()) <= 3 and isinstance(read_amend(rest), str) is False:
         bare = parse_name(rest)
         name = bare if isinstance(bare, str) else None
     return {"name": name} if name is not None and name != s.name else {}
@@ -121,8 +101,9 @@ def correction(text: str, s: OnboardingSlots) -> dict[str, object]:
         return {}
     t = fold(text).strip(" .!?")
     rest = _strip(t, _MARKER)
-    # a field with its value, or a current value named as wrong, is a correction however it starts
-    if found := field_and_value(t, s) or _old_and_new(rest, s):
+    # a field with its value is a correction however it starts; a current value named as wrong
+    # ("its polish not german", "not Max, Sam") is read by the engine (engine/corrections.py)
+    if found := field_and_value(t, s):
         return found
     marked = answer is False or rest != t
     if not (marked or amending(s)):

@@ -13,8 +13,8 @@ the openai backend) may grade an open answer the rules marked wrong.
 
 from __future__ import annotations
 
-from engine import Aside, Ask, DefinitionError, Final, Flow, RecordDraft, Step, StepContext, T
-from engine.extract import yes_no
+from engine import Aside, Ask, Correctable, DefinitionError, Final, Flow, RecordDraft, Step, StepContext, T
+from engine.extract import choice, yes_no
 from flows.language_buddy.answers import language_change, may_change_language, read_anytime
 from flows.language_buddy.assessment import (
     Unavailable,
@@ -195,6 +195,23 @@ def show(slot: str, value: object) -> str:
     return f"{label}: {value}"
 
 
+# The answers a later message may correct, and the words that name each ("change my name to
+# Annie", "mi lengua materna es el gallego"). A name or a bare language could be several
+# answers: they must be named, or their old value said as wrong ("it's Ana not Anna").
+CORRECTABLE = (
+    Correctable("name", by_value=False, names=(
+        "name", "my name", "nombre", "nom", "prénom", "Name", "Vorname", "nome")),
+    Correctable("native_language", by_value=False, names=(
+        "native language", "native", "mother tongue", "first language", "lengua materna", "langue maternelle",
+        "Muttersprache", "madrelingua", "lingua madre", "língua materna")),
+    Correctable("target_language", by_value=False, names=(
+        "target language", "target", "learn", "learning", "aprender", "apprendre", "lernen", "imparare")),
+    Correctable("timezone", names=(
+        "timezone", "time zone", "zona horaria", "fuseau", "Zeitzone", "fuso", "fuso horário")),
+    Correctable("level", names=("level", "cefr", "nivel", "niveau", "Niveau", "livello", "nível"),
+                parser=choice({level: [] for level in LEVELS})),
+)  # fmt: skip
+
 onboarding = Flow(
     name="onboarding",
     show=show,
@@ -322,6 +339,7 @@ onboarding = Flow(
         T("reassess", "*", "prepare"),
     ],
     extract=read_anytime,
+    correctable=CORRECTABLE,
     asides=[Aside("language_change", match=may_change_language, handle=language_change)],
     on_cancel="pause",
     pause_message="Paused. Your answers so far are kept; your next message picks up at the same question.",

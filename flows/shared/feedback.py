@@ -12,7 +12,7 @@ from typing import Literal, cast
 
 from pydantic import Field
 
-from engine import Ask, Final, Flow, RecordDraft, Slots, Step, StepContext, T
+from engine import Ask, Correctable, Final, Flow, RecordDraft, Slots, Step, StepContext, T
 from engine.extract import choice, rating, sentiment
 from flows.shared.feedback_answers import category_reader, comment_anywhere, rating_change, sentiment_anywhere
 from flows.shared.no_answer import words_answer
@@ -86,6 +86,10 @@ def entry(s: FeedbackSlots) -> list[RecordDraft]:
     return [RecordDraft(kind="feedback", data=s.model_dump(mode="json"))]
 
 
+# the words that name the rating in a correction ("change my rating to 1", "muda a nota para 1")
+RATING_WORDS = ("rating", "rate", "score", "stars", "nota", "puntuación", "calificación", "valoración", "note",
+                "Bewertung", "voto", "valutazione", "avaliação", "classificação")  # fmt: skip
+
 feedback = Flow(
     name="feedback",
     description="collect a rating, a comment and a category, then save a feedback entry",
@@ -145,9 +149,12 @@ feedback = Flow(
         T("answer", "category", "done"),
     ],
     cancel_summary="Feedback cancelled by the user before it was saved.",
-    # any message may carry the comment (beside the request or the rating), how it went, or
-    # a new rating ("oh and change my rating to 1")
+    # any message may carry the comment (beside the request or the rating), how it went, or a
+    # new rating; a correction of the rating is read by the engine first (`correctable`), and
+    # `rating_change` stays so that a model's form still holds the rating (its recorded prompts do)
     fills={"comment": comment_anywhere, "rating": rating_change, "sentiment": sentiment_anywhere},
-    correctable=("rating",),
+    # a rating said again at a later question ("wait, I meant 3", "change my rating to 1"),
+    # named by these words in the languages the bots' users write in
+    correctable=(Correctable("rating", names=RATING_WORDS),),
     show=lambda slot, value: f"{slot}: {value}",
 )

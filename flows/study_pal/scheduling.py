@@ -26,14 +26,14 @@ from datetime import time
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from engine import Ask, Final, Flow, RecordDraft, Slots, Step, StepContext, T
-from engine.extract import Invalid
+from engine import Ask, Correctable, Final, Flow, RecordDraft, Slots, Step, StepContext, T
+from engine.extract import Invalid, Parser
 from engine.models import JsonObject
 from flows.study_pal import timewindow
 from flows.study_pal.course import course_path, get_course
 from flows.study_pal.memory import PlanMemo, StudyMemory, Topic
 from flows.study_pal.revise import read_window, revise_window
-from flows.study_pal.subjects import read_subjects
+from flows.study_pal.subjects import named_subjects, read_subjects
 from flows.study_pal.timewindow import Window, default_window, hhmm, window_parser
 
 STUDY_MINUTES = 25
@@ -208,6 +208,9 @@ def window_problem(s: SchedulingSlots) -> bool:
     return s.problem is not None
 
 
+SUBJECT_WORDS = ("subject", "subjects", "topic", "topics", "materia", "matière", "sujet", "Fach", "Thema", "matéria")
+SUBJECTS_SAID = Parser(lambda text: [name for _, name in sorted(named_subjects(text))] or None, "the subjects")
+
 scheduling = Flow(
     name="scheduling",
     description="make a Pomodoro study plan in the user's time window, weakest topics first",
@@ -238,4 +241,7 @@ scheduling = Flow(
     max_turns=6,
     llm_calls_per_turn=2,
     cancel_summary="Scheduling cancelled by the user; no plan saved.",
+    # the subjects read from the request may be corrected at the time question ("oops, chemistry
+    # not biology"); the plan is made from `subjects`
+    correctable=(Correctable("subjects", names=SUBJECT_WORDS, parser=SUBJECTS_SAID),),
 )

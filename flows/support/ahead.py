@@ -5,8 +5,9 @@ order #48213" already gives the order number. The clarification flow reads every
 (the opening one included) with `given_reader`, through the engine's `fills`, for:
 
 - questions still to come: their answer is noted and the question is not asked;
-- questions already answered, when the message says it corrects one ("wait, I actually bought
-  it on the website"): the answer is replaced and the question being asked is asked again.
+- questions already answered are corrected by the engine (engine/corrections.py) through
+  `corrects`: each answered question is a `Correctable` answer, named by its question's words
+  ("wait, I actually bought it on the website", "oops, the order is 7781").
 
 Only answers a message states unmistakably are read: a choice by one of its own words or
 synonyms (no close spellings), a number written right beside a word of its question
@@ -21,30 +22,11 @@ from __future__ import annotations
 import re
 from functools import cache
 
+from engine import Correctable
 from engine.extract import Parser, choice, fold, numbers
 from flows.support.kb import Question
 from flows.support.questions import Answer, ClarificationSlots, choice_words, current, out_of_bounds
 from flows.support.terms import SEARCH_WORDS, STOPWORDS
-
-# a message correcting an earlier answer says so
-_CORRECTION = re.compile(
-    r"\b(?:actually|wait|sorry|oops|my bad|i meant|i mean|correction|scratch that|changed my mind)\b"
-)
-# "not 5 but 6": looked for as a "but" after the first "not" of a line (one pattern `not.*but`,
-# failing, is tried again from every later "not", rescanning the rest each time)
-_NOT = re.compile(r"\bnot\b")
-_BUT = re.compile(r"\bbut\b")
-
-
-def _corrects(text: str) -> bool:
-    if _CORRECTION.search(text) is not None:
-        return True
-    for line in text.split("\n"):
-        m = _NOT.search(line)
-        if m is not None and _BUT.search(line, m.end()) is not None:
-            return True
-    return False
-
 
 # words a number question shares with every other one: no anchor for its number
 _GENERIC = frozenset({"many", "much", "number", "which", "what", "about", "were", "your", "long"})
@@ -127,19 +109,56 @@ def given_reader(s: ClarificationSlots) -> Parser:
     """Reads a message for answers to the document's questions other than the one being asked."""
 
     def rule(text: str) -> object:
-        correcting = _corrects(fold(text))
         new: dict[str, Answer] = {}
         for i, q in enumerate(s.questions):
-            being_asked = i == s.current_index and s.opened
-            answered = q.text in s.parsed
-            if being_asked or (i < s.current_index and not (answered and correcting)):
-                continue
+            if i < s.current_index or (i == s.current_index and s.opened):
+                continue  # asked already: a change of an answer is a correction (`corrects`)
             value = read_answer(q, text)
             if value is not None and value != s.given.get(q.text, s.parsed.get(q.text)):
                 new[q.text] = value
         return {**s.given, **new} if new else None
 
-    return Parser(rule, "answers to the questions still to come, or corrections")
+    return Parser(rule, "answers to the questions still to come")
+
+
+def corrects(s: ClarificationSlots) -> list[Correctable]:
+    """The questions answered so far, each a correctable answer (engine/corrections.py): named by
+    its question's own words, read the way an answer to it said ahead is, holding its answer."""
+    out: list[Correctable] = []
+    for q in s.questions[: s.current_index]:
+        if q.text not in s.parsed or q.type == "yes_no":
+            continue  # a yes or a no corrects nothing in particular
+        words = tuple(w for w in re.findall(r"[a-z]+", fold(q.text)) if len(w) >= 4 and w not in _QUESTION_WORDS)
+        out.append(
+            Correctable(
+                "given", names=words, parser=_correction_reader(q.model_dump_json()), key=q.text,
+                current=s.parsed[q.text], by_value=q.type != "text" or bool(q.cues),
+            )
+        )  # fmt: skip
+    return out
+
+
+# words every question has: they name none in particular
+_QUESTION_WORDS = frozenset({"which", "what", "where", "when", "many", "much", "your", "does", "have", "were", "this",
+                             "that", "with", "from", "about", "there", "long", "ago"})  # fmt: skip
+
+
+@cache
+def _correction_reader(question: str) -> Parser:
+    """A new answer to an answered question: a choice by its words, a number within bounds, a named model."""
+    q = Question.model_validate_json(question)
+    if q.type == "choice":
+        return _choice_reader(question)
+
+    def rule(text: str) -> object:
+        if q.type == "number":
+            found = numbers(text)
+            if len(found) != 1 or out_of_bounds(q, found[0]):
+                return None
+            return int(found[0]) if found[0].is_integer() else found[0]
+        return named(q, text) if q.cues else None
+
+    return Parser(rule, f"a new answer to {q.text!r}")
 
 
 def shown(value: object) -> str:

@@ -24,7 +24,7 @@ from collections.abc import Callable
 
 from engine import Aside, Ask, Final, Flow, Step, StepContext, T
 from flows.support import sections
-from flows.support.ahead import given_reader, settle, shown, stated
+from flows.support.ahead import corrects, given_reader, settle, shown, stated
 from flows.support.another import adds_a_topic, answer_later, new_request
 from flows.support.handoff import (
     APP,
@@ -269,5 +269,7 @@ clarification = Flow(
     # or correct one answered ("wait, I actually bought it on the website")
     fills={"given": given_reader},
     correctable=("given",),
+    # an answered question's answer, said again as a correction ("oops, the order is 7781")
+    corrects=corrects,
     show=lambda slot, value: shown(value) if slot == "given" else f"{slot.replace('_', ' ')}: {value}",
 )

@@ -1,0 +1,482 @@
+"""Reading a correction of an earlier answer, said at a later question, in any flow.
+
+"wait, I meant 3" at the feedback details question, "change the days to five" at fitness's
+equipment question, "no sorry, it's Ana not Anna" at the timezone question: a message (or
+one clause of it) corrects a filled slot the flow lets be corrected (`Flow.correctable`,
+`Flow.corrects`) when
+
+- it names the slot by one of its declared words and gives a new value beside it, with a
+  correction cue ("change the days to five", "mein Name ist eigentlich Annika");
+- it says the old value as wrong and the new one ("bands not dumbbells", "it's Ana not Anna",
+  "not vegetarian anymore, omnivore"): the old value picks the slot;
+- it has a cue and a short value that only one correctable slot reads ("wait, I meant 3");
+  a value several slots read is asked about (`unclear`), never guessed.
+
+Each value is read by the slot's own parser (the parser of the Ask state that fills it) and
+must be one the slots model takes and differ from the value held. The cue words, negations,
+links and fillers of six languages are data (engine/data/corrections.yaml). What the
+corrections said is cut out of the message; the rest (`rest`) is read as usual, as the
+answer to the open question ("sorry make it 2 days, 60 mins").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import yaml
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from engine.commands import Command, CorrectSlot, WhichSlot
+from engine.cues import fold_same_length as _fold_same_length
+from engine.cues import in_english_cues
+from engine.errors import DataFileError
+from engine.extract import Empty, Invalid, Parser, fold, numbers
+from engine.flow import Flow
+from engine.models import Slots
+from engine.numwords import spelled_out
+from engine.states import Ask, Correctable
+
+CORRECTIONS_FILE = Path(__file__).parent / "data" / "corrections.yaml"
+# the pieces of one message are folded several times over (cues, names, negations)
+fold_same_length = lru_cache(maxsize=4096)(_fold_same_length)
+# a correction by its value alone is short ("wait, I meant 3", "scusa, volevo dire quattro"):
+# a longer clause with a cue word in it is more likely an answer that happens to hold a number
+VALUE_ONLY_WORDS = 6
+
+
+class CorrectionWords(BaseModel):
+    """engine/data/corrections.yaml: per kind, per language, the phrases."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    cues: dict[str, list[str]]
+    meant: dict[str, list[str]]
+    said: dict[str, list[str]]
+    swaps: dict[str, list[str]]
+    negations: dict[str, list[str]]
+    links: dict[str, list[str]]
+    fillers: dict[str, list[str]]
+
+
+class CorrectionReading(NamedTuple):
+    """The corrections a message carries, what is left of it, and a value several slots read."""
+
+    commands: list[CorrectSlot]
+    rest: str  # the message without the words the corrections used ("" when nothing is left)
+    unclear: list[str]  # slots a value could correct, when more than one could (ask which)
+
+
+NOTHING = CorrectionReading([], "", [])
+
+
+@dataclass(frozen=True)
+class _Words:
+    cue: re.Pattern[str]
+    meant: re.Pattern[str]
+    said: re.Pattern[str]
+    swap: re.Pattern[str]
+    negation: re.Pattern[str]
+    link: re.Pattern[str]
+    filler: re.Pattern[str]
+
+
+def _phrases(table: dict[str, list[str]]) -> list[str]:
+    return sorted({fold_same_length(p) for phrases in table.values() for p in phrases}, key=len, reverse=True)
+
+
+def _alternation(phrases: list[str]) -> str:
+    return "|".join(re.escape(p) for p in phrases)
+
+
+@lru_cache(maxsize=1)
+def _words() -> _Words:
+    try:
+        table = CorrectionWords.model_validate(yaml.safe_load(CORRECTIONS_FILE.read_text(encoding="utf-8")))
+    except (OSError, yaml.YAMLError, ValueError) as e:
+        raise DataFileError(str(CORRECTIONS_FILE), [f"correction words: {e}"]) from e
+
+    def whole(phrases: list[str]) -> re.Pattern[str]:
+        return re.compile(rf"(?<![\w'])(?:{_alternation(phrases)})(?![\w'])")
+
+    # links and fillers are stripped from the ends of a value, repeatedly
+    link = re.compile(
+        rf"^(?:{_alternation(_phrases(table.links))})(?![\w'])|(?<![\w'])(?:{_alternation(_phrases(table.links))})$"
+    )
+    filler = re.compile(
+        rf"^(?:{_alternation(_phrases(table.fillers))})(?![\w'])|(?<![\w'])(?:{_alternation(_phrases(table.fillers))})$"
+    )
+    cues = whole(_phrases(table.cues) + _phrases(table.said) + _phrases(table.meant))
+    # "switch fri to sat", "cambia martes por jueves": a verb, the old value, a link, the new one
+    verbs, by = zip(*(p.split(" ... ") for ps in table.swaps.values() for p in ps), strict=True)
+    swap = re.compile(
+        rf"(?<![\w'])(?:{_alternation(_phrases({'': list(verbs)}))})\s+(?:the\s+|my\s+)?(?P<old>[\w'-]+(?:\s[\w'-]+)?)"
+        rf"\s+(?:{_alternation(_phrases({'': list(by)}))})\s+(?P<new>.+)$"
+    )
+    return _Words(
+        cues,
+        whole(_phrases(table.meant)),
+        whole(_phrases(table.said)),
+        swap,
+        whole(_phrases(table.negations)),
+        link,
+        filler,
+    )
+
+
+_LEADING_NO = re.compile(r"(?:no+|nah|nope|nein|non|nao)\b[\s,.!:-]*")
+_BUT = re.compile(r"(?:but|pero|mais|aber|ma|mas)\b", re.I)
+# Sentences, commas and the words that join a second thought ("i said 3 days but make it 4").
+_CLAUSE = re.compile(
+    r"[.;!?\n]+|,|\s[-–—]\s|\s(?=(?:but|also|btw|plus|pero|mais|aber|però|ma|tambien|también)\s)", re.I
+)
+
+
+@dataclass
+class _Target:
+    correctable: Correctable
+    parser: Parser
+    current: object
+    names: re.Pattern[str] | None
+
+
+@lru_cache(maxsize=512)
+def _names(slot: str, names: tuple[str, ...]) -> re.Pattern[str]:
+    """The words that name a slot (and its own name), as one pattern, longest first; built once."""
+    said = sorted({fold_same_length(n) for n in names} | {fold_same_length(slot.replace("_", " "))}, key=len)
+    return re.compile(rf"(?<![\w'])(?:{_alternation(said[::-1])})(?![\w'])")
+
+
+def _targets(flow: Flow[Any], slots: Slots, asked: str | None) -> list[_Target]:
+    out = []
+    for c, parser, current in flow.correctables(slots):
+        if c.slot == asked and c.key is None:
+            continue  # the open question's own slot is answered, not corrected
+        out.append(_Target(c, parser, current, _names(c.slot, tuple(c.names))))
+    return out
+
+
+def _strip(text: str) -> str:
+    """`text` without the links, fillers and punctuation at its ends."""
+    w = _words()
+    t = text.strip(" ,.;:!?-–—\"'()")
+    while True:
+        folded = fold_same_length(t)
+        m = w.link.search(folded) or w.filler.search(folded)
+        if m is None:
+            return t
+        t = (t[: m.start()] + t[m.end() :]).strip(" ,.;:!?-–—\"'()")
+
+
+def _without_cues(text: str) -> str:
+    folded = fold_same_length(text)
+    parts, last = [], 0
+    for m in _words().cue.finditer(folded):
+        parts.append(text[last : m.start()])
+        last = m.end()
+    parts.append(text[last:])
+    return " ".join(" ".join(parts).split())
+
+
+def _read(target: _Target, slots: Slots, text: str) -> object | None:
+    """`text` as a new value of `target`: parsed, taken by the slots model, and not the value held."""
+    said = _strip(_without_cues(text))
+    if not said:
+        return None
+    value = target.parser(said)
+    if value is None:
+        # a reader that needs the words around its value ("I have a bad knee")
+        value = target.parser(_without_cues(text).strip(" ,.;:!?"))
+    if value is None or isinstance(value, Invalid | Empty):
+        return None
+    if value == target.current:
+        return None
+    try:
+        _set(slots, target.correctable, value)
+    except ValidationError:
+        return None
+    return value
+
+
+def _set(slots: Slots, c: Correctable, value: object) -> Slots:
+    if c.key is not None:
+        held = getattr(slots, c.slot) or {}
+        value = {**held, c.key: value}
+    return type(slots).model_validate({**slots.model_dump(), c.slot: value})
+
+
+def slot_value(slots: Slots, c: Correctable, value: object) -> Any:
+    """What the slot holds once `value` corrects it (one answer of a dict slot replaced), as JSON."""
+    return _set(slots, c, value).model_dump(mode="json")[c.slot]
+
+
+def _is_old(target: _Target, text: str) -> bool:
+    """Does `text` say the value `target` holds now ("dumbbells", "Anna", "45")?"""
+    said = _strip(_without_cues(text))
+    if not said:
+        return False
+    current = target.current
+    if isinstance(current, bool):
+        return False
+    if isinstance(current, int | float):
+        return current in numbers(said)
+    folded = fold(said)
+    if isinstance(current, str) and (folded == fold(current) or folded == fold(current.replace("_", " "))):
+        return True
+    value = target.parser(said)
+    if value == current:
+        return True
+    if isinstance(current, list) and isinstance(value, list) and value:
+        return set(map(str, value)) <= set(map(str, current))
+    return False
+
+
+def _replace_items(target: _Target, old: str, new: object) -> object:
+    """A list slot's items said as wrong are replaced by the new ones ("bands not dumbbells")."""
+    current = target.current
+    if not isinstance(current, list) or not isinstance(new, list):
+        return new
+    gone = target.parser(_strip(_without_cues(old)))
+    gone_items = set(map(str, gone)) if isinstance(gone, list) else set()
+    kept = [x for x in current if str(x) not in gone_items]
+    return list(dict.fromkeys([*kept, *new]))
+
+
+@dataclass
+class _Clause:
+    start: int
+    end: int
+    text: str  # as typed
+    comma: bool = False  # it ends at a comma (not a full stop): it runs on into the next one
+
+    @property
+    def read(self) -> str:
+        """Its cues written in English ("me llamo" -> "my name is"), for finding slot names."""
+        return in_english_cues(self.text)
+
+
+def _clauses(text: str) -> list[_Clause]:
+    out: list[_Clause] = []
+    last = 0
+    comma = False  # the clause before ended at a comma
+    for m in [*_CLAUSE.finditer(text), None]:
+        end = m.start() if m else len(text)
+        piece = text[last:end]
+        if piece.strip():
+            lead = len(piece) - len(piece.lstrip())
+            s, e = last + lead, last + len(piece.rstrip())
+            t = text[s:e]
+            # "Ana, no Anna", "3, pas 2": a clause that only says what is wrong belongs to the one before
+            neg = _words().negation.match(fold_same_length(t))
+            said = _strip(_without_cues(t[neg.end() :])) if neg else ""
+            if out and comma and neg and said and len(t.split()) <= 4:
+                prev = out[-1]
+                out[-1] = _Clause(prev.start, e, text[prev.start : e])
+            else:
+                out.append(_Clause(s, e, t))
+        last = m.end() if m else len(text)
+        comma = m is not None and not re.search(r"[.;!?\n]", m.group())  # a comma or a dash runs on
+        if out:
+            out[-1].comma = comma
+    return out
+
+
+def _contrast(text: str) -> tuple[str, str] | None:
+    """ "X not Y" as (X, Y), split at the last negation followed by a few words; "switch Y to X"
+    as (X, Y) too."""
+    folded = fold_same_length(text)
+    if m := _words().swap.search(folded):
+        return text[m.start("new") : m.end("new")], text[m.start("old") : m.end("old")]
+    for m in reversed(list(_words().negation.finditer(folded))):
+        old = text[m.end() :]
+        if old.strip() and len(old.split()) <= 5:
+            return text[: m.start()], old
+    return None
+
+
+def _said(text: str) -> tuple[str, str] | None:
+    """ "i said 3 days" as ("", "3 days"): what was said before, now said to be wrong."""
+    m = _words().said.search(fold_same_length(text))
+    return (text[: m.start()], text[m.end() :]) if m else None
+
+
+def read_corrections(flow: Flow[Any], state: Ask[Any], slots: Slots, text: str) -> CorrectionReading:
+    """The corrections `text` makes to `flow`'s filled slots at the question `state`."""
+    targets = _targets(flow, slots, state.slot)
+    if not targets:
+        return NOTHING
+    words = _words()
+    asked = state.parser(slots)
+    commands: list[CorrectSlot] = []
+    unclear: list[str] = []
+    used: list[tuple[int, int]] = []
+    corrected: set[tuple[str, str | None]] = set()
+    carried_cue = False
+    carried_named: list[_Target] = []
+    carried_old: tuple[list[_Target], str] | None = None
+    carried_from: int | None = None
+    carried_answer: _Clause | None = None
+    for clause in _clauses(text):
+        folded = fold_same_length(clause.read)
+        cued = carried_cue or words.cue.search(fold_same_length(clause.text)) is not None
+        # "no its Sam", "nah im in lisbon": a no that opens a clause leads what follows
+        if (lead := _LEADING_NO.match(fold_same_length(clause.text))) and clause.text[lead.end() :].strip():
+            cued, clause = True, _Clause(clause.start, clause.end, clause.text[lead.end() :], clause.comma)
+            folded = fold_same_length(clause.read)
+        split = _contrast(clause.text) or _said(clause.text)
+        new_part, old_part = split if split else (clause.text, "")
+        olds = [t for t in targets if old_part and _is_old(t, old_part)]
+        cued = cued or bool(olds)  # "not Max, Sam": the old value said as wrong is a cue
+        if not olds and carried_old is not None:
+            olds, old_part = carried_old
+        named = [t for t in targets if t.names is not None and t.names.search(folded)] or carried_named
+        candidates: list[tuple[_Target, object]] = []
+        if named and (cued or olds or old_part):
+            candidates = _named_values(named, slots, clause.read if not split else in_english_cues(new_part))
+        if not candidates and olds:
+            candidates = [(t, v) for t in olds if (v := _read(t, slots, new_part)) is not None]
+        content = _strip(_without_cues(new_part))
+        if not content and not old_part and words.negation.fullmatch(fold_same_length(clause.text).strip(" ,.!")):
+            cued = True  # "no, meu nome é Ana Luísa": a bare no leads a correction
+        if not candidates and not named and not olds and cued and 0 < len(content.split()) <= VALUE_ONLY_WORDS:
+            answer = asked(content)
+            answers_open = not asked.greedy and answer is not None and not isinstance(answer, Invalid)
+            # "i meant" points back at an answer given: it may correct one the open question reads too
+            if not answers_open or words.meant.search(fold_same_length(clause.text)):
+                candidates = [
+                    (t, v) for t in targets if t.correctable.by_value and (v := _read(t, slots, new_part)) is not None
+                ]
+        candidates = [(t, v) for t, v in candidates if (t.correctable.slot, t.correctable.key) not in corrected]
+        if len(candidates) == 1:
+            t, v = candidates[0]
+            if olds and t in olds:
+                v = _replace_items(t, old_part, v)
+            c = t.correctable
+            corrected.add((c.slot, c.key))
+            commands.append(CorrectSlot(words=clause.text, slot=c.slot, key=c.key, value=slot_value(slots, c, v)))
+            # a "no" before the correction belongs to it ("no, my name is Ana Luísa", "no. uk time" at
+            # "Shall I save it?"), unless a "but" follows or a sentence of its own with its own cue
+            # ("no, but I bought it on the website", "no. and wait, it was 5 days ago")
+            answer_kept = carried_answer is not None and (
+                _BUT.match(clause.text) is not None
+                or (not carried_answer.comma and words.cue.search(fold_same_length(clause.text)) is not None)
+            )
+            start = clause.start if carried_from is None or answer_kept else carried_from
+            used.append((start, clause.end))
+            carried_answer = None
+            carried_cue, carried_named, carried_old, carried_from = False, [], None, None
+            continue
+        if len(candidates) > 1:
+            unclear = sorted({t.correctable.key or t.correctable.slot for t, _ in candidates})
+        # what a clause leaves open is carried to the next one: "wait," "go back to goals," "i'm not vegetarian,"
+        empty = not content or (named and not candidates)
+        if cued and empty:
+            carried_cue = True
+            carried_named = named if not candidates else []
+            carried_old = (olds, old_part) if olds else None
+            if carried_from is None:
+                carried_from = clause.start
+                # a bare "no" leading a correction may also answer a yes/no question
+                bare_no = words.negation.fullmatch(fold_same_length(clause.text).strip(" ,.!")) is not None
+                carried_answer = clause if bare_no and not asked.greedy and _answers(asked, clause.text) else None
+        else:
+            carried_cue, carried_named, carried_old, carried_from, carried_answer = False, [], None, None, None
+    if not commands:
+        return CorrectionReading([], "", unclear)
+    return CorrectionReading(commands, _rest(text, used, asked), [])
+
+
+def _named_values(named: list[_Target], slots: Slots, text: str) -> list[tuple[_Target, object]]:
+    """The value beside a slot's name: after it ("the days to five"), else before it ("4 days")."""
+    found: list[tuple[_Target, object]] = []
+    folded = fold_same_length(text)
+    for t in named:
+        m = t.names.search(folded) if t.names else None
+        pieces = [text[m.end() :], text[: m.start()]] if m else [text]
+        for n, piece in enumerate(pieces):
+            if n == 1:
+                # before the name, only the value said with it ("only do 2 days", "spanish native")
+                piece = " ".join(_without_cues(piece).split()[-2:])
+            v = _read(t, slots, piece)
+            if v is not None:
+                found.append((t, v))
+                break
+    return found
+
+
+def _rest(text: str, used: list[tuple[int, int]], asked: Parser) -> str:
+    out, last = [], 0
+    for s, e in sorted(used):
+        out.append(text[last:s])
+        last = max(last, e)
+    out.append(text[last:])
+    # what is left keeps its own words (a comment is stored as typed); pieces of filler only go
+    pieces = [p.strip(" ,.;:!?-–—") for p in re.split(r"[.;!?\n,]+", "".join(out))]
+    return ", ".join(p for p in pieces if p and (_strip(p) or (not asked.greedy and _answers(asked, p))))
+
+
+def _answers(asked: Parser, text: str) -> bool:
+    """Does `text` answer the open question ("no" at "Shall I save it?")?"""
+    found = asked(text)
+    return found is not None and not isinstance(found, Invalid)
+
+
+_DIGITS = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)?(?![\w])")
+
+
+def _cue_or_no(text: str) -> bool:
+    folded = fold_same_length(text)
+    return _words().cue.search(folded) is not None or _words().negation.fullmatch(folded.strip(" ,.!")) is not None
+
+
+def self_repaired(text: str) -> str:
+    """A number taken back within the message, as the number meant: "three days a week, no wait,
+    four" is "4 days a week" (said ahead, it must not store 3). A clause that is a cue and one
+    short number replaces the last number of the clause before the cue."""
+    if len(numbers(text)) < 2:
+        return text  # nothing taken back: one number or none
+    clauses = _clauses(text)
+    for j, value in enumerate(clauses):
+        said = numbers(value.text)
+        content = _strip(_without_cues(value.text))
+        if len(said) != 1 or not content or len(content.split()) > 3:
+            continue
+        k = j - 1
+        cued = _words().cue.search(fold_same_length(value.text)) is not None
+        while k >= 0 and not _strip(_without_cues(clauses[k].text)) and _cue_or_no(clauses[k].text):
+            cued, k = True, k - 1  # "no wait," before the number
+        if not cued or k < 0 or k == j:
+            continue
+        before = spelled_out(clauses[k].text)
+        last = list(_DIGITS.finditer(before))
+        if not last:
+            continue
+        n = said[0]
+        new = before[: last[-1].start()] + (f"{n:g}") + before[last[-1].end() :]
+        return self_repaired(text[: clauses[k].start] + new + text[value.end :])
+    return text
+
+
+def _may_correct(text: str) -> bool:
+    """Every way a correction is read starts from a cue, a negation, a swap or a leading no."""
+    w, folded = _words(), fold_same_length(text)
+    return bool(w.cue.search(folded) or w.negation.search(folded) or w.swap.search(folded) or _LEADING_NO.match(folded))
+
+
+def correction_commands(flow: Flow[Any], state: str, values: dict[str, Any], text: str) -> tuple[list[Command], str]:
+    """The read stage's part: the commands the corrections in `text` give at `state` of `flow`
+    (whose slots hold `values`), and the words left for the open question."""
+    here = flow.state(state)
+    if not isinstance(here, Ask) or not here.corrections or not (flow.correctable or flow.corrects):
+        return [], self_repaired(text)
+    if flow.corrects is None and all(values.get(n) in (None, [], {}) for n in flow.correctable_names):
+        return [], self_repaired(text)  # nothing filled yet that could be corrected: no slots model built
+    if not _may_correct(text):
+        return [], self_repaired(text)  # no cue, no old value said as wrong: an answer like any other
+    found = read_corrections(flow, here, flow.new_slots(values), text)
+    if found.unclear:
+        return [WhichSlot(words=text, slots=found.unclear)], ""
+    # a number taken back in what is left is read as the number meant
+    return list(found.commands), self_repaired(found.rest if found.commands else text)
