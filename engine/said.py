@@ -207,7 +207,7 @@ def says_cancel(text: str, activity: str | None = None) -> bool:
 
 @lru_cache(maxsize=64)
 def _stopping(activity: str | None) -> frozenset[str]:
-    """"cancel the feedback", "stop the questions": each verb of stopping with each thing it stops,
+    """Each verb of stopping with each thing it stops ("cancel the feedback", "stop the questions"),
     the open flow among them by its name (a flow's name is a lower-case identifier)."""
     t = _table()
     if not activity:
