@@ -73,7 +73,7 @@ def never_answers_category(tmp_path: Path) -> list[Path]:
     """Feedback scripts that reach every state but done: the category question is never answered."""
     return [
         script(tmp_path, "happy.yaml", ["I want to give feedback", "4", "meh", "cancel"], "{flow: main}"),
-        script(tmp_path, "retry.yaml", ["I want to give feedback", "banana", "no idea", "pass", "x"]),
+        script(tmp_path, "retry.yaml", ["I want to give feedback", "banana", "no idea", "purple", "x"]),
     ]
 
 
