@@ -323,7 +323,7 @@ def test_a_handoff_document_without_questions_escalates_after_answering(tmp_path
 
 def test_no_match_offers_a_person_and_yes_accepts(chat: Chat) -> None:
     r = chat.say("How do I bake sourdough bread?")
-    assert r.flow == "main" and r.reply.startswith("I could not find that") and "connect you to a person" in r.reply
+    assert r.flow == "main" and r.reply.startswith("Our help center doesn't cover baking sourdough bread.") and "connect you to a person" in r.reply
     assert searched(r) == ["search: 'How do I bake sourdough bread?' -> no match"]
     yes = chat.say("yes please")
     assert yes.reply == HANDOFF_NOTICE
