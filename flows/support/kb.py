@@ -54,11 +54,11 @@ SHIPPED_KB = Path(__file__).parent / "data" / "kb"
 QuestionType = Literal["text", "number", "yes_no", "choice"]
 Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 
-# Calibrated on the shipped knowledge base (20 documents) with 137 realistic queries. bm25
-# (SQLite): a right top hit scores 2.6-16.5; a lone generic word shared by several titles
-# ("premium" in "how much does premium cost") about 1.7; a word found in most documents
-# ("tasks", "app") about 0. ts_rank (PostgreSQL) does not weigh rarity, so its floor only
-# keeps out a match in the tags alone.
+# The floor of the one score every store is ranked by (flows/support/rerank.py: FTS5's bm25),
+# calibrated on the shipped knowledge base: a right top hit scores 2.6-16.5; a lone generic
+# word shared by several titles ("premium" in "how much does premium cost") about 1.7; a word
+# found in most documents ("tasks", "app") about 0. 1.4-1.9 measured on the dev split found
+# more in-scope requests but gave more wrong articles (bench/README.md, "Search quality").
 MIN_SCORE = 2.0
 CACHE_SIZE = 16
 # how many of the index's best the second stage (flows/support/rerank.py) orders

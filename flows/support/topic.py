@@ -31,7 +31,9 @@ _GREETINGS = ("hi", "hello", "hey", "ok", "okay", "so", "um", "uh", "yo")
 _OBJECTS = frozenset({"me", "us"})
 # a request's first word is a verb when a frame led to it, or when what follows it says so
 _AFTER_VERB = frozenset({"me", "us", "a", "an", "the", "some", "my", "our", "this", "that"})
-_PRONOUNS = {"my": "your", "me": "you", "i": "you", "i'm": "you're", "im": "you're", "mine": "yours", "myself": "yourself"}
+_PRONOUNS = {
+    "my": "your", "me": "you", "i": "you", "i'm": "you're", "im": "you're", "mine": "yours", "myself": "yourself",
+}  # fmt: skip
 _WORD = re.compile(r"[\w'’]+|[^\w\s]")
 _VOWELS = frozenset("aeiou")
 
@@ -63,7 +65,7 @@ def topic(text: str) -> str:
         words = words[1:]
     words, framed = _strip(words, _FRAMES)
     words, asked = _strip(words, _QUESTIONS)
-    if asked and words[-1:] == ["like"] or asked and "like" in words[1:-1]:
+    if asked and "like" in words[1:]:
         # "what's the weather like in berlin": the weather in berlin
         words = [w for w in words if w != "like"]
     words = [w for w in words if w not in ("please", "pls", "plz")]
