@@ -55,16 +55,29 @@ def figures(s: Scores) -> str:
     return f"top-1 {s.top1:.3f}, wrong {s.wrong:.3f}, no-match precision {s.no_match_precision:.3f}"
 
 
-def test_the_search_meets_its_top1_goal_and_holds_its_other_figures_on_the_test_split(index_db: str) -> None:
+def test_the_search_meets_its_top1_and_wrong_article_goals_on_the_test_split(index_db: str) -> None:
     s = _test_scores(index_db)
     assert s.top1 >= GOALS["top1"], figures(s)
-    # not yet at their goals (bench/README.md, "Search quality"): these floors are where the
-    # search stands, so a change that loses ground fails here
-    assert s.wrong <= 0.04, figures(s)
-    assert s.no_match_precision >= 0.87, figures(s)
+    assert s.wrong <= GOALS["wrong"], figures(s)
+    # not yet at its goal (bench/README.md, "Search quality"): this floor is where the search
+    # stands, so a change that loses ground fails here
+    assert s.no_match_precision >= 0.88, figures(s)
+
+
+def test_both_stores_give_the_same_answers(pg_url: str, tmp_path: Path) -> None:
+    # one score (flows/support/rerank.py) whichever index found the candidates
+    kbs = [KnowledgeBase(SHIPPED_KB, str(tmp_path / "index.db")), KnowledgeBase(SHIPPED_KB, index_location(pg_url))]
+    try:
+        cases = load("test") + load("dev")
+        answers = [[look_up(kb, c.q).doc_id for c in cases] for kb in kbs]
+        differ = [(c.q, a, b) for c, a, b in zip(cases, *answers, strict=True) if a != b]
+        assert not differ, differ
+    finally:
+        for kb in kbs:
+            kb.close()
 
 
 @pytest.mark.xfail(strict=True, reason="not met yet: in-scope requests in words no phrase covers find nothing")
-def test_the_search_meets_its_wrong_article_and_no_match_goals_on_the_test_split(index_db: str) -> None:
+def test_the_search_meets_its_no_match_goal_on_the_test_split(index_db: str) -> None:
     s = _test_scores(index_db)
-    assert s.wrong <= GOALS["wrong"] and s.no_match_precision >= GOALS["no_match_precision"], figures(s)
+    assert s.no_match_precision >= GOALS["no_match_precision"], figures(s)

@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict
 
 from engine import StepContext
 from flows.shared.datafile import WordTuple, load_yaml
+from flows.support import sections
 from flows.support.ahead import given_reader, read_answer
 from flows.support.handoff import answer_text
 from flows.support.kb import SHIPPED_KB, Document, Question, open_kb
@@ -188,6 +189,7 @@ def answer_later(ctx: StepContext[ClarificationSlots]) -> None:
             )
         )
         return
-    ctx.say(ctx.phrase(answer_text(doc.title, doc.body, {}, [], lead="About your other question:"), "answer:later"))
+    content = answer_text(doc.title, sections.for_case(doc.body, {}), {}, [], lead="About your other question:")
+    ctx.say(ctx.phrase(content, "answer:later"))
     if doc.requires_handoff:  # as when asked on its own: the article, then a person (the run's escalation)
         s.later_doc, s.later_title = doc.id, doc.title

@@ -25,6 +25,7 @@ from flows.support.questions import (
     read_yes_no,
 )
 from flows.support.smalltalk import Talk
+from flows.support.topic import topic
 
 CAPABILITIES = (
     f"I'm the {APP} support assistant. Ask me about your account, syncing, reminders, billing or the apps "
@@ -33,12 +34,13 @@ CAPABILITIES = (
 )
 
 
-# said for a request the help center does not cover (talk never gets here: it is not searched);
-# the recorded model runs (tests/recordings) phrase these very words
+# said for a request the help center does not cover (talk never gets here: it is not searched),
+# naming what was asked (flows/support/topic.py): "Our help center doesn't cover booking a flight."
 NO_MATCH = (
-    "I could not find that in our help center. Would you like me to connect you to a person "
+    "Our help center doesn't cover {topic}. Would you like me to connect you to a person "
     "from our support team? (yes or no)"
 )
+
 
 # what talk (flows/support/smalltalk.py) is answered with, the first kind said taking the turn
 TALK_REPLIES: tuple[tuple[Talk, str], ...] = (
@@ -83,7 +85,7 @@ def converse(ctx: MainContext) -> None:
         ctx.event("kb", f"{len(kb.problems)} document(s) skipped: " + " | ".join(kb.problems))
     if not found.hits:
         ctx.context[OFFER_KEY] = ctx.text
-        ctx.say(ctx.phrase(NO_MATCH, "reply:no-match"))
+        ctx.say(ctx.phrase(NO_MATCH.format(topic=topic(ctx.text)), "reply:no-match"))
         return
     doc = found.hits[0].doc
     if doc.clarifying_questions:

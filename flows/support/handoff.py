@@ -13,6 +13,7 @@ from pydantic import JsonValue
 
 from engine import StepContext
 from engine.models import JsonObject, utcnow
+from flows.support.render import plain
 
 APP = "Tasklane"
 
@@ -39,9 +40,9 @@ NAMES_STAFF = re.compile(
 
 def answer_text(title: str, body: str, answers: dict[str, str], skipped: list[str], lead: str = "") -> str:
     """The answer as the rules backend gives it (and the content the openai backend phrases):
-    the document quoted, then the details the user gave."""
-    quoted = "\n".join(f"> {line}" if line.strip() else ">" for line in body.strip().splitlines())
-    parts = [f'{lead + " " if lead else ""}Here is what our help article "{title}" says:', quoted]
+    the article's text for this case (flows/support/sections.py) as plain text, then the details
+    the user gave. A chat shows Markdown's marks as they are typed, so none is left in."""
+    parts = [f'{lead + " " if lead else ""}Here is what our help article "{title}" says:', plain(body)]
     details = [f"- {q} {a}" for q, a in answers.items()] + [f"- {q} (not answered)" for q in skipped]
     if details:
         parts.append("Your details:\n" + "\n".join(details))

@@ -42,6 +42,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, Validation
 from engine.errors import DataFileError
 from engine.store.textindex import IndexedDoc, SyncReport, location, open_text_index
 from flows.support import sections
+from flows.support.rerank import Fields, Reranker, stems
 from flows.support.spelling import Speller
 from flows.support.terms import PHRASES, STOPWORDS, TABLES_DIGEST, VAGUE, query_terms, words
 
@@ -53,13 +54,15 @@ SHIPPED_KB = Path(__file__).parent / "data" / "kb"
 QuestionType = Literal["text", "number", "yes_no", "choice"]
 Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 
-# Calibrated on the shipped knowledge base (20 documents) with 137 realistic queries. bm25
-# (SQLite): a right top hit scores 2.6-16.5; a lone generic word shared by several titles
-# ("premium" in "how much does premium cost") about 1.7; a word found in most documents
-# ("tasks", "app") about 0. ts_rank (PostgreSQL) does not weigh rarity, so its floor only
-# keeps out a match in the tags alone.
-MIN_SCORE = {"sqlite": 2.0, "postgresql": 0.3}
+# The floor of the one score every store is ranked by (flows/support/rerank.py: FTS5's bm25),
+# calibrated on the shipped knowledge base: a right top hit scores 2.6-16.5; a lone generic
+# word shared by several titles ("premium" in "how much does premium cost") about 1.7; a word
+# found in most documents ("tasks", "app") about 0. 1.4-1.9 measured on the dev split found
+# more in-scope requests but gave more wrong articles (bench/README.md, "Search quality").
+MIN_SCORE = 2.0
 CACHE_SIZE = 16
+# how many of the index's best the second stage (flows/support/rerank.py) orders
+CANDIDATES = 8
 # Bump when the table layout, the tokenizer or what is indexed changes: a new name makes a
 # fresh index, and the previous version's table for the folder is dropped. (An edit to the
 # word or phrase tables needs no bump: they are part of every document's hash.)
@@ -229,12 +232,13 @@ class KnowledgeBase:
         self.last_sync = SyncReport()
         self._signature: Signature | None = None
         self._speller = Speller((), (), lambda _: True)
+        self._reranker = Reranker({})
         digest = hashlib.sha256(str(self.folder).encode()).hexdigest()[:16]
         # one table per folder, so ranking statistics never mix two knowledge bases
         self.table = f"kb_fts_v{INDEX_VERSION}_{digest}"
         self._lock = threading.Lock()
         self._index = open_text_index(db, self.table)
-        self.min_score = MIN_SCORE[self._index.backend] if min_score is None else min_score
+        self.min_score = MIN_SCORE if min_score is None else min_score
         self._index.drop(f"kb_fts_v{INDEX_VERSION - 1}_{digest}")
         self.refresh()
 
@@ -268,6 +272,7 @@ class KnowledgeBase:
                 log.warning("knowledge base %s: skipped %s", self.folder, problem)
             self.documents, self.problems, self.last_sync = documents, problems, report
             self._speller = self._spelling(documents)
+            self._reranker = self._reranking(documents)
             self._signature = signature
             return report
 
@@ -322,6 +327,19 @@ class KnowledgeBase:
         vocabulary += PHRASES.words
         return Speller(vocabulary, preferred, self._index.knows, keep=STOPWORDS | VAGUE)
 
+    def _reranking(self, documents: dict[str, Document]) -> Reranker:
+        """The documents' words as the index holds them (phrases read, no stopwords), stemmed."""
+        return Reranker(
+            {
+                doc_id: Fields(
+                    title=stems(words(doc.title)),
+                    tags=stems(w for tag in doc.tags for w in words(tag)),
+                    body=stems(words(" ".join([_text(doc.body), *_cues(doc)]))),
+                )
+                for doc_id, doc in documents.items()
+            }
+        )
+
     # -- querying --------------------------------------------------------------------------
 
     def search(self, query: str, limit: int = 3) -> list[Hit]:
@@ -340,10 +358,10 @@ class KnowledgeBase:
             terms = [t for t in query_terms(query, self._speller) if not t.isdigit()]
             if not terms:
                 return []
-            ranked = self._index.search(terms, limit)
-            documents = self.documents
+            found = self._index.search(terms, max(limit, CANDIDATES))
+            documents, reranker = self.documents, self._reranker
         # another process may have indexed a newer view of the folder than this one has read
-        return [Hit(documents[d], score) for d, score in ranked if score >= self.min_score and d in documents]
+        return [Hit(documents[d], score) for d, score in reranker.rank(terms, found, self.min_score)[:limit]]
 
     def close(self) -> None:
         with self._lock:
