@@ -117,9 +117,10 @@ def test_a_support_answer_with_numbered_steps_is_shown_whole(cols: int, tmp_path
     lines = term.quit()
     stored = replies(db)
     check_every_word(lines, stored, cols)
-    # the article's Markdown renders: its bold marks and quote markers are not shown as typed
+    # the article's answer is plain text (flows/support/render.py): no bold marks or quote
+    # markers are stored, and none reach the screen
     screen = "\n".join(lines)
-    assert any("**" in r for r in stored) and "**" not in screen
+    assert not any("**" in r for r in stored) and "**" not in screen
     assert "> " not in screen.replace("tester> ", "")
 
 
