@@ -346,10 +346,15 @@ def acknowledgement(kinds: Sequence[str]) -> str:
     return ""
 
 
-def explanation(about: str, why: str, help_text: str, expects: str) -> str:
+def explanation(about: str, why: str, help_text: str, expects: str, *, rephrased: bool) -> str:
     """What answers a question back, before the question is asked again: the state's reason; for what
-    a question means or which answers it takes, also what it needs (its help, or what its parser expects)."""
-    needs = help_text or f"I'm asking for {expects}."
-    if about == "why" or not why:
-        return why or needs
-    return why if needs == why else f"{why} {needs}"
+    the question means or which answers it takes, also its help, and what its parser expects unless a
+    more explicit phrasing of the question follows (`rephrased`: the state's reprompt)."""
+    if about == "why":
+        return why or help_text or f"I'm asking for {expects}."
+    said = [why] if why else []
+    if help_text and help_text != why:
+        said.append(help_text)
+    if not rephrased:
+        said.append(f"I'm asking for {expects}.")
+    return " ".join(said)

@@ -214,16 +214,25 @@ class FlowRunner(AnswerReader):
         for aside in flow.asides:
             if aside.match(self.text) and self._aside(flow, frame, slots, state, aside):
                 return
+        # what is said first is the author's sentence, shown as written like `help`; the question
+        # after it is phrased as always
+        rephrase = ""
         if isinstance(command, AskBack):
             self.trace.notice("ask_back", flow.name, state.name, command.about)
             why = render(state.why, slots) if state.why else ""
-            said = explanation(command.about, why, state.help, state.parser(slots).expects)
+            if command.about != "why" and state.reprompts:
+                # asked what it means: the phrasing a reprompt would use now (more explicit at each
+                # failed attempt), without using an attempt
+                rephrase = render(state.reprompts[min(frame.attempts + 1, len(state.reprompts)) - 1], slots)
+            expects = state.parser(slots).expects
+            self.emit(explanation(command.about, why, state.help, expects, rephrased=bool(rephrase)))
         else:
             self.trace.notice("chitchat", flow.name, state.name, ",".join(command.social))
-            said = acknowledgement(command.social)
-        # the reason is the author's sentence, shown as written like `help`; the question is phrased as always
-        self.emit(said)
-        self.emit(self.question(flow, state, slots))
+            self.emit(acknowledgement(command.social))
+        if rephrase:
+            self.emit(self.phrase(rephrase, f"reprompt:{flow.name}.{state.name}", flow.name))
+        else:
+            self.emit(self.question(flow, state, slots))
 
     def _aside(self, flow: Flow[Any], frame: FlowFrame, slots: Slots, state: Ask, aside: Aside) -> bool:
         ctx: StepContext[Slots] = StepContext(self, flow.name, slots, state.name)

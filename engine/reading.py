@@ -181,7 +181,8 @@ def at_question(flow: Flow[Any], state: Ask, frame: FlowFrame, text: str) -> Ask
     if talk is not None:
         value = parser(text)
         taken = value is not None and not isinstance(value, Invalid)
-        if (parser.greedy or not taken or _copied(value, text)) and not _fills_other(flow, slots, state, text):
+        # a value read from small talk is an answer ("morning" to "what time of day?", "Ola" as a name)
+        if (parser.greedy or not taken) and not _fills_other(flow, slots, state, text):
             return Chitchat(words=talk.words, social=talk.kinds)
         return None
     asked = question_back(text, parser, free_text=parser.greedy)
@@ -190,13 +191,6 @@ def at_question(flow: Flow[Any], state: Ask, frame: FlowFrame, text: str) -> Ask
     if asked.help:
         return Help(words=asked.words)
     return AskBack(words=asked.words, about=asked.about)
-
-
-def _copied(value: object, text: str) -> bool:
-    """A free-text reader took the message as it was ("thanks so far" as the equipment)."""
-    if isinstance(value, list) and len(value) == 1:
-        value = value[0]
-    return isinstance(value, str) and re.findall(r"\w+", fold(value)) == re.findall(r"\w+", fold(text))
 
 
 def _fills_other(flow: Flow[Any], slots: Slots, state: Ask, text: str) -> bool:
