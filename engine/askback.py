@@ -91,7 +91,9 @@ class QuestionsBackTable(BaseModel):
     filler: list[str]
     chitchat: dict[Social, _Talk]
 
-    _check = field_validator("polar", "proposals", "about_the_question", "elsewhere", "help")(classmethod(lambda cls, v: _compiles(v)))
+    _check = field_validator("polar", "proposals", "about_the_question", "elsewhere", "help")(
+        classmethod(lambda cls, v: _compiles(v))
+    )
 
     @field_validator("about_the_question_tail")
     @classmethod
@@ -313,7 +315,7 @@ def _talk(folded: str, table: _Compiled) -> tuple[Social, ...]:
                 break
         else:
             head, _, tail = rest.partition(" ")
-            if head.strip("-'") not in table.filler or not kinds and not tail:
+            if head.strip("-'") not in table.filler or (not kinds and not tail):
                 return ()
             rest = tail
     return tuple(dict.fromkeys(kinds))
@@ -342,7 +344,7 @@ def acknowledgement(kinds: Sequence[str]) -> str:
     say = _table().say
     for kind in ("away", "sorry", "thanks", "greeting", "laughter"):
         if kind in kinds:
-            return say[kind]  # type: ignore[index]
+            return say[kind]
     return ""
 
 

@@ -5,8 +5,8 @@ executes what is read (engine/turn.py).
 The order decides who gets the message: a person holding the conversation, then the cancel
 and help commands, then an interrupting flow the open question allows, then a question back
 about the open question or small talk at it (engine/askback.py: only when the message carries
-no answer), then the open flow itself; with no flow open, the answer to a flow asked back, the bot's entry rule (onboarding
-first, or its paused run resumed), then the main conversation.
+no answer), then the open flow itself; with no flow open, the answer to a flow asked back,
+the bot's entry rule (onboarding first, or its paused run resumed), then the main conversation.
 """
 
 from __future__ import annotations
@@ -89,7 +89,12 @@ def read(
         # an earlier answer corrected ("wait, I meant 3") is read first; the rest answers the question
         fixes, rest = ([], text) if interrupt else correction_commands(flow, a.state, a.slots, text)
         aside = None
-        if isinstance(here, Ask) and not interrupt and not fixes and all(r.yes is None for r in replies):
+        if (
+            isinstance(here, Ask)
+            and not interrupt
+            and not fixes
+            and all(isinstance(r, YesNo) and r.yes is None for r in replies)
+        ):
             aside = at_question(flow, here, a, text)
         if interrupt:
             commands = [StartFlow(words=text, flow=interrupt, via="interrupt")]

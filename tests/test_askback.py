@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pydantic import Field
@@ -113,7 +114,11 @@ def test_where_any_text_is_an_answer_only_a_question_about_the_question_asks() -
 
 
 def test_a_request_or_another_topic_is_no_question_back() -> None:
-    for text in ("can you remind me to work out tomorrow?", "btw how do i change my email?", "is there a human i can ask?"):
+    for text in (
+        "can you remind me to work out tomorrow?",
+        "btw how do i change my email?",
+        "is there a human i can ask?",
+    ):
         assert asked(fitness_bot, "onboarding", "days", text) in (None, "handoff")
 
 
@@ -172,7 +177,7 @@ class RateSlots(Slots):
     comment: str | None = None
 
 
-def _flow(**changes: object) -> Flow[RateSlots]:
+def _flow(**changes: Any) -> Flow[RateSlots]:
     ask = Ask(
         "rating",
         slot="rating",
@@ -197,7 +202,13 @@ def _flow(**changes: object) -> Flow[RateSlots]:
 
 
 def _bot(flow: Flow[RateSlots]) -> Bot:
-    return Bot(name="rater", persona="p", flows=[flow], intents=[Intent("rate", patterns=[r"\brate\b"], description="rate")], capabilities="c")
+    return Bot(
+        name="rater",
+        persona="p",
+        flows=[flow],
+        intents=[Intent("rate", patterns=[r"\brate\b"], description="rate")],
+        capabilities="c",
+    )
 
 
 def test_a_question_back_is_answered_with_why_and_uses_no_attempt(dialogue: DialogueFactory) -> None:
@@ -205,9 +216,13 @@ def test_a_question_back_is_answered_with_why_and_uses_no_attempt(dialogue: Dial
     chat.say("I want to rate").expect(flow="rate", state="rating")
     # one attempt only: a question back that used one would take the fallback and skip the question
     chat.say("why do you need that?").expect(
-        state="rating", slots={"rating": None}, reply="Ratings tell us what to fix first.\n\nHow would you rate it, 1 to 5?"
+        state="rating",
+        slots={"rating": None},
+        reply="Ratings tell us what to fix first.\n\nHow would you rate it, 1 to 5?",
     )
-    chat.say("what does that mean?").expect(state="rating", reply_contains=["Ratings tell us", "Please give one number"])
+    chat.say("what does that mean?").expect(
+        state="rating", reply_contains=["Ratings tell us", "Please give one number"]
+    )
     chat.say("hi, sorry, I was away").expect(state="rating", reply_contains=["No problem, welcome back.", "1 to 5"])
     chat.say("4").expect(state="comment", slots={"rating": 4})
     trace = chat.last.trace if chat.last else None
@@ -229,10 +244,12 @@ def test_questions_back_still_count_towards_max_turns(dialogue: DialogueFactory)
 
 def test_without_a_why_the_help_or_what_the_parser_expects_answers(dialogue: DialogueFactory) -> None:
     chat = dialogue("rater", bots=_bot(_flow(why=None)))
-    chat.say("I want to rate").say("why do you ask?").expect(state="rating", reply_contains=["I'm asking for a rating from 1 to 5."])
+    chat.say("I want to rate").say("why do you ask?").expect(
+        state="rating", reply_contains=["I'm asking for a rating from 1 to 5."]
+    )
 
 
 @pytest.mark.parametrize("why", ["", "   ", "{nope}"])
 def test_a_bad_why_is_refused_when_the_flow_is_declared(why: str) -> None:
-    with pytest.raises(DefinitionError, match="why|nope"):
+    with pytest.raises(DefinitionError, match=r"why|nope"):
         _flow(why=why)
