@@ -194,10 +194,26 @@ def _trimmed(folded: str) -> tuple[str, int, int]:
     return " ".join(w for w, _, _ in spans), start, end
 
 
-def parts(text: str) -> list[Part]:
+def _folded(text: str) -> str:
+    """`fold_same_length`, without its per-character walk for the plain ASCII most messages are."""
+    return text.lower() if text.isascii() else fold_same_length(text)
+
+
+def may_ask(text: str) -> bool:
+    """A cheap first look: could `text` be a question back, a call for help or small talk? Most
+    answers are not, and the read stage then needs no parser and no slots to tell."""
+    table = _table()
+    return any(
+        p.role in ("question", "open", "polar") or table.help.fullmatch(p.folded) or _talk(p.folded, table)
+        for p in parts(text)
+    )
+
+
+@lru_cache(maxsize=256)
+def parts(text: str) -> tuple[Part, ...]:
     """`text` in the parts that ask, state or only fill, in order."""
     table = _table()
-    folded = fold_same_length(text)
+    folded = _folded(text)
     out: list[Part] = []
     last = 0
     bounds = [(m.start(), m.end(), m.group()) for m in _SENTENCE.finditer(folded)] + [(len(folded), len(folded), "")]
@@ -213,7 +229,7 @@ def parts(text: str) -> list[Part]:
             ends_asked = asked and n == len(pieces) - 1
             out.append(Part(words, at + i, at + j, _role(words, ends_asked, table)))
         last = end
-    return out
+    return tuple(out)
 
 
 def _role(words: str, asked: bool, table: _Compiled) -> Role:
@@ -257,7 +273,7 @@ def question_back(text: str, reads: Reads, *, free_text: bool) -> QuestionBack |
     asking = [p for p in found if p.role in ("question", "open", "polar") and p not in helped]
     if not asking and not helped:
         return None
-    if table.elsewhere.search(fold_same_length(text)):
+    if table.elsewhere.search(_folded(text)):
         return None  # a request, a person asked for, another topic: not about this question
     for p in found:
         typed = text[p.start : p.end]

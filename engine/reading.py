@@ -18,7 +18,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from engine.amend import amendments
-from engine.askback import question_back, small_talk
+from engine.askback import may_ask, question_back, small_talk
 from engine.bot import Bot
 from engine.commands import (
     AnswerFlow,
@@ -177,6 +177,8 @@ def as_read(carried: CarryOver, text: str) -> str:
 def at_question(flow: Flow[Any], state: Ask, frame: FlowFrame, text: str) -> AskBack | Chitchat | Help | None:
     """`text` at `state`'s open question as a question back about it or as small talk, when the
     message gives no answer to it nor to any other slot the flow reads from any message."""
+    if not may_ask(text):
+        return None
     try:
         slots = flow.new_slots(frame.slots)
         parser = state.parser(slots)
