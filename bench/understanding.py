@@ -21,9 +21,13 @@ and it is mapped to the command kinds:
 - another flow of the bot started (not one the run handed over to as it finished): new_request;
 - the asked question's slot left empty while the run moved past it, or a skip asked for where the flow needs
   the answer (a `skipped` notice): skip;
-- the help command routed, or the run still at its question, nothing set and no attempt used: help when the
-  reply holds the question's help text, ask_back otherwise (today no turn tells a question back from chitchat:
-  chitchat is never observed).
+- the help command routed: help;
+- the run still at its question, nothing set and no attempt used: ask_back or chitchat when the turn was
+  routed as one (`command:ask_back`, `command:chitchat`: the read stage's command, engine/askback.py), else
+  help when the reply holds the question's help text. Before the engine read questions back, every such turn
+  that was not help counted as ask_back; that guess also counted new requests noted for later and asides as
+  questions back, so the route (a public field of the turn's trace) now says which command the turn carried
+  out, and the run's state, slots and attempts still have to show it was carried out as one.
 
 A command counts as found when its kind matches and, for a slot command, its slot (and key) and its value (as
 the slots model stores it; free text of three words or more matches when one contains the other).
@@ -214,9 +218,12 @@ def observe(store: Store, case: Case, result: TurnResult) -> list[Observed]:
         out.append(Observed("help"))
     elif not out and frame is not None and frame.state == e.state and not frame.paused:
         used = "reprompt" in notices or "fallback" in notices
-        if not used:
+        if not used and trace.route in ("command:ask_back", "command:chitchat"):
+            out.append(Observed(trace.route.removeprefix("command:")))
+        elif not used:
             text = asked.help if isinstance(asked, Ask) else ""
-            out.append(Observed("help" if text and text[:40] in result.reply else "ask_back"))
+            if text and text[:40] in result.reply:
+                out.append(Observed("help"))
     return out
 
 

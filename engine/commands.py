@@ -63,11 +63,12 @@ class Help(_Command):
 
 
 class AskBack(_Command):
-    """A model read that the user wants `flow`: ask them first ("Do you want to ...?")."""
+    """The user asks about the open question instead of answering it: why it is asked, what it
+    means, which answers it takes, or `other` (a question on its topic). It is answered from the
+    state's declared `why` and the question stays open, no attempt used (engine/askback.py)."""
 
     kind: Literal["ask_back"] = "ask_back"
-    flow: str
-    question: str
+    about: Literal["why", "meaning", "options", "other"]
 
 
 class StartFlow(_Command):
@@ -95,9 +96,12 @@ class AnswerFlow(_Command):
 
 
 class Chitchat(_Command):
-    """No flow is open and none is asked for: the main conversation answers."""
+    """Small talk. With no flow open and none asked for, the main conversation answers; at an open
+    question (greetings, apologies, "I was away", thanks, laughter: `social`), a short
+    acknowledgement and the question again, no attempt used."""
 
     kind: Literal["chitchat"] = "chitchat"
+    social: tuple[Literal["greeting", "away", "sorry", "thanks", "laughter"], ...] = ()
 
 
 class Held(_Command):

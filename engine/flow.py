@@ -266,6 +266,7 @@ class Flow(Generic[S]):
             said: list[Template] = []
             if isinstance(s, Ask):
                 said = [s.say, *s.reprompts, *([s.again] if s.again is not None else [])]
+                said += [s.why] if isinstance(s.why, str) else []
             elif isinstance(s, Final):
                 said = [s.say]
             for tpl in said:
@@ -277,7 +278,12 @@ class Flow(Generic[S]):
                     raise self._error(f"asks into unknown slot {s.slot!r}; slots are {sorted(fields)}", s.name)
                 if s.max_attempts < 1:
                     raise self._error("max_attempts must be at least 1", s.name)
+                if s.why is not None and (not isinstance(s.why, str) or not s.why.strip()):
+                    raise self._error(
+                        f"why must be a sentence saying why the question is asked (or None), not {s.why!r}", s.name
+                    )
                 templates = [s.say, *s.reprompts, *([s.again] if s.again is not None else [])]
+                templates += [s.why] if s.why is not None else []
             elif isinstance(s, Final):
                 templates = [s.say, s.summary]
             for tpl in templates:

@@ -13,7 +13,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from engine.answers import AnswerReader, validator_sentence
-from engine.commands import CorrectSlot, WhichSlot, YesNo
+from engine.askback import acknowledgement, explanation
+from engine.commands import AskBack, Chitchat, CorrectSlot, WhichSlot, YesNo
 from engine.context import StepContext
 from engine.errors import DefinitionError
 from engine.extract import Invalid
@@ -85,19 +86,10 @@ class FlowRunner(AnswerReader):
         `rest`, the message without them, is read as usual, and a rest that answers nothing asks
         the question again without using an attempt.
         """
-        frame.turns += 1
-        frame.scratchpad.append(Message(role="user", content=self.said))  # as typed: "yes" to an offer
-        # validated once already by _reconcile this turn
-        slots = self._checked.pop(id(frame), None) or flow.new_slots(frame.slots)
-        if frame.turns > flow.max_turns:
-            summary = f"{flow.name.capitalize()} ended after {flow.max_turns} turns without finishing."
-            self.close(flow, frame, slots, "expired", summary)
-            self.emit(f"We've been at this for a while, so I've stopped the {flow.name} here.")
-            self.resume_or_return()
+        opened = self._counted(flow, frame)
+        if opened is None:
             return
-        state = flow.state(frame.state)
-        if not isinstance(state, Ask):
-            raise DefinitionError("session rests in a state that does not ask", flow=flow.name, state=frame.state)
+        slots, state = opened
         if rest and not fixes and rest != self.said:
             # a number taken back within the message is the number meant (engine/corrections.py)
             self.text = rest
@@ -192,6 +184,55 @@ class FlowRunner(AnswerReader):
             reason = without_clause(reason, again)  # "7 is out of range." when the question gives the range
         text = f"{reason} {again}" if reason else again
         self.emit(self.phrase(text, f"reprompt:{flow.name}.{state.name}", flow.name) if state.phrased else text)
+
+    def _counted(self, flow: Flow[Any], frame: FlowFrame) -> tuple[Slots, Ask] | None:
+        """A message at the open question: counted towards `max_turns` (no flow may be kept open
+        forever, whatever is said at it) and kept in the scratchpad; None when the run has expired."""
+        frame.turns += 1
+        frame.scratchpad.append(Message(role="user", content=self.said))  # as typed: "yes" to an offer
+        # validated once already by _reconcile this turn
+        slots = self._checked.pop(id(frame), None) or flow.new_slots(frame.slots)
+        if frame.turns > flow.max_turns:
+            summary = f"{flow.name.capitalize()} ended after {flow.max_turns} turns without finishing."
+            self.close(flow, frame, slots, "expired", summary)
+            self.emit(f"We've been at this for a while, so I've stopped the {flow.name} here.")
+            self.resume_or_return()
+            return None
+        state = flow.state(frame.state)
+        if not isinstance(state, Ask):
+            raise DefinitionError("session rests in a state that does not ask", flow=flow.name, state=frame.state)
+        return slots, state
+
+    def asked_back(self, flow: Flow[Any], frame: FlowFrame, command: AskBack | Chitchat) -> None:
+        """A question back about the open question, or small talk at it: answered, and the question
+        asked again; it stays open and no attempt is used. The flow's asides hear it first (a
+        course answers a question on its content better than the state's reason does)."""
+        opened = self._counted(flow, frame)
+        if opened is None:
+            return
+        slots, state = opened
+        for aside in flow.asides:
+            if aside.match(self.text) and self._aside(flow, frame, slots, state, aside):
+                return
+        # what is said first is the author's sentence, shown as written like `help`; the question
+        # after it is phrased as always
+        rephrase = ""
+        if isinstance(command, AskBack):
+            self.trace.notice("ask_back", flow.name, state.name, command.about)
+            why = render(state.why, slots) if state.why else ""
+            if command.about != "why" and state.reprompts:
+                # asked what it means: the phrasing a reprompt would use now (more explicit at each
+                # failed attempt), without using an attempt
+                rephrase = render(state.reprompts[min(frame.attempts + 1, len(state.reprompts)) - 1], slots)
+            expects = state.parser(slots).expects
+            self.emit(explanation(command.about, why, state.help, expects, rephrased=bool(rephrase)))
+        else:
+            self.trace.notice("chitchat", flow.name, state.name, ",".join(command.social))
+            self.emit(acknowledgement(command.social))
+        if rephrase:
+            self.emit(self.phrase(rephrase, f"reprompt:{flow.name}.{state.name}", flow.name))
+        else:
+            self.emit(self.question(flow, state, slots))
 
     def _aside(self, flow: Flow[Any], frame: FlowFrame, slots: Slots, state: Ask, aside: Aside) -> bool:
         ctx: StepContext[Slots] = StepContext(self, flow.name, slots, state.name)

@@ -239,6 +239,8 @@ NoticeKind = Literal[
     "fallback",  # detail: what the fallback did: skip, cancel, escalate
     "skipped",  # the user asked to skip the question; detail: the slot left empty, or why not
     "aside",  # detail: the aside's name
+    "ask_back",  # a question back about the open question, answered; detail: why, meaning, options or other
+    "chitchat",  # small talk at the open question, acknowledged; detail: its kinds ("greeting,away")
     "rerun",  # a step run again because a message corrected a slot it reads; detail: which
     "correct",  # an earlier answer corrected at a later question (engine/corrections.py); detail: the slot
     "offer",  # a yes to what an aside offered ("Did you mean English?"); detail: the message read instead

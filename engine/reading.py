@@ -3,20 +3,26 @@ left, into a `Reading` (engine/commands.py). Nothing here changes the session: t
 executes what is read (engine/turn.py).
 
 The order decides who gets the message: a person holding the conversation, then the cancel
-and help commands, then an interrupting flow the open question allows, then the open flow
-itself; with no flow open, the answer to a flow asked back, the bot's entry rule (onboarding
-first, or its paused run resumed), then the main conversation.
+and help commands, then an interrupting flow the open question allows, then a question back
+about the open question or small talk at it (engine/askback.py: only when the message carries
+no answer), then the open flow itself; with no flow open, the answer to a flow asked back,
+the bot's entry rule (onboarding first, or its paused run resumed), then the main conversation.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import Any
+
+from pydantic import ValidationError
 
 from engine.amend import amendments
+from engine.askback import may_ask, question_back, small_talk
 from engine.bot import Bot
 from engine.commands import (
     AnswerFlow,
+    AskBack,
     Cancel,
     Chitchat,
     Command,
@@ -30,9 +36,10 @@ from engine.commands import (
     YesNo,
 )
 from engine.corrections import correction_commands
-from engine.extract import fold, read_yes_no
+from engine.extract import Invalid, Parser, fold, read_yes_no
+from engine.flow import Flow
 from engine.handoff import hold_of
-from engine.models import CarryOver, SessionState, StoredRecord
+from engine.models import CarryOver, FlowFrame, SessionState, Slots, StoredRecord
 from engine.said import said
 from engine.states import Ask
 
@@ -78,12 +85,23 @@ def read(
         flow = bot.flow_for(a)
         open_to = flow.interrupts if isinstance(here, Ask) and here.interruptible else ()
         interrupt = bot.intent_for(text, allowed=open_to) if open_to else None
+        replies = [] if interrupt else _replies(carried, text)
+        # an earlier answer corrected ("wait, I meant 3") is read first; the rest answers the question
+        fixes, rest = ([], text) if interrupt else correction_commands(flow, a.state, a.slots, text)
+        aside = None
+        if (
+            isinstance(here, Ask)
+            and not interrupt
+            and not fixes
+            and all(isinstance(r, YesNo) and r.yes is None for r in replies)
+        ):
+            aside = at_question(flow, here, a, text)
         if interrupt:
             commands = [StartFlow(words=text, flow=interrupt, via="interrupt")]
+        elif aside is not None:
+            commands = [aside]  # the question stays open: what was suggested or offered at it still is not taken
         else:
-            # an earlier answer corrected ("wait, I meant 3") is read first; the rest answers the question
-            fixes, rest = correction_commands(flow, a.state, a.slots, text)
-            commands = [*_replies(carried, text), *fixes, AnswerFlow(words=rest, flow=a.flow, state=a.state)]
+            commands = [*replies, *fixes, AnswerFlow(words=rest, flow=a.flow, state=a.state)]
     else:
         commands = _main(bot, session, carried, text, entry, latest)
     answered = any(isinstance(c, (AnswerFlow, Resume)) for c in commands)
@@ -154,3 +172,52 @@ def as_read(carried: CarryOver, text: str) -> str:
     if carried.offered is not None and carried.suggested is None and read_yes_no(text) is True:
         return carried.offered
     return text
+
+
+def at_question(flow: Flow[Any], state: Ask, frame: FlowFrame, text: str) -> AskBack | Chitchat | Help | None:
+    """`text` at `state`'s open question as a question back about it or as small talk, when the
+    message gives no answer to it nor to any other slot the flow reads from any message."""
+    if not may_ask(text):
+        return None
+    try:
+        slots = flow.new_slots(frame.slots)
+        parser = state.parser(slots)
+    except (ValidationError, ValueError):
+        return None  # slots this code cannot read: the flow's own reading says what is wrong
+    talk = small_talk(text)
+    if talk is not None:
+        value = parser(text)
+        taken = value is not None and not isinstance(value, Invalid)
+        # a value read from small talk is an answer ("morning" to "what time of day?", "Ola" as a name)
+        if (parser.greedy or not taken) and not _fills_other(flow, slots, state, text):
+            return Chitchat(words=talk.words, social=talk.kinds)
+        return None
+    asked = question_back(text, parser, free_text=parser.greedy)
+    if asked is None or _fills_other(flow, slots, state, text):
+        return None
+    if asked.help:
+        return Help(words=asked.words)
+    return AskBack(words=asked.words, about=asked.about)
+
+
+def _fills_other(flow: Flow[Any], slots: Slots, state: Ask, text: str) -> bool:
+    """Does `text` set a slot of the flow other than the asked one ("why? I'm 30 btw")? Then it is
+    the flow's to read (noted, and the question asked again)."""
+    found: dict[str, object] = {}
+    for name, reader in flow.fills.items():
+        if name == state.slot or (getattr(slots, name, None) is not None and name not in flow.correctable):
+            continue
+        value = (reader if isinstance(reader, Parser) else reader(slots))(text)
+        if value is not None and not isinstance(value, Invalid):
+            found[name] = value
+    if flow.extract is not None:
+        found.update(flow.extract(text, slots, state.slot))
+    for name, value in found.items():
+        if name == state.slot or getattr(slots, name, None) == value:
+            continue
+        try:
+            flow.slots.model_validate({**slots.model_dump(), name: value})
+        except ValidationError:
+            continue
+        return True
+    return False

@@ -42,7 +42,10 @@ class Ask(Generic[S_in]):
     `max_attempts` failures the flow takes `fallback`. A state whose slot is already
     filled (several slots given at once) is passed through without asking. `again`, when
     given, is the question asked again (after help, an aside, a reprompt, a pause) in place
-    of `say`, whose first-time lead ("Nice to meet you, Max!") would repeat.
+    of `say`, whose first-time lead ("Nice to meet you, Max!") would repeat. `why` is the
+    state's reason for asking, a template over the slots: what a question back ("why do you
+    need that?") is answered with before the question is asked again, and what `help` says
+    first (engine/askback.py).
     """
 
     name: str
@@ -52,6 +55,7 @@ class Ask(Generic[S_in]):
     reprompts: Sequence[str | Callable[[S_in], str]] = ()
     again: str | Callable[[S_in], str] | None = None
     help: str = ""
+    why: str | None = None
     max_attempts: int = 3
     fallback: Fallback = "skip"
     initial: bool = False

@@ -16,6 +16,7 @@ from engine.commands import (
     Amend,
     AmendAsk,
     AnswerFlow,
+    AskBack,
     Cancel,
     Chitchat,
     Command,
@@ -151,6 +152,13 @@ class Turn(FlowRunner):
                     raise DefinitionError("a reading answers a flow, but none is open")
                 self._route("flow")
                 self.flow_turn(self.bot.flow_for(a), a, replies=replies, fixes=fixes, rest=rest)
+            case AskBack() | Chitchat() if self.session.active is not None:
+                # a question back about the open question, or small talk at it (engine/askback.py)
+                a = self.session.active
+                self._route(f"command:{command.kind}")
+                self.asked_back(self.bot.flow_for(a), a, command)
+            case AskBack():
+                raise DefinitionError("a reading asks back about a question, but no flow is open")
             case Resume(flow=name):
                 self._resume_paused(name, replies)
             case YesNo(to="confirm", subject=name, yes=yes):
@@ -333,6 +341,9 @@ class Turn(FlowRunner):
             flow, a, state = found
             slots = flow.new_slots(a.slots)
             hint = state.help or f"I'm asking for {state.parser(slots).expects}."
+            why = render(state.why, slots) if state.why else ""
+            if why and why != hint:
+                hint = f"{why} {hint}"  # why it is asked, then what it needs
             verb = "pause" if flow.on_cancel == "pause" else "stop"
             self.emit(f"{hint} {render(state.say_again, slots)} (Say 'cancel' to {verb} the {flow.name}.)")
 

@@ -169,6 +169,11 @@ TURN_PATH_ORDER = {
         "engine.turnbase", "engine.answers", "engine.flowrun", "engine.turn", "engine.voice",
         "engine.context", "engine.registry", "engine.runtime", "engine.store",
     ),
+    # what reading tells questions back and small talk with: below the read stage
+    "engine/askback.py": (
+        "engine.reading", "engine.turnbase", "engine.answers", "engine.flowrun", "engine.turn", "engine.voice",
+        "engine.context", "engine.bot", "engine.flow", "engine.registry", "engine.runtime", "engine.store",
+    ),
 }  # fmt: skip
 
 

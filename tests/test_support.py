@@ -13,6 +13,7 @@ from cli import app
 from engine import DataFileError, Engine, EngineError, Resources, ScriptedLLM, SqlStore, TurnResult
 from engine.handoff import hold_of
 from engine.llm import LLM
+from flows.support.clarification import WHY
 from flows.support.handoff import HANDOFF_NOTICE
 from flows.support.questions import choice_words, read_yes_no
 
@@ -253,7 +254,8 @@ def test_help_explains_the_question_without_consuming_it(chat: Chat) -> None:
     chat.say("app store")
     r = chat.say("help")
     assert r.state == "number" and r.slots["current_index"] == 1
-    assert r.reply.startswith("I'm asking for a number from 0 to 365. How many days ago were you charged?")
+    # why the question is asked, then what it needs (engine/askback.py: help shows the why too)
+    assert r.reply.startswith(f"{WHY} I'm asking for a number from 0 to 365. How many days ago were you charged?")
 
 
 def test_choice_words_pick_a_choice_by_its_own_word_or_a_synonym() -> None:

@@ -136,7 +136,7 @@ def test_a_rule_reason_is_given_on_an_invalid_answer(store: SqlStore) -> None:
 
 def test_escalate_fallback_saves_an_escalation(store: SqlStore) -> None:
     e = Engine(store, bots=BOTS)
-    talk(e, "survey", "3", "hmm", "what?")
+    talk(e, "survey", "3", "hmm", "dunno")  # "what?" would be a question back: no attempt
     (rec,) = store.records("escalation")
     assert rec.data["flow"] == "survey" and rec.data["state"] == "ok"
     assert store.runs(rec.session_id)[0].outcome == "escalated"

@@ -16,11 +16,10 @@ through the history window.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
-from engine import Aside, Ask, Correctable, Final, Flow, Step, StepContext, T, accepted, review, revise
-from engine.extract import Parser, fold, numbers
+from engine import Ask, Correctable, Final, Flow, Step, StepContext, T, accepted, review, revise
+from engine.extract import Parser
 from engine.window import WINDOW
 from flows.fitness.anytime import CLOSED, read_anytime
 from flows.fitness.changes import PROFILE, fitness_profile, listed, show
@@ -180,27 +179,6 @@ def closing(s: FitnessSlots) -> str:
     return f"You're all set! Your plan: {per}workouts on {days} ({when}){limit}. I've saved your fitness profile."
 
 
-# A question back about the question ("why do you need my weight?"): answered with the state's
-# help, then the question is asked again; a message that also answers ("why? 80 kg") is an answer.
-_WHY = re.compile(
-    r"^\W*(?:why|how come|what for)\b|\bwhy (?:do|would|should|are|is|does) (?:you|u|it|that|this|my)\b"
-    r"|\bwhat(?:'s| is) (?:that|this|it) for\b|\bwhy (?:does|would) (?:it|that) matter\b"
-)
-
-
-def asks_why(text: str) -> bool:
-    t = fold(text)
-    return _WHY.search(t) is not None and len(t.split()) <= 10 and not numbers(t)
-
-
-def why_asked(ctx: StepContext[FitnessSlots]) -> str | None:
-    state = fitness_onboarding.state(ctx.state) if ctx.state else None
-    if not isinstance(state, Ask) or not state.help:
-        return None  # nothing to say why with: read as an answer (an unclear one is asked again)
-    ctx.say(state.help)
-    return ""
-
-
 # The answers a later message may correct, and the words that name each. Free-text answers
 # (equipment, allergies) take almost any words: they must be named, or their old value said
 # as wrong ("bands not dumbbells"), never picked by a value alone.
@@ -257,7 +235,7 @@ fitness_onboarding = Flow(
                 "Please pick one: beginner, intermediate or advanced.",
                 "Type one word: beginner, intermediate or advanced.",
             ],
-            help="Your level sets how hard the first weeks are.",
+            why="Your level sets how hard the first weeks are.",
         ),
         Ask(
             "limitations",
@@ -268,12 +246,13 @@ fitness_onboarding = Flow(
                 "Any injuries or physical limitations? A few words are enough, or say “none”.",
                 "Type for example “bad knee”, “asthma” or “none”.",
             ],
-            help="Injuries change which exercises are safe for you.",
+            why="Injuries change which exercises are safe for you.",
         ),
         Step("assessment_done", run=end_of("assessment")),
         Ask(
             "goal",
             slot="goal",
+            why="Your goal decides what the plan works on: losing fat, building muscle, endurance or overall health.",
             say=ask_goal,
             parse=CLOSED["goal"],
             reprompts=[
@@ -290,12 +269,13 @@ fitness_onboarding = Flow(
                 "Please give your target weight with its unit, e.g. “72 kg” or “160 lb”, or say “none”.",
                 "Type for example “72 kg”, “160 lb” or “none”.",
             ],
-            help="A target weight lets me pace your plan and show your progress. It's optional: “none” is fine.",
+            why="A target weight lets me pace your plan and show your progress. It's optional: “none” is fine.",
         ),
         Step("goals_done", run=end_of("goals")),
         Ask(
             "days",
             slot="days_per_week",
+            why="The number of days sets how the plan spreads the work and the rest over your week.",
             say=ask_days,
             parse=CLOSED["days_per_week"],
             reprompts=[
@@ -306,6 +286,7 @@ fitness_onboarding = Flow(
         Ask(
             "minutes",
             slot="minutes_per_session",
+            why="The length of a session decides how many exercises fit into each workout.",
             say=ask_minutes,
             parse=CLOSED["minutes_per_session"],
             reprompts=["How long is one session, in minutes (10 to 240)?", "Type a number of minutes, e.g. 30."],
@@ -313,6 +294,7 @@ fitness_onboarding = Flow(
         Ask(
             "equipment",
             slot="equipment",
+            why="I only plan exercises you can do with what you have.",
             say=ask_equipment,
             parse=Parser(parse_equipment, "the equipment you have, or “none”"),
             reprompts=[
@@ -330,7 +312,7 @@ fitness_onboarding = Flow(
                 "Please pick one: omnivore, vegetarian, vegan, pescatarian, keto, paleo or mediterranean.",
                 "Type one word, e.g. “vegetarian” or “omnivore”.",
             ],
-            help="How you eat decides the meal ideas that come with your workouts.",
+            why="How you eat decides the meal ideas that come with your workouts.",
         ),
         Ask(
             "allergies",
@@ -341,12 +323,13 @@ fitness_onboarding = Flow(
                 "Any food allergies or intolerances? For example “nuts, shellfish”, or say “none”.",
                 "Type the foods you can't eat, or “none”.",
             ],
-            help="So that no meal idea I suggest has something you can't eat.",
+            why="So that no meal idea I suggest has something you can't eat.",
         ),
         Step("diet_done", run=end_of("diet")),
         Ask(
             "preferred_days",
             slot="preferred_days",
+            why="I put your workouts on the days that suit you, with rest days in between.",
             say=ask_preferred_days,
             parse=CLOSED["preferred_days"],
             reprompts=[days_reprompt, days_reprompt],
@@ -354,6 +337,7 @@ fitness_onboarding = Flow(
         Ask(
             "time_of_day",
             slot="time_of_day",
+            why="Your plan lists each workout at the time of day you prefer.",
             say="What time of day do you prefer to train: morning, midday, afternoon or evening (or any time)?",
             parse=CLOSED["time_of_day"],
             reprompts=[
@@ -369,6 +353,7 @@ fitness_onboarding = Flow(
             slot="review",
             say=review_summary,
             parse=review(PROFILE),
+            why="I save your profile only once you say it is right, so your plan is built on what you meant.",
             reprompts=[
                 "Say “yes” to save your profile, or tell me what to change.",
                 "Type “yes” to save it, or one change, e.g. “days should be 4” or “add a kettlebell”.",
@@ -407,7 +392,6 @@ fitness_onboarding = Flow(
         T("next", "revised", "review"),
     ],
     extract=read_anytime,
-    asides=[Aside("why", match=asks_why, handle=why_asked)],
     # every answer may be corrected at a later question ("change the days to five"), named by
     # these words; a current weight said on its own is kept and acknowledged when it changes
     correctable=CORRECTABLE,

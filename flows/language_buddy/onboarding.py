@@ -233,6 +233,7 @@ onboarding = Flow(
                 "Just type the name you'd like me to use, e.g. “Max”.",
             ],
             help="I use your name to greet you; any name or nickname is fine.",
+            why="I use your name to greet you; any name or nickname is fine.",
             fallback="cancel",
         ),
         Ask(
@@ -246,6 +247,7 @@ onboarding = Flow(
                 "Type one language name or its two-letter code, e.g. “de” for German.",
             ],
             help="Your native language lets me explain things in words you know best.",
+            why="Your native language lets me explain things in words you know best.",
             fallback="cancel",
         ),
         Ask(
@@ -258,6 +260,7 @@ onboarding = Flow(
                 "Type one language name or its two-letter code, e.g. “en” for English.",
             ],
             help="This is the language we'll practise together.",
+            why="This is the language we'll practise together.",
             fallback="cancel",
         ),
         Ask(
@@ -272,6 +275,7 @@ onboarding = Flow(
                 "For example: “Tokyo”, “America/New_York” or “UTC-5”.",
             ],
             help="Your timezone lets me schedule practice reminders at sensible hours.",
+            why="Your timezone lets me schedule practice reminders at sensible hours.",
         ),
         Step("settle_timezone", run=settle_timezone),
         Step("prepare", run=prepare),
@@ -283,6 +287,7 @@ onboarding = Flow(
             # the parser's reason ("Please answer with one letter: a, b, c.") leads; then the question again
             reprompts=[ask_question, ask_question],
             help="This short test places you at a level from A1 to C2. Answer as best you can, or say “I don't know”.",
+            why="This short test places you at a level from A1 to C2. Answer as best you can, or say “I don't know”.",
             ask_if_filled=True,
             interruptible=False,  # a test answer like "complaint" is an answer, not feedback
         ),
@@ -292,6 +297,7 @@ onboarding = Flow(
             slot="confirmed",
             say=confirm_question,
             parse=yes_no(),
+            why="I save your profile only when you say it is right; a no lets you change any part first.",
             reprompts=[
                 "Shall I save this profile? Please answer yes or no.",
                 "Type “yes” to save, or “no” to change it.",
@@ -306,6 +312,7 @@ onboarding = Flow(
                 "You can also give the new value, e.g. “my name is Max” or “I want to learn Spanish”."
             ),
             parse=read_amend,
+            why="I ask only for the part you want changed; the rest of your profile stays as it is.",
             reprompts=[
                 "Please pick one: name, native language, target language, timezone or level.",
                 "Type one word: name, native, target, timezone or level (or “nothing”).",

@@ -109,6 +109,7 @@ feedback = Flow(
                 "Just type one digit: 1, 2, 3, 4 or 5.",
             ],
             help="A rating tells us how the app feels overall: 1 is poor, 5 is excellent.",
+            why="A rating tells us how the app feels overall: 1 is poor, 5 is excellent.",
         ),
         Step("mood", run=settle_sentiment, reads=("rating",)),
         Ask(
@@ -117,6 +118,7 @@ feedback = Flow(
             say=details_question,
             # "ok" or "hello?" describes nothing: asked again, not saved as the comment
             parse=words_answer(min_chars=2),
+            why="Your own words tell the team what to fix or what to keep.",
             reprompts=[
                 "Could you describe it in a few words?",
                 "Even a short phrase helps, like 'too slow' or 'great lessons'.",
@@ -128,6 +130,7 @@ feedback = Flow(
             slot="category",
             say="Which area is that about: bug, latency, content, usability or other?",
             parse=read_category,
+            why="The area sends your feedback to the people who work on that part of the app.",
             reprompts=[
                 "Please pick one: bug, latency, content, usability or other.",
                 "Type one word: bug, latency, content, usability or other.",

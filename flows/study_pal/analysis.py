@@ -208,6 +208,7 @@ analysis = Flow(
                 "Just type yes for a study plan, or no to skip it.",
             ],
             help="A study plan puts your weakest topics first in 25-minute study sessions.",
+            why="A study plan puts your weakest topics first in 25-minute study sessions.",
         ),
         Final(
             "done",

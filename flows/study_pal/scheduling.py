@@ -228,6 +228,7 @@ scheduling = Flow(
                 "Type a time range such as '15:00-17:00 today'.",
             ],
             help="I fit 25-minute study sessions with short breaks into the time you give me.",
+            why="I fit 25-minute study sessions with short breaks into the time you give me.",
         ),
         Step("plan", run=plan),
         Final("done", summary=summary, say=presented, records=study_plan),

@@ -199,6 +199,10 @@ def cancelled(s: ClarificationSlots) -> str:
     return f'Clarification for "{s.title}" cancelled by the user. Answers so far: {details_line(s)}.'
 
 
+# why a clarifying question is asked (a question back, "why do you need that?", is answered with it)
+WHY = "Your answer tells me which part of the help article applies to you, so the steps I give fit your case."
+
+
 clarification = Flow(
     name="clarification",
     description="ask a knowledge-base document's clarifying questions one per turn, then answer from it",
@@ -206,9 +210,10 @@ clarification = Flow(
     slots=ClarificationSlots,
     states=[
         Step("route", run=route, initial=True),
-        Ask("text", slot="text_answer", say=question, parse=read_text, ask_if_filled=True),
+        Ask("text", slot="text_answer", say=question, parse=read_text, ask_if_filled=True, why=WHY),
         Ask(
             "number",
+            why=WHY,
             slot="number_answer",
             say=question,
             parse=number_parser,
@@ -217,6 +222,7 @@ clarification = Flow(
         ),
         Ask(
             "yes_no",
+            why=WHY,
             slot="yes_no_answer",
             say=question,
             parse=read_yes_no,
@@ -225,6 +231,7 @@ clarification = Flow(
         ),
         Ask(
             "choice",
+            why=WHY,
             slot="choice_answer",
             say=question_with_choices,
             parse=choice_parser,

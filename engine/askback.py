@@ -1,0 +1,378 @@
+"""Questions back and small talk at an open question: what they are, and when a message is one.
+
+At an asking state a user may ask about the question instead of answering it ("why do you need my
+timezone?", "¿qué es latency?", "was heißt das?") or only greet, apologise or say they are back ("hi,
+sorry, I was away"). Neither is a failed answer. The read stage (engine/reading.py) asks `at_question`
+what the message is, and reads it as an `AskBack` or a `Chitchat` command only when it carries no answer:
+
+- a clause that states something the state's parser reads ("3 — why do you ask?", "why? bad knee") makes
+  the message an answer;
+- a yes/no question naming a value the question takes is a tentative answer ("is 4 ok?"), unless the
+  parser only took the text as it was (a free-text reader's echo of "does asthma count??");
+- an open question ("what counts as intermediate?", "whats pescatarian") asks, even when it names an option;
+- where any text is an answer (the parser is `greedy`: a feedback comment, an exercise's answer), only a
+  question that can be about nothing but the question itself ("why do you need that?", "what do you mean?")
+  asks, and only when it is the whole message: "why does the app crash?" there is the comment.
+
+The cue phrases of six languages are data (engine/data/questions_back.yaml), matched on the folded text
+(lower case, no accents) so that positions stay those of the message and the `words` of a command are
+the user's own. What is said back is decided by the executor (engine/flowrun.py) from the state's `why`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal, get_args
+
+import yaml
+from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
+
+from engine.cues import fold_same_length
+from engine.errors import DataFileError
+from engine.extract import Invalid
+
+QUESTIONS_BACK_FILE = Path(__file__).parent / "data" / "questions_back.yaml"
+
+About = Literal["why", "meaning", "options", "other"]
+Social = Literal["greeting", "away", "sorry", "thanks", "laughter"]
+SOCIAL: tuple[Social, ...] = get_args(Social)
+
+
+def _compiles(patterns: list[str]) -> list[str]:
+    for p in patterns:
+        try:
+            re.compile(p)
+        except re.error as e:
+            raise ValueError(f"pattern {p!r} does not compile: {e}") from e
+    return patterns
+
+
+class _Openings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    strong: list[str]
+    weak: list[str]
+
+    _check = field_validator("strong", "weak")(classmethod(lambda cls, v: _compiles(v)))
+
+
+class _About(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    why: list[str]
+    options: list[str]
+    meaning: list[str]
+
+    _check = field_validator("why", "options", "meaning")(classmethod(lambda cls, v: _compiles(v)))
+
+
+class _Talk(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    say: str
+    phrases: list[str]
+
+    _check = field_validator("phrases")(classmethod(lambda cls, v: _compiles(v)))
+
+
+class QuestionsBackTable(BaseModel):
+    """engine/data/questions_back.yaml (its header says what each list is for)."""
+
+    model_config = ConfigDict(extra="forbid")
+    interrogatives: _Openings
+    polar: list[str]
+    proposals: list[str]
+    about: _About
+    about_the_question_tail: str
+    about_the_question: list[str]
+    elsewhere: list[str]
+    help: list[str]
+    filler: list[str]
+    chitchat: dict[Social, _Talk]
+
+    _check = field_validator("polar", "proposals", "about_the_question", "elsewhere", "help")(
+        classmethod(lambda cls, v: _compiles(v))
+    )
+
+    @field_validator("about_the_question_tail")
+    @classmethod
+    def _tail_compiles(cls, value: str) -> str:
+        return _compiles([value])[0]
+
+    @field_validator("chitchat")
+    @classmethod
+    def _every_kind(cls, value: dict[Social, _Talk]) -> dict[Social, _Talk]:
+        missing = [k for k in SOCIAL if k not in value]
+        if missing:
+            raise ValueError(f"chitchat needs every kind {list(SOCIAL)}; missing {missing}")
+        return value
+
+
+def load_table(path: Path = QUESTIONS_BACK_FILE) -> QuestionsBackTable:
+    """The table, validated; a broken file says what to fix."""
+    try:
+        return QuestionsBackTable.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
+    except (OSError, yaml.YAMLError, ValidationError) as e:
+        raise DataFileError(str(path), [f"questions-back table: {e}"]) from e
+
+
+def _any(patterns: Sequence[str]) -> str:
+    return "(?:" + "|".join(f"(?:{p})" for p in patterns) + ")"
+
+
+@dataclass(frozen=True)
+class _Compiled:
+    strong: re.Pattern[str]
+    weak: re.Pattern[str]
+    polar: re.Pattern[str]
+    proposal: re.Pattern[str]
+    about: tuple[tuple[About, re.Pattern[str]], ...]
+    itself: re.Pattern[str]
+    elsewhere: re.Pattern[str]
+    help: re.Pattern[str]
+    filler: frozenset[str]
+    talk: tuple[tuple[Social, re.Pattern[str]], ...]
+    say: dict[Social, str]
+
+
+@lru_cache(maxsize=1)
+def _table() -> _Compiled:
+    t = load_table()
+    opening = r"\A(?:{})(?![\w'])"
+    word = r"(?<![\w']){}(?![\w'])"
+    about: list[tuple[About, re.Pattern[str]]] = [
+        ("why", re.compile(word.format(_any(t.about.why)))),
+        ("options", re.compile(word.format(_any(t.about.options)))),
+        ("meaning", re.compile(word.format(_any(t.about.meaning)))),
+    ]
+    tail = t.about_the_question_tail
+    return _Compiled(
+        strong=re.compile(opening.format(_any(t.interrogatives.strong))),
+        weak=re.compile(opening.format(_any(t.interrogatives.weak))),
+        polar=re.compile(r"\A" + _any(t.polar)),
+        proposal=re.compile(opening.format(_any(t.proposals))),
+        about=tuple(about),
+        itself=re.compile(rf"{_any(t.about_the_question)}(?: {tail})*"),
+        elsewhere=re.compile(r"(?<![\w'])" + _any(t.elsewhere)),
+        help=re.compile(_any(t.help)),
+        filler=frozenset(t.filler),
+        talk=tuple((k, re.compile(_any(v.phrases))) for k, v in t.chitchat.items()),
+        say={k: v.say for k, v in t.chitchat.items()},
+    )
+
+
+# -- a message in parts ---------------------------------------------------------------------------------
+
+Role = Literal["filler", "statement", "question", "open", "polar", "proposal"]
+
+
+@dataclass(frozen=True)
+class Part:
+    """A comma-separated part of a sentence: its words (folded, filler trimmed) and where it is typed."""
+
+    folded: str
+    start: int
+    end: int
+    role: Role
+
+
+_SENTENCE = re.compile(r"[?!.;…¿¡]+|\s[-–—]+\s|\s[-–—]+$|^[-–—]+\s")
+_WORDS = re.compile(r"[\w'’-]+")
+
+
+def _trimmed(folded: str) -> tuple[str, int, int]:
+    """The words of `folded` without the filler it opens with ("hmm so what ..."), and where they are
+    in it; filler at the end stays ("is 4 ok?")."""
+    table = _table()
+    spans = [(m.group(), m.start(), m.end()) for m in _WORDS.finditer(folded)]
+    while spans and spans[0][0].strip("-'") in table.filler:
+        spans.pop(0)
+    if not spans:
+        return "", 0, 0
+    start, end = spans[0][1], spans[-1][2]
+    return " ".join(w for w, _, _ in spans), start, end
+
+
+def _folded(text: str) -> str:
+    """`fold_same_length`, without its per-character walk for the plain ASCII most messages are."""
+    return text.lower() if text.isascii() else fold_same_length(text)
+
+
+def may_ask(text: str) -> bool:
+    """A cheap first look: could `text` be a question back, a call for help or small talk? Most
+    answers are not, and the read stage then needs no parser and no slots to tell."""
+    table = _table()
+    return any(
+        p.role in ("question", "open", "polar") or table.help.fullmatch(p.folded) or _talk(p.folded, table)
+        for p in parts(text)
+    )
+
+
+@lru_cache(maxsize=256)
+def parts(text: str) -> tuple[Part, ...]:
+    """`text` in the parts that ask, state or only fill, in order."""
+    table = _table()
+    folded = _folded(text)
+    out: list[Part] = []
+    last = 0
+    bounds = [(m.start(), m.end(), m.group()) for m in _SENTENCE.finditer(folded)] + [(len(folded), len(folded), "")]
+    for start, end, mark in bounds:
+        sentence = folded[last:start]
+        asked = "?" in mark or "¿" in folded[max(0, last - 1) : last + 1]
+        pieces = [(m.start(), m.end()) for m in re.finditer(r"[^,]+", sentence)]
+        for n, (a, b) in enumerate(pieces):
+            words, i, j = _trimmed(sentence[a:b])
+            if not words:
+                continue
+            at = last + a
+            ends_asked = asked and n == len(pieces) - 1
+            out.append(Part(words, at + i, at + j, _role(words, ends_asked, table)))
+        last = end
+    return tuple(out)
+
+
+def _role(words: str, asked: bool, table: _Compiled) -> Role:
+    if table.proposal.search(words):
+        return "proposal"
+    one_word = " " not in words
+    if one_word and not asked and not table.itself.fullmatch(words):
+        return "statement"  # "Chi", "Was": names and answers before they are questions
+    if table.strong.search(words) or (asked and table.weak.search(words)):
+        return "polar" if table.polar.search(words) else "open"
+    return "question" if asked else "statement"
+
+
+def _about(words: str) -> About:
+    for about, pattern in _table().about:
+        if pattern.search(words):
+            return about
+    return "other"
+
+
+# -- reading ---------------------------------------------------------------------------------------------
+
+Reads = Callable[[str], object]  # the part's value as the state's parser reads it (None: nothing)
+
+
+@dataclass(frozen=True)
+class QuestionBack:
+    about: About
+    words: str  # the question as typed
+    help: bool = False  # it calls for help ("help, what do these mean?"): the help command
+
+
+def question_back(text: str, reads: Reads, *, free_text: bool) -> QuestionBack | None:
+    """`text` as a question back about the open question, or None when it is not one or also answers it.
+
+    `reads` is the state's parser (a value, or None/an `Invalid` when it reads none); `free_text`: the
+    parser takes any text (then only a question about the question itself, alone, asks)."""
+    table = _table()
+    found = parts(text)
+    helped = [p for p in found if table.help.fullmatch(p.folded.rstrip("?! "))]
+    asking = [p for p in found if p.role in ("question", "open", "polar") and p not in helped]
+    if not asking and not helped:
+        return None
+    if table.elsewhere.search(_folded(text)):
+        return None  # a request, a person asked for, another topic: not about this question
+    for p in found:
+        typed = text[p.start : p.end]
+        if p.role == "filler" or p in helped or _talk(p.folded, table):
+            continue
+        if free_text:
+            if p.role == "statement" or p.role == "proposal" or not table.itself.fullmatch(p.folded):
+                return None
+            continue
+        if p.role == "open":
+            continue  # an open question asks, whatever it names ("what counts as intermediate?")
+        value = reads(typed)
+        if _answers(value, typed, echo_counts=p.role in ("statement", "proposal")):
+            return None
+    said = helped + asking if helped and asking and helped[0].start < asking[0].start else asking + helped
+    words = text[said[0].start : said[-1].end]
+    return QuestionBack(about=_about(" ".join(p.folded for p in asking)), words=words, help=bool(helped))
+
+
+def _answers(value: object, typed: str, *, echo_counts: bool) -> bool:
+    """Does a parser's `value` for `typed` answer the question? A value the parser only copied from a
+    question ("does asthma count??" as the injuries) is no answer; in a statement it is one."""
+    if value is None or isinstance(value, Invalid):
+        return False
+    if echo_counts:
+        return True
+    return not _echo(value, typed)
+
+
+def _echo(value: object, typed: str) -> bool:
+    if isinstance(value, list) and len(value) == 1:
+        value = value[0]
+    if not isinstance(value, str):
+        return False
+    said = _WORDS.findall(fold_same_length(typed))
+    return bool(said) and _WORDS.findall(fold_same_length(value)) == said
+
+
+@dataclass(frozen=True)
+class SmallTalk:
+    kinds: tuple[Social, ...]
+    words: str
+
+
+def _talk(folded: str, table: _Compiled) -> tuple[Social, ...]:
+    """The kinds of small talk `folded` is made of, every word of it; () when it says anything else."""
+    rest = folded
+    kinds: list[Social] = []
+    while rest:
+        for kind, pattern in table.talk:
+            m = pattern.match(rest)
+            if m and (m.end() == len(rest) or rest[m.end()] == " "):
+                kinds.append(kind)
+                rest = rest[m.end() :].lstrip()
+                break
+        else:
+            head, _, tail = rest.partition(" ")
+            if head.strip("-'") not in table.filler or (not kinds and not tail):
+                return ()
+            rest = tail
+    return tuple(dict.fromkeys(kinds))
+
+
+def small_talk(text: str) -> SmallTalk | None:
+    """`text` as only small talk (greetings, apologies, being back, thanks, laughter), or None."""
+    table = _table()
+    found = parts(text)
+    kinds: list[Social] = []
+    for p in found:
+        if p.role == "filler":
+            continue
+        said = _talk(p.folded, table)
+        if not said:
+            return None
+        kinds.extend(said)
+    if not kinds:
+        return None
+    return SmallTalk(kinds=tuple(dict.fromkeys(kinds)), words=text[found[0].start : found[-1].end])
+
+
+def acknowledgement(kinds: Sequence[str]) -> str:
+    """What the bot says to small talk before asking again: being back or sorry first, then thanks,
+    then a greeting, then laughter."""
+    say = _table().say
+    for kind in ("away", "sorry", "thanks", "greeting", "laughter"):
+        if kind in kinds:
+            return say[kind]
+    return ""
+
+
+def explanation(about: str, why: str, help_text: str, expects: str, *, rephrased: bool) -> str:
+    """What answers a question back, before the question is asked again: the state's reason; for what
+    the question means or which answers it takes, also its help, and what its parser expects unless a
+    more explicit phrasing of the question follows (`rephrased`: the state's reprompt)."""
+    if about == "why":
+        return why or help_text or f"I'm asking for {expects}."
+    said = [why] if why else []
+    if help_text and help_text != why:
+        said.append(help_text)
+    if not rephrased:
+        said.append(f"I'm asking for {expects}.")
+    return " ".join(said)

@@ -1,0 +1,255 @@
+"""Questions back and small talk at an open question (engine/askback.py): read by the read stage into
+`AskBack` and `Chitchat` only when the message carries no answer, in six languages; executed with the
+state's declared `why`, the question left open and no attempt used, the turn still counted.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pydantic import Field
+
+from engine import Ask, Bot, Final, Flow, Intent, Slots, T, default_registry, free_text, rating
+from engine.askback import load_table, parts, question_back, small_talk
+from engine.authoring.testing import DialogueFactory
+from engine.commands import AnswerFlow, AskBack, Chitchat, Command, Help
+from engine.errors import DataFileError, DefinitionError
+from engine.models import CarryOver, FlowFrame, SessionState
+from engine.reading import read
+
+AT = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+fitness_bot = default_registry().get("fitness-coach")
+language_bot = default_registry().get("language-buddy")
+
+
+def reading(bot: Bot, flow: str, state: str, text: str, **slots: object) -> list[Command]:
+    frame = FlowFrame(flow=flow, version=bot.flow(flow).version, state=state, slots=dict(slots), started_at=AT)
+    session = SessionState(id="s", bot=bot.name, user="u", active=frame)
+    before = session.model_dump()
+    got = read(bot, session, CarryOver(), text, lambda: None).commands
+    assert session.model_dump() == before  # reading changes nothing
+    return got
+
+
+def asked(bot: Bot, flow: str, state: str, text: str, **slots: object) -> str | None:
+    """What `text` is at the question: the AskBack's `about`, "chitchat", "help", or None (an answer)."""
+    got = reading(bot, flow, state, text, **slots)
+    match got:
+        case [AskBack(about=about)]:
+            return about
+        case [Chitchat()]:
+            return "chitchat"
+        case [Help()]:
+            return "help"
+        case [*_, AnswerFlow()]:
+            return None
+    return got[0].kind  # another command (a person asked for, a skip)
+
+
+@pytest.mark.parametrize(
+    ("state", "text", "about"),
+    [
+        # English
+        ("ask_timezone", "why do you need my timezone?", "why"),
+        ("ask_timezone", "what does that mean?", "meaning"),
+        ("ask_target", "which ones do you support?", "options"),
+        ("ask_name", "do i have to use my real name", "why"),
+        # Spanish
+        ("ask_timezone", "¿para qué necesitas saber eso?", "why"),
+        ("ask_timezone", "¿qué significa IANA?", "meaning"),
+        # German
+        ("ask_timezone", "wozu brauchst du meine Zeitzone?", "why"),
+        ("ask_timezone", "was heißt das?", "meaning"),
+        ("ask_target", "welche Sprachen gibt es denn?", "options"),
+        # French
+        ("ask_name", "pourquoi vous avez besoin de mon nom ?", "why"),
+        ("ask_timezone", "c'est quoi un fuseau horaire IANA ?", "meaning"),
+        # Italian
+        ("ask_native", "perché ti serve saperlo?", "why"),
+        ("ask_timezone", "cosa vuol dire?", "meaning"),
+        # Portuguese
+        ("ask_timezone", "por que precisa do meu fuso horário?", "why"),
+        ("ask_timezone", "como assim?", "meaning"),
+    ],
+)
+def test_a_question_back_is_read_in_six_languages(state: str, text: str, about: str) -> None:
+    assert asked(language_bot, "onboarding", state, text) == about
+
+
+@pytest.mark.parametrize(
+    ("state", "text"),
+    [
+        ("days", "3 — why do you ask?"),  # a stated answer beside the question
+        ("days", "is 4 ok? I train 4 days"),
+        ("days", "is 4 ok?"),  # a yes/no question naming a value is a tentative answer
+        ("days", "4?"),
+        ("days", "how about 3"),  # a proposal
+        ("level", "why? I'm a beginner"),
+        ("level", "intermediate i guess, why?"),
+        ("time_of_day", "morning"),  # small talk a parser reads is the answer
+        ("limitations", "bad knee, why do you ask?"),
+    ],
+)
+def test_a_question_that_carries_an_answer_is_the_answer(state: str, text: str) -> None:
+    assert asked(fitness_bot, "onboarding", state, text) is None
+
+
+def test_an_open_question_asks_even_when_it_names_an_option() -> None:
+    assert asked(fitness_bot, "onboarding", "level", "what counts as intermediate exactly") == "meaning"
+    assert asked(fitness_bot, "onboarding", "diet", "whats pescatarian") == "meaning"
+    assert asked(fitness_bot, "onboarding", "diet", "o que é paleo?") == "meaning"
+
+
+def test_where_any_text_is_an_answer_only_a_question_about_the_question_asks() -> None:
+    # feedback's comment: the parser is greedy
+    assert asked(language_bot, "feedback", "details", "why do you need that?", rating=3) == "why"
+    assert asked(language_bot, "feedback", "details", "what do you mean?", rating=3) == "meaning"
+    assert asked(language_bot, "feedback", "details", "warum brauchen Sie das?", rating=3) == "why"
+    for comment in ("why does the app crash?", "what is wrong with the sync?", "why do you need that, it crashes"):
+        assert asked(language_bot, "feedback", "details", comment, rating=3) is None
+
+
+def test_a_request_or_another_topic_is_no_question_back() -> None:
+    for text in (
+        "can you remind me to work out tomorrow?",
+        "btw how do i change my email?",
+        "is there a human i can ask?",
+    ):
+        assert asked(fitness_bot, "onboarding", "days", text) in (None, "handoff")
+
+
+def test_a_call_for_help_in_a_question_is_the_help_command() -> None:
+    assert asked(fitness_bot, "onboarding", "diet", "help, what do these mean") == "help"
+    assert asked(language_bot, "onboarding", "ask_timezone", "Hilfe, was soll ich hier eingeben?") == "help"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["hi, sorry, I was away", "hey! good morning :)", "hola", "merci beaucoup", "ich bin wieder da", "scusa", "kkkk"],
+)
+def test_small_talk_at_a_question_is_chitchat(text: str) -> None:
+    assert asked(fitness_bot, "onboarding", "days", text) == "chitchat"
+
+
+def test_small_talk_kinds_and_words_are_the_users() -> None:
+    found = small_talk("hi, sorry, I was away!!")
+    assert found is not None and set(found.kinds) >= {"greeting", "away"} and found.words == "hi, sorry, I was away"
+    assert small_talk("hi, I'm Ana") is None  # not only small talk
+    back = question_back("Hmm, ¿para qué necesitas saber eso?", lambda _: None, free_text=False)
+    assert back is not None and back.words == "para qué necesitas saber eso"
+
+
+def test_parts_keep_positions_of_the_typed_message() -> None:
+    text = "Intermédiaire — ça veut dire quoi ?"
+    assert [(text[p.start : p.end], p.role) for p in parts(text)] == [
+        ("Intermédiaire", "statement"),
+        ("ça veut dire quoi", "open"),
+    ]
+
+
+def test_a_broken_table_says_what_to_fix(tmp_path: Path) -> None:
+    bad = tmp_path / "questions_back.yaml"
+    bad.write_text("interrogatives: {strong: ['(unclosed'], weak: []}\n", encoding="utf-8")
+    with pytest.raises(DataFileError, match="does not compile"):
+        load_table(bad)
+
+
+def test_every_shipped_asking_state_says_why_it_asks() -> None:
+    missing = [
+        f"{bot.name}/{flow.name}.{state.name}"
+        for bot in default_registry()
+        for flow in bot.flows
+        for state in flow.states
+        if isinstance(state, Ask) and not state.why
+    ]
+    assert missing == []
+
+
+# -- executed -------------------------------------------------------------------------------------------
+
+
+class RateSlots(Slots):
+    rating: int | None = Field(None, ge=1, le=5)
+    comment: str | None = None
+
+
+def _flow(**changes: Any) -> Flow[RateSlots]:
+    ask = Ask(
+        "rating",
+        slot="rating",
+        say="How would you rate it, 1 to 5?",
+        parse=rating(1, 5),
+        reprompts=["Please give one number from 1 to 5."],
+        why="Ratings tell us what to fix first.",
+        max_attempts=1,
+        initial=True,
+    )
+    return Flow(
+        name="rate",
+        slots=RateSlots,
+        states=[
+            dataclasses.replace(ask, **changes),
+            Ask("comment", slot="comment", say="Anything to add?", parse=free_text()),
+            Final("done", summary="Rated {rating}."),
+        ],
+        transitions=[T("answer", "rating", "comment"), T("answer", "comment", "done")],
+        max_turns=4,
+    )
+
+
+def _bot(flow: Flow[RateSlots]) -> Bot:
+    return Bot(
+        name="rater",
+        persona="p",
+        flows=[flow],
+        intents=[Intent("rate", patterns=[r"\brate\b"], description="rate")],
+        capabilities="c",
+    )
+
+
+def test_a_question_back_is_answered_with_why_and_uses_no_attempt(dialogue: DialogueFactory) -> None:
+    chat = dialogue("rater", bots=_bot(_flow()))
+    chat.say("I want to rate").expect(flow="rate", state="rating")
+    # one attempt only: a question back that used one would take the fallback and skip the question
+    chat.say("why do you need that?").expect(
+        state="rating",
+        slots={"rating": None},
+        reply="Ratings tell us what to fix first.\n\nHow would you rate it, 1 to 5?",
+    )
+    chat.say("what does that mean?").expect(
+        state="rating", reply_contains=["Ratings tell us", "Please give one number"]
+    )
+    chat.say("hi, sorry, I was away").expect(state="rating", reply_contains=["No problem, welcome back.", "1 to 5"])
+    chat.say("4").expect(state="comment", slots={"rating": 4})
+    trace = chat.last.trace if chat.last else None
+    assert trace is not None and trace.route == "flow"
+
+
+def test_help_says_why_too(dialogue: DialogueFactory) -> None:
+    chat = dialogue("rater", bots=_bot(_flow()))
+    chat.say("I want to rate").say("help").expect(state="rating", reply_contains=["Ratings tell us what to fix first."])
+
+
+def test_questions_back_still_count_towards_max_turns(dialogue: DialogueFactory) -> None:
+    chat = dialogue("rater", bots=_bot(_flow()))
+    chat.say("I want to rate")
+    for _ in range(5):  # max_turns=4: the fifth message at the question ends the run
+        chat.say("why?")
+    chat.expect(flow="main", reply_contains=["stopped the rate"])
+
+
+def test_without_a_why_the_help_or_what_the_parser_expects_answers(dialogue: DialogueFactory) -> None:
+    chat = dialogue("rater", bots=_bot(_flow(why=None)))
+    chat.say("I want to rate").say("why do you ask?").expect(
+        state="rating", reply_contains=["I'm asking for a rating from 1 to 5."]
+    )
+
+
+@pytest.mark.parametrize("why", ["", "   ", "{nope}"])
+def test_a_bad_why_is_refused_when_the_flow_is_declared(why: str) -> None:
+    with pytest.raises(DefinitionError, match=r"why|nope"):
+        _flow(why=why)
