@@ -10,6 +10,8 @@ is the day it was written or recorded on.
 
 from __future__ import annotations
 
+import functools
+import os
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
@@ -17,6 +19,9 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import time_machine
+
+from engine.authoring.replay import ScriptResult, replay
+from engine.authoring.script import load_script
 
 MOVED: dict[str, datetime] = {
     "a-year-later": datetime(2027, 11, 26, 10, 0, tzinfo=ZoneInfo("UTC")),
@@ -35,3 +40,18 @@ def with_clocks(paths: Sequence[Path]) -> list[tuple[Path, str]]:
 def moved_clock(name: str) -> Iterator[None]:
     with time_machine.travel(MOVED[name], tick=True):
         yield
+
+
+@functools.cache
+def replayed(path: Path, clock: str | None) -> ScriptResult:
+    """`path` replayed offline under `clock` (no INNERLOOP_NOW), once per test session: test_replay
+    checks each result, test_coverage_ci adds them all up (it ran the whole suite a second time)."""
+    saved = os.environ.pop("INNERLOOP_NOW", None)
+    try:
+        if clock is None:
+            return replay(load_script(path))
+        with moved_clock(clock):
+            return replay(load_script(path))
+    finally:
+        if saved is not None:
+            os.environ["INNERLOOP_NOW"] = saved

@@ -14,10 +14,11 @@ import pytest
 
 from engine.authoring.coverage import Coverage, FlowCoverage
 from engine.authoring.diagram import shipped_bots, shipped_flows
-from engine.authoring.replay import replay
-from engine.authoring.script import find_scripts, load_script
+from engine.authoring.script import find_scripts
 from engine.errors import ScriptError
 from engine.flow import Flow
+from tests.clocks import replayed, with_clocks
+from tests.test_replay import SCRIPTS
 
 REPLAYS = Path(__file__).parent / "replays"
 MIN_STATES = 100.0
@@ -33,13 +34,13 @@ def _id(flow: Flow, bots: list[str]) -> str:
 def suite() -> Coverage:
     """Coverage of every shipped flow by the whole replay suite, run once for all the flows."""
     cov = Coverage(shipped_bots())
+    clocks = dict(with_clocks(SCRIPTS))  # each played as test_replay plays it: once for both
     for path in find_scripts([REPLAYS]):
         try:
-            script = load_script(path)
+            result = replayed(path, clocks.get(path))
         except ScriptError:
             continue  # test_replay reports malformed scripts; here they just cover nothing
-        result = replay(script)
-        cov.add(script.bot, [r.trace for r in result.results if r.trace is not None])
+        cov.add(result.script.bot, [r.trace for r in result.results if r.trace is not None])
     return cov
 
 

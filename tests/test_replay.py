@@ -16,7 +16,7 @@ from engine.models import RecordDraft, StoredRecord, utcnow
 from engine.runtime import TurnResult
 from engine.store import MemoryStore
 from engine.store.sql import SqlStore
-from tests.clocks import moved_clock, with_clocks
+from tests.clocks import replayed, with_clocks
 
 REPLAYS = Path(__file__).parent / "replays"
 MESSY = REPLAYS / "messy"
@@ -29,10 +29,8 @@ _PINNED = re.compile(r"^#\s*now:\s*(\S+)\s*$", re.M)
 @pytest.mark.parametrize(
     ("path", "clock"), with_clocks(SCRIPTS), ids=[f"{p.relative_to(REPLAYS)}@{c}" for p, c in with_clocks(SCRIPTS)]
 )
-def test_replay_script(path: Path, clock: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("INNERLOOP_NOW", raising=False)
-    with moved_clock(clock):
-        result = replay(load_script(path))
+def test_replay_script(path: Path, clock: str) -> None:
+    result = replayed(path, clock)  # under the clock this script is given (tests/clocks.py)
     assert result.passed, "\n".join(f.describe() for f in result.failures)
 
 

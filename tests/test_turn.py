@@ -339,6 +339,7 @@ def test_conflict_is_retried_once_on_fresh_state_then_reported(
         raise ConflictError(write.session.id, write.expected_version)
 
     monkeypatch.setattr(store, "commit", always)
+    e.conflict_wait_s = 0.3  # the retries go on until this wait is over (10 s by default)
     with pytest.raises(ConflictError) as err:
         e.turn("test-bot", "u", "hello")
     assert err.value.session
