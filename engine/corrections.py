@@ -302,6 +302,9 @@ def _said(text: str) -> tuple[str, str] | None:
     return (text[: m.start()], text[m.end() :]) if m else None
 
 
+MAX_CLAUSES = 12
+
+
 def read_corrections(flow: Flow[Any], state: Ask[Any], slots: Slots, text: str) -> CorrectionReading:
     """The corrections `text` makes to `flow`'s filled slots at the question `state`."""
     targets = _targets(flow, slots, state.slot)
@@ -318,7 +321,9 @@ def read_corrections(flow: Flow[Any], state: Ask[Any], slots: Slots, text: str) 
     carried_old: tuple[list[_Target], str] | None = None
     carried_from: int | None = None
     carried_answer: _Clause | None = None
-    for clause in _clauses(text):
+    # a correction is said within a few clauses; every clause may run each target's parser, so
+    # a 4,000-character message read whole cost 370 ms (bench/worst_case.py)
+    for clause in _clauses(text)[:MAX_CLAUSES]:
         folded = fold_same_length(clause.read)
         cued = carried_cue or words.cue.search(fold_same_length(clause.text)) is not None
         # "no its Sam", "nah im in lisbon": a no that opens a clause leads what follows
