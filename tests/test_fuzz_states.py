@@ -129,7 +129,7 @@ def test_the_scripts_reach_every_asking_state_of_every_shipped_bot(places: list[
 
 
 def _fuzz(place: Resting, prepared: Path, folder: Path) -> None:
-    @settings(max_examples=25, deadline=None, database=None, derandomize=True, suppress_health_check=list(HealthCheck))
+    @settings(max_examples=15, deadline=None, database=None, derandomize=True, suppress_health_check=list(HealthCheck))
     @given(message=MESSAGES)
     def answer(message: str) -> None:
         with at(place, prepared, folder) as engine:

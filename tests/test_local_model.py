@@ -3,8 +3,8 @@
 Under a real model the route guard must start no flow on the small-talk corpora, requests
 must start their flow, and shipped replay scripts must reach the same flows, states, slots,
 records and history as offline (their wording checks are the offline backend's; the phrase
-guard holds a model's replies to their templates' facts). By default it takes the first 8
-small-talk messages of each bot, every request, and one script per flow (about 3 minutes with
+guard holds a model's replies to their templates' facts). By default it takes the first 5
+small-talk messages of each bot, every request, and one script per flow (about 2.5 minutes with
 SmolLM2 on 2 cores; the suite's budget is 10); INNERLOOP_LOCAL_LLM=all takes the whole corpora and every shipped script.
 """
 
@@ -38,7 +38,7 @@ ONE_PER_FLOW = [
 EVERY = sorted(REPLAYS.glob("*.yaml")) + sorted((REPLAYS / "messy").rglob("*.yaml"))
 FULL = os.environ.get("INNERLOOP_LOCAL_LLM") == "all"
 SCRIPTS = EVERY if FULL else [REPLAYS / n for n in ONE_PER_FLOW]
-SMALL_TALK = None if FULL else 8
+SMALL_TALK = None if FULL else 5
 
 
 @pytest.fixture
