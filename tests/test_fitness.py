@@ -483,3 +483,10 @@ def test_times_of_day_around_midnight_and_no_preference() -> None:
 def test_questions_quote_a_free_text_limitation() -> None:
     assert plan_around("bad knee") == "your bad knee"
     assert plan_around("my lower back hurts sometimes") == "your limitation (“my lower back hurts sometimes”)"
+
+
+def test_an_injury_word_is_a_whole_word() -> None:
+    from flows.fitness.limits import BODY
+
+    assert not BODY.search("i sold my dumbbells")  # "old my" inside "sold my" is no injury
+    assert BODY.search("an old shoulder injury") and BODY.search("i have a bad back")

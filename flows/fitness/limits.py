@@ -17,8 +17,8 @@ from flows.fitness.profile import NONE
 from flows.fitness.readers import ACK, goal_named, is_none, parse_weight, plain
 from flows.fitness.words import refusal, without_trailing_fillers
 
-LIMIT_BODY = (
-    r"(?:(?:bad|sore|weak|injured|torn|broken|chronic|old|stiff|dodgy|painful)\s+\w+"
+LIMIT_BODY = (  # whole words: "I sold my dumbbells" holds "old my", which is no injury
+    r"(?<!\w)(?:(?:bad|sore|weak|injured|torn|broken|chronic|old|stiff|dodgy|painful)\s+\w+"
     r"|(?<!\w)\w++\s+(?:injury|pain|problems?|issues?|surgery|strain|sprain|condition)"
     r"|asthma|arthritis|diabetes|high blood pressure|a hernia|hernia|back pain|scoliosis)"
 )
