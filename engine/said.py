@@ -225,6 +225,14 @@ def says_skip(text: str) -> bool:
 
 
 @lru_cache(maxsize=1024)
+def says_unsure(text: str) -> bool:
+    """Whether `text` only says the user does not know, or passes ("idk", "no idea, skip",
+    "keine Ahnung"): a quiz reads it as a wrong answer, not as a guess."""
+    t = _table()
+    return _only(text, t.unsure | t.skip)
+
+
+@lru_cache(maxsize=1024)
 def says_help(text: str) -> bool:
     """Whether `text` asks what the question needs ("im confused, help me", "Hilfe, was soll ich hier eingeben?")."""
     t = _table()

@@ -30,31 +30,14 @@ from engine import (
 )
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench.amend import SAVED, load, played_main, played_review
 from bench.amend import Changes as Expected
-from bench.amend import load, played_main, played_review
 from engine.amend import read_changes
 from engine.commands import Amend, AmendAsk, Chitchat
 from engine.llm.cassette import Cassette, Exchange, RecordingTransport, request_key
 from engine.models import CarryOver, SessionState
 from engine.reading import read
 from flows.fitness.changes import PROFILE, from_profile
-from flows.fitness.profile import FitnessSlots
-
-SAVED = FitnessSlots(
-    fitness_level="beginner",
-    limitations="bad knee",
-    goal="fat_loss",
-    target_weight_kg=72.6,
-    days_per_week=3,
-    minutes_per_session=45,
-    equipment=["dumbbells", "yoga mat"],
-    diet="vegetarian",
-    allergies=["peanuts"],
-    preferred_days=["Mon", "Wed", "Fri"],
-    time_of_day="morning",
-    completed=["assessment", "goals", "workout", "diet", "schedule"],
-)
-
 
 # -- reading changes: the same readers at the review and after saving ---------------------------
 

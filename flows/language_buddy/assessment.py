@@ -18,6 +18,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from engine import DataFileError, Invalid, Parser, Resources
 from engine.cues import in_english_cues
+from engine.said import says_unsure
 from flows.language_buddy.bank_file import LEVELS, Bank, Question, load_bank, load_shipped, normalise
 
 SHIPPED = Path(__file__).parent / "data" / "assessment"
@@ -147,13 +148,12 @@ def resolve_bank(ref: BankRef, resources: Resources, at: Question, tier: int) ->
 
 # -- answering and grading ----------------------------------------------------------------
 
-# "I don't know" as learners say it, in English and in the languages a bank is shipped for
-# said in another language ("no sé", "keine Ahnung", "não sei"), engine/cues.py writes it in English first
-_DONT_KNOW = re.compile(r"^(?:i don'?t know|dunno|no idea|not sure|skip|pass|\?+|idk|no clue)$")
-
 
 def dont_know(text: str) -> bool:
-    return _DONT_KNOW.match(normalise(in_english_cues(text))) is not None
+    """ "I don't know" or a pass as learners say it, in six languages (the engine's command
+    phrases, engine/data/commands.yaml, after its cue table's translations), or only "?"."""
+    t = normalise(text)
+    return bool(t) and (set(t) == {"?"} or says_unsure(text) or says_unsure(in_english_cues(text)))
 
 
 def _letter(q: Question, text: str) -> str | None:
