@@ -150,10 +150,9 @@ def resolve_bank(ref: BankRef, resources: Resources, at: Question, tier: int) ->
 
 
 def dont_know(text: str) -> bool:
-    """ "I don't know" or a pass as learners say it, in six languages (the engine's command
-    phrases, engine/data/commands.yaml, after its cue table's translations), or only "?"."""
-    t = normalise(text)
-    return bool(t) and (set(t) == {"?"} or says_unsure(text) or says_unsure(in_english_cues(text)))
+    """Whether `text` says "I don't know" or passes, in six languages (the engine's command
+    phrases, engine/data/commands.yaml, and its cue table's translations)."""
+    return says_unsure(text) or says_unsure(in_english_cues(text))
 
 
 def _letter(q: Question, text: str) -> str | None:
