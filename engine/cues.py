@@ -81,7 +81,8 @@ def load_cues(path: Path = CUES_FILE) -> CueTable:
         raise DataFileError(str(path), [f"cue table: {e}"]) from e
 
 
-def _alternation(phrases: list[str], *, then: str = r"(?![\w])") -> re.Pattern[str]:
+def phrase_pattern(phrases: list[str], *, then: str = r"(?![\w])") -> re.Pattern[str]:
+    """One pattern for whole `phrases` of folded text (fold_same_length), the longest tried first."""
     alternatives = "|".join(re.escape(p) for p in sorted(phrases, key=len, reverse=True))
     return re.compile(rf"(?<![\w'])(?:{alternatives}){then}")
 
@@ -96,7 +97,7 @@ def _compiled() -> tuple[list[re.Pattern[str]], dict[str, str], list[tuple[re.Pa
     leading = [p for p, e in english.items() if not e.startswith("is ")]
     following = [p for p, e in english.items() if e.startswith("is ")]
     clause_end = r"(?=\s*(?:$|[,.;:!?)]|(?:and|und|y|et)\b))"  # not "e": "é" folds to it
-    passes = [_alternation(following, then=clause_end), _alternation(leading)]
+    passes = [phrase_pattern(following, then=clause_end), phrase_pattern(leading)]
     frames = [(re.compile(f.pattern), f.english) for f in table.frames]
     articles = "|".join(re.escape(a) + ("" if a.endswith("'") else r"\s") for a in table.articles)
     cues = "|".join(re.escape(e) for e in ("I speak", "I'm learning", "I want to learn", "my native language is"))
@@ -104,7 +105,7 @@ def _compiled() -> tuple[list[re.Pattern[str]], dict[str, str], list[tuple[re.Pa
     return passes, english, frames, after_cue
 
 
-def _replace(text: str, pattern: re.Pattern[str], said: Callable[[re.Match[str], str], str]) -> str:
+def replace_folded(text: str, pattern: re.Pattern[str], said: Callable[[re.Match[str], str], str]) -> str:
     """`text` with each match of `pattern` in its folded form replaced by `said(match, text)`."""
     out, last = [], 0
     for m in pattern.finditer(fold_same_length(text)):
@@ -122,7 +123,7 @@ def in_english_cues(text: str) -> str:
         def framed(m: re.Match[str], typed: str, frame: str = frame) -> str:
             return frame.replace(r"\1", typed[m.start(1) : m.end(1)])
 
-        text = _replace(text, pattern, framed)
+        text = replace_folded(text, pattern, framed)
     for pattern in passes:
-        text = _replace(text, pattern, lambda m, typed: english[m.group()])
+        text = replace_folded(text, pattern, lambda m, typed: english[m.group()])
     return after_cue.sub(r"\1 ", text)

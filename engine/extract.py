@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
 from wordfreq import zipf_frequency
 
-from engine import numwords
+from engine import gloss, numwords
 from engine.numwords import spelled_out
 
 
@@ -43,7 +43,18 @@ class Parser:
     greedy: bool = False
 
     def __call__(self, text: str) -> object:
-        return self.rule(text)
+        value = self.rule(text)
+        if isinstance(value, Empty):
+            return value
+        # the answer words of other languages, in English (engine/gloss.py); a free-text answer
+        # is read in English only when it says there is none ("ninguna")
+        glossed = gloss.in_english(text)
+        if glossed == text or (self.greedy and not declines(glossed)):
+            return value  # free text keeps the user's own words
+        # a reader sees more of the message in English ("venerdì dalle 9 alle 11" gives a day
+        # as typed and a day and a time in English): the English reading, when it is one
+        again = self.rule(glossed)
+        return value if again is None or isinstance(again, Invalid) else again
 
 
 # "1,000" is a thousand (a thousands separator), "2,5" a decimal comma
@@ -187,7 +198,15 @@ _SAYS_NO = re.compile(r"\b(?:no|nope|nah|not)\b")
 
 
 def read_yes_no(text: str) -> bool | None:
-    """True, False, or None when the message does not settle it (a hedge, both, or a question)."""
+    """True, False, or None when the message does not settle it (a hedge, both, or a question);
+    a yes or a no of another language ("sim", "está mal") is read in English (engine/gloss.py)."""
+    said = _yes_no(text)
+    if said is None and (glossed := gloss.in_english(text)) != text:
+        return _yes_no(glossed)
+    return said
+
+
+def _yes_no(text: str) -> bool | None:
     t = re.sub(r"[^\w\s']", " ", _norm(text).replace("’", "'")).strip()
     t = _DRAWN_OUT.sub(lambda m: re.sub(r"(\w)\1+", r"\1", m.group(0)), t)
     if _NO_WORD.search(t) and _PUT_OFF.search(t):
@@ -438,6 +457,7 @@ def warm_up() -> None:
     """
     _reads_as_english("warm up")
     numwords.warm_up()  # the number reader's tables, in each of its languages
+    gloss.warm_up()  # the answer words of other languages
 
 
 # VADER checks the words before each sentiment word by lower-casing the whole message again

@@ -1,0 +1,110 @@
+"""Answer words of other languages written in English, for readers written in English.
+
+Every flow's parsers were written for English answers: "half an hour", "twice a week",
+"mon, wed, fri", "none". Users and learners answer "media hora", "zweimal pro Woche", "lunes,
+miércoles y viernes", "ninguna". `in_english` rewrites the generic answer words of Spanish,
+French, German, Italian and Portuguese (engine/data/gloss.yaml, checked on load) and the
+weekday names of those languages (CLDR's, through babel) as English, leaving every other word
+as typed. `Parser` (engine/extract.py) reads the rewritten message only when the message as
+typed gave no answer, so English answers, names and free text are read as they always were,
+and what is stored is the parser's value, never the rewritten text.
+
+Matching ignores case and accents and takes whole words, the longest phrase first; a weekday
+abbreviation that is also an English word ("mar", "sat", "do") is left out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from functools import lru_cache
+from pathlib import Path
+
+from babel import Locale
+from wordfreq import zipf_frequency
+
+from engine.cues import CueTable, fold_same_length, load_cues, phrase_pattern, replace_folded
+
+GLOSS_FILE = Path(__file__).parent / "data" / "gloss.yaml"
+LANGUAGES = ("es", "fr", "de", "it", "pt")
+_ENGLISH_DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+# an abbreviation this common in English is an English word first ("mar", "sat", "so", "do")
+_COMMON_ENGLISH = 3.0
+
+
+def weekday_names(languages: tuple[str, ...] = LANGUAGES) -> dict[str, str]:
+    """Weekday names of `languages` (wide, abbreviated, plural, Portuguese without "-feira"),
+    folded, each with its English name."""
+    out: dict[str, str] = {}
+    for language in languages:
+        days = Locale(language).days
+        for context in ("format", "stand-alone"):
+            for index, name in days[context]["wide"].items():
+                english = _ENGLISH_DAYS[index]
+                for form in {name, name.split("-")[0], name + "s"}:
+                    out[fold_same_length(form)] = english
+            for index, short in days[context]["abbreviated"].items():
+                word = fold_same_length(short.rstrip("."))
+                if len(word) >= 3 and zipf_frequency(word, "en") < _COMMON_ENGLISH:
+                    out.setdefault(word, _ENGLISH_DAYS[index])
+    return out
+
+
+def load_gloss(path: Path = GLOSS_FILE) -> CueTable:
+    """The answer-word table, validated like the cue table (engine/cues.py); a broken file says what to fix."""
+    return load_cues(path)
+
+
+@lru_cache(maxsize=1)
+def _compiled() -> tuple[list[tuple[re.Pattern[str], str]], re.Pattern[str], dict[str, str]]:
+    table = load_gloss()
+    english = {fold_same_length(p): e for e, phrases in table.phrases.items() for p in phrases}
+    for name, day in weekday_names().items():
+        english.setdefault(name, day)
+    frames = [(re.compile(f.pattern), f.english) for f in table.frames]
+    return frames, phrase_pattern(sorted(english)), english
+
+
+_WORD = re.compile(r"\w+")
+# every frame starts with one of these ("de 14h à 16h", "dalle 15 alle 17")
+_FRAME_STARTS = frozenset({"de", "desde", "dalle", "dalla", "das", "dos", "von", "entre"})
+
+
+@lru_cache(maxsize=1)
+def _keys() -> frozenset[str]:
+    """For each phrase, its word least used in English ("semana" of "a la semana"), and the words
+    a frame starts with: a message with none of them has nothing to rewrite, which most messages
+    show with one set lookup a word."""
+    _, _, english = _compiled()
+    keys = {min(_WORD.findall(p), key=lambda w: zipf_frequency(w, "en")) for p in english}
+    return frozenset(keys) | _FRAME_STARTS
+
+
+def _framed(english: str) -> Callable[[re.Match[str], str], str]:
+    """The frame's English with \\1, \\2… as typed (the match was made on the folded text)."""
+
+    def said(m: re.Match[str], typed: str) -> str:
+        out = english
+        for i in range(len(m.groups()), 0, -1):  # \\12 before \\1
+            start, end = m.span(i)
+            out = out.replace(f"\\{i}", typed[start:end] if start >= 0 else "")
+        return out
+
+    return said
+
+
+@lru_cache(maxsize=4096)
+def in_english(text: str) -> str:
+    """`text` with the answer words of other languages written in English; `text` itself when it has none."""
+    folded = text.lower() if text.isascii() else fold_same_length(text)
+    if _keys().isdisjoint(_WORD.findall(folded)):
+        return text
+    frames, pattern, english = _compiled()
+    for frame, said in frames:
+        text = replace_folded(text, frame, _framed(said))
+    return replace_folded(text, pattern, lambda m, typed: english[m.group()])
+
+
+def warm_up() -> None:
+    """Load the table and CLDR's weekday names now, not inside a user's turn."""
+    _keys()

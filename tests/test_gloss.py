@@ -1,0 +1,97 @@
+"""engine/gloss.py: the answer words of other languages written in English, and `Parser` reading
+a message through them only where the message as typed says less."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine.errors import DataFileError
+from engine.extract import EMPTY, Invalid, Parser, free_text, optional, read_yes_no
+from engine.gloss import in_english, load_gloss, weekday_names
+
+
+@pytest.mark.parametrize(
+    ("typed", "english"),
+    [
+        ("media hora", "half an hour"),
+        ("eine Stunde", "an hour"),
+        ("uma hora e meia", "an hour and a half"),
+        ("zweimal pro Woche", "twice per week"),
+        ("trois fois par semaine", "3 times per week"),
+        ("lunes, miércoles y viernes", "monday, wednesday and friday"),
+        ("segunda, quarta e sexta", "monday, wednesday e friday"),  # pt "e" is left: "é" folds to it
+        ("Donnerstags abends", "thursday in the evening"),
+        ("ninguna", "none"),
+        ("rien du tout", "none"),
+        ("venerdì dalle 9 alle 11", "friday from 9 to 11"),
+        ("demain de 14h à 16h", "tomorrow from 14 to 16"),
+        ("pasado mañana por la mañana", "the day after tomorrow in the morning"),
+    ],
+)
+def test_answer_words_of_five_languages_are_written_in_english(typed: str, english: str) -> None:
+    assert in_english(typed) == english
+
+
+@pytest.mark.parametrize(
+    "english", ["I said so", "Dom", "see you on sat", "mar 3", "do it", "the week-end plan", "a hundred"]
+)
+def test_english_and_names_are_left_as_typed(english: str) -> None:
+    # "sat", "mar", "do" are weekday abbreviations elsewhere but English words first
+    assert in_english(english) == english.replace("week-end", "weekend")
+
+
+def test_weekday_names_come_from_cldr_in_every_language() -> None:
+    names = weekday_names()
+    assert names["mittwoch"] == names["mercredi"] == names["miercoles"] == names["quarta"] == "wednesday"
+    assert names["domenica"] == "sunday" and names["sabado"] == "saturday"
+    assert "mar" not in names and "sam" not in names  # common English words
+
+
+def _days(text: str) -> object:
+    """An English-only reader, as flows have: a weekday name or nothing."""
+    found = [d for d in ("monday", "friday") if d in text.lower()]
+    return found or None
+
+
+def test_a_parser_reads_the_english_when_the_typed_message_gives_no_answer() -> None:
+    parser = Parser(_days, "a weekday")
+    assert parser("friday") == ["friday"]
+    assert parser("viernes") == ["friday"]
+    assert parser("ningún día") is None  # nothing to read in either
+
+
+def test_the_english_reading_wins_when_it_reads_more() -> None:
+    def window(text: str) -> object:
+        day = "friday" if "friday" in text.lower() or "venerd" in text.lower() else None
+        return (day, "9-11" if "from 9 to 11" in text else "default") if day else None
+
+    assert Parser(window, "a window")("venerdì dalle 9 alle 11") == ("friday", "9-11")
+
+
+def test_free_text_keeps_the_users_words_but_reads_a_none() -> None:
+    comments = optional(free_text())
+    assert comments("el martes me duele la espalda") == "el martes me duele la espalda"
+    assert comments("ninguna") is EMPTY
+    assert Parser(lambda t: Invalid("no"), "x")("lunes") == Invalid("no")  # refused both ways: the typed refusal
+
+
+@pytest.mark.parametrize(("typed", "yes"), [("sim", True), ("claro", True), ("no, está mal", False), ("não", False)])
+def test_yes_and_no_of_other_languages(typed: str, yes: bool) -> None:
+    assert read_yes_no(typed) is yes
+
+
+def test_a_broken_table_says_what_to_fix(tmp_path: Path) -> None:
+    bad = tmp_path / "gloss.yaml"
+    bad.write_text("phrases:\n  none: [nada]\n  nothing: [nada]\n", encoding="utf-8")
+    with pytest.raises(DataFileError, match="'nada' is listed under both"):
+        load_gloss(bad)
+    bad.write_text("phrases: {}\nframes: [{pattern: '(', english: x}]\n", encoding="utf-8")
+    with pytest.raises(DataFileError, match="does not compile"):
+        load_gloss(bad)
+
+
+def test_the_shipped_table_loads() -> None:
+    table = load_gloss()
+    assert "none" in table.phrases and table.frames
