@@ -150,8 +150,10 @@ def reopen(ctx: StepContext[OnboardingSlots]) -> None:
 
 
 def speak_native(s: OnboardingSlots) -> str | None:
-    """The language the questions are phrased in with a model: the learner's own, once known."""
-    return s.native_language
+    """The language the questions are phrased in with a model: the learner's own, once known.
+
+    English is the voice's own language, so an English speaker's requests stay as they were."""
+    return None if s.native_language in (None, "en") else s.native_language
 
 
 NATIVE_QUESTION = "What's your native language?"
@@ -217,9 +219,8 @@ onboarding = Flow(
     show=show,
     description="collect name, languages and timezone, place the user A1-C2, then save a profile",
     persona="LanguageBuddy's onboarding guide: warm, brief, one question at a time",
-    # With a model, the questions may be phrased in the learner's native language: speaks=speak_native
-    # (tests/test_native_phrasing.py). It waits for the recorded onboarding runs (tests/recordings)
-    # to be made again: every phrasing request after the native-language question changes.
+    # with a model, the questions after the native-language one are phrased in that language
+    speaks=speak_native,
     slots=OnboardingSlots,
     states=[
         Step("welcome", run=welcome, initial=True),
