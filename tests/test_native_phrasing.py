@@ -1,13 +1,12 @@
 """Onboarding phrased in the learner's native language once it is known (Flow.speaks): the
 request names the language, the guard holds the phrasing to it, offline nothing changes.
 
-The shipped onboarding does not ask for it yet (its recorded runs must be made again first):
-these tests run language-buddy with `speaks=speak_native`, the one line that turns it on."""
+The shipped language-buddy onboarding speaks the learner's language (`speaks=speak_native`); an
+English native speaker's requests name no language (English is the voice's own)."""
 
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from pathlib import Path
 
 import httpx2
@@ -35,11 +34,12 @@ def test_the_guard_holds_a_phrasing_to_the_language_asked_for_not_the_users() ->
     assert phrase_problem(ASK_TARGET, "Welche Sprache du gerne lernen willst.", "", language="de") is not None
 
 
-# language-buddy with its onboarding speaking the learner's language (flows/language_buddy/onboarding.py)
-SPEAKING = replace(
-    language_buddy,
-    flows=[replace(f, speaks=speak_native) if f.name == "onboarding" else f for f in language_buddy.flows],
-)
+SPEAKING = language_buddy  # its onboarding speaks the learner's language (flows/language_buddy/onboarding.py)
+
+
+def test_the_shipped_onboarding_speaks_the_learners_language() -> None:
+    onboarding = language_buddy.flow("onboarding")
+    assert onboarding.speaks is speak_native
 
 
 @pytest.fixture
@@ -121,3 +121,12 @@ def _sent_instruction(language: str | None) -> str:
 def test_the_model_is_told_the_language_by_name_and_otherwise_the_users() -> None:
     assert "in your own voice as described above and in German. Keep every fact" in _sent_instruction("de")
     assert "and in the language the user writes in. Keep every fact" in _sent_instruction(None)
+
+
+def test_an_english_native_speakers_questions_name_no_language(engine_with: tuple[Engine, ScriptedLLM]) -> None:
+    engine, llm = engine_with
+    llm.push("What's your name?", "Nice to meet you, Sam! What's your native language?", ASK_TARGET)
+    engine.turn(BOT, "sam", "Hello")
+    engine.turn(BOT, "sam", "Sam")
+    r = engine.turn(BOT, "sam", "English")
+    assert r.slots["native_language"] == "en" and phrasings(llm)[-1].language is None
