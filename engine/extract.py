@@ -189,7 +189,7 @@ _YES_PHRASE = re.compile(
 )
 # "yesss", "nooo", "okk": a drawn-out yes or no is still one
 _DRAWN_OUT = re.compile(r"\b(?:y+e+s+|y+e+a+h+|y+u+p+|n+o+|n+a+h+|n+o+p+e+|o+k+)\b")
-_NO_WORD = re.compile(r"^(?:no|n|nope|nah|never|nein|non|nee)\b")
+_NO_WORD = re.compile(r"^(?:no|n|nope|nah|never|nein|non|nee|n[aã]o)\b")
 # "nope, maybe another day": a no that puts it off is still a no, however it hedges the when
 _PUT_OFF = re.compile(r"\b(?:another (?:day|time)|some other time|(?:maybe |perhaps )?later|not (?:now|today|yet))\b")
 # a "no" or "not" that agrees

@@ -78,6 +78,7 @@ def _may_hold_number_word(text: str) -> bool:
 
 
 _WORD = re.compile(r"[^\W\d_]+")
+_TOKEN = re.compile(r"\w+")
 
 
 def _convert(text: str, lang: str) -> str:
@@ -90,7 +91,7 @@ def _convert(text: str, lang: str) -> str:
     masked = text
     if lang == "en":
         masked = _PRONOUN_ONE.sub(keep, masked)
-    elif lang in _ARTICLES and len(_WORD.findall(text)) > 1:
+    elif lang in _ARTICLES and len(_TOKEN.findall(text)) > 1:  # "un 4" (read once already) counts two
         masked = re.sub(rf"\b(?:{'|'.join(_ARTICLES[lang])})\b", keep, masked, flags=re.I)
     try:
         out = str(alpha2digit(masked, lang, threshold=0))

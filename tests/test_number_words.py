@@ -63,3 +63,18 @@ def test_every_number_said_in_words_in_the_corpus_passes_the_cheap_test() -> Non
         for case in yaml.safe_load((CORPUS / f"{split}.yaml").read_text(encoding="utf-8")):
             if isinstance(case["expect"], int) and not any(ch.isdigit() for ch in case["text"]):
                 assert _may_hold_number_word(case["text"]), case["text"]
+
+
+@pytest.mark.parametrize(("text", "value"), [("un cuatro", 4), ("un tre", 3), ("ein vier", 4), ("um quatro", 4)])
+def test_an_article_before_a_number_word_is_no_one_even_read_twice(text: str, value: int) -> None:
+    # the rating reads number words, then integer() reads what it left ("un 4") once more
+    assert rating(1, 5)(text) == value
+    assert rating(1, 5)("un") == 1  # alone, the word is the number
+
+
+def test_a_weight_said_in_words_is_read_in_six_languages() -> None:
+    from flows.fitness.readers import parse_weight
+
+    assert parse_weight("soixante-cinq kilos") == 65.0
+    assert parse_weight("so um die achtzig Kilo") == 80.0
+    assert parse_weight("a hundred and ten kilos") == 110.0

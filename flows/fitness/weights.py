@@ -15,9 +15,9 @@ from functools import cache
 from typing import Literal
 
 import pint
-from text_to_num import alpha2digit
 
 from engine.extract import fold
+from engine.numwords import spelled_out
 
 Role = Literal["current", "target", "relative", "unmarked"]
 
@@ -152,11 +152,9 @@ def weigh(text: str, known_unit: str | None = None) -> Weights:
 
 
 def with_digits(text: str) -> str:
-    """`text` with its number words as digits ("eighty kilos" -> "80 kilos"), by text2num."""
-    try:
-        return str(alpha2digit(text, "en", threshold=0))
-    except (ValueError, KeyError):  # pragma: no cover - text2num refuses odd input: read it as typed
-        return text
+    """`text` with its number words as digits ("eighty kilos" -> "80 kilos", "soixante-cinq
+    kilos" -> "65 kilos"): the engine's one number reader, six languages (engine/numwords.py)."""
+    return spelled_out(text)
 
 
 def _nearest_unit(raw: list[tuple[re.Match[str], str | None]], i: int) -> str:
