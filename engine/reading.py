@@ -40,7 +40,7 @@ from engine.extract import Invalid, Parser, fold, read_yes_no
 from engine.flow import Flow
 from engine.handoff import hold_of
 from engine.models import CarryOver, FlowFrame, SessionState, Slots, StoredRecord
-from engine.said import said
+from engine.said import said, says_resume
 from engine.states import Ask
 
 CANCEL_WORDS = {"cancel", "stop", "abort", "cancel this", "stop this", "/cancel"}
@@ -70,7 +70,9 @@ def read(
     here = bot.flow_for(a).named.get(a.state) if a is not None else None
     # like cancel and help, these come before the flow's asides (some asides match any text)
     asking = isinstance(here, Ask)
-    command = said(text, a.flow if a else None)  # cancel, help, a person or a skip, alone or in a sentence
+    # cancel, help, a person or a skip, alone or in a sentence; with no run open, the paused one is
+    # the activity a message names ("forget the onboarding for good")
+    command = said(text, a.flow if a else _paused(session))
     if hold_of(session) is not None:
         commands = [Held(words=text, leave=word in CANCEL_WORDS)]
     elif word in CANCEL_WORDS or command == "cancel":
@@ -106,6 +108,11 @@ def read(
         commands = _main(bot, session, carried, text, entry, latest)
     answered = any(isinstance(c, (AnswerFlow, Resume)) for c in commands)
     return Reading(text=as_read(carried, text) if answered else text, commands=commands)
+
+
+def _paused(session: SessionState) -> str | None:
+    """The flow of the run paused last, if any."""
+    return next((f.flow for f in reversed(session.stack) if f.paused), None)
 
 
 def _aside_for(bot: Bot, session: SessionState, text: str) -> bool:
@@ -146,7 +153,11 @@ def _main(
     interrupt = bot.intent_for(text, allowed=flow.interrupts) if flow.interrupts else None
     if interrupt:
         return [*out, StartFlow(words=text, flow=interrupt, via="interrupt")]
-    if not isinstance(flow.state(paused.state), Ask) or _COMING_BACK.fullmatch(fold(text).strip(" !.,?")):
+    if (
+        not isinstance(flow.state(paused.state), Ask)
+        or _COMING_BACK.fullmatch(fold(text).strip(" !.,?"))
+        or says_resume(text, name)
+    ):
         return [*out, StartFlow(words=text, flow=name, via="entry")]
     return [*out, *_replies(carried, text), Resume(words=text, flow=name)]
 

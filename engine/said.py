@@ -1,4 +1,4 @@
-"""Engine commands said in a sentence, in six languages: cancel, skip, help, a person.
+"""Engine commands said in a sentence, in six languages: cancel, skip, help, a person, resume.
 
 A command word alone ("cancel", "help") was always read; users wrap it ("meh forget it,
 cancel", "idk just skip", "im confused, help me", "quiero hablar con una persona"). Reading
@@ -62,12 +62,14 @@ class CommandPhrases(BaseModel):
     cancel: list[str]
     stopping: StoppingWords
     leaving: list[str]
+    resume: list[str]
+    resuming: list[str]
     skip: list[str]
     help: list[str]
     confused: list[str]
     person: PersonWords
 
-    @field_validator("filler", "polite", "unsure", "cancel", "leaving", "skip", "help", "confused")
+    @field_validator("filler", "polite", "unsure", "cancel", "leaving", "resume", "skip", "help", "confused")
     @classmethod
     def _one_clause_each(cls, value: list[str]) -> list[str]:
         for p in value:
@@ -78,7 +80,7 @@ class CommandPhrases(BaseModel):
     def check_apart(self) -> None:
         """A phrase under two commands would make the reading depend on the order of checks."""
         seen: dict[str, str] = {}
-        for kind in ("cancel", "leaving", "skip", "help", "unsure", "confused"):
+        for kind in ("cancel", "leaving", "resume", "skip", "help", "unsure", "confused"):
             for p in getattr(self, kind):
                 key = _phrase(p)
                 if seen.get(key, kind) != kind:
@@ -93,6 +95,9 @@ class _Table:
         self.unsure = frozenset(_phrase(p) for p in phrases.unsure)
         self.cancel = frozenset(_phrase(p) for p in phrases.cancel)
         self.leaving = frozenset(_phrase(p) for p in phrases.leaving)
+        self.resume = frozenset(_phrase(p) for p in phrases.resume)
+        self.resume_verbs = tuple(dict.fromkeys(_phrase(v) for v in phrases.resuming))
+        self.objects = tuple(dict.fromkeys(_phrase(o) for o in phrases.stopping.objects))
         stopping = phrases.stopping
         self.stop_verbs = tuple(dict.fromkeys(_phrase(v) for v in stopping.verbs))
         self.stop_articles = tuple(dict.fromkeys(_phrase(a) for a in stopping.articles))
@@ -209,12 +214,29 @@ def says_cancel(text: str, activity: str | None = None) -> bool:
 def _stopping(activity: str | None) -> frozenset[str]:
     """Each verb of stopping with each thing it stops ("cancel the feedback", "stop the questions"),
     the open flow among them by its name (a flow's name is a lower-case identifier)."""
-    t = _table()
+    return _table().stops | _named(_table().stop_verbs, activity)
+
+
+def _named(verbs: tuple[str, ...], activity: str | None) -> frozenset[str]:
+    """Each of `verbs` with the flow `activity` named ("stop the onboarding", "resume my setup")."""
     if not activity:
-        return t.stops
+        return frozenset()
     name = activity.replace("_", " ").replace("-", " ").lower()
-    named = [name, *(f"{a} {name}" for a in t.stop_articles)]
-    return t.stops | {f"{v} {o}" for v in t.stop_verbs for o in named}
+    named = [name, *(f"{a} {name}" for a in _table().stop_articles)]
+    return frozenset(f"{v} {o}" for v in verbs for o in named)
+
+
+@lru_cache(maxsize=64)
+def _resuming(activity: str | None) -> frozenset[str]:
+    t = _table()
+    return t.resume | {f"{v} {o}" for v in t.resume_verbs for o in t.objects} | _named(t.resume_verbs, activity)
+
+
+@lru_cache(maxsize=1024)
+def says_resume(text: str, activity: str | None = None) -> bool:
+    """Whether `text` only says to go on with the paused activity ("ok im back, lets continue",
+    "resume my setup pls", "machen wir weiter"): its question is asked again, not answered."""
+    return _only(text, _resuming(activity))
 
 
 @lru_cache(maxsize=1024)

@@ -314,7 +314,16 @@ class Turn(FlowRunner):
         a = self.session.active
         if a is None:
             self.main_messages.append(Message(role="user", content=self.text))
-            self.emit("There is nothing to cancel; we're in the main conversation.")
+            paused = next((i for i in range(len(self.session.stack) - 1, -1, -1) if self.session.stack[i].paused), None)
+            if paused is None:
+                self.emit("There is nothing to cancel; we're in the main conversation.")
+                return
+            # "stop" with a run paused stops that run for good: it was waiting to be asked for
+            frame = self.session.stack.pop(paused)
+            flow = self.bot.flow_for(frame)
+            slots = flow.new_slots(frame.slots)
+            self.close(flow, frame, slots, "cancelled", render(flow.cancel_summary, slots, flow=flow.name.capitalize()))
+            self.emit(f"OK, I've stopped the paused {flow.name}; what you told me in it is discarded.")
             return
         flow = self.bot.flow_for(a)
         a.scratchpad.append(Message(role="user", content=self.text))

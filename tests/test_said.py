@@ -14,7 +14,7 @@ import pytest
 
 from engine import Engine, MemoryStore, SessionState
 from engine.errors import DataFileError
-from engine.said import asks_for_person, load_phrases, says_cancel, says_help, says_skip
+from engine.said import asks_for_person, load_phrases, says_cancel, says_help, says_resume, says_skip
 
 # (message, the command it says) in six languages; each reads as that command and no other
 SAID = [
@@ -147,3 +147,41 @@ def test_a_person_asked_for_where_there_is_none_is_told_so_and_asked_again() -> 
     r = engine.turn("fitness-coach", user, "can i get a real coach to call me")
     assert r.state == "level" and "no person I can put you through to" in r.reply
     assert "beginner, intermediate or advanced" in r.reply
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ok im back, lets continue",
+        "resume my setup pls",
+        "continue the onboarding",
+        "machen wir weiter",
+        "vamos continuar",
+        "je suis de retour, on reprend",
+    ],
+)
+def test_going_on_with_a_paused_run_is_said_in_a_sentence_and_in_six_languages(text: str) -> None:
+    assert says_resume(text, "onboarding")
+
+
+@pytest.mark.parametrize("text", ["dumbbells and a bench", "back squats", "continue with cardio please", "my back"])
+def test_an_answer_that_holds_a_word_of_going_on_is_no_resume(text: str) -> None:
+    assert not says_resume(text, "onboarding")
+
+
+def test_a_paused_run_is_resumed_at_its_question_not_answered_by_coming_back() -> None:
+    engine, user = _at("fitness-coach", "hi", "beginner", "none", "cancel")
+    r = engine.turn("fitness-coach", user, "machen wir weiter")
+    assert r.flow == "onboarding" and r.state == "goal" and "Welcome back" in r.reply
+    assert _session(engine, "fitness-coach", user).active.slots["goal"] is None  # type: ignore[union-attr]
+
+
+def test_stop_with_a_run_paused_stops_that_run() -> None:
+    engine, user = _at("fitness-coach", "hi", "beginner", "cancel")
+    r = engine.turn("fitness-coach", user, "forget the onboarding for good")
+    assert r.flow == "main" and "stopped the paused onboarding" in r.reply
+    session = _session(engine, "fitness-coach", user)
+    assert session.active is None and not session.stack
+    assert [run.outcome for run in engine.store.runs(session.id)] == ["cancelled"]
+    # with nothing open or paused, there is still nothing to cancel
+    assert "nothing to cancel" in engine.turn("fitness-coach", "other", "cancel").reply
