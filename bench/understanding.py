@@ -18,7 +18,9 @@ and it is mapped to the command kinds:
   `parsed`/`given`, keyed by the question; the asked question's yes/no slot set true/false: yes/no;
 - the run cancelled or paused, or the cancel command routed: cancel; a paused run resumed (a `resume` notice): resume;
 - the session sent to a person (an `agent` notice) other than by a document that always goes to one: handoff;
-- another flow of the bot started (not one the run handed over to as it finished): new_request;
+- another flow of the bot started (not one the run handed over to as it finished), or a request for something
+  else kept for after the run (a `request` notice "kept: <flow or main>" at the entry's flow: the engine's
+  reading of a new request at an open question, engine/requests.py): new_request;
 - the asked question's slot left empty while the run moved past it, or a skip asked for where the flow needs
   the answer (a `skipped` notice): skip;
 - the help command routed: help;
@@ -206,6 +208,12 @@ def observe(store: Store, case: Case, result: TurnResult) -> list[Observed]:
     started = {x.flow for x in trace.entered if x.flow not in (e.flow, *handed) and bot.has_flow(x.flow)}
     if not yes_no:
         out += [Observed("new_request", flow=f) for f in sorted(started)]
+    # a request for something else kept for after the run (engine/requests.py): its `request` notice
+    for n in trace.notices:
+        if n.kind == "request" and n.detail.startswith("kept: ") and n.flow == e.flow:
+            target = n.detail.removeprefix("kept: ")
+            if target not in started:
+                out.append(Observed("new_request", flow=None if target == "main" else target))
     moved = frame is None or frame.state != e.state
     left = asked_slot is not None and after.get(asked_slot) is None and not _answered_support(out)
     elsewhere = any(o.kind in ("cancel", "handoff", "new_request") for o in out)

@@ -80,6 +80,16 @@ class StartFlow(_Command):
     via: Literal["interrupt", "entry", "intent"]
 
 
+class NewRequest(_Command):
+    """The user asks for something else than the open question: another flow of the bot (`flow`,
+    named by one of its intents) or anything the main conversation answers (`flow` None). At an open
+    question it is kept and offered once the open flow is done (the question asked again, no attempt
+    used); with no flow open it is carried out at once (engine/requests.py)."""
+
+    kind: Literal["new_request"] = "new_request"
+    flow: str | None = None
+
+
 class Resume(_Command):
     """Bring back `flow`'s paused run with this message as the answer to its open question."""
 
@@ -163,6 +173,7 @@ Command = Annotated[
     | Help
     | AskBack
     | StartFlow
+    | NewRequest
     | Resume
     | AnswerFlow
     | Chitchat

@@ -105,6 +105,18 @@ class FlowFrame(BaseModel):
     paused: bool = False
 
 
+class KeptRequest(BaseModel):
+    """A new request made while a flow asked its question: kept until that flow is done
+    (engine/requests.py). `flow` is the bot's flow it asks for (an intent named it), None for
+    the main conversation; `during` the flow it was made in."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    text: str
+    flow: str | None = None
+    during: str
+
+
 class CarryOver(BaseModel):
     """What one turn leaves for the next, and only the next: it takes all of it at its start.
 
@@ -124,6 +136,9 @@ class CarryOver(BaseModel):
     # what happened while the user was away (a person's reply, a run closed): told before
     # anything their next message causes
     pending: list[str] = Field(default_factory=list)
+    # new requests made at a flow's question: the one part carried from turn to turn until the
+    # session is back in the main conversation, where they are offered or carried out
+    requests: list[KeptRequest] = Field(default_factory=list)
 
 
 # Where sessions stored before `CarryOver` kept its parts: in the session's memory, under
@@ -240,6 +255,7 @@ NoticeKind = Literal[
     "skipped",  # the user asked to skip the question; detail: the slot left empty, or why not
     "aside",  # detail: the aside's name
     "ask_back",  # a question back about the open question, answered; detail: why, meaning, options or other
+    "request",  # a new request at the open question; detail: "kept: <flow or main>", "offered", "started"
     "chitchat",  # small talk at the open question, acknowledged; detail: its kinds ("greeting,away")
     "rerun",  # a step run again because a message corrected a slot it reads; detail: which
     "correct",  # an earlier answer corrected at a later question (engine/corrections.py); detail: the slot

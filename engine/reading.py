@@ -5,7 +5,8 @@ executes what is read (engine/turn.py).
 The order decides who gets the message: a person holding the conversation, then the cancel
 and help commands, then an interrupting flow the open question allows, then a question back
 about the open question or small talk at it (engine/askback.py: only when the message carries
-no answer), then the open flow itself; with no flow open, the answer to a flow asked back,
+no answer) after a request for something else (engine/requests.py: kept for after the flow), then
+the open flow itself; with no flow open, the answer to a flow asked back,
 the bot's entry rule (onboarding first, or its paused run resumed), then the main conversation.
 """
 
@@ -29,6 +30,7 @@ from engine.commands import (
     Handoff,
     Held,
     Help,
+    NewRequest,
     Reading,
     Resume,
     Skip,
@@ -40,6 +42,7 @@ from engine.extract import Invalid, Parser, fold, read_yes_no
 from engine.flow import Flow
 from engine.handoff import hold_of
 from engine.models import CarryOver, FlowFrame, SessionState, Slots, StoredRecord
+from engine.requests import at_question as request_at, several
 from engine.said import said, says_resume
 from engine.states import Ask
 
@@ -90,16 +93,23 @@ def read(
         replies = [] if interrupt else _replies(carried, text)
         # an earlier answer corrected ("wait, I meant 3") is read first; the rest answers the question
         fixes, rest = ([], text) if interrupt else correction_commands(flow, a.state, a.slots, text)
+        # a request for something else is kept for after the flow (engine/requests.py)
+        asked = request_at(bot, flow, here, a, text) if isinstance(here, Ask) and not interrupt and not fixes else None
         aside = None
         if (
             isinstance(here, Ask)
             and not interrupt
             and not fixes
+            and asked is None
             and all(isinstance(r, YesNo) and r.yes is None for r in replies)
         ):
             aside = at_question(flow, here, a, text)
         if interrupt:
             commands = [StartFlow(words=text, flow=interrupt, via="interrupt")]
+        elif asked is not None and not asked.rest:
+            commands = [asked.request]  # the question stays open, as at a question back
+        elif asked is not None:
+            commands = [*replies, asked.request, AnswerFlow(words=asked.rest, flow=a.flow, state=a.state)]
         elif aside is not None:
             commands = [aside]  # the question stays open: what was suggested or offered at it still is not taken
         else:
@@ -142,6 +152,9 @@ def _main(
     name = entry() if bot.entry else None
     if not name:
         changes = amendments(bot, text, latest) if latest is not None else []
+        if not changes and len(asks := several(text)) > 1:
+            # "move it an hour later and add decimals": each request carried out in turn
+            return [*out, *(NewRequest(words=x) for x in asks)]
         return [*out, *(changes or [Chitchat(words=text)])]
     paused = next((f for f in reversed(session.stack) if f.flow == name and f.paused), None)
     if paused is None:

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from engine.amend import apply_changes, changed_lines
+from engine.amend import amendments, apply_changes, changed_lines
 from engine.bot import Bot, Intent
 from engine.commands import (
     Amend,
@@ -24,6 +24,7 @@ from engine.commands import (
     Handoff,
     Held,
     Help,
+    NewRequest,
     Resume,
     Skip,
     StartFlow,
@@ -34,7 +35,6 @@ from engine.context import MainContext
 from engine.errors import DefinitionError, SlotRejected
 from engine.extract import fold
 from engine.flow import Flow
-from engine.flowrun import FlowRunner
 from engine.handoff import end_hold
 from engine.llm.port import TextSink
 from engine.models import (
@@ -49,6 +49,7 @@ from engine.models import (
     TurnWrite,
 )
 from engine.reading import read
+from engine.requests import RequestRunner
 from engine.states import ANSWER, Ask, render
 from engine.versions import reconcile
 
@@ -74,7 +75,7 @@ def _duration(d: timedelta) -> str:
     return f"{max(1, int(d.total_seconds() // 60))} minutes"
 
 
-class Turn(FlowRunner):
+class Turn(RequestRunner):
     """One user message against one loaded session; `run()` returns what to commit."""
 
     def run(self) -> TurnWrite:
@@ -88,6 +89,7 @@ class Turn(FlowRunner):
         # what the last turn left is this message's only: a question asked back, a suggestion
         # or an offer is answered now or not at all
         carried, self.session.carry = self.session.carry, CarryOver()
+        self.session.carry.requests = carried.requests  # kept until the flow they wait for is done
         self.reply[:0] = carried.pending  # told before anything this message causes
         # read
         reading = read(self.bot, self.session, carried, self.text, lambda: self._entry_rule(), self.latest)
@@ -97,20 +99,40 @@ class Turn(FlowRunner):
             self.text = reading.text
         # execute
         if self.session.active is None and isinstance(
-            reading.commands[0], (YesNo, StartFlow, Resume, Chitchat, Amend, AmendAsk)
+            reading.commands[0], (YesNo, StartFlow, Resume, Chitchat, Amend, AmendAsk, NewRequest)
         ):
             self.main_messages.append(Message(role="user", content=self.text))  # main history has it
         replies: list[YesNo] = []  # a yes or no at the open question, for the flow that reads it
         fixes: list[CorrectSlot | WhichSlot] = []  # corrections of earlier answers, made before it reads
+        # a new request beside an answer, or beside a request that starts a flow, asks nothing again
+        answered = self.session.active is None or any(isinstance(c, AnswerFlow) for c in reading.commands)
         for command in reading.commands:
             if isinstance(command, YesNo) and command.to != "confirm":
                 replies.append(command)
             elif isinstance(command, CorrectSlot | WhichSlot):
                 fixes.append(command)
+            elif isinstance(command, NewRequest):
+                if not answered:
+                    self._route("command:new_request")
+                self.keep_request(command, answered=answered)
             else:
                 self.execute(command, replies, fixes)
+        self.offer_kept()  # back in the main conversation: what was asked for meanwhile
         # write
         return self._write()
+
+    def main_request(self, text: str) -> None:
+        """`text` carried out in the main conversation as if said now: a change to a saved record,
+        else the main conversation's answer (which may start a flow)."""
+        said, self.text = self.text, text
+        try:
+            changes = amendments(self.bot, text, self.latest)
+            for change in changes:
+                self.execute(change)
+            if not changes:
+                self._main()
+        finally:
+            self.text = said
 
     def _entry_rule(self) -> str | None:
         return self.bot.entry(self.entry_context()) if self.bot.entry else None
@@ -215,6 +237,7 @@ class Turn(FlowRunner):
         self._route("command:reset")
         frames = ([self.session.active] if self.session.active else []) + self.session.stack[::-1]
         self.session.stack = []
+        self.session.carry.requests = []  # what was asked for during them goes with them
         for f in frames:
             self.session.active = f
             flow = self.bot.flow_for(f)

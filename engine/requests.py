@@ -1,0 +1,291 @@
+"""New requests in the middle of a flow: read at the open question, kept, and offered when it is done.
+
+At an asking state a user may ask for something else than the question: another activity of the bot
+("teach me continuity instead" while a study plan is being made), or anything the main conversation
+answers ("can you remind me to work out tomorrow?", "how do i delete my account?", "whats my plan for
+today?"). Before, such a message was a failed answer (a reprompt, an attempt used), a free-text answer
+(saved as the feedback comment), or a question back about the question. Now the read stage asks
+`at_question`, which reads a `NewRequest` command only when the part of the message that asks for
+something else does not answer the question:
+
+- a part that asks the bot to do something, asks about the account, the user's other records or
+  advice beside the question (engine/data/requests.yaml, six languages), or names another flow of the
+  bot by one of its intents, is a request, unless the state's parser reads an answer from it ("can you
+  make it 4?" at the days question answers it);
+- a part opening with another topic ("also my calendar isnt syncing", "btw how do i ...") is a request
+  when it answers nothing;
+- the parts that remain ("android. and also can you help me with shared lists") answer the question as
+  usual when they do; where any text is an answer (a `greedy` parser: a feedback comment, an exercise),
+  a request is split off only when it opens with another topic, and the whole message is one only when
+  every part of it asks for something else.
+
+The executor (`RequestRunner`) keeps the request in the session's carry-over (`CarryOver.requests`),
+says so and asks the question again, no attempt used; when the session is back in the main
+conversation (the flow finished, was cancelled or paused), a request for a flow is offered ("Do you want
+to start the tutoring?", a yes starts it) and any other is carried out by the main conversation as if
+it were said then. With no flow open, a message of several requests ("move it an hour later and add
+decimals") is carried out one request after the other (`several`), a flow that one of them starts
+keeping the rest for after it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
+
+from engine.askback import parts, small_talk
+from engine.bot import Bot
+from engine.commands import NewRequest
+from engine.cues import fold_same_length
+from engine.errors import DataFileError
+from engine.extract import Invalid, Parser
+from engine.flow import Flow
+from engine.flowrun import FlowRunner
+from engine.handoff import hold_of
+from engine.models import FlowFrame, KeptRequest
+from engine.states import Ask
+
+REQUESTS_FILE = Path(__file__).parent / "data" / "requests.yaml"
+
+
+class RequestsTable(BaseModel):
+    """engine/data/requests.yaml (its header says what each list is for)."""
+
+    model_config = ConfigDict(extra="forbid")
+    asks: list[str]
+    elsewhere: list[str]
+    topic: list[str]
+    not_requests: list[str]
+
+    @field_validator("asks", "elsewhere", "topic", "not_requests")
+    @classmethod
+    def _compiles(cls, value: list[str]) -> list[str]:
+        for p in value:
+            try:
+                re.compile(p)
+            except re.error as e:
+                raise ValueError(f"pattern {p!r} does not compile: {e}") from e
+        return value
+
+
+def load_table(path: Path = REQUESTS_FILE) -> RequestsTable:
+    """The table, validated; a broken file says what to fix."""
+    try:
+        return RequestsTable.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
+    except (OSError, yaml.YAMLError, ValidationError) as e:
+        raise DataFileError(str(path), [f"requests table: {e}"]) from e
+
+
+@dataclass(frozen=True)
+class _Compiled:
+    asks: re.Pattern[str]
+    elsewhere: re.Pattern[str]
+    opens_topic: re.Pattern[str]
+    only_topic: re.Pattern[str]
+    not_request: re.Pattern[str]
+
+
+def _any(patterns: Sequence[str]) -> str:
+    return "(?:" + "|".join(f"(?:{p})" for p in patterns) + ")"
+
+
+@lru_cache(maxsize=1)
+def _table() -> _Compiled:
+    t = load_table()
+    word = r"(?<![\w']){}(?![\w'])"
+    topic = _any(t.topic)
+    return _Compiled(
+        asks=re.compile(word.format(_any(t.asks))),
+        elsewhere=re.compile(word.format(_any(t.elsewhere))),
+        opens_topic=re.compile(rf"\A(?:and |oh |so |but )?{topic}(?![\w'])"),
+        only_topic=re.compile(rf"\A(?:and |oh |so |but )?{topic}(?: (?:question|thing))?\W*\Z"),
+        not_request=re.compile(word.format(_any(t.not_requests))),
+    )
+
+
+# -- reading ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Found:
+    """A new request read at the open question: the command, and `rest`, the words that still
+    answer the question ("" when none do)."""
+
+    request: NewRequest
+    rest: str
+
+
+_WORDS = re.compile(r"[\w'’-]+")
+
+
+def _reads(parser: Parser, typed: str) -> bool:
+    """Does the parser read an answer from `typed`? A value that only copies the words back (a
+    free-list reader's "can you do that?") is none."""
+    value = parser(typed)
+    if value is None or isinstance(value, Invalid):
+        return False
+    if isinstance(value, list) and len(value) == 1:
+        value = value[0]
+    if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+        value = " ".join(str(v) for v in value)
+    if isinstance(value, str):
+        said = _WORDS.findall(fold_same_length(typed))
+        return not said or _WORDS.findall(fold_same_length(value)) != said
+    return True
+
+
+def _other_flow(bot: Bot, open_flow: str, typed: str) -> str | None:
+    """The flow of the bot other than the open one that one of its intents reads in `typed`."""
+    return next((i.flow for i in bot.intents if i.flow != open_flow and i.matches(typed)), None)
+
+
+def at_question(bot: Bot, flow: Flow[Any], state: Ask, frame: FlowFrame, text: str) -> Found | None:
+    """`text` at `state`'s open question as a new request, with what of it still answers the question."""
+    table = _table()
+    found = [p for p in parts(text) if p.role != "filler"]
+    if not found:
+        return None
+    try:
+        parser = state.parser(flow.new_slots(frame.slots))
+    except (ValidationError, ValueError):
+        return None  # slots this code cannot read: the flow's own reading says what is wrong
+    greedy = parser.greedy
+    asking: list[int] = []  # the parts that ask for something else
+    wanted: str | None = None
+    topic_only: list[int] = []
+    for n, p in enumerate(found):
+        folded, typed = p.folded, text[p.start : p.end]
+        if table.not_request.search(folded):
+            continue
+        if table.only_topic.match(folded):
+            topic_only.append(n)
+            continue
+        strong = table.asks.search(folded) is not None or table.elsewhere.search(folded) is not None
+        opens = table.opens_topic.match(folded) is not None
+        other = _other_flow(bot, flow.name, typed)
+        if greedy:
+            request = strong or (other is not None and opens)
+        else:
+            request = (strong or opens or other is not None) and not _reads(parser, typed)
+        if request:
+            asking.append(n)
+            wanted = wanted or other
+    if not asking:
+        return None
+    rest = [n for n in range(len(found)) if n not in asking and n not in topic_only]
+    first = min(asking + [n for n in topic_only if n + 1 in asking or n + 1 in topic_only])
+    words = text[found[first].start : found[asking[-1]].end]
+    request = NewRequest(words=words, flow=wanted)
+    if not rest:
+        return Found(request, "")
+    answer = ", ".join(text[found[n].start : found[n].end] for n in rest)
+    if small_talk(answer) is not None:
+        return Found(request, "")  # "hi, sorry, can you ...": nothing answers
+    if greedy:
+        # any text answers here: a request is split off only where it opens another topic
+        opened = all(table.opens_topic.match(found[n].folded) or n - 1 in topic_only for n in asking)
+        return Found(request, answer) if opened and min(asking) > max(rest) else None
+    if _reads(parser, answer):
+        return Found(request, answer)
+    return Found(request, "")
+
+
+# -- carrying it out -------------------------------------------------------------------------------------
+
+
+def _label(name: str) -> str:
+    return name.replace("_", " ")
+
+
+class RequestRunner(FlowRunner):
+    """The new-request half of a turn: kept at a question, offered or carried out once back in main."""
+
+    def main_request(self, text: str) -> None:
+        """Carry out `text` in the main conversation as if it were said now (engine/turn.py)."""
+        raise NotImplementedError
+
+    def keep_request(self, command: NewRequest, *, answered: bool) -> None:
+        """A new request at the open question: kept for when the flow is done, and said so; unless the
+        message also `answered` the question, the question is asked again, no attempt used."""
+        a = self.session.active
+        if a is None:
+            self.main_request(command.words)
+            return
+        flow = self.bot.flow_for(a)
+        if command.flow == a.flow:
+            return  # the open flow is what is asked for: it reads the message itself
+        opened = None
+        if not answered:
+            opened = self._counted(flow, a)
+            if opened is None:
+                return
+            # the flow's asides hear it first, as they hear a question back: a lesson answers a
+            # question on the saved plans from them at once
+            for aside in flow.asides:
+                if aside.match(self.text) and self._aside(flow, a, opened[0], opened[1], aside):
+                    return
+        kept = KeptRequest(text=command.words, flow=command.flow, during=a.flow)
+        if kept not in self.session.carry.requests:
+            self.session.carry.requests.append(kept)
+        self.trace.notice("request", a.flow, a.state, f"kept: {command.flow or 'main'}")
+        later = f"the {_label(command.flow)}" if command.flow else "that"
+        noted = f"Noted: I'll come back to {later} once we're done with the {_label(flow.name)}."
+        if opened is None:
+            self.emit(noted)
+            return
+        slots, state = opened
+        cancel = "pause" if flow.on_cancel == "pause" else "stop"
+        self.emit(f"{noted} (Say 'cancel' to {cancel} it now.)")
+        self.emit(self.question(flow, state, slots))
+
+    def offer_kept(self) -> None:
+        """Back in the main conversation with requests kept: each one not for a flow is carried out,
+        then the first one for a flow is offered (a yes starts it); the rest wait for the next time."""
+        carry = self.session.carry
+        if not carry.requests:
+            return
+        a = self.session.active
+        # a request for the flow now open is being done (a flow handed over to it)
+        carry.requests = [k for k in carry.requests if a is None or k.flow != a.flow]
+        if a is not None or hold_of(self.session) is not None or not carry.requests:
+            return
+        kept, carry.requests = carry.requests, []
+        for n, k in enumerate(kept):
+            if self.session.active is not None or carry.confirm is not None:
+                carry.requests.extend(kept[n:])  # a flow started, or one is offered: the rest wait
+                return
+            if k.flow is not None and self.bot.has_flow(k.flow):
+                intent = next((i for i in self.bot.intents if i.flow == k.flow), None)
+                question = intent.question if intent else f"Do you want to start the {_label(k.flow)}?"
+                carry.confirm = k.flow
+                self.trace.notice("request", k.flow, None, "offered")
+                self.emit(f"You also asked: “{k.text}”. {question}")
+                continue
+            self.trace.notice("request", k.during, None, "started")
+            self.emit(f"You also asked: “{k.text}”.")
+            self.main_request(k.text)
+
+
+# -- several requests in one message ---------------------------------------------------------------------
+
+# where a second request starts: "and", "then", "also", "plus" or a comma, before a verb that asks
+_SECOND = re.compile(
+    r"(?:,\s*|\s+)(?:and(?: then| also)?|then|also|plus|oh and)\s+(?=(?:(?:please|pls|also|can you|could you)\s+)?"
+    r"(?:add|move|drop|remove|delete|make|change|switch|set|teach|explain|schedule|plan|book|cancel|put|push"
+    r"|shift|swap|include|throw in|remind|send|show|tell me)\b)",
+    re.IGNORECASE,
+)
+
+
+def several(text: str) -> list[str]:
+    """`text` as the requests it makes one after the other ("can you move it an hour later and add
+    decimals": two), or one when it makes one."""
+    out = [p.strip(" ,") for p in _SECOND.split(text)]
+    return [p for p in out if p] if len(out) > 1 else [text]
