@@ -19,8 +19,10 @@ and it is mapped to the command kinds:
 - the run cancelled or paused, or the cancel command routed: cancel; a paused run resumed (a `resume` notice): resume;
 - the session sent to a person (an `agent` notice) other than by a document that always goes to one: handoff;
 - another flow of the bot started (not one the run handed over to as it finished), or a request for something
-  else kept for after the run (a `request` notice "kept: <flow or main>" at the entry's flow: the engine's
-  reading of a new request at an open question, engine/requests.py): new_request;
+  else kept for after the run (a `request` notice at the entry's flow: the engine read a new request at the
+  open question, engine/requests.py, and kept it, "kept: <flow or main>", or gave it to the flow's aside that
+  hears it first, "aside: <name>", as support's clarification keeps another question for after its answer
+  and a lesson answers a question on the saved plans): new_request;
 - the asked question's slot left empty while the run moved past it, or a skip asked for where the flow needs
   the answer (a `skipped` notice): skip;
 - the help command routed: help;
@@ -210,8 +212,8 @@ def observe(store: Store, case: Case, result: TurnResult) -> list[Observed]:
         out += [Observed("new_request", flow=f) for f in sorted(started)]
     # a request for something else kept for after the run (engine/requests.py): its `request` notice
     for n in trace.notices:
-        if n.kind == "request" and n.detail.startswith("kept: ") and n.flow == e.flow:
-            target = n.detail.removeprefix("kept: ")
+        if n.kind == "request" and n.detail.startswith(("kept: ", "aside: ")) and n.flow == e.flow:
+            target = n.detail.removeprefix("kept: ") if n.detail.startswith("kept") else "main"
             if target not in started:
                 out.append(Observed("new_request", flow=None if target == "main" else target))
     moved = frame is None or frame.state != e.state

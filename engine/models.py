@@ -255,7 +255,8 @@ NoticeKind = Literal[
     "skipped",  # the user asked to skip the question; detail: the slot left empty, or why not
     "aside",  # detail: the aside's name
     "ask_back",  # a question back about the open question, answered; detail: why, meaning, options or other
-    "request",  # a new request at the open question; detail: "kept: <flow or main>", "offered", "started"
+    "request",  # a new request at the open question; detail: "kept: <flow or main>", "aside: <name>" (the
+    # flow's aside took it), "offered" or "started" (back in the main conversation)
     "chitchat",  # small talk at the open question, acknowledged; detail: its kinds ("greeting,away")
     "rerun",  # a step run again because a message corrected a slot it reads; detail: which
     "correct",  # an earlier answer corrected at a later question (engine/corrections.py); detail: the slot

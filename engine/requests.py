@@ -40,7 +40,7 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
-from engine.askback import parts, small_talk
+from engine.askback import Part, parts, small_talk
 from engine.bot import Bot
 from engine.commands import NewRequest
 from engine.cues import fold_same_length
@@ -49,7 +49,7 @@ from engine.extract import Invalid, Parser
 from engine.flow import Flow
 from engine.flowrun import FlowRunner
 from engine.handoff import hold_of
-from engine.models import FlowFrame, KeptRequest
+from engine.models import FlowFrame, KeptRequest, Slots
 from engine.states import Ask
 
 REQUESTS_FILE = Path(__file__).parent / "data" / "requests.yaml"
@@ -100,10 +100,11 @@ def _any(patterns: Sequence[str]) -> str:
 def _table() -> _Compiled:
     t = load_table()
     word = r"(?<![\w']){}(?![\w'])"
+    starts = r"(?<![\w']){}"  # stems: "cambi" in "cambio", "losch" in "lösche"
     topic = _any(t.topic)
     return _Compiled(
         asks=re.compile(word.format(_any(t.asks))),
-        elsewhere=re.compile(word.format(_any(t.elsewhere))),
+        elsewhere=re.compile(starts.format(_any(t.elsewhere))),
         opens_topic=re.compile(rf"\A(?:and |oh |so |but )?{topic}(?![\w'])"),
         only_topic=re.compile(rf"\A(?:and |oh |so |but )?{topic}(?: (?:question|thing))?\W*\Z"),
         not_request=re.compile(word.format(_any(t.not_requests))),
@@ -125,20 +126,36 @@ class Found:
 _WORDS = re.compile(r"[\w'’-]+")
 
 
-def _reads(parser: Parser, typed: str) -> bool:
-    """Does the parser read an answer from `typed`? A value that only copies the words back (a
-    free-list reader's "can you do that?") is none."""
+def _reads(parser: Parser, typed: str, *, echo_counts: bool) -> bool:
+    """Does the parser read an answer from `typed`? In a request, a value that only copies the words
+    back (a free-list reader's "can you do that?") is none (`echo_counts` False)."""
     value = parser(typed)
     if value is None or isinstance(value, Invalid):
         return False
-    if isinstance(value, list) and len(value) == 1:
-        value = value[0]
+    if echo_counts:
+        return True
     if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
         value = " ".join(str(v) for v in value)
     if isinstance(value, str):
         said = _WORDS.findall(fold_same_length(typed))
         return not said or _WORDS.findall(fold_same_length(value)) != said
     return True
+
+
+def _fills(flow: Flow[Any], slots: Slots, asked: str, typed: str) -> bool:
+    """Does `typed` give a value to a slot of the flow that it reads from any message ("vorrei imparare
+    il giapponese" at the name question is the language to learn), empty or correctable?"""
+    found: dict[str, object] = {}
+    for name, reader in flow.fills.items():
+        if name == asked or (getattr(slots, name, None) is not None and name not in flow.correctable):
+            continue
+        found[name] = (reader if isinstance(reader, Parser) else reader(slots))(typed)
+    if flow.extract is not None:
+        found.update(flow.extract(typed, slots, asked))
+    return any(
+        v is not None and not isinstance(v, Invalid) and k != asked and getattr(slots, k, None) != v
+        for k, v in found.items()
+    )
 
 
 def _other_flow(bot: Bot, open_flow: str, typed: str) -> str | None:
@@ -153,7 +170,8 @@ def at_question(bot: Bot, flow: Flow[Any], state: Ask, frame: FlowFrame, text: s
     if not found:
         return None
     try:
-        parser = state.parser(flow.new_slots(frame.slots))
+        slots = flow.new_slots(frame.slots)
+        parser = state.parser(slots)
     except (ValidationError, ValueError):
         return None  # slots this code cannot read: the flow's own reading says what is wrong
     greedy = parser.greedy
@@ -162,19 +180,27 @@ def at_question(bot: Bot, flow: Flow[Any], state: Ask, frame: FlowFrame, text: s
     topic_only: list[int] = []
     for n, p in enumerate(found):
         folded, typed = p.folded, text[p.start : p.end]
+        # a topic opens a part before its filler is trimmed: "also" and "and" are filler to a question back
+        lead = _lead(text, found, n)
         if table.not_request.search(folded):
             continue
-        if table.only_topic.match(folded):
+        if table.only_topic.match(lead):
             topic_only.append(n)
             continue
-        strong = table.asks.search(folded) is not None or table.elsewhere.search(folded) is not None
-        opens = table.opens_topic.match(folded) is not None
+        elsewhere = table.elsewhere.search(folded) is not None
+        strong = table.asks.search(folded) is not None or elsewhere
+        opens = table.opens_topic.match(lead) is not None
         other = _other_flow(bot, flow.name, typed)
         if greedy:
             request = strong or (other is not None and opens)
+        elif elsewhere and p.role in ("open", "question"):
+            request = True  # "whats my plan for today?" asks about the plan, whatever day it names
+        elif strong or other is not None:
+            request = not _reads(parser, typed, echo_counts=False)
         else:
-            request = (strong or opens or other is not None) and not _reads(parser, typed)
-        if request:
+            # only another topic opened: a request when the message answers nothing ("MEZ, also UTC+1")
+            request = opens and not _reads(parser, typed, echo_counts=False) and not _reads(parser, text, echo_counts=True)
+        if request and not _fills(flow, slots, state.slot, typed):
             asking.append(n)
             wanted = wanted or other
     if not asking:
@@ -190,11 +216,16 @@ def at_question(bot: Bot, flow: Flow[Any], state: Ask, frame: FlowFrame, text: s
         return Found(request, "")  # "hi, sorry, can you ...": nothing answers
     if greedy:
         # any text answers here: a request is split off only where it opens another topic
-        opened = all(table.opens_topic.match(found[n].folded) or n - 1 in topic_only for n in asking)
+        opened = all(table.opens_topic.match(_lead(text, found, n)) or n - 1 in topic_only for n in asking)
         return Found(request, answer) if opened and min(asking) > max(rest) else None
-    if _reads(parser, answer):
-        return Found(request, answer)
-    return Found(request, "")
+    # the rest must answer: what else it says ("why? are you going to give me recipes") is not a request's
+    if any(found[n].role in ("question", "open", "polar") for n in rest):
+        return None
+    return Found(request, answer) if _reads(parser, answer, echo_counts=True) else None
+
+
+def _lead(text: str, found: Sequence[Part], n: int) -> str:
+    return fold_same_length(text[found[n - 1].end if n else 0 : found[n].end]).strip(" .,;:!?¿¡-")
 
 
 # -- carrying it out -------------------------------------------------------------------------------------
@@ -227,9 +258,10 @@ class RequestRunner(FlowRunner):
             if opened is None:
                 return
             # the flow's asides hear it first, as they hear a question back: a lesson answers a
-            # question on the saved plans from them at once
+            # question on the saved plans at once, support keeps another question for after its answer
             for aside in flow.asides:
                 if aside.match(self.text) and self._aside(flow, a, opened[0], opened[1], aside):
+                    self.trace.notice("request", flow.name, opened[1].name, f"aside: {aside.name}")
                     return
         kept = KeptRequest(text=command.words, flow=command.flow, during=a.flow)
         if kept not in self.session.carry.requests:
