@@ -108,8 +108,10 @@ def read(
             commands = [StartFlow(words=text, flow=interrupt, via="interrupt")]
         elif asked is not None and not asked.rest:
             commands = [asked.request]  # the question stays open, as at a question back
-        elif asked is not None:
+        elif asked is not None and not _aside_for(bot, session, text):  # the flow's aside reads it otherwise
             commands = [*replies, asked.request, AnswerFlow(words=asked.rest, flow=a.flow, state=a.state)]
+        elif asked is not None:
+            commands = [*replies, AnswerFlow(words=text, flow=a.flow, state=a.state)]
         elif aside is not None:
             commands = [aside]  # the question stays open: what was suggested or offered at it still is not taken
         else:

@@ -61,10 +61,11 @@ class RequestsTable(BaseModel):
     model_config = ConfigDict(extra="forbid")
     asks: list[str]
     elsewhere: list[str]
+    beside: list[str]
     topic: list[str]
     not_requests: list[str]
 
-    @field_validator("asks", "elsewhere", "topic", "not_requests")
+    @field_validator("asks", "elsewhere", "beside", "topic", "not_requests")
     @classmethod
     def _compiles(cls, value: list[str]) -> list[str]:
         for p in value:
@@ -87,6 +88,7 @@ def load_table(path: Path = REQUESTS_FILE) -> RequestsTable:
 class _Compiled:
     asks: re.Pattern[str]
     elsewhere: re.Pattern[str]
+    beside: re.Pattern[str]
     opens_topic: re.Pattern[str]
     only_topic: re.Pattern[str]
     not_request: re.Pattern[str]
@@ -105,6 +107,7 @@ def _table() -> _Compiled:
     return _Compiled(
         asks=re.compile(word.format(_any(t.asks))),
         elsewhere=re.compile(starts.format(_any(t.elsewhere))),
+        beside=re.compile(starts.format(_any(t.beside))),
         opens_topic=re.compile(rf"\A(?:and |oh |so |but )?{topic}(?![\w'])"),
         only_topic=re.compile(rf"\A(?:and |oh |so |but )?{topic}(?: (?:question|thing))?\W*\Z"),
         not_request=re.compile(word.format(_any(t.not_requests))),
@@ -193,6 +196,8 @@ def at_question(bot: Bot, flow: Flow[Any], state: Ask, frame: FlowFrame, text: s
         other = _other_flow(bot, flow.name, typed)
         if greedy:
             request = strong or (other is not None and opens)
+        elif table.beside.search(folded) is not None and not strong:
+            request = not _reads(parser, typed, echo_counts=False)
         elif elsewhere and p.role in ("open", "question"):
             request = True  # "whats my plan for today?" asks about the plan, whatever day it names
         elif strong or other is not None:
@@ -207,7 +212,10 @@ def at_question(bot: Bot, flow: Flow[Any], state: Ask, frame: FlowFrame, text: s
         return None
     rest = [n for n in range(len(found)) if n not in asking and n not in topic_only]
     first = min(asking + [n for n in topic_only if n + 1 in asking or n + 1 in topic_only])
-    words = text[found[first].start : found[asking[-1]].end]
+    # the user's words, with the topic they opened it with ("also can you ...") and, at the end, its "?"
+    start = (found[first - 1].end if first else 0) + len(_lead_gap(text, found, first))
+    end = len(text) if asking[-1] == len(found) - 1 else found[asking[-1]].end
+    words = text[start:end].strip()
     request = NewRequest(words=words, flow=wanted)
     if not rest:
         return Found(request, "")
@@ -225,7 +233,17 @@ def at_question(bot: Bot, flow: Flow[Any], state: Ask, frame: FlowFrame, text: s
 
 
 def _lead(text: str, found: Sequence[Part], n: int) -> str:
-    return fold_same_length(text[found[n - 1].end if n else 0 : found[n].end]).strip(" .,;:!?¿¡-")
+    """Part `n` with the filler it opens with ("and also can you ..."), folded."""
+    return fold_same_length(text[found[n - 1].end if n else 0 : found[n].end]).strip(_MARKS)
+
+
+def _lead_gap(text: str, found: Sequence[Part], n: int) -> str:
+    """The marks between part `n - 1` and part `n`'s first word."""
+    between = text[found[n - 1].end if n else 0 : found[n].end]
+    return between[: len(between) - len(between.lstrip(_MARKS))]
+
+
+_MARKS = " .,;:!?¿¡-–—"
 
 
 # -- carrying it out -------------------------------------------------------------------------------------

@@ -105,7 +105,8 @@ class TurnBase:
         self.records.append(RecordDraft(kind=kind, data=data))
 
     def latest(self, kind: str) -> StoredRecord | None:
-        return self.store.latest(kind, bot=self.bot.name, user=self.session.user)
+        made = self._made(kind)
+        return made[-1] if made else self.store.latest(kind, bot=self.bot.name, user=self.session.user)
 
     def hand_to_agent(self, reason: str) -> None:
         if hold_of(self.session) is None:
@@ -125,7 +126,18 @@ class TurnBase:
         return loaded
 
     def records_of(self, kind: str) -> list[StoredRecord]:
-        return self.store.records(kind, bot=self.bot.name, user=self.session.user)
+        return [*self.store.records(kind, bot=self.bot.name, user=self.session.user), *self._made(kind)]
+
+    def _made(self, kind: str) -> list[StoredRecord]:
+        """The records of `kind` this turn saved so far, as the store will hold them (newest last):
+        a message of several requests ("move it an hour later and add decimals") changes the plan
+        the first one made. Their ids are not known before the commit: 0."""
+        s = self.session
+        return [
+            StoredRecord(id=0, kind=r.kind, bot=self.bot.name, user=s.user, session_id=s.id, data=r.data, created_at=self.now)
+            for r in self.records
+            if r.kind == kind
+        ]
 
     def emit(self, text: str, *, shown: bool = False) -> None:
         """Add `text` to the reply; the sink (if any) gets it now unless it was `shown` already."""

@@ -1,0 +1,214 @@
+"""New requests in the middle of a flow (engine/requests.py): read at the open question in six languages
+only when the part that asks for something else answers nothing; kept in the session's carry-over with
+the question asked again and no attempt used; offered (a flow) or carried out (anything else) once the
+session is back in the main conversation; several requests in one main-conversation message each done.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from pydantic import Field
+
+from bench.commands_corpus import load
+from engine import Ask, Bot, Final, Flow, Intent, Slots, T, default_registry, free_text, rating
+from engine.authoring.testing import DialogueFactory
+from engine.commands import AnswerFlow, Command, NewRequest
+from engine.errors import DataFileError
+from engine.models import CarryOver, FlowFrame, KeptRequest, SessionState
+from engine.reading import read
+from engine.requests import load_table, several
+
+AT = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+registry = default_registry()
+
+
+def reading(bot_name: str, flow: str, state: str, text: str, **slots: object) -> list[Command]:
+    bot = registry.get(bot_name)
+    frame = FlowFrame(flow=flow, version=bot.flow(flow).version, state=state, slots=dict(slots), started_at=AT)
+    session = SessionState(id="s", bot=bot.name, user="u", active=frame)
+    before = session.model_dump()
+    got = read(bot, session, CarryOver(), text, lambda: None).commands
+    assert session.model_dump() == before  # reading changes nothing
+    return got
+
+
+@pytest.mark.parametrize(
+    ("bot", "flow", "state", "text", "wanted"),
+    [
+        ("fitness-coach", "onboarding", "level", "could you send me a reminder every morning?", None),
+        ("fitness-coach", "onboarding", "goal", "btw how do i delete my account", None),
+        ("fitness-coach", "onboarding", "minutes", "¿me puedes mandar recetas veganas?", None),
+        ("language-buddy", "onboarding", "ask_timezone", "comment je change mon mot de passe ?", None),
+        ("language-buddy", "onboarding", "ask_native", "wie ändere ich meine E-Mail?", None),
+        ("study-pal", "scheduling", "window", "teach me about integrals first", "tutoring"),
+        ("study-pal", "tutoring", "choose", "fammi un piano di studio per giovedì", None),  # its intents read English
+        ("study-pal", "tutoring", "choose", "what's my plan for thursday?", None),
+        ("support", "clarification", "number", "também como mudo o meu email?", None),
+    ],
+)
+def test_a_request_for_something_else_is_read_at_the_question(
+    bot: str, flow: str, state: str, text: str, wanted: str | None
+) -> None:
+    got = reading(bot, flow, state, text, **_seed(bot, flow))
+    assert [type(c) for c in got] == [NewRequest], got
+    assert isinstance(got[0], NewRequest) and got[0].flow == wanted
+
+
+_SEEDS: dict[tuple[str, str], dict[str, object]] = {}
+
+
+def _seed(bot: str, flow: str) -> dict[str, object]:
+    """Slots a run of `flow` holds at its questions (a lesson's course, support's questions), from the
+    commands corpus's dev split."""
+    if not _SEEDS:
+        for case in load("dev"):
+            _SEEDS.setdefault((case.entry.bot, case.entry.flow), case.seed)
+    return _SEEDS.get((bot, flow), {})
+
+
+@pytest.mark.parametrize(
+    ("bot", "flow", "state", "text"),
+    [
+        ("fitness-coach", "onboarding", "level", "beginner"),
+        ("fitness-coach", "onboarding", "equipment", "skip rope and dumbbells"),
+        ("fitness-coach", "onboarding", "limitations", "also my left knee hurts"),
+        ("language-buddy", "onboarding", "ask_timezone", "MEZ, also UTC plus eins"),
+        ("language-buddy", "onboarding", "ask_name", "je m'appelle Chloé, je veux apprendre l'anglais"),
+        ("language-buddy", "feedback", "details", "the reminders never come and the app freezes"),
+        ("study-pal", "scheduling", "window", "friday from 2 to 4"),
+    ],
+)
+def test_an_answer_stays_an_answer(bot: str, flow: str, state: str, text: str) -> None:
+    got = reading(bot, flow, state, text, **_seed(bot, flow))
+    assert not any(isinstance(c, NewRequest) for c in got), got
+    assert isinstance(got[-1], AnswerFlow)
+
+
+def test_an_answer_and_a_request_in_one_message_are_both_read() -> None:
+    got = reading("fitness-coach", "onboarding", "minutes", "40. also can you remind me to stretch?")
+    assert [type(c) for c in got] == [NewRequest, AnswerFlow]
+    assert got[0].words == "also can you remind me to stretch?" and got[1].words == "40"
+
+
+def test_a_question_back_is_no_request() -> None:
+    got = reading("language-buddy", "onboarding", "ask_timezone", "can you explain what that means?")
+    assert not any(isinstance(c, NewRequest) for c in got), got
+
+
+# -- what happens ----------------------------------------------------------------------------------------
+
+
+class RateSlots(Slots):
+    rating: int | None = Field(None, ge=1, le=5)
+    comment: str | None = None
+
+
+class PlanSlots(Slots):
+    topic: str | None = None
+
+
+def _bot() -> Bot:
+    rate = Flow(
+        name="rate",
+        slots=RateSlots,
+        states=[
+            Ask(
+                "rating", slot="rating", say="How would you rate it, 1 to 5?", parse=rating(1, 5),
+                why="Ratings tell us what to fix first.", max_attempts=1, initial=True,
+            ),
+            Ask("comment", slot="comment", say="Anything to add?", parse=free_text(), why="It says what to fix."),
+            Final("done", summary="Rated {rating}.", say="Thanks for rating!"),
+        ],
+        transitions=[T("answer", "rating", "comment"), T("answer", "comment", "done")],
+        max_turns=8,
+    )  # fmt: skip
+    plan = Flow(
+        name="plan",
+        slots=PlanSlots,
+        states=[
+            Ask("topic", slot="topic", say="What should the plan cover?", parse=free_text(), initial=True, why="w"),
+            Final("made", summary="Planned {topic}.", say="Planned."),
+        ],
+        transitions=[T("answer", "topic", "made")],
+    )
+    return Bot(
+        name="rater",
+        persona="p",
+        flows=[rate, plan],
+        intents=[
+            Intent("rate", patterns=[r"\brate\b"], description="rate"),
+            Intent("plan", patterns=[r"\bplan\b"], description="plan", confirm="Shall I make you a plan now?"),
+        ],
+        capabilities="I rate things and make plans.",
+    )
+
+
+def test_a_request_is_kept_uses_no_attempt_and_is_offered_when_the_flow_ends(dialogue: DialogueFactory) -> None:
+    chat = dialogue("rater", bots=_bot())
+    chat.say("I want to rate").expect(flow="rate", state="rating")
+    # one attempt only: a request read as a failed answer would take the fallback and skip the rating
+    chat.say("can you make me a plan for the exam?").expect(
+        flow="rate",
+        state="rating",
+        slots={"rating": None},
+        reply_contains=["Noted: I'll come back to the plan once we're done with the rate.", "1 to 5"],
+    )
+    assert chat.last is not None and chat.last.trace is not None
+    assert chat.last.trace.route == "command:new_request"
+    assert [str(n) for n in chat.last.trace.notices] == ["request:rate.rating:kept: plan"]
+    chat.say("4").expect(state="comment", slots={"rating": 4})
+    chat.say("nothing more").expect(
+        flow="main",
+        reply_contains=["Thanks for rating!", "You also asked: “can you make me a plan for the exam?”. Shall I make"],
+    )
+    chat.say("yes").expect(flow="plan", state="topic")
+
+
+def test_a_request_for_the_main_conversation_is_carried_out_after_a_cancel(dialogue: DialogueFactory) -> None:
+    chat = dialogue("rater", bots=_bot())
+    chat.say("I want to rate")
+    chat.say("btw how do i delete my account?").expect(state="rating", reply_contains=["Noted"])
+    chat.say("cancel").expect(
+        flow="main",
+        reply_contains=["stopped the rate", "You also asked: “btw how do i delete my account?”.", "I rate things"],
+    )
+    chat.say("hello").expect(flow="main", reply_not_contains=["You also asked"])  # said once
+
+
+def test_an_answer_beside_a_request_moves_on(dialogue: DialogueFactory) -> None:
+    chat = dialogue("rater", bots=_bot())
+    chat.say("I want to rate")
+    chat.say("3. also, can you make me a plan?").expect(
+        state="comment", slots={"rating": 3}, reply_contains=["Noted: I'll come back to the plan", "Anything to add?"]
+    )
+
+
+def test_stored_sessions_without_kept_requests_still_load() -> None:
+    stored = SessionState(id="s", bot="b", user="u").model_dump(mode="json")
+    del stored["carry"]["requests"]
+    assert SessionState.model_validate(stored).carry.requests == []
+    kept = CarryOver(requests=[KeptRequest(text="teach me limits", flow="tutoring", during="scheduling")])
+    assert CarryOver.model_validate_json(kept.model_dump_json()) == kept
+
+
+@pytest.mark.parametrize(
+    ("text", "asks"),
+    [
+        ("can you move it an hour later and add decimals", ["can you move it an hour later", "add decimals"]),
+        ("add statistics, then move it to friday", ["add statistics", "move it to friday"]),
+        ("teach me limits and derivatives", ["teach me limits and derivatives"]),
+        ("I run and swim", ["I run and swim"]),
+    ],
+)
+def test_several_requests_in_one_message(text: str, asks: list[str]) -> None:
+    assert several(text) == asks
+
+
+def test_a_broken_table_says_what_to_fix(tmp_path: Path) -> None:
+    bad = tmp_path / "requests.yaml"
+    bad.write_text("asks: ['(']\nelsewhere: []\nbeside: []\ntopic: []\nnot_requests: []\n", encoding="utf-8")
+    with pytest.raises(DataFileError, match="does not compile"):
+        load_table(bad)
