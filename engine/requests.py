@@ -240,10 +240,11 @@ def _lead(text: str, found: Sequence[Part], n: int) -> str:
 def _lead_gap(text: str, found: Sequence[Part], n: int) -> str:
     """The marks between part `n - 1` and part `n`'s first word."""
     between = text[found[n - 1].end if n else 0 : found[n].end]
-    return between[: len(between) - len(between.lstrip(_MARKS))]
+    return between[: len(between) - len(between.lstrip(_GAP))]
 
 
 _MARKS = " .,;:!?¿¡-–—"
+_GAP = " .,;:!?-–—"  # an opening "¿" or "¡" is the request's own
 
 
 # -- carrying it out -------------------------------------------------------------------------------------
@@ -307,6 +308,7 @@ class RequestRunner(FlowRunner):
         if a is not None or hold_of(self.session) is not None or not carry.requests:
             return
         kept, carry.requests = carry.requests, []
+        last: list[str] = []  # what the main conversation said to the request before
         for n, k in enumerate(kept):
             if self.session.active is not None or carry.confirm is not None:
                 carry.requests.extend(kept[n:])  # a flow started, or one is offered: the rest wait
@@ -320,7 +322,14 @@ class RequestRunner(FlowRunner):
                 continue
             self.trace.notice("request", k.during, None, "started")
             self.emit(f"You also asked: “{k.text}”.")
+            before, history = len(self.reply), len(self.main_messages)
             self.main_request(k.text)
+            said = self.reply[before:]
+            if said and said == last and self.session.active is None:
+                # the same answer again (offline, the capabilities): said once
+                del self.reply[before:]
+                del self.main_messages[history:]
+            last = said
 
 
 # -- several requests in one message ---------------------------------------------------------------------
