@@ -42,7 +42,8 @@ from engine.extract import Invalid, Parser, fold, read_yes_no
 from engine.flow import Flow
 from engine.handoff import hold_of
 from engine.models import CarryOver, FlowFrame, SessionState, Slots, StoredRecord
-from engine.requests import at_question as request_at, several
+from engine.requests import at_question as request_at
+from engine.requests import several
 from engine.said import said, says_resume
 from engine.states import Ask
 

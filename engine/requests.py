@@ -204,7 +204,9 @@ def at_question(bot: Bot, flow: Flow[Any], state: Ask, frame: FlowFrame, text: s
             request = not _reads(parser, typed, echo_counts=False)
         else:
             # only another topic opened: a request when the message answers nothing ("MEZ, also UTC+1")
-            request = opens and not _reads(parser, typed, echo_counts=False) and not _reads(parser, text, echo_counts=True)
+            request = (
+                opens and not _reads(parser, typed, echo_counts=False) and not _reads(parser, text, echo_counts=True)
+            )
         if request and not _fills(flow, slots, state.slot, typed):
             asking.append(n)
             wanted = wanted or other
@@ -216,20 +218,20 @@ def at_question(bot: Bot, flow: Flow[Any], state: Ask, frame: FlowFrame, text: s
     start = (found[first - 1].end if first else 0) + len(_lead_gap(text, found, first))
     end = len(text) if asking[-1] == len(found) - 1 else found[asking[-1]].end
     words = text[start:end].strip()
-    request = NewRequest(words=words, flow=wanted)
+    command = NewRequest(words=words, flow=wanted)
     if not rest:
-        return Found(request, "")
+        return Found(command, "")
     answer = ", ".join(text[found[n].start : found[n].end] for n in rest)
     if small_talk(answer) is not None:
-        return Found(request, "")  # "hi, sorry, can you ...": nothing answers
+        return Found(command, "")  # "hi, sorry, can you ...": nothing answers
     if greedy:
         # any text answers here: a request is split off only where it opens another topic
         opened = all(table.opens_topic.match(_lead(text, found, n)) or n - 1 in topic_only for n in asking)
-        return Found(request, answer) if opened and min(asking) > max(rest) else None
+        return Found(command, answer) if opened and min(asking) > max(rest) else None
     # the rest must answer: what else it says ("why? are you going to give me recipes") is not a request's
     if any(found[n].role in ("question", "open", "polar") for n in rest):
         return None
-    return Found(request, answer) if _reads(parser, answer, echo_counts=True) else None
+    return Found(command, answer) if _reads(parser, answer, echo_counts=True) else None
 
 
 def _lead(text: str, found: Sequence[Part], n: int) -> str:

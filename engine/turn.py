@@ -105,16 +105,16 @@ class Turn(RequestRunner):
         replies: list[YesNo] = []  # a yes or no at the open question, for the flow that reads it
         fixes: list[CorrectSlot | WhichSlot] = []  # corrections of earlier answers, made before it reads
         # a new request beside an answer, or beside a request that starts a flow, asks nothing again
-        answered = self.session.active is None or any(isinstance(c, AnswerFlow) for c in reading.commands)
+        beside = self.session.active is None or any(isinstance(c, AnswerFlow) for c in reading.commands)
         for command in reading.commands:
             if isinstance(command, YesNo) and command.to != "confirm":
                 replies.append(command)
             elif isinstance(command, CorrectSlot | WhichSlot):
                 fixes.append(command)
             elif isinstance(command, NewRequest):
-                if not answered:
+                if not beside:
                     self._route("command:new_request")
-                self.keep_request(command, answered=answered)
+                self.keep_request(command, answered=beside)
             else:
                 self.execute(command, replies, fixes)
         self.offer_kept()  # back in the main conversation: what was asked for meanwhile

@@ -134,7 +134,9 @@ class TurnBase:
         the first one made. Their ids are not known before the commit: 0."""
         s = self.session
         return [
-            StoredRecord(id=0, kind=r.kind, bot=self.bot.name, user=s.user, session_id=s.id, data=r.data, created_at=self.now)
+            StoredRecord(
+                id=0, kind=r.kind, bot=self.bot.name, user=s.user, session_id=s.id, data=r.data, created_at=self.now
+            )
             for r in self.records
             if r.kind == kind
         ]

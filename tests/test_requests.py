@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pydantic import Field
@@ -57,10 +58,10 @@ def test_a_request_for_something_else_is_read_at_the_question(
     assert isinstance(got[0], NewRequest) and got[0].flow == wanted
 
 
-_SEEDS: dict[tuple[str, str], dict[str, object]] = {}
+_SEEDS: dict[tuple[str, str], dict[str, Any]] = {}
 
 
-def _seed(bot: str, flow: str) -> dict[str, object]:
+def _seed(bot: str, flow: str) -> dict[str, Any]:
     """Slots a run of `flow` holds at its questions (a lesson's course, support's questions), from the
     commands corpus's dev split."""
     if not _SEEDS:
