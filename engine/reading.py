@@ -109,7 +109,7 @@ def read(
             commands = [StartFlow(words=text, flow=interrupt, via="interrupt")]
         elif asked is not None and not asked.rest:
             commands = [asked.request]  # the question stays open, as at a question back
-        elif asked is not None and not _aside_for(bot, session, text):  # the flow's aside reads it otherwise
+        elif asked is not None and not _listens_for(flow, text):
             commands = [*replies, asked.request, AnswerFlow(words=asked.rest, flow=a.flow, state=a.state)]
         elif asked is not None:
             commands = [*replies, AnswerFlow(words=text, flow=a.flow, state=a.state)]
@@ -134,6 +134,13 @@ def _aside_for(bot: Bot, session: SessionState, text: str) -> bool:
     asked for where the bot has none is still the engine's to answer (some asides take any text)."""
     a = session.active
     return a is not None and any(x.match(text) for x in bot.flow_for(a).asides)
+
+
+def _listens_for(flow: Flow[Any], text: str) -> bool:
+    """Whether an aside of the flow listens for these words in particular (support keeps another
+    question for after its answer itself); an aside that hears every message (it matches nothing
+    at all too) leaves an answer beside a request to be split."""
+    return any(x.match(text) and not x.match("") for x in flow.asides)
 
 
 def _main(

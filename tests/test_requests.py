@@ -48,6 +48,8 @@ def reading(bot_name: str, flow: str, state: str, text: str, **slots: object) ->
         ("study-pal", "tutoring", "choose", "fammi un piano di studio per giovedì", None),  # its intents read English
         ("study-pal", "tutoring", "choose", "what's my plan for thursday?", None),
         ("support", "clarification", "number", "também como mudo o meu email?", None),
+        ("fitness-coach", "onboarding", "days", "kann ich mein Abo kündigen?", None),
+        ("study-pal", "tutoring", "choose", "could we plan my week first?", "scheduling"),
     ],
 )
 def test_a_request_for_something_else_is_read_at_the_question(
@@ -80,6 +82,7 @@ def _seed(bot: str, flow: str) -> dict[str, Any]:
         ("language-buddy", "onboarding", "ask_name", "je m'appelle Chloé, je veux apprendre l'anglais"),
         ("language-buddy", "feedback", "details", "the reminders never come and the app freezes"),
         ("study-pal", "scheduling", "window", "friday from 2 to 4"),
+        ("fitness-coach", "onboarding", "days", "can we do 4 days?"),
     ],
 )
 def test_an_answer_stays_an_answer(bot: str, flow: str, state: str, text: str) -> None:
@@ -94,8 +97,16 @@ def test_an_answer_and_a_request_in_one_message_are_both_read() -> None:
     assert got[0].words == "also can you remind me to stretch?" and got[1].words == "40"
 
 
-def test_a_question_back_is_no_request() -> None:
-    got = reading("language-buddy", "onboarding", "ask_timezone", "can you explain what that means?")
+@pytest.mark.parametrize(
+    ("state", "text"),
+    [
+        ("ask_timezone", "can you explain what that means?"),
+        ("ask_target", "can i change it later?"),
+        ("ask_target", "¿puedo cambiarlo después?"),
+    ],
+)
+def test_a_question_back_is_no_request(state: str, text: str) -> None:
+    got = reading("language-buddy", "onboarding", state, text)
     assert not any(isinstance(c, NewRequest) for c in got), got
 
 
