@@ -63,9 +63,10 @@ class RequestsTable(BaseModel):
     elsewhere: list[str]
     beside: list[str]
     topic: list[str]
+    openers: list[str]
     not_requests: list[str]
 
-    @field_validator("asks", "elsewhere", "beside", "topic", "not_requests")
+    @field_validator("asks", "elsewhere", "beside", "topic", "openers", "not_requests")
     @classmethod
     def _compiles(cls, value: list[str]) -> list[str]:
         for p in value:
@@ -109,7 +110,7 @@ def _table() -> _Compiled:
         elsewhere=re.compile(starts.format(_any(t.elsewhere))),
         beside=re.compile(starts.format(_any(t.beside))),
         opens_topic=re.compile(rf"\A(?:and |oh |so |but )?{topic}(?![\w'])"),
-        only_topic=re.compile(rf"\A(?:and |oh |so |but )?{topic}(?: (?:question|thing))?\W*\Z"),
+        only_topic=re.compile(rf"\A(?:and |oh |so |but )?(?:{topic}|{_any(t.openers)})(?: (?:question|thing))?\W*\Z"),
         not_request=re.compile(word.format(_any(t.not_requests))),
     )
 

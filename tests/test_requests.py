@@ -83,6 +83,10 @@ def _seed(bot: str, flow: str) -> dict[str, Any]:
         ("language-buddy", "feedback", "details", "the reminders never come and the app freezes"),
         ("study-pal", "scheduling", "window", "friday from 2 to 4"),
         ("fitness-coach", "onboarding", "days", "can we do 4 days?"),
+        ("fitness-coach", "onboarding", "goal", "make me stronger"),
+        ("fitness-coach", "onboarding", "goal", "i want a six pack"),
+        ("fitness-coach", "onboarding", "days", "actually 4"),
+        ("fitness-coach", "onboarding", "minutes", "quiero una rutina corta"),
     ],
 )
 def test_an_answer_stays_an_answer(bot: str, flow: str, state: str, text: str) -> None:
@@ -221,6 +225,8 @@ def test_several_requests_in_one_message(text: str, asks: list[str]) -> None:
 
 def test_a_broken_table_says_what_to_fix(tmp_path: Path) -> None:
     bad = tmp_path / "requests.yaml"
-    bad.write_text("asks: ['(']\nelsewhere: []\nbeside: []\ntopic: []\nnot_requests: []\n", encoding="utf-8")
+    bad.write_text(
+        "asks: ['(']\nelsewhere: []\nbeside: []\ntopic: []\nopeners: []\nnot_requests: []\n", encoding="utf-8"
+    )
     with pytest.raises(DataFileError, match="does not compile"):
         load_table(bad)
