@@ -167,12 +167,48 @@ def _other_flow(bot: Bot, open_flow: str, typed: str) -> str | None:
     return next((i.flow for i in bot.intents if i.flow != open_flow and i.matches(typed)), None)
 
 
+@dataclass(frozen=True)
+class _Cues:
+    """What one part of the message says, before any parser is asked."""
+
+    topic_only: bool = False  # only "also", "before that", "actually": it goes with the request after it
+    asks: bool = False  # asks the bot to do something
+    elsewhere: bool = False  # asks about the account or the user's other records
+    beside: bool = False  # asks advice beside the question
+    opens: bool = False  # opens another topic
+    other: str | None = None  # another flow of the bot an intent reads in it
+
+    @property
+    def any(self) -> bool:
+        return self.asks or self.elsewhere or self.beside or self.opens or self.other is not None
+
+
+def _cues(bot: Bot, open_flow: str, text: str, found: Sequence[Part], n: int) -> _Cues:
+    table = _table()
+    p = found[n]
+    folded = p.folded
+    # a topic opens a part before its filler is trimmed: "also" and "and" are filler to a question back
+    lead = _lead(text, found, n)
+    if table.not_request.search(folded):
+        return _Cues()
+    if table.only_topic.match(lead):
+        return _Cues(topic_only=True)
+    return _Cues(
+        asks=table.asks.search(folded) is not None,
+        elsewhere=table.elsewhere.search(folded) is not None,
+        beside=table.beside.search(folded) is not None,
+        opens=table.opens_topic.match(lead) is not None,
+        other=_other_flow(bot, open_flow, text[p.start : p.end]),
+    )
+
+
 def at_question(bot: Bot, flow: Flow[Any], state: Ask, frame: FlowFrame, text: str) -> Found | None:
     """`text` at `state`'s open question as a new request, with what of it still answers the question."""
     table = _table()
     found = [p for p in parts(text) if p.role != "filler"]
-    if not found:
-        return None
+    cues = [_cues(bot, flow.name, text, found, n) for n in range(len(found))]
+    if not any(c.any for c in cues):
+        return None  # most answers: no slots read, no parser asked
     try:
         slots = flow.new_slots(frame.slots)
         parser = state.parser(slots)
@@ -181,36 +217,26 @@ def at_question(bot: Bot, flow: Flow[Any], state: Ask, frame: FlowFrame, text: s
     greedy = parser.greedy
     asking: list[int] = []  # the parts that ask for something else
     wanted: str | None = None
-    topic_only: list[int] = []
-    for n, p in enumerate(found):
-        folded, typed = p.folded, text[p.start : p.end]
-        # a topic opens a part before its filler is trimmed: "also" and "and" are filler to a question back
-        lead = _lead(text, found, n)
-        if table.not_request.search(folded):
+    topic_only = [n for n, c in enumerate(cues) if c.topic_only]
+    for n, (p, c) in enumerate(zip(found, cues, strict=True)):
+        if not c.any:
             continue
-        if table.only_topic.match(lead):
-            topic_only.append(n)
-            continue
-        elsewhere = table.elsewhere.search(folded) is not None
-        strong = table.asks.search(folded) is not None or elsewhere
-        opens = table.opens_topic.match(lead) is not None
-        other = _other_flow(bot, flow.name, typed)
+        typed = text[p.start : p.end]
+        strong = c.asks or c.elsewhere
         if greedy:
-            request = strong or (other is not None and opens)
-        elif table.beside.search(folded) is not None and not strong:
+            request = strong or (c.other is not None and c.opens)
+        elif c.beside and not strong:
             request = not _reads(parser, typed, echo_counts=False)
-        elif elsewhere and p.role in ("open", "question"):
+        elif c.elsewhere and p.role in ("open", "question"):
             request = True  # "whats my plan for today?" asks about the plan, whatever day it names
-        elif strong or other is not None:
+        elif strong or c.other is not None:
             request = not _reads(parser, typed, echo_counts=False)
         else:
             # only another topic opened: a request when the message answers nothing ("MEZ, also UTC+1")
-            request = (
-                opens and not _reads(parser, typed, echo_counts=False) and not _reads(parser, text, echo_counts=True)
-            )
+            request = not _reads(parser, typed, echo_counts=False) and not _reads(parser, text, echo_counts=True)
         if request and not _fills(flow, slots, state.slot, typed):
             asking.append(n)
-            wanted = wanted or other
+            wanted = wanted or c.other
     if not asking:
         return None
     rest = [n for n in range(len(found)) if n not in asking and n not in topic_only]
@@ -272,8 +298,6 @@ class RequestRunner(FlowRunner):
             self.main_request(command.words)
             return
         flow = self.bot.flow_for(a)
-        if command.flow == a.flow:
-            return  # the open flow is what is asked for: it reads the message itself
         opened = None
         if not answered:
             opened = self._counted(flow, a)
