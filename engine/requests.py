@@ -64,9 +64,10 @@ class RequestsTable(BaseModel):
     beside: list[str]
     topic: list[str]
     openers: list[str]
+    contrast: list[str]
     not_requests: list[str]
 
-    @field_validator("asks", "elsewhere", "beside", "topic", "openers", "not_requests")
+    @field_validator("asks", "elsewhere", "beside", "topic", "openers", "contrast", "not_requests")
     @classmethod
     def _compiles(cls, value: list[str]) -> list[str]:
         for p in value:
@@ -92,6 +93,7 @@ class _Compiled:
     beside: re.Pattern[str]
     opens_topic: re.Pattern[str]
     only_topic: re.Pattern[str]
+    contrast: re.Pattern[str]
     not_request: re.Pattern[str]
 
 
@@ -111,6 +113,7 @@ def _table() -> _Compiled:
         beside=re.compile(starts.format(_any(t.beside))),
         opens_topic=re.compile(rf"\A(?:and |oh |so |but )?{topic}(?![\w'])"),
         only_topic=re.compile(rf"\A(?:and |oh |so |but )?(?:{topic}|{_any(t.openers)})(?: (?:question|thing))?\W*\Z"),
+        contrast=re.compile(rf"\A{_any(t.contrast)}(?![\w'])"),
         not_request=re.compile(word.format(_any(t.not_requests))),
     )
 
@@ -239,6 +242,10 @@ def at_question(bot: Bot, flow: Flow[Any], state: Ask, frame: FlowFrame, text: s
             wanted = wanted or c.other
     if not asking:
         return None
+    for n in range(len(found)):  # "..., not a whole program": what the request is not goes with it
+        if n - 1 in asking and n not in asking and table.contrast.match(_lead(text, found, n)):
+            asking.append(n)
+    asking.sort()
     rest = [n for n in range(len(found)) if n not in asking and n not in topic_only]
     first = min(asking + [n for n in topic_only if n + 1 in asking or n + 1 in topic_only])
     # the user's words, with the topic they opened it with ("also can you ...") and, at the end, its "?"

@@ -114,6 +114,12 @@ def test_a_question_back_is_no_request(state: str, text: str) -> None:
     assert not any(isinstance(c, NewRequest) for c in got), got
 
 
+def test_what_a_request_is_not_goes_with_it() -> None:
+    got = reading("fitness-coach", "onboarding", "days", "can you give me a mobility routine, not a full program")
+    assert [type(c) for c in got] == [NewRequest]
+    assert got[0].words == "can you give me a mobility routine, not a full program"
+
+
 # -- what happens ----------------------------------------------------------------------------------------
 
 
@@ -226,7 +232,8 @@ def test_several_requests_in_one_message(text: str, asks: list[str]) -> None:
 def test_a_broken_table_says_what_to_fix(tmp_path: Path) -> None:
     bad = tmp_path / "requests.yaml"
     bad.write_text(
-        "asks: ['(']\nelsewhere: []\nbeside: []\ntopic: []\nopeners: []\nnot_requests: []\n", encoding="utf-8"
+        "asks: ['(']\nelsewhere: []\nbeside: []\ntopic: []\nopeners: []\ncontrast: []\nnot_requests: []\n",
+        encoding="utf-8",
     )
     with pytest.raises(DataFileError, match="does not compile"):
         load_table(bad)
