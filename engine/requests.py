@@ -53,6 +53,7 @@ from engine.models import FlowFrame, KeptRequest, Slots
 from engine.states import Ask
 
 REQUESTS_FILE = Path(__file__).parent / "data" / "requests.yaml"
+MAX_KEPT = 5  # requests kept at once while a flow is open
 
 
 class RequestsTable(BaseModel):
@@ -318,7 +319,8 @@ class RequestRunner(FlowRunner):
                     return
         kept = KeptRequest(text=command.words, flow=command.flow, during=a.flow)
         if kept not in self.session.carry.requests:
-            self.session.carry.requests.append(kept)
+            # a session keeps a few: the oldest give way, so no conversation piles them up unbounded
+            self.session.carry.requests = [*self.session.carry.requests, kept][-MAX_KEPT:]
         self.trace.notice("request", a.flow, a.state, f"kept: {command.flow or 'main'}")
         later = f"the {_label(command.flow)}" if command.flow else "that"
         noted = f"Noted: I'll come back to {later} once we're done with the {_label(flow.name)}."

@@ -20,7 +20,7 @@ from engine.commands import AnswerFlow, Command, NewRequest
 from engine.errors import DataFileError
 from engine.models import CarryOver, FlowFrame, KeptRequest, SessionState
 from engine.reading import read
-from engine.requests import load_table, several
+from engine.requests import MAX_KEPT, load_table, several
 
 AT = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 registry = default_registry()
@@ -206,6 +206,17 @@ def test_an_answer_beside_a_request_moves_on(dialogue: DialogueFactory) -> None:
     chat.say("3. also, can you make me a plan?").expect(
         state="comment", slots={"rating": 3}, reply_contains=["Noted: I'll come back to the plan", "Anything to add?"]
     )
+
+
+def test_a_few_requests_are_kept_the_oldest_giving_way(dialogue: DialogueFactory) -> None:
+    chat = dialogue("rater", bots=_bot())
+    chat.say("I want to rate")
+    for n in range(MAX_KEPT + 2):
+        chat.say(f"btw how do i delete account number {n}?").expect(state="rating", slots={"rating": None})
+    chat.say("cancel")
+    assert chat.last is not None
+    assert "account number 1?" not in chat.last.reply and "account number 2?" in chat.last.reply
+    assert f"account number {MAX_KEPT + 1}?" in chat.last.reply
 
 
 def test_stored_sessions_without_kept_requests_still_load() -> None:
