@@ -197,6 +197,8 @@ def _cues(bot: Bot, open_flow: str, text: str, found: Sequence[Part], n: int) ->
         return _Cues()
     if table.only_topic.match(lead):
         return _Cues(topic_only=True)
+    if any(i.flow == open_flow and i.matches(text[p.start : p.end]) for i in bot.intents):
+        return _Cues()  # what the open flow does ("can you explain the chain rule?" in a lesson): its own
     return _Cues(
         asks=table.asks.search(folded) is not None,
         elsewhere=table.elsewhere.search(folded) is not None,
@@ -314,7 +316,7 @@ class RequestRunner(FlowRunner):
             # the flow's asides hear it first, as they hear a question back: a lesson answers a
             # question on the saved plans at once, support keeps another question for after its answer
             for aside in flow.asides:
-                if aside.match(self.text) and self._aside(flow, a, opened[0], opened[1], aside):
+                if aside.requests and aside.match(self.text) and self._aside(flow, a, opened[0], opened[1], aside):
                     self.trace.notice("request", flow.name, opened[1].name, f"aside: {aside.name}")
                     return
         kept = KeptRequest(text=command.words, flow=command.flow, during=a.flow)

@@ -87,12 +87,16 @@ class Aside(Generic[S_in]):
 
     `match` is a cheap rule; when it holds, `handle` runs and returns None (not an aside
     after all: parse as an answer), "" (handled: the question is asked again), or a
-    trigger to fire from the current state (e.g. "exit").
+    trigger to fire from the current state (e.g. "exit"). `requests`: see below.
     """
 
     name: str
     match: Callable[[str], bool]
     handle: Callable[[StepContext[S_in]], str | None]
+    # whether it also hears a message the read stage took for a request for something else
+    # (engine/requests.py): an aside that answers any question from the flow's own material says
+    # no, so "can you also remind me to drink water?" is kept for later, not answered from a lesson
+    requests: bool = True
 
 
 @dataclass(frozen=True)

@@ -262,7 +262,12 @@ tutoring = Flow(
         Aside("change-topic", match=lambda t: bool(_LESSON_REQUEST.search(plain(t))), handle=change_topic),
         Aside("another", match=lambda t: bool(_ANOTHER.search(plain(t))), handle=another),
         Aside("hint", match=lambda t: bool(_HINT.search(plain(t))), handle=give_hint),
-        Aside("question", match=lambda t: is_question(t) or t.rstrip().endswith("?"), handle=answer_question),
+        Aside(
+            "question",
+            match=lambda t: is_question(t) or t.rstrip().endswith("?"),
+            handle=answer_question,
+            requests=False,  # a request for something else is kept for after the lesson (engine/requests.py)
+        ),
         Aside("pleasantry", match=lambda t: bool(_PLEASANTRY.search(t)), handle=acknowledge),
         Aside("stall", match=stalls, handle=take_your_time),
     ],
