@@ -44,7 +44,7 @@ from engine.store.textindex import IndexedDoc, SyncReport, location, open_text_i
 from flows.support import sections
 from flows.support.rerank import Fields, Reranker, stems
 from flows.support.spelling import Speller
-from flows.support.terms import PHRASES, STOPWORDS, TABLES_DIGEST, VAGUE, query_terms, words
+from flows.support.terms import PHRASES, STOPWORDS, TABLES_DIGEST, VAGUE, query_terms, vague_terms, words
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +66,7 @@ CANDIDATES = 8
 # Bump when the table layout, the tokenizer or what is indexed changes: a new name makes a
 # fresh index, and the previous version's table for the folder is dropped. (An edit to the
 # word or phrase tables needs no bump: they are part of every document's hash.)
-INDEX_VERSION = 3
+INDEX_VERSION = 4
 
 # -- documents ----------------------------------------------------------------------------
 
@@ -155,7 +155,12 @@ class Document(FrontMatter):
 
 
 def _cues(doc: FrontMatter) -> list[str]:
-    return [c for q in doc.clarifying_questions for c in q.cues]
+    """The words a document's readers use that its text may not: its questions' cues, and the
+    answers its choice questions take, as written and as users say them ("website" for "web")."""
+    out: list[str] = []
+    for q in doc.clarifying_questions:
+        out += [*q.cues, *q.choices, *(word for said in q.synonyms.values() for word in said)]
+    return out
 
 
 def _text(body: str) -> str:
@@ -308,7 +313,7 @@ class KnowledgeBase:
                 title=" ".join(words(doc.title)),
                 # tag by tag: a phrase must not run from one tag into the next ("deleted tasks", "deleted by accident")
                 tags=" ".join(w for tag in doc.tags for w in words(tag)),
-                # a question's cues are words its readers use ("samsung", "pixel"): they count as body words
+                # a question's cues and answers are words its readers use ("samsung", "website"): body words
                 body=" ".join(words(" ".join([_text(doc.body), *_cues(doc)]))),
                 hash=hashes[doc_id],
             )
@@ -321,7 +326,7 @@ class KnowledgeBase:
         written (a user misspells "crashing", not its stem), each counted once per document."""
         vocabulary: list[str] = []
         for d in documents.values():
-            cues = " ".join(c for q in d.clarifying_questions for c in q.cues)
+            cues = " ".join(_cues(d))
             vocabulary += set(_ALPHA.findall(f"{d.title} {' '.join(d.tags)} {_text(d.body)} {cues}".casefold()))
         preferred = {w for d in documents.values() for w in _ALPHA.findall(f"{d.title} {' '.join(d.tags)}".casefold())}
         vocabulary += PHRASES.words
@@ -359,9 +364,11 @@ class KnowledgeBase:
             if not terms:
                 return []
             found = self._index.search(terms, max(limit, CANDIDATES))
+            # vague words find nothing, but they score the candidates the other words found
+            scored = terms + vague_terms(query, self._speller)
             documents, reranker = self.documents, self._reranker
         # another process may have indexed a newer view of the folder than this one has read
-        return [Hit(documents[d], score) for d, score in reranker.rank(terms, found, self.min_score)[:limit]]
+        return [Hit(documents[d], score) for d, score in reranker.rank(scored, found, self.min_score)[:limit]]
 
     def close(self) -> None:
         with self._lock:
