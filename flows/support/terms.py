@@ -35,7 +35,10 @@ _TOKEN = re.compile(r"\w+|[.,;!?]")
 _WORD = re.compile(r"[a-z0-9]+")
 # A time of day ("3am", "9:30 pm", "21:00") is a time: numbers are not ranked (flows/support/kb.py),
 # but "the reminder fired at 3am instead of 9am" is about when something happened.
-_CLOCK = re.compile(r"(?<![\w:])\d{1,2}(?::[0-5]\d)?\s*(?:am|pm|a\.m\.|p\.m\.)(?!\w)|(?<![\w:])\d{1,2}:[0-5]\d(?![\w:])")
+_CLOCK = re.compile(
+    r"(?<![\w:])\d{1,2}(?::[0-5]\d)?\s*(?:am|pm|a\.m\.|p\.m\.)(?!\w)"  # 3am, 9:30 pm
+    r"|(?<![\w:])\d{1,2}:[0-5]\d(?![\w:])"  # 21:00
+)
 CLOCK_WORD = "time"
 # a word as the user typed it -> the word they meant (flows/support/spelling.py)
 Fix = Callable[[str], str]
