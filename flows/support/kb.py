@@ -155,12 +155,7 @@ class Document(FrontMatter):
 
 
 def _cues(doc: FrontMatter) -> list[str]:
-    """The words a document's readers use that its text may not: its questions' cues, and the
-    answers its choice questions take, as written and as users say them ("website" for "web")."""
-    out: list[str] = []
-    for q in doc.clarifying_questions:
-        out += [*q.cues, *q.choices, *(word for said in q.synonyms.values() for word in said)]
-    return out
+    return [c for q in doc.clarifying_questions for c in q.cues]
 
 
 def _text(body: str) -> str:
@@ -313,7 +308,7 @@ class KnowledgeBase:
                 title=" ".join(words(doc.title)),
                 # tag by tag: a phrase must not run from one tag into the next ("deleted tasks", "deleted by accident")
                 tags=" ".join(w for tag in doc.tags for w in words(tag)),
-                # a question's cues and answers are words its readers use ("samsung", "website"): body words
+                # a question's cues are words its readers use ("samsung", "pixel"): they count as body words
                 body=" ".join(words(" ".join([_text(doc.body), *_cues(doc)]))),
                 hash=hashes[doc_id],
             )
