@@ -59,9 +59,9 @@ REPLY_INSTRUCTION = (
 SUMMARY_INSTRUCTION = (
     "\n\nWrite your next message to the user: a short summary of the help text below for the "
     "case the user described, in your own voice as described above and in {language}. Keep "
-    "every step, name, number and link the user needs for their case, in order; leave out what "
-    "does not apply to them; add nothing the text does not say. Reply with the message text "
-    "only.\n\n<case>\n{case}\n</case>\n\n<text>\n{content}\n</text>"
+    "every name, number, link and step the text gives, in its order; say the rest briefly, "
+    "for their case; add nothing the text does not say. Reply with the message text only."
+    "\n\n<case>\n{case}\n</case>\n\n<text>\n{content}\n</text>"
 )
 PARSE_INSTRUCTION = (
     "\n\nTask: read the user's last message and extract the answer into a JSON object "
