@@ -197,8 +197,8 @@ def words(text: str, fix: Fix | None = None) -> list[str]:
 
 def vague_terms(text: str, fix: Fix | None = None) -> list[str]:
     """The vague words of `text`, each once: they never find an article, but an article found by
-    the other words that holds them too is the better answer ("reminder wrong": the title
-    "Reminders arrive late or at the wrong time")."""
+    the other words that holds them too is the better answer ("reminder wrong": of the articles
+    "reminder" finds, the late-reminders one says "wrong")."""
     return list(dict.fromkeys(w for w in words(text, fix) if w in VAGUE))[:MAX_TERMS]
 
 
