@@ -109,6 +109,12 @@ def phrase_problem(
     return None
 
 
+# A summary keeps each step of its text: at least this share of the step's content words (a
+# step's words may be said otherwise, but a summary that keeps a third of none of them dropped it)
+STEP_SHARE = 1 / 3
+# a word as common as "then", "again" or "your" carries no step
+FUNCTION_WORD_ZIPF = 5.6
+STEM_LETTERS = 5
 # a numbered or bulleted step's marker ("1. ", "- "): the list's shape, not a number of the text
 _STEP_MARK = re.compile(r"^[ \t]*(?:\d{1,2}[.)]|[-*•])[ \t]+", re.MULTILINE)
 _LINK = re.compile(r"https?://[^\s)>\]]*[^\s)>\].,;:!?]")
@@ -134,6 +140,11 @@ def summary_problem(
     lost = [f for f in [*must_keep(text), *_LINK.findall(text)] if not _carries(reply, f)]
     if lost:
         return "the summary lost " + ", ".join(repr(f) for f in lost[:5])
+    said_words = _content_words(reply)
+    for step in _steps(unmark(source)):
+        wanted = _content_words(step)
+        if wanted and len(wanted & said_words) < len(wanted) * STEP_SHARE:
+            return f"the summary lost the step {' '.join(step.split())[:60]!r}"
     said = _STEP_MARK.sub("", reply)
     context = f"{text}\n{case}\n{known}"
     # a summary may number the steps it keeps ("Step 2: ...")
@@ -149,6 +160,20 @@ def summary_problem(
     if wanted and reply_lang and reply_lang != wanted:
         return f"the summary is in {reply_lang}, {'it was asked in' if language else 'the user writes'} {wanted}"
     return None
+
+
+def _steps(text: str) -> list[str]:
+    """The steps of a text: its numbered or bulleted items; a text without any is one step."""
+    items = re.findall(r"^[ \t]*(?:\d{1,2}[.)]|[-*•])[ \t]+(.+(?:\n(?![ \t]*(?:\d{1,2}[.)]|[-*•])[ \t])[ \t]*\S.*)*)",
+                       text, re.MULTILINE)  # fmt: skip
+    return items or [text]
+
+
+def _content_words(text: str) -> set[str]:
+    """The words that say something (not "then", "your", "again"), by their first letters, so
+    "restarting" is "restart"."""
+    words = re.findall(r"[^\W\d_]{4,}", text.casefold())
+    return {w[:STEM_LETTERS] for w in words if zipf_frequency(w, "en", wordlist="small") < FUNCTION_WORD_ZIPF}
 
 
 def _names(text: str) -> list[str]:

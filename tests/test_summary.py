@@ -70,8 +70,13 @@ def test_the_answer_asks_for_a_summary_of_the_article_for_what_the_user_describe
         (GOOD.replace("clear the cache", "clear the cache in Google Drive"), "adds 'Google Drive'"),
         (GOOD.replace(" in the Play Store", ""), "lost 'Play Store'"),
         ("Glad it works now!", "lost 'Tasklane'"),
+        (
+            "Glad reinstalling fixed it! If the crash comes back: update Tasklane in the Play Store, and clear "
+            "the cache under Settings → Apps → Tasklane → Storage.",
+            "lost the step 'Restart the phone.'",
+        ),
     ],
-    ids=["invented number", "invented name", "dropped name", "dropped the steps"],
+    ids=["invented number", "invented name", "dropped name", "dropped the steps", "dropped a step"],
 )
 def test_a_summary_that_adds_or_drops_a_fact_gives_way_to_the_articles_text(
     tmp_path: Path, summary: str, why: str
@@ -123,10 +128,12 @@ TEXT = """Reset a forgotten password
         ("Open https://tasklane.app/reset; the link works for 30 minutes; use Safari 18.", "adds '18'"),
         ("Open https://tasklane.app/reset; the 30-minute link opens in Safari or Chrome.", "adds 'Chrome'"),
         (
-            "Open https://tasklane.app/reset or https://help.tasklane.app; 30 minutes; Safari.",
+            "Open https://tasklane.app/reset or https://help.tasklane.app; the link works 30 minutes; Safari.",
             "adds 'https://help.tasklane.app'",
         ),
         ("Open https://tasklane.app/reset, 30 minutes, Safari. " + "More. " * 80, "characters for a"),
+        # every name and number kept, but not the step that says what the 30 minutes are
+        ("Open https://tasklane.app/reset in Safari within 30 minutes.", "lost the step 'We send a link"),
     ],
 )
 def test_a_summary_keeps_the_texts_facts_and_adds_none(summary: str, problem: str | None) -> None:
