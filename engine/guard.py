@@ -156,9 +156,9 @@ def summary_problem(
     invented += [link for link in _LINK.findall(said) if link not in text]
     if invented:
         return "the summary adds " + ", ".join(repr(f) for f in dict.fromkeys(invented))
-    wanted = language or detect_language(user_text)
-    if wanted and reply_lang and reply_lang != wanted:
-        return f"the summary is in {reply_lang}, {'it was asked in' if language else 'the user writes'} {wanted}"
+    expected = language or detect_language(user_text)
+    if expected and reply_lang and reply_lang != expected:
+        return f"the summary is in {reply_lang}, {'it was asked in' if language else 'the user writes'} {expected}"
     return None
 
 
