@@ -321,7 +321,7 @@ class KnowledgeBase:
         written (a user misspells "crashing", not its stem), each counted once per document."""
         vocabulary: list[str] = []
         for d in documents.values():
-            cues = " ".join(_cues(d))
+            cues = " ".join(c for q in d.clarifying_questions for c in q.cues)
             vocabulary += set(_ALPHA.findall(f"{d.title} {' '.join(d.tags)} {_text(d.body)} {cues}".casefold()))
         preferred = {w for d in documents.values() for w in _ALPHA.findall(f"{d.title} {' '.join(d.tags)}".casefold())}
         vocabulary += PHRASES.words
