@@ -53,6 +53,8 @@ class StepOps(EntryOps, Protocol):
 
     def phrase(self, content: str, purpose: str, flow: str | None) -> str: ...
 
+    def summarise(self, source: str, case: str, fallback: str, purpose: str, flow: str | None) -> str: ...
+
     def llm_parse(self, schema: type[M], purpose: str, flow: str | None) -> M | None: ...
 
     def note(self, kind: NoticeKind, flow: str | None, detail: str) -> None: ...
@@ -160,6 +162,12 @@ class StepContext(Generic[S]):
 
     def phrase(self, content: str, purpose: str) -> str:
         return self._ops.phrase(content, purpose, self.flow)
+
+    def summarise(self, source: str, case: str, fallback: str, purpose: str) -> str:
+        """With a model, a summary of `source` (a help text) for the user's `case` (what they
+        described, their answers), held to `source`'s facts; `fallback` offline or when the
+        summary does not hold (engine/guard.py, `summary_problem`)."""
+        return self._ops.summarise(source, case, fallback, purpose, self.flow)
 
     def parse(self, schema: type[M], purpose: str) -> M | None:
         return self._ops.llm_parse(schema, purpose, self.flow)

@@ -67,7 +67,7 @@ def must_keep(template: str) -> list[str]:
     facts += [next(g for g in m.groups() if g) for m in _QUOTED.finditer(text)]
     for m in _LISTED.finditer(text):
         facts += [item.strip() for item in re.split(r",| or | and ", m.group(1)) if item.strip()]
-    facts += [m.group(1) for m in _NAME.finditer(text) if m.group(1) not in ("I", "OK")]
+    facts += _names(text)
     # a bot's own text: its digits are its facts, and its number words only when it has no digits
     facts += [_number_text(n) for n in (written_numbers(text) or numbers(text))]
     seen: dict[str, None] = {}
@@ -107,6 +107,77 @@ def phrase_problem(
     if user_lang and reply_lang and user_lang != reply_lang:
         return f"the phrasing is in {reply_lang}, the user writes {user_lang}"
     return None
+
+
+# A summary keeps each step of its text: at least this share of the step's content words (a
+# step's words may be said otherwise, but a summary that keeps a third of none of them dropped it)
+STEP_SHARE = 1 / 3
+# a word as common as "then", "again" or "your" carries no step
+FUNCTION_WORD_ZIPF = 5.6
+STEM_LETTERS = 5
+# a numbered or bulleted step's marker ("1. ", "- "): the list's shape, not a number of the text
+_STEP_MARK = re.compile(r"^[ \t]*(?:\d{1,2}[.)]|[-*•])[ \t]+", re.MULTILINE)
+_LINK = re.compile(r"https?://[^\s)>\]]*[^\s)>\].,;:!?]")
+
+
+def summary_problem(
+    source: str, reply: str, case: str, *, user_text: str = "", known: str = "", language: str | None = None
+) -> str | None:
+    """Why `reply` may not stand as a summary of `source` for the user's `case`; None when it may.
+
+    A summary may leave out what does not apply to the case and say the rest in its own words,
+    but it keeps the text's facts (its names, numbers, options, quoted strings and links, so
+    every step the user must take can still be taken) and adds none: a number, a name or a
+    link that neither the text, the case, nor `known` (what the bot was told: its persona)
+    holds is made up. The language is checked as for a phrasing (`phrase_problem`).
+    """
+    text = _STEP_MARK.sub("", unmark(source))
+    if not reply.strip():
+        return "the summary is empty"
+    limit = len(text) + MAX_EXTRA_CHARS
+    if len(reply) > limit:
+        return f"the summary is {len(reply)} characters for a {len(text)}-character text (at most {limit})"
+    lost = [f for f in [*must_keep(text), *_LINK.findall(text)] if not _carries(reply, f)]
+    if lost:
+        return "the summary lost " + ", ".join(repr(f) for f in lost[:5])
+    said_words = _content_words(reply)
+    for step in _steps(unmark(source)):
+        wanted = _content_words(step)
+        if wanted and len(wanted & said_words) < len(wanted) * STEP_SHARE:
+            return f"the summary lost the step {' '.join(step.split())[:60]!r}"
+    said = _STEP_MARK.sub("", reply)
+    context = f"{text}\n{case}\n{known}"
+    # a summary may number the steps it keeps ("Step 2: ...")
+    given = set(numbers_in(context)) | set(range(1, len(_STEP_MARK.findall(unmark(source))) + 1))
+    invented = [_number_text(n) for n in written_numbers(said) if n not in given]
+    reply_lang = detect_language(reply)
+    if reply_lang != "de":  # German writes every noun as English writes a name
+        invented += [name for name in _names(said) if fold(name) not in fold(context)]
+    invented += [link for link in _LINK.findall(said) if link not in text]
+    if invented:
+        return "the summary adds " + ", ".join(repr(f) for f in dict.fromkeys(invented))
+    expected = language or detect_language(user_text)
+    if expected and reply_lang and reply_lang != expected:
+        return f"the summary is in {reply_lang}, {'it was asked in' if language else 'the user writes'} {expected}"
+    return None
+
+
+def _steps(text: str) -> list[str]:
+    """The steps of a text: its numbered or bulleted items; a text without any is one step."""
+    items = re.findall(r"^[ \t]*(?:\d{1,2}[.)]|[-*•])[ \t]+(.+(?:\n(?![ \t]*(?:\d{1,2}[.)]|[-*•])[ \t])[ \t]*\S.*)*)",
+                       text, re.MULTILINE)  # fmt: skip
+    return items or [text]
+
+
+def _content_words(text: str) -> set[str]:
+    """The words that say something (not "then", "your", "again"), by their first letters, so
+    "restarting" is "restart"."""
+    words = re.findall(r"[^\W\d_]{4,}", text.casefold())
+    return {w[:STEM_LETTERS] for w in words if zipf_frequency(w, "en", wordlist="small") < FUNCTION_WORD_ZIPF}
+
+
+def _names(text: str) -> list[str]:
+    return [m.group(1) for m in _NAME.finditer(text) if m.group(1) not in ("I", "OK")]
 
 
 def parse_problem(value: BaseModel, text: str, options: Iterable[str] = (), *, answer: bool = True) -> str | None:

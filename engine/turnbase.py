@@ -186,6 +186,12 @@ class TurnBase:
         language = None if self.voice.offline else self._speaks(flow)
         return self.voice.phrase(content, purpose, lambda: self._prompt(flow, "say"), language=language).text
 
+    def summarise(self, source: str, case: str, fallback: str, purpose: str, flow: str | None) -> str:
+        """A summary of `source` for `case` in `flow`'s persona; `fallback` when it cannot be had."""
+        language = None if self.voice.offline else self._speaks(flow)
+        prompt = lambda: self._prompt(flow, "say")  # noqa: E731
+        return self.voice.summarise(source, case, fallback, purpose, prompt, language=language).text
+
     def _speaks(self, name: str | None) -> str | None:
         """The language `name` asks its phrasing in (Flow.speaks), from its open run's slots."""
         a = self.session.active

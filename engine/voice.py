@@ -15,7 +15,7 @@ from typing import Literal, TypeVar, get_args, get_origin
 from pydantic import BaseModel
 
 from engine.errors import LLMError, UnexpectedLLMCall
-from engine.guard import LANGUAGE_NAMES, MAX_REPLY_CHARS, parse_problem, phrase_problem, unmark
+from engine.guard import LANGUAGE_NAMES, MAX_REPLY_CHARS, parse_problem, phrase_problem, summary_problem, unmark
 from engine.llm import LLM, ParseRequest, PhraseRequest
 from engine.llm.port import StreamingLLM, TextSink
 from engine.models import LLMCall, Message
@@ -93,6 +93,46 @@ class Voice:
         if problem is not None:
             self._trace.notice("phrase_rejected", detail=f"{purpose}: {problem}")
             return Said(said)
+        return Said(out.text)
+
+    def summarise(
+        self, source: str, case: str, fallback: str, purpose: str, prompt: Prompt, *, language: str | None = None
+    ) -> Said:
+        """A summary of `source` (a help text) for the user's `case` (what they described, their
+        answers), in the model's words; `fallback` offline, when that fails, or when the summary
+        lost or added a fact (engine/guard.py, `summary_problem`; the trace says why)."""
+        if not case.strip():
+            return self.phrase(fallback, purpose, prompt, language=language)
+        left = self._spend(purpose)
+        if left is None:
+            return Said(unmark(fallback))
+        messages = prompt()
+        if language not in LANGUAGE_NAMES:
+            language = None
+        request = PhraseRequest(
+            purpose=purpose,
+            content=unmark(source),
+            messages=messages,
+            mode="summary",
+            case=case,
+            timeout_s=left,
+            language=language,
+        )
+        try:
+            out = self.llm.phrase(request)
+        except UnexpectedLLMCall:
+            raise
+        except LLMError as e:
+            self._failed(purpose, e)
+            return Said(unmark(fallback))
+        self._log(out.call)
+        persona = "\n".join(m.content for m in messages if m.role == "system")
+        problem = summary_problem(
+            source, out.text, case, user_text=_user_text(messages), known=persona, language=language
+        )
+        if problem is not None:
+            self._trace.notice("phrase_rejected", detail=f"{purpose}: {problem}")
+            return Said(unmark(fallback))
         return Said(out.text)
 
     def _stream(self, llm: StreamingLLM, request: PhraseRequest, sink: TextSink, fallback: str) -> Said:

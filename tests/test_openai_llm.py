@@ -415,6 +415,21 @@ def test_phrase_returns_text_and_usage(server: FakeServer) -> None:
     assert sent["messages"][1:] == [m.model_dump() for m in CHAT[1:]]
 
 
+def test_a_summary_asks_for_the_text_for_the_users_case(server: FakeServer) -> None:
+    server.push(ok("Update the app in the Play Store."))
+    text = "App crashes\n\n1. Update the app in the Play Store.\n2. Restart the phone."
+    request = PhraseRequest(
+        purpose="answer", content=text, messages=CHAT, mode="summary", case="The user wrote: it crashes on android"
+    )
+    assert make(server).phrase(request).text == "Update the app in the Play Store."
+    system = server.log[0]["messages"][0]["content"]
+    assert system.startswith(PERSONA)
+    assert "a short summary of the help text below for the case the user described" in system
+    assert "<case>\nThe user wrote: it crashes on android\n</case>" in system and f"<text>\n{text}\n</text>" in system
+    # no longer than the text it summarises (engine/guard.py, summary_problem)
+    assert server.log[0]["max_tokens"] == (len(text) + openai_llm.MAX_EXTRA_CHARS) // openai_llm.CHARS_PER_TOKEN + 16
+
+
 def test_phrase_without_system_message_gets_one(server: FakeServer) -> None:
     server.push(ok("Hello"))
     make(server).phrase(PhraseRequest(purpose="greet", content="Hello", messages=CHAT[1:]))

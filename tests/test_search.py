@@ -182,6 +182,28 @@ def test_query_terms_drop_stopwords_and_repeats() -> None:
     assert query_terms("Android 12") == ["android", "12"]
 
 
+def test_a_time_of_day_reads_as_time_and_other_numbers_stay_numbers() -> None:
+    assert query_terms("the reminder fired at 3am instead of 9am") == ["reminder", "fired", "time", "instead"]
+    assert query_terms("reminders at 9:30 pm, or 21:00") == ["reminders", "time"]
+    assert query_terms("iphone 13 on version 2.4") == ["iphone", "13", "2", "4"]
+    assert query_terms("ratio 12:345 or 10:30:00") == ["ratio", "12", "345", "10", "30", "00"]  # no clock
+
+
+def test_vague_words_score_the_articles_other_words_found_but_find_none(tmp_path: Path) -> None:
+    folder = make_kb(
+        tmp_path / "kb",
+        {
+            "late.md": doc("Reminders arrive late", "A reminder an hour wrong is a time zone setting."),
+            "setup.md": doc("Set up reminders", "Open a task and tap the bell."),
+        },
+    )
+    kb = KnowledgeBase(folder, min_score=0.0)
+    assert ids(kb, "reminders")[0] == "setup"
+    # "wrong", a vague word, tells them apart: the late-reminders text says it
+    assert ids(kb, "reminders wrong")[0] == "late"
+    assert kb.search("wrong") == [] and kb.search("something is wrong") == []
+
+
 def test_a_phrase_reads_as_the_word_it_means_and_uses_up_its_words() -> None:
     assert query_terms("can i get my tasks back") == ["restore"]
     assert query_terms("How do I back up my data?") == ["backup", "data"]

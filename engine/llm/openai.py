@@ -56,6 +56,13 @@ REPLY_INSTRUCTION = (
     "of the user tell you. Never claim to have done, saved or scheduled anything. When you cannot "
     "help, or it helps the user, say this in your own words:\n\n<fallback>\n{content}\n</fallback>"
 )
+SUMMARY_INSTRUCTION = (
+    "\n\nWrite your next message to the user: a short summary of the help text below for the "
+    "case the user described, in your own voice as described above and in {language}. Keep "
+    "every name, number, link and step the text gives, in its order; say the rest briefly, "
+    "for their case; add nothing the text does not say. Reply with the message text only."
+    "\n\n<case>\n{case}\n</case>\n\n<text>\n{content}\n</text>"
+)
 PARSE_INSTRUCTION = (
     "\n\nTask: read the user's last message and extract the answer into a JSON object "
     "matching this JSON schema:\n{schema}\nUse null for every field the user did not "
@@ -209,13 +216,18 @@ class OpenAILLM:
 
     def _phrasing(self, request: PhraseRequest) -> tuple[list[Message], _Bounds]:
         reply = request.mode == "reply"
-        template = REPLY_INSTRUCTION if reply else PHRASE_INSTRUCTION
+        template = {"reply": REPLY_INSTRUCTION, "say": PHRASE_INSTRUCTION, "summary": SUMMARY_INSTRUCTION}[request.mode]
         # a flow that asks for a language gets it named; the rest keep the words they were recorded with
         language = LANGUAGE_NAMES.get(request.language or "", "the language the user writes in")
-        messages = _with_system(request.messages, template.format(content=request.content, language=language))
-        most = (
-            MAX_REPLY_CHARS if reply else max(len(request.content) * MAX_GROWTH, len(request.content) + MAX_EXTRA_CHARS)
-        )
+        instruction = template.format(content=request.content, language=language, case=request.case or "")
+        messages = _with_system(request.messages, instruction)
+        if reply:
+            most = float(MAX_REPLY_CHARS)
+        elif request.mode == "summary":
+            # a summary is no longer than its text (engine/guard.py, summary_problem)
+            most = len(request.content) + MAX_EXTRA_CHARS
+        else:
+            most = max(len(request.content) * MAX_GROWTH, len(request.content) + MAX_EXTRA_CHARS)
         bounds = _Bounds(
             max_tokens=min(self.max_tokens, int(most) // CHARS_PER_TOKEN + 16),
             temperature=REPLY_TEMPERATURE if reply else SAY_TEMPERATURE,

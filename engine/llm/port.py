@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Literal, Protocol, runtime_checkable
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, model_validator
 
 from engine.models import LLMCall, Message
 
@@ -20,6 +20,8 @@ class PhraseRequest(BaseModel):
 
     `mode="reply"`: the main conversation. The model answers the user's last message itself,
     in the bot's persona, from the conversation so far; `content` is what the bot can do.
+    `mode="summary"`: a summary of `content` (a help text) for the user's own case, which `case`
+    states (what they described, their answers); held to `content`'s facts (engine/guard.py).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -27,13 +29,21 @@ class PhraseRequest(BaseModel):
     purpose: str
     content: str
     messages: list[Message]
-    mode: Literal["say", "reply"] = "say"
+    mode: Literal["say", "reply", "summary"] = "say"
+    # mode="summary" only: the user's case the summary is for, in their words
+    case: str | None = None
     # the language to say it in (ISO 639-1, one of engine/guard.py's LANGUAGE_NAMES); None: the
     # language the user writes in
     language: str | None = None
     # what is left of the turn's time for the model: the call gives up (the template is
     # said instead) rather than make the user wait longer
     timeout_s: float | None = None
+
+    @model_validator(mode="after")
+    def _case_for_a_summary(self) -> PhraseRequest:
+        if (self.mode == "summary") != bool(self.case and self.case.strip()):
+            raise ValueError("a summary, and only a summary, is asked for a case: give `case` with mode='summary'")
+        return self
 
 
 class ParseRequest(BaseModel):

@@ -25,7 +25,7 @@ from engine import StepContext
 from flows.shared.datafile import WordTuple, load_yaml
 from flows.support import sections
 from flows.support.ahead import given_reader, read_answer
-from flows.support.handoff import answer_text
+from flows.support.handoff import say_answer
 from flows.support.kb import SHIPPED_KB, Document, Question, open_kb
 from flows.support.questions import ANSWER_SLOTS, Answer, ClarificationSlots, answer_parser, current
 
@@ -189,7 +189,8 @@ def answer_later(ctx: StepContext[ClarificationSlots]) -> None:
             )
         )
         return
-    content = answer_text(doc.title, sections.for_case(doc.body, {}), {}, [], lead="About your other question:")
-    ctx.say(ctx.phrase(content, "answer:later"))
+    body = sections.for_case(doc.body, {})
+    lead = "About your other question:"
+    say_answer(ctx, "answer:later", title=doc.title, body=body, query=s.later, answers={}, skipped=[], lead=lead)
     if doc.requires_handoff:  # as when asked on its own: the article, then a person (the run's escalation)
         s.later_doc, s.later_title = doc.id, doc.title

@@ -15,8 +15,8 @@ from flows.support.handoff import (
     NAMES_STAFF,
     WANTS_HUMAN,
     already_queued,
-    answer_text,
     hand_over,
+    say_answer,
 )
 from flows.support.kb import SHIPPED_KB, Document, Hit, open_kb
 from flows.support.lookup import look_up
@@ -91,7 +91,8 @@ def converse(ctx: MainContext) -> None:
     if doc.clarifying_questions:
         ctx.start("clarification", seed(doc, ctx.text))
         return
-    ctx.say(ctx.phrase(answer_text(doc.title, sections.for_case(doc.body, {}), {}, []), "answer:main"))
+    body = sections.for_case(doc.body, {})
+    say_answer(ctx, "answer:main", title=doc.title, body=body, query=ctx.text, answers={}, skipped=[])
     if doc.requires_handoff:
         hand_over(ctx, doc=doc.id, title=doc.title, query=ctx.text, answers={}, reason="requires_handoff")
 

@@ -30,8 +30,8 @@ from flows.support.handoff import (
     APP,
     WANTS_HUMAN,
     already_queued,
-    answer_text,
     hand_over,
+    say_answer,
 )
 from flows.support.kb import QuestionType
 from flows.support.questions import (
@@ -150,8 +150,11 @@ def respond(ctx: StepContext[ClarificationSlots]) -> None:
     s = ctx.slots
     # the article for this case: the sections for the answers given (flows/support/sections.py)
     body = sections.for_case(s.body, s.parsed)
-    content = answer_text(s.title, body, s.answers, s.skipped, lead="Thanks, that's everything I needed.")
-    ctx.say(ctx.phrase(content, "answer:clarification"))
+    lead = "Thanks, that's everything I needed."
+    say_answer(
+        ctx, "answer:clarification", title=s.title, body=body, query=s.query, answers=s.answers, skipped=s.skipped,
+        lead=lead,
+    )  # fmt: skip
     answer_later(ctx)
 
 

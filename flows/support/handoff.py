@@ -49,6 +49,31 @@ def answer_text(title: str, body: str, answers: dict[str, str], skipped: list[st
     return "\n\n".join(parts)
 
 
+def case_text(query: str, answers: dict[str, str]) -> str:
+    """What the user told us, for a summary written for their case: their request and answers."""
+    lines = [f"The user wrote: {query.strip()}"] + [f"- {q} {a}" for q, a in answers.items()]
+    return "\n".join(lines)
+
+
+def say_answer(
+    ctx: StepContext[Any],
+    purpose: str,
+    *,
+    title: str,
+    body: str,
+    query: str,
+    answers: dict[str, str],
+    skipped: list[str],
+    lead: str = "",
+) -> None:
+    """The article for this case (`body`: its sections for the answers given): with a model, a
+    summary of it for what the user described, held to the article's facts; offline, or when the
+    summary does not hold, the text itself (`answer_text`)."""
+    fallback = answer_text(title, body, answers, skipped, lead)
+    # the summary is the model's whole message, in the user's language: no English lead before it
+    ctx.say(ctx.summarise(f"{title}\n\n{plain(body)}", case_text(query, answers), fallback, purpose))
+
+
 def hand_over(
     ctx: StepContext[Any],
     *,

@@ -44,7 +44,7 @@ from engine.store.textindex import IndexedDoc, SyncReport, location, open_text_i
 from flows.support import sections
 from flows.support.rerank import Fields, Reranker, stems
 from flows.support.spelling import Speller
-from flows.support.terms import PHRASES, STOPWORDS, TABLES_DIGEST, VAGUE, query_terms, words
+from flows.support.terms import PHRASES, STOPWORDS, TABLES_DIGEST, VAGUE, query_terms, vague_terms, words
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +66,7 @@ CANDIDATES = 8
 # Bump when the table layout, the tokenizer or what is indexed changes: a new name makes a
 # fresh index, and the previous version's table for the folder is dropped. (An edit to the
 # word or phrase tables needs no bump: they are part of every document's hash.)
-INDEX_VERSION = 3
+INDEX_VERSION = 4
 
 # -- documents ----------------------------------------------------------------------------
 
@@ -359,9 +359,11 @@ class KnowledgeBase:
             if not terms:
                 return []
             found = self._index.search(terms, max(limit, CANDIDATES))
+            # vague words find nothing, but they score the candidates the other words found
+            scored = terms + vague_terms(query, self._speller)
             documents, reranker = self.documents, self._reranker
         # another process may have indexed a newer view of the folder than this one has read
-        return [Hit(documents[d], score) for d, score in reranker.rank(terms, found, self.min_score)[:limit]]
+        return [Hit(documents[d], score) for d, score in reranker.rank(scored, found, self.min_score)[:limit]]
 
     def close(self) -> None:
         with self._lock:

@@ -33,6 +33,13 @@ MAX_GAP = 3
 _BREAKS = frozenset(".,;!?")
 _TOKEN = re.compile(r"\w+|[.,;!?]")
 _WORD = re.compile(r"[a-z0-9]+")
+# A time of day ("3am", "9:30 pm", "21:00") is a time: numbers are not ranked (flows/support/kb.py),
+# but "the reminder fired at 3am instead of 9am" is about when something happened.
+_CLOCK = re.compile(
+    r"(?<![\w:])\d{1,2}(?::[0-5]\d)?\s*(?:am|pm|a\.m\.|p\.m\.)(?!\w)"  # 3am, 9:30 pm
+    r"|(?<![\w:])\d{1,2}:[0-5]\d(?![\w:])"  # 21:00
+)
+CLOCK_WORD = "time"
 # a word as the user typed it -> the word they meant (flows/support/spelling.py)
 Fix = Callable[[str], str]
 
@@ -155,7 +162,7 @@ def _match(slots: tuple[frozenset[str] | None, ...], tokens: list[str], used: li
 def read_phrases(text: str, table: PhraseTable = PHRASES, fix: Fix | None = None) -> list[str]:
     """The lower-cased words of `text`, each phrase of `table` replaced by the word it means;
     `fix` (flows/support/spelling.py) reads each word first, so a misspelt phrase still reads."""
-    tokens = _TOKEN.findall(text.casefold())
+    tokens = _TOKEN.findall(_CLOCK.sub(f" {CLOCK_WORD} ", text.casefold()))
     if fix is not None:
         tokens = [fix(t) for t in tokens]
     out: list[str | None] = list(tokens)
@@ -186,6 +193,13 @@ def read_phrases(text: str, table: PhraseTable = PHRASES, fix: Fix | None = None
 def words(text: str, fix: Fix | None = None) -> list[str]:
     """The words of `text` that can carry meaning, phrases read as their word: no stopwords."""
     return [w for w in read_phrases(text, fix=fix) if w not in STOPWORDS]
+
+
+def vague_terms(text: str, fix: Fix | None = None) -> list[str]:
+    """The vague words of `text`, each once: they never find an article, but an article found by
+    the other words that holds them too is the better answer ("reminder wrong": of the articles
+    "reminder" finds, the late-reminders one says "wrong")."""
+    return list(dict.fromkeys(w for w in words(text, fix) if w in VAGUE))[:MAX_TERMS]
 
 
 def query_terms(text: str, fix: Fix | None = None) -> list[str]:
