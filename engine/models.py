@@ -239,6 +239,7 @@ NoticeKind = Literal[
     "fallback",  # detail: what the fallback did: skip, cancel, escalate
     "skipped",  # the user asked to skip the question; detail: the slot left empty, or why not
     "aside",  # detail: the aside's name
+    "proposed",  # a command the model proposed at the question, evidenced; detail: its kind and words
     "ask_back",  # a question back about the open question, answered; detail: why, meaning, options or other
     "chitchat",  # small talk at the open question, acknowledged; detail: its kinds ("greeting,away")
     "rerun",  # a step run again because a message corrected a slot it reads; detail: which
