@@ -13,12 +13,14 @@ import types
 import typing
 from typing import Any, NamedTuple
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
 
+from engine.commands import Command
 from engine.extract import Empty, Invalid, Parser, fold
 from engine.flow import Flow
 from engine.models import FlowFrame, Slots
+from engine.proposals import kept, proposed, with_proposal
 from engine.states import Ask
 from engine.turnbase import TurnBase
 
@@ -29,6 +31,8 @@ class Answer(NamedTuple):
     slots: Slots | None  # the slots with the answer set; None when there is no usable answer
     reason: str | None  # why the answer was refused, when it was
     others: bool = False  # a model's parse filled other slots (noted), not the asked one
+    # what the message says instead of an answer, proposed by the model and evidenced (engine/proposals.py)
+    command: Command | None = None
 
 
 class AnswerReader(TurnBase):
@@ -109,7 +113,7 @@ class AnswerReader(TurnBase):
         if raw is None:
             # one call reads the asked slot and every other slot the message may fill or correct
             others = tuple(n for n in flow.fills if n != state.slot and self._fillable(flow, slots, n))
-            form = flow.form_model(state, others)
+            form = with_proposal(flow.form_model(state, others))
             answer = self.llm_parse(form, f"parse:{flow.name}.{state.name}", flow.name)
             raw = getattr(answer, "value", None) if answer else None
             # a field left at its default (None, or an empty dict slot's {}) says nothing
@@ -117,11 +121,23 @@ class AnswerReader(TurnBase):
             if extra:
                 slots, frame.slots, filled = self._fill_from_model(flow, slots, extra, state)
             if raw is None:
-                return Answer(None, None, filled)
+                return Answer(None, None, filled, None if filled else self._proposed(flow, state, slots, answer))
         try:
             return Answer(flow.slots.model_validate({**frame.slots, state.slot: raw}), None, filled)
         except ValidationError as e:
             return Answer(None, _friendly(e, state.parser(slots).expects), filled)
+
+    def _proposed(self, flow: Flow[Any], state: Ask, slots: Slots, answer: BaseModel | None) -> Command | None:
+        """The command the model proposed instead of an answer, when the message says it."""
+        proposal = proposed(answer)
+        if proposal is None:
+            return None
+        found = kept(proposal, self.text, state.parser(slots), flow.name)
+        if isinstance(found, str):
+            self.trace.notice("parse_rejected", flow.name, state.name, f"proposed {found}")
+            return None
+        self.trace.notice("proposed", flow.name, state.name, f"{found.kind}: {found.words!r}")
+        return found
 
     def _try_set(self, flow: Flow[Any], slots: Slots, state: Ask, raw: object) -> Slots | None:
         if raw is None or isinstance(raw, Invalid):

@@ -14,7 +14,7 @@ from pydantic import ValidationError
 
 from engine.answers import AnswerReader, validator_sentence
 from engine.askback import acknowledgement, explanation
-from engine.commands import AskBack, Chitchat, CorrectSlot, WhichSlot, YesNo
+from engine.commands import AskBack, Chitchat, Command, CorrectSlot, WhichSlot, YesNo
 from engine.context import StepContext
 from engine.errors import DefinitionError
 from engine.extract import Invalid
@@ -35,6 +35,12 @@ MAX_HANDOFFS = 8
 
 class FlowRunner(AnswerReader):
     """The flow-running half of a turn."""
+
+    def execute(
+        self, command: Command, replies: Sequence[YesNo] = (), fixes: Sequence[CorrectSlot | WhichSlot] = ()
+    ) -> None:
+        """Carry out one command (engine/turn.py): here, one the model proposed at the question."""
+        raise NotImplementedError
 
     def start(self, name: str, *, seed: dict[str, object] | None = None, handoff: bool = False) -> None:
         """Enter flow `name` (or resume its paused run). A handed-off flow does not read the
@@ -145,7 +151,12 @@ class FlowRunner(AnswerReader):
                     return
             self.emit(f"{noted} {self.question(flow, state, slots)}".strip())
             return
-        updated, reason, others = self.parse_answer(flow, state, slots, frame, resuming=resuming)
+        updated, reason, others, proposal = self.parse_answer(flow, state, slots, frame, resuming=resuming)
+        if proposal is not None:
+            # what the model found the message says instead, evidenced, with the calls left
+            self.voice.ceiling = self.voice.budget
+            self.execute(proposal)
+            return
         if updated is not None:
             if frame.attempts:
                 frame.attempts = 0

@@ -29,6 +29,7 @@ COMMANDS_FILE = Path(__file__).parent / "data" / "commands.yaml"
 Said = Literal["cancel", "help", "person", "skip"]
 # single spaces around a dash: a run of spaces must not be rescanned (tests/test_pattern_shapes.py)
 _CLAUSES = re.compile(r"[,;.!?¿¡…]+|\s[-–—]\s")
+CLAUSE_MARKS = _CLAUSES  # where a clause ends, for readers that quote one (engine/proposals.py)
 # a long clause must ask for a person in words, not only name one ("I talked to your agent")
 _SHORT_CLAUSE = 6
 

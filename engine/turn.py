@@ -249,7 +249,9 @@ class Turn(RequestRunner):
     def _route(self, route: str) -> None:
         self.trace.route = route
         a = self.session.active
-        self.voice.budget = self.bot.flow_for(a).llm_calls_per_turn if a else self.bot.main_llm_calls
+        budget = self.bot.flow_for(a).llm_calls_per_turn if a else self.bot.main_llm_calls
+        # a command the model proposed is carried out with the calls the turn had left (`ceiling`)
+        self.voice.budget = budget if self.voice.ceiling is None else min(budget, self.voice.ceiling)
 
     def start_flow(self, name: str, seed: Slots | None) -> None:
         """Start `name` from code (a bot's main handler), with `seed` of the flow's own slots model."""

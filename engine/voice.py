@@ -46,6 +46,7 @@ class Voice:
     def __init__(self, llm: LLM, trace: TraceDraft, *, seconds: float = TURN_LLM_SECONDS) -> None:
         self.llm = llm
         self.budget = 0
+        self.ceiling: int | None = None  # set once the turn's calls are counted down for good
         self.seconds = seconds
         # where a main reply goes while the model writes it (the chat, an embedding program)
         self.sink: TextSink | None = None

@@ -171,7 +171,8 @@ def test_other_slots_without_the_asked_one_are_noted_and_the_question_asked_agai
     # one parse call read the asked slot and every slot the message may fill beside it
     parse = [q for q in llm.requests if not isinstance(q, PhraseRequest)][-1]
     # (sentiment is set already, and not correctable: it is not asked for)
-    assert set(parse.schema_model.model_fields) == {"value", "comment"}  # type: ignore[union-attr]
+    # and what else the message may say instead (engine/proposals.py)
+    assert set(parse.schema_model.model_fields) == {"value", "comment", "command"}  # type: ignore[union-attr]
     assert (r.state, r.slots["comment"], r.slots["rating"]) == ("rating", "the lessons are repetitive", None)
     assert r.reply.startswith("Noted (comment: the lessons are repetitive).")
     s = e.session("test-bot", "u")
