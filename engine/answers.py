@@ -116,6 +116,8 @@ class AnswerReader(TurnBase):
             form = with_proposal(flow.form_model(state, others))
             answer = self.llm_parse(form, f"parse:{flow.name}.{state.name}", flow.name)
             raw = getattr(answer, "value", None) if answer else None
+            if isinstance(raw, str) and not raw.strip():
+                raw = None  # an empty text says nothing was given
             # a field left at its default (None, or an empty dict slot's {}) says nothing
             extra = {n: v for n in others if (v := getattr(answer, n, None)) is not None and v != getattr(slots, n)}
             if extra:

@@ -38,8 +38,10 @@ from engine.extract import Invalid
 QUESTIONS_BACK_FILE = Path(__file__).parent / "data" / "questions_back.yaml"
 
 About = Literal["why", "meaning", "options", "other"]
-Social = Literal["greeting", "away", "sorry", "thanks", "laughter"]
+Social = Literal["greeting", "away", "sorry", "thanks", "laughter", "compliment", "feeling"]
 SOCIAL: tuple[Social, ...] = get_args(Social)
+# remarks about the bot or the conversation, and feelings: an answer where any text is one
+REMARKS: frozenset[Social] = frozenset({"compliment", "feeling"})
 
 
 def _compiles(patterns: list[str]) -> list[str]:
@@ -303,6 +305,12 @@ def _answers(value: object, typed: str, *, echo_counts: bool) -> bool:
     return not _echo(value, typed)
 
 
+def copied(value: object, typed: str) -> bool:
+    """Whether a parser's value only copies a message of several words back (an any-text parser's
+    "answer"), rather than reading a value out of it."""
+    return len(_WORDS.findall(typed)) > 1 and _echo(value, typed)
+
+
 def _echo(value: object, typed: str) -> bool:
     if isinstance(value, list) and len(value) == 1:
         value = value[0]
@@ -358,7 +366,7 @@ def acknowledgement(kinds: Sequence[str]) -> str:
     """What the bot says to small talk before asking again: being back or sorry first, then thanks,
     then a greeting, then laughter."""
     say = _table().say
-    for kind in ("away", "sorry", "thanks", "greeting", "laughter"):
+    for kind in ("away", "sorry", "thanks", "greeting", "compliment", "feeling", "laughter"):
         if kind in kinds:
             return say[kind]
     return ""

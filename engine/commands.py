@@ -111,7 +111,7 @@ class Chitchat(_Command):
     acknowledgement and the question again, no attempt used."""
 
     kind: Literal["chitchat"] = "chitchat"
-    social: tuple[Literal["greeting", "away", "sorry", "thanks", "laughter"], ...] = ()
+    social: tuple[Literal["greeting", "away", "sorry", "thanks", "laughter", "compliment", "feeling"], ...] = ()
 
 
 class Held(_Command):

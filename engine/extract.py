@@ -117,6 +117,11 @@ def said_number(text: str) -> list[float]:
 _EMBEDDED_NUMBER = re.compile(r"(?<=[<>='`\\])\s*+\d+|(?<!\d)\d++(?=\s*[<>='`\\])|(?<=\w\()\d++(?=\))")
 
 
+def without_embedded_numbers(text: str) -> str:
+    """`text` without the digits that stand inside markup or quoted code ("<b>1</b>", "' OR '1'='1")."""
+    return _EMBEDDED_NUMBER.sub(" ", text)
+
+
 def _number(written: str) -> float:
     if _THOUSANDS.fullmatch(written):
         return float(written.replace(",", ""))
@@ -152,7 +157,7 @@ def rating(lo: int = 1, hi: int = 5) -> Parser:
         if stars:
             return base(str(stars))
         # a digit inside markup or quoted code ("<b>1</b>", "' OR '1'='1") is no rating
-        text = spelled_out(_EMBEDDED_NUMBER.sub(" ", text))
+        text = spelled_out(without_embedded_numbers(text))
         m = _OUT_OF.search(text.lower())
         if m:
             given, scale = int(m.group(1)), int(m.group(2))

@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from pydantic import BaseModel
 from wordfreq import zipf_frequency
 
-from engine.extract import fold, hedged, numbers, read_yes_no, written_numbers
+from engine.extract import fold, hedged, numbers, read_yes_no, without_embedded_numbers, written_numbers
 from engine.numwords import in_every_language
 
 MARKED = re.compile(r"\[\[(.+?)\]\]")
@@ -216,7 +216,9 @@ def parse_problem(value: BaseModel, text: str, options: Iterable[str] = (), *, a
 
 
 def numbers_in(text: str) -> list[float]:
-    """Numbers given as digits or as number words in any language text2num reads."""
+    """Numbers given as digits or as number words in any language text2num reads; a digit inside
+    markup or quoted code ("<b>1</b>", "' OR '1'='1") is not one the user gives (as the rules read it)."""
+    text = without_embedded_numbers(text)
     found = list(numbers(text))
     for reading in in_every_language(text):
         found += numbers(reading)

@@ -19,7 +19,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from engine.amend import amendments
-from engine.askback import may_ask, question_back, small_talk
+from engine.askback import REMARKS, copied, may_ask, question_back, small_talk
 from engine.bot import Bot
 from engine.commands import (
     AnswerFlow,
@@ -220,9 +220,12 @@ def at_question(flow: Flow[Any], state: Ask, frame: FlowFrame, text: str) -> Ask
         return None  # slots this code cannot read: the flow's own reading says what is wrong
     talk = small_talk(text)
     if talk is not None:
+        if parser.greedy and REMARKS & set(talk.kinds):
+            return None  # at a free-text question a remark is an answer ("you're so helpful" as feedback)
         value = parser(text)
-        taken = value is not None and not isinstance(value, Invalid)
-        # a value read from small talk is an answer ("morning" to "what time of day?", "Ola" as a name)
+        # a value read from small talk is an answer ("morning" to "what time of day?", "Ola" as a
+        # name); one that only copies the words back ("thanks so far" as the equipment) is not
+        taken = value is not None and not isinstance(value, Invalid) and not copied(value, text)
         if (parser.greedy or not taken) and not _fills_other(flow, slots, state, text):
             return Chitchat(words=talk.words, social=talk.kinds)
         return None

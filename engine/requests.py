@@ -374,7 +374,8 @@ class RequestRunner(FlowRunner):
 
 # where a second request starts: "and", "then", "also", "plus" or a comma, before a verb that asks
 _SECOND = re.compile(
-    r"(?:,\s*|\s+)(?:and(?: then| also)?|then|also|plus|oh and)\s+(?=(?:(?:please|pls|also|can you|could you)\s+)?"
+    r"(?:,\s*+|(?<!\s)\s++)(?:and(?: then| also)?|then|also|plus|oh and)\s++"
+    r"(?=(?:(?:please|pls|also|can you|could you)\s+)?"
     r"(?:add|move|drop|remove|delete|make|change|switch|set|teach|explain|schedule|plan|book|cancel|put|push"
     r"|shift|swap|include|throw in|remind|send|show|tell me)\b)",
     re.IGNORECASE,

@@ -139,6 +139,34 @@ def test_small_talk_at_a_question_is_chitchat(text: str) -> None:
     assert asked(fitness_bot, "onboarding", "days", text) == "chitchat"
 
 
+@pytest.mark.parametrize(
+    ("state", "text"),
+    [
+        ("equipment", "thanks so far!"),  # the equipment reader would copy it back as an item
+        ("limitations", "lol this is fun"),
+        ("goal", "you're so patient"),
+        ("days", "ugh work is killing me"),
+        ("minutes", "je suis crevé"),
+    ],
+)
+def test_a_remark_or_a_feeling_at_a_question_that_takes_a_value_is_chitchat(state: str, text: str) -> None:
+    assert asked(fitness_bot, "onboarding", state, text) == "chitchat"
+
+
+def test_at_a_free_text_question_a_remark_is_the_answer() -> None:
+    # feedback's comment takes any text: "you're so helpful" is feedback, not small talk
+    for comment in ("you're so helpful", "this is really fun", "i'm bored"):
+        assert asked(language_bot, "feedback", "details", comment, rating=5) is None
+
+
+def test_remarks_are_their_own_kinds_of_small_talk() -> None:
+    found = small_talk("thanks you're a lifesaver")
+    assert found is not None and found.kinds == ("thanks", "compliment")
+    found = small_talk("kkkk to morrendo de sono")
+    assert found is not None and found.kinds == ("laughter", "feeling")
+    assert small_talk("you're wrong about my level") is None
+
+
 def test_small_talk_kinds_and_words_are_the_users() -> None:
     found = small_talk("hi, sorry, I was away!!")
     assert found is not None and set(found.kinds) >= {"greeting", "away"} and found.words == "hi, sorry, I was away"
