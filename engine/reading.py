@@ -44,7 +44,7 @@ from engine.handoff import hold_of
 from engine.models import CarryOver, FlowFrame, SessionState, Slots, StoredRecord
 from engine.requests import at_question as request_at
 from engine.requests import several
-from engine.said import said, says_resume
+from engine.said import said, says_cancel, says_resume
 from engine.states import Ask
 
 CANCEL_WORDS = {"cancel", "stop", "abort", "cancel this", "stop this", "/cancel"}
@@ -80,6 +80,9 @@ def read(
     if hold_of(session) is not None:
         commands = [Held(words=text, leave=word in CANCEL_WORDS)]
     elif word in CANCEL_WORDS or command == "cancel":
+        commands = [Cancel(words=text)]
+    elif a is not None and says_cancel(text, a.flow, polite=True) and not _aside_for(bot, session, text):
+        # "stop this please": a cancel, unless the flow's own ending reads it (a lesson's "stop please")
         commands = [Cancel(words=text)]
     elif word in HELP_WORDS or command == "help":
         commands = [Help(words=text)]

@@ -204,11 +204,12 @@ def _segmented(words: list[str], phrases: frozenset[str], others: frozenset[str]
 
 
 @lru_cache(maxsize=1024)
-def says_cancel(text: str, activity: str | None = None) -> bool:
+def says_cancel(text: str, activity: str | None = None, *, polite: bool = False) -> bool:
     """Whether `text` says to stop what is going on ("nah forget this, cancel", "laisse tomber",
-    "never mind, cancel the feedback" where `activity` is the open flow's name)."""
+    "never mind, cancel the feedback" where `activity` is the open flow's name); `polite`: with
+    "please" and its kind as filler ("abbrechen bitte"), which a flow's own ending may read first."""
     t = _table()
-    return _only(text, t.cancel | _stopping(activity), t.leaving, polite=False)
+    return _only(text, t.cancel | _stopping(activity), t.leaving, polite=polite)
 
 
 @lru_cache(maxsize=64)

@@ -185,3 +185,15 @@ def test_stop_with_a_run_paused_stops_that_run() -> None:
     assert [run.outcome for run in engine.store.runs(session.id)] == ["cancelled"]
     # with nothing open or paused, there is still nothing to cancel
     assert "nothing to cancel" in engine.turn("fitness-coach", "other", "cancel").reply
+
+
+def test_a_polite_cancel_cancels_unless_the_flows_own_ending_reads_it() -> None:
+    assert says_cancel("abbrechen bitte", "onboarding", polite=True)
+    assert not says_cancel("please stop the reminders", "onboarding", polite=True)
+    engine, user = _at("fitness-coach", "hi", "beginner")
+    r = engine.turn("fitness-coach", user, "stop this please")
+    assert r.flow == "main" and "Paused" in r.reply and r.trace is not None and r.trace.route == "command:cancel"
+    # a lesson ends itself on "stop please" (its summary, the lesson kept): not the engine's cancel
+    engine, user = _at("study-pal", "teach me derivatives")
+    r = engine.turn("study-pal", user, "stop please")
+    assert r.trace is not None and r.trace.route != "command:cancel"
