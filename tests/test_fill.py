@@ -133,3 +133,17 @@ def test_a_slot_filled_ahead_is_noted_and_its_question_not_asked() -> None:
     session = engine.store.load("fitness-coach", "sam")
     assert session is not None and session.active is not None
     assert session.active.slots["diet"] == "vegetarian" and session.active.slots["allergies"] == ["gluten"]
+
+
+def test_facts_ahead_beside_a_request_kept_for_later() -> None:
+    """A new request in the same message is kept (engine/requests.py); the rest still answers and fills ahead."""
+    engine = Engine(MemoryStore(), None, clock=lambda: datetime(2026, 11, 26, 10, tzinfo=UTC))
+    for text in ["hi", "beginner", "none", "endurance", "none", "3"]:
+        engine.turn("fitness-coach", "kim", text)
+    result = engine.turn("fitness-coach", "kim", "45, and i only have dumbbells. can you also track my runs?")
+    assert result.trace is not None
+    kinds = [(n.kind, n.detail) for n in result.trace.notices]
+    assert ("ahead", "equipment") in kinds and any(kind == "request" for kind, _ in kinds)
+    session = engine.store.load("fitness-coach", "kim")
+    assert session is not None and session.active is not None and session.active.state == "diet"
+    assert session.active.slots["minutes_per_session"] == 45 and session.active.slots["equipment"] == ["dumbbells"]
