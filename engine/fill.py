@@ -12,7 +12,8 @@ skips a question whose slot holds a value.
 How a message is read:
 
 - It is cut into clauses: at , ; . ! ? and a spaced dash, and before the words that join a
-  second thought ("and", "but", "also", "y", "und", "et", "e", "ma", "mas", "aber", "pero").
+  second thought ("and", "but", "also", "y", "und", "et", "e", "ma", "mas", "aber", "pero"), not
+  inside one number ("an hour and a half", "a hundred and ten").
 - Each clause is read by the asked slot's parser and by the parser of every declared slot that
   is still empty. A clause names a slot when it holds one of its cue words (the slot's name,
   the `cues` of its `Ahead`, the `names` of its `Correctable`): "3 days a week", "40 min",
@@ -22,8 +23,11 @@ How a message is read:
   "vegan", "mornings", "beginner"), when the asked slot's parser does not read that clause. A
   number alone never names a slot ("3" could be days or minutes), so it needs a cue.
 - A clause that names another slot is that slot's, even where the asked slot's parser reads a
-  value in it: "80 kg" at the level question is the body weight, never the level's, and at the
-  goal question a weight said with its unit goes to the weight slot.
+  value in it ("45, 4 days a week" at the minutes question: the days are 4), unless it names the
+  asked slot too ("80 kg" at the target question is the target). A clause that is a question
+  ("is 15 minutes even worth it?") states no fact.
+- `Ahead(whole=True)` reads the whole message instead (a weight's role comes from the clauses
+  around it); the value the asked question reads there is not taken for another slot too.
 - A slot read in several clauses takes the span from the first to the last when its parser
   reads one value there ("mon, wed, fri"); several different values are not guessed.
 - What the clauses taken ahead leave (`rest`) is what the asked question reads; when nothing is
