@@ -42,6 +42,7 @@ from engine.extract import (
     sentiment,
     yes_no,
 )
+from engine.fill import Ahead
 from engine.flow import Flow
 from engine.llm import (
     LLM,
@@ -77,6 +78,7 @@ from engine.store.sql import SqlStore
 __all__ = [
     "EMPTY",
     "LLM",
+    "Ahead",
     "Amendable",
     "Amends",
     "Aside",

@@ -9,7 +9,8 @@ Today's readers produce one route-level command per message (`reading.read`), an
 flow's own reading (asides, offers, slots set or corrected, the state's parser, a model's
 parse) still happens inside the flow's executor (`AnswerFlow`). Corrections of a filled slot
 at a later question are read before it (engine/corrections.py) into `CorrectSlot` (or
-`WhichSlot` when the value fits several); `SetSlot` and `Skip` are next.
+`WhichSlot` when the value fits several); other slots a message fills beside the answer, clause
+by clause, into `SetSlot` (engine/fill.py). The open flow makes both before it reads the rest.
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ class _Command(BaseModel):
 
 
 class SetSlot(_Command):
-    """Fill an open slot of the open flow."""
+    """Fill an empty slot of the open flow ahead of its question (`Flow.ahead`); `words` are the
+    clause that says it, `value` what the slot will hold (as stored)."""
 
     kind: Literal["set_slot"] = "set_slot"
     slot: str

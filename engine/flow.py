@@ -23,6 +23,7 @@ from typing_extensions import TypeVar
 from engine.amend import Amends
 from engine.errors import DefinitionError, EngineError
 from engine.extract import Parser
+from engine.fill import Ahead
 from engine.machine import QuietMachine
 from engine.models import JsonObject, Slots
 from engine.states import (
@@ -103,6 +104,10 @@ class Flow(Generic[S]):
     # knowledge-base document's answered questions).
     correctable: Sequence[str | Correctable] = ()
     corrects: Callable[[S], Sequence[Correctable]] | None = None
+    # Several facts in one message (engine/fill.py): the slots a message may fill before their
+    # question is asked, read clause by clause; a name is read by its question's parser and its
+    # values name it by themselves, an `Ahead` says how it is read and the words that name it.
+    ahead: Sequence[str | Ahead] = ()
     # Earlier versions still shipped: a run started on one of them finishes on it.
     older: Sequence[Flow[Any]] = ()
     # {N: f}: f turns the stored slots of a version-N run into version N+1's; a run whose
@@ -178,13 +183,13 @@ class Flow(Generic[S]):
             current = c.current if c.key is not None else getattr(slots, c.slot, None)
             if current is None or current == [] or current == {}:
                 continue
-            parser = c.parser or self._parser_of(c.slot)
+            parser = c.parser or self.parser_of(c.slot)
             if parser is None:
                 continue
             out.append((c, parser if isinstance(parser, Parser) else parser(slots), current))
         return out
 
-    def _parser_of(self, slot: str) -> Parser | Callable[[Any], Parser] | None:
+    def parser_of(self, slot: str) -> Parser | Callable[[Any], Parser] | None:
         """How `slot` is read when it is asked for (its Ask's parser), else by the flow's `fills`."""
         ask = next((s for s in self.states if isinstance(s, Ask) and s.slot == slot), None)
         if ask is not None:
@@ -232,10 +237,11 @@ class Flow(Generic[S]):
             if isinstance(st, Step) and (unread := sorted(set(st.reads) - set(self.slots.model_fields))):
                 known = sorted(self.slots.model_fields)
                 raise self._error(f"step reads unknown slots {unread}; slots are {known}", st.name)
-        unknown = sorted((set(self.fills) | self.correctable_names) - set(self.slots.model_fields))
+        ahead = {a if isinstance(a, str) else a.slot for a in self.ahead}
+        unknown = sorted((set(self.fills) | self.correctable_names | ahead) - set(self.slots.model_fields))
         if unknown:
             raise self._error(
-                f"fills or correctable name unknown slots {unknown}; slots are {sorted(self.slots.model_fields)}"
+                f"fills, correctable or ahead name unknown slots {unknown}; slots are {sorted(self.slots.model_fields)}"
             )
         if self.amends is not None and (
             bad_amend := sorted({f.slot for f in self.amends.fields} - set(self.slots.model_fields))

@@ -14,10 +14,11 @@ from pydantic import ValidationError
 
 from engine.answers import AnswerReader, validator_sentence
 from engine.askback import acknowledgement, explanation
-from engine.commands import AskBack, Chitchat, Command, CorrectSlot, WhichSlot, YesNo
+from engine.commands import AskBack, Chitchat, Command, CorrectSlot, SetSlot, WhichSlot, YesNo
 from engine.context import StepContext
 from engine.errors import DefinitionError
 from engine.extract import Invalid
+from engine.fill import fill, noted_line
 from engine.flow import Flow
 from engine.models import (
     FlowFrame,
@@ -77,7 +78,7 @@ class FlowRunner(AnswerReader):
         *,
         resuming: bool = False,
         replies: Sequence[YesNo] = (),
-        fixes: Sequence[CorrectSlot | WhichSlot] = (),
+        fixes: Sequence[CorrectSlot | WhichSlot | SetSlot] = (),
         rest: str = "",
     ) -> None:
         """The message answers the open flow's question, resting in `frame.state`.
@@ -90,12 +91,17 @@ class FlowRunner(AnswerReader):
         to a value suggested at this question last turn, or a no to a message offered there.
         `fixes`: earlier answers the message corrects (engine/corrections.py), made first; then
         `rest`, the message without them, is read as usual, and a rest that answers nothing asks
-        the question again without using an attempt.
+        the question again without using an attempt. `SetSlot`s among them fill slots ahead of
+        their questions (engine/fill.py), after the asides; `rest` is then the rest of the message.
         """
         opened = self._counted(flow, frame)
         if opened is None:
             return
         slots, state = opened
+        sets = [f for f in fixes if isinstance(f, SetSlot)]
+        fixes = corrections = [f for f in fixes if isinstance(f, CorrectSlot | WhichSlot)]
+        if sets:
+            self.whole = self.text  # the flow reads the rest; what it says answers the whole message
         if rest and not fixes and rest != self.said:
             # a number taken back within the message is the number meant (engine/corrections.py)
             self.text = rest
@@ -106,7 +112,7 @@ class FlowRunner(AnswerReader):
             for aside in flow.asides:
                 if aside.match(self.text) and self._aside(flow, frame, slots, state, aside):
                     return
-            slots, noted = self._correct(flow, frame, slots, fixes)
+            slots, noted = self._correct(flow, frame, slots, corrections)
             if not rest.strip():
                 self.emit(f"{noted} {self.question(flow, state, slots)}".strip())
                 return
@@ -121,12 +127,29 @@ class FlowRunner(AnswerReader):
         for aside in flow.asides:
             if aside.match(self.text) and self._aside(flow, frame, slots, state, aside):
                 return
+        # what was filled ahead, said with what comes next; when the question is answered too, only
+        # the questions that will not be asked are named (a body weight beside a target is just kept)
+        told = moving = ""
+        if sets:
+            slots, ahead = fill(flow, slots, sets)
+            frame.slots = slots.model_dump(mode="json")
+            for name in ahead:
+                self.trace.notice("ahead", flow.name, state.name, name)
+            told = noted_line(flow, slots, ahead)
+            moving = noted_line(
+                flow, slots, [n for n in ahead if n in {s.slot for s in flow.states if isinstance(s, Ask)}]
+            )
+            if not rest.strip():
+                self.emit(f"{told} {self.question(flow, state, slots)}".strip())
+                return
+            fixes = [*fixes, *sets]  # a rest that answers nothing asks again, no attempt used
         before = slots
         slots, changed = self._extract(flow, slots, state.slot)
         if changed:
             frame.slots = slots.model_dump(mode="json")
         if state.slot in changed:
             frame.attempts = 0
+            self.emit(moving)
             self.move(flow, frame, slots, ANSWER)
             return
         if changed:
@@ -138,7 +161,8 @@ class FlowRunner(AnswerReader):
             asked = {s.slot for s in flow.states if isinstance(s, Ask)}
             shown = [k for k in changed if k in corrected or k in asked or k in flow.correctable_names]
             show = flow.show or (lambda k, v: f"{k.replace('_', ' ')}: {v}")
-            noted = f"Noted ({', '.join(show(k, getattr(slots, k)) for k in shown)})." if shown else ""
+            found = f"Noted ({', '.join(show(k, getattr(slots, k)) for k in shown)})." if shown else ""
+            noted = f"{told} {found}".strip()
             # Beside what else it said, the message may still answer the question ("3 — the audio
             # keeps cutting out"); a correction ("no, my native language is Polish") is not an
             # answer, and the question is asked again with the change noted.
@@ -146,7 +170,7 @@ class FlowRunner(AnswerReader):
                 updated = self.parse_answer(flow, state, slots, frame, resuming=resuming).slots
                 if updated is not None:
                     frame.attempts = 0
-                    self.emit(noted)
+                    self.emit(f"{moving} {found}".strip())
                     self.move(flow, frame, updated, ANSWER)
                     return
             self.emit(f"{noted} {self.question(flow, state, slots)}".strip())
@@ -160,19 +184,22 @@ class FlowRunner(AnswerReader):
         if updated is not None:
             if frame.attempts:
                 frame.attempts = 0
+            self.emit(moving)
             self.move(flow, frame, updated, ANSWER)
             return
         if resuming and reason is None:
             # back after a pause with a message that answers nothing ("hi again"): the question, no reprompt
-            self.emit("Welcome back! Let's continue. " + self.question(flow, state, slots))
+            self.emit(f"{told} Welcome back! Let's continue. {self.question(flow, state, slots)}".strip())
             return
         if others:
             # the message answered other questions, not this one: noted, and this one asked again
-            self.emit(self.question(flow, state, flow.new_slots(frame.slots)))
+            self.emit(f"{told} {self.question(flow, state, flow.new_slots(frame.slots))}".strip())
             return
         if fixes:
-            # the message was a correction; what else it said answers nothing: no attempt is used
-            self.emit(self.question(flow, state, slots))
+            # the message was a correction (or filled other slots); the rest answers nothing: no attempt
+            # used, and what is wrong with a rest that tried ("germna": German?) is said
+            why = reason if sets and reason else ""
+            self.emit(" ".join(p for p in (told, why, self.question(flow, state, slots)) if p))
             return
         frame.attempts += 1
         if frame.attempts >= state.max_attempts:

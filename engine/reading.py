@@ -39,6 +39,7 @@ from engine.commands import (
 )
 from engine.corrections import correction_commands
 from engine.extract import Invalid, Parser, fold, read_yes_no
+from engine.fill import ahead_commands
 from engine.flow import Flow
 from engine.handoff import hold_of
 from engine.models import CarryOver, FlowFrame, SessionState, Slots, StoredRecord
@@ -99,12 +100,18 @@ def read(
         fixes, rest = ([], text) if interrupt else correction_commands(flow, a.state, a.slots, text)
         # a request for something else is kept for after the flow (engine/requests.py)
         asked = request_at(bot, flow, here, a, text) if isinstance(here, Ask) and not interrupt and not fixes else None
+        # other facts the message gives ("vegetarian, and gluten intolerant"): engine/fill.py
+        question = here if isinstance(here, Ask) and not interrupt else None
+        sets, rest = (
+            ahead_commands(flow, question, a.slots, rest) if question is not None and asked is None else ([], rest)
+        )
         aside = None
         if (
             isinstance(here, Ask)
             and not interrupt
             and not fixes
             and asked is None
+            and not sets
             and all(isinstance(r, YesNo) and r.yes is None for r in replies)
         ):
             aside = at_question(flow, here, a, text)
@@ -113,13 +120,17 @@ def read(
         elif asked is not None and not asked.rest:
             commands = [asked.request]  # the question stays open, as at a question back
         elif asked is not None and not _listens_for(flow, text):
-            commands = [*replies, asked.request, AnswerFlow(words=asked.rest, flow=a.flow, state=a.state)]
+            # beside the request, the rest may give other facts too ("45, i have dumbbells. can you log my runs?")
+            sets, rest = (
+                ahead_commands(flow, question, a.slots, asked.rest) if question is not None else ([], asked.rest)
+            )
+            commands = [*replies, asked.request, *sets, AnswerFlow(words=rest, flow=a.flow, state=a.state)]
         elif asked is not None:
             commands = [*replies, AnswerFlow(words=text, flow=a.flow, state=a.state)]
         elif aside is not None:
             commands = [aside]  # the question stays open: what was suggested or offered at it still is not taken
         else:
-            commands = [*replies, *fixes, AnswerFlow(words=rest, flow=a.flow, state=a.state)]
+            commands = [*replies, *fixes, *sets, AnswerFlow(words=rest, flow=a.flow, state=a.state)]
     else:
         commands = _main(bot, session, carried, text, entry, latest)
     answered = any(isinstance(c, (AnswerFlow, Resume)) for c in commands)

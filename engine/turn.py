@@ -26,6 +26,7 @@ from engine.commands import (
     Help,
     NewRequest,
     Resume,
+    SetSlot,
     Skip,
     StartFlow,
     WhichSlot,
@@ -103,13 +104,14 @@ class Turn(RequestRunner):
         ):
             self.main_messages.append(Message(role="user", content=self.text))  # main history has it
         replies: list[YesNo] = []  # a yes or no at the open question, for the flow that reads it
-        fixes: list[CorrectSlot | WhichSlot] = []  # corrections of earlier answers, made before it reads
+        # corrections of earlier answers and slots filled ahead, made before it reads
+        fixes: list[CorrectSlot | WhichSlot | SetSlot] = []
         # a new request beside an answer, or beside a request that starts a flow, asks nothing again
         beside = self.session.active is None or any(isinstance(c, AnswerFlow) for c in reading.commands)
         for command in reading.commands:
             if isinstance(command, YesNo) and command.to != "confirm":
                 replies.append(command)
-            elif isinstance(command, CorrectSlot | WhichSlot):
+            elif isinstance(command, CorrectSlot | WhichSlot | SetSlot):
                 fixes.append(command)
             elif isinstance(command, NewRequest):
                 if not beside:
@@ -138,7 +140,10 @@ class Turn(RequestRunner):
         return self.bot.entry(self.entry_context()) if self.bot.entry else None
 
     def execute(
-        self, command: Command, replies: Sequence[YesNo] = (), fixes: Sequence[CorrectSlot | WhichSlot] = ()
+        self,
+        command: Command,
+        replies: Sequence[YesNo] = (),
+        fixes: Sequence[CorrectSlot | WhichSlot | SetSlot] = (),
     ) -> None:
         """Carry out one command of the message's reading; `replies` go to the flow that reads
         the message (a yes or no to a suggested value or an offered message), and so do `fixes`

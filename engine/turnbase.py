@@ -63,6 +63,8 @@ class TurnBase:
         self.session = session
         self.text = text  # the message as read: set once by the read stage (a yes to an offer)
         self.said = text  # the message as typed: the trace, the flow's scratchpad
+        # the message before other facts were taken from it (engine/fill.py): what a phrasing carries
+        self.whole: str | None = None
         self.expected_version = session.version
         self.reply: list[str] = []
         self.main_messages: list[Message] = []
@@ -160,7 +162,7 @@ class TurnBase:
         """The messages a call for `use` carries. A main reply gets the persona, what the bot knows
         of the user, `background` and the last WINDOW main messages; a phrasing the last
         SAY_WINDOW messages of its flow (or of the main history), a parse the last PARSE_WINDOW."""
-        current = Message(role="user", content=self.text)
+        current = Message(role="user", content=self.text if use == "parse" or self.whole is None else self.whole)
         if name is None:
             # stored history (the inner loops' one-line summaries among it, never their turns), then
             # what this turn has added to it so far (the current message aside)

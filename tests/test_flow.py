@@ -188,7 +188,7 @@ def test_fills_and_correctable_must_name_slots() -> None:
     from engine.extract import free_text
     from flows.shared.feedback import feedback
 
-    with pytest.raises(DefinitionError, match=r"fills or correctable name unknown slots \['comentario'\]"):
+    with pytest.raises(DefinitionError, match=r"fills, correctable or ahead name unknown slots \['comentario'\]"):
         dataclasses.replace(feedback, fills={"comentario": free_text()})
     with pytest.raises(DefinitionError, match=r"unknown slots \['ratng'\]"):
         dataclasses.replace(feedback, correctable=("ratng",))

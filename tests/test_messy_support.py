@@ -334,3 +334,34 @@ def test_the_answer_slots_another_request_fills_are_the_clarification_asks() -> 
         q = Question(text="Q?", type=kind, min=1, max=20) if kind == "number" else Question(text="Q?", type=kind)
         s = ClarificationSlots(questions=[q], opened=True)
         assert answer_parser(s, q)(said) == asks[kind].parser(s)(said) == value
+
+
+BATTERY = Question(text="Is battery saver or Low Power Mode turned on?", type="yes_no")
+REINSTALL = Question(text="Did reinstalling the app help?", type="yes_no")
+CHARGED = Question(text="Were you charged more than once for the same period?", type="yes_no")
+LATE = Question(text="About how many minutes late do they arrive?", type="number", min=1, max=1440)
+
+
+@pytest.mark.parametrize(
+    ("question", "text", "value"),
+    [
+        (BATTERY, "android, about 20 min late, and battery saver is on", True),
+        (REINSTALL, "android, it crashes on start, and reinstalling didnt help", False),
+        (REINSTALL, "iphone, reinstall did help for a day", True),
+        (CHARGED, "4 days ago and yes it was charged twice", True),
+        (CHARGED, "I was charged twice for Premium", None),  # no yes said: the question is asked
+        (BATTERY, "no", None),  # a bare no names no question
+        (REINSTALL, "the app crashes, battery saver is on", None),  # another question's words
+    ],
+)
+def test_a_yes_no_question_is_read_ahead_from_a_clause_with_its_words_and_a_yes_or_no(
+    question: Question, text: str, value: bool | None
+) -> None:
+    assert read_answer(question, text) is value
+
+
+@pytest.mark.parametrize(
+    ("text", "value"), [("iphone, about 15 min late", 15), ("sur Android, dix minutes de retard", 10)]
+)
+def test_a_number_is_anchored_by_a_unit_written_short_or_said_in_words(text: str, value: int) -> None:
+    assert read_answer(LATE, text) == value

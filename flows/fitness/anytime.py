@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from engine.extract import Empty, Invalid, Parser, fold, optional
+from engine.extract import Invalid, Parser, fold, optional
 from flows.fitness.food import allergies_in, read_diet
 from flows.fitness.limits import limitation_in
 from flows.fitness.profile import FitnessSlots, accumulated
@@ -108,14 +108,7 @@ def read_anytime(text: str, s: FitnessSlots, asking: str | None = None) -> dict[
         found["allergies"] = allergies
     if m := TIME_CUE.search(t):
         found["time_of_day"] = read_time(m.group(1))
-    found = {k: v for k, v in found.items() if v is not None and not isinstance(v, Invalid)}
-    slot = asking
-    if found and slot in CLOSED and slot not in found:
-        # "beginner, and I have a bad knee": what else the message says must not hide the answer itself
-        answer = CLOSED[slot](s)(re.split(r"[,;.!?]|\s(?:and|but)\s", text.strip())[0])
-        if answer is not None and not isinstance(answer, Invalid | Empty):
-            found[slot] = answer
-    return found
+    return {k: v for k, v in found.items() if v is not None and not isinstance(v, Invalid)}
 
 
 # The questions with a closed set of answers; a free-text one (injuries, equipment, allergies)

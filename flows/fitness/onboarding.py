@@ -21,6 +21,7 @@ from collections.abc import Callable
 from engine import Ask, Correctable, Final, Flow, Step, StepContext, T, accepted, review, revise
 from engine.extract import Parser
 from engine.window import WINDOW
+from flows.fitness.ahead import AHEAD
 from flows.fitness.anytime import CLOSED, read_anytime
 from flows.fitness.changes import PROFILE, fitness_profile, listed, show
 from flows.fitness.food import parse_allergies
@@ -392,6 +393,8 @@ fitness_onboarding = Flow(
         T("next", "revised", "review"),
     ],
     extract=read_anytime,
+    # what a message may fill before its question (several facts in one message: engine/fill.py)
+    ahead=AHEAD,
     # every answer may be corrected at a later question ("change the days to five"), named by
     # these words; a current weight said on its own is kept and acknowledged when it changes
     correctable=CORRECTABLE,

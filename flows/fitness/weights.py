@@ -42,6 +42,18 @@ _CURRENT_MARK = re.compile(
     r"\b(?:weigh|weighing|weight is|currently(?: at)?|from|now(?: at)?|i'm|i am|im|at the moment|right now|am at"
     r"|i'm at|i am at)(?: (?:about|around|roughly|like))?\s*$"
 )
+# "im 29, 175 cm and 80 kg": a number said as what the user is, with no unit and ending its clause, is an age
+_AGE = re.compile(r"(?:^|[,;.!?]\s*|\band\s+)(?:i'm|im|i am)\s+$")
+
+
+def _age(t: str, m: re.Match[str]) -> bool:
+    if float(m.group(1).replace(",", ".")) >= 100:
+        return False
+    # only the words right before the number: a message of many numbers is not read again for each
+    lo = max(0, m.start() - 16)
+    return _AGE.search(("x" if lo else "") + t[lo : m.start()]) is not None
+
+
 _RELATIVE_MARK = re.compile(r"\b(lose|drop|shed|gain|put on|lost|gained)(?: (?:about|around|roughly|another))?\s*$")
 
 
@@ -116,7 +128,7 @@ def weigh(text: str, known_unit: str | None = None) -> Weights:
     raw: list[tuple[re.Match[str], str | None]] = []
     for m in _MENTION.finditer(t):
         unit = m.group(2)
-        if unit is None and (_NOT_WEIGHT_AFTER.match(t, m.end()) or _after_feet(t, m.start())):
+        if unit is None and (_NOT_WEIGHT_AFTER.match(t, m.end()) or _after_feet(t, m.start()) or _age(t, m)):
             continue
         raw.append((m, unit))
     if not any(unit for _, unit in raw):

@@ -13,8 +13,11 @@ the openai backend) may grade an open answer the rules marked wrong.
 
 from __future__ import annotations
 
-from engine import Aside, Ask, Correctable, DefinitionError, Final, Flow, RecordDraft, Step, StepContext, T
-from engine.extract import choice, yes_no
+from collections.abc import Callable
+
+from engine import Ahead, Aside, Ask, Correctable, DefinitionError, Final, Flow, RecordDraft, Step, StepContext, T
+from engine.cues import in_english_cues
+from engine.extract import Parser, choice, yes_no
 from flows.language_buddy.answers import language_change, may_change_language, read_anytime
 from flows.language_buddy.assessment import (
     Unavailable,
@@ -27,14 +30,14 @@ from flows.language_buddy.assessment import (
 )
 from flows.language_buddy.bank_file import LEVELS, load_bank, load_shipped
 from flows.language_buddy.field_parsers import PARSERS, read_amend
-from flows.language_buddy.languages import language_name
+from flows.language_buddy.languages import language_name, native_in, target_in
 from flows.language_buddy.profile import (
     PROFILE_FIELDS,
     OnboardingSlots,
     assessed,
     reset_assessment,
 )
-from flows.language_buddy.timezones import zone_label
+from flows.language_buddy.timezones import timezone_in, zone_label
 from flows.shared.grading import plausibly_right, verdict_model
 
 # The shipped banks are data this module depends on: a broken one fails at import, naming
@@ -214,6 +217,22 @@ CORRECTABLE = (
                 parser=choice({level: [] for level in LEVELS})),
 )  # fmt: skip
 
+
+def _said(read: Callable[[str], object]) -> Callable[[str], object]:
+    """A cue reader over one clause, in the learner's language ("quiero practicar alemán")."""
+    return lambda text: found if isinstance(found := read(in_english_cues(text)), str) else None
+
+
+# Facts beside the answer, each from its own clause (engine/fill.py): at the native-language question
+# "germna, and i want to learn english" is English to learn, and "germna" is asked about (German?),
+# never English as the native language. Each reader needs its cue ("I want to learn", "my native
+# language is", "I live in"): a bare language is never taken for another question.
+AHEAD = (
+    Ahead("target_language", parser=Parser(_said(lambda t: target_in(t, weak=False)), "a language"), alone=True),
+    Ahead("native_language", parser=Parser(_said(lambda t: native_in(t, weak=False)), "a language"), alone=True),
+    Ahead("timezone", parser=Parser(_said(timezone_in), "a city"), alone=True),
+)
+
 onboarding = Flow(
     name="onboarding",
     show=show,
@@ -347,6 +366,7 @@ onboarding = Flow(
         T("reassess", "*", "prepare"),
     ],
     extract=read_anytime,
+    ahead=AHEAD,
     correctable=CORRECTABLE,
     asides=[Aside("language_change", match=may_change_language, handle=language_change)],
     on_cancel="pause",

@@ -12,9 +12,10 @@ order #48213" already gives the order number. The clarification flow reads every
 Only answers a message states unmistakably are read: a choice by one of its own words or
 synonyms (no close spellings), a number written right beside a word of its question
 ("Android 13", "3 days ago", "order #48213"), a free-text question by one of the `cues` its
-document lists ("samsung s21" answers "Which phone model do you use?"). A yes/no question, or
-a free-text one without cues, is never read ahead: without being asked, "no" or a sentence
-answers nothing in particular.
+document lists ("samsung s21" answers "Which phone model do you use?"), a yes/no question by a
+clause that holds its words and says yes or no ("battery saver is on", "reinstalling didn't
+help"). A free-text question without cues is never read ahead, nor a bare "no": without being
+asked, it answers nothing in particular.
 """
 
 from __future__ import annotations
@@ -24,10 +25,14 @@ from functools import cache
 
 from engine import Correctable
 from engine.extract import Parser, choice, fold, numbers
+from engine.fill import clauses
+from engine.numwords import spelled_out
 from flows.support.kb import Question
 from flows.support.questions import Answer, ClarificationSlots, choice_words, current, out_of_bounds
 from flows.support.terms import SEARCH_WORDS, STOPWORDS
 
+# the short forms of the words a number is counted in
+_SHORT = {"minute": "min", "hour": "hr", "second": "sec"}
 # words a number question shares with every other one: no anchor for its number
 _GENERIC = frozenset({"many", "much", "number", "which", "what", "about", "were", "your", "long"})
 # what may follow a cue as part of the name ("pixel 7 pro"), besides words with digits
@@ -48,6 +53,8 @@ def _anchors(question: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
     q = Question.model_validate_json(question)
     words = [w for w in re.findall(r"[a-z]+", fold(q.text)) if len(w) >= 3 and w not in STOPWORDS | _GENERIC]
     stems = sorted({w[:-1] if w.endswith("s") and len(w) > 3 else w for w in words}, key=len, reverse=True)
+    # a unit is written short too: "15 min", "20 minutos", "10 minuti"
+    stems += [short for stem, short in _SHORT.items() if stem in stems]
     if not stems:
         never = re.compile(r"(?!)")  # nothing to anchor to: never read ahead
         return never, never
@@ -63,7 +70,7 @@ def _anchored(q: Question, text: str) -> set[float]:
     """The numbers `text` anchors to `q`. A word then its number ("android 13") is read first: in
     "redmi note 12 android 13" the 12 before "android" is the phone's, not the version."""
     for pattern in _anchors(q.model_dump_json()):
-        said = {m.group(1) for m in pattern.finditer(fold(text))}
+        said = {m.group(1) for m in pattern.finditer(fold(spelled_out(text)))}
         values = {n for s in said for n in numbers(s)}
         if values:
             return values
@@ -102,7 +109,41 @@ def read_answer(q: Question, text: str) -> Answer | None:
         return int(value) if value.is_integer() else value
     if q.type == "text" and q.cues:
         return named(q, text)
+    if q.type == "yes_no":
+        return _yes_or_no(q, text)
     return None
+
+
+# A yes or a no said ahead must be said, beside the question's own words: "battery saver is on",
+# "reinstalling didn't help", "yes it was charged twice"; "I was charged last month" says neither.
+_NO = re.compile(
+    r"\b(?:no|nope|not|never|didn'?t|doesn'?t|don'?t|isn'?t|wasn'?t|aren'?t|haven'?t|hasn'?t|is off|turned off"
+    r"|nein|nicht|kein\w*|ist aus|pas|non|nao|n[aã]o)\b"
+)
+_YES = re.compile(r"\b(?:yes|yeah|yep|is on|turned on|did help|helped|ja|ist an|oui|s[ií]|sim)\b")
+
+
+@cache
+def _question_words(question: str) -> tuple[str, ...]:
+    q = Question.model_validate_json(question)
+    words = re.findall(r"[a-z]+", fold(q.text))
+    # compared by their start: "reinstalling" is "reinstall", "charged" is "charge"
+    return tuple(sorted({w[:6] for w in words if len(w) >= 5 and w not in STOPWORDS | _GENERIC | _QUESTION_WORDS}))
+
+
+def _yes_or_no(q: Question, text: str) -> bool | None:
+    """A clause that names the question by its words and says yes or no to it."""
+    stems = _question_words(q.model_dump_json())
+    said: set[bool] = set()
+    for clause in clauses(text):
+        t = fold(clause.text)
+        if not any(w[:6] in stems for w in re.findall(r"[a-z]+", t) if len(w) >= 5):
+            continue
+        if _NO.search(t):
+            said.add(False)
+        elif _YES.search(t):
+            said.add(True)
+    return said.pop() if len(said) == 1 else None
 
 
 def given_reader(s: ClarificationSlots) -> Parser:

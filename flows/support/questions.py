@@ -105,6 +105,8 @@ def fits(q: Question, value: Answer) -> str | None:
         return out_of_bounds(q, value)
     if q.type == "text" and q.cues:
         return None if isinstance(value, str) and value.strip() else f"{value!r} is no text"
+    if q.type == "yes_no":
+        return None if isinstance(value, bool) else f"{value!r} is no yes or no"
     return f"a {q.type} question is not answered out of turn"
 
 

@@ -1,0 +1,311 @@
+"""Several facts in one message: the open flow's other empty slots, read clause by clause.
+
+"vegetarian, and gluten intolerant" at the diet question answers it and the allergies question
+to come; "im 29, 175 cm and 80 kg, beginner i guess" at the level question gives the level and
+the body weight. A flow declares which slots a message may fill ahead of their question
+(`Flow.ahead`), each read by its own question's parser or by a reader the flow names; the read
+stage (engine/reading.py) turns what it finds into `SetSlot` commands, each with the clause
+that says it, and the open flow makes them before it reads the rest of the message as the
+answer to its question (engine/flowrun.py). A slot filled ahead is not asked later: the flow
+skips a question whose slot holds a value.
+
+How a message is read:
+
+- It is cut into clauses: at , ; . ! ? and a spaced dash, and before the words that join a
+  second thought ("and", "but", "also", "y", "und", "et", "e", "ma", "mas", "aber", "pero"), not
+  inside one number ("an hour and a half", "a hundred and ten").
+- Each clause is read by the asked slot's parser and by the parser of every declared slot that
+  is still empty. A clause names a slot when it holds one of its cue words (the slot's name,
+  the `cues` of its `Ahead`, the `names` of its `Correctable`): "3 days a week", "40 min",
+  "80 kg".
+- A value read for another slot counts when its clause names that slot, or, for a slot whose
+  answers name it by themselves (`Ahead(alone=True)`, or the slot's name given as a string:
+  "vegan", "mornings", "beginner"), when the asked slot's parser does not read that clause. A
+  number alone never names a slot ("3" could be days or minutes), so it needs a cue.
+- A clause that names another slot is that slot's, even where the asked slot's parser reads a
+  value in it ("45, 4 days a week" at the minutes question: the days are 4), unless it names the
+  asked slot too ("80 kg" at the target question is the target). A clause that is a question
+  ("is 15 minutes even worth it?") states no fact.
+- `Ahead(whole=True)` reads the whole message instead (a weight's role comes from the clauses
+  around it); the value the asked question reads there is not taken for another slot too.
+- A slot read in several clauses takes the span from the first to the last when its parser
+  reads one value there ("mon, wed, fri"); several different values are not guessed.
+- What the clauses taken ahead leave (`rest`) is what the asked question reads; when nothing is
+  read ahead, the message is left as typed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from pydantic import JsonValue, ValidationError
+
+from engine.commands import SetSlot
+from engine.extract import Empty, Invalid, Parser, fold
+from engine.models import Slots
+
+if TYPE_CHECKING:
+    from engine.flow import Flow
+    from engine.states import Ask
+
+
+@dataclass(frozen=True)
+class Ahead:
+    """A slot a message may fill before its question is asked (`Flow.ahead`).
+
+    `parser`: how a clause gives its value; None takes the parser of the Ask state that fills it
+    (or the flow's `fills` reader); a callable picks it from the slots, as an Ask's may.
+    `cues`: words that name the slot in a clause ("kg", "min", "allergic"); the slot's name and
+    its `Correctable` names name it too. `alone`: may a value count in a clause that names no
+    slot, where the asked question does not read that clause (a closed choice whose words only
+    this slot takes: "vegan", "evenings")? A number never does. `whole`: the reader reads the
+    whole message, not a clause (a value whose meaning comes from the clauses around it: "I'm 90 kg
+    now and want 80" is a target only beside the unit), and takes no clause from the asked question.
+    """
+
+    slot: str
+    parser: Parser | Callable[[Any], Parser] | None = None
+    cues: Sequence[str] = ()
+    alone: bool = False
+    whole: bool = False
+
+
+def declared(entry: str | Ahead) -> Ahead:
+    """A flow's `ahead` entry as an `Ahead`: a bare slot name is read by its question's parser and
+    its values name it by themselves."""
+    return Ahead(entry, alone=True) if isinstance(entry, str) else entry
+
+
+class Clause(NamedTuple):
+    start: int
+    end: int
+    text: str
+
+
+# where one fact ends and the next begins: punctuation, a spaced dash, and the words that join a second
+# thought, not those inside one number ("an hour and a half", "a hundred and ten")
+_SPLIT = re.compile(
+    r"[,;.!?¿¡…\n]+|\s[-–—]\s|(?<![\s])(?<!hundred)(?<!thousand)\s++"
+    r"(?=(?:and|but|also|plus|btw|y|pero|und|aber|et|mais|e|ma|mas|però|tambien|también)\s)"
+    r"(?!and a half|y media|und halb|et demie|e mezz|e meia)",
+    re.I,
+)
+# the joining word a clause may start with: not part of what it says
+_LEAD = re.compile(r"^(?:and|but|also|plus|btw|y|pero|und|aber|et|mais|e|ma|mas|però|tambien|también)\s+", re.I)
+MAX_CLAUSES = 12
+
+
+def clauses(text: str) -> list[Clause]:
+    """The clauses of `text`, each with its span in it (a joining word it starts with left out)."""
+    out: list[Clause] = []
+    last = 0
+    for m in [*_SPLIT.finditer(text), None]:
+        end = m.start() if m else len(text)
+        piece = text[last:end]
+        lead = len(piece) - len(piece.lstrip())
+        joined = _LEAD.match(piece[lead:])
+        if joined:
+            lead += joined.end()
+        s, e = last + lead, last + len(piece.rstrip())
+        if e > s:
+            out.append(Clause(s, e, text[s:e]))
+        last = m.end() if m else len(text)
+    return out
+
+
+@lru_cache(maxsize=256)
+def _cue_pattern(cues: tuple[str, ...]) -> re.Pattern[str] | None:
+    words = sorted({fold(c) for c in cues if c.strip()}, key=len, reverse=True)
+    if not words:
+        return None
+    # a unit may follow its number without a space ("40min", "80kg"); no letter may touch a cue
+    return re.compile(rf"(?<![^\W\d_])(?:{'|'.join(re.escape(w) for w in words)})(?![^\W\d_])")
+
+
+class _Open(NamedTuple):
+    slot: str
+    parser: Parser
+    cue: re.Pattern[str] | None
+    alone: bool
+    whole: bool
+
+
+def _cues(flow: Flow[Any], slot: str, a: Ahead | None) -> re.Pattern[str] | None:
+    """The words that name `slot` in a clause: its name, its `Ahead` cues, its `Correctable` names."""
+    names = [n for c in flow.correctable if not isinstance(c, str) and c.slot == slot for n in c.names]
+    return _cue_pattern((slot.replace("_", " "), *(a.cues if a else ()), *names))
+
+
+def _open(flow: Flow[Any], slots: Slots, asked: str | None) -> list[_Open]:
+    """The declared slots a message may fill now: empty, not the asked one, with a parser."""
+    out: list[_Open] = []
+    for entry in flow.ahead:
+        a = declared(entry)
+        if a.slot == asked or not _empty(slots, a.slot):
+            continue
+        chosen = a.parser or flow.parser_of(a.slot)
+        if chosen is None:
+            continue
+        parser = chosen if isinstance(chosen, Parser) else chosen(slots)
+        # a free-text reader takes any words: only a clause that names its slot is its
+        out.append(_Open(a.slot, parser, _cues(flow, a.slot, a), a.alone and not parser.greedy, a.whole))
+    return out
+
+
+def _empty(slots: Slots, name: str) -> bool:
+    """Is the slot as a new run holds it (None, or an empty list its model starts with)?"""
+    value = getattr(slots, name, None)
+    default = type(slots).model_fields[name].get_default(call_default_factory=True)
+    return value is None or (value in ([], {}) and default == value)
+
+
+def _value(parser: Parser, text: str) -> object:
+    try:
+        found = parser(text)
+    except (ValueError, TypeError):
+        return None
+    return None if found is None or isinstance(found, (Invalid, Empty)) else found
+
+
+def _number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+class Filled(NamedTuple):
+    """What a message gives ahead: the commands, and the rest of it for the asked question."""
+
+    sets: list[SetSlot]
+    rest: str
+
+
+def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, text: str) -> Filled:
+    """The slots `text` fills besides the one `state` asks for (None: the flow is starting), as
+    `SetSlot` commands with the clause that says each, and what is left for the question."""
+    if not flow.ahead:
+        return Filled([], text)
+    candidates = _open(flow, slots, state.slot if state is not None else None)
+    if not candidates:
+        return Filled([], text)
+    parts = clauses(text)[:MAX_CLAUSES]
+    asked = state.parser(slots) if state is not None else None
+    own = next((declared(e) for e in flow.ahead if declared(e).slot == state.slot), None) if state else None
+    asked_cue = _cues(flow, state.slot, own) if state is not None else None
+    found: dict[str, list[tuple[int, object]]] = {}
+    whole: dict[str, object] = {}
+    answer = _value(asked, text) if asked is not None and not asked.greedy else None
+    for c in candidates:
+        said = _value(c.parser, text) if c.whole else None
+        # the value the asked question reads in the message is its answer, not another slot's too
+        if (
+            said is not None
+            and said != answer
+            and ((c.cue is not None and c.cue.search(fold(text))) or (c.alone and not _number(said)))
+        ):
+            whole[c.slot] = said
+    for i, clause in enumerate(parts):
+        if text[clause.end : clause.end + 2].lstrip().startswith("?"):
+            continue  # a question states no fact: "is 15 minutes even worth it?"
+        answers = asked is not None and not asked.greedy and _value(asked, clause.text) is not None
+        folded = fold(clause.text)
+        # a clause that names the asked slot, and its parser reads, is its answer whatever else it names
+        if answers and asked_cue is not None and asked_cue.search(folded):
+            continue
+        for c in candidates:
+            read = None if c.whole else _value(c.parser, clause.text)
+            if read is None:
+                continue
+            named = c.cue is not None and c.cue.search(folded) is not None
+            if not named and (_number(read) or not c.alone or answers):
+                continue
+            found.setdefault(c.slot, []).append((i, read))
+    sets: list[SetSlot] = []
+    taken: set[int] = set()
+    for c in candidates:
+        if c.slot in whole:
+            if (stored := _stored(flow, slots, c.slot, whole[c.slot])) is not None:
+                sets.append(SetSlot(words=text, slot=c.slot, value=stored))
+            continue
+        reads = found.get(c.slot)
+        if not reads:
+            continue
+        first, last = reads[0][0], reads[-1][0]
+        values = {repr(v) for _, v in reads}
+        value: object = reads[0][1]
+        if len(values) > 1:
+            span = text[parts[first].start : parts[last].end]
+            value = _value(c.parser, span)
+            if value is None:
+                continue  # several values, none for the whole: not guessed
+        if (stored := _stored(flow, slots, c.slot, value)) is None:
+            continue
+        sets.append(SetSlot(words=text[parts[first].start : parts[last].end], slot=c.slot, value=stored))
+        taken.update(i for i, _ in reads)
+    if not sets:
+        return Filled([], text)
+    return Filled(sets, _rest(text, parts, taken))
+
+
+def _stored(flow: Flow[Any], slots: Slots, slot: str, value: object) -> JsonValue | None:
+    """`value` as the slots model stores it (JSON), so a command says what will be kept; None when
+    the model refuses it."""
+    try:
+        checked = flow.slots.model_validate({**slots.model_dump(), slot: value})
+    except ValidationError:
+        return None
+    stored: JsonValue = checked.model_dump(mode="json")[slot]
+    return stored
+
+
+def _rest(text: str, parts: list[Clause], taken: set[int]) -> str:
+    """The clauses not taken, runs of neighbours as typed, runs apart joined by a comma."""
+    runs: list[str] = []
+    run: list[Clause] = []
+    for i, clause in enumerate(parts):
+        if i in taken:
+            if run:
+                runs.append(text[run[0].start : run[-1].end])
+            run = []
+            continue
+        run.append(clause)
+    if run:
+        runs.append(text[run[0].start : run[-1].end])
+    return ", ".join(runs)
+
+
+def ahead_commands(flow: Flow[Any], state: Ask[Any], values: dict[str, Any], text: str) -> Filled:
+    """The read stage's entry: `read_ahead` at the open question, over the run's stored slots
+    (slots this code cannot read are the flow's own reading's to report: nothing is read ahead)."""
+    if not flow.ahead or not state.corrections:
+        return Filled([], text)
+    try:
+        slots = flow.new_slots(values)
+    except ValidationError:
+        return Filled([], text)
+    return read_ahead(flow, state, slots, text)
+
+
+def fill(flow: Flow[Any], slots: Slots, sets: Sequence[SetSlot]) -> tuple[Slots, list[str]]:
+    """Make the slots `sets` fill, each checked by the slots model again (a slot filled meanwhile
+    keeps its value); returns the slots and the names filled."""
+    filled: list[str] = []
+    for s in sets:
+        if not _empty(slots, s.slot):
+            continue
+        try:
+            slots = flow.slots.model_validate({**slots.model_dump(), s.slot: s.value})
+        except ValidationError:
+            continue
+        filled.append(s.slot)
+    return slots, filled
+
+
+def noted_line(flow: Flow[Any], slots: Slots, names: Sequence[str]) -> str:
+    """ "Noted (allergies: gluten).": what was filled ahead, as the flow shows its slots."""
+    if not names:
+        return ""
+    show = flow.show or (lambda k, v: f"{k.replace('_', ' ')}: {v}")
+    return f"Noted ({', '.join(show(k, getattr(slots, k)) for k in names)})."

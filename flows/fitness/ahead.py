@@ -1,0 +1,180 @@
+"""What a fitness message may fill before its question is asked (engine/fill.py): the declarations,
+and the readers that are truly the coach's own (body weights, allergies, equipment by name).
+
+"im 29, 175 cm and 80 kg, beginner i guess" at the level question: the level, and 80 kg as the
+body weight (a weight said at another question is what the user weighs, unless they say it is
+their target); "vegetarian, and gluten intolerant" at the diet question: the diet, and the
+allergies question is not asked.
+"""
+
+from __future__ import annotations
+
+import re
+
+from engine import Ahead
+from engine.extract import Parser, fold
+from flows.fitness.anytime import CLOSED
+from flows.fitness.limits import limitation_in
+from flows.fitness.profile import FitnessSlots
+from flows.fitness.readers import EQUIPMENT, goal_named, parse_equipment, weekdays_in
+from flows.fitness.weights import weigh
+
+_UNITS = ("kg", "kgs", "kilo", "kilos", "kilogram", "kilograms", "lb", "lbs", "pound", "pounds", "stone")
+
+
+def _body_weight(text: str) -> object:
+    """The weight a clause says the user is: marked as now ("I weigh 80 kg"), or said plainly ("80 kg")."""
+    mentions = [w for w in weigh(text).mentions if w.role in ("current", "unmarked")]
+    return mentions[-1].kg if len(mentions) == 1 else None
+
+
+def _target_weight(text: str) -> object:
+    found = weigh(text).target
+    return found.kg if found is not None else None
+
+
+# "log my weight", "lose weight": out of turn a weight is no equipment unless it is "free weights"
+_NOT_KIT = re.compile(r"(?<!free )\bweights?\b")
+# "good morning", "buenas noches": a greeting names no time to train
+_GREETING = re.compile(
+    r"\b(?:good (?:morning|afternoon|evening|night)|morning all|buen(?:os|as) (?:d[ií]as|tardes|noches)|"
+    r"guten (?:morgen|tag|abend)|bonjour|bonsoir|buon(?:giorno|asera|a sera|a notte)|bo[am] (?:dia|tarde|noite))\b"
+)
+
+
+def _equipment(text: str) -> object:
+    """Equipment a clause names (a known name: "resistance bands", "a bench"), never any words."""
+    found = parse_equipment(_NOT_KIT.sub(" ", fold(text)))
+    return found if isinstance(found, list) and found and all(f in EQUIPMENT for f in found) else None
+
+
+# the foods people cannot eat, as the allergies are kept, by what they are called in six languages
+_FOODS = {
+    "gluten": ("gluten", "glúten", "glutine", "wheat"),
+    "lactose": ("lactose", "laktose", "lactosa", "lattosio", "dairy", "milk"),
+    "nuts": ("nuts", "nut", "nüsse", "nuss", "nueces", "noci", "nozes", "tree nuts"),
+    "peanuts": ("peanuts", "peanut", "erdnüsse", "cacahuetes", "maní", "arachidi", "amendoim"),
+    "shellfish": ("shellfish", "shrimp", "shrimps", "prawns", "mariscos", "crustacés", "frutti di mare"),
+    "eggs": ("eggs", "egg", "eier", "huevos", "uova", "ovos"),
+    "soy": ("soy", "soja", "soia"),
+    "fish": ("fish",),
+}
+_ALLERGY = re.compile(
+    r"(?<!\w)(?:allerg\w*|intoleran\w*|\w+intolerant|unvertr\w*|sensitive to|celiac|coeliac|can'?t (?:eat|have))"
+)
+_NO_ALLERGY = re.compile(
+    r"^(?:no|nope|none|zero|sin|ninguna|keine|pas d'?|aucune|niente|nessuna|nenhuma|sem)\s+(?:\w+\s+)?"
+    r"(?:allerg\w*|intoleran\w*)$"
+)
+
+
+def _allergies(text: str) -> object:
+    """The foods a clause says the user cannot eat ("gluten intolerant", "allergic to shrimp",
+    "laktoseintolerant"); [] for "no allergies". Only a clause that says allergy or intolerance."""
+    t = fold(text).strip(" .!")
+    if _NO_ALLERGY.match(t):
+        return []
+    if not _ALLERGY.search(t):
+        return None
+    found = [food for food, names in _FOODS.items() if any(re.search(_food(n), t) for n in names)]
+    return found or None
+
+
+def _food(name: str) -> str:
+    return rf"(?<!\w){re.escape(fold(name))}"
+
+
+def _time_of_day(s: FitnessSlots) -> Parser:
+    asked = CLOSED["time_of_day"](s)
+    return Parser(lambda text: None if _GREETING.search(fold(text)) else asked(text), asked.expects)
+
+
+AHEAD = (
+    "fitness_level",
+    Ahead("limitations", parser=Parser(limitation_in, "an injury"), alone=True),
+    Ahead("goal", parser=Parser(goal_named, "a goal"), alone=True),
+    # a weight's role comes from the clauses around it ("90kg now and want 80"): read in the whole message
+    Ahead("current_weight_kg", parser=Parser(_body_weight, "your weight"), cues=_UNITS, whole=True),
+    Ahead("target_weight_kg", parser=Parser(_target_weight, "a target weight"), cues=_UNITS, whole=True),
+    Ahead(
+        "days_per_week",
+        parser=CLOSED["days_per_week"],
+        cues=(
+            "days",
+            "day",
+            "times a week",
+            "x a week",
+            "a week",
+            "per week",
+            "días",
+            "dias",
+            "jours",
+            "tage",
+            "giorni",
+            "veces",
+            "fois",
+            "mal",
+            "volte",
+            "vezes",
+        ),
+    ),
+    Ahead(
+        "minutes_per_session",
+        parser=CLOSED["minutes_per_session"],
+        cues=(
+            "min",
+            "mins",
+            "minute",
+            "minutes",
+            "hour",
+            "hours",
+            "hr",
+            "hrs",
+            "h",
+            "minutos",
+            "minuten",
+            "minuti",
+            "stunde",
+            "hora",
+            "heure",
+            "ora",
+        ),
+    ),
+    Ahead("equipment", parser=Parser(_equipment, "equipment"), alone=True),
+    Ahead("diet", parser=CLOSED["diet"], alone=True),
+    Ahead("allergies", parser=Parser(_allergies, "allergies"), alone=True),
+    Ahead("preferred_days", parser=Parser(lambda text: weekdays_in(text) or None, "weekdays"), alone=True),
+    Ahead(
+        "time_of_day",
+        parser=_time_of_day,
+        cues=(
+            "morning",
+            "mornings",
+            "midday",
+            "noon",
+            "lunchtime",
+            "afternoon",
+            "afternoons",
+            "evening",
+            "evenings",
+            "night",
+            "nights",
+            "am",
+            "pm",
+            "mañana",
+            "mañanas",
+            "tarde",
+            "tardes",
+            "noche",
+            "morgens",
+            "abends",
+            "nachmittags",
+            "matin",
+            "soir",
+            "mattina",
+            "sera",
+            "manhã",
+            "noite",
+        ),
+    ),
+)

@@ -1,0 +1,149 @@
+"""Several facts in one message (engine/fill.py): the slots a flow declares in `ahead`, read clause by
+clause beside the asked one, as SetSlot commands; played through the engine, noted and not asked."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Literal
+
+import pytest
+from pydantic import Field
+
+from engine import Ahead, Ask, DefinitionError, Engine, Final, Flow, MemoryStore, T, default_registry
+from engine.commands import SetSlot
+from engine.extract import Parser, choice, free_text, integer
+from engine.fill import clauses, read_ahead
+from engine.models import Slots
+
+
+class Kit(Slots):
+    level: Literal["beginner", "advanced"] | None = None
+    days: int | None = None
+    minutes: int | None = None
+    diet: Literal["vegan", "omnivore"] | None = None
+    notes: str | None = None
+    tags: list[str] = Field(default_factory=list)
+
+
+LEVEL = choice({"beginner": [], "advanced": []})
+FLOW = Flow(
+    name="kit",
+    slots=Kit,
+    states=[
+        Ask("level", slot="level", say="Level?", parse=LEVEL, initial=True),
+        Ask("days", slot="days", say="Days?", parse=integer(1, 7)),
+        Ask("minutes", slot="minutes", say="Minutes?", parse=integer(10, 240)),
+        Ask("diet", slot="diet", say="Diet?", parse=choice({"vegan": [], "omnivore": []})),
+        Ask("notes", slot="notes", say="Notes?", parse=free_text()),
+        Final("done", summary="done"),
+    ],
+    transitions=[
+        T("answer", "level", "days"),
+        T("answer", "days", "minutes"),
+        T("answer", "minutes", "diet"),
+        T("answer", "diet", "notes"),
+        T("answer", "notes", "done"),
+    ],
+    ahead=(
+        "level",
+        Ahead("days", cues=("days", "a week")),
+        Ahead("minutes", cues=("min", "minutes")),
+        "diet",
+        "notes",  # free text: a clause must name it
+        Ahead("tags", parser=Parser(lambda t: ["x"] if "tag" in t else None, "tags"), alone=True),
+    ),
+)
+
+
+def ahead(state: str, text: str, **filled: object) -> tuple[dict[str, object], str]:
+    found = read_ahead(FLOW, FLOW.named[state], Kit.model_validate(filled), text)  # type: ignore[arg-type]
+    assert all(isinstance(s, SetSlot) and s.words in text for s in found.sets)
+    return {s.slot: s.value for s in found.sets}, found.rest
+
+
+def test_a_message_is_cut_into_clauses_at_punctuation_and_joining_words() -> None:
+    said = [c.text for c in clauses("vegan, and 3 days a week but 40 min. advanced")]
+    assert said == ["vegan", "3 days a week", "40 min", "advanced"]
+
+
+def test_other_facts_are_read_beside_the_answer_and_the_rest_is_the_answer() -> None:
+    assert ahead("level", "beginner, 3 days a week, 40 min, vegan") == (
+        {"days": 3, "minutes": 40, "diet": "vegan"},
+        "beginner",
+    )
+
+
+def test_a_number_alone_names_no_slot() -> None:
+    assert ahead("level", "beginner, 3") == ({}, "beginner, 3")
+    assert ahead("diet", "vegan and 45") == ({}, "vegan and 45")
+
+
+def test_a_clause_that_names_another_slot_is_that_slots_even_where_the_asked_parser_reads_it() -> None:
+    # the minutes question would read "4 days a week" as 4 (out of its range) or any number: it names the days
+    assert ahead("minutes", "45, 4 days a week") == ({"days": 4}, "45")
+
+
+def test_a_value_the_asked_question_reads_stays_its_answer() -> None:
+    assert ahead("diet", "vegan") == ({}, "vegan")
+
+
+def test_free_text_is_read_ahead_only_where_a_clause_names_it() -> None:
+    assert ahead("level", "beginner, my knees hurt") == ({}, "beginner, my knees hurt")
+    assert ahead("level", "beginner, notes: my knees hurt") == ({"notes": "notes: my knees hurt"}, "beginner")
+
+
+def test_a_question_states_no_fact() -> None:
+    assert ahead("level", "is 40 min enough?") == ({}, "is 40 min enough?")
+
+
+def test_filled_slots_are_not_read_ahead_but_an_empty_list_default_is() -> None:
+    assert ahead("level", "beginner, vegan", diet="omnivore") == ({}, "beginner, vegan")
+    assert ahead("level", "beginner, tag it") == ({"tags": ["x"]}, "beginner")
+
+
+def test_nothing_read_ahead_leaves_the_message_as_typed() -> None:
+    assert ahead("level", "beginner and proud") == ({}, "beginner and proud")
+
+
+def test_an_ahead_naming_an_unknown_slot_is_refused() -> None:
+    with pytest.raises(DefinitionError, match=r"ahead name unknown slots \['age'\]"):
+        Flow(
+            name="bad",
+            slots=Kit,
+            states=[Ask("level", slot="level", say="Level?", parse=LEVEL, initial=True), Final("done", summary="d")],
+            transitions=[T("answer", "level", "done")],
+            ahead=("age",),
+        )
+
+
+def test_a_slot_filled_ahead_is_noted_and_its_question_not_asked() -> None:
+    """Through the engine, in a shipped bot: the diet answered, the allergies noted, the question after them asked."""
+    engine = Engine(MemoryStore(), None, clock=lambda: datetime(2026, 11, 26, 10, tzinfo=UTC))
+    bot = default_registry().get("fitness-coach")
+    assert bot.flow("onboarding").ahead
+    answers = ["hi", "beginner", "none", "endurance", "none", "3", "45", "none"]
+    for text in answers:
+        engine.turn("fitness-coach", "sam", text)
+    result = engine.turn("fitness-coach", "sam", "vegetarian, and gluten intolerant")
+    assert "Noted (" in result.reply and "gluten" in result.reply
+    assert "Any food allergies" not in result.reply
+    assert "Which 3 days" in result.reply
+    assert result.trace is not None
+    assert [n.detail for n in result.trace.notices if n.kind == "ahead"] == ["allergies"]
+    session = engine.store.load("fitness-coach", "sam")
+    assert session is not None and session.active is not None
+    assert session.active.slots["diet"] == "vegetarian" and session.active.slots["allergies"] == ["gluten"]
+
+
+def test_facts_ahead_beside_a_request_kept_for_later() -> None:
+    """A new request in the same message is kept (engine/requests.py); the rest still answers and fills ahead."""
+    engine = Engine(MemoryStore(), None, clock=lambda: datetime(2026, 11, 26, 10, tzinfo=UTC))
+    for text in ["hi", "beginner", "none", "endurance", "none", "3"]:
+        engine.turn("fitness-coach", "kim", text)
+    result = engine.turn("fitness-coach", "kim", "45, and i only have dumbbells. can you also track my runs?")
+    assert result.trace is not None
+    kinds = [(n.kind, n.detail) for n in result.trace.notices]
+    assert ("ahead", "equipment") in kinds and any(kind == "request" for kind, _ in kinds)
+    session = engine.store.load("fitness-coach", "kim")
+    assert session is not None and session.active is not None and session.active.state == "diet"
+    assert session.active.slots["minutes_per_session"] == 45 and session.active.slots["equipment"] == ["dumbbells"]

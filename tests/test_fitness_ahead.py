@@ -1,0 +1,46 @@
+"""What a fitness message fills beside the asked question (flows/fitness/ahead.py through engine/fill.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.fill import read_ahead
+from flows.fitness.onboarding import fitness_onboarding
+from flows.fitness.profile import FitnessSlots
+from flows.fitness.weights import weigh
+
+
+def ahead(state: str, text: str) -> dict[str, object]:
+    found = read_ahead(fitness_onboarding, fitness_onboarding.named[state], FitnessSlots(), text)  # type: ignore[arg-type]
+    return {s.slot: s.value for s in found.sets}
+
+
+@pytest.mark.parametrize(
+    ("state", "text", "found"),
+    [
+        ("level", "im 29, 175 cm and 80 kg, beginner i guess", {"current_weight_kg": 80.0}),
+        ("level", "intermediate, 3 days a week, 40 min, i have dumbbells",
+         {"days_per_week": 3, "minutes_per_session": 40, "equipment": ["dumbbells"]}),
+        ("level", "advanced lifter, want to bulk, vegan diet", {"goal": "muscle_gain", "diet": "vegan"}),
+        ("goal", "lose weight, im 90kg now and want 80", {"current_weight_kg": 90.0, "target_weight_kg": 80.0}),
+        ("diet", "vegetarian, and gluten intolerant", {"allergies": ["gluten"]}),
+        ("diet", "vegan und laktoseintolerant", {"allergies": ["lactose"]}),
+        ("diet", "vegetariano, niente allergie", {"allergies": []}),
+        # the equipment question takes any words: a weekday beside it is left to it, the time of day is named
+        ("equipment", "dumbbells and a bench, and im free tue thu sat evenings", {"time_of_day": "evening"}),
+        ("diet", "plant based mostly, some chicken on weekends", {}),
+        ("days", "3x a week, an hour and a half each", {"minutes_per_session": 90}),
+        # what names no slot, or another question, is no fact said ahead
+        ("level", "hey! good morning :)", {}),
+        ("minutes", "45. can you also log my weight every week?", {}),
+        ("minutes", "is 15 minutes even worth it?", {}),
+        ("target_weight", "80 kg", {}),
+    ],
+)  # fmt: skip
+def test_facts_beside_the_answer(state: str, text: str, found: dict[str, object]) -> None:
+    assert ahead(state, text) == found
+
+
+def test_an_age_said_with_im_is_no_weight() -> None:
+    assert [w.kg for w in weigh("im 29, 175 cm and 80 kg").mentions] == [80.0]
+    assert [w.role for w in weigh("i'm 200, want to get to 180 lbs").mentions] == ["current", "target"]
