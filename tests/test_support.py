@@ -441,7 +441,9 @@ def test_the_kb_resource_replaces_the_shipped_folder(tmp_path: Path) -> None:
     assert r.trace is not None and any(
         n.detail.startswith("kb: 1 document(s) skipped: broken.md: ") for n in r.trace.notices
     )
-    assert chat.say("how do I reset my password").reply.startswith("Please answer yes or no.")
+    # the shipped help centre is not searched: a question it answers is kept for after this one
+    reply = chat.say("how do I reset my password").reply
+    assert "Reset a forgotten password" not in reply and reply.endswith("Is it plugged in?")
 
 
 def test_a_missing_kb_folder_is_a_data_file_error(tmp_path: Path) -> None:
