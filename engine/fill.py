@@ -171,6 +171,16 @@ def _value(parser: Parser, text: str) -> object:
     return None if found is None or isinstance(found, (Invalid, Empty)) else found
 
 
+def _answered(parser: Parser, text: str) -> bool:
+    """Does the asked question's parser read an answer from `text`? "none" to an optional
+    question is one (it declines): never another slot's value ("nothing" is no diet then)."""
+    try:
+        found = parser(text)
+    except (ValueError, TypeError):
+        return False
+    return isinstance(found, Empty) or (found is not None and not isinstance(found, Invalid))
+
+
 def _number(value: object) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
@@ -209,7 +219,7 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, text: str)
     for i, clause in enumerate(parts):
         if text[clause.end : clause.end + 2].lstrip().startswith("?"):
             continue  # a question states no fact: "is 15 minutes even worth it?"
-        answers = asked is not None and not asked.greedy and _value(asked, clause.text) is not None
+        answers = asked is not None and not asked.greedy and _answered(asked, clause.text)
         folded = fold(clause.text)
         # a clause that names the asked slot, and its parser reads, is its answer whatever else it names
         if answers and asked_cue is not None and asked_cue.search(folded):
