@@ -45,7 +45,7 @@ def weekday_names(languages: tuple[str, ...] = LANGUAGES) -> dict[str, str]:
                     out[fold_same_length(form)] = english
             for index, short in days[context]["abbreviated"].items():
                 word = fold_same_length(short.rstrip("."))
-                if len(word) >= 3 and zipf_frequency(word, "en") < _COMMON_ENGLISH:
+                if len(word) >= 3 and zipf_frequency(word, "en", wordlist="small") < _COMMON_ENGLISH:
                     out.setdefault(word, _ENGLISH_DAYS[index])
     return out
 
@@ -76,7 +76,7 @@ def _keys() -> frozenset[str]:
     a frame starts with: a message with none of them has nothing to rewrite, which most messages
     show with one set lookup a word."""
     _, _, english = _compiled()
-    keys = {min(_WORD.findall(p), key=lambda w: zipf_frequency(w, "en")) for p in english}
+    keys = {min(_WORD.findall(p), key=lambda w: zipf_frequency(w, "en", wordlist="small")) for p in english}
     return frozenset(keys) | _FRAME_STARTS
 
 
