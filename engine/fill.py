@@ -225,11 +225,13 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, text: str)
         if answers and asked_cue is not None and asked_cue.search(folded):
             continue
         for c in candidates:
-            read = None if c.whole else _value(c.parser, clause.text)
-            if read is None:
+            if c.whole:
                 continue
             named = c.cue is not None and c.cue.search(folded) is not None
-            if not named and (_number(read) or not c.alone or answers):
+            if not named and (not c.alone or answers):
+                continue  # decided without running the slot's parser (most slots, most clauses)
+            read = _value(c.parser, clause.text)
+            if read is None or (not named and _number(read)):
                 continue
             found.setdefault(c.slot, []).append((i, read))
     sets: list[SetSlot] = []
