@@ -61,6 +61,7 @@ class CommandPhrases(BaseModel):
     polite: list[str]
     unsure: list[str]
     cancel: list[str]
+    ending: list[str]
     stopping: StoppingWords
     leaving: list[str]
     resume: list[str]
@@ -70,7 +71,7 @@ class CommandPhrases(BaseModel):
     confused: list[str]
     person: PersonWords
 
-    @field_validator("filler", "polite", "unsure", "cancel", "leaving", "resume", "skip", "help", "confused")
+    @field_validator("filler", "polite", "unsure", "cancel", "ending", "leaving", "resume", "skip", "help", "confused")
     @classmethod
     def _one_clause_each(cls, value: list[str]) -> list[str]:
         for p in value:
@@ -81,7 +82,7 @@ class CommandPhrases(BaseModel):
     def check_apart(self) -> None:
         """A phrase under two commands would make the reading depend on the order of checks."""
         seen: dict[str, str] = {}
-        for kind in ("cancel", "leaving", "resume", "skip", "help", "unsure", "confused"):
+        for kind in ("cancel", "ending", "leaving", "resume", "skip", "help", "unsure", "confused"):
             for p in getattr(self, kind):
                 key = _phrase(p)
                 if seen.get(key, kind) != kind:
@@ -95,6 +96,7 @@ class _Table:
         self.polite = self.filler | {_phrase(p) for p in phrases.polite}
         self.unsure = frozenset(_phrase(p) for p in phrases.unsure)
         self.cancel = frozenset(_phrase(p) for p in phrases.cancel)
+        self.ending = frozenset(_phrase(p) for p in phrases.ending)
         self.leaving = frozenset(_phrase(p) for p in phrases.leaving)
         self.resume = frozenset(_phrase(p) for p in phrases.resume)
         self.resume_verbs = tuple(dict.fromkeys(_phrase(v) for v in phrases.resuming))
@@ -206,10 +208,12 @@ def _segmented(words: list[str], phrases: frozenset[str], others: frozenset[str]
 @lru_cache(maxsize=1024)
 def says_cancel(text: str, activity: str | None = None, *, polite: bool = False) -> bool:
     """Whether `text` says to stop what is going on ("nah forget this, cancel", "laisse tomber",
-    "never mind, cancel the feedback" where `activity` is the open flow's name); `polite`: with
-    "please" and its kind as filler ("abbrechen bitte"), which a flow's own ending may read first."""
+    "never mind, cancel the feedback" where `activity` is the open flow's name); `polite`: also
+    with "please" and its kind as filler ("abbrechen bitte") and in other words ("i'm done", "ich
+    gebe auf"), which a flow's own ending reads first where it has one."""
     t = _table()
-    return _only(text, t.cancel | _stopping(activity), t.leaving, polite=polite)
+    phrases = t.cancel | _stopping(activity) | (t.ending if polite else frozenset())
+    return _only(text, phrases, t.leaving, polite=polite)
 
 
 @lru_cache(maxsize=64)

@@ -197,3 +197,17 @@ def test_a_polite_cancel_cancels_unless_the_flows_own_ending_reads_it() -> None:
     engine, user = _at("study-pal", "teach me derivatives")
     r = engine.turn("study-pal", user, "stop please")
     assert r.trace is not None and r.trace.route != "command:cancel"
+
+
+@pytest.mark.parametrize("text", ["ugh i give up", "i'm done, no more questions", "ich gebe auf", "ya basta"])
+def test_ending_in_other_words_cancels_where_the_flow_has_no_ending_of_its_own(text: str) -> None:
+    assert says_cancel(text, "onboarding", polite=True) and not says_cancel(text, "onboarding")
+    engine, user = _at("fitness-coach", "hi", "beginner")
+    r = engine.turn("fitness-coach", user, text)
+    assert r.trace is not None and r.trace.route == "command:cancel"
+
+
+def test_a_lesson_ends_itself_on_im_done() -> None:
+    engine, user = _at("study-pal", "teach me limits")
+    r = engine.turn("study-pal", user, "i'm done")
+    assert r.trace is not None and r.trace.route != "command:cancel"
