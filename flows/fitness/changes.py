@@ -111,7 +111,8 @@ FIELDS: list[Amendable[FitnessSlots]] = [
               CLOSED["goal"], "goal"),
     Amendable("target_weight_kg", _named("target", "goal weight", "aim(?:ing)? for", "get (?:down )?to"),
               CLOSED["target_weight_kg"], "target weight"),
-    Amendable("current_weight_kg", re.compile(r"\b(?:i'?m|i am|i weigh|weigh(?:ing)?|my weight)\b.*\d"),
+    # the number within a sentence's reach of the cue: an unbounded ".*\d" rescans to the end from every cue
+    Amendable("current_weight_kg", re.compile(r"\b(?:i'?m|i am|i weigh|weigh(?:ing)?|my weight)\b\D{0,80}\d"),
               _current_weight, "current weight"),
     Amendable("days_per_week", re.compile(r"\b(?:days?|times)\b(?!\s+of)"), CLOSED["days_per_week"], "days a week"),
     Amendable("minutes_per_session", _named("min", "mins", "minutes", "hours?", "hrs?", "sessions?"),
