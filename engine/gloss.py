@@ -93,7 +93,7 @@ def _framed(english: str) -> Callable[[re.Match[str], str], str]:
     return said
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=512)  # a turn's parsers read the same message many times; messages go up to 4,000 characters
 def in_english(text: str) -> str:
     """`text` with the answer words of other languages written in English; `text` itself when it has none."""
     folded = text.lower() if text.isascii() else fold_same_length(text)

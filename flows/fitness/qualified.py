@@ -30,7 +30,7 @@ _EVERY_OTHER_DAY = re.compile(r"\b(?:every (?:other|second) day|alternate days|o
 def range_in(text: str, unit: str) -> tuple[float, float] | None:
     """The two ends of a range `text` gives, in `unit` ("minutes" or "days"); a range in hours
     is in minutes. None when there is no range of that kind."""
-    t = with_digits(fold(text))
+    t = fold(with_digits(text))
     if unit == "days" and _EVERY_OTHER_DAY.search(t):
         return 3.0, 4.0
     for m in _RANGE.finditer(t):

@@ -132,14 +132,14 @@ def parse_weight(text: str, known_unit: str | None = None) -> object:
         # the target is optional: a refusal is no target, as "none" is
         if _NO_TARGET.search(t) or refusal().search(t):
             return EMPTY
-        if not numbers(with_digits(t)):
+        if not numbers(with_digits(text)):
             said = read_yes_no(text)
             if said is False:  # "not yet", "nope, not really"
                 return EMPTY
             if said is True and not hedged(text):  # "i guess so": a yes that says no weight
                 return Invalid("What weight would you like to reach? For example “72 kg” or “160 lb”.")
             return None  # "yes but not sure": cannot decide; asked again (a model may read it)
-        if numbers(with_digits(t)):
+        if numbers(with_digits(text)):
             return Invalid("Please add the unit, kg or lb (for example “72 kg” or “160 lb”).")
         return None
     target = found.target
@@ -197,7 +197,7 @@ _HOURS_CUE = re.compile(
 
 def minutes_in(text: str) -> int | None:
     """Minutes a sentence states: "45 minutes", "an hour", "1 hr 30 min", "an hour and a half"."""
-    t = with_digits(fold(text))
+    t = fold(with_digits(text))
     if m := _HOURS_CUE.search(t):
         if m.group(1):
             return 30
@@ -213,7 +213,7 @@ def minutes_in(text: str) -> int | None:
 
 def parse_minutes(text: str) -> object:
     found = minutes_in(text)
-    return found if found is not None else integer(10, 240, "minutes")(with_digits(fold(text)))
+    return found if found is not None else integer(10, 240, "minutes")(fold(with_digits(text)))
 
 
 EQUIPMENT: dict[str, tuple[str, ...]] = {

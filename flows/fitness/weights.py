@@ -124,7 +124,7 @@ def weigh(text: str, known_unit: str | None = None) -> Weights:
     `known_unit`: the unit the user wrote an earlier weight in; a message whose numbers have
     none ("180" after "I weigh 200 lbs") is read in it.
     """
-    t = with_digits(fold(text))
+    t = fold(with_digits(text))
     raw: list[tuple[re.Match[str], str | None]] = []
     for m in _MENTION.finditer(t):
         unit = m.group(2)
