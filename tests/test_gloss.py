@@ -28,6 +28,8 @@ from engine.gloss import in_english, load_gloss, weekday_names
         ("venerdì dalle 9 alle 11", "friday from 9 to 11"),
         ("demain de 14h à 16h", "tomorrow from 14 to 16"),
         ("pasado mañana por la mañana", "the day after tomorrow in the morning"),
+        ("un quart d'heure", "15 minutes"),
+        ("ich bin eher fortgeschritten", "ich bin eher advanced"),
     ],
 )
 def test_answer_words_of_five_languages_are_written_in_english(typed: str, english: str) -> None:
