@@ -37,12 +37,6 @@ MAX_HANDOFFS = 8
 class FlowRunner(AnswerReader):
     """The flow-running half of a turn."""
 
-    def execute(
-        self, command: Command, replies: Sequence[YesNo] = (), fixes: Sequence[CorrectSlot | WhichSlot] = ()
-    ) -> None:
-        """Carry out one command (engine/turn.py): here, one the model proposed at the question."""
-        raise NotImplementedError
-
     def start(self, name: str, *, seed: dict[str, object] | None = None, handoff: bool = False) -> None:
         """Enter flow `name` (or resume its paused run). A handed-off flow does not read the
         message for its own slots: that message answered the previous flow's question."""
@@ -80,8 +74,9 @@ class FlowRunner(AnswerReader):
         replies: Sequence[YesNo] = (),
         fixes: Sequence[CorrectSlot | WhichSlot | SetSlot] = (),
         rest: str = "",
-    ) -> None:
-        """The message answers the open flow's question, resting in `frame.state`.
+    ) -> Command | None:
+        """The message answers the open flow's question, resting in `frame.state`; returns the
+        command the model found it says instead (engine/proposals.py), for the turn to carry out.
 
         Asides come first, then the flow's any-time extractor (several slots, corrections),
         then the state's parser and, when that cannot tell, the model; a failed answer
@@ -96,7 +91,7 @@ class FlowRunner(AnswerReader):
         """
         opened = self._counted(flow, frame)
         if opened is None:
-            return
+            return None
         slots, state = opened
         sets = [f for f in fixes if isinstance(f, SetSlot)]
         fixes = corrections = [f for f in fixes if isinstance(f, CorrectSlot | WhichSlot)]
@@ -111,22 +106,22 @@ class FlowRunner(AnswerReader):
             # language said at the placement test restarts it); then the corrections are made
             for aside in flow.asides:
                 if aside.match(self.text) and self._aside(flow, frame, slots, state, aside):
-                    return
+                    return None
             slots, noted = self._correct(flow, frame, slots, corrections)
             if not rest.strip():
                 self.emit(f"{noted} {self.question(flow, state, slots)}".strip())
-                return
+                return None
             # the rest of the message is read as usual; what was corrected is said first
             self.emit(noted)
             self.text = rest
         for reply in replies:
             if reply.to == "suggested" and self._answer_suggestion(flow, frame, slots, state, reply):
-                return
+                return None
             if reply.to == "offered" and self._declined(flow, slots, state, reply):
-                return  # a yes was read as the offered message already (reading.as_read)
+                return None  # a yes was read as the offered message already (reading.as_read)
         for aside in flow.asides:
             if aside.match(self.text) and self._aside(flow, frame, slots, state, aside):
-                return
+                return None
         # what was filled ahead, said with what comes next; when the question is answered too, only
         # the questions that will not be asked are named (a body weight beside a target is just kept)
         told = moving = ""
@@ -141,7 +136,7 @@ class FlowRunner(AnswerReader):
             )
             if not rest.strip():
                 self.emit(f"{told} {self.question(flow, state, slots)}".strip())
-                return
+                return None
             fixes = [*fixes, *sets]  # a rest that answers nothing asks again, no attempt used
         before = slots
         slots, changed = self._extract(flow, slots, state.slot)
@@ -151,7 +146,7 @@ class FlowRunner(AnswerReader):
             frame.attempts = 0
             self.emit(moving)
             self.move(flow, frame, slots, ANSWER)
-            return
+            return None
         if changed:
             corrected = [k for k in changed if _corrects(getattr(before, k), getattr(slots, k))]
             if corrected:
@@ -172,39 +167,36 @@ class FlowRunner(AnswerReader):
                     frame.attempts = 0
                     self.emit(f"{moving} {found}".strip())
                     self.move(flow, frame, updated, ANSWER)
-                    return
+                    return None
             self.emit(f"{noted} {self.question(flow, state, slots)}".strip())
-            return
+            return None
         updated, reason, others, proposal = self.parse_answer(flow, state, slots, frame, resuming=resuming)
         if proposal is not None:
-            # what the model found the message says instead, evidenced, with the calls left
-            self.voice.ceiling = self.voice.budget
-            self.execute(proposal)
-            return
+            return proposal  # what the model found the message says instead, evidenced: the turn carries it out
         if updated is not None:
             if frame.attempts:
                 frame.attempts = 0
             self.emit(moving)
             self.move(flow, frame, updated, ANSWER)
-            return
+            return None
         if resuming and reason is None:
             # back after a pause with a message that answers nothing ("hi again"): the question, no reprompt
             self.emit(f"{told} Welcome back! Let's continue. {self.question(flow, state, slots)}".strip())
-            return
+            return None
         if others:
             # the message answered other questions, not this one: noted, and this one asked again
             self.emit(f"{told} {self.question(flow, state, flow.new_slots(frame.slots))}".strip())
-            return
+            return None
         if fixes:
             # the message was a correction (or filled other slots); the rest answers nothing: no attempt
             # used, and what is wrong with a rest that tried ("germna": German?) is said
             why = reason if sets and reason else ""
             self.emit(" ".join(p for p in (told, why, self.question(flow, state, slots)) if p))
-            return
+            return None
         frame.attempts += 1
         if frame.attempts >= state.max_attempts:
             self.fallback(flow, frame, slots, state)
-            return
+            return None
         tier = frame.attempts
         self.trace.notice("reprompt", flow.name, state.name, str(tier))
         expects = state.parser(slots).expects
@@ -222,6 +214,7 @@ class FlowRunner(AnswerReader):
             reason = without_clause(reason, again)  # "7 is out of range." when the question gives the range
         text = f"{reason} {again}" if reason else again
         self.emit(self.phrase(text, f"reprompt:{flow.name}.{state.name}", flow.name) if state.phrased else text)
+        return None
 
     def _counted(self, flow: Flow[Any], frame: FlowFrame) -> tuple[Slots, Ask] | None:
         """A message at the open question: counted towards `max_turns` (no flow may be kept open

@@ -31,7 +31,7 @@ keeping the rest for after it.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -296,16 +296,13 @@ def _label(name: str) -> str:
 class RequestRunner(FlowRunner):
     """The new-request half of a turn: kept at a question, offered or carried out once back in main."""
 
-    def main_request(self, text: str) -> None:
-        """Carry out `text` in the main conversation as if it were said now (engine/turn.py)."""
-        raise NotImplementedError
-
-    def keep_request(self, command: NewRequest, *, answered: bool) -> None:
+    def keep_request(self, command: NewRequest, *, answered: bool, carry_out: Callable[[str], None]) -> None:
         """A new request at the open question: kept for when the flow is done, and said so; unless the
-        message also `answered` the question, the question is asked again, no attempt used."""
+        message also `answered` the question, the question is asked again, no attempt used. With no
+        flow open, `carry_out` does it now (the main conversation's handling, engine/turn.py)."""
         a = self.session.active
         if a is None:
-            self.main_request(command.words)
+            carry_out(command.words)
             return
         flow = self.bot.flow_for(a)
         opened = None
@@ -334,9 +331,10 @@ class RequestRunner(FlowRunner):
         self.emit(f"{noted} (Say 'cancel' to {cancel} it now.)")
         self.emit(self.question(flow, state, slots))
 
-    def offer_kept(self) -> None:
-        """Back in the main conversation with requests kept: each one not for a flow is carried out,
-        then the first one for a flow is offered (a yes starts it); the rest wait for the next time."""
+    def offer_kept(self, carry_out: Callable[[str], None]) -> None:
+        """Back in the main conversation with requests kept: each one not for a flow is carried out
+        (`carry_out`, as if said now), then the first one for a flow is offered (a yes starts it);
+        the rest wait for the next time."""
         carry = self.session.carry
         if not carry.requests:
             return
@@ -361,7 +359,7 @@ class RequestRunner(FlowRunner):
             self.trace.notice("request", k.during, None, "started")
             self.emit(f"You also asked: “{k.text}”.")
             before, history = len(self.reply), len(self.main_messages)
-            self.main_request(k.text)
+            carry_out(k.text)
             said = self.reply[before:]
             if said and said == last and self.session.active is None:
                 # the same answer again (offline, the capabilities): said once

@@ -116,10 +116,10 @@ class Turn(RequestRunner):
             elif isinstance(command, NewRequest):
                 if not beside:
                     self._route("command:new_request")
-                self.keep_request(command, answered=beside)
+                self.keep_request(command, answered=beside, carry_out=self.main_request)
             else:
                 self.execute(command, replies, fixes)
-        self.offer_kept()  # back in the main conversation: what was asked for meanwhile
+        self.offer_kept(self.main_request)  # back in the main conversation: what was asked for meanwhile
         # write
         return self._write()
 
@@ -178,7 +178,11 @@ class Turn(RequestRunner):
                 if a is None:
                     raise DefinitionError("a reading answers a flow, but none is open")
                 self._route("flow")
-                self.flow_turn(self.bot.flow_for(a), a, replies=replies, fixes=fixes, rest=rest)
+                proposed = self.flow_turn(self.bot.flow_for(a), a, replies=replies, fixes=fixes, rest=rest)
+                if proposed is not None:
+                    # what the model found the message says instead, evidenced, with the calls left
+                    self.voice.ceiling = self.voice.budget
+                    self.execute(proposed)
             case AskBack() | Chitchat() if self.session.active is not None:
                 # a question back about the open question, or small talk at it (engine/askback.py)
                 a = self.session.active
@@ -234,6 +238,7 @@ class Turn(RequestRunner):
         self.session.active = paused
         self.trace.notice("resume", flow.name, paused.state)
         self._route(f"entry:{name}")
+        # resuming, only the rules read the message: no model is asked, so nothing is proposed
         self.flow_turn(flow, paused, resuming=True, replies=replies)
 
     def reset(self) -> TurnWrite:
