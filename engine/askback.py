@@ -28,12 +28,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal, get_args
 
-import yaml
-from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, field_validator
 
 from engine.cues import fold_same_length
-from engine.errors import DataFileError
 from engine.extract import Invalid
+from engine.tables import any_of, compiles, load_table
 
 QUESTIONS_BACK_FILE = Path(__file__).parent / "data" / "questions_back.yaml"
 
@@ -44,21 +43,12 @@ SOCIAL: tuple[Social, ...] = get_args(Social)
 REMARKS: frozenset[Social] = frozenset({"compliment", "feeling"})
 
 
-def _compiles(patterns: list[str]) -> list[str]:
-    for p in patterns:
-        try:
-            re.compile(p)
-        except re.error as e:
-            raise ValueError(f"pattern {p!r} does not compile: {e}") from e
-    return patterns
-
-
 class _Openings(BaseModel):
     model_config = ConfigDict(extra="forbid")
     strong: list[str]
     weak: list[str]
 
-    _check = field_validator("strong", "weak")(classmethod(lambda cls, v: _compiles(v)))
+    _check = field_validator("strong", "weak")(classmethod(lambda cls, v: compiles(v)))
 
 
 class _About(BaseModel):
@@ -67,7 +57,7 @@ class _About(BaseModel):
     options: list[str]
     meaning: list[str]
 
-    _check = field_validator("why", "options", "meaning")(classmethod(lambda cls, v: _compiles(v)))
+    _check = field_validator("why", "options", "meaning")(classmethod(lambda cls, v: compiles(v)))
 
 
 class _Talk(BaseModel):
@@ -75,7 +65,7 @@ class _Talk(BaseModel):
     say: str
     phrases: list[str]
 
-    _check = field_validator("phrases")(classmethod(lambda cls, v: _compiles(v)))
+    _check = field_validator("phrases")(classmethod(lambda cls, v: compiles(v)))
 
 
 class QuestionsBackTable(BaseModel):
@@ -94,13 +84,13 @@ class QuestionsBackTable(BaseModel):
     chitchat: dict[Social, _Talk]
 
     _check = field_validator("polar", "proposals", "about_the_question", "elsewhere", "help")(
-        classmethod(lambda cls, v: _compiles(v))
+        classmethod(lambda cls, v: compiles(v))
     )
 
     @field_validator("about_the_question_tail")
     @classmethod
     def _tail_compiles(cls, value: str) -> str:
-        return _compiles([value])[0]
+        return compiles([value])[0]
 
     @field_validator("chitchat")
     @classmethod
@@ -111,16 +101,9 @@ class QuestionsBackTable(BaseModel):
         return value
 
 
-def load_table(path: Path = QUESTIONS_BACK_FILE) -> QuestionsBackTable:
+def load_questions_back(path: Path = QUESTIONS_BACK_FILE) -> QuestionsBackTable:
     """The table, validated; a broken file says what to fix."""
-    try:
-        return QuestionsBackTable.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
-    except (OSError, yaml.YAMLError, ValidationError) as e:
-        raise DataFileError(str(path), [f"questions-back table: {e}"]) from e
-
-
-def _any(patterns: Sequence[str]) -> str:
-    return "(?:" + "|".join(f"(?:{p})" for p in patterns) + ")"
+    return load_table(path, QuestionsBackTable, "questions-back table")
 
 
 @dataclass(frozen=True)
@@ -140,26 +123,26 @@ class _Compiled:
 
 @lru_cache(maxsize=1)
 def _table() -> _Compiled:
-    t = load_table()
+    t = load_questions_back()
     opening = r"\A(?:{})(?![\w'])"
     word = r"(?<![\w']){}(?![\w'])"
     about: list[tuple[About, re.Pattern[str]]] = [
-        ("why", re.compile(word.format(_any(t.about.why)))),
-        ("options", re.compile(word.format(_any(t.about.options)))),
-        ("meaning", re.compile(word.format(_any(t.about.meaning)))),
+        ("why", re.compile(word.format(any_of(t.about.why)))),
+        ("options", re.compile(word.format(any_of(t.about.options)))),
+        ("meaning", re.compile(word.format(any_of(t.about.meaning)))),
     ]
     tail = t.about_the_question_tail
     return _Compiled(
-        strong=re.compile(opening.format(_any(t.interrogatives.strong))),
-        weak=re.compile(opening.format(_any(t.interrogatives.weak))),
-        polar=re.compile(r"\A" + _any(t.polar)),
-        proposal=re.compile(opening.format(_any(t.proposals))),
+        strong=re.compile(opening.format(any_of(t.interrogatives.strong))),
+        weak=re.compile(opening.format(any_of(t.interrogatives.weak))),
+        polar=re.compile(r"\A" + any_of(t.polar)),
+        proposal=re.compile(opening.format(any_of(t.proposals))),
         about=tuple(about),
-        itself=re.compile(rf"{_any(t.about_the_question)}(?: {tail})*"),
-        elsewhere=re.compile(r"(?<![\w'])" + _any(t.elsewhere)),
-        help=re.compile(_any(t.help)),
+        itself=re.compile(rf"{any_of(t.about_the_question)}(?: {tail})*"),
+        elsewhere=re.compile(r"(?<![\w'])" + any_of(t.elsewhere)),
+        help=re.compile(any_of(t.help)),
         filler=frozenset(t.filler),
-        talk=tuple((k, re.compile(_any(v.phrases))) for k, v in t.chitchat.items()),
+        talk=tuple((k, re.compile(any_of(v.phrases))) for k, v in t.chitchat.items()),
         say={k: v.say for k, v in t.chitchat.items()},
     )
 

@@ -27,18 +27,17 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
-import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from engine.commands import Command, CorrectSlot, WhichSlot
 from engine.cues import fold_same_length as _fold_same_length
 from engine.cues import in_english_cues
-from engine.errors import DataFileError
 from engine.extract import Empty, Invalid, Parser, fold, numbers
 from engine.flow import Flow
 from engine.models import Slots
 from engine.numwords import spelled_out
 from engine.states import Ask, Correctable
+from engine.tables import load_table
 
 CORRECTIONS_FILE = Path(__file__).parent / "data" / "corrections.yaml"
 # the pieces of one message are folded several times over (cues, names, negations)
@@ -93,10 +92,7 @@ def _alternation(phrases: list[str]) -> str:
 
 @lru_cache(maxsize=1)
 def _words() -> _Words:
-    try:
-        table = CorrectionWords.model_validate(yaml.safe_load(CORRECTIONS_FILE.read_text(encoding="utf-8")))
-    except (OSError, yaml.YAMLError, ValueError) as e:
-        raise DataFileError(str(CORRECTIONS_FILE), [f"correction words: {e}"]) from e
+    table = load_table(CORRECTIONS_FILE, CorrectionWords, "correction words")
 
     def whole(phrases: list[str]) -> re.Pattern[str]:
         return re.compile(rf"(?<![\w'])(?:{_alternation(phrases)})(?![\w'])")

@@ -19,10 +19,9 @@ from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from engine.errors import DataFileError
+from engine.tables import compiles, load_table
 
 CUES_FILE = Path(__file__).parent / "data" / "cues.yaml"
 
@@ -35,11 +34,7 @@ class Frame(BaseModel):
     @field_validator("pattern")
     @classmethod
     def _compiles(cls, value: str) -> str:
-        try:
-            re.compile(value)
-        except re.error as e:
-            raise ValueError(f"pattern {value!r} does not compile: {e}") from e
-        return value
+        return compiles([value])[0]
 
 
 class CueTable(BaseModel):
@@ -74,11 +69,7 @@ def fold_same_length(text: str) -> str:
 
 def load_cues(path: Path = CUES_FILE) -> CueTable:
     """The cue table, validated; a broken file says what to fix."""
-    try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-        return CueTable.model_validate(raw)
-    except (OSError, yaml.YAMLError, ValueError) as e:
-        raise DataFileError(str(path), [f"cue table: {e}"]) from e
+    return load_table(path, CueTable, "cue table")
 
 
 def phrase_pattern(phrases: list[str], *, then: str = r"(?![\w])") -> re.Pattern[str]:

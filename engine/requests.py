@@ -37,20 +37,19 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from engine.askback import Part, parts, small_talk
 from engine.bot import Bot
 from engine.commands import NewRequest
 from engine.cues import fold_same_length
-from engine.errors import DataFileError
 from engine.extract import Invalid, Parser
 from engine.flow import Flow
 from engine.flowrun import FlowRunner
 from engine.handoff import hold_of
 from engine.models import FlowFrame, KeptRequest, Slots
 from engine.states import Ask
+from engine.tables import any_of, compiles, load_table
 
 REQUESTS_FILE = Path(__file__).parent / "data" / "requests.yaml"
 MAX_KEPT = 5  # requests kept at once while a flow is open
@@ -68,23 +67,14 @@ class RequestsTable(BaseModel):
     contrast: list[str]
     not_requests: list[str]
 
-    @field_validator("asks", "elsewhere", "beside", "topic", "openers", "contrast", "not_requests")
-    @classmethod
-    def _compiles(cls, value: list[str]) -> list[str]:
-        for p in value:
-            try:
-                re.compile(p)
-            except re.error as e:
-                raise ValueError(f"pattern {p!r} does not compile: {e}") from e
-        return value
+    _check = field_validator("asks", "elsewhere", "beside", "topic", "openers", "contrast", "not_requests")(
+        classmethod(lambda cls, v: compiles(v))
+    )
 
 
-def load_table(path: Path = REQUESTS_FILE) -> RequestsTable:
+def load_requests(path: Path = REQUESTS_FILE) -> RequestsTable:
     """The table, validated; a broken file says what to fix."""
-    try:
-        return RequestsTable.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
-    except (OSError, yaml.YAMLError, ValidationError) as e:
-        raise DataFileError(str(path), [f"requests table: {e}"]) from e
+    return load_table(path, RequestsTable, "requests table")
 
 
 @dataclass(frozen=True)
@@ -98,24 +88,20 @@ class _Compiled:
     not_request: re.Pattern[str]
 
 
-def _any(patterns: Sequence[str]) -> str:
-    return "(?:" + "|".join(f"(?:{p})" for p in patterns) + ")"
-
-
 @lru_cache(maxsize=1)
 def _table() -> _Compiled:
-    t = load_table()
+    t = load_requests()
     word = r"(?<![\w']){}(?![\w'])"
     starts = r"(?<![\w']){}"  # stems: "cambi" in "cambio", "losch" in "lösche"
-    topic = _any(t.topic)
+    topic = any_of(t.topic)
     return _Compiled(
-        asks=re.compile(word.format(_any(t.asks))),
-        elsewhere=re.compile(starts.format(_any(t.elsewhere))),
-        beside=re.compile(starts.format(_any(t.beside))),
+        asks=re.compile(word.format(any_of(t.asks))),
+        elsewhere=re.compile(starts.format(any_of(t.elsewhere))),
+        beside=re.compile(starts.format(any_of(t.beside))),
         opens_topic=re.compile(rf"\A(?:and |oh |so |but )?{topic}(?![\w'])"),
-        only_topic=re.compile(rf"\A(?:and |oh |so |but )?(?:{topic}|{_any(t.openers)})(?: (?:question|thing))?\W*\Z"),
-        contrast=re.compile(rf"\A{_any(t.contrast)}(?![\w'])"),
-        not_request=re.compile(word.format(_any(t.not_requests))),
+        only_topic=re.compile(rf"\A(?:and |oh |so |but )?(?:{topic}|{any_of(t.openers)})(?: (?:question|thing))?\W*\Z"),
+        contrast=re.compile(rf"\A{any_of(t.contrast)}(?![\w'])"),
+        not_request=re.compile(word.format(any_of(t.not_requests))),
     )
 
 

@@ -19,11 +19,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, field_validator
 
 from engine.errors import DataFileError
 from engine.extract import fold
+from engine.tables import load_table
 
 COMMANDS_FILE = Path(__file__).parent / "data" / "commands.yaml"
 Said = Literal["cancel", "help", "person", "skip"]
@@ -122,12 +122,12 @@ def _words_pattern(phrases: list[str]) -> re.Pattern[str]:
 
 def load_phrases(path: Path = COMMANDS_FILE) -> CommandPhrases:
     """The command phrases, validated; a broken file says what to fix."""
+    table = load_table(path, CommandPhrases, "command phrases")
     try:
-        table = CommandPhrases.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
         table.check_apart()
-        return table
-    except (OSError, yaml.YAMLError, ValueError) as e:
+    except ValueError as e:
         raise DataFileError(str(path), [f"command phrases: {e}"]) from e
+    return table
 
 
 @lru_cache(maxsize=1)

@@ -14,7 +14,7 @@ import pytest
 from pydantic import Field
 
 from engine import Ask, Bot, Final, Flow, Intent, Slots, T, default_registry, free_text, rating
-from engine.askback import load_table, parts, question_back, small_talk
+from engine.askback import load_questions_back, parts, question_back, small_talk
 from engine.authoring.testing import DialogueFactory
 from engine.commands import AnswerFlow, AskBack, Chitchat, Command, Help
 from engine.errors import DataFileError, DefinitionError
@@ -187,7 +187,7 @@ def test_a_broken_table_says_what_to_fix(tmp_path: Path) -> None:
     bad = tmp_path / "questions_back.yaml"
     bad.write_text("interrogatives: {strong: ['(unclosed'], weak: []}\n", encoding="utf-8")
     with pytest.raises(DataFileError, match="does not compile"):
-        load_table(bad)
+        load_questions_back(bad)
 
 
 def test_every_shipped_asking_state_says_why_it_asks() -> None:

@@ -20,7 +20,7 @@ from engine.commands import AnswerFlow, Command, NewRequest
 from engine.errors import DataFileError
 from engine.models import CarryOver, FlowFrame, KeptRequest, SessionState
 from engine.reading import read
-from engine.requests import MAX_KEPT, load_table, several
+from engine.requests import MAX_KEPT, load_requests, several
 
 AT = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 registry = default_registry()
@@ -247,4 +247,4 @@ def test_a_broken_table_says_what_to_fix(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     with pytest.raises(DataFileError, match="does not compile"):
-        load_table(bad)
+        load_requests(bad)

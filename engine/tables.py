@@ -1,0 +1,44 @@
+"""The engine's word tables (engine/data/*.yaml): loaded into their pydantic models, checked on
+load, and the small pieces of regular-expression building every reader of them shares.
+
+A broken table is a `DataFileError` that names the file and says what to fix; patterns a table
+holds are compiled by its model's validator, so a bad one fails at load, not inside a turn.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TypeVar
+
+import yaml
+from pydantic import BaseModel
+
+from engine.errors import DataFileError
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def load_table(path: Path, model: type[M], what: str) -> M:
+    """`path` read into `model`; any problem (missing file, YAML, a value the model refuses) is a
+    `DataFileError` on the file, prefixed by `what` the table is ("command phrases")."""
+    try:
+        return model.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
+    except (OSError, yaml.YAMLError, ValueError) as e:
+        raise DataFileError(str(path), [f"{what}: {e}"]) from e
+
+
+def compiles(patterns: list[str]) -> list[str]:
+    """A validator's check: every pattern compiles (the error says which one and why)."""
+    for p in patterns:
+        try:
+            re.compile(p)
+        except re.error as e:
+            raise ValueError(f"pattern {p!r} does not compile: {e}") from e
+    return patterns
+
+
+def any_of(patterns: Sequence[str]) -> str:
+    """One alternation of `patterns`, each kept whole."""
+    return "(?:" + "|".join(f"(?:{p})" for p in patterns) + ")"
