@@ -280,12 +280,21 @@ def choice(options: Mapping[str, Sequence[str]], cutoff: float = 0.75, fuzzy: bo
     return Parser(rule, f"one of: {listed}")
 
 
+# how often an English word must be used (wordfreq's zipf scale) to be a word rather than a typo:
+# "none" is 5.3; typos ("beginer", "intermidiate") are near 0
+_A_WORD = 3.0
+
+
 def _closest(t: str, flat: Mapping[str, str], cutoff: float) -> str | None:
     """The option whose word is spelled closest to the answer or one of its words, if close enough."""
     # each distinct word once, and the options within reach of each length once: a long message
     # of the same few words would otherwise compare every one of its words with every option
     by_length: dict[int, list[str]] = {}
     for token in dict.fromkeys([t, *t.split()]):
+        if token not in flat and " " not in token and _zipfs(token)[0] >= _A_WORD:
+            # an English word ("none") is no misspelling of an option ("tone"); a word of another
+            # language may be its cognate ("vegetariano", "contenuti"), which the spelling finds
+            continue
         n = len(token)
         near = by_length.get(n)
         if near is None:

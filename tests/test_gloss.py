@@ -97,3 +97,11 @@ def test_a_broken_table_says_what_to_fix(tmp_path: Path) -> None:
 def test_the_shipped_table_loads() -> None:
     table = load_gloss()
     assert "none" in table.phrases and table.frames
+
+
+def test_a_word_the_gloss_writes_is_no_misspelling_of_an_option() -> None:
+    # "keine Geräte" reads as "none Geräte"; "none" is an English word, not a typo of "tone"
+    from flows.fitness.readers import read_goal
+
+    assert read_goal("keine Geräte") is None and read_goal("none") is None
+    assert read_goal("musle gain") == "muscle_gain"  # a typo is still read
