@@ -37,6 +37,7 @@ from engine.errors import DefinitionError, SlotRejected
 from engine.extract import fold
 from engine.flow import Flow
 from engine.handoff import end_hold
+from engine.kept import RequestRunner
 from engine.llm.port import TextSink
 from engine.models import (
     CarryOver,
@@ -50,7 +51,6 @@ from engine.models import (
     TurnWrite,
 )
 from engine.reading import read
-from engine.requests import RequestRunner
 from engine.states import ANSWER, Ask, render
 from engine.versions import reconcile
 

@@ -18,9 +18,10 @@ from engine import Ask, Bot, Final, Flow, Intent, Slots, T, default_registry, fr
 from engine.authoring.testing import DialogueFactory
 from engine.commands import AnswerFlow, Command, NewRequest
 from engine.errors import DataFileError
+from engine.kept import MAX_KEPT
 from engine.models import CarryOver, FlowFrame, KeptRequest, SessionState
 from engine.reading import read
-from engine.requests import MAX_KEPT, load_requests, several
+from engine.requests import load_requests, several
 
 AT = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 registry = default_registry()
