@@ -1,7 +1,7 @@
 """innerloop: explicit finite-state-machine dialogue flows, persisted per turn.
 
 The public surface; everything a flow author, a bot author or an embedding program needs:
-the parts of a flow and a bot, the answer readers (`rating`, `choice`, `free_text`, ...),
+the parts of a flow and a bot, the answer readers (`rating`, `choice`, `listed_choice`, `picked`, `free_text`, ...),
 the store, the backends, and `load_bot` for a bot that is not installed. The pytest
 harness, `dialogue`, is a fixture the installed package registers (engine/authoring/testing.py).
 """
@@ -69,6 +69,7 @@ from engine.models import (
     StoredRecord,
     TurnTrace,
 )
+from engine.options import listed_choice, picked
 from engine.registry import Registry, default_registry, load_bot
 from engine.runtime import Engine, TurnResult
 from engine.states import Aside, Ask, Correctable, Final, Step, T
@@ -145,9 +146,11 @@ __all__ = [
     "default_registry",
     "free_text",
     "integer",
+    "listed_choice",
     "load_bot",
     "optional",
     "person_name",
+    "picked",
     "rating",
     "review",
     "revise",

@@ -9,14 +9,13 @@ wrong questions. The banks themselves (format, loading, checks): bank_file.py.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
-from engine import DataFileError, Invalid, Parser, Resources
+from engine import DataFileError, Invalid, Parser, Resources, picked
 from engine.cues import in_english_cues
 from engine.said import says_unsure
 from flows.language_buddy.bank_file import LEVELS, Bank, Question, load_bank, load_shipped, normalise
@@ -156,12 +155,12 @@ def dont_know(text: str) -> bool:
 
 
 def _letter(q: Question, text: str) -> str | None:
+    # a listed option: its letter, its text or its place (engine/options.py), in six languages
+    key = picked(text, q.options)
+    if key is not None:
+        return key
     t = normalise(text)
-    m = re.fullmatch(r"\A(?:answer|option|it'?s|it is)?\s*\(?([a-z])\)?[.)]?", t)
-    if m and m.group(1) in q.options:
-        return m.group(1)
-    by_text = [k for k, v in q.options.items() if normalise(v) == t]
-    return by_text[0] if by_text else None
+    return next((k for k, v in q.options.items() if normalise(v) == t), None)
 
 
 def answer_parser(q: Question | None) -> Parser:

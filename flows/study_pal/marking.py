@@ -10,6 +10,7 @@ from fractions import Fraction
 
 from text_to_num import alpha2digit
 
+from engine import picked
 from engine.extract import read_yes_no
 from flows.study_pal.course import (
     Exercise,
@@ -103,20 +104,16 @@ def lone_number(text: str) -> str | None:
 
 
 def _option_letter(text: str, options: Mapping[str, str]) -> str | None:
-    """The option a reply picks: its letter ("b", "(b)", "option b"), its text, or both ("b) x³")."""
+    """The option a reply picks: as any listed option is picked (engine/options.py: its letter,
+    its text, its place), or its text written as this module compares math ("x**3" for "x³")."""
+    key = picked(text, options)
+    if key is not None:
+        return key
     t = normalize(text)
-    m = re.fullmatch(r"\A(?:option|answer|choice)?\(?([a-z0-9]+)[).:]?", t)
-    if m and m.group(1) in options:
-        return m.group(1)
     m = re.match(r"\A(?:option|answer|choice)?\(?([a-z0-9]+)[).:-]", t)
-    if m and m.group(1) in options:
-        rest = t[m.end() :]
-        if rest and normalize(options[m.group(1)]).startswith(rest):
-            return m.group(1)
-    for key, label in options.items():
-        if normalize(label) == t:
-            return key
-    return None
+    if m and m.group(1) in options and t[m.end() :] and normalize(options[m.group(1)]).startswith(t[m.end() :]):
+        return m.group(1)
+    return next((key for key, label in options.items() if normalize(label) == t), None)
 
 
 def check_answer(exercise: Exercise, text: str) -> bool:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from engine import StepContext
+from engine import StepContext, picked
 from engine.extract import Invalid, Parser, read_yes_no
 from flows.study_pal.exits import exit_decision, leaves_for_now
 from flows.study_pal.kept import says_known
@@ -35,7 +35,12 @@ from flows.study_pal.texting import plain
 
 def concept_parser(s: TutoringSlots) -> Parser:
     course = course_of(s)
-    return Parser(course.find, f"a topic: {course.menu()}")
+
+    def rule(text: str) -> object:
+        # the question lists the topics in the course's order: "the second one" picks too
+        return course.find(text) or picked(text, course.order)
+
+    return Parser(rule, f"a topic: {course.menu()}")
 
 
 _INSIST = re.compile(r"\b(anyway|anyways|insist|straight|directly|right away|just teach|skip (?:it|that))\b", re.I)

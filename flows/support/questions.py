@@ -15,8 +15,8 @@ from functools import cache
 import pint
 from pydantic import Field, model_validator
 
-from engine import Slots
-from engine.extract import Invalid, Parser, choice, fold, numbers
+from engine import Slots, listed_choice
+from engine.extract import Invalid, Parser, fold, numbers
 from engine.extract import read_yes_no as _read_yes_no
 from flows.shared.no_answer import words_answer
 from flows.support.kb import Question
@@ -181,8 +181,9 @@ def number_parser(s: ClarificationSlots) -> Parser:
 
 
 def choice_parser(s: ClarificationSlots) -> Parser:
+    # the question lists its choices in order ("Android, iPhone or web"): "the first one" picks
     q = current(s)
-    return choice(choice_words(q.choices, q.synonyms) if q else {})
+    return listed_choice(choice_words(q.choices, q.synonyms) if q else {})
 
 
 def choice_words(choices: list[str], synonyms: Mapping[str, list[str]]) -> dict[str, list[str]]:
