@@ -18,7 +18,7 @@ from engine.commands import AskBack, Chitchat, Command, CorrectSlot, SetSlot, Wh
 from engine.context import StepContext
 from engine.errors import DefinitionError
 from engine.extract import Invalid
-from engine.fill import fill, noted_line
+from engine.fill import fill, noted_line, read_ahead
 from engine.flow import Flow
 from engine.models import (
     FlowFrame,
@@ -61,6 +61,9 @@ class FlowRunner(AnswerReader):
                 if isinstance(s, Ask) and s.prefill:
                     slots = self._try_set(flow, slots, s, s.parser(slots)(self.text)) or slots
             slots = self._extract(flow, slots, None)[0]
+            # the message that starts a flow may answer its questions ahead, its first one too
+            # ("hi! intermediate, no injuries"): read as at a question, with none asked yet
+            slots = fill(flow, slots, read_ahead(flow, None, slots, self.text).sets)[0]
         self.session.active = frame
         self.trace.enter(name, frame.state)
         self.advance(flow, frame, slots)

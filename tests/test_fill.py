@@ -9,7 +9,20 @@ from typing import Literal
 import pytest
 from pydantic import Field
 
-from engine import Ahead, Ask, DefinitionError, Engine, Final, Flow, MemoryStore, T, default_registry
+from engine import (
+    Ahead,
+    Ask,
+    Bot,
+    DefinitionError,
+    Engine,
+    Final,
+    Flow,
+    Intent,
+    MemoryStore,
+    Registry,
+    T,
+    default_registry,
+)
 from engine.commands import SetSlot
 from engine.extract import Parser, choice, free_text, integer
 from engine.fill import clauses, read_ahead
@@ -133,6 +146,21 @@ def test_a_slot_filled_ahead_is_noted_and_its_question_not_asked() -> None:
     session = engine.store.load("fitness-coach", "sam")
     assert session is not None and session.active is not None
     assert session.active.slots["diet"] == "vegetarian" and session.active.slots["allergies"] == ["gluten"]
+
+
+def test_the_message_that_starts_a_flow_answers_its_questions_ahead_the_first_one_too() -> None:
+    """Any flow: what the opening message says is read as at a question, none asked yet."""
+    bot = Bot(
+        name="kitbot", persona="p", flows=[FLOW], capabilities="kits",
+        intents=[Intent("kit", patterns=[r"\bkit\b"], description="a kit")],
+    )  # fmt: skip
+    engine = Engine(MemoryStore(), None, bots=Registry([bot]), clock=lambda: datetime(2026, 11, 26, 10, tzinfo=UTC))
+    result = engine.turn("kitbot", "ana", "new kit please! advanced, 3 days a week, vegan")
+    session = engine.store.load("kitbot", "ana")
+    assert session is not None and session.active is not None
+    assert session.active.slots["level"] == "advanced" and session.active.slots["days"] == 3
+    assert session.active.slots["diet"] == "vegan"
+    assert session.active.state == "minutes" and result.reply.endswith("Minutes?")
 
 
 def test_facts_ahead_beside_a_request_kept_for_later() -> None:
