@@ -35,7 +35,7 @@ from flows.study_pal import timewindow
 from flows.study_pal.analysis import analysis
 from flows.study_pal.course import Course, course_path, get_course
 from flows.study_pal.exits import leaves_for_now
-from flows.study_pal.kept import asks_to_resume, last_lesson, lesson_of
+from flows.study_pal.kept import asks_to_resume, last_lesson, lesson_of, says_known
 from flows.study_pal.lesson import TutoringSlots
 from flows.study_pal.memory import StudyMemory
 from flows.study_pal.plan_edits import memo_of, read_edit, window_of
@@ -112,6 +112,12 @@ CAPABILITIES = (
     "Type 'help' at any time, or 'cancel' to leave an activity."
 )
 
+# what a learner says of a topic they want help with; "limits were easy today" asks for none
+_WANTS_HELP = re.compile(
+    r"\b(?:help|need|want|wanna|would like|struggl\w*|stuck|confus\w*|lost|trouble|problems? with|hard|difficult"
+    r"|(?:don'?t|do not|can'?t|cannot) (?:get|understand)|practi[cs]e|review|revise|study|go over|work on|brush up)\b",
+    re.I,
+)
 _CONTINUE = re.compile(r"^\s*(?:let'?s )?(continue|go on|keep going|next|more|another(?: one)?|resume)\b", re.I)
 _GREETING = re.compile(r"^\W*(hi|hello|hey|good (?:morning|afternoon|evening)|yo)\b", re.I)
 _THANKS = re.compile(r"\b(thanks|thank you|thx|cheers)\b", re.I)
@@ -119,11 +125,16 @@ _BYE = re.compile(r"\b(bye|goodbye|see you|good night|that'?s all)\b", re.I)
 
 
 def asks_about_a_topic(course: Course, text: str) -> bool:
-    """A question naming the course or one of its topics ("what is a limit?", "derivatives?"), or
-    just a topic's name; not a statement such as "I'm done with limits"."""
-    if course.find(text) is None and not course.mentions_course(text):
-        return False
-    return is_question(text) or text.rstrip().endswith("?") or len(text.split()) <= 2
+    """A message about a topic of the course (misspelt too): a question naming it or the course
+    ("what is a limit?", "derivatives?"), a topic's name alone, or what a learner says of a topic
+    they want help with ("i need help with derivitives", "struggling with limits", "I don't get
+    integrals"); not one that only talks of it ("limits were easy today") or says it is known."""
+    asked = is_question(text) or text.rstrip().endswith("?") or len(text.split()) <= 2
+    if course.find(text) is None:
+        return course.mentions_course(text) and asked
+    if asked:
+        return True
+    return bool(_WANTS_HELP.search(text)) and not says_known(text)
 
 
 def converse(ctx: MainContext) -> None:
