@@ -340,6 +340,7 @@ BATTERY = Question(text="Is battery saver or Low Power Mode turned on?", type="y
 REINSTALL = Question(text="Did reinstalling the app help?", type="yes_no")
 CHARGED = Question(text="Were you charged more than once for the same period?", type="yes_no")
 LATE = Question(text="About how many minutes late do they arrive?", type="number", min=1, max=1440)
+SIGN_IN = Question(text="Can you still sign in to your account?", type="yes_no")
 
 
 @pytest.mark.parametrize(
@@ -352,6 +353,8 @@ LATE = Question(text="About how many minutes late do they arrive?", type="number
         (CHARGED, "I was charged twice for Premium", None),  # no yes said: the question is asked
         (BATTERY, "no", None),  # a bare no names no question
         (REINSTALL, "the app crashes, battery saver is on", None),  # another question's words
+        # a no said of something else in the clause, far from the question's words, says nothing of it
+        (SIGN_IN, "someone logged into my account from a device I don't recognize", None),
     ],
 )
 def test_a_yes_no_question_is_read_ahead_from_a_clause_with_its_words_and_a_yes_or_no(

@@ -131,19 +131,33 @@ def _question_words(question: str) -> tuple[str, ...]:
     return tuple(sorted({w[:6] for w in words if len(w) >= 5 and w not in STOPWORDS | _GENERIC | _QUESTION_WORDS}))
 
 
+# how many words may stand between a word of the question and the yes or no said of it: "reinstalling
+# didn't help" says no to reinstalling, "logged into my account from a device I don't recognize"
+# says nothing of the account
+_NEAR = 4
+
+
 def _yes_or_no(q: Question, text: str) -> bool | None:
-    """A clause that names the question by its words and says yes or no to it."""
+    """A clause that names the question by its words and says yes or no to them."""
     stems = _question_words(q.model_dump_json())
     said: set[bool] = set()
     for clause in clauses(text):
         t = fold(clause.text)
-        if not any(w[:6] in stems for w in re.findall(r"[a-z]+", t) if len(w) >= 5):
+        words = list(re.finditer(r"[a-z']+", t))
+        named = [i for i, w in enumerate(words) if len(w.group()) >= 5 and w.group()[:6] in stems]
+        if not named:
             continue
-        if _NO.search(t):
-            said.add(False)
-        elif _YES.search(t):
-            said.add(True)
+        for answer, pattern in ((False, _NO), (True, _YES)):
+            found = [_word_at(words, m.start()) for m in pattern.finditer(t)]
+            if any(abs(f - n) <= _NEAR for f in found for n in named):
+                said.add(answer)
+                break
     return said.pop() if len(said) == 1 else None
+
+
+def _word_at(words: list[re.Match[str]], at: int) -> int:
+    """The index of the word that starts at or holds character `at`."""
+    return next((i for i, w in enumerate(words) if w.end() > at), len(words))
 
 
 def given_reader(s: ClarificationSlots) -> Parser:
