@@ -21,6 +21,7 @@ from engine.extract import Empty, Invalid, Parser, fold
 from engine.flow import Flow
 from engine.models import FlowFrame, Slots
 from engine.proposals import kept, proposed, with_proposal
+from engine.said import unwrapped
 from engine.states import Ask
 from engine.turnbase import TurnBase
 
@@ -94,7 +95,13 @@ class AnswerReader(TurnBase):
     ) -> Answer:
         """The message as the answer to `state`; `resuming` a paused run, a message the rules
         cannot read is no answer, and no model is asked to make it one."""
-        raw = state.parser(slots)(self.text)
+        parser = state.parser(slots)
+        raw = parser(self.text)
+        inner = unwrapped(self.text) if raw is None or isinstance(raw, Invalid) else None
+        if inner is not None:
+            # the answer between an acknowledgement and a "please": "ok. Sofía", "english please"
+            again = parser(inner)
+            raw = raw if again is None or isinstance(again, Invalid) else again
         if isinstance(raw, Empty):
             # "none" to an optional question answers it: the slot's own empty value, never the word
             empty = empty_value(flow.slots, state.slot)

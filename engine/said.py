@@ -293,3 +293,31 @@ def said(text: str, activity: str | None = None) -> Said | None:
     if asks_for_person(text):
         return "person"
     return "skip" if says_skip(text) else None
+
+
+# words that deny: never taken off an answer ("no, gluten" is not "gluten")
+_DENIALS = frozenset({"no", "nah", "nope", "non", "nein", "nee", "ne", "whatever"})
+# an acknowledgement before an answer, beside the filler: "sure, Sofía", "alright. 4"
+_ACKNOWLEDGED = frozenset({"sure", "alright", "all right", "right", "fine", "cool", "got it", "ok then"})
+_THANKS = frozenset({"thanks", "thank you", "thx", "ty", "cheers", "gracias", "merci", "danke", "grazie", "obrigado"})
+
+
+@lru_cache(maxsize=1)
+def _wrapping() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    t = _table()
+    lead = sorted((t.filler - _DENIALS) | _ACKNOWLEDGED, key=len, reverse=True)
+    trail = sorted((t.polite - t.filler) | _THANKS, key=len, reverse=True)
+    words = lambda ws: "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in ws)  # noqa: E731
+    return (
+        re.compile(rf"^\W*(?:(?:{words(lead)})(?:\W+|$))+", re.I),
+        re.compile(rf"(?:(?:^|[\s,.!]+)(?:{words(trail)}))+\W*$", re.I),
+    )
+
+
+def unwrapped(text: str) -> str | None:
+    """`text` without the acknowledgements before an answer and the politeness after it, as
+    typed: "ok. Sofía" is "Sofía", "english please" is "english", "alright, 4 thanks" is "4";
+    None when nothing wraps it (or nothing is left)."""
+    lead, trail = _wrapping()
+    inner = trail.sub("", lead.sub("", text)).strip()
+    return inner if inner and inner != text.strip() else None

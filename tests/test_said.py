@@ -14,7 +14,15 @@ import pytest
 
 from engine import Engine, MemoryStore, SessionState
 from engine.errors import DataFileError
-from engine.said import asks_for_person, load_phrases, says_cancel, says_help, says_resume, says_skip
+from engine.said import (
+    asks_for_person,
+    load_phrases,
+    says_cancel,
+    says_help,
+    says_resume,
+    says_skip,
+    unwrapped,
+)
 
 # (message, the command it says) in six languages; each reads as that command and no other
 SAID = [
@@ -211,3 +219,19 @@ def test_a_lesson_ends_itself_on_im_done() -> None:
     engine, user = _at("study-pal", "teach me limits")
     r = engine.turn("study-pal", user, "i'm done")
     assert r.trace is not None and r.trace.route != "command:cancel"
+
+
+@pytest.mark.parametrize(
+    ("text", "inner"),
+    [
+        ("ok. Sofía", "Sofía"),
+        ("english please", "english"),
+        ("alright, 4 thanks", "4"),
+        ("sure, portuguese por favor", "portuguese"),
+        ("no, gluten", None),  # a denial is never taken off an answer
+        ("Sofía", None),
+        ("ok thank you", None),  # nothing left
+    ],
+)
+def test_an_answer_wrapped_in_acknowledgements_and_politeness(text: str, inner: str | None) -> None:
+    assert unwrapped(text) == inner
