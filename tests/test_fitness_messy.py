@@ -18,7 +18,7 @@ from flows.fitness.anytime import read_anytime
 from flows.fitness.food import parse_allergies, read_diet
 from flows.fitness.profile import FitnessSlots
 from flows.fitness.qualified import days_answer, limitations_answer, minutes_answer
-from flows.fitness.readers import parse_equipment, parse_weight, weekdays_in
+from flows.fitness.readers import days_in, parse_equipment, parse_weight, weekdays_in
 from flows.fitness.weights import weigh
 from flows.fitness.words import WORDS_FILE, load_words
 
@@ -265,4 +265,18 @@ def test_a_number_without_a_unit_is_read_in_the_unit_of_an_earlier_weight() -> N
      ("mw and sat", ["Mon", "Wed", "Sat"]), ("tree", []), ("mwfs", [])],
 )  # fmt: skip
 def test_timetable_letters_name_their_days(text: str, days: list[str]) -> None:
+    assert weekdays_in(text) == days
+
+
+@pytest.mark.parametrize(
+    ("text", "count", "days"),
+    [
+        ("every day except sunday", 6, ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]),
+        ("every day but not on friday", 6, ["Mon", "Tue", "Wed", "Thu", "Sat", "Sun"]),
+        ("daily apart from the weekend", 5, ["Mon", "Tue", "Wed", "Thu", "Fri"]),
+        ("every day", 7, ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]),
+    ],
+)
+def test_days_left_out_are_left_out(text: str, count: int, days: list[str]) -> None:
+    assert days_in(text) == count
     assert weekdays_in(text) == days

@@ -73,7 +73,8 @@ read_level = Parser(_level, "one of: beginner, intermediate, advanced")
 _GOALS: dict[str, list[str]] = {
         "fat_loss": ["fat loss", "lose weight", "weight loss", "lose fat", "burn fat", "slim down", "get lean", "cut",
                      "belly fat", "lose some weight", "drop weight", "drop some weight", "slim", "slimmer",
-                     "lose a few kilos", "lose a few pounds"],
+                     "lose a few kilos", "lose a few pounds", "drop fat", "shed fat", "shed weight",
+                     "shed pounds", "shed some pounds", "get rid of fat", "reduce fat", "lose body fat"],
         "muscle_gain": ["muscle gain", "build muscle", "gain muscle", "bulk", "bulk up", "get stronger", "strength",
                         "muscle", "muscles", "tone", "tone up", "toned", "get toned", "get bigger"],
         "endurance": ["stamina", "cardio", "run a marathon", "marathon", "half marathon", "run longer", "triathlon",
@@ -169,12 +170,13 @@ _WORD_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
 
 
 def days_in(text: str) -> int | None:
-    """Days a week a sentence states: "3 times a week", "twice a week", "every day"."""
+    """Days a week a sentence states: "3 times a week", "twice a week", "every day", "every day
+    except sunday" (6)."""
     m = _DAYS_CUE.search(fold(text))
     if m is None:
         return None
     if m.group(3):
-        return 7
+        return 7 - len(_excepted(fold(text)))
     word = m.group(1) or m.group(2)
     return _WORD_NUMBERS.get(word) or int(word)
 
@@ -354,8 +356,25 @@ _SHORTHAND_RE = re.compile(
 )
 
 
+# "every day except sunday", "all week but not friday": the days after it are left out
+_EXCEPT = re.compile(r"\b(?:except(?: for| on)?|but not(?: on)?|apart from|other than|excluding|besides)\b(.*)")
+
+
+def _excepted(t: str) -> set[Weekday]:
+    m = _EXCEPT.search(t)
+    if m is None:
+        return set()
+    tail = m.group(1)
+    return {_DAY_WORDS[d.group(1)] for d in _DAY_RE.finditer(tail)} | (
+        set(WEEKDAYS[5:]) if re.search(r"\bweekends?\b", tail) else set()
+    )
+
+
 def weekdays_in(text: str) -> list[Weekday]:
     t = fold(text)
+    left_out = _excepted(t)
+    if left_out:
+        t = _EXCEPT.sub(" ", t)
     days: set[Weekday] = set()
     for m in _SHORTHAND_RE.finditer(t):
         days.update(WEEKDAYS[i] for i in _SHORTHANDS[m.group(1)])
@@ -369,4 +388,4 @@ def weekdays_in(text: str) -> list[Weekday]:
         a, b = WEEKDAYS.index(_DAY_WORDS[m.group(1)]), WEEKDAYS.index(_DAY_WORDS[m.group(2)])
         days.update(WEEKDAYS[a : b + 1] if a <= b else WEEKDAYS[a:] + WEEKDAYS[: b + 1])
     days.update(_DAY_WORDS[m.group(1)] for m in _DAY_RE.finditer(t))
-    return [d for d in WEEKDAYS if d in days]
+    return [d for d in WEEKDAYS if d in days and d not in left_out]
