@@ -3,7 +3,8 @@
 Keywords first, as the study assistant's design says; its exit signals ("I'm done",
 "finish", "that's all", "Thanks for your help", "Can you analyze my session?", "Let's
 schedule a study plan") all end the lesson. Asking for the analysis or a plan, or to go on
-another time, ends; asking for more tutoring ("done with this one, give me the next",
+another time, ends (unless it is asked for besides the lesson: "can you also schedule a session
+for friday?" is kept for after it); asking for more tutoring ("done with this one, give me the next",
 "that's all for limits, can you help me with derivatives?") continues; an ending phrase
 ends; a bare "thanks" continues. Only a message with an exit word that none of these
 settles goes to a configured model (temperature 0, END or CONTINUE); offline, or when the
@@ -72,9 +73,21 @@ _ONLY_THANKS = re.compile(r"^\W*(?:(?:ok(?:ay)?|great|cool|nice|perfect|awesome)
                           r"(?: (?:so much|a lot|very much))?\W*$", re.I)  # fmt: skip
 
 
+# "can you also schedule a session for friday?", "make me a plan after this": a plan or an analysis
+# asked for besides the lesson, not instead of it; the engine keeps it for after (engine/requests.py)
+_BESIDES = re.compile(r"\b(?:also|as well|too|afterwards?|after (?:this|that|the lesson|we'?re done))\b", re.I)
+
+
+def asks_besides(text: str) -> bool:
+    """A plan or an analysis asked for besides the lesson, with no ending said."""
+    return bool(_EXIT_WANTS_NEXT_FLOW.search(text) and _BESIDES.search(text) and not _EXIT_END.search(text))
+
+
 def may_exit(text: str) -> bool:
     """The keyword prefilter: only these messages are classified END / CONTINUE at all."""
     text = plain(text)
+    if asks_besides(text):
+        return False
     return any(p.search(text) for p in (_EXIT_WORDS, _EXIT_END, _EXIT_WANTS_NEXT_FLOW))
 
 
