@@ -144,6 +144,8 @@ class YesNo(_Command):
     to: Literal["confirm", "suggested", "offered"]
     subject: str  # the flow, the value or the message the question was about
     yes: bool | None
+    # a kept request's words, when the flow asked back is the one it asked for: what a yes starts it with
+    request: str | None = None
 
 
 class Amend(_Command):

@@ -39,7 +39,8 @@ class FlowRunner(AnswerReader):
 
     def start(self, name: str, *, seed: dict[str, object] | None = None, handoff: bool = False) -> None:
         """Enter flow `name` (or resume its paused run). A handed-off flow does not read the
-        message for its own slots: that message answered the previous flow's question."""
+        message for its own slots: that message answered the previous flow's question; it reads a
+        request kept for it instead, when there is one."""
         flow = self.bot.flow(name)
         self.voice.budget += flow.llm_calls_per_turn
         paused = next((f for f in reversed(self.session.stack) if f.flow == name), None)
@@ -56,17 +57,29 @@ class FlowRunner(AnswerReader):
             slots = flow.slots.model_validate(seed or {})
         except ValidationError as e:
             raise DefinitionError(f"cannot start with {seed!r}: {e}", flow=name) from e
-        if not handoff:
-            for s in flow.states:
-                if isinstance(s, Ask) and s.prefill:
-                    slots = self._try_set(flow, slots, s, s.parser(slots)(self.text)) or slots
-            slots = self._extract(flow, slots, None)[0]
-            # the message that starts a flow may answer its questions ahead, its first one too
-            # ("hi! intermediate, no injuries"): read as at a question, with none asked yet
-            slots = fill(flow, slots, read_ahead(flow, None, slots, self.text).sets)[0]
-        self.session.active = frame
-        self.trace.enter(name, frame.state)
-        self.advance(flow, frame, slots)
+        # a flow handed over to reads the words of a request kept for it ("can you also schedule a
+        # session for friday 4-6pm?"), not the message that answered the previous flow: its
+        # reading ahead and its first steps see them as the message
+        carry = self.session.carry
+        kept = next((k.text for k in carry.requests if k.flow == name), None) if handoff else None
+        if kept is not None:
+            carry.requests = [k for k in carry.requests if k.flow != name]  # carried out: not offered again
+        said = self.text
+        self.text = kept or said
+        try:
+            if not handoff or kept is not None:
+                for s in flow.states:
+                    if isinstance(s, Ask) and s.prefill:
+                        slots = self._try_set(flow, slots, s, s.parser(slots)(self.text)) or slots
+                slots = self._extract(flow, slots, None)[0]
+                # the message that starts a flow may answer its questions ahead, its first one too
+                # ("hi! intermediate, no injuries"): read as at a question, with none asked yet
+                slots = fill(flow, slots, read_ahead(flow, None, slots, self.text).sets)[0]
+            self.session.active = frame
+            self.trace.enter(name, frame.state)
+            self.advance(flow, frame, slots)
+        finally:
+            self.text = said
 
     def flow_turn(
         self,

@@ -80,7 +80,7 @@ class RequestRunner(FlowRunner):
             if k.flow is not None and self.bot.has_flow(k.flow):
                 intent = next((i for i in self.bot.intents if i.flow == k.flow), None)
                 question = intent.question if intent else f"Do you want to start the {_label(k.flow)}?"
-                carry.confirm = k.flow
+                carry.confirm, carry.confirm_words = k.flow, k.text
                 self.trace.notice("request", k.flow, None, "offered")
                 self.emit(f"You also asked: “{k.text}”. {question}")
                 continue

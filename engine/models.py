@@ -133,6 +133,9 @@ class CarryOver(BaseModel):
     suggested: str | None = None
     # the flow a model read in the message, asked back ("Do you want to ...?"): a yes starts it
     confirm: str | None = None
+    # the words of a kept request whose flow is being offered: a yes starts the flow reading them
+    # ("schedule a session for friday 4-6pm" is planned for Friday, not asked again)
+    confirm_words: str | None = None
     # what happened while the user was away (a person's reply, a run closed): told before
     # anything their next message causes
     pending: list[str] = Field(default_factory=list)

@@ -170,7 +170,7 @@ def _main(
     asked = carried.confirm
     out: list[Command] = []
     if asked is not None and bot.has_flow(asked):
-        out.append(YesNo(words=text, to="confirm", subject=asked, yes=read_yes_no(text)))
+        out.append(YesNo(words=text, to="confirm", subject=asked, yes=read_yes_no(text), request=carried.confirm_words))
         if out[0].yes is not None:  # type: ignore[union-attr]
             return out
     name = entry() if bot.entry else None

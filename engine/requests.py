@@ -281,8 +281,19 @@ _SECOND = re.compile(
 )
 
 
+# what opens a request without making one: "can you also teach me ..." is one request, its "also"
+# an adverb, not a second request's start
+_OPENER = re.compile(
+    r"(?:(?:so|ok|okay|and|hey|oh)\s+)?(?:can|could|would|will)\s+(?:you|u)(?:\s+please)?|please|pls|i want you to"
+    r"|i'?d like you to|i need you to",
+    re.IGNORECASE,
+)
+
+
 def several(text: str) -> list[str]:
     """`text` as the requests it makes one after the other ("can you move it an hour later and add
-    decimals": two), or one when it makes one."""
-    out = [p.strip(" ,") for p in _SECOND.split(text)]
-    return [p for p in out if p] if len(out) > 1 else [text]
+    decimals": two), or one when it makes one ("can you also teach me derivatives")."""
+    out = [p for p in (p.strip(" ,") for p in _SECOND.split(text)) if p]
+    if len(out) < 2 or any(_OPENER.fullmatch(p) for p in out):
+        return [text]
+    return out

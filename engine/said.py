@@ -307,11 +307,14 @@ def _wrapping() -> tuple[re.Pattern[str], re.Pattern[str]]:
     t = _table()
     lead = sorted((t.filler - _DENIALS) | _ACKNOWLEDGED, key=len, reverse=True)
     trail = sorted((t.polite - t.filler) | _THANKS, key=len, reverse=True)
-    words = lambda ws: "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in ws)  # noqa: E731
     return (
-        re.compile(rf"^\W*(?:(?:{words(lead)})(?:\W+|$))+", re.I),
-        re.compile(rf"(?:(?:^|[\s,.!]+)(?:{words(trail)}))+\W*$", re.I),
+        re.compile(rf"^\W*(?:(?:{_alternation(lead)})(?:\W+|$))+", re.I),
+        re.compile(rf"(?:(?:^|[\s,.!]+)(?:{_alternation(trail)}))+\W*$", re.I),
     )
+
+
+def _alternation(words: list[str]) -> str:
+    return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in words)
 
 
 def unwrapped(text: str) -> str | None:

@@ -192,8 +192,8 @@ class Turn(RequestRunner):
                 raise DefinitionError("a reading asks back about a question, but no flow is open")
             case Resume(flow=name):
                 self._resume_paused(name, replies)
-            case YesNo(to="confirm", subject=name, yes=yes):
-                self._confirm(name, yes)
+            case YesNo(to="confirm", subject=name, yes=yes, request=request):
+                self._confirm(name, yes, request)
             case Chitchat():
                 self._main()
             case Amend():
@@ -334,13 +334,18 @@ class Turn(RequestRunner):
             self.voice.sink = sink
         self.emit(said.text, shown=said.shown)
 
-    def _confirm(self, flow: str, answer: bool | None) -> None:
-        """The answer to "Do you want to ...?": yes starts the flow, no is acknowledged; neither
-        is only noted (the reading goes on to its next command)."""
+    def _confirm(self, flow: str, answer: bool | None, request: str | None = None) -> None:
+        """The answer to "Do you want to ...?": yes starts the flow, reading the kept `request`
+        that asked for it when there is one; no is acknowledged; neither is only noted (the
+        reading goes on to its next command)."""
         self.trace.notice("route", detail=f"{flow}: {'yes' if answer else 'no' if answer is False else 'not answered'}")
         if answer is True:
             self._route(f"confirmed:{flow}")
-            self.start(flow)
+            said, self.text = self.text, request or self.text
+            try:
+                self.start(flow)
+            finally:
+                self.text = said
         elif answer is False:
             self._route("main")
             self.emit("OK, no problem.")

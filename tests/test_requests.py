@@ -6,6 +6,7 @@ session is back in the main conversation; several requests in one main-conversat
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,7 @@ import pytest
 from pydantic import Field
 
 from bench.commands_corpus import load
-from engine import Ask, Bot, Final, Flow, Intent, Slots, T, default_registry, free_text, rating
+from engine import Ahead, Ask, Bot, Final, Flow, Intent, Parser, Slots, T, default_registry, free_text, rating
 from engine.authoring.testing import DialogueFactory
 from engine.commands import AnswerFlow, Command, NewRequest
 from engine.errors import DataFileError
@@ -190,6 +191,27 @@ def test_a_request_is_kept_uses_no_attempt_and_is_offered_when_the_flow_ends(dia
     chat.say("yes").expect(flow="plan", state="topic")
 
 
+def test_a_yes_to_a_kept_request_starts_its_flow_reading_its_words(dialogue: DialogueFactory) -> None:
+    """What the request said is not asked again: the flow it starts reads it ahead, as at its start."""
+    bot = _bot()
+    plan = bot.flow("plan")
+    topic = Parser(lambda t: m.group(1) if (m := re.search(r"\bfor the (\w+)", t)) else None, "a topic")
+    bot = Bot(
+        name="rater", persona="p", capabilities=bot.capabilities, intents=bot.intents,
+        flows=[bot.flow("rate"), Flow(
+            name="plan", slots=PlanSlots, states=plan.states, transitions=plan.transitions,
+            ahead=(Ahead("topic", parser=topic, alone=True),),
+        )],
+    )  # fmt: skip
+    chat = dialogue("rater", bots=bot)
+    chat.say("I want to rate")
+    chat.say("also make me a plan for the exam").expect(state="rating", reply_contains=["Noted"])
+    chat.say("4")
+    chat.say("nothing more").expect(flow="main", reply_contains=["Shall I make you a plan now?"])
+    chat.say("yes").expect(flow="main", reply_contains=["Planned."])
+    assert "Planned exam." in [m.content for m in chat.history]  # its summary: the topic read from the request
+
+
 def test_a_request_for_the_main_conversation_is_carried_out_after_a_cancel(dialogue: DialogueFactory) -> None:
     chat = dialogue("rater", bots=_bot())
     chat.say("I want to rate")
@@ -232,6 +254,8 @@ def test_stored_sessions_without_kept_requests_still_load() -> None:
     ("text", "asks"),
     [
         ("can you move it an hour later and add decimals", ["can you move it an hour later", "add decimals"]),
+        # "also" inside one request, after what only opens it
+        ("can you also teach me derivatives after this?", ["can you also teach me derivatives after this?"]),
         ("add statistics, then move it to friday", ["add statistics", "move it to friday"]),
         ("teach me limits and derivatives", ["teach me limits and derivatives"]),
         ("I run and swim", ["I run and swim"]),
