@@ -13,7 +13,7 @@ from typing import Literal, cast
 from pydantic import Field
 
 from engine import Ask, Correctable, Final, Flow, RecordDraft, Slots, Step, StepContext, T
-from engine.extract import choice, rating, sentiment
+from engine.extract import Invalid, choice, rating, sentiment
 from flows.shared.feedback_answers import category_reader, comment_anywhere, rating_change, sentiment_anywhere
 from flows.shared.no_answer import words_answer
 
@@ -34,7 +34,25 @@ class FeedbackSlots(Slots):
 read_sentiment = sentiment()
 CATEGORIES = {
     "bug": ["bugs", "crash", "crashes", "crashed", "error", "broken", "freeze", "glitch"],
-    "latency": ["slow", "lag", "laggy", "latency", "takes forever", "speed", "wait", "delay"],
+    "latency": [
+        "slow",
+        "lag",
+        "laggy",
+        "latency",
+        "takes forever",
+        "take forever",
+        "taking forever",
+        "took forever",
+        "speed",
+        "wait",
+        "delay",
+        "to load",
+        "loading",
+        "loads",
+        "load time",
+        "freezes up",
+        "spinner",
+    ],
     "content": ["lesson", "lessons", "exercise", "exercises", "wrong answer", "content", "vocabulary"],
     "usability": ["confusing", "hard to use", "ui", "interface", "navigation", "design", "button"],
     "other": ["something else", "other", "none of these"],
@@ -43,6 +61,7 @@ CATEGORIES = {
 read_category = category_reader(CATEGORIES)
 # the details are free text: only a category named outright counts, no close spellings
 spot_category = choice(CATEGORIES, fuzzy=False)
+_SAYS = {c: choice({c: CATEGORIES[c]}, fuzzy=False) for c in CATEGORIES}
 
 
 def opening(s: FeedbackSlots) -> str:
@@ -72,7 +91,13 @@ def settle_sentiment(ctx: StepContext[FeedbackSlots]) -> None:
 
 
 def sense_category(ctx: StepContext[FeedbackSlots]) -> None:
-    found = spot_category(ctx.slots.comment or "")
+    comment = ctx.slots.comment or ""
+    found = spot_category(comment)
+    if isinstance(found, Invalid):
+        # "the exercises take forever to load": what went wrong (slow, broken, confusing) says the
+        # area better than where it went wrong (the exercises), when only one such word is there
+        wrong = [c for c in ("bug", "latency", "usability") if _SAYS[c](comment) == c]
+        found = wrong[0] if len(wrong) == 1 else found
     if isinstance(found, str) and found != "other":
         ctx.slots.category = cast(Category, found)
 
