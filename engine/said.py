@@ -299,22 +299,42 @@ def said(text: str, activity: str | None = None) -> Said | None:
 _DENIALS = frozenset({"no", "nah", "nope", "non", "nein", "nee", "ne", "whatever"})
 # an acknowledgement before an answer, beside the filler: "sure, Sofía", "alright. 4"
 _ACKNOWLEDGED = frozenset({"sure", "alright", "all right", "right", "fine", "cool", "got it", "ok then"})
-_THANKS = frozenset({"thanks", "thank you", "thx", "ty", "cheers", "gracias", "merci", "danke", "grazie", "obrigado"})
+_THANKS = frozenset({
+    "thanks", "thank you", "thx", "ty", "cheers", "thanks a lot", "thank you so much", "many thanks",
+    "gracias", "merci", "danke", "grazie", "obrigado", "obrigada",
+})  # fmt: skip
 
 
 @lru_cache(maxsize=1)
-def _wrapping() -> tuple[re.Pattern[str], re.Pattern[str]]:
+def _wrapping() -> tuple[re.Pattern[str], tuple[str, ...]]:
+    """What may lead an answer (a pattern anchored at its start) and what may trail it (phrases,
+    folded, taken off its end one at a time: a pattern searched from every position would take
+    quadratic time on "please, please, please …")."""
     t = _table()
     lead = sorted((t.filler - _DENIALS) | _ACKNOWLEDGED, key=len, reverse=True)
-    trail = sorted((t.polite - t.filler) | _THANKS, key=len, reverse=True)
-    return (
-        re.compile(rf"^\W*(?:(?:{_alternation(lead)})(?:\W+|$))+", re.I),
-        re.compile(rf"(?:(?:^|[\s,.!]+)(?:{_alternation(trail)}))+\W*$", re.I),
-    )
+    trail = tuple(sorted((t.polite - t.filler) | _THANKS, key=len, reverse=True))
+    # possessive: a run of punctuation is taken once, never tried again split up
+    return re.compile(rf"^\W*+(?:(?:{_alternation(lead)})(?:\W++|$))++", re.I), trail
 
 
 def _alternation(words: list[str]) -> str:
     return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in words)
+
+
+def _without_trailing(text: str, phrases: tuple[str, ...]) -> str:
+    """`text` without the `phrases` at its end (each standing as words), as typed."""
+    while True:
+        stripped = text.rstrip(" \t\n,.!;:")
+        folded = fold(stripped)
+        if len(folded) != len(stripped):  # folding changed the length: compare no further
+            return stripped
+        cut = next(
+            (p for p in phrases if folded.endswith(p) and (len(folded) == len(p) or not folded[-len(p) - 1].isalnum())),
+            None,
+        )
+        if cut is None:
+            return stripped
+        text = stripped[: -len(cut)]
 
 
 def unwrapped(text: str) -> str | None:
@@ -322,5 +342,5 @@ def unwrapped(text: str) -> str | None:
     typed: "ok. Sofía" is "Sofía", "english please" is "english", "alright, 4 thanks" is "4";
     None when nothing wraps it (or nothing is left)."""
     lead, trail = _wrapping()
-    inner = trail.sub("", lead.sub("", text)).strip()
+    inner = _without_trailing(lead.sub("", text), trail).strip()
     return inner if inner and inner != text.strip() else None
