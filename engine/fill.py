@@ -47,6 +47,7 @@ from pydantic import JsonValue, ValidationError
 from engine.commands import SetSlot
 from engine.extract import Empty, Invalid, Parser, fold
 from engine.models import Slots
+from engine.utterance import Utterance, as_utterance
 
 if TYPE_CHECKING:
     from engine.flow import Flow
@@ -140,19 +141,57 @@ def _cues(flow: Flow[Any], slot: str, a: Ahead | None) -> re.Pattern[str] | None
     return _cue_pattern((slot.replace("_", " "), *(a.cues if a else ()), *names))
 
 
+class _Declared(NamedTuple):
+    """One entry of a flow's `ahead` with what never changes between turns: its reader (or the
+    callable that picks it from the slots) and the words that name its slot."""
+
+    ahead: Ahead
+    chosen: Parser | Callable[[Any], Parser]
+    cue: re.Pattern[str] | None
+
+
+class _FlowTable(NamedTuple):
+    flow: Flow[Any]  # kept, so the id it is filed under stays this flow's
+    declared: tuple[_Declared, ...]
+    asked_cues: dict[str, re.Pattern[str] | None]
+
+
+# per flow, built on its first message and kept: flows are defined once per process
+_TABLES: dict[int, _FlowTable] = {}
+
+
+def _table(flow: Flow[Any]) -> _FlowTable:
+    table = _TABLES.get(id(flow))
+    if table is None or table.flow is not flow:
+        out: list[_Declared] = []
+        for entry in flow.ahead:
+            a = declared(entry)
+            chosen = a.parser or flow.parser_of(a.slot)
+            if chosen is not None:
+                out.append(_Declared(a, chosen, _cues(flow, a.slot, a)))
+        table = _TABLES[id(flow)] = _FlowTable(flow, tuple(out), {})
+    return table
+
+
+def _asked_cue(flow: Flow[Any], slot: str) -> re.Pattern[str] | None:
+    """The words that name the asked slot (whether or not it is declared ahead)."""
+    cues = _table(flow).asked_cues
+    if slot not in cues:
+        own = next((declared(e) for e in flow.ahead if declared(e).slot == slot), None)
+        cues[slot] = _cues(flow, slot, own)
+    return cues[slot]
+
+
 def _open(flow: Flow[Any], slots: Slots, asked: str | None) -> list[_Open]:
     """The declared slots a message may fill now: empty, not the asked one, with a parser."""
     out: list[_Open] = []
-    for entry in flow.ahead:
-        a = declared(entry)
+    for d in _table(flow).declared:
+        a = d.ahead
         if a.slot == asked or not _empty(slots, a.slot):
             continue
-        chosen = a.parser or flow.parser_of(a.slot)
-        if chosen is None:
-            continue
-        parser = chosen if isinstance(chosen, Parser) else chosen(slots)
+        parser = d.chosen if isinstance(d.chosen, Parser) else d.chosen(slots)
         # a free-text reader takes any words: only a clause that names its slot is its
-        out.append(_Open(a.slot, parser, _cues(flow, a.slot, a), a.alone and not parser.greedy, a.whole))
+        out.append(_Open(a.slot, parser, d.cue, a.alone and not parser.greedy, a.whole))
     return out
 
 
@@ -171,13 +210,19 @@ def _value(parser: Parser, text: str) -> object:
     return None if found is None or isinstance(found, (Invalid, Empty)) else found
 
 
-def _answered(parser: Parser, text: str) -> bool:
-    """Does the asked question's parser read an answer from `text`? "none" to an optional
-    question is one (it declines): never another slot's value ("nothing" is no diet then)."""
+_FAILED = Invalid("the reader failed")  # a parser that raised: no value, no answer
+
+
+def _read(parser: Parser, text: str) -> object:
     try:
-        found = parser(text)
+        return parser(text)
     except (ValueError, TypeError):
-        return False
+        return _FAILED
+
+
+def _answers(found: object) -> bool:
+    """Is what the asked question's parser read an answer? "none" to an optional question is one
+    (it declines): never another slot's value ("nothing" is no diet then)."""
     return isinstance(found, Empty) or (found is not None and not isinstance(found, Invalid))
 
 
@@ -192,34 +237,46 @@ class Filled(NamedTuple):
     rest: str
 
 
-def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, text: str) -> Filled:
-    """The slots `text` fills besides the one `state` asks for (None: the flow is starting), as
-    `SetSlot` commands with the clause that says each, and what is left for the question."""
+def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utterance | str) -> Filled:
+    """The slots the message fills besides the one `state` asks for (None: the flow is starting),
+    as `SetSlot` commands with the clause that says each, and what is left for the question."""
+    heard = as_utterance(said)
+    text = heard.text
     if not flow.ahead:
         return Filled([], text)
     candidates = _open(flow, slots, state.slot if state is not None else None)
-    if not candidates:
+    # a slot is read only in a clause that names it, unless its values name it by themselves or
+    # it reads the whole message: when no cue word is in the message at all, nothing is read
+    if not any(c.whole or c.alone or (c.cue is not None and c.cue.search(heard.folded)) for c in candidates):
         return Filled([], text)
     parts = clauses(text)[:MAX_CLAUSES]
     asked = state.parser(slots) if state is not None else None
-    own = next((declared(e) for e in flow.ahead if declared(e).slot == state.slot), None) if state else None
-    asked_cue = _cues(flow, state.slot, own) if state is not None else None
+    asked_cue = _asked_cue(flow, state.slot) if state is not None else None
     found: dict[str, list[tuple[int, object]]] = {}
     whole: dict[str, object] = {}
-    answer = _value(asked, text) if asked is not None and not asked.greedy else None
+    # what the asked question's parser reads, per text: the whole message is often one clause
+    reads: dict[str, object] = {}
+
+    def asked_reads(typed: str) -> object:
+        if typed not in reads:
+            reads[typed] = _read(asked, typed) if asked is not None else None
+        return reads[typed]
+
+    whole_read = asked_reads(text) if asked is not None and not asked.greedy else None
+    answer = None if whole_read is None or isinstance(whole_read, (Invalid, Empty)) else whole_read
     for c in candidates:
-        said = _value(c.parser, text) if c.whole else None
+        said_whole = _value(c.parser, text) if c.whole else None
         # the value the asked question reads in the message is its answer, not another slot's too
         if (
-            said is not None
-            and said != answer
-            and ((c.cue is not None and c.cue.search(fold(text))) or (c.alone and not _number(said)))
+            said_whole is not None
+            and said_whole != answer
+            and ((c.cue is not None and c.cue.search(heard.folded)) or (c.alone and not _number(said_whole)))
         ):
-            whole[c.slot] = said
+            whole[c.slot] = said_whole
     for i, clause in enumerate(parts):
         if text[clause.end : clause.end + 2].lstrip().startswith("?"):
             continue  # a question states no fact: "is 15 minutes even worth it?"
-        answers = asked is not None and not asked.greedy and _answered(asked, clause.text)
+        answers = asked is not None and not asked.greedy and _answers(asked_reads(clause.text))
         folded = fold(clause.text)
         # a clause that names the asked slot, and its parser reads, is its answer whatever else it names
         if answers and asked_cue is not None and asked_cue.search(folded):
@@ -288,16 +345,16 @@ def _rest(text: str, parts: list[Clause], taken: set[int]) -> str:
     return ", ".join(runs)
 
 
-def ahead_commands(flow: Flow[Any], state: Ask[Any], values: dict[str, Any], text: str) -> Filled:
+def ahead_commands(flow: Flow[Any], state: Ask[Any], values: dict[str, Any], said: Utterance | str) -> Filled:
     """The read stage's entry: `read_ahead` at the open question, over the run's stored slots
     (slots this code cannot read are the flow's own reading's to report: nothing is read ahead)."""
     if not flow.ahead or not state.corrections:
-        return Filled([], text)
+        return Filled([], said.text if isinstance(said, Utterance) else said)
     try:
         slots = flow.new_slots(values)
     except ValidationError:
-        return Filled([], text)
-    return read_ahead(flow, state, slots, text)
+        return Filled([], said.text if isinstance(said, Utterance) else said)
+    return read_ahead(flow, state, slots, said)
 
 
 def fill(flow: Flow[Any], slots: Slots, sets: Sequence[SetSlot]) -> tuple[Slots, list[str]]:

@@ -47,6 +47,7 @@ from engine.requests import at_question as request_at
 from engine.requests import several
 from engine.said import said, says_cancel, says_resume
 from engine.states import Ask
+from engine.utterance import Utterance
 
 CANCEL_WORDS = {"cancel", "stop", "abort", "cancel this", "stop this", "/cancel"}
 HELP_WORDS = {"help", "/help", "?", "help me", "what do you need?"}
@@ -69,7 +70,8 @@ def read(
     """What `text` asks for; `entry` runs the bot's entry rule (asked only when no flow is open
     and no question asked back is answered); `latest` finds the user's saved records a message
     may amend (engine/amend.py)."""
-    word = " ".join(text.lower().split()).rstrip(".!")
+    heard = Utterance(text)  # the message analysed once, read by field by the readers below
+    word = heard.bare
     commands: list[Command]
     a = session.active
     here = bot.flow_for(a).named.get(a.state) if a is not None else None
@@ -97,13 +99,15 @@ def read(
         interrupt = bot.intent_for(text, allowed=open_to) if open_to else None
         replies = [] if interrupt else _replies(carried, text)
         # an earlier answer corrected ("wait, I meant 3") is read first; the rest answers the question
-        fixes, rest = ([], text) if interrupt else correction_commands(flow, a.state, a.slots, text)
+        fixes, rest = ([], text) if interrupt else correction_commands(flow, a.state, a.slots, heard)
         # a request for something else is kept for after the flow (engine/requests.py)
-        asked = request_at(bot, flow, here, a, text) if isinstance(here, Ask) and not interrupt and not fixes else None
+        asked = request_at(bot, flow, here, a, heard) if isinstance(here, Ask) and not interrupt and not fixes else None
         # other facts the message gives ("vegetarian, and gluten intolerant"): engine/fill.py
         question = here if isinstance(here, Ask) and not interrupt else None
         sets, rest = (
-            ahead_commands(flow, question, a.slots, rest) if question is not None and asked is None else ([], rest)
+            ahead_commands(flow, question, a.slots, heard if rest == text else rest)
+            if question is not None and asked is None
+            else ([], rest)
         )
         aside = None
         if (

@@ -1,0 +1,53 @@
+"""One message as the read stage's readers see it: analysed once per turn, read by field.
+
+The readers of the read stage (engine/reading.py: the command phrases, corrections, new requests,
+slots filled ahead, questions back) each folded, lower-cased and counted the numbers of the same
+message on their own, several times a turn. `Utterance` holds what they share, each field computed
+the first time a reader asks for it and kept for the others; a reader whose cue words cannot
+occur in it tells so from a field and returns at once.
+
+The fields keep each reader's own meaning (nothing here decides what a word says):
+
+- `folded`: casefolded, accents stripped, whitespace collapsed (`engine.extract.fold`);
+- `lowered`: lower case without accents, one character for one, so a position in it is one in the
+  message (`engine.cues.fold_same_length`): a slice of it is the slice of the message folded;
+- `bare`: lower case, whitespace collapsed, a trailing "." or "!" dropped: how a command word
+  alone is compared ("cancel", "help");
+- `numbers`: every number the message says, in digits or in words (`engine.extract.numbers`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from engine.cues import fold_same_length
+from engine.extract import fold, numbers
+
+
+@dataclass(frozen=True)
+class Utterance:
+    """A message's text and what the readers read from it (computed on first use, then kept)."""
+
+    text: str
+
+    @cached_property
+    def folded(self) -> str:
+        return fold(self.text)
+
+    @cached_property
+    def lowered(self) -> str:
+        return fold_same_length(self.text)
+
+    @cached_property
+    def bare(self) -> str:
+        return " ".join(self.text.lower().split()).rstrip(".!")
+
+    @cached_property
+    def numbers(self) -> tuple[float, ...]:
+        return tuple(numbers(self.text))
+
+
+def as_utterance(said: Utterance | str) -> Utterance:
+    """`said` as an `Utterance`: a reader called with the text alone (a test, a tool) analyses it itself."""
+    return said if isinstance(said, Utterance) else Utterance(said)
