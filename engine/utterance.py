@@ -18,11 +18,34 @@ The fields keep each reader's own meaning (nothing here decides what a word says
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cached_property
+from typing import Any, Generic, TypeVar, overload
 
 from engine.cues import fold_same_length
 from engine.extract import fold, numbers
+
+T = TypeVar("T")
+
+
+class _once(Generic[T]):  # noqa: N801 (used as a decorator, like functools.cached_property)
+    """A field computed on first use and kept in the instance, as `functools.cached_property`
+    does, without the lock that takes on Python 3.11 (an utterance lives in one turn's thread)."""
+
+    def __init__(self, make: Callable[[Any], T]) -> None:
+        self.make = make
+        self.name = make.__name__
+
+    @overload
+    def __get__(self, instance: None, owner: type[Any] | None = None) -> _once[T]: ...
+    @overload
+    def __get__(self, instance: object, owner: type[Any] | None = None) -> T: ...
+    def __get__(self, instance: object | None, owner: type[Any] | None = None) -> T | _once[T]:
+        if instance is None:
+            return self
+        value = self.make(instance)
+        instance.__dict__[self.name] = value  # found before this descriptor from now on
+        return value
 
 
 @dataclass(frozen=True)
@@ -31,19 +54,19 @@ class Utterance:
 
     text: str
 
-    @cached_property
+    @_once
     def folded(self) -> str:
         return fold(self.text)
 
-    @cached_property
+    @_once
     def lowered(self) -> str:
         return fold_same_length(self.text)
 
-    @cached_property
+    @_once
     def bare(self) -> str:
         return " ".join(self.text.lower().split()).rstrip(".!")
 
-    @cached_property
+    @_once
     def numbers(self) -> tuple[float, ...]:
         return tuple(numbers(self.text))
 
