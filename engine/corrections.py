@@ -38,7 +38,7 @@ from engine.models import Slots
 from engine.numwords import spelled_out
 from engine.states import Ask, Correctable
 from engine.tables import load_table
-from engine.utterance import Utterance, as_utterance
+from engine.utterance import Utterance
 
 CORRECTIONS_FILE = Path(__file__).parent / "data" / "corrections.yaml"
 # the pieces of one message are folded several times over (cues, names, negations)
@@ -473,11 +473,12 @@ def _may_correct(heard: Utterance) -> bool:
 
 
 def correction_commands(
-    flow: Flow[Any], state: str, values: dict[str, Any], said: Utterance | str
+    flow: Flow[Any], state: str, values: dict[str, Any], said: Utterance | str, checked: Slots | None = None
 ) -> tuple[list[Command], str]:
     """The read stage's part: the commands the corrections in the message give at `state` of
-    `flow` (whose slots hold `values`), and the words left for the open question."""
-    heard = as_utterance(said)
+    `flow` (whose slots hold `values`; `checked`: those as the turn validated them on load), and
+    the words left for the open question."""
+    heard = said if isinstance(said, Utterance) else Utterance(said)
     text = heard.text
     here = flow.state(state)
     if not isinstance(here, Ask) or not here.corrections or not (flow.correctable or flow.corrects):
@@ -486,7 +487,7 @@ def correction_commands(
         return [], _repaired(heard)  # nothing filled yet that could be corrected: no slots model built
     if not _may_correct(heard):
         return [], _repaired(heard)  # no cue, no old value said as wrong: an answer like any other
-    found = read_corrections(flow, here, flow.new_slots(values), text)
+    found = read_corrections(flow, here, checked if checked is not None else flow.new_slots(values), text)
     if found.unclear:
         return [WhichSlot(words=text, slots=found.unclear)], ""
     # a number taken back in what is left is read as the number meant

@@ -47,7 +47,7 @@ from pydantic import JsonValue, ValidationError
 from engine.commands import SetSlot
 from engine.extract import Empty, Invalid, Parser, fold
 from engine.models import Slots
-from engine.utterance import Utterance, as_utterance
+from engine.utterance import Utterance
 
 if TYPE_CHECKING:
     from engine.flow import Flow
@@ -240,14 +240,20 @@ class Filled(NamedTuple):
 def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utterance | str) -> Filled:
     """The slots the message fills besides the one `state` asks for (None: the flow is starting),
     as `SetSlot` commands with the clause that says each, and what is left for the question."""
-    heard = as_utterance(said)
+    heard = said if isinstance(said, Utterance) else Utterance(said)
     text = heard.text
     if not flow.ahead:
         return Filled([], text)
-    candidates = _open(flow, slots, state.slot if state is not None else None)
-    # a slot is read only in a clause that names it, unless its values name it by themselves or
-    # it reads the whole message: when no cue word is in the message at all, nothing is read
-    if not any(c.whole or c.alone or (c.cue is not None and c.cue.search(heard.folded)) for c in candidates):
+    # a slot's value counts only where its cue words name it, or where its values name it by
+    # themselves (`alone`): with neither possible, no parser is built or run
+    asked_slot = state.slot if state is not None else None
+    if not any(
+        d.ahead.slot != asked_slot and (d.ahead.alone or (d.cue is not None and d.cue.search(heard.folded)))
+        for d in _table(flow).declared
+    ):
+        return Filled([], text)
+    candidates = _open(flow, slots, asked_slot)
+    if not any(c.alone or (c.cue is not None and c.cue.search(heard.folded)) for c in candidates):
         return Filled([], text)
     parts = clauses(text)[:MAX_CLAUSES]
     asked = state.parser(slots) if state is not None else None
@@ -265,7 +271,9 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
     whole_read = asked_reads(text) if asked is not None and not asked.greedy else None
     answer = None if whole_read is None or isinstance(whole_read, (Invalid, Empty)) else whole_read
     for c in candidates:
-        said_whole = _value(c.parser, text) if c.whole else None
+        if not c.whole or not (c.alone or (c.cue is not None and c.cue.search(heard.folded))):
+            continue  # what it would read could not count: no parser run
+        said_whole = _value(c.parser, text)
         # the value the asked question reads in the message is its answer, not another slot's too
         if (
             said_whole is not None
@@ -345,16 +353,20 @@ def _rest(text: str, parts: list[Clause], taken: set[int]) -> str:
     return ", ".join(runs)
 
 
-def ahead_commands(flow: Flow[Any], state: Ask[Any], values: dict[str, Any], said: Utterance | str) -> Filled:
+def ahead_commands(
+    flow: Flow[Any], state: Ask[Any], values: dict[str, Any], said: Utterance | str, checked: Slots | None = None
+) -> Filled:
     """The read stage's entry: `read_ahead` at the open question, over the run's stored slots
-    (slots this code cannot read are the flow's own reading's to report: nothing is read ahead)."""
+    (`checked`: those slots as the turn validated them on load; slots this code cannot read are
+    the flow's own reading's to report: nothing is read ahead)."""
     if not flow.ahead or not state.corrections:
         return Filled([], said.text if isinstance(said, Utterance) else said)
-    try:
-        slots = flow.new_slots(values)
-    except ValidationError:
-        return Filled([], said.text if isinstance(said, Utterance) else said)
-    return read_ahead(flow, state, slots, said)
+    if checked is None:
+        try:
+            checked = flow.new_slots(values)
+        except ValidationError:
+            return Filled([], said.text if isinstance(said, Utterance) else said)
+    return read_ahead(flow, state, checked, said)
 
 
 def fill(flow: Flow[Any], slots: Slots, sets: Sequence[SetSlot]) -> tuple[Slots, list[str]]:

@@ -48,7 +48,7 @@ from engine.flow import Flow
 from engine.models import FlowFrame, Slots
 from engine.states import Ask
 from engine.tables import any_of, compiles, load_table
-from engine.utterance import Utterance, as_utterance
+from engine.utterance import Utterance
 
 REQUESTS_FILE = Path(__file__).parent / "data" / "requests.yaml"
 
@@ -193,17 +193,20 @@ def _cues(bot: Bot, open_flow: str, heard: Utterance, found: Sequence[Part], n: 
     )
 
 
-def at_question(bot: Bot, flow: Flow[Any], state: Ask, frame: FlowFrame, said: Utterance | str) -> Found | None:
-    """The message at `state`'s open question as a new request, with what of it still answers the question."""
+def at_question(
+    bot: Bot, flow: Flow[Any], state: Ask, frame: FlowFrame, said: Utterance | str, checked: Slots | None = None
+) -> Found | None:
+    """The message at `state`'s open question as a new request, with what of it still answers the
+    question (`checked`: the frame's slots as the turn validated them on load)."""
     table = _table()
-    heard = as_utterance(said)
+    heard = said if isinstance(said, Utterance) else Utterance(said)
     text = heard.text
     found = [p for p in parts(text) if p.role != "filler"]
     cues = [_cues(bot, flow.name, heard, found, n) for n in range(len(found))]
     if not any(c.any for c in cues):
         return None  # most answers: no slots read, no parser asked
     try:
-        slots = flow.new_slots(frame.slots)
+        slots = checked if checked is not None else flow.new_slots(frame.slots)
         parser = state.parser(slots)
     except (ValidationError, ValueError):
         return None  # slots this code cannot read: the flow's own reading says what is wrong

@@ -70,7 +70,3 @@ class Utterance:
     def numbers(self) -> tuple[float, ...]:
         return tuple(numbers(self.text))
 
-
-def as_utterance(said: Utterance | str) -> Utterance:
-    """`said` as an `Utterance`: a reader called with the text alone (a test, a tool) analyses it itself."""
-    return said if isinstance(said, Utterance) else Utterance(said)
