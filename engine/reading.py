@@ -76,7 +76,8 @@ def read(
     word = heard.bare
     commands: list[Command]
     a = session.active
-    here = bot.flow_for(a).named.get(a.state) if a is not None else None
+    open_flow = bot.flow_for(a) if a is not None else None
+    here = open_flow.named.get(a.state) if open_flow is not None and a is not None else None
     # like cancel and help, these come before the flow's asides (some asides match any text)
     asking = isinstance(here, Ask)
     # cancel, help, a person or a skip, alone or in a sentence; with no run open, the paused one is
@@ -95,8 +96,8 @@ def read(
         commands = [Handoff(words=text)]
     elif asking and command == "skip" and not _aside_for(bot, session, text):
         commands = [Skip(words=text)]
-    elif a is not None:
-        flow = bot.flow_for(a)
+    elif a is not None and open_flow is not None:
+        flow = open_flow
         valid = checked.get(id(a)) if checked is not None else None
         open_to = flow.interrupts if isinstance(here, Ask) and here.interruptible else ()
         interrupt = bot.intent_for(text, allowed=open_to) if open_to else None
@@ -141,7 +142,8 @@ def read(
     else:
         commands = _main(bot, session, carried, text, entry, latest)
     answered = any(isinstance(c, (AnswerFlow, Resume)) for c in commands)
-    return Reading(text=as_read(carried, text) if answered else text, commands=commands)
+    # every command was validated when it was made: the reading only holds them
+    return Reading.model_construct(text=as_read(carried, text) if answered else text, commands=commands)
 
 
 def _paused(session: SessionState) -> str | None:
