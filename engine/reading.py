@@ -142,8 +142,7 @@ def read(
     else:
         commands = _main(bot, session, carried, text, entry, latest)
     answered = any(isinstance(c, (AnswerFlow, Resume)) for c in commands)
-    # every command was validated when it was made: the reading only holds them
-    return Reading.model_construct(text=as_read(carried, text) if answered else text, commands=commands)
+    return Reading(text=as_read(carried, text) if answered else text, commands=commands)
 
 
 def _paused(session: SessionState) -> str | None:
