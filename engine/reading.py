@@ -105,7 +105,11 @@ def read(
         # an earlier answer corrected ("wait, I meant 3") is read first; the rest answers the question
         fixes, rest = ([], text) if interrupt else correction_commands(flow, a.state, a.slots, heard, valid)
         # a request for something else is kept for after the flow (engine/requests.py)
-        asked = request_at(bot, flow, here, a, heard, valid) if isinstance(here, Ask) and not interrupt and not fixes else None
+        asked = (
+            request_at(bot, flow, here, a, heard, valid)
+            if isinstance(here, Ask) and not interrupt and not fixes
+            else None
+        )
         # other facts the message gives ("vegetarian, and gluten intolerant"): engine/fill.py
         question = here if isinstance(here, Ask) and not interrupt else None
         sets, rest = (

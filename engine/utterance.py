@@ -28,7 +28,7 @@ from engine.extract import fold, numbers
 T = TypeVar("T")
 
 
-class _once(Generic[T]):  # noqa: N801 (used as a decorator, like functools.cached_property)
+class _once(Generic[T]):  # lower case: a decorator, as functools.cached_property is
     """A field computed on first use and kept in the instance, as `functools.cached_property`
     does, without the lock that takes on Python 3.11 (an utterance lives in one turn's thread)."""
 
@@ -69,4 +69,3 @@ class Utterance:
     @_once
     def numbers(self) -> tuple[float, ...]:
         return tuple(numbers(self.text))
-
