@@ -261,12 +261,12 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
     found: dict[str, list[tuple[int, object]]] = {}
     whole: dict[str, object] = {}
     # what the asked question's parser reads, per text: the whole message is often one clause
-    reads: dict[str, object] = {}
+    asked_read: dict[str, object] = {}
 
     def asked_reads(typed: str) -> object:
-        if typed not in reads:
-            reads[typed] = _read(asked, typed) if asked is not None else None
-        return reads[typed]
+        if typed not in asked_read:
+            asked_read[typed] = _read(asked, typed) if asked is not None else None
+        return asked_read[typed]
 
     whole_read = asked_reads(text) if asked is not None and not asked.greedy else None
     answer = None if whole_read is None or isinstance(whole_read, (Invalid, Empty)) else whole_read
