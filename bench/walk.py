@@ -7,7 +7,9 @@ Two messages, each on a fresh SQLite store after the turns that lead to it (not 
 a feedback rating ("4", on the benchmark bot of bench/turn_overhead.py: main conversation +
 the shared feedback flow) and a fitness answer ("beginner", the first answer of the fitness
 coach's onboarding). Only `Engine.turn` for that message is traced, from the call to the
-return: load, the turn, commit.
+return: load, the turn, commit. Before it, another user walks the same states with another
+answer ("5", "intermediate"), as a server's earlier conversations would: the word tables and
+per-flow tables a state loads on first use are not the walk's, what is kept per message text is.
 
 Traced with `sys.setprofile`: a call into a function of a project file (under engine/,
 flows/, cli.py; not the venv, not the standard library) or a return to one, that moves from
