@@ -37,6 +37,7 @@ How a message is read:
 from __future__ import annotations
 
 import re
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -151,25 +152,26 @@ class _Declared(NamedTuple):
 
 
 class _FlowTable(NamedTuple):
-    flow: Flow[Any]  # kept, so the id it is filed under stays this flow's
+    flow: weakref.ref[Flow[Any]]  # the flow it was built for (an id may be another's later)
     declared: tuple[_Declared, ...]
     asked_cues: dict[str, re.Pattern[str] | None]
 
 
-# per flow, built on its first message and kept: flows are defined once per process
+# per flow, built on its first message and kept for as long as the flow lives
 _TABLES: dict[int, _FlowTable] = {}
 
 
 def _table(flow: Flow[Any]) -> _FlowTable:
     table = _TABLES.get(id(flow))
-    if table is None or table.flow is not flow:
+    if table is None or table.flow() is not flow:
         out: list[_Declared] = []
         for entry in flow.ahead:
             a = declared(entry)
             chosen = a.parser or flow.parser_of(a.slot)
             if chosen is not None:
                 out.append(_Declared(a, chosen, _cues(flow, a.slot, a)))
-        table = _TABLES[id(flow)] = _FlowTable(flow, tuple(out), {})
+        table = _TABLES[id(flow)] = _FlowTable(weakref.ref(flow), tuple(out), {})
+        weakref.finalize(flow, _TABLES.pop, id(flow), None)
     return table
 
 
