@@ -128,14 +128,6 @@ def _cue_pattern(cues: tuple[str, ...]) -> re.Pattern[str] | None:
     return re.compile(rf"(?<![^\W\d_])(?:{'|'.join(re.escape(w) for w in words)})(?![^\W\d_])")
 
 
-class _Open(NamedTuple):
-    slot: str
-    parser: Parser
-    cue: re.Pattern[str] | None
-    alone: bool
-    whole: bool
-
-
 def _cues(flow: Flow[Any], slot: str, a: Ahead | None) -> re.Pattern[str] | None:
     """The words that name `slot` in a clause: its name, its `Ahead` cues, its `Correctable` names."""
     names = [n for c in flow.correctable if not isinstance(c, str) and c.slot == slot for n in c.names]
@@ -184,17 +176,36 @@ def _asked_cue(flow: Flow[Any], slot: str) -> re.Pattern[str] | None:
     return cues[slot]
 
 
+class _Open:
+    """A declared slot the message may fill now. Its reader, which a flow may pick from the slots,
+    is made the first time a clause needs it: most clauses are decided by their cue words alone."""
+
+    __slots__ = ("_chosen", "_parser", "_slots", "cue", "declared_alone", "slot", "whole")
+
+    def __init__(self, declared: _Declared, slots: Slots) -> None:
+        self.slot, self.cue, self.whole = declared.ahead.slot, declared.cue, declared.ahead.whole
+        # the flow says its values name it (`Ahead.alone`); `alone` is whether they do here
+        self.declared_alone = declared.ahead.alone
+        self._chosen, self._slots = declared.chosen, slots
+        self._parser: Parser | None = None
+
+    @property
+    def parser(self) -> Parser:
+        if self._parser is None:
+            chosen = self._chosen
+            self._parser = chosen if isinstance(chosen, Parser) else chosen(self._slots)
+        return self._parser
+
+    @property
+    def alone(self) -> bool:
+        """May its value count in a clause that names no slot? A free-text reader takes any words:
+        only a clause that names its slot is its."""
+        return self.declared_alone and not self.parser.greedy
+
+
 def _open(flow: Flow[Any], slots: Slots, asked: str | None) -> list[_Open]:
     """The declared slots a message may fill now: empty, not the asked one, with a parser."""
-    out: list[_Open] = []
-    for d in _table(flow).declared:
-        a = d.ahead
-        if a.slot == asked or not _empty(slots, a.slot):
-            continue
-        parser = d.chosen if isinstance(d.chosen, Parser) else d.chosen(slots)
-        # a free-text reader takes any words: only a clause that names its slot is its
-        out.append(_Open(a.slot, parser, d.cue, a.alone and not parser.greedy, a.whole))
-    return out
+    return [_Open(d, slots) for d in _table(flow).declared if d.ahead.slot != asked and _empty(slots, d.ahead.slot)]
 
 
 def _empty(slots: Slots, name: str) -> bool:
@@ -255,7 +266,7 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
     ):
         return Filled([], text)
     candidates = _open(flow, slots, asked_slot)
-    if not any(c.alone or (c.cue is not None and c.cue.search(heard.folded)) for c in candidates):
+    if not any(c.declared_alone or (c.cue is not None and c.cue.search(heard.folded)) for c in candidates):
         return Filled([], text)
     parts = clauses(text)[:MAX_CLAUSES]
     asked = state.parser(slots) if state is not None else None
@@ -273,7 +284,7 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
     whole_read = asked_reads(text) if asked is not None and not asked.greedy else None
     answer = None if whole_read is None or isinstance(whole_read, (Invalid, Empty)) else whole_read
     for c in candidates:
-        if not c.whole or not (c.alone or (c.cue is not None and c.cue.search(heard.folded))):
+        if not c.whole or not ((c.cue is not None and c.cue.search(heard.folded)) or c.alone):
             continue  # what it would read could not count: no parser run
         said_whole = _value(c.parser, text)
         # the value the asked question reads in the message is its answer, not another slot's too
@@ -295,7 +306,7 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
             if c.whole:
                 continue
             named = c.cue is not None and c.cue.search(folded) is not None
-            if not named and (not c.alone or answers):
+            if not named and (answers or not c.alone):
                 continue  # decided without running the slot's parser (most slots, most clauses)
             read = _value(c.parser, clause.text)
             if read is None or (not named and _number(read)):
