@@ -7,7 +7,9 @@ Two messages, each on a fresh SQLite store after the turns that lead to it (not 
 a feedback rating ("4", on the benchmark bot of bench/turn_overhead.py: main conversation +
 the shared feedback flow) and a fitness answer ("beginner", the first answer of the fitness
 coach's onboarding). Only `Engine.turn` for that message is traced, from the call to the
-return: load, the turn, commit.
+return: load, the turn, commit. Before it, another user walks the same states with another
+answer ("5", "intermediate"), as a server's earlier conversations would: the word tables and
+per-flow tables a state loads on first use are not the walk's, what is kept per message text is.
 
 Traced with `sys.setprofile`: a call into a function of a project file (under engine/,
 flows/, cli.py; not the venv, not the standard library) or a return to one, that moves from
@@ -76,12 +78,16 @@ class Walk:
         return back
 
 
-def walk(bot: str, before: list[str], message: str, make: Callable[[SqlStore], Engine]) -> Walk:
+def walk(bot: str, before: list[str], message: str, warm: str, make: Callable[[SqlStore], Engine]) -> Walk:
     store = SqlStore(str(Path(tempfile.mkdtemp(prefix="innerloop-walk-")) / "walk.db"))
     engine = make(store)
     for text in before:
         engine.turn(bot, "walker", text)
-    engine.turn(bot, "warm", before[0] if before else message)  # lazily built parts, not this walk's
+    # lazily built parts (word tables, compiled patterns, per-flow tables) are not this walk's: a
+    # server has them warm after its first conversations, so another user walks the same states
+    # first, with another answer at the last (what is remembered per message text stays cold)
+    for text in [*before, warm]:
+        engine.turn(bot, "warm", text)
     traced = Walk()
     sys.setprofile(traced)
     try:
@@ -92,9 +98,10 @@ def walk(bot: str, before: list[str], message: str, make: Callable[[SqlStore], E
     return traced
 
 
-CASES: list[tuple[str, str, list[str], str, Callable[[SqlStore], Engine]]] = [
-    ("feedback rating", BOT, ["I want to give feedback"], "4", lambda s: Engine(s, bots=BOTS)),
-    ("fitness answer", "fitness-coach", ["hi"], "beginner", lambda s: Engine(s)),
+# (label, bot, the turns before, the message walked, the warm-up's answer in its place)
+CASES: list[tuple[str, str, list[str], str, str, Callable[[SqlStore], Engine]]] = [
+    ("feedback rating", BOT, ["I want to give feedback"], "4", "5", lambda s: Engine(s, bots=BOTS)),
+    ("fitness answer", "fitness-coach", ["hi"], "beginner", "intermediate", lambda s: Engine(s)),
 ]
 
 
@@ -104,8 +111,8 @@ def main() -> None:
     args = ap.parse_args()
     print(f"{'message':<28} {'modules':>8} {'hops':>6} {'returns':>8}")
     walks = []
-    for label, bot, before, message, make in CASES:
-        w = walk(bot, before, message, make)
+    for label, bot, before, message, warm, make in CASES:
+        w = walk(bot, before, message, warm, make)
         walks.append((label, w))
         print(f"{label + ' ' + repr(message):<28} {len(w.modules):>8} {w.hops:>6} {w.returns:>8}")
     if args.path:

@@ -17,6 +17,8 @@ from engine.flow import Flow
 from engine.models import FlowFrame, FlowRun, Resources
 
 MAIN = "main"
+# a backreference (numbered or named), a named group (a name used twice does not compile) or inline flags
+_SELF_REFERENCE = re.compile(r"\\[1-9]|\(\?P[<=]|\(\?<[A-Za-z_]|\(\?[aiLmsux]+[):]")
 
 
 @dataclass(frozen=True)
@@ -35,6 +37,9 @@ class Intent:
     confirm: str = ""
 
     def matches(self, text: str) -> bool:
+        combined = self._combined
+        if combined is not None:
+            return combined.search(text) is not None
         return any(p.search(text) for p in self._compiled)
 
     def cued(self, text: str) -> bool:
@@ -54,6 +59,19 @@ class Intent:
     @functools.cached_property
     def _compiled(self) -> list[re.Pattern[str]]:
         return [re.compile(p, re.IGNORECASE) for p in self.patterns]
+
+    @functools.cached_property
+    def _combined(self) -> re.Pattern[str] | None:
+        """The patterns as one alternation: one search where a read tries them all (the read stage
+        asks each intent of the bot at every question). Patterns that number or name their groups
+        for a backreference, or set flags of their own, are kept apart (joined they would not mean
+        the same)."""
+        if len(self.patterns) < 2 or any(_SELF_REFERENCE.search(p) for p in self.patterns):
+            return None
+        try:
+            return re.compile("|".join(f"(?:{p})" for p in self.patterns), re.IGNORECASE)
+        except re.error:
+            return None
 
 
 @dataclass

@@ -38,6 +38,7 @@ from engine.models import Slots
 from engine.numwords import spelled_out
 from engine.states import Ask, Correctable
 from engine.tables import load_table
+from engine.utterance import Utterance
 
 CORRECTIONS_FILE = Path(__file__).parent / "data" / "corrections.yaml"
 # the pieces of one message are folded several times over (cues, names, negations)
@@ -432,6 +433,11 @@ def _cue_or_no(text: str) -> bool:
     return _words().cue.search(folded) is not None or _words().negation.fullmatch(folded.strip(" ,.!")) is not None
 
 
+def _repaired(heard: Utterance) -> str:
+    """`self_repaired`, told at once by the numbers already read that nothing is taken back."""
+    return heard.text if len(heard.numbers) < 2 else self_repaired(heard.text)
+
+
 def self_repaired(text: str) -> str:
     """A number taken back within the message, as the number meant: "three days a week, no wait,
     four" is "4 days a week" (said ahead, it must not store 3). A clause that is a cue and one
@@ -460,23 +466,28 @@ def self_repaired(text: str) -> str:
     return text
 
 
-def _may_correct(text: str) -> bool:
+def _may_correct(heard: Utterance) -> bool:
     """Every way a correction is read starts from a cue, a negation, a swap or a leading no."""
-    w, folded = _words(), fold_same_length(text)
+    w, folded = _words(), heard.lowered
     return bool(w.cue.search(folded) or w.negation.search(folded) or w.swap.search(folded) or _LEADING_NO.match(folded))
 
 
-def correction_commands(flow: Flow[Any], state: str, values: dict[str, Any], text: str) -> tuple[list[Command], str]:
-    """The read stage's part: the commands the corrections in `text` give at `state` of `flow`
-    (whose slots hold `values`), and the words left for the open question."""
+def correction_commands(
+    flow: Flow[Any], state: str, values: dict[str, Any], said: Utterance | str, checked: Slots | None = None
+) -> tuple[list[Command], str]:
+    """The read stage's part: the commands the corrections in the message give at `state` of
+    `flow` (whose slots hold `values`; `checked`: those as the turn validated them on load), and
+    the words left for the open question."""
+    heard = said if isinstance(said, Utterance) else Utterance(said)
+    text = heard.text
     here = flow.state(state)
     if not isinstance(here, Ask) or not here.corrections or not (flow.correctable or flow.corrects):
-        return [], self_repaired(text)
+        return [], _repaired(heard)
     if flow.corrects is None and all(values.get(n) in (None, [], {}) for n in flow.correctable_names):
-        return [], self_repaired(text)  # nothing filled yet that could be corrected: no slots model built
-    if not _may_correct(text):
-        return [], self_repaired(text)  # no cue, no old value said as wrong: an answer like any other
-    found = read_corrections(flow, here, flow.new_slots(values), text)
+        return [], _repaired(heard)  # nothing filled yet that could be corrected: no slots model built
+    if not _may_correct(heard):
+        return [], _repaired(heard)  # no cue, no old value said as wrong: an answer like any other
+    found = read_corrections(flow, here, checked if checked is not None else flow.new_slots(values), text)
     if found.unclear:
         return [WhichSlot(words=text, slots=found.unclear)], ""
     # a number taken back in what is left is read as the number meant

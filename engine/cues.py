@@ -60,6 +60,8 @@ class CueTable(BaseModel):
 
 def fold_same_length(text: str) -> str:
     """Lower case without accents, one character for one, so positions stay those of `text`."""
+    if text.isascii():  # no accent, no typographic apostrophe, and ASCII lower-cases one for one
+        return text.lower()
     out = []
     for ch in text.replace("’", "'"):
         base = unicodedata.normalize("NFKD", ch)[:1] or ch

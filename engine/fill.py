@@ -37,6 +37,7 @@ How a message is read:
 from __future__ import annotations
 
 import re
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -47,6 +48,7 @@ from pydantic import JsonValue, ValidationError
 from engine.commands import SetSlot
 from engine.extract import Empty, Invalid, Parser, fold
 from engine.models import Slots
+from engine.utterance import Utterance
 
 if TYPE_CHECKING:
     from engine.flow import Flow
@@ -126,34 +128,84 @@ def _cue_pattern(cues: tuple[str, ...]) -> re.Pattern[str] | None:
     return re.compile(rf"(?<![^\W\d_])(?:{'|'.join(re.escape(w) for w in words)})(?![^\W\d_])")
 
 
-class _Open(NamedTuple):
-    slot: str
-    parser: Parser
-    cue: re.Pattern[str] | None
-    alone: bool
-    whole: bool
-
-
 def _cues(flow: Flow[Any], slot: str, a: Ahead | None) -> re.Pattern[str] | None:
     """The words that name `slot` in a clause: its name, its `Ahead` cues, its `Correctable` names."""
     names = [n for c in flow.correctable if not isinstance(c, str) and c.slot == slot for n in c.names]
     return _cue_pattern((slot.replace("_", " "), *(a.cues if a else ()), *names))
 
 
+class _Declared(NamedTuple):
+    """One entry of a flow's `ahead` with what never changes between turns: its reader (or the
+    callable that picks it from the slots) and the words that name its slot."""
+
+    ahead: Ahead
+    chosen: Parser | Callable[[Any], Parser]
+    cue: re.Pattern[str] | None
+
+
+class _FlowTable(NamedTuple):
+    flow: weakref.ref[Flow[Any]]  # the flow it was built for (an id may be another's later)
+    declared: tuple[_Declared, ...]
+    asked_cues: dict[str, re.Pattern[str] | None]
+
+
+# per flow, built on its first message and kept for as long as the flow lives
+_TABLES: dict[int, _FlowTable] = {}
+
+
+def _table(flow: Flow[Any]) -> _FlowTable:
+    table = _TABLES.get(id(flow))
+    if table is None or table.flow() is not flow:
+        out: list[_Declared] = []
+        for entry in flow.ahead:
+            a = declared(entry)
+            chosen = a.parser or flow.parser_of(a.slot)
+            if chosen is not None:
+                out.append(_Declared(a, chosen, _cues(flow, a.slot, a)))
+        table = _TABLES[id(flow)] = _FlowTable(weakref.ref(flow), tuple(out), {})
+        weakref.finalize(flow, _TABLES.pop, id(flow), None)
+    return table
+
+
+def _asked_cue(flow: Flow[Any], slot: str) -> re.Pattern[str] | None:
+    """The words that name the asked slot (whether or not it is declared ahead)."""
+    cues = _table(flow).asked_cues
+    if slot not in cues:
+        own = next((declared(e) for e in flow.ahead if declared(e).slot == slot), None)
+        cues[slot] = _cues(flow, slot, own)
+    return cues[slot]
+
+
+class _Open:
+    """A declared slot the message may fill now. Its reader, which a flow may pick from the slots,
+    is made the first time a clause needs it: most clauses are decided by their cue words alone."""
+
+    __slots__ = ("_chosen", "_parser", "_slots", "cue", "declared_alone", "slot", "whole")
+
+    def __init__(self, declared: _Declared, slots: Slots) -> None:
+        self.slot, self.cue, self.whole = declared.ahead.slot, declared.cue, declared.ahead.whole
+        # the flow says its values name it (`Ahead.alone`); `alone` is whether they do here
+        self.declared_alone = declared.ahead.alone
+        self._chosen, self._slots = declared.chosen, slots
+        self._parser: Parser | None = None
+
+    @property
+    def parser(self) -> Parser:
+        if self._parser is None:
+            chosen = self._chosen
+            self._parser = chosen if isinstance(chosen, Parser) else chosen(self._slots)
+        return self._parser
+
+    @property
+    def alone(self) -> bool:
+        """May its value count in a clause that names no slot? A free-text reader takes any words:
+        only a clause that names its slot is its."""
+        return self.declared_alone and not self.parser.greedy
+
+
 def _open(flow: Flow[Any], slots: Slots, asked: str | None) -> list[_Open]:
     """The declared slots a message may fill now: empty, not the asked one, with a parser."""
-    out: list[_Open] = []
-    for entry in flow.ahead:
-        a = declared(entry)
-        if a.slot == asked or not _empty(slots, a.slot):
-            continue
-        chosen = a.parser or flow.parser_of(a.slot)
-        if chosen is None:
-            continue
-        parser = chosen if isinstance(chosen, Parser) else chosen(slots)
-        # a free-text reader takes any words: only a clause that names its slot is its
-        out.append(_Open(a.slot, parser, _cues(flow, a.slot, a), a.alone and not parser.greedy, a.whole))
-    return out
+    return [_Open(d, slots) for d in _table(flow).declared if d.ahead.slot != asked and _empty(slots, d.ahead.slot)]
 
 
 def _empty(slots: Slots, name: str) -> bool:
@@ -171,13 +223,19 @@ def _value(parser: Parser, text: str) -> object:
     return None if found is None or isinstance(found, (Invalid, Empty)) else found
 
 
-def _answered(parser: Parser, text: str) -> bool:
-    """Does the asked question's parser read an answer from `text`? "none" to an optional
-    question is one (it declines): never another slot's value ("nothing" is no diet then)."""
+_FAILED = Invalid("the reader failed")  # a parser that raised: no value, no answer
+
+
+def _read(parser: Parser, text: str) -> object:
     try:
-        found = parser(text)
+        return parser(text)
     except (ValueError, TypeError):
-        return False
+        return _FAILED
+
+
+def _answers(found: object) -> bool:
+    """Is what the asked question's parser read an answer? "none" to an optional question is one
+    (it declines): never another slot's value ("nothing" is no diet then)."""
     return isinstance(found, Empty) or (found is not None and not isinstance(found, Invalid))
 
 
@@ -192,34 +250,54 @@ class Filled(NamedTuple):
     rest: str
 
 
-def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, text: str) -> Filled:
-    """The slots `text` fills besides the one `state` asks for (None: the flow is starting), as
-    `SetSlot` commands with the clause that says each, and what is left for the question."""
+def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utterance | str) -> Filled:
+    """The slots the message fills besides the one `state` asks for (None: the flow is starting),
+    as `SetSlot` commands with the clause that says each, and what is left for the question."""
+    heard = said if isinstance(said, Utterance) else Utterance(said)
+    text = heard.text
     if not flow.ahead:
         return Filled([], text)
-    candidates = _open(flow, slots, state.slot if state is not None else None)
-    if not candidates:
+    # a slot's value counts only where its cue words name it, or where its values name it by
+    # themselves (`alone`): with neither possible, no parser is built or run
+    asked_slot = state.slot if state is not None else None
+    if not any(
+        d.ahead.slot != asked_slot and (d.ahead.alone or (d.cue is not None and d.cue.search(heard.folded)))
+        for d in _table(flow).declared
+    ):
+        return Filled([], text)
+    candidates = _open(flow, slots, asked_slot)
+    if not any(c.declared_alone or (c.cue is not None and c.cue.search(heard.folded)) for c in candidates):
         return Filled([], text)
     parts = clauses(text)[:MAX_CLAUSES]
     asked = state.parser(slots) if state is not None else None
-    own = next((declared(e) for e in flow.ahead if declared(e).slot == state.slot), None) if state else None
-    asked_cue = _cues(flow, state.slot, own) if state is not None else None
+    asked_cue = _asked_cue(flow, state.slot) if state is not None else None
     found: dict[str, list[tuple[int, object]]] = {}
     whole: dict[str, object] = {}
-    answer = _value(asked, text) if asked is not None and not asked.greedy else None
+    # what the asked question's parser reads, per text: the whole message is often one clause
+    asked_read: dict[str, object] = {}
+
+    def asked_reads(typed: str) -> object:
+        if typed not in asked_read:
+            asked_read[typed] = _read(asked, typed) if asked is not None else None
+        return asked_read[typed]
+
+    whole_read = asked_reads(text) if asked is not None and not asked.greedy else None
+    answer = None if whole_read is None or isinstance(whole_read, (Invalid, Empty)) else whole_read
     for c in candidates:
-        said = _value(c.parser, text) if c.whole else None
+        if not c.whole or not ((c.cue is not None and c.cue.search(heard.folded)) or c.alone):
+            continue  # what it would read could not count: no parser run
+        said_whole = _value(c.parser, text)
         # the value the asked question reads in the message is its answer, not another slot's too
         if (
-            said is not None
-            and said != answer
-            and ((c.cue is not None and c.cue.search(fold(text))) or (c.alone and not _number(said)))
+            said_whole is not None
+            and said_whole != answer
+            and ((c.cue is not None and c.cue.search(heard.folded)) or (c.alone and not _number(said_whole)))
         ):
-            whole[c.slot] = said
+            whole[c.slot] = said_whole
     for i, clause in enumerate(parts):
         if text[clause.end : clause.end + 2].lstrip().startswith("?"):
             continue  # a question states no fact: "is 15 minutes even worth it?"
-        answers = asked is not None and not asked.greedy and _answered(asked, clause.text)
+        answers = asked is not None and not asked.greedy and _answers(asked_reads(clause.text))
         folded = fold(clause.text)
         # a clause that names the asked slot, and its parser reads, is its answer whatever else it names
         if answers and asked_cue is not None and asked_cue.search(folded):
@@ -228,7 +306,7 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, text: str)
             if c.whole:
                 continue
             named = c.cue is not None and c.cue.search(folded) is not None
-            if not named and (not c.alone or answers):
+            if not named and (answers or not c.alone):
                 continue  # decided without running the slot's parser (most slots, most clauses)
             read = _value(c.parser, clause.text)
             if read is None or (not named and _number(read)):
@@ -288,16 +366,20 @@ def _rest(text: str, parts: list[Clause], taken: set[int]) -> str:
     return ", ".join(runs)
 
 
-def ahead_commands(flow: Flow[Any], state: Ask[Any], values: dict[str, Any], text: str) -> Filled:
+def ahead_commands(
+    flow: Flow[Any], state: Ask[Any], values: dict[str, Any], said: Utterance | str, checked: Slots | None = None
+) -> Filled:
     """The read stage's entry: `read_ahead` at the open question, over the run's stored slots
-    (slots this code cannot read are the flow's own reading's to report: nothing is read ahead)."""
+    (`checked`: those slots as the turn validated them on load; slots this code cannot read are
+    the flow's own reading's to report: nothing is read ahead)."""
     if not flow.ahead or not state.corrections:
-        return Filled([], text)
-    try:
-        slots = flow.new_slots(values)
-    except ValidationError:
-        return Filled([], text)
-    return read_ahead(flow, state, slots, text)
+        return Filled([], said.text if isinstance(said, Utterance) else said)
+    if checked is None:
+        try:
+            checked = flow.new_slots(values)
+        except ValidationError:
+            return Filled([], said.text if isinstance(said, Utterance) else said)
+    return read_ahead(flow, state, checked, said)
 
 
 def fill(flow: Flow[Any], slots: Slots, sets: Sequence[SetSlot]) -> tuple[Slots, list[str]]:

@@ -125,6 +125,8 @@ class Flow(Generic[S]):
     correctable_names: frozenset[str] = field(init=False, repr=False)
     _cursor: _Cursor = field(init=False, repr=False)
     _machine: QuietMachine = field(init=False, repr=False)
+    # (source, trigger) -> (dest, condition) in the order declared: what the machine would try
+    _edges: dict[tuple[str, str], tuple[tuple[str, Condition | None], ...]] = field(init=False, repr=False)
     _lock: threading.Lock = field(init=False, repr=False)
     answer_models: dict[str, type[BaseModel]] = field(init=False, repr=False)
     _forms: dict[tuple[str, tuple[str, ...]], type[BaseModel]] = field(init=False, repr=False, default_factory=dict)
@@ -147,9 +149,12 @@ class Flow(Generic[S]):
             send_event=True,
             ignore_invalid_triggers=False,
         )
+        edges: dict[tuple[str, str], list[tuple[str, Condition | None]]] = {}
         for t in self.expanded_transitions():
             conditions: list[str | Callable[..., bool | None]] = [_condition(t.when)] if t.when else []
             self._machine.add_transition(t.trigger, t.source, t.dest, conditions=conditions)
+            edges.setdefault((t.source, t.trigger), []).append((t.dest, t.when))
+        self._edges = {k: tuple(v) for k, v in edges.items()}
         self._lock = threading.Lock()
         self.answer_models = {s.name: self._answer_model(s) for s in self.states if isinstance(s, Ask)}
 
@@ -199,7 +204,30 @@ class Flow(Generic[S]):
     # -- running ---------------------------------------------------------------------------
 
     def fire(self, state: str, trigger: str, slots: Slots) -> str:
-        """Fire `trigger` from `state` with `slots` loaded; returns the state entered."""
+        """Fire `trigger` from `state` with `slots` loaded; returns the state entered.
+
+        The machine the flow built has no callbacks, only conditions: its transitions from
+        `state` on `trigger` are tried in the order declared, the first whose condition holds
+        is taken. That lookup is kept per flow (a turn fires one to three triggers, and the
+        machine's event objects cost more than the rest of a fire); a state or trigger the flow
+        does not have goes to the machine, which says what is wrong."""
+        edges = self._edges.get((state, trigger))
+        if edges is None:
+            return self._fire_machine(state, trigger, slots)
+        for dest, when in edges:
+            if when is None:
+                return dest
+            try:
+                taken = bool(when(slots))
+            except EngineError:
+                raise
+            except Exception as e:
+                raise EngineError(f"trigger {trigger!r} failed: {e}", flow=self.name, state=state) from e
+            if taken:
+                return dest
+        raise DefinitionError(f"no transition on {trigger!r} matched", flow=self.name, state=state)
+
+    def _fire_machine(self, state: str, trigger: str, slots: Slots) -> str:
         with self._lock:
             self._cursor.state = state
             self._cursor.slots = slots

@@ -13,7 +13,7 @@ the bot's entry rule (onboarding first, or its paused run resumed), then the mai
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from pydantic import ValidationError
@@ -47,6 +47,7 @@ from engine.requests import at_question as request_at
 from engine.requests import several
 from engine.said import said, says_cancel, says_resume
 from engine.states import Ask
+from engine.utterance import Utterance
 
 CANCEL_WORDS = {"cancel", "stop", "abort", "cancel this", "stop this", "/cancel"}
 HELP_WORDS = {"help", "/help", "?", "help me", "what do you need?"}
@@ -65,14 +66,18 @@ def read(
     text: str,
     entry: Callable[[], str | None],
     latest: Callable[[str], StoredRecord | None] | None = None,
+    checked: Mapping[int, Slots] | None = None,
 ) -> Reading:
     """What `text` asks for; `entry` runs the bot's entry rule (asked only when no flow is open
     and no question asked back is answered); `latest` finds the user's saved records a message
-    may amend (engine/amend.py)."""
-    word = " ".join(text.lower().split()).rstrip(".!")
+    may amend (engine/amend.py); `checked`: the slots of the session's frames as the turn
+    validated them on load, by `id()` of the frame (the readers validate them again without)."""
+    heard = Utterance(text)  # the message analysed once, read by field by the readers below
+    word = heard.bare
     commands: list[Command]
     a = session.active
-    here = bot.flow_for(a).named.get(a.state) if a is not None else None
+    open_flow = bot.flow_for(a) if a is not None else None
+    here = open_flow.named.get(a.state) if open_flow is not None and a is not None else None
     # like cancel and help, these come before the flow's asides (some asides match any text)
     asking = isinstance(here, Ask)
     # cancel, help, a person or a skip, alone or in a sentence; with no run open, the paused one is
@@ -91,19 +96,26 @@ def read(
         commands = [Handoff(words=text)]
     elif asking and command == "skip" and not _aside_for(bot, session, text):
         commands = [Skip(words=text)]
-    elif a is not None:
-        flow = bot.flow_for(a)
+    elif a is not None and open_flow is not None:
+        flow = open_flow
+        valid = checked.get(id(a)) if checked is not None else None
         open_to = flow.interrupts if isinstance(here, Ask) and here.interruptible else ()
         interrupt = bot.intent_for(text, allowed=open_to) if open_to else None
         replies = [] if interrupt else _replies(carried, text)
         # an earlier answer corrected ("wait, I meant 3") is read first; the rest answers the question
-        fixes, rest = ([], text) if interrupt else correction_commands(flow, a.state, a.slots, text)
+        fixes, rest = ([], text) if interrupt else correction_commands(flow, a.state, a.slots, heard, valid)
         # a request for something else is kept for after the flow (engine/requests.py)
-        asked = request_at(bot, flow, here, a, text) if isinstance(here, Ask) and not interrupt and not fixes else None
+        asked = (
+            request_at(bot, flow, here, a, heard, valid)
+            if isinstance(here, Ask) and not interrupt and not fixes
+            else None
+        )
         # other facts the message gives ("vegetarian, and gluten intolerant"): engine/fill.py
         question = here if isinstance(here, Ask) and not interrupt else None
         sets, rest = (
-            ahead_commands(flow, question, a.slots, rest) if question is not None and asked is None else ([], rest)
+            ahead_commands(flow, question, a.slots, heard if rest == text else rest, valid)
+            if question is not None and asked is None
+            else ([], rest)
         )
         aside = None
         if (
@@ -114,7 +126,7 @@ def read(
             and not sets
             and all(isinstance(r, YesNo) and r.yes is None for r in replies)
         ):
-            aside = at_question(flow, here, a, text)
+            aside = at_question(flow, here, a, text, valid)
         if interrupt:
             commands = [StartFlow(words=text, flow=interrupt, via="interrupt")]
         elif asked is not None and not asked.rest:
@@ -122,7 +134,7 @@ def read(
         elif asked is not None and not _listens_for(flow, text):
             # beside the request, the rest may give other facts too ("45, i have dumbbells. can you log my runs?")
             sets, rest = (
-                ahead_commands(flow, question, a.slots, asked.rest) if question is not None else ([], asked.rest)
+                ahead_commands(flow, question, a.slots, asked.rest, valid) if question is not None else ([], asked.rest)
             )
             commands = [*replies, asked.request, *sets, AnswerFlow(words=rest, flow=a.flow, state=a.state)]
         elif asked is not None:
@@ -222,13 +234,16 @@ def as_read(carried: CarryOver, text: str) -> str:
     return text
 
 
-def at_question(flow: Flow[Any], state: Ask, frame: FlowFrame, text: str) -> AskBack | Chitchat | Help | None:
+def at_question(
+    flow: Flow[Any], state: Ask, frame: FlowFrame, text: str, checked: Slots | None = None
+) -> AskBack | Chitchat | Help | None:
     """`text` at `state`'s open question as a question back about it or as small talk, when the
-    message gives no answer to it nor to any other slot the flow reads from any message."""
+    message gives no answer to it nor to any other slot the flow reads from any message
+    (`checked`: the frame's slots as the turn validated them on load)."""
     if not may_ask(text):
         return None
     try:
-        slots = flow.new_slots(frame.slots)
+        slots = checked if checked is not None else flow.new_slots(frame.slots)
         parser = state.parser(slots)
     except (ValidationError, ValueError):
         return None  # slots this code cannot read: the flow's own reading says what is wrong

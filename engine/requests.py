@@ -48,6 +48,7 @@ from engine.flow import Flow
 from engine.models import FlowFrame, Slots
 from engine.states import Ask
 from engine.tables import any_of, compiles, load_table
+from engine.utterance import Utterance
 
 REQUESTS_FILE = Path(__file__).parent / "data" / "requests.yaml"
 
@@ -170,12 +171,13 @@ class _Cues:
         return self.asks or self.elsewhere or self.beside or self.opens or self.other is not None
 
 
-def _cues(bot: Bot, open_flow: str, text: str, found: Sequence[Part], n: int) -> _Cues:
+def _cues(bot: Bot, open_flow: str, heard: Utterance, found: Sequence[Part], n: int) -> _Cues:
     table = _table()
+    text = heard.text
     p = found[n]
     folded = p.folded
     # a topic opens a part before its filler is trimmed: "also" and "and" are filler to a question back
-    lead = _lead(text, found, n)
+    lead = _lead(heard, found, n)
     if table.not_request.search(folded):
         return _Cues()
     if table.only_topic.match(lead):
@@ -191,15 +193,20 @@ def _cues(bot: Bot, open_flow: str, text: str, found: Sequence[Part], n: int) ->
     )
 
 
-def at_question(bot: Bot, flow: Flow[Any], state: Ask, frame: FlowFrame, text: str) -> Found | None:
-    """`text` at `state`'s open question as a new request, with what of it still answers the question."""
+def at_question(
+    bot: Bot, flow: Flow[Any], state: Ask, frame: FlowFrame, said: Utterance | str, checked: Slots | None = None
+) -> Found | None:
+    """The message at `state`'s open question as a new request, with what of it still answers the
+    question (`checked`: the frame's slots as the turn validated them on load)."""
     table = _table()
+    heard = said if isinstance(said, Utterance) else Utterance(said)
+    text = heard.text
     found = [p for p in parts(text) if p.role != "filler"]
-    cues = [_cues(bot, flow.name, text, found, n) for n in range(len(found))]
+    cues = [_cues(bot, flow.name, heard, found, n) for n in range(len(found))]
     if not any(c.any for c in cues):
         return None  # most answers: no slots read, no parser asked
     try:
-        slots = flow.new_slots(frame.slots)
+        slots = checked if checked is not None else flow.new_slots(frame.slots)
         parser = state.parser(slots)
     except (ValidationError, ValueError):
         return None  # slots this code cannot read: the flow's own reading says what is wrong
@@ -229,7 +236,7 @@ def at_question(bot: Bot, flow: Flow[Any], state: Ask, frame: FlowFrame, text: s
     if not asking:
         return None
     for n in range(len(found)):  # "..., not a whole program": what the request is not goes with it
-        if n - 1 in asking and n not in asking and table.contrast.match(_lead(text, found, n)):
+        if n - 1 in asking and n not in asking and table.contrast.match(_lead(heard, found, n)):
             asking.append(n)
     asking.sort()
     rest = [n for n in range(len(found)) if n not in asking and n not in topic_only]
@@ -246,7 +253,7 @@ def at_question(bot: Bot, flow: Flow[Any], state: Ask, frame: FlowFrame, text: s
         return Found(command, "")  # "hi, sorry, can you ...": nothing answers
     if greedy:
         # any text answers here: a request is split off only where it opens another topic
-        opened = all(table.opens_topic.match(_lead(text, found, n)) or n - 1 in topic_only for n in asking)
+        opened = all(table.opens_topic.match(_lead(heard, found, n)) or n - 1 in topic_only for n in asking)
         return Found(command, answer) if opened and min(asking) > max(rest) else None
     # the rest must answer: what else it says ("why? are you going to give me recipes") is not a request's
     if any(found[n].role in ("question", "open", "polar") for n in rest):
@@ -254,9 +261,10 @@ def at_question(bot: Bot, flow: Flow[Any], state: Ask, frame: FlowFrame, text: s
     return Found(command, answer) if _reads(parser, answer, echo_counts=True) else None
 
 
-def _lead(text: str, found: Sequence[Part], n: int) -> str:
-    """Part `n` with the filler it opens with ("and also can you ..."), folded."""
-    return fold_same_length(text[found[n - 1].end if n else 0 : found[n].end]).strip(_MARKS)
+def _lead(heard: Utterance, found: Sequence[Part], n: int) -> str:
+    """Part `n` with the filler it opens with ("and also can you ..."), folded (the folded message
+    keeps the message's positions)."""
+    return heard.lowered[found[n - 1].end if n else 0 : found[n].end].strip(_MARKS)
 
 
 def _lead_gap(text: str, found: Sequence[Part], n: int) -> str:

@@ -136,11 +136,18 @@ def _table() -> _Table:
 
 
 @lru_cache(maxsize=2048)
+def _split(text: str) -> tuple[tuple[str, ...], ...]:
+    """The message's clauses, folded, as words: folded and split once per message, whichever
+    of the readers below asks first."""
+    return tuple(tuple(clause.split()) for clause in _CLAUSES.split(fold(text)) if clause.strip())
+
+
+@lru_cache(maxsize=2048)
 def clauses(text: str, *, polite: bool = True) -> tuple[tuple[str, ...], ...]:
     """The message's clauses, folded, each as the ways it may be read: as typed, without the
     filler at its end, at its start, at both ("no idea tbh": "no idea"; "ok cancel": "cancel");
     `polite`: "please" and its kind are filler too."""
-    return tuple(_forms(clause.split(), polite) for clause in _CLAUSES.split(fold(text)) if clause.strip())
+    return tuple(_forms(list(words), polite) for words in _split(text))
 
 
 def _forms(words: list[str], polite: bool) -> tuple[str, ...]:

@@ -93,7 +93,9 @@ class Turn(RequestRunner):
         self.session.carry.requests = carried.requests  # kept until the flow they wait for is done
         self.reply[:0] = carried.pending  # told before anything this message causes
         # read
-        reading = read(self.bot, self.session, carried, self.text, lambda: self._entry_rule(), self.latest)
+        reading = read(
+            self.bot, self.session, carried, self.text, lambda: self._entry_rule(), self.latest, self._checked
+        )
         if reading.text != self.text:  # a yes to an offer: the flow reads the message it offered
             answered = next(c for c in reading.commands if isinstance(c, (AnswerFlow, Resume)))
             self.trace.notice("offer", answered.flow, getattr(answered, "state", None), reading.text)

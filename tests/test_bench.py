@@ -39,3 +39,22 @@ def test_no_benchmark_shadows_a_standard_module() -> None:
     bench = Path(__file__).resolve().parent.parent / "bench"
     shadowing = [p.name for p in bench.glob("*.py") if p.stem in sys.stdlib_module_names]
     assert not shadowing, f"rename {shadowing}: they hide the standard modules of the same name"
+
+
+def test_walk_runs_and_walks_a_warm_engine() -> None:
+    # bench/walk.py counts the modules one message crosses (bench/README.md, "The walk of a turn");
+    # its warm-up must leave the word tables loaded, or their loading is counted as the message's
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "walk.py"), "--path"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    paths = {line.split(":", 1)[0]: line.split(":", 1)[1] for line in done.stdout.splitlines() if " > " in line}
+    assert set(paths) == {"feedback rating", "fitness answer"}
+    for path in paths.values():
+        walked = path.split(" > ")
+        assert "engine/reading.py" in walked and "engine/store/sql.py" in walked  # load, read, commit
+        assert "engine/tables.py" not in walked  # loaded by the warm-up, not by the message walked

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import pytest
 from pydantic import Field
 
-from engine import Ask, DefinitionError, Final, Flow, Slots, Step, T, default_registry
+from engine import Ask, DefinitionError, EngineError, Final, Flow, Slots, Step, T, default_registry
 from engine.extract import integer, yes_no
 
 
@@ -171,6 +174,40 @@ def test_conditions_read_typed_slots_and_first_match_wins() -> None:
     )
     assert f.fire("n", "answer", S(n=2)) == "low"
     assert f.fire("n", "answer", S(n=7)) == "high"
+
+
+def test_a_fire_fails_as_the_machine_fails() -> None:
+    # Flow.fire looks the transitions up in its own table; the machine stays for what it lacks
+    def broken(s: Slots) -> bool:
+        raise ValueError("no n")
+
+    f = build(
+        [ask_n(initial=True), Final("low", summary="low"), Final("high", summary="high")],
+        [T("answer", "n", "low"), T("check", "n", "high", when=broken), T("check", "n", "low")],
+    )
+    with pytest.raises(EngineError, match="trigger 'check' failed: no n") as raised:
+        f.fire("n", "check", S(n=7))
+    assert isinstance(raised.value.__cause__, ValueError)
+    for trigger, state in [("nope", "n"), ("answer", "low"), ("answer", "gone")]:
+        with pytest.raises(EngineError) as table:
+            f.fire(state, trigger, S(n=2))
+        with pytest.raises(EngineError) as machine:
+            f._fire_machine(state, trigger, S(n=2))
+        assert str(table.value) == str(machine.value)
+
+
+@pytest.mark.parametrize("flow", default_registry().flows(), ids=lambda f: f.name)
+def test_every_shipped_transition_fires_as_the_machine_does(flow: Flow[Any]) -> None:
+    def outcome(fire: Callable[[str, str, Slots], str], source: str, trigger: str, slots: Slots) -> str:
+        try:
+            return fire(source, trigger, slots)
+        except EngineError as e:
+            return f"{type(e).__name__}: {e}"
+
+    empty = flow.new_slots({})
+    for t in flow.expanded_transitions():
+        table = outcome(flow.fire, t.source, t.trigger, empty)
+        assert table == outcome(flow._fire_machine, t.source, t.trigger, empty), (t.source, t.trigger)
 
 
 def test_answer_schema_is_nullable_so_a_model_can_say_not_given() -> None:
