@@ -54,6 +54,7 @@ class CorrectionWords(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     cues: dict[str, list[str]]
     meant: dict[str, list[str]]
+    taken_back: dict[str, list[str]]
     said: dict[str, list[str]]
     swaps: dict[str, list[str]]
     negations: dict[str, list[str]]
@@ -76,6 +77,7 @@ NOTHING = CorrectionReading([], "", [])
 class _Words:
     cue: re.Pattern[str]
     meant: re.Pattern[str]
+    taken_back: re.Pattern[str]
     said: re.Pattern[str]
     swap: re.Pattern[str]
     negation: re.Pattern[str]
@@ -115,6 +117,7 @@ def _words() -> _Words:
     return _Words(
         cues,
         whole(_phrases(table.meant)),
+        whole(_phrases(table.taken_back)),
         whole(_phrases(table.said)),
         swap,
         whole(_phrases(table.negations)),
@@ -466,6 +469,46 @@ def self_repaired(text: str) -> str:
     return text
 
 
+_SHORT = 3  # words: an answer taken back and the one meant are short ("childs? no wait, children")
+
+
+def words_taken_back(text: str) -> str:
+    """A short answer taken back within the message, as the one meant: "childs? no wait, children"
+    is "children", "monday, wednesday, sorry, thursday" is "monday, thursday". A clause that is
+    only a cue ("no wait"), or a cue and a few words ("actually intermediate"), replaces the
+    short clause before it; the message as typed when nothing is taken back."""
+    kept: list[str] = []
+    cued = replaced = False
+    for piece in _TAKE_APART.split(text):
+        piece = piece.strip()
+        if not piece:
+            continue
+        cues = list(_words().taken_back.finditer(fold_same_length(piece)))  # same length: spans hold
+        has_cue = bool(cues)
+        content = _strip(_cut(piece, [m.span() for m in cues])) if has_cue else piece
+        if has_cue and not content:
+            cued = True  # "no wait": what follows replaces what came before
+            continue
+        if (cued or has_cue) and kept and len(content.split()) <= _SHORT and len(kept[-1].split()) <= _SHORT:
+            kept[-1], replaced = content, True
+        else:
+            kept.append(piece)
+        cued = False
+    return ", ".join(kept) if replaced else text
+
+
+def _cut(text: str, spans: list[tuple[int, int]]) -> str:
+    """`text` without `spans`, as typed."""
+    out, last = [], 0
+    for a, b in spans:
+        out.append(text[last:a])
+        last = b
+    return " ".join(" ".join([*out, text[last:]]).split())
+
+
+_TAKE_APART = re.compile(r"[,;.!?…]+|\s[-–—]\s")
+
+
 def _may_correct(heard: Utterance) -> bool:
     """Every way a correction is read starts from a cue, a negation, a swap or a leading no."""
     w, folded = _words(), heard.lowered
@@ -481,14 +524,32 @@ def correction_commands(
     heard = said if isinstance(said, Utterance) else Utterance(said)
     text = heard.text
     here = flow.state(state)
-    if not isinstance(here, Ask) or not here.corrections or not (flow.correctable or flow.corrects):
+    if not isinstance(here, Ask):
         return [], _repaired(heard)
+    if not here.corrections or not (flow.correctable or flow.corrects):
+        return [], _taken_back(flow, here, values, checked, heard)
     if flow.corrects is None and all(values.get(n) in (None, [], {}) for n in flow.correctable_names):
-        return [], _repaired(heard)  # nothing filled yet that could be corrected: no slots model built
+        # nothing filled yet that could be corrected: no slots model built
+        return [], _taken_back(flow, here, values, checked, heard)
     if not _may_correct(heard):
         return [], _repaired(heard)  # no cue, no old value said as wrong: an answer like any other
     found = read_corrections(flow, here, checked if checked is not None else flow.new_slots(values), text)
     if found.unclear:
         return [WhichSlot(words=text, slots=found.unclear)], ""
+    if not found.commands:
+        return [], _taken_back(flow, here, values, checked, heard)
     # a number taken back in what is left is read as the number meant
-    return list(found.commands), self_repaired(found.rest if found.commands else text)
+    return list(found.commands), self_repaired(found.rest)
+
+
+def _taken_back(flow: Flow[Any], here: Ask, values: dict[str, Any], checked: Slots | None, heard: Utterance) -> str:
+    """The answer meant, where the message takes a number or a short answer back; a question where any
+    text is an answer (a comment) keeps the message whole: "it's slow, actually it crashes too"."""
+    repaired = _repaired(heard)
+    if repaired != heard.text or _words().taken_back.search(heard.lowered) is None:
+        return repaired
+    try:
+        slots = checked if checked is not None else flow.new_slots(values)
+    except ValidationError:
+        return repaired
+    return repaired if here.parser(slots).greedy else words_taken_back(heard.text)

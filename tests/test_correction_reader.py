@@ -10,7 +10,7 @@ import pytest
 
 from engine import Ask, Correctable, Final, Flow, Slots, T, free_text, rating
 from engine.commands import CorrectSlot, WhichSlot
-from engine.corrections import correction_commands, read_corrections, self_repaired
+from engine.corrections import correction_commands, read_corrections, self_repaired, words_taken_back
 from flows.fitness.onboarding import fitness_onboarding
 from flows.language_buddy.onboarding import onboarding as buddy_onboarding
 from flows.shared.feedback import feedback
@@ -214,3 +214,21 @@ def test_a_goal_changes_only_when_the_message_corrects_it() -> None:
     # talk about the target is no new goal
     said = "I just want to lose some weight, maybe 80"
     assert correction_commands(fitness_onboarding, "target_weight", values, said) == ([], said)
+
+
+@pytest.mark.parametrize(
+    ("text", "meant"),
+    [
+        ("childs? no wait, children", "children"),
+        ("monday, wednesday, sorry, thursday", "monday, thursday"),
+        ("beginner, actually Intermediate", "Intermediate"),
+        ("Ana, i mean Anna", "Anna"),
+        ("vegetariano, perdón, vegano", "vegano"),
+        # nothing taken back: a longer clause, a word that only changes, a no that answers
+        ("the app is slow, actually it crashes too", "the app is slow, actually it crashes too"),
+        ("no, reinstalling didn't change anything", "no, reinstalling didn't change anything"),
+        ("berlin", "berlin"),
+    ],
+)
+def test_a_short_answer_taken_back_within_the_message_is_the_one_meant(text: str, meant: str) -> None:
+    assert words_taken_back(text) == meant
