@@ -55,6 +55,7 @@ class CorrectionWords(BaseModel):
     cues: dict[str, list[str]]
     meant: dict[str, list[str]]
     taken_back: dict[str, list[str]]
+    decided: dict[str, list[str]]
     said: dict[str, list[str]]
     swaps: dict[str, list[str]]
     negations: dict[str, list[str]]
@@ -78,6 +79,7 @@ class _Words:
     cue: re.Pattern[str]
     meant: re.Pattern[str]
     taken_back: re.Pattern[str]
+    decided: re.Pattern[str]
     said: re.Pattern[str]
     swap: re.Pattern[str]
     negation: re.Pattern[str]
@@ -118,6 +120,7 @@ def _words() -> _Words:
         cues,
         whole(_phrases(table.meant)),
         whole(_phrases(table.taken_back)),
+        re.compile(rf"(?<![\w'])(?:{_alternation(_phrases(table.decided))})(?![\w'])"),
         whole(_phrases(table.said)),
         swap,
         whole(_phrases(table.negations)),
@@ -476,12 +479,19 @@ def words_taken_back(text: str) -> str:
     """A short answer taken back within the message, as the one meant: "childs? no wait, children"
     is "children", "monday, wednesday, sorry, thursday" is "monday, thursday". A clause that is
     only a cue ("no wait"), or a cue and a few words ("actually intermediate"), replaces the
-    short clause before it; the message as typed when nothing is taken back."""
+    short clause before it; a hedge settled at its end ("two, maybe three days. let's say 3")
+    is what settles it. The message as typed when nothing is taken back."""
     kept: list[str] = []
     cued = replaced = False
     for piece in _TAKE_APART.split(text):
         piece = piece.strip()
         if not piece:
+            continue
+        settled = _words().decided.match(fold_same_length(piece))
+        answer = piece[settled.end() :].strip(" ,.;:!?-–—") if settled else ""
+        if settled and kept and 0 < len(answer.split()) <= _SHORT:
+            # "…, call it beginner": the answer settled at the end stands for all before it
+            kept, replaced, cued = [answer], True, False
             continue
         cues = list(_words().taken_back.finditer(fold_same_length(piece)))  # same length: spans hold
         has_cue = bool(cues)
@@ -546,7 +556,10 @@ def _taken_back(flow: Flow[Any], here: Ask, values: dict[str, Any], checked: Slo
     """The answer meant, where the message takes a number or a short answer back; a question where any
     text is an answer (a comment) keeps the message whole: "it's slow, actually it crashes too"."""
     repaired = _repaired(heard)
-    if repaired != heard.text or _words().taken_back.search(heard.lowered) is None:
+    w = _words()
+    if repaired != heard.text or (
+        w.taken_back.search(heard.lowered) is None and w.decided.search(heard.lowered) is None
+    ):
         return repaired
     try:
         slots = checked if checked is not None else flow.new_slots(values)

@@ -224,6 +224,11 @@ def test_a_goal_changes_only_when_the_message_corrects_it() -> None:
         ("beginner, actually Intermediate", "Intermediate"),
         ("Ana, i mean Anna", "Anna"),
         ("vegetariano, perdón, vegano", "vegano"),
+        # a hedge settled at its end
+        ("somewhere between beginner and intermediate, call it beginner", "beginner"),
+        ("two, maybe three days. let's say 3", "3"),
+        ("entre 2 y 3, digamos 3", "3"),
+        ("vegetarian, say no meat", "vegetarian, say no meat"),
         # nothing taken back: a longer clause, a word that only changes, a no that answers
         ("the app is slow, actually it crashes too", "the app is slow, actually it crashes too"),
         ("no, reinstalling didn't change anything", "no, reinstalling didn't change anything"),
