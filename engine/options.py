@@ -77,7 +77,31 @@ def picked(text: str, options: Sequence[str] | Mapping[str, str]) -> str | None:
         if key is not None:
             return key
     place = _place(t, fold(text, accents=True).strip(), len(keys))
-    return keys[place - 1] if place is not None else None
+    if place is not None:
+        return keys[place - 1]
+    return _with_reason(text, options)
+
+
+# where a pick ends and the reason for it starts: "c, the two sides are different", "b because …"
+_REASON = re.compile(
+    r"\s*[,;:?!.]+\s*|\s+[-–—]\s+|\s+(?=(?:because|since|as|cause|cuz|porque|parce que|weil|perche)\b)", re.I
+)
+
+
+def _with_reason(text: str, options: Sequence[str] | Mapping[str, str]) -> str | None:
+    """A pick, then why ("c, the two sides are different"): the pick, when the reason picks no other."""
+    parts = _REASON.split(text.strip(), maxsplit=1)
+    if len(parts) != 2 or not parts[1].strip():
+        return None
+    first = picked(parts[0], options)
+    if first is None:
+        return None
+    rest = fold(parts[1])
+    keys = list(options)
+    letters = all(len(k) == 1 and k.isalpha() for k in keys)
+    # a reason that names another option by letter ("a, or maybe b") leaves the pick open
+    others = [k for k in keys if k != first and letters and re.search(rf"(?<![\w']){re.escape(k)}(?![\w'])", rest)]
+    return first if not (others and any(k != "a" for k in others)) else None
 
 
 def _letter(t: str, keys: Sequence[str], labels: Mapping[str, str]) -> str | None:

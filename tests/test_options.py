@@ -20,6 +20,9 @@ TOPICS = ["limits", "continuity", "derivatives"]
         ("la segunda", "b"), ("el tercero", "c"), ("la última", "c"), ("la deuxième", "b"),
         ("la dernière", "c"), ("die zweite", "b"), ("die letzte", "c"), ("la seconda", "b"),
         ("l'ultima", "c"), ("a segunda", "b"), ("a primeira", "a"),
+        # a pick, then why
+        ("c, the two are different", "c"), ("b because 1/6 is smaller", "b"), ("maybe c? not sure", "c"),
+        ("the last one, since it is smaller", "c"), ("c, a is wrong", "c"),
     ],
 )  # fmt: skip
 def test_a_pick_is_read_by_letter_text_or_place(text: str, key: str) -> None:
@@ -35,6 +38,7 @@ def test_a_pick_is_read_by_letter_text_or_place(text: str, key: str) -> None:
         "option 7",
         "b) 1/5",  # the letter of one option with the text of another
         "b or c",
+        "a, or maybe b",  # the reason picks another
         "",
     ],
 )
