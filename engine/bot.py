@@ -12,6 +12,7 @@ from typing import Any, Literal, Optional
 from pydantic import BaseModel, Field, create_model
 
 from engine.context import EntryContext, MainContext
+from engine.cues import in_english_cues
 from engine.errors import DefinitionError, UnknownNameError
 from engine.flow import Flow
 from engine.models import FlowFrame, FlowRun, Resources
@@ -154,9 +155,12 @@ class Bot:
         return name in self._flows
 
     def intent_for(self, text: str, allowed: Sequence[str] | None = None) -> str | None:
-        for i in self.intents:
-            if (allowed is None or i.flow in allowed) and i.matches(text):
-                return i.flow
+        """The flow an intent's patterns ask for: in the message as typed, then with its cue phrases
+        of other languages written in English ("j'ai une réclamation": a complaint; engine/cues.py)."""
+        for said in dict.fromkeys((text, in_english_cues(text))):
+            for i in self.intents:
+                if (allowed is None or i.flow in allowed) and i.matches(said):
+                    return i.flow
         return None
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from engine import default_registry
 from engine.cues import in_english_cues, load_cues
 from engine.errors import DataFileError
 
@@ -64,3 +65,14 @@ def test_a_broken_cue_table_says_what_to_fix(tmp_path: Path) -> None:
     bad.write_text("phrases: {}\nframes:\n  - pattern: '(unclosed'\n    english: x\n", encoding="utf-8")
     with pytest.raises(DataFileError, match="does not compile"):
         load_cues(bad)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["j'ai une réclamation à faire", "ich möchte mich beschweren", "tengo una queja", "quero fazer uma reclamação"],
+)
+def test_a_bots_intents_are_read_in_the_users_language(text: str) -> None:
+    """The cue table writes intent words too: a learner complains in their own language."""
+    bot = default_registry().get("language-buddy")
+    assert bot.intent_for(text) == "feedback"
+    assert bot.intent_for("hola, qué tal") is None
