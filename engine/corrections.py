@@ -56,6 +56,7 @@ class CorrectionWords(BaseModel):
     meant: dict[str, list[str]]
     taken_back: dict[str, list[str]]
     decided: dict[str, list[str]]
+    settled: dict[str, list[str]]
     said: dict[str, list[str]]
     swaps: dict[str, list[str]]
     negations: dict[str, list[str]]
@@ -80,6 +81,7 @@ class _Words:
     meant: re.Pattern[str]
     taken_back: re.Pattern[str]
     decided: re.Pattern[str]
+    settled: re.Pattern[str]
     said: re.Pattern[str]
     swap: re.Pattern[str]
     negation: re.Pattern[str]
@@ -121,6 +123,7 @@ def _words() -> _Words:
         whole(_phrases(table.meant)),
         whole(_phrases(table.taken_back)),
         re.compile(rf"(?<![\w'])(?:{_alternation(_phrases(table.decided))})(?![\w'])"),
+        re.compile(rf"(?<![\w'])(?:{_alternation(_phrases(table.settled))})\W*$"),
         whole(_phrases(table.said)),
         swap,
         whole(_phrases(table.negations)),
@@ -479,16 +482,21 @@ def words_taken_back(text: str) -> str:
     """A short answer taken back within the message, as the one meant: "childs? no wait, children"
     is "children", "monday, wednesday, sorry, thursday" is "monday, thursday". A clause that is
     only a cue ("no wait"), or a cue and a few words ("actually intermediate"), replaces the
-    short clause before it; a hedge settled at its end ("two, maybe three days. let's say 3")
-    is what settles it. The message as typed when nothing is taken back."""
+    short clause before it; a hedge settled at its end ("two, maybe three days. let's say 3",
+    "i think its GMT-6? central time anyway") is what settles it. The message as typed when nothing is taken back."""
     kept: list[str] = []
     cued = replaced = False
     for piece in _TAKE_APART.split(text):
         piece = piece.strip()
         if not piece:
             continue
-        settled = _words().decided.match(fold_same_length(piece))
+        folded = fold_same_length(piece)
+        settled = _words().decided.match(folded)
         answer = piece[settled.end() :].strip(" ,.;:!?-–—") if settled else ""
+        after = None if settled else _words().settled.search(folded)
+        # "no, teach me integration anyway" insists: only a hedge ("GMT-6? central time anyway") is settled
+        if after is not None and _HEDGED.search(text[: text.find(piece)]):
+            settled, answer = after, piece[: after.start()].strip(" ,.;:!?-–—")
         if settled and kept and 0 < len(answer.split()) <= _SHORT:
             # "…, call it beginner": the answer settled at the end stands for all before it
             kept, replaced, cued = [answer], True, False
@@ -516,6 +524,8 @@ def _cut(text: str, spans: list[tuple[int, int]]) -> str:
     return " ".join(" ".join([*out, text[last:]]).split())
 
 
+# what leaves an answer open: a question mark, a maybe
+_HEDGED = re.compile(r"\?|\b(?:i think|i guess|maybe|probably|perhaps|not sure|or|either|between)\b", re.I)
 _TAKE_APART = re.compile(r"[,;.!?…]+|\s[-–—]\s")
 
 
@@ -542,7 +552,8 @@ def correction_commands(
         # nothing filled yet that could be corrected: no slots model built
         return [], _taken_back(flow, here, values, checked, heard)
     if not _may_correct(heard):
-        return [], _repaired(heard)  # no cue, no old value said as wrong: an answer like any other
+        # no cue, no old value said as wrong: an answer like any other (perhaps taken back within)
+        return [], _taken_back(flow, here, values, checked, heard)
     found = read_corrections(flow, here, checked if checked is not None else flow.new_slots(values), text)
     if found.unclear:
         return [WhichSlot(words=text, slots=found.unclear)], ""
@@ -556,10 +567,8 @@ def _taken_back(flow: Flow[Any], here: Ask, values: dict[str, Any], checked: Slo
     """The answer meant, where the message takes a number or a short answer back; a question where any
     text is an answer (a comment) keeps the message whole: "it's slow, actually it crashes too"."""
     repaired = _repaired(heard)
-    w = _words()
-    if repaired != heard.text or (
-        w.taken_back.search(heard.lowered) is None and w.decided.search(heard.lowered) is None
-    ):
+    w, said = _words(), heard.lowered
+    if repaired != heard.text or not any(p.search(said) for p in (w.taken_back, w.decided, w.settled)):
         return repaired
     try:
         slots = checked if checked is not None else flow.new_slots(values)

@@ -228,6 +228,8 @@ def test_a_goal_changes_only_when_the_message_corrects_it() -> None:
         ("somewhere between beginner and intermediate, call it beginner", "beginner"),
         ("two, maybe three days. let's say 3", "3"),
         ("entre 2 y 3, digamos 3", "3"),
+        ("i think its GMT-6? central time anyway", "central time"),
+        ("beginner anyway", "beginner anyway"),  # nothing before it to settle
         ("vegetarian, say no meat", "vegetarian, say no meat"),
         # nothing taken back: a longer clause, a word that only changes, a no that answers
         ("the app is slow, actually it crashes too", "the app is slow, actually it crashes too"),
