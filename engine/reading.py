@@ -45,7 +45,7 @@ from engine.handoff import hold_of
 from engine.models import CarryOver, FlowFrame, SessionState, Slots, StoredRecord
 from engine.requests import at_question as request_at
 from engine.requests import several
-from engine.said import said, says_cancel, says_resume
+from engine.said import cancel_beside, said, says_cancel, says_resume
 from engine.states import Ask
 from engine.utterance import Utterance
 
@@ -89,6 +89,15 @@ def read(
         commands = [Cancel(words=text)]
     elif a is not None and says_cancel(text, a.flow, polite=True) and not _aside_for(bot, session, text):
         # "stop this please": a cancel, unless the flow's own ending reads it (a lesson's "stop please")
+        commands = [Cancel(words=text)]
+    elif (
+        isinstance(here, Ask)
+        and a is not None
+        and (beside := cancel_beside(text, a.flow))
+        and not _aside_for(bot, session, text)
+        and not any(_answers(bot.flow_for(a), here, a, words) for words in beside)
+    ):
+        # "this app is too slow, cancel" at "what equipment?": the words beside the cancel answer nothing
         commands = [Cancel(words=text)]
     elif word in HELP_WORDS or command == "help":
         commands = [Help(words=text)]
@@ -264,6 +273,23 @@ def at_question(
     if asked.help:
         return Help(words=asked.words)
     return AskBack(words=asked.words, about=asked.about)
+
+
+def _answers(flow: Flow[Any], state: Ask, frame: FlowFrame, words: str) -> bool:
+    """Might `words`, said beside a cancel, answer the open question or fill another slot? Where any
+    text is an answer (a free-text question) they might; a value that only copies several words
+    back ("this app is too slow" as the equipment) is none."""
+    try:
+        slots = flow.new_slots(frame.slots)
+        parser = state.parser(slots)
+    except (ValidationError, ValueError):
+        return True  # slots this code cannot read: the flow's own reading says what is wrong
+    if parser.greedy:
+        return True
+    value = parser(words)
+    if value is not None and not isinstance(value, Invalid) and not copied(value, words):
+        return True
+    return _fills_other(flow, slots, state, words) or bool(ahead_commands(flow, state, frame.slots, words).sets)
 
 
 def _fills_other(flow: Flow[Any], slots: Slots, state: Ask, text: str) -> bool:

@@ -64,6 +64,7 @@ class CommandPhrases(BaseModel):
     ending: list[str]
     stopping: StoppingWords
     leaving: list[str]
+    leaving_openings: list[str]
     resume: list[str]
     resuming: list[str]
     skip: list[str]
@@ -71,7 +72,19 @@ class CommandPhrases(BaseModel):
     confused: list[str]
     person: PersonWords
 
-    @field_validator("filler", "polite", "unsure", "cancel", "ending", "leaving", "resume", "skip", "help", "confused")
+    @field_validator(
+        "filler",
+        "polite",
+        "unsure",
+        "cancel",
+        "ending",
+        "leaving",
+        "leaving_openings",
+        "resume",
+        "skip",
+        "help",
+        "confused",
+    )
     @classmethod
     def _one_clause_each(cls, value: list[str]) -> list[str]:
         for p in value:
@@ -98,6 +111,7 @@ class _Table:
         self.cancel = frozenset(_phrase(p) for p in phrases.cancel)
         self.ending = frozenset(_phrase(p) for p in phrases.ending)
         self.leaving = frozenset(_phrase(p) for p in phrases.leaving)
+        self.leaving_openings = tuple(dict.fromkeys(_phrase(p) for p in phrases.leaving_openings))
         self.resume = frozenset(_phrase(p) for p in phrases.resume)
         self.resume_verbs = tuple(dict.fromkeys(_phrase(v) for v in phrases.resuming))
         self.objects = tuple(dict.fromkeys(_phrase(o) for o in phrases.stopping.objects))
@@ -220,7 +234,53 @@ def says_cancel(text: str, activity: str | None = None, *, polite: bool = False)
     gebe auf"), which a flow's own ending reads first where it has one."""
     t = _table()
     phrases = t.cancel | _stopping(activity) | (t.ending if polite else frozenset())
-    return _only(text, phrases, t.leaving, polite=polite)
+    return _only(text, phrases, t.leaving | _opened_leaving(text), polite=polite)
+
+
+def _opened_leaving(text: str) -> frozenset[str]:
+    """The clauses of `text` that open with words of not wanting to go on ("i don't want to study
+    anymore", "no quiero hacer esto ahora", "ich will das nicht mehr"): leaving words beside a cancel."""
+    openings = _table().leaving_openings
+    return frozenset(f for forms in clauses(text) for f in forms if _opens(f, openings))
+
+
+def _opens(clause: str, openings: tuple[str, ...]) -> bool:
+    return any(clause == o or clause.startswith(o + " ") for o in openings)
+
+
+# a cancel beside words of its own: at most this many other clauses, each this short
+_BESIDE_CLAUSES = 2
+_BESIDE_WORDS = 10
+
+
+@lru_cache(maxsize=1024)
+def cancel_beside(text: str, activity: str | None = None) -> tuple[str, ...]:
+    """The clauses said beside a cancel ("this is taking too long, cancel", "ok stop, i changed my
+    mind about all this", "ich will das nicht mehr, abbrechen"): when the first or the last clause
+    is only a cancel and the others are not leaving words, those others as typed; () when the
+    message is no such cancel (or is a cancel `says_cancel` reads by itself). Whether those words
+    answer the open question is the read stage's to decide (engine/reading.py): at "what
+    equipment?" they are a reason, at a free-text question they may be the answer."""
+    t = _table()
+    pieces = [p for p in _CLAUSES.split(text) if p.strip()]
+    found = clauses(text)
+    if len(found) < 2 or len(found) != len(pieces) or len(found) > _BESIDE_CLAUSES + 1:
+        return ()
+    phrases = t.cancel | _stopping(activity)
+
+    def cancels(forms: tuple[str, ...]) -> bool:
+        return any(f in phrases for f in forms)
+
+    def leaves(forms: tuple[str, ...]) -> bool:
+        return any(not f or f in t.leaving or _opens(f, t.leaving_openings) for f in forms)
+
+    at = 0 if cancels(found[0]) else len(found) - 1 if cancels(found[-1]) else -1
+    if at < 0:
+        return ()
+    others = [(pieces[i], forms) for i, forms in enumerate(found) if i != at and not leaves(forms)]
+    if not others or any(len(forms[0].split()) > _BESIDE_WORDS for _, forms in others):
+        return ()
+    return tuple(piece.strip() for piece, _ in others)
 
 
 @lru_cache(maxsize=64)
