@@ -37,10 +37,14 @@ from engine.tables import any_of, compiles, load_table
 QUESTIONS_BACK_FILE = Path(__file__).parent / "data" / "questions_back.yaml"
 
 About = Literal["why", "meaning", "options", "other"]
-Social = Literal["greeting", "away", "sorry", "thanks", "laughter", "compliment", "feeling"]
+Social = Literal["greeting", "away", "sorry", "thanks", "laughter", "compliment", "feeling", "waiting", "reaction"]
 SOCIAL: tuple[Social, ...] = get_args(Social)
 # remarks about the bot or the conversation, and feelings: an answer where any text is one
-REMARKS: frozenset[Social] = frozenset({"compliment", "feeling"})
+REMARKS: frozenset[Social] = frozenset({"compliment", "feeling", "reaction"})
+# saying hello or being back, at a paused activity: its question is asked again
+COMING_BACK: frozenset[Social] = frozenset({"greeting", "away", "sorry"})
+# asking to wait answers nothing, whatever it names ("one sec" is no 1, "attends deux secondes" no name)
+WAITING: frozenset[Social] = frozenset({"waiting"})
 
 
 class _Openings(BaseModel):
@@ -188,9 +192,12 @@ def may_ask(text: str) -> bool:
     """A cheap first look: could `text` be a question back, a call for help or small talk? Most
     answers are not, and the read stage then needs no parser and no slots to tell."""
     table = _table()
+    found = parts(text)
+    if not found:
+        return bool(_only_filler_talk(text))
     return any(
         p.role in ("question", "open", "polar") or table.help.fullmatch(p.folded) or _talk(p.folded, table)
-        for p in parts(text)
+        for p in found
     )
 
 
@@ -288,10 +295,10 @@ def _answers(value: object, typed: str, *, echo_counts: bool) -> bool:
     return not _echo(value, typed)
 
 
-def copied(value: object, typed: str) -> bool:
-    """Whether a parser's value only copies a message of several words back (an any-text parser's
-    "answer"), rather than reading a value out of it."""
-    return len(_WORDS.findall(typed)) > 1 and _echo(value, typed)
+def copied(value: object, typed: str, *, words: int = 2) -> bool:
+    """Whether a parser's value only copies a message of `words` words or more back (an any-text
+    parser's "answer"), rather than reading a value out of it."""
+    return len(_WORDS.findall(typed)) >= words and _echo(value, typed)
 
 
 def _echo(value: object, typed: str) -> bool:
@@ -311,27 +318,45 @@ class SmallTalk:
 
 def _talk(folded: str, table: _Compiled) -> tuple[Social, ...]:
     """The kinds of small talk `folded` is made of, every word of it; () when it says anything else."""
-    rest = folded
+    words = folded.split()
     kinds: list[Social] = []
-    while rest:
-        for kind, pattern in table.talk:
-            m = pattern.match(rest)
-            if m and (m.end() == len(rest) or rest[m.end()] == " "):
-                kinds.append(kind)
-                rest = rest[m.end() :].lstrip()
-                break
-        else:
-            head, _, tail = rest.partition(" ")
-            if head.strip("-'") not in table.filler or (not kinds and not tail):
-                return ()
-            rest = tail
+    at = 0
+    while at < len(words):
+        # the longest phrase at this word ("buenas tardes", not "buenas" and then "tardes")
+        said = _phrase_at(words, at, table)
+        if said is not None:
+            kinds.append(said[0])
+            at = said[1]
+            continue
+        if words[at].strip("-'") not in table.filler or (not kinds and at == len(words) - 1):
+            return ()
+        at += 1
     return tuple(dict.fromkeys(kinds))
+
+
+_LONGEST_TALK = 8  # words in the longest phrase of small talk tried
+
+
+def _phrase_at(words: list[str], at: int, table: _Compiled) -> tuple[Social, int] | None:
+    """The kind of the longest phrase of small talk starting at word `at`, and the word after it."""
+    last = min(len(words), at + _LONGEST_TALK)
+    if not any(p.match(" ".join(words[at:last])) for _, p in table.talk):
+        return None  # no phrase opens here: most words of most messages
+    for end in range(last, at, -1):
+        piece = " ".join(words[at:end])
+        for kind, pattern in table.talk:
+            if pattern.fullmatch(piece):
+                return kind, end
+    return None
 
 
 def small_talk(text: str) -> SmallTalk | None:
     """`text` as only small talk (greetings, apologies, being back, thanks, laughter), or None."""
     table = _table()
     found = parts(text)
+    if not found:
+        said = _only_filler_talk(text)
+        return SmallTalk(kinds=said, words=text.strip()) if said else None
     kinds: list[Social] = []
     for p in found:
         if p.role == "filler":
@@ -345,11 +370,30 @@ def small_talk(text: str) -> SmallTalk | None:
     return SmallTalk(kinds=tuple(dict.fromkeys(kinds)), words=text[found[0].start : found[-1].end])
 
 
+def _only_filler_talk(text: str) -> tuple[Social, ...]:
+    """Small talk made of words that are filler to a question ("lol sorry", "oops"): every part of
+    the message trimmed away, the words as typed are read as small talk."""
+    return _talk(" ".join(_WORDS.findall(_folded(text))), _table())
+
+
+def greets(text: str) -> bool:
+    """Whether `text` holds a greeting of more than one word ("good morning", "buenas tardes",
+    "guten Abend"): such a greeting names no time of day and no name. A bare "morning" may be an
+    answer ("what time of day?"), so it is not one here."""
+    table = _table()
+    words = _WORDS.findall(_folded(text))
+    for at in range(len(words)):
+        said = _phrase_at(words, at, table)
+        if said is not None and said[0] == "greeting" and said[1] - at > 1:
+            return True
+    return False
+
+
 def acknowledgement(kinds: Sequence[str]) -> str:
     """What the bot says to small talk before asking again: being back or sorry first, then thanks,
     then a greeting, then laughter."""
     say = _table().say
-    for kind in ("away", "sorry", "thanks", "greeting", "compliment", "feeling", "laughter"):
+    for kind in ("away", "sorry", "waiting", "thanks", "greeting", "compliment", "feeling", "reaction", "laughter"):
         if kind in kinds:
             return say[kind]
     return ""

@@ -19,7 +19,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from engine.amend import amendments
-from engine.askback import REMARKS, copied, may_ask, question_back, small_talk
+from engine.askback import COMING_BACK, REMARKS, WAITING, copied, greets, may_ask, question_back, small_talk
 from engine.bot import Bot
 from engine.commands import (
     AnswerFlow,
@@ -204,6 +204,11 @@ def _main(
     paused = next((f for f in reversed(session.stack) if f.flow == name and f.paused), None)
     if paused is None:
         return [*out, StartFlow(words=text, flow=name, via="entry")]
+    talk = small_talk(text)
+    if talk is not None and not set(talk.kinds) <= COMING_BACK:
+        # "thanks for the help!" after a cancel paused the run answers nothing at its question:
+        # the main conversation replies and the run stays paused ("hi again" asks it again)
+        return [*out, Chitchat(words=talk.words, social=talk.kinds)]
     # after "cancel" paused the run, the next message may answer its open question ("polish");
     # one that asks for an activity the flow lets interrupt it starts that at once, the run
     # staying paused; "hi again" answers nothing, even where any text is an answer
@@ -261,9 +266,19 @@ def at_question(
         if parser.greedy and REMARKS & set(talk.kinds):
             return None  # at a free-text question a remark is an answer ("you're so helpful" as feedback)
         value = parser(text)
-        # a value read from small talk is an answer ("morning" to "what time of day?", "Ola" as a
-        # name); one that only copies the words back ("thanks so far" as the equipment) is not
-        taken = value is not None and not isinstance(value, Invalid) and not copied(value, text)
+        # a value read from a greeting is an answer ("morning" to "what time of day?", "Ola" as a
+        # name), and a yes or a no read from small talk is one; not a value that only copies the
+        # words back ("thanks so far" as the equipment), nor one read from other small talk ("i'm so
+        # tired today" names no day to study, "lmao" no injury), from asking to wait ("one sec" is
+        # no 1) or from a greeting of several words ("buenas tardes" is no afternoon)
+        taken = (
+            value is not None
+            and not isinstance(value, Invalid)
+            and ("greeting" in talk.kinds or isinstance(value, bool))
+            and not copied(value, text)
+            and not set(talk.kinds) <= WAITING
+            and not greets(text)
+        )
         if (parser.greedy or not taken) and not _fills_other(flow, slots, state, text):
             return Chitchat(words=talk.words, social=talk.kinds)
         return None

@@ -205,6 +205,8 @@ def at_question(
     cues = [_cues(bot, flow.name, heard, found, n) for n in range(len(found))]
     if not any(c.any for c in cues):
         return None  # most answers: no slots read, no parser asked
+    if small_talk(text) is not None:
+        return None  # "give me a sec, checking": small talk asks for nothing
     try:
         slots = checked if checked is not None else flow.new_slots(frame.slots)
         parser = state.parser(slots)
