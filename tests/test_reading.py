@@ -175,4 +175,6 @@ def test_small_talk_after_a_cancel_paused_the_run_answers_nothing_at_its_questio
         got = commands(paused, text, entry="onboarding")
         assert len(got) == 1 and isinstance(got[0], Chitchat), (text, got)
     # saying hello again asks the paused question again
-    assert commands(paused, "hi again", entry="onboarding") == [StartFlow(words="hi again", flow="onboarding", via="entry")]
+    assert commands(paused, "hi again", entry="onboarding") == [
+        StartFlow(words="hi again", flow="onboarding", via="entry")
+    ]
