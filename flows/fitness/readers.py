@@ -80,8 +80,21 @@ _GOALS: dict[str, list[str]] = {
         "endurance": ["stamina", "cardio", "run a marathon", "marathon", "half marathon", "run longer", "triathlon",
                       "running", "run faster", "5k", "10k", "cycling"],
         "general_health": ["general health", "health", "stay healthy", "be healthier", "feel better", "get fit",
-                           "healthier", "wellbeing", "well-being", "fitness"],
+                           "healthier", "wellbeing", "well-being", "fitness", "get fitter", "fitter"],
 }  # fmt: skip
+# what the goals are called in the other languages users answer in (engine/gloss.py keeps to generic words)
+_GOALS_ABROAD: dict[str, list[str]] = {
+        "fat_loss": ["perder peso", "bajar de peso", "adelgazar", "perder grasa", "perdre du poids", "maigrir",
+                     "perdre de la graisse", "abnehmen", "gewicht verlieren", "fett verlieren", "perdere peso",
+                     "dimagrire", "emagrecer", "perder gordura"],
+        "muscle_gain": ["ganar musculo", "ganar masa muscular", "prendre du muscle", "prise de masse",
+                        "masse musculaire", "muskelaufbau", "muskeln aufbauen", "muskeln", "massa muscolare",
+                        "aumentare la massa", "ganhar musculo", "ganhar massa", "hipertrofia"],
+        "endurance": ["resistencia", "ausdauer", "resistenza"],
+        "general_health": ["salud", "sante", "gesundheit", "salute", "saude", "ponerme en forma", "estar en forma",
+                           "etre en forme", "fit werden", "fitter werden", "stare in forma", "ficar em forma"],
+}  # fmt: skip
+_GOALS = {goal: [*names, *_GOALS_ABROAD.get(goal, [])] for goal, names in _GOALS.items()}
 _GOAL_WORDS = choice(_GOALS)
 # out of turn a goal is named, never guessed from a spelling ("drop to 11 stone" ~ "tone")
 _GOAL_NAMED = choice(_GOALS, fuzzy=False)
