@@ -376,15 +376,19 @@ def _only_filler_talk(text: str) -> tuple[Social, ...]:
     return _talk(" ".join(_WORDS.findall(_folded(text))), _table())
 
 
+# a greeting that is only a part of the day may be an answer ("what time of day?" "morning")
+_DAY_PARTS = frozenset({"morning", "afternoon", "evening", "night"})
+
+
 def greets(text: str) -> bool:
-    """Whether `text` holds a greeting of more than one word ("good morning", "buenas tardes",
-    "guten Abend"): such a greeting names no time of day and no name. A bare "morning" may be an
-    answer ("what time of day?"), so it is not one here."""
+    """Whether `text` holds a greeting ("good morning", "buenas tardes", "bonsoir", "hi"): it names
+    no time of day and no name. A bare "morning" may be an answer ("what time of day?"), so it is
+    not one here."""
     table = _table()
     words = _WORDS.findall(_folded(text))
     for at in range(len(words)):
         said = _phrase_at(words, at, table)
-        if said is not None and said[0] == "greeting" and said[1] - at > 1:
+        if said is not None and said[0] == "greeting" and (said[1] - at > 1 or words[at] not in _DAY_PARTS):
             return True
     return False
 
