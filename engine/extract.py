@@ -189,7 +189,8 @@ _NO_PHRASE = re.compile(
 _YES_PHRASE = re.compile(
     r"^(?:yes|yeah|yea|yep|yup|ya|y|sure|ok|okay|k|correct|right|that'?s right|exactly|absolutely|definitely|"
     r"certainly|of course|please(?: do)?|sounds good|go ahead|let'?s(?: do it| go)?|why not|i guess so|guess so|"
-    r"i think so|i do|fine|alright|all right|ja|si|sí|oui|da|ye|kk|ok(?:ie|i|ey)|go on then|go for it|do it|"
+    r"i think so|i do|fine|alright|all right|ja|si|sí|sì|oui|da|ye|kk|ok(?:ie|i|ey)|go on then|go for it|do it|"
+    r"all (?:good|correct|fine)|looks (?:good|right|correct|fine)|perfect|"
     r"(?:i )?suppose so|i'?d (?:love|like) (?:that|one|it)|that(?:'d| would) be (?:great|nice|good|helpful|perfect))\b"
 )
 # "yesss", "nooo", "okk": a drawn-out yes or no is still one

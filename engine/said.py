@@ -53,6 +53,16 @@ class StoppingWords(BaseModel):
     articles: list[str]
 
 
+class SkippingWords(BaseModel):
+    """A skip said as a verb, what it skips and how it is asked ("can i skip this question", "je
+    préfère sauter cette question", "kann ich das überspringen"): every combination is a skip phrase."""
+
+    model_config = ConfigDict(extra="forbid")
+    openers: list[str]
+    verbs: list[str]
+    objects: list[str]
+
+
 class CommandPhrases(BaseModel):
     """engine/data/commands.yaml, validated: each phrase one clause, under one command."""
 
@@ -68,6 +78,7 @@ class CommandPhrases(BaseModel):
     resume: list[str]
     resuming: list[str]
     skip: list[str]
+    skipping: SkippingWords
     help: list[str]
     confused: list[str]
     person: PersonWords
@@ -120,7 +131,11 @@ class _Table:
         self.stop_articles = tuple(dict.fromkeys(_phrase(a) for a in stopping.articles))
         # "cancel it", "stop the questions": each verb with each thing it stops
         self.stops = frozenset(f"{v} {_phrase(o)}" for v in self.stop_verbs for o in stopping.objects)
-        self.skip = frozenset(_phrase(p) for p in phrases.skip)
+        skipping = phrases.skipping
+        openers = ["", *(_phrase(o) for o in skipping.openers)]
+        objects = ["", *(_phrase(o) for o in skipping.objects)]
+        said = {" ".join(w for w in (o, _phrase(v), x) if w) for o in openers for v in skipping.verbs for x in objects}
+        self.skip = frozenset(_phrase(p) for p in phrases.skip) | said
         self.help = frozenset(_phrase(p) for p in phrases.help)
         self.confused = frozenset(_phrase(p) for p in phrases.confused)
         self.nouns = _words_pattern(phrases.person.nouns)
