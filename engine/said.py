@@ -132,9 +132,10 @@ class _Table:
         # "cancel it", "stop the questions": each verb with each thing it stops
         self.stops = frozenset(f"{v} {_phrase(o)}" for v in self.stop_verbs for o in stopping.objects)
         skipping = phrases.skipping
-        openers = ["", *(_phrase(o) for o in skipping.openers)]
-        objects = ["", *(_phrase(o) for o in skipping.objects)]
-        said = {" ".join(w for w in (o, _phrase(v), x) if w) for o in openers for v in skipping.verbs for x in objects}
+        openers = ["", *(f"{_phrase(o)} " for o in skipping.openers)]
+        verbs = [_phrase(v) for v in skipping.verbs]
+        objects = ["", *(f" {_phrase(o)}" for o in skipping.objects)]
+        said = {f"{o}{v}{x}" for o in openers for v in verbs for x in objects}
         self.skip = frozenset(_phrase(p) for p in phrases.skip) | said
         self.help = frozenset(_phrase(p) for p in phrases.help)
         self.confused = frozenset(_phrase(p) for p in phrases.confused)
