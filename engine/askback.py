@@ -78,6 +78,7 @@ class QuestionsBackTable(BaseModel):
     model_config = ConfigDict(extra="forbid")
     interrogatives: _Openings
     polar: list[str]
+    weighing: list[str]
     proposals: list[str]
     about: _About
     about_the_question_tail: str
@@ -87,7 +88,7 @@ class QuestionsBackTable(BaseModel):
     filler: list[str]
     chitchat: dict[Social, _Talk]
 
-    _check = field_validator("polar", "proposals", "about_the_question", "elsewhere", "help")(
+    _check = field_validator("polar", "weighing", "proposals", "about_the_question", "elsewhere", "help")(
         classmethod(lambda cls, v: compiles(v))
     )
 
@@ -115,6 +116,7 @@ class _Compiled:
     strong: re.Pattern[str]
     weak: re.Pattern[str]
     polar: re.Pattern[str]
+    weighing: re.Pattern[str]
     proposal: re.Pattern[str]
     about: tuple[tuple[About, re.Pattern[str]], ...]
     itself: re.Pattern[str]
@@ -140,6 +142,7 @@ def _table() -> _Compiled:
         strong=re.compile(opening.format(any_of(t.interrogatives.strong))),
         weak=re.compile(opening.format(any_of(t.interrogatives.weak))),
         polar=re.compile(r"\A" + any_of(t.polar)),
+        weighing=re.compile(r"(?<![\w'])" + any_of(t.weighing) + r"(?![\w'])"),
         proposal=re.compile(opening.format(any_of(t.proposals))),
         about=tuple(about),
         itself=re.compile(rf"{any_of(t.about_the_question)}(?: {tail})*"),
@@ -230,6 +233,10 @@ def _role(words: str, asked: bool, table: _Compiled) -> Role:
     one_word = " " not in words
     if one_word and not asked and not table.itself.fullmatch(words):
         return "statement"  # "Chi", "Was": names and answers before they are questions
+    # "does a yoga mat count?", "is 15 minutes even worth it?" weigh what they name against the question:
+    # they ask, as an open question does
+    if table.weighing.search(words) and (asked or table.polar.search(words)):
+        return "open"
     if table.strong.search(words) or (asked and table.weak.search(words)):
         return "polar" if table.polar.search(words) else "open"
     return "question" if asked else "statement"
