@@ -39,7 +39,17 @@ def plain(text: str) -> str:
 
 def is_none(text: str) -> bool:
     t = plain(text)
-    return _NONE_ANSWER.fullmatch(t) is not None or re.fullmatch(any_of(words().none_words), t) is not None
+    if _NONE_ANSWER.fullmatch(t) is not None or re.fullmatch(any_of(words().none_words), t) is not None:
+        return True
+    # a bare no of any language the engine's yes/no reader knows ("nein", "não"): none
+    return " " not in t and read_yes_no(text) is False
+
+
+def acknowledges(text: str) -> bool:
+    """A yes that names nothing ("yes", "some", and "ja", "oui", "sim" of the engine's yes/no reader):
+    which ones is still to be asked, never the words themselves as the answer."""
+    t = plain(text)
+    return t in ACK or (" " not in t and read_yes_no(text) is True)
 
 
 _LEVEL_WORDS = choice(
@@ -277,7 +287,7 @@ def parse_equipment(text: str) -> object:
     t = fold(text)
     if is_none(text) or _BODYWEIGHT.search(t):
         return []
-    if plain(text) in ACK:
+    if acknowledges(text):
         return Invalid("Which equipment? For example “dumbbells and a mat”, or “none”.")
 
     def has(word: str) -> bool:
