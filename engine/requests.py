@@ -46,6 +46,7 @@ from engine.cues import fold_same_length
 from engine.extract import Invalid, Parser
 from engine.flow import Flow
 from engine.models import FlowFrame, Slots
+from engine.said import asks_for_person
 from engine.states import Ask
 from engine.tables import any_of, compiles, load_table
 from engine.utterance import Utterance
@@ -182,8 +183,8 @@ def _cues(bot: Bot, open_flow: str, heard: Utterance, found: Sequence[Part], n: 
     folded = p.folded
     # a topic opens a part before its filler is trimmed: "also" and "and" are filler to a question back
     lead = _lead(heard, found, n)
-    if table.not_request.search(folded):
-        return _Cues()
+    if table.not_request.search(folded) or asks_for_person(text[p.start : p.end]):
+        return _Cues()  # a person asked for is the handoff's, not a request kept for later
     if table.only_topic.match(lead):
         return _Cues(topic_only=True)
     if any(i.flow == open_flow and i.matches(text[p.start : p.end]) for i in bot.intents):
