@@ -242,16 +242,30 @@ def parse_minutes(text: str) -> object:
 
 
 EQUIPMENT: dict[str, tuple[str, ...]] = {
-    "dumbbells": ("dumbbell", "dumbbells", "free weights", "weights"),
+    # with what they are called in the other languages users answer in (the flow's own vocabulary)
+    "dumbbells": ("dumbbell", "dumbbells", "free weights", "weights", "mancuernas", "halteres", "hanteln", "manubri"),
     "barbell": ("barbell", "barbells"),
     "kettlebell": ("kettlebell", "kettlebells"),
-    "resistance bands": ("band", "bands", "resistance band", "resistance bands"),
+    "resistance bands": (
+        "band",
+        "bands",
+        "resistance band",
+        "resistance bands",
+        "bandas elasticas",
+        "bandas",
+        "elastiques",
+        "elastico",
+        "elasticos",
+        "elastici",
+        "widerstandsbander",
+        "fitnessbander",
+    ),
     "pull-up bar": ("pull-up bar", "pullup bar", "pull up bar", "chin-up bar", "chin up bar"),
     "bench": ("bench",),
     "treadmill": ("treadmill",),
     "exercise bike": ("bike", "stationary bike", "exercise bike", "spin bike"),
     "rowing machine": ("rower", "rowing machine"),
-    "yoga mat": ("mat", "yoga mat"),
+    "yoga mat": ("mat", "yoga mat", "esterilla", "colchoneta", "tapis", "matte", "yogamatte", "tappetino", "tapete"),
     "jump rope": ("jump rope", "skipping rope"),
     "squat rack": ("rack", "squat rack", "power rack"),
     "suspension trainer": ("trx", "suspension trainer", "suspension straps"),
