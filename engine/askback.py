@@ -31,7 +31,7 @@ from typing import Literal, get_args
 from pydantic import BaseModel, ConfigDict, field_validator
 
 from engine.cues import fold_same_length
-from engine.extract import Invalid
+from engine.extract import Invalid, copied
 from engine.tables import any_of, compiles, load_table
 
 QUESTIONS_BACK_FILE = Path(__file__).parent / "data" / "questions_back.yaml"
@@ -299,22 +299,7 @@ def _answers(value: object, typed: str, *, echo_counts: bool) -> bool:
         return False
     if echo_counts:
         return True
-    return not _echo(value, typed)
-
-
-def copied(value: object, typed: str, *, words: int = 2) -> bool:
-    """Whether a parser's value only copies a message of `words` words or more back (an any-text
-    parser's "answer"), rather than reading a value out of it."""
-    return len(_WORDS.findall(typed)) >= words and _echo(value, typed)
-
-
-def _echo(value: object, typed: str) -> bool:
-    if isinstance(value, list) and len(value) == 1:
-        value = value[0]
-    if not isinstance(value, str):
-        return False
-    said = _WORDS.findall(fold_same_length(typed))
-    return bool(said) and _WORDS.findall(fold_same_length(value)) == said
+    return not copied(value, typed, words=1)
 
 
 @dataclass(frozen=True)

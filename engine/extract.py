@@ -382,6 +382,21 @@ _DECLINES = re.compile(
 )
 
 
+_COPY_WORDS = re.compile(r"[\w'-]+")
+
+
+def copied(value: object, typed: str, *, words: int = 2) -> bool:
+    """Whether a parser's value only copies a message of `words` words or more back (an any-text
+    parser's "answer": "thanks so far" as the equipment, "Monday" as it), rather than reading a
+    value out of it."""
+    said = _COPY_WORDS.findall(fold(typed))
+    if len(said) < words:
+        return False
+    if isinstance(value, list) and len(value) == 1:
+        value = value[0]
+    return isinstance(value, str) and bool(said) and _COPY_WORDS.findall(fold(value)) == said
+
+
 def declines(text: str) -> bool:
     """Whether the whole message says there is nothing to give: "none", "no", "n/a", "nothing"."""
     t = re.sub(r"[.!\s]+$", "", fold(text))

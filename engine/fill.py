@@ -45,9 +45,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pydantic import JsonValue, ValidationError
 
-from engine.askback import copied
 from engine.commands import SetSlot
-from engine.extract import Empty, Invalid, Parser, fold
+from engine.extract import Empty, Invalid, Parser, copied, fold
 from engine.models import Slots
 from engine.utterance import Utterance
 

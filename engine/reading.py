@@ -19,7 +19,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from engine.amend import amendments
-from engine.askback import COMING_BACK, REMARKS, WAITING, copied, greets, may_ask, question_back, small_talk
+from engine.askback import COMING_BACK, REMARKS, WAITING, greets, may_ask, question_back, small_talk
 from engine.bot import Bot
 from engine.commands import (
     AnswerFlow,
@@ -38,7 +38,7 @@ from engine.commands import (
     YesNo,
 )
 from engine.corrections import correction_commands
-from engine.extract import Invalid, Parser, fold, read_yes_no
+from engine.extract import Invalid, Parser, copied, fold, read_yes_no
 from engine.fill import ahead_commands
 from engine.flow import Flow
 from engine.handoff import hold_of
