@@ -68,6 +68,7 @@ class CommandPhrases(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     filler: list[str]
+    trailing: list[str]
     polite: list[str]
     unsure: list[str]
     cancel: list[str]
@@ -85,6 +86,7 @@ class CommandPhrases(BaseModel):
 
     @field_validator(
         "filler",
+        "trailing",
         "polite",
         "unsure",
         "cancel",
@@ -117,7 +119,10 @@ class CommandPhrases(BaseModel):
 class _Table:
     def __init__(self, phrases: CommandPhrases) -> None:
         self.filler = frozenset(_phrase(p) for p in phrases.filler)
+        self.trailing = frozenset(_phrase(p) for p in phrases.trailing)
+        self.filler_ending = self.filler | self.trailing
         self.polite = self.filler | {_phrase(p) for p in phrases.polite}
+        self.polite_ending = self.polite | frozenset(_phrase(p) for p in phrases.trailing)
         self.unsure = frozenset(_phrase(p) for p in phrases.unsure)
         self.cancel = frozenset(_phrase(p) for p in phrases.cancel)
         self.ending = frozenset(_phrase(p) for p in phrases.ending)
@@ -182,6 +187,8 @@ def clauses(text: str, *, polite: bool = True) -> tuple[tuple[str, ...], ...]:
 
 def _forms(words: list[str], polite: bool) -> tuple[str, ...]:
     filler = _table().polite if polite else _table().filler
+    # time words end a clause as filler ("keine lust mehr"), never start one
+    ending = _table().polite_ending if polite else _table().filler_ending
 
     def lead(ws: list[str]) -> list[str]:
         while ws:
@@ -193,7 +200,7 @@ def _forms(words: list[str], polite: bool) -> tuple[str, ...]:
 
     def trail(ws: list[str]) -> list[str]:
         while ws:
-            n = next((n for n in (3, 2, 1) if len(ws) >= n and " ".join(ws[-n:]) in filler), 0)
+            n = next((n for n in (3, 2, 1) if len(ws) >= n and " ".join(ws[-n:]) in ending), 0)
             if not n:
                 break
             ws = ws[:-n]
@@ -214,7 +221,7 @@ def _only(text: str, phrases: frozenset[str], also: frozenset[str] = frozenset()
             continue
         if any(not f or f in also for f in forms):
             continue
-        split = _segmented(forms[0].split(), phrases, also | filler)
+        split = _segmented(forms[0].split(), phrases, also | filler | _table().trailing)
         if split is None:
             return False
         found = found or split
