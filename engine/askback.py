@@ -31,16 +31,20 @@ from typing import Literal, get_args
 from pydantic import BaseModel, ConfigDict, field_validator
 
 from engine.cues import fold_same_length
-from engine.extract import Invalid
+from engine.extract import Invalid, copied
 from engine.tables import any_of, compiles, load_table
 
 QUESTIONS_BACK_FILE = Path(__file__).parent / "data" / "questions_back.yaml"
 
 About = Literal["why", "meaning", "options", "other"]
-Social = Literal["greeting", "away", "sorry", "thanks", "laughter", "compliment", "feeling"]
+Social = Literal["greeting", "away", "sorry", "thanks", "laughter", "compliment", "feeling", "waiting", "reaction"]
 SOCIAL: tuple[Social, ...] = get_args(Social)
 # remarks about the bot or the conversation, and feelings: an answer where any text is one
-REMARKS: frozenset[Social] = frozenset({"compliment", "feeling"})
+REMARKS: frozenset[Social] = frozenset({"compliment", "feeling", "reaction"})
+# saying hello or being back, at a paused activity: its question is asked again
+COMING_BACK: frozenset[Social] = frozenset({"greeting", "away", "sorry"})
+# asking to wait answers nothing, whatever it names ("one sec" is no 1, "attends deux secondes" no name)
+WAITING: frozenset[Social] = frozenset({"waiting"})
 
 
 class _Openings(BaseModel):
@@ -74,6 +78,7 @@ class QuestionsBackTable(BaseModel):
     model_config = ConfigDict(extra="forbid")
     interrogatives: _Openings
     polar: list[str]
+    weighing: list[str]
     proposals: list[str]
     about: _About
     about_the_question_tail: str
@@ -83,7 +88,7 @@ class QuestionsBackTable(BaseModel):
     filler: list[str]
     chitchat: dict[Social, _Talk]
 
-    _check = field_validator("polar", "proposals", "about_the_question", "elsewhere", "help")(
+    _check = field_validator("polar", "weighing", "proposals", "about_the_question", "elsewhere", "help")(
         classmethod(lambda cls, v: compiles(v))
     )
 
@@ -111,6 +116,7 @@ class _Compiled:
     strong: re.Pattern[str]
     weak: re.Pattern[str]
     polar: re.Pattern[str]
+    weighing: re.Pattern[str]
     proposal: re.Pattern[str]
     about: tuple[tuple[About, re.Pattern[str]], ...]
     itself: re.Pattern[str]
@@ -136,6 +142,7 @@ def _table() -> _Compiled:
         strong=re.compile(opening.format(any_of(t.interrogatives.strong))),
         weak=re.compile(opening.format(any_of(t.interrogatives.weak))),
         polar=re.compile(r"\A" + any_of(t.polar)),
+        weighing=re.compile(r"(?<![\w'])" + any_of(t.weighing) + r"(?![\w'])"),
         proposal=re.compile(opening.format(any_of(t.proposals))),
         about=tuple(about),
         itself=re.compile(rf"{any_of(t.about_the_question)}(?: {tail})*"),
@@ -188,9 +195,12 @@ def may_ask(text: str) -> bool:
     """A cheap first look: could `text` be a question back, a call for help or small talk? Most
     answers are not, and the read stage then needs no parser and no slots to tell."""
     table = _table()
+    found = parts(text)
+    if not found:
+        return bool(_only_filler_talk(text))
     return any(
         p.role in ("question", "open", "polar") or table.help.fullmatch(p.folded) or _talk(p.folded, table)
-        for p in parts(text)
+        for p in found
     )
 
 
@@ -223,6 +233,10 @@ def _role(words: str, asked: bool, table: _Compiled) -> Role:
     one_word = " " not in words
     if one_word and not asked and not table.itself.fullmatch(words):
         return "statement"  # "Chi", "Was": names and answers before they are questions
+    # "does a yoga mat count?", "is 15 minutes even worth it?" weigh what they name against the question:
+    # they ask, as an open question does
+    if table.weighing.search(words) and (asked or table.polar.search(words)):
+        return "open"
     if table.strong.search(words) or (asked and table.weak.search(words)):
         return "polar" if table.polar.search(words) else "open"
     return "question" if asked else "statement"
@@ -285,22 +299,7 @@ def _answers(value: object, typed: str, *, echo_counts: bool) -> bool:
         return False
     if echo_counts:
         return True
-    return not _echo(value, typed)
-
-
-def copied(value: object, typed: str) -> bool:
-    """Whether a parser's value only copies a message of several words back (an any-text parser's
-    "answer"), rather than reading a value out of it."""
-    return len(_WORDS.findall(typed)) > 1 and _echo(value, typed)
-
-
-def _echo(value: object, typed: str) -> bool:
-    if isinstance(value, list) and len(value) == 1:
-        value = value[0]
-    if not isinstance(value, str):
-        return False
-    said = _WORDS.findall(fold_same_length(typed))
-    return bool(said) and _WORDS.findall(fold_same_length(value)) == said
+    return not copied(value, typed, words=1)
 
 
 @dataclass(frozen=True)
@@ -311,27 +310,45 @@ class SmallTalk:
 
 def _talk(folded: str, table: _Compiled) -> tuple[Social, ...]:
     """The kinds of small talk `folded` is made of, every word of it; () when it says anything else."""
-    rest = folded
+    words = folded.split()
     kinds: list[Social] = []
-    while rest:
-        for kind, pattern in table.talk:
-            m = pattern.match(rest)
-            if m and (m.end() == len(rest) or rest[m.end()] == " "):
-                kinds.append(kind)
-                rest = rest[m.end() :].lstrip()
-                break
-        else:
-            head, _, tail = rest.partition(" ")
-            if head.strip("-'") not in table.filler or (not kinds and not tail):
-                return ()
-            rest = tail
+    at = 0
+    while at < len(words):
+        # the longest phrase at this word ("buenas tardes", not "buenas" and then "tardes")
+        said = _phrase_at(words, at, table)
+        if said is not None:
+            kinds.append(said[0])
+            at = said[1]
+            continue
+        if words[at].strip("-'") not in table.filler or (not kinds and at == len(words) - 1):
+            return ()
+        at += 1
     return tuple(dict.fromkeys(kinds))
+
+
+_LONGEST_TALK = 8  # words in the longest phrase of small talk tried
+
+
+def _phrase_at(words: list[str], at: int, table: _Compiled) -> tuple[Social, int] | None:
+    """The kind of the longest phrase of small talk starting at word `at`, and the word after it."""
+    last = min(len(words), at + _LONGEST_TALK)
+    if not any(p.match(" ".join(words[at:last])) for _, p in table.talk):
+        return None  # no phrase opens here: most words of most messages
+    for end in range(last, at, -1):
+        piece = " ".join(words[at:end])
+        for kind, pattern in table.talk:
+            if pattern.fullmatch(piece):
+                return kind, end
+    return None
 
 
 def small_talk(text: str) -> SmallTalk | None:
     """`text` as only small talk (greetings, apologies, being back, thanks, laughter), or None."""
     table = _table()
     found = parts(text)
+    if not found:
+        said = _only_filler_talk(text)
+        return SmallTalk(kinds=said, words=text.strip()) if said else None
     kinds: list[Social] = []
     for p in found:
         if p.role == "filler":
@@ -345,11 +362,34 @@ def small_talk(text: str) -> SmallTalk | None:
     return SmallTalk(kinds=tuple(dict.fromkeys(kinds)), words=text[found[0].start : found[-1].end])
 
 
+def _only_filler_talk(text: str) -> tuple[Social, ...]:
+    """Small talk made of words that are filler to a question ("lol sorry", "oops"): every part of
+    the message trimmed away, the words as typed are read as small talk."""
+    return _talk(" ".join(_WORDS.findall(_folded(text))), _table())
+
+
+# a greeting that is only a part of the day may be an answer ("what time of day?" "morning")
+_DAY_PARTS = frozenset({"morning", "afternoon", "evening", "night"})
+
+
+def greets(text: str) -> bool:
+    """Whether `text` holds a greeting ("good morning", "buenas tardes", "bonsoir", "hi"): it names
+    no time of day and no name. A bare "morning" may be an answer ("what time of day?"), so it is
+    not one here."""
+    table = _table()
+    words = _WORDS.findall(_folded(text))
+    for at in range(len(words)):
+        said = _phrase_at(words, at, table)
+        if said is not None and said[0] == "greeting" and (said[1] - at > 1 or words[at] not in _DAY_PARTS):
+            return True
+    return False
+
+
 def acknowledgement(kinds: Sequence[str]) -> str:
     """What the bot says to small talk before asking again: being back or sorry first, then thanks,
     then a greeting, then laughter."""
     say = _table().say
-    for kind in ("away", "sorry", "thanks", "greeting", "compliment", "feeling", "laughter"):
+    for kind in ("away", "sorry", "waiting", "thanks", "greeting", "compliment", "feeling", "reaction", "laughter"):
         if kind in kinds:
             return say[kind]
     return ""

@@ -113,7 +113,9 @@ class Chitchat(_Command):
     acknowledgement and the question again, no attempt used."""
 
     kind: Literal["chitchat"] = "chitchat"
-    social: tuple[Literal["greeting", "away", "sorry", "thanks", "laughter", "compliment", "feeling"], ...] = ()
+    social: tuple[
+        Literal["greeting", "away", "sorry", "thanks", "laughter", "compliment", "feeling", "waiting", "reaction"], ...
+    ] = ()
 
 
 class Held(_Command):

@@ -189,7 +189,8 @@ _NO_PHRASE = re.compile(
 _YES_PHRASE = re.compile(
     r"^(?:yes|yeah|yea|yep|yup|ya|y|sure|ok|okay|k|correct|right|that'?s right|exactly|absolutely|definitely|"
     r"certainly|of course|please(?: do)?|sounds good|go ahead|let'?s(?: do it| go)?|why not|i guess so|guess so|"
-    r"i think so|i do|fine|alright|all right|ja|si|sí|oui|da|ye|kk|ok(?:ie|i|ey)|go on then|go for it|do it|"
+    r"i think so|i do|fine|alright|all right|ja|si|sí|sì|oui|da|ye|kk|ok(?:ie|i|ey)|go on then|go for it|do it|"
+    r"all (?:good|correct|fine)|looks (?:good|right|correct|fine)|perfect|"
     r"(?:i )?suppose so|i'?d (?:love|like) (?:that|one|it)|that(?:'d| would) be (?:great|nice|good|helpful|perfect))\b"
 )
 # "yesss", "nooo", "okk": a drawn-out yes or no is still one
@@ -379,6 +380,21 @@ _DECLINES = re.compile(
     r"(?:none|no|nope|nah|n/?a|n\.a\.?|not applicable|nothing|nothing at all|none at all|no thanks|"
     r"no thank you|i don'?t have (?:one|any)|i have none|there is none|there isn'?t one|-+)"
 )
+
+
+_COPY_WORDS = re.compile(r"[\w'-]+")
+
+
+def copied(value: object, typed: str, *, words: int = 2) -> bool:
+    """Whether a parser's value only copies a message of `words` words or more back (an any-text
+    parser's "answer": "thanks so far" as the equipment, "Monday" as it), rather than reading a
+    value out of it."""
+    said = _COPY_WORDS.findall(fold(typed))
+    if len(said) < words:
+        return False
+    if isinstance(value, list) and len(value) == 1:
+        value = value[0]
+    return isinstance(value, str) and bool(said) and _COPY_WORDS.findall(fold(value)) == said
 
 
 def declines(text: str) -> bool:

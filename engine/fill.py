@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from pydantic import JsonValue, ValidationError
 
 from engine.commands import SetSlot
-from engine.extract import Empty, Invalid, Parser, fold
+from engine.extract import Empty, Invalid, Parser, copied, fold
 from engine.models import Slots
 from engine.utterance import Utterance
 
@@ -297,16 +297,20 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
     for i, clause in enumerate(parts):
         if text[clause.end : clause.end + 2].lstrip().startswith("?"):
             continue  # a question states no fact: "is 15 minutes even worth it?"
-        answers = asked is not None and not asked.greedy and _answers(asked_reads(clause.text))
+        found_here = asked_reads(clause.text) if asked is not None and not asked.greedy else None
+        answers = asked is not None and not asked.greedy and _answers(found_here)
+        # words the asked parser only copies back are no answer beside a slot that reads them ("Monday"
+        # as the equipment, "abnehmen" as the injuries: a reader that takes words it does not know as typed)
+        echo = answers and copied(found_here, clause.text, words=1)
         folded = fold(clause.text)
         # a clause that names the asked slot, and its parser reads, is its answer whatever else it names
-        if answers and asked_cue is not None and asked_cue.search(folded):
+        if answers and not echo and asked_cue is not None and asked_cue.search(folded):
             continue
         for c in candidates:
             if c.whole:
                 continue
             named = c.cue is not None and c.cue.search(folded) is not None
-            if not named and (answers or not c.alone):
+            if not named and ((answers and not echo) or not c.alone):
                 continue  # decided without running the slot's parser (most slots, most clauses)
             read = _value(c.parser, clause.text)
             if read is None or (not named and _number(read)):

@@ -19,7 +19,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from engine.amend import amendments
-from engine.askback import REMARKS, copied, may_ask, question_back, small_talk
+from engine.askback import COMING_BACK, REMARKS, WAITING, greets, may_ask, question_back, small_talk
 from engine.bot import Bot
 from engine.commands import (
     AnswerFlow,
@@ -38,14 +38,14 @@ from engine.commands import (
     YesNo,
 )
 from engine.corrections import correction_commands
-from engine.extract import Invalid, Parser, fold, read_yes_no
+from engine.extract import Invalid, Parser, copied, fold, read_yes_no
 from engine.fill import ahead_commands
 from engine.flow import Flow
 from engine.handoff import hold_of
 from engine.models import CarryOver, FlowFrame, SessionState, Slots, StoredRecord
 from engine.requests import at_question as request_at
 from engine.requests import several
-from engine.said import said, says_cancel, says_resume
+from engine.said import cancel_beside, said, says_cancel, says_resume
 from engine.states import Ask
 from engine.utterance import Utterance
 
@@ -89,6 +89,15 @@ def read(
         commands = [Cancel(words=text)]
     elif a is not None and says_cancel(text, a.flow, polite=True) and not _aside_for(bot, session, text):
         # "stop this please": a cancel, unless the flow's own ending reads it (a lesson's "stop please")
+        commands = [Cancel(words=text)]
+    elif (
+        isinstance(here, Ask)
+        and a is not None
+        and (beside := cancel_beside(text, a.flow))
+        and not _aside_for(bot, session, text)
+        and not any(_answers(bot.flow_for(a), here, a, words) for words in beside)
+    ):
+        # "this app is too slow, cancel" at "what equipment?": the words beside the cancel answer nothing
         commands = [Cancel(words=text)]
     elif word in HELP_WORDS or command == "help":
         commands = [Help(words=text)]
@@ -195,6 +204,11 @@ def _main(
     paused = next((f for f in reversed(session.stack) if f.flow == name and f.paused), None)
     if paused is None:
         return [*out, StartFlow(words=text, flow=name, via="entry")]
+    talk = small_talk(text)
+    if talk is not None and not set(talk.kinds) <= COMING_BACK:
+        # "thanks for the help!" after a cancel paused the run answers nothing at its question:
+        # the main conversation replies and the run stays paused ("hi again" asks it again)
+        return [*out, Chitchat(words=talk.words, social=talk.kinds)]
     # after "cancel" paused the run, the next message may answer its open question ("polish");
     # one that asks for an activity the flow lets interrupt it starts that at once, the run
     # staying paused; "hi again" answers nothing, even where any text is an answer
@@ -252,9 +266,19 @@ def at_question(
         if parser.greedy and REMARKS & set(talk.kinds):
             return None  # at a free-text question a remark is an answer ("you're so helpful" as feedback)
         value = parser(text)
-        # a value read from small talk is an answer ("morning" to "what time of day?", "Ola" as a
-        # name); one that only copies the words back ("thanks so far" as the equipment) is not
-        taken = value is not None and not isinstance(value, Invalid) and not copied(value, text)
+        # a value read from a greeting is an answer ("morning" to "what time of day?", "Ola" as a
+        # name), and a yes or a no read from small talk is one; not a value that only copies the
+        # words back ("thanks so far" as the equipment), nor one read from other small talk ("i'm so
+        # tired today" names no day to study, "lmao" no injury), from asking to wait ("one sec" is
+        # no 1) or from a greeting of several words ("buenas tardes" is no afternoon)
+        taken = (
+            value is not None
+            and not isinstance(value, Invalid)
+            and ("greeting" in talk.kinds or isinstance(value, bool))
+            and not copied(value, text)
+            and not set(talk.kinds) <= WAITING
+            and not greets(text)
+        )
         if (parser.greedy or not taken) and not _fills_other(flow, slots, state, text):
             return Chitchat(words=talk.words, social=talk.kinds)
         return None
@@ -264,6 +288,23 @@ def at_question(
     if asked.help:
         return Help(words=asked.words)
     return AskBack(words=asked.words, about=asked.about)
+
+
+def _answers(flow: Flow[Any], state: Ask, frame: FlowFrame, words: str) -> bool:
+    """Might `words`, said beside a cancel, answer the open question or fill another slot? Where any
+    text is an answer (a free-text question) they might; a value that only copies several words
+    back ("this app is too slow" as the equipment) is none."""
+    try:
+        slots = flow.new_slots(frame.slots)
+        parser = state.parser(slots)
+    except (ValidationError, ValueError):
+        return True  # slots this code cannot read: the flow's own reading says what is wrong
+    if parser.greedy:
+        return True
+    value = parser(words)
+    if value is not None and not isinstance(value, Invalid) and not copied(value, words):
+        return True
+    return _fills_other(flow, slots, state, words) or bool(ahead_commands(flow, state, frame.slots, words).sets)
 
 
 def _fills_other(flow: Flow[Any], slots: Slots, state: Ask, text: str) -> bool:

@@ -46,6 +46,7 @@ from engine.cues import fold_same_length
 from engine.extract import Invalid, Parser
 from engine.flow import Flow
 from engine.models import FlowFrame, Slots
+from engine.said import asks_for_person
 from engine.states import Ask
 from engine.tables import any_of, compiles, load_table
 from engine.utterance import Utterance
@@ -60,14 +61,15 @@ class RequestsTable(BaseModel):
     asks: list[str]
     elsewhere: list[str]
     beside: list[str]
+    knowledge: list[str]
     topic: list[str]
     openers: list[str]
     contrast: list[str]
     not_requests: list[str]
 
-    _check = field_validator("asks", "elsewhere", "beside", "topic", "openers", "contrast", "not_requests")(
-        classmethod(lambda cls, v: compiles(v))
-    )
+    _check = field_validator(
+        "asks", "elsewhere", "beside", "knowledge", "topic", "openers", "contrast", "not_requests"
+    )(classmethod(lambda cls, v: compiles(v)))
 
 
 def load_requests(path: Path = REQUESTS_FILE) -> RequestsTable:
@@ -80,6 +82,7 @@ class _Compiled:
     asks: re.Pattern[str]
     elsewhere: re.Pattern[str]
     beside: re.Pattern[str]
+    knowledge: re.Pattern[str]
     opens_topic: re.Pattern[str]
     only_topic: re.Pattern[str]
     contrast: re.Pattern[str]
@@ -96,6 +99,7 @@ def _table() -> _Compiled:
         asks=re.compile(word.format(any_of(t.asks))),
         elsewhere=re.compile(starts.format(any_of(t.elsewhere))),
         beside=re.compile(starts.format(any_of(t.beside))),
+        knowledge=re.compile(starts.format(any_of(t.knowledge))),
         opens_topic=re.compile(rf"\A(?:and |oh |so |but )?{topic}(?![\w'])"),
         only_topic=re.compile(rf"\A(?:and |oh |so |but )?(?:{topic}|{any_of(t.openers)})(?: (?:question|thing))?\W*\Z"),
         contrast=re.compile(rf"\A{any_of(t.contrast)}(?![\w'])"),
@@ -163,12 +167,13 @@ class _Cues:
     asks: bool = False  # asks the bot to do something
     elsewhere: bool = False  # asks about the account or the user's other records
     beside: bool = False  # asks advice beside the question
+    knowledge: bool = False  # a question of knowledge beside the question
     opens: bool = False  # opens another topic
     other: str | None = None  # another flow of the bot an intent reads in it
 
     @property
     def any(self) -> bool:
-        return self.asks or self.elsewhere or self.beside or self.opens or self.other is not None
+        return self.asks or self.elsewhere or self.beside or self.knowledge or self.opens or self.other is not None
 
 
 def _cues(bot: Bot, open_flow: str, heard: Utterance, found: Sequence[Part], n: int) -> _Cues:
@@ -178,8 +183,8 @@ def _cues(bot: Bot, open_flow: str, heard: Utterance, found: Sequence[Part], n: 
     folded = p.folded
     # a topic opens a part before its filler is trimmed: "also" and "and" are filler to a question back
     lead = _lead(heard, found, n)
-    if table.not_request.search(folded):
-        return _Cues()
+    if table.not_request.search(folded) or asks_for_person(text[p.start : p.end]):
+        return _Cues()  # a person asked for is the handoff's, not a request kept for later
     if table.only_topic.match(lead):
         return _Cues(topic_only=True)
     if any(i.flow == open_flow and i.matches(text[p.start : p.end]) for i in bot.intents):
@@ -188,6 +193,7 @@ def _cues(bot: Bot, open_flow: str, heard: Utterance, found: Sequence[Part], n: 
         asks=table.asks.search(folded) is not None,
         elsewhere=table.elsewhere.search(folded) is not None,
         beside=table.beside.search(folded) is not None,
+        knowledge=p.role in ("open", "polar", "question") and table.knowledge.search(folded) is not None,
         opens=table.opens_topic.match(lead) is not None,
         other=_other_flow(bot, open_flow, text[p.start : p.end]),
     )
@@ -205,6 +211,8 @@ def at_question(
     cues = [_cues(bot, flow.name, heard, found, n) for n in range(len(found))]
     if not any(c.any for c in cues):
         return None  # most answers: no slots read, no parser asked
+    if small_talk(text) is not None:
+        return None  # "give me a sec, checking": small talk asks for nothing
     try:
         slots = checked if checked is not None else flow.new_slots(frame.slots)
         parser = state.parser(slots)
@@ -223,6 +231,8 @@ def at_question(
             request = strong or (c.other is not None and c.opens)
         elif c.beside and not strong:
             request = not _reads(parser, typed, echo_counts=False)
+        elif c.knowledge and not strong:
+            request = True  # "how many push ups should a beginner do?" at the level question asks, naming a level
         elif c.elsewhere and p.role in ("open", "question"):
             request = True  # "whats my plan for today?" asks about the plan, whatever day it names
         elif strong or c.other is not None:

@@ -53,25 +53,51 @@ class StoppingWords(BaseModel):
     articles: list[str]
 
 
+class SkippingWords(BaseModel):
+    """A skip said as a verb, what it skips and how it is asked ("can i skip this question", "je
+    préfère sauter cette question", "kann ich das überspringen"): every combination is a skip phrase."""
+
+    model_config = ConfigDict(extra="forbid")
+    openers: list[str]
+    verbs: list[str]
+    objects: list[str]
+
+
 class CommandPhrases(BaseModel):
     """engine/data/commands.yaml, validated: each phrase one clause, under one command."""
 
     model_config = ConfigDict(extra="forbid")
     filler: list[str]
+    trailing: list[str]
     polite: list[str]
     unsure: list[str]
     cancel: list[str]
     ending: list[str]
     stopping: StoppingWords
     leaving: list[str]
+    leaving_openings: list[str]
     resume: list[str]
     resuming: list[str]
     skip: list[str]
+    skipping: SkippingWords
     help: list[str]
     confused: list[str]
     person: PersonWords
 
-    @field_validator("filler", "polite", "unsure", "cancel", "ending", "leaving", "resume", "skip", "help", "confused")
+    @field_validator(
+        "filler",
+        "trailing",
+        "polite",
+        "unsure",
+        "cancel",
+        "ending",
+        "leaving",
+        "leaving_openings",
+        "resume",
+        "skip",
+        "help",
+        "confused",
+    )
     @classmethod
     def _one_clause_each(cls, value: list[str]) -> list[str]:
         for p in value:
@@ -93,11 +119,15 @@ class CommandPhrases(BaseModel):
 class _Table:
     def __init__(self, phrases: CommandPhrases) -> None:
         self.filler = frozenset(_phrase(p) for p in phrases.filler)
+        self.trailing = frozenset(_phrase(p) for p in phrases.trailing)
+        self.filler_ending = self.filler | self.trailing
         self.polite = self.filler | {_phrase(p) for p in phrases.polite}
+        self.polite_ending = self.polite | frozenset(_phrase(p) for p in phrases.trailing)
         self.unsure = frozenset(_phrase(p) for p in phrases.unsure)
         self.cancel = frozenset(_phrase(p) for p in phrases.cancel)
         self.ending = frozenset(_phrase(p) for p in phrases.ending)
         self.leaving = frozenset(_phrase(p) for p in phrases.leaving)
+        self.leaving_openings = tuple(dict.fromkeys(_phrase(p) for p in phrases.leaving_openings))
         self.resume = frozenset(_phrase(p) for p in phrases.resume)
         self.resume_verbs = tuple(dict.fromkeys(_phrase(v) for v in phrases.resuming))
         self.objects = tuple(dict.fromkeys(_phrase(o) for o in phrases.stopping.objects))
@@ -106,7 +136,12 @@ class _Table:
         self.stop_articles = tuple(dict.fromkeys(_phrase(a) for a in stopping.articles))
         # "cancel it", "stop the questions": each verb with each thing it stops
         self.stops = frozenset(f"{v} {_phrase(o)}" for v in self.stop_verbs for o in stopping.objects)
-        self.skip = frozenset(_phrase(p) for p in phrases.skip)
+        skipping = phrases.skipping
+        openers = ["", *(f"{_phrase(o)} " for o in skipping.openers)]
+        verbs = [_phrase(v) for v in skipping.verbs]
+        objects = ["", *(f" {_phrase(o)}" for o in skipping.objects)]
+        said = {f"{o}{v}{x}" for o in openers for v in verbs for x in objects}
+        self.skip = frozenset(_phrase(p) for p in phrases.skip) | said
         self.help = frozenset(_phrase(p) for p in phrases.help)
         self.confused = frozenset(_phrase(p) for p in phrases.confused)
         self.nouns = _words_pattern(phrases.person.nouns)
@@ -152,6 +187,8 @@ def clauses(text: str, *, polite: bool = True) -> tuple[tuple[str, ...], ...]:
 
 def _forms(words: list[str], polite: bool) -> tuple[str, ...]:
     filler = _table().polite if polite else _table().filler
+    # time words end a clause as filler ("keine lust mehr"), never start one
+    ending = _table().polite_ending if polite else _table().filler_ending
 
     def lead(ws: list[str]) -> list[str]:
         while ws:
@@ -163,7 +200,7 @@ def _forms(words: list[str], polite: bool) -> tuple[str, ...]:
 
     def trail(ws: list[str]) -> list[str]:
         while ws:
-            n = next((n for n in (3, 2, 1) if len(ws) >= n and " ".join(ws[-n:]) in filler), 0)
+            n = next((n for n in (3, 2, 1) if len(ws) >= n and " ".join(ws[-n:]) in ending), 0)
             if not n:
                 break
             ws = ws[:-n]
@@ -184,7 +221,7 @@ def _only(text: str, phrases: frozenset[str], also: frozenset[str] = frozenset()
             continue
         if any(not f or f in also for f in forms):
             continue
-        split = _segmented(forms[0].split(), phrases, also | filler)
+        split = _segmented(forms[0].split(), phrases, also | filler | _table().trailing)
         if split is None:
             return False
         found = found or split
@@ -220,7 +257,53 @@ def says_cancel(text: str, activity: str | None = None, *, polite: bool = False)
     gebe auf"), which a flow's own ending reads first where it has one."""
     t = _table()
     phrases = t.cancel | _stopping(activity) | (t.ending if polite else frozenset())
-    return _only(text, phrases, t.leaving, polite=polite)
+    return _only(text, phrases, t.leaving | _opened_leaving(text), polite=polite)
+
+
+def _opened_leaving(text: str) -> frozenset[str]:
+    """The clauses of `text` that open with words of not wanting to go on ("i don't want to study
+    anymore", "no quiero hacer esto ahora", "ich will das nicht mehr"): leaving words beside a cancel."""
+    openings = _table().leaving_openings
+    return frozenset(f for forms in clauses(text) for f in forms if _opens(f, openings))
+
+
+def _opens(clause: str, openings: tuple[str, ...]) -> bool:
+    return any(clause == o or clause.startswith(o + " ") for o in openings)
+
+
+# a cancel beside words of its own: at most this many other clauses, each this short
+_BESIDE_CLAUSES = 2
+_BESIDE_WORDS = 10
+
+
+@lru_cache(maxsize=1024)
+def cancel_beside(text: str, activity: str | None = None) -> tuple[str, ...]:
+    """The clauses said beside a cancel ("this is taking too long, cancel", "ok stop, i changed my
+    mind about all this", "ich will das nicht mehr, abbrechen"): when the first or the last clause
+    is only a cancel and the others are not leaving words, those others as typed; () when the
+    message is no such cancel (or is a cancel `says_cancel` reads by itself). Whether those words
+    answer the open question is the read stage's to decide (engine/reading.py): at "what
+    equipment?" they are a reason, at a free-text question they may be the answer."""
+    t = _table()
+    pieces = [p for p in _CLAUSES.split(text) if p.strip()]
+    found = clauses(text)
+    if len(found) < 2 or len(found) != len(pieces) or len(found) > _BESIDE_CLAUSES + 1:
+        return ()
+    phrases = t.cancel | _stopping(activity)
+
+    def cancels(forms: tuple[str, ...]) -> bool:
+        return any(f in phrases for f in forms)
+
+    def leaves(forms: tuple[str, ...]) -> bool:
+        return any(not f or f in t.leaving or _opens(f, t.leaving_openings) for f in forms)
+
+    at = 0 if cancels(found[0]) else len(found) - 1 if cancels(found[-1]) else -1
+    if at < 0:
+        return ()
+    others = [(pieces[i], forms) for i, forms in enumerate(found) if i != at and not leaves(forms)]
+    if not others or any(len(forms[0].split()) > _BESIDE_WORDS for _, forms in others):
+        return ()
+    return tuple(piece.strip() for piece, _ in others)
 
 
 @lru_cache(maxsize=64)

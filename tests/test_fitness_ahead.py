@@ -26,8 +26,12 @@ def ahead(state: str, text: str) -> dict[str, object]:
         ("diet", "vegetarian, and gluten intolerant", {"allergies": ["gluten"]}),
         ("diet", "vegan und laktoseintolerant", {"allergies": ["lactose"]}),
         ("diet", "vegetariano, niente allergie", {"allergies": []}),
-        # the equipment question takes any words: a weekday beside it is left to it, the time of day is named
-        ("equipment", "dumbbells and a bench, and im free tue thu sat evenings", {"time_of_day": "evening"}),
+        # the equipment question takes any words, but words it only copies back are another slot's when
+        # that slot reads them: the weekdays and the time of day
+        ("equipment", "dumbbells and a bench, and im free tue thu sat evenings",
+         {"preferred_days": ["Tue", "Thu", "Sat"], "time_of_day": "evening"}),
+        ("equipment", "Monday, Wednesday and Friday", {"preferred_days": ["Mon", "Wed", "Fri"]}),
+        ("limitations", "abnehmen", {"goal": "fat_loss"}),
         ("diet", "plant based mostly, some chicken on weekends", {}),
         ("days", "3x a week, an hour and a half each", {"minutes_per_session": 90}),
         # what names no slot, or another question, is no fact said ahead

@@ -55,7 +55,9 @@ def test_free_text_questions_back_need_the_question_about_the_question() -> None
 
 
 BOT = "fitness-coach"
-RAMBLE = "ugh this is taking forever honestly, just cancel it"
+# the cancel between two other clauses: the rules read a cancel beside a reason only at the message's
+# start or end ("ugh this is taking forever honestly, just cancel it" is theirs), so this one is the model's
+RAMBLE = "ugh this is taking forever honestly - just cancel it - i have a lot to do"
 
 
 def _at_level(tmp_path: Path, llm: ScriptedLLM) -> Engine:

@@ -151,3 +151,30 @@ def test_a_cancel_inside_a_sentence_leaves_the_flow(dialogue: DialogueFactory) -
     chat = dialogue("language-buddy", profile=profile)
     chat.say("I want to give feedback").expect(state="rating")
     chat.say("meh forget it, cancel").expect(flow="main")
+
+
+def test_a_cancel_beside_words_that_answer_nothing_is_a_cancel() -> None:
+    at_timezone = session(frame("onboarding", "ask_timezone"))
+    # the words beside it give no timezone and no other slot: a reason, not an answer
+    for text in [
+        "this app is way too slow, cancel",
+        "stop, j'ai pas le temps là",
+        "ich will das nicht mehr, abbrechen",
+    ]:
+        assert commands(at_timezone, text) == [Cancel(words=text)], text
+    # beside words the question reads, the cancel is no command of its own: the flow reads the message
+    assert not any(isinstance(c, Cancel) for c in commands(at_timezone, "cancel, i'm in Berlin"))
+    # where any text is an answer (feedback's comment), the words beside it may be the answer
+    at_comment = session(frame("feedback", "details"))
+    assert not any(isinstance(c, Cancel) for c in commands(at_comment, "the audio keeps cutting out, stop"))
+
+
+def test_small_talk_after_a_cancel_paused_the_run_answers_nothing_at_its_question() -> None:
+    paused = session(stack=[frame("onboarding", "ask_target", paused=True)])
+    for text in ["thanks for the help!", "you're funny", "mdr"]:
+        got = commands(paused, text, entry="onboarding")
+        assert len(got) == 1 and isinstance(got[0], Chitchat), (text, got)
+    # saying hello again asks the paused question again
+    assert commands(paused, "hi again", entry="onboarding") == [
+        StartFlow(words="hi again", flow="onboarding", via="entry")
+    ]

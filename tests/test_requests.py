@@ -52,6 +52,11 @@ def reading(bot_name: str, flow: str, state: str, text: str, **slots: object) ->
         ("support", "clarification", "number", "também como mudo o meu email?", None),
         ("fitness-coach", "onboarding", "days", "kann ich mein Abo kündigen?", None),
         ("study-pal", "tutoring", "choose", "could we plan my week first?", "scheduling"),
+        # a question of knowledge beside the question, even naming a value it takes ("beginner")
+        ("fitness-coach", "onboarding", "level", "how many squats should a beginner manage?", None),
+        ("fitness-coach", "onboarding", "diet", "wie viele Kalorien braucht man am Tag?", None),
+        ("language-buddy", "onboarding", "ask_target", "como se diz obrigado em japonês?", None),
+        ("fitness-coach", "onboarding", "limitations", "is cycling bad for the knees?", None),
     ],
 )
 def test_a_request_for_something_else_is_read_at_the_question(

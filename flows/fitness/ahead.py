@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from engine import Ahead
+from engine.askback import greets
 from engine.extract import Parser, fold
 from flows.fitness.anytime import CLOSED
 from flows.fitness.limits import limitation_in
@@ -35,11 +36,6 @@ def _target_weight(text: str) -> object:
 
 # "log my weight", "lose weight": out of turn a weight is no equipment unless it is "free weights"
 _NOT_KIT = re.compile(r"(?<!free )\bweights?\b")
-# "good morning", "buenas noches": a greeting names no time to train
-_GREETING = re.compile(
-    r"\b(?:good (?:morning|afternoon|evening|night)|morning all|buen(?:os|as) (?:d[ií]as|tardes|noches)|"
-    r"guten (?:morgen|tag|abend)|bonjour|bonsoir|buon(?:giorno|asera|a sera|a notte)|bo[am] (?:dia|tarde|noite))\b"
-)
 
 
 def _equipment(text: str) -> object:
@@ -86,7 +82,8 @@ def _food(name: str) -> str:
 
 def _time_of_day(s: FitnessSlots) -> Parser:
     asked = CLOSED["time_of_day"](s)
-    return Parser(lambda text: None if _GREETING.search(fold(text)) else asked(text), asked.expects)
+    # "good morning", "buenas noches": a greeting names no time to train
+    return Parser(lambda text: None if greets(text) else asked(text), asked.expects)
 
 
 AHEAD = (

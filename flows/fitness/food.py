@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, TypeAdapter
 
 from engine.extract import Invalid, Parser, choice, fold
 from flows.fitness.profile import Diet
-from flows.fitness.readers import ACK, is_none, items, plain
+from flows.fitness.readers import acknowledges, is_none, items
 from flows.fitness.words import (
     any_of,
     no_some_food,
@@ -164,7 +164,7 @@ def parse_allergies(text: str) -> object:
     """Allergies as a list ("nuts and shellfish" -> ["nuts", "shellfish"]); [] for none."""
     if is_none(text):
         return []
-    if plain(text) in ACK:
+    if acknowledges(text):
         return Invalid("Which foods? For example “nuts, shellfish”, or say “none”.")
     # "lactose intolerant, that's it": the words closing the list are no food
     listed = allergies_in(text) or items(without_trailing_fillers(text))

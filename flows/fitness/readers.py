@@ -39,7 +39,17 @@ def plain(text: str) -> str:
 
 def is_none(text: str) -> bool:
     t = plain(text)
-    return _NONE_ANSWER.fullmatch(t) is not None or re.fullmatch(any_of(words().none_words), t) is not None
+    if _NONE_ANSWER.fullmatch(t) is not None or re.fullmatch(any_of(words().none_words), t) is not None:
+        return True
+    # a bare no of any language the engine's yes/no reader knows ("nein", "não"): none
+    return " " not in t and read_yes_no(text) is False
+
+
+def acknowledges(text: str) -> bool:
+    """A yes that names nothing ("yes", "some", and "ja", "oui", "sim" of the engine's yes/no reader):
+    which ones is still to be asked, never the words themselves as the answer."""
+    t = plain(text)
+    return t in ACK or (" " not in t and read_yes_no(text) is True)
 
 
 _LEVEL_WORDS = choice(
@@ -80,8 +90,21 @@ _GOALS: dict[str, list[str]] = {
         "endurance": ["stamina", "cardio", "run a marathon", "marathon", "half marathon", "run longer", "triathlon",
                       "running", "run faster", "5k", "10k", "cycling"],
         "general_health": ["general health", "health", "stay healthy", "be healthier", "feel better", "get fit",
-                           "healthier", "wellbeing", "well-being", "fitness"],
+                           "healthier", "wellbeing", "well-being", "fitness", "get fitter", "fitter"],
 }  # fmt: skip
+# what the goals are called in the other languages users answer in (engine/gloss.py keeps to generic words)
+_GOALS_ABROAD: dict[str, list[str]] = {
+        "fat_loss": ["perder peso", "bajar de peso", "adelgazar", "perder grasa", "perdre du poids", "maigrir",
+                     "perdre de la graisse", "abnehmen", "gewicht verlieren", "fett verlieren", "perdere peso",
+                     "dimagrire", "emagrecer", "perder gordura"],
+        "muscle_gain": ["ganar musculo", "ganar masa muscular", "prendre du muscle", "prise de masse",
+                        "masse musculaire", "muskelaufbau", "muskeln aufbauen", "muskeln", "massa muscolare",
+                        "aumentare la massa", "ganhar musculo", "ganhar massa", "hipertrofia"],
+        "endurance": ["resistencia", "ausdauer", "resistenza"],
+        "general_health": ["salud", "sante", "gesundheit", "salute", "saude", "ponerme en forma", "estar en forma",
+                           "etre en forme", "fit werden", "fitter werden", "stare in forma", "ficar em forma"],
+}  # fmt: skip
+_GOALS = {goal: [*names, *_GOALS_ABROAD.get(goal, [])] for goal, names in _GOALS.items()}
 _GOAL_WORDS = choice(_GOALS)
 # out of turn a goal is named, never guessed from a spelling ("drop to 11 stone" ~ "tone")
 _GOAL_NAMED = choice(_GOALS, fuzzy=False)
@@ -219,16 +242,30 @@ def parse_minutes(text: str) -> object:
 
 
 EQUIPMENT: dict[str, tuple[str, ...]] = {
-    "dumbbells": ("dumbbell", "dumbbells", "free weights", "weights"),
+    # with what they are called in the other languages users answer in (the flow's own vocabulary)
+    "dumbbells": ("dumbbell", "dumbbells", "free weights", "weights", "mancuernas", "halteres", "hanteln", "manubri"),
     "barbell": ("barbell", "barbells"),
     "kettlebell": ("kettlebell", "kettlebells"),
-    "resistance bands": ("band", "bands", "resistance band", "resistance bands"),
+    "resistance bands": (
+        "band",
+        "bands",
+        "resistance band",
+        "resistance bands",
+        "bandas elasticas",
+        "bandas",
+        "elastiques",
+        "elastico",
+        "elasticos",
+        "elastici",
+        "widerstandsbander",
+        "fitnessbander",
+    ),
     "pull-up bar": ("pull-up bar", "pullup bar", "pull up bar", "chin-up bar", "chin up bar"),
     "bench": ("bench",),
     "treadmill": ("treadmill",),
     "exercise bike": ("bike", "stationary bike", "exercise bike", "spin bike"),
     "rowing machine": ("rower", "rowing machine"),
-    "yoga mat": ("mat", "yoga mat"),
+    "yoga mat": ("mat", "yoga mat", "esterilla", "colchoneta", "tapis", "matte", "yogamatte", "tappetino", "tapete"),
     "jump rope": ("jump rope", "skipping rope"),
     "squat rack": ("rack", "squat rack", "power rack"),
     "suspension trainer": ("trx", "suspension trainer", "suspension straps"),
@@ -264,7 +301,7 @@ def parse_equipment(text: str) -> object:
     t = fold(text)
     if is_none(text) or _BODYWEIGHT.search(t):
         return []
-    if plain(text) in ACK:
+    if acknowledges(text):
         return Invalid("Which equipment? For example “dumbbells and a mat”, or “none”.")
 
     def has(word: str) -> bool:
