@@ -16,6 +16,7 @@ import pint
 from pydantic import Field, model_validator
 
 from engine import Slots, listed_choice
+from engine.echo import read_yes_no_to
 from engine.extract import Invalid, Parser, fold, numbers
 from engine.extract import read_yes_no as _read_yes_no
 from flows.shared.no_answer import words_answer
@@ -210,6 +211,17 @@ read_text = words_answer(min_chars=1)
 
 read_yes_no = Parser(_read_yes_no, "yes or no")
 
+
+def yes_no_parser(s: ClarificationSlots) -> Parser:
+    """The current yes/no question's reader: a yes or a no, or the question's own words echoed
+    ("it didn't help" at "Did reinstalling the app help?": engine/echo.py)."""
+    q = current(s)
+    return read_yes_no if q is None else _yes_no_to(q.text)
+
+
+def _yes_no_to(question: str) -> Parser:
+    return Parser(lambda text: read_yes_no_to(question, text), read_yes_no.expects)
+
 # Each question type's Ask state in clarification.py: the slot its answer fills. another.py
 # reads and stores an answer the same way outside those states (a test keeps them in step).
 ANSWER_SLOTS: dict[str, str] = {
@@ -226,4 +238,4 @@ def answer_parser(s: ClarificationSlots, q: Question) -> Parser:
         return number_parser(s)
     if q.type == "choice":
         return choice_parser(s)
-    return read_yes_no if q.type == "yes_no" else read_text
+    return _yes_no_to(q.text) if q.type == "yes_no" else read_text
