@@ -25,11 +25,12 @@ from collections.abc import Sequence
 from functools import cache
 
 from engine import Correctable
-from engine.extract import Parser, choice, fold, numbers
+from engine.extract import Invalid, Parser, choice, fold, numbers
 from engine.fill import clauses
 from engine.numwords import spelled_out
 from flows.support.kb import Question
 from flows.support.products import without_names
+from flows.support.sides import troubled
 from flows.support.questions import (
     Answer,
     ClarificationSlots,
@@ -110,6 +111,8 @@ def read_answer(q: Question, text: str, questions: Sequence[Question] = ()) -> A
     document's `questions`, a number that is part of a product's name is no number answer."""
     if q.type == "choice":
         found = _choice_reader(q.model_dump_json())(text)
+        if isinstance(found, Invalid):  # several named: the one with the problem, when the rest are aside
+            found = troubled(choice_words(q.choices, q.synonyms), text)
         return found if isinstance(found, str) else None
     if q.type == "number":
         # "half an hour late" at a question in minutes: "30 minutes late", beside the question's word

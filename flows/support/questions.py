@@ -23,6 +23,7 @@ from engine.extract import read_yes_no as _read_yes_no
 from flows.shared.no_answer import words_answer
 from flows.support.kb import Question
 from flows.support.products import without_names
+from flows.support.sides import troubled
 
 Answer = int | float | bool | str
 
@@ -222,7 +223,15 @@ def number_parser(s: ClarificationSlots) -> Parser:
 def choice_parser(s: ClarificationSlots) -> Parser:
     # the question lists its choices in order ("Android, iPhone or web"): "the first one" picks
     q = current(s)
-    return listed_choice(choice_words(q.choices, q.synonyms) if q else {})
+    options = choice_words(q.choices, q.synonyms) if q else {}
+    listed = listed_choice(options)
+
+    def rule(text: str) -> object:
+        found = listed.rule(text)
+        # "added on my phone, missing on the laptop": several named, one of them with the problem
+        return (troubled(options, text) or found) if isinstance(found, Invalid) else found
+
+    return Parser(rule, listed.expects, listed.llm_hint, listed.greedy)
 
 
 def choice_words(choices: list[str], synonyms: Mapping[str, list[str]]) -> dict[str, list[str]]:
