@@ -7,8 +7,9 @@ conversation, flows/study_pal/plan_edits.py, comes with its new window or the su
 `add` or `remove`). The window is read from the
 message (flows/study_pal/timewindow.py); a window that cannot work ("16-14", "9-9:10") is
 asked for again, and so are the hours of a day named without any ("a plan for saturday": the
-answer's hours are on that day); no day and no time at all means the default window (a plan
-asked for at the end of an analysis is made at once). Sessions are 25 minutes of study
+answer's hours are on that day), and the time of a plan asked for in the main conversation
+without one ("help me make a study plan"). A plan taken at the end of an analysis without a
+time is made at once in the default window, and so is one whose answer is "whenever". Sessions are 25 minutes of study
 with 5-minute breaks and a 15-minute break after every fourth.
 
 Topics: subjects named anywhere in the message ("plan chemistry and biology on Friday",
@@ -57,6 +58,8 @@ class SchedulingSlots(Slots):
     window: Window | None = None
     problem: str | None = None  # why the window in the message cannot be used
     day: date | None = None  # a day named without hours ("a plan for saturday"): when on it is asked
+    asked: bool = False  # asked for in the main conversation: no time said at all is asked too
+    ask: bool = False  # no time said: the window is asked for
     used_default: bool = False
     subject: str | None = None  # the subjects named, as the plan lists them ("Chemistry, Biology")
     subjects: list[str] = Field(default_factory=list)
@@ -116,6 +119,8 @@ def read(ctx: Ctx) -> None:
         s.problem = found.reason
     elif memo is not None:
         s.problem = "I couldn't tell what to change in the plan."
+    elif s.asked and not s.again:
+        s.ask = True  # "help me make a study plan": when is asked, not guessed
     if memo is not None:
         s.revised = memo.window
     s.subjects = read_subjects(ctx.text, course)
@@ -213,7 +218,7 @@ def study_plan(s: SchedulingSlots) -> list[RecordDraft]:
 
 def window_problem(s: SchedulingSlots) -> bool:
     """The window in the message cannot be used, or it named a day without hours: asked."""
-    return s.problem is not None or (s.day is not None and s.window is None)
+    return s.problem is not None or (s.window is None and (s.day is not None or s.ask))
 
 
 SUBJECT_WORDS = ("subject", "subjects", "topic", "topics", "materia", "matière", "sujet", "Fach", "Thema", "matéria")
