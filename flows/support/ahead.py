@@ -30,7 +30,6 @@ from engine.fill import clauses
 from engine.numwords import spelled_out
 from flows.support.kb import Question
 from flows.support.products import without_names
-from flows.support.sides import troubled
 from flows.support.questions import (
     Answer,
     ClarificationSlots,
@@ -39,6 +38,7 @@ from flows.support.questions import (
     in_asked_units,
     out_of_bounds,
 )
+from flows.support.sides import troubled
 from flows.support.terms import SEARCH_WORDS, STOPWORDS
 
 # the short forms of the words a number is counted in

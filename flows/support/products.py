@@ -36,11 +36,16 @@ def _cues(questions: str) -> tuple[tuple[str, ...], ...]:
     return tuple(sorted((c for c in cues if c), key=len, reverse=True))
 
 
+def _unit(token: str, own: set[str]) -> bool:
+    """Whether `token` is one of the question's words or its short form ("min", "mins" of "minutes")."""
+    t = token.rstrip("s") if len(token) > 3 else token
+    return len(t) >= 3 and any(w.startswith(t) for w in own if len(w) >= 4)
+
+
 def without_names(questions: Sequence[Question], asked: Question, text: str) -> str:
     """`text` with the digits of the product names it holds taken out, for the number question `asked`."""
     cues = _cues("\x00".join(q.model_dump_json() for q in questions if q is not asked))
     own = set(re.findall(r"\w+", fold(asked.text)))
-    units = {w[:3] for w in own if len(w) >= 3}
     spans = [(m.start(), m.end(), m.group()) for m in re.finditer(r"[^\W_]+", fold(text))]
     tokens = [t for _, _, t in spans]
     out = fold(text)
@@ -53,7 +58,7 @@ def without_names(questions: Sequence[Question], asked: Question, text: str) -> 
             continue
         end = i + len(cue)
         while end < len(tokens) and (re.search(r"\d", tokens[end]) or tokens[end] in MODEL_WORDS):
-            if end + 1 < len(tokens) and tokens[end + 1][:3] in units:
+            if end + 1 < len(tokens) and _unit(tokens[end + 1], own):
                 break  # "android 30 minutes late": the number is the amount the question asks
             end += 1
         if any(re.search(r"\d", t) for t in tokens[i + len(cue) : end]):

@@ -18,8 +18,8 @@ from pydantic import Field, model_validator
 from engine import Slots, listed_choice
 from engine.echo import read_yes_no_to
 from engine.extract import Invalid, Parser, fold, numbers
-from engine.numwords import spelled_out
 from engine.extract import read_yes_no as _read_yes_no
+from engine.numwords import spelled_out
 from flows.shared.no_answer import words_answer
 from flows.support.kb import Question
 from flows.support.products import without_names
@@ -268,6 +268,7 @@ def yes_no_parser(s: ClarificationSlots) -> Parser:
 
 def _yes_no_to(question: str) -> Parser:
     return Parser(lambda text: read_yes_no_to(question, text), read_yes_no.expects)
+
 
 # Each question type's Ask state in clarification.py: the slot its answer fills. another.py
 # reads and stores an answer the same way outside those states (a test keeps them in step).
