@@ -6,7 +6,8 @@ no ("nope, still crashes"). People often answer a yes/no question with its own w
 - its auxiliary, with or without a negation: "it did", "it didn't", "it is not", "I haven't";
   counted only when nothing but the question's own words follows it in the clause ("it did
   crash again" at "Did reinstalling help?" says something else);
-- a description closed by a yes, with no negation in it: "there's a red mark next to it yeah";
+- a description of what the question asks about closed by a yes, with no negation in it: "there's
+  a red mark next to it yeah" (not at an outcome question: "i reinstalled it yeah" says no outcome);
 - for a question about an outcome (did it help, work, fix, solve?), any verb of outcome,
   negated or not: "tried that already, didnt help", "worked!", "that fixed it", "no luck";
   "still crashes", "same problem" say the outcome was none.
@@ -44,6 +45,9 @@ _NO_OUTCOME = re.compile(
 # words an echo may end on that add nothing: "it didn't help at all", "it did, thanks"
 _FILLER = frozenset({"at", "all", "really", "though", "either", "unfortunately", "sadly", "thanks", "thank", "you",
                      "much", "a", "bit", "lol", "already", "honestly", "yet", "so", "far", "it", "that"})  # fmt: skip
+# words any question and answer share: they name nothing the question asks about
+_COMMON = frozenset({*_AUX, "the", "and", "you", "your", "for", "any", "that", "this", "with", "there", "yes",
+                     "yeah", "yep", "yup", "its", "it's", "not", "but", "what", "which", "when", "how"})  # fmt: skip
 _SUBJECT = r"(?:(?:yes|yeah|yep|no|nope|nah)\s+)?(?:it|that|this|i|they|he|she|we|you|there)?\s*"
 
 
@@ -71,8 +75,12 @@ def echoed(question: str, text: str) -> bool | None:
     neither, or both."""
     pattern, own, outcome = _reading(question)
     folded = fold(text)
-    if _LAST_YES.search(folded) and not _ANY_NO.search(folded) and "?" not in folded:
-        return True
+    if not outcome and _LAST_YES.search(folded) and not _ANY_NO.search(folded) and "?" not in folded:
+        # a yes closing a description of what the question asks about ("a red thing ... yeah" at "a red
+        # mark?"); at an outcome question, "i reinstalled it yeah" says what was done, not that it helped
+        stems = {w[:4] for w in own if len(w) >= 3 and w not in _COMMON}
+        if any(w[:4] in stems for w in re.findall(r"[a-z]{3,}", folded) if w not in _COMMON):
+            return True
     said: set[bool] = set()
     for clause in _clauses(text):
         if pattern is not None and (m := pattern.match(clause)) is not None:

@@ -31,6 +31,8 @@ SAVER = "Is battery saver or Low Power Mode turned on?"
         ("Does the sync icon show a red exclamation mark?", "there's a little red thing next to it yeah", True),
         # none of these says yes or no to the question
         (HELPED, "it did crash again", None),
+        (HELPED, "i reinstalled it yeah", None),
+        ("Does the sync icon show a red exclamation mark?", "i have no idea what that is yeah", None),
         (HELPED, "can you help me?", None),
         (HELPED, "i want it fixed", None),
         (HELPED, "it helped a bit but it still crashes", None),
