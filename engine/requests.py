@@ -303,7 +303,9 @@ _SECOND = re.compile(
 # an adverb, not a second request's start
 _OPENER = re.compile(
     r"(?:(?:so|ok|okay|and|hey|oh)\s+)?(?:can|could|would|will)\s+(?:you|u)(?:\s+please)?|please|pls|i want you to"
-    r"|i'?d like you to|i need you to",
+    r"|i'?d like you to|i need you to"
+    # "ok then teach me integration": an acknowledgement before "then" leads into the request, makes none
+    r"|(?:ok(?:ay)?|alright|all right|right|well|so|fine|cool|great|sure|yeah|hmm+)(?:[\s,]+(?:so|well|now))*",
     re.IGNORECASE,
 )
 

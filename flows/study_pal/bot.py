@@ -178,7 +178,8 @@ def converse(ctx: MainContext) -> None:
         if flow is None:
             return
     if flow is not None:
-        ctx.start(flow)
+        # a plan asked for here, with no time said, asks when; one taken at the end of an analysis is made at once
+        ctx.start(flow, SchedulingSlots(asked=True) if flow == "scheduling" else None)
         return
     ctx.reply(small_talk(ctx.text), background=course_outline(course))
 

@@ -129,13 +129,15 @@ def says_known(text: str) -> bool:
 
 def known_in(course: Course, text: str, offered: str | None, candidates: list[str]) -> list[str]:
     """The prerequisites among `candidates` the message says the learner knows: those it names,
-    or the one `offered` when it names none ("no, I know it already")."""
+    or the one `offered` when it names none ("no, I know it already"); each with the concepts it
+    builds on, since knowing derivatives implies knowing the limits they are defined by."""
     if not says_known(text):
         return []
     named = [cid for _, cid in course.mentions(text) if cid in candidates]
-    if named:
-        return list(dict.fromkeys(named))
-    return [offered] if offered is not None and offered in candidates else []
+    if not named and offered is not None and offered in candidates:
+        named = [offered]
+    implied = [p for cid in named for p in course.all_prerequisites(cid)]
+    return [cid for cid in dict.fromkeys([*named, *implied]) if cid in candidates]
 
 
 # "let's continue", "can we go on with derivatives?", "pick up where we left off", "resume limits"

@@ -206,6 +206,10 @@ def complete(ctx: Ctx) -> None:
     )
     s.suggestion = suggest(course, mastery_levels(ctx, course), s)
     s.next = None
+    if s.target and s.target != cid:
+        # the prerequisite was taken on the way to what the learner asked for: go straight on to it
+        s.next = s.target
+        ctx.say(f"Now on to {course.concept(s.target).title}, which you asked for.")
     ctx.shared(StudyMemory).open_lesson(s.suggestion or cid, 1)  # "continue" later goes on from here
     keep(ctx, kept_now(s))
 

@@ -6,7 +6,10 @@ hour later", "move it to Saturday": flows/study_pal/revise.py; an edit read in t
 conversation, flows/study_pal/plan_edits.py, comes with its new window or the subjects to
 `add` or `remove`). The window is read from the
 message (flows/study_pal/timewindow.py); a window that cannot work ("16-14", "9-9:10") is
-asked for again; no window at all means the default one. Sessions are 25 minutes of study
+asked for again, and so are the hours of a day named without any ("a plan for saturday": the
+answer's hours are on that day), and the time of a plan asked for in the main conversation
+without one ("help me make a study plan"). A plan taken at the end of an analysis without a
+time is made at once in the default window, and so is one whose answer is "whenever". Sessions are 25 minutes of study
 with 5-minute breaks and a 15-minute break after every fourth.
 
 Topics: subjects named anywhere in the message ("plan chemistry and biology on Friday",
@@ -22,7 +25,7 @@ date and window, whose record stays) with times as HH:MM, and summarised in the 
 
 from __future__ import annotations
 
-from datetime import time
+from datetime import date, time
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -54,6 +57,9 @@ class StudySession(BaseModel):
 class SchedulingSlots(Slots):
     window: Window | None = None
     problem: str | None = None  # why the window in the message cannot be used
+    day: date | None = None  # a day named without hours ("a plan for saturday"): when on it is asked
+    asked: bool = False  # asked for in the main conversation: no time said at all is asked too
+    ask: bool = False  # no time said: the window is asked for
     used_default: bool = False
     subject: str | None = None  # the subjects named, as the plan lists them ("Chemistry, Biology")
     subjects: list[str] = Field(default_factory=list)
@@ -105,12 +111,16 @@ def read(ctx: Ctx) -> None:
         s.revised, s.window = memo.window, s.window or memo.window
         return
     found = revise_window(ctx.text, at, memo.window) if memo else read_window(ctx.text, at)
-    if isinstance(found, Window):
+    if isinstance(found, Window) and memo is None and not s.again and timewindow.names_no_time(ctx.text, at):
+        s.day = found.day  # a day alone: its hours are asked, not taken from the default
+    elif isinstance(found, Window):
         s.window = found
     elif isinstance(found, Invalid):
         s.problem = found.reason
     elif memo is not None:
         s.problem = "I couldn't tell what to change in the plan."
+    elif s.asked and not s.again:
+        s.ask = True  # "help me make a study plan": when is asked, not guessed
     if memo is not None:
         s.revised = memo.window
     s.subjects = read_subjects(ctx.text, course)
@@ -148,6 +158,8 @@ def plan(ctx: Ctx) -> None:
 
 
 def ask_window(s: SchedulingSlots) -> str:
+    if s.day is not None and s.problem is None:
+        return f"When on {s.day:%A} would you like to study? For example '14-16' or 'from 2pm to 4pm'."
     lead = f"{s.problem} " if s.problem else ""
     return f"{lead}When would you like to study? For example '14-16 tomorrow' or 'from 2pm to 4pm on Friday'."
 
@@ -205,7 +217,8 @@ def study_plan(s: SchedulingSlots) -> list[RecordDraft]:
 
 
 def window_problem(s: SchedulingSlots) -> bool:
-    return s.problem is not None
+    """The window in the message cannot be used, or it named a day without hours: asked."""
+    return s.problem is not None or (s.window is None and (s.day is not None or s.ask))
 
 
 SUBJECT_WORDS = ("subject", "subjects", "topic", "topics", "materia", "matière", "sujet", "Fach", "Thema", "matéria")
@@ -222,7 +235,7 @@ scheduling = Flow(
             "window",
             slot="window",
             say=ask_window,
-            parse=window_parser(),
+            parse=lambda s: window_parser(s.day),
             reprompts=[
                 "Please give a start and end time, like '14-16 tomorrow' or 'from 2pm to 4pm on Friday'.",
                 "Type a time range such as '15:00-17:00 today'.",

@@ -285,10 +285,13 @@ def _end(start: int, length: int) -> time:
     return _clock(min(start + length, LAST_MINUTE))
 
 
-def parse_window(text: str, at: datetime, base: Window | None = None) -> Window | Invalid | None:
+def parse_window(
+    text: str, at: datetime, base: Window | None = None, on: date | None = None
+) -> Window | Invalid | None:
     """The study window `text` names, relative to `at`; None when it names no time or day.
 
-    With `base` (revising a plan), what the message leaves out is kept from it."""
+    With `base` (revising a plan), what the message leaves out is kept from it; with `on` (the day
+    an earlier message named), hours said without a day are on that day."""
     text = spoken_times(text)
     times = read_times(text, at)
     if isinstance(times, Invalid):
@@ -316,6 +319,10 @@ def parse_window(text: str, at: datetime, base: Window | None = None) -> Window 
     minute = at.time().replace(second=0, microsecond=0)  # a window starting this minute is still ahead
     if from_now:
         day = at.date()
+    elif found is None and on is not None:
+        day = on
+        if day == at.date() and start < minute and not clipped:
+            return Invalid(f"{hhmm(start)} has already passed today; pick a later time or another day.")
     elif found is None:
         day = base.day if base else (at.date() if start >= minute or clipped else at.date() + timedelta(days=1))
     else:
@@ -347,9 +354,24 @@ def _under_way(part: str | None, start: time, end: time, at: datetime) -> tuple[
     return _clock(begin), _clock(until)
 
 
-def default_window(at: datetime) -> Window:
-    """The next `DEFAULT_START` window that has not begun yet."""
+def names_no_time(text: str, at: datetime) -> bool:
+    """Whether `text` says nothing of when in the day ("a study plan for saturday"): no range,
+    start, length, part of day, nor "now"; a plan for such a day is asked its hours, not given
+    the default ones."""
+    t = spoken_times(text)
+    return (
+        read_times(t, at) is None
+        and read_start(t, at) is None
+        and read_length(t) is None
+        and read_part(t) is None
+        and not (_FROM_NOW.search(t) or _IN.search(t))
+    )
+
+
+def default_window(at: datetime, on: date | None = None) -> Window:
+    """The next `DEFAULT_START` window that has not begun yet (on the day `on`, when given)."""
     day = at.date() if at.time() < DEFAULT_START else at.date() + timedelta(days=1)
+    day = on if on is not None and on >= day else day
     return Window(day=day, start=DEFAULT_START, end=time(DEFAULT_START.hour + DEFAULT_HOURS, DEFAULT_START.minute))
 
 
@@ -360,15 +382,15 @@ _ANY_TIME = re.compile(
 )
 
 
-def window_parser() -> Parser:
+def window_parser(on: date | None = None) -> Parser:
     """Ask parser for a window, read against the clock at the moment of the answer; "whenever"
-    takes the default window."""
+    takes the default window. `on`: the day already named, which hours alone are on."""
 
     def rule(text: str) -> object:
         at = now()
-        found = parse_window(text, at)
+        found = parse_window(text, at, on=on)
         if found is None and _ANY_TIME.search(text):
-            return default_window(at)
+            return default_window(at, on)
         return found
 
     return Parser(rule, "a time window such as '14-16 tomorrow' or 'from 2pm to 4pm on Friday'")

@@ -163,6 +163,11 @@ def more_chunks(s: TutoringSlots) -> bool:
     return s.chunk <= s.chunks
 
 
+def goes_on(s: TutoringSlots) -> bool:
+    """A prerequisite is complete and the topic asked for waits: `complete` set it as `next`."""
+    return s.next is not None and s.next != "done"
+
+
 def finished(s: TutoringSlots) -> bool:
     return s.next in (None, "done")
 
@@ -245,6 +250,7 @@ tutoring = Flow(
         T("skip", "exercise", "skip"),
         T("next", "skip", "explain", when=more_chunks),
         T("next", "skip", "complete"),
+        T("next", "complete", "switch", when=goes_on),
         T("next", "complete", "next_topic"),
         T("answer", "next_topic", "ended", when=finished),
         T("answer", "next_topic", "switch"),

@@ -21,14 +21,24 @@ asked, it answers nothing in particular.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import cache
 
 from engine import Correctable
-from engine.extract import Parser, choice, fold, numbers
+from engine.extract import Invalid, Parser, choice, fold, numbers
 from engine.fill import clauses
 from engine.numwords import spelled_out
 from flows.support.kb import Question
-from flows.support.questions import Answer, ClarificationSlots, choice_words, current, out_of_bounds
+from flows.support.products import without_names
+from flows.support.questions import (
+    Answer,
+    ClarificationSlots,
+    choice_words,
+    current,
+    in_asked_units,
+    out_of_bounds,
+)
+from flows.support.sides import troubled
 from flows.support.terms import SEARCH_WORDS, STOPWORDS
 
 # the short forms of the words a number is counted in
@@ -53,16 +63,18 @@ def _anchors(question: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
     q = Question.model_validate_json(question)
     words = [w for w in re.findall(r"[a-z]+", fold(q.text)) if len(w) >= 3 and w not in STOPWORDS | _GENERIC]
     stems = sorted({w[:-1] if w.endswith("s") and len(w) > 3 else w for w in words}, key=len, reverse=True)
-    # a unit is written short too: "15 min", "20 minutos", "10 minuti"
-    stems += [short for stem, short in _SHORT.items() if stem in stems]
     if not stems:
         never = re.compile(r"(?!)")  # nothing to anchor to: never read ahead
         return never, never
-    word = "|".join(re.escape(s) for s in stems)
+    word = rf"(?:{'|'.join(re.escape(s) for s in stems)})\w*"
+    # a unit is written short too ("15 min", "2 hrs"), as a word of its own: "iPhone 12 mini" is no 12 minutes
+    shorts = [short for stem, short in _SHORT.items() if stem in stems]
+    if shorts:
+        word = rf"(?:{word}|(?:{'|'.join(shorts)})s?\b)"
     number = r"(\d+(?:[.,]\d+)?)"
     return (
-        re.compile(rf"\b(?:{word})\w*\s*(?:#|no\.?|nr\.?|number|num|version|v)?\s*[:#]?\s*{number}(?![\w.])"),
-        re.compile(rf"(?<![\w.]){number}\s*(?:{word})\w*\b"),
+        re.compile(rf"\b{word}\s*(?:#|no\.?|nr\.?|number|num|version|v)?\s*[:#]?\s*{number}(?![\w.])"),
+        re.compile(rf"(?<![\w.]){number}\s*{word}\b"),
     )
 
 
@@ -94,13 +106,18 @@ def named(q: Question, text: str) -> str | None:
     return None
 
 
-def read_answer(q: Question, text: str) -> Answer | None:
-    """The answer `text` states to `q` without being asked it; None when it states none."""
+def read_answer(q: Question, text: str, questions: Sequence[Question] = ()) -> Answer | None:
+    """The answer `text` states to `q` without being asked it; None when it states none. With the
+    document's `questions`, a number that is part of a product's name is no number answer."""
     if q.type == "choice":
         found = _choice_reader(q.model_dump_json())(text)
+        if isinstance(found, Invalid):  # several named: the one with the problem, when the rest are aside
+            found = troubled(choice_words(q.choices, q.synonyms), text)
         return found if isinstance(found, str) else None
     if q.type == "number":
-        values = _anchored(q, text)
+        # "half an hour late" at a question in minutes: "30 minutes late", beside the question's word
+        said = in_asked_units(q, without_names(questions, q, text) if questions else text)
+        values = _anchored(q, said)
         if len(values) != 1:
             return None
         value = values.pop()
@@ -168,7 +185,7 @@ def given_reader(s: ClarificationSlots) -> Parser:
         for i, q in enumerate(s.questions):
             if i < s.current_index or (i == s.current_index and s.opened):
                 continue  # asked already: a change of an answer is a correction (`corrects`)
-            value = read_answer(q, text)
+            value = read_answer(q, text, s.questions)
             if value is not None and value != s.given.get(q.text, s.parsed.get(q.text)):
                 new[q.text] = value
         return {**s.given, **new} if new else None

@@ -131,7 +131,7 @@ def new_request(ctx: StepContext[ClarificationSlots]) -> str | None:
         return None
     split = split_new_topic(ctx.text)
     # "my iphone, my ipad too" at a device question names two devices, not a new topic
-    if split and read_answer(q, split.topic) is not None:
+    if split and read_answer(q, split.topic, s.questions) is not None:
         split = None
     doc = _other_article(ctx, split.topic) if split else None
     if split and doc:

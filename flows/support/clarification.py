@@ -42,7 +42,7 @@ from flows.support.questions import (
     expects_number,
     number_parser,
     read_text,
-    read_yes_no,
+    yes_no_parser,
 )
 
 LAST_TRY = "One more try, or I'll skip this question."
@@ -228,7 +228,7 @@ clarification = Flow(
             why=WHY,
             slot="yes_no_answer",
             say=question,
-            parse=read_yes_no,
+            parse=yes_no_parser,
             reprompts=[yes_no_reprompt, yes_no_last_try],
             ask_if_filled=True,
         ),

@@ -16,10 +16,14 @@ import pint
 from pydantic import Field, model_validator
 
 from engine import Slots, listed_choice
+from engine.echo import read_yes_no_to
 from engine.extract import Invalid, Parser, fold, numbers
 from engine.extract import read_yes_no as _read_yes_no
+from engine.numwords import spelled_out
 from flows.shared.no_answer import words_answer
 from flows.support.kb import Question
+from flows.support.products import without_names
+from flows.support.sides import troubled
 
 Answer = int | float | bool | str
 
@@ -126,7 +130,44 @@ _UNIT_WORDS = {"min": "minute", "mins": "minute", "minute": "minute", "minutes":
                "wks": "week", "week": "week", "weeks": "week", "month": "month", "months": "month"}  # fmt: skip
 _UNIT = "|".join(sorted(_UNIT_WORDS, key=len, reverse=True))
 _ASKED_UNIT = re.compile(rf"\b({_UNIT})\b")
-_AMOUNT = re.compile(rf"(?<![\w.])(\d+(?:[.,]\d+)?|an?|one)\s*({_UNIT})\b")
+# "2 weeks", "an hour", "half an hour", "an hour and a half", "one and a half hours", "a quarter of an hour"
+_AMOUNT = re.compile(
+    rf"(?<![\w.])(?:(?P<n>\d+(?:[.,]\d+)?|an?|one)(?P<half>\s+and\s+a\s+half)?|(?P<part>half|a quarter|"
+    rf"three quarters)(?:\s+of)?\s+an?)\s*(?P<unit>{_UNIT})\b(?P<half2>\s+and\s+a\s+half)?"
+)
+_PARTS = {"half": 0.5, "a quarter": 0.25, "three quarters": 0.75}
+
+
+def _amount(m: re.Match[str]) -> float:
+    """How many of its unit an `_AMOUNT` match says: "an hour and a half" is 1.5."""
+    if m.group("part"):
+        return _PARTS[m.group("part")]
+    n = m.group("n")
+    whole = 1.0 if n in ("a", "an", "one") else float(n.replace(",", "."))
+    return whole + (0.5 if m.group("half") or m.group("half2") else 0.0)
+
+
+def _converted(m: re.Match[str], to: str) -> float:
+    ureg = _units()
+    quantity = ureg.Quantity(_amount(m), ureg.parse_units(_UNIT_WORDS[m.group("unit")]))
+    return float(quantity.to(ureg.parse_units(to)).magnitude)
+
+
+def in_asked_units(q: Question, text: str) -> str:
+    """`text` with the amounts it says in another time unit than the number question `q`'s restated in
+    `q`'s unit, when they come to a whole number of it ("half an hour late" is "30 minutes late")."""
+    asked = _ASKED_UNIT.search(fold(q.text)) if q.type == "number" else None
+    if asked is None:
+        return text
+    to = _UNIT_WORDS[asked.group(1)]
+
+    def restated(m: re.Match[str]) -> str:
+        if _UNIT_WORDS[m.group("unit")] == to:
+            return m.group(0)
+        value = _converted(m, to)
+        return f"{round(value)} {to}s" if math.isclose(value, round(value)) else m.group(0)
+
+    return _AMOUNT.sub(restated, spelled_out(fold(text)))
 
 
 @cache
@@ -142,15 +183,13 @@ def in_asked_unit(q: Question | None, text: str) -> int | Invalid | None:
     A month has no whole number of days: asked again rather than guessed.
     """
     asked = _ASKED_UNIT.search(fold(q.text)) if q is not None and q.type == "number" else None
-    said = _AMOUNT.search(fold(text)) if asked is not None else None
+    said = _AMOUNT.search(spelled_out(fold(text))) if asked is not None else None
     if asked is None or said is None:
         return None
-    unit, to = _UNIT_WORDS[said.group(2)], _UNIT_WORDS[asked.group(1)]
-    if unit == to:
+    unit, to = _UNIT_WORDS[said.group("unit")], _UNIT_WORDS[asked.group(1)]
+    if unit == to and not said.group("part") and not said.group("half") and not said.group("half2"):
         return None  # "3 days" at a question in days: the plain number reader has it
-    amount = 1.0 if said.group(1) in ("a", "an", "one") else float(said.group(1).replace(",", "."))
-    ureg = _units()
-    value = float(ureg.Quantity(amount, ureg.parse_units(unit)).to(ureg.parse_units(to)).magnitude)
+    value = _converted(said, to)
     if not math.isclose(value, round(value)):
         return Invalid(f"I can't tell exactly how many {to}s {said.group(0)} is.")
     return round(value)
@@ -166,7 +205,8 @@ def number_parser(s: ClarificationSlots) -> Parser:
         if converted is not None:
             problem = out_of_bounds(q, converted) if q else None
             return Invalid(f"{problem}.") if problem else converted
-        found = numbers(text)
+        # "iphone 12 mini, about 20": the 12 is the phone's name, no number said to this question
+        found = numbers(without_names(s.questions, q, text) if q else text)
         if not found:
             return None  # an LLM may still read "Tiramisu" as 13
         if len(set(found)) > 1:
@@ -183,7 +223,15 @@ def number_parser(s: ClarificationSlots) -> Parser:
 def choice_parser(s: ClarificationSlots) -> Parser:
     # the question lists its choices in order ("Android, iPhone or web"): "the first one" picks
     q = current(s)
-    return listed_choice(choice_words(q.choices, q.synonyms) if q else {})
+    options = choice_words(q.choices, q.synonyms) if q else {}
+    listed = listed_choice(options)
+
+    def rule(text: str) -> object:
+        found = listed.rule(text)
+        # "added on my phone, missing on the laptop": several named, one of them with the problem
+        return (troubled(options, text) or found) if isinstance(found, Invalid) else found
+
+    return Parser(rule, listed.expects, listed.llm_hint, listed.greedy)
 
 
 def choice_words(choices: list[str], synonyms: Mapping[str, list[str]]) -> dict[str, list[str]]:
@@ -210,6 +258,18 @@ read_text = words_answer(min_chars=1)
 
 read_yes_no = Parser(_read_yes_no, "yes or no")
 
+
+def yes_no_parser(s: ClarificationSlots) -> Parser:
+    """The current yes/no question's reader: a yes or a no, or the question's own words echoed
+    ("it didn't help" at "Did reinstalling the app help?": engine/echo.py)."""
+    q = current(s)
+    return read_yes_no if q is None else _yes_no_to(q.text)
+
+
+def _yes_no_to(question: str) -> Parser:
+    return Parser(lambda text: read_yes_no_to(question, text), read_yes_no.expects)
+
+
 # Each question type's Ask state in clarification.py: the slot its answer fills. another.py
 # reads and stores an answer the same way outside those states (a test keeps them in step).
 ANSWER_SLOTS: dict[str, str] = {
@@ -226,4 +286,4 @@ def answer_parser(s: ClarificationSlots, q: Question) -> Parser:
         return number_parser(s)
     if q.type == "choice":
         return choice_parser(s)
-    return read_yes_no if q.type == "yes_no" else read_text
+    return _yes_no_to(q.text) if q.type == "yes_no" else read_text
