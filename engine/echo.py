@@ -67,7 +67,7 @@ def _reading(question: str) -> tuple[re.Pattern[str] | None, frozenset[str], boo
 
 def _clauses(text: str) -> list[str]:
     t = re.sub(r"\b(?:it|that|there|i|they)'(?:s|ve|re)\b", lambda m: _CONTRACTED.get(m.group(), m.group()), fold(text))
-    return [c.strip() for c in re.split(r"[,.;:!?]+|\s+(?:but|and|though|however)\s+|\s-\s", t) if c.strip()]
+    return [c.strip() for c in re.split(r"[,.;:!?]++|(?<!\s)\s++(?:but|and|though|however)\s++|\s-\s", t) if c.strip()]
 
 
 def echoed(question: str, text: str) -> bool | None:

@@ -84,7 +84,11 @@ def picked(text: str, options: Sequence[str] | Mapping[str, str]) -> str | None:
 
 # where a pick ends and the reason for it starts: "c, the two sides are different", "b because …"
 _REASON = re.compile(
-    r"\s*[,;:?!.]+\s*|\s+[-–—]\s+|\s+(?=(?:because|since|as|cause|cuz|porque|parce que|weil|perche)\b)", re.I
+    # a separator starts where the whitespace before it starts: searched from inside a long run of
+    # spaces, each start would take the rest of the run again
+    r"(?<!\s)\s*+[,;:?!.]++\s*+|(?<!\s)\s++[-–—]\s++|(?<!\s)\s++(?=(?:because|since|as|cause|cuz|porque"
+    r"|parce que|weil|perche)\b)",
+    re.I,
 )
 
 
