@@ -135,8 +135,10 @@ def _words() -> _Words:
 _LEADING_NO = re.compile(r"(?:no+|nah|nope|nein|non|nao)\b[\s,.!:-]*")
 _BUT = re.compile(r"(?:but|pero|mais|aber|ma|mas)\b", re.I)
 # Sentences, commas and the words that join a second thought ("i said 3 days but make it 4").
+# a colon before a space ends a clause too: "make it four days: mon, wed, fri" changes the count, then
+# names the days (a clock time's colon, "7:30", has no space after it)
 _CLAUSE = re.compile(
-    r"[.;!?\n]+|,|\s[-–—]\s|\s(?=(?:but|also|btw|plus|pero|mais|aber|però|ma|tambien|también)\s)", re.I
+    r"[.;!?\n]+|,|:(?=\s)|\s[-–—]\s|\s(?=(?:but|also|btw|plus|pero|mais|aber|però|ma|tambien|también)\s)", re.I
 )
 
 

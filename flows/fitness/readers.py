@@ -13,7 +13,7 @@ import re
 from engine.extract import EMPTY, Invalid, Parser, choice, fold, free_text, hedged, integer, numbers, read_yes_no
 from flows.fitness.profile import WEEKDAYS, Goal, Weekday
 from flows.fitness.weights import weigh, with_digits
-from flows.fitness.words import any_of, refusal, words
+from flows.fitness.words import any_of, comment_edges, refusal, words
 
 # -- parsers ------------------------------------------------------------------------------
 
@@ -279,8 +279,10 @@ _NEGATED = re.compile(r"\b(?:no|not|without|don't have|do not have)\s+(?:an?\s+|
 
 
 def items(text: str) -> list[str]:
+    """The items a list names, each without the comment around it ("lactose, sadly" -> ["lactose"])."""
     parts = re.split(r",|;|/|\band\b|\bplus\b|&|\+", fold(text).strip(" .!"))
-    return [p.strip() for p in parts if p.strip()][:8]
+    kept = (comment_edges().sub("", p.strip()).strip() for p in parts)
+    return [p for p in kept if p][:8]
 
 
 _EQUIPMENT_PHRASES = sorted((w for words in EQUIPMENT.values() for w in words), key=len, reverse=True)

@@ -21,6 +21,7 @@ class Words(BaseModel):
 
     refusals: WordTuple
     fillers: WordTuple
+    comments: WordTuple
     some_foods: WordTuple
     diets: dict[Diet, WordTuple]
     fish_foods: WordTuple
@@ -93,6 +94,13 @@ def without_trailing_fillers(text: str) -> str:
     to the end each time, seconds for a long run of punctuation."""
     m = trailing_fillers_reversed().match(text[::-1])
     return text[: len(text) - m.end()] if m else text
+
+
+@cache
+def comment_edges() -> re.Pattern[str]:
+    """A comment or a filler at the start or the end of a list item ("lactose sadly", "lol nuts")."""
+    said = any_of([*words().comments, *words().fillers])
+    return re.compile(rf"^(?:{said}[\s,]*)+|(?:[\s,]*{said})+$")
 
 
 @cache
