@@ -87,6 +87,7 @@ class _Words:
     negation: re.Pattern[str]
     link: re.Pattern[str]
     filler: re.Pattern[str]
+    english_filler: re.Pattern[str]  # a piece that is only English fillers ("ok", "um, sorry")
 
 
 def _phrases(table: dict[str, list[str]]) -> list[str]:
@@ -129,6 +130,9 @@ def _words() -> _Words:
         whole(_phrases(table.negations)),
         link,
         filler,
+        re.compile(
+            rf"(?:{_alternation(_phrases({'en': table.fillers.get('en', [])}))})(?:[\s,.!]+(?:{_alternation(_phrases({'en': table.fillers.get('en', [])}))}))*"
+        ),
     )
 
 
@@ -427,7 +431,17 @@ def _rest(text: str, used: list[tuple[int, int]], asked: Parser) -> str:
     out.append(text[last:])
     # what is left keeps its own words (a comment is stored as typed); pieces of filler only go
     pieces = [p.strip(" ,.;:!?-–—") for p in re.split(r"[.;!?\n,]+", "".join(out))]
-    return ", ".join(p for p in pieces if p and (_strip(p) or (not asked.greedy and _answers(asked, p))))
+    return ", ".join(p for p in pieces if p and (_strip(p) or (not asked.greedy and _read_in(asked, p))))
+
+
+def _read_in(asked: Parser, piece: str) -> bool:
+    """Is a piece of filler words the open question's to read? An answer is ("no" at "Shall I save
+    it?"); so is a value it questions, unless the piece is English filler ("ok", "um"): "mon" is
+    French for "my" and Monday in "make it four days: mon, wed, fri" at the weekdays question."""
+    found = asked(piece)
+    if found is None:
+        return False
+    return not isinstance(found, Invalid) or _words().english_filler.fullmatch(fold_same_length(piece)) is None
 
 
 def _answers(asked: Parser, text: str) -> bool:

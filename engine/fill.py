@@ -67,6 +67,9 @@ class Ahead:
     this slot takes: "vegan", "evenings")? A number never does. `whole`: the reader reads the
     whole message, not a clause (a value whose meaning comes from the clauses around it: "I'm 90 kg
     now and want 80" is a target only beside the unit), and takes no clause from the asked question.
+    `any_text`: the slot's own question takes any words as its answer (an injury, equipment it has
+    no name for), so there a message whose every clause another slot reads, and this entry's
+    `parser` none, is the other slots' ("just a barbell and a rack" at the injuries question).
     """
 
     slot: str
@@ -74,6 +77,7 @@ class Ahead:
     cues: Sequence[str] = ()
     alone: bool = False
     whole: bool = False
+    any_text: bool = False
 
 
 def declared(entry: str | Ahead) -> Ahead:
@@ -283,6 +287,9 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
 
     whole_read = asked_reads(text) if asked is not None and not asked.greedy else None
     answer = None if whole_read is None or isinstance(whole_read, (Invalid, Empty)) else whole_read
+    # a question that takes any words does not take a message that plainly answers other questions
+    own = next((d for d in _table(flow).declared if d.ahead.slot == asked_slot), None)
+    plain_other = own is not None and own.ahead.any_text and _others_all(own, slots, candidates, parts, text)
     for c in candidates:
         if not c.whole or not ((c.cue is not None and c.cue.search(heard.folded)) or c.alone):
             continue  # what it would read could not count: no parser run
@@ -300,8 +307,9 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
         found_here = asked_reads(clause.text) if asked is not None and not asked.greedy else None
         answers = asked is not None and not asked.greedy and _answers(found_here)
         # words the asked parser only copies back are no answer beside a slot that reads them ("Monday"
-        # as the equipment, "abnehmen" as the injuries: a reader that takes words it does not know as typed)
-        echo = answers and copied(found_here, clause.text, words=1)
+        # as the equipment, "abnehmen" as the injuries: a reader that takes words it does not know as
+        # typed), nor is a message of an any-text question that plainly answers other slots
+        echo = answers and (plain_other or copied(found_here, clause.text, words=1))
         folded = fold(clause.text)
         # a clause that names the asked slot, and its parser reads, is its answer whatever else it names
         if answers and not echo and asked_cue is not None and asked_cue.search(folded):
@@ -341,6 +349,29 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
     if not sets:
         return Filled([], text)
     return Filled(sets, _rest(text, parts, taken))
+
+
+def _others_all(own: _Declared, slots: Slots, candidates: list[_Open], parts: list[Clause], text: str) -> bool:
+    """Does every clause of `text` give another open slot's value (by its cue, or by itself), and
+    none the asked slot's own `Ahead` reader ("bad shoulder from bench press" is an injury)?"""
+    reader = own.chosen if isinstance(own.chosen, Parser) else own.chosen(slots)
+    for clause in parts:
+        if text[clause.end : clause.end + 2].lstrip().startswith("?"):
+            return False
+        if _value(reader, clause.text) is not None:
+            return False
+        if not any(_reads(c, clause.text) for c in candidates if not c.whole):
+            return False
+    return bool(parts)
+
+
+def _reads(c: _Open, text: str) -> bool:
+    """Does `c` read a value in the clause `text` as the clause loop takes one (named, or by itself)?"""
+    named = c.cue is not None and c.cue.search(fold(text)) is not None
+    if not named and not c.alone:
+        return False
+    read = _value(c.parser, text)
+    return read is not None and (named or not _number(read))
 
 
 def _stored(flow: Flow[Any], slots: Slots, slot: str, value: object) -> JsonValue | None:

@@ -88,7 +88,7 @@ def _time_of_day(s: FitnessSlots) -> Parser:
 
 AHEAD = (
     "fitness_level",
-    Ahead("limitations", parser=Parser(limitation_in, "an injury"), alone=True),
+    Ahead("limitations", parser=Parser(limitation_in, "an injury"), alone=True, any_text=True),
     Ahead("goal", parser=Parser(goal_named, "a goal"), alone=True),
     # a weight's role comes from the clauses around it ("90kg now and want 80"): read in the whole message
     Ahead("current_weight_kg", parser=Parser(_body_weight, "your weight"), cues=_UNITS, whole=True),
@@ -137,9 +137,9 @@ AHEAD = (
             "ora",
         ),
     ),
-    Ahead("equipment", parser=Parser(_equipment, "equipment"), alone=True),
+    Ahead("equipment", parser=Parser(_equipment, "equipment"), alone=True, any_text=True),
     Ahead("diet", parser=CLOSED["diet"], alone=True),
-    Ahead("allergies", parser=Parser(_allergies, "allergies"), alone=True),
+    Ahead("allergies", parser=Parser(_allergies, "allergies"), alone=True, any_text=True),
     Ahead("preferred_days", parser=Parser(lambda text: weekdays_in(text) or None, "weekdays"), alone=True),
     Ahead(
         "time_of_day",

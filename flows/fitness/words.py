@@ -98,9 +98,11 @@ def without_trailing_fillers(text: str) -> str:
 
 @cache
 def comment_edges() -> re.Pattern[str]:
-    """A comment or a filler at the start or the end of a list item ("lactose sadly", "lol nuts")."""
+    """A comment at the start or the end of a list item ("lactose sadly", "unfortunately nuts"), and
+    chat filler at its end ("nuts lol"); filler that leads ("thanks so far") stays: it is no item."""
+    comment = any_of(words().comments)
     said = any_of([*words().comments, *words().fillers])
-    return re.compile(rf"^(?:{said}[\s,]*)+|(?:[\s,]*{said})+$")
+    return re.compile(rf"^(?:{comment}[\s,]*)+|(?:[\s,]*{said})+$")
 
 
 @cache
