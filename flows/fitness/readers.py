@@ -96,13 +96,15 @@ _GOALS: dict[str, list[str]] = {
 _GOALS_ABROAD: dict[str, list[str]] = {
         "fat_loss": ["perder peso", "bajar de peso", "adelgazar", "perder grasa", "perdre du poids", "maigrir",
                      "perdre de la graisse", "abnehmen", "gewicht verlieren", "fett verlieren", "perdere peso",
-                     "dimagrire", "emagrecer", "perder gordura"],
+                     "dimagrire", "emagrecer", "perder gordura", "quemar grasa", "mincir", "kilos verlieren", "fett abbauen",
+                     "schlanker werden", "perdere grasso", "bruciare grassi", "queimar gordura"],
         "muscle_gain": ["ganar musculo", "ganar masa muscular", "prendre du muscle", "prise de masse",
                         "masse musculaire", "muskelaufbau", "muskeln aufbauen", "muskeln", "massa muscolare",
                         "aumentare la massa", "ganhar musculo", "ganhar massa", "hipertrofia"],
-        "endurance": ["resistencia", "ausdauer", "resistenza"],
+        "endurance": ["resistencia", "ausdauer", "resistenza", "kondition"],
         "general_health": ["salud", "sante", "gesundheit", "salute", "saude", "ponerme en forma", "estar en forma",
-                           "etre en forme", "fit werden", "fitter werden", "stare in forma", "ficar em forma"],
+                           "etre en forme", "fit werden", "fitter werden", "stare in forma", "ficar em forma", "gesund bleiben",
+                           "rester en forme", "rimettermi in forma"],
 }  # fmt: skip
 _GOALS = {goal: [*names, *_GOALS_ABROAD.get(goal, [])] for goal, names in _GOALS.items()}
 _GOAL_WORDS = choice(_GOALS)
