@@ -112,6 +112,7 @@ def _words() -> _Words:
     filler = re.compile(
         rf"^(?:{_alternation(_phrases(table.fillers))})(?![\w'])|(?<![\w'])(?:{_alternation(_phrases(table.fillers))})$"
     )
+    english = _alternation(_phrases({"en": table.fillers.get("en", [])}))
     cues = whole(_phrases(table.cues) + _phrases(table.said) + _phrases(table.meant))
     # "switch fri to sat", "cambia martes por jueves": a verb, the old value, a link, the new one
     verbs, by = zip(*(p.split(" ... ") for ps in table.swaps.values() for p in ps), strict=True)
@@ -130,9 +131,7 @@ def _words() -> _Words:
         whole(_phrases(table.negations)),
         link,
         filler,
-        re.compile(
-            rf"(?:{_alternation(_phrases({'en': table.fillers.get('en', [])}))})(?:[\s,.!]+(?:{_alternation(_phrases({'en': table.fillers.get('en', [])}))}))*"
-        ),
+        re.compile(rf"(?:{english})(?:[\s,.!]+(?:{english}))*"),
     )
 
 
