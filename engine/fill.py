@@ -26,6 +26,10 @@ How a message is read:
   value in it ("45, 4 days a week" at the minutes question: the days are 4), unless it names the
   asked slot too ("80 kg" at the target question is the target). A clause that is a question
   ("is 15 minutes even worth it?") states no fact.
+- A question whose parser takes any words (an injury, equipment by any name: its `Ahead` says
+  `any_text=True`) does not take a message every clause of which another open slot reads and its
+  own `Ahead` reader does not ("just a barbell and a rack" at the injuries question): those slots
+  are filled and the question is asked again.
 - `Ahead(whole=True)` reads the whole message instead (a weight's role comes from the clauses
   around it); the value the asked question reads there is not taken for another slot too.
 - A slot read in several clauses takes the span from the first to the last when its parser

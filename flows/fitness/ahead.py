@@ -88,6 +88,9 @@ def _time_of_day(s: FitnessSlots) -> Parser:
 
 AHEAD = (
     "fitness_level",
+    # the injuries, equipment and allergies questions keep any words as their answer: `any_text` lets
+    # a message that plainly answers other questions ("just a barbell and a rack", "pescatarian")
+    # go to those, read by these named-value readers, never by the question's own
     Ahead("limitations", parser=Parser(limitation_in, "an injury"), alone=True, any_text=True),
     Ahead("goal", parser=Parser(goal_named, "a goal"), alone=True),
     # a weight's role comes from the clauses around it ("90kg now and want 80"): read in the whole message
