@@ -345,6 +345,14 @@ def test_limitations() -> None:
     assert limitation_in("i'm back") is None and limitation_in("old school back squats") is None
 
 
+def test_equipment_named_in_other_languages() -> None:
+    assert parse_equipment("nur eine Gymnastikmatte") == ["yoga mat"]
+    assert parse_equipment("unas mancuernas y una comba") == ["dumbbells", "jump rope"]
+    assert parse_equipment("un rameur") == ["rowing machine"]
+    # a misspelling is guessed only of an English name
+    assert parse_equipment("doesn't matter") == ["doesn't matter"]
+
+
 def test_a_comment_beside_a_list_is_no_item_of_it() -> None:
     assert parse_allergies("peanuts, sadly") == ["peanuts"]
     assert parse_allergies("unfortunately shellfish and eggs") == ["shellfish", "eggs"]
