@@ -47,6 +47,9 @@ def ahead(state: str, text: str) -> dict[str, object]:
         ("equipment", "vegtarian", {"diet": "vegetarian"}),
         ("allergies", "tue and fri", {"preferred_days": ["Tue", "Fri"]}),
         ("goal", "abnehmen, 64 kg wäre schön", {"target_weight_kg": 64.0}),
+        # none, said as the equipment's; a bare "nothing" is no one slot's
+        ("days", "4 days, 20 min, bodyweight only", {"minutes_per_session": 20, "equipment": []}),
+        ("days", "4, nothing", {}),
     ],
 )  # fmt: skip
 def test_facts_beside_the_answer(state: str, text: str, found: dict[str, object]) -> None:

@@ -38,8 +38,18 @@ def _target_weight(text: str) -> object:
 _NOT_KIT = re.compile(r"(?<!free )\bweights?\b")
 
 
+# "no equipment", "bodyweight only": none, said as the equipment's (a bare "nothing" is no one slot's)
+_NO_KIT = re.compile(
+    r"^(?:(?:and|but|just|only|i have|i've got)\s+)*(?:no (?:equipment|gear|kit)(?: at all)?|(?:only |just )?"
+    r"(?:my )?(?:bodyweight|body weight)(?: only| stuff| exercises)?)$"
+)
+
+
 def _equipment(text: str) -> object:
-    """Equipment a clause names (a known name: "resistance bands", "a bench"), never any words."""
+    """Equipment a clause names (a known name: "resistance bands", "a bench"), never any words;
+    [] for a clause that says there is none ("no equipment")."""
+    if _NO_KIT.match(fold(text).strip(" .!")):
+        return []
     found = parse_equipment(_NOT_KIT.sub(" ", fold(text)))
     return found if isinstance(found, list) and found and all(f in EQUIPMENT for f in found) else None
 
