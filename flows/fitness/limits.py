@@ -45,10 +45,13 @@ _HURT = (
 _PART = (
     r"(?:knees?|shoulders?|hips?|ankles?|wrists?|neck|elbows?|spine|meniscus|acl|mcl|hamstrings?|achilles"
     r"|tendons?|ligaments?|rotator cuff|calf|calves|groin|quads?|(?:lower|upper|my) back|discs?|joints?"
-    r"|feet|foot|legs?|arms?|hands?|toes?|fingers?|shins?|ribs?|muscles?)"
+    r"|feet|foot|legs?|arms?|hands?|toes?|fingers?|shins?|ribs?)"
 )
+# the words between what is wrong and the part name the part ("left", "lower"), never a time or a
+# cause: "still sore from leg day" is training, not an injury
+_SIDE = r"(?!(?:from|after|since|of|at|on|with|to|in|for|because|by)\b)[\w']+\s+"
 _HURTING = re.compile(
-    rf"(?<!\w)(?:{_HURT}\s+(?:[\w']+\s+){{0,3}}?{_PART}"
+    rf"(?<!\w)(?:{_HURT}\s+(?:{_SIDE}){{0,3}}?{_PART}"
     rf"|(?:my\s+)?(?:(?:left|right|lower|upper)\s+)?{_PART}\s+(?:hurts|aches|is (?:bad|sore|weak|injured|dodgy|painful"
     rf"|busted|messed up|killing me)|(?:still )?gives me (?:trouble|problems)))(?!\w)[^,;.!?]*"
 )
