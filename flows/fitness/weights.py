@@ -40,7 +40,7 @@ _TARGET_MARK = re.compile(
 )
 # a weight wished for, said after it: "68 kg would be great", "68 kg wäre super", "70 kg sería ideal"
 _TARGET_AFTER = re.compile(
-    r"\s*(?:would be|'d be|is the (?:goal|target|dream)|is my (?:goal|target)|as (?:a|my) (?:goal|target)"
+    r"(?<!\s)\s*+(?:would be|'d be|is the (?:goal|target|dream)|is my (?:goal|target)|as (?:a|my) (?:goal|target)"
     r"|ware|waren|ist (?:mein|das) ziel|als ziel|seria|serian|serait|sarebbe|como (?:objetivo|meta)"
     r"|comme objectif|come obiettivo)\b"
 )

@@ -102,7 +102,8 @@ def comment_edges() -> re.Pattern[str]:
     chat filler at its end ("nuts lol"); filler that leads ("thanks so far") stays: it is no item."""
     comment = any_of(words().comments)
     said = any_of([*words().comments, *words().fillers])
-    return re.compile(rf"^(?:{comment}[\s,]*)+|(?:[\s,]*{said})+$")
+    # a trailing run is tried only where a run of spaces and commas starts: linear on ", , , , ..."
+    return re.compile(rf"^(?:{comment}[\s,]*+)+|(?<![\s,])(?:[\s,]*+{said})+$")
 
 
 @cache
