@@ -26,10 +26,9 @@ How a message is read:
   value in it ("45, 4 days a week" at the minutes question: the days are 4), unless it names the
   asked slot too ("80 kg" at the target question is the target). A clause that is a question
   ("is 15 minutes even worth it?") states no fact.
-- A question whose parser takes any words (an injury, equipment by any name: its `Ahead` says
-  `any_text=True`) does not take a message every clause of which another open slot reads and its
-  own `Ahead` reader does not ("just a barbell and a rack" at the injuries question): those slots
-  are filled and the question is asked again.
+- Words the asked parser only copies back ("Monday" as the equipment) are another slot's when
+  that slot reads them, unless the asked slot's own `Ahead` reader reads them too ("sore shoulder
+  from the bench" at the injuries question is the injury, though "bench" is equipment).
 - `Ahead(whole=True)` reads the whole message instead (a weight's role comes from the clauses
   around it); the value the asked question reads there is not taken for another slot too.
 - A slot read in several clauses takes the span from the first to the last when its parser
@@ -71,9 +70,6 @@ class Ahead:
     this slot takes: "vegan", "evenings")? A number never does. `whole`: the reader reads the
     whole message, not a clause (a value whose meaning comes from the clauses around it: "I'm 90 kg
     now and want 80" is a target only beside the unit), and takes no clause from the asked question.
-    `any_text`: the slot's own question takes any words as its answer (an injury, equipment it has
-    no name for), so there a message whose every clause another slot reads, and this entry's
-    `parser` none, is the other slots' ("just a barbell and a rack" at the injuries question).
     """
 
     slot: str
@@ -81,7 +77,6 @@ class Ahead:
     cues: Sequence[str] = ()
     alone: bool = False
     whole: bool = False
-    any_text: bool = False
 
 
 def declared(entry: str | Ahead) -> Ahead:
@@ -291,9 +286,8 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
 
     whole_read = asked_reads(text) if asked is not None and not asked.greedy else None
     answer = None if whole_read is None or isinstance(whole_read, (Invalid, Empty)) else whole_read
-    # a question that takes any words does not take a message that plainly answers other questions
+    # the asked slot's own reader of its values said out of turn, if the flow declares one
     own = next((d for d in _table(flow).declared if d.ahead.slot == asked_slot), None)
-    plain_other = own is not None and own.ahead.any_text and _others_all(own, slots, candidates, parts, text)
     for c in candidates:
         if not c.whole or not ((c.cue is not None and c.cue.search(heard.folded)) or c.alone):
             continue  # what it would read could not count: no parser run
@@ -312,8 +306,8 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
         answers = asked is not None and not asked.greedy and _answers(found_here)
         # words the asked parser only copies back are no answer beside a slot that reads them ("Monday"
         # as the equipment, "abnehmen" as the injuries: a reader that takes words it does not know as
-        # typed), nor is a message of an any-text question that plainly answers other slots
-        echo = answers and (plain_other or copied(found_here, clause.text, words=1))
+        # typed) unless the slot's own `Ahead` reader reads them ("sore shoulder from the bench" is an injury)
+        echo = answers and copied(found_here, clause.text, words=1) and not _own_reads(own, slots, clause.text)
         folded = fold(clause.text)
         # a clause that names the asked slot, and its parser reads, is its answer whatever else it names
         if answers and not echo and asked_cue is not None and asked_cue.search(folded):
@@ -355,27 +349,12 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
     return Filled(sets, _rest(text, parts, taken))
 
 
-def _others_all(own: _Declared, slots: Slots, candidates: list[_Open], parts: list[Clause], text: str) -> bool:
-    """Does every clause of `text` give another open slot's value (by its cue, or by itself), and
-    none the asked slot's own `Ahead` reader ("bad shoulder from bench press" is an injury)?"""
-    reader = own.chosen if isinstance(own.chosen, Parser) else own.chosen(slots)
-    for clause in parts:
-        if text[clause.end : clause.end + 2].lstrip().startswith("?"):
-            return False
-        if _value(reader, clause.text) is not None:
-            return False
-        if not any(_reads(c, clause.text) for c in candidates if not c.whole):
-            return False
-    return bool(parts)
-
-
-def _reads(c: _Open, text: str) -> bool:
-    """Does `c` read a value in the clause `text` as the clause loop takes one (named, or by itself)?"""
-    named = c.cue is not None and c.cue.search(fold(text)) is not None
-    if not named and not c.alone:
+def _own_reads(own: _Declared | None, slots: Slots, text: str) -> bool:
+    """Does the asked slot's own `Ahead` reader (the flow's reader of its values said out of turn) read `text`?"""
+    if own is None:
         return False
-    read = _value(c.parser, text)
-    return read is not None and (named or not _number(read))
+    reader = own.chosen if isinstance(own.chosen, Parser) else own.chosen(slots)
+    return _value(reader, text) is not None
 
 
 def _stored(flow: Flow[Any], slots: Slots, slot: str, value: object) -> JsonValue | None:

@@ -349,7 +349,7 @@ def test_equipment_named_in_other_languages() -> None:
     assert parse_equipment("nur eine Gymnastikmatte") == ["yoga mat"]
     assert parse_equipment("unas mancuernas y una comba") == ["dumbbells", "jump rope"]
     assert parse_equipment("un rameur") == ["rowing machine"]
-    # a misspelling is guessed only of an English name
+    # a name is guessed from a misspelling, never from an English word ("matter" ~ German "Matte")
     assert parse_equipment("doesn't matter") == ["doesn't matter"]
 
 

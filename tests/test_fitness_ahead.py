@@ -41,7 +41,7 @@ def ahead(state: str, text: str) -> dict[str, object]:
         ("target_weight", "80 kg", {}),
         # an injury beside the level, by what is wrong with which part of the body
         ("level", "advanced. pulled left hamstring last month", {"limitations": "pulled left hamstring last month"}),
-        # a question taking any words leaves a message that plainly answers others (Ahead(any_text=True))
+        # a question taking any words leaves a message that plainly answers others, unless its own reader reads it
         ("limitations", "a bench plus resistance bands", {"equipment": ["resistance bands", "bench"]}),
         ("limitations", "sore shoulder from the bench", {}),
         ("equipment", "vegtarian", {"diet": "vegetarian"}),

@@ -98,10 +98,9 @@ def _time_of_day(s: FitnessSlots) -> Parser:
 
 AHEAD = (
     "fitness_level",
-    # the injuries, equipment and allergies questions keep any words as their answer: `any_text` lets
-    # a message that plainly answers other questions ("just a barbell and a rack", "pescatarian")
-    # go to those, read by these named-value readers, never by the question's own
-    Ahead("limitations", parser=Parser(limitation_in, "an injury"), alone=True, any_text=True),
+    # the injury by what is wrong with which body part: its own reader also keeps a copied answer the
+    # question's ("sore shoulder from the bench" is no equipment, engine/fill.py)
+    Ahead("limitations", parser=Parser(limitation_in, "an injury"), alone=True),
     Ahead("goal", parser=Parser(goal_named, "a goal"), alone=True),
     # a weight's role comes from the clauses around it ("90kg now and want 80"): read in the whole message
     Ahead("current_weight_kg", parser=Parser(_body_weight, "your weight"), cues=_UNITS, whole=True),
@@ -150,9 +149,9 @@ AHEAD = (
             "ora",
         ),
     ),
-    Ahead("equipment", parser=Parser(_equipment, "equipment"), alone=True, any_text=True),
+    Ahead("equipment", parser=Parser(_equipment, "equipment"), alone=True),
     Ahead("diet", parser=CLOSED["diet"], alone=True),
-    Ahead("allergies", parser=Parser(_allergies, "allergies"), alone=True, any_text=True),
+    Ahead("allergies", parser=Parser(_allergies, "allergies"), alone=True),
     Ahead("preferred_days", parser=Parser(lambda text: weekdays_in(text) or None, "weekdays"), alone=True),
     Ahead(
         "time_of_day",

@@ -103,7 +103,7 @@ _GOALS_ABROAD: dict[str, list[str]] = {
         "muscle_gain": ["ganar musculo", "ganar masa muscular", "prendre du muscle", "prise de masse",
                         "masse musculaire", "muskelaufbau", "muskeln aufbauen", "muskeln", "massa muscolare",
                         "aumentare la massa", "ganhar musculo", "ganhar massa", "hipertrofia"],
-        "endurance": ["resistencia", "ausdauer", "resistenza", "kondition"],
+        "endurance": ["resistencia", "ausdauer", "resistenza", "kondition", "correr", "courir", "correre"],
         "general_health": ["salud", "sante", "gesundheit", "salute", "saude", "ponerme en forma", "estar en forma",
                            "etre en forme", "fit werden", "fitter werden", "stare in forma", "ficar em forma",
                            "gesund bleiben", "rester en forme", "rimettermi in forma"],
