@@ -87,6 +87,7 @@ class _Words:
     negation: re.Pattern[str]
     link: re.Pattern[str]
     filler: re.Pattern[str]
+    english_filler: re.Pattern[str]  # a piece that is only English fillers ("ok", "um, sorry")
 
 
 def _phrases(table: dict[str, list[str]]) -> list[str]:
@@ -111,6 +112,7 @@ def _words() -> _Words:
     filler = re.compile(
         rf"^(?:{_alternation(_phrases(table.fillers))})(?![\w'])|(?<![\w'])(?:{_alternation(_phrases(table.fillers))})$"
     )
+    english = _alternation(_phrases({"en": table.fillers.get("en", [])}))
     cues = whole(_phrases(table.cues) + _phrases(table.said) + _phrases(table.meant))
     # "switch fri to sat", "cambia martes por jueves": a verb, the old value, a link, the new one
     verbs, by = zip(*(p.split(" ... ") for ps in table.swaps.values() for p in ps), strict=True)
@@ -129,14 +131,17 @@ def _words() -> _Words:
         whole(_phrases(table.negations)),
         link,
         filler,
+        re.compile(rf"(?:{english})(?:[\s,.!]+(?:{english}))*"),
     )
 
 
 _LEADING_NO = re.compile(r"(?:no+|nah|nope|nein|non|nao)\b[\s,.!:-]*")
 _BUT = re.compile(r"(?:but|pero|mais|aber|ma|mas)\b", re.I)
 # Sentences, commas and the words that join a second thought ("i said 3 days but make it 4").
+# a colon before a space ends a clause too: "make it four days: mon, wed, fri" changes the count, then
+# names the days (a clock time's colon, "7:30", has no space after it)
 _CLAUSE = re.compile(
-    r"[.;!?\n]+|,|\s[-–—]\s|\s(?=(?:but|also|btw|plus|pero|mais|aber|però|ma|tambien|también)\s)", re.I
+    r"[.;!?\n]+|,|:(?=\s)|\s[-–—]\s|\s(?=(?:but|also|btw|plus|pero|mais|aber|però|ma|tambien|también)\s)", re.I
 )
 
 
@@ -425,7 +430,17 @@ def _rest(text: str, used: list[tuple[int, int]], asked: Parser) -> str:
     out.append(text[last:])
     # what is left keeps its own words (a comment is stored as typed); pieces of filler only go
     pieces = [p.strip(" ,.;:!?-–—") for p in re.split(r"[.;!?\n,]+", "".join(out))]
-    return ", ".join(p for p in pieces if p and (_strip(p) or (not asked.greedy and _answers(asked, p))))
+    return ", ".join(p for p in pieces if p and (_strip(p) or (not asked.greedy and _read_in(asked, p))))
+
+
+def _read_in(asked: Parser, piece: str) -> bool:
+    """Is a piece of filler words the open question's to read? An answer is ("no" at "Shall I save
+    it?"); so is a value it questions, unless the piece is English filler ("ok", "um"): "mon" is
+    French for "my" and Monday in "make it four days: mon, wed, fri" at the weekdays question."""
+    found = asked(piece)
+    if found is None:
+        return False
+    return not isinstance(found, Invalid) or _words().english_filler.fullmatch(fold_same_length(piece)) is None
 
 
 def _answers(asked: Parser, text: str) -> bool:

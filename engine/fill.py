@@ -26,6 +26,9 @@ How a message is read:
   value in it ("45, 4 days a week" at the minutes question: the days are 4), unless it names the
   asked slot too ("80 kg" at the target question is the target). A clause that is a question
   ("is 15 minutes even worth it?") states no fact.
+- Words the asked parser only copies back ("Monday" as the equipment) are another slot's when
+  that slot reads them, unless the asked slot's own `Ahead` reader reads them too ("sore shoulder
+  from the bench" at the injuries question is the injury, though "bench" is equipment).
 - `Ahead(whole=True)` reads the whole message instead (a weight's role comes from the clauses
   around it); the value the asked question reads there is not taken for another slot too.
 - A slot read in several clauses takes the span from the first to the last when its parser
@@ -283,6 +286,8 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
 
     whole_read = asked_reads(text) if asked is not None and not asked.greedy else None
     answer = None if whole_read is None or isinstance(whole_read, (Invalid, Empty)) else whole_read
+    # the asked slot's own reader of its values said out of turn, if the flow declares one
+    own = next((d for d in _table(flow).declared if d.ahead.slot == asked_slot), None)
     for c in candidates:
         if not c.whole or not ((c.cue is not None and c.cue.search(heard.folded)) or c.alone):
             continue  # what it would read could not count: no parser run
@@ -300,8 +305,9 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
         found_here = asked_reads(clause.text) if asked is not None and not asked.greedy else None
         answers = asked is not None and not asked.greedy and _answers(found_here)
         # words the asked parser only copies back are no answer beside a slot that reads them ("Monday"
-        # as the equipment, "abnehmen" as the injuries: a reader that takes words it does not know as typed)
-        echo = answers and copied(found_here, clause.text, words=1)
+        # as the equipment, "abnehmen" as the injuries: a reader that takes words it does not know as
+        # typed) unless the slot's own `Ahead` reader reads them ("sore shoulder from the bench" is an injury)
+        echo = answers and copied(found_here, clause.text, words=1) and not _own_reads(own, slots, clause.text)
         folded = fold(clause.text)
         # a clause that names the asked slot, and its parser reads, is its answer whatever else it names
         if answers and not echo and asked_cue is not None and asked_cue.search(folded):
@@ -341,6 +347,14 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
     if not sets:
         return Filled([], text)
     return Filled(sets, _rest(text, parts, taken))
+
+
+def _own_reads(own: _Declared | None, slots: Slots, text: str) -> bool:
+    """Does the asked slot's own `Ahead` reader (the flow's reader of its values said out of turn) read `text`?"""
+    if own is None:
+        return False
+    reader = own.chosen if isinstance(own.chosen, Parser) else own.chosen(slots)
+    return _value(reader, text) is not None
 
 
 def _stored(flow: Flow[Any], slots: Slots, slot: str, value: object) -> JsonValue | None:

@@ -79,6 +79,23 @@ def test_fitness_answers_corrected_at_the_equipment_question(text: str, correcte
     assert read(fitness_onboarding, "equipment", FITNESS_AT_EQUIPMENT, text) == (corrected, rest)
 
 
+def test_a_correction_then_the_open_questions_answer_after_a_colon() -> None:
+    at_days = {
+        **FITNESS_AT_EQUIPMENT, "equipment": ["dumbbells"], "diet": "vegan", "allergies": [],
+        "completed": ["assessment", "goals", "workout", "diet"],
+    }  # fmt: skip
+    # the colon ends the correction; "mon" (French "my", a filler) is Monday to the weekdays question
+    assert read(fitness_onboarding, "preferred_days", at_days, "oh wait, make it four days: mon, tue, thu, sat") == (
+        {"days_per_week": 4},
+        "mon, tue, thu, sat",
+    )
+    # a clock time's colon does not end a clause
+    assert read(fitness_onboarding, "preferred_days", at_days, "sorry, make it 4 days. mon tue thu sat at 7:30") == (
+        {"days_per_week": 4},
+        "mon tue thu sat at 7:30",
+    )
+
+
 @pytest.mark.parametrize(
     ("text", "corrected"),
     [

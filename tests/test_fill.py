@@ -118,6 +118,34 @@ def test_nothing_read_ahead_leaves_the_message_as_typed() -> None:
     assert ahead("level", "beginner and proud") == ({}, "beginner and proud")
 
 
+# a question whose parser takes any words without being free text (it keeps the words as typed):
+# an injury, equipment by any name; and the flow's reader of an injury said out of turn
+ANY_WORDS = Parser(lambda t: t.strip() or None, "your injuries")
+INJURY = Parser(lambda t: t if "knee" in t else None, "an injury")
+INJURIES = Flow(
+    name="injuries",
+    slots=Kit,
+    states=[Ask("notes", slot="notes", say="Injuries?", parse=ANY_WORDS, initial=True), Final("done", summary="d")],
+    transitions=[T("answer", "notes", "done")],
+    ahead=(
+        Ahead("notes", parser=INJURY, alone=True),
+        Ahead("diet", parser=choice({"vegan": [], "omnivore": []}), alone=True),
+        Ahead("tags", parser=Parser(lambda t: ["knee brace"] if "brace" in t else None, "tags"), alone=True),
+    ),
+)
+
+
+def test_words_an_any_text_question_copies_back_are_another_slots_unless_its_own_reader_reads_them() -> None:
+    def said(text: str) -> tuple[dict[str, object], str]:
+        found = read_ahead(INJURIES, INJURIES.named["notes"], Kit(), text)  # type: ignore[arg-type]
+        return {s.slot: s.value for s in found.sets}, found.rest
+
+    assert said("vegan") == ({"diet": "vegan"}, "")
+    assert said("a brace") == ({"tags": ["knee brace"]}, "")
+    # the injury reader reads it: the question's answer, though another slot reads it too
+    assert said("my knee hurts under the brace") == ({}, "my knee hurts under the brace")
+
+
 def test_an_ahead_naming_an_unknown_slot_is_refused() -> None:
     with pytest.raises(DefinitionError, match=r"ahead name unknown slots \['age'\]"):
         Flow(

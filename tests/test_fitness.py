@@ -339,6 +339,25 @@ def test_limitations() -> None:
     assert limitation_in("actually I have a knee injury") == "knee injury"
     assert limitation_in("actually I have no injuries") == "none"
     assert limitation_in("I want to lose weight") is None
+    # what is wrong with which part of the body, in the user's words to the clause's end
+    assert limitation_in("advanced, torn acl in my left knee, want to bulk") == "torn acl in my left knee"
+    assert limitation_in("my right shoulder hurts lol") == "my right shoulder hurts"
+    assert limitation_in("i'm back") is None and limitation_in("old school back squats") is None
+
+
+def test_equipment_named_in_other_languages() -> None:
+    assert parse_equipment("nur eine Gymnastikmatte") == ["yoga mat"]
+    assert parse_equipment("unas mancuernas y una comba") == ["dumbbells", "jump rope"]
+    assert parse_equipment("un rameur") == ["rowing machine"]
+    # a name is guessed from a misspelling, never from an English word ("matter" ~ German "Matte")
+    assert parse_equipment("doesn't matter") == ["doesn't matter"]
+
+
+def test_a_comment_beside_a_list_is_no_item_of_it() -> None:
+    assert parse_allergies("peanuts, sadly") == ["peanuts"]
+    assert parse_allergies("unfortunately shellfish and eggs") == ["shellfish", "eggs"]
+    assert parse_equipment("a kettlebell, luckily") == ["kettlebell"]
+    assert parse_allergies("leider") is None  # a comment alone names no food
 
 
 def test_minutes_equipment_allergies_and_time() -> None:
@@ -414,7 +433,10 @@ def test_levels_from_descriptions_without_fuzzy_guesses(text: str, level: str | 
 @pytest.mark.parametrize(
     ("text", "goal"),
     [("not lose weight, build muscle", "muscle_gain"), ("lose belly fat", "fat_loss"), ("tone up", "muscle_gain"),
-     ("run a 10k", "endurance"), ("muscle", "muscle_gain")],
+     ("run a 10k", "endurance"), ("muscle", "muscle_gain"),
+     # the goals in the five other languages (data/words.yaml)
+     ("ich möchte ein bisschen abnehmen", "fat_loss"), ("quiero ganar músculo", "muscle_gain"),
+     ("je veux courir plus longtemps", "endurance"), ("vorrei stare in forma", "general_health")],
 )  # fmt: skip
 def test_goals_from_everyday_words_and_negations(text: str, goal: str) -> None:
     assert read_goal(text) == goal
@@ -423,7 +445,9 @@ def test_goals_from_everyday_words_and_negations(text: str, goal: str) -> None:
 @pytest.mark.parametrize(
     ("text", "kg"),
     [("I weigh 90 kg and want to get to 80 kg", 80.0), ("I'm 90kg, target 80kg", 80.0), ("11 stone", 69.9),
-     ("11 st 4 lb", 71.7), ("maintain", EMPTY)],
+     ("11 st 4 lb", 71.7), ("maintain", EMPTY),
+     # a weight wished for, the wish after it
+     ("im 88 kg, 79 would be great", 79.0), ("70 Kilo wären ein Traum", 70.0)],
 )  # fmt: skip
 def test_the_target_among_several_weights(text: str, kg: object) -> None:
     assert parse_weight(text) == kg

@@ -39,6 +39,17 @@ def ahead(state: str, text: str) -> dict[str, object]:
         ("minutes", "45. can you also log my weight every week?", {}),
         ("minutes", "is 15 minutes even worth it?", {}),
         ("target_weight", "80 kg", {}),
+        # an injury beside the level, by what is wrong with which part of the body
+        ("level", "advanced. pulled left hamstring last month", {"limitations": "pulled left hamstring last month"}),
+        # a question taking any words leaves a message that plainly answers others, unless its own reader reads it
+        ("limitations", "a bench plus resistance bands", {"equipment": ["resistance bands", "bench"]}),
+        ("limitations", "sore shoulder from the bench", {}),
+        ("equipment", "vegtarian", {"diet": "vegetarian"}),
+        ("allergies", "tue and fri", {"preferred_days": ["Tue", "Fri"]}),
+        ("goal", "abnehmen, 64 kg wäre schön", {"target_weight_kg": 64.0}),
+        # none, said as the equipment's; a bare "nothing" is no one slot's
+        ("days", "4 days, 20 min, bodyweight only", {"minutes_per_session": 20, "equipment": []}),
+        ("days", "4, nothing", {}),
     ],
 )  # fmt: skip
 def test_facts_beside_the_answer(state: str, text: str, found: dict[str, object]) -> None:

@@ -38,8 +38,18 @@ def _target_weight(text: str) -> object:
 _NOT_KIT = re.compile(r"(?<!free )\bweights?\b")
 
 
+# "no equipment", "bodyweight only": none, said as the equipment's (a bare "nothing" is no one slot's)
+_NO_KIT = re.compile(
+    r"^(?:(?:and|but|just|only|i have|i've got)\s+)*(?:no (?:equipment|gear|kit)(?: at all)?|(?:only |just )?"
+    r"(?:my )?(?:bodyweight|body weight)(?: only| stuff| exercises)?)$"
+)
+
+
 def _equipment(text: str) -> object:
-    """Equipment a clause names (a known name: "resistance bands", "a bench"), never any words."""
+    """Equipment a clause names (a known name: "resistance bands", "a bench"), never any words;
+    [] for a clause that says there is none ("no equipment")."""
+    if _NO_KIT.match(fold(text).strip(" .!")):
+        return []
     found = parse_equipment(_NOT_KIT.sub(" ", fold(text)))
     return found if isinstance(found, list) and found and all(f in EQUIPMENT for f in found) else None
 
@@ -88,6 +98,8 @@ def _time_of_day(s: FitnessSlots) -> Parser:
 
 AHEAD = (
     "fitness_level",
+    # the injury by what is wrong with which body part: its own reader also keeps a copied answer the
+    # question's ("sore shoulder from the bench" is no equipment, engine/fill.py)
     Ahead("limitations", parser=Parser(limitation_in, "an injury"), alone=True),
     Ahead("goal", parser=Parser(goal_named, "a goal"), alone=True),
     # a weight's role comes from the clauses around it ("90kg now and want 80"): read in the whole message

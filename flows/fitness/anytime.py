@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from engine.extract import Invalid, Parser, fold, optional
 from flows.fitness.food import allergies_in, read_diet
-from flows.fitness.limits import limitation_in
+from flows.fitness.limits import limitation_cued
 from flows.fitness.profile import FitnessSlots, accumulated
 from flows.fitness.qualified import (
     days_answer,
@@ -74,7 +74,9 @@ def read_anytime(text: str, s: FitnessSlots, asking: str | None = None) -> dict[
     found: dict[str, object] = {}
     if m := _LEVEL_CUE.search(t):
         found["fitness_level"] = read_level(m.group(1))
-    if limit := limitation_in(text):
+    # any message, at any question: only an injury said after a cue ("I have a bad knee"), never
+    # words that merely mention the body ("my knee hurts in the morning" at the time question)
+    if limit := limitation_cued(text):
         found["limitations"] = limit
     if (m := GOAL_CUE.search(t)) and s.goal is None:
         # a goal already given changes only as a correction the engine reads ("actually, muscle

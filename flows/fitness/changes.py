@@ -17,7 +17,7 @@ from engine import Amendable, Amends, RecordDraft
 from engine.extract import Invalid, Parser, fold
 from flows.fitness.anytime import CLOSED
 from flows.fitness.food import parse_allergies
-from flows.fitness.limits import BODY, limitation_in
+from flows.fitness.limits import BODY, limitation_cued
 from flows.fitness.profile import NONE, STAGES, FitnessContext, FitnessSlots, accumulated
 from flows.fitness.readers import EQUIPMENT, GOAL_NAMES, is_none, parse_equipment, weekdays_in
 from flows.fitness.weights import weigh
@@ -72,7 +72,7 @@ def _limitations(s: FitnessSlots) -> Parser:
     def rule(text: str) -> object:
         if is_none(text):
             return NONE
-        found = limitation_in(text)
+        found = limitation_cued(text)
         if found is not None:
             return found
         parts = {m.group(0) for m in _BODY_WORDS.finditer(fold(text))} - _GENERIC_INJURY

@@ -35,6 +35,26 @@ _LIMIT_CUE = re.compile(
 )
 # an injury said as a clause of its own in a longer message: "..., bad back"
 _LIMIT_CLAUSE = re.compile(rf"(?:^|[,;.!]\s*|\band\s+)(?:an?\s+|my\s+)?({LIMIT_BODY})\s*(?:$|[,;.!])")
+# an injury said by what is wrong with which part of the body, with the words around it up to
+# the clause's end: "bad left knee from football", "torn meniscus in my right knee", "my lower back
+# hurts when I run". "back" alone is a part only beside such a word ("I'm back" is no injury).
+_HURT = (
+    r"(?:bad|sore|weak|injured|torn|broken|chronic|stiff|dodgy|painful|pulled|twisted|sprained|strained"
+    r"|busted|dislocated|fractured|herniated|slipped|wonky|tweaked|damaged)"
+)
+_PART = (
+    r"(?:knees?|shoulders?|hips?|ankles?|wrists?|neck|elbows?|spine|meniscus|acl|mcl|hamstrings?|achilles"
+    r"|tendons?|ligaments?|rotator cuff|calf|calves|groin|quads?|(?:lower|upper|my) back|discs?|joints?"
+    r"|feet|foot|legs?|arms?|hands?|toes?|fingers?|shins?|ribs?)"
+)
+# the words between what is wrong and the part name the part ("left", "lower"), never a time or a
+# cause: "still sore from leg day" is training, not an injury
+_SIDE = r"(?!(?:from|after|since|of|at|on|with|to|in|for|because|by)\b)[\w']+\s+"
+_HURTING = re.compile(
+    rf"(?<!\w)(?:{_HURT}\s+(?:{_SIDE}){{0,3}}?{_PART}"
+    rf"|(?:my\s+)?(?:(?:left|right|lower|upper)\s+)?{_PART}\s+(?:hurts|aches|is (?:bad|sore|weak|injured|dodgy|painful"
+    rf"|busted|messed up|killing me)|(?:still )?gives me (?:trouble|problems)))(?!\w)[^,;.!?]*"
+)
 _NO_LIMIT = re.compile(r"\b(?:i have|i've got|i've) no (?:injur(?:y|ies)|limitations?)\b|\bno injur(?:y|ies)\b")
 # How an answer to "any injuries?" may start, before the injury itself.
 _LIMIT_LEAD = re.compile(
@@ -46,14 +66,29 @@ _LIMIT_LEAD = re.compile(
 _CONSEQUENCE = re.compile(r"(?<!\s)\s++(?:so|which means|meaning)\s++", re.IGNORECASE)
 
 
-def limitation_in(text: str) -> str | None:
-    """An injury or limitation a sentence states ("I have a bad knee", "..., bad back"), or
-    "none" for "no injuries"."""
+def limitation_cued(text: str) -> str | None:
+    """An injury or limitation a sentence states after a cue or as a clause of its own ("I have a
+    bad knee", "..., bad back"), or "none" for "no injuries": what any message may say in passing."""
     t = fold(text)
     if _NO_LIMIT.search(t):
         return NONE
     m = _LIMIT_CUE.search(t) or _LIMIT_CLAUSE.search(t)
     return m.group(1) if m else None
+
+
+def limitation_in(text: str) -> str | None:
+    """An injury a clause states, cued or said by what is wrong with which part of the body ("bad
+    left knee from football", "my lower back hurts"), with the words around it."""
+    cued = limitation_cued(text)
+    if cued is not None:
+        return cued
+    t = fold(text)
+    said = _HURTING.search(t)
+    if said is None:
+        return None
+    # the user's words, as typed, less the chat that ends them ("..., from football lol")
+    hurt = clean_limitation(" ".join(text.split())[said.start() : said.end()]) if text.isascii() else None
+    return hurt or clean_limitation(said.group())
 
 
 def clean_limitation(text: str) -> str:

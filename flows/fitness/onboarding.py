@@ -25,7 +25,7 @@ from flows.fitness.ahead import AHEAD
 from flows.fitness.anytime import CLOSED, read_anytime
 from flows.fitness.changes import PROFILE, fitness_profile, listed, show
 from flows.fitness.food import parse_allergies
-from flows.fitness.limits import limitation_in, plan_around
+from flows.fitness.limits import limitation_cued, plan_around
 from flows.fitness.profile import NONE, FitnessSlots, Level, Stage, TimeOfDay, accumulated
 from flows.fitness.qualified import limitations_answer
 from flows.fitness.readers import GOAL_NAMES, parse_equipment, weekdays_in
@@ -185,8 +185,10 @@ def closing(s: FitnessSlots) -> str:
 # as wrong ("bands not dumbbells"), never picked by a value alone.
 CORRECTABLE = (
     Correctable("fitness_level", names=("level", "fitness level", "nivel", "niveau", "livello", "nível")),
-    # an injury said as a fact ("actually I have a bad knee") is read by the flow's own injury reader
-    Correctable("limitations", names=("limitation", "limitations"), parser=Parser(limitation_in, "an injury")),
+    # an injury said as a fact ("actually I have a bad knee") is read by the flow's own injury reader,
+    # after a cue or as a clause of its own: a change of something else may mention the body in passing
+    # (the wider reading by body part, `limitation_in`, fills the empty slot ahead, flows/fitness/ahead.py)
+    Correctable("limitations", names=("limitation", "limitations"), parser=Parser(limitation_cued, "an injury")),
     Correctable("goal", names=("goal", "goals", "main goal", "objective", "objetivo", "objectif", "Ziel", "obiettivo")),
     Correctable(
         "target_weight_kg",

@@ -10,10 +10,12 @@ from __future__ import annotations
 import difflib
 import re
 
+from wordfreq import zipf_frequency
+
 from engine.extract import EMPTY, Invalid, Parser, choice, fold, free_text, hedged, integer, numbers, read_yes_no
 from flows.fitness.profile import WEEKDAYS, Goal, Weekday
 from flows.fitness.weights import weigh, with_digits
-from flows.fitness.words import any_of, refusal, words
+from flows.fitness.words import any_of, comment_edges, refusal, words
 
 # -- parsers ------------------------------------------------------------------------------
 
@@ -96,13 +98,15 @@ _GOALS: dict[str, list[str]] = {
 _GOALS_ABROAD: dict[str, list[str]] = {
         "fat_loss": ["perder peso", "bajar de peso", "adelgazar", "perder grasa", "perdre du poids", "maigrir",
                      "perdre de la graisse", "abnehmen", "gewicht verlieren", "fett verlieren", "perdere peso",
-                     "dimagrire", "emagrecer", "perder gordura"],
+                     "dimagrire", "emagrecer", "perder gordura", "quemar grasa", "mincir", "kilos verlieren",
+                     "fett abbauen", "schlanker werden", "perdere grasso", "bruciare grassi", "queimar gordura"],
         "muscle_gain": ["ganar musculo", "ganar masa muscular", "prendre du muscle", "prise de masse",
                         "masse musculaire", "muskelaufbau", "muskeln aufbauen", "muskeln", "massa muscolare",
                         "aumentare la massa", "ganhar musculo", "ganhar massa", "hipertrofia"],
-        "endurance": ["resistencia", "ausdauer", "resistenza"],
+        "endurance": ["resistencia", "ausdauer", "resistenza", "kondition", "correr", "courir", "correre"],
         "general_health": ["salud", "sante", "gesundheit", "salute", "saude", "ponerme en forma", "estar en forma",
-                           "etre en forme", "fit werden", "fitter werden", "stare in forma", "ficar em forma"],
+                           "etre en forme", "fit werden", "fitter werden", "stare in forma", "ficar em forma",
+                           "gesund bleiben", "rester en forme", "rimettermi in forma"],
 }  # fmt: skip
 _GOALS = {goal: [*names, *_GOALS_ABROAD.get(goal, [])] for goal, names in _GOALS.items()}
 _GOAL_WORDS = choice(_GOALS)
@@ -243,9 +247,20 @@ def parse_minutes(text: str) -> object:
 
 EQUIPMENT: dict[str, tuple[str, ...]] = {
     # with what they are called in the other languages users answer in (the flow's own vocabulary)
-    "dumbbells": ("dumbbell", "dumbbells", "free weights", "weights", "mancuernas", "halteres", "hanteln", "manubri"),
-    "barbell": ("barbell", "barbells"),
-    "kettlebell": ("kettlebell", "kettlebells"),
+    "dumbbells": (
+        "dumbbell",
+        "dumbbells",
+        "free weights",
+        "weights",
+        "mancuernas",
+        "halteres",
+        "hanteln",
+        "manubri",
+        "kurzhanteln",
+        "pesas",
+    ),
+    "barbell": ("barbell", "barbells", "langhantel", "bilanciere"),
+    "kettlebell": ("kettlebell", "kettlebells", "kugelhantel"),
     "resistance bands": (
         "band",
         "bands",
@@ -260,27 +275,51 @@ EQUIPMENT: dict[str, tuple[str, ...]] = {
         "widerstandsbander",
         "fitnessbander",
     ),
-    "pull-up bar": ("pull-up bar", "pullup bar", "pull up bar", "chin-up bar", "chin up bar"),
-    "bench": ("bench",),
-    "treadmill": ("treadmill",),
-    "exercise bike": ("bike", "stationary bike", "exercise bike", "spin bike"),
-    "rowing machine": ("rower", "rowing machine"),
-    "yoga mat": ("mat", "yoga mat", "esterilla", "colchoneta", "tapis", "matte", "yogamatte", "tappetino", "tapete"),
-    "jump rope": ("jump rope", "skipping rope"),
+    "pull-up bar": (
+        "pull-up bar",
+        "pullup bar",
+        "pull up bar",
+        "chin-up bar",
+        "chin up bar",
+        "klimmzugstange",
+        "barra de dominadas",
+        "barre de traction",
+    ),
+    "bench": ("bench", "hantelbank", "trainingsbank", "banco", "panca"),
+    "treadmill": ("treadmill", "laufband", "cinta de correr", "tapis de course", "tapis roulant", "esteira"),
+    "exercise bike": ("bike", "stationary bike", "exercise bike", "spin bike", "heimtrainer", "cyclette"),
+    "rowing machine": ("rower", "rowing machine", "rudergerat", "rameur", "vogatore"),
+    "yoga mat": (
+        "mat",
+        "yoga mat",
+        "esterilla",
+        "colchoneta",
+        "tapis",
+        "matte",
+        "yogamatte",
+        "tappetino",
+        "tapete",
+        "gymnastikmatte",
+    ),
+    "jump rope": ("jump rope", "skipping rope", "springseil", "comba", "corde a sauter"),
     "squat rack": ("rack", "squat rack", "power rack"),
     "suspension trainer": ("trx", "suspension trainer", "suspension straps"),
     # a gym at home or in the building is its equipment, not a full gym ("home gym w/ barbell")
     "home gym": ("home gym", "garage gym", "apartment gym", "building gym"),
-    "full gym": ("gym", "gym membership", "fitness studio"),
+    "full gym": ("gym", "gym membership", "fitness studio", "fitnessstudio", "gimnasio", "salle de sport", "palestra"),
 }
+# how often an English word is used (wordfreq's zipf scale) to be a word and not a misspelt name
+_A_WORD = 3.0
 _EQUIPMENT_WORDS = {w: name for name, words in EQUIPMENT.items() for w in words if " " not in w and len(w) >= 5}
 _BODYWEIGHT = re.compile(r"\b(?:bodyweight|body weight|just my body|no equipment|nothing)\b")
 _NEGATED = re.compile(r"\b(?:no|not|without|don't have|do not have)\s+(?:an?\s+|any\s+)?(?:\w+\s+)?$")
 
 
 def items(text: str) -> list[str]:
+    """The items a list names, each without the comment around it ("lactose, sadly" -> ["lactose"])."""
     parts = re.split(r",|;|/|\band\b|\bplus\b|&|\+", fold(text).strip(" .!"))
-    return [p.strip() for p in parts if p.strip()][:8]
+    kept = (comment_edges().sub("", p.strip()).strip() for p in parts)
+    return [p for p in kept if p][:8]
 
 
 _EQUIPMENT_PHRASES = sorted((w for words in EQUIPMENT.values() for w in words), key=len, reverse=True)
@@ -315,6 +354,8 @@ def parse_equipment(text: str) -> object:
     # a misspelled name ("dumbells", "kettlebel") is close to one word only; short words are not
     # guessed ("mat" ~ "hat")
     for token in re.findall(r"[a-z-]{5,}", t):
+        if token in _EQUIPMENT_WORDS or zipf_frequency(token, "en", wordlist="small") >= _A_WORD:
+            continue  # a name as written, or an English word: "matter" is no misspelt German "Matte"
         close = difflib.get_close_matches(token, _EQUIPMENT_WORDS, n=1, cutoff=0.85)
         if close and _EQUIPMENT_WORDS[close[0]] not in found and not _NEGATED.search(t[: t.index(token)]):
             found.append(_EQUIPMENT_WORDS[close[0]])

@@ -38,6 +38,12 @@ _TARGET_MARK = re.compile(
     r"|ideally|aim(?:ing)?)"
     r"(?: (?:about|around|roughly|maybe|like))?\s*$"
 )
+# a weight wished for, said after it: "68 kg would be great", "68 kg wäre super", "70 kg sería ideal"
+_TARGET_AFTER = re.compile(
+    r"(?<!\s)\s*+(?:would be|'d be|is the (?:goal|target|dream)|is my (?:goal|target)|as (?:a|my) (?:goal|target)"
+    r"|ware|waren|ist (?:mein|das) ziel|als ziel|seria|serian|serait|sarebbe|como (?:objetivo|meta)"
+    r"|comme objectif|come obiettivo)\b"
+)
 _CURRENT_MARK = re.compile(
     r"\b(?:weigh|weighing|weight is|currently(?: at)?|from|now(?: at)?|i'm|i am|im|at the moment|right now|am at"
     r"|i'm at|i am at)(?: (?:about|around|roughly|like))?\s*$"
@@ -149,6 +155,8 @@ def weigh(text: str, known_unit: str | None = None) -> Weights:
             role = "target"
         elif _CURRENT_MARK.search(before):
             role = "current"
+        elif _TARGET_AFTER.match(t, m.end()):
+            role = "target"
         kg = to_kg(float(m.group(1).replace(",", ".")), borrowed, float(m.group(3) or m.group(4) or 0))
         written = m.group().strip() if m.group(2) else f"{m.group(1)} {borrowed}"
         mentions.append(Weight(kg=kg, role=role, written=written, unit=borrowed))

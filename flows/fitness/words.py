@@ -21,6 +21,7 @@ class Words(BaseModel):
 
     refusals: WordTuple
     fillers: WordTuple
+    comments: WordTuple
     some_foods: WordTuple
     diets: dict[Diet, WordTuple]
     fish_foods: WordTuple
@@ -93,6 +94,16 @@ def without_trailing_fillers(text: str) -> str:
     to the end each time, seconds for a long run of punctuation."""
     m = trailing_fillers_reversed().match(text[::-1])
     return text[: len(text) - m.end()] if m else text
+
+
+@cache
+def comment_edges() -> re.Pattern[str]:
+    """A comment at the start or the end of a list item ("lactose sadly", "unfortunately nuts"), and
+    chat filler at its end ("nuts lol"); filler that leads ("thanks so far") stays: it is no item."""
+    comment = any_of(words().comments)
+    said = any_of([*words().comments, *words().fillers])
+    # a trailing run is tried only where a run of spaces and commas starts: linear on ", , , , ..."
+    return re.compile(rf"^(?:{comment}[\s,]*+)+|(?<![\s,])(?:[\s,]*+{said})+$")
 
 
 @cache
