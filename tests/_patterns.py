@@ -169,5 +169,14 @@ def main(start: int) -> None:
         print(json.dumps([i, round(spent * 1000, 2), what]), flush=True)
 
 
+def listing() -> None:
+    """The patterns a fresh interpreter finds, as JSON: the list the timing runs index into (a
+    process that ran other code first may hold more, filled into module-level caches)."""
+    print(json.dumps([dataclasses.astuple(f) for f in collect()]), flush=True)
+
+
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 0)
+    if sys.argv[1:] == ["--list"]:
+        listing()
+    else:
+        main(int(sys.argv[1]) if len(sys.argv) > 1 else 0)
