@@ -105,8 +105,9 @@ _DAY = r"mon|tue|wed|thu|fri|sat|sun|mondays?|tuesdays?|wednesdays?|thursdays?|f
 FIELDS: list[Amendable[FitnessSlots]] = [
     Amendable("fitness_level", _named("beginner", "intermediate", "advanced", "novice", "expert", "level"),
               CLOSED["fitness_level"], "level"),
-    Amendable("limitations", re.compile(rf"\b(?:limitations?|injur\w*)\b|(?<!\w)(?:{BODY.pattern})"), _limitations,
-              "injuries"),
+    # a letter first: the many alternatives are not tried at every digit and colon of "1:1:1:…"
+    Amendable("limitations", re.compile(rf"(?=[^\W\d_])(?:\b(?:limitations?|injur\w*)\b|(?<!\w)(?:{BODY.pattern}))"),
+              _limitations, "injuries"),
     Amendable("goal", _named("goal", "fat loss", "lose weight", "muscle", "endurance", "general health"),
               CLOSED["goal"], "goal"),
     Amendable("target_weight_kg", _named("target", "goal weight", "aim(?:ing)? for", "get (?:down )?to"),
