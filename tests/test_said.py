@@ -21,6 +21,7 @@ from engine.said import (
     says_help,
     says_resume,
     says_skip,
+    says_unsure,
     unwrapped,
 )
 
@@ -235,3 +236,23 @@ def test_a_lesson_ends_itself_on_im_done() -> None:
 )
 def test_an_answer_wrapped_in_acknowledgements_and_politeness(text: str, inner: str | None) -> None:
     assert unwrapped(text) == inner
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("ok im back, lets continue the setup", "resume"),
+        ("can we continue the onboarding", "resume"),
+        ("hold on, I have to go, let's finish this later", "ending"),
+        ("lets do this later", "ending"),
+        ("essa eu não sei", "unsure"),
+        ("não faço ideia", "unsure"),
+    ],
+)
+def test_going_on_putting_off_and_not_knowing_in_more_words(text: str, kind: str) -> None:
+    if kind == "resume":
+        assert says_resume(text, "onboarding")
+    elif kind == "ending":
+        assert says_cancel(text, "onboarding", polite=True) and not says_cancel(text, "onboarding")
+    else:
+        assert says_unsure(text)
