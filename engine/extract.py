@@ -423,6 +423,13 @@ _NOT_NAMES = {"from", "a", "an", "the", "not", "learning", "here", "fine", "good
               "looking", "interested", "trying", "going", "new", "so", "very", "just"}  # fmt: skip
 
 
+# words that stand in no name, anywhere in it ("thanks a lot"); name particles ("de", "van", "da",
+# "al", "bin") are not among them
+_NEVER_IN_A_NAME = frozenset({"a", "an", "the", "is", "are", "am", "to", "for", "of", "it", "this", "that", "you",
+                              "me", "my", "lot", "please", "thanks", "thank", "thx", "not", "clue", "idea", "why",
+                              "what", "how"})  # fmt: skip
+
+
 def person_name() -> Parser:
     """Names from "my name is X", "I'm X", "call me X", or a bare one-to-three-word name."""
 
@@ -438,6 +445,8 @@ def person_name() -> Parser:
         if 1 <= len(tokens) <= 3 and all(re.fullmatch(r"[^\W\d_][\w'-]*", w) for w in tokens):
             if tokens[0].lower() in _NOT_NAMES or read_yes_no(tokens[0]) is not None:
                 return None
+            if any(w.lower() in _NEVER_IN_A_NAME for w in tokens):
+                return None  # "thanks a lot", "not a clue": words no name is made of
             return " ".join(w[:1].upper() + w[1:] for w in tokens)
         return None
 

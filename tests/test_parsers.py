@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from pydantic import BaseModel, ValidationError
 
-from engine import DataFileError, Invalid
+from engine import DataFileError, Invalid, person_name
 from flows.language_buddy.languages import (
     LanguageCode,
     find_languages,
@@ -594,3 +594,9 @@ def test_a_language_marked_native_is_no_answer_to_the_target_question() -> None:
     out = target_parser(OnboardingSlots(native_language="de"))("spanish native")
     assert isinstance(out, Invalid) and "native" in out.reason
     assert native_in("spanish native speaker", weak=False) == "es"
+
+
+@pytest.mark.parametrize("text", ["thanks a lot", "thank you", "not a clue"])
+def test_words_no_name_is_made_of_are_no_name(text: str) -> None:
+    assert person_name()(text) is None
+    assert person_name()("Jan van Dijk") == "Jan Van Dijk"  # particles stay
