@@ -157,11 +157,13 @@ class Bot:
     def intent_for(self, text: str, allowed: Sequence[str] | None = None) -> str | None:
         """The flow an intent's patterns ask for: in the message as typed, then with its cue phrases
         of other languages written in English ("j'ai une réclamation": a complaint; engine/cues.py)."""
-        for said in dict.fromkeys((text, in_english_cues(text))):
-            for i in self.intents:
-                if (allowed is None or i.flow in allowed) and i.matches(said):
-                    return i.flow
-        return None
+        found = self._intent_in(text, allowed)
+        if found is None and (english := in_english_cues(text)) != text:
+            found = self._intent_in(english, allowed)  # glossed only when the message as typed names none
+        return found
+
+    def _intent_in(self, text: str, allowed: Sequence[str] | None) -> str | None:
+        return next((i.flow for i in self.intents if (allowed is None or i.flow in allowed) and i.matches(text)), None)
 
 
 @functools.cache
