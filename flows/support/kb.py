@@ -10,6 +10,8 @@ A document is one `*.md` file::
       - {text: Which Android version?, type: number, min: 5, max: 16}
       - {text: Bought where?, type: choice, choices: [App Store, Google Play], synonyms: {Google Play: [android]}}
     requires_handoff: false
+    symptoms:
+      - my phone never buzzes when a task is due
     ---
     The answer, in Markdown.
 
@@ -20,7 +22,9 @@ ranks title above tags above body (bm25, or ts_rank), reads a phrase as the word
 on both sides ("get my tasks back": "restore"; flows/support/terms.py), reads a word it does
 not know as the title or tag word it misspells, and returns nothing below a relevance
 threshold. A malformed file is listed in `problems` (and logged) by name and left out; the
-others still load. Every search checks the files' stats first and re-indexes only the
+others still load. `symptoms` are what users describe in their own words, as the article's author
+writes them from what it covers; when nothing else is found, a request sharing two telling words
+with one of them finds the article (flows/support/symptoms.py). Every search checks the files' stats first and re-indexes only the
 documents whose content changed.
 """
 
@@ -44,6 +48,7 @@ from engine.store.textindex import IndexedDoc, SyncReport, location, open_text_i
 from flows.support import sections
 from flows.support.rerank import Fields, Reranker, stems
 from flows.support.spelling import Speller
+from flows.support.symptoms import MIN_SHARED, Symptoms, symptom_stems
 from flows.support.terms import PHRASES, STOPWORDS, TABLES_DIGEST, VAGUE, query_terms, vague_terms, words
 
 log = logging.getLogger(__name__)
@@ -121,6 +126,8 @@ class FrontMatter(BaseModel):
     tags: list[Text] = Field(default_factory=list)
     clarifying_questions: list[Question] = Field(default_factory=list)
     requires_handoff: bool = False
+    # problems as users describe them, in words the title and tags may not hold (flows/support/symptoms.py)
+    symptoms: list[Text] = Field(default_factory=list)
 
     @field_validator("clarifying_questions", mode="before")
     @classmethod
@@ -128,6 +135,25 @@ class FrontMatter(BaseModel):
         # a bare string is a free-text question
         if isinstance(value, list):
             return [{"text": q} if isinstance(q, str) else q for q in value]
+        return value
+
+    @field_validator("symptoms")
+    @classmethod
+    def _searchable_symptoms(cls, value: list[str]) -> list[str]:
+        # a symptom is found by a pair of its words: one with fewer could never be found
+        problems = [
+            f"symptom {text!r} has fewer than {MIN_SHARED} words a search reads (stopwords and vague words "
+            "such as 'app', 'task' or 'change' are left out)"
+            for text in value
+            if len(symptom_stems(text)) < MIN_SHARED
+        ]
+        seen: set[str] = set()
+        for text in value:
+            if text.casefold() in seen:
+                problems.append(f"symptom {text!r} is listed twice")
+            seen.add(text.casefold())
+        if problems:
+            raise ValueError("; ".join(problems))
         return value
 
     @model_validator(mode="after")
@@ -207,7 +233,8 @@ def _problems(e: ValidationError) -> list[str]:
 
 @dataclass(frozen=True)
 class Hit:
-    """A search result; `score` is the index's relevance (higher is better)."""
+    """A search result; `score` is its relevance (higher is better): the one bm25 score, or for an
+    article found by a symptom, the rarity of the words the request shares with it."""
 
     doc: Document
     score: float
@@ -233,6 +260,7 @@ class KnowledgeBase:
         self._signature: Signature | None = None
         self._speller = Speller((), (), lambda _: True)
         self._reranker = Reranker({})
+        self._symptoms = Symptoms({}, self._reranker)
         digest = hashlib.sha256(str(self.folder).encode()).hexdigest()[:16]
         # one table per folder, so ranking statistics never mix two knowledge bases
         self.table = f"kb_fts_v{INDEX_VERSION}_{digest}"
@@ -273,6 +301,10 @@ class KnowledgeBase:
             self.documents, self.problems, self.last_sync = documents, problems, report
             self._speller = self._spelling(documents)
             self._reranker = self._reranking(documents)
+            self._symptoms = Symptoms({d: doc.symptoms for d, doc in documents.items()}, self._reranker)
+            for doc_id, symptom in self._symptoms.unfindable():
+                log.warning("knowledge base %s: %s.md: symptom %r has fewer than %d words that are not in most "
+                            "articles: no request can find it", self.folder, doc_id, symptom, MIN_SHARED)  # fmt: skip
             self._signature = signature
             return report
 
@@ -322,7 +354,9 @@ class KnowledgeBase:
         vocabulary: list[str] = []
         for d in documents.values():
             cues = " ".join(c for q in d.clarifying_questions for c in q.cues)
-            vocabulary += set(_ALPHA.findall(f"{d.title} {' '.join(d.tags)} {_text(d.body)} {cues}".casefold()))
+            # a symptom's words too: "laptpo" in "phone and laptpo dont match" is its "laptop"
+            said = " ".join(d.symptoms)
+            vocabulary += set(_ALPHA.findall(f"{d.title} {' '.join(d.tags)} {_text(d.body)} {cues} {said}".casefold()))
         preferred = {w for d in documents.values() for w in _ALPHA.findall(f"{d.title} {' '.join(d.tags)}".casefold())}
         vocabulary += PHRASES.words
         return Speller(vocabulary, preferred, self._index.knows, keep=STOPWORDS | VAGUE)
@@ -348,7 +382,8 @@ class KnowledgeBase:
         A hit must score at least `min_score` and share a term with the document's title or
         tags: a word that only occurs somewhere in a body ("phone", "7") is not what the
         document is about. FTS5's bm25 saturates the weighted term frequency, so the title
-        weight orders the hits but cannot by itself keep body-only matches out.
+        weight orders the hits but cannot by itself keep body-only matches out. When nothing
+        does, an article one of whose symptoms shares two telling words with the query is found.
         """
         self.refresh()
         if limit < 1:
@@ -361,9 +396,13 @@ class KnowledgeBase:
             found = self._index.search(terms, max(limit, CANDIDATES))
             # vague words find nothing, but they score the candidates the other words found
             scored = terms + vague_terms(query, self._speller)
-            documents, reranker = self.documents, self._reranker
+            documents, reranker, symptoms = self.documents, self._reranker, self._symptoms
         # another process may have indexed a newer view of the folder than this one has read
-        return [Hit(documents[d], score) for d, score in reranker.rank(scored, found, self.min_score)[:limit]]
+        ranked = reranker.rank(scored, found, self.min_score)
+        if not ranked:
+            # the words found nothing: a symptom an article lists may still be told in them
+            ranked = [(m.doc_id, m.weight) for m in symptoms.match(terms)]
+        return [Hit(documents[d], score) for d, score in ranked[:limit] if d in documents]
 
     def close(self) -> None:
         with self._lock:

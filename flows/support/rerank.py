@@ -46,6 +46,9 @@ def stems(words: Iterable[str]) -> Counter[str]:
 class Reranker:
     """bm25 over the help centre's documents, read once per refresh of the knowledge base."""
 
+    # the rarity of a word at least half of the documents hold: it still counts, a little
+    IDF_FLOOR = 1e-6
+
     def __init__(self, documents: dict[str, Fields]) -> None:
         self.documents = documents
         self._containing: Counter[str] = Counter()
@@ -54,10 +57,10 @@ class Reranker:
         self._n = len(documents)
         self._average = sum(f.length for f in documents.values()) / max(self._n, 1)
 
-    def _idf(self, stem: str) -> float:
-        # floored as FTS5 floors it: a word most documents hold still counts a little
+    def idf(self, stem: str) -> float:
+        """bm25's rarity of `stem` among the documents, floored as FTS5 floors it."""
         containing = self._containing[stem]
-        return max(math.log((self._n - containing + 0.5) / (containing + 0.5)), 1e-6)
+        return max(math.log((self._n - containing + 0.5) / (containing + 0.5)), self.IDF_FLOOR)
 
     def score(self, doc_id: str, terms: list[str]) -> float:
         """FTS5's bm25 of `doc_id` for the OR of `terms`: one summand per term, its frequency
@@ -68,7 +71,7 @@ class Reranker:
         for stem in STEMMER.stemWords(terms):
             freq = TITLE * f.title[stem] + TAGS * f.tags[stem] + BODY * f.body[stem]
             if freq:
-                total += self._idf(stem) * freq * (K1 + 1) / (freq + norm)
+                total += self.idf(stem) * freq * (K1 + 1) / (freq + norm)
         return total
 
     def rank(self, terms: list[str], found: list[tuple[str, float]], floor: float) -> list[tuple[str, float]]:
