@@ -24,8 +24,8 @@ not know as the title or tag word it misspells, and returns nothing below a rele
 threshold. A malformed file is listed in `problems` (and logged) by name and left out; the
 others still load. `symptoms` are what users describe in their own words, as the article's author
 writes them from what it covers; when nothing else is found, a request sharing two telling words
-with one of them finds the article (flows/support/symptoms.py). Every search checks the files' stats first and re-indexes only the
-documents whose content changed.
+with one of them finds the article (flows/support/symptoms.py). Every search checks the files'
+stats first and re-indexes only the documents whose content changed.
 """
 
 from __future__ import annotations

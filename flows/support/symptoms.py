@@ -20,7 +20,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from flows.support.rerank import STEMMER, Reranker
+from flows.support.rerank import Reranker
+from flows.support.spelling import STEMMER
 from flows.support.terms import VAGUE, words
 
 # how many telling words a request must share with one symptom sentence
