@@ -57,9 +57,6 @@ class Symptoms:
         self._reranker = reranker
         self._symptoms = [Symptom(d, text, symptom_stems(text)) for d, texts in by_doc.items() for text in texts]
 
-    def __len__(self) -> int:
-        return len(self._symptoms)
-
     def _telling(self, stems: Iterable[str]) -> frozenset[str]:
         return frozenset(x for x in stems if self._reranker.idf(x) > Reranker.IDF_FLOOR)
 
