@@ -83,6 +83,7 @@ class CommandPhrases(BaseModel):
     help: list[str]
     confused: list[str]
     person: PersonWords
+    tags: list[str]
 
     @field_validator(
         "filler",
@@ -97,6 +98,7 @@ class CommandPhrases(BaseModel):
         "skip",
         "help",
         "confused",
+        "tags",
     )
     @classmethod
     def _one_clause_each(cls, value: list[str]) -> list[str]:
@@ -148,6 +150,9 @@ class _Table:
         self.verbs = _words_pattern(phrases.person.verbs)
         self.asking = _words_pattern(phrases.person.asking)
         self.alone = frozenset(_phrase(p) for p in phrases.person.alone)
+        self.tags = frozenset(_phrase(p) for p in phrases.tags)
+        # thanks and please: politeness that is no filler, so never a yes
+        self.courtesy = self.polite - self.filler
 
 
 def _words_pattern(phrases: list[str]) -> re.Pattern[str]:
@@ -425,6 +430,30 @@ def _without_trailing(text: str, phrases: tuple[str, ...]) -> str:
         if cut is None:
             return stripped
         text = stripped[: -len(cut)]
+
+
+def asks_agreement(text: str) -> bool:
+    """Whether `text`, what a message leaves after the facts taken from it, only asks whether
+    they will do or only thanks: "ok?", "is that alright?", "¿vale?", "thanks!". Such words
+    answer no question; "ok" or "sure" without a question mark may (a yes), so they are not it."""
+    parts = clauses(text)
+    if not parts:
+        return False
+    t = _table()
+    if all(any(form == "" or form in t.tags for form in forms) for forms in parts) and text.rstrip().endswith("?"):
+        return True
+    return all(_made_of(words, t.courtesy) for words in _split(text))
+
+
+def _made_of(words: tuple[str, ...], phrases: frozenset[str]) -> bool:
+    """Whether `words` are one or more of `phrases` end to end ("thank you so much" aside)."""
+    ws = list(words)
+    while ws:
+        n = next((n for n in (3, 2, 1) if len(ws) >= n and " ".join(ws[:n]) in phrases), 0)
+        if not n:
+            return False
+        ws = ws[n:]
+    return True
 
 
 def unwrapped(text: str) -> str | None:

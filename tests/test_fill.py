@@ -96,6 +96,21 @@ def test_a_clause_that_names_another_slot_is_that_slots_even_where_the_asked_par
     assert ahead("minutes", "45, 4 days a week") == ({"days": 4}, "45")
 
 
+@pytest.mark.parametrize(
+    "text",
+    ["3 days a week, ok?", "3 days a week, is that alright?", "3 days a week ¿vale?", "3 days a week, thanks",
+     "3 days a week, passt das?", "3 days a week, thank you!"],
+)
+def test_a_tag_question_or_thanks_after_the_facts_answers_nothing(text: str) -> None:
+    # "about 45 min, ok?" at the injuries question was read as a yes to having one
+    assert ahead("diet", text) == ({"days": 3}, "")
+
+
+@pytest.mark.parametrize("text", ["3 days a week, ok", "3 days a week, vegan?", "3 days a week, sure"])
+def test_a_yes_or_an_answer_after_the_facts_is_left_to_the_question(text: str) -> None:
+    assert ahead("diet", text)[1] == text.split(", ")[1].rstrip("?")
+
+
 def test_a_value_the_asked_question_reads_stays_its_answer() -> None:
     assert ahead("diet", "vegan") == ({}, "vegan")
 
