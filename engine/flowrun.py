@@ -218,6 +218,8 @@ class FlowRunner(AnswerReader):
         expects = state.parser(slots).expects
         if tier <= len(state.reprompts):
             again = render(state.reprompts[tier - 1], slots)
+        elif tier == 1 and reason and "?" in reason:
+            again = ""  # the reason asks the question that follows up ("Which injury?"): one question at a time
         elif tier == 1 and reason:
             again = render(state.say_again, slots)  # the reason says what is needed already
         elif tier == 1:
@@ -228,7 +230,7 @@ class FlowRunner(AnswerReader):
             again = f"Please reply with just {'your answer' if says(last, expects) else expects}. {last}"
         if reason:
             reason = without_clause(reason, again)  # "7 is out of range." when the question gives the range
-        text = f"{reason} {again}" if reason else again
+        text = f"{reason} {again}" if reason and again else reason or again
         self.emit(self.phrase(text, f"reprompt:{flow.name}.{state.name}", flow.name) if state.phrased else text)
         return None
 

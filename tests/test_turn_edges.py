@@ -28,7 +28,7 @@ from engine import (
     T,
     default_registry,
 )
-from engine.extract import integer, yes_no
+from engine.extract import Invalid, Parser, integer, yes_no
 
 # this module's bots, beside the installed ones
 BOTS = Registry(default_registry())
@@ -240,3 +240,34 @@ def test_a_question_asked_again_leaves_out_its_first_time_lead(engine: Engine) -
     # a reason says what is needed: the question follows it without "I need ..." said twice
     assert say(engine, "zero") == "0 is out of range; please give a whole number from 1 to 9. Pick a number."
     assert say(engine, "banana") == "Please reply with just a whole number from 1 to 9. Pick a number."
+
+
+def which_one(text: str) -> object:
+    return Invalid("Which one, the 3 or the 4?") if text == "3 or 4" else integer(1, 9).rule(text)
+
+
+asking_back = Flow(
+    name="asking",
+    slots=Nums,
+    states=[Ask("qa", slot="a", say="Pick a number.", parse=Parser(which_one, "a number"), initial=True),
+            Final("done", summary="picked {a}")],
+    transitions=[T("answer", "qa", "done")],
+)  # fmt: skip
+BOTS.add(
+    Bot(
+        name="asking-bot",
+        persona="p",
+        flows=[asking_back],
+        intents=[Intent("asking", [r"\bpick\b"], "a")],
+        capabilities="I ask.",
+    )
+)
+
+
+def test_a_reason_that_asks_a_question_is_the_one_question_asked(tmp_path: Path) -> None:
+    """ "Which injury? ... Do you have any injuries?": a reason that asks its own follow-up is not followed
+    by the question again (a statement still is)."""
+    e = Engine(SqlStore(str(tmp_path / "ask.db")), bots=BOTS)
+    e.turn("asking-bot", "u", "pick")
+    assert e.turn("asking-bot", "u", "3 or 4").reply == "Which one, the 3 or the 4?"
+    assert e.turn("asking-bot", "u", "0").reply.endswith("Pick a number.")
