@@ -19,6 +19,7 @@ from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
 from wordfreq import zipf_frequency
 
 from engine import gloss, numwords
+from engine.cues import in_english_cues
 from engine.numwords import spelled_out
 
 
@@ -46,15 +47,31 @@ class Parser:
         value = self.rule(text)
         if isinstance(value, Empty):
             return value
-        # the answer words of other languages, in English (engine/gloss.py); a free-text answer
-        # is read in English only when it says there is none ("ninguna")
+        if self.greedy and not declines(gloss.in_english(text)):
+            return value  # free text keeps the user's own words, read in English only when it says there is none
+        return self._in_english(text, value, cues=not self.greedy)
+
+    def _in_english(self, text: str, value: object, *, cues: bool) -> object:
+        """The message read again in English, when that reads more: its answer words (engine/gloss.py:
+        "venerdì dalle 9 alle 11" gives a day as typed, a day and a time in English), then, when
+        neither gave an answer, its cue phrases too (engine/cues.py: "vivo en Valencia" is "I live
+        in Valencia"). A refusal of the English reading says more than one of the words as typed."""
         glossed = gloss.in_english(text)
-        if glossed == text or (self.greedy and not declines(glossed)):
-            return value  # free text keeps the user's own words
-        # a reader sees more of the message in English ("venerdì dalle 9 alle 11" gives a day
-        # as typed and a day and a time in English): the English reading, when it is one
-        again = self.rule(glossed)
-        return value if again is None or isinstance(again, Invalid) else again
+        readings = [glossed] if glossed != text else []
+        if cues and (value is None or isinstance(value, Invalid)):
+            cued = in_english_cues(glossed)
+            if cued not in (text, glossed):
+                readings.append(cued)
+        refused = value
+        for reading in readings:
+            again = self.rule(reading)
+            if again is None:
+                continue
+            if not isinstance(again, Invalid):
+                return again
+            if isinstance(refused, Invalid):
+                refused = again
+        return value if refused is None else refused
 
 
 # "1,000" is a thousand (a thousands separator), "2,5" a decimal comma

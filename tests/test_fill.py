@@ -98,8 +98,14 @@ def test_a_clause_that_names_another_slot_is_that_slots_even_where_the_asked_par
 
 @pytest.mark.parametrize(
     "text",
-    ["3 days a week, ok?", "3 days a week, is that alright?", "3 days a week ¿vale?", "3 days a week, thanks",
-     "3 days a week, passt das?", "3 days a week, thank you!"],
+    [
+        "3 days a week, ok?",
+        "3 days a week, is that alright?",
+        "3 days a week ¿vale?",
+        "3 days a week, thanks",
+        "3 days a week, passt das?",
+        "3 days a week, thank you!",
+    ],
 )
 def test_a_tag_question_or_thanks_after_the_facts_answers_nothing(text: str) -> None:
     # "about 45 min, ok?" at the injuries question was read as a yes to having one

@@ -3,6 +3,7 @@ a message through them only where the message as typed says less."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -76,7 +77,34 @@ def test_free_text_keeps_the_users_words_but_reads_a_none() -> None:
     comments = optional(free_text())
     assert comments("el martes me duele la espalda") == "el martes me duele la espalda"
     assert comments("ninguna") is EMPTY
-    assert Parser(lambda t: Invalid("no"), "x")("lunes") == Invalid("no")  # refused both ways: the typed refusal
+    assert Parser(lambda t: Invalid("no"), "x")("lunes") == Invalid("no")  # refused both ways
+
+
+def _lives_in(text: str) -> object:
+    m = re.fullmatch(r"i live in (\w+)", text.strip(), re.I)
+    if m is None:
+        return Invalid(f"I don't know where {text!r} is.")
+    return m.group(1) if m.group(1) != "Valencia" else Invalid("Several places are called Valencia.")
+
+
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [
+        ("vivo en Sevilla", "Sevilla"),
+        ("ich wohne in Köln", "Köln"),
+        ("j'habite à Lyon", "Lyon"),
+        ("moro em Lisboa", "Lisboa"),
+        ("vivo en Valencia", Invalid("Several places are called Valencia.")),
+    ],
+)
+def test_a_cue_phrase_of_another_language_is_read_as_the_english_cue(typed: str, read: object) -> None:
+    # "vivo en Valencia" was "I don't know where 'vivo en Valencia' is": the refusal of the words as
+    # typed, where the English reading knew the place and that it is ambiguous
+    assert Parser(_lives_in, "a place")(typed) == read
+
+
+def test_free_text_keeps_a_cue_phrase_as_typed() -> None:
+    assert free_text()("vivo en Sevilla") == "vivo en Sevilla"
 
 
 @pytest.mark.parametrize(("typed", "yes"), [("sim", True), ("claro", True), ("no, está mal", False), ("não", False)])
