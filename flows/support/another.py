@@ -191,6 +191,8 @@ def answer_later(ctx: StepContext[ClarificationSlots]) -> None:
         return
     body = sections.for_case(doc.body, {})
     lead = "About your other question:"
-    say_answer(ctx, "answer:later", title=doc.title, body=body, query=s.later, answers={}, skipped=[], lead=lead)
+    say_answer(
+        ctx, "answer:later", doc=doc.id, title=doc.title, body=body, query=s.later, answers={}, skipped=[], lead=lead
+    )
     if doc.requires_handoff:  # as when asked on its own: the article, then a person (the run's escalation)
         s.later_doc, s.later_title = doc.id, doc.title

@@ -10,6 +10,7 @@ from flows.support import sections
 from flows.support.clarification import (
     clarification,
 )
+from flows.support.followup import answered, helped, take_answered
 from flows.support.handoff import (
     APP,
     NAMES_STAFF,
@@ -53,19 +54,44 @@ TALK_REPLIES: tuple[tuple[Talk, str], ...] = (
 
 OFFER_KEY = "human_offered"
 
+# after an answer, a message saying it did not help ("still broken", "didnt work"): flows/support/followup.py
+NOT_HELPED = (
+    "Sorry that didn't solve it. Would you like me to connect you to a person from our support team? "
+    "They'll see the article and what you told me. (yes or no)"
+)
+NOT_HELPED_REASON = "the help article did not solve it"
+HELPED = f"Glad that sorted it out! Ask me anything else about {APP}."
+
 
 def converse(ctx: MainContext) -> None:
     # an offer of a person holds for the very next message only
     offered = ctx.context.pop(OFFER_KEY, None)
+    last = take_answered(ctx)  # the article the last turn gave: this message may say it did not help
     reply = read_yes_no(ctx.text) if offered is not None else None
     short = len(ctx.text.split()) <= 8
     if WANTS_HUMAN.search(ctx.text) or (short and NAMES_STAFF.search(ctx.text)) or reply is True:
         if not already_queued(ctx):
-            query = offered if isinstance(offered, str) else ctx.text
-            hand_over(ctx, doc=None, title=None, query=query, answers={}, reason="asked for a person")
+            if last is not None:  # after "that didn't help": the person sees the article and the request
+                hand_over(
+                    ctx,
+                    doc=last.doc,
+                    title=last.title,
+                    query=last.query,
+                    answers=last.answers,
+                    reason=NOT_HELPED_REASON,
+                )
+            else:
+                query = offered if isinstance(offered, str) else ctx.text
+                hand_over(ctx, doc=None, title=None, query=query, answers={}, reason="asked for a person")
         return
     if reply is False:
         ctx.say(f"Alright. Ask me anything else about {APP}.")
+        return
+    outcome = helped(ctx.text) if last is not None and offered is None else None
+    if outcome is False and last is not None:
+        ctx.context[OFFER_KEY] = last.query
+        answered(ctx, last)  # kept for the yes to the person offered
+        ctx.say(ctx.phrase(NOT_HELPED, "reply:not-helped"))
         return
     kb = open_kb(ctx.resources.kb or SHIPPED_KB, ctx.store_url)
     found = look_up(kb, ctx.text, limit=3)
@@ -75,6 +101,9 @@ def converse(ctx: MainContext) -> None:
             ctx.reply(CAPABILITIES)  # a greeting or "who are you?" is answered as the main conversation
         else:
             ctx.say(ctx.phrase(reply, "reply:main"))
+        return
+    if outcome is True:  # "perfect, fixed": nothing to search
+        ctx.say(ctx.phrase(HELPED, "reply:helped"))
         return
     if found.kind == "nothing":
         # a number alone names no article ("' OR '1'='1", "<b>1</b>", "??? 2"): no search, no offer
@@ -92,7 +121,7 @@ def converse(ctx: MainContext) -> None:
         ctx.start("clarification", seed(doc, ctx.text))
         return
     body = sections.for_case(doc.body, {})
-    say_answer(ctx, "answer:main", title=doc.title, body=body, query=ctx.text, answers={}, skipped=[])
+    say_answer(ctx, "answer:main", doc=doc.id, title=doc.title, body=body, query=ctx.text, answers={}, skipped=[])
     if doc.requires_handoff:
         hand_over(ctx, doc=doc.id, title=doc.title, query=ctx.text, answers={}, reason="requires_handoff")
 

@@ -152,8 +152,8 @@ def respond(ctx: StepContext[ClarificationSlots]) -> None:
     body = sections.for_case(s.body, s.parsed)
     lead = "Thanks, that's everything I needed."
     say_answer(
-        ctx, "answer:clarification", title=s.title, body=body, query=s.query, answers=s.answers, skipped=s.skipped,
-        lead=lead,
+        ctx, "answer:clarification", doc=s.doc, title=s.title, body=body, query=s.query, answers=s.answers,
+        skipped=s.skipped, lead=lead,
     )  # fmt: skip
     answer_later(ctx)
 

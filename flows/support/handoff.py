@@ -13,6 +13,7 @@ from pydantic import JsonValue
 
 from engine import StepContext
 from engine.models import JsonObject, utcnow
+from flows.support.followup import Answered, answered
 from flows.support.render import plain
 
 APP = "Tasklane"
@@ -59,6 +60,7 @@ def say_answer(
     ctx: StepContext[Any],
     purpose: str,
     *,
+    doc: str,
     title: str,
     body: str,
     query: str,
@@ -72,6 +74,9 @@ def say_answer(
     fallback = answer_text(title, body, answers, skipped, lead)
     # the summary is the model's whole message, in the user's language: no English lead before it
     ctx.say(ctx.summarise(f"{title}\n\n{plain(body)}", case_text(query, answers), fallback, purpose))
+    answered(
+        ctx, Answered(doc=doc, title=title, query=query, answers=answers)
+    )  # the next message may say it did not help
 
 
 def hand_over(

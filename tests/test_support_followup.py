@@ -1,0 +1,51 @@
+"""The message after a support answer says whether it helped: "still broken" is no new search."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.authoring.testing import Dialogue, dialogue
+
+SYNC = "my tasks dont show up on my laptop but they are on my phone"
+
+
+def answered_sync() -> Dialogue:
+    chat = dialogue("support")
+    chat.say(SYNC).say("web").say("yes")
+    assert "Tasks are not syncing between devices" in chat.reply
+    return chat
+
+
+@pytest.mark.parametrize("text", ["still broken", "that didnt help", "nope, still not working", "it still crashes"])
+def test_a_no_after_an_answer_offers_a_person_who_sees_the_article(text: str) -> None:
+    chat = answered_sync()
+    try:
+        chat.say(text)  # was "Our help center doesn't cover “still broken”"
+        assert "Sorry that didn't solve it" in chat.reply and "doesn't cover" not in chat.reply
+        chat.say("yes")
+        assert chat.reply == "Connecting you to an agent…"
+        (ticket,) = chat.records("escalation")
+        assert ticket["document"] == "sync-not-working"
+        assert ticket["query"] == SYNC and ticket["answers"]  # the request and the answers given
+    finally:
+        chat.close()
+
+
+def test_a_yes_after_an_answer_is_glad_and_searches_nothing() -> None:
+    chat = answered_sync()
+    try:
+        chat.say("perfect, fixed")
+        assert chat.reply.startswith("Glad that sorted it out!")
+    finally:
+        chat.close()
+
+
+def test_it_holds_for_the_next_message_only_and_a_new_question_is_searched() -> None:
+    chat = answered_sync()
+    try:
+        chat.say("how do i export my tasks to csv")
+        assert "export" in chat.reply.lower() and "Sorry" not in chat.reply
+        chat.say("thanks").say("still broken")  # two messages on: a search again, not a follow-up
+        assert "Sorry that didn't solve it" not in chat.reply
+    finally:
+        chat.close()
