@@ -51,7 +51,6 @@ from pydantic import JsonValue, ValidationError
 from engine.commands import SetSlot
 from engine.extract import Empty, Invalid, Parser, copied, fold
 from engine.models import Slots
-from engine.said import asks_agreement
 from engine.utterance import Utterance
 
 if TYPE_CHECKING:
@@ -347,11 +346,7 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
         taken.update(i for i, _ in reads)
     if not sets:
         return Filled([], text)
-    rest = _rest(text, parts, taken)
-    # "about 45 min, ok?": a tag question or thanks after the facts answers nothing asked (a
-    # clause ends before its punctuation: the question mark is the message's, after its last one)
-    ends_asking = len(parts) - 1 not in taken and text.rstrip().endswith("?")
-    return Filled(sets, "" if asks_agreement(rest + "?" if ends_asking else rest) else rest)
+    return Filled(sets, _rest(text, parts, taken))
 
 
 def _own_reads(own: _Declared | None, slots: Slots, text: str) -> bool:

@@ -33,6 +33,7 @@ from engine.commands import (
     NewRequest,
     Reading,
     Resume,
+    SetSlot,
     Skip,
     StartFlow,
     YesNo,
@@ -45,7 +46,7 @@ from engine.handoff import hold_of
 from engine.models import CarryOver, FlowFrame, SessionState, Slots, StoredRecord
 from engine.requests import at_question as request_at
 from engine.requests import several
-from engine.said import cancel_beside, said, says_cancel, says_resume
+from engine.said import asks_agreement, cancel_beside, said, says_cancel, says_resume
 from engine.states import Ask
 from engine.utterance import Utterance
 
@@ -122,7 +123,7 @@ def read(
         # other facts the message gives ("vegetarian, and gluten intolerant"): engine/fill.py
         question = here if isinstance(here, Ask) and not interrupt else None
         sets, rest = (
-            ahead_commands(flow, question, a.slots, heard if rest == text else rest, valid)
+            facts_ahead(flow, question, a.slots, heard if rest == text else rest, valid)
             if question is not None and asked is None
             else ([], rest)
         )
@@ -143,7 +144,7 @@ def read(
         elif asked is not None and not _listens_for(flow, text):
             # beside the request, the rest may give other facts too ("45, i have dumbbells. can you log my runs?")
             sets, rest = (
-                ahead_commands(flow, question, a.slots, asked.rest, valid) if question is not None else ([], asked.rest)
+                facts_ahead(flow, question, a.slots, asked.rest, valid) if question is not None else ([], asked.rest)
             )
             commands = [*replies, asked.request, *sets, AnswerFlow(words=rest, flow=a.flow, state=a.state)]
         elif asked is not None:
@@ -156,6 +157,21 @@ def read(
         commands = _main(bot, session, carried, text, entry, latest)
     answered = any(isinstance(c, (AnswerFlow, Resume)) for c in commands)
     return Reading(text=as_read(carried, text) if answered else text, commands=commands)
+
+
+def facts_ahead(
+    flow: Flow[Any], state: Ask, values: dict[str, Any], said: Utterance | str, checked: Slots | None
+) -> tuple[list[SetSlot], str]:
+    """Other facts the message gives (engine/fill.py), and the rest for the asked question: none
+    when the rest only asks whether the facts will do or thanks ("about 45 min, ok?" at the
+    injuries question was a yes to having one)."""
+    sets, rest = ahead_commands(flow, state, values, said, checked)
+    if not sets or not rest:
+        return sets, rest
+    text = said.text if isinstance(said, Utterance) else said
+    # a clause ends before its punctuation: the message's question mark is the rest's when it ends the message
+    asking = text.rstrip().endswith("?") and fold(text).rstrip(" ?!.").endswith(fold(rest).rstrip(" ?!."))
+    return sets, "" if asks_agreement(rest + "?" if asking else rest) else rest
 
 
 def _paused(session: SessionState) -> str | None:
