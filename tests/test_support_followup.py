@@ -16,7 +16,7 @@ def answered_sync() -> Dialogue:
     return chat
 
 
-@pytest.mark.parametrize("text", ["still broken", "that didnt help", "nope, still not working", "it still crashes"])
+@pytest.mark.parametrize("text", ["still broken", "that didnt help", "nope, still not working", "no luck"])
 def test_a_no_after_an_answer_offers_a_person_who_sees_the_article(text: str) -> None:
     chat = answered_sync()
     try:
@@ -36,6 +36,19 @@ def test_a_yes_after_an_answer_is_glad_and_searches_nothing() -> None:
     try:
         chat.say("perfect, fixed")
         assert chat.reply.startswith("Glad that sorted it out!")
+    finally:
+        chat.close()
+
+
+@pytest.mark.parametrize(
+    "text", ["ok one more: how do i share my grocery list with my wife", "no, how do i share a list?"]
+)
+def test_a_yes_or_no_beside_another_question_is_that_question(text: str) -> None:
+    chat = answered_sync()
+    try:
+        chat.say(text)
+        assert "Glad" not in chat.reply and "Sorry" not in chat.reply
+        assert chat.flow == "clarification" or "shar" in chat.reply.lower()
     finally:
         chat.close()
 

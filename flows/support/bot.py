@@ -88,13 +88,16 @@ def converse(ctx: MainContext) -> None:
         ctx.say(f"Alright. Ask me anything else about {APP}.")
         return
     outcome = helped(ctx.text) if last is not None and offered is None else None
-    if outcome is False and last is not None:
+    kb = open_kb(ctx.resources.kb or SHIPPED_KB, ctx.store_url)
+    found = look_up(kb, ctx.text, limit=3)
+    # another article found is another question ("ok one more: how do i share a list", "no, and how
+    # do I export?"): searched, whatever the yes or no before it
+    another = bool(found.hits) and (last is None or found.hits[0].doc.id != last.doc)
+    if outcome is False and last is not None and not another:
         ctx.context[OFFER_KEY] = last.query
         answered(ctx, last)  # kept for the yes to the person offered
         ctx.say(ctx.phrase(NOT_HELPED, "reply:not-helped"))
         return
-    kb = open_kb(ctx.resources.kb or SHIPPED_KB, ctx.store_url)
-    found = look_up(kb, ctx.text, limit=3)
     if found.kind == "talk":
         reply = next(reply for kind, reply in TALK_REPLIES if kind in found.talk)
         if reply == CAPABILITIES:
@@ -102,7 +105,7 @@ def converse(ctx: MainContext) -> None:
         else:
             ctx.say(ctx.phrase(reply, "reply:main"))
         return
-    if outcome is True:  # "perfect, fixed": nothing to search
+    if outcome is True and not another:  # "perfect, fixed": nothing to search
         ctx.say(ctx.phrase(HELPED, "reply:helped"))
         return
     if found.kind == "nothing":
