@@ -83,7 +83,7 @@ _CHANGE = re.compile(
     r"\b(?:change|changed|switch|set|make|move|update|edit|correct|fix|now|actually|anymore|any more|no longer"
     r"|instead|got|get|bought|have|add|remove|drop|delete|fine|healed|recovered|sold|lost|should be|from now"
     r"|going|gone|went|switched|started|stopped|became|quit|picked up|again|too|also|as well|down to|up to"
-    r"|found out|gave|these days|by now|no more)\b"
+    r"|found out|gave|these days|by now|no more|note|note down|log|write down|keep in mind|for the record)\b"
 )
 _QUESTION = re.compile(r"\?\s*$|^\W*(?:what|how|why|when|where|which|who|can|could|should|do|does|is|are)\b")
 # Accepting a summary, beside the engine's yes in six languages

@@ -17,7 +17,7 @@ from engine import Amendable, Amends, RecordDraft
 from engine.extract import Invalid, Parser, fold
 from flows.fitness.anytime import CLOSED
 from flows.fitness.food import parse_allergies
-from flows.fitness.limits import BODY, limitation_cued
+from flows.fitness.limits import BODY, BODY_PART, limitation_in
 from flows.fitness.profile import NONE, STAGES, FitnessContext, FitnessSlots, accumulated
 from flows.fitness.readers import EQUIPMENT, GOAL_NAMES, is_none, parse_equipment, weekdays_in
 from flows.fitness.weights import weigh
@@ -72,7 +72,7 @@ def _limitations(s: FitnessSlots) -> Parser:
     def rule(text: str) -> object:
         if is_none(text):
             return NONE
-        found = limitation_cued(text)
+        found = limitation_in(text)  # "I have a bad shoulder", "i hurt my knee last week"
         if found is not None:
             return found
         parts = {m.group(0) for m in _BODY_WORDS.finditer(fold(text))} - _GENERIC_INJURY
@@ -106,7 +106,8 @@ FIELDS: list[Amendable[FitnessSlots]] = [
     Amendable("fitness_level", _named("beginner", "intermediate", "advanced", "novice", "expert", "level"),
               CLOSED["fitness_level"], "level"),
     # a letter first: the many alternatives are not tried at every digit and colon of "1:1:1:…"
-    Amendable("limitations", re.compile(rf"(?=[^\W\d_])(?:\b(?:limitations?|injur\w*)\b|(?<!\w)(?:{BODY.pattern}))"),
+    Amendable("limitations",
+              re.compile(rf"(?=[^\W\d_])(?:\b(?:limitations?|injur\w*)\b|(?<!\w)(?:{BODY.pattern})|{BODY_PART})"),
               _limitations, "injuries"),
     Amendable("goal", _named("goal", "fat loss", "lose weight", "muscle", "endurance", "general health"),
               CLOSED["goal"], "goal"),

@@ -47,13 +47,20 @@ _PART = (
     r"|tendons?|ligaments?|rotator cuff|calf|calves|groin|quads?|(?:lower|upper|my) back|discs?|joints?"
     r"|feet|foot|legs?|arms?|hands?|toes?|fingers?|shins?|ribs?)"
 )
+# a part of the body named: a change to the injuries names one ("pulled a hamstring, note that")
+BODY_PART = rf"(?<!\w){_PART}(?!\w)"
 # the words between what is wrong and the part name the part ("left", "lower"), never a time or a
 # cause: "still sore from leg day" is training, not an injury
 _SIDE = r"(?!(?:from|after|since|of|at|on|with|to|in|for|because|by)\b)[\w']+\s+"
+# what was done to a part: "i hurt my knee", "twisted my ankle last week", "pulled a hamstring"
+_DONE = r"(?:hurt|injured|twisted|pulled|sprained|strained|broke|tore|tweaked|dislocated|fractured|damaged|busted)"
 _HURTING = re.compile(
     rf"(?<!\w)(?:{_HURT}\s+(?:{_SIDE}){{0,3}}?{_PART}"
+    rf"|{_DONE}\s+(?:my|a|the|his|her)\s+(?:{_SIDE}){{0,2}}?{_PART}"
     rf"|(?:my\s+)?(?:(?:left|right|lower|upper)\s+)?{_PART}\s+(?:hurts|aches|is (?:bad|sore|weak|injured|dodgy|painful"
-    rf"|busted|messed up|killing me)|(?:still )?gives me (?:trouble|problems)))(?!\w)[^,;.!?]*"
+    rf"|busted|messed up|killing me)|(?:still )?gives me (?:trouble|problems)))(?!\w)"
+    # to the clause's end, or to what follows from it ("pulled a hamstring so note that")
+    r"(?:(?!\s(?:so|which means|meaning)\b)[^,;.!?])*"
 )
 _NO_LIMIT = re.compile(r"\b(?:i have|i've got|i've) no (?:injur(?:y|ies)|limitations?)\b|\bno injur(?:y|ies)\b")
 # How an answer to "any injuries?" may start, before the injury itself.
