@@ -278,6 +278,8 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
     whole: dict[str, object] = {}
     # what the asked question's parser reads, per text: the whole message is often one clause
     asked_read: dict[str, object] = {}
+    # clauses that name another slot whose value they leave unclear: no one's answer
+    unclear: set[int] = set()
 
     def asked_reads(typed: str) -> object:
         if typed not in asked_read:
@@ -319,6 +321,10 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
             if not named and ((answers and not echo) or not c.alone):
                 continue  # decided without running the slot's parser (most slots, most clauses)
             read = _value(c.parser, clause.text)
+            if read is None and named and isinstance(_read(c.parser, clause.text), Invalid):
+                # "like 3 or 4 times a week" at the injuries question: the days', though unclear (their
+                # question asks it in turn), never the asked question's answer
+                unclear.add(i)
             if read is None or (not named and _number(read)):
                 continue
             found.setdefault(c.slot, []).append((i, read))
@@ -344,9 +350,9 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
             continue
         sets.append(SetSlot(words=text[parts[first].start : parts[last].end], slot=c.slot, value=stored))
         taken.update(i for i, _ in reads)
-    if not sets:
+    if not sets and not unclear:
         return Filled([], text)
-    return Filled(sets, _rest(text, parts, taken))
+    return Filled(sets, _rest(text, parts, taken | unclear))
 
 
 def _own_reads(own: _Declared | None, slots: Slots, text: str) -> bool:

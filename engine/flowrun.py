@@ -138,6 +138,11 @@ class FlowRunner(AnswerReader):
         for aside in flow.asides:
             if aside.match(self.text) and self._aside(flow, frame, slots, state, aside):
                 return None
+        if not rest.strip() and not resuming and not sets and not fixes and self.said.strip():
+            # every clause was another question's, unclear ("like 3 or 4 times a week" at the injuries
+            # question): no answer here, and that question asks it in its turn; no attempt used
+            self.emit(f"Let's come back to that later. {self.question(flow, state, slots)}")
+            return None
         # what was filled ahead, said with what comes next; when the question is answered too, only
         # the questions that will not be asked are named (a body weight beside a target is just kept)
         told = moving = ""

@@ -120,6 +120,13 @@ def test_a_yes_or_an_answer_after_the_facts_is_left_to_the_question(text: str) -
     assert rest == text.split(", ")[1].rstrip("?")
 
 
+def test_a_clause_naming_another_slot_with_an_unclear_value_is_no_ones_answer() -> None:
+    # "like 3 or 4 times a week" at the injuries question was saved as the injury
+    assert ahead("notes", "like 3 or 4 days a week") == ({}, "")
+    assert ahead("notes", "bad knee, 3 or 4 days a week") == ({}, "bad knee")
+    assert ahead("notes", "bad knee, 3 days a week") == ({"days": 3}, "bad knee")
+
+
 def test_a_value_the_asked_question_reads_stays_its_answer() -> None:
     assert ahead("diet", "vegan") == ({}, "vegan")
 
