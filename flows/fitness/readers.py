@@ -86,13 +86,16 @@ _GOALS: dict[str, list[str]] = {
         "fat_loss": ["fat loss", "lose weight", "weight loss", "lose fat", "burn fat", "slim down", "get lean", "cut",
                      "belly fat", "lose some weight", "drop weight", "drop some weight", "slim", "slimmer",
                      "lose a few kilos", "lose a few pounds", "drop fat", "shed fat", "shed weight",
-                     "shed pounds", "shed some pounds", "get rid of fat", "reduce fat", "lose body fat"],
+                     "shed pounds", "shed some pounds", "get rid of fat", "reduce fat", "lose body fat",
+                     "shredded", "get shredded", "shred", "cutting", "lean out", "leaner", "lose my belly",
+                     "lose the belly", "lose my gut", "beer belly"],
         "muscle_gain": ["muscle gain", "build muscle", "gain muscle", "bulk", "bulk up", "get stronger", "strength",
                         "muscle", "muscles", "tone", "tone up", "toned", "get toned", "get bigger"],
         "endurance": ["stamina", "cardio", "run a marathon", "marathon", "half marathon", "run longer", "triathlon",
                       "running", "run faster", "5k", "10k", "cycling"],
         "general_health": ["general health", "health", "stay healthy", "be healthier", "feel better", "get fit",
-                           "healthier", "wellbeing", "well-being", "fitness", "get fitter", "fitter"],
+                           "healthier", "wellbeing", "well-being", "fitness", "get fitter", "fitter",
+                           "get in shape", "in shape", "back in shape", "get back in shape"],
 }  # fmt: skip
 # what the goals are called in the other languages users answer in (engine/gloss.py keeps to generic words)
 _GOALS_ABROAD: dict[str, list[str]] = {
