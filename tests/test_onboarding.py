@@ -724,3 +724,30 @@ def test_a_misspelt_native_language_after_a_native_cue_fills_the_empty_slot(engi
     filled = OnboardingSlots(native_language="es")
     assert "native_language" not in read_anytime("native portugese", filled)
     assert "native_language" not in read_anytime("I'm a native speaker, ha", OnboardingSlots())
+
+
+@pytest.mark.parametrize(
+    ("text", "native"),
+    [
+        ("japanese, but i also speak a bit of english", "ja"),
+        ("spanish and some french", "es"),
+        ("german, basic english", "de"),
+        ("english and spanish", None),
+    ],
+)
+def test_the_native_language_is_the_one_not_spoken_a_little(text: str, native: str | None) -> None:
+    from engine.extract import Invalid
+    from flows.language_buddy.field_parsers import native_parser
+    from flows.language_buddy.profile import OnboardingSlots
+
+    read = native_parser(OnboardingSlots())(text)
+    assert read == native if native else isinstance(read, Invalid)  # two languages alike are asked about
+
+
+@pytest.mark.parametrize(
+    "text", ["i wanna get better at english", "I'd like to work on my English", "wanna brush up on english"]
+)
+def test_getting_better_at_a_language_names_the_one_to_learn(text: str) -> None:
+    from flows.language_buddy.languages import target_in
+
+    assert target_in(text, weak=False) == "en"

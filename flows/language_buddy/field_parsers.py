@@ -5,7 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from engine.extract import Invalid, Parser, choice
-from flows.language_buddy.languages import language, language_name, native_in, parse_language
+from flows.language_buddy.languages import (
+    find_languages,
+    language,
+    language_name,
+    native_in,
+    parse_language,
+    spoken_besides,
+)
 from flows.language_buddy.names import person_name
 from flows.language_buddy.profile import AMEND_WORDS, OnboardingSlots
 from flows.language_buddy.timezones import timezone
@@ -17,6 +24,10 @@ def native_parser(s: OnboardingSlots) -> Parser:
 
     def rule(text: str) -> object:
         code = parse_language(text)
+        if isinstance(code, Invalid):
+            # "japanese, but i also speak a bit of english": the one not spoken a little is the native one
+            named = [c for c in find_languages(text) if c not in spoken_besides(text)]
+            code = named[0] if len(named) == 1 and named[0] != s.target_language else code
         if isinstance(code, str) and code == s.target_language:
             return Invalid(
                 f"{language_name(code)} is the language you want to learn; your native language is another one."

@@ -194,6 +194,19 @@ def find_languages(text: str) -> list[str]:
     return found
 
 
+# a language spoken besides the native one: "a bit of English", "also some French", "un peu
+# d'anglais" (the cue table writes "a little"), "basic German"
+_BESIDES = (
+    r"(?:a little(?: bit)?(?: of)?|a bit(?: of)?|some|basic|broken|also(?: speak)?(?: a (?:little|bit)(?: of)?| some)?)"
+)
+
+
+def spoken_besides(text: str) -> set[str]:
+    """Languages the text says the user speaks only a little or as well: not the native one."""
+    t = fold(in_english_cues(text))
+    return {language_aliases()[m.group(1)] for m in re.finditer(rf"\b{_BESIDES}\s+({_pattern()})\b", t)}
+
+
 def _negated(text: str) -> set[str]:
     """Languages the text rules out ("not German", "no, English"): the former, not the latter."""
     t = fold(text)
@@ -287,11 +300,13 @@ def _native_patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str
 
 _TARGET_STRONG = re.compile(
     r"\b(?:(?:(?:want|would like|'d like|wanna|'d rather|would rather|prefer|need|hope|plan|going|trying) to"
-    r"|wanna|gonna) (?:learn|study|practi[cs]e|improve(?: my)?)|(?:my |the )?target(?: language)?(?: is|:)"
+    r"|wanna|gonna) (?:learn|study|practi[cs]e|improve(?: my)?|get better (?:at|in)(?: my)?|work on(?: my)?"
+    r"|brush up(?: on)?(?: my)?|polish(?: my)?)|(?:my |the )?target(?: language)?(?: is|:)"
     r"|(?:switch|change)(?: the language)? to|rather learn|prefer learning)\s+(.+)"
 )
 _TARGET_WEAK = re.compile(
-    r"\b(?:learn|learning|study|studying|practi[cs]e|practi[cs]ing|improve my|brush up(?: on)?(?: my)?)\s+(.+)"
+    r"\b(?:learn|learning|study|studying|practi[cs]e|practi[cs]ing|improve my|brush up(?: on)?(?: my)?"
+    r"|get(?:ting)? better (?:at|in)(?: my)?|work(?:ing)? on my|polish(?:ing)? my)\s+(.+)"
 )
 
 
