@@ -196,7 +196,7 @@ class _Table:
         self.tags = frozenset(_phrase(p) for p in phrases.tags)
         # thanks and please: politeness that is no filler, so never a yes
         self.courtesy = self.polite - self.filler
-        self.wanted = _words_pattern(phrases.person.wanted)
+        self.wanted_end = re.compile(_words_pattern(phrases.person.wanted).pattern + r"\Z")
 
 
 def _words_pattern(phrases: list[str]) -> re.Pattern[str]:
@@ -445,8 +445,14 @@ def asks_for_person(text: str) -> bool:
             return True  # the person alone: "a real person", "human"
         if t.verbs.search(clause) and (len(clause.split()) <= _SHORT_CLAUSE or t.asking.search(clause)):
             return True
-        if len(clause.split()) <= _SHORT_CLAUSE and t.wanted.search(clause) and t.asking.search(clause):
-            return True  # "i want a human", "can i get an agent", "ich brauche einen menschen"
+        # "i want a human", "can i get an agent", "ich brauche einen menschen": the person ends the clause
+        # ("i want a human trainer someday" names a kind of trainer)
+        if (
+            len(clause.split()) <= _SHORT_CLAUSE
+            and t.asking.search(clause)
+            and any(t.wanted_end.search(f) for f in forms)
+        ):
+            return True
     return False
 
 
