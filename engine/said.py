@@ -325,8 +325,15 @@ def says_cancel(text: str, activity: str | None = None, *, polite: bool = False)
     with "please" and its kind as filler ("abbrechen bitte") and in other words ("i'm done", "ich
     gebe auf"), which a flow's own ending reads first where it has one."""
     t = _table()
-    phrases = t.cancel | _stopping(activity) | (t.ending if polite else frozenset())
-    return _only(text, phrases, t.leaving | _opened_leaving(text), polite=polite)
+    return _only(text, _cancels(activity, polite), t.leaving | _opened_leaving(text), polite=polite)
+
+
+@lru_cache(maxsize=64)
+def _cancels(activity: str | None, polite: bool) -> frozenset[str]:
+    """The cancel phrases where `activity` is open: built once per flow (tens of thousands of
+    combinations: a union per message would cost a millisecond)."""
+    t = _table()
+    return t.cancel | _stopping(activity) | (t.ending if polite else frozenset())
 
 
 def _opened_leaving(text: str) -> frozenset[str]:
@@ -358,7 +365,7 @@ def cancel_beside(text: str, activity: str | None = None) -> tuple[str, ...]:
     found = clauses(text)
     if len(found) < 2 or len(found) != len(pieces) or len(found) > _BESIDE_CLAUSES + 1:
         return ()
-    phrases = t.cancel | _stopping(activity)
+    phrases = _cancels(activity, False)
 
     def cancels(forms: tuple[str, ...]) -> bool:
         return any(f in phrases for f in forms)
