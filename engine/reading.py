@@ -292,7 +292,8 @@ def at_question(
         taken = (
             value is not None
             and not isinstance(value, Invalid)
-            and ("greeting" in talk.kinds or isinstance(value, bool))
+            # an agreeing word is a yes to a question that reads one as a value ("sure" to "shall we go on?")
+            and ("greeting" in talk.kinds or isinstance(value, bool) or read_yes_no(text) is True)
             and not copied(value, text)
             and not set(talk.kinds) <= WAITING
             and not greets(text)
