@@ -22,6 +22,7 @@ the user's own. What is said back is decided by the executor (engine/flowrun.py)
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -37,7 +38,9 @@ from engine.tables import any_of, compiles, load_table
 QUESTIONS_BACK_FILE = Path(__file__).parent / "data" / "questions_back.yaml"
 
 About = Literal["why", "meaning", "options", "other"]
-Social = Literal["greeting", "away", "sorry", "thanks", "laughter", "compliment", "feeling", "waiting", "reaction"]
+Social = Literal[
+    "greeting", "away", "sorry", "thanks", "laughter", "compliment", "feeling", "waiting", "reaction", "identity"
+]
 SOCIAL: tuple[Social, ...] = get_args(Social)
 # remarks about the bot or the conversation, and feelings: an answer where any text is one
 REMARKS: frozenset[Social] = frozenset({"compliment", "feeling", "reaction"})
@@ -186,9 +189,19 @@ def _trimmed(folded: str) -> tuple[str, int, int]:
     return " ".join(w for w, _, _ in spans), start, end
 
 
+# a face typed with punctuation (":)", ":D", ";-)", "xD", "<3"): it says nothing in words; read as blank, the
+# same length, so the positions of the words stay those of the message
+_EMOTICONS = re.compile(r"(?<![\w:;=])(?:[:;=][-'^]?[)(\]\[dDpPoO3/\\|*]++|[xX][dD]++|<3++|\^\^|\^_\^)(?![\w])")
+
+
 def _folded(text: str) -> str:
-    """`fold_same_length`, without its per-character walk for the plain ASCII most messages are."""
-    return text.lower() if text.isascii() else fold_same_length(text)
+    """`fold_same_length`, without its per-character walk for the plain ASCII most messages are;
+    emoticons blanked."""
+    folded = text.lower() if text.isascii() else fold_same_length(text)
+    return _EMOTICONS.sub(lambda m: " " * len(m.group()), folded) if _MAY_EMOTE.search(folded) else folded
+
+
+_MAY_EMOTE = re.compile(r"[:;=<^]|\bx")
 
 
 def may_ask(text: str) -> bool:
@@ -308,9 +321,23 @@ class SmallTalk:
     words: str
 
 
+_HELD = re.compile(r"(\w)\1{2,}+")
+
+
 def _talk(folded: str, table: _Compiled) -> tuple[Social, ...]:
-    """The kinds of small talk `folded` is made of, every word of it; () when it says anything else."""
-    words = folded.split()
+    """The kinds of small talk `folded` is made of, every word of it; () when it says anything else.
+    A letter held down ("heyyy", "LMAOOO", "thanksss", "mdrrr") is read as one letter, or two."""
+    said = _talk_words(folded.split(), table)
+    if said or not _HELD.search(folded):
+        return said
+    for held in (r"\1", r"\1\1"):
+        said = _talk_words(_HELD.sub(held, folded).split(), table)
+        if said:
+            return said
+    return ()
+
+
+def _talk_words(words: list[str], table: _Compiled) -> tuple[Social, ...]:
     kinds: list[Social] = []
     at = 0
     while at < len(words):
@@ -342,6 +369,40 @@ def _phrase_at(words: list[str], at: int, table: _Compiled) -> tuple[Social, int
     return None
 
 
+# words said beside small talk that may still make it small talk: a short statement ("hold on a sec,
+# dog is barking", "sorry, crazy day"); a longer one says something
+_BESIDE_TALK_WORDS = 6
+
+
+def talk_beside(text: str) -> tuple[SmallTalk, tuple[str, ...]] | None:
+    """`text` as small talk beside short statements ("hold on a sec, dog is barking", "hi! sorry, long
+    day"): the small talk, and the statements as typed, for the reader to check that they answer nothing;
+    None when no part is small talk, or another part asks, proposes or says more."""
+    table = _table()
+    kinds: list[Social] = []
+    talk: list[Part] = []
+    other: list[str] = []
+    for p in parts(text):
+        if p.role == "filler":
+            continue
+        said = _talk(p.folded, table)
+        if said:
+            kinds.extend(said)
+            talk.append(p)
+        elif p.role == "statement" and len(p.folded.split()) <= _BESIDE_TALK_WORDS:
+            other.append(text[p.start : p.end])
+        else:
+            return None
+    if not kinds or not other:
+        return None
+    return SmallTalk(kinds=tuple(dict.fromkeys(kinds)), words=text[talk[0].start : talk[-1].end]), tuple(other)
+
+
+# greetings that are names too ("Ola", "Oi"): alone they may answer a name question; beside other small
+# talk ("oi, tudo bem?", "olá, bom dia") they greet
+_NAME_GREETINGS = frozenset({"oi", "ola", "hallo", "hola", "ciao"})
+
+
 def small_talk(text: str) -> SmallTalk | None:
     """`text` as only small talk (greetings, apologies, being back, thanks, laughter), or None."""
     table = _table()
@@ -350,22 +411,60 @@ def small_talk(text: str) -> SmallTalk | None:
         said = _only_filler_talk(text)
         return SmallTalk(kinds=said, words=text.strip()) if said else None
     kinds: list[Social] = []
+    named = False
     for p in found:
         if p.role == "filler":
             continue
         said = _talk(p.folded, table)
+        if not said and p.folded in _NAME_GREETINGS:
+            named = True
+            continue
         if not said:
             return None
         kinds.extend(said)
     if not kinds:
         return None
+    if named and "greeting" not in kinds:
+        kinds.insert(0, "greeting")
     return SmallTalk(kinds=tuple(dict.fromkeys(kinds)), words=text[found[0].start : found[-1].end])
 
 
 def _only_filler_talk(text: str) -> tuple[Social, ...]:
     """Small talk made of words that are filler to a question ("lol sorry", "oops"): every part of
-    the message trimmed away, the words as typed are read as small talk."""
-    return _talk(" ".join(_WORDS.findall(_folded(text))), _table())
+    the message trimmed away, the words as typed are read as small talk; or a message of emoji only."""
+    return _talk(" ".join(_WORDS.findall(_folded(text))), _table()) or _emoji_talk(text)
+
+
+# emoji that say which small talk they are; any other emoji alone is a reaction
+_EMOJI_TALK: dict[str, Social] = {
+    **dict.fromkeys("😂🤣😆😹😄😁😅", "laughter"),
+    **dict.fromkeys("👋", "greeting"),
+    **dict.fromkeys("🙏", "thanks"),
+    **dict.fromkeys("😔😞😢😭😩😫🥱😴", "feeling"),
+}
+
+
+_FACES: dict[str, Social] = {"(": "feeling", "d": "laughter"}
+
+
+def _emoji_talk(text: str) -> tuple[Social, ...]:
+    """A message of emoji only ("😂😂", "🙂", "👋"): small talk in any language; () when it holds a letter,
+    a digit or no emoji. A reader of yes/no still reads "👍" first (engine/reading.py takes a value read
+    from small talk when it is a yes or a no)."""
+    kinds: list[Social] = []
+    for m in _EMOTICONS.finditer(text):
+        kinds.append(_FACES.get(m.group()[-1].lower(), "reaction"))
+    for c in _EMOTICONS.sub(" ", text):
+        if c.isspace() or unicodedata.category(c) in _EMOJI_MARKS:
+            continue
+        if unicodedata.category(c) != "So":
+            return ()
+        kinds.append(_EMOJI_TALK.get(c, "reaction"))
+    return tuple(dict.fromkeys(kinds))
+
+
+# what goes with an emoji and says nothing itself: joiners, variation selectors, skin tones, punctuation
+_EMOJI_MARKS = frozenset({"Mn", "Me", "Cf", "Sk", "Po", "Pd", "Ps", "Pe", "Pi", "Pf"})
 
 
 # a greeting that is only a part of the day may be an answer ("what time of day?" "morning")
@@ -389,7 +488,18 @@ def acknowledgement(kinds: Sequence[str]) -> str:
     """What the bot says to small talk before asking again: being back or sorry first, then thanks,
     then a greeting, then laughter."""
     say = _table().say
-    for kind in ("away", "sorry", "waiting", "thanks", "greeting", "compliment", "feeling", "reaction", "laughter"):
+    for kind in (
+        "identity",
+        "away",
+        "sorry",
+        "waiting",
+        "thanks",
+        "greeting",
+        "compliment",
+        "feeling",
+        "reaction",
+        "laughter",
+    ):
         if kind in kinds:
             return say[kind]
     return ""

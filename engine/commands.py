@@ -110,11 +110,24 @@ class AnswerFlow(_Command):
 class Chitchat(_Command):
     """Small talk. With no flow open and none asked for, the main conversation answers; at an open
     question (greetings, apologies, "I was away", thanks, laughter: `social`), a short
-    acknowledgement and the question again, no attempt used."""
+    acknowledgement and the question again, no attempt used; a question about the bot itself ("are
+    you a bot?": `identity`) is small talk too."""
 
     kind: Literal["chitchat"] = "chitchat"
     social: tuple[
-        Literal["greeting", "away", "sorry", "thanks", "laughter", "compliment", "feeling", "waiting", "reaction"], ...
+        Literal[
+            "greeting",
+            "away",
+            "sorry",
+            "thanks",
+            "laughter",
+            "compliment",
+            "feeling",
+            "waiting",
+            "reaction",
+            "identity",
+        ],
+        ...,
     ] = ()
 
 

@@ -19,7 +19,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from engine.amend import amendments
-from engine.askback import COMING_BACK, REMARKS, WAITING, greets, may_ask, question_back, small_talk
+from engine.askback import COMING_BACK, REMARKS, WAITING, greets, may_ask, question_back, small_talk, talk_beside
 from engine.bot import Bot
 from engine.commands import (
     AnswerFlow,
@@ -236,6 +236,8 @@ def _main(
         not isinstance(flow.state(paused.state), Ask)
         or _COMING_BACK.fullmatch(fold(text).strip(" !.,?"))
         or says_resume(text, name)
+        # "how are you?", "sorry, i was away": a greeting or being back answers nothing at the paused question
+        or (talk is not None and (greets(text) or bool({"away", "sorry"} & set(talk.kinds))))
     ):
         return [*out, StartFlow(words=text, flow=name, via="entry")]
     return [*out, *_replies(carried, text), Resume(words=text, flow=name)]
@@ -290,13 +292,22 @@ def at_question(
         taken = (
             value is not None
             and not isinstance(value, Invalid)
-            and ("greeting" in talk.kinds or isinstance(value, bool))
+            # an agreeing word is a yes to a question that reads one as a value ("sure" to "shall we go on?")
+            and ("greeting" in talk.kinds or isinstance(value, bool) or read_yes_no(text) is True)
             and not copied(value, text)
             and not set(talk.kinds) <= WAITING
             and not greets(text)
         )
         if (parser.greedy or not taken) and not _fills_other(flow, slots, state, text):
             return Chitchat(words=talk.words, social=talk.kinds)
+        return None
+    beside = None if parser.greedy else talk_beside(text)
+    if beside is not None:
+        # small talk beside a short statement the question reads nothing from ("hold on a sec, dog is
+        # barking"): small talk; a statement it reads is an answer ("sorry, 3 days")
+        said, others = beside
+        if all(parser(x) is None for x in (*others, text)) and not _fills_other(flow, slots, state, text):
+            return Chitchat(words=said.words, social=said.kinds)
         return None
     asked = question_back(text, parser, free_text=parser.greedy)
     if asked is None or _fills_other(flow, slots, state, text):

@@ -44,13 +44,22 @@ class PersonWords(BaseModel):
     verbs: list[str]
     alone: list[str]
     asking: list[str]
+    # a person named so that asking for one needs no verb of talking ("i want a human", "quiero un humano")
+    wanted: list[str]
 
 
 class StoppingWords(BaseModel):
+    """A verb of stopping and what it stops ("cancel the feedback"), said after words of wanting
+    ("i want to cancel", "quiero cancelar"); and not wanting to go on ("no quiero continuar",
+    "ich will nicht weitermachen"): every combination is a cancel phrase."""
+
     model_config = ConfigDict(extra="forbid")
     verbs: list[str]
     objects: list[str]
     articles: list[str]
+    wanting: list[str]
+    not_wanting: list[str]
+    going_on: list[str]
 
 
 class SkippingWords(BaseModel):
@@ -81,6 +90,9 @@ class CommandPhrases(BaseModel):
     skip: list[str]
     skipping: SkippingWords
     help: list[str]
+    # what a call for help may name after it: the question ("i need help with this question", "what
+    # do i put here"); every help phrase with each of these is one too
+    help_with: list[str]
     confused: list[str]
     person: PersonWords
     tags: list[str]
@@ -137,15 +149,46 @@ class _Table:
         self.stop_verbs = tuple(dict.fromkeys(_phrase(v) for v in stopping.verbs))
         self.stop_articles = tuple(dict.fromkeys(_phrase(a) for a in stopping.articles))
         # "cancel it", "stop the questions": each verb with each thing it stops
-        self.stops = frozenset(f"{v} {_phrase(o)}" for v in self.stop_verbs for o in stopping.objects)
+        stops: set[str] = set()
+        for v in self.stop_verbs:
+            stops |= {f"{v} {_phrase(o)}" for o in stopping.objects}
+        wanting = [_phrase(w) for w in stopping.wanting]
+        stops |= {f"{w} {v}" for w in wanting for v in self.stop_verbs}
+        stops |= {f"{w} {s}" for w in wanting for s in list(stops) if " " in s and not s.startswith(w)}
+        stops |= {f"{_phrase(n)} {_phrase(g)}" for n in stopping.not_wanting for g in stopping.going_on}
+        self.stops = frozenset(stops)
         skipping = phrases.skipping
         openers = ["", *(f"{_phrase(o)} " for o in skipping.openers)]
         verbs = [_phrase(v) for v in skipping.verbs]
         objects = ["", *(f" {_phrase(o)}" for o in skipping.objects)]
         said = {f"{o}{v}{x}" for o in openers for v in verbs for x in objects}
         self.skip = frozenset(_phrase(p) for p in phrases.skip) | said
-        self.help = frozenset(_phrase(p) for p in phrases.help)
         self.confused = frozenset(_phrase(p) for p in phrases.confused)
+        helps = {_phrase(p) for p in phrases.help}
+        self.help = frozenset(helps | {f"{h} {_phrase(w)}" for h in helps for w in phrases.help_with})
+        self.skip_objects = frozenset(_phrase(o) for o in skipping.objects)
+        self.unsure_openings = tuple(sorted(p for p in self.unsure if " " in p))
+        # every word of every phrase: a word typed with a letter held down ("ayudaaa", "stoppp",
+        # "skiiip") is read as the one of these it stands for
+        self.vocabulary = frozenset(
+            w
+            for group in (
+                self.filler,
+                self.polite,
+                self.trailing,
+                self.unsure,
+                self.cancel,
+                self.ending,
+                self.leaving,
+                self.resume,
+                self.skip,
+                helps,
+                self.confused,
+                frozenset(self.stop_verbs),
+            )
+            for p in group
+            for w in p.split()
+        )
         self.nouns = _words_pattern(phrases.person.nouns)
         self.verbs = _words_pattern(phrases.person.verbs)
         self.asking = _words_pattern(phrases.person.asking)
@@ -153,6 +196,7 @@ class _Table:
         self.tags = frozenset(_phrase(p) for p in phrases.tags)
         # thanks and please: politeness that is no filler, so never a yes
         self.courtesy = self.polite - self.filler
+        self.wanted_end = re.compile(_words_pattern(phrases.person.wanted).pattern + r"\Z")
 
 
 def _words_pattern(phrases: list[str]) -> re.Pattern[str]:
@@ -178,8 +222,28 @@ def _table() -> _Table:
 @lru_cache(maxsize=2048)
 def _split(text: str) -> tuple[tuple[str, ...], ...]:
     """The message's clauses, folded, as words: folded and split once per message, whichever
-    of the readers below asks first."""
-    return tuple(tuple(clause.split()) for clause in _CLAUSES.split(fold(text)) if clause.strip())
+    of the readers below asks first. Emoji and other symbols say nothing here ("skip pls 🙏")."""
+    folded = _SYMBOLS.sub(" ", fold(text))
+    return tuple(tuple(_unheld(w) for w in clause.split()) for clause in _CLAUSES.split(folded) if clause.strip())
+
+
+# a symbol that is no letter, digit, apostrophe or clause mark (emoji, "*", "~"); possessive, so
+# a long run is taken once
+_SYMBOLS = re.compile(r"[^\w\s'’,;.!?¿¡…/-]++")
+_HELD = re.compile(r"(\w)\1{2,}+")
+
+
+def _unheld(word: str) -> str:
+    """`word` with a letter held down ("ayudaaa", "stoppp", "pleaseee") as the phrase word it stands
+    for, with the run cut to one letter or to two ("ayuda", "stopp"); as typed when it stands for none."""
+    if not _HELD.search(word):
+        return word
+    vocabulary = _table().vocabulary
+    for held in (r"\1", r"\1\1"):
+        cut = _HELD.sub(held, word)
+        if cut in vocabulary:
+            return cut
+    return word
 
 
 @lru_cache(maxsize=2048)
@@ -261,8 +325,15 @@ def says_cancel(text: str, activity: str | None = None, *, polite: bool = False)
     with "please" and its kind as filler ("abbrechen bitte") and in other words ("i'm done", "ich
     gebe auf"), which a flow's own ending reads first where it has one."""
     t = _table()
-    phrases = t.cancel | _stopping(activity) | (t.ending if polite else frozenset())
-    return _only(text, phrases, t.leaving | _opened_leaving(text), polite=polite)
+    return _only(text, _cancels(activity, polite), t.leaving | _opened_leaving(text), polite=polite)
+
+
+@lru_cache(maxsize=64)
+def _cancels(activity: str | None, polite: bool) -> frozenset[str]:
+    """The cancel phrases where `activity` is open: built once per flow (tens of thousands of
+    combinations: a union per message would cost a millisecond)."""
+    t = _table()
+    return t.cancel | _stopping(activity) | (t.ending if polite else frozenset())
 
 
 def _opened_leaving(text: str) -> frozenset[str]:
@@ -294,7 +365,7 @@ def cancel_beside(text: str, activity: str | None = None) -> tuple[str, ...]:
     found = clauses(text)
     if len(found) < 2 or len(found) != len(pieces) or len(found) > _BESIDE_CLAUSES + 1:
         return ()
-    phrases = t.cancel | _stopping(activity)
+    phrases = _cancels(activity, False)
 
     def cancels(forms: tuple[str, ...]) -> bool:
         return any(f in phrases for f in forms)
@@ -344,7 +415,14 @@ def says_resume(text: str, activity: str | None = None) -> bool:
 def says_skip(text: str) -> bool:
     """Whether `text` says to leave the question unanswered ("idk, skip", "paso, siguiente")."""
     t = _table()
-    return _only(text, t.skip, t.unsure)
+    return _only(text, t.skip, t.unsure | t.skip_objects | _opened_unsure(text))
+
+
+def _opened_unsure(text: str) -> frozenset[str]:
+    """The clauses of `text` that open with words of not knowing ("i dont know my time zone", "no sé
+    cuál es"): beside a skip, a reason for it, never a skip alone."""
+    openings = _table().unsure_openings
+    return frozenset(f for forms in clauses(text) for f in forms if _opens(f, openings))
 
 
 @lru_cache(maxsize=1024)
@@ -373,6 +451,14 @@ def asks_for_person(text: str) -> bool:
         if any(f in t.alone for f in forms):
             return True  # the person alone: "a real person", "human"
         if t.verbs.search(clause) and (len(clause.split()) <= _SHORT_CLAUSE or t.asking.search(clause)):
+            return True
+        # "i want a human", "can i get an agent", "ich brauche einen menschen": the person ends the clause
+        # ("i want a human trainer someday" names a kind of trainer)
+        if (
+            len(clause.split()) <= _SHORT_CLAUSE
+            and t.asking.search(clause)
+            and any(t.wanted_end.search(f) for f in forms)
+        ):
             return True
     return False
 
