@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
@@ -130,6 +130,53 @@ class CommandPhrases(BaseModel):
                 seen[key] = kind
 
 
+class Phrases(Protocol):
+    """What a phrase may be looked up in: a set, or phrases made of parts (`_Joined`)."""
+
+    def __contains__(self, phrase: object, /) -> bool: ...
+
+
+class _Joined:
+    """Phrases made of an opener, a verb and an object ("just skip this one", "can i pass on that"),
+    or listed as they are, tested by their parts: listed out, the parts multiply to ~130,000
+    phrases (18 MB of strings and set, and a copy of it at every union)."""
+
+    def __init__(self, listed: frozenset[str], openers: frozenset[str], verbs: frozenset[str], objects: frozenset[str]):
+        self.listed, self.openers, self.verbs, self.objects = listed, openers, verbs, objects
+        size = lambda words: max((len(w.split()) for w in words), default=0)  # noqa: E731
+        self.longest = size(openers) + size(verbs) + size(objects)
+
+    def __contains__(self, phrase: object) -> bool:
+        if not isinstance(phrase, str):
+            return False
+        if phrase in self.listed:
+            return True
+        words = phrase.split()
+        n = len(words)
+        if not n or n > self.longest:
+            return False
+        for i in range(n):  # words[:i]: the opener ("" when none)
+            if i and " ".join(words[:i]) not in self.openers:
+                continue
+            for j in range(i + 1, n + 1):
+                if " ".join(words[i:j]) in self.verbs and (j == n or " ".join(words[j:]) in self.objects):
+                    return True
+        return False
+
+    def words(self) -> set[str]:
+        return {w for group in (self.listed, self.openers, self.verbs, self.objects) for p in group for w in p.split()}
+
+
+class _Either:
+    """Phrases of any of `groups`, without copying them into one set."""
+
+    def __init__(self, *groups: Phrases) -> None:
+        self.groups = groups
+
+    def __contains__(self, phrase: object) -> bool:
+        return any(phrase in g for g in self.groups)
+
+
 class _Table:
     def __init__(self, phrases: CommandPhrases) -> None:
         self.filler = frozenset(_phrase(p) for p in phrases.filler)
@@ -158,11 +205,12 @@ class _Table:
         stops |= {f"{_phrase(n)} {_phrase(g)}" for n in stopping.not_wanting for g in stopping.going_on}
         self.stops = frozenset(stops)
         skipping = phrases.skipping
-        openers = ["", *(f"{_phrase(o)} " for o in skipping.openers)]
-        verbs = [_phrase(v) for v in skipping.verbs]
-        objects = ["", *(f" {_phrase(o)}" for o in skipping.objects)]
-        said = {f"{o}{v}{x}" for o in openers for v in verbs for x in objects}
-        self.skip = frozenset(_phrase(p) for p in phrases.skip) | said
+        self.skip = _Joined(
+            frozenset(_phrase(p) for p in phrases.skip),
+            frozenset(_phrase(o) for o in skipping.openers),
+            frozenset(_phrase(v) for v in skipping.verbs),
+            frozenset(_phrase(o) for o in skipping.objects),
+        )
         self.confused = frozenset(_phrase(p) for p in phrases.confused)
         helps = {_phrase(p) for p in phrases.help}
         self.help = frozenset(helps | {f"{h} {_phrase(w)}" for h in helps for w in phrases.help_with})
@@ -181,7 +229,7 @@ class _Table:
                 self.ending,
                 self.leaving,
                 self.resume,
-                self.skip,
+                frozenset(self.skip.words()),
                 helps,
                 self.confused,
                 frozenset(self.stop_verbs),
@@ -279,7 +327,7 @@ def _forms(words: list[str], polite: bool) -> tuple[str, ...]:
     return tuple(dict.fromkeys(" ".join(f) for f in forms))  # "" when the clause is only filler
 
 
-def _only(text: str, phrases: frozenset[str], also: frozenset[str] = frozenset(), *, polite: bool = True) -> bool:
+def _only(text: str, phrases: Phrases, also: Phrases = frozenset(), *, polite: bool = True) -> bool:
     """Every clause is made of `phrases`, `also` and filler, run together or not ("nvm cancel",
     "idk just skip"), and at least one clause holds one of `phrases`."""
     filler = _table().polite if polite else _table().filler
@@ -290,7 +338,7 @@ def _only(text: str, phrases: frozenset[str], also: frozenset[str] = frozenset()
             continue
         if any(not f or f in also for f in forms):
             continue
-        split = _segmented(forms[0].split(), phrases, also | filler | _table().trailing)
+        split = _segmented(forms[0].split(), phrases, _Either(also, filler, _table().trailing))
         if split is None:
             return False
         found = found or split
@@ -300,7 +348,7 @@ def _only(text: str, phrases: frozenset[str], also: frozenset[str] = frozenset()
 _LONGEST_PHRASE = 6
 
 
-def _segmented(words: list[str], phrases: frozenset[str], others: frozenset[str]) -> bool | None:
+def _segmented(words: list[str], phrases: Phrases, others: Phrases) -> bool | None:
     """Whether `words` split into known phrases: None when they do not; True when one of the
     pieces is of `phrases`, False when all are `others` (a split using `phrases` is preferred)."""
     # best[i]: how words[:i] split (None: it does not; True: with a command phrase)
@@ -415,7 +463,7 @@ def says_resume(text: str, activity: str | None = None) -> bool:
 def says_skip(text: str) -> bool:
     """Whether `text` says to leave the question unanswered ("idk, skip", "paso, siguiente")."""
     t = _table()
-    return _only(text, t.skip, t.unsure | t.skip_objects | _opened_unsure(text))
+    return _only(text, t.skip, _Either(t.unsure, t.skip_objects, _opened_unsure(text)))
 
 
 def _opened_unsure(text: str) -> frozenset[str]:
@@ -430,7 +478,7 @@ def says_unsure(text: str) -> bool:
     """Whether `text` only says the user does not know, or passes ("idk", "no idea, skip",
     "keine Ahnung"): a quiz reads it as a wrong answer, not as a guess."""
     t = _table()
-    return _only(text, t.unsure | t.skip)
+    return _only(text, _Either(t.unsure, t.skip))
 
 
 @lru_cache(maxsize=1024)
