@@ -143,8 +143,7 @@ class _Joined:
 
     def __init__(self, listed: frozenset[str], openers: frozenset[str], verbs: frozenset[str], objects: frozenset[str]):
         self.listed, self.openers, self.verbs, self.objects = listed, openers, verbs, objects
-        size = lambda words: max((len(w.split()) for w in words), default=0)  # noqa: E731
-        self.longest = size(openers) + size(verbs) + size(objects)
+        self.longest = _words_in_longest(openers) + _words_in_longest(verbs) + _words_in_longest(objects)
 
     def __contains__(self, phrase: object) -> bool:
         if not isinstance(phrase, str):
@@ -165,6 +164,10 @@ class _Joined:
 
     def words(self) -> set[str]:
         return {w for group in (self.listed, self.openers, self.verbs, self.objects) for p in group for w in p.split()}
+
+
+def _words_in_longest(phrases: frozenset[str]) -> int:
+    return max((len(p.split()) for p in phrases), default=0)
 
 
 class _Either:
