@@ -285,3 +285,10 @@ def test_without_a_why_the_help_or_what_the_parser_expects_answers(dialogue: Dia
 def test_a_bad_why_is_refused_when_the_flow_is_declared(why: str) -> None:
     with pytest.raises(DefinitionError, match=r"why|nope"):
         _flow(why=why)
+
+
+@pytest.mark.parametrize("text", ["ok back", "ok im back, where were we", "let's continue", "lets keep going"])
+def test_being_back_and_going_on_is_small_talk_at_an_open_question(text: str) -> None:
+    # at a lesson's exercise "ok back" and "let's continue" were graded as wrong answers
+    talk = small_talk(text)
+    assert talk is not None and "away" in talk.kinds
