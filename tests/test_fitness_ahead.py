@@ -59,3 +59,19 @@ def test_facts_beside_the_answer(state: str, text: str, found: dict[str, object]
 def test_an_age_said_with_im_is_no_weight() -> None:
     assert [w.kg for w in weigh("im 29, 175 cm and 80 kg").mentions] == [80.0]
     assert [w.role for w in weigh("i'm 200, want to get to 180 lbs").mentions] == ["current", "target"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "peso 90 kilos y quiero llegar a 80",
+        "je pèse 90 kg et je veux descendre à 80",
+        "ich wiege 90 kg und will auf 80",
+        "peso 90 kg e voglio arrivare a 80",
+        "peso 90 kg e quero chegar a 80",
+    ],
+)
+def test_a_current_and_a_wished_weight_in_five_languages(text: str) -> None:
+    # "peso 90 kilos y quiero llegar a 80" was "I read more than one weight there"
+    found = weigh(text)
+    assert (found.current and found.current.kg, found.target and found.target.kg) == (90.0, 80.0)

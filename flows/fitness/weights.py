@@ -35,8 +35,11 @@ _NOT_WEIGHT_AFTER = re.compile(
 )
 _TARGET_MARK = re.compile(
     r"\b(?:to|for|target(?: weight)?(?: is| of)?|reach|hit|goal(?: weight)?(?: is| of)?|be|under|below|want|wanna"
-    r"|ideally|aim(?:ing)?)"
-    r"(?: (?:about|around|roughly|maybe|like))?\s*$"
+    r"|ideally|aim(?:ing)?"
+    # in the other languages fitness reads: "quiero llegar a 80", "je veux descendre à 75", "ich will auf 80"
+    r"|llegar a|bajar a|bajar hasta|quiero|quisiera|atteindre|descendre a|arriver a|je veux|auf|erreichen"
+    r"|arrivare a|scendere a|voglio|chegar a|baixar para|quero)"
+    r"(?: (?:about|around|roughly|maybe|like|unos|unas|environ|etwa|circa|uns))?\s*$"
 )
 # a weight wished for, said after it: "68 kg would be great", "68 kg wäre super", "70 kg sería ideal"
 _TARGET_AFTER = re.compile(
@@ -46,7 +49,8 @@ _TARGET_AFTER = re.compile(
 )
 _CURRENT_MARK = re.compile(
     r"\b(?:weigh|weighing|weight is|currently(?: at)?|from|now(?: at)?|i'm|i am|im|at the moment|right now|am at"
-    r"|i'm at|i am at)(?: (?:about|around|roughly|like))?\s*$"
+    r"|i'm at|i am at|peso|je pese|je fais|ich wiege|wiege|actualmente|ahora|maintenant|jetzt|adesso|agora"
+    r"|atualmente|attualmente|aktuell)(?: (?:about|around|roughly|like|unos|unas|environ|etwa|circa|uns))?\s*$"
 )
 # "im 29, 175 cm and 80 kg": a number said as what the user is, with no unit and ending its clause, is an age
 _AGE = re.compile(r"(?:^|[,;.!?]\s*|\band\s+)(?:i'm|im|i am)\s+$")
