@@ -441,3 +441,17 @@ def test_allocation_gives_each_topic_one_then_dhondt() -> None:
     assert allocate(8, [3, 2, 1]) == [4, 3, 1]
     assert allocate(3, [1]) == [3]
     assert allocate(0, [3, 2]) == [0, 0]
+
+
+@pytest.mark.parametrize(
+    ("text", "concept"),
+    [
+        ("las derivadas", "derivatives"),
+        ("les intégrales", "integration"),
+        ("Grenzwerte", "limits"),
+        ("continuità", "continuity"),
+    ],
+)
+def test_a_topic_is_found_by_its_name_in_the_learners_language(text: str, concept: str) -> None:
+    found = get_course(DEFAULT_COURSE).find(text)
+    assert found == concept

@@ -31,6 +31,7 @@ import re
 from datetime import datetime
 
 from engine import Bot, Intent, MainContext, Resources
+from engine.cues import in_english_cues
 from flows.study_pal import timewindow
 from flows.study_pal.analysis import analysis
 from flows.study_pal.course import Course, course_path, get_course
@@ -134,7 +135,8 @@ def asks_about_a_topic(course: Course, text: str) -> bool:
         return course.mentions_course(text) and asked
     if asked:
         return True
-    return bool(_WANTS_HELP.search(text)) and not says_known(text)
+    # in the learner's words too: "necesito ayuda con las derivadas" (engine/cues.py)
+    return bool(_WANTS_HELP.search(text) or _WANTS_HELP.search(in_english_cues(text))) and not says_known(text)
 
 
 def converse(ctx: MainContext) -> None:
