@@ -112,6 +112,8 @@ def parse_limitations(text: str) -> object:
     if is_none(text):
         return NONE
     t = fold(text)
+    if _NO_LIMIT.search(t) and read_yes_no(text) is not True:
+        return NONE  # "non no injuries" (glossed "non aucune blessure")
     if refusal().search(t):
         return Invalid("No need for details: a word like “knee”, “back” or “asthma” is enough, or say “none”.")
     if not BODY.search(t):

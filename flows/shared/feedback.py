@@ -53,7 +53,9 @@ CATEGORIES = {
         "freezes up",
         "spinner",
     ],
-    "content": ["lesson", "lessons", "exercise", "exercises", "wrong answer", "content", "vocabulary"],
+    # with the word in the languages learners write feedback in
+    "content": ["lesson", "lessons", "exercise", "exercises", "wrong answer", "content", "vocabulary", "contenido",
+                "contenu", "inhalt", "inhalte", "contenuto", "contenuti", "conteúdo", "conteudo"],
     "usability": ["confusing", "hard to use", "ui", "interface", "navigation", "design", "button"],
     "other": ["something else", "other", "none of these"],
 }

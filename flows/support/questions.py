@@ -17,7 +17,7 @@ from pydantic import Field, model_validator
 
 from engine import Slots, listed_choice
 from engine.echo import read_yes_no_to
-from engine.extract import Invalid, Parser, answer_numbers, first_of_range, fold
+from engine.extract import Invalid, Parser, answer_numbers, first_of_range, fold, numbers
 from engine.extract import read_yes_no as _read_yes_no
 from engine.numwords import spelled_out
 from flows.shared.no_answer import words_answer
@@ -127,7 +127,10 @@ def expects_number(q: Question | None) -> str:
 # a time unit as people write it, and the unit pint knows it by
 _UNIT_WORDS = {"min": "minute", "mins": "minute", "minute": "minute", "minutes": "minute", "hr": "hour",
                "hrs": "hour", "hour": "hour", "hours": "hour", "day": "day", "days": "day", "wk": "week",
-               "wks": "week", "week": "week", "weeks": "week", "month": "month", "months": "month"}  # fmt: skip
+               "wks": "week", "week": "week", "weeks": "week", "fortnight": "fortnight", "fortnights": "fortnight",
+               "month": "month", "months": "month"}  # fmt: skip
+# a day said by its name, as days ago, at a question in days ("How many days ago were you charged?")
+_DAYS_AGO = re.compile(r"\b(?:(the day before yesterday)|(yesterday)|(today|this morning|earlier today))\b")
 _UNIT = "|".join(sorted(_UNIT_WORDS, key=len, reverse=True))
 _ASKED_UNIT = re.compile(rf"\b({_UNIT})\b")
 # "2 weeks", "an hour", "half an hour", "an hour and a half", "one and a half hours", "a quarter of an hour"
@@ -183,6 +186,10 @@ def in_asked_unit(q: Question | None, text: str) -> int | Invalid | None:
     A month has no whole number of days: asked again rather than guessed.
     """
     asked = _ASKED_UNIT.search(fold(q.text)) if q is not None and q.type == "number" else None
+    if asked is not None and _UNIT_WORDS[asked.group(1)] == "day" and "ago" in fold(q.text):
+        day = _DAYS_AGO.search(fold(text))
+        if day is not None and not numbers(text):
+            return 2 if day.group(1) else 1 if day.group(2) else 0
     said = _AMOUNT.search(first_of_range(spelled_out(fold(text)))) if asked is not None else None
     if asked is None or said is None:
         return None
