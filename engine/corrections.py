@@ -37,10 +37,9 @@ from engine.flow import Flow
 from engine.models import Slots
 from engine.numwords import spelled_out
 from engine.states import Ask, Correctable
-from engine.tables import load_table
+from engine.tables import CORRECTIONS_FILE, load_table
 from engine.utterance import Utterance
 
-CORRECTIONS_FILE = Path(__file__).parent / "data" / "corrections.yaml"
 # the pieces of one message are folded several times over (cues, names, negations)
 fold_same_length = lru_cache(maxsize=4096)(_fold_same_length)
 # a correction by its value alone is short ("wait, I meant 3", "scusa, volevo dire quattro"):

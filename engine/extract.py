@@ -19,8 +19,9 @@ from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
 from wordfreq import zipf_frequency
 
 from engine import gloss, numwords
-from engine.cues import in_english_cues
+from engine.cues import fold_same_length, in_english_cues
 from engine.numwords import spelled_out
+from engine.tables import taken_back_phrases
 
 
 @dataclass(frozen=True)
@@ -109,13 +110,17 @@ def written_numbers(text: str) -> list[float]:
 _THOUSANDS = re.compile(r"-?\d{1,3}(?:,\d{3})+")
 # "3 out of 5", "two outta five", "trois sur cinq", "drei von fünf": the first is the answer
 _OUT_OF = re.compile(r"(?<!\d)(\d++)\s*+(?:/|out of|outta|of|over|sur|su|de|von|em)\s*+(\d+)\b")
-# "fifteen, no wait, sixteen", "4 - I mean 5": what follows the last correction cue is the answer
-_SELF_CORRECTION = re.compile(
-    r"\b(?:no,? wait|wait|i mean|i meant|sorry|actually|make (?:that|it)|rather|correction|oops|"
-    r"perd[oó]n|quiero decir|mejor dicho|pardon|je veux dire|plut[oô]t|ich meine|besser gesagt|"
-    r"anzi|cio[eè]|volevo dire|quer dizer|ali[aá]s)\b",
-    re.I,
-)
+
+
+@functools.lru_cache(maxsize=1)
+def _self_correction() -> re.Pattern[str]:
+    """ "fifteen, no wait, sixteen", "4 - I mean 5", "two, maybe three, let's say 3": what follows the last
+    of these words is the answer. The words are engine/data/corrections.yaml's (engine/tables.py), read by
+    the corrections reader too; matched on the folded text (accents off, as the table is written)."""
+    words = sorted({fold_same_length(p) for p in taken_back_phrases()}, key=len, reverse=True)
+    return re.compile(rf"(?<![\w'])(?:{'|'.join(re.escape(w) for w in words)})(?![\w'])")
+
+
 _NEGATED_NUMBER = re.compile(r"\b(?:not|no|nicht|pas|non|n[aã]o)\s+-?\d+(?:[.,]\d+)?\b", re.I)
 
 
@@ -149,7 +154,7 @@ def said_number(text: str) -> list[float]:
     """The numbers a message gives as its answer: number words read, a scale ("3 out of 5") and a
     number taken back ("15, no wait, 16"; "3 (not 4)") left out. Several distinct ones are unclear."""
     t = spelled_out(text)
-    cues = list(_SELF_CORRECTION.finditer(t))
+    cues = list(_self_correction().finditer(fold_same_length(t)))  # same length: the spans hold in `t`
     if cues and written_numbers(t[: cues[-1].start()]) and written_numbers(t[cues[-1].end() :]):
         t = t[cues[-1].end() :]
     t = first_of_range(_OUT_OF.sub(lambda m: m.group(1), t))

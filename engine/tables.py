@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from pathlib import Path
 from typing import TypeVar
 
 import yaml
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
 from engine.errors import DataFileError
 
@@ -42,3 +43,23 @@ def compiles(patterns: list[str]) -> list[str]:
 def any_of(patterns: Sequence[str]) -> str:
     """One alternation of `patterns`, each kept whole."""
     return "(?:" + "|".join(f"(?:{p})" for p in patterns) + ")"
+
+
+CORRECTIONS_FILE = Path(__file__).parent / "data" / "corrections.yaml"
+
+
+class _TakenBack(BaseModel):
+    model_config = ConfigDict(extra="ignore", frozen=True)
+    taken_back: dict[str, list[str]]
+    decided: dict[str, list[str]]
+
+
+@lru_cache(maxsize=1)
+def taken_back_phrases() -> tuple[str, ...]:
+    """The words that take back an answer just said ("fifteen, no wait, sixteen") or settle a hedge at
+    its end ("two, maybe three. let's say 3"), in every language: corrections.yaml's `taken_back` and
+    `decided`. One vocabulary for engine/corrections.py (answers taken back in words) and
+    engine/extract.py (a number taken back), which cannot import corrections (corrections reads
+    through extract)."""
+    table = load_table(CORRECTIONS_FILE, _TakenBack, "correction words")
+    return tuple(p for phrases in (*table.taken_back.values(), *table.decided.values()) for p in phrases)
