@@ -124,8 +124,10 @@ def _self_correction() -> re.Pattern[str]:
 _NEGATED_NUMBER = re.compile(r"\b(?:not|no|nicht|pas|non|n[aã]o)\s+-?\d+(?:[.,]\d+)?\b", re.I)
 
 
-# "3 or 4", "40-50 min", "4, maybe 5", "between 10 and 15": a range or an alternative going up, whose answer
-# is its first number (the label convention of tests/corpora/commands: what is said first is what is meant)
+# "3 or 4", "40-50 min", "4, maybe 5", "between 10 and 15": a range or an alternative going up. Where a
+# number is a fact the user estimates ("about 15-20 min late", "10 or 11 days ago") the first is the answer;
+# where it is a choice the bot acts on (days to plan, a rating) it is asked about instead (never guessed):
+# the generic integer reader and the rating keep reading it as several numbers.
 _NUM = r"\d++(?:[.,]\d+)?+"
 _RANGE = re.compile(
     rf"(?<![\w.,])({_NUM})\s*+(?:[-–]|(?:,\s*+)?(?:to|or|maybe|perhaps|possibly|o|ou|oder|bis|a|à|al|até|tal vez|"
@@ -157,7 +159,7 @@ def said_number(text: str) -> list[float]:
     cues = list(_self_correction().finditer(fold_same_length(t)))  # same length: the spans hold in `t`
     if cues and written_numbers(t[: cues[-1].start()]) and written_numbers(t[cues[-1].end() :]):
         t = t[cues[-1].end() :]
-    t = first_of_range(_OUT_OF.sub(lambda m: m.group(1), t))
+    t = _OUT_OF.sub(lambda m: m.group(1), t)
     kept = _NEGATED_NUMBER.sub(" ", t)
     return written_numbers(kept) or written_numbers(t)
 

@@ -12,19 +12,7 @@ import re
 
 from wordfreq import zipf_frequency
 
-from engine.extract import (
-    EMPTY,
-    Invalid,
-    Parser,
-    choice,
-    first_of_range,
-    fold,
-    free_text,
-    hedged,
-    integer,
-    numbers,
-    read_yes_no,
-)
+from engine.extract import EMPTY, Invalid, Parser, choice, fold, free_text, hedged, integer, numbers, read_yes_no
 from flows.fitness.profile import WEEKDAYS, Goal, Weekday
 from flows.fitness.weights import weigh, with_digits
 from flows.fitness.words import any_of, comment_edges, refusal, words
@@ -240,9 +228,8 @@ _HOURS_CUE = re.compile(
 
 
 def minutes_in(text: str) -> int | None:
-    """Minutes a sentence states: "45 minutes", "an hour", "1 hr 30 min", "an hour and a half"; of a
-    range, the first ("40-50 min")."""
-    t = first_of_range(fold(with_digits(text)))
+    """Minutes a sentence states: "45 minutes", "an hour", "1 hr 30 min", "an hour and a half"."""
+    t = fold(with_digits(text))
     if m := _HOURS_CUE.search(t):
         if m.group(1):
             return 30
