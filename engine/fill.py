@@ -34,7 +34,9 @@ How a message is read:
 - A slot read in several clauses takes the span from the first to the last when its parser
   reads one value there ("mon, wed, fri"); several different values are not guessed.
 - What the clauses taken ahead leave (`rest`) is what the asked question reads; when nothing is
-  read ahead, the message is left as typed.
+  read ahead, the message is left as typed. A clause taken ahead stays in the rest too when the
+  asked question reads no answer without it and one with it ("mon/wed/fri at lunch" at the days
+  question: the days and the time of day are in one clause).
 """
 
 from __future__ import annotations
@@ -280,6 +282,8 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
     asked_read: dict[str, object] = {}
     # clauses that name another slot whose value they leave unclear: no one's answer
     unclear: set[int] = set()
+    # the clauses the asked question reads something in (not only copies back)
+    asked_also: set[int] = set()
 
     def asked_reads(typed: str) -> object:
         if typed not in asked_read:
@@ -310,6 +314,8 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
         # as the equipment, "abnehmen" as the injuries: a reader that takes words it does not know as
         # typed) unless the slot's own `Ahead` reader reads them ("sore shoulder from the bench" is an injury)
         echo = answers and copied(found_here, clause.text, words=1) and not _own_reads(own, slots, clause.text)
+        if found_here is not None and found_here is not _FAILED and not echo and not copied(found_here, clause.text, words=1):
+            asked_also.add(i)  # read, even if refused alone ("sunday mornings": one day of the two planned)
         folded = fold(clause.text)
         # a clause that names the asked slot, and its parser reads, is its answer whatever else it names
         if answers and not echo and asked_cue is not None and asked_cue.search(folded):
@@ -352,7 +358,17 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
         taken.update(i for i, _ in reads)
     if not sets and not unclear:
         return Filled([], text)
-    return Filled(sets, _rest(text, parts, taken | unclear))
+    rest = _rest(text, parts, taken | unclear)
+    if sets and asked is not None and not asked.greedy and not _answers(asked_reads(rest)):
+        # a clause that says another slot's value may say the asked one's too ("mon/wed/fri at lunch",
+        # "saturday and sunday mornings"): it stays for the question when the question reads no answer
+        # without it, one clause at a time, the first that gives one kept
+        for i in sorted(taken & asked_also):
+            again = _rest(text, parts, (taken | unclear) - {i})
+            if _answers(asked_reads(again)):
+                rest = again
+                break
+    return Filled(sets, rest)
 
 
 def _own_reads(own: _Declared | None, slots: Slots, text: str) -> bool:

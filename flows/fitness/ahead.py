@@ -162,6 +162,7 @@ AHEAD = (
             "midday",
             "noon",
             "lunchtime",
+            "lunch",
             "afternoon",
             "afternoons",
             "evening",
