@@ -150,6 +150,8 @@ def weigh(text: str, known_unit: str | None = None) -> Weights:
     prev_end = 0
     for i, (m, unit) in enumerate(raw):
         borrowed = unit or _nearest_unit(raw, i)
+        if unit is None and not _near(float(m.group(1).replace(",", ".")), raw, i):
+            continue  # "34, 92 kg": a bare number far off the weight beside it is no weight (an age)
         before = t[prev_end : m.start()]
         prev_end = m.end()
         role: Role = "unmarked"
@@ -179,6 +181,16 @@ def with_digits(text: str) -> str:
     """`text` with its number words as digits ("eighty kilos" -> "80 kilos", "soixante-cinq
     kilos" -> "65 kilos"): the engine's one number reader, six languages (engine/numwords.py)."""
     return spelled_out(text)
+
+
+def _near(value: float, raw: list[tuple[re.Match[str], str | None]], i: int) -> bool:
+    """Is a bare number within twice or half of the closest weight with a unit? One person's weights,
+    now and wished for, are ("from 95 to 80 kg"); an age or a count beside a weight is not."""
+    for j in [*range(i - 1, -1, -1), *range(i + 1, len(raw))]:
+        if raw[j][1]:
+            other = float(raw[j][0].group(1).replace(",", "."))
+            return other / 2 <= value <= other * 2
+    return True
 
 
 def _nearest_unit(raw: list[tuple[re.Match[str], str | None]], i: int) -> str:
