@@ -284,6 +284,8 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
     unclear: set[int] = set()
     # the clauses the asked question reads something in (not only copies back)
     asked_also: set[int] = set()
+    # clauses that answer the asked question and give another slot's value as well: never taken from it
+    shared: set[int] = set()
 
     def asked_reads(typed: str) -> object:
         if typed not in asked_read:
@@ -317,23 +319,26 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
         if found_here is not None and found_here is not _FAILED and not echo and not copied(found_here, clause.text, words=1):
             asked_also.add(i)  # read, even if refused alone ("sunday mornings": one day of the two planned)
         folded = fold(clause.text)
-        # a clause that names the asked slot, and its parser reads, is its answer whatever else it names
-        if answers and not echo and asked_cue is not None and asked_cue.search(folded):
-            continue
+        # a clause that names the asked slot, and its parser reads, is its answer whatever else it names;
+        # another slot its cue names there reads its own value too ("4x a week for an hour" at the days
+        # question: the minutes are 60), the clause staying the question's
+        mine = answers and not echo and asked_cue is not None and asked_cue.search(folded) is not None
         for c in candidates:
             if c.whole:
                 continue
             named = c.cue is not None and c.cue.search(folded) is not None
-            if not named and ((answers and not echo) or not c.alone):
+            if not named and (mine or (answers and not echo) or not c.alone):
                 continue  # decided without running the slot's parser (most slots, most clauses)
             read = _value(c.parser, clause.text)
-            if read is None and named and isinstance(_read(c.parser, clause.text), Invalid):
+            if read is None and named and not mine and isinstance(_read(c.parser, clause.text), Invalid):
                 # "like 3 or 4 times a week" at the injuries question: the days', though unclear (their
                 # question asks it in turn), never the asked question's answer
                 unclear.add(i)
-            if read is None or (not named and _number(read)):
+            if read is None or (not named and _number(read)) or (mine and read == found_here):
                 continue
             found.setdefault(c.slot, []).append((i, read))
+            if mine:
+                shared.add(i)
     sets: list[SetSlot] = []
     taken: set[int] = set()
     for c in candidates:
@@ -355,7 +360,7 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
         if (stored := _stored(flow, slots, c.slot, value)) is None:
             continue
         sets.append(SetSlot(words=text[parts[first].start : parts[last].end], slot=c.slot, value=stored))
-        taken.update(i for i, _ in reads)
+        taken.update(i for i, _ in reads if i not in shared)
     if not sets and not unclear:
         return Filled([], text)
     rest = _rest(text, parts, taken | unclear)
