@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from wordfreq import zipf_frequency
 
 from engine.extract import Parser, choice, fold, rating, sentiment
+from engine.numwords import spelled_out
 
 # What asks for the flow rather than describing anything ("I want to complain", "feedback:")
 _REQUEST = re.compile(
@@ -25,7 +26,8 @@ _REQUEST = re.compile(
 # a rating first, then what it is about: "3 — the audio keeps cutting out", "2/5, way too slow";
 # a rating written on its scale ("2/5", "8/10", "4 out of 5", "4 stars") needs no comma after it
 _RATING_FIRST = re.compile(
-    r"^\s*(?:(?:[1-5]|[1-5] stars?)\s*(?:[:,;.!—–-]|\s(?:because|since|as))"
+    r"^\s*(?:(?:a|an|solid|strong|weak|like|maybe|about|i'?d say|i give it|i'?ll give it|give it|rating:?)\s+)*+"
+    r"(?:(?:[1-5]|[1-5] stars?)\s*(?:[:,;.!—–-]|\s(?:because|since|as))"
     r"|(?:\d{1,2}\s*(?:/|out of)\s*\d{1,2}|[1-5] stars?)[:,;.!—–-]?\s)\s*",
     re.I,
 )
@@ -40,12 +42,17 @@ _read_sentiment = sentiment()
 
 
 def _detail(text: str) -> object:
-    """What is described beside a request or a rating: the comment; None when there is no such part."""
-    for lead in (_REQUEST, _RATING_FIRST):
-        m = lead.match(text)
+    """What is described beside a request or a rating: the comment; None when there is no such part.
+    A rating said in words ("four out of five, ...") is found with its words as digits; the comment is
+    kept as typed (taken only when the digits left it unchanged)."""
+    spelled = spelled_out(text)
+    for lead, said in ((_REQUEST, text), (_RATING_FIRST, text), (_RATING_FIRST, spelled)):
+        m = lead.match(said)
         if m is None or m.end() == 0:
             continue
-        rest = text[m.end() :].strip()
+        rest = said[m.end() :].strip()
+        if said is spelled and not text.rstrip().endswith(rest):
+            continue
         if len(rest.split()) >= 3 and not _QUESTIONISH.search(rest):
             return rest
     return None
