@@ -40,10 +40,11 @@ _STOP = """a an the and or but from in at on to of for with by so very just not 
     teacher doing feeling into about totally quite pretty kind sort like want wanna would could can will
     actually now today too as bit little right wrong speaker hoping planning afraid done idk dunno whatever
     why what who how where when skip pass none nothing maybe later called honestly basically anyway hmm
-    um uh oh ah cool nice alright perfect awesome true again continue resume"""
+    um uh oh ah cool nice alright perfect awesome true again continue resume con avec mit com"""
 STOP_WORDS = frozenset(_STOP.split())
 # Stop words that end a name even when capitalised; others may be name particles ("Nguyễn Văn An").
-_BREAKS = "i i'm im and or but from in at to of with my me is am are here the a"
+# "Anna con dos n", "Anne avec un e", "Jonas mit s", "Ana com um n": the spelling said after a name
+_BREAKS = "i i'm im and or but from in at to of with my me is am are here the a con avec mit com"
 _NAME_BREAKS = frozenset(_BREAKS.split())
 GREETINGS = frozenset(
     fold(g)
@@ -121,7 +122,14 @@ def parse_name(text: str) -> object:
         return None  # a greeting, or a question back ("why?", "what?"), is not a name
     bare = re.sub(r"^(?:hi|hello|hey)[,!\s]+", "", bare, flags=re.IGNORECASE)
     tokens = bare.split()
-    if not 1 <= len(tokens) <= 4:
+    if len(tokens) > 4 or (len(tokens) > 1 and "," in tokens[0]):
+        # "Maria, i'm Brazilian and want to learn english": a capitalised name as the message's first clause
+        first = bare.split(",", 1)[0].split()
+        if 1 <= len(first) <= 3 and all(re.fullmatch(_WORD, w) and w[:1].isupper() for w in first):
+            if not _not_a_name(first[0]):
+                return _tidy(first) or None
+        return None
+    if not tokens:
         return None
     if any(ch.isdigit() for ch in bare):
         return Invalid("A name has no digits in it. What should I call you?")
