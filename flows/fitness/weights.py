@@ -22,8 +22,13 @@ from engine.numwords import spelled_out
 Role = Literal["current", "target", "relative", "unmarked"]
 
 # pint knows kilogram, pound (lb, lbs, pounds) and stone; these are the spellings people also use
-_ALIASES = ("@alias kilogram = kilo = kilos = kgs = kilogramme = kilogrammes", "@alias stone = st")
-_UNIT = r"kg|kgs|kilos?|kilogram(?:me)?s?|lbs?|pounds?|stones?|(?<=[\d\s])st"
+# and what they are called in the other languages users answer in ("65 quilos", "70 chili", "150 libras")
+_ALIASES = (
+    "@alias kilogram = kilo = kilos = kgs = kilogramme = kilogrammes = quilo = quilos = chilo = chili",
+    "@alias stone = st",
+    "@alias pound = libra = libras = livre = livres = pfund = libbra = libbre",
+)
+_UNIT = r"kg|kgs|kilos?|kilogram(?:me)?s?|quilos?|chil[oi]|lbs?|pounds?|libras?|livres?|pfund|libbr[ae]|stones?|(?<=[\d\s])st"
 # "11 st 4 lb", and "12 stone 4": after stone a small number alone is its pounds
 _POUNDS = r"\s*(\d+)\s*(?:lbs?|pounds?)\b|(?:(?<=st)|(?<=stone)|(?<=stones))\s+(\d{1,2})(?![\w.,]|\s*(?:%|x\b|kg|kilo))"
 # a number right after a foot mark is the inches of a height: "5'10"
@@ -38,7 +43,8 @@ _TARGET_MARK = re.compile(
     r"|ideally|aim(?:ing)?"
     # in the other languages fitness reads: "quiero llegar a 80", "je veux descendre à 75", "ich will auf 80"
     r"|llegar a|bajar a|bajar hasta|quiero|quisiera|atteindre|descendre a|arriver a|je veux|auf|erreichen"
-    r"|arrivare a|scendere a|voglio|chegar a|baixar para|quero)"
+    r"|arrivare a|scendere a|voglio|chegar a|chegar aos|chegar nos|baixar para|descer para|quero|runter auf"
+    r"|kommen auf)"
     r"(?: (?:about|around|roughly|maybe|like|unos|unas|environ|etwa|circa|uns))?\s*$"
 )
 # a weight wished for, said after it: "68 kg would be great", "68 kg wäre super", "70 kg sería ideal"
@@ -49,8 +55,9 @@ _TARGET_AFTER = re.compile(
 )
 _CURRENT_MARK = re.compile(
     r"\b(?:weigh|weighing|weight is|currently(?: at)?|from|now(?: at)?|i'm|i am|im|at the moment|right now|am at"
-    r"|i'm at|i am at|peso|je pese|je fais|ich wiege|wiege|actualmente|ahora|maintenant|jetzt|adesso|agora"
-    r"|atualmente|attualmente|aktuell)(?: (?:about|around|roughly|like|unos|unas|environ|etwa|circa|uns))?\s*$"
+    r"|i'm at|i am at|peso|pesa|je pese|je fais|ich wiege|wiege|pese|estoy en|actualmente|ahora|maintenant|jetzt"
+    r"|adesso|agora|ora|ora ne peso|atualmente|attualmente|aktuell|derzeit)"
+    r"(?: (?:about|around|roughly|like|unos|unas|environ|etwa|circa|uns))?\s*$"
 )
 # "im 29, 175 cm and 80 kg": a number said as what the user is, with no unit and ending its clause, is an age
 _AGE = re.compile(r"(?:^|[,;.!?]\s*|\band\s+)(?:i'm|im|i am)\s+$")
@@ -202,7 +209,11 @@ def _nearest_unit(raw: list[tuple[re.Match[str], str | None]], i: int) -> str:
     raise ValueError("no weight with a unit")  # pragma: no cover - weigh() checks there is one
 
 
-_UNIT_NAMES = (("kg", re.compile(r"^(?:kg|kilo)")), ("lb", re.compile(r"^(?:lb|pound)")), ("st", re.compile(r"^st")))
+_UNIT_NAMES = (
+    ("kg", re.compile(r"^(?:kg|kilo|quilo|chil)")),
+    ("lb", re.compile(r"^(?:lb|pound|libr|livre|pfund|libbr)")),
+    ("st", re.compile(r"^st")),
+)
 
 
 def unit_of(weight: Weight) -> str | None:
