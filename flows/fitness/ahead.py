@@ -146,7 +146,10 @@ AHEAD = (
             "stunde",
             "hora",
             "heure",
-            "ora",
+            # Italian "ora" alone is also "now" ("ora ne peso novanta"): the hour only with its article
+            "un'ora",
+            "mezz'ora",
+            "ore",
         ),
     ),
     Ahead("equipment", parser=Parser(_equipment, "equipment"), alone=True),
