@@ -484,7 +484,7 @@ def test_an_llm_phrases_the_questions_and_the_answer_and_its_readings_are_held_t
 
     # a number the message does not give is no reading of it (and 999 would break the bounds too)
     llm.push({"value": 999}, "Bitte nur die Zahl von 0 bis 365: Vor wie vielen Tagen wurde abgebucht?")
-    r = chat.say("vor einer Woche")
+    r = chat.say("vor einer Weile")  # "a while ago": no number in it (a week, "vor einer Woche", is 7 days)
     assert (r.state, r.reply) == ("number", "Bitte nur die Zahl von 0 bis 365: Vor wie vielen Tagen wurde abgebucht?")
     assert r.trace is not None and [n.kind for n in r.trace.notices] == ["parse_rejected", "reprompt"]
 
