@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from pydantic import JsonValue, ValidationError
 
 from engine.commands import SetSlot
-from engine.extract import Empty, Invalid, Parser, copied, fold
+from engine.extract import Empty, Invalid, Parser, copied, declines, fold
 from engine.models import Slots
 from engine.utterance import Utterance
 
@@ -307,10 +307,19 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
             and ((c.cue is not None and c.cue.search(heard.folded)) or (c.alone and not _number(said_whole)))
         ):
             whole[c.slot] = said_whole
+    # a clause that declines the asked question ("none, and i'm free mon and thu evenings" at the allergies
+    # question) answers it: the other clauses are no answer to it, whatever its reader would take
+    declined = (
+        next((i for i, c in enumerate(parts) if declines(c.text) and _answers(asked_reads(c.text))), None)
+        if asked is not None and not asked.greedy and len(parts) > 1
+        else None
+    )
     for i, clause in enumerate(parts):
         if text[clause.end : clause.end + 2].lstrip().startswith("?"):
             continue  # a question states no fact: "is 15 minutes even worth it?"
         found_here = asked_reads(clause.text) if asked is not None and not asked.greedy else None
+        if declined is not None and i != declined:
+            found_here = None
         answers = asked is not None and not asked.greedy and _answers(found_here)
         # words the asked parser only copies back are no answer beside a slot that reads them ("Monday"
         # as the equipment, "abnehmen" as the injuries: a reader that takes words it does not know as
