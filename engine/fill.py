@@ -50,6 +50,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pydantic import JsonValue, ValidationError
 
+from engine import gloss
 from engine.commands import SetSlot
 from engine.extract import Empty, Invalid, Parser, copied, declines, fold
 from engine.models import Slots
@@ -265,13 +266,17 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
     # a slot's value counts only where its cue words name it, or where its values name it by
     # themselves (`alone`): with neither possible, no parser is built or run
     asked_slot = state.slot if state is not None else None
+    # cue words are English and the flow's own: a message in another language names a slot in its
+    # English gloss too ("dreimal die Woche" is "3 times per week", engine/gloss.py)
+    glossed = gloss.in_english(text)
+    said_folded = heard.folded if glossed == text else f"{heard.folded} | {fold(glossed)}"
     if not any(
-        d.ahead.slot != asked_slot and (d.ahead.alone or (d.cue is not None and d.cue.search(heard.folded)))
+        d.ahead.slot != asked_slot and (d.ahead.alone or (d.cue is not None and d.cue.search(said_folded)))
         for d in _table(flow).declared
     ):
         return Filled([], text)
     candidates = _open(flow, slots, asked_slot)
-    if not any(c.declared_alone or (c.cue is not None and c.cue.search(heard.folded)) for c in candidates):
+    if not any(c.declared_alone or (c.cue is not None and c.cue.search(said_folded)) for c in candidates):
         return Filled([], text)
     parts = clauses(text)[:MAX_CLAUSES]
     asked = state.parser(slots) if state is not None else None
@@ -297,14 +302,14 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
     # the asked slot's own reader of its values said out of turn, if the flow declares one
     own = next((d for d in _table(flow).declared if d.ahead.slot == asked_slot), None)
     for c in candidates:
-        if not c.whole or not ((c.cue is not None and c.cue.search(heard.folded)) or c.alone):
+        if not c.whole or not ((c.cue is not None and c.cue.search(said_folded)) or c.alone):
             continue  # what it would read could not count: no parser run
         said_whole = _value(c.parser, text)
         # the value the asked question reads in the message is its answer, not another slot's too
         if (
             said_whole is not None
             and said_whole != answer
-            and ((c.cue is not None and c.cue.search(heard.folded)) or (c.alone and not _number(said_whole)))
+            and ((c.cue is not None and c.cue.search(said_folded)) or (c.alone and not _number(said_whole)))
         ):
             whole[c.slot] = said_whole
     # a clause that declines the asked question ("none, and i'm free mon and thu evenings" at the allergies
@@ -328,6 +333,8 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
         if found_here is not None and found_here is not _FAILED and not echo and not copied(found_here, clause.text, words=1):
             asked_also.add(i)  # read, even if refused alone ("sunday mornings": one day of the two planned)
         folded = fold(clause.text)
+        if glossed != text and (english := gloss.in_english(clause.text)) != clause.text:
+            folded = f"{folded} | {fold(english)}"
         # a clause that names the asked slot, and its parser reads, is its answer whatever else it names;
         # another slot its cue names there reads its own value too ("4x a week for an hour" at the days
         # question: the minutes are 60), the clause staying the question's
