@@ -24,6 +24,7 @@ from babel import Locale
 from wordfreq import zipf_frequency
 
 from engine.cues import CueTable, fold_same_length, load_cues, phrase_pattern, replace_folded
+from engine.numwords import spelled_out
 
 GLOSS_FILE = Path(__file__).parent / "data" / "gloss.yaml"
 LANGUAGES = ("es", "fr", "de", "it", "pt")
@@ -100,6 +101,13 @@ def in_english(text: str) -> str:
     if _keys().isdisjoint(_WORD.findall(folded)):
         return text
     frames, pattern, english = _compiled()
+    if not _FRAME_STARTS.isdisjoint(_WORD.findall(folded)):
+        # a clock range said in words ("das nove às onze", "de cinco a siete") is framed in digits
+        # (the words glossed first: a weekday is no ordinal, "quinta das nove" is no "5ª das 9")
+        worded = replace_folded(text, pattern, lambda m, typed: english[m.group()])
+        spelled = spelled_out(worded)
+        if spelled != worded and any(frame.search(fold_same_length(spelled)) for frame, _ in frames):
+            text = spelled
     for frame, said in frames:
         text = replace_folded(text, frame, _framed(said))
     return replace_folded(text, pattern, lambda m, typed: english[m.group()])
