@@ -124,34 +124,6 @@ def _self_correction() -> re.Pattern[str]:
 _NEGATED_NUMBER = re.compile(r"\b(?:not|no|nicht|pas|non|n[aã]o)\s+-?\d+(?:[.,]\d+)?\b", re.I)
 
 
-# "3 or 4", "40-50 min", "4, maybe 5", "between 10 and 15": a range or an alternative going up. Where a
-# number is a fact the user estimates ("about 15-20 min late", "10 or 11 days ago") the first is the answer;
-# where it is a choice the bot acts on (days to plan, a rating) it is asked about instead (never guessed):
-# the generic integer reader and the rating keep reading it as several numbers.
-_NUM = r"\d++(?:[.,]\d+)?+"
-_RANGE = re.compile(
-    rf"(?<![\w.,])({_NUM})\s*+(?:[-–]|(?:,\s*+)?(?:to|or|maybe|perhaps|possibly|o|ou|oder|bis|a|à|al|até|tal vez|"
-    rf"quiz[aá]s|vielleicht|peut-[eê]tre|forse|talvez)(?![\w]))\s*+({_NUM})(?![\w.,]\d)"
-    rf"|(?<![\w])(?:between|entre|zwischen|tra|fra)\s++({_NUM})\s*+(?:and|y|und|et|e)\s++({_NUM})(?![\w.,]\d)",
-    re.I,
-)
-
-
-def _first_of(m: re.Match[str]) -> str:
-    low, high = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
-    return low if _number(high) > _number(low) else m.group(0)
-
-
-def first_of_range(text: str) -> str:
-    """`text` with each range or alternative of numbers said as its first number ("40-50 min" -> "40 min")."""
-    return _RANGE.sub(_first_of, text) if any(c.isdigit() for c in text) else text
-
-
-def answer_numbers(text: str) -> list[float]:
-    """`numbers(text)`, a range or an alternative counting once, as its first number ("3 or 4" -> [3])."""
-    return written_numbers(first_of_range(spelled_out(text)))
-
-
 def said_number(text: str) -> list[float]:
     """The numbers a message gives as its answer: number words read, a scale ("3 out of 5") and a
     number taken back ("15, no wait, 16"; "3 (not 4)") left out. Several distinct ones are unclear."""

@@ -355,6 +355,8 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
             found.setdefault(c.slot, []).append((i, read))
             if mine:
                 shared.add(i)
+            if read == found_here:
+                asked_also.discard(i)  # one value the two slots read in the same words: the other slot's
     sets: list[SetSlot] = []
     taken: set[int] = set()
     for c in candidates:

@@ -17,7 +17,7 @@ from pydantic import Field, model_validator
 
 from engine import Slots, listed_choice
 from engine.echo import read_yes_no_to
-from engine.extract import Invalid, Parser, answer_numbers, first_of_range, fold, numbers
+from engine.extract import Invalid, Parser, fold, numbers
 from engine.extract import read_yes_no as _read_yes_no
 from engine.numwords import spelled_out
 from flows.shared.no_answer import words_answer
@@ -190,7 +190,7 @@ def in_asked_unit(q: Question | None, text: str) -> int | Invalid | None:
         day = _DAYS_AGO.search(fold(text))
         if day is not None and not numbers(text):
             return 2 if day.group(1) else 1 if day.group(2) else 0
-    said = _AMOUNT.search(first_of_range(spelled_out(fold(text)))) if asked is not None else None
+    said = _AMOUNT.search(spelled_out(fold(text))) if asked is not None else None
     if asked is None or said is None:
         return None
     unit, to = _UNIT_WORDS[said.group("unit")], _UNIT_WORDS[asked.group(1)]
@@ -213,7 +213,7 @@ def number_parser(s: ClarificationSlots) -> Parser:
             problem = out_of_bounds(q, converted) if q else None
             return Invalid(f"{problem}.") if problem else converted
         # "iphone 12 mini, about 20": the 12 is the phone's name, no number said to this question
-        found = answer_numbers(without_names(s.questions, q, text) if q else text)
+        found = numbers(without_names(s.questions, q, text) if q else text)
         if not found:
             return None  # an LLM may still read "Tiramisu" as 13
         if len(set(found)) > 1:
