@@ -452,8 +452,14 @@ _NEVER_IN_A_NAME = frozenset({"a", "an", "the", "is", "are", "am", "to", "for", 
                               "what", "how"})  # fmt: skip
 
 
+# the small words inside names ("de la", "van der", "bin", "dos")
+_NAME_PARTICLES = frozenset({"de", "del", "della", "la", "le", "van", "von", "der", "den", "da", "das", "do", "dos",
+                             "di", "du", "y", "e", "bin", "ibn", "al", "el", "ben", "mac", "st"})  # fmt: skip
+
+
 def person_name() -> Parser:
-    """Names from "my name is X", "I'm X", "call me X", or a bare one-to-three-word name."""
+    """Names from "my name is X", "I'm X", "call me X", or a bare name: one to three words, or four or
+    five typed as a name ("Ana de la Cruz")."""
 
     def rule(text: str) -> object:
         m = _NAME_CUES.search(text)
@@ -464,11 +470,18 @@ def person_name() -> Parser:
             return None
         bare = text.strip().strip(".!")
         tokens = bare.split()
-        if 1 <= len(tokens) <= 3 and all(re.fullmatch(r"[^\W\d_][\w'-]*", w) for w in tokens):
+        # four or five words are a name only as one is typed: capitals, or a particle ("Ana de la Cruz",
+        # "María José García Ruiz"); up to three may be typed in lower case ("anna lena")
+        typed_as_a_name = len(tokens) <= 3 or (
+            len(tokens) <= 5 and all(w[:1].isupper() or w.lower() in _NAME_PARTICLES for w in tokens)
+        )
+        if tokens and typed_as_a_name and all(re.fullmatch(r"[^\W\d_][\w'-]*", w) for w in tokens):
             if tokens[0].lower() in _NOT_NAMES or read_yes_no(tokens[0]) is not None:
                 return None
             if any(w.lower() in _NEVER_IN_A_NAME for w in tokens):
                 return None  # "thanks a lot", "not a clue": words no name is made of
+            if any(w[:1].isupper() for w in tokens):
+                return " ".join(tokens)  # typed with capitals: as typed ("Ana de la Cruz", "McKay")
             return " ".join(w[:1].upper() + w[1:] for w in tokens)
         return None
 

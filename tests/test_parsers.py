@@ -599,4 +599,5 @@ def test_a_language_marked_native_is_no_answer_to_the_target_question() -> None:
 @pytest.mark.parametrize("text", ["thanks a lot", "thank you", "not a clue"])
 def test_words_no_name_is_made_of_are_no_name(text: str) -> None:
     assert person_name()(text) is None
-    assert person_name()("Jan van Dijk") == "Jan Van Dijk"  # particles stay
+    assert person_name()("Jan van Dijk") == "Jan van Dijk"  # particles stay, as typed
+    assert person_name()("Ana de la Cruz") == "Ana de la Cruz"  # four words typed as a name
