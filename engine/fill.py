@@ -330,7 +330,12 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
         # as the equipment, "abnehmen" as the injuries: a reader that takes words it does not know as
         # typed) unless the slot's own `Ahead` reader reads them ("sore shoulder from the bench" is an injury)
         echo = answers and copied(found_here, clause.text, words=1) and not _own_reads(own, slots, clause.text)
-        if found_here is not None and found_here is not _FAILED and not echo and not copied(found_here, clause.text, words=1):
+        if (
+            found_here is not None
+            and found_here is not _FAILED
+            and not echo
+            and not copied(found_here, clause.text, words=1)
+        ):
             asked_also.add(i)  # read, even if refused alone ("sunday mornings": one day of the two planned)
         folded = fold(clause.text)
         if glossed != text and (english := gloss.in_english(clause.text)) != clause.text:

@@ -28,7 +28,10 @@ _ALIASES = (
     "@alias stone = st",
     "@alias pound = libra = libras = livre = livres = pfund = libbra = libbre",
 )
-_UNIT = r"kg|kgs|kilos?|kilogram(?:me)?s?|quilos?|chil[oi]|lbs?|pounds?|libras?|livres?|pfund|libbr[ae]|stones?|(?<=[\d\s])st"
+_UNIT = (
+    r"kg|kgs|kilos?|kilogram(?:me)?s?|quilos?|chil[oi]|lbs?|pounds?|libras?|livres?|pfund|libbr[ae]|stones?"
+    r"|(?<=[\d\s])st"
+)
 # "11 st 4 lb", and "12 stone 4": after stone a small number alone is its pounds
 _POUNDS = r"\s*(\d+)\s*(?:lbs?|pounds?)\b|(?:(?<=st)|(?<=stone)|(?<=stones))\s+(\d{1,2})(?![\w.,]|\s*(?:%|x\b|kg|kilo))"
 # a number right after a foot mark is the inches of a height: "5'10"

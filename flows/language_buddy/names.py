@@ -125,9 +125,12 @@ def parse_name(text: str) -> object:
     if len(tokens) > 4 or (len(tokens) > 1 and "," in tokens[0]):
         # "Maria, i'm Brazilian and want to learn english": a capitalised name as the message's first clause
         first = bare.split(",", 1)[0].split()
-        if 1 <= len(first) <= 3 and all(re.fullmatch(_WORD, w) and w[:1].isupper() for w in first):
-            if not _not_a_name(first[0]):
-                return _tidy(first) or None
+        if (
+            1 <= len(first) <= 3
+            and all(re.fullmatch(_WORD, w) and w[:1].isupper() for w in first)
+            and not _not_a_name(first[0])
+        ):
+            return _tidy(first) or None
         return None
     if not tokens:
         return None
