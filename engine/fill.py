@@ -104,6 +104,8 @@ _SPLIT = re.compile(
 )
 # the joining word a clause may start with: not part of what it says
 _LEAD = re.compile(r"^(?:and|but|also|plus|btw|y|pero|und|aber|et|mais|e|ma|mas|però|tambien|también)\s+", re.I)
+# the words that join one more item to a list ("peanuts and soy"), not a contrast ("but")
+_AND = re.compile(r"and|y|und|et|e|plus|&", re.I)
 MAX_CLAUSES = 12
 
 
@@ -291,6 +293,7 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
     asked_also: set[int] = set()
     # clauses that answer the asked question and give another slot's value as well: never taken from it
     shared: set[int] = set()
+    answered: set[int] = set()
 
     def asked_reads(typed: str) -> object:
         if typed not in asked_read:
@@ -326,6 +329,8 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
         if declined is not None and i != declined:
             found_here = None
         answers = asked is not None and not asked.greedy and _answers(found_here)
+        if answers:
+            answered.add(i)
         # words the asked parser only copies back are no answer beside a slot that reads them ("Monday"
         # as the equipment, "abnehmen" as the injuries: a reader that takes words it does not know as
         # typed) unless the slot's own `Ahead` reader reads them ("sore shoulder from the bench" is an injury)
@@ -364,6 +369,8 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
                 asked_also.discard(i)  # one value the two slots read in the same words: the other slot's
     sets: list[SetSlot] = []
     taken: set[int] = set()
+    # the clauses some slot reads, or the asked question answers
+    claimed = {i for reads in found.values() for i, _ in reads} | answered | unclear
     for c in candidates:
         if c.slot in whole:
             if (stored := _stored(flow, slots, c.slot, whole[c.slot])) is not None:
@@ -380,10 +387,23 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
             value = _value(c.parser, span)
             if value is None:
                 continue  # several values, none for the whole: not guessed
+        # a list the joining words cut ("allergic to peanuts and soy"): the next clause, joined by "and" and
+        # read by no one, is the list's when the span to it reads more
+        more = [i for i, _ in reads]
+        while (
+            last + 1 < len(parts)
+            and last + 1 not in claimed
+            and _AND.fullmatch(text[parts[last].end : parts[last + 1].start].strip())
+        ):
+            longer = _value(c.parser, text[parts[first].start : parts[last + 1].end])
+            if longer is None or longer == value or not isinstance(longer, list):
+                break
+            value, last = longer, last + 1
+            more.append(last)
         if (stored := _stored(flow, slots, c.slot, value)) is None:
             continue
         sets.append(SetSlot(words=text[parts[first].start : parts[last].end], slot=c.slot, value=stored))
-        taken.update(i for i, _ in reads if i not in shared)
+        taken.update(i for i in more if i not in shared)
     if not sets and not unclear:
         return Filled([], text)
     rest = _rest(text, parts, taken | unclear)

@@ -66,11 +66,11 @@ _FOODS = {
     "fish": ("fish",),
 }
 _ALLERGY = re.compile(
-    r"(?<!\w)(?:allerg\w*|intoleran\w*|\w+intolerant|unvertr\w*|sensitive to|celiac|coeliac|can'?t (?:eat|have))"
+    r"(?<!\w)(?:all?erg\w*|intoleran\w*|\w+intolerant|unvertr\w*|sensitive to|celiac|coeliac|can'?t (?:eat|have))"
 )
 _NO_ALLERGY = re.compile(
     r"^(?:no|nope|none|zero|sin|ninguna|keine|pas d'?|aucune|niente|nessuna|nenhuma|sem)\s+(?:\w+\s+)?"
-    r"(?:allerg\w*|intoleran\w*)$"
+    r"(?:all?erg\w*|intoleran\w*)$"
 )
 
 

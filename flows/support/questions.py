@@ -186,7 +186,7 @@ def in_asked_unit(q: Question | None, text: str) -> int | Invalid | None:
     A month has no whole number of days: asked again rather than guessed.
     """
     asked = _ASKED_UNIT.search(fold(q.text)) if q is not None and q.type == "number" else None
-    if asked is not None and _UNIT_WORDS[asked.group(1)] == "day" and "ago" in fold(q.text):
+    if asked is not None and q is not None and _UNIT_WORDS[asked.group(1)] == "day" and "ago" in fold(q.text):
         day = _DAYS_AGO.search(fold(text))
         if day is not None and not numbers(text):
             return 2 if day.group(1) else 1 if day.group(2) else 0
