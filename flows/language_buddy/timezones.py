@@ -21,6 +21,7 @@ from typing import Annotated
 from pydantic import AfterValidator, BeforeValidator
 
 from engine.extract import Invalid, Parser, fold
+from engine.numwords import spelled_out
 from flows.language_buddy.geonames import city_names, city_zones, sentence_names
 from flows.language_buddy.places import iana_zones, place_tables
 from flows.language_buddy.text import PLACE_SUGGEST_SCORE, alias_pattern, closest_name, trim
@@ -258,10 +259,23 @@ def _offset(m: re.Match[str]) -> str | Invalid:
     return offset_zone(m.group("sign").replace("−", "-"), int(m.group("h")), int(m.group("m") or 0))
 
 
+# an offset said in words, in the six languages: "gmt minus 5", "utc plus two", "UTC más 3", "GMT moins 4"
+_SIGN_WORD = re.compile(r"(?<!\w)(utc|gmt)\s*+(plus|mas|mais|piu|minus|menos|moins|meno)\s++(?=\w)")
+_MINUS = frozenset({"minus", "menos", "moins", "meno"})
+
+
+def _offset_in_words(t: str) -> str:
+    """`t` (folded) with an offset said in words written as one: "gmt minus five" -> "gmt-5"."""
+    if _SIGN_WORD.search(t) is None:
+        return t
+    signed = _SIGN_WORD.sub(lambda m: m.group(1) + ("-" if m.group(2) in _MINUS else "+"), t)
+    return fold(spelled_out(signed))
+
+
 def parse_timezone(text: str) -> object:
     """IANA names, whole-hour UTC/GMT offsets and major cities -> an IANA name; ambiguity -> Invalid."""
     raw = trim(text)
-    t = fold(raw)
+    t = _offset_in_words(fold(raw))
     if t in ("utc", "z", "utc+0", "gmt+0", "utc0", "utc±0"):
         return "UTC"
     place = _PLACE_CUES.sub("", t)
@@ -326,7 +340,7 @@ _MOVED = re.compile(
 
 def timezone_in(text: str) -> str | Invalid | None:
     """A zone named in a sentence: a UTC offset, an IANA name, or a place after "in", "from", "to"."""
-    t = fold(text)
+    t = _offset_in_words(fold(text))
     if m := _OFFSET_IN.search(t):
         return _offset(m)
     for m in _IANA_IN.finditer(t):
