@@ -150,12 +150,27 @@ def _number(written: str) -> float:
     return float(written.replace(",", "."))
 
 
+_NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+                 "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen",
+                 "twenty")  # fmt: skip
+
+
+def _misspelt_number(text: str) -> list[float]:
+    """A number word typed wrong, when it is the whole message ("thre", "fourr", "sevn"): the number whose
+    word is spelled closest, if close enough. A word of English ("tree", "for", "ate") is that word."""
+    word = fold(text).strip(" .!?")
+    if not (3 <= len(word) <= 9 and word.isalpha() and word.isascii()) or _zipfs(word)[0] >= _A_WORD:
+        return []
+    close = difflib.get_close_matches(word, _NUMBER_WORDS, n=1, cutoff=0.8)
+    return [float(_NUMBER_WORDS.index(close[0]))] if close else []
+
+
 def integer(lo: int | None = None, hi: int | None = None, unit: str = "") -> Parser:
     span = f" from {lo} to {hi}" if lo is not None and hi is not None else ""
     expects = f"a whole number{span}{' ' + unit if unit else ''}"
 
     def rule(text: str) -> object:
-        found = said_number(text)
+        found = said_number(text) or _misspelt_number(text)
         if not found:
             return None
         if len({*found}) > 1:

@@ -15,6 +15,7 @@ from engine import Ahead
 from engine.askback import greets
 from engine.extract import Parser, fold
 from flows.fitness.anytime import CLOSED
+from flows.fitness.food import FOODS
 from flows.fitness.limits import limitation_in
 from flows.fitness.profile import FitnessSlots
 from flows.fitness.readers import EQUIPMENT, goal_named, parse_equipment, weekdays_in
@@ -54,17 +55,6 @@ def _equipment(text: str) -> object:
     return found if isinstance(found, list) and found and all(f in EQUIPMENT for f in found) else None
 
 
-# the foods people cannot eat, as the allergies are kept, by what they are called in six languages
-_FOODS = {
-    "gluten": ("gluten", "glúten", "glutine", "wheat"),
-    "lactose": ("lactose", "laktose", "lactosa", "lattosio", "dairy", "milk"),
-    "nuts": ("nuts", "nut", "nüsse", "nuss", "nueces", "noci", "nozes", "tree nuts"),
-    "peanuts": ("peanuts", "peanut", "erdnüsse", "cacahuetes", "maní", "arachidi", "amendoim"),
-    "shellfish": ("shellfish", "shrimp", "shrimps", "prawns", "mariscos", "crustacés", "frutti di mare"),
-    "eggs": ("eggs", "egg", "eier", "huevos", "uova", "ovos"),
-    "soy": ("soy", "soja", "soia"),
-    "fish": ("fish",),
-}
 _ALLERGY = re.compile(
     r"(?<!\w)(?:all?erg\w*|intoleran\w*|\w+intolerant|unvertr\w*|sensitive to|celiac|coeliac|can'?t (?:eat|have))"
 )
@@ -82,7 +72,7 @@ def _allergies(text: str) -> object:
         return []
     if not _ALLERGY.search(t):
         return None
-    found = [food for food, names in _FOODS.items() if any(re.search(_food(n), t) for n in names)]
+    found = [food for food, names in FOODS.items() if any(re.search(_food(n), t) for n in names)]
     return found or None
 
 

@@ -10,6 +10,7 @@ import re
 from functools import cache
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter
+from wordfreq import zipf_frequency
 
 from engine.extract import Invalid, Parser, choice, fold
 from flows.fitness.profile import Diet
@@ -143,6 +144,19 @@ _ALLERGY_CUE = re.compile(r"\b(?:i'm|i am) allergic to ([^.;!?]+)|\ballerg(?:y|i
 _CLAUSE_START = re.compile(r"(?<!\s)\s*+(?:,|\band\b|\bbut\b)?\s*+\b(?:i|i'm|i am|my|but|please)\b")
 
 
+# the foods people cannot eat, as the allergies are kept, by what they are called in six languages
+FOODS: dict[str, tuple[str, ...]] = {
+    "gluten": ("gluten", "glúten", "glutine", "wheat"),
+    "lactose": ("lactose", "laktose", "lactosa", "lattosio", "dairy", "milk"),
+    "nuts": ("nuts", "nut", "nüsse", "nuss", "nueces", "noci", "nozes", "tree nuts"),
+    "peanuts": ("peanuts", "peanut", "erdnüsse", "cacahuetes", "maní", "arachidi", "amendoim"),
+    "shellfish": ("shellfish", "shrimp", "shrimps", "prawns", "mariscos", "crustacés", "frutti di mare"),
+    "eggs": ("eggs", "egg", "eier", "huevos", "uova", "ovos"),
+    "soy": ("soy", "soja", "soia"),
+    "fish": ("fish",),
+}
+
+
 def allergies_in(text: str) -> list[str] | None:
     m = _ALLERGY_CUE.search(fold(text))
     if not m:
@@ -168,5 +182,18 @@ def parse_allergies(text: str) -> object:
         return Invalid("Which foods? For example “nuts, shellfish”, or say “none”.")
     # "lactose intolerant, that's it": the words closing the list are no food
     listed = allergies_in(text) or items(without_trailing_fillers(text))
-    foods = [_ALLERGY_WORDS.sub("", item).strip() for item in listed]
+    foods = [_known_food(_ALLERGY_WORDS.sub("", item).strip()) for item in listed]
     return [f for f in foods if f] or None
+
+
+def _known_food(item: str) -> str:
+    """A food by the name the allergies are kept under, when it is one said in another language ("Nüsse" ->
+    "nuts"); anything else as listed (an allergy the table does not know is still one)."""
+    folded = fold(item)
+    if zipf_frequency(folded, "en", wordlist="small") >= _ENGLISH_WORD:
+        return item  # an English name is kept as said ("milk" stays milk, not lactose)
+    return next((food for food, names in FOODS.items() if any(fold(n) == folded for n in names)), item)
+
+
+# how often a word is used in English (wordfreq's zipf scale) to be an English word ("milk" 5.2, "nusse" 0)
+_ENGLISH_WORD = 3.0

@@ -273,9 +273,18 @@ def _offset_in_words(t: str) -> str:
 
 
 def parse_timezone(text: str) -> object:
-    """IANA names, whole-hour UTC/GMT offsets and major cities -> an IANA name; ambiguity -> Invalid."""
+    """IANA names, whole-hour UTC/GMT offsets and major cities -> an IANA name; ambiguity -> Invalid.
+    An offset said in words ("gmt minus 5") is read when nothing else is ("MEZ, also UTC plus eins": MEZ)."""
+    found = _parse_timezone(text)
+    if (found is None or isinstance(found, Invalid)) and (worded := _offset_in_words(fold(text))) != fold(text):
+        again = _parse_timezone(worded)
+        return found if again is None else again
+    return found
+
+
+def _parse_timezone(text: str) -> object:
     raw = trim(text)
-    t = _offset_in_words(fold(raw))
+    t = fold(raw)
     if t in ("utc", "z", "utc+0", "gmt+0", "utc0", "utc±0"):
         return "UTC"
     place = _PLACE_CUES.sub("", t)
@@ -339,8 +348,15 @@ _MOVED = re.compile(
 
 
 def timezone_in(text: str) -> str | Invalid | None:
-    """A zone named in a sentence: a UTC offset, an IANA name, or a place after "in", "from", "to"."""
-    t = _offset_in_words(fold(text))
+    """A zone named in a sentence: a UTC offset, an IANA name, or a place after "in", "from", "to"; an
+    offset said in words when nothing else is."""
+    found = _timezone_in(fold(text), text)
+    if found is None and (worded := _offset_in_words(fold(text))) != fold(text):
+        return _timezone_in(worded, text)
+    return found
+
+
+def _timezone_in(t: str, text: str) -> str | Invalid | None:
     if m := _OFFSET_IN.search(t):
         return _offset(m)
     for m in _IANA_IN.finditer(t):
