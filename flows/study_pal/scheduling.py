@@ -133,6 +133,10 @@ def plan(ctx: Ctx) -> None:
         s.window = default_window(timewindow.now())
         s.used_default = True
     course = get_course(course_path(ctx.resources))
+    if not s.subjects and not s.revise and not s.again:
+        # the subjects said beside the time ("saturday 10-12, limits first then derivatives")
+        s.subjects = read_subjects(ctx.text, course)
+        s.subject = ", ".join(s.subjects) or None
     memo = ctx.shared(StudyMemory).last_plan if s.revise or s.again else None
     weak = ctx.shared(StudyMemory).analysis
     topics: list[Topic]
