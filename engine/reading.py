@@ -18,6 +18,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from engine import askback, corrections, extract, requests
+from engine import said as said_module
 from engine.amend import amendments
 from engine.askback import COMING_BACK, REMARKS, WAITING, greets, may_ask, question_back, small_talk, talk_beside
 from engine.bot import Bot
@@ -39,6 +41,7 @@ from engine.commands import (
     YesNo,
 )
 from engine.corrections import correction_commands
+from engine.cues import in_english_cues
 from engine.extract import Invalid, Parser, copied, fold, read_yes_no
 from engine.fill import ahead_commands
 from engine.flow import Flow
@@ -172,6 +175,19 @@ def facts_ahead(
     # a clause ends before its punctuation: the message's question mark is the rest's when it ends the message
     asking = text.rstrip().endswith("?") and fold(text).rstrip(" ?!.").endswith(fold(rest).rstrip(" ?!."))
     return sets, "" if asks_agreement(rest + "?" if asking else rest) else rest
+
+
+def warm_up() -> None:
+    """Build every table the read stage reads now, not inside the first turn that needs one.
+
+    A server, or a parent process that forks workers, calls this once at start: built on a
+    message, the word tables, command phrases, small talk, requests and correction words cost
+    about a second inside that turn, while the session's other writers wait for it.
+    """
+    extract.warm_up()
+    for build in (said_module._table, said_module._wrapping, askback._table, requests._table, corrections._words):
+        build()
+    in_english_cues("warm up")
 
 
 def _paused(session: SessionState) -> str | None:

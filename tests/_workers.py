@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from sqlalchemy import event
 
 from engine import Bot, ConflictError, Engine, Registry, SqlStore, default_registry
-from engine.extract import warm_up
+from engine.reading import warm_up
 from engine.runtime import TurnResult
 from engine.turn import Turn
 from flows.language_buddy.bot import FEEDBACK
