@@ -323,6 +323,9 @@ onboarding = Flow(
                 "Type “yes” to save, or “no” to change it.",
             ],
             ask_if_filled=True,
+            # no answer after the reprompts is no "no": the onboarding pauses with everything kept,
+            # instead of asking what to change (the default skip took the "change" branch)
+            fallback="cancel",
         ),
         Ask(
             "amend",
