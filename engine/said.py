@@ -579,18 +579,7 @@ def asks_agreement(text: str) -> bool:
     t = _table()
     if all(any(form == "" or form in t.tags for form in forms) for forms in parts) and text.rstrip().endswith("?"):
         return True
-    return all(_made_of(words, t.courtesy) for words in _split(text))
-
-
-def _made_of(words: tuple[str, ...], phrases: frozenset[str]) -> bool:
-    """Whether `words` are one or more of `phrases` end to end ("thank you so much" aside)."""
-    ws = list(words)
-    while ws:
-        n = next((n for n in (3, 2, 1) if len(ws) >= n and " ".join(ws[:n]) in phrases), 0)
-        if not n:
-            return False
-        ws = ws[n:]
-    return True
+    return all(_segmented(list(words), t.courtesy, frozenset()) is True for words in _split(text))
 
 
 def unwrapped(text: str) -> str | None:
