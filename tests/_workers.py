@@ -188,7 +188,7 @@ def race(args: argparse.Namespace) -> None:
         played += 1
         return run(turn)
 
-    Turn.run = counted  # type: ignore[method-assign]
+    Turn.run = counted  # type: ignore[method-assign,assignment]
     warm_up()
     print("ready", flush=True)
     sys.stdin.readline()  # the start signal: both workers are open and waiting
