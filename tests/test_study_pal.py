@@ -262,6 +262,35 @@ def test_another_topic_named_as_a_question_is_answered_but_a_number_with_a_quest
     assert chat.say("7?").reply.startswith("Correct!")
 
 
+@pytest.mark.parametrize(
+    "text", ["derivatives please", "actually I need derivatives", "mostly derivatives and integrals"]
+)
+def test_another_topic_said_instead_of_an_answer_is_a_switch_not_an_attempt(chat: Chat, text: str) -> None:
+    chat.say("teach me limits")
+    r = chat.say(text)
+    assert "Not quite" not in r.reply and r.slots["attempts"] == 0 and chat.records("exercise") == []
+    assert r.reply.startswith("Derivatives builds on Limits") and r.slots["offer"] == "limits"
+
+
+@pytest.mark.parametrize("text", ["wait my mom is calling me", "sorry my laptop froze again"])
+def test_talk_that_is_no_attempt_at_the_exercise_uses_no_try(chat: Chat, text: str) -> None:
+    chat.say("teach me limits")
+    r = chat.say(text)
+    assert "doesn't look like an answer to the exercise" in r.reply and "a number or an expression" in r.reply
+    assert (r.state, r.slots["attempts"]) == ("exercise", 0) and chat.records("exercise") == []
+    assert chat.say("7").reply.startswith("Correct!")
+
+
+@pytest.mark.parametrize(
+    ("text", "correct"),
+    [("the function gets close to seven", True), ("it doesn't exist", False), ("no idea", False), ("infinity", False)],
+)
+def test_attempts_in_words_are_graded(chat: Chat, text: str, correct: bool) -> None:
+    chat.say("teach me limits")
+    r = chat.say(text)
+    assert r.reply.startswith("Correct!" if correct else "Not quite")
+
+
 def test_continue_takes_the_lesson_up_where_it_stopped(chat: Chat) -> None:
     chat.say("teach me derivatives")
     chat.say("no")  # no prerequisite first

@@ -12,6 +12,7 @@ from text_to_num import alpha2digit
 
 from engine import picked
 from engine.extract import read_yes_no
+from engine.said import says_unsure
 from flows.study_pal.course import (
     Exercise,
 )
@@ -142,3 +143,31 @@ def check_answer(exercise: Exercise, text: str) -> bool:
         if want in ("yes", "no") and yes_or_no(text) == want:
             return True
     return False
+
+
+# Answers in words a student may give to a math exercise ("it doesn't exist", "infinity"): wrong or
+# right, they are attempts to grade, not talk about something else.
+_MATH_WORDS = re.compile(
+    r"\b(?:infinity|infinite|undefined|dne|does ?n[o']t exist|no limit|not defined|zero|none|nothing|constant)\b"
+)
+_MATH_MARKS = re.compile(r"[\d^+*/=()√π∞]|\b[xynt]\b")
+
+
+def has_math(said: str) -> bool:
+    """Whether `said` (spelled_out already) holds a number, an operator or a variable."""
+    return bool(_MATH_MARKS.search(said))
+
+
+def attempted(exercise: Exercise, text: str) -> bool:
+    """Whether a reply is an attempt at `exercise`, right or wrong: something of its answer's kind
+    (an option, a yes or no, a number or an expression, a math word). "derivatives please" or "like
+    3 evenings a week" at "What is lim (2x + 1)?" are about something else and use no attempt; a
+    one-word reply or not knowing ("no idea") is taken as an attempt (graded, not refused)."""
+    if len(text.split()) <= 1 or says_unsure(text):
+        return True  # "no idea" is a wrong answer, as a quiz reads it
+    if exercise.options is not None:
+        return _option_letter(text, exercise.options) is not None or bool(re.search(r"\d", text))
+    if any(yes_or_no(a) for a in exercise.answers or []) and yes_or_no(text) is not None:
+        return True
+    said = spelled_out(text)
+    return has_math(said) or bool(_MATH_WORDS.search(said))

@@ -24,7 +24,7 @@ from flows.study_pal.lesson import (
     in_exercise,
     title_of,
 )
-from flows.study_pal.marking import spelled_out, yes_or_no
+from flows.study_pal.marking import attempted, has_math, spelled_out, yes_or_no
 from flows.study_pal.mastery import percent
 from flows.study_pal.memory import StudyMemory
 from flows.study_pal.subjects import named_subjects
@@ -41,6 +41,23 @@ def concept_parser(s: TutoringSlots) -> Parser:
         return course.find(text) or picked(text, course.order)
 
     return Parser(rule, f"a topic: {course.menu()}")
+
+
+def exercise_parser(s: TutoringSlots) -> Parser:
+    """The answer to the current exercise, right or wrong, as typed; a reply that is no attempt at
+    it (flows/study_pal/marking.py `attempted`) is refused, so it is graded as nothing and uses no try."""
+    exercise = current_chunk(s).exercise if in_exercise(s) else None
+
+    def rule(text: str) -> object:
+        t = text.strip()
+        if exercise is None or attempted(exercise, t):
+            return t or None
+        kind = "the letter of an option" if exercise.is_choice else "a number or an expression"
+        return Invalid(
+            f"That doesn't look like an answer to the exercise. Type {kind}, or say 'hint' or 'show me the answer'."
+        )
+
+    return Parser(rule, "your answer to the exercise", greedy=True)
 
 
 _INSIST = re.compile(r"\b(anyway|anyways|insist|straight|directly|right away|just teach|skip (?:it|that))\b", re.I)
@@ -194,6 +211,10 @@ def change_topic(ctx: Ctx) -> str | None:
     course = course_of(s)
     # "that's all for limits, can you help me with derivatives?": the topic after the request
     request = _LESSON_REQUEST.search(ctx.text)
+    if request is None and (
+        not in_exercise(s) or is_question(ctx.text) or attempted(current_chunk(s).exercise, ctx.text)
+    ):
+        return None  # no request, and no bare topic said instead of an answer ("derivatives please")
     named = (course.find(ctx.text[request.start() :]) if request else None) or course.find(ctx.text)
     if named is None:
         return None
@@ -241,7 +262,7 @@ def is_question(text: str) -> bool:
     return bool(_QUESTION.search(text))
 
 
-_MATH = re.compile(r"\d|[=^/*+()]|\b[a-z]\b", re.I)
+_LETTER = re.compile(r"\b[a-z]\b", re.I)  # an option letter
 
 
 def asks_back(text: str) -> bool:
@@ -249,7 +270,8 @@ def asks_back(text: str) -> bool:
     words, and no number, symbol, option letter or yes/no in it ("4?", "c?", "yes?" are answers)."""
     if not text.rstrip().endswith("?") or len(text.split()) < 3:
         return False
-    return not _MATH.search(spelled_out(text)) and yes_or_no(text) is None
+    said = spelled_out(text)
+    return not (has_math(said) or _LETTER.search(said)) and yes_or_no(text) is None
 
 
 _NOT_OFF_TOPIC = {"Math", "Algebra", "Linear algebra", "Geometry", "Trigonometry", "Statistics"}

@@ -21,9 +21,12 @@ neither an exit nor an answer), something
 this course cannot teach or small talk (said so, the same question again), "show me the
 answer" or giving up, "I give up" (revealed with the hint's explanation, scored 0 as not
 solved, then the next part), the motivator (encouragement, then the same question again),
-a request for another topic, "give me another" / "the next one" (skip the exercise), "hint"
+a request for another topic (or another topic named instead of an answer: "derivatives
+please"), "give me another" / "the next one" (skip the exercise), "hint"
 (the hint, not an attempt), a question about the lesson (answered from the course; same
 chunk; "how many are left?" gets the progress), and a "thanks" that is not an answer.
+A reply that is no attempt at the exercise (nothing of its answer's kind: no number,
+expression, option or yes/no; flows/study_pal/marking.py `attempted`) is refused and uses no try.
 Before them every message is noted in the session memory (flows/study_pal/memory.py), for
 analysis to see whether a plan was asked for.
 
@@ -34,7 +37,6 @@ the lesson goes is decided here, by transitions over the slots.
 from __future__ import annotations
 
 from engine import Aside, Ask, Final, Flow, RecordDraft, Step, T
-from engine.extract import free_text
 from flows.study_pal.exits import may_exit
 from flows.study_pal.kept import LESSON
 from flows.study_pal.lesson import (
@@ -62,7 +64,6 @@ from flows.study_pal.reading import (
     _ANOTHER,
     _CHITCHAT,
     _HINT,
-    _LESSON_REQUEST,
     _PLEASANTRY,
     _REVEAL,
     acknowledge,
@@ -71,6 +72,7 @@ from flows.study_pal.reading import (
     change_topic,
     concept_parser,
     discouraged,
+    exercise_parser,
     give_answer,
     give_hint,
     is_question,
@@ -211,7 +213,7 @@ tutoring = Flow(
             "exercise",
             slot="answer",
             say=ask_exercise,
-            parse=free_text(min_chars=1, words=False),
+            parse=exercise_parser,
             help=EXERCISE_HELP,
             why="Trying the exercise yourself shows what you've understood; I check your answer and explain.",
         ),
@@ -265,7 +267,7 @@ tutoring = Flow(
         Aside("off-topic", match=lambda t: bool(named_subjects(t) or _CHITCHAT.search(t)), handle=off_topic),
         Aside("reveal", match=lambda t: bool(_REVEAL.search(plain(t))), handle=give_answer),
         Aside("motivator", match=discouraged, handle=motivate),
-        Aside("change-topic", match=lambda t: bool(_LESSON_REQUEST.search(plain(t))), handle=change_topic),
+        Aside("change-topic", match=lambda _: True, handle=change_topic),
         Aside("another", match=lambda t: bool(_ANOTHER.search(plain(t))), handle=another),
         Aside("hint", match=lambda t: bool(_HINT.search(plain(t))), handle=give_hint),
         Aside(
