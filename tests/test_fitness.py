@@ -431,6 +431,22 @@ def test_levels_from_descriptions_without_fuzzy_guesses(text: str, level: str | 
 
 
 @pytest.mark.parametrize(
+    ("text", "level"),
+    [("never really did before", "beginner"), ("i've never worked out", "beginner"),
+     ("I used to play football but haven't trained in years", "beginner"), ("first time at the gym lol", "beginner"),
+     ("been lifting for 5 years", None), ("i never did like running", None)],
+)  # fmt: skip
+def test_a_beginner_told_by_experience_and_years_of_training_asked(text: str, level: str | None) -> None:
+    assert read_level(text) == level
+
+
+def test_never_having_trained_is_the_level_out_of_turn_too() -> None:
+    found = read_anytime("hey! I wanna start working out, never really did before", FitnessSlots())
+    assert found == {"fitness_level": "beginner"}
+    assert read_anytime("i never did like running", FitnessSlots()) == {}
+
+
+@pytest.mark.parametrize(
     ("text", "goal"),
     [("not lose weight, build muscle", "muscle_gain"), ("lose belly fat", "fat_loss"), ("tone up", "muscle_gain"),
      ("run a 10k", "endurance"), ("muscle", "muscle_gain"),

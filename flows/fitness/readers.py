@@ -69,8 +69,21 @@ _LEVEL_WORDS = choice(
 _LEVEL_TYPOS = choice({"beginner": [], "intermediate": [], "advanced": []}, cutoff=0.8)
 
 
+# A beginner told by experience, not by a level word: never having trained, or not for years
+# ("never really did before", "haven't worked out in ages"). Years of training say no level: asked.
+_WORKED_OUT = r"(?:work(?:ed)? out|trained|exercised|lifted|(?:been|gone) to (?:a|the) gym|done (?:any )?sports?)"
+NEW_TO_IT = re.compile(
+    rf"\bnever (?:really |properly |seriously |ever )?(?:{_WORKED_OUT}|did (?:it |this |that |any |much )?before|"
+    rf"done (?:it |this |that |any |much )?before)|\bfirst time (?:working out|training|exercising|at (?:a|the) gym)\b|"
+    rf"\bhaven'?t (?:really )?{_WORKED_OUT} (?:in|for) (?:years|ages|a (?:long )?(?:time|while))|"
+    rf"\b(?:years|ages) since i (?:last )?{_WORKED_OUT}"
+)
+
+
 def _level(text: str) -> object:
     t = plain(text)
+    if NEW_TO_IT.search(t):
+        return "beginner"
     # a negated description says the opposite: "not very fit" is no expert; "not a pro" says nothing
     t = re.sub(r"\bnot (?:very |that |really |so |particularly |super )?(?:fit|sporty|active|athletic|in shape)\b",
                "unfit", t)  # fmt: skip
