@@ -221,10 +221,13 @@ class FlowRunner(AnswerReader):
         tier = frame.attempts
         self.trace.notice("reprompt", flow.name, state.name, str(tier))
         expects = state.parser(slots).expects
-        if tier <= len(state.reprompts):
+        offers = self.session.carry.suggested is not None
+        if reason and "?" in reason and (offers or (tier == 1 and not state.reprompts)):
+            # the reason asks the question that follows up ("Which injury?") or offers a value ("Is your
+            # native language Spanish?", taken by a yes): one question at a time
+            again = ""
+        elif tier <= len(state.reprompts):
             again = render(state.reprompts[tier - 1], slots)
-        elif tier == 1 and reason and "?" in reason:
-            again = ""  # the reason asks the question that follows up ("Which injury?"): one question at a time
         elif tier == 1 and reason:
             again = render(state.say_again, slots)  # the reason says what is needed already
         elif tier == 1:

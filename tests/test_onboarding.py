@@ -17,6 +17,7 @@ from engine.authoring.replay import seed_profile
 from flows.language_buddy.answers import read_anytime
 from flows.language_buddy.assessment import answer_parser, is_correct, shipped_banks
 from flows.language_buddy.bank_file import LEVELS, Question, load_bank
+from flows.language_buddy.languages import language_name
 from flows.language_buddy.onboarding import onboarding
 from flows.language_buddy.profile import OnboardingSlots
 
@@ -670,6 +671,41 @@ def test_a_no_to_a_suggestion_asks_again_without_counting_an_attempt(engine: Eng
     assert out.reply.startswith("Alright.") and "native language" in out.reply
     out = talk(engine, "germna", "no", "polish")  # two refusals counted of three: the flow goes on
     assert out.state == "ask_target" and out.slots["native_language"] == "pl"
+
+
+@pytest.mark.parametrize(
+    ("said", "language", "yes"),
+    [("un poco, lo entiendo pero no lo hablo bien", "Spanish", "sí"),
+     ("ich verstehe die Frage leider nicht ganz", "German", "ja")],
+)  # fmt: skip
+def test_a_learner_answering_in_their_language_is_offered_it_as_the_native_one(
+    engine: Engine, said: str, language: str, yes: str
+) -> None:
+    out = talk(engine, "hi", "Max", said)
+    assert out.state == "ask_native" and out.slots["native_language"] is None
+    # the offer is the one question: the declared rephrasing of the question does not follow it
+    assert out.reply.startswith(f"Is your native language {language}?") and "grow up" not in out.reply
+    out = talk(engine, yes)
+    assert out.state == "ask_target" and language_name(out.slots["native_language"]) == language
+
+
+def test_english_or_the_language_to_learn_is_never_offered_as_the_native_one(engine: Engine) -> None:
+    out = talk(engine, "hi", "Max", "sorry what do you mean by that")
+    assert "Is your native language" not in out.reply
+    out = talk(engine, "hi", "Lea", "quiero aprender español", "no entiendo la pregunta, perdón", user="lea")
+    assert "Is your native language" not in out.reply
+
+
+@pytest.mark.parametrize(
+    ("said", "level"),
+    [("idk, im a total beginner", "A1"), ("je sais pas trop, débutante je pense", "A1"), ("B2 probably", "B2"),
+     ("ich bin Anfängerin", "A1"), ("I am upper intermediate", "B2"), ("intermediate or advanced maybe", None),
+     ("a", None), ("no idea", None)],
+)  # fmt: skip
+def test_a_level_given_instead_of_an_answer(said: str, level: str | None) -> None:
+    from flows.language_buddy.assessment import self_placed
+
+    assert self_placed(said) == level
 
 
 def test_no_with_the_language_answers_at_once(engine: Engine) -> None:

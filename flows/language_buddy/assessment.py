@@ -9,6 +9,7 @@ wrong questions. The banks themselves (format, loading, checks): bank_file.py.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import Annotated, Literal
@@ -17,6 +18,8 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from engine import DataFileError, Invalid, Parser, Resources, picked
 from engine.cues import in_english_cues
+from engine.extract import fold
+from engine.gloss import in_english
 from engine.said import says_unsure
 from flows.language_buddy.bank_file import LEVELS, Bank, Question, load_bank, load_shipped, normalise
 
@@ -188,6 +191,11 @@ def answer_parser(q: Question | None) -> Parser:
     return Parser(open_rule, "your answer in a few words")
 
 
+def answers_it(q: Question, text: str) -> bool:
+    """Whether `text` is an answer to `q` as typed: an option picked, or an accepted answer."""
+    return (q.is_choice and _letter(q, text) is not None) or is_correct(q, text)
+
+
 def is_correct(q: Question, answer: str | None) -> bool:
     """Rules grading: the choice letter, or any accepted answer, case- and whitespace-insensitive."""
     if answer is None:
@@ -203,3 +211,40 @@ def render_question(q: Question) -> str:
     if not q.is_choice:
         return head
     return head + "\n" + "\n".join(f"  {k}) {v}" for k, v in q.options.items())
+
+
+# -- a level the learner gives instead of an answer ----------------------------------------
+
+# what learners call the levels (engine/data/gloss.yaml gives these words in English first:
+# "débutante", "Anfänger", "principiante" are "beginner")
+_LEVEL_NAMES: dict[str, tuple[str, ...]] = {
+    "A1": ("beginner", "total beginner", "complete beginner", "absolute beginner", "from scratch", "from zero"),
+    "A2": ("elementary", "pre-intermediate", "pre intermediate", "false beginner"),
+    "B1": ("intermediate", "lower intermediate"),
+    "B2": ("upper intermediate", "upper-intermediate"),
+    "C1": ("advanced", "fluent"),
+    "C2": ("proficient", "near native", "near-native", "native-like", "bilingual"),
+}
+_NAMED_LEVEL = re.compile(
+    r"\b(?:"
+    + "|".join(re.escape(n) for n in sorted((n for ns in _LEVEL_NAMES.values() for n in ns), key=len, reverse=True))
+    + r"|[abc][12])\b"
+)
+_BY_NAME = {name: level for level, names in _LEVEL_NAMES.items() for name in names}
+_SKIP_TEST = re.compile(
+    r"\b(?:skip|stop|no|without|don'?t (?:want|need)(?: to (?:do|take))?|rather not (?:do|take))\s+"
+    r"(?:the |this |a |any )?(?:placement )?(?:test|quiz|questions)\b"
+)
+
+
+def self_placed(text: str) -> str | None:
+    """The level a learner gives instead of answering ("idk, im a total beginner", "just start me at
+    B1", "débutante je pense"), in six languages; None when none, or two different ones, are named."""
+    t = fold(in_english(in_english_cues(text)))
+    named = {_BY_NAME.get(m.group(), m.group().upper()) for m in _NAMED_LEVEL.finditer(t)}
+    return named.pop() if len(named) == 1 else None
+
+
+def skips_test(text: str) -> bool:
+    """Whether `text` asks to leave the placement test ("skip the test pls", "no more questions")."""
+    return bool(_SKIP_TEST.search(fold(in_english_cues(text))))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from engine.extract import Invalid, Parser, choice
+from engine.guard import detect_language
 from flows.language_buddy.languages import (
     find_languages,
     language,
@@ -32,6 +33,11 @@ def native_parser(s: OnboardingSlots) -> Parser:
             return Invalid(
                 f"{language_name(code)} is the language you want to learn; your native language is another one."
             )
+        if code is None and (written := detect_language(text)) not in (None, "en", s.target_language):
+            # a learner who answers in Spanish without naming a language most likely grew up with it:
+            # offered, never assumed (a yes next turn takes it)
+            name = language_name(written)
+            return Invalid(f"Is your native language {name}? Say yes, or type its name.", suggestion=written)
         return code
 
     return Parser(rule, base.expects, base.llm_hint)

@@ -22,11 +22,14 @@ from flows.language_buddy.answers import language_change, may_change_language, r
 from flows.language_buddy.assessment import (
     Unavailable,
     answer_parser,
+    answers_it,
     bank_for,
     is_correct,
     render_question,
     resolve_bank,
+    self_placed,
     shipped_banks,
+    skips_test,
 )
 from flows.language_buddy.bank_file import LEVELS, load_bank, load_shipped
 from flows.language_buddy.field_parsers import PARSERS, read_amend
@@ -100,6 +103,22 @@ def start_test(ctx: StepContext[OnboardingSlots], state: str) -> None:
         f"Now a short placement test in {language_name(target)}. It starts easy (A1) and gets harder up to "
         f"{bank.ceiling}. Answer as well as you can; “I don't know” is fine."
     )
+
+
+def place_self(ctx: StepContext[OnboardingSlots]) -> str | None:
+    """Mid-test, a level the learner gives instead of an answer ("idk, im a total beginner", "just
+    start me at B1") or a wish to stop ("skip the test") ends the test at that level (the level
+    passed so far, or A1, when none is named); the confirmation shows it, and "no" changes it."""
+    s = ctx.slots
+    if s.question is None or answers_it(s.question, ctx.text):
+        return None
+    level = self_placed(ctx.text)
+    if level is None and not skips_test(ctx.text):
+        return None
+    s.level = s.passed = level or s.passed or "A1"
+    s.question = s.answer = None
+    ctx.say(f"OK, no more test questions: I'll start you at {s.level}, and we'll adjust as we practise.")
+    return "placed"
 
 
 def grade(ctx: StepContext[OnboardingSlots]) -> None:
@@ -355,6 +374,7 @@ onboarding = Flow(
         T("next", "prepare", "confirm", when=lambda s: s.level is not None),
         T("next", "prepare", "assess"),
         T("answer", "assess", "grade"),
+        T("placed", "assess", "confirm"),
         T("next", "grade", "confirm", when=lambda s: s.level is not None),
         T("next", "grade", "assess"),
         T("answer", "confirm", "done", when=lambda s: s.confirmed is True),
@@ -371,7 +391,10 @@ onboarding = Flow(
     extract=read_anytime,
     ahead=AHEAD,
     correctable=CORRECTABLE,
-    asides=[Aside("language_change", match=may_change_language, handle=language_change)],
+    asides=[
+        Aside("language_change", match=may_change_language, handle=language_change),
+        Aside("self-placed", match=lambda t: self_placed(t) is not None or skips_test(t), handle=place_self),
+    ],
     on_cancel="pause",
     pause_message="Paused. Your answers so far are kept; your next message picks up at the same question.",
     interrupts=["feedback"],
