@@ -104,7 +104,8 @@ def test_a_message_that_corrects_its_own_window(text: str, day: date, start: tim
 @pytest.mark.parametrize(
     ("text", "subject"),
     [("study plan for thurs arvo", None), ("pomodoro plan for tmrw", None), ("for sunday morning", None),
-     ("plan for my thesis", "Thesis")],
+     ("plan for my thesis", "Thesis"), ("plan friday 4-6 for my test on monday", None),
+     ("plan friday 4-6 for my chemistry exam", "Chemistry")],
 )  # fmt: skip
 def test_a_day_after_for_is_no_subject(text: str, subject: str | None) -> None:
     assert read_subject(text) == subject

@@ -184,3 +184,14 @@ def test_asking_about_saturday_in_the_chat_shows_saturday_only() -> None:
     assert sat.startswith("Your study plan:\n📚 Saturday 2025-03-15, 10:00-12:00") and "Friday" not in sat
     assert tomorrow.startswith("You have no study plan for Thursday 2025-03-13 yet.")
     assert len(store.records("study_plan")) == 2
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [("I have a calculus exam in 3 weeks", None), ("plan friday 4-6pm for my test on monday", date(2025, 3, 14)),
+     ("my midterm is on the 20th, can we study tomorrow 3-5?", date(2025, 3, 13)),
+     ("study on friday, the deadline is monday", date(2025, 3, 14))],
+)  # fmt: skip
+def test_the_day_of_an_exam_or_deadline_is_not_the_day_to_study(text: str, day: date | None) -> None:
+    found = read_day(text, AT.date())
+    assert (found[0] if found else None) == day

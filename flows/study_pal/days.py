@@ -185,11 +185,20 @@ def mentions(text: str, today: date) -> list[DayMention]:
     return sorted(out, key=lambda d: d.start)
 
 
+# the day of an event the studying is for, in the same clause before it ("my exam is in 3 weeks",
+# "the test on friday", "due monday"): a deadline, not the day to study on
+EXAMS = r"(?:exams?|tests?|quiz(?:zes)?|midterms?|finals?)"
+_EVENT_BEFORE = re.compile(
+    rf"\b(?:{EXAMS}|deadline|due|assignment|presentation|interview|defen[cs]e)\b[^,.;!?]{{0,25}}$", re.I
+)
+
+
 def declined(text: str, mention: DayMention) -> bool:
-    """Does the message turn this day down ("not today", "Monday is busy")?"""
-    before = text[max(0, mention.start - 20) : mention.start]
+    """Does the message turn this day down ("not today", "Monday is busy"), or name it as the day of
+    an exam or a deadline rather than a day to study ("I have a calculus exam in 3 weeks")?"""
+    before = text[max(0, mention.start - 30) : mention.start]
     after = text[mention.end : mention.end + 30]
-    return bool(_DECLINED_BEFORE.search(before) or _DECLINED_AFTER.search(after))
+    return bool(_DECLINED_BEFORE.search(before[-20:]) or _DECLINED_AFTER.search(after) or _EVENT_BEFORE.search(before))
 
 
 def read_day(text: str, today: date, near: int | None = None) -> tuple[date, bool] | None:

@@ -14,7 +14,7 @@ import re
 from rapidfuzz import fuzz, process
 
 from flows.study_pal.course import Course
-from flows.study_pal.days import mentions, read_part
+from flows.study_pal.days import EXAMS, mentions, read_part
 from flows.study_pal.timewindow import now, read_length
 
 
@@ -57,9 +57,13 @@ _NOT_SUBJECTS = {"me", "us", "myself", "you", "it", "this", "that", "these", "th
 
 
 def read_subject(text: str) -> str | None:
-    """What follows "for" ("... for Math"); pronouns, days, lengths and "these topics" are not subjects."""
+    """What follows "for" ("... for Math", "for my chemistry exam"); pronouns, days, lengths, "these
+    topics" and an exam alone are not subjects."""
     for m in _FOR.finditer(text):
-        subject = m.group(1).strip()
+        # "for my chemistry exam" is for chemistry; "for my test" names no subject
+        subject = re.sub(rf"\s*\b{EXAMS}$", "", m.group(1).strip(), flags=re.I)
+        if not subject:
+            continue
         first = subject.split()[0].lower()
         if subject.lower() in _NOT_SUBJECTS or first in _NOT_SUBJECTS or read_length(subject) is not None:
             continue
