@@ -28,6 +28,7 @@ from engine.models import (
     RecordDraft,
     Slots,
 )
+from engine.said import says_not_knowing
 from engine.states import ANSWER, NEXT, Aside, Ask, Final, Step, render, says, without_clause
 
 MAX_HOPS = 64
@@ -220,6 +221,11 @@ class FlowRunner(AnswerReader):
             return None
         tier = frame.attempts
         self.trace.notice("reprompt", flow.name, state.name, str(tier))
+        if says_not_knowing(self.text):
+            # "idk", "no idea": no value to refuse ('I don't know a language called “idk”'); why the
+            # question is asked may help the user answer it
+            why = render(state.why, slots) if state.why else ""
+            reason = f"No problem if you're not sure. {why}".strip()
         expects = state.parser(slots).expects
         offers = self.session.carry.suggested is not None
         if reason and "?" in reason and (offers or (tier == 1 and not state.reprompts)):

@@ -79,6 +79,7 @@ class CommandPhrases(BaseModel):
     filler: list[str]
     trailing: list[str]
     polite: list[str]
+    not_knowing: list[str]
     unsure: list[str]
     cancel: list[str]
     ending: list[str]
@@ -101,6 +102,7 @@ class CommandPhrases(BaseModel):
         "filler",
         "trailing",
         "polite",
+        "not_knowing",
         "unsure",
         "cancel",
         "ending",
@@ -187,7 +189,8 @@ class _Table:
         self.filler_ending = self.filler | self.trailing
         self.polite = self.filler | {_phrase(p) for p in phrases.polite}
         self.polite_ending = self.polite | frozenset(_phrase(p) for p in phrases.trailing)
-        self.unsure = frozenset(_phrase(p) for p in phrases.unsure)
+        self.not_knowing = frozenset(_phrase(p) for p in phrases.not_knowing)
+        self.unsure = self.not_knowing | {_phrase(p) for p in phrases.unsure}
         self.cancel = frozenset(_phrase(p) for p in phrases.cancel)
         self.ending = frozenset(_phrase(p) for p in phrases.ending)
         self.leaving = frozenset(_phrase(p) for p in phrases.leaving)
@@ -482,6 +485,13 @@ def says_unsure(text: str) -> bool:
     "keine Ahnung"): a quiz reads it as a wrong answer, not as a guess."""
     t = _table()
     return _only(text, _Either(t.unsure, t.skip))
+
+
+@lru_cache(maxsize=1024)
+def says_not_knowing(text: str) -> bool:
+    """Whether `text` only says the user does not know or remember ("idk", "no idea tbh", "keine
+    Ahnung"): not a refusal ("rather not say") nor an answer ("any")."""
+    return _only(text, _table().not_knowing)
 
 
 @lru_cache(maxsize=1024)

@@ -708,6 +708,21 @@ def test_a_level_given_instead_of_an_answer(said: str, level: str | None) -> Non
     assert self_placed(said) == level
 
 
+@pytest.mark.parametrize("unsure", ["idk", "no idea tbh", "keine Ahnung"])
+def test_not_knowing_is_met_with_why_the_question_is_asked_not_refused_as_a_value(engine: Engine, unsure: str) -> None:
+    out = talk(engine, "hi", "Max", unsure)
+    assert out.state == "ask_native" and out.slots["native_language"] is None
+    assert out.reply.startswith("No problem if you're not sure. Your native language lets me explain")
+    assert "I don't know a language called" not in out.reply
+
+
+def test_no_idea_at_the_confirmation_is_no_correction(engine: Engine) -> None:
+    out = talk(engine, "hi", "Max", "german", "spanish", "berlin", "skip the test")
+    assert out.state == "confirm"
+    out = talk(engine, "no idea")
+    assert out.state == "confirm" and out.slots["name"] == "Max" and "Idea" not in out.reply
+
+
 def test_no_with_the_language_answers_at_once(engine: Engine) -> None:
     out = talk(engine, "hi", "Max", "germna", "no, polish")
     assert out.state == "ask_target" and out.slots["native_language"] == "pl"

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from engine.extract import fold, read_yes_no
+from engine.said import says_unsure
 from flows.language_buddy.field_parsers import PARSERS, read_amend
 from flows.language_buddy.languages import native_in, parse_language
 from flows.language_buddy.names import name_in, parse_name
@@ -97,8 +98,8 @@ def correction(text: str, s: OnboardingSlots) -> dict[str, object]:
     questions at once, and the field is asked again.
     """
     answer = read_yes_no(text)
-    if answer is True:
-        return {}
+    if answer is True or says_unsure(text):
+        return {}  # "no idea" is not "no, Idea": nothing to change, the question stays open
     t = fold(text).strip(" .!?")
     rest = _strip(t, _MARKER)
     # a field with its value is a correction however it starts; a current value named as wrong
