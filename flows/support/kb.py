@@ -46,8 +46,9 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, Validation
 from engine.errors import DataFileError
 from engine.store.textindex import IndexedDoc, SyncReport, location, open_text_index
 from flows.support import sections
+from flows.support.concepts import CONCEPTS, QUERY_PHRASES
 from flows.support.rerank import Fields, Reranker, stems
-from flows.support.spelling import Speller
+from flows.support.spelling import STEMMER, Speller
 from flows.support.symptoms import MIN_SHARED, Symptoms, symptom_stems
 from flows.support.terms import PHRASES, STOPWORDS, TABLES_DIGEST, VAGUE, query_terms, vague_terms, words
 
@@ -261,6 +262,7 @@ class KnowledgeBase:
         self._speller = Speller((), (), lambda _: True)
         self._reranker = Reranker({})
         self._symptoms = Symptoms({}, self._reranker)
+        self._outside: frozenset[str] = frozenset()
         digest = hashlib.sha256(str(self.folder).encode()).hexdigest()[:16]
         # one table per folder, so ranking statistics never mix two knowledge bases
         self.table = f"kb_fts_v{INDEX_VERSION}_{digest}"
@@ -302,6 +304,7 @@ class KnowledgeBase:
             self._speller = self._spelling(documents)
             self._reranker = self._reranking(documents)
             self._symptoms = Symptoms({d: doc.symptoms for d, doc in documents.items()}, self._reranker)
+            self._outside = self._concepts(documents)
             for doc_id, symptom in self._symptoms.unfindable():
                 log.warning("knowledge base %s: %s.md: symptom %r has fewer than %d words that are not in most "
                             "articles: no request can find it", self.folder, doc_id, symptom, MIN_SHARED)  # fmt: skip
@@ -358,8 +361,22 @@ class KnowledgeBase:
             said = " ".join(d.symptoms)
             vocabulary += set(_ALPHA.findall(f"{d.title} {' '.join(d.tags)} {_text(d.body)} {cues} {said}".casefold()))
         preferred = {w for d in documents.values() for w in _ALPHA.findall(f"{d.title} {' '.join(d.tags)}".casefold())}
-        vocabulary += PHRASES.words
+        # the concepts' words too: "syncronize" is read as the sync article's "sync" only once it is spelt right
+        vocabulary += QUERY_PHRASES.words | set(CONCEPTS.elsewhere)
         return Speller(vocabulary, preferred, self._index.knows, keep=STOPWORDS | VAGUE)
+
+    def _concepts(self, documents: dict[str, Document]) -> frozenset[str]:
+        """The elsewhere words of the concept table (flows/support/concepts.py) that no document
+        holds; what the table names that this knowledge base cannot use is logged."""
+        headings = {s for f in self._reranker.documents.values() for s in (*f.title, *f.tags)}
+        said: set[str] = set()
+        for d in documents.values():
+            answers = [w for q in d.clarifying_questions for w in (*q.choices, *q.cues, *(s for v in q.synonyms.values() for s in v))]
+            said |= set(_ALPHA.findall(" ".join([d.title, *d.tags, _text(d.body), *d.symptoms, *answers]).casefold()))
+        held = said | set(STEMMER.stemWords(sorted(said)))
+        for problem in CONCEPTS.problems(headings, held):
+            log.warning("knowledge base %s: %s", self.folder, problem)
+        return CONCEPTS.outside(held)
 
     def _reranking(self, documents: dict[str, Document]) -> Reranker:
         """The documents' words as the index holds them (phrases read, no stopwords), stemmed."""
@@ -390,12 +407,13 @@ class KnowledgeBase:
             return []
         with self._lock:
             # a number ("iphone 13", "2 hours") names no topic, and would match one in a body
-            terms = [t for t in query_terms(query, self._speller) if not t.isdigit()]
-            if not terms:
+            terms = [t for t in query_terms(query, self._speller, QUERY_PHRASES) if not t.isdigit()]
+            # a request naming another company's product or a thing of everyday life is about that
+            if not terms or CONCEPTS.names_elsewhere(_ALPHA.findall(query.casefold()), self._outside):
                 return []
             found = self._index.search(terms, max(limit, CANDIDATES))
             # vague words find nothing, but they score the candidates the other words found
-            scored = terms + vague_terms(query, self._speller)
+            scored = terms + vague_terms(query, self._speller, QUERY_PHRASES)
             documents, reranker, symptoms = self.documents, self._reranker, self._symptoms
         # another process may have indexed a newer view of the folder than this one has read
         ranked = reranker.rank(scored, found, self.min_score)
