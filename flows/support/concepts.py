@@ -2,8 +2,9 @@
 
 Users describe a problem in their words, not the articles': "my wife and i both edit the grocery
 list" is sharing, "my appointments" is the calendar, "an hour early since daylight saving" is a
-reminder at the wrong time. flows/support/data/search_concepts.yaml maps such words and phrases
-(the phrase table's syntax, flows/support/terms.py) to a word an article's title or tags hold.
+reminder at the wrong time. A knowledge base's `concepts.yaml` (the shipped one:
+flows/support/data/kb/concepts.yaml) maps such words and phrases (the phrase table's syntax,
+flows/support/terms.py) to a word an article's title or tags hold.
 Unlike the phrase table, the concepts are read in queries only: a document keeps its own words,
 so a concept can only add a way to reach an article, never change what an article says.
 
@@ -13,10 +14,11 @@ naming one, and not the product itself, is about that, however well its other wo
 article: "my spotify keeps crashing" is not the crash article, "amazon charged me twice" not the
 refund one; "connect tasklane to my gmail calendar" is the calendar article.
 
-Both lists are checked against the knowledge base when it loads (flows/support/kb.py): a concept
-whose word no article's title or tags hold could find nothing, and a word an article holds
-("bank", "paypal") may be part of a request the help centre does cover; each is logged, naming
-the file and the word, and left out.
+The table is the knowledge base's own, written for its articles, and is checked against them
+whenever the knowledge base loads (flows/support/kb.py): a concept whose word no article's
+title or tags hold could find nothing, and a word an article holds ("bank", "paypal") may be part
+of a request the help centre does cover; each is logged, naming the file and the word, and the
+word is not read as elsewhere. A knowledge base without the file reads requests without concepts.
 """
 
 from __future__ import annotations
@@ -28,13 +30,14 @@ from pydantic import BaseModel, ConfigDict, field_validator
 
 from flows.shared.datafile import load_yaml
 from flows.support.spelling import STEMMER
-from flows.support.terms import DATA, PHRASES, PhraseTable, PhraseText, Word
+from flows.support.terms import PhraseTable, PhraseText, Word
 
-CONCEPTS_FILE = DATA / "search_concepts.yaml"
+# the file, in a knowledge base's folder
+CONCEPTS_NAME = "concepts.yaml"
 
 
 class ConceptTable(BaseModel):
-    """search_concepts.yaml."""
+    """A knowledge base's concepts.yaml."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -74,18 +77,18 @@ class ConceptTable(BaseModel):
         hold, `held` every word it holds, as written and as stems."""
         headings, held = frozenset(headings), frozenset(held)
         out = [
-            f"{CONCEPTS_FILE.name}: concept {c!r} is no word of an article's title or tags: its phrases find nothing"
+            f"{CONCEPTS_NAME}: concept {c!r} is no word of an article's title or tags: its phrases find nothing"
             for c in self.concepts
             if STEMMER.stemWord(c) not in headings
         ]
         out += [
-            f"{CONCEPTS_FILE.name}: elsewhere word {w!r} is a word of the help centre: a request naming it may be "
+            f"{CONCEPTS_NAME}: elsewhere word {w!r} is a word of the help centre: a request naming it may be "
             "one it covers, so it is not read as naming something else"
             for w in self.elsewhere
             if w in held or STEMMER.stemWord(w) in held
         ]
         out += [
-            f"{CONCEPTS_FILE.name}: the product's name {w!r} is no word of the help centre"
+            f"{CONCEPTS_NAME}: the product's name {w!r} is no word of the help centre"
             for w in self.ours
             if w not in held
         ]
@@ -103,7 +106,10 @@ class ConceptTable(BaseModel):
         return frozenset(w for w in self.elsewhere if w not in known and STEMMER.stemWord(w) not in known)
 
 
-def load_concepts(path: Path = CONCEPTS_FILE) -> ConceptTable:
+NO_CONCEPTS = ConceptTable(concepts={}, ours=[], elsewhere=[])
+
+
+def load_concepts(path: Path) -> ConceptTable:
     """The table at `path`; DataFileError names the file and each problem."""
     return load_yaml(path, ConceptTable)
 
@@ -117,6 +123,3 @@ def query_table(phrases: PhraseTable, concepts: ConceptTable) -> PhraseTable:
         merged.setdefault(concept, []).extend(t for t in texts if t not in merged[concept])
     return PhraseTable(merged)
 
-
-CONCEPTS = load_concepts()
-QUERY_PHRASES = query_table(PHRASES, CONCEPTS)

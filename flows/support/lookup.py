@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from flows.support.concepts import QUERY_PHRASES
 from flows.support.kb import Hit, KnowledgeBase
 from flows.support.smalltalk import Talk, talk
 from flows.support.terms import query_terms
@@ -36,7 +35,7 @@ def look_up(kb: KnowledgeBase, text: str, limit: int = 3) -> Lookup:
     if said is not None:
         return Lookup("talk", talk=said)
     # a number alone names no article ("' OR '1'='1", "<b>1</b>", "??? 2"), nor do vague words
-    if not [t for t in query_terms(text, table=QUERY_PHRASES) if not t.isdigit()]:
+    if not [t for t in query_terms(text) if not t.isdigit()]:
         return Lookup("nothing")
     hits = kb.search(text, limit=limit)
     return Lookup("article", hits=hits) if hits else Lookup("not_covered")
