@@ -122,4 +122,3 @@ def query_table(phrases: PhraseTable, concepts: ConceptTable) -> PhraseTable:
     for concept, texts in concepts.concepts.items():
         merged.setdefault(concept, []).extend(t for t in texts if t not in merged[concept])
     return PhraseTable(merged)
-

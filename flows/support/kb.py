@@ -24,8 +24,10 @@ not know as the title or tag word it misspells, and returns nothing below a rele
 threshold. A malformed file is listed in `problems` (and logged) by name and left out; the
 others still load. `symptoms` are what users describe in their own words, as the article's author
 writes them from what it covers; when nothing else is found, a request sharing two telling words
-with one of them finds the article (flows/support/symptoms.py). Every search checks the files'
-stats first and re-indexes only the documents whose content changed.
+with one of them finds the article (flows/support/symptoms.py). The folder's `concepts.yaml`
+holds the everyday words requests are read with, and what the help centre does not cover
+(flows/support/concepts.py). Every search checks the files' stats first and re-indexes only the
+documents whose content changed.
 """
 
 from __future__ import annotations
@@ -190,6 +192,14 @@ def _text(body: str) -> str:
     return "\n".join(part.text for part in sections.parts(body))
 
 
+def _synonyms(question: Question) -> list[str]:
+    return [s for said in question.synonyms.values() for s in said]
+
+
+def _kb_file(name: str) -> bool:
+    return (name.endswith(".md") or name == CONCEPTS_NAME) and not name.startswith(".")
+
+
 _ALPHA = re.compile(r"[^\W\d_]+")
 _FRONT = re.compile(r"\A---[ \t]*\r?\n(.*?)^---[ \t]*\r?$\n?(.*)\Z", re.DOTALL | re.MULTILINE)
 
@@ -280,10 +290,7 @@ class KnowledgeBase:
         try:
             with os.scandir(self.folder) as it:
                 # the documents, and the concept table their requests are read with
-                return [
-                    e for e in it
-                    if (e.name.endswith(".md") or e.name == CONCEPTS_NAME) and not e.name.startswith(".") and e.is_file()
-                ]  # fmt: skip
+                return [e for e in it if _kb_file(e.name) and e.is_file()]
         except FileNotFoundError:
             raise DataFileError(str(self.folder), ["knowledge-base folder not found"]) from None
         except OSError as e:  # not a folder, not readable
@@ -390,7 +397,7 @@ class KnowledgeBase:
         headings = {s for f in self._reranker.documents.values() for s in (*f.title, *f.tags)}
         said: set[str] = set()
         for d in documents.values():
-            answers = [w for q in d.clarifying_questions for w in (*q.choices, *q.cues, *(s for v in q.synonyms.values() for s in v))]
+            answers = [w for q in d.clarifying_questions for w in (*q.choices, *q.cues, *_synonyms(q))]
             said |= set(_ALPHA.findall(" ".join([d.title, *d.tags, _text(d.body), *d.symptoms, *answers]).casefold()))
         held = said | set(STEMMER.stemWords(sorted(said)))
         for problem in self._concepts.problems(headings, held):
