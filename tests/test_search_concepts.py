@@ -65,6 +65,9 @@ def test_the_shipped_table_tells_other_products_from_tasklane() -> None:
     assert look_up(kb, "amazon charged me twice for an order").kind == "not_covered"
     assert look_up(kb, "connect tasklane to my gmail calendar").doc_id == "calendar-integration"
     assert look_up(kb, "tasklane keeps crashing").doc_id == "app-crashes"
+    # a task may be about anything: naming one is naming the product
+    assert look_up(kb, "i need to call my dentist").kind == "not_covered"
+    assert look_up(kb, "my dentist reminder comes an hour late").doc_id == "reminders-wrong-time"
 
 
 def test_the_shipped_table_is_clean_against_the_shipped_articles(caplog: pytest.LogCaptureFixture) -> None:
