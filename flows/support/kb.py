@@ -24,8 +24,10 @@ not know as the title or tag word it misspells, and returns nothing below a rele
 threshold. A malformed file is listed in `problems` (and logged) by name and left out; the
 others still load. `symptoms` are what users describe in their own words, as the article's author
 writes them from what it covers; when nothing else is found, a request sharing two telling words
-with one of them finds the article (flows/support/symptoms.py). Every search checks the files'
-stats first and re-indexes only the documents whose content changed.
+with one of them finds the article (flows/support/symptoms.py). The folder's `concepts.yaml`
+holds the everyday words requests are read with, and what the help centre does not cover
+(flows/support/concepts.py). Every search checks the files' stats first and re-indexes only the
+documents whose content changed.
 """
 
 from __future__ import annotations
@@ -46,8 +48,9 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, Validation
 from engine.errors import DataFileError
 from engine.store.textindex import IndexedDoc, SyncReport, location, open_text_index
 from flows.support import sections
+from flows.support.concepts import CONCEPTS_NAME, NO_CONCEPTS, ConceptTable, load_concepts, query_table
 from flows.support.rerank import Fields, Reranker, stems
-from flows.support.spelling import Speller
+from flows.support.spelling import STEMMER, Speller
 from flows.support.symptoms import MIN_SHARED, Symptoms, symptom_stems
 from flows.support.terms import PHRASES, STOPWORDS, TABLES_DIGEST, VAGUE, query_terms, vague_terms, words
 
@@ -189,6 +192,14 @@ def _text(body: str) -> str:
     return "\n".join(part.text for part in sections.parts(body))
 
 
+def _synonyms(question: Question) -> list[str]:
+    return [s for said in question.synonyms.values() for s in said]
+
+
+def _kb_file(name: str) -> bool:
+    return (name.endswith(".md") or name == CONCEPTS_NAME) and not name.startswith(".")
+
+
 _ALPHA = re.compile(r"[^\W\d_]+")
 _FRONT = re.compile(r"\A---[ \t]*\r?\n(.*?)^---[ \t]*\r?$\n?(.*)\Z", re.DOTALL | re.MULTILINE)
 
@@ -261,6 +272,9 @@ class KnowledgeBase:
         self._speller = Speller((), (), lambda _: True)
         self._reranker = Reranker({})
         self._symptoms = Symptoms({}, self._reranker)
+        self._concepts = NO_CONCEPTS
+        self._query_phrases = PHRASES
+        self._outside: frozenset[str] = frozenset()
         digest = hashlib.sha256(str(self.folder).encode()).hexdigest()[:16]
         # one table per folder, so ranking statistics never mix two knowledge bases
         self.table = f"kb_fts_v{INDEX_VERSION}_{digest}"
@@ -275,7 +289,8 @@ class KnowledgeBase:
     def _files(self) -> list[os.DirEntry[str]]:
         try:
             with os.scandir(self.folder) as it:
-                return [e for e in it if e.name.endswith(".md") and not e.name.startswith(".") and e.is_file()]
+                # the documents, and the concept table their requests are read with
+                return [e for e in it if _kb_file(e.name) and e.is_file()]
         except FileNotFoundError:
             raise DataFileError(str(self.folder), ["knowledge-base folder not found"]) from None
         except OSError as e:  # not a folder, not readable
@@ -294,19 +309,33 @@ class KnowledgeBase:
         with self._lock:
             if signature == self._signature:
                 return None
-            documents, hashes, problems = self._read(sorted(e.name for e in files))
+            documents, hashes, problems = self._read(sorted(e.name for e in files if e.name.endswith(".md")))
             report = self._sync(documents, hashes)
+            concepts, unread = self._read_concepts(any(e.name == CONCEPTS_NAME for e in files))
+            problems += unread
             for problem in problems:
                 log.warning("knowledge base %s: skipped %s", self.folder, problem)
             self.documents, self.problems, self.last_sync = documents, problems, report
+            self._concepts, self._query_phrases = concepts, query_table(PHRASES, concepts)
             self._speller = self._spelling(documents)
             self._reranker = self._reranking(documents)
             self._symptoms = Symptoms({d: doc.symptoms for d, doc in documents.items()}, self._reranker)
+            self._outside = self._check_concepts(documents)
             for doc_id, symptom in self._symptoms.unfindable():
                 log.warning("knowledge base %s: %s.md: symptom %r has fewer than %d words that are not in most "
                             "articles: no request can find it", self.folder, doc_id, symptom, MIN_SHARED)  # fmt: skip
             self._signature = signature
             return report
+
+    def _read_concepts(self, present: bool) -> tuple[ConceptTable, list[str]]:
+        """The folder's concept table (flows/support/concepts.py); a malformed one is listed in
+        `problems` and not used: the documents are still searched, by their own words."""
+        if not present:
+            return NO_CONCEPTS, []
+        try:
+            return load_concepts(self.folder / CONCEPTS_NAME), []
+        except DataFileError as e:
+            return NO_CONCEPTS, [str(e)]
 
     def _read(self, names: list[str]) -> tuple[dict[str, Document], dict[str, str], list[str]]:
         if not names:
@@ -358,8 +387,22 @@ class KnowledgeBase:
             said = " ".join(d.symptoms)
             vocabulary += set(_ALPHA.findall(f"{d.title} {' '.join(d.tags)} {_text(d.body)} {cues} {said}".casefold()))
         preferred = {w for d in documents.values() for w in _ALPHA.findall(f"{d.title} {' '.join(d.tags)}".casefold())}
-        vocabulary += PHRASES.words
+        # the concepts' words too: "syncronize" is read as the sync article's "sync" only once it is spelt right
+        vocabulary += self._query_phrases.words | set(self._concepts.elsewhere)
         return Speller(vocabulary, preferred, self._index.knows, keep=STOPWORDS | VAGUE)
+
+    def _check_concepts(self, documents: dict[str, Document]) -> frozenset[str]:
+        """The elsewhere words of the concept table (flows/support/concepts.py) that no document
+        holds; what the table names that this knowledge base cannot use is logged."""
+        headings = {s for f in self._reranker.documents.values() for s in (*f.title, *f.tags)}
+        said: set[str] = set()
+        for d in documents.values():
+            answers = [w for q in d.clarifying_questions for w in (*q.choices, *q.cues, *_synonyms(q))]
+            said |= set(_ALPHA.findall(" ".join([d.title, *d.tags, _text(d.body), *d.symptoms, *answers]).casefold()))
+        held = said | set(STEMMER.stemWords(sorted(said)))
+        for problem in self._concepts.problems(headings, held):
+            log.warning("knowledge base %s: %s", self.folder, problem)
+        return self._concepts.outside(held)
 
     def _reranking(self, documents: dict[str, Document]) -> Reranker:
         """The documents' words as the index holds them (phrases read, no stopwords), stemmed."""
@@ -390,12 +433,14 @@ class KnowledgeBase:
             return []
         with self._lock:
             # a number ("iphone 13", "2 hours") names no topic, and would match one in a body
-            terms = [t for t in query_terms(query, self._speller) if not t.isdigit()]
-            if not terms:
+            table = self._query_phrases
+            terms = [t for t in query_terms(query, self._speller, table) if not t.isdigit()]
+            # a request naming another company's product or a thing of everyday life is about that
+            if not terms or self._concepts.names_elsewhere(_ALPHA.findall(query.casefold()), self._outside):
                 return []
             found = self._index.search(terms, max(limit, CANDIDATES))
             # vague words find nothing, but they score the candidates the other words found
-            scored = terms + vague_terms(query, self._speller)
+            scored = terms + vague_terms(query, self._speller, table)
             documents, reranker, symptoms = self.documents, self._reranker, self._symptoms
         # another process may have indexed a newer view of the folder than this one has read
         ranked = reranker.rank(scored, found, self.min_score)

@@ -190,19 +190,20 @@ def read_phrases(text: str, table: PhraseTable = PHRASES, fix: Fix | None = None
     return [t for t in out if t is not None and t not in _BREAKS]
 
 
-def words(text: str, fix: Fix | None = None) -> list[str]:
-    """The words of `text` that can carry meaning, phrases read as their word: no stopwords."""
-    return [w for w in read_phrases(text, fix=fix) if w not in STOPWORDS]
+def words(text: str, fix: Fix | None = None, table: PhraseTable = PHRASES) -> list[str]:
+    """The words of `text` that can carry meaning, phrases read as their word: no stopwords. A query
+    is read with `table` holding the concepts as well (flows/support/concepts.py, QUERY_PHRASES)."""
+    return [w for w in read_phrases(text, table, fix) if w not in STOPWORDS]
 
 
-def vague_terms(text: str, fix: Fix | None = None) -> list[str]:
+def vague_terms(text: str, fix: Fix | None = None, table: PhraseTable = PHRASES) -> list[str]:
     """The vague words of `text`, each once: they never find an article, but an article found by
     the other words that holds them too is the better answer ("reminder wrong": of the articles
     "reminder" finds, the late-reminders one says "wrong")."""
-    return list(dict.fromkeys(w for w in words(text, fix) if w in VAGUE))[:MAX_TERMS]
+    return list(dict.fromkeys(w for w in words(text, fix, table) if w in VAGUE))[:MAX_TERMS]
 
 
-def query_terms(text: str, fix: Fix | None = None) -> list[str]:
+def query_terms(text: str, fix: Fix | None = None, table: PhraseTable = PHRASES) -> list[str]:
     """The words of `text` worth searching for: lower-cased, no stopwords, each once, in order."""
-    seen = dict.fromkeys(w for w in words(text, fix) if (len(w) > 1 or w.isdigit()) and w not in VAGUE)
+    seen = dict.fromkeys(w for w in words(text, fix, table) if (len(w) > 1 or w.isdigit()) and w not in VAGUE)
     return list(seen)[:MAX_TERMS]
