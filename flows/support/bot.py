@@ -5,7 +5,8 @@ and no match offers a person.
 
 from __future__ import annotations
 
-from engine import Bot, MainContext, Resources
+from engine import Bot, MainContext, Resources, picked
+from engine.models import JsonObject
 from flows.support import sections
 from flows.support.clarification import (
     clarification,
@@ -19,7 +20,7 @@ from flows.support.handoff import (
     hand_over,
     say_answer,
 )
-from flows.support.kb import SHIPPED_KB, Document, Hit, open_kb
+from flows.support.kb import SHIPPED_KB, Document, Hit, KnowledgeBase, open_kb
 from flows.support.lookup import look_up
 from flows.support.questions import (
     ClarificationSlots,
@@ -53,6 +54,12 @@ TALK_REPLIES: tuple[tuple[Talk, str], ...] = (
 
 
 OFFER_KEY = "human_offered"
+# the articles a request named only the topic of, and the request: the next message may pick one
+CHOICES_KEY = "topic_choices"
+TOPIC = (
+    "Our help center has a few articles about that:\n{listed}\nWhich one fits, or what exactly happens? "
+    "(Say 'agent' to talk to a person.)"
+)
 
 # after an answer, a message saying it did not help ("still broken", "didnt work"): flows/support/followup.py
 NOT_HELPED = (
@@ -66,6 +73,7 @@ HELPED = f"Glad that sorted it out! Ask me anything else about {APP}."
 def converse(ctx: MainContext) -> None:
     # an offer of a person holds for the very next message only
     offered = ctx.context.pop(OFFER_KEY, None)
+    choices = ctx.context.pop(CHOICES_KEY, None)
     last = take_answered(ctx)  # the article the last turn gave: this message may say it did not help
     reply = read_yes_no(ctx.text) if offered is not None else None
     short = len(ctx.text.split()) <= 8
@@ -89,7 +97,17 @@ def converse(ctx: MainContext) -> None:
         return
     outcome = helped(ctx.text) if last is not None and offered is None else None
     kb = open_kb(ctx.resources.kb or SHIPPED_KB, ctx.store_url)
+    if isinstance(choices, dict) and (chosen := _chosen(kb, choices, ctx.text)) is not None:
+        answer(ctx, chosen, f"{choices.get('query', '')} {ctx.text}".strip())
+        return
     found = look_up(kb, ctx.text, limit=3)
+    if isinstance(choices, dict) and found.kind in ("article", "not_covered"):
+        # "they just don't go off" after "a problem with reminders": read with the topic, it names
+        # one of the articles listed (alone it found the iPhone one), or at least an article
+        together = look_up(kb, f"{choices.get('query', '')} {ctx.text}", limit=3)
+        listed = choices.get("docs") or []
+        if (together.doc_id in listed and found.doc_id not in listed) or found.kind == "not_covered":
+            found = together if together.kind == "article" else found
     # another article found is another question ("ok one more: how do i share a list", "no, and how
     # do I export?"): searched, whatever the yes or no before it
     another = bool(found.hits) and (last is None or found.hits[0].doc.id != last.doc)
@@ -115,18 +133,35 @@ def converse(ctx: MainContext) -> None:
     ctx.event("search", search_detail(ctx.text, found.hits))
     if kb.problems:
         ctx.event("kb", f"{len(kb.problems)} document(s) skipped: " + " | ".join(kb.problems))
+    if found.kind == "topic":
+        ctx.context[CHOICES_KEY] = {"query": ctx.text, "docs": [d.id for d in found.choices]}
+        listed = "\n".join(f"{i}. {d.title}" for i, d in enumerate(found.choices, 1))
+        ctx.say(ctx.phrase(TOPIC.format(listed=listed), "reply:topic"))
+        return
     if not found.hits:
         ctx.context[OFFER_KEY] = ctx.text
         ctx.say(ctx.phrase(NO_MATCH.format(topic=topic(ctx.text)), "reply:no-match"))
         return
-    doc = found.hits[0].doc
+    answer(ctx, found.hits[0].doc, ctx.text)
+
+
+def answer(ctx: MainContext, doc: Document, query: str) -> None:
+    """The article for `query`: its clarifying questions first, when it has any."""
     if doc.clarifying_questions:
-        ctx.start("clarification", seed(doc, ctx.text))
+        ctx.start("clarification", seed(doc, query))
         return
     body = sections.for_case(doc.body, {})
-    say_answer(ctx, "answer:main", doc=doc.id, title=doc.title, body=body, query=ctx.text, answers={}, skipped=[])
+    say_answer(ctx, "answer:main", doc=doc.id, title=doc.title, body=body, query=query, answers={}, skipped=[])
     if doc.requires_handoff:
-        hand_over(ctx, doc=doc.id, title=doc.title, query=ctx.text, answers={}, reason="requires_handoff")
+        hand_over(ctx, doc=doc.id, title=doc.title, query=query, answers={}, reason="requires_handoff")
+
+
+def _chosen(kb: KnowledgeBase, choices: JsonObject, text: str) -> Document | None:
+    """The article of those listed that `text` picks ("the first one", "2", "the android one")."""
+    ids = [d for d in choices.get("docs") or [] if isinstance(d, str) and d in kb.documents]
+    titles = {str(i): kb.documents[d].title for i, d in enumerate(ids, 1)}
+    key = picked(text, titles)
+    return kb.documents[ids[int(key) - 1]] if key is not None else None
 
 
 def seed(doc: Document, query: str) -> ClarificationSlots:

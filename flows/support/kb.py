@@ -71,6 +71,10 @@ MIN_SCORE = 2.0
 CACHE_SIZE = 16
 # how many of the index's best the second stage (flows/support/rerank.py) orders
 CANDIDATES = 8
+# a request of at most this many search words, all in the titles or tags of 2 to this many
+# articles, names a topic: which article is asked (KnowledgeBase.on_topic)
+TOPIC_WORDS = 2
+TOPIC_ARTICLES = 5
 # Bump when the table layout, the tokenizer or what is indexed changes: a new name makes a
 # fresh index, and the previous version's table for the folder is dropped. (An edit to the
 # word or phrase tables needs no bump: they are part of every document's hash.)
@@ -448,6 +452,21 @@ class KnowledgeBase:
             # the words found nothing: a symptom an article lists may still be told in them
             ranked = [(m.doc_id, m.weight) for m in symptoms.match(terms)]
         return [Hit(documents[d], score) for d, score in ranked[:limit] if d in documents]
+
+    def on_topic(self, query: str) -> list[Document]:
+        """The articles a request names only the topic of ("i have a problem with reminders",
+        "billing question"): every word it searches for is in their titles or tags, and they are
+        more than one and at most `TOPIC_ARTICLES`. [] for anything else: a request that says what
+        happens is searched, and one about a single article finds it."""
+        self.refresh()
+        with self._lock:
+            terms = [t for t in query_terms(query, self._speller, self._query_phrases) if not t.isdigit()]
+            fields, documents = self._reranker.documents, self.documents
+        wanted = set(stems(terms))
+        if not 1 <= len(wanted) <= TOPIC_WORDS:
+            return []
+        named = sorted(d for d, f in fields.items() if all(w in f.title or w in f.tags for w in wanted))
+        return [documents[d] for d in named if d in documents] if 2 <= len(named) <= TOPIC_ARTICLES else []
 
     def close(self) -> None:
         with self._lock:

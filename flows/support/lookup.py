@@ -1,5 +1,5 @@
 """What a message in the support chat is, for the help centre: talk, nothing to search, an
-article, or a question the help centre does not cover.
+article, a topic several articles are about, or a question the help centre does not cover.
 
 The bot (flows/support/bot.py) answers by it, and the search benchmark (bench/search.py) and
 corpus test (tests/test_search_corpus.py) measure it, so the figures are the bot's own.
@@ -10,20 +10,23 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from flows.support.kb import Hit, KnowledgeBase
+from flows.support.kb import Document, Hit, KnowledgeBase
 from flows.support.smalltalk import Talk, talk
 from flows.support.terms import query_terms
 
-Kind = Literal["talk", "nothing", "article", "not_covered"]
+Kind = Literal["talk", "nothing", "article", "topic", "not_covered"]
 
 
 @dataclass(frozen=True)
 class Lookup:
-    """`talk` holds the kinds of talk when `kind` is "talk"; `hits` the articles when "article"."""
+    """`talk` holds the kinds of talk when `kind` is "talk"; `hits` the articles when "article";
+    `choices` the articles a request names only the topic of when "topic" (which one is asked:
+    none is the answer yet, so `doc_id` is None)."""
 
     kind: Kind
     talk: frozenset[Talk] = frozenset()
     hits: list[Hit] = field(default_factory=list)
+    choices: list[Document] = field(default_factory=list)
 
     @property
     def doc_id(self) -> str | None:
@@ -38,4 +41,8 @@ def look_up(kb: KnowledgeBase, text: str, limit: int = 3) -> Lookup:
     if not [t for t in query_terms(text) if not t.isdigit()]:
         return Lookup("nothing")
     hits = kb.search(text, limit=limit)
-    return Lookup("article", hits=hits) if hits else Lookup("not_covered")
+    if hits:
+        return Lookup("article", hits=hits)
+    # "i have a problem with reminders": no article wins, and several are about it
+    choices = kb.on_topic(text)
+    return Lookup("topic", choices=choices) if choices else Lookup("not_covered")
