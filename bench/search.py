@@ -21,11 +21,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from flows.support.kb import SHIPPED_KB, KnowledgeBase, index_location
 from flows.support.lookup import look_up
 from tests import pg
-from tests.search_corpus import GOALS, SPLITS, Scores, load, score
+from tests.search_corpus import GOALS, SPLITS, Scores, load, load_abroad, score
 
 
 def run(kb: KnowledgeBase) -> dict[str, Scores]:
-    return {split: score(load(split), lambda q: look_up(kb, q).doc_id) for split in SPLITS}
+    found = {split: score(load(split), lambda q: look_up(kb, q).doc_id) for split in SPLITS}
+    # requests in Spanish, French, German, Italian and Portuguese (no goal of the issue's; reported)
+    found |= {f"{split} abroad": score(load_abroad(split), lambda q: look_up(kb, q).doc_id) for split in SPLITS}
+    return found
 
 
 def main() -> None:
@@ -47,21 +50,22 @@ def main() -> None:
         finally:
             server.close()
     sizes = ", ".join(f"{s} {len(load(s))}" for s in SPLITS)
+    sizes += "; in five other languages " + ", ".join(f"{s} {len(load_abroad(s))}" for s in SPLITS)
     print(f"support search on the shipped help centre ({len(KnowledgeBase(SHIPPED_KB).documents)} articles); "
           f"corpus: {sizes} queries")  # fmt: skip
     print(f"goals on test: top-1 >= {GOALS['top1']:.2f}, wrong article <= {GOALS['wrong']:.2f}, "
           f"no-match precision >= {GOALS['no_match_precision']:.2f}")  # fmt: skip
-    print(f"{'backend':<11} {'split':<5} {'top-1':>6} {'wrong':>6} {'no-match prec':>14}  goals")
+    print(f"{'backend':<11} {'split':<11} {'top-1':>6} {'wrong':>6} {'no-match prec':>14}  goals")
     for backend, by_split in results.items():
         for split, s in by_split.items():
             met = ("met" if s.meets_goals() else "NOT met") if split == "test" else ""
-            print(f"{backend:<11} {split:<5} {s.top1:>6.3f} {s.wrong:>6.3f} {s.no_match_precision:>14.3f}  {met}")
+            print(f"{backend:<11} {split:<11} {s.top1:>6.3f} {s.wrong:>6.3f} {s.no_match_precision:>14.3f}  {met}")
     if why is not None:
         print(f"PostgreSQL: not run ({why})")
     if args.misses:
         for backend, by_split in results.items():
             print(f"\n{backend} dev misses (query, expected, found):")
-            for miss in by_split["dev"].misses:
+            for miss in [*by_split["dev"].misses, *by_split["dev abroad"].misses]:
                 print(f"  {miss}")
 
 

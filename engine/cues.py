@@ -120,3 +120,21 @@ def in_english_cues(text: str) -> str:
     for pattern in passes:
         text = replace_folded(text, pattern, lambda m, typed: english[m.group()])
     return after_cue.sub(r"\1 ", text)
+
+
+class Glossary:
+    """A bot's own phrases of other languages, read as its English words: what the engine's cue
+    table does for the engine's cues, for a domain's words ("se cierra sola" is "crashes" to a
+    support search, "contraseña" "password"). Its file has the cue table's form (`phrases:` English
+    -> the phrases that mean it), is validated on load, and a broken one says what to fix."""
+
+    def __init__(self, path: Path, what: str = "glossary") -> None:
+        table = load_table(path, CueTable, what)
+        self._english = {fold_same_length(p): e for e, phrases in table.phrases.items() for p in phrases}
+        self._pattern = phrase_pattern(list(self._english)) if self._english else None
+
+    def in_english(self, text: str) -> str:
+        """`text` with the glossary's phrases written as their English; every other word as typed."""
+        if self._pattern is None:
+            return text
+        return replace_folded(text, self._pattern, lambda m, _typed: self._english[m.group()])

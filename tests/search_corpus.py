@@ -35,6 +35,18 @@ class Case(BaseModel):
     doc: str | None
 
 
+class AbroadCase(Case):
+    """A request in another language (tests/corpora/search/abroad/): `lang` is its ISO code."""
+
+    lang: Literal["es", "fr", "de", "it", "pt"]
+
+
+def load_abroad(split: Split) -> list[AbroadCase]:
+    """The requests in five languages, written blind after the glossary (2026-11-26) and split once."""
+    data = yaml.safe_load((CORPUS / "abroad" / f"{split}.yaml").read_text(encoding="utf-8"))
+    return TypeAdapter(list[AbroadCase]).validate_python(data)
+
+
 def split_of(query: str) -> Split:
     """The split a query was put in: half by half, by the first 32 bits of its SHA-256."""
     digest = hashlib.sha256(query.strip().casefold().encode()).hexdigest()

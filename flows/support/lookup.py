@@ -8,11 +8,16 @@ corpus test (tests/test_search_corpus.py) measure it, so the figures are the bot
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Literal
 
+from engine.cues import Glossary
 from flows.support.kb import Document, Hit, KnowledgeBase
 from flows.support.smalltalk import Talk, talk
 from flows.support.terms import query_terms
+
+# problems told in other languages, in the help centre's words ("se cierra sola": "crashes")
+ABROAD = Glossary(Path(__file__).parent / "data" / "abroad.yaml", "support phrases abroad")
 
 Kind = Literal["talk", "nothing", "article", "topic", "not_covered"]
 
@@ -34,15 +39,16 @@ class Lookup:
 
 
 def look_up(kb: KnowledgeBase, text: str, limit: int = 3) -> Lookup:
-    said = talk(text)
+    english = ABROAD.in_english(text)
+    said = talk(text) or talk(english)  # "grazie mille, ciao!" is thanks and a goodbye
     if said is not None:
         return Lookup("talk", talk=said)
     # a number alone names no article ("' OR '1'='1", "<b>1</b>", "??? 2"), nor do vague words
     if not [t for t in query_terms(text) if not t.isdigit()]:
         return Lookup("nothing")
-    hits = kb.search(text, limit=limit)
+    hits = kb.search(english, limit=limit)
     if hits:
         return Lookup("article", hits=hits)
     # "i have a problem with reminders": no article wins, and several are about it
-    choices = kb.on_topic(text)
+    choices = kb.on_topic(english)
     return Lookup("topic", choices=choices) if choices else Lookup("not_covered")
