@@ -21,7 +21,7 @@ from engine.cues import in_english_cues
 from engine.extract import fold
 from engine.gloss import in_english
 from engine.said import says_unsure
-from flows.language_buddy.bank_file import LEVELS, Bank, Question, load_bank, load_shipped, normalise
+from flows.language_buddy.bank_file import CEFR, LEVELS, Bank, Question, load_bank, load_shipped, normalise
 
 SHIPPED = Path(__file__).parent / "data" / "assessment"
 
@@ -217,7 +217,7 @@ def render_question(q: Question) -> str:
 
 # what learners call the levels (engine/data/gloss.yaml gives these words in English first:
 # "débutante", "Anfänger", "principiante" are "beginner")
-_LEVEL_NAMES: dict[str, tuple[str, ...]] = {
+_LEVEL_NAMES: dict[CEFR, tuple[str, ...]] = {
     "A1": ("beginner", "total beginner", "complete beginner", "absolute beginner", "from scratch", "from zero"),
     "A2": ("elementary", "pre-intermediate", "pre intermediate", "false beginner"),
     "B1": ("intermediate", "lower intermediate"),
@@ -231,17 +231,18 @@ _NAMED_LEVEL = re.compile(
     + r"|[abc][12])\b"
 )
 _BY_NAME = {name: level for level, names in _LEVEL_NAMES.items() for name in names}
+_CEFR: dict[str, CEFR] = {"A1": "A1", "A2": "A2", "B1": "B1", "B2": "B2", "C1": "C1", "C2": "C2"}
 _SKIP_TEST = re.compile(
     r"\b(?:skip|stop|no|without|don'?t (?:want|need)(?: to (?:do|take))?|rather not (?:do|take))\s+"
     r"(?:the |this |a |any )?(?:placement )?(?:test|quiz|questions)\b"
 )
 
 
-def self_placed(text: str) -> str | None:
+def self_placed(text: str) -> CEFR | None:
     """The level a learner gives instead of answering ("idk, im a total beginner", "just start me at
     B1", "débutante je pense"), in six languages; None when none, or two different ones, are named."""
     t = fold(in_english(in_english_cues(text)))
-    named = {_BY_NAME.get(m.group(), m.group().upper()) for m in _NAMED_LEVEL.finditer(t)}
+    named = {_BY_NAME.get(m.group()) or _CEFR[m.group().upper()] for m in _NAMED_LEVEL.finditer(t)}
     return named.pop() if len(named) == 1 else None
 
 

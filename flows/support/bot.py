@@ -5,8 +5,9 @@ and no match offers a person.
 
 from __future__ import annotations
 
+from pydantic import BaseModel, ConfigDict, JsonValue, ValidationError
+
 from engine import Bot, MainContext, Resources, picked
-from engine.models import JsonObject
 from flows.support import sections
 from flows.support.clarification import (
     clarification,
@@ -56,6 +57,25 @@ TALK_REPLIES: tuple[tuple[Talk, str], ...] = (
 OFFER_KEY = "human_offered"
 # the articles a request named only the topic of, and the request: the next message may pick one
 CHOICES_KEY = "topic_choices"
+
+
+class TopicChoices(BaseModel):
+    """What a topic alone was answered with, kept for the next message (the session's context)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    query: str
+    docs: list[str]
+
+    @classmethod
+    def kept(cls, value: JsonValue | None) -> TopicChoices | None:
+        """The choices the last turn kept; None when there are none or they are not readable."""
+        try:
+            return cls.model_validate(value) if value is not None else None
+        except ValidationError:
+            return None
+
+
 TOPIC = (
     "Our help center has a few articles about that:\n{listed}\nWhich one fits, or what exactly happens? "
     "(Say 'agent' to talk to a person.)"
@@ -73,7 +93,7 @@ HELPED = f"Glad that sorted it out! Ask me anything else about {APP}."
 def converse(ctx: MainContext) -> None:
     # an offer of a person holds for the very next message only
     offered = ctx.context.pop(OFFER_KEY, None)
-    choices = ctx.context.pop(CHOICES_KEY, None)
+    choices = TopicChoices.kept(ctx.context.pop(CHOICES_KEY, None))
     last = take_answered(ctx)  # the article the last turn gave: this message may say it did not help
     reply = read_yes_no(ctx.text) if offered is not None else None
     short = len(ctx.text.split()) <= 8
@@ -97,15 +117,15 @@ def converse(ctx: MainContext) -> None:
         return
     outcome = helped(ctx.text) if last is not None and offered is None else None
     kb = open_kb(ctx.resources.kb or SHIPPED_KB, ctx.store_url)
-    if isinstance(choices, dict) and (chosen := _chosen(kb, choices, ctx.text)) is not None:
-        answer(ctx, chosen, f"{choices.get('query', '')} {ctx.text}".strip())
+    if choices is not None and (chosen := _chosen(kb, choices, ctx.text)) is not None:
+        answer(ctx, chosen, f"{choices.query} {ctx.text}")
         return
     found = look_up(kb, ctx.text, limit=3)
-    if isinstance(choices, dict) and found.kind in ("article", "not_covered"):
+    if choices is not None and found.kind in ("article", "not_covered"):
         # "they just don't go off" after "a problem with reminders": read with the topic, it names
         # one of the articles listed (alone it found the iPhone one), or at least an article
-        together = look_up(kb, f"{choices.get('query', '')} {ctx.text}", limit=3)
-        listed = choices.get("docs") or []
+        together = look_up(kb, f"{choices.query} {ctx.text}", limit=3)
+        listed = choices.docs
         if (together.doc_id in listed and found.doc_id not in listed) or found.kind == "not_covered":
             found = together if together.kind == "article" else found
     # another article found is another question ("ok one more: how do i share a list", "no, and how
@@ -134,9 +154,9 @@ def converse(ctx: MainContext) -> None:
     if kb.problems:
         ctx.event("kb", f"{len(kb.problems)} document(s) skipped: " + " | ".join(kb.problems))
     if found.kind == "topic":
-        ctx.context[CHOICES_KEY] = {"query": ctx.text, "docs": [d.id for d in found.choices]}
-        listed = "\n".join(f"{i}. {d.title}" for i, d in enumerate(found.choices, 1))
-        ctx.say(ctx.phrase(TOPIC.format(listed=listed), "reply:topic"))
+        ctx.context[CHOICES_KEY] = TopicChoices(query=ctx.text, docs=[d.id for d in found.choices]).model_dump()
+        menu = "\n".join(f"{i}. {d.title}" for i, d in enumerate(found.choices, 1))
+        ctx.say(ctx.phrase(TOPIC.format(listed=menu), "reply:topic"))
         return
     if not found.hits:
         ctx.context[OFFER_KEY] = ctx.text
@@ -156,9 +176,9 @@ def answer(ctx: MainContext, doc: Document, query: str) -> None:
         hand_over(ctx, doc=doc.id, title=doc.title, query=query, answers={}, reason="requires_handoff")
 
 
-def _chosen(kb: KnowledgeBase, choices: JsonObject, text: str) -> Document | None:
+def _chosen(kb: KnowledgeBase, choices: TopicChoices, text: str) -> Document | None:
     """The article of those listed that `text` picks ("the first one", "2", "the android one")."""
-    ids = [d for d in choices.get("docs") or [] if isinstance(d, str) and d in kb.documents]
+    ids = [d for d in choices.docs if d in kb.documents]
     titles = {str(i): kb.documents[d].title for i, d in enumerate(ids, 1)}
     key = picked(text, titles)
     return kb.documents[ids[int(key) - 1]] if key is not None else None
