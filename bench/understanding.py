@@ -24,14 +24,14 @@ and it is mapped to the command kinds:
   hears it first, "aside: <name>", as support's clarification keeps another question for after its answer
   and a lesson answers a question on the saved plans): new_request;
 - the asked question's slot left empty while the run moved past it, or a skip asked for where the flow needs
-  the answer (a `skipped` notice): skip;
+  the answer (a `skipped` notice): skip; a value the flow gives the skipped slot (a default) is no set_slot;
 - the help command routed: help;
-- the run still at its question, nothing set and no attempt used: ask_back or chitchat when the turn was
-  routed as one (`command:ask_back`, `command:chitchat`: the read stage's command, engine/askback.py), else
-  help when the reply holds the question's help text. Before the engine read questions back, every such turn
-  that was not help counted as ask_back; that guess also counted new requests noted for later and asides as
-  questions back, so the route (a public field of the turn's trace) now says which command the turn carried
-  out, and the run's state, slots and attempts still have to show it was carried out as one.
+- the run still at its question (a paused one still paused), nothing set and no attempt used: ask_back or
+  chitchat when the turn was routed as one (`command:ask_back`, `command:chitchat`: the read stage's command,
+  engine/askback.py), else help when the reply holds the question's help text. Before the engine read questions
+  back, every such turn that was not help counted as ask_back; that guess also counted new requests noted for
+  later and asides as questions back, so the route (a public field of the turn's trace) now says which command
+  the turn carried out, and the run's state, slots and attempts still have to show it was carried out as one.
 
 A command counts as found when its kind matches and, for a slot command, its slot (and key) and its value (as
 the slots model stores it; free text of three words or more matches when one contains the other).
@@ -194,6 +194,10 @@ def observe(store: Store, case: Case, result: TurnResult) -> list[Observed]:
     out: list[Observed] = []
 
     out += _slot_changes(case, flow, case.seed, after, asked_slot)
+    # a question skipped leaves its slot to the flow, which may fill a default (the timezone UTC, today's
+    # window): that value is the flow's, not read from the message
+    skipped = {n.detail for n in trace.notices if n.kind == "skipped"}
+    out = [o for o in out if o.slot is None or o.slot != asked_slot or o.slot not in skipped]
     yes_no = [o for o in out if o.kind in ("yes", "no")]
     cancelled = (run is not None and run.outcome == "cancelled") or (
         frame is not None and frame.paused and not e.paused
@@ -226,7 +230,8 @@ def observe(store: Store, case: Case, result: TurnResult) -> list[Observed]:
         out.append(Observed("skip"))
     if trace.route == "command:help":
         out.append(Observed("help"))
-    elif not out and frame is not None and frame.state == e.state and not frame.paused:
+    # a paused run stays paused at small talk or a question back (the main conversation answers it)
+    elif not out and frame is not None and frame.state == e.state and (not frame.paused or e.paused):
         used = "reprompt" in notices or "fallback" in notices
         if not used and trace.route in ("command:ask_back", "command:chitchat"):
             out.append(Observed(trace.route.removeprefix("command:")))

@@ -39,11 +39,22 @@ QUESTIONS_BACK_FILE = Path(__file__).parent / "data" / "questions_back.yaml"
 
 About = Literal["why", "meaning", "options", "other"]
 Social = Literal[
-    "greeting", "away", "sorry", "thanks", "laughter", "compliment", "feeling", "waiting", "reaction", "identity"
+    "greeting",
+    "away",
+    "sorry",
+    "thanks",
+    "laughter",
+    "compliment",
+    "feeling",
+    "waiting",
+    "reaction",
+    "identity",
+    "interjection",
+    "complaint",
 ]
 SOCIAL: tuple[Social, ...] = get_args(Social)
 # remarks about the bot or the conversation, and feelings: an answer where any text is one
-REMARKS: frozenset[Social] = frozenset({"compliment", "feeling", "reaction"})
+REMARKS: frozenset[Social] = frozenset({"compliment", "feeling", "reaction", "complaint"})
 # saying hello or being back, at a paused activity: its question is asked again
 COMING_BACK: frozenset[Social] = frozenset({"greeting", "away", "sorry"})
 # asking to wait answers nothing, whatever it names ("one sec" is no 1, "attends deux secondes" no name)
@@ -88,6 +99,8 @@ class QuestionsBackTable(BaseModel):
     about_the_question: list[str]
     elsewhere: list[str]
     help: list[str]
+    plain_words: list[str]
+    meaning_words: list[str]
     filler: list[str]
     chitchat: dict[Social, _Talk]
 
@@ -125,6 +138,8 @@ class _Compiled:
     itself: re.Pattern[str]
     elsewhere: re.Pattern[str]
     help: re.Pattern[str]
+    plain: frozenset[str]
+    meaning_words: frozenset[str]
     filler: frozenset[str]
     talk: tuple[tuple[Social, re.Pattern[str]], ...]
     say: dict[Social, str]
@@ -151,6 +166,8 @@ def _table() -> _Compiled:
         itself=re.compile(rf"{any_of(t.about_the_question)}(?: {tail})*"),
         elsewhere=re.compile(r"(?<![\w'])" + any_of(t.elsewhere)),
         help=re.compile(any_of(t.help)),
+        plain=frozenset(w for line in t.plain_words for w in fold_same_length(line).split()),
+        meaning_words=frozenset(w for line in t.meaning_words for w in fold_same_length(line).split()),
         filler=frozenset(t.filler),
         talk=tuple((k, re.compile(any_of(v.phrases))) for k, v in t.chitchat.items()),
         say={k: v.say for k, v in t.chitchat.items()},
@@ -274,11 +291,12 @@ class QuestionBack:
     help: bool = False  # it calls for help ("help, what do these mean?"): the help command
 
 
-def question_back(text: str, reads: Reads, *, free_text: bool) -> QuestionBack | None:
+def question_back(text: str, reads: Reads, *, free_text: bool, question: str = "") -> QuestionBack | None:
     """`text` as a question back about the open question, or None when it is not one or also answers it.
 
     `reads` is the state's parser (a value, or None/an `Invalid` when it reads none); `free_text`: the
-    parser takes any text (then only a question about the question itself, alone, asks)."""
+    parser takes any text (then only a question about the question itself, alone, asks: one that could
+    be about nothing else, or one asking what a word of the `question` means, "what kind of steps?")."""
     table = _table()
     found = parts(text)
     helped = [p for p in found if table.help.fullmatch(p.folded.rstrip("?! "))]
@@ -292,17 +310,37 @@ def question_back(text: str, reads: Reads, *, free_text: bool) -> QuestionBack |
         if p.role == "filler" or p in helped or _talk(p.folded, table):
             continue
         if free_text:
-            if p.role == "statement" or p.role == "proposal" or not table.itself.fullmatch(p.folded):
+            if p.role == "statement" or p.role == "proposal":
+                return None
+            if not table.itself.fullmatch(p.folded) and not _on_its_words(p, question):
                 return None
             continue
         if p.role == "open":
             continue  # an open question asks, whatever it names ("what counts as intermediate?")
+        if p.role == "question" and " " not in p.folded and _asks_meaning_before(found, p):
+            continue  # what the question before it asks about ("ça veut dire quoi, intermédiaire ?")
         value = reads(typed)
         if _answers(value, typed, echo_counts=p.role in ("statement", "proposal")):
             return None
     said = helped + asking if helped and asking and helped[0].start < asking[0].start else asking + helped
     words = text[said[0].start : said[-1].end]
     return QuestionBack(about=_about(" ".join(p.folded for p in asking)), words=words, help=bool(helped))
+
+
+def _on_its_words(p: Part, question: str) -> bool:
+    """Whether `p` asks what words of the `question` mean ("what does lim mean?", "what kind of steps?")."""
+    if p.role != "open" or _about(p.folded) != "meaning" or not question:
+        return False
+    table = _table()
+    own = [w for w in _WORDS.findall(p.folded) if len(w) >= 3 and w not in table.plain and w not in table.meaning_words]
+    said = _WORDS.findall(_folded(question))
+    return bool(own) and all(any(q.startswith(w[:4]) for q in said) for w in own)
+
+
+def _asks_meaning_before(found: Sequence[Part], p: Part) -> bool:
+    """Whether an open question asking what something means comes right before `p`."""
+    at = found.index(p)
+    return at > 0 and found[at - 1].role == "open" and _about(found[at - 1].folded) == "meaning"
 
 
 def _answers(value: object, typed: str, *, echo_counts: bool) -> bool:
@@ -495,9 +533,11 @@ def acknowledgement(kinds: Sequence[str]) -> str:
         "waiting",
         "thanks",
         "greeting",
+        "complaint",
         "compliment",
         "feeling",
         "reaction",
+        "interjection",
         "laughter",
     ):
         if kind in kinds:

@@ -126,6 +126,8 @@ class Chitchat(_Command):
             "waiting",
             "reaction",
             "identity",
+            "interjection",
+            "complaint",
         ],
         ...,
     ] = ()

@@ -29,6 +29,7 @@ from engine.models import JsonObject, Slots
 from engine.states import (
     ANSWER,
     NEXT,
+    SKIP,
     Aside,
     Ask,
     Condition,
@@ -242,6 +243,10 @@ class Flow(Generic[S]):
             return self._cursor.state
 
     # -- validation ------------------------------------------------------------------------
+
+    def skips_from(self, state: str) -> bool:
+        """Whether the flow declares its own way past `state` when the user skips it (a `skip` transition)."""
+        return any(t.trigger == SKIP and t.source in (state, "*") for t in self.transitions)
 
     def expanded_transitions(self) -> list[T[S]]:
         """Transitions with source "*" spelled out for every Ask (asides fire from any ask)."""

@@ -29,7 +29,7 @@ from engine.models import (
     Slots,
 )
 from engine.said import says_not_knowing
-from engine.states import ANSWER, NEXT, Aside, Ask, Final, Step, render, says, without_clause
+from engine.states import ANSWER, NEXT, SKIP, Aside, Ask, Final, Step, render, says, without_clause
 
 MAX_HOPS = 64
 MAX_HANDOFFS = 8
@@ -303,6 +303,8 @@ class FlowRunner(AnswerReader):
         if trigger is None:
             return False
         self.trace.notice("aside", flow.name, frame.state, aside.name)
+        if trigger == SKIP:  # the flow's own way past the question ("give me another")
+            self.trace.notice("skipped", flow.name, frame.state, state.slot)
         if trigger == "":
             frame.slots = ctx.slots.model_dump(mode="json")
             self.emit(self.question(flow, state, ctx.slots))

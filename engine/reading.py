@@ -21,7 +21,16 @@ from pydantic import ValidationError
 from engine import askback, corrections, extract, requests
 from engine import said as said_module
 from engine.amend import amendments
-from engine.askback import COMING_BACK, REMARKS, WAITING, greets, may_ask, question_back, small_talk, talk_beside
+from engine.askback import (
+    COMING_BACK,
+    REMARKS,
+    WAITING,
+    greets,
+    may_ask,
+    question_back,
+    small_talk,
+    talk_beside,
+)
 from engine.bot import Bot
 from engine.commands import (
     AnswerFlow,
@@ -49,8 +58,16 @@ from engine.handoff import hold_of
 from engine.models import CarryOver, FlowFrame, SessionState, Slots, StoredRecord
 from engine.requests import at_question as request_at
 from engine.requests import several
-from engine.said import asks_agreement, cancel_beside, said, says_cancel, says_resume
-from engine.states import Ask
+from engine.said import (
+    asks_agreement,
+    cancel_beside,
+    said,
+    says_cancel,
+    says_putting_off,
+    says_refusal,
+    says_resume,
+)
+from engine.states import Ask, render
 from engine.utterance import Utterance
 
 CANCEL_WORDS = {"cancel", "stop", "abort", "cancel this", "stop this", "/cancel"}
@@ -109,6 +126,18 @@ def read(
         commands = [Handoff(words=text)]
     elif asking and command == "skip" and not _aside_for(bot, session, text):
         commands = [Skip(words=text)]
+    elif (
+        isinstance(here, Ask)
+        and a is not None
+        and (refused := says_refusal(text)) | says_putting_off(text)
+        and small_talk(text) is None  # "ciao", "bye" greet too
+        and not _aside_for(bot, session, text)
+        and _reads_nothing(bot.flow_for(a), here, a, text, checked.get(id(a)) if checked is not None else None)
+    ):
+        # "rather not say", "ugh, not now" where the question reads nothing from them: a skip, a cancel; a
+        # question that reads them keeps them ("not now" is a no to "shall we start?", a name question
+        # offers a nickname to "rather not say")
+        commands = [Skip(words=text) if refused else Cancel(words=text)]
     elif a is not None and open_flow is not None:
         flow = open_flow
         valid = checked.get(id(a)) if checked is not None else None
@@ -200,7 +229,8 @@ def _aside_for(bot: Bot, session: SessionState, text: str) -> bool:
     exercise, support files what was answered so far when it hands over to a person. A person
     asked for where the bot has none is still the engine's to answer (some asides take any text)."""
     a = session.active
-    return a is not None and any(x.match(text) for x in bot.flow_for(a).asides)
+    # an aside that hears every message (a lesson notes each one in its memory) reads none in particular
+    return a is not None and any(x.match(text) and not x.match("") for x in bot.flow_for(a).asides)
 
 
 def _listens_for(flow: Flow[Any], text: str) -> bool:
@@ -309,7 +339,12 @@ def at_question(
             value is not None
             and not isinstance(value, Invalid)
             # an agreeing word is a yes to a question that reads one as a value ("sure" to "shall we go on?")
-            and ("greeting" in talk.kinds or isinstance(value, bool) or read_yes_no(text) is True)
+            # a complaint names what is wrong ("the app is so slow" is latency where feedback asks the area)
+            and (
+                bool({"greeting", "complaint"} & set(talk.kinds))
+                or isinstance(value, bool)
+                or read_yes_no(text) is True
+            )
             and not copied(value, text)
             and not set(talk.kinds) <= WAITING
             and not greets(text)
@@ -325,12 +360,43 @@ def at_question(
         if all(parser(x) is None for x in (*others, text)) and not _fills_other(flow, slots, state, text):
             return Chitchat(words=said.words, social=said.kinds)
         return None
-    asked = question_back(text, parser, free_text=parser.greedy)
-    if asked is None or _fills_other(flow, slots, state, text):
+    question = _what_is_asked(state, slots, parser)
+    asked = question_back(text, parser, free_text=parser.greedy, question=question)
+    # an open question states nothing ("what counts as flexitarian?" gives no diet, "is 5 the best?" no rating)
+    stating = any(p.role not in ("open", "filler") for p in askback.parts(text))
+    if asked is None or (stating and _fills_other(flow, slots, state, text)):
         return None
     if asked.help:
         return Help(words=asked.words)
     return AskBack(words=asked.words, about=asked.about)
+
+
+def _what_is_asked(state: Ask, slots: Slots, parser: Parser) -> str:
+    """The words of the open question, its help, its reason and what its parser expects."""
+    try:
+        said = render(state.say, slots)
+    except Exception:  # a question that needs more than its slots to say: its help and reason still tell
+        said = ""
+    why = render(state.why, slots) if state.why else ""
+    return " ".join((said, state.help, why, parser.expects))
+
+
+def _reads_nothing(flow: Flow[Any], state: Ask, frame: FlowFrame, text: str, checked: Slots | None) -> bool:
+    """Whether the open question's parser reads nothing from `text`: no value, a value that only copies
+    the words back (a free-text answer, an item of a list), or a refusal that quotes them ("I don't
+    know where “not now” is"); nor does it fill another slot. A reason of the flow's own that does not
+    quote them ("a nickname works too") is the flow's reading of them."""
+    try:
+        slots = checked if checked is not None else flow.new_slots(frame.slots)
+        value = state.parser(slots)(text)
+    except (ValidationError, ValueError):
+        return False  # slots this code cannot read: the flow's own reading says what is wrong
+    if isinstance(value, Invalid):
+        quoted = fold(text).strip(" .,!?")
+        return bool(quoted) and quoted in fold(value.reason) and not _fills_other(flow, slots, state, text)
+    if value is not None and not copied(value, text):
+        return False
+    return not _fills_other(flow, slots, state, text)
 
 
 def _answers(flow: Flow[Any], state: Ask, frame: FlowFrame, words: str) -> bool:

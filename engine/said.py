@@ -81,10 +81,12 @@ class CommandPhrases(BaseModel):
     polite: list[str]
     not_knowing: list[str]
     unsure: list[str]
+    refusing: list[str]
     cancel: list[str]
     ending: list[str]
     stopping: StoppingWords
     leaving: list[str]
+    putting_off: list[str]
     leaving_openings: list[str]
     resume: list[str]
     resuming: list[str]
@@ -104,9 +106,11 @@ class CommandPhrases(BaseModel):
         "polite",
         "not_knowing",
         "unsure",
+        "refusing",
         "cancel",
         "ending",
         "leaving",
+        "putting_off",
         "leaving_openings",
         "resume",
         "skip",
@@ -124,7 +128,7 @@ class CommandPhrases(BaseModel):
     def check_apart(self) -> None:
         """A phrase under two commands would make the reading depend on the order of checks."""
         seen: dict[str, str] = {}
-        for kind in ("cancel", "ending", "leaving", "resume", "skip", "help", "unsure", "confused"):
+        for kind in ("cancel", "ending", "leaving", "resume", "skip", "help", "unsure", "refusing", "confused"):
             for p in getattr(self, kind):
                 key = _phrase(p)
                 if seen.get(key, kind) != kind:
@@ -172,6 +176,43 @@ def _words_in_longest(phrases: frozenset[str]) -> int:
     return max((len(p.split()) for p in phrases), default=0)
 
 
+class _Stops(_Joined):
+    """A verb of stopping with what it stops ("cancel it", "olvídalo todo"), after one or two words of
+    wanting or not ("i want to cancel", "let's forget the whole thing", "please just stop this"); with no
+    word of wanting, what it stops must be said ("quit" alone is the flow's: the name question refuses
+    it). Tested by its parts: listed out, the combinations are ~80,000 strings."""
+
+    def __init__(self, listed: frozenset[str], openers: frozenset[str], verbs: frozenset[str], objects: frozenset[str]):
+        super().__init__(listed, openers, verbs, objects)
+        self.longest += _words_in_longest(openers)
+
+    def _opened(self, words: list[str]) -> bool:
+        if " ".join(words) in self.openers:
+            return True
+        return any(
+            " ".join(words[:k]) in self.openers and " ".join(words[k:]) in self.openers for k in range(1, len(words))
+        )
+
+    def __contains__(self, phrase: object) -> bool:
+        if not isinstance(phrase, str):
+            return False
+        if phrase in self.listed:
+            return True
+        words = phrase.split()
+        n = len(words)
+        if not n or n > self.longest:
+            return False
+        for i in range(n):  # words[:i]: what is wanted before the verb ("" when nothing)
+            if i and not self._opened(words[:i]):
+                continue
+            for j in range(i + 1, n + 1):
+                if " ".join(words[i:j]) not in self.verbs:
+                    continue
+                if (j == n and i) or (j < n and " ".join(words[j:]) in self.objects):
+                    return True
+        return False
+
+
 class _Either:
     """Phrases of any of `groups`, without copying them into one set."""
 
@@ -191,9 +232,11 @@ class _Table:
         self.polite_ending = self.polite | frozenset(_phrase(p) for p in phrases.trailing)
         self.not_knowing = frozenset(_phrase(p) for p in phrases.not_knowing)
         self.unsure = self.not_knowing | {_phrase(p) for p in phrases.unsure}
+        self.refusing = frozenset(_phrase(p) for p in phrases.refusing)
         self.cancel = frozenset(_phrase(p) for p in phrases.cancel)
         self.ending = frozenset(_phrase(p) for p in phrases.ending)
         self.leaving = frozenset(_phrase(p) for p in phrases.leaving)
+        self.putting_off = frozenset(_phrase(p) for p in phrases.putting_off)
         self.leaving_openings = tuple(dict.fromkeys(_phrase(p) for p in phrases.leaving_openings))
         self.resume = frozenset(_phrase(p) for p in phrases.resume)
         self.resume_verbs = tuple(dict.fromkeys(_phrase(v) for v in phrases.resuming))
@@ -201,15 +244,13 @@ class _Table:
         stopping = phrases.stopping
         self.stop_verbs = tuple(dict.fromkeys(_phrase(v) for v in stopping.verbs))
         self.stop_articles = tuple(dict.fromkeys(_phrase(a) for a in stopping.articles))
-        # "cancel it", "stop the questions": each verb with each thing it stops
-        stops: set[str] = set()
-        for v in self.stop_verbs:
-            stops |= {f"{v} {_phrase(o)}" for o in stopping.objects}
-        wanting = [_phrase(w) for w in stopping.wanting]
-        stops |= {f"{w} {v}" for w in wanting for v in self.stop_verbs}
-        stops |= {f"{w} {s}" for w in wanting for s in list(stops) if " " in s and not s.startswith(w)}
-        stops |= {f"{_phrase(n)} {_phrase(g)}" for n in stopping.not_wanting for g in stopping.going_on}
-        self.stops = frozenset(stops)
+        # "cancel it", "stop the questions", "i want to cancel", "let's forget the whole thing": tested by parts
+        self.stops = _Stops(
+            frozenset(f"{_phrase(n)} {_phrase(g)}" for n in stopping.not_wanting for g in stopping.going_on),
+            frozenset(_phrase(w) for w in stopping.wanting),
+            frozenset(self.stop_verbs),
+            frozenset(_phrase(o) for o in stopping.objects),
+        )
         skipping = phrases.skipping
         self.skip = _Joined(
             frozenset(_phrase(p) for p in phrases.skip),
@@ -221,7 +262,7 @@ class _Table:
         helps = {_phrase(p) for p in phrases.help}
         self.help = frozenset(helps | {f"{h} {_phrase(w)}" for h in helps for w in phrases.help_with})
         self.skip_objects = frozenset(_phrase(o) for o in skipping.objects)
-        self.unsure_openings = tuple(sorted(p for p in self.unsure if " " in p))
+        self.unsure_openings = tuple(sorted(p for p in self.unsure | self.refusing if " " in p))
         # every word of every phrase: a word typed with a letter held down ("ayudaaa", "stoppp",
         # "skiiip") is read as the one of these it stands for
         self.vocabulary = frozenset(
@@ -231,6 +272,7 @@ class _Table:
                 self.polite,
                 self.trailing,
                 self.unsure,
+                self.refusing,
                 self.cancel,
                 self.ending,
                 self.leaving,
@@ -383,11 +425,10 @@ def says_cancel(text: str, activity: str | None = None, *, polite: bool = False)
 
 
 @lru_cache(maxsize=64)
-def _cancels(activity: str | None, polite: bool) -> frozenset[str]:
-    """The cancel phrases where `activity` is open: built once per flow (tens of thousands of
-    combinations: a union per message would cost a millisecond)."""
+def _cancels(activity: str | None, polite: bool) -> Phrases:
+    """The cancel phrases where `activity` is open, joined once per flow without copying them."""
     t = _table()
-    return t.cancel | _stopping(activity) | (t.ending if polite else frozenset())
+    return _Either(t.cancel, _stopping(activity), t.ending if polite else frozenset())
 
 
 def _opened_leaving(text: str) -> frozenset[str]:
@@ -437,10 +478,10 @@ def cancel_beside(text: str, activity: str | None = None) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=64)
-def _stopping(activity: str | None) -> frozenset[str]:
+def _stopping(activity: str | None) -> Phrases:
     """Each verb of stopping with each thing it stops ("cancel the feedback", "stop the questions"),
     the open flow among them by its name (a flow's name is a lower-case identifier)."""
-    return _table().stops | _named(_table().stop_verbs, activity)
+    return _Either(_table().stops, _named(_table().stop_verbs, activity))
 
 
 def _named(verbs: tuple[str, ...], activity: str | None) -> frozenset[str]:
@@ -469,7 +510,7 @@ def says_resume(text: str, activity: str | None = None) -> bool:
 def says_skip(text: str) -> bool:
     """Whether `text` says to leave the question unanswered ("idk, skip", "paso, siguiente")."""
     t = _table()
-    return _only(text, t.skip, _Either(t.unsure, t.skip_objects, _opened_unsure(text)))
+    return _only(text, t.skip, _Either(t.unsure, t.refusing, t.skip_objects, _opened_unsure(text)))
 
 
 def _opened_unsure(text: str) -> frozenset[str]:
@@ -484,7 +525,23 @@ def says_unsure(text: str) -> bool:
     """Whether `text` only says the user does not know, or passes ("idk", "no idea, skip",
     "keine Ahnung"): a quiz reads it as a wrong answer, not as a guess."""
     t = _table()
-    return _only(text, _Either(t.unsure, t.skip))
+    return _only(text, _Either(t.unsure, t.refusing, t.skip))
+
+
+@lru_cache(maxsize=1024)
+def says_refusal(text: str) -> bool:
+    """Whether `text` only declines to answer ("rather not say", "prefiero no decirlo", "möchte ich
+    nicht sagen"): a skip where the open question reads nothing from it (engine/reading.py decides)."""
+    return _only(text, _table().refusing, polite=True)
+
+
+@lru_cache(maxsize=1024)
+def says_putting_off(text: str) -> bool:
+    """Whether `text` only puts the whole thing off or says goodbye ("ugh, not now", "gotta go", "ahora
+    no"): alone, a cancel where the open question reads nothing from it (engine/reading.py decides: "not
+    now" answers "shall we start?"). Other leaving words ("i'm good", "all good") may answer a question
+    ("any injuries?"), so only beside a cancel are they one."""
+    return _only(text, _table().putting_off, polite=True)
 
 
 @lru_cache(maxsize=1024)

@@ -32,6 +32,9 @@ S_in = TypeVar("S_in", bound=Slots, contravariant=True, default=Slots)
 
 ANSWER = "answer"
 NEXT = "next"
+# a flow's own way past a question the user skips (a lesson goes on to its next part): where a flow
+# declares a `skip` transition from a question, a skip there fires it instead of leaving the slot empty
+SKIP = "skip"
 
 
 @dataclass(frozen=True)

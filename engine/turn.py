@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from engine.amend import amendments, apply_changes, changed_lines
+from engine.askback import acknowledgement
 from engine.bot import Bot, Intent
 from engine.commands import (
     Amend,
@@ -51,7 +52,7 @@ from engine.models import (
     TurnWrite,
 )
 from engine.reading import read
-from engine.states import ANSWER, Ask, render
+from engine.states import ANSWER, SKIP, Ask, render
 from engine.versions import reconcile
 
 
@@ -196,6 +197,15 @@ class Turn(RequestRunner):
                 self._resume_paused(name, replies)
             case YesNo(to="confirm", subject=name, yes=yes, request=request):
                 self._confirm(name, yes, request)
+            case Chitchat(social=social) if social:
+                # small talk while a run is paused (the read stage reads it as such only then): said back
+                # and the run stays paused, not the main conversation's account of what the bot does
+                self._route("command:chitchat")
+                self.emit(acknowledgement(social))
+                paused = next((f for f in reversed(self.session.stack) if f.paused), None)
+                if paused is not None:
+                    name = paused.flow.replace("_", " ")
+                    self.emit(f"Your {name} is paused; say 'continue' when you want to pick it up.")
             case Chitchat():
                 self._main()
             case Amend():
@@ -419,6 +429,11 @@ class Turn(RequestRunner):
             return
         flow, frame, state = found
         slots = self._checked.pop(id(frame), None) or flow.new_slots(frame.slots)
+        if flow.skips_from(state.name):
+            self.trace.notice("skipped", flow.name, state.name, state.slot)
+            frame.attempts = 0
+            self.move(flow, frame, slots, SKIP)  # the flow says how it goes on ("let's move on")
+            return
         if state.fallback != "skip":
             self.trace.notice("skipped", flow.name, state.name, "refused: the flow needs this answer")
             needed = f"I need this one to go on ({state.parser(slots).expects})."

@@ -14,7 +14,7 @@ import pytest
 from pydantic import Field
 
 from engine import Ask, Bot, Final, Flow, Intent, Slots, T, default_registry, free_text, rating
-from engine.askback import load_questions_back, parts, question_back, small_talk
+from engine.askback import REMARKS, load_questions_back, parts, question_back, small_talk
 from engine.authoring.testing import DialogueFactory
 from engine.commands import AnswerFlow, AskBack, Chitchat, Command, Help
 from engine.errors import DataFileError, DefinitionError
@@ -292,3 +292,46 @@ def test_being_back_and_going_on_is_small_talk_at_an_open_question(text: str) ->
     # at a lesson's exercise "ok back" and "let's continue" were graded as wrong answers
     talk = small_talk(text)
     assert talk is not None and "away" in talk.kinds
+
+
+def test_at_free_text_a_question_on_the_words_of_the_question_asks() -> None:
+    # feedback's comment question says "What went wrong?": asking what "wrong" means asks about it
+    assert (
+        asked(language_bot, "feedback", "details", "what do you mean by wrong?", rating=2, sentiment="negative")
+        == "meaning"
+    )
+    # a meaning question about something the question does not say is the comment
+    assert (
+        asked(language_bot, "feedback", "details", "what does latency mean here?", rating=2, sentiment="negative")
+        is None
+    )
+
+
+def test_an_open_question_states_nothing_and_a_meaning_question_names_its_subject() -> None:
+    assert asked(fitness_bot, "onboarding", "diet", "what counts as flexitarian?") == "meaning"
+    assert asked(fitness_bot, "onboarding", "level", "ça veut dire quoi, intermédiaire??") == "meaning"
+    assert asked(language_bot, "feedback", "rating", "is 5 the best??") is not None
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("this bot is kinda slow ngl", "complaint"),
+        ("you already asked that", "complaint"),
+        ("omg thank you", "thanks"),
+        ("sorry my cat walked on the keyboard", "away"),
+        ("Sorry, phone died", "away"),
+        ("muito obrigada!", "thanks"),
+        ("ciao di nuovo", "greeting"),
+    ],
+)
+def test_complaints_mishaps_and_sounds_are_small_talk(text: str, kind: str) -> None:
+    talk = small_talk(text)
+    assert talk is not None and kind in talk.kinds, (text, talk)
+
+
+def test_a_sound_beside_thanks_is_no_remark_at_free_text() -> None:
+    # a remark is the answer where any text is one; "omg" is no remark, so "omg thank you" is small talk there
+    talk = small_talk("omg thank you")
+    assert talk is not None and not REMARKS & set(talk.kinds)
+    assert asked(language_bot, "feedback", "details", "this app is so slow", rating=2) is None

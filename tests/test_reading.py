@@ -22,6 +22,7 @@ from engine.commands import (
     Help,
     Reading,
     Resume,
+    Skip,
     StartFlow,
     YesNo,
 )
@@ -178,3 +179,25 @@ def test_small_talk_after_a_cancel_paused_the_run_answers_nothing_at_its_questio
     assert commands(paused, "hi again", entry="onboarding") == [
         StartFlow(words="hi again", flow="onboarding", via="entry")
     ]
+
+
+def test_a_refusal_or_putting_off_alone_is_read_where_the_question_reads_nothing_from_it() -> None:
+    at_timezone = session(frame("onboarding", "ask_timezone"))
+    # the timezone reader reads no place in them: a skip, a cancel (the onboarding pauses)
+    for text in ["prefiero no decirlo", "möchte ich nicht sagen", "rather not say."]:
+        assert commands(at_timezone, text) == [Skip(words=text)], text
+    for text in ["ugh, not now", "ahora no", "nvm i'm good"]:
+        assert commands(at_timezone, text) == [Cancel(words=text)], text
+    # the name question has its own answer to a refusal (a nickname works too): the flow reads it
+    at_name = session(frame("onboarding", "ask_name"))
+    assert not any(isinstance(c, Skip) for c in commands(at_name, "I'd rather not say"))
+    # "not now" is a no to a yes/no question, no cancel
+    at_confirm = session(frame("onboarding", "confirm"))
+    assert not any(isinstance(c, Cancel) for c in commands(at_confirm, "not now"))
+
+
+def test_small_talk_at_a_paused_run_is_said_back_and_the_run_stays_paused(dialogue: DialogueFactory) -> None:
+    chat = dialogue("language-buddy")
+    chat.say("hi").say("Ana").say("cancel").expect(flow="main")
+    chat.say("thank you!!").expect(flow="main", reply_contains=["You're welcome!", "onboarding is paused"])
+    chat.say("spanish").expect(flow="onboarding", state="ask_target")

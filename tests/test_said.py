@@ -19,6 +19,8 @@ from engine.said import (
     load_phrases,
     says_cancel,
     says_help,
+    says_putting_off,
+    says_refusal,
     says_resume,
     says_skip,
     says_unsure,
@@ -56,6 +58,17 @@ SAID = [
     ("para, não quero mais", "cancel"),
     ("ach, lass uns aufhören", "cancel"),
     ("annulla tutto", "cancel"),
+    ("can we just not", "cancel"),
+    ("can we not do the test", "cancel"),
+    ("mejor olvídalo todo!", "cancel"),
+    ("esquece o teste", "cancel"),
+    ("dai, lascia perdere tutto", "cancel"),
+    ("laisse tomber définitivement", "cancel"),
+    ("let's forget the whole thing", "cancel"),
+    ("ach vergiss es einfach", "cancel"),
+    ("dont care, just skip", "skip"),
+    ("ask me later", "skip"),
+    ("don't know, next one", "skip"),
 ]
 READERS = {"skip": says_skip, "help": says_help, "person": asks_for_person, "cancel": says_cancel}
 
@@ -256,3 +269,25 @@ def test_going_on_putting_off_and_not_knowing_in_more_words(text: str, kind: str
         assert says_cancel(text, "onboarding", polite=True) and not says_cancel(text, "onboarding")
     else:
         assert says_unsure(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["rather not say.", "prefiero no decirlo", "Je préfère ne pas dire", "möchte ich nicht sagen"]
+)
+def test_a_refusal_is_read_apart_from_a_skip_and_is_unsure_for_a_quiz(text: str) -> None:
+    # alone it is a skip only where the question reads nothing from it (engine/reading.py decides)
+    assert says_refusal(text) and not says_skip(text) and says_unsure(text)
+
+
+@pytest.mark.parametrize("text", ["ugh, not now", "ahora no", "tschüss", "gotta go"])
+def test_putting_off_is_read_apart(text: str) -> None:
+    assert says_putting_off(text) and not says_skip(text)
+    assert not says_putting_off("i'm good")  # "any injuries?" "i'm good": an answer there
+
+
+def test_a_skip_where_the_flow_has_its_own_way_past_the_question_takes_it() -> None:
+    # a lesson goes on to its next part: "passo" is the engine's skip, the lesson's `skip` transition
+    engine, user = _at("study-pal", "teach me limits")
+    r = engine.turn("study-pal", user, "passo")
+    assert r.state == "exercise" and "let's move on" in r.reply and "Exercise 2/3" in r.reply
+    assert r.trace is not None and [n.kind for n in r.trace.notices].count("skipped") == 1
