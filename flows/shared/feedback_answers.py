@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 
 from wordfreq import zipf_frequency
 
+from engine.cues import in_english_cues
 from engine.extract import Parser, choice, fold, rating, sentiment
 from engine.numwords import spelled_out
 
@@ -41,21 +42,36 @@ _read_rating = rating(1, 5)
 _read_sentiment = sentiment()
 
 
+# a message of at least this many words that says how it went, and is no request, rating or
+# question, describes what happened: the comment
+COMMENT_WORDS = 5
+_NAMES_REQUEST = re.compile(r"\b(?:feedback|complain(?:t|ts|ing)?|review|suggestion|report)\b", re.IGNORECASE)
+
+
 def _detail(text: str) -> object:
-    """What is described beside a request or a rating: the comment; None when there is no such part.
+    """What is described beside a request or a rating, or alone when it says how it went: the comment;
+    None when there is no such part.
     A rating said in words ("four out of five, ...") is found with its words as digits; the comment is
     kept as typed (taken only when the digits left it unchanged)."""
     spelled = spelled_out(text)
+    led = False
     for lead, said in ((_REQUEST, text), (_RATING_FIRST, text), (_RATING_FIRST, spelled)):
         m = lead.match(said)
         if m is None or m.end() == 0:
             continue
+        led = True
         rest = said[m.end() :].strip()
         if said is spelled and not text.rstrip().endswith(rest):
             continue
         if len(rest.split()) >= 3 and not _QUESTIONISH.search(rest):
             return rest
-    return None
+    # "the lessons are too easy honestly" before any rating: how it went, told in a sentence, is the
+    # comment ("honestly it's wonderful" says only how, and "I want to complain" is the request)
+    if led or len(text.split()) < COMMENT_WORDS or _QUESTIONISH.search(text):
+        return None
+    if _NAMES_REQUEST.search(in_english_cues(text)):
+        return None  # "bonjour, j'ai une réclamation à faire": the request, in another language
+    return text.strip() if _read_sentiment(text) in ("positive", "negative") else None
 
 
 def _rating_change(text: str) -> object:

@@ -1,0 +1,33 @@
+"""A feedback comment told before the rating ("the lessons are too easy honestly") is kept as the
+comment and the rating asked; it was dropped, and the rating asked again with nothing said."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.authoring.testing import dialogue
+from flows.shared.feedback_answers import comment_anywhere
+
+
+@pytest.mark.parametrize(
+    ("text", "comment"),
+    [("the lessons are too easy honestly", "the lessons are too easy honestly"),
+     ("3 - the audio keeps cutting out", "the audio keeps cutting out"),
+     ("honestly it's wonderful", None),  # how it went, not what: the details question asks
+     ("I want to complain", None), ("bonjour, j'ai une réclamation à faire", None),
+     ("why do you want to know that anyway", None)],
+)  # fmt: skip
+def test_what_counts_as_the_comment(text: str, comment: str | None) -> None:
+    assert comment_anywhere(text) == comment
+
+
+def test_a_comment_before_the_rating_is_kept_and_the_rating_asked() -> None:
+    with dialogue("language-buddy") as chat:
+        for text in ("hi", "Max", "german", "spanish", "berlin", "skip the test", "yes", "i want to give feedback"):
+            chat.say(text)
+        chat.say("the lessons are too easy honestly")
+        assert chat.state == "rating" and chat.slots["comment"] == "the lessons are too easy honestly"
+        assert chat.reply.startswith("Noted (comment: the lessons are too easy honestly).")
+        chat.say("3")
+        (entry,) = chat.records("feedback")
+        assert entry["rating"] == 3 and entry["comment"] == "the lessons are too easy honestly"
