@@ -120,6 +120,11 @@ class Found:
 
 
 _WORDS = re.compile(r"[\w'’-]+")
+# a statement that wants something ("btw i also want to learn squat form"), not one that tells a fact
+_WANTS = re.compile(
+    r"\b(?:want|wanna|need|would love|quiero|quisiera|necesito|mochte|ich will|brauche|je veux|voudrais|"
+    r"j'aimerais|vorrei|voglio|mi serve|quero|queria|gostaria|preciso)\b"
+)
 
 
 def _reads(parser: Parser, typed: str, *, echo_counts: bool) -> bool:
@@ -238,8 +243,12 @@ def at_question(
         elif strong or c.other is not None:
             request = not _reads(parser, typed, echo_counts=False)
         else:
-            # only another topic opened: a request when the message answers nothing ("MEZ, also UTC+1")
-            request = not _reads(parser, typed, echo_counts=False) and not _reads(parser, text, echo_counts=True)
+            # only another topic opened: a request when the message answers nothing ("MEZ, also UTC+1"), or
+            # when it is a thought of its own after the answer ("evenings. btw i also want to learn squat form")
+            request = not _reads(parser, typed, echo_counts=False) and (
+                not _reads(parser, text, echo_counts=True)
+                or (n > 0 and len(_WORDS.findall(typed)) >= 4 and (p.role != "statement" or _WANTS.search(p.folded)))
+            )
         if request and not _fills(flow, slots, state.slot, typed):
             asking.append(n)
             wanted = wanted or c.other
