@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+import itertools
 import math
 import re
 import unicodedata
@@ -133,7 +134,33 @@ def said_number(text: str) -> list[float]:
         t = t[cues[-1].end() :]
     t = _OUT_OF.sub(lambda m: m.group(1), t)
     kept = _NEGATED_NUMBER.sub(" ", t)
-    return written_numbers(kept) or written_numbers(t)
+    return _unhedged(written_numbers(kept) or written_numbers(t), t)
+
+
+# a number hedged after the answer: "4 maybe 5", "10 or 11", "a 4, maybe 4.5" (the words before it), "3, 4 tops",
+# "75, 73 if im ambitious", "3, 4 on a good day" (the words after it), in the six languages
+_HEDGE_BEFORE = re.compile(
+    r"[\s,;]*+(?:(?:or|maybe|perhaps|possibly|max|tops|o|oder|ou|vielleicht|quizas|quiza|tal vez|a lo mejor|peut-etre"
+    r"|forse|magari|talvez|se calhar|hochstens|maximo|al massimo|au plus)[\s,]++)+"
+)
+_HEDGE_AFTER = re.compile(
+    r"\s*+(?:[a-z]+\s+)?(?:tops|max|at most|at the most|at best|if\b|on a good\b|when\b|si\b|wenn\b|falls\b|se\b"
+    r"|como maximo|maximo|hochstens|au max|au mieux|al massimo|no maximo|quando\b|cuando\b|quand\b)"
+)
+
+
+def _unhedged(found: list[float], t: str) -> list[float]:
+    """The first number alone when every later one is hedged ("maybe 3, 4 tops": 3), else `found`."""
+    if len({*found}) < 2:
+        return found
+    spans = [m for m in _NUMBER.finditer(t) if math.isfinite(_number(m.group()))]
+    if len(spans) != len(found):
+        return found
+    folded = fold_same_length(t)
+    for prev, m in itertools.pairwise(spans):
+        if not (_HEDGE_BEFORE.fullmatch(folded, prev.end(), m.start()) or _HEDGE_AFTER.match(folded, m.end())):
+            return found
+    return found[:1]
 
 
 _EMBEDDED_NUMBER = re.compile(r"(?<=[<>='`\\])\s*+\d+|(?<!\d)\d++(?=\s*[<>='`\\])|(?<=\w\()\d++(?=\))")
