@@ -430,8 +430,11 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
     if sets and asked is not None and not asked.greedy and not _answers(asked_reads(rest)):
         # a clause that says another slot's value may say the asked one's too ("mon/wed/fri at lunch",
         # "saturday and sunday mornings"): it stays for the question when the question reads no answer
-        # without it, one clause at a time, the first that gives one kept
-        for i in sorted(taken & asked_also):
+        # without it, one clause at a time, the first that gives one kept; then a clause the question reads
+        # nothing in alone, where the slot's own `Ahead` reader reads its value ("Montag, Mittwoch und Freitag
+        # abends" at the days question: "Freitag abends" is no three days alone, but a day)
+        more = [i for i in sorted(taken - asked_also) if _own_reads(own, slots, parts[i].text)]
+        for i in [*sorted(taken & asked_also), *more]:
             again = _rest(text, parts, (taken | unclear) - {i})
             if _answers(asked_reads(again)):
                 rest = again
