@@ -444,6 +444,14 @@ EMPTY = Empty()
 _DECLINES = re.compile(
     r"(?:none|no|nope|nah|n/?a|n\.a\.?|not applicable|nothing|nothing at all|none at all|no thanks|"
     r"no thank you|i don'?t have (?:one|any)|i have none|there is none|there isn'?t one|-+)"
+    # the word for none in the six languages, with the kind of thing there is none of ("nenhuma alergia", "pas
+    # d'allergie", "keine Verletzungen"), or with "that I know of" ("none that i know of", "ninguna que yo sepa")
+    r"|(?:(?:none|nothing|ninguna|ninguno|nada|sin|keine?|keins|nichts|aucune?|rien|pas d'?|pas de|nessuna|nessuno"
+    r"|niente|nulla|nenhuma|nenhum|sem)(?:(?:\s+(?:\w+\s+)?|(?<='))(?:allerg|alerg|intoleran|unvertr|injur|lesion|lesao|lesoe"
+    r"|blessure|verletzung|infortun|limitation|limitacion|limitaca|einschrank|problem|issue|restriction|equipment"
+    r"|equipo|equipamento|ausrustung|attrezzatura|materiel)\w*)?"
+    r"|(?:none|nothing|not) that i know of|que (?:yo )?sepa|soweit ich weiss|che io sappia|que eu saiba|que je sache)"
+    r"(?:\s+(?:que (?:yo )?sepa|soweit ich weiss|che io sappia|que eu saiba|que je sache|that i know of|at all))?"
 )
 
 
