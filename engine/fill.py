@@ -112,6 +112,11 @@ _LEAD = re.compile(r"^(?:and|but|also|plus|btw|y|pero|und|aber|et|mais|e|ma|mas|
 # the words that join one more item to a list ("peanuts and soy"), not a contrast ("but")
 _AND = re.compile(r"and|y|und|et|e|plus|&", re.I)
 MAX_CLAUSES = 12
+# a habit of the past, in the six languages: "i used to run 10k", "solía correr", "früher bin ich gelaufen"
+_PAST = re.compile(
+    r"\b(?:used to|use to|back when|years ago|when i was (?:younger|a kid|in school)|solia|antes (?:corria|hacia|iba)"
+    r"|fruher|damals|autrefois|avant je|je faisais|costumava|antigamente|prima (?:facevo|correvo|andavo)|un tempo)\b"
+)
 
 
 def clauses(text: str) -> list[Clause]:
@@ -331,6 +336,8 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
     for i, clause in enumerate(parts):
         if text[clause.end : clause.end + 2].lstrip().startswith("?"):
             continue  # a question states no fact: "is 15 minutes even worth it?"
+        if _PAST.search(fold(clause.text)):
+            continue  # what the user used to do is no fact of now: "i used to run 5k every week"
         found_here = asked_reads(clause.text) if asked is not None and not asked.greedy else None
         if declined is not None and i != declined:
             found_here = None
