@@ -145,8 +145,8 @@ _HEDGE_BEFORE = re.compile(
     r"|a lo mejor|peut-etre|forse|magari|talvez|se calhar|hochstens|maximo|al massimo|au plus)[\s,]++)+"
 )
 _HEDGE_AFTER = re.compile(
-    r"(?<=\d)\s*+(?:[a-z]++\s++)?(?:tops|max|at most|at the most|at best|if\b|on a good\b|when\b|si\b|wenn\b|falls\b|se\b"
-    r"|como maximo|maximo|hochstens|au max|au mieux|al massimo|no maximo|quando\b|cuando\b|quand\b"
+    r"(?<=\d)\s*+(?:[a-z]++\s++)?(?:tops|max|at most|at the most|at best|if\b|on a good\b|when\b|si\b|wenn\b"
+    r"|falls\b|se\b|como maximo|maximo|hochstens|au max|au mieux|al massimo|no maximo|quando\b|cuando\b|quand\b"
     # the answer hedged as a whole after its second number: "10 or 11, not sure"
     r"|,?\s*(?:not sure|no idea|i think|i guess|no se|no estoy segur|je sais pas|pas sur|weiss nicht|nicht sicher"
     r"|non so|non sono sicur|nao sei|nao tenho certeza))"

@@ -106,7 +106,11 @@ AHEAD = (
         "current_weight_kg", parser=Parser(_body_weight, "your weight"), cues=_UNITS, whole=True, beside=_weight_unit
     ),
     Ahead(
-        "target_weight_kg", parser=Parser(_target_weight, "a target weight"), cues=_UNITS, whole=True, beside=_weight_unit
+        "target_weight_kg",
+        parser=Parser(_target_weight, "a target weight"),
+        cues=_UNITS,
+        whole=True,
+        beside=_weight_unit,
     ),
     Ahead(
         "days_per_week",

@@ -12,7 +12,19 @@ import re
 
 from wordfreq import zipf_frequency
 
-from engine.extract import EMPTY, Invalid, Parser, choice, declines, fold, free_text, hedged, integer, numbers, read_yes_no
+from engine.extract import (
+    EMPTY,
+    Invalid,
+    Parser,
+    choice,
+    declines,
+    fold,
+    free_text,
+    hedged,
+    integer,
+    numbers,
+    read_yes_no,
+)
 from flows.fitness.profile import WEEKDAYS, Goal, Weekday
 from flows.fitness.weights import weigh, with_digits
 from flows.fitness.words import any_of, comment_edges, refusal, words
