@@ -424,14 +424,14 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
         # a value read in the whole message leaves its clauses in the rest ("lose wieght, 88kg now, want
         # 80 kg"); when the question reads no answer with them and one without the clauses that name the
         # slot, those go, and what the reader also reads from its words is set with it (the unit)
-        named = {
+        naming = {
             i
             for i, clause in enumerate(parts)
             for c in candidates
             if c.slot in whole and c.cue is not None and c.cue.search(fold(clause.text))
         }
-        again = _rest(text, parts, taken | unclear | named)
-        if named and again.strip() and _answers(asked_reads(again)):
+        again = _rest(text, parts, taken | unclear | naming)
+        if naming and again.strip() and _answers(asked_reads(again)):
             rest = again
             sets += _quiet(flow, slots, [c for c in candidates if c.slot in whole], text)
     if sets and asked is not None and not asked.greedy and not _answers(asked_reads(rest)):

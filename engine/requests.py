@@ -253,7 +253,11 @@ def at_question(
             # when it is a thought of its own after the answer ("evenings. btw i also want to learn squat form")
             request = not _reads(parser, typed, echo_counts=False) and (
                 not _reads(parser, text, echo_counts=True)
-                or (n > 0 and len(_WORDS.findall(typed)) >= 4 and (p.role != "statement" or _WANTS.search(p.folded)))
+                or (
+                    n > 0
+                    and len(_WORDS.findall(typed)) >= 4
+                    and (p.role != "statement" or _WANTS.search(p.folded) is not None)
+                )
             )
         if request and not _fills(flow, slots, state.slot, typed):
             asking.append(n)
