@@ -33,6 +33,9 @@ class SetSlot(_Command):
     kind: Literal["set_slot"] = "set_slot"
     slot: str
     value: JsonValue
+    # False: read beside another slot's value from the same words (the unit a weight was written in,
+    # `Ahead.beside`), kept without being told or counted as a fact the user gave
+    noted: bool = True
 
 
 class CorrectSlot(_Command):

@@ -19,9 +19,9 @@ from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, RootModel, field_validator
 
-from engine.tables import compiles, load_table
+from engine.tables import any_of, compiles, load_table
 
 CUES_FILE = Path(__file__).parent / "data" / "cues.yaml"
 
@@ -138,3 +138,29 @@ class Glossary:
         if self._pattern is None:
             return text
         return replace_folded(text, self._pattern, lambda m, _typed: self._english[m.group()])
+
+
+# -- a bot's own cue lists ---------------------------------------------------------------------------------
+
+
+class CueLists(RootModel[dict[str, list[str]]]):
+    """A bot's table of cue lists (flows/<bot>/data/*.yaml): named lists of regular expressions over
+    folded text, one entry per language, each checked to compile when the table loads. A reader
+    takes a list as one alternation (`alternation`), so its words live in data, not inline in code."""
+
+    @field_validator("root")
+    @classmethod
+    def _compile(cls, value: dict[str, list[str]]) -> dict[str, list[str]]:
+        return {name: compiles(patterns) for name, patterns in value.items()}
+
+    def alternation(self, name: str) -> str:
+        """The list `name` as one non-capturing alternation of its entries."""
+        if name not in self.root:
+            raise KeyError(f"no cue list {name!r} (lists: {', '.join(self.root)})")
+        return any_of(self.root[name])
+
+
+def load_cue_lists(path: Path) -> CueLists:
+    """A bot's cue lists (a YAML mapping of list name to patterns), validated; a broken file is a
+    DataFileError that says what to fix."""
+    return load_table(path, CueLists, "cue lists")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+import itertools
 import math
 import re
 import unicodedata
@@ -133,7 +134,37 @@ def said_number(text: str) -> list[float]:
         t = t[cues[-1].end() :]
     t = _OUT_OF.sub(lambda m: m.group(1), t)
     kept = _NEGATED_NUMBER.sub(" ", t)
-    return written_numbers(kept) or written_numbers(t)
+    return _unhedged(written_numbers(kept) or written_numbers(t), t)
+
+
+# a number hedged after the answer: "4 maybe 5", "10 or 11", "a 4, maybe 4.5" (the words before it), "3, 4 tops",
+# "75, 73 if im ambitious", "3, 4 on a good day" (the words after it), in the six languages
+_HEDGE_BEFORE = re.compile(
+    # "two or three" alone stays two numbers (tests/corpora/number_words): "or" hedges only with "maybe"
+    r"(?<=\d)[\s,;]*+(?:(?:(?:or|o|oder|ou)\s++)?(?:maybe|perhaps|possibly|max|tops|vielleicht|quizas|quiza|tal vez"
+    r"|a lo mejor|peut-etre|forse|magari|talvez|se calhar|hochstens|maximo|al massimo|au plus)[\s,]++)+"
+)
+_HEDGE_AFTER = re.compile(
+    r"(?<=\d)\s*+(?:[a-z]++\s++)?(?:tops|max|at most|at the most|at best|if\b|on a good\b|when\b|si\b|wenn\b"
+    r"|falls\b|se\b|como maximo|maximo|hochstens|au max|au mieux|al massimo|no maximo|quando\b|cuando\b|quand\b"
+    # the answer hedged as a whole after its second number: "10 or 11, not sure"
+    r"|,?\s*(?:not sure|no idea|i think|i guess|no se|no estoy segur|je sais pas|pas sur|weiss nicht|nicht sicher"
+    r"|non so|non sono sicur|nao sei|nao tenho certeza))"
+)
+
+
+def _unhedged(found: list[float], t: str) -> list[float]:
+    """The first number alone when every later one is hedged ("maybe 3, 4 tops": 3), else `found`."""
+    if len({*found}) < 2:
+        return found
+    spans = [m for m in _NUMBER.finditer(t) if math.isfinite(_number(m.group()))]
+    if len(spans) != len(found):
+        return found
+    folded = fold_same_length(t)
+    for prev, m in itertools.pairwise(spans):
+        if not (_HEDGE_BEFORE.fullmatch(folded, prev.end(), m.start()) or _HEDGE_AFTER.match(folded, m.end())):
+            return found
+    return found[:1]
 
 
 _EMBEDDED_NUMBER = re.compile(r"(?<=[<>='`\\])\s*+\d+|(?<!\d)\d++(?=\s*[<>='`\\])|(?<=\w\()\d++(?=\))")
@@ -416,6 +447,14 @@ EMPTY = Empty()
 _DECLINES = re.compile(
     r"(?:none|no|nope|nah|n/?a|n\.a\.?|not applicable|nothing|nothing at all|none at all|no thanks|"
     r"no thank you|i don'?t have (?:one|any)|i have none|there is none|there isn'?t one|-+)"
+    # the word for none in the six languages, with the kind of thing there is none of ("nenhuma alergia", "pas
+    # d'allergie", "keine Verletzungen"), or with "that I know of" ("none that i know of", "ninguna que yo sepa")
+    r"|(?:(?:none|nothing|ninguna|ninguno|nada|sin|keine?|keins|nichts|aucune?|rien|pas d'?|pas de|nessuna|nessuno"
+    r"|niente|nulla|nenhuma|nenhum|sem)(?:(?:\s+(?:\w+\s+)?|(?<='))(?:allerg|alerg|intoleran|unvertr|injur|lesion|lesao|lesoe"
+    r"|blessure|verletzung|infortun|limitation|limitacion|limitaca|einschrank|problem|issue|restriction|equipment"
+    r"|equipo|equipamento|ausrustung|attrezzatura|materiel)\w*)?"
+    r"|(?:none|nothing|not) that i know of|que (?:yo )?sepa|soweit ich weiss|che io sappia|que eu saiba|que je sache)"
+    r"(?:\s+(?:que (?:yo )?sepa|soweit ich weiss|che io sappia|que eu saiba|que je sache|that i know of|at all))?"
 )
 
 

@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import re
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -72,7 +72,11 @@ class Ahead:
     slot, where the asked question does not read that clause (a closed choice whose words only
     this slot takes: "vegan", "evenings")? A number never does. `whole`: the reader reads the
     whole message, not a clause (a value whose meaning comes from the clauses around it: "I'm 90 kg
-    now and want 80" is a target only beside the unit), and takes no clause from the asked question.
+    now and want 80" is a target only beside the unit), and takes no clause from the asked question
+    unless the question reads its answer only without them. `beside`: for a `whole` reader, the
+    other slots the same words set with its value (the unit a weight was written in, so a later
+    number without one is read in it), set quietly (`SetSlot.noted` False) when its clauses are
+    taken out of what the question reads.
     """
 
     slot: str
@@ -80,6 +84,7 @@ class Ahead:
     cues: Sequence[str] = ()
     alone: bool = False
     whole: bool = False
+    beside: Callable[[str], Mapping[str, object]] | None = None
 
 
 def declared(entry: str | Ahead) -> Ahead:
@@ -107,6 +112,11 @@ _LEAD = re.compile(r"^(?:and|but|also|plus|btw|y|pero|und|aber|et|mais|e|ma|mas|
 # the words that join one more item to a list ("peanuts and soy"), not a contrast ("but")
 _AND = re.compile(r"and|y|und|et|e|plus|&", re.I)
 MAX_CLAUSES = 12
+# a habit of the past, in the six languages: "i used to run 10k", "solía correr", "früher bin ich gelaufen"
+_PAST = re.compile(
+    r"\b(?:used to|use to|back when|years ago|when i was (?:younger|a kid|in school)|solia|antes (?:corria|hacia|iba)"
+    r"|fruher|damals|autrefois|avant je|je faisais|costumava|antigamente|prima (?:facevo|correvo|andavo)|un tempo)\b"
+)
 
 
 def clauses(text: str) -> list[Clause]:
@@ -188,10 +198,11 @@ class _Open:
     """A declared slot the message may fill now. Its reader, which a flow may pick from the slots,
     is made the first time a clause needs it: most clauses are decided by their cue words alone."""
 
-    __slots__ = ("_chosen", "_parser", "_slots", "cue", "declared_alone", "slot", "whole")
+    __slots__ = ("_chosen", "_parser", "_slots", "beside", "cue", "declared_alone", "slot", "whole")
 
     def __init__(self, declared: _Declared, slots: Slots) -> None:
         self.slot, self.cue, self.whole = declared.ahead.slot, declared.cue, declared.ahead.whole
+        self.beside = declared.ahead.beside
         # the flow says its values name it (`Ahead.alone`); `alone` is whether they do here
         self.declared_alone = declared.ahead.alone
         self._chosen, self._slots = declared.chosen, slots
@@ -325,6 +336,8 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
     for i, clause in enumerate(parts):
         if text[clause.end : clause.end + 2].lstrip().startswith("?"):
             continue  # a question states no fact: "is 15 minutes even worth it?"
+        if _PAST.search(fold(clause.text)):
+            continue  # what the user used to do is no fact of now: "i used to run 5k every week"
         found_here = asked_reads(clause.text) if asked is not None and not asked.greedy else None
         if declined is not None and i != declined:
             found_here = None
@@ -407,16 +420,45 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
     if not sets and not unclear:
         return Filled([], text)
     rest = _rest(text, parts, taken | unclear)
+    if whole and asked is not None and not asked.greedy and not _answers(asked_reads(rest)):
+        # a value read in the whole message leaves its clauses in the rest ("lose wieght, 88kg now, want
+        # 80 kg"); when the question reads no answer with them and one without the clauses that name the
+        # slot, those go, and what the reader also reads from its words is set with it (the unit)
+        naming = {
+            i
+            for i, clause in enumerate(parts)
+            for c in candidates
+            if c.slot in whole and c.cue is not None and c.cue.search(fold(clause.text))
+        }
+        again = _rest(text, parts, taken | unclear | naming)
+        if naming and again.strip() and _answers(asked_reads(again)):
+            rest = again
+            sets += _quiet(flow, slots, [c for c in candidates if c.slot in whole], text)
     if sets and asked is not None and not asked.greedy and not _answers(asked_reads(rest)):
         # a clause that says another slot's value may say the asked one's too ("mon/wed/fri at lunch",
         # "saturday and sunday mornings"): it stays for the question when the question reads no answer
-        # without it, one clause at a time, the first that gives one kept
-        for i in sorted(taken & asked_also):
+        # without it, one clause at a time, the first that gives one kept; then a clause the question reads
+        # nothing in alone, where the slot's own `Ahead` reader reads its value ("Montag, Mittwoch und Freitag
+        # abends" at the days question: "Freitag abends" is no three days alone, but a day)
+        more = [i for i in sorted(taken - asked_also) if _own_reads(own, slots, parts[i].text)]
+        for i in [*sorted(taken & asked_also), *more]:
             again = _rest(text, parts, (taken | unclear) - {i})
             if _answers(asked_reads(again)):
                 rest = again
                 break
     return Filled(sets, rest)
+
+
+def _quiet(flow: Flow[Any], slots: Slots, readers: Sequence[_Open], text: str) -> list[SetSlot]:
+    """What the whole-message readers also read from the words of their values (`Ahead.beside`), as
+    quiet `SetSlot`s: each empty slot once, the first reader's value."""
+    out: dict[str, SetSlot] = {}
+    for c in readers:
+        for slot, value in (c.beside(text) if c.beside is not None else {}).items():
+            if slot in out or not _empty(slots, slot) or (stored := _stored(flow, slots, slot, value)) is None:
+                continue
+            out[slot] = SetSlot(words=text, slot=slot, value=stored, noted=False)
+    return list(out.values())
 
 
 def _own_reads(own: _Declared | None, slots: Slots, text: str) -> bool:
@@ -481,7 +523,8 @@ def fill(flow: Flow[Any], slots: Slots, sets: Sequence[SetSlot]) -> tuple[Slots,
             slots = flow.slots.model_validate({**slots.model_dump(), s.slot: s.value})
         except ValidationError:
             continue
-        filled.append(s.slot)
+        if s.noted:
+            filled.append(s.slot)
     return slots, filled
 
 

@@ -94,12 +94,23 @@ def _framed(english: str) -> Callable[[re.Match[str], str], str]:
     return said
 
 
+_JOINED_NUMBER = re.compile(
+    r"(?<![\w'])(?:veinte|treinta|cuarenta|cincuenta|sesenta|setenta|ochenta|noventa|ciento|vinte|trinta|quarenta"
+    r"|cinquenta|sessenta|oitenta|cento|duzentos|trezentos)\s+(?:y|e)\s+(?:uno|una|um|uma|dos|dois|duas|tres|cuatro"
+    r"|quatro|cinco|seis|siete|sete|ocho|oito|nueve|nove|diez|dez|\w+enta)(?![\w'])"
+)
+
+
 @lru_cache(maxsize=512)  # a turn's parsers read the same message many times; messages go up to 4,000 characters
 def in_english(text: str) -> str:
     """`text` with the answer words of other languages written in English; `text` itself when it has none."""
     folded = text.lower() if text.isascii() else fold_same_length(text)
     if _keys().isdisjoint(_WORD.findall(folded)):
         return text
+    # a number said with its joining word ("cuarenta y cinco", "trinta e cinco") is one number: written in
+    # digits before "y" becomes "and" ("cuarenta and cinco" would read as 5)
+    if _JOINED_NUMBER.search(folded):
+        text = replace_folded(text, _JOINED_NUMBER, lambda m, typed: spelled_out(typed[m.start() : m.end()]))
     frames, pattern, english = _compiled()
     if not _FRAME_STARTS.isdisjoint(_WORD.findall(folded)):
         # a clock range said in words ("das nove às onze", "de cinco a siete") is framed in digits

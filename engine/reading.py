@@ -173,7 +173,7 @@ def read(
             commands = [StartFlow(words=text, flow=interrupt, via="interrupt")]
         elif asked is not None and not asked.rest:
             commands = [asked.request]  # the question stays open, as at a question back
-        elif asked is not None and not _listens_for(flow, text):
+        elif asked is not None and not _listens_for(flow, asked.request.words):
             # beside the request, the rest may give other facts too ("45, i have dumbbells. can you log my runs?")
             sets, rest = (
                 facts_ahead(flow, question, a.slots, asked.rest, valid) if question is not None else ([], asked.rest)
@@ -233,11 +233,13 @@ def _aside_for(bot: Bot, session: SessionState, text: str) -> bool:
     return a is not None and any(x.match(text) and not x.match("") for x in bot.flow_for(a).asides)
 
 
-def _listens_for(flow: Flow[Any], text: str) -> bool:
-    """Whether an aside of the flow listens for these words in particular (support keeps another
-    question for after its answer itself); an aside that hears every message (it matches nothing
-    at all too) leaves an answer beside a request to be split."""
-    return any(x.match(text) and not x.match("") for x in flow.asides)
+def _listens_for(flow: Flow[Any], words: str) -> bool:
+    """Whether an aside of the flow that hears requests listens for the request's own words in
+    particular (support keeps another question for after its answer itself). An aside that hears
+    every message (it matches nothing at all too), or that the answer beside the request woke
+    ("German" woke the language change, "and can you correct my writing?" is no language), leaves
+    an answer beside a request to be split."""
+    return any(x.requests and x.match(words) and not x.match("") for x in flow.asides)
 
 
 def _main(

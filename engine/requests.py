@@ -120,6 +120,16 @@ class Found:
 
 
 _WORDS = re.compile(r"[\w'’-]+")
+# a part that opens with a question word asks, with or without its "?" ("comment je fais pour mieux dormir")
+_ASKING = re.compile(
+    r"(?:how|what|which|when|where|why|should|is|are|comment|combien|quel|quelle|pourquoi|como|cuanto|cuanta|cual"
+    r"|cada|wie|welche|welcher|was|warum|come|quanto|quanta|qual|ogni|quando|porque)\b"
+)
+# a statement that wants something ("btw i also want to learn squat form"), not one that tells a fact
+_WANTS = re.compile(
+    r"\b(?:want|wanna|need|would love|quiero|quisiera|necesito|mochte|ich will|brauche|je veux|voudrais|"
+    r"j'aimerais|vorrei|voglio|mi serve|quero|queria|gostaria|preciso)\b"
+)
 
 
 def _reads(parser: Parser, typed: str, *, echo_counts: bool) -> bool:
@@ -193,7 +203,8 @@ def _cues(bot: Bot, open_flow: str, heard: Utterance, found: Sequence[Part], n: 
         asks=table.asks.search(folded) is not None,
         elsewhere=table.elsewhere.search(folded) is not None,
         beside=table.beside.search(folded) is not None,
-        knowledge=p.role in ("open", "polar", "question") and table.knowledge.search(folded) is not None,
+        knowledge=(p.role in ("open", "polar", "question") or _ASKING.match(folded) is not None)
+        and table.knowledge.search(folded) is not None,
         opens=table.opens_topic.match(lead) is not None,
         other=_other_flow(bot, open_flow, text[p.start : p.end]),
     )
@@ -238,8 +249,16 @@ def at_question(
         elif strong or c.other is not None:
             request = not _reads(parser, typed, echo_counts=False)
         else:
-            # only another topic opened: a request when the message answers nothing ("MEZ, also UTC+1")
-            request = not _reads(parser, typed, echo_counts=False) and not _reads(parser, text, echo_counts=True)
+            # only another topic opened: a request when the message answers nothing ("MEZ, also UTC+1"), or
+            # when it is a thought of its own after the answer ("evenings. btw i also want to learn squat form")
+            request = not _reads(parser, typed, echo_counts=False) and (
+                not _reads(parser, text, echo_counts=True)
+                or (
+                    n > 0
+                    and len(_WORDS.findall(typed)) >= 4
+                    and (p.role != "statement" or _WANTS.search(p.folded) is not None)
+                )
+            )
         if request and not _fills(flow, slots, state.slot, typed):
             asking.append(n)
             wanted = wanted or c.other

@@ -33,6 +33,15 @@ def test_rating_refuses_with_a_reason(text: str) -> None:
     assert "1" in out.reason and "5" in out.reason
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    # a later number hedged: the first is the answer ("4 or 5" alone is still two numbers, above)
+    [("4 maybe 5", 4), ("a 4, maybe 4.5", 4), ("maybe 3, 4 on a good day", 3), ("3, 4 tops", 3), ("2 o quizás 3", 2)],
+)
+def test_rating_takes_the_first_of_hedged_numbers(text: str, expected: int) -> None:
+    assert rating(1, 5)(text) == expected
+
+
 def test_rating_undecided_on_no_number() -> None:
     assert rating(1, 5)("banana") is None
 

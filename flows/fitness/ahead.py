@@ -19,7 +19,7 @@ from flows.fitness.food import FOODS
 from flows.fitness.limits import limitation_in
 from flows.fitness.profile import FitnessSlots
 from flows.fitness.readers import EQUIPMENT, goal_named, parse_equipment, weekdays_in
-from flows.fitness.weights import weigh
+from flows.fitness.weights import unit_of, weigh
 
 _UNITS = ("kg", "kgs", "kilo", "kilos", "kilogram", "kilograms", "lb", "lbs", "pound", "pounds", "stone")
 
@@ -33,6 +33,15 @@ def _body_weight(text: str) -> object:
 def _target_weight(text: str) -> object:
     found = weigh(text).target
     return found.kg if found is not None else None
+
+
+def _weight_unit(text: str) -> dict[str, object]:
+    """The unit the weights were written in, kept with them (flows/fitness/anytime.py reads a later
+    number without a unit in it); not a fact the user is told was noted."""
+    weights = weigh(text)
+    kept = weights.target or weights.current
+    unit = unit_of(kept) if kept is not None else None
+    return {"weight_unit": unit} if unit is not None else {}
 
 
 # "log my weight", "lose weight": out of turn a weight is no equipment unless it is "free weights"
@@ -93,8 +102,16 @@ AHEAD = (
     Ahead("limitations", parser=Parser(limitation_in, "an injury"), alone=True),
     Ahead("goal", parser=Parser(goal_named, "a goal"), alone=True),
     # a weight's role comes from the clauses around it ("90kg now and want 80"): read in the whole message
-    Ahead("current_weight_kg", parser=Parser(_body_weight, "your weight"), cues=_UNITS, whole=True),
-    Ahead("target_weight_kg", parser=Parser(_target_weight, "a target weight"), cues=_UNITS, whole=True),
+    Ahead(
+        "current_weight_kg", parser=Parser(_body_weight, "your weight"), cues=_UNITS, whole=True, beside=_weight_unit
+    ),
+    Ahead(
+        "target_weight_kg",
+        parser=Parser(_target_weight, "a target weight"),
+        cues=_UNITS,
+        whole=True,
+        beside=_weight_unit,
+    ),
     Ahead(
         "days_per_week",
         parser=CLOSED["days_per_week"],

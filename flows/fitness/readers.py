@@ -12,7 +12,19 @@ import re
 
 from wordfreq import zipf_frequency
 
-from engine.extract import EMPTY, Invalid, Parser, choice, fold, free_text, hedged, integer, numbers, read_yes_no
+from engine.extract import (
+    EMPTY,
+    Invalid,
+    Parser,
+    choice,
+    declines,
+    fold,
+    free_text,
+    hedged,
+    integer,
+    numbers,
+    read_yes_no,
+)
 from flows.fitness.profile import WEEKDAYS, Goal, Weekday
 from flows.fitness.weights import weigh, with_digits
 from flows.fitness.words import any_of, comment_edges, refusal, words
@@ -43,6 +55,8 @@ def is_none(text: str) -> bool:
     t = plain(text)
     if _NONE_ANSWER.fullmatch(t) is not None or re.fullmatch(any_of(words().none_words), t) is not None:
         return True
+    if declines(t):
+        return True  # the engine's none in six languages ("nenhuma alergia", "pas d'allergie", "keine Verletzungen")
     # a bare no of any language the engine's yes/no reader knows ("nein", "não"): none
     return " " not in t and read_yes_no(text) is False
 

@@ -12,10 +12,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cache
+from pathlib import Path
 from typing import Literal
 
 import pint
 
+from engine.cues import load_cue_lists
 from engine.extract import fold
 from engine.numwords import spelled_out
 
@@ -41,27 +43,14 @@ _NOT_WEIGHT_AFTER = re.compile(
     r"(?<!\s)\s*+(?:%|x\b|times?\b|days?\b|weeks?\b|months?\b|years?\b|yrs?\b|min|h\b|hrs?\b|hours?\b|am\b|pm\b|:|st\b|nd\b"
     r"|rd\b|th\b|cm\b|m\b|ft\b|feet\b|foot\b|inch|'|\")"
 )
-_TARGET_MARK = re.compile(
-    r"\b(?:to|for|target(?: weight)?(?: is| of)?|reach|hit|goal(?: weight)?(?: is| of)?|be|under|below|want|wanna"
-    r"|ideally|aim(?:ing)?"
-    # in the other languages fitness reads: "quiero llegar a 80", "je veux descendre à 75", "ich will auf 80"
-    r"|llegar a|bajar a|bajar hasta|quiero|quisiera|atteindre|descendre a|arriver a|je veux|auf|erreichen"
-    r"|arrivare a|scendere a|voglio|chegar a|chegar aos|chegar nos|baixar para|descer para|quero|runter auf"
-    r"|kommen auf)"
-    r"(?: (?:about|around|roughly|maybe|like|unos|unas|environ|etwa|circa|uns))?\s*$"
-)
-# a weight wished for, said after it: "68 kg would be great", "68 kg wäre super", "70 kg sería ideal"
-_TARGET_AFTER = re.compile(
-    r"(?<!\s)\s*+(?:would be|'d be|is the (?:goal|target|dream)|is my (?:goal|target)|as (?:a|my) (?:goal|target)"
-    r"|ware|waren|ist (?:mein|das) ziel|als ziel|seria|serian|serait|sarebbe|como (?:objetivo|meta)"
-    r"|comme objectif|come obiettivo)\b"
-)
-_CURRENT_MARK = re.compile(
-    r"\b(?:weigh|weighing|weight is|currently(?: at)?|from|now(?: at)?|i'm|i am|im|at the moment|right now|am at"
-    r"|i'm at|i am at|peso|pesa|je pese|je fais|ich wiege|wiege|pese|estoy en|actualmente|ahora|maintenant|jetzt"
-    r"|adesso|agora|ora|ora ne peso|atualmente|attualmente|aktuell|derzeit)"
-    r"(?: (?:about|around|roughly|like|unos|unas|environ|etwa|circa|uns))?\s*$"
-)
+# the words that give a weight its role, in the six languages fitness reads ("quiero llegar a 80", "je vise 68",
+# "68 kg wäre super", "ich wiege 85"): flows/fitness/data/weight_cues.yaml, read through engine/cues.py
+CUES = load_cue_lists(Path(__file__).parent / "data" / "weight_cues.yaml")
+_ABOUT = rf"(?: {CUES.alternation('approximately')})?\s*$"
+_TARGET_MARK = re.compile(rf"\b{CUES.alternation('target_before')}{_ABOUT}")
+# a weight wished for, said after it
+_TARGET_AFTER = re.compile(rf"(?<!\s)\s*+{CUES.alternation('target_after')}\b")
+_CURRENT_MARK = re.compile(rf"\b{CUES.alternation('current_before')}{_ABOUT}")
 # "im 29, 175 cm and 80 kg": a number said as what the user is, with no unit and ending its clause, is an age
 _AGE = re.compile(r"(?:^|[,;.!?]\s*|\band\s+)(?:i'm|im|i am)\s+$")
 
