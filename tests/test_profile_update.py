@@ -27,6 +27,9 @@ MAX = Profile(name="Max", native_language="de", target_language="en", timezone="
         ("change my target language to Italian", {"target_language": "it"}),
         ("change my native language to polish", {"native_language": "pl"}),
         ("my timezone is pacific time", {"timezone": "America/Los_Angeles"}),
+        ("can you change my level to A2?", {"level": "A2"}),
+        ("put me at intermediate please", {"level": "B1"}),
+        ("my level should be C1", {"level": "C1"}),
     ],
 )
 def test_a_change_with_its_value(text: str, found: dict[str, object]) -> None:
@@ -51,6 +54,8 @@ def test_asking_to_change_with_no_value(text: str) -> None:
         "what time is it in London?",
         "i moved to a new flat lol",
         "we moved to the countryside",
+        "the B2 exam is hard",
+        "this lesson felt advanced",
     ],
 )
 def test_ordinary_messages_change_nothing(text: str) -> None:

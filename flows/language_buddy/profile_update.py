@@ -6,7 +6,8 @@ flow seeded with the current profile when a message changes it or asks to; a mes
 already carries the new value is saved at once, one that does not ("update my profile") is
 asked what to change and then the value. The values are read with onboarding's own readers,
 against the profile as it stands, so "I'm learning" or "I'm tired" changes nothing here.
-A new language to learn starts at A1: the saved level was measured in the old one.
+A new language to learn starts at A1: the saved level was measured in the old one. A level the
+learner says they are at ("change my level to A2", "put me at intermediate") is taken as said.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from pydantic import BaseModel, ConfigDict
 from engine import Ask, Final, Flow, Slots, Step, StepContext, T
 from engine.extract import Invalid, Parser, choice, read_yes_no
 from flows.language_buddy.answers import read_anytime
+from flows.language_buddy.assessment import self_placed
 from flows.language_buddy.bank_file import CEFR
 from flows.language_buddy.corrections import field_and_value
 from flows.language_buddy.field_parsers import PARSERS
@@ -27,7 +29,9 @@ from flows.language_buddy.names import PersonName
 from flows.language_buddy.profile import AMEND_WORDS, PROFILE_FIELDS, OnboardingSlots
 from flows.language_buddy.timezones import TimeZoneName, parse_timezone, zone_label
 
-Field = Literal["name", "native_language", "target_language", "timezone", "nothing"]
+Field = Literal["name", "native_language", "target_language", "timezone", "level", "nothing"]
+# what a change may set: the profile's fields, and the level the learner says they are at
+UPDATED = (*PROFILE_FIELDS, "level")
 # "update my profile", "can I change my details", "edit my settings": a change with no value yet
 ASKS_FOR_A_CHANGE = re.compile(
     r"\b(?:update|change|edit|fix|correct|amend|modify)\b.{0,25}\b(?:profile|details|settings|info|information)\b"
@@ -49,8 +53,11 @@ _MOVED = re.compile(
 # A field word and a value count in the main conversation only with a word of changing or "my":
 # "what time is it in London?" names the field word "time" and a place, and changes nothing
 _CHANGING = re.compile(
-    r"\b(?:change|switch|set|update|edit|fix|correct|make)\b|\bmy (?:name|native|target|time ?zone|city|location)\b"
+    r"\b(?:change|switch|set|update|edit|fix|correct|make|put|move)\b"
+    r"|\bmy (?:name|native|target|time ?zone|city|location)\b"
 )
+# "change my level to A2", "put me at B1", "my level should be intermediate": a level said as a change
+_LEVEL_CHANGE = re.compile(r"\b(?:level|put me|move me|start me|i'?m (?:more|really)|should be)\b")
 
 
 class Profile(BaseModel):
@@ -76,6 +83,7 @@ class ProfileUpdateSlots(Slots):
     native_language: LanguageCode | None = None
     target_language: LanguageCode | None = None
     timezone: TimeZoneName | None = None
+    level: CEFR | None = None
 
 
 def _view(current: Profile) -> OnboardingSlots:
@@ -91,6 +99,8 @@ def read_update(text: str, s: ProfileUpdateSlots, asking: str | None = None) -> 
     found = {k: v for k, v in read_anytime(text, view).items() if k in PROFILE_FIELDS}
     if not found and (asking is not None or _CHANGING.search(text.lower())):
         found = field_and_value(text, view)
+    if not found and (asking == "level" or _LEVEL_CHANGE.search(text.lower())) and (level := self_placed(text)):
+        found = {"level": level}  # said, not tested: the learner knows where they stand
     if not found and asking is None and (m := _MOVED.search(text.lower())):
         # a move the sentence readers missed: the place alone, else the timezone question about it
         place = (m.group("place") or m.group("place2") or "").strip()
@@ -109,7 +119,7 @@ def wants_change(text: str, current: Profile) -> bool:
 
 
 def _given(s: ProfileUpdateSlots) -> dict[str, str]:
-    return {f: v for f in PROFILE_FIELDS if (v := getattr(s, f)) is not None}
+    return {f: v for f in UPDATED if (v := getattr(s, f)) is not None}
 
 
 def _shown(field: str, value: str) -> str:
@@ -134,7 +144,7 @@ def save(ctx: StepContext[ProfileUpdateSlots]) -> None:
         ctx.say("OK, your profile stays as it is." if s.field == "nothing" else "Your profile says that already.")
         return
     note = ""
-    if "target_language" in changes:
+    if "target_language" in changes and "level" not in changes:
         data["level"] = "A1"
         note = f" Your level {s.current.level} was for {language_name(s.current.target_language)}, so we start at A1."
     ctx.record("profile", data)
@@ -184,7 +194,7 @@ def summary(s: ProfileUpdateSlots) -> str:
 
 profile_update = Flow(
     name="profile_update",
-    description="change the saved profile (name, languages, timezone) after onboarding",
+    description="change the saved profile (name, languages, timezone, level) after onboarding",
     persona="LanguageBuddy, brief and precise",
     slots=ProfileUpdateSlots,
     states=[
@@ -193,12 +203,19 @@ profile_update = Flow(
             "ask_field",
             slot="field",
             say=(
-                "What would you like to change: name, native language, target language or timezone? "
+                "What would you like to change: name, native language, target language, timezone or level? "
                 "You can give the new value too, e.g. “call me Sam” or “I moved to Lisbon”."
             ),
-            parse=choice({f: w for f, w in AMEND_WORDS.items() if f != "level"}),
+            parse=choice(AMEND_WORDS),
             why="I change only the part of your profile you pick; the rest stays as it is.",
-            reprompts=["Please pick one: name, native language, target language or timezone (or “nothing”)."],
+            reprompts=["Please pick one: name, native language, target language, timezone or level (or “nothing”)."],
+        ),
+        Ask(
+            "ask_level",
+            slot="level",
+            say="Which level should I put you at: A1, A2, B1, B2, C1 or C2 (or beginner, intermediate, advanced)?",
+            parse=Parser(lambda text: self_placed(text), "a level from A1 to C2"),
+            why="Your level sets how hard our practice is; you can change it any time.",
         ),
         Ask(
             "ask_name",
@@ -239,11 +256,13 @@ profile_update = Flow(
         T("answer", "ask_field", "ask_name", when=lambda s: s.field == "name"),
         T("answer", "ask_field", "ask_native", when=lambda s: s.field == "native_language"),
         T("answer", "ask_field", "ask_target", when=lambda s: s.field == "target_language"),
+        T("answer", "ask_field", "ask_level", when=lambda s: s.field == "level"),
         T("answer", "ask_field", "ask_timezone"),
         T("answer", "ask_name", "save"),
         T("answer", "ask_native", "save"),
         T("answer", "ask_target", "save"),
         T("answer", "ask_timezone", "save"),
+        T("answer", "ask_level", "save"),
         T("next", "save", "done"),
     ],
     extract=read_update,
