@@ -70,6 +70,8 @@ class Parser:
             if again is None:
                 continue
             if not isinstance(again, Invalid):
+                if value is not None and not isinstance(value, Invalid) and copied(again, reading, words=1):
+                    continue  # the English only copied back: it reads no more than the words as typed
                 return again
             if isinstance(refused, Invalid):
                 refused = again
@@ -447,6 +449,12 @@ EMPTY = Empty()
 _DECLINES = re.compile(
     r"(?:none|no|nope|nah|n/?a|n\.a\.?|not applicable|nothing|nothing at all|none at all|no thanks|"
     r"no thank you|i don'?t have (?:one|any)|i have none|there is none|there isn'?t one|-+)"
+    # having nothing, said in a sentence and in the six languages, maybe with where ("no tengo nada en
+    # casa", "ich habe nichts zu hause", "i don't have anything at home")
+    r"|(?:i (?:don'?t|do not) (?:really )?have (?:anything|any|one)|i have nothing|i'?ve got nothing|i got nothing"
+    r"|no tengo(?: nada)?|je n'?ai rien|j'?ai rien|je n'?en ai pas|ich habe? (?:nichts|keine?s?)|non ho (?:niente|nulla)"
+    r"|nao tenho(?: nada)?)"
+    r"(?:\s+(?:at home|here|at all|really|en casa|a la maison|chez moi|zu hause|daheim|a casa|em casa))?"
     # the word for none in the six languages, with the kind of thing there is none of ("nenhuma alergia", "pas
     # d'allergie", "keine Verletzungen"), or with "that I know of" ("none that i know of", "ninguna que yo sepa")
     r"|(?:(?:none|nothing|ninguna|ninguno|nada|sin|keine?|keins|nichts|aucune?|rien|pas d'?|pas de|nessuna|nessuno"
@@ -464,13 +472,18 @@ _COPY_WORDS = re.compile(r"[\w'-]+")
 def copied(value: object, typed: str, *, words: int = 2) -> bool:
     """Whether a parser's value only copies a message of `words` words or more back (an any-text
     parser's "answer": "thanks so far" as the equipment, "Monday" as it), rather than reading a
-    value out of it."""
+    value out of it; in the message's English gloss too."""
     said = _COPY_WORDS.findall(fold(typed))
     if len(said) < words:
         return False
     if isinstance(value, list) and len(value) == 1:
         value = value[0]
-    return isinstance(value, str) and bool(said) and _COPY_WORDS.findall(fold(value)) == said
+    if not isinstance(value, str) or not said:
+        return False
+    got = _COPY_WORDS.findall(fold(value))
+    # a parser reads a message in another language in its English gloss ("lunes miércoles" is
+    # "monday wednesday" to the allergies reader): a copy of the gloss is a copy too
+    return got == said or ((english := gloss.in_english(typed)) != typed and got == _COPY_WORDS.findall(fold(english)))
 
 
 def declines(text: str) -> bool:

@@ -158,3 +158,29 @@ def test_rating_on_another_scale_converts_when_exact(text: str, expected: int) -
 @pytest.mark.parametrize("text", ["<b>1</b>", "' OR '1'='1", "<script>alert(2)</script>", "x=3"])
 def test_a_digit_inside_markup_or_code_is_no_rating(text: str) -> None:
     assert rating(1, 5)(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["no tengo nada en casa", "i have nothing at home", "je n'ai rien", "ich habe nichts zu Hause",
+     "i don't have anything", "não tenho nada em casa"],
+)  # fmt: skip
+def test_having_nothing_in_a_sentence_declines(text: str) -> None:
+    from engine.extract import declines
+
+    assert declines(text)
+
+
+@pytest.mark.parametrize("text", ["no tengo ni idea", "i have a mat", "nothing works"])
+def test_having_something_or_not_knowing_does_not_decline(text: str) -> None:
+    from engine.extract import declines
+
+    assert not declines(text)
+
+
+def test_a_copy_of_the_messages_english_gloss_is_a_copy() -> None:
+    from engine.extract import copied
+
+    # the allergies reader reads "lunes miércoles" as "monday wednesday": no allergy read, a copy
+    assert copied(["monday wednesday"], "lunes miércoles", words=1)
+    assert not copied(["peanuts"], "lunes miércoles", words=1)

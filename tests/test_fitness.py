@@ -434,7 +434,9 @@ def test_levels_from_descriptions_without_fuzzy_guesses(text: str, level: str | 
     ("text", "level"),
     [("never really did before", "beginner"), ("i've never worked out", "beginner"),
      ("I used to play football but haven't trained in years", "beginner"), ("first time at the gym lol", "beginner"),
-     ("been lifting for 5 years", None), ("i never did like running", None)],
+     ("been lifting for 5 years", None), ("i never did like running", None),
+     ("nunca he hecho ejercicio la verdad", "beginner"), ("j'ai jamais fait de sport", "beginner"),
+     ("ich habe noch nie Sport gemacht", "beginner")],
 )  # fmt: skip
 def test_a_beginner_told_by_experience_and_years_of_training_asked(text: str, level: str | None) -> None:
     assert read_level(text) == level

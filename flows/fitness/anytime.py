@@ -20,16 +20,15 @@ from flows.fitness.qualified import (
 )
 from flows.fitness.readers import (
     GOAL_CUE,
-    NEW_TO_IT,
     TIME_CUE,
     TIME_EXPECTS,
     WEIGHT_EXPECTS,
     days_in,
     goal_named,
     minutes_in,
+    new_to_it,
     parse_time_of_day,
     parse_weight,
-    plain,
     read_goal,
     read_level,
     read_time,
@@ -76,7 +75,7 @@ def read_anytime(text: str, s: FitnessSlots, asking: str | None = None) -> dict[
     found: dict[str, object] = {}
     if m := _LEVEL_CUE.search(t):
         found["fitness_level"] = read_level(m.group(1))
-    elif NEW_TO_IT.search(plain(text)):
+    elif new_to_it(text):
         found["fitness_level"] = "beginner"
     # any message, at any question: only an injury said after a cue ("I have a bad knee"), never
     # words that merely mention the body ("my knee hurts in the morning" at the time question)

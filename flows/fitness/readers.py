@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import difflib
 import re
+from pathlib import Path
 
 from wordfreq import zipf_frequency
 
+from engine.cues import Glossary
 from engine.extract import (
     EMPTY,
     Invalid,
@@ -94,9 +96,18 @@ NEW_TO_IT = re.compile(
 )
 
 
+# what fitness users say in their own language that these readers look for in English
+ABROAD = Glossary(Path(__file__).parent / "data" / "abroad.yaml", "fitness phrases abroad")
+
+
+def new_to_it(text: str) -> bool:
+    """Never having trained, or not for years, in any of six languages ("nunca he hecho ejercicio")."""
+    return bool(NEW_TO_IT.search(plain(text)) or NEW_TO_IT.search(plain(ABROAD.in_english(text))))
+
+
 def _level(text: str) -> object:
     t = plain(text)
-    if NEW_TO_IT.search(t):
+    if new_to_it(text):
         return "beginner"
     # a negated description says the opposite: "not very fit" is no expert; "not a pro" says nothing
     t = re.sub(r"\bnot (?:very |that |really |so |particularly |super )?(?:fit|sporty|active|athletic|in shape)\b",
