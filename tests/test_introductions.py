@@ -46,6 +46,9 @@ def test_name_and_languages_are_read_from_introductions_in_six_languages(split: 
         ("moin, ich bin Jannik, Deutsch ist meine Muttersprache", "hello, I'm Jannik, Deutsch is my native language"),
         ("sono Chiara, la mia lingua madre è l'italiano", "I'm Chiara, my native language is italiano"),
         ("Julie ici", "Julie here"),
+        # the copula goes with the cue where the possessive before it was read away ("est" is no EST)
+        ("langue maternelle est le français", "my native language is français"),
+        ("Muttersprache ist Deutsch", "my native language is Deutsch"),
     ],
 )
 def test_only_the_cue_words_are_rewritten(typed: str, read: str) -> None:
