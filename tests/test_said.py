@@ -245,6 +245,9 @@ def test_a_lesson_ends_itself_on_im_done() -> None:
         ("no, gluten", None),  # a denial is never taken off an answer
         ("Sofía", None),
         ("ok thank you", None),  # nothing left
+        ("tá bom, Rafael", "Rafael"),  # acknowledged in the learner's own language
+        ("vale, Lucía", "Lucía"),
+        ("na gut. Jonas", "Jonas"),
     ],
 )
 def test_an_answer_wrapped_in_acknowledgements_and_politeness(text: str, inner: str | None) -> None:
