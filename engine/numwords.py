@@ -133,7 +133,7 @@ def _typo_number_word(word: str) -> str | None:
     return found.pop()
 
 
-def _typos_fixed(text: str) -> str:
+def typos_fixed(text: str) -> str:
     """`text` with its misspelt number words spelt right ("thre days" -> "three days")."""
     return _ALPHA_WORD.sub(lambda m: _typo_number_word(m.group()) or m.group(), text)
 
@@ -176,7 +176,7 @@ def spelled_out(text: str) -> str:
     """
     for pattern, digits in _DOZEN:
         text = pattern.sub(digits, text)
-    text = _typos_fixed(text)
+    text = typos_fixed(text)
     if not _may_hold_number_word(text):
         return _tidy(text)
     before = len(_DIGIT_RUN.findall(text))
