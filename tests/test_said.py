@@ -246,7 +246,8 @@ def test_a_lesson_ends_itself_on_im_done() -> None:
         ("Sofía", None),
         ("ok thank you", None),  # nothing left
         ("tá bom, Rafael", "Rafael"),  # acknowledged in the learner's own language
-        ("vale, Lucía", "Lucía"),
+        ("de acuerdo, Lucía", "Lucía"),
+        ("ok, Vale", "Vale"),  # "vale" is a name too
         ("na gut. Jonas", "Jonas"),
     ],
 )
