@@ -386,9 +386,10 @@ def mentions_language_change(text: str) -> bool:
 
 
 # articles and a few words around a language said alone ("il tedesco", "l'allemand", "o inglês")
-_AROUND_NAME = frozenset(
-    "the a el la lo le les l il o der die das en in to learn instead rather aprender apprendre lernen imparare".split()
-)
+_AROUND_NAME = frozenset({
+    "the", "a", "el", "la", "lo", "le", "les", "l", "il", "o", "der", "die", "das", "en", "in", "to",
+    "learn", "instead", "rather", "aprender", "apprendre", "lernen", "imparare",
+})  # fmt: skip
 
 
 def named_language(text: str) -> str | None:
