@@ -145,7 +145,8 @@ def asks_about_a_topic(course: Course, text: str) -> bool:
     )
 
 
-_CLAUSE = re.compile(r"[,;.!?]+|\s+(?:but|and)\s+", re.I)
+# a run of spaces is taken once, from its start (a long run tried at every position was quadratic)
+_CLAUSE = re.compile(r"[,;.!?]++|(?<!\s)\s++(?:but|and)\s", re.I)
 
 
 def converse(ctx: MainContext) -> None:
