@@ -72,12 +72,13 @@ from engine.models import (
 from engine.options import listed_choice, picked
 from engine.registry import Registry, default_registry, load_bot
 from engine.runtime import Engine, TurnResult
-from engine.states import Aside, Ask, Correctable, Final, Step, T
+from engine.states import JUST_BEFORE, Aside, Ask, Correctable, Final, Step, T
 from engine.store import MemoryStore, Store
 from engine.store.sql import SqlStore
 
 __all__ = [
     "EMPTY",
+    "JUST_BEFORE",
     "LLM",
     "Ahead",
     "Amendable",

@@ -59,6 +59,8 @@ REMARKS: frozenset[Social] = frozenset({"compliment", "feeling", "reaction", "co
 COMING_BACK: frozenset[Social] = frozenset({"greeting", "away", "sorry"})
 # asking to wait answers nothing, whatever it names ("one sec" is no 1, "attends deux secondes" no name)
 WAITING: frozenset[Social] = frozenset({"waiting"})
+# back after stepping away, mid-question ("sorry, where were we?"): the question again, nothing else
+COMING_BACK_ONLY: frozenset[Social] = frozenset({"away", "sorry"})
 
 
 class _Openings(BaseModel):

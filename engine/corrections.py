@@ -35,7 +35,7 @@ from engine.extract import Empty, Invalid, Parser, fold, numbers
 from engine.flow import Flow
 from engine.models import Slots
 from engine.numwords import spelled_out
-from engine.states import Ask, Correctable
+from engine.states import JUST_BEFORE, Ask, Correctable
 from engine.tables import CORRECTIONS_FILE, load_table
 from engine.utterance import Utterance
 
@@ -360,7 +360,9 @@ def read_corrections(flow: Flow[Any], state: Ask[Any], slots: Slots, text: str) 
             # "i meant" points back at an answer given: it may correct one the open question reads too
             if not answers_open or words.meant.search(fold_same_length(clause.text)):
                 candidates = [
-                    (t, v) for t in targets if t.correctable.by_value and (v := _read(t, slots, new_part)) is not None
+                    (t, v)
+                    for t in targets
+                    if _by_value(flow, state, t.correctable) and (v := _read(t, slots, new_part)) is not None
                 ]
         candidates = [(t, v) for t, v in candidates if (t.correctable.slot, t.correctable.key) not in corrected]
         if len(candidates) == 1:
@@ -400,6 +402,16 @@ def read_corrections(flow: Flow[Any], state: Ask[Any], slots: Slots, text: str) 
     if not commands:
         return CorrectionReading([], "", unclear)
     return CorrectionReading(commands, _rest(text, used, asked), [])
+
+
+def _by_value(flow: Flow[Any], state: Ask[Any], c: Correctable) -> bool:
+    """May a value alone pick `c` at `state`? JUST_BEFORE: only at the question right after its own
+    in the flow's order ("anzi no, ci ho ripensato: il tedesco" at the timezone question)."""
+    if c.by_value != JUST_BEFORE:
+        return bool(c.by_value)
+    asks = [s.slot for s in flow.states if isinstance(s, Ask)]
+    here = asks.index(state.slot) if state.slot in asks else -1
+    return here > 0 and asks[here - 1] == c.slot
 
 
 def _named_values(named: list[_Target], slots: Slots, text: str) -> list[tuple[_Target, object]]:

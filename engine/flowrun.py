@@ -13,7 +13,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from engine.answers import AnswerReader, validator_sentence
-from engine.askback import acknowledgement, explanation
+from engine.askback import COMING_BACK_ONLY, acknowledgement, explanation
 from engine.commands import AskBack, Chitchat, Command, CorrectSlot, SetSlot, WhichSlot, YesNo
 from engine.context import StepContext
 from engine.errors import DefinitionError
@@ -274,7 +274,10 @@ class FlowRunner(AnswerReader):
         if opened is None:
             return
         slots, state = opened
-        for aside in flow.asides:
+        # coming back ("sorry, where were we?") is the engine's to answer: a flow's asides would take
+        # it for something else (a question about the lesson); asking to wait a flow may answer itself
+        stepping = isinstance(command, Chitchat) and set(command.social) <= COMING_BACK_ONLY
+        for aside in () if stepping else flow.asides:
             if aside.match(self.text) and self._aside(flow, frame, slots, state, aside):
                 return
         # what is said first is the author's sentence, shown as written like `help`; the question

@@ -63,6 +63,7 @@ _NUMBER_WORDS = {
     "noventa cem cento duzentos mil milhao",
 }
 _ALL_NUMBER_WORDS = [w for words in _NUMBER_WORDS.values() for w in words.split()]
+_ALL_NUMBER_SET = frozenset(_ALL_NUMBER_WORDS)
 _STEMS = frozenset(w[:4] for w in _ALL_NUMBER_WORDS if len(w) >= 4)
 _SHORT = frozenset(w for w in _ALL_NUMBER_WORDS if len(w) < 4)
 # glued compounds that open with a short word ("einhundertzwanzig", "unoventi"): their multiplier
@@ -79,6 +80,63 @@ def _may_hold_number_word(text: str) -> bool:
 
 _WORD = re.compile(r"[^\W\d_]+")
 _TOKEN = re.compile(r"\w+")
+
+# Misspelt number words ("thre", "eigth", "fourten", "twelev"): a word one typo (a letter
+# missing, extra, wrong or two swapped) from exactly one number word becomes that word, but
+# only when the word is no word of any language read here ("tree", "fife", "tow", "sixt" are
+# words, and stay). Four letters at least: shorter words are too near too many others.
+_TYPO_MIN = 4
+# words that build numbers but are none: "minuts" is "minutes" misspelt, never "minus"
+_NOT_TYPO_TARGETS = frozenset({"minus", "half", "point"})
+_ALPHA_WORD = re.compile(r"(?<![\w§])[a-z]{4,}(?![\w§])", re.I)
+
+
+def _deletions(word: str) -> set[str]:
+    return {word[:i] + word[i + 1 :] for i in range(len(word))}
+
+
+@lru_cache(maxsize=1)
+def _typo_index() -> dict[str, frozenset[str]]:
+    """Each number word, and each of it with one letter left out, to the number words it comes
+    from (the symmetric-deletion index: a query and a word one edit apart share a key)."""
+    index: dict[str, set[str]] = {}
+    for w in _ALL_NUMBER_WORDS:
+        if len(w) < _TYPO_MIN or w in _NOT_TYPO_TARGETS:
+            continue
+        for key in {w} | _deletions(w):
+            index.setdefault(key, set()).add(w)
+    return {k: frozenset(v) for k, v in index.items()}
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """Whether `a` and `b` are one insertion, deletion, substitution or transposition apart."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(diff) == 1 or (
+            len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]]
+        )
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    return any(long_[:i] + long_[i + 1 :] == short for i in range(len(long_)))
+
+
+def _typo_number_word(word: str) -> str | None:
+    lower = _folded(word).lower()
+    if len(lower) < _TYPO_MIN or lower in _ALL_NUMBER_SET:
+        return None
+    index = _typo_index()
+    found = {w for key in {lower} | _deletions(lower) for w in index.get(key, ()) if _one_edit(lower, w)}
+    if len(found) != 1:
+        return None
+    if any(_zipf(lower, lang) > 0 for lang in LANGUAGES):
+        return None
+    return found.pop()
+
+
+def typos_fixed(text: str) -> str:
+    """`text` with its misspelt number words spelt right ("thre days" -> "three days")."""
+    return _ALPHA_WORD.sub(lambda m: _typo_number_word(m.group()) or m.group(), text)
 
 
 def _convert(text: str, lang: str) -> str:
@@ -119,6 +177,7 @@ def spelled_out(text: str) -> str:
     """
     for pattern, digits in _DOZEN:
         text = pattern.sub(digits, text)
+    text = typos_fixed(text)
     if not _may_hold_number_word(text):
         return _tidy(text)
     before = len(_DIGIT_RUN.findall(text))

@@ -45,10 +45,11 @@ _FILLER = frozenset(
     " ".join((
         "a the one ones option choice answer please pls i id i'd ill i'll would say go with pick choose take think",
         "guess maybe probably its it's it is that this one's will be my is hmm um uh ok okay so then number letter",
-        "el la lo los las un una opcion respuesta elijo escojo creo que es digo por favor",
-        "le les l une reponse je choisis prends crois c'est c est dis s'il te plait",
-        "der die das den dem ein eine antwort nehme ich wahle glaube ist bitte nummer",
-        "il gli risposta scelgo prendo penso che dico per numero",
+        "suppose believe",
+        "el la lo los las un una opcion respuesta elijo escojo creo que es digo por favor supongo pienso",
+        "le les l une reponse je choisis prends crois c'est c est dis s'il te plait pense",
+        "der die das den dem ein eine antwort nehme ich wahle glaube ist bitte nummer denke",
+        "il gli risposta scelgo prendo penso che dico per numero credo",
         "o os as um uma resposta escolho acho e eu",
     )).split()
 )  # fmt: skip

@@ -314,6 +314,10 @@ def as_read(carried: CarryOver, text: str) -> str:
     return text
 
 
+# the reason given beside asking to wait ("phone call", "someone at the door"): a few words
+_WHY_WAITING_WORDS = 4
+
+
 def at_question(
     flow: Flow[Any], state: Ask, frame: FlowFrame, text: str, checked: Slots | None = None
 ) -> AskBack | Chitchat | Help | None:
@@ -354,7 +358,14 @@ def at_question(
         if (parser.greedy or not taken) and not _fills_other(flow, slots, state, text):
             return Chitchat(words=talk.words, social=talk.kinds)
         return None
-    beside = None if parser.greedy else talk_beside(text)
+    beside = talk_beside(text)
+    if beside is not None and parser.greedy:
+        # where any text is an answer, only asking to wait beside a few words of why ("hang on, phone
+        # call" at an exercise) is no answer; other small talk there may be one
+        said, others = beside
+        if set(said.kinds) <= WAITING and all(len(x.split()) <= _WHY_WAITING_WORDS for x in others):
+            return Chitchat(words=said.words, social=said.kinds)
+        beside = None
     if beside is not None:
         # small talk beside a short statement the question reads nothing from ("hold on a sec, dog is
         # barking"): small talk; a statement it reads is an answer ("sorry, 3 days")

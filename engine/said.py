@@ -597,7 +597,13 @@ def said(text: str, activity: str | None = None) -> Said | None:
 # words that deny: never taken off an answer ("no, gluten" is not "gluten")
 _DENIALS = frozenset({"no", "nah", "nope", "non", "nein", "nee", "ne", "whatever"})
 # an acknowledgement before an answer, beside the filler: "sure, Sofía", "alright. 4"
-_ACKNOWLEDGED = frozenset({"sure", "alright", "all right", "right", "fine", "cool", "got it", "ok then"})
+# in the learner's own language too: "tá bom, Rafael", "de acuerdo, Lucía", "d'accord, Chloé", "na gut, Jonas"
+_ACKNOWLEDGED = frozenset({
+    "sure", "alright", "all right", "right", "fine", "cool", "got it", "ok then",
+    "de acuerdo", "dale", "va bien", "esta bien", "d'accord", "ok d'accord", "bon d'accord", "entendu",
+    "na gut", "also gut", "in ordnung", "alles klar", "va bene", "d'accordo", "ok va bene",
+    "ta bom", "tá bom", "ta bem", "tá bem", "esta bem", "está bem", "beleza", "certo",
+})  # fmt: skip
 _THANKS = frozenset({
     "thanks", "thank you", "thx", "ty", "cheers", "thanks a lot", "thank you so much", "many thanks",
     "gracias", "merci", "danke", "grazie", "obrigado", "obrigada",

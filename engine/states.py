@@ -131,6 +131,10 @@ class Final(Generic[S_in]):
     trigger = ""
 
 
+# Correctable.by_value: a value alone corrects the slot only right after its own question
+JUST_BEFORE: Literal["just_before"] = "just_before"
+
+
 @dataclass(frozen=True)
 class Correctable:
     """A filled slot a later message may correct while the flow is open (engine/corrections.py).
@@ -140,14 +144,17 @@ class Correctable:
     `parser`: how its new value reads; None takes the parser of the Ask state that fills it
     (or the flow's `fills` reader). `by_value`: may a value alone pick it ("wait, I meant 3")?
     False where the parser takes almost any word (a name): then it must be named, or its old
-    value said ("it's Ana not Anna"). `key`/`current`: one answer of a dict slot (a support
+    value said ("it's Ana not Anna"); JUST_BEFORE: a value alone picks it only at the question
+    right after its own, where it is the answer just given ("anzi no, il tedesco" at the timezone
+    question, after the language to learn), never further on where another slot may hold the same
+    value. `key`/`current`: one answer of a dict slot (a support
     question's, by its text) and the value it holds now, for flows whose questions are data.
     """
 
     slot: str
     names: Sequence[str] = ()
     parser: Parser | Callable[[Any], Parser] | None = None
-    by_value: bool = True
+    by_value: bool | Literal["just_before"] = True
     key: str | None = None
     current: object = None
 

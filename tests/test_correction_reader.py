@@ -256,3 +256,17 @@ def test_a_goal_changes_only_when_the_message_corrects_it() -> None:
 )
 def test_a_short_answer_taken_back_within_the_message_is_the_one_meant(text: str, meant: str) -> None:
     assert words_taken_back(text) == meant
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("anzi no, ci ho ripensato: il tedesco", {"target_language": "de"}),  # the language answered just before
+        ("actually, spanish instead", {"target_language": "es"}),
+        ("on second thought, Europe/Paris", {}),  # the open question's own answer, no correction
+    ],
+)
+def test_a_value_two_answers_could_hold_corrects_the_one_just_given(text: str, found: dict[str, Any]) -> None:
+    at_timezone = {"name": "Max", "native_language": "it", "target_language": "fr"}
+    commands, _ = correction_commands(buddy_onboarding, "ask_timezone", at_timezone, text)
+    assert {c.slot: c.value for c in commands if isinstance(c, CorrectSlot)} == found

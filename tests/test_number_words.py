@@ -78,3 +78,20 @@ def test_a_weight_said_in_words_is_read_in_six_languages() -> None:
     assert parse_weight("soixante-cinq kilos") == 65.0
     assert parse_weight("so um die achtzig Kilo") == 80.0
     assert parse_weight("a hundred and ten kilos") == 110.0
+
+
+@pytest.mark.parametrize(
+    ("text", "expect"),
+    [("thre days a week", [3]), ("sixty eigth kilos", [68]), ("fourten i think", [14]), ("twelev", [12])],
+)
+def test_a_number_word_misspelt_by_one_letter_is_read(text: str, expect: list[int]) -> None:
+    assert numbers(text) == expect
+
+
+@pytest.mark.parametrize(
+    ("text", "expect"),
+    [("a tree", []), ("the tow truck", []), ("fife and drum", []), ("forty minuts later", [40])],
+)
+def test_a_real_word_one_letter_from_a_number_word_stays_a_word(text: str, expect: list[int]) -> None:
+    # "tree", "tow", "fife" are words; "minuts" is "minutes", never "minus"
+    assert numbers(text) == expect

@@ -20,6 +20,7 @@ TOPICS = ["limits", "continuity", "derivatives"]
         ("la segunda", "b"), ("el tercero", "c"), ("la última", "c"), ("la deuxième", "b"),
         ("la dernière", "c"), ("die zweite", "b"), ("die letzte", "c"), ("la seconda", "b"),
         ("l'ultima", "c"), ("a segunda", "b"), ("a primeira", "a"),
+        ("b supongo", "b"), ("c je pense", "c"), ("a, credo", "a"),
         # a pick, then why
         ("c, the two are different", "c"), ("b because 1/6 is smaller", "b"), ("maybe c? not sure", "c"),
         ("the last one, since it is smaller", "c"), ("c, a is wrong", "c"),

@@ -210,3 +210,9 @@ def test_a_run_bank_without_a_language_still_places_any_learner(tmp_path: Path) 
     engine = Engine(SqlStore(str(tmp_path / "run.db")), resources=run_bank(tmp_path, text))
     r = talk(engine, "Hello", "Kim", "English", "German", "Berlin")
     assert "[A1 · question 1 of 2] Elige" in r.reply and bank_slot(r)["kind"] == "run"
+
+
+@pytest.mark.parametrize("said", ["children creo", "children I guess", "children, ich glaube", "children"])
+def test_an_open_answer_hedged_in_any_language_is_graded_without_the_hedge(said: str) -> None:
+    child = next(q for q in load_shipped(assessment.SHIPPED / "en.yaml").levels["A1"] if not q.is_choice)
+    assert is_correct(child, said) is (said != "children, ich glaube")  # two clauses: not one hedged answer

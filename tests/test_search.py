@@ -14,6 +14,7 @@ import pytest
 from engine import DataFileError, SqlStore
 from flows.support.kb import (
     INDEX_VERSION,
+    SHIPPED_KB,
     KnowledgeBase,
     Question,
     SyncReport,
@@ -632,3 +633,19 @@ def test_a_malformed_search_word_list_names_the_line_to_fix(tmp_path: Path, text
         load_search_words(path)
     assert caught.value.problems == [problem]
     assert str(path) in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("problem", "article"),
+    [
+        ("meine Erinnerungen kommen immer zu spät", "reminders-wrong-time"),
+        ("mis recordatorios llegan tarde", "reminders-wrong-time"),
+        ("ich möchte mein Abo kündigen", "cancel-subscription"),
+        ("je voudrais un remboursement", "refund-request"),
+        ("le mie attività non si sincronizzano", "sync-not-working"),
+    ],
+)
+def test_a_problem_told_in_the_users_own_language_finds_its_article(problem: str, article: str, tmp_path: Path) -> None:
+    # the support words of five languages, accents folded, read as the English the articles use
+    kb = KnowledgeBase(SHIPPED_KB, str(tmp_path / "index.db"))
+    assert [h.doc.id for h in kb.search(problem)][:1] == [article]

@@ -383,3 +383,20 @@ def mentions_language_change(text: str) -> bool:
     """A cheap test for an explicit statement about either language (read in full by `target_claim`, `native_in`)."""
     t = fold(text)
     return any(p.search(t) for p in (_TARGET_STRONG, _NATIVE_STRONG, _native_patterns()[0]))
+
+
+# articles and a few words around a language said alone ("il tedesco", "l'allemand", "o inglês")
+_AROUND_NAME = frozenset({
+    "the", "a", "el", "la", "lo", "le", "les", "l", "il", "o", "der", "die", "das", "en", "in", "to",
+    "learn", "instead", "rather", "aprender", "apprendre", "lernen", "imparare",
+})  # fmt: skip
+
+
+def named_language(text: str) -> str | None:
+    """The language a short message names by a name of four letters or more ("il tedesco",
+    "german instead"), exactly, never by a code or a near spelling: how a language said alone
+    corrects an earlier answer (flows/language_buddy/onboarding.py), where "no sé" must stay no
+    language."""
+    words = [w for w in re.split(r"[\s'’]+", fold(trim(text)).lower()) if w and w not in _AROUND_NAME]
+    name = " ".join(words)
+    return language_aliases().get(name) if len(name) >= 4 else None

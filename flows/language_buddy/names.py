@@ -31,7 +31,11 @@ _STRONG_NAME = re.compile(
 _WEAK_NAME = re.compile(
     rf"(?:^|[\s,.!?;])(?:i am|i'm|i’m|im|this is|it's|it’s|its)\s+({_WORD}(?:\s+{_WORD}){{0,3}})", re.IGNORECASE
 )
-_HERE_NAME = re.compile(rf"^({_WORD})\s+here\b", re.IGNORECASE)
+# "Dan here", "hey, Dan here, english speaker": after a greeting too
+_HERE_NAME = re.compile(
+    rf"^(?:(?:hi|hey|hello|hiya|heya|yo|ok|okay|hola|hallo|salut|ciao|oi|ola)[,!.\s]+)?({_WORD})\s+here\b",
+    re.IGNORECASE,
+)
 # Words that end a name or show the cue was not about a name ("I'm from", "I'm learning").
 _STOP = """a an the and or but from in at on to of for with by so very just not really here there fine good
     great ok okay well new learning looking interested trying going native fluent currently also still back

@@ -15,7 +15,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine import Ahead, Aside, Ask, Correctable, DefinitionError, Final, Flow, RecordDraft, Step, StepContext, T
+from engine import (
+    JUST_BEFORE,
+    Ahead,
+    Aside,
+    Ask,
+    Correctable,
+    DefinitionError,
+    Final,
+    Flow,
+    RecordDraft,
+    Step,
+    StepContext,
+    T,
+)
 from engine.cues import in_english_cues
 from engine.extract import Parser, choice, yes_no
 from flows.language_buddy.answers import language_change, may_change_language, read_anytime
@@ -33,7 +46,7 @@ from flows.language_buddy.assessment import (
 )
 from flows.language_buddy.bank_file import LEVELS, load_bank, load_shipped
 from flows.language_buddy.field_parsers import PARSERS, read_amend
-from flows.language_buddy.languages import language_name, native_in, target_in
+from flows.language_buddy.languages import language_name, named_language, native_in, target_in
 from flows.language_buddy.profile import (
     PROFILE_FIELDS,
     OnboardingSlots,
@@ -225,10 +238,13 @@ def show(slot: str, value: object) -> str:
 CORRECTABLE = (
     Correctable("name", by_value=False, names=(
         "name", "my name", "nombre", "nom", "prénom", "Name", "Vorname", "nome")),
-    Correctable("native_language", by_value=False, names=(
+    # a language alone, with a cue, corrects the language answered just before ("anzi no, il tedesco" at
+    # the timezone question is the language to learn; engine/corrections.py), by its name only;
+    # further on ("no, Polish" at the confirmation) either may be meant: named, or asked
+    Correctable("native_language", parser=Parser(named_language, "a language"), by_value=JUST_BEFORE, names=(
         "native language", "native", "mother tongue", "first language", "lengua materna", "langue maternelle",
         "Muttersprache", "madrelingua", "lingua madre", "língua materna")),
-    Correctable("target_language", by_value=False, names=(
+    Correctable("target_language", parser=Parser(named_language, "a language"), by_value=JUST_BEFORE, names=(
         "target language", "target", "learn", "learning", "aprender", "apprendre", "lernen", "imparare")),
     Correctable("timezone", names=(
         "timezone", "time zone", "zona horaria", "fuseau", "Zeitzone", "fuso", "fuso horário")),

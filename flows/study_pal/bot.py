@@ -116,7 +116,8 @@ CAPABILITIES = (
 # what a learner says of a topic they want help with; "limits were easy today" asks for none
 _WANTS_HELP = re.compile(
     r"\b(?:help|need|want|wanna|would like|struggl\w*|stuck|confus\w*|lost|trouble|problems? with|hard|difficult"
-    r"|(?:don'?t|do not|can'?t|cannot) (?:get|understand)|practi[cs]e|review|revise|study|go over|work on|brush up)\b",
+    r"|(?:don'?t|do not|can'?t|cannot) (?:get|understand)|practi[cs]e|review|revise|study|go over|work on|brush up"
+    r"|let'?s (?:do|start|try|cover|tackle)|can we (?:do|start|try|cover)|start with|begin with)\b",
     re.I,
 )
 _CONTINUE = re.compile(r"^\s*(?:let'?s )?(continue|go on|keep going|next|more|another(?: one)?|resume)\b", re.I)
@@ -135,8 +136,17 @@ def asks_about_a_topic(course: Course, text: str) -> bool:
         return course.mentions_course(text) and asked
     if asked:
         return True
-    # in the learner's words too: "necesito ayuda con las derivadas" (engine/cues.py)
-    return bool(_WANTS_HELP.search(text) or _WANTS_HELP.search(in_english_cues(text))) and not says_known(text)
+    # in the learner's words too: "necesito ayuda con las derivadas" (engine/cues.py); a clause
+    # saying a topic is known asks for none, another clause may ("let's do derivatives, limits i know")
+    return any(
+        bool(_WANTS_HELP.search(c) or _WANTS_HELP.search(in_english_cues(c))) and not says_known(c)
+        for c in _CLAUSE.split(text)
+        if c.strip()
+    )
+
+
+# a run of spaces is taken once, from its start (a long run tried at every position was quadratic)
+_CLAUSE = re.compile(r"[,;.!?]++|(?<!\s)\s++(?:but|and)\s", re.I)
 
 
 def converse(ctx: MainContext) -> None:

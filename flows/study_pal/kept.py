@@ -110,12 +110,14 @@ def known(ctx: StepContext[Any]) -> set[str]:
     return out
 
 
-# "I already know limits", "I've done limits before", "limits is fine, I know it", "I'm good with limits"
+# "I already know limits", "I've done limits before", "limits is fine, I know it", "I'm good with limits",
+# "i did limits last week", "limits i know already"
 _KNOWS = re.compile(
     r"\bi (?:already |do )?know\b|\bi'?ve (?:already )?(?:done|learned|learnt|covered|studied|had|seen|mastered)\b|"
     r"\balready (?:know|did|done|covered|learned|learnt|studied|had)\b|\bi'?m (?:fine|good|ok|okay|solid|comfortable) "
     r"(?:with|at|on)\b|\bi'?m familiar with\b|\bknow (?:it|that|them|this|those) already\b|\bi (?:did|had) (?:it|that|"
-    r"them)\b",
+    r"them)\b|\bi (?:already )?(?:did|took|covered|finished)\b|\bi (?:know|knew) (?:it|that|them|those) "
+    r"(?:already|well)\b|\b(?:know|knew|did|done|covered|learned|learnt) (?:it |that |them )?already\b",
     re.I,
 )
 _NOT_KNOW = re.compile(r"\b(?:don'?t|do not|didn'?t|never|not sure i) (?:really )?(?:know|learn|cover|do|did)\b", re.I)

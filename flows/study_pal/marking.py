@@ -12,6 +12,7 @@ from text_to_num import alpha2digit
 
 from engine import picked
 from engine.extract import read_yes_no
+from engine.numwords import typos_fixed
 from engine.said import says_unsure
 from flows.study_pal.course import (
     Exercise,
@@ -90,7 +91,7 @@ def spelled_out(text: str) -> str:
     t = _FRACTION_WORDS.sub(lambda m: f"{_COUNTS.get(m.group(1), m.group(1))}/{_FRACTIONS[m.group(2)]}", text.lower())
     t = re.sub(r"^\W*half\W*$", "1/2", t)
     t = re.sub(r"\bhalf(?:\s+of)?\s+(?=[a-z(]\b|\()", "1/2", t)  # "half x squared"
-    t = alpha2digit(t, "en", threshold=0)
+    t = alpha2digit(typos_fixed(t), "en", threshold=0)  # "twelev": a number word misspelt
     t = _POWER.sub(lambda m: "^" + (m.group(1) or {"squared": "2", "cubed": "3"}[m.group(0).strip().split()[-1]]), t)
     t = re.sub(r"(?<!\s)\s++(?:over|divided by)\s++", "/", t)
     t = re.sub(r"(?<!\s)\s++plus\s++", "+", t)

@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from engine import Aside, Ask, Final, Flow, Step, StepContext, T
+from engine.said import asks_for_person as wants_a_person
 from flows.support import sections
 from flows.support.ahead import corrects, given_reader, settle, shown, stated
 from flows.support.another import adds_a_topic, answer_later, new_request
@@ -267,7 +268,13 @@ clarification = Flow(
         T("next", "transfer", "transferred"),
     ],
     asides=[
-        Aside("person", match=lambda text: WANTS_HUMAN.search(text) is not None, handle=asks_for_person),
+        # in any of the engine's six languages too ("kann ich bitte mit einem Menschen sprechen?"): filed
+        # with the article and the answers so far, as the English request is
+        Aside(
+            "person",
+            match=lambda text: WANTS_HUMAN.search(text) is not None or wants_a_person(text),
+            handle=asks_for_person,
+        ),
         # "actually my payment failed too" at "Can you describe the error?" is no description;
         # "iphone 12, also my reminders dont ring" answers the question and adds a request
         Aside("new request", match=adds_a_topic, handle=new_request),

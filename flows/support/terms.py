@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import unicodedata
 from collections.abc import Callable, Iterable
 from functools import cached_property
 from pathlib import Path
@@ -159,10 +160,15 @@ def _match(slots: tuple[frozenset[str] | None, ...], tokens: list[str], used: li
     return None
 
 
+def _unaccented(text: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
 def read_phrases(text: str, table: PhraseTable = PHRASES, fix: Fix | None = None) -> list[str]:
     """The lower-cased words of `text`, each phrase of `table` replaced by the word it means;
     `fix` (flows/support/spelling.py) reads each word first, so a misspelt phrase still reads."""
-    tokens = _TOKEN.findall(_CLOCK.sub(f" {CLOCK_WORD} ", text.casefold()))
+    # accents folded: the phrases are ASCII, and "spät", "notificación" are their "spat", "notificacion"
+    tokens = _TOKEN.findall(_CLOCK.sub(f" {CLOCK_WORD} ", _unaccented(text.casefold())))
     if fix is not None:
         tokens = [fix(t) for t in tokens]
     out: list[str | None] = list(tokens)
