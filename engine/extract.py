@@ -452,8 +452,8 @@ _DECLINES = re.compile(
     # having nothing, said in a sentence and in the six languages, maybe with where ("no tengo nada en
     # casa", "ich habe nichts zu hause", "i don't have anything at home")
     r"|(?:i (?:don'?t|do not) (?:really )?have (?:anything|any|one)|i have nothing|i'?ve got nothing|i got nothing"
-    r"|no tengo(?: nada)?|je n'?ai rien|j'?ai rien|je n'?en ai pas|ich habe? (?:nichts|keine?s?)|non ho (?:niente|nulla)"
-    r"|nao tenho(?: nada)?)"
+    r"|no tengo(?: nada)?|je n'?ai rien|j'?ai rien|je n'?en ai pas|ich habe? (?:nichts|keine?s?)"
+    r"|non ho (?:niente|nulla)|nao tenho(?: nada)?)"
     r"(?:\s+(?:at home|here|at all|really|en casa|a la maison|chez moi|zu hause|daheim|a casa|em casa))?"
     # the word for none in the six languages, with the kind of thing there is none of ("nenhuma alergia", "pas
     # d'allergie", "keine Verletzungen"), or with "that I know of" ("none that i know of", "ninguna que yo sepa")
