@@ -60,12 +60,15 @@ from engine.requests import at_question as request_at
 from engine.requests import several
 from engine.said import (
     asks_agreement,
+    asks_for_person,
     cancel_beside,
     said,
     says_cancel,
+    says_help,
     says_putting_off,
     says_refusal,
     says_resume,
+    says_skip,
 )
 from engine.states import Ask, render
 from engine.utterance import Utterance
@@ -370,7 +373,13 @@ def at_question(
         # small talk beside a short statement the question reads nothing from ("hold on a sec, dog is
         # barking"): small talk; a statement it reads is an answer ("sorry, 3 days")
         said, others = beside
-        if all(parser(x) is None for x in (*others, text)) and not _fills_other(flow, slots, state, text):
+        # nor one that says a command ("ugh this is taking forever - just cancel it - i have a lot to do")
+        commands = any(says_cancel(x) or says_skip(x) or says_help(x) or asks_for_person(x) for x in others)
+        if (
+            not commands
+            and all(parser(x) is None for x in (*others, text))
+            and not _fills_other(flow, slots, state, text)
+        ):
             return Chitchat(words=said.words, social=said.kinds)
         return None
     question = _what_is_asked(state, slots, parser)
