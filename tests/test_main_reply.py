@@ -168,7 +168,7 @@ def test_other_slots_without_the_asked_one_are_noted_and_the_question_asked_agai
     e.turn("test-bot", "u", "I'd like to give feedback")
     llm.push({"value": None, "comment": "lessons repetitive"}, "Rate it 1 to 5?")
     # (too short for the rules to take as the comment: "hmm, hard to say, the lessons are repetitive" they take)
-    r = e.turn("test-bot", "u", "tough one, lessons repetitive")
+    r = e.turn("test-bot", "u", "ugh, lessons repetitive")
     # one parse call read the asked slot and every slot the message may fill beside it
     parse = [q for q in llm.requests if not isinstance(q, PhraseRequest)][-1]
     # (sentiment is set already, and not correctable: it is not asked for)
