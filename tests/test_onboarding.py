@@ -723,6 +723,19 @@ def test_no_idea_at_the_confirmation_is_no_correction(engine: Engine) -> None:
     assert out.state == "confirm" and out.slots["name"] == "Max" and "Idea" not in out.reply
 
 
+def test_a_level_said_at_the_confirmation_changes_it() -> None:
+    from engine.authoring.testing import dialogue
+
+    with dialogue("language-buddy") as chat:
+        for text in ("hey", "Jo", "english", "japanese", "tokyo"):  # no bank for Japanese: A1
+            chat.say(text)
+        assert chat.state == "confirm" and chat.slots["level"] == "A1"
+        chat.say("actually I'm already intermediate in japanese")
+        assert chat.state == "confirm" and chat.slots["level"] == "B1" and "level B1" in chat.reply
+        chat.say("no idea")  # not knowing changes nothing
+        assert chat.slots["level"] == "B1"
+
+
 def test_no_with_the_language_answers_at_once(engine: Engine) -> None:
     out = talk(engine, "hi", "Max", "germna", "no, polish")
     assert out.state == "ask_target" and out.slots["native_language"] == "pl"

@@ -16,6 +16,7 @@ import re
 
 from engine.extract import fold, read_yes_no
 from engine.said import says_unsure
+from flows.language_buddy.assessment import self_placed
 from flows.language_buddy.field_parsers import PARSERS, read_amend
 from flows.language_buddy.languages import native_in, parse_language
 from flows.language_buddy.names import name_in, parse_name
@@ -90,6 +91,9 @@ def _one_field_value(rest: str, s: OnboardingSlots) -> dict[str, object]:
     return {"name": name} if name is not None and name != s.name else {}
 
 
+_SAYS_LEVEL = re.compile(r"\b(?:level|i'?m|i am|put me|start me)\b")
+
+
 def correction(text: str, s: OnboardingSlots) -> dict[str, object]:
     """At the confirmation or "What should I change?": the slots a correction with its value sets.
 
@@ -107,6 +111,9 @@ def correction(text: str, s: OnboardingSlots) -> dict[str, object]:
     if found := field_and_value(t, s):
         return found
     marked = answer is False or rest != t
+    # "actually I'm already intermediate in japanese": the level the learner says, as said
+    if (level := self_placed(text)) is not None and level != s.level and (marked or _SAYS_LEVEL.search(t)):
+        return {"level": level}
     if not (marked or amending(s)):
         return {}
     if found := _one_field_value(rest, s):
