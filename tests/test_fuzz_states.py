@@ -20,6 +20,8 @@ from engine import EngineError
 from engine.authoring.diagram import shipped_bots
 from engine.authoring.resting import Resting, at, prepare, resting_places, scripts_in
 from engine.states import Ask
+from tests.clocks import replayed, with_clocks
+from tests.test_replay import SCRIPTS
 
 REPLAYS = Path(__file__).parent / "replays"
 
@@ -115,7 +117,9 @@ MESSAGES = st.one_of(
 @pytest.fixture(scope="module")
 def places(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[tuple[Resting, Path]]]:
     folder = tmp_path_factory.mktemp("resting")
-    found = resting_places(scripts_in([REPLAYS]))
+    # each script's result as test_replay plays it (tests/clocks.py: once per session), not again here
+    clocks = dict(with_clocks(SCRIPTS))
+    found = resting_places(scripts_in([REPLAYS]), played=lambda script: replayed(script.path, clocks.get(script.path)))
     yield [(p, prepare(p, folder)) for p in found]
 
 

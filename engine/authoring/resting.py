@@ -10,12 +10,12 @@ send any number of messages to the same resting state without replaying the pref
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.authoring.replay import run_script, temporary_store
+from engine.authoring.replay import ScriptResult, run_script, temporary_store
 from engine.authoring.script import Script, UserTurn, find_scripts, load_script
 from engine.bot import MAIN
 from engine.clock import pinned_clock
@@ -44,14 +44,24 @@ class Resting:
         return self.script.model_copy(update={"turns": self.script.turns[: self.turns], "expect_end": None})
 
 
-def resting_places(scripts: Iterable[Script], *, bots: Registry | None = None) -> list[Resting]:
-    """The first (shortest) prefix reaching each resting place, over `scripts` played offline in order."""
+def resting_places(
+    scripts: Iterable[Script],
+    *,
+    bots: Registry | None = None,
+    played: Callable[[Script], ScriptResult] | None = None,
+) -> list[Resting]:
+    """The first (shortest) prefix reaching each resting place, over `scripts` played offline in order.
+    `played`: a script's offline result when the caller has it already (a test suite that replays
+    every script once), instead of playing it again here."""
     found: dict[tuple[str, str, str | None], Resting] = {}
     for script in scripts:
         if script.llm != "rules":
             continue  # a model's answers are not reproducible offline
-        with temporary_store() as store:
-            result = run_script(script, store, RulesLLM(), bots=bots, wording=False)
+        if played is not None:
+            result = played(script)
+        else:
+            with temporary_store() as store:
+                result = run_script(script, store, RulesLLM(), bots=bots, wording=False)
         entries = _message_entries(script)
         for outcome, entry in zip(result.results, entries, strict=False):
             key = (script.bot, outcome.flow, outcome.state if outcome.flow != MAIN else None)
