@@ -31,6 +31,7 @@ from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
+from engine.commands import Social
 from engine.cues import fold_same_length
 from engine.extract import Invalid, copied
 from engine.tables import any_of, compiles, load_table
@@ -38,20 +39,6 @@ from engine.tables import any_of, compiles, load_table
 QUESTIONS_BACK_FILE = Path(__file__).parent / "data" / "questions_back.yaml"
 
 About = Literal["why", "meaning", "options", "other"]
-Social = Literal[
-    "greeting",
-    "away",
-    "sorry",
-    "thanks",
-    "laughter",
-    "compliment",
-    "feeling",
-    "waiting",
-    "reaction",
-    "identity",
-    "interjection",
-    "complaint",
-]
 SOCIAL: tuple[Social, ...] = get_args(Social)
 # remarks about the bot or the conversation, and feelings: an answer where any text is one
 REMARKS: frozenset[Social] = frozenset({"compliment", "feeling", "reaction", "complaint"})

@@ -19,6 +19,22 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
+# the kinds of small talk (engine/askback.py reads them): one list for the command and its reader
+Social = Literal[
+    "greeting",
+    "away",
+    "sorry",
+    "thanks",
+    "laughter",
+    "compliment",
+    "feeling",
+    "waiting",
+    "reaction",
+    "identity",
+    "interjection",
+    "complaint",
+]
+
 
 class _Command(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -117,23 +133,7 @@ class Chitchat(_Command):
     you a bot?": `identity`) is small talk too."""
 
     kind: Literal["chitchat"] = "chitchat"
-    social: tuple[
-        Literal[
-            "greeting",
-            "away",
-            "sorry",
-            "thanks",
-            "laughter",
-            "compliment",
-            "feeling",
-            "waiting",
-            "reaction",
-            "identity",
-            "interjection",
-            "complaint",
-        ],
-        ...,
-    ] = ()
+    social: tuple[Social, ...] = ()
 
 
 class Held(_Command):

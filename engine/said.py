@@ -161,12 +161,19 @@ class _Joined:
         if not n or n > self.longest:
             return False
         for i in range(n):  # words[:i]: the opener ("" when none)
-            if i and " ".join(words[:i]) not in self.openers:
+            if i and not self._opened(words[:i]):
                 continue
             for j in range(i + 1, n + 1):
-                if " ".join(words[i:j]) in self.verbs and (j == n or " ".join(words[j:]) in self.objects):
+                if " ".join(words[i:j]) in self.verbs and self._ends(words[j:], opened=bool(i)):
                     return True
         return False
+
+    def _opened(self, words: list[str]) -> bool:
+        return " ".join(words) in self.openers
+
+    def _ends(self, rest: list[str], *, opened: bool) -> bool:
+        """What follows the verb: nothing, or what it names."""
+        return not rest or " ".join(rest) in self.objects
 
     def words(self) -> set[str]:
         return {w for group in (self.listed, self.openers, self.verbs, self.objects) for p in group for w in p.split()}
@@ -193,24 +200,9 @@ class _Stops(_Joined):
             " ".join(words[:k]) in self.openers and " ".join(words[k:]) in self.openers for k in range(1, len(words))
         )
 
-    def __contains__(self, phrase: object) -> bool:
-        if not isinstance(phrase, str):
-            return False
-        if phrase in self.listed:
-            return True
-        words = phrase.split()
-        n = len(words)
-        if not n or n > self.longest:
-            return False
-        for i in range(n):  # words[:i]: what is wanted before the verb ("" when nothing)
-            if i and not self._opened(words[:i]):
-                continue
-            for j in range(i + 1, n + 1):
-                if " ".join(words[i:j]) not in self.verbs:
-                    continue
-                if (j == n and i) or (j < n and " ".join(words[j:]) in self.objects):
-                    return True
-        return False
+    def _ends(self, rest: list[str], *, opened: bool) -> bool:
+        # with no word of wanting, what it stops must be said ("quit" alone is the flow's)
+        return (not rest and opened) or (bool(rest) and " ".join(rest) in self.objects)
 
 
 class _Either:
