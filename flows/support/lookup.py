@@ -40,7 +40,8 @@ class Lookup:
 
 def look_up(kb: KnowledgeBase, text: str, limit: int = 3) -> Lookup:
     english = ABROAD.in_english(text)
-    said = talk(text) or talk(english)  # "grazie mille, ciao!" is thanks and a goodbye
+    # "grazie mille, ciao!" is thanks and a goodbye
+    said = talk(text) or (talk(english) if english != text else None)
     if said is not None:
         return Lookup("talk", talk=said)
     # a number alone names no article ("' OR '1'='1", "<b>1</b>", "??? 2"), nor do vague words
