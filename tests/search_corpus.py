@@ -47,6 +47,13 @@ def load_abroad(split: Split) -> list[AbroadCase]:
     return TypeAdapter(list[AbroadCase]).validate_python(data)
 
 
+def load_fresh(split: Split) -> list[Case]:
+    """The blind set (tests/corpora/search/fresh/): 267 queries written on 2026-11-26 by a writer who
+    saw only the articles' titles and bodies, split once; measured, never tuned on (its test half)."""
+    data = yaml.safe_load((CORPUS / "fresh" / f"{split}.yaml").read_text(encoding="utf-8"))
+    return TypeAdapter(list[Case]).validate_python(data)
+
+
 def split_of(query: str) -> Split:
     """The split a query was put in: half by half, by the first 32 bits of its SHA-256."""
     digest = hashlib.sha256(query.strip().casefold().encode()).hexdigest()
