@@ -87,7 +87,8 @@ SCHEDULING = Intent(
         r"(?:plan|book|block(?: out)?|set aside|reserve|pencil in)\b.{0,80}?\b(?:today|tonight|tomorrow|tmrw|"
         r"(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|satur|sun)(?:day)?|weekend|morning|afternoon|evening|"
         r"\d{1,2}(?::\d{2})?\s*(?:am|pm)?)\b",
-        r"\b(?:study|revise|review)\b.{0,60}?(?:\b(?:from|between|at)\s+\d|\b\d{1,2}\s*(?:-|to)\s*\d{1,2}\b)",
+        # a range's end may carry its mark ("study sessions tue/thu 5-7pm")
+        r"\b(?:study|revise|review)\b.{0,60}?(?:\b(?:from|between|at)\s+\d|\b\d{1,2}\s*(?:-|to)\s*\d{1,2}(?!\d))",
     ],
     description="the user wants a study plan or schedule for a time window",
 )

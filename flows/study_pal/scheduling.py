@@ -12,6 +12,9 @@ without one ("help me make a study plan"). A plan taken at the end of an analysi
 time is made at once in the default window, and so is one whose answer is "whenever". Sessions are 25 minutes of study
 with 5-minute breaks and a 15-minute break after every fourth.
 
+A time said with a set of days ("weekdays after 6pm", "mon wed fri 7-9": repeats.py) is a plan
+for each of those days in the coming week, saved as one record a day.
+
 Topics: subjects named anywhere in the message ("plan chemistry and biology on Friday",
 "for limits and derivatives": flows/study_pal/subjects.py) are studied alone, in equal
 shares, a course topic under its course title. Otherwise the last analysis' weak points are
@@ -35,6 +38,7 @@ from engine.models import JsonObject
 from flows.study_pal import timewindow
 from flows.study_pal.course import course_path, get_course
 from flows.study_pal.memory import PlanMemo, StudyMemory, Topic
+from flows.study_pal.repeats import repeat_days
 from flows.study_pal.revise import read_window, revise_window
 from flows.study_pal.subjects import named_subjects, read_subjects
 from flows.study_pal.timewindow import Window, default_window, hhmm, window_parser
@@ -52,6 +56,7 @@ class StudySession(BaseModel):
     start: str
     end: str
     topic: str
+    day: date | None = None  # in a plan over several days ("weekdays after 6pm"): the day it is on
 
 
 class SchedulingSlots(Slots):
@@ -69,6 +74,8 @@ class SchedulingSlots(Slots):
     add: list[str] = Field(default_factory=list)  # "add statistics as well": subjects added to the plan revised
     remove: list[str] = Field(default_factory=list)  # "take math out": subjects taken out of it
     priorities: list[str] = Field(default_factory=list)  # "Derivatives (severe)", most severe first
+    # the other days the window repeats on ("weekdays after 6pm": flows/study_pal/repeats.py)
+    repeat: list[date] = Field(default_factory=list)
     sessions: list[StudySession] = Field(default_factory=list)
 
 
@@ -151,11 +158,18 @@ def plan(ctx: Ctx) -> None:
         s.priorities = [f"{w.title} ({w.severity})" for w in weak]
     else:
         topics = [Topic(name=course.title, weight=1)]
-    slots = pomodoros(s.window)
-    counts = allocate(len(slots), [t.weight for t in topics])
+    at = timewindow.now()
+    days = [] if s.revise else repeat_days(ctx.text, at.date(), at.time(), s.window.start)
+    if days:
+        s.window, s.repeat = s.window.model_copy(update={"day": days[0]}), days[1:]
+    each = pomodoros(s.window)
+    counts = allocate(len(each), [t.weight for t in topics])
     names = [t.name for t, n in zip(topics, counts, strict=True) for _ in range(n)]
+    # a plan over several days shares each day the same way: every subject comes back each day
     s.sessions = [
-        StudySession(start=hhmm(a), end=hhmm(b), topic=name) for (a, b), name in zip(slots, names, strict=True)
+        StudySession(start=hhmm(a), end=hhmm(b), topic=name, day=day)
+        for day in ([*days] if days else [None])
+        for (a, b), name in zip(each, names, strict=True)
     ]
     ctx.shared(StudyMemory).last_plan = PlanMemo(window=s.window, topics=topics, priorities=s.priorities)
     ctx.shared(StudyMemory).forget_recent()  # the wish for a plan is fulfilled
@@ -177,13 +191,27 @@ def presented(s: SchedulingSlots) -> str:
         moved = f"Took {' and '.join(s.remove)} out. "
     else:
         moved = f"Moved from {s.revised.label()}. " if s.revised else ""
-    lines = [
-        f"{moved}📚 Your study plan for {s.window.label()} (Pomodoro: {STUDY_MINUTES} min study, "
-        f"{SHORT_BREAK} min breaks, {LONG_BREAK} min after every {LONG_BREAK_EVERY}th):"
-    ]
+    pomodoro = (
+        f"(Pomodoro: {STUDY_MINUTES} min study, {SHORT_BREAK} min breaks, {LONG_BREAK} min after every "
+        f"{LONG_BREAK_EVERY}th)"
+    )
+    if s.repeat:
+        days = [s.window.day, *s.repeat]
+        lines = [
+            f"{moved}📚 Your study plan for {len(days)} days, {hhmm(s.window.start)}-{hhmm(s.window.end)} each, "
+            f"{days[0]:%A %d %B} to {days[-1]:%A %d %B} {pomodoro}:"
+        ]
+    else:
+        lines = [f"{moved}📚 Your study plan for {s.window.label()} {pomodoro}:"]
     if s.priorities:
         lines.append(f"Prioritised from your analysis: {', '.join(s.priorities)}.")
-    lines += [f"{i}. 📖 {x.start}-{x.end} {x.topic}" for i, x in enumerate(s.sessions, start=1)]
+    if s.repeat:
+        lines += [
+            f"📖 {day:%A %Y-%m-%d}: {_runs([x for x in s.sessions if x.day == day])}"
+            for day in [s.window.day, *s.repeat]
+        ]
+    else:
+        lines += [f"{i}. 📖 {x.start}-{x.end} {x.topic}" for i, x in enumerate(s.sessions, start=1)]
     if s.used_default:
         lines.append(
             "You didn't give a time, so I picked this one; say e.g. 'schedule study from 2pm to 4pm "
@@ -192,25 +220,55 @@ def presented(s: SchedulingSlots) -> str:
     return "\n".join(lines)
 
 
+def _runs(sessions: list[StudySession]) -> str:
+    """A day's sessions told by topic: "Chemistry ×2 (19:00-19:55), Biology ×2 (20:00-20:55)"."""
+    runs: list[list[StudySession]] = []
+    for x in sessions:
+        if runs and runs[-1][-1].topic == x.topic:
+            runs[-1].append(x)
+        else:
+            runs.append([x])
+    return ", ".join(f"{r[0].topic} ×{len(r)} ({r[0].start}-{r[-1].end})" for r in runs)
+
+
 def summary(s: SchedulingSlots) -> str:
     if s.window is None:
         return "Scheduling ended without a plan."
     listed = "; ".join(f"{x.start}-{x.end} {x.topic}" for x in s.sessions)
     how = " (prioritised by the analysis)" if s.priorities else ""
     verb = "revised" if s.revised else "saved"
+    if s.repeat:
+        days = ", ".join(d.isoformat() for d in [s.window.day, *s.repeat])
+        topics = ", ".join(dict.fromkeys(x.topic for x in s.sessions))
+        return f"Study plans {verb}{how} for {days}, {hhmm(s.window.start)}-{hhmm(s.window.end)} each: {topics}."
     return (
         f"Study plan {verb}{how} for {s.window.day.isoformat()} {hhmm(s.window.start)}-{hhmm(s.window.end)}: {listed}."
     )
 
 
 def study_plan(s: SchedulingSlots) -> list[RecordDraft]:
+    """The plan as a `study_plan` record; a plan over several days as one record a day, so each
+    day is told, edited and dropped as a plan of its own ("drop the Friday one")."""
     if s.window is None:
         return []
+    if s.repeat:
+        return [
+            RecordDraft(
+                kind="study_plan",
+                data={
+                    "date": day.isoformat(),
+                    "window": f"{hhmm(s.window.start)}-{hhmm(s.window.end)}",
+                    "prioritized": bool(s.priorities),
+                    "sessions": [x.model_dump(mode="json", exclude={"day"}) for x in s.sessions if x.day == day],
+                },
+            )
+            for day in [s.window.day, *s.repeat]
+        ]
     data: JsonObject = {
         "date": s.window.day.isoformat(),
         "window": f"{hhmm(s.window.start)}-{hhmm(s.window.end)}",
         "prioritized": bool(s.priorities),
-        "sessions": [x.model_dump(mode="json") for x in s.sessions],
+        "sessions": [x.model_dump(mode="json", exclude={"day"}) for x in s.sessions],
     }
     if s.revised is not None:
         data["revises"] = {

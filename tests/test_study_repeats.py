@@ -1,0 +1,64 @@
+"""A study window said with a set of days is a plan for each of them (flows/study_pal/repeats.py)."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, time
+
+import pytest
+
+from engine.authoring.testing import dialogue
+from engine.clock import pinned_clock
+from flows.study_pal.repeats import repeat_days, weekdays
+
+MON, TUE, WED, THU, FRI, SAT, SUN = range(7)
+
+
+@pytest.mark.parametrize(
+    ("text", "days"),
+    [
+        ("weekdays after 6pm", {MON, TUE, WED, THU, FRI}),
+        ("mon-fri 6-8pm", {MON, TUE, WED, THU, FRI}),
+        ("every weeknight from 7", {MON, TUE, WED, THU, FRI}),
+        ("mon wed fri 7-9", {MON, WED, FRI}),
+        ("tue/thu 5-7", {TUE, THU}),
+        ("mondays and thursdays 5-7", {MON, THU}),
+        ("every tue and thu at 7", {TUE, THU}),
+        ("weekends 10-12", {SAT, SUN}),
+        ("saturday and sunday mornings", {SAT, SUN}),
+        ("weekdays and saturday mornings", {MON, TUE, WED, THU, FRI, SAT}),
+        ("weekdays except friday 6-8", {MON, TUE, WED, THU}),
+        ("every day but not sunday", {MON, TUE, WED, THU, FRI, SAT}),
+        ("daily 7-8am", set(range(7))),
+        # one day, or a choice of days, is one plan (days.py picks the day)
+        ("on friday 4-6", set()),
+        ("this weekend 10-12", set()),
+        ("monday or tuesday 4-6", set()),
+        ("tomorrow evening", set()),
+        # a part of day in the plural may be one evening ("can we do it in the evenings?")
+        ("in the evenings", set()),
+    ],
+)
+def test_the_days_a_plan_repeats_on(text: str, days: set[int]) -> None:
+    assert weekdays(text) == days
+
+
+def test_the_coming_week_from_today_while_the_window_is_ahead() -> None:
+    wed = date(2026, 11, 25)
+    ahead = repeat_days("weekdays 18-20", wed, time(17, 0), time(18, 0))
+    assert ahead == [date(2026, 11, 25), date(2026, 11, 26), date(2026, 11, 27), date(2026, 11, 30), date(2026, 12, 1)]
+    passed = repeat_days("weekdays 18-20", wed, time(19, 0), time(18, 0))
+    assert passed[0] == date(2026, 11, 26) and passed[-1] == date(2026, 12, 2) and len(passed) == 5
+
+
+def test_a_plan_over_several_days_is_a_record_a_day_each_with_every_subject() -> None:
+    with pinned_clock(datetime(2026, 11, 25, 20, 0)), dialogue("study-pal") as d:
+        d.say("plan mon wed fri 7-9pm for chemistry and biology")
+        assert "3 days, 19:00-21:00 each" in d.reply
+        plans = d.records("study_plan")
+        assert [p["date"] for p in plans] == ["2026-11-27", "2026-11-30", "2026-12-02"]
+        for p in plans:
+            assert p["window"] == "19:00-21:00"
+            assert [s["topic"] for s in p["sessions"]] == ["Chemistry", "Chemistry", "Biology", "Biology"]
+        d.say("drop the monday one")  # each day is a plan of its own
+        assert "Dropped your study plan for Monday 2026-11-30" in d.reply
+        assert "Friday 2026-11-27, 19:00-21:00; Wednesday 2026-12-02, 19:00-21:00" in d.reply
