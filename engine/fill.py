@@ -532,5 +532,14 @@ def noted_line(flow: Flow[Any], slots: Slots, names: Sequence[str]) -> str:
     """ "Noted (allergies: gluten).": what was filled ahead, as the flow shows its slots."""
     if not names:
         return ""
-    show = flow.show or (lambda k, v: f"{k.replace('_', ' ')}: {v}")
-    return f"Noted ({', '.join(show(k, getattr(slots, k)) for k in names)})."
+    return f"Noted ({', '.join(shown(flow, k, getattr(slots, k)) for k in names)})."
+
+
+def shown(flow: Flow[Any], name: str, value: object) -> str:
+    """How a slot reads when the engine acknowledges it: the flow's `show`, else its name and its
+    value, a list as its items ("subjects: Chemistry, Biology", not "['Chemistry', 'Biology']")."""
+    if flow.show is not None:
+        return flow.show(name, value)
+    if isinstance(value, list):
+        value = ", ".join(str(v) for v in value)
+    return f"{name.replace('_', ' ')}: {value}"

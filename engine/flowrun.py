@@ -19,6 +19,7 @@ from engine.context import StepContext
 from engine.errors import DefinitionError
 from engine.extract import Invalid
 from engine.fill import fill, noted_line, read_ahead
+from engine.fill import shown as slot_shown
 from engine.flow import Flow
 from engine.models import (
     FlowFrame,
@@ -177,8 +178,7 @@ class FlowRunner(AnswerReader):
             # and any change to a slot the flow lets be corrected
             asked = {s.slot for s in flow.states if isinstance(s, Ask)}
             shown = [k for k in changed if k in corrected or k in asked or k in flow.correctable_names]
-            show = flow.show or (lambda k, v: f"{k.replace('_', ' ')}: {v}")
-            found = f"Noted ({', '.join(show(k, getattr(slots, k)) for k in shown)})." if shown else ""
+            found = f"Noted ({', '.join(slot_shown(flow, k, getattr(slots, k)) for k in shown)})." if shown else ""
             noted = f"{told} {found}".strip()
             # Beside what else it said, the message may still answer the question ("3 — the audio
             # keeps cutting out"); a correction ("no, my native language is Polish") is not an
@@ -535,8 +535,8 @@ def _reason(e: ValidationError) -> str:
 def _corrects(old: object, new: object) -> bool:
     """Does setting a slot from `old` to `new` change an answer? Filling an empty slot does not,
     nor does adding answers to a dict slot that holds several; replacing one does."""
-    if old is None:
-        return False
+    if old is None or (isinstance(old, list | dict | str) and not old):
+        return False  # an empty list is no answer yet ("chemistry" at the time question fills the subjects)
     if isinstance(old, dict) and isinstance(new, dict):
         return any(k not in new or new[k] != v for k, v in old.items())
     return True

@@ -62,3 +62,19 @@ def test_a_plan_over_several_days_is_a_record_a_day_each_with_every_subject() ->
         d.say("drop the monday one")  # each day is a plan of its own
         assert "Dropped your study plan for Monday 2026-11-30" in d.reply
         assert "Friday 2026-11-27, 19:00-21:00; Wednesday 2026-12-02, 19:00-21:00" in d.reply
+
+
+def test_subjects_said_at_the_time_question_are_the_plans() -> None:
+    # an empty list slot filled by another question's message is no correction: the rest of the
+    # message still answers the question (it asked the time again), and a list reads as its items
+    with pinned_clock(datetime(2026, 11, 25, 20, 0)), dialogue("study-pal") as d:
+        d.say("can you make me a study plan")
+        d.say("chemistry")
+        assert d.reply.startswith("Noted (subjects: Chemistry). When would you like to study?")
+        d.say("tomorrow 4-6")
+        assert [s["topic"] for s in d.records("study_plan")[0]["sessions"]] == ["Chemistry"] * 4
+    with pinned_clock(datetime(2026, 11, 25, 20, 0)), dialogue("study-pal") as d:
+        d.say("can you make me a study plan")
+        d.say("chemistry and bio, tomorrow 4-6")
+        assert "Noted (subjects: Chemistry, Biology)." in d.reply
+        assert [s["topic"] for s in d.records("study_plan")[0]["sessions"]] == ["Chemistry"] * 2 + ["Biology"] * 2

@@ -116,6 +116,7 @@ def read(ctx: Ctx) -> None:
     if memo is not None and (s.window is not None or s.add or s.remove):
         # an edit read in the main conversation (flows/study_pal/plan_edits.py): its window, or the same
         s.revised, s.window = memo.window, s.window or memo.window
+        s.subjects = []  # the subjects an edit names are the ones it adds or takes out, not the plan's
         return
     found = revise_window(ctx.text, at, memo.window) if memo else read_window(ctx.text, at)
     if isinstance(found, Window) and memo is None and not s.again and timewindow.names_no_time(ctx.text, at):
@@ -320,4 +321,7 @@ scheduling = Flow(
     # the subjects read from the request may be corrected at the time question ("oops, chemistry
     # not biology"); the plan is made from `subjects`
     correctable=(Correctable("subjects", names=SUBJECT_WORDS, parser=SUBJECTS_SAID),),
+    # a subject said at the time question is the plan's ("chemistry" to "when would you like to
+    # study?" was dropped for the course's topics)
+    fills={"subjects": SUBJECTS_SAID},
 )
