@@ -454,9 +454,12 @@ def test_never_having_trained_is_the_level_out_of_turn_too() -> None:
      ("run a 10k", "endurance"), ("muscle", "muscle_gain"),
      # the goals in the five other languages (data/words.yaml)
      ("ich möchte ein bisschen abnehmen", "fat_loss"), ("quiero ganar músculo", "muscle_gain"),
-     ("je veux courir plus longtemps", "endurance"), ("vorrei stare in forma", "general_health")],
+     ("je veux courir plus longtemps", "endurance"), ("vorrei stare in forma", "general_health"),
+     # an amount to lose or gain says the goal
+     ("want to lose about 5 kg before summer", "fat_loss"), ("drop 10 lbs", "fat_loss"),
+     ("gain 3 kg of muscle", "muscle_gain"), ("i weigh 80 kg", None)],
 )  # fmt: skip
-def test_goals_from_everyday_words_and_negations(text: str, goal: str) -> None:
+def test_goals_from_everyday_words_and_negations(text: str, goal: str | None) -> None:
     assert read_goal(text) == goal
 
 

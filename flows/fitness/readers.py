@@ -156,14 +156,33 @@ _GOAL_NAMED = choice(_GOALS, fuzzy=False)
 _RULED_OUT = re.compile(r"\b(?:not|don't want to|do not want to|rather than|instead of)\s+[^,;.!?]*")
 
 
+# losing or gaining an amount of weight names the goal ("want to lose about 5 kg", "drop 10 lbs")
+_AMOUNT = (
+    r"(?:about |around |roughly |like |some |maybe |~ ?)?\d+(?:[.,]\d+)?\s*"
+    r"(?:kgs?|kilos?|kilograms?|lbs?|pounds?|stone)\b"
+)
+_LOSE_AMOUNT = re.compile(rf"\b(?:lose|loose|drop|shed|take off|get rid of|burn off|cut)\s+{_AMOUNT}")
+_GAIN_AMOUNT = re.compile(rf"\b(?:gain|put on|add|pack on)\s+{_AMOUNT}\s*(?:of )?(?:muscle|lean mass)")
+
+
+def _by_amount(t: str) -> Goal | None:
+    if _LOSE_AMOUNT.search(t):
+        return "fat_loss"
+    return "muscle_gain" if _GAIN_AMOUNT.search(t) else None
+
+
 def _goal(text: str) -> object:
     # what the user rules out does not count: "not lose weight, build muscle" -> muscle gain
-    return _GOAL_WORDS(_RULED_OUT.sub(" ", fold(text)))
+    t = _RULED_OUT.sub(" ", fold(text))
+    found = _GOAL_WORDS(t)
+    return found if found is not None else _by_amount(t)
 
 
 def goal_named(text: str) -> object:
     """The goal `text` names by one of its words, without spelling guesses."""
-    return _GOAL_NAMED(_RULED_OUT.sub(" ", fold(text)))
+    t = _RULED_OUT.sub(" ", fold(text))
+    found = _GOAL_NAMED(t)
+    return found if found is not None else _by_amount(t)
 
 
 read_goal = Parser(_goal, "one of: fat loss, muscle gain, endurance, general health")
