@@ -809,6 +809,26 @@ def test_the_native_language_is_the_one_not_spoken_a_little(text: str, native: s
 
 
 @pytest.mark.parametrize(
+    ("text", "target"),
+    [
+        ("quiero aprender inglés y un poco de francés", "en"),
+        ("english and a bit of french", "en"),
+        ("tedesco e un po' di spagnolo", "de"),
+        ("inglés y francés", None),
+        # the native language and a little English: which to learn is asked (no guess)
+        ("español y un poco de inglés", None),
+    ],
+)
+def test_the_language_to_learn_is_the_one_not_wanted_only_a_little(text: str, target: str | None) -> None:
+    from engine.extract import Invalid
+    from flows.language_buddy.field_parsers import target_parser
+    from flows.language_buddy.profile import OnboardingSlots
+
+    read = target_parser(OnboardingSlots(native_language="es"))(text)
+    assert read == target if target else isinstance(read, Invalid)
+
+
+@pytest.mark.parametrize(
     "text", ["i wanna get better at english", "I'd like to work on my English", "wanna brush up on english"]
 )
 def test_getting_better_at_a_language_names_the_one_to_learn(text: str) -> None:

@@ -49,6 +49,10 @@ def target_parser(s: OnboardingSlots) -> Parser:
 
     def rule(text: str) -> object:
         code = parse_language(text)
+        if isinstance(code, Invalid):
+            # "inglés y un poco de francés": the one wanted only a little is not the one asked for
+            named = [c for c in find_languages(text) if c not in spoken_besides(text) and c != s.native_language]
+            code = named[0] if len(named) == 1 else code
         if isinstance(code, str) and code == s.native_language:
             return Invalid(f"You already speak {language_name(code)} natively; pick another language to learn.")
         if isinstance(code, str) and native_in(text, weak=True) == code:
