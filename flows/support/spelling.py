@@ -69,13 +69,15 @@ class Speller:
             return word
         # the word against the words, and its stem against theirs: "chrashing" is four edits from
         # "crashes" but one from its stem, "crash"
-        candidates = [(str(w), int(d)) for w, d, _ in self._near(word, self._choices, budget)]
+        # (word, edits, found through its stem): a word as near as a stem's form is the one meant,
+        # "upate" is "update" before the sync article's tag "updating", whose stem is as near
+        candidates = [(str(w), int(d), False) for w, d, _ in self._near(word, self._choices, budget)]
         stem = STEMMER.stemWord(word)
         for found, d, _ in self._near(stem, list(self._by_stem), edit_budget(stem)):
-            candidates += [(w, int(d)) for w in self._by_stem[str(found)]]
+            candidates += [(w, int(d), True) for w in self._by_stem[str(found)]]
         if not candidates:
             return word
-        best = min(candidates, key=lambda m: (m[1], m[0] not in self._preferred, -self._counts[m[0]], m[0]))
+        best = min(candidates, key=lambda m: (m[1], m[2], m[0] not in self._preferred, -self._counts[m[0]], m[0]))
         return best[0]
 
     @staticmethod
