@@ -263,6 +263,8 @@ class Hit:
 
     doc: Document
     score: float
+    # the request's words (as stems) the document holds: what of it the document explains
+    matched: frozenset[str] = frozenset()
 
 
 Signature = tuple[tuple[str, int, int, int], ...]
@@ -471,7 +473,7 @@ class KnowledgeBase:
             # the article the words match best says the request is one it does not answer: the
             # others matched it less, and are no answer to what it asks either
             return []
-        return [Hit(documents[d], score) for d, score in ranked[:limit]]
+        return [Hit(documents[d], score, reranker.matched(d, scored)) for d, score in ranked[:limit]]
 
     def on_topic(self, query: str) -> list[Document]:
         """The articles a request names only the topic of ("i have a problem with reminders",

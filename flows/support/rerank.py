@@ -74,6 +74,11 @@ class Reranker:
                 total += self.idf(stem) * freq * (K1 + 1) / (freq + norm)
         return total
 
+    def matched(self, doc_id: str, terms: list[str]) -> frozenset[str]:
+        """The stems of `terms` that `doc_id` holds anywhere: what of the request it explains."""
+        f = self.documents[doc_id]
+        return frozenset(s for s in STEMMER.stemWords(terms) if f.title[s] or f.tags[s] or f.body[s])
+
     def rank(self, terms: list[str], found: list[tuple[str, float]], floor: float) -> list[tuple[str, float]]:
         """`found` (the index's candidates) by this score, best first; those below `floor` left out."""
         scored = [(self.score(d, terms), d) for d, _ in found if d in self.documents]
