@@ -263,8 +263,10 @@ class Hit:
 
     doc: Document
     score: float
-    # the request's words (as stems) the document holds: what of it the document explains
+    # the request's words (as stems) the document holds: what of it the document explains; and
+    # those its title or tags hold: what of it the document is about
     matched: frozenset[str] = frozenset()
+    named: frozenset[str] = frozenset()
 
 
 Signature = tuple[tuple[str, int, int, int], ...]
@@ -473,7 +475,10 @@ class KnowledgeBase:
             # the article the words match best says the request is one it does not answer: the
             # others matched it less, and are no answer to what it asks either
             return []
-        return [Hit(documents[d], score, reranker.matched(d, scored)) for d, score in ranked[:limit]]
+        return [
+            Hit(documents[d], score, reranker.matched(d, scored), reranker.matched(d, scored, headings=True))
+            for d, score in ranked[:limit]
+        ]
 
     def on_topic(self, query: str) -> list[Document]:
         """The articles a request names only the topic of ("i have a problem with reminders",

@@ -64,9 +64,10 @@ def look_up(kb: KnowledgeBase, text: str, limit: int = 3) -> Lookup:
     if not [t for t in query_terms(text) if not t.isdigit()]:
         return Lookup("nothing")
     hits = kb.search(english, limit=limit)
-    # close, and each explaining words of the request the best does not: a runner-up whose words
-    # the best holds too is the same reading, only less of it
-    close = [h for h in hits[1:] if h.score >= CLOSE * hits[0].score and h.matched - hits[0].matched]
+    # close, and about a word of the request (its title or tags hold it) that the best does not
+    # explain anywhere: a runner-up whose words the best holds too is the same reading, only less
+    # of it, and a word only a body says is not what an article is about
+    close = [h for h in hits[1:] if h.score >= CLOSE * hits[0].score and h.named - hits[0].matched]
     if close:
         return Lookup("topic", hits=hits, choices=[hits[0].doc, *(h.doc for h in close)])
     if hits:
