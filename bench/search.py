@@ -4,7 +4,8 @@ What is measured is what the bot answers with (flows/support/lookup.py): talk is
 a message with nothing to search finds nothing, otherwise the best article above the index's
 threshold, or the question which of several articles (a choice: never top-1, never a wrong
 article; tests/search_corpus.py). Top-1 accuracy, wrong-article rate, no-match precision and the
-share of choices per split; the goals apply to the test split. PostgreSQL runs when a server can be started here (tests/pg.py).
+share of choices per split; the goals apply to the test split. PostgreSQL runs when a server can
+be started here (tests/pg.py).
 
     python bench/search.py            # both backends, both splits
     python bench/search.py --misses   # also list the dev split's misses (never tune on test's)
@@ -26,7 +27,7 @@ from tests.search_corpus import GOALS, SPLITS, Scores, load, load_abroad, load_f
 
 
 def run(kb: KnowledgeBase) -> dict[str, Scores]:
-    found = {split: score(load(split), lambda q: look_up(kb, q).answer) for split in SPLITS}
+    found: dict[str, Scores] = {split: score(load(split), lambda q: look_up(kb, q).answer) for split in SPLITS}
     # the blind set: written by someone who never saw the search (its test half is only measured)
     found |= {f"{split} fresh": score(load_fresh(split), lambda q: look_up(kb, q).answer) for split in SPLITS}
     # requests in Spanish, French, German, Italian and Portuguese (no goal of the issue's; reported)
@@ -66,7 +67,8 @@ def main() -> None:
     for backend, by_split in results.items():
         for split, s in by_split.items():
             met = ("met" if s.meets_goals() else "NOT met") if split == "test" else ""
-            shown = f"{s.top1:>6.3f} {s.wrong:>6.3f} {s.no_match_precision:>14.3f} {s.choice:>7.3f} {s.choice_right:>8.3f}"
+            shown = f"{s.top1:>6.3f} {s.wrong:>6.3f} {s.no_match_precision:>14.3f}"
+            shown += f" {s.choice:>7.3f} {s.choice_right:>8.3f}"
             print(f"{backend:<11} {split:<11} {shown}  {met}")
     if why is not None:
         print(f"PostgreSQL: not run ({why})")

@@ -18,7 +18,7 @@ was fixed before any tuning; cases found later while fixing go to dev only. The 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -114,7 +114,7 @@ class Scores:
 Found = str | tuple[str, ...] | None
 
 
-def score(cases: list[Case], find: Callable[[str], Found]) -> Scores:
+def score(cases: Sequence[Case], find: Callable[[str], Found]) -> Scores:
     """`find(query)` is what the support bot would answer with: an article id, the ids of the
     articles it asks about (flows/support/lookup.py, `Lookup.answer`), or None."""
     s = Scores()

@@ -12,7 +12,7 @@ from engine.authoring.testing import dialogue
 from flows.support.kb import SHIPPED_KB, KnowledgeBase, open_kb, parse_document
 from flows.support.lookup import look_up
 from flows.support.scope import Scope
-from tests.search_corpus import Case, score
+from tests.search_corpus import Case, Found, score
 from tests.test_search import doc, make_kb
 
 SHARING = doc(
@@ -40,7 +40,10 @@ def test_without_the_declaration_the_words_find_the_article(tmp_path: Path) -> N
 @pytest.mark.parametrize(
     ("extra", "problem"),
     [
-        ("tags: [share, family plan]\nnot_about: [family plan]\n", "not_about 'family plan' matches the article's own tag"),
+        (
+            "tags: [share, family plan]\nnot_about: [family plan]\n",
+            "not_about 'family plan' matches the article's own tag",
+        ),
         ("not_about: [share ~ list]\n", "matches the article's own title"),
         ("not_about: [free plan]\n", "matches the article's own body"),
         ("not_about: ['~ plan']\n", "a gap '~' goes between two words"),
@@ -73,7 +76,7 @@ def test_a_scope_matches_its_phrases_only() -> None:
 
 MONEY = {
     "refund.md": doc("Request a refund", "Refunds for a charge reach you in 5 days.", "tags: [refund, charge]\n"),
-    "declined.md": doc("Payment declined", "Your bank declined the card; try another card.", "tags: [declined, card]\n"),
+    "declined.md": doc("Payment declined", "Your bank declined the card; try another one.", "tags: [declined, card]\n"),
 }
 
 
@@ -104,7 +107,7 @@ def test_the_chat_asks_which_of_the_close_articles(tmp_path: Path) -> None:
 
 def test_a_choice_is_neither_top_1_nor_a_wrong_article() -> None:
     cases = [Case(q="a", doc="x"), Case(q="b", doc="x"), Case(q="c", doc=None), Case(q="d", doc="x")]
-    answers = {"a": ("x", "y"), "b": ("y", "z"), "c": ("y", "z"), "d": "y"}
+    answers: dict[str, Found] = {"a": ("x", "y"), "b": ("y", "z"), "c": ("y", "z"), "d": "y"}
     s = score(cases, lambda q: answers[q])
     assert (s.right, s.wrong_article, s.chose, s.chose_right, s.found_nothing) == (0, 1, 3, 1, 0)
     assert s.choice == 0.75 and s.choice_right == 0.25
