@@ -2,12 +2,11 @@
 article, a choice of articles (a topic several are about, or two that the words match as well),
 or a question the help centre does not cover.
 
-Two articles the words match about equally are both what the request may mean: "double charge on
-my card" is the refund article's charge and the declined payment's card, "upate my email" the
-email's and (misread) the sync article's. Guessing one gives the wrong article as often as not,
-the costly mistake; asking "which of these is it about?" costs the user one message. A choice is
-no article (`doc_id` is None); the search benchmark counts a choice that lists the expected
-article apart: not a wrong article, and not a top-1 answer either (tests/search_corpus.py).
+Two articles the words match about equally are both what the request may mean: "my login email is
+outdated" is the email article's and, by its tags, the sync article's. Guessing one gives the wrong
+article as often as not, the costly mistake; asking "which of these is it about?" costs the user
+one message. A choice is no article (`doc_id` is None); the search benchmark counts a choice apart:
+never a wrong article, and never a top-1 answer either (tests/search_corpus.py).
 
 The bot (flows/support/bot.py) answers by it, and the search benchmark (bench/search.py) and
 corpus test (tests/test_search_corpus.py) measure it, so the figures are the bot's own.
