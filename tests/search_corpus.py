@@ -7,13 +7,18 @@ was fixed before any tuning; cases found later while fixing go to dev only. The 
 - top-1 accuracy: the first thing found is the expected article, or nothing when none is expected;
 - wrong-article rate: an article was given, and it is not the expected one (the costly mistake:
   the user reads the wrong answer, or is asked questions about the wrong thing);
-- no-match precision: of the queries that found nothing, the share that should have found nothing.
+- no-match precision: of the queries that found nothing, the share that should have found nothing;
+- choices: the bot asked which of several articles it is about (flows/support/lookup.py). A choice
+  gives no article, so it is never a wrong article, and it is not "nothing" either, so it is never
+  a top-1 answer (not even for a request no article answers) nor counted by no-match precision.
+  Reported: the share of queries answered with a choice, and the share answered with a choice that
+  lists the expected article (the user picks it with one more message).
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -72,6 +77,9 @@ class Scores:
     wrong_article: int = 0
     found_nothing: int = 0
     rightly_nothing: int = 0
+    # choices offered, and of them those that list the expected article
+    chose: int = 0
+    chose_right: int = 0
     # left out of the repr: an assertion message must not show the test split's misses to whoever tunes
     misses: list[tuple[str, str | None, str | None]] = field(default_factory=list, repr=False)
 
@@ -82,6 +90,14 @@ class Scores:
     @property
     def wrong(self) -> float:
         return self.wrong_article / self.cases if self.cases else 0.0
+
+    @property
+    def choice(self) -> float:
+        return self.chose / self.cases if self.cases else 0.0
+
+    @property
+    def choice_right(self) -> float:
+        return self.chose_right / self.cases if self.cases else 0.0
 
     @property
     def no_match_precision(self) -> float:
@@ -95,8 +111,12 @@ class Scores:
         )
 
 
-def score(cases: list[Case], find: Callable[[str], str | None]) -> Scores:
-    """`find(query)` is the article id the support bot would answer with, or None."""
+Found = str | tuple[str, ...] | None
+
+
+def score(cases: Sequence[Case], find: Callable[[str], Found]) -> Scores:
+    """`find(query)` is what the support bot would answer with: an article id, the ids of the
+    articles it asks about (flows/support/lookup.py, `Lookup.answer`), or None."""
     s = Scores()
     for case in cases:
         got = find(case.q)
@@ -104,8 +124,11 @@ def score(cases: list[Case], find: Callable[[str], str | None]) -> Scores:
         if got == case.doc:
             s.right += 1
         else:
-            s.misses.append((case.q, case.doc, got))
-        if got is not None and got != case.doc:
+            s.misses.append((case.q, case.doc, ", ".join(got) if isinstance(got, tuple) else got))
+        if isinstance(got, tuple):
+            s.chose += 1
+            s.chose_right += case.doc in got
+        elif got is not None and got != case.doc:
             s.wrong_article += 1
         if got is None:
             s.found_nothing += 1

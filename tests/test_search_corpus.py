@@ -46,7 +46,7 @@ def index_db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 def _test_scores(index_db: str) -> Scores:
     kb = KnowledgeBase(SHIPPED_KB, index_db)
     try:
-        return score(load("test"), lambda q: look_up(kb, q).doc_id)
+        return score(load("test"), lambda q: look_up(kb, q).answer)
     finally:
         kb.close()
 
@@ -60,8 +60,10 @@ def test_the_search_meets_its_goals_on_the_test_split(index_db: str) -> None:
     assert s.top1 >= GOALS["top1"], figures(s)
     assert s.wrong <= GOALS["wrong"], figures(s)
     assert s.no_match_precision >= GOALS["no_match_precision"], figures(s)
-    # where the search stands (bench/README.md, "Search (h-search6)"): a change that loses ground fails here
-    assert s.top1 >= 0.984, figures(s)
+    # where the search stands (bench/README.md, "Search: the blind set (h-search7)"): a change that loses
+    # ground fails here. Top-1 0.985 -> 0.977 there: one query is now asked about (a choice of two
+    # close articles), which is never top-1; the wrong-article rate did not move.
+    assert s.top1 >= 0.977, figures(s)
     assert s.wrong <= 0.008, figures(s)
     assert s.no_match_precision >= 0.967, figures(s)
 

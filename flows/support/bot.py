@@ -130,7 +130,7 @@ def converse(ctx: MainContext) -> None:
             found = together if together.kind == "article" else found
     # another article found is another question ("ok one more: how do i share a list", "no, and how
     # do I export?"): searched, whatever the yes or no before it
-    another = bool(found.hits) and (last is None or found.hits[0].doc.id != last.doc)
+    another = found.doc_id is not None and (last is None or found.doc_id != last.doc)
     if outcome is False and last is not None and not another:
         ctx.context[OFFER_KEY] = last.query
         answered(ctx, last)  # kept for the yes to the person offered

@@ -12,6 +12,8 @@ A document is one `*.md` file::
     requires_handoff: false
     symptoms:
       - my phone never buzzes when a task is due
+    not_about:
+      - battery ~ drain|drains|draining|usage
     ---
     The answer, in Markdown.
 
@@ -24,7 +26,9 @@ not know as the title or tag word it misspells, and returns nothing below a rele
 threshold. A malformed file is listed in `problems` (and logged) by name and left out; the
 others still load. `symptoms` are what users describe in their own words, as the article's author
 writes them from what it covers; when nothing else is found, a request sharing two telling words
-with one of them finds the article (flows/support/symptoms.py). The folder's `concepts.yaml`
+with one of them finds the article (flows/support/symptoms.py). `not_about` are the requests its
+words match that it does not answer ("leave ~ shared list"): a request holding one is not answered
+with it (flows/support/scope.py). The folder's `concepts.yaml`
 holds the everyday words requests are read with, and what the help centre does not cover
 (flows/support/concepts.py). Every search checks the files' stats first and re-indexes only the
 documents whose content changed.
@@ -50,9 +54,10 @@ from engine.store.textindex import IndexedDoc, SyncReport, location, open_text_i
 from flows.support import sections
 from flows.support.concepts import CONCEPTS_NAME, NO_CONCEPTS, ConceptTable, load_concepts, query_table
 from flows.support.rerank import Fields, Reranker, stems
+from flows.support.scope import Scope, contradictions
 from flows.support.spelling import STEMMER, Speller
 from flows.support.symptoms import MIN_SHARED, Symptoms, symptom_stems
-from flows.support.terms import PHRASES, STOPWORDS, TABLES_DIGEST, VAGUE, query_terms, vague_terms, words
+from flows.support.terms import PHRASES, STOPWORDS, TABLES_DIGEST, VAGUE, PhraseText, query_terms, vague_terms, words
 
 log = logging.getLogger(__name__)
 
@@ -135,6 +140,8 @@ class FrontMatter(BaseModel):
     requires_handoff: bool = False
     # problems as users describe them, in words the title and tags may not hold (flows/support/symptoms.py)
     symptoms: list[Text] = Field(default_factory=list)
+    # requests its words match that it does not answer, as phrases (flows/support/scope.py)
+    not_about: list[PhraseText] = Field(default_factory=list)
 
     @field_validator("clarifying_questions", mode="before")
     @classmethod
@@ -182,6 +189,9 @@ class Document(FrontMatter):
     def _sections_name_answers(self) -> Document:
         # a section for an answer no question can have would never be shown
         wrong = sections.problems(self.body, self.clarifying_questions)
+        # what it says it is not about must not be what it says
+        own = {"title": [self.title], "tag": self.tags, "symptom": self.symptoms, "body": _text(self.body).splitlines()}
+        wrong += contradictions(self.not_about, own)
         if wrong:
             raise ValueError("; ".join(wrong))
         return self
@@ -253,6 +263,10 @@ class Hit:
 
     doc: Document
     score: float
+    # the request's words (as stems) the document holds: what of it the document explains; and
+    # those its title or tags hold: what of it the document is about
+    matched: frozenset[str] = frozenset()
+    named: frozenset[str] = frozenset()
 
 
 Signature = tuple[tuple[str, int, int, int], ...]
@@ -278,6 +292,7 @@ class KnowledgeBase:
         self._symptoms = Symptoms({}, self._reranker)
         self._concepts = NO_CONCEPTS
         self._query_phrases = PHRASES
+        self._scopes: dict[str, Scope] = {}
         self._outside: frozenset[str] = frozenset()
         digest = hashlib.sha256(str(self.folder).encode()).hexdigest()[:16]
         # one table per folder, so ranking statistics never mix two knowledge bases
@@ -321,6 +336,7 @@ class KnowledgeBase:
                 log.warning("knowledge base %s: skipped %s", self.folder, problem)
             self.documents, self.problems, self.last_sync = documents, problems, report
             self._concepts, self._query_phrases = concepts, query_table(PHRASES, concepts)
+            self._scopes = {d: Scope(doc.not_about) for d, doc in documents.items()}
             self._speller = self._spelling(documents)
             self._reranker = self._reranking(documents)
             self._symptoms = Symptoms({d: doc.symptoms for d, doc in documents.items()}, self._reranker)
@@ -393,6 +409,8 @@ class KnowledgeBase:
         preferred = {w for d in documents.values() for w in _ALPHA.findall(f"{d.title} {' '.join(d.tags)}".casefold())}
         # the concepts' words too: "syncronize" is read as the sync article's "sync" only once it is spelt right
         vocabulary += self._query_phrases.words | set(self._concepts.elsewhere)
+        # and what the articles say they are not about: "keybaord shortcuts" is still the keyboard's
+        vocabulary += {w for scope in self._scopes.values() for w in scope.words}
         return Speller(vocabulary, preferred, self._index.knows, keep=STOPWORDS | VAGUE)
 
     def _check_concepts(self, documents: dict[str, Document]) -> frozenset[str]:
@@ -446,12 +464,21 @@ class KnowledgeBase:
             # vague words find nothing, but they score the candidates the other words found
             scored = terms + vague_terms(query, self._speller, table)
             documents, reranker, symptoms = self.documents, self._reranker, self._symptoms
+            scopes, fix = self._scopes, self._speller
+
         # another process may have indexed a newer view of the folder than this one has read
-        ranked = reranker.rank(scored, found, self.min_score)
+        ranked = [r for r in reranker.rank(scored, found, self.min_score) if r[0] in documents]
         if not ranked:
             # the words found nothing: a symptom an article lists may still be told in them
-            ranked = [(m.doc_id, m.weight) for m in symptoms.match(terms)]
-        return [Hit(documents[d], score) for d, score in ranked[:limit] if d in documents]
+            ranked = [(m.doc_id, m.weight) for m in symptoms.match(terms) if m.doc_id in documents]
+        if ranked and (scope := scopes.get(ranked[0][0])) and scope.excludes(query, fix):
+            # the article the words match best says the request is one it does not answer: the
+            # others matched it less, and are no answer to what it asks either
+            return []
+        return [
+            Hit(documents[d], score, reranker.matched(d, scored), reranker.matched(d, scored, headings=True))
+            for d, score in ranked[:limit]
+        ]
 
     def on_topic(self, query: str) -> list[Document]:
         """The articles a request names only the topic of ("i have a problem with reminders",

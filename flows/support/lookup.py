@@ -1,5 +1,12 @@
 """What a message in the support chat is, for the help centre: talk, nothing to search, an
-article, a topic several articles are about, or a question the help centre does not cover.
+article, a choice of articles (a topic several are about, or two that the words match as well),
+or a question the help centre does not cover.
+
+Two articles the words match about equally are both what the request may mean: "my login email is
+outdated" is the email article's and, by its tags, the sync article's. Guessing one gives the wrong
+article as often as not, the costly mistake; asking "which of these is it about?" costs the user
+one message. A choice is no article (`doc_id` is None); the search benchmark counts a choice apart:
+never a wrong article, and never a top-1 answer either (tests/search_corpus.py).
 
 The bot (flows/support/bot.py) answers by it, and the search benchmark (bench/search.py) and
 corpus test (tests/test_search_corpus.py) measure it, so the figures are the bot's own.
@@ -20,13 +27,16 @@ from flows.support.terms import query_terms
 ABROAD = Glossary(Path(__file__).parent / "data" / "abroad.yaml", "support phrases abroad")
 
 Kind = Literal["talk", "nothing", "article", "topic", "not_covered"]
+# the runner-up scores at least this share of the best: the words do not tell the two apart
+# (flows/support/rerank.py's bm25; measured on the dev splits, bench/README.md "Search: the blind set")
+CLOSE = 0.9
 
 
 @dataclass(frozen=True)
 class Lookup:
     """`talk` holds the kinds of talk when `kind` is "talk"; `hits` the articles when "article";
-    `choices` the articles a request names only the topic of when "topic" (which one is asked:
-    none is the answer yet, so `doc_id` is None)."""
+    `choices` the articles asked about when "topic" (a topic alone, or articles the request matches
+    as well as each other; `hits` then holds the latter): none is the answer yet, so `doc_id` is None."""
 
     kind: Kind
     talk: frozenset[Talk] = frozenset()
@@ -35,7 +45,12 @@ class Lookup:
 
     @property
     def doc_id(self) -> str | None:
-        return self.hits[0].doc.id if self.hits else None
+        return self.hits[0].doc.id if self.hits and self.kind == "article" else None
+
+    @property
+    def answer(self) -> str | tuple[str, ...] | None:
+        """What the bot answers with: an article's id, the ids of the articles it asks about, or None."""
+        return tuple(d.id for d in self.choices) if self.kind == "topic" else self.doc_id
 
 
 def look_up(kb: KnowledgeBase, text: str, limit: int = 3) -> Lookup:
@@ -48,6 +63,12 @@ def look_up(kb: KnowledgeBase, text: str, limit: int = 3) -> Lookup:
     if not [t for t in query_terms(text) if not t.isdigit()]:
         return Lookup("nothing")
     hits = kb.search(english, limit=limit)
+    # close, and about a word of the request (its title or tags hold it) that the best does not
+    # explain anywhere: a runner-up whose words the best holds too is the same reading, only less
+    # of it, and a word only a body says is not what an article is about
+    close = [h for h in hits[1:] if h.score >= CLOSE * hits[0].score and h.named - hits[0].matched]
+    if close:
+        return Lookup("topic", hits=hits, choices=[hits[0].doc, *(h.doc for h in close)])
     if hits:
         return Lookup("article", hits=hits)
     # "i have a problem with reminders": no article wins, and several are about it

@@ -74,6 +74,12 @@ class Reranker:
                 total += self.idf(stem) * freq * (K1 + 1) / (freq + norm)
         return total
 
+    def matched(self, doc_id: str, terms: list[str], *, headings: bool = False) -> frozenset[str]:
+        """The stems of `terms` that `doc_id` holds anywhere (what of the request it explains), or
+        with `headings` in its title or tags only (what of the request it is about)."""
+        f = self.documents[doc_id]
+        return frozenset(s for s in STEMMER.stemWords(terms) if f.title[s] or f.tags[s] or (not headings and f.body[s]))
+
     def rank(self, terms: list[str], found: list[tuple[str, float]], floor: float) -> list[tuple[str, float]]:
         """`found` (the index's candidates) by this score, best first; those below `floor` left out."""
         scored = [(self.score(d, terms), d) for d, _ in found if d in self.documents]

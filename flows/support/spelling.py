@@ -43,6 +43,7 @@ class Speller:
     ) -> None:
         # read as they are: stopwords and vague words ("important" is not a typo of "import")
         self._keep = frozenset(keep)
+        self._kept_stems = {STEMMER.stemWord(w): w for w in sorted(self._keep, key=len, reverse=True)}
         self._counts = Counter(words)
         self._preferred = frozenset(preferred)
         self._choices = sorted(self._counts)
@@ -75,8 +76,12 @@ class Speller:
             candidates += [(w, int(d)) for w in self._by_stem[str(found)]]
         if not candidates:
             return word
-        best = min(candidates, key=lambda m: (m[1], m[0] not in self._preferred, -self._counts[m[0]], m[0]))
-        return best[0]
+        best = min(candidates, key=lambda m: (m[1], m[0] not in self._preferred, -self._counts[m[0]], m[0]))[0]
+        # an inflected form of a word read as it is ("upate": the sync tag "updating", whose stem is
+        # "update"'s) is that word: as vague as "update" itself, not a tag that finds an article; a
+        # word that is its own stem is no form of another ("import" is not "important")
+        stem = STEMMER.stemWord(best)
+        return self._kept_stems.get(stem, best) if stem != best else best
 
     @staticmethod
     def _near(word: str, choices: list[str], budget: int) -> list[tuple[str, int, int]]:
