@@ -270,6 +270,13 @@ def _main(
         return [*out, *(changes or [Chitchat(words=text)])]
     paused = next((f for f in reversed(session.stack) if f.flow == name and f.paused), None)
     if paused is None:
+        # an activity the entry flow would let interrupt its questions is started at once when the message
+        # asks for it ("I'd like to leave some feedback" as a new learner's first words: it was lost to
+        # the onboarding's first question); the entry flow comes with the next message
+        entering = bot.flow(name)
+        interrupt = bot.intent_for(text, allowed=entering.interrupts) if entering.interrupts else None
+        if interrupt:
+            return [*out, StartFlow(words=text, flow=interrupt, via="interrupt")]
         return [*out, StartFlow(words=text, flow=name, via="entry")]
     talk = small_talk(text)
     if talk is not None and not set(talk.kinds) <= COMING_BACK:
