@@ -31,7 +31,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from engine.commands import Command, CorrectSlot, WhichSlot
 from engine.cues import fold_same_length as _fold_same_length
 from engine.cues import in_english_cues
-from engine.extract import Empty, Invalid, Parser, fold, numbers
+from engine.extract import Empty, Invalid, Parser, copied, fold, numbers
 from engine.flow import Flow
 from engine.models import Slots
 from engine.numwords import spelled_out
@@ -356,7 +356,14 @@ def read_corrections(flow: Flow[Any], state: Ask[Any], slots: Slots, text: str) 
             cued = True  # "no, meu nome é Ana Luísa": a bare no leads a correction
         if not candidates and not named and not olds and cued and 0 < len(content.split()) <= VALUE_ONLY_WORDS:
             answer = asked(content)
-            answers_open = not asked.greedy and answer is not None and not isinstance(answer, Invalid)
+            # an any-words reader that only copies the words back ("4 a week" as the equipment) reads
+            # no answer there: the value may still correct an earlier one
+            answers_open = (
+                not asked.greedy
+                and answer is not None
+                and not isinstance(answer, Invalid)
+                and not copied(answer, content)
+            )
             # "i meant" points back at an answer given: it may correct one the open question reads too
             if not answers_open or words.meant.search(fold_same_length(clause.text)):
                 candidates = [

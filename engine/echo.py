@@ -40,8 +40,21 @@ _ANY_NO = re.compile(r"\b(?:no|not|nope|nah|never|nothing|\w+n'?t)\b")
 _CONTRACTED = {"it's": "it is", "that's": "that is", "there's": "there is", "i've": "i have", "they're": "they are"}
 _NO_OUTCOME = re.compile(
     r"\b(?:still (?:\w+ing|crash\w*|broken|the same|happen\w*|there|(?:does|do|is|won'?t|doesn'?t|isn'?t|can'?t)\b)|"
-    r"same (?:problem|issue|thing|error)|no (?:luck|change|difference|dice)|nothing changed|made no difference)"
+    r"same (?:problem|issue|thing|error)|no (?:luck|change|difference|dice)|nothing changed|made no difference|"
+    # not tried at all: no outcome to tell, so it did not help ("haven't tried reinstalling yet")
+    r"(?:haven'?t|have not|havent|didn'?t|did not|didnt|never|not) (?:even |yet )?(?:tried|try|done|gotten to))"
 )
+# a thing already done, at a question whether it was done ("already downloaded everything" at "Have you
+# exported ...?"): a yes, when nothing in the clause says no
+_DONE_ALREADY = re.compile(
+    r"^(?:(?:yes|yeah|yep|yup)\s+)?(?:i(?:'ve| have)?\s+)?(?:already\s+(?:\w+ed|did|done|have)\b"
+    r"|(?:did|done) (?:that|it|this) already$)"
+)
+_DONE_ASKED = frozenset({"have", "has", "did"})
+# how many times, against a question asking "more than once": "charged twice" says yes, "only once" no
+_MORE_THAN_ONCE = re.compile(r"\bmore than (?:once|one time)\b")
+_ONCE = re.compile(r"^(?:\w+\s+){0,3}?(?:only|just)?\s*(?:once|one time)\b")
+_SEVERAL_TIMES = re.compile(r"\b(?:twice|two times|2 times|three times|3 times|\d+ times|several times|a few times)\b")
 # words an echo may end on that add nothing: "it didn't help at all", "it did, thanks"
 _FILLER = frozenset({"at", "all", "really", "though", "either", "unfortunately", "sadly", "thanks", "thank", "you",
                      "much", "a", "bit", "lol", "already", "honestly", "yet", "so", "far", "it", "that"})  # fmt: skip
@@ -82,7 +95,15 @@ def echoed(question: str, text: str) -> bool | None:
         if any(w[:4] in stems for w in re.findall(r"[a-z]{3,}", folded) if w not in _COMMON):
             return True
     said: set[bool] = set()
+    q = fold(question)
     for clause in _clauses(text):
+        if _MORE_THAN_ONCE.search(q) and (_ONCE.search(clause) or _SEVERAL_TIMES.search(clause)):
+            said.add(_ONCE.search(clause) is None)
+            continue
+        if pattern is not None and q.split()[0] in _DONE_ASKED and _DONE_ALREADY.search(clause):
+            if not _ANY_NO.search(clause):
+                said.add(True)
+                continue
         if pattern is not None and (m := pattern.match(clause)) is not None:
             rest = [w for w in re.findall(r"[a-z']+", m.group("rest")) if w not in _FILLER]
             if all(w in own for w in rest):

@@ -253,7 +253,7 @@ _UNCLEAR = re.compile(
 _NO_PHRASE = re.compile(
     r"^(?:(?:definitely|absolutely|certainly|of course|surely|really|sure) not|not at all|not yet|not really|"
     r"wrong|incorrect|not right|not correct|that'?s wrong|not now|not today|rather not|no thanks|no thank you|"
-    r"let'?s not|i'?d rather not|i don'?t think so|(?:i )?(?:don'?t|do not) (?:want|need|think so)|no way|"
+    r"let'?s not|i'?d rather not|i don'?t think so|(?:i )?(?:don'?t|do not) (?:want|need|think|have)|no way|"
     r"not interested|never mind|nevermind|probably not|(?:please )?don'?t bother|not (?:right now|rn))\b"
 )
 _YES_PHRASE = re.compile(
@@ -271,6 +271,9 @@ _PUT_OFF = re.compile(r"\b(?:another (?:day|time)|some other time|(?:maybe |perh
 # a "no" or "not" that agrees
 _AGREEING_NO = re.compile(r"\b(?:no problem|no worries|no doubt|why not|y not)\b")
 _SAYS_NO = re.compile(r"\b(?:no|nope|nah|not)\b")
+# the emoji that say yes or no when nothing else in the message does
+_THUMBS_UP = frozenset("👍👌✅✔🆗")
+_THUMBS = re.compile("[👍👌✅✔🆗👎❌]")
 
 
 def read_yes_no(text: str) -> bool | None:
@@ -284,6 +287,8 @@ def read_yes_no(text: str) -> bool | None:
 
 def _yes_no(text: str) -> bool | None:
     t = re.sub(r"[^\w\s']", " ", _norm(text).replace("’", "'")).strip()
+    if not t and (thumbs := _THUMBS.findall(text)) and len(set(thumbs)) == 1:
+        return thumbs[0] in _THUMBS_UP  # "👍" alone (beside other emoji) agrees, "👎" refuses
     t = _DRAWN_OUT.sub(lambda m: re.sub(r"(\w)\1+", r"\1", m.group(0)), t)
     if _NO_WORD.search(t) and _PUT_OFF.search(t):
         return False

@@ -18,7 +18,7 @@ from engine.commands import AskBack, Chitchat, Command, CorrectSlot, SetSlot, Wh
 from engine.context import StepContext
 from engine.errors import DefinitionError
 from engine.extract import Invalid
-from engine.fill import fill, noted_line, read_ahead
+from engine.fill import clauses, fill, noted_line, read_ahead
 from engine.fill import shown as slot_shown
 from engine.flow import Flow
 from engine.models import (
@@ -185,11 +185,14 @@ class FlowRunner(AnswerReader):
             # answer, and the question is asked again with the change noted.
             if not corrected:
                 updated = self.parse_answer(flow, state, slots, frame, resuming=resuming).slots
-                if updated is not None:
-                    frame.attempts = 0
-                    self.emit(f"{moving} {found}".strip())
-                    self.move(flow, frame, updated, ANSWER)
-                    return None
+            else:
+                # "30, oh btw i sprained my ankle last month": the clauses that correct nothing may answer
+                updated = self._beside_correction(flow, state, before, slots)
+            if updated is not None:
+                frame.attempts = 0
+                self.emit(f"{moving} {found}".strip())
+                self.move(flow, frame, updated, ANSWER)
+                return None
             self.emit(f"{noted} {self.question(flow, state, slots)}".strip())
             return None
         updated, reason, others, proposal = self.parse_answer(flow, state, slots, frame, resuming=resuming)
@@ -509,6 +512,22 @@ class FlowRunner(AnswerReader):
             return False
         self.emit("Alright. " + self.question(flow, state, slots))
         return True
+
+    def _beside_correction(self, flow: Flow[Any], state: Ask, before: Slots, slots: Slots) -> Slots | None:
+        """The answer in the clauses of the message the flow's any-time reader corrects nothing in,
+        when they read one: a correction said in passing leaves the answer beside it standing."""
+        if flow.extract is None:
+            return None
+        plain = [
+            c.text
+            for c in clauses(self.text)
+            if not any(getattr(before, k, None) != v for k, v in flow.extract(c.text, before, state.slot).items())
+        ]
+        if not plain or len(plain) == len(clauses(self.text)):
+            return None
+        raw = state.parser(slots)(", ".join(plain))
+        # a yes or a no beside a correction is about it: "no, call me Sam" at "Shall I save it?"
+        return None if isinstance(raw, bool) else self._try_set(flow, slots, state, raw)
 
 
 def _label(flow: Flow[Any], slot: str) -> str:

@@ -64,6 +64,7 @@ _HURTING = re.compile(
     # to the clause's end, or to what follows from it ("pulled a hamstring so note that")
     r"(?:(?!\s(?:so|which means|meaning)\b)[^,;.!?])*"
 )
+_I_DID = re.compile(rf"\bi(?:'ve| have)?\s+(?:just\s+|recently\s+|also\s+|kinda\s+)?(?={_DONE}\s)")
 _NO_LIMIT = re.compile(r"\b(?:i have|i've got|i've) no (?:injur(?:y|ies)|limitations?)\b|\bno injur(?:y|ies)\b")
 # How an answer to "any injuries?" may start, before the injury itself.
 _LIMIT_LEAD = re.compile(
@@ -82,7 +83,14 @@ def limitation_cued(text: str) -> str | None:
     if _NO_LIMIT.search(t):
         return NONE
     m = _LIMIT_CUE.search(t) or _LIMIT_CLAUSE.search(t)
-    return m.group(1) if m else None
+    if m:
+        return m.group(1)
+    # what the user did to a part of the body, said of themselves: "oh btw i sprained my ankle last month"
+    did = _I_DID.search(t)
+    if did is None:
+        return None
+    said = _HURTING.match(t, did.end())
+    return clean_limitation(said.group()) if said else None
 
 
 def limitation_in(text: str) -> str | None:
