@@ -97,11 +97,14 @@ class AnswerReader(TurnBase):
         cannot read is no answer, and no model is asked to make it one."""
         parser = state.parser(slots)
         raw = parser(self.text)
-        inner = unwrapped(self.text) if raw is None or isinstance(raw, Invalid) else None
+        words = isinstance(raw, str | list) and not parser.greedy and not isinstance(raw, Empty)
+        inner = _unwrapped(self.text) if raw is None or isinstance(raw, Invalid) or words else None
         if inner is not None:
-            # the answer between an acknowledgement and a "please": "ok. Sofía", "english please"
+            # the answer between an acknowledgement and a "please": "ok. Sofía", "english please"; a
+            # value in words keeps none of them ("ok yeah asthma" is asthma)
             again = parser(inner)
-            raw = raw if again is None or isinstance(again, Invalid) else again
+            if again is not None and not isinstance(again, Invalid) and (not words or type(again) is type(raw)):
+                raw = again
         if isinstance(raw, Empty):
             # "none" to an optional question answers it: the slot's own empty value, never the word
             empty = empty_value(flow.slots, state.slot)
@@ -169,6 +172,14 @@ def empty_value(model: type[Slots], name: str) -> object:
     if dict in kinds:
         return {}
     return None
+
+
+def _unwrapped(text: str) -> str | None:
+    """`text` without every acknowledgement before it ("ok yeah asthma" is "asthma"), None when none wraps it."""
+    inner = None
+    while (again := unwrapped(inner or text)) is not None and again != inner:
+        inner = again
+    return inner
 
 
 def _in_message(value: str, text: str) -> bool:

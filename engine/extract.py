@@ -462,11 +462,13 @@ _DECLINES = re.compile(
     r"(?:\s+(?:at home|here|at all|really|en casa|a la maison|chez moi|zu hause|daheim|a casa|em casa))?"
     # the word for none in the six languages, with the kind of thing there is none of ("nenhuma alergia", "pas
     # d'allergie", "keine Verletzungen"), or with "that I know of" ("none that i know of", "ninguna que yo sepa")
-    r"|(?:(?:none|nothing|ninguna|ninguno|nada|sin|keine?|keins|nichts|aucune?|rien|pas d'?|pas de|nessuna|nessuno"
+    r"|(?:(?:none|nothing|no|ninguna|ninguno|nada|sin|keine?|keins|nichts|aucune?|rien|pas d'?|pas de|nessuna|nessuno"
     r"|niente|nulla|nenhuma|nenhum|sem)(?:(?:\s+(?:\w+\s+)?|(?<='))(?:allerg|alerg|intoleran|unvertr|injur|lesion|lesao|lesoe"
     r"|blessure|verletzung|infortun|limitation|limitacion|limitaca|einschrank|problem|issue|restriction|equipment"
     r"|equipo|equipamento|ausrustung|attrezzatura|materiel)\w*)?"
-    r"|(?:none|nothing|not) that i know of|que (?:yo )?sepa|soweit ich weiss|che io sappia|que eu saiba|que je sache)"
+    r"|(?:none|nothing|not)(?: that)? i know of|que (?:yo )?sepa|soweit ich weiss|che io sappia|que eu saiba|que je sache"
+    # nothing wrong, said of the body or the question ("all good, nothing hurts", "nothing to report")
+    r"|(?:(?:all good|all fine|i'?m (?:all )?(?:good|fine))\s*,?\s*)?nothing (?:hurts|wrong|bothers me|to report))"
     r"(?:\s+(?:que (?:yo )?sepa|soweit ich weiss|che io sappia|que eu saiba|que je sache|that i know of|at all))?"
 )
 
