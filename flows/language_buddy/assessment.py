@@ -175,9 +175,10 @@ def answer_parser(q: Question | None) -> Parser:
         letters = ", ".join(q.options)
 
         def choice_rule(text: str) -> object:
-            if dont_know(text):
-                return "?"
+            # an option's own text first: "any" is an option here, not "any will do"
             found = _letter(q, text)
+            if found is None and dont_know(text):
+                return "?"
             return found if found is not None else Invalid(f"Please answer with one letter: {letters}.")
 
         return Parser(choice_rule, f"one of the letters {letters}")

@@ -22,6 +22,8 @@ FEEDBACK = Intent(
         r"\bsuggestion\b",
         r"\breport (?:a |an |the |this |that )?(?:bug|problem|issue|crash|it\b|this\b|that\b)",
         r"\b(?:file|make|lodge|submit) (?:a |an )?(?:complaint|report|bug report)\b",
+        # the app given a score: "5 stars from me", "4/5", "10 out of 10"
+        r"(?<![\w/])(?:[0-9]|10)\s*(?:stars?\b|/\s*(?:5|10)\b|out of (?:5|10|five|ten)\b)",
     ],
     description="the user wants to give feedback, complain, rate the app or report a problem",
     # words without which no message is read as a wish to give feedback, in a few languages
@@ -32,6 +34,9 @@ FEEDBACK = Intent(
         "review",
         "rate",
         "rating",
+        "star",
+        "/5",
+        "out of",
         "report",
         "bug",
         "broken",

@@ -44,7 +44,8 @@ _STOP = """a an the and or but from in at on to of for with by so very just not 
     teacher doing feeling into about totally quite pretty kind sort like want wanna would could can will
     actually now today too as bit little right wrong speaker hoping planning afraid done idk dunno whatever
     why what who how where when skip pass none nothing maybe later called honestly basically anyway hmm
-    um uh oh ah cool nice alright perfect awesome true again continue resume con avec mit com"""
+    um uh oh ah cool nice alright perfect awesome true again continue resume con avec mit com instead rather
+    please pls plz then"""
 STOP_WORDS = frozenset(_STOP.split())
 # Stop words that end a name even when capitalised; others may be name particles ("Nguyễn Văn An").
 # "Anna con dos n", "Anne avec un e", "Jonas mit s", "Ana com um n": the spelling said after a name

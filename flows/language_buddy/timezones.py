@@ -74,8 +74,9 @@ _SUBDIVIDED: dict[str, tuple[tuple[str, ...], str, str, bool]] = {
 _OFFSET = re.compile(r"(?:utc|gmt|z)?(?P<sign>[+\-−])(?P<h>\d{1,2})(?:(?::|h)?(?P<m>\d{2}))?")
 _PLACE_CUES = re.compile(
     r"^(?:(?:my )?time ?zone(?: is)?:?|(?:i )?(?:live|am|'m|im|was born|grew up) (?:in|near)|i'm from|i am from|"
-    r"from|in|near|based in|it's|it is|i'm in|i'm based in)\s+"
+    r"from|in|near|based in|it's|it is|i'm in|i'm based in|en|em|aus)\s+"
 )
+_ARTICLE = re.compile(r"^(?:the|la|el|le|il|lo|los|las|les|die|der|das|o|a)\s+")
 TIMEZONE_EXPECTS = "a city (Berlin), an IANA timezone name (Europe/Berlin) or a UTC offset (UTC+2)"
 
 
@@ -302,6 +303,10 @@ def _parse_timezone(text: str) -> object:
         if candidate.replace(" ", "_") in _zones():
             return _zones()[candidate.replace(" ", "_")]
     zone = _city_zone(place)
+    if not isinstance(zone, str) and (bare := _ARTICLE.sub("", place)) != place:
+        # "en la Ciudad de México" (read "in la ciudad de mexico"): the article is no part of the city's name,
+        # unless the name has it ("La Paz", "Los Angeles" are found as typed, above)
+        zone = _city_zone(bare) if isinstance(_city_zone(bare), str) else zone
     if zone is not None:
         return zone
     found = timezone_in(raw)

@@ -74,11 +74,17 @@ def _detail(text: str) -> object:
     return text.strip() if _read_sentiment(text) in ("positive", "negative") else None
 
 
+# a rating said with its scale, anywhere: "5 stars from me", "honestly 4/5", "3 out of 5"
+_SCORED = re.compile(r"(?<![\w/.])([1-5])\s*(?:stars?\b|/\s*5(?![\d/])|out of (?:5|five)\b)", re.I)
+
+
 def _rating_change(text: str) -> object:
-    """A rating named as a change ("change my rating to 1", "actually I'd give it a 2")."""
+    """A rating named as a change ("change my rating to 1", "actually I'd give it a 2"), or with its
+    scale ("5 stars from me")."""
     m = _CHANGE.search(text)
     if m is None:
-        return None
+        scored = {int(s) for s in _SCORED.findall(text)}
+        return scored.pop() if len(scored) == 1 else None
     value = _read_rating(m.group(1) or m.group(2))
     return value if isinstance(value, int) else None
 
