@@ -100,10 +100,10 @@ def echoed(question: str, text: str) -> bool | None:
         if _MORE_THAN_ONCE.search(q) and (_ONCE.search(clause) or _SEVERAL_TIMES.search(clause)):
             said.add(_ONCE.search(clause) is None)
             continue
-        if pattern is not None and q.split()[0] in _DONE_ASKED and _DONE_ALREADY.search(clause):
-            if not _ANY_NO.search(clause):
-                said.add(True)
-                continue
+        done = pattern is not None and q.split()[0] in _DONE_ASKED and _DONE_ALREADY.search(clause)
+        if done and not _ANY_NO.search(clause):
+            said.add(True)
+            continue
         if pattern is not None and (m := pattern.match(clause)) is not None:
             rest = [w for w in re.findall(r"[a-z']+", m.group("rest")) if w not in _FILLER]
             if all(w in own for w in rest):

@@ -466,7 +466,8 @@ _DECLINES = re.compile(
     r"|niente|nulla|nenhuma|nenhum|sem)(?:(?:\s+(?:\w+\s+)?|(?<='))(?:allerg|alerg|intoleran|unvertr|injur|lesion|lesao|lesoe"
     r"|blessure|verletzung|infortun|limitation|limitacion|limitaca|einschrank|problem|issue|restriction|equipment"
     r"|equipo|equipamento|ausrustung|attrezzatura|materiel)\w*)?"
-    r"|(?:none|nothing|not)(?: that)? i know of|que (?:yo )?sepa|soweit ich weiss|che io sappia|que eu saiba|que je sache"
+    r"|(?:none|nothing|not)(?: that)? i know of"
+    r"|que (?:yo )?sepa|soweit ich weiss|che io sappia|que eu saiba|que je sache"
     # nothing wrong, said of the body or the question ("all good, nothing hurts", "nothing to report")
     r"|(?:(?:all good|all fine|i'?m (?:all )?(?:good|fine))\s*,?\s*)?nothing (?:hurts|wrong|bothers me|to report))"
     r"(?:\s+(?:que (?:yo )?sepa|soweit ich weiss|che io sappia|que eu saiba|que je sache|that i know of|at all))?"
