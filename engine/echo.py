@@ -12,6 +12,10 @@ no ("nope, still crashes"). People often answer a yes/no question with its own w
   negated or not: "tried that already, didnt help", "worked!", "that fixed it", "no luck";
   "still crashes", "same problem" say the outcome was none.
 
+- at a question whether something was done ("Have you exported …?"), the thing said as already done:
+  "already downloaded everything last night", "did that already";
+- at a question asking "more than once", how many times: "twice" says yes, "only once" no.
+
 A clause that says both ("it helped a bit but it still crashes") settles nothing: asked again.
 """
 
@@ -40,9 +44,7 @@ _ANY_NO = re.compile(r"\b(?:no|not|nope|nah|never|nothing|\w+n'?t)\b")
 _CONTRACTED = {"it's": "it is", "that's": "that is", "there's": "there is", "i've": "i have", "they're": "they are"}
 _NO_OUTCOME = re.compile(
     r"\b(?:still (?:\w+ing|crash\w*|broken|the same|happen\w*|there|(?:does|do|is|won'?t|doesn'?t|isn'?t|can'?t)\b)|"
-    r"same (?:problem|issue|thing|error)|no (?:luck|change|difference|dice)|nothing changed|made no difference|"
-    # not tried at all: no outcome to tell, so it did not help ("haven't tried reinstalling yet")
-    r"(?:haven'?t|have not|havent|didn'?t|did not|didnt|never|not) (?:even |yet )?(?:tried|try|done|gotten to))"
+    r"same (?:problem|issue|thing|error)|no (?:luck|change|difference|dice)|nothing changed|made no difference)"
 )
 # a thing already done, at a question whether it was done ("already downloaded everything" at "Have you
 # exported ...?"): a yes, when nothing in the clause says no
@@ -100,7 +102,8 @@ def echoed(question: str, text: str) -> bool | None:
         if _MORE_THAN_ONCE.search(q) and (_ONCE.search(clause) or _SEVERAL_TIMES.search(clause)):
             said.add(_ONCE.search(clause) is None)
             continue
-        done = pattern is not None and q.split()[0] in _DONE_ASKED and _DONE_ALREADY.search(clause)
+        # at an outcome question, what was done says nothing of the outcome ("already reinstalled it, did not help")
+        done = not outcome and pattern is not None and q.split()[0] in _DONE_ASKED and _DONE_ALREADY.search(clause)
         if done and not _ANY_NO.search(clause):
             said.add(True)
             continue

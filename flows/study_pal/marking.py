@@ -12,6 +12,7 @@ from text_to_num import alpha2digit
 
 from engine import picked
 from engine.extract import read_yes_no
+from engine.numwords import spelled_out as in_digits
 from engine.numwords import typos_fixed
 from engine.said import says_unsure
 from flows.study_pal.course import (
@@ -26,13 +27,18 @@ _LEAD_IN = re.compile(
     r"^(?:i think |i guess |i'?d say |maybe |probably |it'?s |it is |the answer is |answer:? |is it |"
     r"is the answer |so )*(?:(?:[a-z]'*(?:\([a-z]\))?|dy/dx|d/dx\([^)]*\))\s*=\s*)?"
 )
+# and after it ("4x^3 i think", "7 right?")
+_HEDGE_AFTER = re.compile(
+    r"[\s,]+(?:i think|i guess|i believe|maybe|probably|right|no\?|creo|je pense|je crois|glaube ich|denke ich|penso"
+    r"|credo|acho)\W*$"
+)
 _NUMBER = re.compile(r"^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:/[-+]?(?:\d+(?:\.\d*)?|\.\d+))?$")
 
 
 def normalize(text: str) -> str:
     """Lower case, no whitespace, `**`/superscripts as `^`, no `*` or `·`, no closing punctuation."""
     t = text.strip().lower().translate(_SYMBOLS)
-    t = _LEAD_IN.sub("", t)
+    t = _HEDGE_AFTER.sub("", _LEAD_IN.sub("", t))
     t = t.replace("**", "^")
     t = re.sub(r"[\s*·]", "", t)
     return t.strip("\"'`").rstrip(".!?").strip("\"'`")
@@ -126,9 +132,39 @@ def check_answer(exercise: Exercise, text: str) -> bool:
     a yes/no answer is read by the one yes/no reader ("Yes, it must").
     """
     if exercise.options is not None:
-        return _option_letter(text, exercise.options) == exercise.answer
+        options = exercise.options
+        key = next((k for c in answer_parts(text) if (k := _option_letter(c, options)) is not None), None)
+        return key == exercise.answer
+    return any(_right(exercise, part) for part in answer_parts(text))
+
+
+# what a student says after the answer to give its reason: "5 because the 2 disappears", "6x + 2 since 3*2=6"
+_REASON = re.compile(
+    r"\s+(?:because|since|cause|cuz|bc|porque|pues|ya que|parce que|car|puisque|weil|denn|perché|perche|poiché"
+    r"|visto che|pois|já que)\s+",
+    re.I,
+)
+_CLAUSE_MARK = re.compile(r"[,;!?]+|\.\s+|\s[-–—]\s")
+
+
+def answer_parts(text: str) -> list[str]:
+    """The reply, then its answer without the reason after it ("5 because the 2 disappears": "5"), then
+    its first clause when no later one holds math ("4?? not sure", "la c, los límites laterales son
+    distintos"): a correction after it ("4, no wait 5") holds math, so it is never cut off."""
+    out = [text]
+    head = _REASON.split(text, maxsplit=1)[0].strip()
+    if head and head != text.strip():
+        out.append(head)
+    parts = [p.strip() for p in _CLAUSE_MARK.split(head) if p.strip()]
+    if len(parts) > 1 and not any(has_math(spelled_out(in_digits(p))) for p in parts[1:]):
+        out.append(parts[0])
+    return out
+
+
+def _right(exercise: Exercise, text: str) -> bool:
     given = readings(text)
-    for form in (spelled_out(text),):
+    # number words in six languages ("siete", "sieben"), then the English ones this module reads
+    for form in dict.fromkeys((spelled_out(text), spelled_out(in_digits(text)))):
         given += [r for r in readings(form) if r not in given]
         lone = lone_number(form)
         if lone is not None:
