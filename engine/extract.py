@@ -64,6 +64,9 @@ class Parser:
             cued = in_english_cues(glossed)
             if cued not in (text, glossed):
                 readings.append(cued)
+            # last, the time words typed a letter off written right ("mon wendsday fri", "evnings")
+            if (right := gloss.respelled(glossed)) != glossed:
+                readings.append(right)
         refused = value
         for reading in readings:
             again = self.rule(reading)

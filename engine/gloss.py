@@ -15,6 +15,7 @@ abbreviation that is also an English word ("mar", "sat", "do") is left out.
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Callable
 from functools import lru_cache
@@ -122,6 +123,33 @@ def in_english(text: str) -> str:
     for frame, said in frames:
         text = replace_folded(text, frame, _framed(said))
     return replace_folded(text, pattern, lambda m, typed: english[m.group()])
+
+
+# the answer words of time every flow's readers know, in English: a word typed one or two letters off
+# one of them ("wendsday", "evnings", "tommorow") is that word
+_TIME_WORDS = (
+    *_ENGLISH_DAYS,
+    *(d + "s" for d in _ENGLISH_DAYS),
+    "weekday", "weekdays", "weekend", "weekends", "morning", "mornings", "afternoon", "afternoons",
+    "evening", "evenings", "tonight", "tomorrow", "today", "midday", "lunchtime",
+)  # fmt: skip
+_CLOSE = 0.8
+_TYPO_WORD = re.compile(r"[^\W\d_]{5,}")
+
+
+@lru_cache(maxsize=4096)
+def _respelled_word(word: str) -> str | None:
+    folded = word.lower()
+    if folded in _TIME_WORDS or zipf_frequency(folded, "en", wordlist="small") >= _COMMON_ENGLISH:
+        return None  # spelt right, or an English word of its own ("tuesday", "mourning" is no typo here)
+    close = difflib.get_close_matches(folded, _TIME_WORDS, n=1, cutoff=_CLOSE)
+    return close[0] if close else None
+
+
+def respelled(text: str) -> str:
+    """`text` with the time words typed a letter or two wrong written right ("mon wendsday fri" ->
+    "mon wednesday fri", "evnings" -> "evenings"); every other word as typed."""
+    return _TYPO_WORD.sub(lambda m: _respelled_word(m.group()) or m.group(), text)
 
 
 def warm_up() -> None:
