@@ -33,6 +33,7 @@ from flows.support.products import without_names
 from flows.support.questions import (
     Answer,
     ClarificationSlots,
+    asks_when,
     choice_words,
     current,
     in_asked_units,
@@ -126,6 +127,8 @@ def read_answer(q: Question, text: str, questions: Sequence[Question] = ()) -> A
         return int(value) if value.is_integer() else value
     if q.type == "text" and q.cues:
         return named(q, text)
+    if asks_when(q):
+        return _when(q, text)
     if q.type == "yes_no":
         return _yes_or_no(q, text)
     return None
@@ -170,6 +173,26 @@ def _yes_or_no(q: Question, text: str) -> bool | None:
                 said.add(answer)
                 break
     return said.pop() if len(said) == 1 else None
+
+
+# a time said of when something happened: "this morning", "yesterday", "3 days ago", "last week", "on monday"
+_TIME_SAID = re.compile(
+    r"\b(?:today|tonight|yesterday|this (?:morning|afternoon|evening|week|month)|last (?:night|week|month|\w+day)"
+    r"|(?:\d+|an?|one|two|three|few|a few|couple of) (?:minutes?|hours?|days?|weeks?|months?) ago|on \w+day"
+    r"|since (?:yesterday|last \w+|\w+day|\d+))\b"
+)
+
+
+def _when(q: Question, text: str) -> str | None:
+    """At a question asking when ("When did you first notice the suspicious activity?"), a clause that
+    says it with the question's own verb and a time ("noticed it this morning"), as the user said it."""
+    stems = _question_words(q.model_dump_json())
+    for clause in clauses(text):
+        t = fold(clause.text)
+        said = any(len(w) >= 5 and w[:6] in stems for w in re.findall(r"[a-z']+", t))
+        if said and _TIME_SAID.search(t):
+            return clause.text.strip(" .!?")
+    return None
 
 
 def _word_at(words: list[re.Match[str]], at: int) -> int:

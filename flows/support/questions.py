@@ -99,6 +99,11 @@ def not_a_choice(q: Question, value: str | None) -> str | None:
     return f"{value!r} is not one of: {', '.join(q.choices)}"
 
 
+def asks_when(q: Question) -> bool:
+    """A text question asking when something happened: a clause with its verb and a time answers it ahead."""
+    return q.type == "text" and q.text.lower().startswith("when ")
+
+
 def fits(q: Question, value: Answer) -> str | None:
     """Why `value` cannot answer `q` said out of turn (its type, bounds or choices), or None."""
     if q.type == "choice":
@@ -107,7 +112,7 @@ def fits(q: Question, value: Answer) -> str | None:
         if isinstance(value, bool) or not isinstance(value, int | float):
             return f"{value!r} is not a number"
         return out_of_bounds(q, value)
-    if q.type == "text" and q.cues:
+    if q.type == "text" and (q.cues or asks_when(q)):
         return None if isinstance(value, str) and value.strip() else f"{value!r} is no text"
     if q.type == "yes_no":
         return None if isinstance(value, bool) else f"{value!r} is no yes or no"
