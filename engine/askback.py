@@ -301,7 +301,7 @@ def question_back(text: str, reads: Reads, *, free_text: bool, question: str = "
         if free_text:
             if p.role == "statement" or p.role == "proposal":
                 return None
-            if not table.itself.fullmatch(p.folded) and not _on_its_words(p, question):
+            if not table.itself.fullmatch(p.folded) and not _on_its_words(p, question) and not _guess(found, p):
                 return None
             continue
         if p.role == "open":
@@ -314,6 +314,21 @@ def question_back(text: str, reads: Reads, *, free_text: bool, question: str = "
     said = helped + asking if helped and asking and helped[0].start < asking[0].start else asking + helped
     words = text[said[0].start : said[-1].end]
     return QuestionBack(about=_about(" ".join(p.folded for p in asking)), words=words, help=bool(helped))
+
+
+# a guess at what the question meant, after asking what it meant: "what do you mean, like which screen?"
+_GUESSING = re.compile(r"^(?:like|you mean|do you mean|as in|so like|tipo|genre|also|cioè|ou seja|o sea)\b")
+
+
+def _guess(found: list[Part], p: Part) -> bool:
+    """Whether `p` is a question guessing at what the question before it asked about the open one means."""
+    before = [q for q in found if q.end <= p.start and q.role != "filler"]
+    return (
+        p.role == "question"
+        and _GUESSING.match(p.folded) is not None
+        and bool(before)
+        and _table().itself.fullmatch(before[-1].folded) is not None
+    )
 
 
 def _on_its_words(p: Part, question: str) -> bool:

@@ -183,13 +183,16 @@ def language_name(code: str) -> str:
     return _table().display.get(code, code)
 
 
+_NEXT_WORD = re.compile(r"\s++([a-z]+)")
+
+
 def find_languages(text: str) -> list[str]:
     """Codes of every language named in `text` (by English or native name), in order, once each."""
     table = _table()
     found: list[str] = []
     folded = fold(text)
     for m in table.pattern.finditer(folded):
-        after = re.match(r"\s+([a-z]+)", folded[m.end() :])
+        after = _NEXT_WORD.match(folded, m.end())
         if after and after.group(1) in table.nationalities:
             continue  # "latin american", "spanish, latin american if that matters": a people, not a language
         code = table.aliases[m.group()]

@@ -29,8 +29,8 @@ _LEAD_IN = re.compile(
 )
 # and after it ("4x^3 i think", "7 right?")
 _HEDGE_AFTER = re.compile(
-    r"[\s,]+(?:i think|i guess|i believe|maybe|probably|right|no\?|creo|je pense|je crois|glaube ich|denke ich|penso"
-    r"|credo|acho)\W*$"
+    r"(?<![\s,])[\s,]++(?:i think|i guess|i believe|maybe|probably|right|no\?|creo|je pense|je crois|glaube ich"
+    r"|denke ich|penso|credo|acho)\W*+$"
 )
 _NUMBER = re.compile(r"^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:/[-+]?(?:\d+(?:\.\d*)?|\.\d+))?$")
 
@@ -140,8 +140,8 @@ def check_answer(exercise: Exercise, text: str) -> bool:
 
 # what a student says after the answer to give its reason: "5 because the 2 disappears", "6x + 2 since 3*2=6"
 _REASON = re.compile(
-    r"\s+(?:because|since|cause|cuz|bc|porque|pues|ya que|parce que|car|puisque|weil|denn|perché|perche|poiché"
-    r"|visto che|pois|já que)\s+",
+    r"(?<!\s)\s++(?:because|since|cause|cuz|bc|porque|pues|ya que|parce que|car|puisque|weil|denn|perché|perche|poiché"
+    r"|visto che|pois|já que)\s++",
     re.I,
 )
 _CLAUSE_MARK = re.compile(r"[,;!?]+|\.\s+|\s[-–—]\s")
