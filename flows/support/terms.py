@@ -34,6 +34,7 @@ MAX_GAP = 3
 _BREAKS = frozenset(".,;!?")
 _TOKEN = re.compile(r"\w+|[.,;!?]")
 _WORD = re.compile(r"[a-z0-9]+")
+_NOT_JOINED = re.compile(r"(?<=[a-z]n)['’]t\b")
 # A time of day ("3am", "9:30 pm", "21:00") is a time: numbers are not ranked (flows/support/kb.py),
 # but "the reminder fired at 3am instead of 9am" is about when something happened.
 _CLOCK = re.compile(
@@ -168,7 +169,9 @@ def read_phrases(text: str, table: PhraseTable = PHRASES, fix: Fix | None = None
     """The lower-cased words of `text`, each phrase of `table` replaced by the word it means;
     `fix` (flows/support/spelling.py) reads each word first, so a misspelt phrase still reads."""
     # accents folded: the phrases are ASCII, and "spät", "notificación" are their "spat", "notificacion"
-    tokens = _TOKEN.findall(_CLOCK.sub(f" {CLOCK_WORD} ", _unaccented(text.casefold())))
+    said = _NOT_JOINED.sub("nt", _CLOCK.sub(f" {CLOCK_WORD} ", _unaccented(text.casefold())))
+    # "isn't", "doesn't" are the phrases' "isnt", "doesnt" (split at the apostrophe, no phrase read them)
+    tokens = _TOKEN.findall(said)
     if fix is not None:
         tokens = [fix(t) for t in tokens]
     out: list[str | None] = list(tokens)
