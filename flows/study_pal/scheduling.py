@@ -34,6 +34,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from engine import Ask, Correctable, Final, Flow, RecordDraft, Slots, Step, StepContext, T
 from engine.extract import Invalid, Parser
+from engine.gloss import respelled
 from engine.models import JsonObject
 from flows.study_pal import timewindow
 from flows.study_pal.course import course_path, get_course
@@ -118,8 +119,10 @@ def read(ctx: Ctx) -> None:
         s.revised, s.window = memo.window, s.window or memo.window
         s.subjects = []  # the subjects an edit names are the ones it adds or takes out, not the plan's
         return
-    found = revise_window(ctx.text, at, memo.window) if memo else read_window(ctx.text, at)
-    if isinstance(found, Window) and memo is None and not s.again and timewindow.names_no_time(ctx.text, at):
+    # the request as said, its time words typed a letter off written right ("saterday", "evning")
+    said = respelled(ctx.text)
+    found = revise_window(said, at, memo.window) if memo else read_window(said, at)
+    if isinstance(found, Window) and memo is None and not s.again and timewindow.names_no_time(said, at):
         s.day = found.day  # a day alone: its hours are asked, not taken from the default
     elif isinstance(found, Window):
         s.window = found
@@ -131,7 +134,7 @@ def read(ctx: Ctx) -> None:
         s.ask = True  # "help me make a study plan": when is asked, not guessed
     if memo is not None:
         s.revised = memo.window
-    s.subjects = read_subjects(ctx.text, course)
+    s.subjects = read_subjects(said, course)
     s.subject = ", ".join(s.subjects) or None
 
 
@@ -143,7 +146,7 @@ def plan(ctx: Ctx) -> None:
     course = get_course(course_path(ctx.resources))
     if not s.subjects and not s.revise and not s.again:
         # the subjects said beside the time ("saturday 10-12, limits first then derivatives")
-        s.subjects = read_subjects(ctx.text, course)
+        s.subjects = read_subjects(respelled(ctx.text), course)
         s.subject = ", ".join(s.subjects) or None
     memo = ctx.shared(StudyMemory).last_plan if s.revise or s.again else None
     weak = ctx.shared(StudyMemory).analysis
