@@ -311,16 +311,23 @@ def question_back(text: str, reads: Reads, *, free_text: bool, question: str = "
         value = reads(typed)
         if _answers(value, typed, echo_counts=p.role in ("statement", "proposal")):
             return None
+        # a guess is a few words of an answer, never a question of its own ("is spelling important?")
+        guess = p.role == "question" and getattr(reads, "guesses", False) and _GUESS.fullmatch(p.folded) is not None
+        if guess and value is not None and not isinstance(value, Invalid):
+            return None  # "children?" at a quiz question: a guess, graded like any answer
     said = helped + asking if helped and asking and helped[0].start < asking[0].start else asking + helped
     words = text[said[0].start : said[-1].end]
     return QuestionBack(about=_about(" ".join(p.folded for p in asking)), words=words, help=bool(helped))
 
 
+_GUESS = re.compile(
+    r"(?!(?:is|are|do|does|did|can|could|should|will|would|what|why|how|which|who|where|when)\b)\S+(?:\s+\S+){0,2}"
+)
 # a guess at what the question meant, after asking what it meant: "what do you mean, like which screen?"
 _GUESSING = re.compile(r"^(?:like|you mean|do you mean|as in|so like|tipo|genre|also|cioè|ou seja|o sea)\b")
 
 
-def _guess(found: list[Part], p: Part) -> bool:
+def _guess(found: Sequence[Part], p: Part) -> bool:
     """Whether `p` is a question guessing at what the question before it asked about the open one means."""
     before = [q for q in found if q.end <= p.start and q.role != "filler"]
     return (

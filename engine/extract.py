@@ -44,6 +44,8 @@ class Parser:
     llm_hint: str = ""
     # takes any text as its answer (free text): a message that filled other slots is not its answer
     greedy: bool = False
+    # a quiz: an answer said as a question ("children?", "b?") is a guess at it, not a question back
+    guesses: bool = False
 
     def __call__(self, text: str) -> object:
         value = self.rule(text)

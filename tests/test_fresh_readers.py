@@ -248,3 +248,11 @@ def test_a_guess_after_asking_what_the_question_means_asks_back() -> None:
     assert asked is not None
     assert question_back("like which screen?", free, free_text=True) is None
     assert not isinstance(free("like which screen?"), Invalid)
+
+
+def test_a_guess_at_a_quiz_question_is_an_answer() -> None:
+    quiz = Parser(lambda text: text.strip(" ?"), "your answer", guesses=True)
+    assert question_back("children?", quiz, free_text=False) is None
+    assert question_back("is spelling important?", quiz, free_text=False) is not None
+    plain = Parser(lambda text: text.strip(" ?"), "your answer")
+    assert question_back("children?", plain, free_text=False) is not None  # elsewhere a copied word asks

@@ -181,7 +181,7 @@ def answer_parser(q: Question | None) -> Parser:
                 return "?"
             return found if found is not None else Invalid(f"Please answer with one letter: {letters}.")
 
-        return Parser(choice_rule, f"one of the letters {letters}")
+        return Parser(choice_rule, f"one of the letters {letters}", guesses=True)
 
     def open_rule(text: str) -> object:
         t = text.strip()
@@ -189,7 +189,7 @@ def answer_parser(q: Question | None) -> Parser:
             return "?"  # wrong, and no LLM is asked to grade it (unless "pass" is the very answer)
         return t if t else Invalid("Please type your answer (or say “I don't know”).")
 
-    return Parser(open_rule, "your answer in a few words")
+    return Parser(open_rule, "your answer in a few words", guesses=True)
 
 
 def answers_it(q: Question, text: str) -> bool:
