@@ -276,6 +276,7 @@ _PUT_OFF = re.compile(r"\b(?:another (?:day|time)|some other time|(?:maybe |perh
 # a "no" or "not" that agrees
 _AGREEING_NO = re.compile(r"\b(?:no problem|no worries|no doubt|why not|y not)\b")
 _SAYS_NO = re.compile(r"\b(?:no|nope|nah|not)\b")
+_THINKING = re.compile(r"^(?:(?:h+m+|u+m+|u+h+|e+r+m*|well|oh|ah|hm+)\s++)+(?=\w)")
 # the emoji that say yes or no when nothing else in the message does
 _THUMBS_UP = frozenset("👍👌✅✔🆗")
 _THUMBS = re.compile("[👍👌✅✔🆗👎❌]")
@@ -295,6 +296,8 @@ def _yes_no(text: str) -> bool | None:
     if not t and (thumbs := _THUMBS.findall(text)) and len(set(thumbs)) == 1:
         return thumbs[0] in _THUMBS_UP  # "👍" alone (beside other emoji) agrees, "👎" refuses
     t = _DRAWN_OUT.sub(lambda m: re.sub(r"(\w)\1+", r"\1", m.group(0)), t)
+    # a sound of thinking before it says nothing: "hmm not really", "well yes", "uh no"
+    t = _THINKING.sub("", t)
     if _NO_WORD.search(t) and _PUT_OFF.search(t):
         return False
     if not t or _UNCLEAR.search(t):

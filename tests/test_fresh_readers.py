@@ -256,3 +256,11 @@ def test_a_guess_at_a_quiz_question_is_an_answer() -> None:
     assert question_back("is spelling important?", quiz, free_text=False) is not None
     plain = Parser(lambda text: text.strip(" ?"), "your answer")
     assert question_back("children?", plain, free_text=False) is not None  # elsewhere a copied word asks
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [("hmm not really, i think i get limits", False), ("well yes", True), ("uh no", False), ("hmm", None)],
+)
+def test_a_sound_of_thinking_before_a_yes_or_no(text: str, said: bool | None) -> None:
+    assert read_yes_no(text) is said

@@ -117,7 +117,10 @@ _KNOWS = re.compile(
     r"\balready (?:know|did|done|covered|learned|learnt|studied|had)\b|\bi'?m (?:fine|good|ok|okay|solid|comfortable) "
     r"(?:with|at|on)\b|\bi'?m familiar with\b|\bknow (?:it|that|them|this|those) already\b|\bi (?:did|had) (?:it|that|"
     r"them)\b|\bi (?:already )?(?:did|took|covered|finished)\b|\bi (?:know|knew) (?:it|that|them|those) "
-    r"(?:already|well)\b|\b(?:know|knew|did|done|covered|learned|learnt) (?:it |that |them )?already\b",
+    r"(?:already|well)\b|\b(?:know|knew|did|done|covered|learned|learnt) (?:it |that |them )?already\b"
+    # understanding said plainly: "i get it", "i understand those", "i've got it down"
+    r"|\bi (?:already |kinda |pretty much )?(?:get|understand) (?:it|that|them|those)\b(?!\?)"
+    r"|\bi'?ve got (?:it|that) down\b",
     re.I,
 )
 _NOT_KNOW = re.compile(r"\b(?:don'?t|do not|didn'?t|never|not sure i) (?:really )?(?:know|learn|cover|do|did)\b", re.I)

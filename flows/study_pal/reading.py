@@ -63,6 +63,9 @@ def exercise_parser(s: TutoringSlots) -> Parser:
 _INSIST = re.compile(r"\b(anyway|anyways|insist|straight|directly|right away|just teach|skip (?:it|that))\b", re.I)
 
 
+_UNDERSTAND = re.compile(r"\bi (?:already |kinda |pretty much )?(?:get|understand)\s++(\w+)", re.I)
+
+
 def offer_parser(s: TutoringSlots) -> Parser:
     """yes -> teach the prerequisite first; no / "X anyway" -> teach what was asked."""
     course = course_of(s)
@@ -70,6 +73,8 @@ def offer_parser(s: TutoringSlots) -> Parser:
     def rule(text: str) -> object:
         if _INSIST.search(text) or says_known(text):  # "I already know limits": straight on
             return False
+        if (m := _UNDERSTAND.search(text)) and course.find(m.group(1)) == s.offer:
+            return False  # "hmm not really, i think i get limits": the prerequisite is understood
         named = course.find(text)
         if named is not None and named == s.offer:
             return True
