@@ -92,8 +92,11 @@ _APPROVE = re.compile(
     r"|all good|all correct|perfect|correct|that'?s (?:right|correct|it|all)|save it|go ahead|confirm(?:ed)?|lgtm"
     r"|c'est (?:bon|parfait)|parfait|passt|alles (?:gut|richtig)|perfecto|todo bien|perfetto|va bene|tudo certo)\b"
 )
+# a change that says it adds ("add saturday", "also sunday"), to a list that is otherwise replaced
+_ADDING = re.compile(r"^(?:(?:please|pls|and|oh)\s++)*+(?:add|plus|also)\b")
 _PARTS = re.compile(
-    r"[;.!?\n]+|,\s*+|(?<!\s)\s++but\s+|(?<!\s)\s++(?:and|also|plus)\s++(?=(?:my|the|i|i'm|im|i've|change|switch|make|set)\b)",
+    r"[;.!?\n]+|,\s*+|(?<!\s)\s++but\s+|(?<!\s)\s++(?:and|also|plus)\s++"
+    r"(?=(?:my|the|i|i'm|im|i've|change|switch|make|set|add|remove|drop|take|put|move|swap|replace)\b)",
     re.IGNORECASE,
 )
 
@@ -191,8 +194,8 @@ def _value(f: Amendable[S], slots: S, part: str) -> object:
             if not gone:
                 return Invalid(f"I have no {', '.join(map(str, found))} in your {f.label or f.slot} to remove.")
             return [x for x in have if x not in gone]
-        if _ONLY.search(t) or not f.adds:
-            return found
+        if _ONLY.search(t) or (not f.adds and not _ADDING.match(t)):
+            return found  # a list that is replaced when changed ("tuesday and thursday"), unless added to in words
         return [*have, *(x for x in found if x not in have)]
     if isinstance(found, Empty):
         return None

@@ -264,3 +264,14 @@ def test_a_guess_at_a_quiz_question_is_an_answer() -> None:
 )
 def test_a_sound_of_thinking_before_a_yes_or_no(text: str, said: bool | None) -> None:
     assert read_yes_no(text) is said
+
+
+def test_two_changes_at_the_review_one_adding_to_a_list_that_is_otherwise_replaced() -> None:
+    from engine.amend import read_changes
+    from flows.fitness.changes import PROFILE
+
+    slots = FitnessSlots(days_per_week=4, preferred_days=["Mon", "Tue", "Thu", "Fri"])
+    changes = read_changes(PROFILE, "make it 5 days and add saturday", slots)
+    assert changes.values == {"days_per_week": 5, "preferred_days": ["Mon", "Tue", "Thu", "Fri", "Sat"]}
+    moved = read_changes(PROFILE, "move me to tuesday and thursday", slots)
+    assert moved.values == {"preferred_days": ["Tue", "Thu"]}
