@@ -275,3 +275,21 @@ def test_two_changes_at_the_review_one_adding_to_a_list_that_is_otherwise_replac
     assert changes.values == {"days_per_week": 5, "preferred_days": ["Mon", "Tue", "Thu", "Fri", "Sat"]}
     moved = read_changes(PROFILE, "move me to tuesday and thursday", slots)
     assert moved.values == {"preferred_days": ["Tue", "Thu"]}
+
+
+@pytest.mark.parametrize(
+    ("text", "now", "target"),
+    [
+        ("want to lose about 10 kg, currently 95", 95.0, 85.0),
+        ("i weigh 90kg and want to lose 10", 90.0, 80.0),
+        ("gain 5 kg, currently 60 kg", 60.0, 65.0),
+        ("i lost 10 kg already, now 85 kg", 85.0, None),  # what was lost is no change still to make
+        ("34, 92 kg, lose 5", None, None),
+    ],
+)
+def test_a_weight_to_lose_from_the_weight_now(text: str, now: float | None, target: float | None) -> None:
+    from flows.fitness.weights import weigh
+
+    found = weigh(text)
+    assert (found.current.kg if found.current else None) == now
+    assert (found.target.kg if found.target else None) == target

@@ -63,6 +63,8 @@ def _age(t: str, m: re.Match[str]) -> bool:
     return _AGE.search(("x" if lo else "") + t[lo : m.start()]) is not None
 
 
+# a change still to make, and which way: the weight to reach is the current one moved by it
+_TOWARDS = {"lose": -1, "drop": -1, "shed": -1, "gain": 1, "put on": 1}
 _RELATIVE_MARK = re.compile(r"\b(lose|drop|shed|gain|put on|lost|gained)(?: (?:about|around|roughly|another))?\s*$")
 
 
@@ -149,9 +151,10 @@ def weigh(text: str, known_unit: str | None = None) -> Weights:
     prev_end = 0
     for i, (m, unit) in enumerate(raw):
         borrowed = unit or _nearest_unit(raw, i)
-        if unit is None and not _near(float(m.group(1).replace(",", ".")), raw, i):
-            continue  # "34, 92 kg": a bare number far off the weight beside it is no weight (an age)
         before = t[prev_end : m.start()]
+        marked = _CURRENT_MARK.search(before) is not None or _RELATIVE_MARK.search(before) is not None
+        if unit is None and not marked and not _near(float(m.group(1).replace(",", ".")), raw, i):
+            continue  # "34, 92 kg": a bare number far off the weight beside it is no weight (an age)
         prev_end = m.end()
         role: Role = "unmarked"
         if r := _RELATIVE_MARK.search(before):
@@ -173,6 +176,24 @@ def weigh(text: str, known_unit: str | None = None) -> Weights:
             mentions[mentions.index(b)] = Weight(b.kg, other[a.role], b.written, b.unit)
         elif b.role in other and a.role == "unmarked":
             mentions[mentions.index(a)] = Weight(a.kg, other[b.role], a.written, a.unit)
+    current, change = [w for w in mentions if w.role == "current"], [w for w in mentions if w.role == "relative"]
+    if (
+        relative in _TOWARDS
+        and len(current) == 1
+        and len(change) == 1
+        and not any(w.role == "target" for w in mentions)
+    ):
+        # "want to lose about 10 kg, currently 95": the weight to reach is the one now less (or more) the change
+        now, by = current[0], change[0]
+        kg = round(now.kg - by.kg if _TOWARDS[relative] < 0 else now.kg + by.kg, 1)
+        amount = float(now.written.split()[0].rstrip("kglbst")) if now.written[:1].isdigit() else None
+        step = float(by.written.split()[0].rstrip("kglbst")) if by.written[:1].isdigit() else None
+        shown = (
+            f"{amount + _TOWARDS[relative] * step:g} {now.unit}"
+            if amount is not None and step is not None
+            else f"{kg:g} kg"
+        )
+        mentions.append(Weight(kg=kg, role="target", written=shown, unit=now.unit))
     return Weights(mentions=mentions, relative_verb=relative)
 
 
