@@ -21,7 +21,7 @@ from flows.fitness.food import parse_allergies
 from flows.fitness.limits import limitation_cued
 from flows.fitness.onboarding import fitness_onboarding
 from flows.fitness.profile import FitnessSlots
-from flows.language_buddy.languages import find_languages, native_in
+from flows.language_buddy.languages import find_languages
 from flows.language_buddy.names import name_in
 from flows.language_buddy.timezones import parse_timezone
 from flows.shared.feedback_answers import rating_change
@@ -168,15 +168,6 @@ def test_call_me_in_five_languages() -> None:
 
 
 # -- language-buddy ----------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("text", "native"),
-    [("je suis française", "fr"), ("I am French", "fr"), ("soy española", "es"), ("I'm Sam", None), ("i'm fine", None)],
-)
-def test_a_nationality_names_the_native_language_loosely(text: str, native: str | None) -> None:
-    assert native_in(text, weak=True) == native
-    assert native_in(text, weak=False) is None  # never overrules a native language already given
 
 
 def test_a_language_word_before_a_people_names_no_language() -> None:

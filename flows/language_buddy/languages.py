@@ -340,24 +340,7 @@ def native_in(text: str, *, weak: bool) -> str | None:
         return found
     if m := loose.search(fold(text)):
         return language_aliases()[next(g for g in m.groups() if g)]
-    if said := _nationality(text):
-        return said  # as loose: "I'm French" fills an empty slot, never overrules one
     return _first_language(weak_cue, text) or _misspelt_native(text)
-
-
-# "I'm French", "je suis française" (read "I'm française"), "soy española": a clause saying what one is, by
-# the word for its language, feminine forms too
-_I_AM = re.compile(r"(?:^|[,;.!?]\s*|\band\s+)(?:i'?m|i am)\s+([^\W\d_]{4,})\s*(?=$|[,;.!?]|\band\b)")
-
-
-def _nationality(text: str) -> str | None:
-    aliases = language_aliases()
-    for m in _I_AM.finditer(fold(in_english_cues(text))):
-        word = m.group(1)
-        for form in (word, word[:-1] if word[-1] in "ae" else word):
-            if form in aliases and form not in _table().no_language:
-                return aliases[form]
-    return None
 
 
 # "native portugese", "my mother tongue is germn": a word right after a native cue
