@@ -284,3 +284,10 @@ def test_a_weight_to_lose_from_the_weight_now(text: str, now: float | None, targ
     found = weigh(text)
     assert (found.current.kg if found.current else None) == now
     assert (found.target.kg if found.target else None) == target
+
+
+def test_a_plan_asked_with_do_and_a_topic_is_a_plan() -> None:
+    """Through the engine: the plan is made for the topic, no lesson on it is started."""
+    engine = Engine(MemoryStore(), None, clock=lambda: datetime(2026, 11, 26, 10, tzinfo=UTC))
+    result = engine.turn("study-pal", "u", "can we do a plan for fri, like 3-5ish? focus on integrals pls")
+    assert result.flow == "main" and "Your study plan" in result.reply and "Integration" in result.reply

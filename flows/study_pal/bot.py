@@ -72,7 +72,8 @@ SCHEDULING = Intent(
         r"\bschedul\w*",
         r"\bstudy plan\b",
         r"\bplan (?:my|a|the|some|out)\b",
-        r"\b(?:make|create|build|set up|need|want)\s+(?:me\s+)?(?:a|another|a new|new|my)\s+(?:study\s+)?plan\b",
+        r"\b(?:make|create|build|set up|need|want|do|get|put together|draw up)\s+(?:me\s+)?"
+        r"(?:a|another|a new|new|my)\s+(?:study\s+)?plan\b",
         r"\bcalendar\b",
         r"\btimetable\b",
         r"\bwhen should i (?:study|learn|revise|practi[cs]e)\b",
