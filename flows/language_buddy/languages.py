@@ -183,7 +183,7 @@ def language_name(code: str) -> str:
     return _table().display.get(code, code)
 
 
-_NEXT_WORD = re.compile(r"\s++([a-z]+)")
+_NEXT_WORD = re.compile(r"(?<!\s)\s++([a-z]+)")
 
 
 def find_languages(text: str) -> list[str]:
