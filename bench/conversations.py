@@ -214,7 +214,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     # the test split's failures stay unseen: only dev's are listed
     ap.add_argument("--misses", choices=["dev"], help="also list the failing turns of the dev split")
     ap.add_argument(
-        "--corpus", choices=sorted(CORPORA), default="conversations", help="which corpus to run (default: conversations)"
+        "--corpus",
+        choices=sorted(CORPORA),
+        default="conversations",
+        help="which corpus to run (default: conversations)",
     )
     args = ap.parse_args(argv)
     try:
