@@ -29,6 +29,9 @@ MON, TUE, WED, THU, FRI, SAT, SUN = range(7)
         ("weekdays except friday 6-8", {MON, TUE, WED, THU}),
         ("every day but not sunday", {MON, TUE, WED, THU, FRI, SAT}),
         ("daily 7-8am", set(range(7))),
+        # what a set leaves may be one day, and one weekday said to recur is that day
+        ("weekends 9-11 but not sunday", {SAT}),
+        ("every monday 5-7", {MON}),
         # one day, or a choice of days, is one plan (days.py picks the day)
         ("on friday 4-6", set()),
         ("this weekend 10-12", set()),
