@@ -2,6 +2,7 @@
 
     python bench/conversations.py                 # totals per split and bot
     python bench/conversations.py --misses dev    # and every failing turn of the dev split
+    python bench/conversations.py --corpus held   # the held-out set for one-bot readers (tests/corpora/held/)
 
 Every script of both splits runs offline (rules backend) through the replay runner, each on a
 fresh SQLite file. A conversation passes when every expectation in it holds, the end checks
@@ -33,6 +34,8 @@ from engine.errors import ScriptError  # noqa: E402
 from engine.registry import Registry, default_registry  # noqa: E402
 
 CORPUS = ROOT / "tests" / "corpora" / "conversations"
+# the corpora this bench runs, by the name `--corpus` takes; each holds dev/ and test/ split by name
+CORPORA = {"conversations": CORPUS, "held": ROOT / "tests" / "corpora" / "held"}
 ALL = "all"
 
 
@@ -210,9 +213,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     # the test split's failures stay unseen: only dev's are listed
     ap.add_argument("--misses", choices=["dev"], help="also list the failing turns of the dev split")
+    ap.add_argument(
+        "--corpus",
+        choices=sorted(CORPORA),
+        default="conversations",
+        help="which corpus to run (default: conversations)",
+    )
     args = ap.parse_args(argv)
     try:
-        conversations = load_all()
+        conversations = load_all(folder=CORPORA[args.corpus])
     except CorpusError as e:
         print(e, file=sys.stderr)
         return 2

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bench.conversation_split import SPLITS, split_of
-from bench.conversations import CorpusError, Score, load, load_all, score, table, tally
+from bench.conversations import CORPORA, CorpusError, Score, load, load_all, score, table, tally
 from engine.authoring.expect import Failure
 from engine.authoring.replay import ScriptResult
 from engine.authoring.script import Script
@@ -28,6 +28,15 @@ def test_the_corpus_loads_against_the_bots() -> None:
         assert all(split_of(c.name) == split for c in mine)
     flows = {t.expect.flow for c in conversations for t in c.script.user_turns if t.expect}
     assert "feedback" in flows
+
+
+def test_the_held_out_set_loads_and_the_bench_runs_it_by_name() -> None:
+    # tests/corpora/held/: forty scripts for three bots, every one in the split its name hashes to
+    held = load_all(folder=CORPORA["held"])
+    assert len(held) == 40
+    assert {c.script.bot for c in held} == {"fitness-coach", "language-buddy", "study-pal"}
+    assert all(split_of(c.name) == c.split and c.name.startswith("held_") for c in held)
+    assert {c.name for c in held}.isdisjoint(c.name for c in load_all())
 
 
 def write(folder: Path, split: str, stem: str, text: str) -> None:

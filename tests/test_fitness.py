@@ -436,7 +436,10 @@ def test_levels_from_descriptions_without_fuzzy_guesses(text: str, level: str | 
      ("I used to play football but haven't trained in years", "beginner"), ("first time at the gym lol", "beginner"),
      ("been lifting for 5 years", None), ("i never did like running", None),
      ("nunca he hecho ejercicio la verdad", "beginner"), ("j'ai jamais fait de sport", "beginner"),
-     ("ich habe noch nie Sport gemacht", "beginner")],
+     ("ich habe noch nie Sport gemacht", "beginner"),
+     # a long time away, however it is said; a few weeks off says no level
+     ("haven't set foot in a gym for like 5 years tbh", "beginner"), ("havent been in a gym since forever", "beginner"),
+     ("haven't trained for 2 weeks", None)],
 )  # fmt: skip
 def test_a_beginner_told_by_experience_and_years_of_training_asked(text: str, level: str | None) -> None:
     assert read_level(text) == level

@@ -71,7 +71,20 @@ def test_hello_from_a_new_user_starts_onboarding(engine: Engine) -> None:
 
 
 def test_whatever_a_new_user_says_first_starts_onboarding(engine: Engine) -> None:
+    r = talk(engine, "I want to learn Spanish")
+    assert (r.flow, r.state) == ("onboarding", "ask_name")
+
+
+def test_feedback_asked_for_first_comes_first_and_onboarding_after(engine: Engine) -> None:
+    # the onboarding lets feedback interrupt its questions: asked for before them, it is not lost to
+    # the first one (it was: "What's your name?", and the request gone); no main conversation before
+    # the profile either way
     r = talk(engine, "I want to give feedback")
+    assert (r.flow, r.state) == ("feedback", "rating")
+    for text in ("4", "the voice is too fast", "usability"):
+        r = talk(engine, text)
+    assert r.flow == "main" and "saved your feedback" in r.reply
+    r = talk(engine, "ok")
     assert (r.flow, r.state) == ("onboarding", "ask_name")
 
 

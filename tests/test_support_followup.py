@@ -23,7 +23,15 @@ def chat() -> Iterator[Dialogue]:
         talk.close()
 
 
-@pytest.mark.parametrize("text", ["still broken", "that didnt help", "nope, still not working", "no luck"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "still broken", "that didnt help", "nope, still not working", "no luck",
+        # the steps said done before, with no outcome or a bad one: still stuck (it was "doesn't cover",
+        # or another article found by the rest: "no email comes" found the change-email one)
+        "i already tried that", "did that already, no email comes", "did that, didnt help", "tried all of that",
+    ],
+)  # fmt: skip
 def test_a_no_after_an_answer_offers_a_person_who_sees_the_article(chat: Dialogue, text: str) -> None:
     chat.say(text)  # was "Our help center doesn't cover “still broken”"
     assert "Sorry that didn't solve it" in chat.reply and "doesn't cover" not in chat.reply
@@ -34,8 +42,9 @@ def test_a_no_after_an_answer_offers_a_person_who_sees_the_article(chat: Dialogu
     assert ticket["query"] == SYNC and ticket["answers"]  # the request and the answers given
 
 
-def test_a_yes_after_an_answer_is_glad_and_searches_nothing(chat: Dialogue) -> None:
-    chat.say("perfect, fixed")
+@pytest.mark.parametrize("text", ["perfect, fixed", "i already tried that and it worked", "did it, works now"])
+def test_a_yes_after_an_answer_is_glad_and_searches_nothing(chat: Dialogue, text: str) -> None:
+    chat.say(text)
     assert chat.reply.startswith("Glad that sorted it out!")
 
 

@@ -87,11 +87,19 @@ _LEVEL_TYPOS = choice({"beginner": [], "intermediate": [], "advanced": []}, cuto
 
 # A beginner told by experience, not by a level word: never having trained, or not for years
 # ("never really did before", "haven't worked out in ages"). Years of training say no level: asked.
-_WORKED_OUT = r"(?:work(?:ed)? out|trained|exercised|lifted|(?:been|gone) to (?:a|the) gym|done (?:any )?sports?)"
+_WORKED_OUT = (
+    r"(?:work(?:ed)? out|trained|exercised|lifted|(?:been|gone) to (?:a|the) gym|done (?:any )?sports?"
+    r"|(?:set foot|been) in (?:a|the) gym|stepped (?:in|into) (?:a|the) gym|done any (?:exercise|training|workouts?))"
+)
+# a long time: years (said with a number or not), ages, a long while, forever; not weeks or months
+_LONG = (
+    r"(?:(?:like |about |around |over |almost |nearly |more than |at least )?(?:\w+ )?years?"
+    r"|ages|a (?:long )?(?:time|while)|forever|decades?)"
+)
 NEW_TO_IT = re.compile(
     rf"\bnever (?:really |properly |seriously |ever )?(?:{_WORKED_OUT}|did (?:it |this |that |any |much )?before|"
     rf"done (?:it |this |that |any |much )?before)|\bfirst time (?:working out|training|exercising|at (?:a|the) gym)\b|"
-    rf"\bhaven'?t (?:really )?{_WORKED_OUT} (?:in|for) (?:years|ages|a (?:long )?(?:time|while))|"
+    rf"\b(?:haven'?t|have not|hadn'?t) (?:really |properly |even )?{_WORKED_OUT} (?:in|for|since) {_LONG}|"
     rf"\b(?:years|ages) since i (?:last )?{_WORKED_OUT}"
 )
 

@@ -140,8 +140,14 @@ def asks_about_a_topic(course: Course, text: str) -> bool:
         return True
     # in the learner's words too: "necesito ayuda con las derivadas" (engine/cues.py); a clause
     # saying a topic is known asks for none, another clause may ("let's do derivatives, limits i know")
+    # a clause that is a topic's name and a word or so ("integrals please, i know derivatives already")
     return any(
-        bool(_WANTS_HELP.search(c) or _WANTS_HELP.search(in_english_cues(c))) and not says_known(c)
+        bool(
+            _WANTS_HELP.search(c)
+            or _WANTS_HELP.search(in_english_cues(c))
+            or (len(c.split()) <= 2 and course.find(c) is not None)
+        )
+        and not says_known(c)
         for c in _CLAUSE.split(text)
         if c.strip()
     )

@@ -234,7 +234,10 @@ def change_topic(ctx: Ctx) -> str | None:
 _ANOTHER = re.compile(
     r"\b(give me another|skip(?: this| it)?|(?:another|next|different) (?:one|problem|question|exercise)|"
     r"done with (?:this|that) (?:one|problem|question|exercise)|(?:give me |on to |onto )?the next(?: one)?|"
-    r"next,? please|move on|one more|i'?ll pass|pass on (?:this|that)(?: one)?)\b|^\W*(?:next|pass)\W*$",
+    r"next,? please|move on|one more|i'?ll pass|pass on (?:this|that)(?: one)?)\b|^\W*(?:next|pass)\W*$"
+    # after an acknowledgement, a bare "next" moves on too ("got it, next", "ok cool next")
+    r"|^\W*(?:(?:ok(?:ay)?|k+|cool|got it|alright|right|fine|sure|great|nice|thanks|understood|i see)\W+)+"
+    r"(?:next|pass)\W*$",
     re.I,
 )
 

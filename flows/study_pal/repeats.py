@@ -62,22 +62,25 @@ def _named(text: str) -> frozenset[int]:
 
 
 def weekdays(text: str) -> frozenset[int]:
-    """The set of weekdays (0 = Monday) `text` says a plan repeats on; empty for one day."""
+    """The set of weekdays (0 = Monday) `text` says a plan repeats on; empty for a day named alone
+    (days.py reads it), one day when a set leaves one ("weekends but not sunday")."""
     taken_out = {_index(d) for m in _EXCEPT.finditer(text) for d in _ONE_DAY.findall(m.group(1))}
     kept = _EXCEPT.sub(" ", text)
     found: set[int] = set(_named(kept))
+    recurring = bool(found)
     for pattern, days in _SETS:
         # every day only when no narrower set is said ("saturday and sunday, every morning")
         if pattern.search(kept) and not (days is EVERY_DAY and found):
             found |= days
+            recurring = True
             # a day named beside a set joins it ("weekdays and saturday mornings")
             found |= {_index(d) for d in _ONE_DAY.findall(kept)}
-    found -= taken_out
-    return frozenset(found) if len(found) > 1 else frozenset()
+    # what is left of a set may be one day ("weekends but not sunday" is Saturday)
+    return frozenset(found - taken_out) if recurring else frozenset()
 
 
 def repeat_days(text: str, now_day: date, now_time: time, start: time) -> list[date]:
-    """The dates of the coming week the plan in `text` is for: none when it names one day."""
+    """The dates of the coming week the plan in `text` is for: none when it names a day alone."""
     days = weekdays(text)
     if not days:
         return []

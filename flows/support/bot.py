@@ -12,7 +12,7 @@ from flows.support import sections
 from flows.support.clarification import (
     clarification,
 )
-from flows.support.followup import answered, helped, take_answered
+from flows.support.followup import answered, helped, take_answered, tried_already
 from flows.support.handoff import (
     APP,
     NAMES_STAFF,
@@ -131,6 +131,8 @@ def converse(ctx: MainContext) -> None:
     # another article found is another question ("ok one more: how do i share a list", "no, and how
     # do I export?"): searched, whatever the yes or no before it
     another = found.doc_id is not None and (last is None or found.doc_id != last.doc)
+    # "did that already, no email comes": the same problem told further, not another question
+    another = another and not (outcome is False and tried_already(ctx.text))
     if outcome is False and last is not None and not another:
         ctx.context[OFFER_KEY] = last.query
         answered(ctx, last)  # kept for the yes to the person offered

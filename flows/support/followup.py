@@ -11,12 +11,14 @@ that names no outcome) is searched as always.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from pydantic import BaseModel
 
 from engine import StepContext
 from engine.echo import read_yes_no_to
+from engine.extract import fold
 
 # the question a message after an answer is read against (never said: the answer is the bot's turn)
 DID_IT_HELP = "Did that help?"
@@ -49,6 +51,30 @@ def take_answered(ctx: StepContext[Any]) -> Answered | None:
     return last
 
 
+# what the answer says to do, said to be done before: the user is still stuck unless an outcome is said
+# ("i already tried that", "did that already, no email comes", "tried all of that"; "did that, didnt help")
+_TRIED = re.compile(
+    r"\b(?:i )?(?:already (?:tried|did|done|do)(?: (?:that|it|this|those|these|them|everything|all (?:of )?\w+))?"
+    r"|(?:tried|did|done) (?:that|it|this|those|these|them|everything|all (?:of )?(?:that|this|those|them))"
+    r"(?: \w+)??(?: already)?)\b"
+)
+# an outcome said beside it ("already tried that and it worked", "did that, didnt help")
+_OUTCOME = re.compile(r"\b(?:work\w*|fix\w*|solv\w*|help\w*|sort\w*|succeed\w*|luck|same|still)\b")
+
+
+def tried_already(text: str) -> bool:
+    """Does the message say the steps were done already ("did that already, no email comes")? What
+    else it says is then the same problem, not another question."""
+    return _TRIED.search(fold(text)) is not None
+
+
 def helped(text: str) -> bool | None:
     """Whether a message after an answer says it helped (True), did not (False), or neither (None)."""
-    return read_yes_no_to(DID_IT_HELP, text)
+    t = fold(text)
+    if (m := _TRIED.search(t)) is None:
+        return read_yes_no_to(DID_IT_HELP, text)
+    # "did that" is no yes to "Did that help?": the outcome is in the rest, if anywhere
+    rest = (t[: m.start()] + " " + t[m.end() :]).strip(" ,.;:!-")
+    if not rest or _OUTCOME.search(rest) is None:
+        return False  # the steps were tried before the answer, and no outcome is said: still stuck
+    return read_yes_no_to(DID_IT_HELP, rest)

@@ -1,4 +1,5 @@
-"""A study window said with a set of days is a plan for each of them (flows/study_pal/repeats.py)."""
+"""What new study-pal users said that it misread: plans over several days, subjects said at the time
+question, moving on after an acknowledgement (flows/study_pal/repeats.py, scheduling.py, reading.py)."""
 
 from __future__ import annotations
 
@@ -29,6 +30,9 @@ MON, TUE, WED, THU, FRI, SAT, SUN = range(7)
         ("weekdays except friday 6-8", {MON, TUE, WED, THU}),
         ("every day but not sunday", {MON, TUE, WED, THU, FRI, SAT}),
         ("daily 7-8am", set(range(7))),
+        # what a set leaves may be one day, and one weekday said to recur is that day
+        ("weekends 9-11 but not sunday", {SAT}),
+        ("every monday 5-7", {MON}),
         # one day, or a choice of days, is one plan (days.py picks the day)
         ("on friday 4-6", set()),
         ("this weekend 10-12", set()),
@@ -78,3 +82,10 @@ def test_subjects_said_at_the_time_question_are_the_plans() -> None:
         d.say("chemistry and bio, tomorrow 4-6")
         assert "Noted (subjects: Chemistry, Biology)." in d.reply
         assert [s["topic"] for s in d.records("study_plan")[0]["sessions"]] == ["Chemistry"] * 2 + ["Biology"] * 2
+
+
+@pytest.mark.parametrize("text", ["got it, next", "ok cool next", "understood. next"])
+def test_a_bare_next_after_an_acknowledgement_moves_on_without_grading(text: str) -> None:
+    with pinned_clock(datetime(2026, 11, 25, 20, 0)), dialogue("study-pal") as d:
+        d.say("teach me limits").say(text)  # it was graded "Not quite" and used a try
+        assert d.reply.startswith("No problem, let's move on.") and d.slots["chunk"] == 2
