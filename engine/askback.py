@@ -309,7 +309,7 @@ def question_back(text: str, reads: Reads, *, free_text: bool, question: str = "
         if p.role == "question" and " " not in p.folded and _asks_meaning_before(found, p):
             continue  # what the question before it asks about ("ça veut dire quoi, intermédiaire ?")
         value = reads(typed)
-        if _answers(value, typed, echo_counts=p.role in ("statement", "proposal")):
+        if _answers(value, typed, echo_counts=p.role in ("statement", "proposal"), reads=reads):
             return None
         # a guess is a few words of an answer, never a question of its own ("is spelling important?")
         guess = p.role == "question" and getattr(reads, "guesses", False) and _GUESS.fullmatch(p.folded) is not None
@@ -354,14 +354,24 @@ def _asks_meaning_before(found: Sequence[Part], p: Part) -> bool:
     return at > 0 and found[at - 1].role == "open" and _about(found[at - 1].folded) == "meaning"
 
 
-def _answers(value: object, typed: str, *, echo_counts: bool) -> bool:
+# a word no reader knows, in no language: a parser that reads a value from it takes any words as its value
+_UNKNOWN_WORD = "qxzvjk"
+
+
+def _answers(value: object, typed: str, *, echo_counts: bool, reads: Reads | None = None) -> bool:
     """Does a parser's `value` for `typed` answer the question? A value the parser only copied from a
-    question ("does asthma count??" as the injuries) is no answer; in a statement it is one."""
+    question ("does asthma count??" as the injuries) is no answer; in a statement it is one. A value
+    that is the words themselves is one when the parser knows its words (it reads nothing from a word
+    it does not know): "vegan?", "débutant ?", "Trello??" name one of the question's own values, said
+    unsure, as "beginner i guess?" does."""
     if value is None or isinstance(value, Invalid):
         return False
-    if echo_counts:
+    if echo_counts or not copied(value, typed, words=1):
         return True
-    return not copied(value, typed, words=1)
+    if reads is None or " " in typed.strip():
+        return False
+    probe = reads(_UNKNOWN_WORD)
+    return probe is None or isinstance(probe, Invalid)
 
 
 @dataclass(frozen=True)
