@@ -91,9 +91,12 @@ class QuestionsBackTable(BaseModel):
     plain_words: list[str]
     meaning_words: list[str]
     filler: list[str]
+    talk_tail: list[str]
     chitchat: dict[Social, _Talk]
 
-    _check = field_validator("polar", "weighing", "proposals", "about_the_question", "elsewhere", "help")(
+    _check = field_validator(
+        "polar", "weighing", "proposals", "about_the_question", "elsewhere", "help", "talk_tail"
+    )(
         classmethod(lambda cls, v: compiles(v))
     )
 
@@ -158,7 +161,10 @@ def _table() -> _Compiled:
         plain=frozenset(w for line in t.plain_words for w in fold_same_length(line).split()),
         meaning_words=frozenset(w for line in t.meaning_words for w in fold_same_length(line).split()),
         filler=frozenset(t.filler),
-        talk=tuple((k, re.compile(any_of(v.phrases))) for k, v in t.chitchat.items()),
+        # small talk may end in words that say nothing more ("this is fun so far", "you're slow today lol")
+        talk=tuple(
+            (k, re.compile(rf"(?:{any_of(v.phrases)})(?: {any_of(t.talk_tail)})*")) for k, v in t.chitchat.items()
+        ),
         say={k: v.say for k, v in t.chitchat.items()},
     )
 
