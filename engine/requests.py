@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -220,6 +220,10 @@ def at_question(
     text = heard.text
     found = [p for p in parts(text) if p.role != "filler"]
     cues = [_cues(bot, flow.name, heard, found, n) for n in range(len(found))]
+    # a part after one that only opens another topic opens it ("aproveitando, como funciona o modo offline?")
+    cues = [
+        replace(c, opens=True) if n and cues[n - 1].topic_only and not c.topic_only else c for n, c in enumerate(cues)
+    ]
     if not any(c.any for c in cues):
         return None  # most answers: no slots read, no parser asked
     if small_talk(text) is not None:

@@ -524,7 +524,9 @@ def says_unsure(text: str) -> bool:
 def says_refusal(text: str) -> bool:
     """Whether `text` only declines to answer ("rather not say", "prefiero no decirlo", "möchte ich
     nicht sagen"): a skip where the open question reads nothing from it (engine/reading.py decides)."""
-    return _only(text, _table().refusing, polite=True)
+    t = _table()
+    # what is refused may be named ("prefiro não responder essa", "i'd rather not say this one")
+    return _only(text, t.refusing, t.skip_objects, polite=True)
 
 
 @lru_cache(maxsize=1024)
