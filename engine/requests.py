@@ -132,6 +132,12 @@ _WANTS = re.compile(
 )
 
 
+# a verb said to the bot with a thing it makes or gives as its object ("set a reminder", "give me some recipes")
+_A_THING = re.compile(
+    r"\b(?:can|could|would|will|pls|please) (?:you|u) (?:also |please |pls |just |maybe )?\w+ (?:me |us )?(?:a|an|some)\b"
+)
+
+
 def _reads(parser: Parser, typed: str, *, echo_counts: bool) -> bool:
     """Does the parser read an answer from `typed`? In a request, a value that only copies the words
     back (a free-list reader's "can you do that?") is none (`echo_counts` False)."""
@@ -251,7 +257,9 @@ def at_question(
         elif c.elsewhere and p.role in ("open", "question"):
             request = True  # "whats my plan for today?" asks about the plan, whatever day it names
         elif strong or c.other is not None:
-            request = not _reads(parser, typed, echo_counts=False)
+            # a thing asked of the bot is a request whatever value it names ("could you set a reminder for 7am?"
+            # at the time of day); what is asked of the answer is not ("can you make it 4?")
+            request = not _reads(parser, typed, echo_counts=False) or (c.asks and _A_THING.search(p.folded) is not None)
         else:
             # only another topic opened: a request when the message answers nothing ("MEZ, also UTC+1"), or
             # when it is a thought of its own after the answer ("evenings. btw i also want to learn squat form")
