@@ -354,6 +354,11 @@ def _on_its_words(p: Part, question: str) -> bool:
     return bool(own) and all(any(q.startswith(w[:4]) for q in said) for w in own)
 
 
+def plain_words() -> frozenset[str]:
+    """Words that say nothing of a subject (engine/data/questions_back.yaml `plain_words`), folded."""
+    return _table().plain
+
+
 def _asks_meaning_before(found: Sequence[Part], p: Part) -> bool:
     """Whether an open question asking what something means comes right before `p`."""
     at = found.index(p)

@@ -39,7 +39,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
-from engine.askback import Part, parts, small_talk
+from engine.askback import Part, parts, plain_words, small_talk
 from engine.bot import Bot
 from engine.commands import NewRequest
 from engine.cues import fold_same_length
@@ -47,7 +47,7 @@ from engine.extract import Invalid, Parser
 from engine.flow import Flow
 from engine.models import FlowFrame, Slots
 from engine.said import asks_for_person
-from engine.states import Ask
+from engine.states import Ask, render
 from engine.tables import any_of, compiles, load_table
 from engine.utterance import Utterance
 
@@ -276,6 +276,8 @@ def at_question(
             wanted = wanted or c.other
     if not asking:
         return None
+    if all(not cues[n].beside and not cues[n].knowledge and _on_the_question(found[n], state, slots) for n in asking):
+        return None  # "what can i change?" where the question asks what to change: a question back about it
     for n in range(len(found)):  # "..., not a whole program": what the request is not goes with it
         if n - 1 in asking and n not in asking and table.contrast.match(_lead(heard, found, n)):
             asking.append(n)
@@ -300,6 +302,23 @@ def at_question(
     if any(found[n].role in ("question", "open", "polar") for n in rest):
         return None
     return Found(command, answer) if _reads(parser, answer, echo_counts=True) else None
+
+
+def _on_the_question(p: Part, state: Ask, slots: Slots) -> bool:
+    """Whether part `p` asks only with the open question's own words ("what can i change?", "je peux changer
+    quoi ?" where it asks what to change): about the question, not something else."""
+    own = [w for w in _WORDS.findall(p.folded) if len(w) >= _SUBJECT_LETTERS and w not in plain_words()]
+    if not own:
+        return False
+    try:
+        said = render(state.say, slots)
+    except Exception:  # a question that needs more than its slots to say: its help still tells
+        said = ""
+    asked = _WORDS.findall(fold_same_length(f"{said} {state.help} {state.why or ''}"))
+    return all(any(q.startswith(w[:_SUBJECT_LETTERS + 1]) for q in asked) for w in own)
+
+
+_SUBJECT_LETTERS = 3  # shorter words name no subject
 
 
 def _lead(heard: Utterance, found: Sequence[Part], n: int) -> str:
