@@ -92,6 +92,7 @@ class QuestionsBackTable(BaseModel):
     meaning_words: list[str]
     filler: list[str]
     talk_tail: list[str]
+    wellbeing: list[str]
     chitchat: dict[Social, _Talk]
 
     _check = field_validator(
@@ -133,6 +134,7 @@ class _Compiled:
     plain: frozenset[str]
     meaning_words: frozenset[str]
     filler: frozenset[str]
+    wellbeing: frozenset[str]
     talk: tuple[tuple[Social, re.Pattern[str]], ...]
     say: dict[Social, str]
 
@@ -161,6 +163,9 @@ def _table() -> _Compiled:
         plain=frozenset(w for line in t.plain_words for w in fold_same_length(line).split()),
         meaning_words=frozenset(w for line in t.meaning_words for w in fold_same_length(line).split()),
         filler=frozenset(t.filler),
+        wellbeing=frozenset(
+            f"{w} {thanks}".strip() for w in t.wellbeing for thanks in ("", *_THANKED) if w
+        ),
         # small talk may end in words that say nothing more ("this is fun so far", "you're slow today lol")
         talk=tuple(
             (k, re.compile(rf"(?:{any_of(v.phrases)})(?: {any_of(t.talk_tail)})*")) for k, v in t.chitchat.items()
@@ -468,6 +473,10 @@ def talk_beside(text: str) -> tuple[SmallTalk, tuple[str, ...]] | None:
     return SmallTalk(kinds=tuple(dict.fromkeys(kinds)), words=text[talk[0].start : talk[-1].end]), tuple(other)
 
 
+# thanks said after how the user is ("bene grazie, e tu?")
+_THANKED = ("thanks", "thank you", "thx", "gracias", "merci", "danke", "grazie", "obrigado", "obrigada")
+
+
 # greetings that are names too ("Ola", "Oi"): alone they may answer a name question; beside other small
 # talk ("oi, tudo bem?", "olá, bom dia") they greet
 _NAME_GREETINGS = frozenset({"oi", "ola", "hallo", "hola", "ciao"})
@@ -481,7 +490,7 @@ def small_talk(text: str) -> SmallTalk | None:
         said = _only_filler_talk(text)
         return SmallTalk(kinds=said, words=text.strip()) if said else None
     kinds: list[Social] = []
-    named = False
+    named = well = False
     for p in found:
         if p.role == "filler":
             continue
@@ -489,11 +498,14 @@ def small_talk(text: str) -> SmallTalk | None:
         if not said and p.folded in _NAME_GREETINGS:
             named = True
             continue
+        if not said and p.folded in table.wellbeing:
+            well = True
+            continue
         if not said:
             return None
         kinds.extend(said)
-    if not kinds:
-        return None
+    if not kinds or (well and "identity" not in kinds):
+        return None  # "not bad" alone may answer; beside "yourself?" it says how the user is
     if named and "greeting" not in kinds:
         kinds.insert(0, "greeting")
     return SmallTalk(kinds=tuple(dict.fromkeys(kinds)), words=text[found[0].start : found[-1].end])
