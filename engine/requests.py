@@ -230,6 +230,12 @@ def at_question(
     cues = [
         replace(c, opens=True) if n and cues[n - 1].topic_only and not c.topic_only else c for n, c in enumerate(cues)
     ]
+    # the difference between things the question does not name is asked beside it ("what's the difference between
+    # ser and estar?" at the timezone question); between its own options it asks about it
+    cues = [
+        replace(c, knowledge=True) if not c.any and _compares_other(found[n], flow, state, frame, checked) else c
+        for n, c in enumerate(cues)
+    ]
     if not any(c.any for c in cues):
         return None  # most answers: no slots read, no parser asked
     if small_talk(text) is not None:
@@ -304,18 +310,48 @@ def at_question(
     return Found(command, answer) if _reads(parser, answer, echo_counts=True) else None
 
 
+_DIFFERENCE = re.compile(
+    r"\b(?:difference|diferencia|diferenca|unterschied|differenza) (?:between|entre|zwischen|tra|fra) (?P<things>.+)"
+)
+
+
+def _compares_other(p: Part, flow: Flow[Any], state: Ask, frame: FlowFrame, checked: Slots | None) -> bool:
+    """Whether part `p` asks the difference between things none of which the open question names."""
+    found = _DIFFERENCE.search(p.folded)
+    if found is None:
+        return False
+    things = [w for w in _WORDS.findall(found["things"]) if len(w) >= _SUBJECT_LETTERS and w not in plain_words()]
+    try:
+        slots = checked if checked is not None else flow.new_slots(frame.slots)
+        parser = state.parser(slots)
+    except (ValidationError, ValueError):
+        return False
+    asked = [*_asked_words(state, slots), *_WORDS.findall(state.slot.replace("_", " "))]
+    # the question's own values, named in its words or the user's ("zwischen Ausdauer und Gesundheit")
+    return bool(things) and not any(_named(w, asked) or _reads(parser, w, echo_counts=False) for w in things)
+
+
+def _asked_words(state: Ask, slots: Slots) -> list[str]:
+    """The words of the open question, its help and its reason, folded."""
+    try:
+        said = render(state.say, slots)
+    except Exception:  # a question that needs more than its slots to say: its help still tells
+        said = ""
+    return _WORDS.findall(fold_same_length(f"{said} {state.help} {state.why or ''}"))
+
+
+def _named(word: str, asked: Sequence[str]) -> bool:
+    return any(q.startswith(word[: _SUBJECT_LETTERS + 1]) for q in asked)
+
+
 def _on_the_question(p: Part, state: Ask, slots: Slots) -> bool:
     """Whether part `p` asks only with the open question's own words ("what can i change?", "je peux changer
     quoi ?" where it asks what to change): about the question, not something else."""
     own = [w for w in _WORDS.findall(p.folded) if len(w) >= _SUBJECT_LETTERS and w not in plain_words()]
     if not own:
         return False
-    try:
-        said = render(state.say, slots)
-    except Exception:  # a question that needs more than its slots to say: its help still tells
-        said = ""
-    asked = _WORDS.findall(fold_same_length(f"{said} {state.help} {state.why or ''}"))
-    return all(any(q.startswith(w[:_SUBJECT_LETTERS + 1]) for q in asked) for w in own)
+    asked = _asked_words(state, slots)
+    return all(_named(w, asked) for w in own)
 
 
 _SUBJECT_LETTERS = 3  # shorter words name no subject
