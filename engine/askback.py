@@ -95,9 +95,7 @@ class QuestionsBackTable(BaseModel):
     wellbeing: list[str]
     chitchat: dict[Social, _Talk]
 
-    _check = field_validator(
-        "polar", "weighing", "proposals", "about_the_question", "elsewhere", "help", "talk_tail"
-    )(
+    _check = field_validator("polar", "weighing", "proposals", "about_the_question", "elsewhere", "help", "talk_tail")(
         classmethod(lambda cls, v: compiles(v))
     )
 
@@ -163,9 +161,7 @@ def _table() -> _Compiled:
         plain=frozenset(w for line in t.plain_words for w in fold_same_length(line).split()),
         meaning_words=frozenset(w for line in t.meaning_words for w in fold_same_length(line).split()),
         filler=frozenset(t.filler),
-        wellbeing=frozenset(
-            f"{w} {thanks}".strip() for w in t.wellbeing for thanks in ("", *_THANKED) if w
-        ),
+        wellbeing=frozenset(f"{w} {thanks}".strip() for w in t.wellbeing for thanks in ("", *_THANKED) if w),
         # small talk may end in words that say nothing more ("this is fun so far", "you're slow today lol")
         talk=tuple(
             (k, re.compile(rf"(?:{any_of(v.phrases)})(?: {any_of(t.talk_tail)})*")) for k, v in t.chitchat.items()

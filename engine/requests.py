@@ -134,7 +134,8 @@ _WANTS = re.compile(
 
 # a verb said to the bot with a thing it makes or gives as its object ("set a reminder", "give me some recipes")
 _A_THING = re.compile(
-    r"\b(?:can|could|would|will|pls|please) (?:you|u) (?:also |please |pls |just |maybe )?\w+ (?:me |us )?(?:a|an|some)\b"
+    r"\b(?:can|could|would|will|pls|please) (?:you|u) (?:also |please |pls |just |maybe )?"
+    r"\w+ (?:me |us )?(?:a|an|some)\b"
 )
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, field_validator
+from wordfreq import zipf_frequency
 
 from engine.errors import DataFileError
 from engine.extract import fold
@@ -312,7 +313,9 @@ def _split(text: str) -> tuple[tuple[str, ...], ...]:
     """The message's clauses, folded, as words: folded and split once per message, whichever
     of the readers below asks first. Emoji and other symbols say nothing here ("skip pls 🙏")."""
     folded = _SYMBOLS.sub(" ", fold(text))
-    return tuple(tuple(_unheld(w) for w in clause.split()) for clause in _CLAUSES.split(folded) if clause.strip())
+    return tuple(
+        tuple(_respelt(_unheld(w)) for w in clause.split()) for clause in _CLAUSES.split(folded) if clause.strip()
+    )
 
 
 # a symbol that is no letter, digit, apostrophe or clause mark (emoji, "*", "~"); possessive, so
@@ -332,6 +335,35 @@ def _unheld(word: str) -> str:
         if cut in vocabulary:
             return cut
     return word
+
+
+# the command words people mistype most, and the languages whose words are words, not slips
+_KEYWORDS = ("cancel", "skip", "help", "stop")
+_WORD_LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl")
+
+
+@lru_cache(maxsize=4096)
+def _respelt(word: str) -> str:
+    """A command word typed with a slip of the fingers ("cancle", "cancell", "skp", "hlep", "sikp"): two
+    letters swapped, one left out or one added; a word of any language read here ("stp", "cancer") stays."""
+    if len(word) < 3 or not word.isascii() or not word.isalpha() or word in _KEYWORDS:
+        return word
+    slipped = next((k for k in _KEYWORDS if _slip(word, k)), None)
+    if slipped is None or any(zipf_frequency(word, lang, wordlist="small") >= 1.0 for lang in _WORD_LANGUAGES):
+        return word
+    return slipped
+
+
+def _slip(typed: str, word: str) -> bool:
+    """Whether `typed` is `word` with two neighbouring letters swapped, one letter left out or one added."""
+    if len(typed) == len(word):
+        wrong = [i for i in range(len(word)) if typed[i] != word[i]]
+        if len(wrong) != 2 or wrong[1] != wrong[0] + 1:
+            return False
+        a, b = wrong
+        return typed[a] == word[b] and typed[b] == word[a]
+    short, long = (typed, word) if len(typed) < len(word) else (word, typed)
+    return len(long) == len(short) + 1 and any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
 
 
 @lru_cache(maxsize=2048)
