@@ -136,6 +136,8 @@ _WANTS = re.compile(
 _A_THING = re.compile(
     r"\b(?:can|could|would|will|pls|please) (?:you|u) (?:also |please |pls |just |maybe )?"
     r"\w+ (?:me |us )?(?:a|an|some)\b"
+    r"|\A(?:(?:please|pls|also|first|now|just) )*(?:show|give|send|make|get|find|recommend|suggest) (?:me|us) "
+    r"(?:a|an|some|\d+|a few)\b"
 )
 
 
