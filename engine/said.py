@@ -24,7 +24,7 @@ from wordfreq import zipf_frequency
 
 from engine.errors import DataFileError
 from engine.extract import fold
-from engine.tables import load_table
+from engine.tables import any_of, compiles, load_table
 
 COMMANDS_FILE = Path(__file__).parent / "data" / "commands.yaml"
 Said = Literal["cancel", "help", "person", "skip"]
@@ -71,6 +71,10 @@ class SkippingWords(BaseModel):
     openers: list[str]
     verbs: list[str]
     objects: list[str]
+    # the question named by what it asks ("the weight question", "la pregunta del peso"): patterns
+    named: list[str]
+
+    _check = field_validator("named")(classmethod(lambda cls, v: compiles(v)))
 
 
 class CommandPhrases(BaseModel):
@@ -255,6 +259,7 @@ class _Table:
         helps = {_phrase(p) for p in phrases.help}
         self.help = frozenset(helps | {f"{h} {_phrase(w)}" for h in helps for w in phrases.help_with})
         self.skip_objects = frozenset(_phrase(o) for o in skipping.objects)
+        self.skip_named = re.compile(rf"(?<![\w'])(?:{any_of(skipping.named)})(?![\w'])")
         self.unsure_openings = tuple(sorted(p for p in self.unsure | self.refusing if " " in p))
         # every word of every phrase: a word typed with a letter held down ("ayudaaa", "stoppp",
         # "skiiip") is read as the one of these it stands for
@@ -534,7 +539,14 @@ def says_resume(text: str, activity: str | None = None) -> bool:
 def says_skip(text: str) -> bool:
     """Whether `text` says to leave the question unanswered ("idk, skip", "paso, siguiente")."""
     t = _table()
-    return _only(text, t.skip, _Either(t.unsure, t.refusing, t.skip_objects, _opened_unsure(text)))
+    return _only(text, t.skip, _Either(t.unsure, t.refusing, t.skip_objects, _opened_unsure(text), _skipped_named(text)))
+
+
+def _skipped_named(text: str) -> frozenset[str]:
+    """The words of `text` that name the question it skips ("skip the weight question", "salta la pregunta
+    del peso"): beside a skip, what it skips."""
+    named = _table().skip_named
+    return frozenset(m.group() for forms in clauses(text) for f in forms for m in named.finditer(f))
 
 
 def _opened_unsure(text: str) -> frozenset[str]:
