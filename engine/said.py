@@ -539,7 +539,9 @@ def says_resume(text: str, activity: str | None = None) -> bool:
 def says_skip(text: str) -> bool:
     """Whether `text` says to leave the question unanswered ("idk, skip", "paso, siguiente")."""
     t = _table()
-    return _only(text, t.skip, _Either(t.unsure, t.refusing, t.skip_objects, _opened_unsure(text), _skipped_named(text)))
+    return _only(
+        text, t.skip, _Either(t.unsure, t.refusing, t.skip_objects, _opened_unsure(text), _skipped_named(text))
+    )
 
 
 def _skipped_named(text: str) -> frozenset[str]:
