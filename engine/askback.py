@@ -224,9 +224,12 @@ def may_ask(text: str) -> bool:
     found = parts(text)
     if not found:
         return bool(_only_filler_talk(text))
-    return any(
-        p.role in ("question", "open", "polar") or table.help.fullmatch(p.folded) or _talk(p.folded, table)
-        for p in found
+    return (
+        any(
+            p.role in ("question", "open", "polar") or table.help.fullmatch(p.folded) or _talk(p.folded, table)
+            for p in found
+        )
+        or _whole_talk(text) is not None
     )
 
 
@@ -498,13 +501,20 @@ def small_talk(text: str) -> SmallTalk | None:
             well = True
             continue
         if not said:
-            return None
+            # a part whose filler opens the small talk ("sorry about that": "sorry" is filler to a question)
+            return _whole_talk(text)
         kinds.extend(said)
     if not kinds or (well and "identity" not in kinds):
         return None  # "not bad" alone may answer; beside "yourself?" it says how the user is
     if named and "greeting" not in kinds:
         kinds.insert(0, "greeting")
     return SmallTalk(kinds=tuple(dict.fromkeys(kinds)), words=text[found[0].start : found[-1].end])
+
+
+def _whole_talk(text: str) -> SmallTalk | None:
+    """`text` as small talk read whole, its filler words included ("sorry about that", "oh no"), or None."""
+    said = _talk(" ".join(_WORDS.findall(_folded(text))), _table())
+    return SmallTalk(kinds=said, words=text.strip(" .!?")) if said else None
 
 
 def _only_filler_talk(text: str) -> tuple[Social, ...]:
