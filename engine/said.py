@@ -102,6 +102,8 @@ class CommandPhrases(BaseModel):
     # do i put here"); every help phrase with each of these is one too
     help_with: list[str]
     confused: list[str]
+    # not understanding, alone: help ("i dont understand", "no entiendo", "non capisco"); beside help, confused too
+    not_understanding: list[str]
     person: PersonWords
     tags: list[str]
 
@@ -121,6 +123,7 @@ class CommandPhrases(BaseModel):
         "skip",
         "help",
         "confused",
+        "not_understanding",
         "tags",
     )
     @classmethod
@@ -256,6 +259,7 @@ class _Table:
             frozenset(_phrase(o) for o in skipping.objects),
         )
         self.confused = frozenset(_phrase(p) for p in phrases.confused)
+        self.lost = frozenset(_phrase(p) for p in phrases.not_understanding)
         helps = {_phrase(p) for p in phrases.help}
         self.help = frozenset(helps | {f"{h} {_phrase(w)}" for h in helps for w in phrases.help_with})
         self.skip_objects = frozenset(_phrase(o) for o in skipping.objects)
@@ -595,7 +599,7 @@ def says_not_knowing(text: str) -> bool:
 def says_help(text: str) -> bool:
     """Whether `text` asks what the question needs ("im confused, help me", "Hilfe, was soll ich hier eingeben?")."""
     t = _table()
-    return _only(text, t.help, t.confused)
+    return _only(text, _Either(t.help, t.lost), _Either(t.confused, t.lost))
 
 
 @lru_cache(maxsize=1024)
