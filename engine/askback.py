@@ -91,9 +91,11 @@ class QuestionsBackTable(BaseModel):
     plain_words: list[str]
     meaning_words: list[str]
     filler: list[str]
+    talk_tail: list[str]
+    wellbeing: list[str]
     chitchat: dict[Social, _Talk]
 
-    _check = field_validator("polar", "weighing", "proposals", "about_the_question", "elsewhere", "help")(
+    _check = field_validator("polar", "weighing", "proposals", "about_the_question", "elsewhere", "help", "talk_tail")(
         classmethod(lambda cls, v: compiles(v))
     )
 
@@ -130,6 +132,7 @@ class _Compiled:
     plain: frozenset[str]
     meaning_words: frozenset[str]
     filler: frozenset[str]
+    wellbeing: frozenset[str]
     talk: tuple[tuple[Social, re.Pattern[str]], ...]
     say: dict[Social, str]
 
@@ -158,7 +161,11 @@ def _table() -> _Compiled:
         plain=frozenset(w for line in t.plain_words for w in fold_same_length(line).split()),
         meaning_words=frozenset(w for line in t.meaning_words for w in fold_same_length(line).split()),
         filler=frozenset(t.filler),
-        talk=tuple((k, re.compile(any_of(v.phrases))) for k, v in t.chitchat.items()),
+        wellbeing=frozenset(f"{w} {thanks}".strip() for w in t.wellbeing for thanks in ("", *_THANKED) if w),
+        # small talk may end in words that say nothing more ("this is fun so far", "you're slow today lol")
+        talk=tuple(
+            (k, re.compile(rf"(?:{any_of(v.phrases)})(?: {any_of(t.talk_tail)})*")) for k, v in t.chitchat.items()
+        ),
         say={k: v.say for k, v in t.chitchat.items()},
     )
 
@@ -217,9 +224,12 @@ def may_ask(text: str) -> bool:
     found = parts(text)
     if not found:
         return bool(_only_filler_talk(text))
-    return any(
-        p.role in ("question", "open", "polar") or table.help.fullmatch(p.folded) or _talk(p.folded, table)
-        for p in found
+    return (
+        any(
+            p.role in ("question", "open", "polar") or table.help.fullmatch(p.folded) or _talk(p.folded, table)
+            for p in found
+        )
+        or _whole_talk(text) is not None
     )
 
 
@@ -309,7 +319,7 @@ def question_back(text: str, reads: Reads, *, free_text: bool, question: str = "
         if p.role == "question" and " " not in p.folded and _asks_meaning_before(found, p):
             continue  # what the question before it asks about ("ça veut dire quoi, intermédiaire ?")
         value = reads(typed)
-        if _answers(value, typed, echo_counts=p.role in ("statement", "proposal")):
+        if _answers(value, typed, echo_counts=p.role in ("statement", "proposal"), reads=reads):
             return None
         # a guess is a few words of an answer, never a question of its own ("is spelling important?")
         guess = p.role == "question" and getattr(reads, "guesses", False) and _GUESS.fullmatch(p.folded) is not None
@@ -348,20 +358,35 @@ def _on_its_words(p: Part, question: str) -> bool:
     return bool(own) and all(any(q.startswith(w[:4]) for q in said) for w in own)
 
 
+def plain_words() -> frozenset[str]:
+    """Words that say nothing of a subject (engine/data/questions_back.yaml `plain_words`), folded."""
+    return _table().plain
+
+
 def _asks_meaning_before(found: Sequence[Part], p: Part) -> bool:
     """Whether an open question asking what something means comes right before `p`."""
     at = found.index(p)
     return at > 0 and found[at - 1].role == "open" and _about(found[at - 1].folded) == "meaning"
 
 
-def _answers(value: object, typed: str, *, echo_counts: bool) -> bool:
+# a word no reader knows, in no language: a parser that reads a value from it takes any words as its value
+_UNKNOWN_WORD = "qxzvjk"
+
+
+def _answers(value: object, typed: str, *, echo_counts: bool, reads: Reads | None = None) -> bool:
     """Does a parser's `value` for `typed` answer the question? A value the parser only copied from a
-    question ("does asthma count??" as the injuries) is no answer; in a statement it is one."""
+    question ("does asthma count??" as the injuries) is no answer; in a statement it is one. A value
+    that is the words themselves is one when the parser knows its words (it reads nothing from a word
+    it does not know): "vegan?", "débutant ?", "Trello??" name one of the question's own values, said
+    unsure, as "beginner i guess?" does."""
     if value is None or isinstance(value, Invalid):
         return False
-    if echo_counts:
+    if echo_counts or not copied(value, typed, words=1):
         return True
-    return not copied(value, typed, words=1)
+    if reads is None or " " in typed.strip():
+        return False
+    probe = reads(_UNKNOWN_WORD)
+    return probe is None or isinstance(probe, Invalid)
 
 
 @dataclass(frozen=True)
@@ -447,6 +472,10 @@ def talk_beside(text: str) -> tuple[SmallTalk, tuple[str, ...]] | None:
     return SmallTalk(kinds=tuple(dict.fromkeys(kinds)), words=text[talk[0].start : talk[-1].end]), tuple(other)
 
 
+# thanks said after how the user is ("bene grazie, e tu?")
+_THANKED = ("thanks", "thank you", "thx", "gracias", "merci", "danke", "grazie", "obrigado", "obrigada")
+
+
 # greetings that are names too ("Ola", "Oi"): alone they may answer a name question; beside other small
 # talk ("oi, tudo bem?", "olá, bom dia") they greet
 _NAME_GREETINGS = frozenset({"oi", "ola", "hallo", "hola", "ciao"})
@@ -460,7 +489,7 @@ def small_talk(text: str) -> SmallTalk | None:
         said = _only_filler_talk(text)
         return SmallTalk(kinds=said, words=text.strip()) if said else None
     kinds: list[Social] = []
-    named = False
+    named = well = False
     for p in found:
         if p.role == "filler":
             continue
@@ -468,14 +497,24 @@ def small_talk(text: str) -> SmallTalk | None:
         if not said and p.folded in _NAME_GREETINGS:
             named = True
             continue
+        if not said and p.folded in table.wellbeing:
+            well = True
+            continue
         if not said:
-            return None
+            # a part whose filler opens the small talk ("sorry about that": "sorry" is filler to a question)
+            return _whole_talk(text)
         kinds.extend(said)
-    if not kinds:
-        return None
+    if not kinds or (well and "identity" not in kinds):
+        return None  # "not bad" alone may answer; beside "yourself?" it says how the user is
     if named and "greeting" not in kinds:
         kinds.insert(0, "greeting")
     return SmallTalk(kinds=tuple(dict.fromkeys(kinds)), words=text[found[0].start : found[-1].end])
+
+
+def _whole_talk(text: str) -> SmallTalk | None:
+    """`text` as small talk read whole, its filler words included ("sorry about that", "oh no"), or None."""
+    said = _talk(" ".join(_WORDS.findall(_folded(text))), _table())
+    return SmallTalk(kinds=said, words=text.strip(" .!?")) if said else None
 
 
 def _only_filler_talk(text: str) -> tuple[Social, ...]:

@@ -114,6 +114,9 @@ def read(
     elif a is not None and says_cancel(text, a.flow, polite=True) and not _aside_for(bot, session, text):
         # "stop this please": a cancel, unless the flow's own ending reads it (a lesson's "stop please")
         commands = [Cancel(words=text)]
+    elif a is None and (paused := _paused(session)) is not None and says_cancel(text, paused, polite=True):
+        # "drop the whole setup please" while the run is paused: no flow is open to read it as its own ending
+        commands = [Cancel(words=text)]
     elif (
         isinstance(here, Ask)
         and a is not None
@@ -278,6 +281,10 @@ def _main(
         if interrupt:
             return [*out, StartFlow(words=text, flow=interrupt, via="interrupt")]
         return [*out, StartFlow(words=text, flow=name, via="entry")]
+    if says_putting_off(text):
+        # "ok cool, later then", "good night!", "bye" while the run is paused: no answer to its question, nor
+        # a wish to go on; said back, and the run stays paused
+        return [*out, Chitchat(words=text, social=("reaction",))]
     talk = small_talk(text)
     if talk is not None and not set(talk.kinds) <= COMING_BACK:
         # "thanks for the help!" after a cancel paused the run answers nothing at its question:

@@ -32,14 +32,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
-from engine.askback import Part, parts, small_talk
+from engine.askback import Part, parts, plain_words, small_talk
 from engine.bot import Bot
 from engine.commands import NewRequest
 from engine.cues import fold_same_length
@@ -47,7 +47,7 @@ from engine.extract import Invalid, Parser
 from engine.flow import Flow
 from engine.models import FlowFrame, Slots
 from engine.said import asks_for_person
-from engine.states import Ask
+from engine.states import Ask, render
 from engine.tables import any_of, compiles, load_table
 from engine.utterance import Utterance
 
@@ -129,6 +129,15 @@ _ASKING = re.compile(
 _WANTS = re.compile(
     r"\b(?:want|wanna|need|would love|quiero|quisiera|necesito|mochte|ich will|brauche|je veux|voudrais|"
     r"j'aimerais|vorrei|voglio|mi serve|quero|queria|gostaria|preciso)\b"
+)
+
+
+# a verb said to the bot with a thing it makes or gives as its object ("set a reminder", "give me some recipes")
+_A_THING = re.compile(
+    r"\b(?:can|could|would|will|pls|please) (?:you|u) (?:also |please |pls |just |maybe )?"
+    r"\w+ (?:me |us )?(?:a|an|some)\b"
+    r"|\A(?:(?:please|pls|also|first|now|just) )*(?:show|give|send|make|get|find|recommend|suggest) (?:me|us) "
+    r"(?:a|an|some|\d+|a few)\b"
 )
 
 
@@ -220,6 +229,16 @@ def at_question(
     text = heard.text
     found = [p for p in parts(text) if p.role != "filler"]
     cues = [_cues(bot, flow.name, heard, found, n) for n in range(len(found))]
+    # a part after one that only opens another topic opens it ("aproveitando, como funciona o modo offline?")
+    cues = [
+        replace(c, opens=True) if n and cues[n - 1].topic_only and not c.topic_only else c for n, c in enumerate(cues)
+    ]
+    # the difference between things the question does not name is asked beside it ("what's the difference between
+    # ser and estar?" at the timezone question); between its own options it asks about it
+    cues = [
+        replace(c, knowledge=True) if not c.any and _compares_other(found[n], flow, state, frame, checked) else c
+        for n, c in enumerate(cues)
+    ]
     if not any(c.any for c in cues):
         return None  # most answers: no slots read, no parser asked
     if small_talk(text) is not None:
@@ -247,7 +266,9 @@ def at_question(
         elif c.elsewhere and p.role in ("open", "question"):
             request = True  # "whats my plan for today?" asks about the plan, whatever day it names
         elif strong or c.other is not None:
-            request = not _reads(parser, typed, echo_counts=False)
+            # a thing asked of the bot is a request whatever value it names ("could you set a reminder for 7am?"
+            # at the time of day); what is asked of the answer is not ("can you make it 4?")
+            request = not _reads(parser, typed, echo_counts=False) or (c.asks and _A_THING.search(p.folded) is not None)
         else:
             # only another topic opened: a request when the message answers nothing ("MEZ, also UTC+1"), or
             # when it is a thought of its own after the answer ("evenings. btw i also want to learn squat form")
@@ -264,6 +285,8 @@ def at_question(
             wanted = wanted or c.other
     if not asking:
         return None
+    if all(not cues[n].beside and not cues[n].knowledge and _on_the_question(found[n], state, slots) for n in asking):
+        return None  # "what can i change?" where the question asks what to change: a question back about it
     for n in range(len(found)):  # "..., not a whole program": what the request is not goes with it
         if n - 1 in asking and n not in asking and table.contrast.match(_lead(heard, found, n)):
             asking.append(n)
@@ -288,6 +311,53 @@ def at_question(
     if any(found[n].role in ("question", "open", "polar") for n in rest):
         return None
     return Found(command, answer) if _reads(parser, answer, echo_counts=True) else None
+
+
+_DIFFERENCE = re.compile(
+    r"\b(?:difference|diferencia|diferenca|unterschied|differenza) (?:between|entre|zwischen|tra|fra) (?P<things>.+)"
+)
+
+
+def _compares_other(p: Part, flow: Flow[Any], state: Ask, frame: FlowFrame, checked: Slots | None) -> bool:
+    """Whether part `p` asks the difference between things none of which the open question names."""
+    found = _DIFFERENCE.search(p.folded)
+    if found is None:
+        return False
+    things = [w for w in _WORDS.findall(found["things"]) if len(w) >= _SUBJECT_LETTERS and w not in plain_words()]
+    try:
+        slots = checked if checked is not None else flow.new_slots(frame.slots)
+        parser = state.parser(slots)
+    except (ValidationError, ValueError):
+        return False
+    asked = [*_asked_words(state, slots), *_WORDS.findall(state.slot.replace("_", " "))]
+    # the question's own values, named in its words or the user's ("zwischen Ausdauer und Gesundheit")
+    return bool(things) and not any(_named(w, asked) or _reads(parser, w, echo_counts=False) for w in things)
+
+
+def _asked_words(state: Ask, slots: Slots) -> list[str]:
+    """The words of the open question, its help and its reason, folded."""
+    try:
+        said = render(state.say, slots)
+    except Exception:  # a question that needs more than its slots to say: its help still tells
+        said = ""
+    return _WORDS.findall(fold_same_length(f"{said} {state.help} {state.why or ''}"))
+
+
+def _named(word: str, asked: Sequence[str]) -> bool:
+    return any(q.startswith(word[: _SUBJECT_LETTERS + 1]) for q in asked)
+
+
+def _on_the_question(p: Part, state: Ask, slots: Slots) -> bool:
+    """Whether part `p` asks only with the open question's own words ("what can i change?", "je peux changer
+    quoi ?" where it asks what to change): about the question, not something else."""
+    own = [w for w in _WORDS.findall(p.folded) if len(w) >= _SUBJECT_LETTERS and w not in plain_words()]
+    if not own:
+        return False
+    asked = _asked_words(state, slots)
+    return all(_named(w, asked) for w in own)
+
+
+_SUBJECT_LETTERS = 3  # shorter words name no subject
 
 
 def _lead(heard: Utterance, found: Sequence[Part], n: int) -> str:

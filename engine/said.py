@@ -20,10 +20,11 @@ from pathlib import Path
 from typing import Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, field_validator
+from wordfreq import zipf_frequency
 
 from engine.errors import DataFileError
 from engine.extract import fold
-from engine.tables import load_table
+from engine.tables import any_of, compiles, load_table
 
 COMMANDS_FILE = Path(__file__).parent / "data" / "commands.yaml"
 Said = Literal["cancel", "help", "person", "skip"]
@@ -70,6 +71,10 @@ class SkippingWords(BaseModel):
     openers: list[str]
     verbs: list[str]
     objects: list[str]
+    # the question named by what it asks ("the weight question", "la pregunta del peso"): patterns
+    named: list[str]
+
+    _check = field_validator("named")(classmethod(lambda cls, v: compiles(v)))
 
 
 class CommandPhrases(BaseModel):
@@ -97,6 +102,8 @@ class CommandPhrases(BaseModel):
     # do i put here"); every help phrase with each of these is one too
     help_with: list[str]
     confused: list[str]
+    # not understanding, alone: help ("i dont understand", "no entiendo", "non capisco"); beside help, confused too
+    not_understanding: list[str]
     person: PersonWords
     tags: list[str]
 
@@ -116,6 +123,7 @@ class CommandPhrases(BaseModel):
         "skip",
         "help",
         "confused",
+        "not_understanding",
         "tags",
     )
     @classmethod
@@ -251,9 +259,11 @@ class _Table:
             frozenset(_phrase(o) for o in skipping.objects),
         )
         self.confused = frozenset(_phrase(p) for p in phrases.confused)
+        self.lost = frozenset(_phrase(p) for p in phrases.not_understanding)
         helps = {_phrase(p) for p in phrases.help}
         self.help = frozenset(helps | {f"{h} {_phrase(w)}" for h in helps for w in phrases.help_with})
         self.skip_objects = frozenset(_phrase(o) for o in skipping.objects)
+        self.skip_named = re.compile(rf"(?<![\w'])(?:{any_of(skipping.named)})(?![\w'])")
         self.unsure_openings = tuple(sorted(p for p in self.unsure | self.refusing if " " in p))
         # every word of every phrase: a word typed with a letter held down ("ayudaaa", "stoppp",
         # "skiiip") is read as the one of these it stands for
@@ -312,7 +322,9 @@ def _split(text: str) -> tuple[tuple[str, ...], ...]:
     """The message's clauses, folded, as words: folded and split once per message, whichever
     of the readers below asks first. Emoji and other symbols say nothing here ("skip pls 🙏")."""
     folded = _SYMBOLS.sub(" ", fold(text))
-    return tuple(tuple(_unheld(w) for w in clause.split()) for clause in _CLAUSES.split(folded) if clause.strip())
+    return tuple(
+        tuple(_respelt(_unheld(w)) for w in clause.split()) for clause in _CLAUSES.split(folded) if clause.strip()
+    )
 
 
 # a symbol that is no letter, digit, apostrophe or clause mark (emoji, "*", "~"); possessive, so
@@ -332,6 +344,35 @@ def _unheld(word: str) -> str:
         if cut in vocabulary:
             return cut
     return word
+
+
+# the command words people mistype most, and the languages whose words are words, not slips
+_KEYWORDS = ("cancel", "skip", "help", "stop")
+_WORD_LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl")
+
+
+@lru_cache(maxsize=4096)
+def _respelt(word: str) -> str:
+    """A command word typed with a slip of the fingers ("cancle", "cancell", "skp", "hlep", "sikp"): two
+    letters swapped, one left out or one added; a word of any language read here ("stp", "cancer") stays."""
+    if len(word) < 3 or not word.isascii() or not word.isalpha() or word in _KEYWORDS:
+        return word
+    slipped = next((k for k in _KEYWORDS if _slip(word, k)), None)
+    if slipped is None or any(zipf_frequency(word, lang, wordlist="small") >= 1.0 for lang in _WORD_LANGUAGES):
+        return word
+    return slipped
+
+
+def _slip(typed: str, word: str) -> bool:
+    """Whether `typed` is `word` with two neighbouring letters swapped, one letter left out or one added."""
+    if len(typed) == len(word):
+        wrong = [i for i in range(len(word)) if typed[i] != word[i]]
+        if len(wrong) != 2 or wrong[1] != wrong[0] + 1:
+            return False
+        a, b = wrong
+        return typed[a] == word[b] and typed[b] == word[a]
+    short, long = (typed, word) if len(typed) < len(word) else (word, typed)
+    return len(long) == len(short) + 1 and any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
 
 
 @lru_cache(maxsize=2048)
@@ -502,7 +543,16 @@ def says_resume(text: str, activity: str | None = None) -> bool:
 def says_skip(text: str) -> bool:
     """Whether `text` says to leave the question unanswered ("idk, skip", "paso, siguiente")."""
     t = _table()
-    return _only(text, t.skip, _Either(t.unsure, t.refusing, t.skip_objects, _opened_unsure(text)))
+    return _only(
+        text, t.skip, _Either(t.unsure, t.refusing, t.skip_objects, _opened_unsure(text), _skipped_named(text))
+    )
+
+
+def _skipped_named(text: str) -> frozenset[str]:
+    """The words of `text` that name the question it skips ("skip the weight question", "salta la pregunta
+    del peso"): beside a skip, what it skips."""
+    named = _table().skip_named
+    return frozenset(m.group() for forms in clauses(text) for f in forms for m in named.finditer(f))
 
 
 def _opened_unsure(text: str) -> frozenset[str]:
@@ -524,7 +574,9 @@ def says_unsure(text: str) -> bool:
 def says_refusal(text: str) -> bool:
     """Whether `text` only declines to answer ("rather not say", "prefiero no decirlo", "möchte ich
     nicht sagen"): a skip where the open question reads nothing from it (engine/reading.py decides)."""
-    return _only(text, _table().refusing, polite=True)
+    t = _table()
+    # what is refused may be named ("prefiro não responder essa", "i'd rather not say this one")
+    return _only(text, t.refusing, t.skip_objects, polite=True)
 
 
 @lru_cache(maxsize=1024)
@@ -547,7 +599,7 @@ def says_not_knowing(text: str) -> bool:
 def says_help(text: str) -> bool:
     """Whether `text` asks what the question needs ("im confused, help me", "Hilfe, was soll ich hier eingeben?")."""
     t = _table()
-    return _only(text, t.help, t.confused)
+    return _only(text, _Either(t.help, t.lost), _Either(t.confused, t.lost))
 
 
 @lru_cache(maxsize=1024)
