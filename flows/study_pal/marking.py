@@ -133,6 +133,10 @@ def check_answer(exercise: Exercise, text: str) -> bool:
     """
     if exercise.options is not None:
         options = exercise.options
+        head = _REASON.split(text, maxsplit=1)[0]
+        picks = {k for c in _CLAUSE_MARK.split(head) if (k := _option_letter(c.strip(), options)) is not None}
+        if len(picks) > 1:
+            return False  # "b, c": several options named is no pick, whichever comes first
         key = next((k for c in answer_parts(text) if (k := _option_letter(c, options)) is not None), None)
         return key == exercise.answer
     return any(_right(exercise, part) for part in answer_parts(text))
