@@ -16,6 +16,7 @@ Two kinds of slot value are completed on load, as the bots complete them when a 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Sequence
 from pathlib import Path
@@ -143,6 +144,13 @@ def load(split: str, registry: Registry | None = None, folder: Path = CORPUS) ->
 
 def load_all(registry: Registry | None = None, folder: Path = CORPUS) -> dict[str, list[Case]]:
     return {split: load(split, registry, folder) for split in SPLITS}
+
+
+@functools.cache
+def shipped(split: str) -> tuple[Case, ...]:
+    """The split checked against the installed bots once per process: several test modules read it,
+    and checking 2,000 entries against the bots takes seconds."""
+    return tuple(load(split))
 
 
 def _field(err: Any) -> str:

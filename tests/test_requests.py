@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from pydantic import Field
 
-from bench.commands_corpus import load
+from bench.commands_corpus import shipped
 from engine import Ahead, Ask, Bot, Final, Flow, Intent, Parser, Slots, T, default_registry, free_text, rating
 from engine.authoring.testing import DialogueFactory
 from engine.commands import AnswerFlow, Command, NewRequest
@@ -74,7 +74,7 @@ def _seed(bot: str, flow: str) -> dict[str, Any]:
     """Slots a run of `flow` holds at its questions (a lesson's course, support's questions), from the
     commands corpus's dev split."""
     if not _SEEDS:
-        for case in load("dev"):
+        for case in shipped("dev"):
             _SEEDS.setdefault((case.entry.bot, case.entry.flow), case.seed)
     return _SEEDS.get((bot, flow), {})
 

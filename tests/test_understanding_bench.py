@@ -13,7 +13,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.commands_corpus import load  # noqa: E402
+from bench.commands_corpus import shipped  # noqa: E402
 from bench.understanding import observe, play, seed_session  # noqa: E402
 from engine import Engine, MemoryStore  # noqa: E402
 
@@ -32,14 +32,14 @@ def test_the_benchmark_prints_its_tables_on_a_few_entries() -> None:
 
 
 def test_a_seeded_session_is_at_the_entry_state_and_its_turn_is_observed() -> None:
-    case = next(c for c in load("dev") if c.entry.paused and c.entry.bot == "fitness-coach")
+    case = next(c for c in shipped("dev") if c.entry.paused and c.entry.bot == "fitness-coach")
     engine = Engine(MemoryStore())
     seed_session(engine.store, case, "u1")
     stored = engine.store.load(case.entry.bot, "u1")
     assert stored is not None and stored.active is None
     assert [(f.flow, f.state, f.paused) for f in stored.stack] == [(case.entry.flow, case.entry.state, True)]
     # what the turn did is read back: a cancel at a paused run, whatever reads it
-    cancel = next(c for c in load("dev") + load("test") if c.entry.paused and c.entry.text == "stop")
+    cancel = next(c for c in shipped("dev") + shipped("test") if c.entry.paused and c.entry.text == "stop")
     out = play(Engine(MemoryStore()), cancel, "u2")
     assert [o.kind for o in out.observed] == ["cancel"]
     assert out.exact
