@@ -336,6 +336,10 @@ def test_limitations() -> None:
     assert parse_limitations("No injuries") == "none"
     assert parse_limitations("I have a bad knee") == "bad knee"
     assert parse_limitations("lower back pain from sitting") == "lower back pain from sitting"
+    # none, then a remark naming no limitation, is none; a part naming one keeps it
+    assert parse_limitations("none, thankfully") == parse_limitations("nothing, I'm injury free") == "none"
+    assert "asthma" in str(parse_limitations("no injuries, but asthma"))
+    assert "knee" in str(parse_limitations("nope, but my knee hurts sometimes"))
     assert limitation_in("actually I have a knee injury") == "knee injury"
     assert limitation_in("actually I have no injuries") == "none"
     assert limitation_in("I want to lose weight") is None

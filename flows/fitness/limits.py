@@ -117,12 +117,24 @@ def clean_limitation(text: str) -> str:
     return t.strip(" .!,;-")
 
 
+_INJURY_WORD = re.compile(r"\binjur\w*(?:[- ]free)?\b")
+
+
 def parse_limitations(text: str) -> object:
     """The whole answer, less its lead-in and chat ("I have a bad knee and asthma" -> "bad knee and asthma")."""
     if is_none(text):
         return NONE
     t = fold(text)
-    if _NO_LIMIT.search(t) and read_yes_no(text) is not True:
+    # none, then a remark that names no limitation ("none, thankfully", "nothing, I'm injury free")
+    first, _, rest = t.partition(",")
+    if rest.strip() and is_none(first) and not BODY.search(_INJURY_WORD.sub(" ", rest)):
+        return NONE
+    # ...unless another part names one ("no injuries, but asthma")
+    if (
+        _NO_LIMIT.search(t)
+        and read_yes_no(text) is not True
+        and not BODY.search(_INJURY_WORD.sub(" ", _NO_LIMIT.sub(" ", t)))
+    ):
         return NONE  # "non no injuries" (glossed "non aucune blessure")
     if refusal().search(t):
         return Invalid("No need for details: a word like “knee”, “back” or “asthma” is enough, or say “none”.")
