@@ -133,7 +133,8 @@ def test_chat_uses_innerloop_db_from_the_environment(tmp_path: Path, monkeypatch
 
 
 def test_replay_all_pass() -> None:
-    scripts = sorted(str(p) for p in REPLAYS.glob("*.yaml"))
+    # every tenth script: the command line over many files (tests/test_replay.py plays them all)
+    scripts = sorted(str(p) for p in REPLAYS.glob("*.yaml"))[::10]
     r = run("replay", *scripts)
     assert r.exit_code == 0, r.output
     assert r.output.count("PASS ") == len(scripts)
