@@ -28,7 +28,7 @@ from engine.extract import (
     read_yes_no,
 )
 from flows.fitness.profile import WEEKDAYS, Goal, Weekday
-from flows.fitness.weights import weigh, with_digits
+from flows.fitness.weights import wanted_change, weigh, with_digits
 from flows.fitness.words import any_of, comment_edges, refusal, words
 
 # -- parsers ------------------------------------------------------------------------------
@@ -164,19 +164,10 @@ _GOAL_NAMED = choice(_GOALS, fuzzy=False)
 _RULED_OUT = re.compile(r"\b(?:not|don't want to|do not want to|rather than|instead of)\s+[^,;.!?]*")
 
 
-# losing or gaining an amount of weight names the goal ("want to lose about 5 kg", "drop 10 lbs")
-_AMOUNT = (
-    r"(?:about |around |roughly |like |some |maybe |~ ?)?\d+(?:[.,]\d+)?\s*"
-    r"(?:kgs?|kilos?|kilograms?|lbs?|pounds?|stone)\b"
-)
-_LOSE_AMOUNT = re.compile(rf"\b(?:lose|loose|drop|shed|take off|get rid of|burn off|cut)\s+{_AMOUNT}")
-_GAIN_AMOUNT = re.compile(rf"\b(?:gain|put on|add|pack on)\s+{_AMOUNT}\s*(?:of )?(?:muscle|lean mass)")
-
-
-def _by_amount(t: str) -> Goal | None:
-    if _LOSE_AMOUNT.search(t):
-        return "fat_loss"
-    return "muscle_gain" if _GAIN_AMOUNT.search(t) else None
+def _by_amount(text: str) -> Goal | None:
+    """Losing or gaining an amount of weight names the goal ("want to lose about 5 kg", "drop 10 lbs")."""
+    change = wanted_change(text)
+    return "fat_loss" if change < 0 else "muscle_gain" if change > 0 else None
 
 
 def _goal(text: str) -> object:

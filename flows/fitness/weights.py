@@ -64,8 +64,19 @@ def _age(t: str, m: re.Match[str]) -> bool:
 
 
 # a change still to make, and which way: the weight to reach is the current one moved by it
-_TOWARDS = {"lose": -1, "drop": -1, "shed": -1, "gain": 1, "put on": 1}
-_RELATIVE_MARK = re.compile(r"\b(lose|drop|shed|gain|put on|lost|gained)(?: (?:about|around|roughly|another))?\s*$")
+_TOWARDS = {"lose": -1, "loose": -1, "drop": -1, "shed": -1, "gain": 1, "put on": 1}  # "loose": as often typed
+_RELATIVE_MARK = re.compile(
+    r"\b(lose|loose|drop|shed|gain|put on|lost|gained)(?: (?:about|around|roughly|another|like|some|maybe))?\s*$"
+)
+
+
+def wanted_change(text: str) -> int:
+    """-1 or +1 when the text says the user wants to lose or gain an amount of weight ("want to lose
+    about 5 kg", "gain 3 kg of muscle"), 0 otherwise (a weight lost already, or no amount)."""
+    said = weigh(text)
+    if said.relative_verb not in _TOWARDS or not any(w.role == "relative" for w in said.mentions):
+        return 0
+    return _TOWARDS[said.relative_verb]
 
 
 @cache
