@@ -133,8 +133,7 @@ def check_answer(exercise: Exercise, text: str) -> bool:
     """
     if exercise.options is not None:
         options = exercise.options
-        head = _REASON.split(text, maxsplit=1)[0]
-        picks = {k for c in _CLAUSE_MARK.split(head) if (k := _option_letter(c.strip(), options)) is not None}
+        picks = {k for c in _clauses(text) if (k := _option_letter(c, options)) is not None}
         if len(picks) > 1:
             return False  # "b, c": several options named is no pick, whichever comes first
         key = next((k for c in answer_parts(text) if (k := _option_letter(c, options)) is not None), None)
@@ -159,10 +158,16 @@ def answer_parts(text: str) -> list[str]:
     head = _REASON.split(text, maxsplit=1)[0].strip()
     if head and head != text.strip():
         out.append(head)
-    parts = [p.strip() for p in _CLAUSE_MARK.split(head) if p.strip()]
+    parts = _clauses(text)
     if len(parts) > 1 and not any(has_math(spelled_out(in_digits(p))) for p in parts[1:]):
         out.append(parts[0])
     return out
+
+
+def _clauses(text: str) -> list[str]:
+    """The clauses of the reply before any reason it gives ("b, c because ..." -> ["b", "c"])."""
+    head = _REASON.split(text, maxsplit=1)[0]
+    return [p.strip() for p in _CLAUSE_MARK.split(head) if p.strip()]
 
 
 def _right(exercise: Exercise, text: str) -> bool:
