@@ -64,6 +64,9 @@ _FILLER = frozenset({"at", "all", "really", "though", "either", "unfortunately",
 _COMMON = frozenset({*_AUX, "the", "and", "you", "your", "for", "any", "that", "this", "with", "there", "yes",
                      "yeah", "yep", "yup", "its", "it's", "not", "but", "what", "which", "when", "how"})  # fmt: skip
 _SUBJECT = r"(?:(?:yes|yeah|yep|no|nope|nah)\s+)?(?:it|that|this|i|they|he|she|we|you|there)?\s*"
+# the auxiliary as the verb of a doing, its object after it: "did that already" says the thing was done,
+# not that it helped ("it did" does)
+_DOING = re.compile(r"\s*(?:that|it|this|those|these|them|everything|all)\b")
 
 
 @cache
@@ -76,7 +79,7 @@ def _reading(question: str) -> tuple[re.Pattern[str] | None, frozenset[str], boo
     if aux is not None:
         negated = _NEGATED.get(aux, (f"{aux}n't", f"{aux}nt", f"{aux} not"))
         neg = "|".join(re.escape(n) for n in negated)
-        pattern = re.compile(rf"^{_SUBJECT}(?:(?P<no>{neg})|{aux})\b(?P<rest>.*)$")
+        pattern = re.compile(rf"^(?P<subject>{_SUBJECT})(?:(?P<no>{neg})|{aux})\b(?P<rest>.*)$")
     return pattern, frozenset(words), bool(re.search(rf"\b(?:{_OUTCOME})", q))
 
 
@@ -107,7 +110,7 @@ def echoed(question: str, text: str) -> bool | None:
         if done and not _ANY_NO.search(clause):
             said.add(True)
             continue
-        if pattern is not None and (m := pattern.match(clause)) is not None:
+        if pattern is not None and (m := pattern.match(clause)) is not None and not _DOING.match(m.group("rest")):
             rest = [w for w in re.findall(r"[a-z']+", m.group("rest")) if w not in _FILLER]
             if all(w in own for w in rest):
                 said.add(m.group("no") is None)

@@ -37,6 +37,11 @@ SAVER = "Is battery saver or Low Power Mode turned on?"
         (HELPED, "i want it fixed", None),
         (HELPED, "it helped a bit but it still crashes", None),
         (SAVER, "it's off", None),
+        # the auxiliary as the verb of a doing says what was done, not that it helped ("did that" was a yes)
+        (HELPED, "did that already", None),
+        (HELPED, "did it", None),
+        (HELPED, "did that, didnt help", False),
+        (HELPED, "yes it did", True),
     ],
 )
 def test_a_yes_or_no_said_in_the_questions_words(question: str, text: str, said: bool | None) -> None:
