@@ -58,8 +58,6 @@ _TRIED = re.compile(
     r"|(?:tried|did|done) (?:that|it|this|those|these|them|everything|all (?:of )?(?:that|this|those|them))"
     r"(?: \w+)??(?: already)?)\b"
 )
-# an outcome said beside it ("already tried that and it worked", "did that, didnt help")
-_OUTCOME = re.compile(r"\b(?:work\w*|fix\w*|solv\w*|help\w*|sort\w*|succeed\w*|luck|same|still)\b")
 
 
 def tried_already(text: str) -> bool:
@@ -70,11 +68,7 @@ def tried_already(text: str) -> bool:
 
 def helped(text: str) -> bool | None:
     """Whether a message after an answer says it helped (True), did not (False), or neither (None)."""
-    t = fold(text)
-    if (m := _TRIED.search(t)) is None:
-        return read_yes_no_to(DID_IT_HELP, text)
-    # "did that" is no yes to "Did that help?": the outcome is in the rest, if anywhere
-    rest = (t[: m.start()] + " " + t[m.end() :]).strip(" ,.;:!-")
-    if not rest or _OUTCOME.search(rest) is None:
+    said = read_yes_no_to(DID_IT_HELP, text)
+    if said is None and tried_already(text):
         return False  # the steps were tried before the answer, and no outcome is said: still stuck
-    return read_yes_no_to(DID_IT_HELP, rest)
+    return said
