@@ -66,7 +66,7 @@ _COMMON = frozenset({*_AUX, "the", "and", "you", "your", "for", "any", "that", "
 _SUBJECT = r"(?:(?:yes|yeah|yep|no|nope|nah)\s+)?(?:it|that|this|i|they|he|she|we|you|there)?\s*"
 # the auxiliary as the verb of a doing, its object after it: "did that already" says the thing was done,
 # not that it helped ("it did" does)
-_DOING = re.compile(r"\s*(?:that|it|this|those|these|them|everything|all)\b")
+_DOING = re.compile(r"\A\s*+(?:that|it|this|those|these|them|everything|all)\b")
 
 
 @cache
