@@ -1,4 +1,5 @@
-"""Reading a user's message as the answer to an asking state, and as the other slots it fills.
+"""Reading a user's message as the answer to an asking state, and as the other slots it fills:
+functions of the message (`Heard`), the flow and its slots; what they say lands in `Effects`.
 
 The state's parser first; when it cannot decide, one model call reads the asked slot and
 every other slot the message may fill or correct (form filling). A model's free text is kept
@@ -17,13 +18,13 @@ from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
 
 from engine.commands import Command
+from engine.effects import Effects
 from engine.extract import Empty, Invalid, Parser, fold
 from engine.flow import Flow
-from engine.models import FlowFrame, Slots
+from engine.models import FlowFrame, Heard, Slots
 from engine.proposals import kept, proposed, with_proposal
 from engine.said import unwrapped
 from engine.states import Ask
-from engine.turnbase import TurnBase
 
 
 class Answer(NamedTuple):
@@ -36,129 +37,133 @@ class Answer(NamedTuple):
     command: Command | None = None
 
 
-class AnswerReader(TurnBase):
-    """The answer-reading half of running a flow."""
+def fillable(flow: Flow[Any], slots: Slots, name: str) -> bool:
+    """May a message set `name` now: is it open, or a filled slot the flow lets be corrected?"""
+    return getattr(slots, name, None) is None or name in flow.correctable_names
 
-    @staticmethod
-    def _fillable(flow: Flow[Any], slots: Slots, name: str) -> bool:
-        """May a message set `name` now: is it open, or a filled slot the flow lets be corrected?"""
-        return getattr(slots, name, None) is None or name in flow.correctable_names
 
-    def _fill_from_model(
-        self, flow: Flow[Any], slots: Slots, found: dict[str, object], state: Ask
-    ) -> tuple[Slots, dict[str, Any], bool]:
-        """Slots a model read beside the asked one, each kept only if its slot takes it; what
-        changed is acknowledged as the rules' findings are (the flag: something changed)."""
-        changed: list[str] = []
-        for name, value in found.items():
-            if isinstance(value, str) and not _in_message(value, self.text):
-                continue  # a free text the message does not hold is the model's, not the user's
-            try:
-                slots = flow.slots.model_validate({**slots.model_dump(), name: value})
-            except ValidationError:
-                continue
-            changed.append(name)
-        if changed:
-            shown = ", ".join(f"{k.replace('_', ' ')}: {getattr(slots, k)}" for k in changed)
-            show = flow.show
-            if show is not None:
-                shown = ", ".join(show(k, getattr(slots, k)) for k in changed)
-            self.emit(f"Noted ({shown}).")
-        return slots, slots.model_dump(mode="json"), bool(changed)
-
-    def _extract(self, flow: Flow[Any], slots: Slots, asking: str | None) -> tuple[Slots, list[str]]:
-        """Read the message for every slot the flow lets any message fill (open ones, and
-        filled ones it lets be corrected), then apply its any-time extractor; returns the
-        slots and the names changed."""
-        found: dict[str, object] = {}
-        for name, reader in flow.fills.items():
-            if name == asking or not self._fillable(flow, slots, name):
-                continue
-            value = (reader if isinstance(reader, Parser) else reader(slots))(self.text)
-            if value is not None and not isinstance(value, Invalid):
-                found[name] = value
-        if flow.extract is not None:
-            found.update(flow.extract(self.text, slots, asking))
-        changed: list[str] = []
-        for name, value in found.items():
-            if getattr(slots, name, None) == value:
-                continue
-            try:
-                slots = flow.slots.model_validate({**slots.model_dump(), name: value})
-            except ValidationError:
-                continue  # a value the slot refuses is not a correction; the state's parser decides
-            changed.append(name)
-        return slots, changed
-
-    def parse_answer(
-        self, flow: Flow[Any], state: Ask, slots: Slots, frame: FlowFrame, *, resuming: bool = False
-    ) -> Answer:
-        """The message as the answer to `state`; `resuming` a paused run, a message the rules
-        cannot read is no answer, and no model is asked to make it one."""
-        parser = state.parser(slots)
-        raw = parser(self.text)
-        words = isinstance(raw, str | list) and not parser.greedy and not isinstance(raw, Empty)
-        inner = _unwrapped(self.text) if raw is None or isinstance(raw, Invalid) or words else None
-        if inner is not None:
-            # the answer between an acknowledgement and a "please": "ok. Sofía", "english please"; a
-            # value in words keeps none of them ("ok yeah asthma" is asthma)
-            again = parser(inner)
-            if again is not None and not isinstance(again, Invalid) and (not words or type(again) is type(raw)):
-                raw = again
-        if isinstance(raw, Empty):
-            # "none" to an optional question answers it: the slot's own empty value, never the word
-            empty = empty_value(flow.slots, state.slot)
-            try:
-                return Answer(flow.slots.model_validate({**frame.slots, state.slot: empty}), None)
-            except ValidationError as e:
-                return Answer(None, _friendly(e, state.parser(slots).expects))
-        if isinstance(raw, Invalid):
-            if raw.suggestion is not None:
-                # read by the next turn only, at this question
-                self.session.carry.suggested = raw.suggestion
-            return Answer(None, raw.reason)
-        if raw is None and resuming:
-            return Answer(None, None)  # a greeting after a pause
-        filled = False
-        if raw is None:
-            # one call reads the asked slot and every other slot the message may fill or correct
-            others = tuple(n for n in flow.fills if n != state.slot and self._fillable(flow, slots, n))
-            form = with_proposal(flow.form_model(state, others))
-            answer = self.llm_parse(form, f"parse:{flow.name}.{state.name}", flow.name)
-            raw = getattr(answer, "value", None) if answer else None
-            if isinstance(raw, str) and not raw.strip():
-                raw = None  # an empty text says nothing was given
-            # a field left at its default (None, or an empty dict slot's {}) says nothing
-            extra = {n: v for n in others if (v := getattr(answer, n, None)) is not None and v != getattr(slots, n)}
-            if extra:
-                slots, frame.slots, filled = self._fill_from_model(flow, slots, extra, state)
-            if raw is None:
-                return Answer(None, None, filled, None if filled else self._proposed(flow, state, slots, answer))
+def _fill_from_model(
+    fx: Effects, flow: Flow[Any], slots: Slots, found: dict[str, object], text: str
+) -> tuple[Slots, dict[str, Any], bool]:
+    """Slots a model read beside the asked one, each kept only if its slot takes it; what
+    changed is acknowledged as the rules' findings are (the flag: something changed)."""
+    changed: list[str] = []
+    for name, value in found.items():
+        if isinstance(value, str) and not _in_message(value, text):
+            continue  # a free text the message does not hold is the model's, not the user's
         try:
-            return Answer(flow.slots.model_validate({**frame.slots, state.slot: raw}), None, filled)
-        except ValidationError as e:
-            return Answer(None, _friendly(e, state.parser(slots).expects), filled)
-
-    def _proposed(self, flow: Flow[Any], state: Ask, slots: Slots, answer: BaseModel | None) -> Command | None:
-        """The command the model proposed instead of an answer, when the message says it."""
-        proposal = proposed(answer)
-        if proposal is None:
-            return None
-        found = kept(proposal, self.text, state.parser(slots), flow.name)
-        if isinstance(found, str):
-            self.trace.notice("parse_rejected", flow.name, state.name, f"proposed {found}")
-            return None
-        self.trace.notice("proposed", flow.name, state.name, f"{found.kind}: {found.words!r}")
-        return found
-
-    def _try_set(self, flow: Flow[Any], slots: Slots, state: Ask, raw: object) -> Slots | None:
-        if raw is None or isinstance(raw, Invalid):
-            return None
-        try:
-            updated: Slots = flow.slots.model_validate({**slots.model_dump(), state.slot: raw})
+            slots = flow.slots.model_validate({**slots.model_dump(), name: value})
         except ValidationError:
-            return None
-        return updated
+            continue
+        changed.append(name)
+    if changed:
+        shown = ", ".join(f"{k.replace('_', ' ')}: {getattr(slots, k)}" for k in changed)
+        show = flow.show
+        if show is not None:
+            shown = ", ".join(show(k, getattr(slots, k)) for k in changed)
+        fx.emit(f"Noted ({shown}).")
+    return slots, slots.model_dump(mode="json"), bool(changed)
+
+
+def extract(flow: Flow[Any], slots: Slots, asking: str | None, text: str) -> tuple[Slots, list[str]]:
+    """Read `text` for every slot the flow lets any message fill (open ones, and filled ones it
+    lets be corrected), then apply its any-time extractor; returns the slots and the names changed."""
+    found: dict[str, object] = {}
+    for name, reader in flow.fills.items():
+        if name == asking or not fillable(flow, slots, name):
+            continue
+        value = (reader if isinstance(reader, Parser) else reader(slots))(text)
+        if value is not None and not isinstance(value, Invalid):
+            found[name] = value
+    if flow.extract is not None:
+        found.update(flow.extract(text, slots, asking))
+    changed: list[str] = []
+    for name, value in found.items():
+        if getattr(slots, name, None) == value:
+            continue
+        try:
+            slots = flow.slots.model_validate({**slots.model_dump(), name: value})
+        except ValidationError:
+            continue  # a value the slot refuses is not a correction; the state's parser decides
+        changed.append(name)
+    return slots, changed
+
+
+def parse_answer(
+    fx: Effects, flow: Flow[Any], state: Ask, slots: Slots, frame: FlowFrame, heard: Heard, *, resuming: bool = False
+) -> Answer:
+    """`heard` as the answer to `state`; `resuming` a paused run, a message the rules cannot
+    read is no answer, and no model is asked to make it one."""
+    text = heard.text
+    parser = state.parser(slots)
+    raw = parser(text)
+    words = isinstance(raw, str | list) and not parser.greedy and not isinstance(raw, Empty)
+    inner = _unwrapped(text) if raw is None or isinstance(raw, Invalid) or words else None
+    if inner is not None:
+        # the answer between an acknowledgement and a "please": "ok. Sofía", "english please"; a
+        # value in words keeps none of them ("ok yeah asthma" is asthma)
+        again = parser(inner)
+        if again is not None and not isinstance(again, Invalid) and (not words or type(again) is type(raw)):
+            raw = again
+    if isinstance(raw, Empty):
+        # "none" to an optional question answers it: the slot's own empty value, never the word
+        empty = empty_value(flow.slots, state.slot)
+        try:
+            return Answer(flow.slots.model_validate({**frame.slots, state.slot: empty}), None)
+        except ValidationError as e:
+            return Answer(None, _friendly(e, state.parser(slots).expects))
+    if isinstance(raw, Invalid):
+        if raw.suggestion is not None:
+            # read by the next turn only, at this question
+            fx.session.carry.suggested = raw.suggestion
+        return Answer(None, raw.reason)
+    if raw is None and resuming:
+        return Answer(None, None)  # a greeting after a pause
+    filled = False
+    if raw is None:
+        # one call reads the asked slot and every other slot the message may fill or correct
+        others = tuple(n for n in flow.fills if n != state.slot and fillable(flow, slots, n))
+        form = with_proposal(flow.form_model(state, others))
+        answer = fx.llm_parse(form, f"parse:{flow.name}.{state.name}", flow.name, heard)
+        raw = getattr(answer, "value", None) if answer else None
+        if isinstance(raw, str) and not raw.strip():
+            raw = None  # an empty text says nothing was given
+        # a field left at its default (None, or an empty dict slot's {}) says nothing
+        extra = {n: v for n in others if (v := getattr(answer, n, None)) is not None and v != getattr(slots, n)}
+        if extra:
+            slots, frame.slots, filled = _fill_from_model(fx, flow, slots, extra, text)
+        if raw is None:
+            return Answer(None, None, filled, None if filled else _proposed(fx, flow, state, slots, answer, text))
+    try:
+        return Answer(flow.slots.model_validate({**frame.slots, state.slot: raw}), None, filled)
+    except ValidationError as e:
+        return Answer(None, _friendly(e, state.parser(slots).expects), filled)
+
+
+def _proposed(
+    fx: Effects, flow: Flow[Any], state: Ask, slots: Slots, answer: BaseModel | None, text: str
+) -> Command | None:
+    """The command the model proposed instead of an answer, when the message says it."""
+    proposal = proposed(answer)
+    if proposal is None:
+        return None
+    found = kept(proposal, text, state.parser(slots), flow.name)
+    if isinstance(found, str):
+        fx.trace.notice("parse_rejected", flow.name, state.name, f"proposed {found}")
+        return None
+    fx.trace.notice("proposed", flow.name, state.name, f"{found.kind}: {found.words!r}")
+    return found
+
+
+def try_set(flow: Flow[Any], slots: Slots, state: Ask, raw: object) -> Slots | None:
+    """`slots` with `raw` as the asked slot's answer; None when there is none or the slot refuses it."""
+    if raw is None or isinstance(raw, Invalid):
+        return None
+    try:
+        updated: Slots = flow.slots.model_validate({**slots.model_dump(), state.slot: raw})
+    except ValidationError:
+        return None
+    return updated
 
 
 def empty_value(model: type[Slots], name: str) -> object:

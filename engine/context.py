@@ -1,9 +1,9 @@
 """What flow and bot code may touch during a turn: the contexts handed to hooks and Steps.
 
 A context reaches the running turn only through small Protocols of named operations
-(`EntryOps` within `StepOps` within `MainOps`; `Turn` implements all three), so this module
-imports neither the turn nor the bot, and everything a context does lands in the turn's
-one write.
+(`EntryOps` within `StepOps`, implemented by the turn's `Effects`; `MainOps`, by its executor),
+so this module imports neither the turn nor the bot, and everything a context does lands in
+the turn's one write. A context is handed the message it is about (`Heard`) as a value.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Generic, Protocol, TypeVar
 
 from pydantic import BaseModel
 
-from engine.models import JsonObject, NoticeKind, Resources, Slots, StoredRecord
+from engine.models import Heard, JsonObject, NoticeKind, Resources, Slots, StoredRecord
 
 M = TypeVar("M", bound=BaseModel)
 S = TypeVar("S", bound=Slots)
@@ -20,11 +20,6 @@ S = TypeVar("S", bound=Slots)
 
 class EntryOps(Protocol):
     """What bot-level hooks may ask of a turn."""
-
-    @property
-    def text(self) -> str:
-        """The user's message."""
-        ...
 
     @property
     def resources(self) -> Resources: ...
@@ -51,11 +46,11 @@ class StepOps(EntryOps, Protocol):
 
     def emit(self, text: str) -> None: ...
 
-    def phrase(self, content: str, purpose: str, flow: str | None) -> str: ...
+    def phrase(self, content: str, purpose: str, flow: str | None, heard: Heard) -> str: ...
 
-    def summarise(self, source: str, case: str, fallback: str, purpose: str, flow: str | None) -> str: ...
+    def summarise(self, source: str, case: str, fallback: str, purpose: str, flow: str | None, heard: Heard) -> str: ...
 
-    def llm_parse(self, schema: type[M], purpose: str, flow: str | None) -> M | None: ...
+    def llm_parse(self, schema: type[M], purpose: str, flow: str | None, heard: Heard) -> M | None: ...
 
     def note(self, kind: NoticeKind, flow: str | None, detail: str) -> None: ...
 
@@ -73,24 +68,24 @@ class StepOps(EntryOps, Protocol):
     def with_agent(self) -> bool: ...
 
 
-class MainOps(StepOps, Protocol):
+class MainOps(Protocol):
     """What a bot's main-conversation handler may ask of a turn besides a Step's things."""
 
-    def start_flow(self, name: str, seed: Slots | None) -> None: ...
+    def start_flow(self, name: str, seed: Slots | None, heard: Heard) -> None: ...
 
-    def detect_intent(self) -> str | None: ...
+    def detect_intent(self, heard: Heard) -> str | None: ...
 
-    def default_main(self) -> None: ...
+    def default_main(self, heard: Heard) -> None: ...
 
-    def main_reply(self, fallback: str | None = None, background: str = "") -> None: ...
+    def main_reply(self, heard: Heard, fallback: str | None = None, background: str = "") -> None: ...
 
 
 class EntryContext:
     """What bot-level hooks (entry rules, return remarks) may look at."""
 
-    def __init__(self, ops: EntryOps) -> None:
+    def __init__(self, ops: EntryOps, text: str) -> None:
         self._ops = ops
-        self.text = ops.text
+        self.text = text  # the user's message
         self.resources = ops.resources
 
     @property
@@ -105,13 +100,14 @@ class EntryContext:
 class StepContext(Generic[S]):
     """What a Step's code may do: read and set slots, phrase, parse, say, save records."""
 
-    def __init__(self, ops: StepOps, flow: str | None, slots: S, state: str | None = None) -> None:
+    def __init__(self, ops: StepOps, heard: Heard, flow: str | None, slots: S, state: str | None = None) -> None:
         self._ops = ops
+        self._heard = heard
         self.flow = flow
         # the asking state an aside interrupts (its question is asked again after it); None in a Step
         self.state = state
         self.slots: S = slots
-        self.text = ops.text
+        self.text = heard.text  # the user's message, as this part of the turn reads it
         self.resources = ops.resources
 
     @property
@@ -161,16 +157,16 @@ class StepContext(Generic[S]):
         self._ops.offer(text)
 
     def phrase(self, content: str, purpose: str) -> str:
-        return self._ops.phrase(content, purpose, self.flow)
+        return self._ops.phrase(content, purpose, self.flow, self._heard)
 
     def summarise(self, source: str, case: str, fallback: str, purpose: str) -> str:
         """With a model, a summary of `source` (a help text) for the user's `case` (what they
         described, their answers), held to `source`'s facts; `fallback` offline or when the
         summary does not hold (engine/guard.py, `summary_problem`)."""
-        return self._ops.summarise(source, case, fallback, purpose, self.flow)
+        return self._ops.summarise(source, case, fallback, purpose, self.flow, self._heard)
 
     def parse(self, schema: type[M], purpose: str) -> M | None:
-        return self._ops.llm_parse(schema, purpose, self.flow)
+        return self._ops.llm_parse(schema, purpose, self.flow, self._heard)
 
     def record(self, kind: str, data: JsonObject) -> None:
         self._ops.save_record(kind, data)
@@ -188,24 +184,24 @@ class StepContext(Generic[S]):
 class MainContext(StepContext[Slots]):
     """What a bot's own main-conversation handler may do besides a Step's things."""
 
-    def __init__(self, ops: MainOps) -> None:
-        super().__init__(ops, None, Slots())
-        self._main = ops
+    def __init__(self, ops: StepOps, main: MainOps, heard: Heard) -> None:
+        super().__init__(ops, heard, None, Slots())
+        self._main = main
 
     def start(self, flow: str, slots: Slots | None = None) -> None:
         """Enter `flow`, with `slots` (an instance of that flow's slots model) already filled."""
-        self._main.start_flow(flow, slots)
+        self._main.start_flow(flow, slots, self._heard)
 
     def intent(self) -> str | None:
         """The flow the message asks for: keyword rules, then an LLM classification if configured."""
-        return self._main.detect_intent()
+        return self._main.detect_intent(self._heard)
 
     def default(self) -> None:
         """The stock main conversation: start the intended flow, or small talk."""
-        self._main.default_main()
+        self._main.default_main(self._heard)
 
     def reply(self, fallback: str | None = None, background: str = "") -> None:
         """Answer the message: with a model, in its own words from the main conversation, what
         the bot knows of the user and `background` (an article, the course); offline, `fallback`
         (the bot's capabilities when None)."""
-        self._main.main_reply(fallback, background)
+        self._main.main_reply(self._heard, fallback, background)

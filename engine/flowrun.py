@@ -12,10 +12,11 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from engine.answers import AnswerReader, validator_sentence
+from engine.answers import extract, parse_answer, try_set, validator_sentence
 from engine.askback import COMING_BACK_ONLY, acknowledgement, explanation
 from engine.commands import AskBack, Chitchat, Command, CorrectSlot, SetSlot, WhichSlot, YesNo
 from engine.context import StepContext
+from engine.effects import Effects
 from engine.errors import DefinitionError
 from engine.extract import Invalid
 from engine.fill import clauses, fill, noted_line, read_ahead
@@ -24,6 +25,7 @@ from engine.flow import Flow
 from engine.models import (
     FlowFrame,
     FlowRun,
+    Heard,
     Message,
     Outcome,
     RecordDraft,
@@ -36,25 +38,28 @@ MAX_HOPS = 64
 MAX_HANDOFFS = 8
 
 
-class FlowRunner(AnswerReader):
-    """The flow-running half of a turn."""
+class FlowRunner:
+    """Runs the session's flows within one turn; what it does lands in the turn's `Effects`."""
 
-    def start(self, name: str, *, seed: dict[str, object] | None = None, handoff: bool = False) -> None:
+    def __init__(self, fx: Effects) -> None:
+        self.fx = fx
+
+    def start(self, name: str, heard: Heard, *, seed: dict[str, object] | None = None, handoff: bool = False) -> None:
         """Enter flow `name` (or resume its paused run). A handed-off flow does not read the
         message for its own slots: that message answered the previous flow's question; it reads a
         request kept for it instead, when there is one."""
-        flow = self.bot.flow(name)
-        self.voice.budget += flow.llm_calls_per_turn
-        paused = next((f for f in reversed(self.session.stack) if f.flow == name), None)
+        flow = self.fx.bot.flow(name)
+        self.fx.voice.budget += flow.llm_calls_per_turn
+        paused = next((f for f in reversed(self.fx.session.stack) if f.flow == name), None)
         if paused is not None:
             # a paused or suspended run of the same flow carries on where it stopped
-            self.session.stack.remove(paused)
+            self.fx.session.stack.remove(paused)
             paused.paused = False
-            self.session.stack.append(paused)
-            self.resume_or_return(greeting="Welcome back! Let's continue. ")
+            self.fx.session.stack.append(paused)
+            self.resume_or_return(heard, greeting="Welcome back! Let's continue. ")
             return
         frame = FlowFrame(flow=name, version=flow.version, state=flow.initial.name)
-        frame.scratchpad.append(Message(role="user", content=self.text))
+        frame.scratchpad.append(Message(role="user", content=heard.text))
         try:
             slots = flow.slots.model_validate(seed or {})
         except ValidationError as e:
@@ -62,39 +67,38 @@ class FlowRunner(AnswerReader):
         # a flow handed over to reads the words of a request kept for it ("can you also schedule a
         # session for friday 4-6pm?"), not the message that answered the previous flow: its
         # reading ahead and its first steps see them as the message
-        carry = self.session.carry
+        carry = self.fx.session.carry
         kept = next((k.text for k in carry.requests if k.flow == name), None) if handoff else None
         if kept is not None:
             carry.requests = [k for k in carry.requests if k.flow != name]  # carried out: not offered again
-        said = self.text
-        self.text = kept or said
-        try:
-            if not handoff or kept is not None:
-                for s in flow.states:
-                    if isinstance(s, Ask) and s.prefill:
-                        slots = self._try_set(flow, slots, s, s.parser(slots)(self.text)) or slots
-                slots = self._extract(flow, slots, None)[0]
-                # the message that starts a flow may answer its questions ahead, its first one too
-                # ("hi! intermediate, no injuries"): read as at a question, with none asked yet
-                slots = fill(flow, slots, read_ahead(flow, None, slots, self.text).sets)[0]
-            self.session.active = frame
-            self.trace.enter(name, frame.state)
-            self.advance(flow, frame, slots)
-        finally:
-            self.text = said
+        if kept is not None:
+            heard = heard.reading(kept)
+        if not handoff or kept is not None:
+            for s in flow.states:
+                if isinstance(s, Ask) and s.prefill:
+                    slots = try_set(flow, slots, s, s.parser(slots)(heard.text)) or slots
+            slots = extract(flow, slots, None, heard.text)[0]
+            # the message that starts a flow may answer its questions ahead, its first one too
+            # ("hi! intermediate, no injuries"): read as at a question, with none asked yet
+            slots = fill(flow, slots, read_ahead(flow, None, slots, heard.text).sets)[0]
+        self.fx.session.active = frame
+        self.fx.trace.enter(name, frame.state)
+        self.advance(flow, frame, slots, heard)
 
     def flow_turn(
         self,
         flow: Flow[Any],
         frame: FlowFrame,
+        heard: Heard,
         *,
         resuming: bool = False,
         replies: Sequence[YesNo] = (),
         fixes: Sequence[CorrectSlot | WhichSlot | SetSlot] = (),
         rest: str = "",
-    ) -> Command | None:
-        """The message answers the open flow's question, resting in `frame.state`; returns the
-        command the model found it says instead (engine/proposals.py), for the turn to carry out.
+    ) -> tuple[Command, Heard] | None:
+        """`heard` answers the open flow's question, resting in `frame.state`; returns the
+        command the model found it says instead (engine/proposals.py), for the turn to carry out,
+        with the words it was read in.
 
         Asides come first, then the flow's any-time extractor (several slots, corrections),
         then the state's parser and, when that cannot tell, the model; a failed answer
@@ -107,43 +111,43 @@ class FlowRunner(AnswerReader):
         the question again without using an attempt. `SetSlot`s among them fill slots ahead of
         their questions (engine/fill.py), after the asides; `rest` is then the rest of the message.
         """
-        opened = self._counted(flow, frame)
+        opened = self.counted(flow, frame, heard)
         if opened is None:
             return None
         slots, state = opened
         sets = [f for f in fixes if isinstance(f, SetSlot)]
         fixes = corrections = [f for f in fixes if isinstance(f, CorrectSlot | WhichSlot)]
         if sets:
-            self.whole = self.text  # the flow reads the rest; what it says answers the whole message
-        if rest and not fixes and rest != self.said:
+            heard = Heard(heard.text, whole=heard.text)  # the flow reads the rest; what it says answers the whole
+        if rest and not fixes and rest != self.fx.said:
             # a number taken back within the message is the number meant (engine/corrections.py)
-            self.text = rest
+            heard = heard.reading(rest)
         noted = ""
         if fixes:
             # the flow's own asides read the message first, as they do any message (a new target
             # language said at the placement test restarts it); then the corrections are made
             for aside in flow.asides:
-                if aside.match(self.text) and self._aside(flow, frame, slots, state, aside):
+                if aside.match(heard.text) and self.run_aside(flow, frame, slots, state, aside, heard):
                     return None
-            slots, noted = self._correct(flow, frame, slots, corrections)
+            slots, noted = self._correct(flow, frame, slots, corrections, heard)
             if not rest.strip():
-                self.emit(f"{noted} {self.question(flow, state, slots)}".strip())
+                self.fx.emit(f"{noted} {self.question(flow, state, slots, heard)}".strip())
                 return None
             # the rest of the message is read as usual; what was corrected is said first
-            self.emit(noted)
-            self.text = rest
+            self.fx.emit(noted)
+            heard = heard.reading(rest)
         for reply in replies:
-            if reply.to == "suggested" and self._answer_suggestion(flow, frame, slots, state, reply):
+            if reply.to == "suggested" and self._answer_suggestion(flow, frame, slots, state, reply, heard):
                 return None
-            if reply.to == "offered" and self._declined(flow, slots, state, reply):
+            if reply.to == "offered" and self._declined(flow, slots, state, reply, heard):
                 return None  # a yes was read as the offered message already (reading.as_read)
         for aside in flow.asides:
-            if aside.match(self.text) and self._aside(flow, frame, slots, state, aside):
+            if aside.match(heard.text) and self.run_aside(flow, frame, slots, state, aside, heard):
                 return None
-        if not rest.strip() and not resuming and not sets and not fixes and self.said.strip():
+        if not rest.strip() and not resuming and not sets and not fixes and self.fx.said.strip():
             # every clause was another question's, unclear ("like 3 or 4 times a week" at the injuries
             # question): no answer here, and that question asks it in its turn; no attempt used
-            self.emit(f"Let's come back to that later. {self.question(flow, state, slots)}")
+            self.fx.emit(f"Let's come back to that later. {self.question(flow, state, slots, heard)}")
             return None
         # what was filled ahead, said with what comes next; when the question is answered too, only
         # the questions that will not be asked are named (a body weight beside a target is just kept)
@@ -152,28 +156,28 @@ class FlowRunner(AnswerReader):
             slots, ahead = fill(flow, slots, sets)
             frame.slots = slots.model_dump(mode="json")
             for name in ahead:
-                self.trace.notice("ahead", flow.name, state.name, name)
+                self.fx.trace.notice("ahead", flow.name, state.name, name)
             told = noted_line(flow, slots, ahead)
             moving = noted_line(
                 flow, slots, [n for n in ahead if n in {s.slot for s in flow.states if isinstance(s, Ask)}]
             )
             if not rest.strip():
-                self.emit(f"{told} {self.question(flow, state, slots)}".strip())
+                self.fx.emit(f"{told} {self.question(flow, state, slots, heard)}".strip())
                 return None
             fixes = [*fixes, *sets]  # a rest that answers nothing asks again, no attempt used
         before = slots
-        slots, changed = self._extract(flow, slots, state.slot)
+        slots, changed = extract(flow, slots, state.slot, heard.text)
         if changed:
             frame.slots = slots.model_dump(mode="json")
         if state.slot in changed:
             frame.attempts = 0
-            self.emit(moving)
-            self.move(flow, frame, slots, ANSWER)
+            self.fx.emit(moving)
+            self.move(flow, frame, slots, ANSWER, heard)
             return None
         if changed:
             corrected = [k for k in changed if _corrects(getattr(before, k), getattr(slots, k))]
             if corrected:
-                slots = self._rerun(flow, frame, slots, corrected)
+                slots = self._rerun(flow, frame, slots, corrected, heard)
             # what the user will see acknowledged: corrections, answers to questions to come,
             # and any change to a slot the flow lets be corrected
             asked = {s.slot for s in flow.states if isinstance(s, Ask)}
@@ -184,53 +188,54 @@ class FlowRunner(AnswerReader):
             # keeps cutting out"); a correction ("no, my native language is Polish") is not an
             # answer, and the question is asked again with the change noted.
             if not corrected:
-                updated = self.parse_answer(flow, state, slots, frame, resuming=resuming).slots
+                updated = parse_answer(self.fx, flow, state, slots, frame, heard, resuming=resuming).slots
             else:
                 # "30, oh btw i sprained my ankle last month": the clauses that correct nothing may answer
-                updated = self._beside_correction(flow, state, before, slots)
+                updated = self._beside_correction(flow, state, before, slots, heard)
             if updated is not None:
                 frame.attempts = 0
-                self.emit(f"{moving} {found}".strip())
-                self.move(flow, frame, updated, ANSWER)
+                self.fx.emit(f"{moving} {found}".strip())
+                self.move(flow, frame, updated, ANSWER, heard)
                 return None
-            self.emit(f"{noted} {self.question(flow, state, slots)}".strip())
+            self.fx.emit(f"{noted} {self.question(flow, state, slots, heard)}".strip())
             return None
-        updated, reason, others, proposal = self.parse_answer(flow, state, slots, frame, resuming=resuming)
+        updated, reason, others, proposal = parse_answer(self.fx, flow, state, slots, frame, heard, resuming=resuming)
         if proposal is not None:
-            return proposal  # what the model found the message says instead, evidenced: the turn carries it out
+            # what the model found the message says instead, evidenced: the turn carries it out
+            return proposal, heard
         if updated is not None:
             if frame.attempts:
                 frame.attempts = 0
-            self.emit(moving)
-            self.move(flow, frame, updated, ANSWER)
+            self.fx.emit(moving)
+            self.move(flow, frame, updated, ANSWER, heard)
             return None
         if resuming and reason is None:
             # back after a pause with a message that answers nothing ("hi again"): the question, no reprompt
-            self.emit(f"{told} Welcome back! Let's continue. {self.question(flow, state, slots)}".strip())
+            self.fx.emit(f"{told} Welcome back! Let's continue. {self.question(flow, state, slots, heard)}".strip())
             return None
         if others:
             # the message answered other questions, not this one: noted, and this one asked again
-            self.emit(f"{told} {self.question(flow, state, flow.new_slots(frame.slots))}".strip())
+            self.fx.emit(f"{told} {self.question(flow, state, flow.new_slots(frame.slots), heard)}".strip())
             return None
         if fixes:
             # the message was a correction (or filled other slots); the rest answers nothing: no attempt
             # used, and what is wrong with a rest that tried ("germna": German?) is said
             why = reason if sets and reason else ""
-            self.emit(" ".join(p for p in (told, why, self.question(flow, state, slots)) if p))
+            self.fx.emit(" ".join(p for p in (told, why, self.question(flow, state, slots, heard)) if p))
             return None
         frame.attempts += 1
         if frame.attempts >= state.max_attempts:
-            self.fallback(flow, frame, slots, state)
+            self.fallback(flow, frame, slots, state, heard)
             return None
         tier = frame.attempts
-        self.trace.notice("reprompt", flow.name, state.name, str(tier))
-        if says_not_knowing(self.text):
+        self.fx.trace.notice("reprompt", flow.name, state.name, str(tier))
+        if says_not_knowing(heard.text):
             # "idk", "no idea": no value to refuse ('I don't know a language called “idk”'); why the
             # question is asked may help the user answer it
             why = render(state.why, slots) if state.why else ""
             reason = f"No problem if you're not sure. {why}".strip()
         expects = state.parser(slots).expects
-        offers = self.session.carry.suggested is not None
+        offers = self.fx.session.carry.suggested is not None
         if reason and "?" in reason and (offers or (tier == 1 and not state.reprompts)):
             # the reason asks the question that follows up ("Which injury?") or offers a value ("Is your
             # native language Spanish?", taken by a yes): one question at a time
@@ -248,32 +253,33 @@ class FlowRunner(AnswerReader):
         if reason:
             reason = without_clause(reason, again)  # "7 is out of range." when the question gives the range
         text = f"{reason} {again}" if reason and again else reason or again
-        self.emit(self.phrase(text, f"reprompt:{flow.name}.{state.name}", flow.name) if state.phrased else text)
+        phrasing = f"reprompt:{flow.name}.{state.name}"
+        self.fx.emit(self.fx.phrase(text, phrasing, flow.name, heard) if state.phrased else text)
         return None
 
-    def _counted(self, flow: Flow[Any], frame: FlowFrame) -> tuple[Slots, Ask] | None:
+    def counted(self, flow: Flow[Any], frame: FlowFrame, heard: Heard) -> tuple[Slots, Ask] | None:
         """A message at the open question: counted towards `max_turns` (no flow may be kept open
         forever, whatever is said at it) and kept in the scratchpad; None when the run has expired."""
         frame.turns += 1
-        frame.scratchpad.append(Message(role="user", content=self.said))  # as typed: "yes" to an offer
+        frame.scratchpad.append(Message(role="user", content=self.fx.said))  # as typed: "yes" to an offer
         # validated once already by _reconcile this turn
-        slots = self._checked.pop(id(frame), None) or flow.new_slots(frame.slots)
+        slots = self.fx.checked.pop(id(frame), None) or flow.new_slots(frame.slots)
         if frame.turns > flow.max_turns:
             summary = f"{flow.name.capitalize()} ended after {flow.max_turns} turns without finishing."
             self.close(flow, frame, slots, "expired", summary)
-            self.emit(f"We've been at this for a while, so I've stopped the {flow.name} here.")
-            self.resume_or_return()
+            self.fx.emit(f"We've been at this for a while, so I've stopped the {flow.name} here.")
+            self.resume_or_return(heard)
             return None
         state = flow.state(frame.state)
         if not isinstance(state, Ask):
             raise DefinitionError("session rests in a state that does not ask", flow=flow.name, state=frame.state)
         return slots, state
 
-    def asked_back(self, flow: Flow[Any], frame: FlowFrame, command: AskBack | Chitchat) -> None:
+    def asked_back(self, flow: Flow[Any], frame: FlowFrame, command: AskBack | Chitchat, heard: Heard) -> None:
         """A question back about the open question, or small talk at it: answered, and the question
         asked again; it stays open and no attempt is used. The flow's asides hear it first (a
         course answers a question on its content better than the state's reason does)."""
-        opened = self._counted(flow, frame)
+        opened = self.counted(flow, frame, heard)
         if opened is None:
             return
         slots, state = opened
@@ -281,45 +287,47 @@ class FlowRunner(AnswerReader):
         # it for something else (a question about the lesson); asking to wait a flow may answer itself
         stepping = isinstance(command, Chitchat) and set(command.social) <= COMING_BACK_ONLY
         for aside in () if stepping else flow.asides:
-            if aside.match(self.text) and self._aside(flow, frame, slots, state, aside):
+            if aside.match(heard.text) and self.run_aside(flow, frame, slots, state, aside, heard):
                 return
         # what is said first is the author's sentence, shown as written like `help`; the question
         # after it is phrased as always
         rephrase = ""
         if isinstance(command, AskBack):
-            self.trace.notice("ask_back", flow.name, state.name, command.about)
+            self.fx.trace.notice("ask_back", flow.name, state.name, command.about)
             why = render(state.why, slots) if state.why else ""
             if command.about != "why" and state.reprompts:
                 # asked what it means: the phrasing a reprompt would use now (more explicit at each
                 # failed attempt), without using an attempt
                 rephrase = render(state.reprompts[min(frame.attempts + 1, len(state.reprompts)) - 1], slots)
             expects = state.parser(slots).expects
-            self.emit(explanation(command.about, why, state.help, expects, rephrased=bool(rephrase)))
+            self.fx.emit(explanation(command.about, why, state.help, expects, rephrased=bool(rephrase)))
         else:
-            self.trace.notice("chitchat", flow.name, state.name, ",".join(command.social))
-            self.emit(acknowledgement(command.social))
+            self.fx.trace.notice("chitchat", flow.name, state.name, ",".join(command.social))
+            self.fx.emit(acknowledgement(command.social))
         if rephrase:
-            self.emit(self.phrase(rephrase, f"reprompt:{flow.name}.{state.name}", flow.name))
+            self.fx.emit(self.fx.phrase(rephrase, f"reprompt:{flow.name}.{state.name}", flow.name, heard))
         else:
-            self.emit(self.question(flow, state, slots))
+            self.fx.emit(self.question(flow, state, slots, heard))
 
-    def _aside(self, flow: Flow[Any], frame: FlowFrame, slots: Slots, state: Ask, aside: Aside) -> bool:
-        ctx: StepContext[Slots] = StepContext(self, flow.name, slots, state.name)
+    def run_aside(
+        self, flow: Flow[Any], frame: FlowFrame, slots: Slots, state: Ask, aside: Aside, heard: Heard
+    ) -> bool:
+        ctx: StepContext[Slots] = StepContext(self.fx, heard, flow.name, slots, state.name)
         trigger = aside.handle(ctx)
         if trigger is None:
             return False
-        self.trace.notice("aside", flow.name, frame.state, aside.name)
+        self.fx.trace.notice("aside", flow.name, frame.state, aside.name)
         if trigger == SKIP:  # the flow's own way past the question ("give me another")
-            self.trace.notice("skipped", flow.name, frame.state, state.slot)
+            self.fx.trace.notice("skipped", flow.name, frame.state, state.slot)
         if trigger == "":
             frame.slots = ctx.slots.model_dump(mode="json")
-            self.emit(self.question(flow, state, ctx.slots))
+            self.fx.emit(self.question(flow, state, ctx.slots, heard))
             return True
-        self.move(flow, frame, ctx.slots, trigger)
+        self.move(flow, frame, ctx.slots, trigger, heard)
         return True
 
     def _correct(
-        self, flow: Flow[Any], frame: FlowFrame, slots: Slots, fixes: Sequence[CorrectSlot | WhichSlot]
+        self, flow: Flow[Any], frame: FlowFrame, slots: Slots, fixes: Sequence[CorrectSlot | WhichSlot], heard: Heard
     ) -> tuple[Slots, str]:
         """Make the corrections (each validated by the slots model), say what changed, and run
         again the steps behind that read a corrected slot; a value several slots could take is
@@ -338,39 +346,41 @@ class FlowRunner(AnswerReader):
                 said.append(f"I couldn't change that ({_reason(e)}).")
                 continue
             changed.append(fix.slot)
-            self.trace.notice("correct", flow.name, frame.state, fix.key or fix.slot)
+            self.fx.trace.notice("correct", flow.name, frame.state, fix.key or fix.slot)
             said.append(_changed(flow, fix, getattr(slots, fix.slot)))
         if changed:
             frame.slots = slots.model_dump(mode="json")
-            slots = self._rerun(flow, frame, slots, changed)
+            slots = self._rerun(flow, frame, slots, changed, heard)
         return slots, " ".join(said)
 
-    def _rerun(self, flow: Flow[Any], frame: FlowFrame, slots: Slots, corrected: list[str]) -> Slots:
+    def _rerun(self, flow: Flow[Any], frame: FlowFrame, slots: Slots, corrected: list[str], heard: Heard) -> Slots:
         """Run again the steps behind the current state that read a corrected slot, so what they
         derived follows the correction; the state does not move."""
         for step in flow.steps_behind(frame.state, corrected):
-            ctx = StepContext(self, flow.name, slots.model_copy(deep=True))
+            ctx = StepContext(self.fx, heard, flow.name, slots.model_copy(deep=True))
             step.run(ctx)
             slots = flow.slots.model_validate(ctx.slots.model_dump())
-            self.trace.notice("rerun", flow.name, frame.state, f"{step.name} ({', '.join(corrected)} corrected)")
+            self.fx.trace.notice("rerun", flow.name, frame.state, f"{step.name} ({', '.join(corrected)} corrected)")
         frame.slots = slots.model_dump(mode="json")
         return slots
 
-    def fallback(self, flow: Flow[Any], frame: FlowFrame, slots: Slots, state: Ask) -> None:
+    def fallback(self, flow: Flow[Any], frame: FlowFrame, slots: Slots, state: Ask, heard: Heard) -> None:
         """No usable answer after `max_attempts`: skip the question, pause or cancel the flow, or escalate."""
-        self.trace.notice("fallback", flow.name, state.name, state.fallback)
+        self.fx.trace.notice("fallback", flow.name, state.name, state.fallback)
         frame.attempts = 0
         if state.fallback == "skip":
-            self.emit("Let's skip that one for now.")
-            self.move(flow, frame, slots, ANSWER)
+            self.fx.emit("Let's skip that one for now.")
+            self.move(flow, frame, slots, ANSWER, heard)
             return
         if state.fallback == "cancel" and flow.on_cancel == "pause":
             # a flow that must finish (onboarding) keeps its answers and resumes on the next visit
             frame.paused = True
-            self.session.stack.append(frame)
-            self.session.active = None
-            self.trace.notice("pause", flow.name, frame.state)
-            self.emit(f"I couldn't understand the answers, so I've paused the {flow.name}; what you told me is kept.")
+            self.fx.session.stack.append(frame)
+            self.fx.session.active = None
+            self.fx.trace.notice("pause", flow.name, frame.state)
+            self.fx.emit(
+                f"I couldn't understand the answers, so I've paused the {flow.name}; what you told me is kept."
+            )
             return
         outcome: Outcome = "cancelled" if state.fallback == "cancel" else "escalated"
         summary = (
@@ -378,39 +388,39 @@ class FlowRunner(AnswerReader):
             f"after {state.max_attempts} attempts."
         )
         if outcome == "escalated":
-            self.records.append(
+            self.fx.records.append(
                 RecordDraft(kind="escalation", data={"flow": flow.name, "state": state.name, "slots": frame.slots})
             )
         self.close(flow, frame, slots, outcome, summary)
-        self.emit(
+        self.fx.emit(
             "I'm connecting you to a person who can help."
             if outcome == "escalated"
             else f"I couldn't understand the answers, so I've stopped the {flow.name}."
         )
-        self.resume_or_return()
+        self.resume_or_return(heard)
 
-    def question(self, flow: Flow[Any], state: Ask, slots: Slots, *, again: bool = True) -> str:
-        """What an asking state says, phrased (or as its template, offline); `again` unless the
-        state has just been entered."""
+    def question(self, flow: Flow[Any], state: Ask, slots: Slots, heard: Heard, *, again: bool = True) -> str:
+        """What an asking state says, phrased after `heard` (or as its template, offline); `again`
+        unless the state has just been entered."""
         if not state.phrased:
             return render(state.say_again if again else state.say, slots)
-        return self.phrase(
-            render(state.say_again if again else state.say, slots), f"ask:{flow.name}.{state.name}", flow.name
+        return self.fx.phrase(
+            render(state.say_again if again else state.say, slots), f"ask:{flow.name}.{state.name}", flow.name, heard
         )
 
-    def move(self, flow: Flow[Any], frame: FlowFrame, slots: Slots, trigger: str) -> None:
+    def move(self, flow: Flow[Any], frame: FlowFrame, slots: Slots, trigger: str, heard: Heard) -> None:
         """Fire `trigger` and run on until the flow waits for the user or ends."""
         self.fire(flow, frame, slots, trigger)
-        self.advance(flow, frame, slots)
+        self.advance(flow, frame, slots, heard)
 
     def fire(self, flow: Flow[Any], frame: FlowFrame, slots: Slots, trigger: str) -> None:
         dest = flow.fire(frame.state, trigger, slots)
-        self.trace.fire(flow.name, frame.state, trigger, dest)
+        self.fx.trace.fire(flow.name, frame.state, trigger, dest)
         if dest != frame.state and frame.attempts:
             frame.attempts = 0  # failed attempts belong to the question they were made at
         frame.state = dest
 
-    def advance(self, flow: Flow[Any], frame: FlowFrame, slots: Slots) -> None:
+    def advance(self, flow: Flow[Any], frame: FlowFrame, slots: Slots, heard: Heard) -> None:
         """Run from the state just entered until the flow waits for the user or ends."""
         for _ in range(MAX_HOPS):
             state = flow.state(frame.state)
@@ -420,44 +430,44 @@ class FlowRunner(AnswerReader):
                     continue
                 # the frame's stored slots catch up once, where the flow comes to rest
                 frame.slots = slots.model_dump(mode="json")
-                self.emit(self.question(flow, state, slots, again=False))
+                self.fx.emit(self.question(flow, state, slots, heard, again=False))
                 return
             if isinstance(state, Step):
-                ctx: StepContext[Slots] = StepContext(self, flow.name, slots)
+                ctx: StepContext[Slots] = StepContext(self.fx, heard, flow.name, slots)
                 state.run(ctx)
                 slots = ctx.slots
                 self.fire(flow, frame, slots, NEXT)
                 continue
-            self.finish(flow, frame, slots, state)
+            self.finish(flow, frame, slots, state, heard)
             return
         raise DefinitionError(f"more than {MAX_HOPS} states entered in one turn", flow=flow.name, state=frame.state)
 
-    def finish(self, flow: Flow[Any], frame: FlowFrame, slots: Slots, final: Final) -> None:
+    def finish(self, flow: Flow[Any], frame: FlowFrame, slots: Slots, final: Final, heard: Heard) -> None:
         nxt = final.handoff(slots) if final.handoff else None
-        if nxt and not self.bot.has_flow(nxt):
+        if nxt and not self.fx.bot.has_flow(nxt):
             raise DefinitionError(
-                f"hands off to {nxt!r}, which bot {self.bot.name!r} does not have", flow=flow.name, state=final.name
+                f"hands off to {nxt!r}, which bot {self.fx.bot.name!r} does not have", flow=flow.name, state=final.name
             )
         closing = render(final.say, slots) if final.say else ""
         # phrased while the scratchpad still exists, so the model sees the conversation it closes
-        said = self.phrase(closing, f"close:{flow.name}", flow.name) if closing else ""
+        said = self.fx.phrase(closing, f"close:{flow.name}", flow.name, heard) if closing else ""
         run = self.close(flow, frame, slots, final.outcome, render(final.summary, slots))
         if final.records:
-            self.records.extend(final.records(slots))
+            self.fx.records.extend(final.records(slots))
         # a turn that would otherwise end in silence tells the user what was done
-        self.emit(said or ("" if nxt or self.reply else run.summary))
+        self.fx.emit(said or ("" if nxt or self.fx.reply else run.summary))
         if nxt:
-            self.handoffs += 1
-            if self.handoffs > MAX_HANDOFFS:
+            self.fx.handoffs += 1
+            if self.fx.handoffs > MAX_HANDOFFS:
                 raise DefinitionError(
                     f"more than {MAX_HANDOFFS} handoffs in one turn", flow=flow.name, state=final.name
                 )
-            self.trace.notice("handoff", flow.name, final.name, nxt)
-            self.start(nxt, handoff=True)
+            self.fx.trace.notice("handoff", flow.name, final.name, nxt)
+            self.start(nxt, heard, handoff=True)
             return
-        if self.bot.on_return:
-            self.emit(self.bot.on_return(run, self.entry_context()) or "")
-        self.resume_or_return()
+        if self.fx.bot.on_return:
+            self.fx.emit(self.fx.bot.on_return(run, self.fx.entry_context(heard)) or "")
+        self.resume_or_return(heard)
 
     def close(self, flow: Flow[Any], frame: FlowFrame, slots: Slots, outcome: Outcome, summary: str) -> FlowRun:
         """Collapse: drop the scratchpad, keep one summary line in main history, save the run."""
@@ -468,66 +478,70 @@ class FlowRunner(AnswerReader):
             slots=slots.model_dump(mode="json"),
             turns=frame.turns,
             started_at=frame.started_at,
-            ended_at=self.now,
+            ended_at=self.fx.now,
         )
-        self.runs.append(run)
-        self.main_messages.append(Message(role="system", content=summary))
-        self.session.active = None
+        self.fx.runs.append(run)
+        self.fx.main_messages.append(Message(role="system", content=summary))
+        self.fx.session.active = None
         if outcome == "escalated":
-            self.hand_to_agent(summary)
+            self.fx.hand_to_agent(summary)
         return run
 
-    def resume_or_return(self, greeting: str = "") -> None:
+    def resume_or_return(self, heard: Heard, greeting: str = "") -> None:
         """Resume the most recently suspended flow, if any; paused flows wait to be asked for."""
-        waiting = [i for i, f in enumerate(self.session.stack) if not f.paused]
-        if not waiting or self.session.active is not None:
+        waiting = [i for i, f in enumerate(self.fx.session.stack) if not f.paused]
+        if not waiting or self.fx.session.active is not None:
             return
-        frame = self.session.stack.pop(waiting[-1])
-        flow = self.bot.flow_for(frame)
-        self.session.active = frame
-        self.trace.notice("resume", flow.name, frame.state)
-        self.voice.budget += flow.llm_calls_per_turn
+        frame = self.fx.session.stack.pop(waiting[-1])
+        flow = self.fx.bot.flow_for(frame)
+        self.fx.session.active = frame
+        self.fx.trace.notice("resume", flow.name, frame.state)
+        self.fx.voice.budget += flow.llm_calls_per_turn
         state = flow.state(frame.state)
         if isinstance(state, Ask):
             slots = flow.new_slots(frame.slots)
             lead = greeting or f"Back to the {flow.name}: "
-            self.emit(lead + self.question(flow, state, slots))
+            self.fx.emit(lead + self.question(flow, state, slots, heard))
 
-    def _answer_suggestion(self, flow: Flow[Any], frame: FlowFrame, slots: Slots, state: Ask, reply: YesNo) -> bool:
+    def _answer_suggestion(
+        self, flow: Flow[Any], frame: FlowFrame, slots: Slots, state: Ask, reply: YesNo, heard: Heard
+    ) -> bool:
         """A yes to "Did you mean German?" takes German; a no asks the question again, unread and
         uncounted (the user is about to retype it). Anything else is read as usual (False)."""
-        if reply.yes is True and (updated := self._try_set(flow, slots, state, reply.subject)) is not None:
+        if reply.yes is True and (updated := try_set(flow, slots, state, reply.subject)) is not None:
             frame.attempts = 0
-            self.move(flow, frame, updated, ANSWER)
+            self.move(flow, frame, updated, ANSWER, heard)
             return True
-        return self._declined(flow, slots, state, reply)
+        return self._declined(flow, slots, state, reply, heard)
 
-    def _declined(self, flow: Flow[Any], slots: Slots, state: Ask, reply: YesNo) -> bool:
+    def _declined(self, flow: Flow[Any], slots: Slots, state: Ask, reply: YesNo, heard: Heard) -> bool:
         """A no to what was offered that answers nothing asks the question again ("no, Polish"
         is read as an answer: False)."""
         if reply.yes is not False:
             return False
-        found = state.parser(slots)(self.text)
+        found = state.parser(slots)(heard.text)
         if found is not None and not isinstance(found, Invalid):
             return False
-        self.emit("Alright. " + self.question(flow, state, slots))
+        self.fx.emit("Alright. " + self.question(flow, state, slots, heard))
         return True
 
-    def _beside_correction(self, flow: Flow[Any], state: Ask, before: Slots, slots: Slots) -> Slots | None:
+    def _beside_correction(
+        self, flow: Flow[Any], state: Ask, before: Slots, slots: Slots, heard: Heard
+    ) -> Slots | None:
         """The answer in the clauses of the message the flow's any-time reader corrects nothing in,
         when they read one: a correction said in passing leaves the answer beside it standing."""
         if flow.extract is None:
             return None
         plain = [
             c.text
-            for c in clauses(self.text)
+            for c in clauses(heard.text)
             if not any(getattr(before, k, None) != v for k, v in flow.extract(c.text, before, state.slot).items())
         ]
-        if not plain or len(plain) == len(clauses(self.text)):
+        if not plain or len(plain) == len(clauses(heard.text)):
             return None
         raw = state.parser(slots)(", ".join(plain))
         # a yes or a no beside a correction is about it: "no, call me Sam" at "Shall I save it?"
-        return None if isinstance(raw, bool) else self._try_set(flow, slots, state, raw)
+        return None if isinstance(raw, bool) else try_set(flow, slots, state, raw)
 
 
 def _label(flow: Flow[Any], slot: str) -> str:

@@ -87,6 +87,23 @@ class Message(Frozen):
     content: str
 
 
+@dataclass(frozen=True)
+class Heard:
+    """The message as one part of a turn reads it: never rewritten, a new value where the words
+    read change (a yes read as the message it accepted, a request kept for a flow, the rest of
+    a message after a correction).
+
+    `text` is what is read; `whole` is the message before other facts were taken from it
+    (engine/fill.py): what a phrasing carries as the user's message."""
+
+    text: str
+    whole: str | None = None
+
+    def reading(self, text: str) -> Heard:
+        """The same message, with `text` read now."""
+        return Heard(text, self.whole)
+
+
 class FlowFrame(BaseModel):
     """A running (or suspended) inner flow: everything needed to resume it, as values."""
 

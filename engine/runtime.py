@@ -158,9 +158,9 @@ class Engine:
                     return done
             session = stored or _new_session(b.name, user)
             turn = Turn(b, self.store, self.llm, session, text, self.resources, retried=attempt > 0, now=self.clock())
-            turn.trace.message_id = message_id
+            turn.fx.trace.message_id = message_id
             # a turn played again after a conflict is not streamed twice: its caller shows `reply`
-            turn.voice.sink = on_text if attempt == 0 else None
+            turn.fx.voice.sink = on_text if attempt == 0 else None
             try:
                 write = play(turn)
             except SlotRejected as rejected:
@@ -168,9 +168,11 @@ class Engine:
                 # changed the loaded session in place), and the message is played again on
                 # the stored session as a reprompt saying why
                 session = self.store.load(b.name, user) or _new_session(b.name, user)
-                turn = Turn(b, self.store, self.llm, session, text, self.resources, retried=attempt > 0, now=turn.now)
-                turn.trace.message_id = message_id
-                turn.voice.sink = on_text if attempt == 0 else None
+                turn = Turn(
+                    b, self.store, self.llm, session, text, self.resources, retried=attempt > 0, now=turn.fx.now
+                )
+                turn.fx.trace.message_id = message_id
+                turn.fx.voice.sink = on_text if attempt == 0 else None
                 write = turn.refuse(rejected)
             try:
                 self.store.commit(write)

@@ -150,28 +150,28 @@ TURN_PATH_ORDER = {
     "engine/context.py": ("engine.flow", "engine.bot", "engine.turn", "engine.registry", "engine.runtime"),
     "engine/states.py": ("engine.flow", "engine.bot", "engine.turn", "engine.registry", "engine.runtime"),
     "engine/flow.py": ("engine.bot", "engine.turn", "engine.registry", "engine.runtime"),
-    "engine/bot.py": ("engine.turnbase", "engine.flowrun", "engine.turn", "engine.registry", "engine.runtime"),
-    "engine/turnbase.py": ("engine.answers", "engine.flowrun", "engine.turn", "engine.registry", "engine.runtime"),
+    "engine/bot.py": ("engine.effects", "engine.flowrun", "engine.turn", "engine.registry", "engine.runtime"),
+    "engine/effects.py": ("engine.answers", "engine.flowrun", "engine.turn", "engine.registry", "engine.runtime"),
     "engine/answers.py": ("engine.flowrun", "engine.turn", "engine.registry", "engine.runtime"),
     "engine/flowrun.py": ("engine.turn", "engine.registry", "engine.runtime"),
     # the stages of a turn: the commands are values; reading a message into them touches
     # nothing that executes them, phrases or writes (a stage imports none after it)
     "engine/commands.py": (
-        "engine.models", "engine.bot", "engine.reading", "engine.turnbase", "engine.answers",
+        "engine.models", "engine.bot", "engine.reading", "engine.effects", "engine.answers",
         "engine.flowrun", "engine.turn", "engine.voice", "engine.registry", "engine.runtime",
     ),
     # a flow's update path: read by the read stage, declared by flows; it executes nothing
     "engine/amend.py": (
-        "engine.flow", "engine.bot", "engine.reading", "engine.turnbase", "engine.answers",
+        "engine.flow", "engine.bot", "engine.reading", "engine.effects", "engine.answers",
         "engine.flowrun", "engine.turn", "engine.voice", "engine.registry", "engine.runtime", "engine.store",
     ),
     "engine/reading.py": (
-        "engine.turnbase", "engine.answers", "engine.flowrun", "engine.turn", "engine.voice",
+        "engine.effects", "engine.answers", "engine.flowrun", "engine.turn", "engine.voice",
         "engine.context", "engine.registry", "engine.runtime", "engine.store",
     ),
     # what reading tells questions back and small talk with: below the read stage
     "engine/askback.py": (
-        "engine.reading", "engine.turnbase", "engine.answers", "engine.flowrun", "engine.turn", "engine.voice",
+        "engine.reading", "engine.effects", "engine.answers", "engine.flowrun", "engine.turn", "engine.voice",
         "engine.context", "engine.bot", "engine.flow", "engine.registry", "engine.runtime", "engine.store",
     ),
 }  # fmt: skip
@@ -194,7 +194,7 @@ STAGES: dict[str, tuple[str, ...]] = {
         "engine.reading", "engine.said", "engine.askback", "engine.corrections", "engine.requests",
         "engine.proposals",
     ),
-    "execute": ("engine.turn", "engine.kept", "engine.flowrun", "engine.answers", "engine.turnbase"),
+    "execute": ("engine.turn", "engine.kept", "engine.flowrun", "engine.answers", "engine.effects"),
     "say": ("engine.voice", "engine.guard", "engine.window"),
     # the store's contract (engine/store/__init__.py) is a port every stage may hold; its SQL
     # side is fenced off the whole turn path above

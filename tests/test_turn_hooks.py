@@ -25,8 +25,8 @@ from engine import (
     T,
     default_registry,
 )
+from engine.effects import load_shared
 from engine.extract import Parser, choice, free_text, integer, person_name
-from engine.turnbase import load_shared
 
 # this module's bots, beside the installed ones
 BOTS = Registry(default_registry())

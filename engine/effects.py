@@ -1,8 +1,9 @@
-"""What every turn holds and how it reaches the outside: its output, its records, its
-way to a model (`engine/voice.py`), the operations contexts may use, and its one write.
+"""What a turn has done so far and how it reaches the outside: its reply, its main-history
+messages, its runs and records, its trace, its way to a model (`engine/voice.py`), the
+operations contexts may use, and the write stage that turns all of it into one `TurnWrite`.
 
-`Turn` (engine/turn.py) routes, `FlowRunner` (engine/flowrun.py) runs a flow's machine;
-both work on the state kept here.
+`Effects` is held, not inherited: the executor (engine/turn.py) and the flow runner
+(engine/flowrun.py) each get it, and pass the message they read (`Heard`) as a value.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from engine.handoff import hold_of, start_hold
 from engine.llm import LLM
 from engine.models import (
     FlowRun,
+    Heard,
     JsonObject,
     Message,
     NoticeKind,
@@ -39,8 +41,8 @@ M = TypeVar("M", bound=BaseModel)
 PromptUse = Literal["reply", "say", "parse"]
 
 
-class TurnBase:
-    """One user message against one loaded session, and everything the turn collects."""
+class Effects:
+    """One user message against one loaded session: the ports it may use and everything it collects."""
 
     def __init__(
         self,
@@ -61,16 +63,13 @@ class TurnBase:
         self.llm = llm
         self.resources = resources
         self.session = session
-        self.text = text  # the message as read: set once by the read stage (a yes to an offer)
         self.said = text  # the message as typed: the trace, the flow's scratchpad
-        # the message before other facts were taken from it (engine/fill.py): what a phrasing carries
-        self.whole: str | None = None
         self.expected_version = session.version
         self.reply: list[str] = []
         self.main_messages: list[Message] = []
         self.runs: list[FlowRun] = []
         self.records: list[RecordDraft] = []
-        self._checked: dict[int, Slots] = {}
+        self.checked: dict[int, Slots] = {}
         self._amended: dict[str, Slots] = {}  # records amended this turn, by kind: their new slots
         self.handoffs = 0
         self.retried = retried
@@ -78,8 +77,8 @@ class TurnBase:
         self.trace.start(session.active)
         self.voice = Voice(llm, self.trace)
 
-    def entry_context(self) -> EntryContext:
-        return EntryContext(self)
+    def entry_context(self, heard: Heard) -> EntryContext:
+        return EntryContext(self, heard.text)
 
     @property
     def user(self) -> str:
@@ -158,11 +157,11 @@ class TurnBase:
         else:
             self.main_messages.append(msg)
 
-    def _prompt(self, name: str | None, use: PromptUse, background: str = "") -> list[Message]:
+    def prompt(self, name: str | None, use: PromptUse, heard: Heard, background: str = "") -> list[Message]:
         """The messages a call for `use` carries. A main reply gets the persona, what the bot knows
         of the user, `background` and the last WINDOW main messages; a phrasing the last
         SAY_WINDOW messages of its flow (or of the main history), a parse the last PARSE_WINDOW."""
-        current = Message(role="user", content=self.text if use == "parse" or self.whole is None else self.whole)
+        current = Message(role="user", content=heard.text if use == "parse" or heard.whole is None else heard.whole)
         if name is None:
             # stored history (the inner loops' one-line summaries among it, never their turns), then
             # what this turn has added to it so far (the current message aside)
@@ -183,15 +182,15 @@ class TurnBase:
             about += f"\n\n{background}"
         return build_prompt(system + about, history, current, WINDOW)
 
-    def phrase(self, content: str, purpose: str, flow: str | None) -> str:
-        """`content` as the model phrases it in `flow`'s persona (the main one when None)."""
+    def phrase(self, content: str, purpose: str, flow: str | None, heard: Heard) -> str:
+        """`content` as the model phrases it in `flow`'s persona (the main one when None), after `heard`."""
         language = None if self.voice.offline else self._speaks(flow)
-        return self.voice.phrase(content, purpose, lambda: self._prompt(flow, "say"), language=language).text
+        return self.voice.phrase(content, purpose, lambda: self.prompt(flow, "say", heard), language=language).text
 
-    def summarise(self, source: str, case: str, fallback: str, purpose: str, flow: str | None) -> str:
+    def summarise(self, source: str, case: str, fallback: str, purpose: str, flow: str | None, heard: Heard) -> str:
         """A summary of `source` for `case` in `flow`'s persona; `fallback` when it cannot be had."""
         language = None if self.voice.offline else self._speaks(flow)
-        prompt = lambda: self._prompt(flow, "say")  # noqa: E731
+        prompt = lambda: self.prompt(flow, "say", heard)  # noqa: E731
         return self.voice.summarise(source, case, fallback, purpose, prompt, language=language).text
 
     def _speaks(self, name: str | None) -> str | None:
@@ -207,11 +206,12 @@ class TurnBase:
         except ValidationError:
             return None  # slots this version cannot read ask for no language
 
-    def llm_parse(self, schema: type[M], purpose: str, flow: str | None) -> M | None:
-        """The message read into `schema` by the model; None offline or when it fails."""
-        return self.voice.parse(schema, purpose, lambda: self._prompt(flow, "parse"))
+    def llm_parse(self, schema: type[M], purpose: str, flow: str | None, heard: Heard) -> M | None:
+        """`heard` read into `schema` by the model; None offline or when it fails."""
+        return self.voice.parse(schema, purpose, lambda: self.prompt(flow, "parse", heard))
 
-    def _write(self) -> TurnWrite:
+    def write(self) -> TurnWrite:
+        """The write stage: everything the turn did, as the one write the store commits."""
         for shared in self._shared.values():
             self.session.context.update(shared.model_dump(mode="json"))
         s = self.session
