@@ -17,10 +17,11 @@ from engine.errors import ConflictError, EngineError, InputRejected, SessionBusy
 from engine.handoff import hold_of
 from engine.inputs import check_identifier, check_message
 from engine.llm import LLM, RulesLLM, TextSink
+from engine.load import idle_frames
 from engine.models import JsonObject, Resources, SessionState, TurnTrace, TurnWrite, utcnow
 from engine.registry import Registry, default_registry
 from engine.store import Store
-from engine.turn import Turn, idle_frames
+from engine.turn import Turn
 
 DEFAULT_DB = "innerloop.db"
 # how many of a session's latest turns a repeated message id is looked for in

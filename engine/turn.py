@@ -7,7 +7,7 @@ store's write path itself, so a conflict can simply re-run it on fresh state.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from engine.amend import amendments, apply_changes, changed_lines
@@ -26,6 +26,7 @@ from engine.commands import (
     Held,
     Help,
     NewRequest,
+    Reading,
     Resume,
     SetSlot,
     Skip,
@@ -42,8 +43,8 @@ from engine.flowrun import FlowRunner
 from engine.handoff import end_hold
 from engine.kept import RequestRunner
 from engine.llm.port import LLM, TextSink
+from engine.load import load, take_carry
 from engine.models import (
-    CarryOver,
     FlowFrame,
     FlowRun,
     Heard,
@@ -58,28 +59,6 @@ from engine.models import (
 from engine.reading import read
 from engine.states import ANSWER, SKIP, Ask, render
 from engine.store import Store
-from engine.versions import reconcile
-
-
-def idle_frames(bot: Bot, session: SessionState, now: datetime) -> list[tuple[FlowFrame, timedelta]]:
-    """The open runs (active or paused) whose flow's `idle_timeout` passed since the user's last turn."""
-    idle = now - session.updated_at
-    frames = ([session.active] if session.active else []) + list(session.stack)
-    out = []
-    for f in frames:
-        flow = bot.named.get(f.flow)
-        timeout = flow.idle_timeout if flow is not None else None
-        if timeout is not None and idle > timeout:
-            out.append((f, idle))
-    return out
-
-
-def _duration(d: timedelta) -> str:
-    if d >= timedelta(days=2):
-        return f"{d.days} days"
-    if d >= timedelta(hours=2):
-        return f"{d.seconds // 3600 + d.days * 24} hours"
-    return f"{max(1, int(d.total_seconds() // 60))} minutes"
 
 
 class Turn:
@@ -108,28 +87,30 @@ class Turn:
         self.kept = RequestRunner(self.flows)
 
     def run(self) -> TurnWrite:
-        """One message, stage by stage: load (what the last turn left, and the stored frames
-        brought to the code), read (the message into commands: engine/reading.py), execute
-        (each command against the machine), write (everything to commit, as one `TurnWrite`).
-        Phrasing happens as commands are executed, through the voice, within the call budget.
-        """
+        """One message, stage by stage: load (the stored frames brought to the code and the
+        clock, and what the last turn left: engine/load.py), read (the message into commands:
+        engine/reading.py), execute (each command against the machines; phrasing happens as they
+        are carried out, through the voice, within the call budget), write (everything to commit,
+        as one `TurnWrite`: engine/effects.py)."""
         fx = self.fx
-        # load
-        self._reconcile()
-        # what the last turn left is this message's only: a question asked back, a suggestion
-        # or an offer is answered now or not at all
-        carried, fx.session.carry = fx.session.carry, CarryOver()
-        fx.session.carry.requests = carried.requests  # kept until the flow they wait for is done
+        self._load()
+        carried = take_carry(fx.session)
         fx.reply[:0] = carried.pending  # told before anything this message causes
-        # read
         typed = Heard(fx.said)
         entry = lambda: fx.bot.entry(fx.entry_context(typed)) if fx.bot.entry else None  # noqa: E731
         reading = read(fx.bot, fx.session, carried, fx.said, entry, fx.latest, fx.checked)
+        self._execute(reading)
+        return fx.write()
+
+    def _execute(self, reading: Reading) -> None:
+        """The execute stage: the reading's commands carried out in order. A yes or no at the
+        open question, corrections and slots filled ahead go with the command that answers the
+        flow; a new request is kept for after the flow (or carried out, with none open)."""
+        fx = self.fx
         heard = Heard(reading.text)
         if reading.text != fx.said:  # a yes to an offer: the flow reads the message it offered
             answered = next(c for c in reading.commands if isinstance(c, (AnswerFlow, Resume)))
             fx.trace.notice("offer", answered.flow, getattr(answered, "state", None), reading.text)
-        # execute
         if fx.session.active is None and isinstance(
             reading.commands[0], (YesNo, StartFlow, Resume, Chitchat, Amend, AmendAsk, NewRequest)
         ):
@@ -138,7 +119,7 @@ class Turn:
         # corrections of earlier answers and slots filled ahead, made before it reads
         fixes: list[CorrectSlot | WhichSlot | SetSlot] = []
         # a new request beside an answer, or beside a request that starts a flow, asks nothing again
-        beside = self.fx.session.active is None or any(isinstance(c, AnswerFlow) for c in reading.commands)
+        beside = fx.session.active is None or any(isinstance(c, AnswerFlow) for c in reading.commands)
         for command in reading.commands:
             if isinstance(command, YesNo) and command.to != "confirm":
                 replies.append(command)
@@ -151,8 +132,6 @@ class Turn:
             else:
                 heard = self.execute(command, heard, replies, fixes)
         self.kept.offer_kept(self.main_request)  # back in the main conversation: what was asked for meanwhile
-        # write
-        return fx.write()
 
     def main_request(self, text: str) -> None:
         """`text` carried out in the main conversation as if said now: a change to a saved record,
@@ -284,7 +263,7 @@ class Turn:
 
     def reset(self) -> TurnWrite:
         """Abandon the active and suspended flows (the chat's /reset); main history stays."""
-        self._reconcile()  # frames of flows the code no longer has are dropped (and logged) first
+        self._load()  # frames of flows the code no longer has are dropped (and logged) first
         self._route("command:reset")
         frames = ([self.fx.session.active] if self.fx.session.active else []) + self.fx.session.stack[::-1]
         self.fx.session.stack = []
@@ -497,34 +476,17 @@ class Turn:
         self.fx.emit("I'm connecting you to a person who can help.")
         self.flows.resume_or_return(heard)
 
-    def _reconcile(self) -> None:
-        """Bring stored frames to the code: migrate what can move, drop what no longer fits, saying so.
-
-        Then close the runs left idle past their flow's `idle_timeout`; the message itself is
-        routed as usual afterwards (it is not an answer to a question asked days ago).
-        """
-        found = reconcile(self.fx.bot, self.fx.session)
-        self.fx.checked = found.slots
-        for f, was in found.migrated:
+    def _load(self) -> None:
+        """The load stage (engine/load.py), recorded: what it migrated, dropped or closed is in
+        the trace, the main history and the reply."""
+        loaded = load(self.fx.bot, self.fx.session, self.fx.now)
+        self.fx.checked = loaded.checked
+        for f, was in loaded.migrated:
             self.fx.trace.notice("migrated", f.flow, f.state, f"v{was} -> v{f.version}")
-        for f, problem in found.dropped:
-            self.fx.trace.notice("reset", f.flow, f.state, problem)
-            self._close_frame(f, "reset", f"{f.flow} was reset: {problem}.")
-            self.fx.reply.append(f"(Your unfinished {f.flow} was reset because the bot was updated: {problem}.)")
-        for f, idle in idle_frames(self.fx.bot, self.fx.session, self.fx.now):
-            self.fx.trace.notice("expired", f.flow, f.state, str(idle))
-            self.fx.checked.pop(id(f), None)
-            self._drop_frame(f)
-            self._close_frame(f, "expired", f"{f.flow.capitalize()} expired after {_duration(idle)} without a reply.")
-            self.fx.reply.append(
-                f"(Your unfinished {f.flow} was closed: nothing was said in it for {_duration(idle)}.)"
-            )
-
-    def _drop_frame(self, f: FlowFrame) -> None:
-        if self.fx.session.active is f:
-            self.fx.session.active = None
-        else:
-            self.fx.session.stack = [x for x in self.fx.session.stack if x is not f]
+        for c in loaded.closed:
+            self.fx.trace.notice(c.notice, c.frame.flow, c.frame.state, c.detail)
+            self._close_frame(c.frame, c.outcome, c.summary)
+            self.fx.reply.append(c.told)
 
     def _close_frame(self, f: FlowFrame, outcome: Outcome, summary: str) -> None:
         """A run that ends outside its flow (reset, expired): its summary line, its run row."""
@@ -574,7 +536,7 @@ class Turn:
     def expire(self) -> TurnWrite:
         """Close the session's idle runs now (`innerloop sessions expire`); the user hears of it next time."""
         self._route("command:expire")
-        self._reconcile()
+        self._load()
         for told in [r for r in self.fx.reply if r.startswith("(")]:
             self._tell_later(told)
         self.fx.reply = []
@@ -583,7 +545,7 @@ class Turn:
     def refuse(self, rejected: SlotRejected) -> TurnWrite:
         """The message again, after playing it made flow code set a slot its model refuses:
         nothing that play did is kept; the user hears why and the open question again."""
-        self._reconcile()
+        self._load()
         self._route("refused")
         a = self.fx.session.active
         self.fx.trace.notice("slot_rejected", a.flow if a else None, a.state if a else None, str(rejected))
