@@ -11,6 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from engine.amend import amendments, apply_changes, changed_lines
+from engine.answering import OpenQuestion
 from engine.askback import acknowledgement
 from engine.bot import Bot, Intent
 from engine.commands import (
@@ -65,7 +66,8 @@ class Turn:
     """One user message against one loaded session; `run()` returns what to commit.
 
     The turn holds its parts, none inherits another: `fx` (engine/effects.py) is what the turn
-    has done so far and its ports, `flows` (engine/flowrun.py) runs the flows' machines, `kept`
+    has done so far and its ports, `flows` (engine/flowrun.py) runs the flows' machines,
+    `answers` (engine/answering.py) is what a message does at the open question, `kept`
     (engine/kept.py) keeps new requests made during a flow. The message is a value (`Heard`)
     handed down, never rewritten.
     """
@@ -84,6 +86,7 @@ class Turn:
     ) -> None:
         self.fx = Effects(bot, store, llm, session, text, resources, retried=retried, now=now)
         self.flows = FlowRunner(self.fx)
+        self.answers = OpenQuestion(self.flows)
         self.kept = RequestRunner(self.flows)
 
     def run(self) -> TurnWrite:
@@ -185,7 +188,7 @@ class Turn:
                 if a is None:
                     raise DefinitionError("a reading answers a flow, but none is open")
                 self._route("flow")
-                proposed = self.flows.flow_turn(
+                proposed = self.answers.flow_turn(
                     self.fx.bot.flow_for(a), a, heard, replies=replies, fixes=fixes, rest=rest
                 )
                 if proposed is not None:
@@ -197,7 +200,7 @@ class Turn:
                 # a question back about the open question, or small talk at it (engine/askback.py)
                 a = self.fx.session.active
                 self._route(f"command:{command.kind}")
-                self.flows.asked_back(self.fx.bot.flow_for(a), a, command, heard)
+                self.answers.asked_back(self.fx.bot.flow_for(a), a, command, heard)
             case AskBack():
                 raise DefinitionError("a reading asks back about a question, but no flow is open")
             case Resume(flow=name):
@@ -259,7 +262,7 @@ class Turn:
         self.fx.trace.notice("resume", flow.name, paused.state)
         self._route(f"entry:{name}")
         # resuming, only the rules read the message: no model is asked, so nothing is proposed
-        self.flows.flow_turn(flow, paused, heard, resuming=True, replies=replies)
+        self.answers.flow_turn(flow, paused, heard, resuming=True, replies=replies)
 
     def reset(self) -> TurnWrite:
         """Abandon the active and suspended flows (the chat's /reset); main history stays."""

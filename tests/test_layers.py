@@ -194,7 +194,9 @@ STAGES: dict[str, tuple[str, ...]] = {
         "engine.reading", "engine.said", "engine.askback", "engine.corrections", "engine.requests",
         "engine.proposals",
     ),
-    "execute": ("engine.turn", "engine.kept", "engine.flowrun", "engine.answers", "engine.effects"),
+    "execute": (
+        "engine.turn", "engine.kept", "engine.answering", "engine.flowrun", "engine.answers", "engine.effects",
+    ),
     "say": ("engine.voice", "engine.guard", "engine.window"),
     # the store's contract (engine/store/__init__.py) is a port every stage may hold; its SQL
     # side is fenced off the whole turn path above
