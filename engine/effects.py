@@ -210,6 +210,14 @@ class Effects:
         """`heard` read into `schema` by the model; None offline or when it fails."""
         return self.voice.parse(schema, purpose, lambda: self.prompt(flow, "parse", heard))
 
+    def route(self, route: str) -> None:
+        """Where the turn went (the trace's route), and the model calls it may make there."""
+        self.trace.route = route
+        a = self.session.active
+        budget = self.bot.flow_for(a).llm_calls_per_turn if a else self.bot.main_llm_calls
+        # a command the model proposed is carried out with the calls the turn had left (`ceiling`)
+        self.voice.budget = budget if self.voice.ceiling is None else min(budget, self.voice.ceiling)
+
     def write(self) -> TurnWrite:
         """The write stage: everything the turn did, as the one write the store commits."""
         for shared in self._shared.values():

@@ -195,7 +195,8 @@ STAGES: dict[str, tuple[str, ...]] = {
         "engine.proposals",
     ),
     "execute": (
-        "engine.turn", "engine.kept", "engine.answering", "engine.flowrun", "engine.answers", "engine.effects",
+        "engine.turn", "engine.kept", "engine.answering", "engine.mainconv", "engine.controls", "engine.flowrun",
+        "engine.answers", "engine.effects",
     ),
     "say": ("engine.voice", "engine.guard", "engine.window"),
     # the store's contract (engine/store/__init__.py) is a port every stage may hold; its SQL
