@@ -40,6 +40,7 @@ from engine.commands import (
 from engine.controls import Controls
 from engine.effects import Effects
 from engine.errors import DefinitionError, SlotRejected
+from engine.extract import fold
 from engine.flowrun import FlowRunner
 from engine.handoff import end_hold
 from engine.kept import RequestRunner
@@ -56,7 +57,7 @@ from engine.models import (
     SessionState,
     TurnWrite,
 )
-from engine.reading import read
+from engine.reading import CANCEL_WORDS, read
 from engine.states import Ask
 from engine.store import Store
 
@@ -169,6 +170,12 @@ class Turn:
             case Skip():
                 self.fx.route("command:skip")
                 self.controls.skip(heard)
+            case Cancel() if self._cancels_something_kept(heard):
+                # "drop it", "cancel that one" with no activity open or paused: it is something the
+                # bot keeps (a saved plan), which the bot's own main conversation reads
+                fx = self.fx
+                fx.main_messages.append(Message(role="user", content=heard.text))
+                self.main.converse(heard)
             case Cancel():
                 self.fx.route("command:cancel")
                 self.controls.cancel(heard)
@@ -229,6 +236,14 @@ class Turn:
             case _:
                 raise DefinitionError(f"no executor for a {command.kind} command at the top of a turn")
         return heard
+
+    def _cancels_something_kept(self, heard: Heard) -> bool:
+        """A cancel said of something ("drop it", "cancel the plan"), not alone, with no run open or
+        paused, to a bot with a main conversation of its own."""
+        s = self.fx.session
+        if s.active is not None or any(f.paused for f in s.stack) or self.fx.bot.converse is None:
+            return False
+        return fold(heard.text).strip(" .!") not in CANCEL_WORDS
 
     def _amend(self, command: Amend) -> None:
         """One fact of a saved record changed: the record's new version replaces any this turn

@@ -7,8 +7,10 @@ from datetime import date, datetime, time
 
 import pytest
 
-from engine.authoring.testing import dialogue
+from engine.authoring.testing import Dialogue, dialogue
 from engine.clock import pinned_clock
+from flows.study_pal import timewindow
+from flows.study_pal.plans import current
 from flows.study_pal.repeats import repeat_days, weekdays
 
 MON, TUE, WED, THU, FRI, SAT, SUN = range(7)
@@ -66,6 +68,45 @@ def test_a_plan_over_several_days_is_a_record_a_day_each_with_every_subject() ->
         d.say("drop the monday one")  # each day is a plan of its own
         assert "Dropped your study plan for Monday 2026-11-30" in d.reply
         assert "Friday 2026-11-27, 19:00-21:00; Wednesday 2026-12-02, 19:00-21:00" in d.reply
+
+
+def _ahead(d: Dialogue) -> list[tuple[str, str, list[str]]]:
+    """The plans still ahead, as (date, window, topics), read the way the bot reads them."""
+    records = d.store.records("study_plan", bot=d.bot, user=d.user)
+    return sorted(
+        (p.date.isoformat(), p.window, [x.topic for x in p.sessions]) for p in current(records, timewindow.now())
+    )
+
+
+def test_an_edit_naming_no_day_changes_a_plan_over_several_days_on_every_day() -> None:
+    with pinned_clock(datetime(2026, 11, 25, 20, 0)), dialogue("study-pal") as d:
+        d.say("hey can you plan math sessions mon wed fri 7-9pm")
+        d.say("actually make them an hour later")  # each day's plan, not the last one saved
+        assert "Moved from 19:00-21:00" in d.reply and "3 days, 20:00-22:00 each" in d.reply
+        assert [(day, w) for day, w, _ in _ahead(d)] == [
+            ("2026-11-27", "20:00-22:00"), ("2026-11-30", "20:00-22:00"), ("2026-12-02", "20:00-22:00")
+        ]  # fmt: skip
+        d.say("add chemistry as well")
+        assert all(topics == ["Math", "Math", "Chemistry", "Chemistry"] for _, _, topics in _ahead(d))
+        d.say("drop the friday one")  # a day named: that day alone
+        assert [day for day, _, _ in _ahead(d)] == ["2026-11-30", "2026-12-02"]
+        d.say("push it back 30 minutes")  # what is left of it is still one plan
+        assert [w for _, w, _ in _ahead(d)] == ["20:30-22:30", "20:30-22:30"]
+        d.say("move the monday one to 6pm")
+        assert [(day, w) for day, w, _ in _ahead(d)] == [("2026-11-30", "18:00-20:00"), ("2026-12-02", "20:30-22:30")]
+
+
+def test_a_new_plan_with_hours_of_its_own_is_no_edit_of_the_last() -> None:
+    with pinned_clock(datetime(2026, 11, 25, 20, 0)), dialogue("study-pal") as d:
+        d.say("plan math mon wed fri 7-9pm")
+        d.say("also plan weekends 10-12 for biology")  # was: Biology added to Wednesday's plan
+        assert "2 days, 10:00-12:00 each" in d.reply
+        assert [(day, topics[0]) for day, _, topics in _ahead(d)] == [
+            ("2026-11-27", "Math"), ("2026-11-28", "Biology"), ("2026-11-29", "Biology"),
+            ("2026-11-30", "Math"), ("2026-12-02", "Math"),
+        ]  # fmt: skip
+        d.say("drop it")  # the whole of the last plan: both weekend days
+        assert [day for day, _, _ in _ahead(d)] == ["2026-11-27", "2026-11-30", "2026-12-02"]
 
 
 def test_subjects_said_at_the_time_question_are_the_plans() -> None:

@@ -39,7 +39,7 @@ from flows.study_pal.exits import leaves_for_now
 from flows.study_pal.kept import asks_to_resume, last_lesson, lesson_of, says_known
 from flows.study_pal.lesson import TutoringSlots
 from flows.study_pal.memory import StudyMemory
-from flows.study_pal.plan_edits import memo_of, read_edit, window_of
+from flows.study_pal.plan_edits import memo_of, read_edit, series_of, window_of
 from flows.study_pal.plans import StoredPlan, asks_for_plans, current, describe, upcoming
 from flows.study_pal.reading import discouraged, encouragement, is_question
 from flows.study_pal.revise import is_revision, revise_window
@@ -238,7 +238,9 @@ def course_outline(course: Course) -> str:
 
 def edit_plan(ctx: MainContext, course: Course, text: str) -> bool:
     """Edit a saved plan as the message asks ("add statistics as well", "drop the Friday one", "move it
-    to the weekend"; read by flows/study_pal/plan_edits.py); False when it asks no edit of one."""
+    to the weekend"; read by flows/study_pal/plan_edits.py); False when it asks no edit of one. A plan
+    made over several days ("mon wed fri 7-9pm") is one plan to an edit that names no day: its hours,
+    its subjects or the whole of it change on every day; a day named changes that day's alone."""
     at = timewindow.now()
     plans = current(ctx.records("study_plan"), at)
     if not plans:
@@ -247,8 +249,18 @@ def edit_plan(ctx: MainContext, course: Course, text: str) -> bool:
     if edit is None:
         return False
     memory = ctx.shared(StudyMemory)
+    together = [] if edit.named else series_of(memory.last_plan, plans)
+    days_kept = edit.op != "move" or (edit.window is not None and edit.window.day == edit.plan.date)
+    if edit.plan not in together or not days_kept:
+        together = []  # a plan moved to other days is moved alone
     memo = memo_of(edit.plan, memory.last_plan)
+    if together and memory.last_plan is not None:
+        first = together[0]
+        memo = memory.last_plan.model_copy(
+            update={"window": window_of(first), "repeat": [p.date for p in together[1:]]}
+        )
     names = [t.name for t in memo.topics]
+    which = "plans" if together else f"plan for {edit.plan.label()}"
     problem = None
     if edit.op == "add" and not (added := [n for n in edit.subjects if n not in names]):
         problem = f"{' and '.join(edit.subjects)} {'is' if len(edit.subjects) == 1 else 'are'} already in it."
@@ -257,40 +269,63 @@ def edit_plan(ctx: MainContext, course: Course, text: str) -> bool:
     elif edit.op == "remove" and set(names) <= set(edit.subjects):
         problem = f"That would leave it empty. Say e.g. 'drop the {edit.plan.date:%A} one' to remove the plan."
     if problem is not None:
-        ctx.say(ctx.phrase(f"Your plan for {edit.plan.label()}: {problem}", "reply:main"))
+        ctx.say(ctx.phrase(f"Your {which}: {problem}", "reply:main"))
         return True
     if edit.op == "drop":
-        drop_plan(ctx, edit.plan, [p for p in plans if p is not edit.plan], at)
+        dropped = together or [edit.plan]
+        drop_plans(ctx, dropped, [p for p in plans if p not in dropped], at)
         return True
     memory.last_plan = memo  # the plan the scheduling flow revises
-    if edit.op == "move":
-        ctx.start("scheduling", SchedulingSlots(revise=True, window=edit.window))
+    repeat = list(memo.repeat) if together else []
+    if edit.op == "move" and edit.window is not None:
+        window = edit.window.model_copy(update={"day": memo.window.day}) if together else edit.window
+        ctx.start("scheduling", SchedulingSlots(revise=True, window=window, repeat=repeat))
     elif edit.op == "add":
-        ctx.start("scheduling", SchedulingSlots(revise=True, add=added))
+        ctx.start("scheduling", SchedulingSlots(revise=True, add=added, repeat=repeat))
     else:
-        ctx.start("scheduling", SchedulingSlots(revise=True, remove=edit.subjects))
+        ctx.start("scheduling", SchedulingSlots(revise=True, remove=edit.subjects, repeat=repeat))
     return True
 
 
-def drop_plan(ctx: MainContext, plan: StoredPlan, left: list[StoredPlan], at: datetime) -> None:
-    """Save a version of `plan` that says it is dropped, and say which plans are left."""
-    ctx.record(
-        "study_plan",
-        {
-            "date": plan.date.isoformat(),
-            "window": plan.window,
-            "prioritized": False,
-            "sessions": [],
-            "revises": {"date": plan.date.isoformat(), "window": plan.window},
-            "dropped": True,
-        },
-    )
+def drop_plans(ctx: MainContext, dropped: list[StoredPlan], left: list[StoredPlan], at: datetime) -> None:
+    """Save a version of each plan of `dropped` that says it is dropped, and say which plans are left."""
+    for plan in dropped:
+        ctx.record(
+            "study_plan",
+            {
+                "date": plan.date.isoformat(),
+                "window": plan.window,
+                "prioritized": False,
+                "sessions": [],
+                "revises": {"date": plan.date.isoformat(), "window": plan.window},
+                "dropped": True,
+            },
+        )
     memory = ctx.shared(StudyMemory)
-    if memory.last_plan is not None and memory.last_plan.window == window_of(plan):
-        memory.last_plan = memo_of(left[-1], None) if left else None
+    last = memory.last_plan
+    if last is not None:
+        gone = {
+            p.date
+            for p in dropped
+            if p.window == f"{timewindow.hhmm(last.window.start)}-{timewindow.hhmm(last.window.end)}"
+        }
+        days = [d for d in [last.window.day, *last.repeat] if d not in gone]
+        if not days:
+            memory.last_plan = memo_of(left[-1], None) if left else None
+        elif gone:
+            # what is left of a plan over several days is still the one "it" means
+            memory.last_plan = last.model_copy(
+                update={"window": last.window.model_copy(update={"day": days[0]}), "repeat": days[1:]}
+            )
     ahead = sorted(left, key=lambda p: (p.date, p.start))
     now = "; ".join(p.label() for p in ahead) if ahead else "none"
-    ctx.say(ctx.phrase(f"Dropped your study plan for {plan.label()}. Your plans now: {now}.", "reply:main"))
+    if len(dropped) == 1:
+        told = f"Dropped your study plan for {dropped[0].label()}."
+    else:
+        told = (
+            f"Dropped your study plans for {', '.join(f'{p.date:%A %Y-%m-%d}' for p in dropped)}, {dropped[0].window}."
+        )
+    ctx.say(ctx.phrase(f"{told} Your plans now: {now}.", "reply:main"))
 
 
 def revises_plan(ctx: MainContext) -> bool:

@@ -15,12 +15,15 @@ carry the few facts that must cross over, and survive restarts with the session:
   does not close it (flows/study_pal/kept.py keeps where it stopped as records);
 * `cheers`: how often the motivator has spoken, so repeated encouragement is not word for word;
 * `last_plan`: the window and topics of the last study plan, so "make it an hour later" can
-  revise it.
+  revise it, and the other days it was made for together ("mon wed fri 7-9pm"), so an edit that
+  names no day changes every one of them.
 
 The field names are the memory's keys, as sessions stored before this was a model have them.
 """
 
 from __future__ import annotations
+
+from datetime import date
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -47,6 +50,8 @@ class PlanMemo(BaseModel):
     window: Window
     topics: list[Topic]
     priorities: list[str] = Field(default_factory=list)
+    # the other days the plan was made for at the same hours, soonest first (flows/study_pal/repeats.py)
+    repeat: list[date] = Field(default_factory=list)
 
 
 class StudyMemory(BaseModel):

@@ -7,11 +7,16 @@ Read by class, not one pattern per wording:
   goes ("to Friday"); otherwise the last plan saved;
 * what: subjects named (flows/study_pal/subjects.py: the course's topics, school subjects,
   typos by rapidfuzz) with an adding cue ("add", "also", "as well", "too", "plus", "throw in")
-  are added; with a removing cue ("drop", "remove", "take out", "leave out", "no more",
-  "skip", "cut") they are taken out; a removing cue with no subject drops the whole plan
-  ("drop the Friday one", "cancel it", "the friday one can go"); a day or time change ("an
-  hour later", "move it to the weekend", "push thursday back by an hour") moves it
-  (flows/study_pal/revise.py, with the plan's day taken out of the words first).
+  are added, unless the message gives hours of its own and names no plan ("also plan weekends
+  10-12 for biology", "add stats on sunday 4-6 as well"): that is a new plan, no edit; with a
+  removing cue ("drop", "remove", "take out", "leave out", "no more", "skip", "cut") they are
+  taken out; a removing cue with no subject drops the whole plan ("drop the Friday one", "the
+  friday one can go"); a day or time change ("an hour later", "move it to the weekend", "push
+  thursday back by an hour") moves it (flows/study_pal/revise.py, with the plan's day taken out
+  of the words first);
+* a plan made over several days at the same hours ("mon wed fri 7-9pm", one record a day) is one
+  plan to an edit that names no day (`series_of`): its hours, subjects or the whole of it change
+  on every day (flows/study_pal/bot.py); moved to other days, or named by its day, one day alone.
 
 Nothing here changes anything: `read_edit` says what the message asks; flows/study_pal/bot.py
 applies it (a new `study_plan` record version through the scheduling flow, or a drop record).
@@ -33,7 +38,7 @@ from flows.study_pal.plans import StoredPlan
 from flows.study_pal.reading import is_question
 from flows.study_pal.revise import is_revision, read_resize, read_shift, revise_window
 from flows.study_pal.subjects import read_subjects
-from flows.study_pal.timewindow import Window
+from flows.study_pal.timewindow import Window, hhmm, read_times
 
 Op = Literal["move", "add", "remove", "drop"]
 
@@ -81,6 +86,7 @@ class PlanEdit(BaseModel):
     plan: StoredPlan
     subjects: list[str] = Field(default_factory=list)
     window: Window | None = None  # "move": the plan's window after the change
+    named: bool = False  # a day in the message named the plan ("the Friday one"); else "it", the last
 
 
 def window_of(plan: StoredPlan) -> Window:
@@ -95,6 +101,17 @@ def memo_of(plan: StoredPlan, last: PlanMemo | None) -> PlanMemo:
         return last
     counts = Counter(s.topic for s in plan.sessions)
     return PlanMemo(window=window, topics=[Topic(name=name, weight=n) for name, n in counts.items()])
+
+
+def series_of(memo: PlanMemo | None, plans: list[StoredPlan]) -> list[StoredPlan]:
+    """The plans still ahead that were made together with the last one ("mon wed fri 7-9pm"), soonest
+    first; [] when the last plan was made for one day, or one day of it is all that is left."""
+    if memo is None or not memo.repeat:
+        return []
+    days = {memo.window.day, *memo.repeat}
+    window = f"{hhmm(memo.window.start)}-{hhmm(memo.window.end)}"
+    together = sorted((p for p in plans if p.date in days and p.window == window), key=lambda p: p.date)
+    return together if len(together) > 1 else []
 
 
 def named_plan(text: str, plans: list[StoredPlan], today: date, *, moving: bool) -> tuple[StoredPlan, str] | None:
@@ -121,12 +138,16 @@ def read_edit(text: str, course: Course, plans: list[StoredPlan], last: StoredPl
     removing = _REMOVE.search(rest)
     asks = is_question(rest) or rest.rstrip().endswith("?")
     adding = _ADD.search(rest) or (None if asks else _ADD_AROUND.search(rest))
+    said = named is not None
     if subjects and removing and (not adding or removing.start() < adding.start()):
-        return PlanEdit(op="remove", plan=plan, subjects=subjects)
+        return PlanEdit(op="remove", plan=plan, subjects=subjects, named=said)
+    if subjects and adding and named is None and read_times(rest, at) is not None:
+        # hours of its own ("also plan weekends 10-12 for biology"): a new plan, not this one's subjects
+        return None
     if subjects and adding:
-        return PlanEdit(op="add", plan=plan, subjects=subjects)
+        return PlanEdit(op="add", plan=plan, subjects=subjects, named=said)
     if removing and not subjects and (named is not None or _PLAN_NOUN.search(rest) or _DROP_IT.search(rest)):
-        return PlanEdit(op="drop", plan=plan)
+        return PlanEdit(op="drop", plan=plan, named=said)
     named = named_plan(text, plans, at.date(), moving=True)
     plan, rest = named if named is not None else (last, text)
     moves = is_revision(rest) or read_shift(rest) is not None or read_resize(rest) is not None
@@ -134,5 +155,5 @@ def read_edit(text: str, course: Course, plans: list[StoredPlan], last: StoredPl
     if moves and not subjects:
         moved = revise_window(rest, at, window_of(plan))
         if isinstance(moved, Window) and moved != window_of(plan):
-            return PlanEdit(op="move", plan=plan, window=moved)
+            return PlanEdit(op="move", plan=plan, window=moved, named=named is not None)
     return None

@@ -163,7 +163,12 @@ def plan(ctx: Ctx) -> None:
     else:
         topics = [Topic(name=course.title, weight=1)]
     at = timewindow.now()
-    days = [] if s.revise else repeat_days(ctx.text, at.date(), at.time(), s.window.start)
+    # a revision keeps the days it was given (a plan over several days changed as one: plan_edits.py)
+    days = (
+        ([s.window.day, *s.repeat] if s.repeat else [])
+        if s.revise
+        else repeat_days(ctx.text, at.date(), at.time(), s.window.start)
+    )
     if days:
         s.window, s.repeat = s.window.model_copy(update={"day": days[0]}), days[1:]
     each = pomodoros(s.window)
@@ -175,7 +180,9 @@ def plan(ctx: Ctx) -> None:
         for day in ([*days] if days else [None])
         for (a, b), name in zip(each, names, strict=True)
     ]
-    ctx.shared(StudyMemory).last_plan = PlanMemo(window=s.window, topics=topics, priorities=s.priorities)
+    ctx.shared(StudyMemory).last_plan = PlanMemo(
+        window=s.window, topics=topics, priorities=s.priorities, repeat=s.repeat
+    )
     ctx.shared(StudyMemory).forget_recent()  # the wish for a plan is fulfilled
 
 
@@ -193,6 +200,8 @@ def presented(s: SchedulingSlots) -> str:
         moved = f"Added {' and '.join(s.add)}. "
     elif s.remove:
         moved = f"Took {' and '.join(s.remove)} out. "
+    elif s.revised and s.repeat:
+        moved = f"Moved from {hhmm(s.revised.start)}-{hhmm(s.revised.end)}. "
     else:
         moved = f"Moved from {s.revised.label()}. " if s.revised else ""
     pomodoro = (
@@ -256,6 +265,9 @@ def study_plan(s: SchedulingSlots) -> list[RecordDraft]:
     if s.window is None:
         return []
     if s.repeat:
+        # a revision of a plan over several days moves its hours, not its days: each day's
+        # record replaces that day's plan at the old hours
+        old = f"{hhmm(s.revised.start)}-{hhmm(s.revised.end)}" if s.revised is not None else None
         return [
             RecordDraft(
                 kind="study_plan",
@@ -264,6 +276,7 @@ def study_plan(s: SchedulingSlots) -> list[RecordDraft]:
                     "window": f"{hhmm(s.window.start)}-{hhmm(s.window.end)}",
                     "prioritized": bool(s.priorities),
                     "sessions": [x.model_dump(mode="json", exclude={"day"}) for x in s.sessions if x.day == day],
+                    **({"revises": {"date": day.isoformat(), "window": old}} if old else {}),
                 },
             )
             for day in [s.window.day, *s.repeat]
