@@ -32,7 +32,9 @@ How a message is read:
 - `Ahead(whole=True)` reads the whole message instead (a weight's role comes from the clauses
   around it); the value the asked question reads there is not taken for another slot too.
 - A slot read in several clauses takes the span from the first to the last when its parser
-  reads one value there ("mon, wed, fri"); several different values are not guessed.
+  reads one value there ("mon, wed, fri"); several different values are not guessed. The clause
+  after it is the slot's too when its parser folds it into the same value, a hedge ("4 days, maybe
+  5 if i'm motivated" is 4): never the asked question's answer.
 - What the clauses taken ahead leave (`rest`) is what the asked question reads; when nothing is
   read ahead, the message is left as typed. A clause taken ahead stays in the rest too when the
   asked question reads no answer without it and one with it ("mon/wed/fri at lunch" at the days
@@ -412,6 +414,16 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
             if longer is None or longer == value or not isinstance(longer, list):
                 break
             value, last = longer, last + 1
+            more.append(last)
+        # a clause after it that the slot's reader folds into the same value hedges it ("4 days, maybe 5 if
+        # i'm motivated": 4): the slot's words, never an answer to the asked question
+        if (
+            last + 1 < len(parts)
+            and last + 1 not in claimed
+            and _value(c.parser, parts[last + 1].text) is not None
+            and _value(c.parser, text[parts[first].start : parts[last + 1].end]) == value
+        ):
+            last += 1
             more.append(last)
         if (stored := _stored(flow, slots, c.slot, value)) is None:
             continue

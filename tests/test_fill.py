@@ -92,6 +92,14 @@ def test_a_number_alone_names_no_slot() -> None:
     assert ahead("diet", "vegan and 45") == ({}, "vegan and 45")
 
 
+@pytest.mark.parametrize("hedge", ["maybe 5 if i'm motivated", "5 tops", "5 on a good week"])
+def test_a_clause_that_hedges_a_value_taken_ahead_is_that_slots_not_the_answer(hedge: str) -> None:
+    # at a free-text question the hedge was the answer ("5 if i'm motivated" saved as the injuries)
+    assert ahead("notes", f"4 days a week, {hedge}") == ({"days": 4}, "")
+    # a clause the slot's reader does not fold into its value stays the question's
+    assert ahead("level", "4 days a week, beginner") == ({"days": 4}, "beginner")
+
+
 def test_a_clause_that_names_another_slot_is_that_slots_even_where_the_asked_parser_reads_it() -> None:
     # the minutes question would read "4 days a week" as 4 (out of its range) or any number: it names the days
     assert ahead("minutes", "45, 4 days a week") == ({"days": 4}, "45")
