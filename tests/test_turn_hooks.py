@@ -17,6 +17,7 @@ from engine import (
     Final,
     Flow,
     MainContext,
+    MemoryStore,
     Registry,
     Resources,
     Slots,
@@ -236,3 +237,22 @@ def test_shared_memory_is_one_instance_per_turn_and_stored_with_it(tmp_path: Pat
     s = e.session("memo", "u")
     assert s is not None and s.context == {"seen": ["a", "b"], "count": 2}
     store.close()
+
+
+def test_a_cancel_said_of_something_with_nothing_open_is_the_bots_own_main_conversations() -> None:
+    # "drop it" after a plan is about the plan the bot keeps (study-pal drops it), not the engine's
+    # cancel; a bare "cancel", or a bot with no main conversation of its own, has nothing to cancel
+    heard: list[str] = []
+
+    def keeps(ctx: MainContext) -> None:
+        heard.append(ctx.text)
+        ctx.say("Dropped it.")
+
+    own = Bot(name="keeper", persona="p", flows=[], intents=[], capabilities="c", converse=keeps)
+    plain = Bot(name="plain", persona="p", flows=[], intents=[], capabilities="c")
+    e = Engine(MemoryStore(), bots=Registry([own, plain]))
+    assert e.turn("keeper", "u", "drop it").reply == "Dropped it."
+    assert e.turn("keeper", "u", "cancel that one please").reply == "Dropped it."
+    assert heard == ["drop it", "cancel that one please"]
+    assert "nothing to cancel" in e.turn("keeper", "u", "cancel").reply
+    assert "nothing to cancel" in e.turn("plain", "u", "drop it").reply
