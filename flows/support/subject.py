@@ -1,4 +1,4 @@
-"""What a request is about, and whether the help centre says anything of it.
+"""What a request is about, and whether the help centre (and the article found) says anything of it.
 
 A request's words may match an article while its subject is something else: "connect tasklane to
 slack" matches the calendar article by "connect", "my microwave keeps turning off" the crash one by
@@ -7,27 +7,29 @@ them. The words around the subject are the same as in requests the articles do a
 tasklane to my gmail calendar"), so ranking cannot tell the two apart; the subject can.
 
 The subject here is a noun phrase's head, found by the shape of the sentence, not by a list of
-names:
+names (docs/support-search.md, "What the request is about: its subject"):
 
-- a noun phrase starts after a determiner ("my", "the", "a", ...) or after a word that links the
-  product to another thing ("to", "with", "into", "vs"): "my dropbox", "to slack", "with zapier";
-  one after a preposition of place or time ("on the subway", "in the mountains", "for a week") is
-  where or when, not what, and is skipped;
-- its words run up to the next stopword or punctuation. The leading words the help centre does not
-  know ("gmail", "visa", "revolut") followed by a word an article's title or tags hold ("calendar",
-  "card") modify that word: the phrase is about the calendar, which the help centre covers. The
-  same unknown words followed by a determiner are a verb taking an object ("to resize the widget"),
-  not a subject. Otherwise the unknown words are the phrase's head: "my dropbox wont sync", "to
-  slack", "my electricity bill";
-- the head names something the help centre does not cover when none of its words is known to the
-  help centre (any article's words as written or as stems, its phrase and concept tables, the
-  product's names, stopwords and vague words) and one of them is rare in English (wordfreq, Zipf
+- a noun phrase starts after a determiner ("my", "the", "a", ...), or after a word that links to
+  another thing ("to", "with", "into", "vs") when the clause before it names the product or a word
+  of an article's title or tags ("connect tasklane to slack", "sync my photos to icloud"; "since i
+  flew to tokyo" is a trip). One after a preposition of place or time ("on the subway", "in the
+  mountains") says where or when, not what, and is skipped;
+- its head is its leading words the help centre does not know, unless they modify a word an
+  article's title or tags hold, said next or after one more known word ("my gmail calendar", "a
+  revolut virtual card"; an auxiliary ends the phrase: "my dropbox wont sync" is about the dropbox),
+  a determiner follows them ("to resize the widget": a verb and its object) or "to" does ("i want my
+  deadlines to show in my calendar": what they should do is asked);
+- the head names something not covered when one of its words is rare in English (wordfreq, Zipf
   below `RARE_ZIPF`): a rare word is a name ("slack", "zapier", "router", "passport"), a common one
   ("moment", "son", "box") is how people talk around a request the help centre may still answer.
 
-A request with such a subject finds no article: the bot says the help centre does not cover it,
-then offers a person. Spelling is fixed first ("dropbx" is the help centre's word only if it
-misspells one), and the product's own names make the request about the product.
+Known is judged twice: against the whole help centre (any article's words as written or as
+Snowball stems, the phrase and concept tables' words, the product's names, stopwords and vague
+words), then against the article the words found ("can i export to notion": the import article
+names Notion, the export article does not). A request with such a subject finds no article: the
+bot says the help centre does not cover it, then offers a person. Spelling is fixed first, a
+request naming the product is about it whatever follows a determiner ("i need to take my pills
+every day, can the task repeat"), and a request that reads as another language is not judged.
 """
 
 from __future__ import annotations
@@ -46,11 +48,20 @@ from flows.support.terms import STOPWORDS, VAGUE, Fix, tokens_of
 # "son" 5.3, "box" 5.0). Measured on the dev splits (bench/README.md, "Search: the subject").
 RARE_ZIPF = 4.5
 # a noun phrase starts after these
-DETERMINERS = frozenset("my your our his her their a an the this these those".split())
+DETERMINERS = frozenset({"my", "your", "our", "his", "her", "their", "a", "an", "the", "this", "these", "those"})
 # these link the product to another thing: what follows is what the request is about
-LINKS = frozenset("to with into vs versus".split())
-# these say where or when: the noun phrase after them is not what the request is about
-ADJUNCTS = frozenset("on in at for from since during after before near while until around inside".split())
+LINKS = frozenset(["to", "with", "into", "vs", "versus"])
+# these say where or when: the noun phrase after them is not what the request is about ("for" is
+# not one: "an app for my smart tv", "a refund for my uber ride" are about the tv and the ride)
+ADJUNCTS = frozenset(
+    {"on", "in", "at", "from", "since", "during", "after", "before", "near", "while", "until", "around", "inside"}
+)
+# what follows a noun phrase that is a clause's subject, and is no word of the phrase: "my dropbox
+# wont sync" is about the dropbox, not about syncing (the words English puts between a subject and
+# its verb that are not stopwords already: "is", "doesnt", "just", "still" are)
+AUXILIARIES = frozenset({"keeps", "keep", "kept", "wont", "cant", "stopped", "stops", "started", "starts", "never"})
+# known words looked through to the word they modify ("a revolut virtual card")
+MAX_MODIFIERS = 1
 # a request that reads more as one of these than as English is not judged: its words are unknown
 # to an English help centre because they are another language's ("com meu marido")
 OTHER_LANGUAGES = ("es", "fr", "de", "it", "pt")
@@ -121,12 +132,26 @@ class Subjects:
             if not unknown:
                 continue
             after = said[at] if at < len(said) else None
-            if after is not None and after not in STOPWORDS and after not in _BREAKS and words.heading(after):
-                continue  # "my gmail calendar": about the calendar
+            if self._modifies(said, at, words):
+                continue  # "my gmail calendar", "a revolut virtual card": about the calendar, the card
             if after in DETERMINERS:
                 continue  # "to resize the widget": a verb and its object
+            if after == "to" and opens == "determiner":
+                continue  # "i want my deadlines to show in my calendar": what they should do is asked
             out.append(tuple(unknown))
         return out
+
+    @staticmethod
+    def _modifies(said: list[str], at: int, words: Words) -> bool:
+        """Whether the words before `at` modify a word an article's title or tags hold, said at `at` or
+        after other modifiers ("virtual" in "a revolut virtual card"); an auxiliary ends a noun phrase
+        ("my spotify keeps crashing")."""
+        for word in said[at : at + 1 + MAX_MODIFIERS]:
+            if word in STOPWORDS or word in _BREAKS or word in AUXILIARIES:
+                return False
+            if words.heading(word):
+                return True
+        return False
 
     def _opens(self, said: list[str], at: int) -> str | None:
         """What starts a noun phrase the request is about at `at`: a "link" or a "determiner"; None
