@@ -66,6 +66,17 @@ def test_words_around_a_request_are_not_its_subject(request_: str) -> None:
     assert HELP.outside(request_) is None
 
 
+def test_a_word_shortened_from_a_title_word_is_that_word() -> None:
+    words = Words({"account", "hacked", "password"}, ["account", "password"], ["account", "password"])
+    short = Subjects(words)
+    assert short.outside("my acc got hacked") is None
+    assert short.outside("my acct got hacked") is None
+    assert short.outside("what is my pwd") is None
+    # a name is no shortened title word: not its first letter, or its letters out of order
+    assert short.outside("my dropbox got hacked") == ("dropbox",)
+    assert short.outside("my pasport got hacked") == ("pasport",)
+
+
 def test_a_request_in_another_language_is_not_judged() -> None:
     assert not reads_as_english(["quero", "compartilhar", "uma", "lista", "com", "meu", "marido"])
     assert reads_as_english(["connect", "tasklane", "to", "slack"])

@@ -28,7 +28,8 @@ others still load. `symptoms` are what users describe in their own words, as the
 writes them from what it covers; when nothing else is found, a request sharing two telling words
 with one of them finds the article (flows/support/symptoms.py). `not_about` are the requests its
 words match that it does not answer ("leave ~ shared list"): a request holding one is not answered
-with it (flows/support/scope.py). The folder's `concepts.yaml`
+with it (flows/support/scope.py). A request whose subject neither the help centre nor the article
+found names ("connect tasklane to slack") finds nothing (flows/support/subject.py). The folder's `concepts.yaml`
 holds the everyday words requests are read with, and what the help centre does not cover
 (flows/support/concepts.py). Every search checks the files' stats first and re-indexes only the
 documents whose content changed.
@@ -439,10 +440,12 @@ class KnowledgeBase:
         articles: dict[str, Words] = {}
         for doc_id, d in documents.items():
             f = self._reranker.documents[doc_id]
-            articles[doc_id] = Words(_said(d) | tables, {*f.title, *f.tags})
+            titles = _ALPHA.findall(" ".join([d.title, *d.tags]).casefold())
+            articles[doc_id] = Words(_said(d) | tables, {*f.title, *f.tags}, titles)
         written = {w for d in articles.values() for w in d.written}
         headings = {s for d in articles.values() for s in d.headings}
-        return Subjects(Words(written, headings), articles, self._concepts.ours)
+        titles = {w for d in articles.values() for w in d.titles}
+        return Subjects(Words(written, headings, titles), articles, self._concepts.ours)
 
     def _reranking(self, documents: dict[str, Document]) -> Reranker:
         """The documents' words as the index holds them (phrases read, no stopwords), stemmed."""

@@ -60,6 +60,9 @@ ADJUNCTS = frozenset(
 # wont sync" is about the dropbox, not about syncing (the words English puts between a subject and
 # its verb that are not stopwords already: "is", "doesnt", "just", "still" are)
 AUXILIARIES = frozenset({"keeps", "keep", "kept", "wont", "cant", "stopped", "stops", "started", "starts", "never"})
+# the lengths of a shortened word ("acc" in "my acc got hacked", "notifs"): a longer unknown word is
+# a word of its own
+SHORT = (3, 6)
 # known words looked through to the word they modify ("a revolut virtual card")
 MAX_MODIFIERS = 1
 # a request that reads more as one of these than as English is not judged: its words are unknown
@@ -83,19 +86,33 @@ def reads_as_english(words: list[str]) -> bool:
 
 
 class Words:
-    """What a text says: its words as written and as stems, and the stems of its title and tags."""
+    """What a text says: its words as written and as stems, the stems of its title and tags
+    (`headings`), and its title's and tags' words as written (`titles`), which a clipped or
+    shortened word of a request may stand for ("acc", "acct": account; "notifs", "pwd")."""
 
-    def __init__(self, written: Iterable[str], headings: Iterable[str]) -> None:
+    def __init__(self, written: Iterable[str], headings: Iterable[str], titles: Iterable[str] = ()) -> None:
         self.written = frozenset(written)
         self.headings = frozenset(headings)
+        self.titles = frozenset(titles)
         words = self.written | STOPWORDS | VAGUE
         self._known = words | frozenset(STEMMER.stemWords(sorted(words)))
 
     def knows(self, word: str) -> bool:
-        return not _ALPHA.fullmatch(word) or word in self._known or STEMMER.stemWord(word) in self._known
+        if not _ALPHA.fullmatch(word) or word in self._known or STEMMER.stemWord(word) in self._known:
+            return True
+        return any(_shortens(word, title) for title in self.titles)
 
     def heading(self, word: str) -> bool:
         return STEMMER.stemWord(word) in self.headings
+
+
+def _shortens(short: str, word: str) -> bool:
+    """Whether `short` is `word` clipped or shortened as people type it: its first letter, then
+    letters of it in order, at least two fewer ("acc", "acct" of "account"; "pwd" of "password")."""
+    if not SHORT[0] <= len(short) <= SHORT[1] or len(word) < len(short) + 2 or short[0] != word[0]:
+        return False
+    rest = iter(word[1:])
+    return all(letter in rest for letter in short[1:])
 
 
 class Subjects:
