@@ -440,8 +440,8 @@ class KnowledgeBase:
         articles: dict[str, Words] = {}
         for doc_id, d in documents.items():
             f = self._reranker.documents[doc_id]
-            titles = _ALPHA.findall(" ".join([d.title, *d.tags]).casefold())
-            articles[doc_id] = Words(_said(d) | tables, {*f.title, *f.tags}, titles)
+            heads = _ALPHA.findall(" ".join([d.title, *d.tags]).casefold())
+            articles[doc_id] = Words(_said(d) | tables, {*f.title, *f.tags}, heads)
         written = {w for d in articles.values() for w in d.written}
         headings = {s for d in articles.values() for s in d.headings}
         titles = {w for d in articles.values() for w in d.titles}
