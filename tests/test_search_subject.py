@@ -1,5 +1,6 @@
 """What a request is about, and whether the help centre names it (flows/support/subject.py): a
-request whose subject no article names finds no article, however well its other words match."""
+request linking the product to a thing no article names finds no article, however well its other
+words match."""
 
 from __future__ import annotations
 
@@ -37,14 +38,13 @@ HELP = Subjects(WORDS, ours=["tasklane"])
 @pytest.mark.parametrize(
     ("request_", "head"),
     [
-        ("connect tasklane to slack", ("slack",)),  # linked to the product: what it is about
+        ("connect tasklane to slack", ("slack",)),  # linked from the product: what it is about
         ("can i connect my calendar to wrike?", ("wrike",)),  # linked from a heading word
-        ("my dropbox wont sync", ("dropbox",)),  # after a determiner; an auxiliary ends the phrase
-        ("my dropbox keeps connecting", ("dropbox",)),  # so the heading word after it is its verb
-        ("refund for my uber ride", ("uber", "ride")),  # "for" is no adjunct: the ride is what is asked
+        ("sync my tasks with my garmin", ("garmin",)),  # a determiner between the link and the thing
+        ("tasklane vs basecamp", ("basecamp",)),
     ],
 )
-def test_the_head_of_a_noun_phrase_the_help_centre_never_names_is_the_subject(request_: str, head: tuple[str]) -> None:
+def test_the_thing_a_request_links_the_product_to_is_its_subject(request_: str, head: tuple[str]) -> None:
     assert HELP.outside(request_) == head
 
 
@@ -52,14 +52,14 @@ def test_the_head_of_a_noun_phrase_the_help_centre_never_names_is_the_subject(re
     "request_",
     [
         "connect tasklane to my gmail calendar",  # "gmail" modifies the calendar, a heading word
-        "connect a revolut google calendar",  # through a known modifier to the heading word
-        "i want my deadlines to show in my calendar",  # what they should do is what is asked
-        "how to resize the calendar",  # an unknown word before a determiner is a verb, not a subject
-        "use the calendar on the subway",  # after a preposition of place: where, not what
-        "since i flew to tokyo my calendar is off",  # a link from nothing of the help centre's: a trip
-        "i need to take my pills, can tasklane remind me",  # naming the product: the pills are the task's
+        "connect tasklane to a revolut google calendar",  # through a known modifier to the heading word
+        "how to resize the calendar in tasklane",  # an unknown word before a determiner is a verb
+        "my calendar is off since i flew to tokyo",  # told as done: where, not what
+        "i moved my calendar to lisbon",
+        "i need to take my pills every day",  # a link from nothing of the help centre's
+        "my dropbox wont sync",  # no link: what a request names after "my" is not judged
         "my to-dos are not in my calendar",  # one word, not "to" and "dos"
-        "the moment i connect outlook",  # a common word is how people talk, not a name
+        "connect the calendar with the moment",  # a common word is how people talk, not a name
     ],
 )
 def test_words_around_a_request_are_not_its_subject(request_: str) -> None:
@@ -67,14 +67,14 @@ def test_words_around_a_request_are_not_its_subject(request_: str) -> None:
 
 
 def test_a_word_shortened_from_a_title_word_is_that_word() -> None:
-    words = Words({"account", "hacked", "password"}, ["account", "password"], ["account", "password"])
+    words = Words({"account", "connect", "password"}, ["account", "connect"], ["account", "password", "connect"])
     short = Subjects(words)
-    assert short.outside("my acc got hacked") is None
-    assert short.outside("my acct got hacked") is None
-    assert short.outside("what is my pwd") is None
+    assert short.outside("connect with my acc") is None
+    assert short.outside("connect with my acct") is None
+    assert short.outside("connect it with my pwd") is None
     # a name is no shortened title word: not its first letter, or its letters out of order
-    assert short.outside("my dropbox got hacked") == ("dropbox",)
-    assert short.outside("my pasport got hacked") == ("pasport",)
+    assert short.outside("connect with my dropbox") == ("dropbox",)
+    assert short.outside("connect with my pasport") == ("pasport",)
 
 
 def test_a_request_in_another_language_is_not_judged() -> None:
@@ -94,6 +94,7 @@ def test_the_article_found_must_name_the_subject_another_article_names() -> None
 
 def test_the_spelling_is_fixed_before_the_subject_is_judged() -> None:
     assert HELP.outside("connect tasklane to my calender", fix=lambda w: "calendar" if w == "calender" else w) is None
+    assert HELP.outside("connect tasklane to my calender") == ("calender",)
 
 
 def test_a_knowledge_base_finds_nothing_for_a_request_about_what_it_never_names(tmp_path: Path) -> None:
@@ -115,3 +116,4 @@ def test_the_shipped_help_centre_says_it_does_not_cover_another_product() -> Non
     assert look_up(kb, "connect tasklane to figma").kind == "not_covered"
     assert look_up(kb, "connect tasklane to my google calendar").doc_id == "calendar-integration"
     assert look_up(kb, "i need to take my pills every day, can the task repeat").doc_id == "recurring-tasks"
+    assert look_up(kb, "reminders are late since i moved to lisbon").doc_id == "reminders-wrong-time"
