@@ -28,7 +28,8 @@ others still load. `symptoms` are what users describe in their own words, as the
 writes them from what it covers; when nothing else is found, a request sharing two telling words
 with one of them finds the article (flows/support/symptoms.py). `not_about` are the requests its
 words match that it does not answer ("leave ~ shared list"): a request holding one is not answered
-with it (flows/support/scope.py). The folder's `concepts.yaml`
+with it (flows/support/scope.py). A request whose subject neither the help centre nor the article
+found names ("connect tasklane to slack") finds nothing (flows/support/subject.py). The folder's `concepts.yaml`
 holds the everyday words requests are read with, and what the help centre does not cover
 (flows/support/concepts.py). Every search checks the files' stats first and re-indexes only the
 documents whose content changed.
@@ -56,6 +57,7 @@ from flows.support.concepts import CONCEPTS_NAME, NO_CONCEPTS, ConceptTable, loa
 from flows.support.rerank import Fields, Reranker, stems
 from flows.support.scope import Scope, contradictions
 from flows.support.spelling import STEMMER, Speller
+from flows.support.subject import Subjects, Words
 from flows.support.symptoms import MIN_SHARED, Symptoms, symptom_stems
 from flows.support.terms import PHRASES, STOPWORDS, TABLES_DIGEST, VAGUE, PhraseText, query_terms, vague_terms, words
 
@@ -210,6 +212,12 @@ def _synonyms(question: Question) -> list[str]:
     return [s for said in question.synonyms.values() for s in said]
 
 
+def _said(doc: Document) -> set[str]:
+    """Every word `doc` says, as written: title, tags, body, symptoms, its questions' answers and cues."""
+    answers = [w for q in doc.clarifying_questions for w in (*q.choices, *q.cues, *_synonyms(q))]
+    return set(_ALPHA.findall(" ".join([doc.title, *doc.tags, _text(doc.body), *doc.symptoms, *answers]).casefold()))
+
+
 def _kb_file(name: str) -> bool:
     return (name.endswith(".md") or name == CONCEPTS_NAME) and not name.startswith(".")
 
@@ -294,6 +302,7 @@ class KnowledgeBase:
         self._query_phrases = PHRASES
         self._scopes: dict[str, Scope] = {}
         self._outside: frozenset[str] = frozenset()
+        self._subjects = Subjects(Words((), ()))
         digest = hashlib.sha256(str(self.folder).encode()).hexdigest()[:16]
         # one table per folder, so ranking statistics never mix two knowledge bases
         self.table = f"kb_fts_v{INDEX_VERSION}_{digest}"
@@ -341,6 +350,7 @@ class KnowledgeBase:
             self._reranker = self._reranking(documents)
             self._symptoms = Symptoms({d: doc.symptoms for d, doc in documents.items()}, self._reranker)
             self._outside = self._check_concepts(documents)
+            self._subjects = self._subjecting(documents)
             for doc_id, symptom in self._symptoms.unfindable():
                 log.warning("knowledge base %s: %s.md: symptom %r has fewer than %d words that are not in most "
                             "articles: no request can find it", self.folder, doc_id, symptom, MIN_SHARED)  # fmt: skip
@@ -417,14 +427,25 @@ class KnowledgeBase:
         """The elsewhere words of the concept table (flows/support/concepts.py) that no document
         holds; what the table names that this knowledge base cannot use is logged."""
         headings = {s for f in self._reranker.documents.values() for s in (*f.title, *f.tags)}
-        said: set[str] = set()
-        for d in documents.values():
-            answers = [w for q in d.clarifying_questions for w in (*q.choices, *q.cues, *_synonyms(q))]
-            said |= set(_ALPHA.findall(" ".join([d.title, *d.tags, _text(d.body), *d.symptoms, *answers]).casefold()))
+        said = {w for d in documents.values() for w in _said(d)}
         held = said | set(STEMMER.stemWords(sorted(said)))
         for problem in self._concepts.problems(headings, held):
             log.warning("knowledge base %s: %s", self.folder, problem)
         return self._concepts.outside(held)
+
+    def _subjecting(self, documents: dict[str, Document]) -> Subjects:
+        """What the help centre names, and each article: their words as written (and the words its
+        requests are read with: phrases, concepts, the product's names), and their titles' and tags' stems."""
+        tables = self._query_phrases.words | set(self._concepts.ours)
+        articles: dict[str, Words] = {}
+        for doc_id, d in documents.items():
+            f = self._reranker.documents[doc_id]
+            heads = _ALPHA.findall(" ".join([d.title, *d.tags]).casefold())
+            articles[doc_id] = Words(_said(d) | tables, {*f.title, *f.tags}, heads)
+        written = {w for d in articles.values() for w in d.written}
+        headings = {s for d in articles.values() for s in d.headings}
+        titles = {w for d in articles.values() for w in d.titles}
+        return Subjects(Words(written, headings, titles), articles, self._concepts.ours)
 
     def _reranking(self, documents: dict[str, Document]) -> Reranker:
         """The documents' words as the index holds them (phrases read, no stopwords), stemmed."""
@@ -464,13 +485,17 @@ class KnowledgeBase:
             # vague words find nothing, but they score the candidates the other words found
             scored = terms + vague_terms(query, self._speller, table)
             documents, reranker, symptoms = self.documents, self._reranker, self._symptoms
-            scopes, fix = self._scopes, self._speller
+            scopes, fix, subjects = self._scopes, self._speller, self._subjects
 
         # another process may have indexed a newer view of the folder than this one has read
         ranked = [r for r in reranker.rank(scored, found, self.min_score) if r[0] in documents]
         if not ranked:
             # the words found nothing: a symptom an article lists may still be told in them
             ranked = [(m.doc_id, m.weight) for m in symptoms.match(terms) if m.doc_id in documents]
+        if ranked and subjects.outside(query, fix, ranked[0][0]) is not None:
+            # what the request is about is something the help centre never names ("connect
+            # tasklane to slack"): the words that matched are only the words around it
+            return []
         if ranked and (scope := scopes.get(ranked[0][0])) and scope.excludes(query, fix):
             # the article the words match best says the request is one it does not answer: the
             # others matched it less, and are no answer to what it asks either
@@ -489,8 +514,10 @@ class KnowledgeBase:
         with self._lock:
             terms = [t for t in query_terms(query, self._speller, self._query_phrases) if not t.isdigit()]
             fields, documents = self._reranker.documents, self.documents
+            outside = self._subjects.outside(query, self._speller)
         wanted = set(stems(terms))
-        if not 1 <= len(wanted) <= TOPIC_WORDS:
+        # "a problem with my dropbox": about a thing the help centre never names, not a topic of it
+        if not 1 <= len(wanted) <= TOPIC_WORDS or outside is not None:
             return []
         named = sorted(d for d, f in fields.items() if all(w in f.title or w in f.tags for w in wanted))
         return [documents[d] for d in named if d in documents] if 2 <= len(named) <= TOPIC_ARTICLES else []

@@ -165,15 +165,19 @@ def _unaccented(text: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 
-def read_phrases(text: str, table: PhraseTable = PHRASES, fix: Fix | None = None) -> list[str]:
-    """The lower-cased words of `text`, each phrase of `table` replaced by the word it means;
-    `fix` (flows/support/spelling.py) reads each word first, so a misspelt phrase still reads."""
+def tokens_of(text: str, fix: Fix | None = None) -> list[str]:
+    """The lower-cased words and punctuation marks of `text`, each word read by `fix` if given."""
     # accents folded: the phrases are ASCII, and "spät", "notificación" are their "spat", "notificacion"
     said = _NOT_JOINED.sub("nt", _CLOCK.sub(f" {CLOCK_WORD} ", _unaccented(text.casefold())))
     # "isn't", "doesn't" are the phrases' "isnt", "doesnt" (split at the apostrophe, no phrase read them)
-    tokens = _TOKEN.findall(said)
-    if fix is not None:
-        tokens = [fix(t) for t in tokens]
+    found = _TOKEN.findall(said)
+    return [fix(t) for t in found] if fix is not None else found
+
+
+def read_phrases(text: str, table: PhraseTable = PHRASES, fix: Fix | None = None) -> list[str]:
+    """The lower-cased words of `text`, each phrase of `table` replaced by the word it means;
+    `fix` (flows/support/spelling.py) reads each word first, so a misspelt phrase still reads."""
+    tokens = tokens_of(text, fix)
     out: list[str | None] = list(tokens)
     used = [False] * len(tokens)
     at: dict[str, list[int]] = {}

@@ -1,0 +1,184 @@
+"""What a request links the product to, and whether the help centre (and the article found) names it.
+
+A request's words may match an article while its subject is something else: "connect tasklane to
+slack" matches the calendar article by "connect", "does tasklane integrate with zapier" by
+"integrate"; "slack" and "zapier" are what is asked about, and the help centre never names them.
+The words around the subject are the same as in requests the articles do answer ("connect
+tasklane to my gmail calendar"), so ranking cannot tell the two apart; the subject can.
+
+The subject is found by the shape of the sentence, not by a list of names (docs/support-search.md,
+"What the request is about: its subject"):
+
+- a link ("to", "with", "into", "vs") whose clause names the product or a word of an article's
+  title or tags ("connect tasklane to", "sync my photos to", "export to") leads to the thing asked
+  about; a clause that tells something done ("since i flew to tokyo", "i moved to lisbon": a verb in
+  the past) says where, not what;
+- the thing is the words after the link (and a determiner) that the help centre does not know,
+  unless they modify a word an article's title or tags hold, said next or after one more known word
+  ("to my gmail calendar", "with a revolut virtual card": about the calendar, the card), or a
+  determiner follows them ("how to resize the widget": a verb and its object);
+- it names something not covered when one of its words is rare in English (wordfreq, Zipf below
+  `RARE_ZIPF`): a rare word is a name ("slack", "zapier", "icloud"), a common one ("the moment")
+  is how people talk around a request the help centre may still answer.
+
+Known is judged twice: against the whole help centre (any article's words as written or as
+Snowball stems, the phrase and concept tables' words, the product's names, stopwords and vague
+words, and a title word shortened: "acc", "pwd"), then against the article the words found ("can i
+export to notion": the import article names Notion, the export article does not). A request with
+such a subject finds no article: the bot says the help centre does not cover it, then offers a
+person. Spelling is fixed first, and a request that reads as another language is not judged.
+
+What a request names after "my" alone ("my dropbox wont sync") is not judged: measured, that
+shape refused in-scope requests as often as it caught other products ("my mastercard got declined",
+"i changed my surname": bench/README.md, "Search: the subject (h-search8)").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from functools import lru_cache
+
+from wordfreq import zipf_frequency
+
+from flows.support.spelling import STEMMER
+from flows.support.terms import STOPWORDS, VAGUE, Fix, tokens_of
+
+# A word rarer than this in English, unknown to the help centre, is a name: "slack" 3.7, "dropbox"
+# 3.1, "icloud" 3.1; what people say around a request is commoner ("moment" 5.2, "box" 5.0). The best
+# of 4.0 to 5.5 on the dev splits (bench/README.md, "Search: the subject (h-search8)").
+RARE_ZIPF = 4.5
+# these link the product, or what an article is about, to another thing: what follows is what the
+# request is about ("connect tasklane to slack", "integrate with zapier", "tasklane vs todoist")
+LINKS = frozenset({"to", "with", "into", "vs", "versus"})
+# a determiner between the link and the thing ("sync my photos to my icloud")
+DETERMINERS = frozenset({"my", "your", "our", "his", "her", "their", "a", "an", "the", "this", "these", "those"})
+# the lengths of a shortened word ("acc" in "my acc got hacked", "notifs"): a longer unknown word is
+# a word of its own
+SHORT = (3, 6)
+# verbs told as done that do not end in -ed ("flew to tokyo", "went to paris")
+IRREGULAR_PAST = frozenset({"flew", "went", "came", "drove", "got", "ran", "took", "sent", "brought", "left"})
+# known words looked through to the word they modify ("a revolut virtual card")
+MAX_MODIFIERS = 1
+# a request that reads more as one of these than as English is not judged: its words are unknown
+# to an English help centre because they are another language's ("com meu marido")
+OTHER_LANGUAGES = ("es", "fr", "de", "it", "pt")
+_BREAKS = frozenset(".,;!?")
+_ALPHA = re.compile(r"[a-z]+")
+# "to-dos", "e-mail", "wi-fi" are one word each: "dos" after "to" is no subject
+_HYPHENATED = re.compile(r"(?<=\w)-(?=\w)")
+
+
+@lru_cache(maxsize=4096)
+def _zipfs(word: str) -> tuple[float, ...]:
+    return tuple(zipf_frequency(word, lang, wordlist="small") for lang in ("en", *OTHER_LANGUAGES))
+
+
+def reads_as_english(words: list[str]) -> bool:
+    table = [_zipfs(w) for w in words if _ALPHA.fullmatch(w)]
+    english = sum(z[0] for z in table)
+    return all(english >= sum(z[i] for z in table) for i in range(1, len(OTHER_LANGUAGES) + 1))
+
+
+class Words:
+    """What a text says: its words as written and as stems, the stems of its title and tags
+    (`headings`), and its title's and tags' words as written (`titles`), which a clipped or
+    shortened word of a request may stand for ("acc", "acct": account; "notifs", "pwd")."""
+
+    def __init__(self, written: Iterable[str], headings: Iterable[str], titles: Iterable[str] = ()) -> None:
+        self.written = frozenset(written)
+        self.headings = frozenset(headings)
+        self.titles = frozenset(titles)
+        words = self.written | STOPWORDS | VAGUE
+        self._known = words | frozenset(STEMMER.stemWords(sorted(words)))
+
+    def knows(self, word: str) -> bool:
+        if not _ALPHA.fullmatch(word) or word in self._known or STEMMER.stemWord(word) in self._known:
+            return True
+        return any(_shortens(word, title) for title in self.titles)
+
+    def heading(self, word: str) -> bool:
+        return STEMMER.stemWord(word) in self.headings
+
+
+def _shortens(short: str, word: str) -> bool:
+    """Whether `short` is `word` clipped or shortened as people type it: its first letter, then
+    letters of it in order, at least two fewer ("acc", "acct" of "account"; "pwd" of "password")."""
+    if not SHORT[0] <= len(short) <= SHORT[1] or len(word) < len(short) + 2 or short[0] != word[0]:
+        return False
+    rest = iter(word[1:])
+    return all(letter in rest for letter in short[1:])
+
+
+class Subjects:
+    """The help centre's words (`centre`: every article's, the phrase and concept tables', the
+    product's names) and each article's (`articles`), to tell a request's subject they cover from
+    one they never name; `ours` are the product's names."""
+
+    def __init__(self, centre: Words, articles: dict[str, Words] | None = None, ours: Iterable[str] = ()) -> None:
+        self.centre = centre
+        self.articles = articles or {}
+        self._ours = frozenset(ours)
+
+    def heads(self, text: str, fix: Fix | None = None, words: Words | None = None) -> list[tuple[str, ...]]:
+        """The heads of the things the request links to that `words` (the help centre's) do not hold."""
+        said = tokens_of(_HYPHENATED.sub("", text), fix)
+        if not reads_as_english(said):
+            return []
+        words = words or self.centre
+        out: list[tuple[str, ...]] = []
+        for link, word in enumerate(said):
+            if word not in LINKS or not self._links(said, link):
+                continue
+            start = link + 1 + (link + 1 < len(said) and said[link + 1] in DETERMINERS)
+            unknown: list[str] = []
+            at = start
+            while at < len(said) and said[at] not in STOPWORDS and said[at] not in _BREAKS:
+                if said[at] in self._ours or words.knows(said[at]):
+                    break
+                unknown.append(said[at])
+                at += 1
+            if not unknown or self._modifies(said, at, words):
+                continue  # known, or "to my gmail calendar", "a revolut virtual card": about the calendar, the card
+            if at < len(said) and said[at] in DETERMINERS:
+                continue  # "how to resize the widget": a verb and its object
+            out.append(tuple(unknown))
+        return out
+
+    @staticmethod
+    def _modifies(said: list[str], at: int, words: Words) -> bool:
+        """Whether the words before `at` modify a word an article's title or tags hold, said at `at` or
+        after other modifiers ("virtual" in "a revolut virtual card")."""
+        for word in said[at : at + 1 + MAX_MODIFIERS]:
+            if word in STOPWORDS or word in _BREAKS:
+                return False
+            if words.heading(word):
+                return True
+        return False
+
+    def _links(self, said: list[str], link: int) -> bool:
+        """Whether the link at `link` goes from the product or from a word of an article's title or
+        tags, said earlier in its clause ("connect tasklane to", "sync my photos to"), and not from
+        something told as done ("since i flew to tokyo", "i moved to lisbon": where, not what)."""
+        clause: list[str] = []
+        for word in reversed(said[:link]):
+            if word in _BREAKS:
+                break
+            if word not in STOPWORDS:
+                clause.append(word)
+        # a verb in the past, unless a title or tag says the word as it is ("shared lists": "moved" is
+        # told, though "move" is a tag)
+        if any((w.endswith("ed") or w in IRREGULAR_PAST) and w not in self.centre.titles for w in clause):
+            return False
+        return any(w in self._ours or self.centre.heading(w) for w in clause)
+
+    def outside(self, text: str, fix: Fix | None = None, doc_id: str | None = None) -> tuple[str, ...] | None:
+        """The subject of the request that the help centre never names ("slack" in "connect tasklane
+        to slack"), or, given the article found, that the article never names; None when it does."""
+        for words in (self.centre, self.articles.get(doc_id) if doc_id is not None else None):
+            if words is None:
+                continue
+            for head in self.heads(text, fix, words):
+                if any(zipf_frequency(w, "en") < RARE_ZIPF for w in head if len(w) > 2):
+                    return head
+        return None

@@ -1,0 +1,119 @@
+"""What a request is about, and whether the help centre names it (flows/support/subject.py): a
+request linking the product to a thing no article names finds no article, however well its other
+words match."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from flows.support.kb import SHIPPED_KB, KnowledgeBase
+from flows.support.lookup import look_up
+from flows.support.subject import Subjects, Words, reads_as_english
+from tests.test_search import doc, make_kb
+
+CALENDAR = doc(
+    "Connect Google Calendar or Outlook",
+    "Open Settings and click Connect Google Calendar. Your tasks appear in your calendar within minutes.",
+    "tags: [calendar, outlook, integration]\n",
+)
+IMPORT = doc(
+    "Import tasks from Trello",
+    "Export a JSON file from Trello, then open Settings and choose Import.",
+    "tags: [import, trello]\n",
+)
+CARD = doc("Payment declined", "A declined card is refused by your bank. Try another card.", "tags: [payment, card]\n")
+
+
+def centre(*texts: str, headings: str = "") -> Words:
+    """The words of `texts` as a help centre's; `headings` the stems of its titles and tags."""
+    return Words({w for t in texts for w in t.split()}, headings.split())
+
+
+WORDS = centre("connect calendar google outlook tasks settings sync wont keeps", headings="connect calendar sync")
+HELP = Subjects(WORDS, ours=["tasklane"])
+
+
+@pytest.mark.parametrize(
+    ("request_", "head"),
+    [
+        ("connect tasklane to slack", ("slack",)),  # linked from the product: what it is about
+        ("can i connect my calendar to wrike?", ("wrike",)),  # linked from a heading word
+        ("sync my tasks with my garmin", ("garmin",)),  # a determiner between the link and the thing
+        ("tasklane vs basecamp", ("basecamp",)),
+    ],
+)
+def test_the_thing_a_request_links_the_product_to_is_its_subject(request_: str, head: tuple[str]) -> None:
+    assert HELP.outside(request_) == head
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [
+        "connect tasklane to my gmail calendar",  # "gmail" modifies the calendar, a heading word
+        "connect tasklane to a revolut google calendar",  # through a known modifier to the heading word
+        "how to resize the calendar in tasklane",  # an unknown word before a determiner is a verb
+        "my calendar is off since i flew to tokyo",  # told as done: where, not what
+        "i moved my calendar to lisbon",
+        "i need to take my pills every day",  # a link from nothing of the help centre's
+        "my dropbox wont sync",  # no link: what a request names after "my" is not judged
+        "my to-dos are not in my calendar",  # one word, not "to" and "dos"
+        "connect the calendar with the moment",  # a common word is how people talk, not a name
+    ],
+)
+def test_words_around_a_request_are_not_its_subject(request_: str) -> None:
+    assert HELP.outside(request_) is None
+
+
+def test_a_word_shortened_from_a_title_word_is_that_word() -> None:
+    words = Words({"account", "connect", "password"}, ["account", "connect"], ["account", "password", "connect"])
+    short = Subjects(words)
+    assert short.outside("connect with my acc") is None
+    assert short.outside("connect with my acct") is None
+    assert short.outside("connect it with my pwd") is None
+    # a name is no shortened title word: not its first letter, or its letters out of order
+    assert short.outside("connect with my dropbox") == ("dropbox",)
+    assert short.outside("connect with my pasport") == ("pasport",)
+
+
+def test_a_request_in_another_language_is_not_judged() -> None:
+    assert not reads_as_english(["quero", "compartilhar", "uma", "lista", "com", "meu", "marido"])
+    assert reads_as_english(["connect", "tasklane", "to", "slack"])
+    assert HELP.outside("quero compartilhar uma lista com meu marido") is None
+
+
+def test_the_article_found_must_name_the_subject_another_article_names() -> None:
+    export = Words({"export", "csv", "json", "tasks"}, ["export"])
+    notion = Subjects(centre("export csv json tasks notion import", headings="export import"), {"export-data": export})
+    # the help centre names notion (the import article), the export article does not
+    assert notion.outside("can i export to notion") is None
+    assert notion.outside("can i export to notion", doc_id="export-data") == ("notion",)
+    assert notion.outside("can i export to csv", doc_id="export-data") is None
+
+
+def test_the_spelling_is_fixed_before_the_subject_is_judged() -> None:
+    assert HELP.outside("connect tasklane to my calender", fix=lambda w: "calendar" if w == "calender" else w) is None
+    assert HELP.outside("connect tasklane to my calender") == ("calender",)
+
+
+def test_a_knowledge_base_finds_nothing_for_a_request_about_what_it_never_names(tmp_path: Path) -> None:
+    kb = KnowledgeBase(make_kb(tmp_path / "kb", {"calendar.md": CALENDAR, "import.md": IMPORT, "card.md": CARD}))
+    assert [h.doc.id for h in kb.search("connect tasklane to my gmail calendar")] == ["calendar"]
+    assert [h.doc.id for h in kb.search("my visa card is refused")] == ["card"]
+    assert kb.search("connect tasklane to wrike") == []
+    assert kb.search("can i connect my calendar to wrike") == []
+    # once an article names it, the request is the article's
+    named = CALENDAR.replace("within minutes.", "within minutes. Wrike connects the same way.")
+    (kb.folder / "calendar.md").write_text(named, encoding="utf-8")
+    assert [h.doc.id for h in kb.search("connect tasklane to wrike")] == ["calendar"]
+
+
+def test_the_shipped_help_centre_says_it_does_not_cover_another_product() -> None:
+    kb = KnowledgeBase(SHIPPED_KB)
+    # no list of the help centre's names "basecamp" or "figma": the shape of the request does
+    assert look_up(kb, "does tasklane integrate with basecamp").kind == "not_covered"
+    assert look_up(kb, "connect tasklane to figma").kind == "not_covered"
+    assert look_up(kb, "connect tasklane to my google calendar").doc_id == "calendar-integration"
+    assert look_up(kb, "i need to take my pills every day, can the task repeat").doc_id == "recurring-tasks"
+    assert look_up(kb, "reminders are late since i moved to lisbon").doc_id == "reminders-wrong-time"
