@@ -542,3 +542,12 @@ def test_an_injury_word_is_a_whole_word() -> None:
 
     assert not BODY.search("i sold my dumbbells")  # "old my" inside "sold my" is no injury
     assert BODY.search("an old shoulder injury") and BODY.search("i have a bad back")
+
+
+def test_a_choice_between_weekdays_fills_no_preferred_days_ahead() -> None:
+    # "mon or tue" at the days question was noted as both days (preferred days: Mon, Tue)
+    from flows.fitness.readers import weekdays_said
+
+    assert weekdays_said("mon or tue") == []
+    assert weekdays_said("mon and tue") == ["Mon", "Tue"]
+    assert weekdays_said("monday") == ["Mon"]

@@ -18,7 +18,7 @@ from flows.fitness.anytime import CLOSED
 from flows.fitness.food import FOODS
 from flows.fitness.limits import limitation_in
 from flows.fitness.profile import FitnessSlots
-from flows.fitness.readers import EQUIPMENT, goal_named, parse_equipment, weekdays_in
+from flows.fitness.readers import EQUIPMENT, goal_named, parse_equipment, weekdays_said
 from flows.fitness.weights import unit_of, weigh
 
 _UNITS = ("kg", "kgs", "kilo", "kilos", "kilogram", "kilograms", "lb", "lbs", "pound", "pounds", "stone")
@@ -162,7 +162,7 @@ AHEAD = (
     Ahead("equipment", parser=Parser(_equipment, "equipment"), alone=True),
     Ahead("diet", parser=CLOSED["diet"], alone=True),
     Ahead("allergies", parser=Parser(_allergies, "allergies"), alone=True),
-    Ahead("preferred_days", parser=Parser(lambda text: weekdays_in(text) or None, "weekdays"), alone=True),
+    Ahead("preferred_days", parser=Parser(lambda text: weekdays_said(text) or None, "weekdays"), alone=True),
     Ahead(
         "time_of_day",
         parser=_time_of_day,

@@ -507,6 +507,12 @@ def _excepted(t: str) -> set[Weekday]:
     )
 
 
+def weekdays_said(text: str) -> list[Weekday]:
+    """The weekdays `text` names as days to train on; a choice between them ("mon or tue") names none."""
+    named = weekdays_in(text)
+    return [] if len(named) > 1 and re.search(r"\b(?:or|oder|ou|o)\b", fold(text)) else named
+
+
 def weekdays_in(text: str) -> list[Weekday]:
     t = fold(text)
     left_out = _excepted(t)
