@@ -71,7 +71,14 @@ class LocalModel:
         self._log = log.open("wb")
         cmd = [spec.python, "-m", "llama_cpp.server", "--model", str(spec.model), "--model_alias", self.model]
         cmd += ["--host", "127.0.0.1", "--port", str(self.port), "--n_ctx", "4096", "--seed", "7"]
-        self._proc = subprocess.Popen(cmd, stdout=self._log, stderr=subprocess.STDOUT)
+        # llama.cpp evaluates a prompt on every core, its threads meeting at an OpenMP barrier per
+        # operation, and by default a thread that arrives early spins there. Any other process on
+        # the machine (the test process itself, a parallel session) deschedules one thread and
+        # the others burn their time slices spinning: on 2 busy cores a 400-token prompt took
+        # 10-13 s and 5-8 s of CPU against 4-5 s and 2.6 s. Waiting passively uses no CPU, so
+        # the threads still split the work on an idle machine and on a busy one cost what one does.
+        env = {**os.environ, "OMP_WAIT_POLICY": os.environ.get("OMP_WAIT_POLICY", "PASSIVE")}
+        self._proc = subprocess.Popen(cmd, stdout=self._log, stderr=subprocess.STDOUT, env=env)
         self._wait_ready(log)
 
     def _wait_ready(self, log: Path) -> None:
