@@ -27,25 +27,33 @@ PATTERN_BUDGET_MS = 20.0
 STUCK_S = 20.0
 
 
-def _run_all(count: int) -> tuple[dict[int, float], dict[int, str]]:
-    """Each pattern's worst time in ms, and what was slowest or that it never finished."""
+def _run_all() -> tuple[list[Found], dict[int, float], dict[int, str]]:
+    """The patterns, as the timing worker collected them in a fresh interpreter (the suite's own
+    process has filled module-level caches, per-flow tables, with more by now); each one's worst
+    time in ms, and what was slowest or that it never finished."""
+    found: list[Found] | None = None
     times: dict[int, float] = {}
     notes: dict[int, str] = {}
     start = 0
-    while start < count:
+    while found is None or start < len(found):
         proc = subprocess.Popen(
             [sys.executable, str(WORKER), str(start)], stdout=subprocess.PIPE, text=True, env=os.environ.copy()
         )
         assert proc.stdout is not None
         try:
-            proc.stdout.readline()  # the header: the worker has collected the patterns
+            header = proc.stdout.readline()  # the worker has collected the patterns
+            assert header, "the pattern worker exited before listing the patterns"
+            listed = [Found(*item) for item in json.loads(header)["patterns"]]
+            if found is None:
+                found = listed
+            assert listed == found, "a restarted worker collected other patterns"
             last = time.monotonic()
             while True:
                 ready, _, _ = select.select([proc.stdout], [], [], 1.0)
                 if ready:
                     line = proc.stdout.readline()
                     if not line:
-                        start = count
+                        start = len(found)
                         break
                     i, ms, what = json.loads(line)
                     times[i], notes[i], start, last = ms, what, i + 1, time.monotonic()
@@ -56,20 +64,13 @@ def _run_all(count: int) -> tuple[dict[int, float], dict[int, str]]:
         finally:
             proc.kill()
             proc.wait()
-    return times, notes
-
-
-def fresh_patterns() -> list[Found]:
-    """The patterns as the timing worker sees them: collected in a fresh interpreter, since the
-    suite's own process has filled module-level caches (per-flow tables) with more by now."""
-    out = subprocess.run([sys.executable, str(WORKER), "--list"], capture_output=True, text=True, check=True)
-    return [Found(*item) for item in json.loads(out.stdout)]
+    assert found is not None  # the loop ran at least once
+    return found, times, notes
 
 
 def test_every_pattern_is_fast_on_adversarial_messages() -> None:
-    found = fresh_patterns()
+    found, times, notes = _run_all()
     assert len(found) > 150  # the collector sees the code's patterns (about 250)
-    times, notes = _run_all(len(found))
     assert len(times) == len(found)
     slow = [
         f"{found[i].where}: {found[i].pattern[:120]!r} took {ms} ms ({notes[i]})"
