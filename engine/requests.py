@@ -154,9 +154,13 @@ _THEIR_THING = re.compile(
 )
 # what ends the words naming the thing: a link to another ("my text IN english", "mi rutina DE principiante")
 _LINK = frozenset(
-    "to as in into for on at of with down up en a de del para por pour dans avec au aux in auf zu fur mit von"
-    " im di per con su nel em no na do da com and y et und e ou o or oder".split()
-)
+    {"to", "as", "in", "into", "for", "on", "at", "of", "with", "down", "up", "and", "or",
+     "en", "a", "de", "del", "para", "por", "y", "o",
+     "pour", "dans", "avec", "au", "aux", "et", "ou",
+     "auf", "zu", "fur", "mit", "von", "im", "und", "oder",
+     "di", "per", "con", "su", "nel", "e",
+     "em", "no", "na", "do", "da", "com"}
+)  # fmt: skip
 
 
 def _their_thing(p: Part, parser: Parser, asked: Sequence[str]) -> bool:
