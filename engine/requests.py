@@ -326,7 +326,8 @@ def at_question(
                     and (p.role != "statement" or _WANTS.search(p.folded) is not None)
                 )
             )
-        if request and not _fills(flow, slots, state.slot, typed):
+        # a question of knowledge fills nothing it names ("wie spät ist es in Berlin?" gives no timezone)
+        if request and (c.knowledge or not _fills(flow, slots, state.slot, typed)):
             asking.append(n)
             wanted = wanted or c.other
     if not asking:
