@@ -446,8 +446,8 @@ def _takes_unsure(flow: Flow[Any], state: Ask, frame: FlowFrame, text: str) -> b
         value = state.parser(flow.new_slots(frame.slots))(text)
     except (ValidationError, ValueError):
         return False
-    items = value if isinstance(value, list) else [value]
-    return bool(items) and all(isinstance(v, str) and says_unsure(v) for v in items)
+    # a list only: a free-text answer keeps its words (a quiz grades "dunno" as a wrong answer, a comment is as typed)
+    return isinstance(value, list) and bool(value) and all(isinstance(v, str) and says_unsure(v) for v in value)
 
 
 def _answers(flow: Flow[Any], state: Ask, frame: FlowFrame, words: str) -> bool:
