@@ -183,6 +183,13 @@ def _their_thing(p: Part, parser: Parser, asked: Sequence[str]) -> bool:
     return bool(unread) and not any(_named(w, asked) for w in unread)
 
 
+# one more of something ("report another bug", "otro error", "un altro bug"): never the answer to the open question
+_ANOTHER = re.compile(
+    r"\b(?:another|one more|a second|otr[oa]|un autre|une autre|encore une?|einen anderen|eine andere|ein anderes"
+    r"|noch (?:einen|eine|ein)|un altro|un'altra|un altra|ancora una?|outr[oa]|mais uma?)\b"
+)
+
+
 def _reads(parser: Parser, typed: str, *, echo_counts: bool) -> bool:
     """Does the parser read an answer from `typed`? In a request, a value that only copies the words
     back (a free-list reader's "can you do that?") is none (`echo_counts` False)."""
@@ -313,6 +320,7 @@ def at_question(
             request = (
                 not _reads(parser, typed, echo_counts=False)
                 or (c.asks and _A_THING.search(p.folded) is not None)
+                or (c.asks and _ANOTHER.search(p.folded) is not None)
                 or (c.asks and _their_thing(p, parser, [*_asked_words(state, slots), *_WORDS.findall(parser.expects)]))
             )
         else:
@@ -326,8 +334,10 @@ def at_question(
                     and (p.role != "statement" or _WANTS.search(p.folded) is not None)
                 )
             )
-        # a question of knowledge fills nothing it names ("wie spät ist es in Berlin?" gives no timezone)
-        if request and (c.knowledge or not _fills(flow, slots, state.slot, typed)):
+        # a question of knowledge fills nothing it names ("wie spät ist es in Berlin?" gives no timezone), nor does
+        # one more of something asked for ("je voudrais signaler un autre bug" is no comment on this one)
+        another = c.asks and _ANOTHER.search(p.folded) is not None
+        if request and (c.knowledge or another or not _fills(flow, slots, state.slot, typed)):
             asking.append(n)
             wanted = wanted or c.other
     if not asking:
