@@ -381,12 +381,27 @@ def _answers(value: object, typed: str, *, echo_counts: bool, reads: Reads | Non
     unsure, as "beginner i guess?" does."""
     if value is None or isinstance(value, Invalid):
         return False
+    if not echo_counts and _trimmed_copy(value, typed):
+        return False  # "do you mean food allergies?" read as the allergy "do you mean food": the words, trimmed
     if echo_counts or not copied(value, typed, words=1):
         return True
     if reads is None or " " in typed.strip():
         return False
     probe = reads(_UNKNOWN_WORD)
     return probe is None or isinstance(probe, Invalid)
+
+
+def _trimmed_copy(value: object, typed: str) -> bool:
+    """Whether a list reader's one item is several words of the question typed, in order, with some trimmed off
+    (a reader of free items drops the words it knows around an item: "allergies" from "do you mean food
+    allergies")."""
+    if not (isinstance(value, list) and len(value) == 1 and isinstance(value[0], str)):
+        return False
+    got = _WORDS.findall(fold_same_length(value[0]).lower())
+    said = _WORDS.findall(_folded(typed))
+    if len(got) < 2 or len(got) >= len(said):
+        return False
+    return any(said[i : i + len(got)] == got for i in range(len(said) - len(got) + 1))
 
 
 @dataclass(frozen=True)
