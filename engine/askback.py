@@ -302,7 +302,7 @@ def question_back(text: str, reads: Reads, *, free_text: bool, question: str = "
     asking = [p for p in found if p.role in ("question", "open", "polar") and p not in helped]
     if not asking and not helped:
         return None
-    if table.elsewhere.search(_folded(text)):
+    if table.elsewhere.search(_folded(text)) and not all(_reason_guess(found, p) for p in asking[1:] or found):
         return None  # a request, a person asked for, another topic: not about this question
     for p in found:
         typed = text[p.start : p.end]
@@ -311,7 +311,12 @@ def question_back(text: str, reads: Reads, *, free_text: bool, question: str = "
         if free_text:
             if p.role == "statement" or p.role == "proposal":
                 return None
-            if not table.itself.fullmatch(p.folded) and not _on_its_words(p, question) and not _guess(found, p):
+            if (
+                not table.itself.fullmatch(p.folded)
+                and not _on_its_words(p, question)
+                and not _guess(found, p)
+                and not _reason_guess(found, p)
+            ):
                 return None
             continue
         if p.role == "open":
@@ -345,6 +350,22 @@ def _guess(found: Sequence[Part], p: Part) -> bool:
         and _GUESSING.match(p.folded) is not None
         and bool(before)
         and _table().itself.fullmatch(before[-1].folded) is not None
+    )
+
+
+# why the question is asked, alone ("why?", "¿por qué?", "warum?", "perché?"), folded
+_WHY = re.compile(r"(?:why|por que|porque|pourquoi|warum|wieso|wozu|perche|pra que|para que)")
+
+
+def _reason_guess(found: Sequence[Part], p: Part) -> bool:
+    """Whether `p` guesses at the reason right after asking why ("why? do you need it for the logs?", "¿por
+    qué? ¿es para las recetas?"): a yes/no question about the asking, whatever it names."""
+    before = [q for q in found if q.end <= p.start and q.role != "filler"]
+    return (
+        p.role in ("polar", "question")
+        and len(before) == 1
+        and before[0].role in ("open", "question")
+        and _WHY.fullmatch(before[0].folded) is not None
     )
 
 
