@@ -302,7 +302,7 @@ def question_back(text: str, reads: Reads, *, free_text: bool, question: str = "
     asking = [p for p in found if p.role in ("question", "open", "polar") and p not in helped]
     if not asking and not helped:
         return None
-    if table.elsewhere.search(_folded(text)):
+    if table.elsewhere.search(_folded(text)) and not all(_reason_guess(found, p) for p in asking[1:] or found):
         return None  # a request, a person asked for, another topic: not about this question
     for p in found:
         typed = text[p.start : p.end]
@@ -311,7 +311,12 @@ def question_back(text: str, reads: Reads, *, free_text: bool, question: str = "
         if free_text:
             if p.role == "statement" or p.role == "proposal":
                 return None
-            if not table.itself.fullmatch(p.folded) and not _on_its_words(p, question) and not _guess(found, p):
+            if (
+                not table.itself.fullmatch(p.folded)
+                and not _on_its_words(p, question)
+                and not _guess(found, p)
+                and not _reason_guess(found, p)
+            ):
                 return None
             continue
         if p.role == "open":
@@ -348,6 +353,22 @@ def _guess(found: Sequence[Part], p: Part) -> bool:
     )
 
 
+# why the question is asked, alone ("why?", "¿por qué?", "warum?", "perché?"), folded
+_WHY = re.compile(r"(?:why|por que|porque|pourquoi|warum|wieso|wozu|perche|pra que|para que)")
+
+
+def _reason_guess(found: Sequence[Part], p: Part) -> bool:
+    """Whether `p` guesses at the reason right after asking why ("why? do you need it for the logs?", "¿por
+    qué? ¿es para las recetas?"): a yes/no question about the asking, whatever it names."""
+    before = [q for q in found if q.end <= p.start and q.role != "filler"]
+    return (
+        p.role in ("polar", "question")
+        and len(before) == 1
+        and before[0].role in ("open", "question")
+        and _WHY.fullmatch(before[0].folded) is not None
+    )
+
+
 def _on_its_words(p: Part, question: str) -> bool:
     """Whether `p` asks what words of the `question` mean ("what does lim mean?", "what kind of steps?")."""
     if p.role != "open" or _about(p.folded) != "meaning" or not question:
@@ -381,12 +402,27 @@ def _answers(value: object, typed: str, *, echo_counts: bool, reads: Reads | Non
     unsure, as "beginner i guess?" does."""
     if value is None or isinstance(value, Invalid):
         return False
+    if not echo_counts and _trimmed_copy(value, typed):
+        return False  # "do you mean food allergies?" read as the allergy "do you mean food": the words, trimmed
     if echo_counts or not copied(value, typed, words=1):
         return True
     if reads is None or " " in typed.strip():
         return False
     probe = reads(_UNKNOWN_WORD)
     return probe is None or isinstance(probe, Invalid)
+
+
+def _trimmed_copy(value: object, typed: str) -> bool:
+    """Whether a list reader's one item is several words of the question typed, in order, with some trimmed off
+    (a reader of free items drops the words it knows around an item: "allergies" from "do you mean food
+    allergies")."""
+    if not (isinstance(value, list) and len(value) == 1 and isinstance(value[0], str)):
+        return False
+    got = _WORDS.findall(fold_same_length(value[0]).lower())
+    said = _WORDS.findall(_folded(typed))
+    if len(got) < 2 or len(got) >= len(said):
+        return False
+    return any(said[i : i + len(got)] == got for i in range(len(said) - len(got) + 1))
 
 
 @dataclass(frozen=True)

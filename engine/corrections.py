@@ -60,6 +60,8 @@ class CorrectionWords(BaseModel):
     negations: dict[str, list[str]]
     links: dict[str, list[str]]
     fillers: dict[str, list[str]]
+    no_value: dict[str, list[str]]
+    compounds: dict[str, list[str]]
 
 
 class CorrectionReading(NamedTuple):
@@ -86,6 +88,8 @@ class _Words:
     link: re.Pattern[str]
     filler: re.Pattern[str]
     english_filler: re.Pattern[str]  # a piece that is only English fillers ("ok", "um, sorry")
+    no_value: re.Pattern[str]  # what follows a slot's name and says no value ("my name first", "fix my name too")
+    compound: re.Pattern[str]  # the name joined to one more word names another thing ("nombre de usuario")
 
 
 def _phrases(table: dict[str, list[str]]) -> list[str]:
@@ -130,6 +134,9 @@ def _words() -> _Words:
         link,
         filler,
         re.compile(rf"(?:{english})(?:[\s,.!]+(?:{english}))*"),
+        # possessive repeats: one pass over the words after the name, never rescanned
+        re.compile(rf"\A[\s,.!?]*+(?:(?:{_alternation(_phrases(table.no_value))})(?![\w'])[\s,.!?]*+)++"),
+        re.compile(rf"\A\s*+(?:(?:{_alternation(_phrases(table.compounds))})\s++|d')[^\W\d_]++[\s?!.]*+"),
     )
 
 
@@ -421,12 +428,24 @@ def _by_value(flow: Flow[Any], state: Ask[Any], c: Correctable) -> bool:
     return here > 0 and asks[here - 1] == c.slot
 
 
+def gives_no_value(after: str) -> bool:
+    """Whether the words after a slot's name say no value of it: they only put the change in order
+    ("change my name first", "fix my name too", "cambiar mi nombre primero"), or join the name to one
+    more word that makes it the name of another thing ("nombre de usuario", "nom d'utilisateur")."""
+    words, folded = _words(), fold_same_length(after)
+    return bool(folded.strip(" ,.!?")) and bool(words.no_value.fullmatch(folded) or words.compound.fullmatch(folded))
+
+
 def _named_values(named: list[_Target], slots: Slots, text: str) -> list[tuple[_Target, object]]:
     """The value beside a slot's name: after it ("the days to five"), else before it ("4 days")."""
     found: list[tuple[_Target, object]] = []
     folded = fold_same_length(text)
     for t in named:
         m = t.names.search(folded) if t.names else None
+        if m is not None and gives_no_value(folded[m.end() :]):
+            # "i want to change my name first", "fix my name too": it is to change, to what is not said yet;
+            # "cambiar mi nombre de usuario", "nom d'utilisateur": the name of another thing
+            continue
         pieces = [text[m.end() :], text[: m.start()]] if m else [text]
         for n, piece in enumerate(pieces):
             if n == 1:

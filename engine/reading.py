@@ -69,6 +69,7 @@ from engine.said import (
     says_refusal,
     says_resume,
     says_skip,
+    says_unsure,
 )
 from engine.states import Ask, render
 from engine.utterance import Utterance
@@ -144,6 +145,9 @@ def read(
         # question that reads them keeps them ("not now" is a no to "shall we start?", a name question
         # offers a nickname to "rather not say")
         commands = [Skip(words=text) if refused else Cancel(words=text)]
+    elif isinstance(here, Ask) and open_flow and a and says_unsure(text) and _takes_unsure(open_flow, here, a, text):
+        # "idk, no idea", "boh" where a list reader would store the words as items: not knowing is no value
+        commands = [Skip(words=text)]
     elif a is not None and open_flow is not None:
         flow = open_flow
         valid = checked.get(id(a)) if checked is not None else None
@@ -433,6 +437,17 @@ def _reads_nothing(flow: Flow[Any], state: Ask, frame: FlowFrame, text: str, che
     if value is not None and not copied(value, text):
         return False
     return not _fills_other(flow, slots, state, text)
+
+
+def _takes_unsure(flow: Flow[Any], state: Ask, frame: FlowFrame, text: str) -> bool:
+    """Whether the open question's parser takes words that only say the user does not know as its value
+    (a list reader's ["idk", "no idea"]): every item it read says so."""
+    try:
+        value = state.parser(flow.new_slots(frame.slots))(text)
+    except (ValidationError, ValueError):
+        return False
+    # a list only: a free-text answer keeps its words (a quiz grades "dunno" as a wrong answer, a comment is as typed)
+    return isinstance(value, list) and bool(value) and all(isinstance(v, str) and says_unsure(v) for v in value)
 
 
 def _answers(flow: Flow[Any], state: Ask, frame: FlowFrame, words: str) -> bool:

@@ -140,6 +140,55 @@ _A_THING = re.compile(
     r"(?:a|an|some|\d+|a few)\b"
 )
 
+# a verb said to the bot with a thing of the user's as its object ("can you check my spanish homework", "tu peux
+# corriger mon texte en anglais", "kannst du meine Hausaufgaben korrigieren"): the words after the possessive, up
+# to a word that links them to something else, name the thing
+_THEIR_THING = re.compile(
+    r"\b(?:(?:can|could|would|will) (?:you|u) (?:please |pls |also |just )?\w++(?: over| through| at)? (?:my|our)"
+    r"|(?:puedes|podrias|podes|puede|podria) (?:por favor )?\w++ (?:mis?|nuestr[oa]s?)"
+    r"|(?:tu peux|peux-tu|pouvez-vous|vous pouvez|tu pourrais|vous pourriez) (?:\w++ )?(?:mon|ma|mes|notre|nos)"
+    r"|(?:kannst du|konnen sie|konntest du|konnten sie) (?:(?:bitte|mal|mir) )*+mein(?:e[nmr]?+)?"
+    r"|(?:puoi|potresti|puo) (?:per favore )?\w++ (?:(?:il|la|i|le) )?(?:mio|mia|miei|mie)"
+    r"|(?:voce pode|pode|podes|poderia|voce poderia) \w++ (?:(?:o|a|os|as) )?(?:meu|minha|meus|minhas)"
+    r")((?: [\w'-]++){1,3})"
+)
+# what ends the words naming the thing: a link to another ("my text IN english", "mi rutina DE principiante")
+_LINK = frozenset(
+    {"to", "as", "in", "into", "for", "on", "at", "of", "with", "down", "up", "and", "or",
+     "en", "a", "de", "del", "para", "por", "y", "o",
+     "pour", "dans", "avec", "au", "aux", "et", "ou",
+     "auf", "zu", "fur", "mit", "von", "im", "und", "oder",
+     "di", "per", "con", "su", "nel", "e",
+     "em", "no", "na", "do", "da", "com"}
+)  # fmt: skip
+
+
+def _their_thing(p: Part, parser: Parser, asked: Sequence[str]) -> bool:
+    """Whether part `p` asks the bot to do something to a thing of the user's that the open question (`asked`: its
+    words, help, reason and what its parser expects) does not name and its parser reads nothing from ("could you
+    read over my german essay" at the language question); "can you put my level down as beginner" names the
+    level asked about, "can you count my dumbbells" names a value."""
+    m = _THEIR_THING.search(p.folded)
+    if m is None:
+        return False
+    head: list[str] = []
+    for w in m.group(1).split():
+        if w in _LINK:
+            break
+        head.append(w)
+    content = [w for w in head if len(w) >= _SUBJECT_LETTERS and w not in plain_words()]
+    # a value the question lists ("my limits homework" where it offers limits) names no subject of it
+    unread = [w for w in content if not _reads(parser, w, echo_counts=True)]
+    # "can you put my level down as beginner", "could you set my target language to german": its own subject
+    return bool(unread) and not any(_named(w, asked) for w in unread)
+
+
+# one more of something ("report another bug", "otro error", "un altro bug"): never the answer to the open question
+_ANOTHER = re.compile(
+    r"\b(?:another|one more|a second|otr[oa]|un autre|une autre|encore une?|einen anderen|eine andere|ein anderes"
+    r"|noch (?:einen|eine|ein)|un altro|un'altra|un altra|ancora una?|outr[oa]|mais uma?)\b"
+)
+
 
 def _reads(parser: Parser, typed: str, *, echo_counts: bool) -> bool:
     """Does the parser read an answer from `typed`? In a request, a value that only copies the words
@@ -268,7 +317,12 @@ def at_question(
         elif strong or c.other is not None:
             # a thing asked of the bot is a request whatever value it names ("could you set a reminder for 7am?"
             # at the time of day); what is asked of the answer is not ("can you make it 4?")
-            request = not _reads(parser, typed, echo_counts=False) or (c.asks and _A_THING.search(p.folded) is not None)
+            request = (
+                not _reads(parser, typed, echo_counts=False)
+                or (c.asks and _A_THING.search(p.folded) is not None)
+                or (c.asks and _ANOTHER.search(p.folded) is not None)
+                or (c.asks and _their_thing(p, parser, [*_asked_words(state, slots), *_WORDS.findall(parser.expects)]))
+            )
         else:
             # only another topic opened: a request when the message answers nothing ("MEZ, also UTC+1"), or
             # when it is a thought of its own after the answer ("evenings. btw i also want to learn squat form")
@@ -280,7 +334,10 @@ def at_question(
                     and (p.role != "statement" or _WANTS.search(p.folded) is not None)
                 )
             )
-        if request and not _fills(flow, slots, state.slot, typed):
+        # a question of knowledge fills nothing it names ("wie spät ist es in Berlin?" gives no timezone), nor does
+        # one more of something asked for ("je voudrais signaler un autre bug" is no comment on this one)
+        another = c.asks and _ANOTHER.search(p.folded) is not None
+        if request and (c.knowledge or another or not _fills(flow, slots, state.slot, typed)):
             asking.append(n)
             wanted = wanted or c.other
     if not asking:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from engine.corrections import gives_no_value
 from engine.extract import fold, read_yes_no
 from engine.said import says_unsure
 from flows.language_buddy.assessment import self_placed
@@ -67,6 +68,8 @@ def field_and_value(t: str, s: OnboardingSlots) -> dict[str, object]:
     if m is None:
         return {}
     field = _FIELD_OF[m.group()]
+    if gives_no_value(t[m.end() :]):
+        return {}  # "i want to change my name first": which field, not yet to what
     after = _strip(t[m.end() :], _BETWEEN)
     before = _strip(t[: m.start()], _MARKER)
     for candidate in (after, before):

@@ -84,13 +84,14 @@ def plan_answer() -> Parser:
 
 def new_request(ctx: Ctx) -> str | None:
     """At the plan offer, "teach me integrals" is a new request, not an unclear answer: the
-    analysis ends without a plan and the lesson starts."""
+    analysis ends without a plan and the lesson starts. The offer stays unanswered (no `False`):
+    asking for something else declines nothing, and the record says no plan was made by `redirect`."""
     if read_yes_no(ctx.text) is not None or plan_wish([ctx.text]) is not None:
         return None
     course = get_course(course_path(ctx.resources))
     if not asks_for_lesson(ctx.text) and course.find(ctx.text) is None:
         return None
-    ctx.slots.wants_plan, ctx.slots.redirect = False, "tutoring"
+    ctx.slots.redirect = "tutoring"
     return "redirect"
 
 
