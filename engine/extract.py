@@ -330,6 +330,25 @@ def yes_no() -> Parser:
     return Parser(rule, "yes or no")
 
 
+# words that rule out a preference said after them, in the six languages: "anything but mornings",
+# "not in the morning", "i dont want to bulk", "rather than running", "sauf le soir". Not "no" nor
+# "without": "no dairy", "sem glúten" at a question of what to avoid say the answer itself.
+RULED_OUT_CUES = (
+    r"not|never|anything but|everything but|except|but not|rather than|instead of"
+    r"|(?:do not|don'?t|dont) (?:want|like)(?: to)?|jamais|sauf|nunca|excepto|tranne|exceto"
+)
+_RULED_OUT_BEFORE = re.compile(
+    rf"(?<![\w'])(?:{RULED_OUT_CUES})\s{{1,3}}(?:(?:in|on|at|during|en|am|im|por|di|de|da)\s{{1,3}})?"
+    r"(?:(?:the|a|an|any|le|la|les|el|los|las|der|die|das|il|o|os)\s{1,3})?\Z"
+)
+
+
+def ruled_out(text: str, start: int) -> bool:
+    """Whether the words just before `start` rule out what `text` says from there ("anything but
+    mornings", "not in the morning"); "not sure, maybe mornings" answers, with its comma."""
+    return _RULED_OUT_BEFORE.search(text[max(0, start - 30) : start]) is not None
+
+
 def choice(options: Mapping[str, Sequence[str]], cutoff: float = 0.75, fuzzy: bool = True) -> Parser:
     """One of `options` (value -> synonyms): by exact word, synonym, or (`fuzzy`) a close spelling."""
     vocab = {value: [value, *syns] for value, syns in options.items()}
@@ -346,6 +365,12 @@ def choice(options: Mapping[str, Sequence[str]], cutoff: float = 0.75, fuzzy: bo
             return _closest(t, flat, cutoff) if fuzzy else None
         spans = {value: [m.span() for m in pattern.finditer(t)] for value, pattern in patterns.items()}
         spans = {value: found for value, found in spans.items() if found}
+        # an option only ruled out ("anything but mornings") is no choice of it
+        refused = {value for value, found in spans.items() if all(ruled_out(t, a) for a, _ in found)}
+        spans = {value: found for value, found in spans.items() if value not in refused}
+        if refused and not spans:
+            others = [o for o in options if o not in refused]
+            return Invalid(f"So not {' or '.join(sorted(refused))}: which one, then ({', '.join(others)})?")
         # "play store" names one option even though its "store" alone would name another:
         # an option whose every match lies inside another option's longer match does not count
         hits = {

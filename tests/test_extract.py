@@ -184,3 +184,36 @@ def test_a_copy_of_the_messages_english_gloss_is_a_copy() -> None:
     # the allergies reader reads "lunes miércoles" as "monday wednesday": no allergy read, a copy
     assert copied(["monday wednesday"], "lunes miércoles", words=1)
     assert not copied(["peanuts"], "lunes miércoles", words=1)
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("evenings", "evening"),
+        ("evenings not mornings", "evening"),  # the one ruled out is no second option
+        ("not sure, maybe evening", "evening"),  # "not" rules out "sure", not what comes after the comma
+        ("no, mornings", "morning"),  # a no before the answer, with its comma
+        ("anything but mornings", None),
+        ("not in the morning", None),
+        ("i dont like evenings", None),
+        ("sauf le morning", None),
+    ],
+)
+def test_an_option_ruled_out_is_no_choice_of_it(text: str, read: str | None) -> None:
+    when = choice({"morning": ["mornings"], "evening": ["evenings"], "midday": []})
+    found = when(text)
+    if read is not None:
+        assert found == read
+    else:
+        # asked again, naming what is left: "anything but mornings" was read as morning
+        assert isinstance(found, Invalid) and found.reason.startswith("So not ") and "which one, then" in found.reason
+
+
+def test_a_goal_ruled_out_is_no_goal() -> None:
+    from flows.fitness.anytime import read_anytime
+    from flows.fitness.profile import FitnessSlots
+    from flows.fitness.readers import read_goal
+
+    assert read_goal("i dont want to bulk") is None  # was muscle gain, from "want to bulk"
+    assert "goal" not in read_anytime("i dont want to bulk", FitnessSlots(), "goal")
+    assert read_goal("not lose weight, build muscle") == "muscle_gain"

@@ -33,6 +33,7 @@ from flows.fitness.readers import (
     read_level,
     read_time,
     weekdays_in,
+    without_ruled_out,
 )
 from flows.fitness.weights import unit_of, weigh
 
@@ -81,7 +82,7 @@ def read_anytime(text: str, s: FitnessSlots, asking: str | None = None) -> dict[
     # words that merely mention the body ("my knee hurts in the morning" at the time question)
     if limit := limitation_cued(text):
         found["limitations"] = limit
-    if (m := GOAL_CUE.search(t)) and s.goal is None:
+    if (m := GOAL_CUE.search(without_ruled_out(text))) and s.goal is None:
         # a goal already given changes only as a correction the engine reads ("actually, muscle
         # gain"): "I just want to lose some weight, maybe 80" at the target question is no new goal
         goal = goal_named(m.group(1))

@@ -16,6 +16,7 @@ from wordfreq import zipf_frequency
 from engine.cues import Glossary
 from engine.extract import (
     EMPTY,
+    RULED_OUT_CUES,
     Invalid,
     Parser,
     choice,
@@ -161,7 +162,8 @@ _GOALS = {goal: [*names, *_GOALS_ABROAD.get(goal, [])] for goal, names in _GOALS
 _GOAL_WORDS = choice(_GOALS)
 # out of turn a goal is named, never guessed from a spelling ("drop to 11 stone" ~ "tone")
 _GOAL_NAMED = choice(_GOALS, fuzzy=False)
-_RULED_OUT = re.compile(r"\b(?:not|don't want to|do not want to|rather than|instead of)\s+[^,;.!?]*")
+# the engine's words that rule out what follows ("not", "i dont want to", "rather than", in six languages)
+_RULED_OUT = re.compile(rf"(?<![\w'])(?:{RULED_OUT_CUES})\s+[^,;.!?]*")
 
 
 def _by_amount(text: str) -> Goal | None:
@@ -170,16 +172,21 @@ def _by_amount(text: str) -> Goal | None:
     return "fat_loss" if change < 0 else "muscle_gain" if change > 0 else None
 
 
+def without_ruled_out(text: str) -> str:
+    """`text` folded, without what the user rules out: "not lose weight, build muscle" is "build
+    muscle"; "i dont want to bulk" says no goal."""
+    return _RULED_OUT.sub(" ", fold(text))
+
+
 def _goal(text: str) -> object:
-    # what the user rules out does not count: "not lose weight, build muscle" -> muscle gain
-    t = _RULED_OUT.sub(" ", fold(text))
+    t = without_ruled_out(text)
     found = _GOAL_WORDS(t)
     return found if found is not None else _by_amount(t)
 
 
 def goal_named(text: str) -> object:
     """The goal `text` names by one of its words, without spelling guesses."""
-    t = _RULED_OUT.sub(" ", fold(text))
+    t = without_ruled_out(text)
     found = _GOAL_NAMED(t)
     return found if found is not None else _by_amount(t)
 
