@@ -59,7 +59,17 @@ from flows.support.scope import Scope, contradictions
 from flows.support.spelling import STEMMER, Speller
 from flows.support.subject import Subjects, Words
 from flows.support.symptoms import MIN_SHARED, Symptoms, symptom_stems
-from flows.support.terms import PHRASES, STOPWORDS, TABLES_DIGEST, VAGUE, PhraseText, query_terms, vague_terms, words
+from flows.support.terms import (
+    PHRASES,
+    STOPWORDS,
+    TABLES_DIGEST,
+    VAGUE,
+    PhraseTable,
+    PhraseText,
+    query_terms,
+    vague_terms,
+    words,
+)
 
 log = logging.getLogger(__name__)
 
@@ -280,6 +290,28 @@ class Hit:
 Signature = tuple[tuple[str, int, int, int], ...]
 
 
+@dataclass(frozen=True)
+class _Derived:
+    """What a version of a knowledge-base folder makes, whatever database indexes it."""
+
+    documents: dict[str, Document]
+    problems: tuple[str, ...]
+    indexed: dict[str, IndexedDoc]
+    concepts: ConceptTable
+    query_phrases: PhraseTable
+    scopes: dict[str, Scope]
+    reranker: Reranker
+    symptoms: Symptoms
+    outside: frozenset[str]
+    subjects: Subjects
+    vocabulary: tuple[str, ...]  # the speller's words, as `_spelling` lists them (counted per document)
+    preferred: frozenset[str]
+
+
+_DERIVED: OrderedDict[tuple[Path, Signature, str], _Derived] = OrderedDict()
+_DERIVED_LOCK = threading.Lock()
+
+
 def index_location(store_url: str | None) -> str:
     """Where the index of the store at `store_url` lives (engine/store/textindex.py)."""
     return location(store_url)
@@ -337,25 +369,49 @@ class KnowledgeBase:
         with self._lock:
             if signature == self._signature:
                 return None
-            documents, hashes, problems = self._read(sorted(e.name for e in files if e.name.endswith(".md")))
-            report = self._sync(documents, hashes)
-            concepts, unread = self._read_concepts(any(e.name == CONCEPTS_NAME for e in files))
-            problems += unread
-            for problem in problems:
-                log.warning("knowledge base %s: skipped %s", self.folder, problem)
-            self.documents, self.problems, self.last_sync = documents, problems, report
-            self._concepts, self._query_phrases = concepts, query_table(PHRASES, concepts)
-            self._scopes = {d: Scope(doc.not_about) for d, doc in documents.items()}
-            self._speller = self._spelling(documents)
-            self._reranker = self._reranking(documents)
-            self._symptoms = Symptoms({d: doc.symptoms for d, doc in documents.items()}, self._reranker)
-            self._outside = self._check_concepts(documents)
-            self._subjects = self._subjecting(documents)
-            for doc_id, symptom in self._symptoms.unfindable():
-                log.warning("knowledge base %s: %s.md: symptom %r has fewer than %d words that are not in most "
-                            "articles: no request can find it", self.folder, doc_id, symptom, MIN_SHARED)  # fmt: skip
+            key = (self.folder, signature, TABLES_DIGEST)  # the word tables are part of what they make
+            with _DERIVED_LOCK:
+                derived = _DERIVED.get(key)
+            if derived is None:
+                derived = self._derive(files)
+                with _DERIVED_LOCK:
+                    _DERIVED[key] = derived
+                    if len(_DERIVED) > CACHE_SIZE:
+                        _DERIVED.popitem(last=False)
+            report = self._index.sync(derived.indexed)
+            self.documents, self.problems, self.last_sync = derived.documents, list(derived.problems), report
+            self._concepts, self._query_phrases = derived.concepts, derived.query_phrases
+            self._scopes, self._reranker, self._symptoms = derived.scopes, derived.reranker, derived.symptoms
+            self._outside, self._subjects = derived.outside, derived.subjects
+            # the speller asks this index whether a word is in it: built for each index
+            self._speller = Speller(derived.vocabulary, derived.preferred, self._index.knows, keep=STOPWORDS | VAGUE)
             self._signature = signature
             return report
+
+    def _derive(self, files: list[os.DirEntry[str]]) -> _Derived:
+        """What the folder's files make, whatever database indexes them: read once per version of
+        the files in a process, however many stores (a test's fresh database, a tenant's) open it."""
+        documents, hashes, problems = self._read(sorted(e.name for e in files if e.name.endswith(".md")))
+        concepts, unread = self._read_concepts(any(e.name == CONCEPTS_NAME for e in files))
+        problems += unread
+        for problem in problems:
+            log.warning("knowledge base %s: skipped %s", self.folder, problem)
+        self._concepts, self._query_phrases = concepts, query_table(PHRASES, concepts)
+        self._scopes = {d: Scope(doc.not_about) for d, doc in documents.items()}
+        vocabulary, preferred = self._spelling(documents)
+        self._reranker = self._reranking(documents)
+        self._symptoms = Symptoms({d: doc.symptoms for d, doc in documents.items()}, self._reranker)
+        outside = self._check_concepts(documents)
+        subjects = self._subjecting(documents)
+        for doc_id, symptom in self._symptoms.unfindable():
+            log.warning("knowledge base %s: %s.md: symptom %r has fewer than %d words that are not in most "
+                        "articles: no request can find it", self.folder, doc_id, symptom, MIN_SHARED)  # fmt: skip
+        return _Derived(
+            documents=documents, problems=tuple(problems), indexed=self._indexed(documents, hashes),
+            concepts=concepts, query_phrases=self._query_phrases, scopes=self._scopes, reranker=self._reranker,
+            symptoms=self._symptoms, outside=outside, subjects=subjects, vocabulary=tuple(vocabulary),
+            preferred=frozenset(preferred),
+        )  # fmt: skip
 
     def _read_concepts(self, present: bool) -> tuple[ConceptTable, list[str]]:
         """The folder's concept table (flows/support/concepts.py); a malformed one is listed in
@@ -387,14 +443,15 @@ class KnowledgeBase:
             raise DataFileError(str(self.folder), problems)
         return documents, hashes, problems
 
-    def _sync(self, documents: dict[str, Document], hashes: dict[str, str]) -> SyncReport:
-        """Bring the index in line with `documents`: the stored hashes say what changed, so a
+    @staticmethod
+    def _indexed(documents: dict[str, Document], hashes: dict[str, str]) -> dict[str, IndexedDoc]:
+        """What the index holds of `documents`; syncing it, the stored hashes say what changed, so a
         second process, or a restart, re-indexes nothing another run has already indexed.
 
         Stopwords are left out of the index as they are out of queries: a stemmer would otherwise
         let a query word hit one ("ones" -> "on" in "Turn on ...").
         """
-        indexed = {
+        return {
             doc_id: IndexedDoc(
                 title=" ".join(words(doc.title)),
                 # tag by tag: a phrase must not run from one tag into the next ("deleted tasks", "deleted by accident")
@@ -405,9 +462,8 @@ class KnowledgeBase:
             )
             for doc_id, doc in documents.items()
         }
-        return self._index.sync(indexed)
 
-    def _spelling(self, documents: dict[str, Document]) -> Speller:
+    def _spelling(self, documents: dict[str, Document]) -> tuple[list[str], set[str]]:
         """What a misspelt query word may be corrected to: the words of the documents as
         written (a user misspells "crashing", not its stem), each counted once per document."""
         vocabulary: list[str] = []
@@ -421,7 +477,7 @@ class KnowledgeBase:
         vocabulary += self._query_phrases.words | set(self._concepts.elsewhere)
         # and what the articles say they are not about: "keybaord shortcuts" is still the keyboard's
         vocabulary += {w for scope in self._scopes.values() for w in scope.words}
-        return Speller(vocabulary, preferred, self._index.knows, keep=STOPWORDS | VAGUE)
+        return vocabulary, preferred
 
     def _check_concepts(self, documents: dict[str, Document]) -> frozenset[str]:
         """The elsewhere words of the concept table (flows/support/concepts.py) that no document
