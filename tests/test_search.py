@@ -658,3 +658,14 @@ def test_a_problem_told_in_the_users_own_language_finds_its_article(problem: str
     # the support words of five languages, accents folded, read as the English the articles use
     kb = KnowledgeBase(SHIPPED_KB, str(tmp_path / "index.db"))
     assert [h.doc.id for h in kb.search(problem)][:1] == [article]
+
+
+def test_a_folder_is_read_once_per_version_however_many_stores_index_it(tmp_path: Path) -> None:
+    folder = make_kb(tmp_path / "kb", {"export.md": doc("Export your data", "Choose a format.")})
+    first = KnowledgeBase(folder, str(tmp_path / "a.db"))
+    second = KnowledgeBase(folder, str(tmp_path / "b.db"))
+    assert second.documents is first.documents  # derived once: a test's fresh database, a tenant's
+    assert ids(second, "export my data") == ["export"]  # and indexed in each store
+    (folder / "export.md").write_text(doc("Export your tasks", "Choose a format."), encoding="utf-8")
+    third = KnowledgeBase(folder, str(tmp_path / "c.db"))
+    assert third.documents is not first.documents and third.documents["export"].title == "Export your tasks"
