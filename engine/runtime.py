@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from engine.bot import MAIN, Bot
+from engine.effects import Effects
 from engine.errors import ConflictError, EngineError, InputRejected, SessionBusy, SlotRejected
 from engine.handoff import hold_of
 from engine.inputs import check_identifier, check_message
@@ -158,10 +159,9 @@ class Engine:
                 if done is not None:
                     return done
             session = stored or _new_session(b.name, user)
-            turn = Turn(b, self.store, self.llm, session, text, self.resources, retried=attempt > 0, now=self.clock())
-            turn.fx.trace.message_id = message_id
             # a turn played again after a conflict is not streamed twice: its caller shows `reply`
-            turn.fx.voice.sink = on_text if attempt == 0 else None
+            sink = on_text if attempt == 0 else None
+            turn = self._turn(b, session, text, attempt, self.clock(), message_id, sink)
             try:
                 write = play(turn)
             except SlotRejected as rejected:
@@ -169,11 +169,7 @@ class Engine:
                 # changed the loaded session in place), and the message is played again on
                 # the stored session as a reprompt saying why
                 session = self.store.load(b.name, user) or _new_session(b.name, user)
-                turn = Turn(
-                    b, self.store, self.llm, session, text, self.resources, retried=attempt > 0, now=turn.fx.now
-                )
-                turn.fx.trace.message_id = message_id
-                turn.fx.voice.sink = on_text if attempt == 0 else None
+                turn = self._turn(b, session, text, attempt, turn.fx.now, message_id, sink)
                 write = turn.refuse(rejected)
             try:
                 self.store.commit(write)
@@ -188,6 +184,21 @@ class Engine:
             return self._result(
                 write.session, write.reply, trace=write.trace_doc, streamed=on_text is not None and attempt == 0
             )
+
+    def _turn(
+        self,
+        b: Bot,
+        session: SessionState,
+        text: str,
+        attempt: int,
+        now: datetime,
+        message_id: str | None,
+        sink: TextSink | None,
+    ) -> Turn:
+        fx = Effects(b, self.store, self.llm, session, text, self.resources, retried=attempt > 0, now=now)
+        fx.trace.message_id = message_id
+        fx.voice.sink = sink
+        return Turn(fx)
 
     def agent_reply(self, bot: str, user: str, text: str) -> TurnResult:
         """A person answers a session waiting for one; the user sees it with their next message."""

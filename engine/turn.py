@@ -10,12 +10,10 @@ or release, an idle sweep, a refused slot) are here too, each one short play of 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
 
 from engine.amend import amendments, apply_changes, changed_lines
 from engine.answering import OpenQuestion
 from engine.askback import acknowledgement
-from engine.bot import Bot
 from engine.commands import (
     Amend,
     AmendAsk,
@@ -44,7 +42,6 @@ from engine.extract import fold
 from engine.flowrun import FlowRunner
 from engine.handoff import end_hold
 from engine.kept import RequestRunner
-from engine.llm.port import LLM
 from engine.load import load, take_carry
 from engine.mainconv import MainConversation
 from engine.models import (
@@ -53,13 +50,10 @@ from engine.models import (
     Heard,
     Message,
     Outcome,
-    Resources,
-    SessionState,
     TurnWrite,
 )
 from engine.reading import CANCEL_WORDS, read
 from engine.states import Ask
-from engine.store import Store
 
 
 class Turn:
@@ -73,19 +67,8 @@ class Turn:
     skip, a person). The message is a value (`Heard`) handed down, never rewritten.
     """
 
-    def __init__(
-        self,
-        bot: Bot,
-        store: Store,
-        llm: LLM,
-        session: SessionState,
-        text: str,
-        resources: Resources,
-        *,
-        retried: bool = False,
-        now: datetime | None = None,
-    ) -> None:
-        self.fx = Effects(bot, store, llm, session, text, resources, retried=retried, now=now)
+    def __init__(self, fx: Effects) -> None:
+        self.fx = fx
         self.flows = FlowRunner(self.fx)
         self.answers = OpenQuestion(self.flows)
         self.kept = RequestRunner(self.flows)
