@@ -88,12 +88,22 @@ def test_an_edit_naming_no_day_changes_a_plan_over_several_days_on_every_day() -
         ]  # fmt: skip
         d.say("add chemistry as well")
         assert all(topics == ["Math", "Math", "Chemistry", "Chemistry"] for _, _, topics in _ahead(d))
-        d.say("drop the friday one")  # a day named: that day alone
+        d.say("drop that one")  # one plan of the set, no day said: asked, not guessed
+        assert "Which day's plan do you mean (Friday, Monday, Wednesday)?" in d.reply and len(_ahead(d)) == 3
+        d.say("drop the fridya one")  # a day named, typed a letter off: that day alone
         assert [day for day, _, _ in _ahead(d)] == ["2026-11-30", "2026-12-02"]
         d.say("push it back 30 minutes")  # what is left of it is still one plan
         assert [w for _, w, _ in _ahead(d)] == ["20:30-22:30", "20:30-22:30"]
         d.say("move the monday one to 6pm")
         assert [(day, w) for day, w, _ in _ahead(d)] == [("2026-11-30", "18:00-20:00"), ("2026-12-02", "20:30-22:30")]
+
+
+def test_a_weekday_named_on_that_weekday_is_the_plan_on_the_one_such_day_that_has_one() -> None:
+    # on Wednesday 25 November, "the wednesday one" is the plan of Wednesday 2 December
+    with pinned_clock(datetime(2026, 11, 25, 20, 0)), dialogue("study-pal") as d:
+        d.say("plan math mon wed fri 7-9pm")
+        d.say("actualy drop the wensday one")
+        assert [day for day, _, _ in _ahead(d)] == ["2026-11-27", "2026-11-30"]
 
 
 def test_a_new_plan_with_hours_of_its_own_is_no_edit_of_the_last() -> None:

@@ -253,6 +253,15 @@ def edit_plan(ctx: MainContext, course: Course, text: str) -> bool:
     days_kept = edit.op != "move" or (edit.window is not None and edit.window.day == edit.plan.date)
     if edit.plan not in together or not days_kept:
         together = []  # a plan moved to other days is moved alone
+    if together and edit.one:
+        # "drop that one" among plans made together: which day's is not guessed
+        days = ", ".join(f"{p.date:%A}" for p in together)
+        ctx.say(
+            ctx.phrase(
+                f"Which day's plan do you mean ({days})? Say e.g. 'the {together[0].date:%A} one'.", "reply:main"
+            )
+        )
+        return True
     memo = memo_of(edit.plan, memory.last_plan)
     if together and memory.last_plan is not None:
         first = together[0]

@@ -31,6 +31,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from engine.gloss import respelled
 from flows.study_pal.course import Course
 from flows.study_pal.days import mentions
 from flows.study_pal.memory import PlanMemo, Topic
@@ -87,6 +88,8 @@ class PlanEdit(BaseModel):
     subjects: list[str] = Field(default_factory=list)
     window: Window | None = None  # "move": the plan's window after the change
     named: bool = False  # a day in the message named the plan ("the Friday one"); else "it", the last
+    # the words single out one plan without a day read ("that one", "the wensdy one"): not a set of days
+    one: bool = False
 
 
 def window_of(plan: StoredPlan) -> Window:
@@ -124,14 +127,22 @@ def named_plan(text: str, plans: list[StoredPlan], today: date, *, moving: bool)
         if moving and _DESTINATION.search(before) and not names_plan:
             continue
         on_day = [p for p in plans if p.date == m.day]
+        same_weekday = [p for p in plans if p.date.weekday() == m.day.weekday()]
+        if not on_day and len({p.date for p in same_weekday}) == 1:
+            # "the wednesday one" said on a Wednesday: the plan on the one Wednesday that has one
+            on_day = same_weekday
         if on_day:
             rest = text[: m.start] + "it" + re.sub(r"^'s\b", "", text[m.end :])
             return on_day[-1], rest
     return None
 
 
+_ONE = re.compile(r"\b(?:the|that|this) (?:\w+ )?(?:one|session|day)\b(?!s)", re.I)
+
+
 def read_edit(text: str, course: Course, plans: list[StoredPlan], last: StoredPlan, at: datetime) -> PlanEdit | None:
     """The edit `text` asks of one of `plans` (`last`: the plan "it" means); None when it asks none."""
+    text = respelled(text)  # a day typed a letter off names its plan ("drop the wensday one")
     named = named_plan(text, plans, at.date(), moving=False)
     plan, rest = named if named is not None else (last, text)
     subjects = [s for s in read_subjects(rest, course) if s != course.title or course.title.lower() in rest.lower()]
@@ -147,7 +158,7 @@ def read_edit(text: str, course: Course, plans: list[StoredPlan], last: StoredPl
     if subjects and adding:
         return PlanEdit(op="add", plan=plan, subjects=subjects, named=said)
     if removing and not subjects and (named is not None or _PLAN_NOUN.search(rest) or _DROP_IT.search(rest)):
-        return PlanEdit(op="drop", plan=plan, named=said)
+        return PlanEdit(op="drop", plan=plan, named=said, one=not said and _ONE.search(rest) is not None)
     named = named_plan(text, plans, at.date(), moving=True)
     plan, rest = named if named is not None else (last, text)
     moves = is_revision(rest) or read_shift(rest) is not None or read_resize(rest) is not None
@@ -155,5 +166,6 @@ def read_edit(text: str, course: Course, plans: list[StoredPlan], last: StoredPl
     if moves and not subjects:
         moved = revise_window(rest, at, window_of(plan))
         if isinstance(moved, Window) and moved != window_of(plan):
-            return PlanEdit(op="move", plan=plan, window=moved, named=named is not None)
+            one = named is None and _ONE.search(rest) is not None
+            return PlanEdit(op="move", plan=plan, window=moved, named=named is not None, one=one)
     return None
