@@ -104,7 +104,8 @@ class Clause(NamedTuple):
 # where one fact ends and the next begins: punctuation, a spaced dash, and the words that join a second
 # thought, not those inside one number ("an hour and a half", "a hundred and ten")
 _SPLIT = re.compile(
-    r"[,;.!?¿¡…\n]+|\s[-–—]\s|(?<![\s])(?<!hundred)(?<!thousand)\s++"
+    # "anything but mornings" is one clause: what follows "but" there is ruled out, no other fact
+    r"[,;.!?¿¡…\n]+|\s[-–—]\s|(?<![\s])(?<!hundred)(?<!thousand)(?<!anything)(?<!everything)\s++"
     r"(?=(?:and|but|also|plus|btw|y|pero|und|aber|et|mais|e|ma|mas|però|tambien|también)\s)"
     r"(?!and a half|y media|und halb|et demie|e mezz|e meia)",
     re.I,

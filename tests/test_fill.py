@@ -78,6 +78,8 @@ def ahead(state: str, text: str, **filled: object) -> tuple[dict[str, object], s
 def test_a_message_is_cut_into_clauses_at_punctuation_and_joining_words() -> None:
     said = [c.text for c in clauses("vegan, and 3 days a week but 40 min. advanced")]
     assert said == ["vegan", "3 days a week", "40 min", "advanced"]
+    # what "anything but" rules out stays with it: "mornings" alone would be the time of day
+    assert [c.text for c in clauses("anything but mornings")] == ["anything but mornings"]
 
 
 def test_other_facts_are_read_beside_the_answer_and_the_rest_is_the_answer() -> None:
