@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -629,6 +629,38 @@ def acknowledgement(kinds: Sequence[str]) -> str:
         if kind in kinds:
             return say[kind]
     return ""
+
+
+# small talk answered in the main conversation, in this order: what the user is sorry for or back
+# from first, then thanks and remarks, then the goodbye
+_MAIN_ORDER: tuple[Social, ...] = (
+    "away",
+    "sorry",
+    "waiting",
+    "complaint",
+    "thanks",
+    "compliment",
+    "feeling",
+    "laughter",
+    "reaction",
+    "interjection",
+    "goodbye",
+)
+
+
+def talk_reply(kinds: Sequence[Social], own: Mapping[Social, str]) -> str:
+    """What answers a message of small talk alone in the main conversation, offline: `own`, the bot's
+    replies by kind, before the engine's; one sentence for each kind said ("You're welcome! Bye for
+    now!"), a reaction or an interjection only when nothing else was said. Greetings and questions
+    about the bot are not answered here: the bot's account of what it does answers them."""
+    say = _table().say
+    told = [k for k in _MAIN_ORDER if k in kinds]
+    if any(k not in _MINOR for k in told):
+        told = [k for k in told if k not in _MINOR]  # "great, thanks!" is thanks
+    return " ".join(dict.fromkeys(own.get(k) or say[k] for k in told))
+
+
+_MINOR: frozenset[Social] = frozenset({"reaction", "interjection"})
 
 
 def explanation(about: str, why: str, help_text: str, expects: str, *, rephrased: bool) -> str:

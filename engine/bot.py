@@ -11,6 +11,7 @@ from typing import Any, Literal, Optional
 
 from pydantic import BaseModel, Field, create_model
 
+from engine.commands import Social
 from engine.context import EntryContext, MainContext
 from engine.cues import in_english_cues
 from engine.errors import DefinitionError, UnknownNameError
@@ -94,6 +95,9 @@ class Bot:
     main_llm_calls: int = 2
     # added to the capabilities when no model is configured, so the offline reply stays honest
     offline_note: str = ""
+    # the bot's own replies to small talk alone in the main conversation, offline, by kind ("thanks":
+    # "You're welcome! Say 'teach me' ..."); the engine's (engine/askback.py) answer the other kinds
+    small_talk: Mapping[Social, str] = field(default_factory=dict)
     # the kinds of stored record the main conversation's model is told about the user
     knows: Sequence[str] = ("profile",)
     # whether people answer this bot's users: a person asked for at a question is then handed

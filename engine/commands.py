@@ -33,6 +33,7 @@ Social = Literal[
     "identity",
     "interjection",
     "complaint",
+    "goodbye",
 ]
 
 
@@ -130,10 +131,13 @@ class Chitchat(_Command):
     """Small talk. With no flow open and none asked for, the main conversation answers; at an open
     question (greetings, apologies, "I was away", thanks, laughter: `social`), a short
     acknowledgement and the question again, no attempt used; a question about the bot itself ("are
-    you a bot?": `identity`) is small talk too."""
+    you a bot?": `identity`) is small talk too. In the main conversation `social` says the message
+    is only small talk ("ok thanks bye"): offline it is answered as such, not with what the bot can do."""
 
     kind: Literal["chitchat"] = "chitchat"
     social: tuple[Social, ...] = ()
+    # said while the bot's entry flow is paused: acknowledged, and the run stays paused
+    paused: bool = False
 
 
 class Held(_Command):

@@ -8,10 +8,12 @@ the turn's one write. A context is handed the message it is about (`Heard`) as a
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Generic, Protocol, TypeVar
 
 from pydantic import BaseModel
 
+from engine.commands import Social
 from engine.models import Heard, JsonObject, NoticeKind, Resources, Slots, StoredRecord
 
 M = TypeVar("M", bound=BaseModel)
@@ -75,9 +77,11 @@ class MainOps(Protocol):
 
     def detect_intent(self, heard: Heard) -> str | None: ...
 
-    def default_main(self, heard: Heard) -> None: ...
+    def default_main(self, heard: Heard, social: Sequence[Social] = ()) -> None: ...
 
-    def main_reply(self, heard: Heard, fallback: str | None = None, background: str = "") -> None: ...
+    def main_reply(
+        self, heard: Heard, fallback: str | None = None, background: str = "", social: Sequence[Social] = ()
+    ) -> None: ...
 
 
 class EntryContext:
@@ -184,9 +188,11 @@ class StepContext(Generic[S]):
 class MainContext(StepContext[Slots]):
     """What a bot's own main-conversation handler may do besides a Step's things."""
 
-    def __init__(self, ops: StepOps, main: MainOps, heard: Heard) -> None:
+    def __init__(self, ops: StepOps, main: MainOps, heard: Heard, social: Sequence[Social] = ()) -> None:
         super().__init__(ops, heard, None, Slots())
         self._main = main
+        # the kinds of small talk the message is made of, when it is only that ("thanks, bye": thanks, goodbye)
+        self.social: tuple[Social, ...] = tuple(social)
 
     def start(self, flow: str, slots: Slots | None = None) -> None:
         """Enter `flow`, with `slots` (an instance of that flow's slots model) already filled."""
@@ -198,10 +204,10 @@ class MainContext(StepContext[Slots]):
 
     def default(self) -> None:
         """The stock main conversation: start the intended flow, or small talk."""
-        self._main.default_main(self._heard)
+        self._main.default_main(self._heard, self.social)
 
     def reply(self, fallback: str | None = None, background: str = "") -> None:
         """Answer the message: with a model, in its own words from the main conversation, what
         the bot knows of the user and `background` (an article, the course); offline, `fallback`
         (the bot's capabilities when None)."""
-        self._main.main_reply(self._heard, fallback, background)
+        self._main.main_reply(self._heard, fallback, background, self.social)

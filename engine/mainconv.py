@@ -8,7 +8,11 @@ model's own words in the bot's persona (streamed) or, offline, the bot's capabil
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from engine.askback import acknowledgement, greets, talk_reply
 from engine.bot import Intent
+from engine.commands import Social
 from engine.context import MainContext
 from engine.errors import DefinitionError
 from engine.extract import fold
@@ -34,13 +38,14 @@ class MainConversation:
         self.fx.trace.route = f"intent:{name}"
         self.flows.start(name, heard, seed=seed.model_dump(exclude_unset=True) if seed is not None else None)
 
-    def converse(self, heard: Heard) -> None:
-        """The message in the main conversation: the bot's own handler, or the stock one."""
+    def converse(self, heard: Heard, social: Sequence[Social] = ()) -> None:
+        """The message in the main conversation: the bot's own handler, or the stock one; `social`,
+        the kinds of small talk the message is made of, when it is only that."""
         self.fx.route("main")
         if self.fx.bot.converse is not None:
-            self.fx.bot.converse(MainContext(self.fx, self, heard))
+            self.fx.bot.converse(MainContext(self.fx, self, heard, social))
         else:
-            self.default_main(heard)
+            self.default_main(heard, social)
 
     def detect_intent(self, heard: Heard) -> str | None:
         """The flow a keyword pattern asks for. A model's guess never starts a flow here: see
@@ -65,7 +70,7 @@ class MainConversation:
             return None
         return chosen
 
-    def default_main(self, heard: Heard) -> None:
+    def default_main(self, heard: Heard, social: Sequence[Social] = ()) -> None:
         flow = self.detect_intent(heard)
         if flow:
             self.fx.trace.route = f"intent:{flow}"
@@ -78,15 +83,26 @@ class MainConversation:
             self.fx.trace.notice("route", detail=f"asked: {guessed.flow}")
             self.fx.emit(guessed.question)
             return
-        self.main_reply(heard)
+        self.main_reply(heard, social=social)
 
-    def main_reply(self, heard: Heard, fallback: str | None = None, background: str = "") -> None:
+    def main_reply(
+        self, heard: Heard, fallback: str | None = None, background: str = "", social: Sequence[Social] = ()
+    ) -> None:
         """Answer the message: with a model, its own words in the bot's persona, from the main
         history, what the bot knows of the user and `background`, streamed to the turn's sink;
-        offline, `fallback` (the capabilities)."""
-        content = fallback or self.fx.bot.capabilities
-        if fallback is None and self.fx.voice.offline and self.fx.bot.offline_note:
+        offline, `fallback` (the capabilities). Offline, a message of small talk alone (`social`:
+        "thanks!", "ok bye") is answered as such (engine/askback.py, the bot's own replies first) and
+        a greeting is greeted before what the bot can do; a model answers small talk in its own words,
+        from the bot's own reply where it has one."""
+        offline = self.fx.voice.offline
+        own = self.fx.bot.small_talk
+        kinds = social if offline else [k for k in social if k in own]
+        talk = talk_reply(kinds, own) if kinds else ""
+        content = talk or fallback or self.fx.bot.capabilities
+        if not talk and fallback is None and offline and self.fx.bot.offline_note:
             content = f"{content} {self.fx.bot.offline_note}"
+        if not talk and "greeting" in kinds and not greets(content):
+            content = f"{own.get('greeting') or acknowledgement(['greeting'])} {content}"
         sink = self.fx.voice.sink
         if sink is not None and self.fx.reply:
             self.fx.voice.sink = _after_a_break(sink)  # it follows what the turn has said already

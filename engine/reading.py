@@ -25,6 +25,7 @@ from engine.askback import (
     COMING_BACK,
     REMARKS,
     WAITING,
+    SmallTalk,
     greets,
     may_ask,
     question_back,
@@ -137,7 +138,7 @@ def read(
         isinstance(here, Ask)
         and a is not None
         and (refused := says_refusal(text)) | says_putting_off(text)
-        and small_talk(text) is None  # "ciao", "bye" greet too
+        and _not_greeting(text)  # "ciao" greets too
         and not _aside_for(bot, session, text)
         and _reads_nothing(bot.flow_for(a), here, a, text, checked.get(id(a)) if checked is not None else None)
     ):
@@ -274,7 +275,11 @@ def _main(
         if not changes and len(asks := several(text)) > 1:
             # "move it an hour later and add decimals": each request carried out in turn
             return [*out, *(NewRequest(words=x) for x in asks)]
-        return [*out, *(changes or [Chitchat(words=text)])]
+        if changes:
+            return [*out, *changes]
+        # only small talk ("thanks!", "ok bye", "merci, à plus"): the main conversation answers it as such
+        talk = _main_talk(text)
+        return [*out, Chitchat(words=talk.words, social=talk.kinds) if talk else Chitchat(words=text)]
     paused = next((f for f in reversed(session.stack) if f.flow == name and f.paused), None)
     if paused is None:
         # an activity the entry flow would let interrupt its questions is started at once when the message
@@ -288,12 +293,12 @@ def _main(
     if says_putting_off(text):
         # "ok cool, later then", "good night!", "bye" while the run is paused: no answer to its question, nor
         # a wish to go on; said back, and the run stays paused
-        return [*out, Chitchat(words=text, social=("reaction",))]
+        return [*out, Chitchat(words=text, social=("reaction",), paused=True)]
     talk = small_talk(text)
     if talk is not None and not set(talk.kinds) <= COMING_BACK:
         # "thanks for the help!" after a cancel paused the run answers nothing at its question:
         # the main conversation replies and the run stays paused ("hi again" asks it again)
-        return [*out, Chitchat(words=talk.words, social=talk.kinds)]
+        return [*out, Chitchat(words=talk.words, social=talk.kinds, paused=True)]
     # after "cancel" paused the run, the next message may answer its open question ("polish");
     # one that asks for an activity the flow lets interrupt it starts that at once, the run
     # staying paused; "hi again" answers nothing, even where any text is an answer
@@ -310,6 +315,21 @@ def _main(
     ):
         return [*out, StartFlow(words=text, flow=name, via="entry")]
     return [*out, *_replies(carried, text), Resume(words=text, flow=name)]
+
+
+def _not_greeting(text: str) -> bool:
+    """Is `text` no small talk, or a goodbye ("bye", "see you tomorrow"), rather than other small talk?"""
+    talk = small_talk(text)
+    return talk is None or "goodbye" in talk.kinds
+
+
+def _main_talk(text: str) -> SmallTalk | None:
+    """`text` as only small talk in the main conversation: the kinds of engine/askback.py, or a goodbye
+    said the way a run is put off ("gotta go", "ok cool, later then"), which no flow is open to pause."""
+    talk = small_talk(text)
+    if talk is None and says_putting_off(text):
+        return SmallTalk(kinds=("goodbye",), words=text.strip())
+    return talk
 
 
 def _replies(carried: CarryOver, text: str) -> list[Command]:
@@ -353,6 +373,8 @@ def at_question(
     except (ValidationError, ValueError):
         return None  # slots this code cannot read: the flow's own reading says what is wrong
     talk = small_talk(text)
+    if talk is not None and "goodbye" in talk.kinds:
+        return None  # leaving is put off or cancel at a question (read before), else the flow's to read
     if talk is not None:
         if parser.greedy and REMARKS & set(talk.kinds):
             return None  # at a free-text question a remark is an answer ("you're so helpful" as feedback)

@@ -199,17 +199,19 @@ class Turn:
                 self._resume_paused(name, replies, heard)
             case YesNo(to="confirm", subject=name, yes=yes, request=request):
                 self._confirm(name, yes, heard, request)
-            case Chitchat(social=social) if social:
-                # small talk while a run is paused (the read stage reads it as such only then): said back
-                # and the run stays paused, not the main conversation's account of what the bot does
+            case Chitchat(social=social, paused=True):
+                # small talk while the entry flow's run is paused: said back and the run stays paused, not
+                # the main conversation's account of what the bot does
                 self.fx.route("command:chitchat")
                 self.fx.emit(acknowledgement(social))
                 paused = next((f for f in reversed(self.fx.session.stack) if f.paused), None)
                 if paused is not None:
                     name = paused.flow.replace("_", " ")
                     self.fx.emit(f"Your {name} is paused; say 'continue' when you want to pick it up.")
-            case Chitchat():
-                self.main.converse(heard)
+            case Chitchat(social=social):
+                if social:
+                    self.fx.trace.notice("chitchat", detail=",".join(social))
+                self.main.converse(heard, social)
             case Amend():
                 self._amend(command)
             case AmendAsk(question=question):

@@ -173,7 +173,7 @@ def test_a_saved_record_is_amended_as_a_new_version_through_the_turn(tmp_path: P
         and len(engine.store.records("pet")) == 2
     )
     r = engine.turn("pets", "al", "hello")
-    assert r.reply == "Pets."  # talk goes to the main conversation
+    assert r.reply == "Hello! Pets."  # talk goes to the main conversation, greeted
     assert [x.data["age"] for x in engine.store.records("pet")] == [3, 4]
     assert engine.store.latest("pet", bot="pets", user="al").data == {"name": "Rex", "age": 4}  # type: ignore[union-attr]
     engine.store.close()

@@ -104,7 +104,7 @@ def test_the_entry_rule_starts_its_flow_or_resumes_its_paused_run() -> None:
 
 
 def test_with_nothing_open_the_main_conversation_answers() -> None:
-    assert commands(session(), "hello") == [Chitchat(words="hello")]
+    assert commands(session(), "hello") == [Chitchat(words="hello", social=("greeting",))]
 
 
 def test_a_yes_or_no_to_what_was_put_at_the_question_comes_before_the_answer() -> None:

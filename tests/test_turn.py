@@ -87,7 +87,7 @@ def talk(engine: Engine, *lines: str, user: str = "u") -> list[str]:
 
 def test_main_small_talk_is_honest_and_commands_in_main(store: SqlStore) -> None:
     e = Engine(store, bots=BOTS)
-    assert e.turn("test-bot", "u", "hi there").reply == "I can run a survey or take feedback."
+    assert e.turn("test-bot", "u", "hi there").reply == "Hello! I can run a survey or take feedback."
     assert "nothing to cancel" in e.turn("test-bot", "u", "cancel").reply
     assert e.turn("test-bot", "u", "help").flow == "main"
 

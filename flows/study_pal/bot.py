@@ -123,9 +123,6 @@ _WANTS_HELP = re.compile(
     re.I,
 )
 _CONTINUE = re.compile(r"^\s*(?:let'?s )?(continue|go on|keep going|next|more|another(?: one)?|resume)\b", re.I)
-_GREETING = re.compile(r"^\W*(hi|hello|hey|good (?:morning|afternoon|evening)|yo)\b", re.I)
-_THANKS = re.compile(r"\b(thanks|thank you|thx|cheers)\b", re.I)
-_BYE = re.compile(r"\b(bye|goodbye|see you|good night|that'?s all)\b", re.I)
 
 
 def asks_about_a_topic(course: Course, text: str) -> bool:
@@ -201,7 +198,7 @@ def converse(ctx: MainContext) -> None:
         # a plan asked for here, with no time said, asks when; one taken at the end of an analysis is made at once
         ctx.start(flow, SchedulingSlots(asked=True) if flow == "scheduling" else None)
         return
-    ctx.reply(small_talk(ctx.text), background=course_outline(course))
+    ctx.reply(background=course_outline(course))
 
 
 # "what is a pomodoro?", "how does the pomodoro thing work": a question about the method, not a
@@ -356,14 +353,6 @@ def plans_again(ctx: MainContext, text: str) -> bool:
     return isinstance(timewindow.parse_window(text, timewindow.now()), timewindow.Window)
 
 
-def small_talk(text: str) -> str:
-    if _BYE.search(text):
-        return "Bye for now, and well done for studying today!"
-    if _THANKS.search(text):
-        return "You're welcome! Say 'teach me' and a topic whenever you want to go on."
-    return f"Hi! {CAPABILITIES}" if _GREETING.search(text) else CAPABILITIES
-
-
 # "pick up where we left off", "back to the lesson", "can we carry on?": the kept lesson, whatever its topic
 _RESUME_LESSON = re.compile(
     r"\b(?:where (?:we|i) (?:left off|stopped)|(?:back to|resume|continue|carry on with|go on with) (?:the|my|our) "
@@ -425,4 +414,9 @@ study_pal = Bot(
     converse=converse,
     check=check_course,
     knows=("mastery", "study_plan"),
+    small_talk={
+        "greeting": "Hi!",
+        "thanks": "You're welcome! Say 'teach me' and a topic whenever you want to go on.",
+        "goodbye": "Bye for now, and well done for studying today!",
+    },
 )

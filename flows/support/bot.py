@@ -96,7 +96,8 @@ def converse(ctx: MainContext) -> None:
     choices = TopicChoices.kept(ctx.context.pop(CHOICES_KEY, None))
     last = take_answered(ctx)  # the article the last turn gave: this message may say it did not help
     reply = read_yes_no(ctx.text) if offered is not None else None
-    short = len(ctx.text.split()) <= 8
+    # "are you a human?" asks what the bot is, not for a person
+    short = len(ctx.text.split()) <= 8 and "identity" not in ctx.social
     if WANTS_HUMAN.search(ctx.text) or (short and NAMES_STAFF.search(ctx.text)) or reply is True:
         if not already_queued(ctx):
             if last is not None:  # after "that didn't help": the person sees the article and the request
@@ -147,6 +148,10 @@ def converse(ctx: MainContext) -> None:
         return
     if outcome is True and not another:  # "perfect, fixed": nothing to search
         ctx.say(ctx.phrase(HELPED, "reply:helped"))
+        return
+    if ctx.social and not found.hits:
+        # small talk the help centre's own reader does not know ("you're awesome"): no request it failed
+        ctx.reply(CAPABILITIES)
         return
     if found.kind == "nothing":
         # a number alone names no article ("' OR '1'='1", "<b>1</b>", "??? 2"): no search, no offer
@@ -218,4 +223,5 @@ support = Bot(
     check=check_kb,
     people=True,
     holding="You're already in the queue; an agent will reply here shortly.",
+    small_talk={"thanks": dict(TALK_REPLIES)["thanks"], "goodbye": dict(TALK_REPLIES)["closings"]},
 )
