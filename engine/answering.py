@@ -16,7 +16,7 @@ from pydantic import ValidationError
 
 from engine.answers import extract, parse_answer, try_set, validator_sentence
 from engine.askback import COMING_BACK_ONLY, acknowledgement, explanation
-from engine.commands import AskBack, Chitchat, Command, CorrectSlot, SetSlot, WhichSlot, YesNo
+from engine.commands import AskBack, Chitchat, Command, CorrectSlot, Restated, SetSlot, WhichSlot, YesNo
 from engine.context import StepContext
 from engine.extract import Invalid
 from engine.fill import clauses, fill, noted_line
@@ -209,6 +209,21 @@ class OpenQuestion:
             self.fx.emit(self.fx.phrase(rephrase, f"reprompt:{flow.name}.{state.name}", flow.name, heard))
         else:
             self.fx.emit(self.run.question(flow, state, slots, heard))
+
+    def restated(self, flow: Flow[Any], frame: FlowFrame, command: Restated, heard: Heard) -> None:
+        """The message only says again what filled slots hold: said so, and the question asked again;
+        it stays open and no attempt is used (the user was not answering it). The flow's asides hear
+        it first, as they hear any message (a language named may change the one learnt)."""
+        opened = self.run.counted(flow, frame, heard)
+        if opened is None:
+            return
+        slots, state = opened
+        for aside in flow.asides:
+            if aside.match(heard.text) and self.run.run_aside(flow, frame, slots, state, aside, heard):
+                return
+        self.fx.trace.notice("restated", flow.name, state.name, ",".join(command.slots))
+        held = ", ".join(slot_shown(flow, k, getattr(slots, k)) for k in command.slots)
+        self.fx.emit(f"I have that already ({held}). {self.run.question(flow, state, slots, heard)}")
 
     def _correct(
         self, flow: Flow[Any], frame: FlowFrame, slots: Slots, fixes: Sequence[CorrectSlot | WhichSlot], heard: Heard

@@ -72,6 +72,15 @@ class WhichSlot(_Command):
     slots: list[str]
 
 
+class Restated(_Command):
+    """The message answers nothing and only says again what filled `slots` hold ("inglés,
+    obviamente" with English noted as the language learnt): said so, and the question asked
+    again without using an attempt (engine/fill.py `restated`)."""
+
+    kind: Literal["restated"] = "restated"
+    slots: list[str]
+
+
 class Cancel(_Command):
     """Stop the open flow (or pause it, when it must finish); nothing to cancel is said so."""
 
@@ -197,6 +206,7 @@ Command = Annotated[
     SetSlot
     | CorrectSlot
     | WhichSlot
+    | Restated
     | Cancel
     | Help
     | AskBack

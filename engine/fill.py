@@ -56,11 +56,11 @@ from engine import gloss
 from engine.commands import SetSlot
 from engine.extract import Empty, Invalid, Parser, copied, declines, fold
 from engine.models import Slots
+from engine.states import Ask
 from engine.utterance import Utterance
 
 if TYPE_CHECKING:
     from engine.flow import Flow
-    from engine.states import Ask
 
 
 @dataclass(frozen=True)
@@ -556,3 +556,40 @@ def shown(flow: Flow[Any], name: str, value: object) -> str:
     if isinstance(value, list):
         value = ", ".join(str(v) for v in value)
     return f"{name.replace('_', ' ')}: {value}"
+
+
+def _quotes(reason: str, text: str) -> bool:
+    """Does a parser's refusal only quote the message back ("I don't know where “inglés” is"), rather
+    than give a reason of its own ("You already speak German natively")?"""
+    said = fold(text).strip(" .,!?")
+    return any(f"{a}{said}{b}" in fold(reason) for a, b in ("“”", '""', "''"))
+
+
+def restated(flow: Flow[Any], state: Ask[Any], slots: Slots, said: Utterance | str) -> list[str]:
+    """The filled slots a message that answers nothing only says again ("inglés, obviamente" at the
+    timezone question, English noted as the language learnt; the user's name again), each read from
+    the whole message by its own question's parser as the value it holds. None when the asked question
+    reads the message: an answer, or a refusal with a reason of its own, which says more than "I have
+    that". A number alone restates nothing: it names no slot (`Ahead`)."""
+    text = said.text if isinstance(said, Utterance) else said
+    asked = state.parser(slots)
+    if asked.greedy:
+        return []
+    found = _read(asked, text)
+    if found is _FAILED or (found is not None and not (isinstance(found, Invalid) and _quotes(found.reason, text))):
+        return []
+    again: list[str] = []
+    for s in flow.states:
+        if not isinstance(s, Ask) or s.slot == state.slot or s.slot in again or _empty(slots, s.slot):
+            continue
+        name, parser = s.slot, s.parser(slots)
+        value = None if parser.greedy else _value(parser, text)
+        if value is None or _number(value):
+            continue
+        try:
+            same = flow.slots.model_validate({**slots.model_dump(), name: value}) == slots
+        except ValidationError:
+            continue
+        if same:
+            again.append(name)
+    return again

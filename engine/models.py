@@ -281,6 +281,7 @@ NoticeKind = Literal[
     "chitchat",  # small talk at the open question, acknowledged; detail: its kinds ("greeting,away")
     "rerun",  # a step run again because a message corrected a slot it reads; detail: which
     "ahead",  # a slot filled before its question, by a clause of a message (engine/fill.py); detail: the slot
+    "restated",  # a message only said again what filled slots hold; detail: which
     "correct",  # an earlier answer corrected at a later question (engine/corrections.py); detail: the slot
     "offer",  # a yes to what an aside offered ("Did you mean English?"); detail: the message read instead
     "pause",

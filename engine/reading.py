@@ -44,6 +44,7 @@ from engine.commands import (
     Help,
     NewRequest,
     Reading,
+    Restated,
     Resume,
     SetSlot,
     Skip,
@@ -53,7 +54,7 @@ from engine.commands import (
 from engine.corrections import correction_commands
 from engine.cues import in_english_cues
 from engine.extract import Invalid, Parser, copied, fold, read_yes_no
-from engine.fill import ahead_commands
+from engine.fill import ahead_commands, restated
 from engine.flow import Flow
 from engine.handoff import hold_of
 from engine.models import CarryOver, FlowFrame, SessionState, Slots, StoredRecord
@@ -180,6 +181,11 @@ def read(
             and all(isinstance(r, YesNo) and r.yes is None for r in replies)
         ):
             aside = at_question(flow, here, a, text, valid)
+        again = (
+            _restated(flow, here, a, heard, valid)
+            if isinstance(here, Ask) and aside is None and not (interrupt or fixes or sets or replies or asked)
+            else []
+        )
         if interrupt:
             commands = [StartFlow(words=text, flow=interrupt, via="interrupt")]
         elif asked is not None and not asked.rest:
@@ -194,6 +200,8 @@ def read(
             commands = [*replies, AnswerFlow(words=text, flow=a.flow, state=a.state)]
         elif aside is not None:
             commands = [aside]  # the question stays open: what was suggested or offered at it still is not taken
+        elif again:
+            commands = [Restated(words=text, slots=again)]
         else:
             commands = [*replies, *fixes, *sets, AnswerFlow(words=rest, flow=a.flow, state=a.state)]
     else:
@@ -459,6 +467,16 @@ def _reads_nothing(flow: Flow[Any], state: Ask, frame: FlowFrame, text: str, che
     if value is not None and not copied(value, text):
         return False
     return not _fills_other(flow, slots, state, text)
+
+
+def _restated(flow: Flow[Any], state: Ask, frame: FlowFrame, heard: Utterance, checked: Slots | None) -> list[str]:
+    """engine/fill.py's `restated`, over the run's slots (none read when this code cannot read them)."""
+    try:
+        slots = checked if checked is not None else flow.new_slots(frame.slots)
+        # a message that fills or changes another slot is the flow's to read ("english, and i live in Rome")
+        return [] if _fills_other(flow, slots, state, heard.text) else restated(flow, state, slots, heard)
+    except (ValidationError, ValueError):
+        return []
 
 
 def _takes_unsure(flow: Flow[Any], state: Ask, frame: FlowFrame, text: str) -> bool:

@@ -28,6 +28,7 @@ from engine.commands import (
     Help,
     NewRequest,
     Reading,
+    Restated,
     Resume,
     SetSlot,
     Skip,
@@ -188,6 +189,9 @@ class Turn:
                     self.fx.voice.ceiling = self.fx.voice.budget
                     command, heard = proposed
                     return self.execute(command, heard)
+            case Restated() if (a := self.fx.session.active) is not None:
+                self.fx.route("command:restated")
+                self.answers.restated(self.fx.bot.flow_for(a), a, command, heard)
             case AskBack() | Chitchat() if self.fx.session.active is not None:
                 # a question back about the open question, or small talk at it (engine/askback.py)
                 a = self.fx.session.active
