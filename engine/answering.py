@@ -116,7 +116,7 @@ class OpenQuestion:
                 return None
             fixes = [*fixes, *sets]  # a rest that answers nothing asks again, no attempt used
         before = slots
-        slots, changed = extract(flow, slots, state.slot, heard.text)
+        slots, changed = extract(flow, slots, state.slot, heard.text, state.parser(slots))
         if changed:
             frame.slots = slots.model_dump(mode="json")
         if state.slot in changed:

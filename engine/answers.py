@@ -19,7 +19,7 @@ from pydantic_core import ErrorDetails
 
 from engine.commands import Command
 from engine.effects import Effects
-from engine.extract import Empty, Invalid, Parser, fold
+from engine.extract import Empty, Invalid, Parser, copied, fold
 from engine.flow import Flow
 from engine.models import FlowFrame, Heard, Slots
 from engine.proposals import kept, proposed, with_proposal
@@ -65,16 +65,27 @@ def _fill_from_model(
     return slots, slots.model_dump(mode="json"), bool(changed)
 
 
-def extract(flow: Flow[Any], slots: Slots, asking: str | None, text: str) -> tuple[Slots, list[str]]:
+def extract(
+    flow: Flow[Any], slots: Slots, asking: str | None, text: str, asked: Parser | None = None
+) -> tuple[Slots, list[str]]:
     """Read `text` for every slot the flow lets any message fill (open ones, and filled ones it
-    lets be corrected), then apply its any-time extractor; returns the slots and the names changed."""
+    lets be corrected), then apply its any-time extractor; returns the slots and the names changed.
+    `asked`: the open question's parser. Where it reads its answer in the message, a reader that only
+    copies the whole message back takes nothing: "hmm like a 4 i guess" is the rating, not also the comment."""
     found: dict[str, object] = {}
+    answers: bool | None = None
     for name, reader in flow.fills.items():
         if name == asking or not fillable(flow, slots, name):
             continue
         value = (reader if isinstance(reader, Parser) else reader(slots))(text)
-        if value is not None and not isinstance(value, Invalid):
-            found[name] = value
+        if value is None or isinstance(value, Invalid):
+            continue
+        if asked is not None and not asked.greedy and copied(value, text):
+            if answers is None:
+                answers = _reads_answer(asked, text)
+            if answers:
+                continue
+        found[name] = value
     if flow.extract is not None:
         found.update(flow.extract(text, slots, asking))
     changed: list[str] = []
@@ -87,6 +98,11 @@ def extract(flow: Flow[Any], slots: Slots, asking: str | None, text: str) -> tup
             continue  # a value the slot refuses is not a correction; the state's parser decides
         changed.append(name)
     return slots, changed
+
+
+def _reads_answer(parser: Parser, text: str) -> bool:
+    read = parser(text)
+    return read is not None and not isinstance(read, Invalid | Empty)
 
 
 def parse_answer(

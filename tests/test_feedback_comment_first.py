@@ -31,3 +31,14 @@ def test_a_comment_before_the_rating_is_kept_and_the_rating_asked() -> None:
         chat.say("3")
         (entry,) = chat.records("feedback")
         assert entry["rating"] == 3 and entry["comment"] == "the lessons are too easy honestly"
+
+
+@pytest.mark.parametrize("rated", ["hmm like a 4 i guess", "honestly i'd say 4 i think"])
+def test_a_rating_said_in_a_sentence_is_the_rating_not_also_the_comment(rated: str) -> None:
+    # the any-time comment reader takes a sentence that says how it went; where the open question
+    # reads its answer in the same words, a reader that copies the whole message back takes nothing
+    with dialogue("language-buddy") as chat:
+        for text in ("hi", "Max", "german", "spanish", "berlin", "skip the test", "yes", "i want to give feedback"):
+            chat.say(text)
+        chat.say(rated)
+        assert chat.state == "details" and chat.slots["rating"] == 4 and chat.slots["comment"] is None
