@@ -56,6 +56,8 @@ def test_the_thing_a_request_links_the_product_to_is_its_subject(request_: str, 
         "how to resize the calendar in tasklane",  # an unknown word before a determiner is a verb
         "my calendar is off since i flew to tokyo",  # told as done: where, not what
         "i moved my calendar to lisbon",
+        "my calendar is off whenever i fly to tokyo",  # the person goes there, told in the present
+        "the calendar sync stops when we travel to lisbon",
         "i need to take my pills every day",  # a link from nothing of the help centre's
         "my dropbox wont sync",  # no link: what a request names after "my" is not judged
         "my to-dos are not in my calendar",  # one word, not "to" and "dos"
@@ -117,3 +119,5 @@ def test_the_shipped_help_centre_says_it_does_not_cover_another_product() -> Non
     assert look_up(kb, "connect tasklane to my google calendar").doc_id == "calendar-integration"
     assert look_up(kb, "i need to take my pills every day, can the task repeat").doc_id == "recurring-tasks"
     assert look_up(kb, "reminders are late since i moved to lisbon").doc_id == "reminders-wrong-time"
+    assert look_up(kb, "reminders come at the wrong time when i fly to tokyo").doc_id == "reminders-wrong-time"
+    assert look_up(kb, "export my tasks to airtable").kind == "not_covered"  # not "portable"

@@ -12,7 +12,8 @@ The subject is found by the shape of the sentence, not by a list of names (docs/
 - a link ("to", "with", "into", "vs") whose clause names the product or a word of an article's
   title or tags ("connect tasklane to", "sync my photos to", "export to") leads to the thing asked
   about; a clause that tells something done ("since i flew to tokyo", "i moved to lisbon": a verb in
-  the past) says where, not what;
+  the past) says where, not what, and so does one whose subject is the person, told after "when",
+  "if", "i" ("reminders come late when i fly to tokyo": the clause is "i fly", not the reminders);
 - the thing is the words after the link (and a determiner) that the help centre does not know,
   unless they modify a word an article's title or tags hold, said next or after one more known word
   ("to my gmail calendar", "with a revolut virtual card": about the calendar, the card), or a
@@ -58,6 +59,14 @@ DETERMINERS = frozenset({"my", "your", "our", "his", "her", "their", "a", "an", 
 SHORT = (3, 6)
 # verbs told as done that do not end in -ed ("flew to tokyo", "went to paris")
 IRREGULAR_PAST = frozenset({"flew", "went", "came", "drove", "got", "ran", "took", "sent", "brought", "left"})
+# A clause starts at these: a subordinate one ("when i fly to tokyo", "whenever i travel to lisbon")
+# says when or where something happens to the product, and its subject (a pronoun that is only ever
+# one) is the person, who goes somewhere: not the product, linked to another thing. So the words a
+# link goes from are looked for after them only ("reminders come late when i fly to tokyo").
+CLAUSE_STARTS = frozenset(
+    {"when", "whenever", "while", "if", "since", "because", "after", "before", "once", "until", "as", "where"}
+    | {"i", "we", "he", "she", "they"}
+)
 # known words looked through to the word they modify ("a revolut virtual card")
 MAX_MODIFIERS = 1
 # a request that reads more as one of these than as English is not judged: its words are unknown
@@ -162,7 +171,7 @@ class Subjects:
         something told as done ("since i flew to tokyo", "i moved to lisbon": where, not what)."""
         clause: list[str] = []
         for word in reversed(said[:link]):
-            if word in _BREAKS:
+            if word in _BREAKS or word in CLAUSE_STARTS:
                 break
             if word not in STOPWORDS:
                 clause.append(word)
