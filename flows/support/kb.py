@@ -501,7 +501,7 @@ class KnowledgeBase:
         written = {w for d in articles.values() for w in d.written}
         headings = {s for d in articles.values() for s in d.headings}
         titles = {w for d in articles.values() for w in d.titles}
-        return Subjects(Words(written, headings, titles), articles, self._concepts.ours)
+        return Subjects(Words(written, headings, titles), articles, self._concepts.ours, self._concepts.owned)
 
     def _reranking(self, documents: dict[str, Document]) -> Reranker:
         """The documents' words as the index holds them (phrases read, no stopwords), stemmed."""

@@ -124,10 +124,43 @@ class Subjects:
     product's names) and each article's (`articles`), to tell a request's subject they cover from
     one they never name; `ours` are the product's names."""
 
-    def __init__(self, centre: Words, articles: dict[str, Words] | None = None, ours: Iterable[str] = ()) -> None:
+    def __init__(
+        self,
+        centre: Words,
+        articles: dict[str, Words] | None = None,
+        ours: Iterable[str] = (),
+        owned: Iterable[str] = (),
+    ) -> None:
         self.centre = centre
         self.articles = articles or {}
         self._ours = frozenset(ours)
+        # what the product gives each user that other companies give theirs too (an account, a
+        # subscription): a name said before one makes it that company's ("my netflix subscription")
+        self._owned = frozenset(STEMMER.stemWords(sorted(owned)))
+
+    def owners(self, text: str, fix: Fix | None = None, words: Words | None = None) -> list[tuple[str, ...]]:
+        """The words `words` (the help centre's) do not hold said right before something the product
+        owns ("instagram" in "my instagram account got hacked", "netflix" in "cancel my netflix
+        subscription"): whose account or subscription it is. A hyphen parts words here: "two-step login"
+        is a kind of login, told in words the help centre knows."""
+        said = tokens_of(text, fix)
+        # a request naming the product is about it, whoever else's account it names ("my yahoo
+        # account is my tasklane login")
+        if not self._owned or not reads_as_english(said) or self._ours.intersection(said):
+            return []
+        words = words or self.centre
+        out: list[tuple[str, ...]] = []
+        for at, word in enumerate(said):
+            if STEMMER.stemWord(word) not in self._owned:
+                continue
+            unknown: list[str] = []
+            for before in reversed(said[:at]):
+                if before in STOPWORDS or before in _BREAKS or before in self._ours or words.knows(before):
+                    break
+                unknown.insert(0, before)
+            if unknown:
+                out.append(tuple(unknown))
+        return out
 
     def heads(self, text: str, fix: Fix | None = None, words: Words | None = None) -> list[tuple[str, ...]]:
         """The heads of the things the request links to that `words` (the help centre's) do not hold."""
@@ -187,7 +220,7 @@ class Subjects:
         for words in (self.centre, self.articles.get(doc_id) if doc_id is not None else None):
             if words is None:
                 continue
-            for head in self.heads(text, fix, words):
+            for head in [*self.heads(text, fix, words), *self.owners(text, fix, words)]:
                 if any(zipf_frequency(w, "en") < RARE_ZIPF for w in head if len(w) > 2):
                     return head
         return None
