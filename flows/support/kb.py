@@ -53,6 +53,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, Validation
 from engine.errors import DataFileError
 from engine.store.textindex import IndexedDoc, SyncReport, location, open_text_index
 from flows.support import sections
+from flows.support.asking import asked_thing
 from flows.support.concepts import CONCEPTS_NAME, NO_CONCEPTS, ConceptTable, load_concepts, query_table
 from flows.support.rerank import Fields, Reranker, stems
 from flows.support.scope import Scope, contradictions
@@ -65,6 +66,7 @@ from flows.support.terms import (
     TABLES_DIGEST,
     VAGUE,
     PhraseTable,
+    Fix,
     PhraseText,
     query_terms,
     vague_terms,
@@ -540,6 +542,9 @@ class KnowledgeBase:
             found = self._index.search(terms, max(limit, CANDIDATES))
             # vague words find nothing, but they score the candidates the other words found
             scored = terms + vague_terms(query, self._speller, table)
+            # what a question whether something exists asks for ("is there a family plan"), as searched
+            thing = asked_thing(query)
+            head, whole = ([_searched(t, self._speller, table) for t in (thing.head, thing.whole)] if thing else ([], []))
             documents, reranker, symptoms = self.documents, self._reranker, self._symptoms
             scopes, fix, subjects = self._scopes, self._speller, self._subjects
 
@@ -555,6 +560,10 @@ class KnowledgeBase:
         if ranked and (scope := scopes.get(ranked[0][0])) and scope.excludes(query, fix):
             # the article the words match best says the request is one it does not answer: the
             # others matched it less, and are no answer to what it asks either
+            return []
+        if ranked and head and not reranker.names(ranked[0][0], head[-1], whole):
+            # "is there a family plan": the article must be about the thing asked for, not only hold
+            # words around it ("family" is a tag of the sharing article; no article is about a plan)
             return []
         return [
             Hit(documents[d], score, reranker.matched(d, scored), reranker.matched(d, scored, headings=True))
@@ -581,6 +590,11 @@ class KnowledgeBase:
     def close(self) -> None:
         with self._lock:
             self._index.close()
+
+
+def _searched(text: str, fix: Fix, table: PhraseTable) -> list[str]:
+    """The words of `text` a search reads (no numbers)."""
+    return [t for t in query_terms(text, fix, table) if not t.isdigit()]
 
 
 _CACHE: OrderedDict[tuple[Path, str], KnowledgeBase] = OrderedDict()
