@@ -65,8 +65,8 @@ from flows.support.terms import (
     STOPWORDS,
     TABLES_DIGEST,
     VAGUE,
-    PhraseTable,
     Fix,
+    PhraseTable,
     PhraseText,
     query_terms,
     vague_terms,
@@ -544,7 +544,8 @@ class KnowledgeBase:
             scored = terms + vague_terms(query, self._speller, table)
             # what a question whether something exists asks for ("is there a family plan"), as searched
             thing = asked_thing(query)
-            head, whole = ([_searched(t, self._speller, table) for t in (thing.head, thing.whole)] if thing else ([], []))
+            head = _searched(thing.head, self._speller, table) if thing else []
+            whole = _searched(thing.whole, self._speller, table) if thing else []
             documents, reranker, symptoms = self.documents, self._reranker, self._symptoms
             scopes, fix, subjects = self._scopes, self._speller, self._subjects
 
