@@ -29,7 +29,9 @@ writes them from what it covers; when nothing else is found, a request sharing t
 with one of them finds the article (flows/support/symptoms.py). `not_about` are the requests its
 words match that it does not answer ("leave ~ shared list"): a request holding one is not answered
 with it (flows/support/scope.py). A request whose subject neither the help centre nor the article
-found names ("connect tasklane to slack") finds nothing (flows/support/subject.py). The folder's `concepts.yaml`
+found names ("connect tasklane to slack") finds nothing (flows/support/subject.py), and so does a
+question whether a thing exists that the article found is not about ("is there a family plan":
+flows/support/asking.py). The folder's `concepts.yaml`
 holds the everyday words requests are read with, and what the help centre does not cover
 (flows/support/concepts.py). Every search checks the files' stats first and re-indexes only the
 documents whose content changed.
