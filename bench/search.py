@@ -11,6 +11,7 @@ be started here (tests/pg.py).
     python bench/search.py --misses   # also list the dev split's misses (never tune on test's)
     python bench/search.py --unlisted # the dev splits only, on a copy of the help centre without the
                                       # lists written from requests seen (not_about, elsewhere)
+    python bench/search.py --unlisted --misses   # and their misses
 
 `--unlisted` measures what the mechanisms that need no list do on requests nobody listed for:
 the articles' `not_about` phrases and the concept table's `elsewhere` words were written from the
@@ -56,7 +57,7 @@ def unlisted(folder: Path) -> Path:
     return folder
 
 
-def run_unlisted() -> None:
+def run_unlisted(misses: bool = False) -> None:
     """The dev splits on the help centre without its lists (SQLite: both stores answer alike)."""
     with tempfile.TemporaryDirectory() as tmp:
         kb = KnowledgeBase(unlisted(Path(tmp) / "kb"), str(Path(tmp) / "index.db"))
@@ -71,6 +72,11 @@ def run_unlisted() -> None:
     for split, s in found.items():
         shown = f"{s.top1:>6.3f} {s.wrong:>6.3f} {s.no_match_precision:>14.3f} {s.choice:>7.3f} {s.choice_right:>8.3f}"
         print(f"{split:<11} {shown}")
+    if misses:
+        print("\nunlisted dev misses (query, expected, found):")
+        for s in found.values():
+            for miss in s.misses:
+                print(f"  {miss}")
 
 
 def main() -> None:
@@ -79,7 +85,7 @@ def main() -> None:
     parser.add_argument("--unlisted", action="store_true", help="dev splits only, without the hand-written lists")
     args = parser.parse_args()
     if args.unlisted:
-        run_unlisted()
+        run_unlisted(args.misses)
         return
     results: dict[str, dict[str, Scores]] = {}
     with tempfile.TemporaryDirectory() as tmp:

@@ -491,6 +491,18 @@ def test_the_speller_reads_unknown_words_as_the_nearest_vocabulary_word() -> Non
     assert edit_budget("sycn") == 1 and edit_budget("chrashing") == 2
 
 
+def test_a_name_is_not_read_as_the_help_centres_word_it_looks_like() -> None:
+    speller = Speller(["portable", "click", "refund", "your", "import"], [], lambda _: False)
+    # a typo keeps the first letter: another first letter is another word (a name, a foreign word)
+    assert speller("airtable") == "airtable"
+    assert speller("jour") == "jour"
+    assert speller("rfund") == "refund"  # the first two letters swapped is still a typo
+    assert speller("improt") == "import"
+    # two common words run together are nearer (a space left out is one edit) than two edits
+    assert speller("clickup") == "clickup"
+    assert speller("clickk") == "click"  # one edit: a typo, however the word splits
+
+
 def test_a_misspelt_phrase_still_reads_as_its_word(tmp_path: Path) -> None:
     restore = doc("Restore deleted tasks", "Open the trash.", "tags: [restore]\n")
     folder = make_kb(tmp_path / "kb", {"restore.md": restore})

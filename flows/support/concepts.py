@@ -47,6 +47,10 @@ class ConceptTable(BaseModel):
     ours: list[Word]
     # words naming products and things the help centre does not cover
     elsewhere: list[Word]
+    # what the product gives each user that other companies give theirs too ("account",
+    # "subscription"): a name the help centre never says, said before one, makes it that company's
+    # ("my netflix subscription", "my instagram account got hacked"; flows/support/subject.py)
+    owned: list[Word] = []
 
     @field_validator("concepts")
     @classmethod
@@ -64,7 +68,7 @@ class ConceptTable(BaseModel):
             raise ValueError("; ".join(problems))
         return value
 
-    @field_validator("ours", "elsewhere")
+    @field_validator("ours", "elsewhere", "owned")
     @classmethod
     def _each_word_once(cls, value: list[str]) -> list[str]:
         twice = sorted({w for w in value if value.count(w) > 1})

@@ -29,7 +29,9 @@ writes them from what it covers; when nothing else is found, a request sharing t
 with one of them finds the article (flows/support/symptoms.py). `not_about` are the requests its
 words match that it does not answer ("leave ~ shared list"): a request holding one is not answered
 with it (flows/support/scope.py). A request whose subject neither the help centre nor the article
-found names ("connect tasklane to slack") finds nothing (flows/support/subject.py). The folder's `concepts.yaml`
+found names ("connect tasklane to slack") finds nothing (flows/support/subject.py), and so does a
+question whether a thing exists that the article found is not about ("is there a family plan":
+flows/support/asking.py). The folder's `concepts.yaml`
 holds the everyday words requests are read with, and what the help centre does not cover
 (flows/support/concepts.py). Every search checks the files' stats first and re-indexes only the
 documents whose content changed.
@@ -53,6 +55,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, Validation
 from engine.errors import DataFileError
 from engine.store.textindex import IndexedDoc, SyncReport, location, open_text_index
 from flows.support import sections
+from flows.support.asking import asked_thing
 from flows.support.concepts import CONCEPTS_NAME, NO_CONCEPTS, ConceptTable, load_concepts, query_table
 from flows.support.rerank import Fields, Reranker, stems
 from flows.support.scope import Scope, contradictions
@@ -64,6 +67,7 @@ from flows.support.terms import (
     STOPWORDS,
     TABLES_DIGEST,
     VAGUE,
+    Fix,
     PhraseTable,
     PhraseText,
     query_terms,
@@ -501,7 +505,7 @@ class KnowledgeBase:
         written = {w for d in articles.values() for w in d.written}
         headings = {s for d in articles.values() for s in d.headings}
         titles = {w for d in articles.values() for w in d.titles}
-        return Subjects(Words(written, headings, titles), articles, self._concepts.ours)
+        return Subjects(Words(written, headings, titles), articles, self._concepts.ours, self._concepts.owned)
 
     def _reranking(self, documents: dict[str, Document]) -> Reranker:
         """The documents' words as the index holds them (phrases read, no stopwords), stemmed."""
@@ -540,6 +544,10 @@ class KnowledgeBase:
             found = self._index.search(terms, max(limit, CANDIDATES))
             # vague words find nothing, but they score the candidates the other words found
             scored = terms + vague_terms(query, self._speller, table)
+            # what a question whether something exists asks for ("is there a family plan"), as searched
+            thing = asked_thing(query)
+            head = _searched(thing.head, self._speller, table) if thing else []
+            whole = _searched(thing.whole, self._speller, table) if thing else []
             documents, reranker, symptoms = self.documents, self._reranker, self._symptoms
             scopes, fix, subjects = self._scopes, self._speller, self._subjects
 
@@ -555,6 +563,10 @@ class KnowledgeBase:
         if ranked and (scope := scopes.get(ranked[0][0])) and scope.excludes(query, fix):
             # the article the words match best says the request is one it does not answer: the
             # others matched it less, and are no answer to what it asks either
+            return []
+        if ranked and head and not reranker.names(ranked[0][0], head[-1], whole):
+            # "is there a family plan": the article must be about the thing asked for, not only hold
+            # words around it ("family" is a tag of the sharing article; no article is about a plan)
             return []
         return [
             Hit(documents[d], score, reranker.matched(d, scored), reranker.matched(d, scored, headings=True))
@@ -581,6 +593,11 @@ class KnowledgeBase:
     def close(self) -> None:
         with self._lock:
             self._index.close()
+
+
+def _searched(text: str, fix: Fix, table: PhraseTable) -> list[str]:
+    """The words of `text` a search reads (no numbers)."""
+    return [t for t in query_terms(text, fix, table) if not t.isdigit()]
 
 
 _CACHE: OrderedDict[tuple[Path, str], KnowledgeBase] = OrderedDict()

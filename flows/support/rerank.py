@@ -80,6 +80,15 @@ class Reranker:
         f = self.documents[doc_id]
         return frozenset(s for s in STEMMER.stemWords(terms) if f.title[s] or f.tags[s] or (not headings and f.body[s]))
 
+    def names(self, doc_id: str, head: str, thing: list[str]) -> bool:
+        """Whether `doc_id` is about the thing a request names (`thing`, its search words, `head` the
+        last of its own): its title or tags hold the head, or its title a word of the thing ("an
+        offline mode", "a refund policy", "a limit on shared lists": what the article is about, with
+        a word for its kind or what is asked of it)."""
+        f = self.documents[doc_id]
+        stem = STEMMER.stemWord(head)
+        return bool(f.title[stem] or f.tags[stem]) or any(f.title[s] for s in STEMMER.stemWords(thing))
+
     def rank(self, terms: list[str], found: list[tuple[str, float]], floor: float) -> list[tuple[str, float]]:
         """`found` (the index's candidates) by this score, best first; those below `floor` left out."""
         scored = [(self.score(d, terms), d) for d, _ in found if d in self.documents]

@@ -9,6 +9,16 @@ vocabulary word within an edit budget that grows with the word's length (rapidfu
 string alignment distance: a letter added, dropped or changed, or two neighbours swapped),
 word against word or stem against stem (snowballstemmer);
 ties go to a title or tag word, then to the word more documents hold.
+
+Two readings are not typos, and a word that has one is read as typed:
+
+- a changed first letter: people mistype inside a word, rarely its first letter (two first letters
+  swapped, "rfund" to "refund", is still a typo); a word whose nearest vocabulary word starts with
+  another letter is another word, a foreign one or a name ("airtable" is not "portable", "jour"
+  not "your", "mache" not "each");
+- two common English words run together, when the correction needs two edits: a space left out is one
+  edit, so "clickup" (click up), "dropbox", "basecamp" read nearer as two words than as the
+  vocabulary word two edits away ("click"); they are names, not typos of the help centre's words.
 """
 
 from __future__ import annotations
@@ -56,6 +66,11 @@ STEMMER = CachedStemmer("english")
 MAX_EDITS = {4: 1, 7: 2}
 # A word this common in English is what the user meant, not a typo ("love", "fine", "bake").
 COMMON_WORD_ZIPF = 3.0
+# Each half of a word run together from two ("click"+"up", "air"+"table") is at least this common in
+# English: the small wordlist holds fragments ("nt", "ch", "ing") below it, so "donnt" or "syncng"
+# are not read as two words.
+COMPOUND_ZIPF = 4.0
+COMPOUND_PART = 2  # letters of each half, at least
 
 
 def edit_budget(word: str) -> int:
@@ -101,9 +116,13 @@ class Speller:
         stem = STEMMER.stemWord(word)
         for found, d, _ in self._near(stem, list(self._by_stem), edit_budget(stem)):
             candidates += [(w, int(d)) for w in self._by_stem[str(found)]]
+        # a typo keeps the word's first letter ("airtable" is no typo of "portable")
+        candidates = [m for m in candidates if _first_letter_kept(word, m[0])]
         if not candidates:
             return word
-        best = min(candidates, key=lambda m: (m[1], m[0] not in self._preferred, -self._counts[m[0]], m[0]))[0]
+        best, edits = min(candidates, key=lambda m: (m[1], m[0] not in self._preferred, -self._counts[m[0]], m[0]))
+        if edits > 1 and compound(word):
+            return word  # two words run together, one edit away: a name ("clickup" is not "click")
         # an inflected form of a word read as it is ("upate": the sync tag "updating", whose stem is
         # "update"'s) is that word: as vague as "update" itself, not a tag that finds an article; a
         # word that is its own stem is no form of another ("import" is not "important")
@@ -117,3 +136,16 @@ class Speller:
         return [(str(w), int(d), int(i)) for w, d, i in process.extract(
             word, choices, scorer=OSA.distance, score_cutoff=budget, limit=None
         )]  # fmt: skip
+
+
+def _first_letter_kept(word: str, fixed: str) -> bool:
+    """Whether the correction keeps the word's first letter, or only swaps its first two ("rfund")."""
+    return word[0] == fixed[0] or (len(word) > 1 and len(fixed) > 1 and word[:2] == fixed[1::-1])
+
+
+def compound(word: str) -> bool:
+    """Whether `word` is two common English words run together ("clickup", "airtable", "dropbox")."""
+    return any(
+        zipf_frequency(word[:i], "en") >= COMPOUND_ZIPF and zipf_frequency(word[i:], "en") >= COMPOUND_ZIPF
+        for i in range(COMPOUND_PART, len(word) - COMPOUND_PART + 1)
+    )

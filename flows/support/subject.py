@@ -12,7 +12,8 @@ The subject is found by the shape of the sentence, not by a list of names (docs/
 - a link ("to", "with", "into", "vs") whose clause names the product or a word of an article's
   title or tags ("connect tasklane to", "sync my photos to", "export to") leads to the thing asked
   about; a clause that tells something done ("since i flew to tokyo", "i moved to lisbon": a verb in
-  the past) says where, not what;
+  the past) says where, not what, and so does one whose subject is the person, told after "when",
+  "if", "i" ("reminders come late when i fly to tokyo": the clause is "i fly", not the reminders);
 - the thing is the words after the link (and a determiner) that the help centre does not know,
   unless they modify a word an article's title or tags hold, said next or after one more known word
   ("to my gmail calendar", "with a revolut virtual card": about the calendar, the card), or a
@@ -58,6 +59,14 @@ DETERMINERS = frozenset({"my", "your", "our", "his", "her", "their", "a", "an", 
 SHORT = (3, 6)
 # verbs told as done that do not end in -ed ("flew to tokyo", "went to paris")
 IRREGULAR_PAST = frozenset({"flew", "went", "came", "drove", "got", "ran", "took", "sent", "brought", "left"})
+# A clause starts at these: a subordinate one ("when i fly to tokyo", "whenever i travel to lisbon")
+# says when or where something happens to the product, and its subject (a pronoun that is only ever
+# one) is the person, who goes somewhere: not the product, linked to another thing. So the words a
+# link goes from are looked for after them only ("reminders come late when i fly to tokyo").
+CLAUSE_STARTS = frozenset(
+    {"when", "whenever", "while", "if", "since", "because", "after", "before", "once", "until", "as", "where"}
+    | {"i", "we", "he", "she", "they"}
+)
 # known words looked through to the word they modify ("a revolut virtual card")
 MAX_MODIFIERS = 1
 # a request that reads more as one of these than as English is not judged: its words are unknown
@@ -115,10 +124,43 @@ class Subjects:
     product's names) and each article's (`articles`), to tell a request's subject they cover from
     one they never name; `ours` are the product's names."""
 
-    def __init__(self, centre: Words, articles: dict[str, Words] | None = None, ours: Iterable[str] = ()) -> None:
+    def __init__(
+        self,
+        centre: Words,
+        articles: dict[str, Words] | None = None,
+        ours: Iterable[str] = (),
+        owned: Iterable[str] = (),
+    ) -> None:
         self.centre = centre
         self.articles = articles or {}
         self._ours = frozenset(ours)
+        # what the product gives each user that other companies give theirs too (an account, a
+        # subscription): a name said before one makes it that company's ("my netflix subscription")
+        self._owned = frozenset(STEMMER.stemWords(sorted(owned)))
+
+    def owners(self, text: str, fix: Fix | None = None, words: Words | None = None) -> list[tuple[str, ...]]:
+        """The words `words` (the help centre's) do not hold said right before something the product
+        owns ("instagram" in "my instagram account got hacked", "netflix" in "cancel my netflix
+        subscription"): whose account or subscription it is. A hyphen parts words here: "two-step login"
+        is a kind of login, told in words the help centre knows."""
+        said = tokens_of(text, fix)
+        # a request naming the product is about it, whoever else's account it names ("my yahoo
+        # account is my tasklane login")
+        if not self._owned or not reads_as_english(said) or self._ours.intersection(said):
+            return []
+        words = words or self.centre
+        out: list[tuple[str, ...]] = []
+        for at, word in enumerate(said):
+            if STEMMER.stemWord(word) not in self._owned:
+                continue
+            unknown: list[str] = []
+            for before in reversed(said[:at]):
+                if before in STOPWORDS or before in _BREAKS or before in self._ours or words.knows(before):
+                    break
+                unknown.insert(0, before)
+            if unknown:
+                out.append(tuple(unknown))
+        return out
 
     def heads(self, text: str, fix: Fix | None = None, words: Words | None = None) -> list[tuple[str, ...]]:
         """The heads of the things the request links to that `words` (the help centre's) do not hold."""
@@ -162,7 +204,7 @@ class Subjects:
         something told as done ("since i flew to tokyo", "i moved to lisbon": where, not what)."""
         clause: list[str] = []
         for word in reversed(said[:link]):
-            if word in _BREAKS:
+            if word in _BREAKS or word in CLAUSE_STARTS:
                 break
             if word not in STOPWORDS:
                 clause.append(word)
@@ -178,7 +220,7 @@ class Subjects:
         for words in (self.centre, self.articles.get(doc_id) if doc_id is not None else None):
             if words is None:
                 continue
-            for head in self.heads(text, fix, words):
+            for head in [*self.heads(text, fix, words), *self.owners(text, fix, words)]:
                 if any(zipf_frequency(w, "en") < RARE_ZIPF for w in head if len(w) > 2):
                     return head
         return None
