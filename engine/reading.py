@@ -433,10 +433,24 @@ def _reads_nothing(flow: Flow[Any], state: Ask, frame: FlowFrame, text: str, che
         return False  # slots this code cannot read: the flow's own reading says what is wrong
     if isinstance(value, Invalid):
         quoted = fold(text).strip(" .,!?")
-        return bool(quoted) and quoted in fold(value.reason) and not _fills_other(flow, slots, state, text)
-    if value is not None and not copied(value, text):
+        # quoted back, or refused as the parser refuses words it cannot read at all ("quit" at a placement
+        # question: "Please answer with one letter")
+        unread = quoted in fold(value.reason) or _refused_alike(state.parser(slots), value)
+        return bool(quoted) and unread and not _fills_other(flow, slots, state, text)
+    # one word copied back is no reading either ("Esci" as the equipment): these words say something else
+    if value is not None and not copied(value, text, words=1):
         return False
     return not _fills_other(flow, slots, state, text)
+
+
+# a word no parser reads: what a parser says to it, it says to any words it cannot read
+_UNREADABLE = "zqxjvw"
+
+
+def _refused_alike(parser: Parser, refused: Invalid) -> bool:
+    """Whether `refused` is what `parser` says to words it cannot read at all, not a reading of its own."""
+    other = parser(_UNREADABLE)
+    return isinstance(other, Invalid) and _UNREADABLE not in fold(other.reason) and other.reason == refused.reason
 
 
 def _takes_unsure(flow: Flow[Any], state: Ask, frame: FlowFrame, text: str) -> bool:
