@@ -371,6 +371,7 @@ def at_question(
                 bool({"greeting", "complaint"} & set(talk.kinds))
                 or isinstance(value, bool)
                 or read_yes_no(text) is True
+                or _named(value, talk.words)
             )
             and not copied(value, text)
             and not set(talk.kinds) <= WAITING
@@ -409,6 +410,13 @@ def at_question(
     if asked.help:
         return Help(words=asked.words)
     return AskBack(words=asked.words, about=asked.about)
+
+
+def _named(value: object, words: str) -> bool:
+    """Whether the question read one word of small talk back as a proper noun: "Vale" to "what's your
+    name?" is a name; at any other question "vale" acknowledges."""
+    word = words.strip(" .!?")
+    return isinstance(value, str) and len(word.split()) == 1 and value == word[:1].upper() + word[1:]
 
 
 def _what_is_asked(state: Ask, slots: Slots, parser: Parser) -> str:

@@ -335,3 +335,16 @@ def test_a_sound_beside_thanks_is_no_remark_at_free_text() -> None:
     talk = small_talk("omg thank you")
     assert talk is not None and not REMARKS & set(talk.kinds)
     assert asked(language_bot, "feedback", "details", "this app is so slow", rating=2) is None
+
+
+@pytest.mark.parametrize("text", ["Vale.", "dale", "bueno", "Oki", "Okey dokey!", "D'acc!", "ok tá", "jo passt", "ok bene"])
+def test_an_acknowledgement_alone_is_no_answer_and_asks_again(text: str) -> None:
+    # six languages; "vale", "dale" are names too, so only where the question reads no name (h-read9)
+    assert asked(fitness_bot, "onboarding", "days", text, fitness_level="beginner") == "chitchat"
+    assert asked(language_bot, "onboarding", "ask_timezone", text, name="Ana") == "chitchat"
+
+
+def test_an_acknowledgement_that_is_a_name_answers_the_name_question() -> None:
+    for text in ["vale", "Dale"]:
+        assert asked(language_bot, "onboarding", "ask_name", text) is None
+    assert asked(language_bot, "onboarding", "ask_name", "got it") == "chitchat"  # two words: no name
