@@ -280,7 +280,13 @@ def days_per_week_rule(text: str) -> object:
         return found
     if m := re.fullmatch(r"(\d)\s*x", fold(text).strip(" .!")):  # "3x"
         return integer(1, 7, "days a week")(m.group(1))
-    return integer(1, 7, "days a week")(text)
+    counted = integer(1, 7, "days a week")(text)
+    if (counted is None or isinstance(counted, Invalid)) and not re.search(r"\d", text):
+        # the days named answer how many ("mon wed fri" is 3, "weekends only" 2); a choice between
+        # them ("mon or tue") names none
+        if named := weekdays_said(text):
+            return len(named)
+    return counted
 
 
 _MINUTES_CUE = re.compile(r"\b(\d{1,3})\s*(?:min|mins|minutes)\b")
