@@ -56,6 +56,7 @@ from engine import gloss
 from engine.commands import SetSlot
 from engine.extract import Empty, Invalid, Parser, copied, declines, fold
 from engine.models import Slots
+from engine.said import says_unsure
 from engine.utterance import Utterance
 
 if TYPE_CHECKING:
@@ -379,6 +380,8 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
             listed = counts and c.alone and not named
             if not named and not listed and (mine or (answers and not echo) or not c.alone):
                 continue  # decided without running the slot's parser (most slots, most clauses)
+            if not named and says_unsure(clause.text):
+                continue  # any will do names no slot by itself ("intermediate, anything goes!" is no diet)
             read = _value(c.parser, clause.text)
             if listed:
                 # every one of them ("every day": all seven weekdays) singles none out

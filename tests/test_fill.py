@@ -258,3 +258,15 @@ def test_a_count_read_in_a_list_another_slot_reads_leaves_the_list_to_it_too() -
     # all seven singles none out; a number said is no count of the days named
     assert read_ahead(flow, flow.named["days"], seed, "every day lol").sets == []  # type: ignore[arg-type]
     assert read_ahead(flow, flow.named["days"], seed, "3, mon or tue").sets == []  # type: ignore[arg-type]
+
+
+def test_any_will_do_names_no_other_slot() -> None:
+    # the diet reads "anything" as an omnivore's answer at its own question, not beside the level (h-read9)
+    flow = default_registry().get("fitness-coach").flow("onboarding")
+    seed = flow.new_slots({})
+    for text in ["intermediate, anything goes!", "beginner, anything is fine", "beginner, lo que sea"]:
+        found = read_ahead(flow, flow.named["level"], seed, text)  # type: ignore[arg-type]
+        assert found.sets == [], text
+    # a clause that names the slot still fills it
+    found = read_ahead(flow, flow.named["level"], seed, "beginner, and i eat anything")  # type: ignore[arg-type]
+    assert [(s.slot, s.value) for s in found.sets] == [("diet", "omnivore")]
