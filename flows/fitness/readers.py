@@ -280,13 +280,16 @@ def days_per_week_rule(text: str) -> object:
         return found
     if m := re.fullmatch(r"(\d)\s*x", fold(text).strip(" .!")):  # "3x"
         return integer(1, 7, "days a week")(m.group(1))
-    counted = integer(1, 7, "days a week")(text)
-    if (counted is None or isinstance(counted, Invalid)) and not re.search(r"\d", text):
-        # the days named answer how many ("mon wed fri" is 3, "weekends only" 2); a choice between
-        # them ("mon or tue") names none
-        if named := weekdays_said(text):
-            return len(named)
-    return counted
+    return integer(1, 7, "days a week")(text)
+
+
+def days_named(text: str) -> int | None:
+    """How many weekdays a message with no number names: "mon wed fri" to "how many days a week?" is 3,
+    "weekends only" 2; a choice between them ("mon or tue") names none. Only at that question: a change
+    of the days named later changes which days, not how many (the correction reader keeps them apart)."""
+    if re.search(r"\d", text):
+        return None
+    return len(named) if (named := weekdays_said(text)) else None
 
 
 _MINUTES_CUE = re.compile(r"\b(\d{1,3})\s*(?:min|mins|minutes)\b")
