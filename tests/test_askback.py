@@ -348,3 +348,24 @@ def test_an_acknowledgement_that_is_a_name_answers_the_name_question() -> None:
     for text in ["vale", "Dale"]:
         assert asked(language_bot, "onboarding", "ask_name", text) is None
     assert asked(language_bot, "onboarding", "ask_name", "got it") == "chitchat"  # two words: no name
+
+
+@pytest.mark.parametrize(
+    ("state", "text"),
+    [
+        ("days", "what if i say 4?"),
+        ("days", "e se eu disser 3?"),
+        ("minutes", "¿y si digo 45 minutos?"),
+        ("level", "et si je mets intermédiaire ?"),
+        ("days", "und wenn ich 3 sage?"),
+        ("days", "e se dicessi 4?"),
+        ("time_of_day", "what if we go with mornings?"),
+    ],
+)
+def test_an_answer_put_forward_as_a_supposition_is_the_answer(state: str, text: str) -> None:
+    # six languages (h-read9); a supposition that names no answer still asks
+    assert asked(fitness_bot, "onboarding", state, text, fitness_level="beginner") is None
+
+
+def test_a_supposition_without_an_answer_still_asks() -> None:
+    assert asked(fitness_bot, "onboarding", "days", "what if i get injured?", fitness_level="beginner") is not None
