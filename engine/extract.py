@@ -336,9 +336,15 @@ def yes_no() -> Parser:
 RULED_OUT_CUES = (
     r"not|never|anything but|everything but|except|but not|rather than|instead of"
     r"|(?:do not|don'?t|dont) (?:want|like)(?: to)?|jamais|sauf|nunca|excepto|tranne|exceto"
+    # the other languages' "not" before the option ("não de manhã", "non la mattina", "keine Hanteln",
+    # "no soy principiante"): "no" only with a verb, "no dairy" says an answer where what to avoid is asked
+    r"|n[aã]o|non|nicht|kein|keine|keinen|pas|ni|no (?:soy|estoy|es|quiero|me gusta)"
+    r"|n[aã]o (?:sou|estou|quero|gosto de)"
+    r"|non (?:sono|voglio|mi piace)|ich bin (?:nicht|kein|keine)|ich will (?:nicht|kein|keine)|je ne suis pas"
 )
 _RULED_OUT_BEFORE = re.compile(
-    rf"(?<![\w'])(?:{RULED_OUT_CUES})\s{{1,3}}(?:(?:in|on|at|during|en|am|im|por|di|de|da)\s{{1,3}})?"
+    rf"(?<![\w'])(?:{RULED_OUT_CUES})\s{{1,3}}(?:(?:es|é|è|est|ist|era|foi)\s{{1,3}})?"  # "não é google play"
+    r"(?:(?:in|on|at|during|en|am|im|por|di|de|da)\s{1,3})?"
     r"(?:(?:the|a|an|any|le|la|les|el|los|las|der|die|das|il|o|os)\s{1,3})?\Z"
 )
 

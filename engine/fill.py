@@ -56,6 +56,7 @@ from engine import gloss
 from engine.commands import SetSlot
 from engine.extract import Empty, Invalid, Parser, copied, declines, fold
 from engine.models import Slots
+from engine.said import says_unsure
 from engine.states import Ask
 from engine.utterance import Utterance
 
@@ -261,6 +262,10 @@ def _answers(found: object) -> bool:
     return isinstance(found, Empty) or (found is not None and not isinstance(found, Invalid))
 
 
+# a list of this many items that a count reads (a week's days) names all of them, none in particular
+_EVERY = 7
+
+
 def _number(value: object) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
@@ -365,13 +370,25 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
         # another slot its cue names there reads its own value too ("4x a week for an hour" at the days
         # question: the minutes are 60), the clause staying the question's
         mine = answers and not echo and asked_cue is not None and asked_cue.search(folded) is not None
+        # a count the question reads in a list another slot reads by itself ("mon wed fri" to "how many
+        # days?": 3): the list is that slot's too, the count the question's
+        counts = answers and not echo and isinstance(found_here, int) and not isinstance(found_here, bool)
         for c in candidates:
             if c.whole:
                 continue
             named = c.cue is not None and c.cue.search(folded) is not None
-            if not named and (mine or (answers and not echo) or not c.alone):
+            listed = counts and c.alone and not named
+            if not named and not listed and (mine or (answers and not echo) or not c.alone):
                 continue  # decided without running the slot's parser (most slots, most clauses)
+            if not named and says_unsure(clause.text):
+                continue  # any will do names no slot by itself ("intermediate, anything goes!" is no diet)
             read = _value(c.parser, clause.text)
+            if listed:
+                # every one of them ("every day": all seven weekdays) singles none out
+                if isinstance(read, list) and len(read) == found_here and len(set(map(repr, read))) < _EVERY:
+                    found.setdefault(c.slot, []).append((i, read))
+                    shared.add(i)
+                continue
             if read is None and named and not mine and isinstance(_read(c.parser, clause.text), Invalid):
                 # "like 3 or 4 times a week" at the injuries question: the days', though unclear (their
                 # question asks it in turn), never the asked question's answer

@@ -401,6 +401,7 @@ def at_question(
                 bool({"greeting", "complaint"} & set(talk.kinds))
                 or isinstance(value, bool)
                 or read_yes_no(text) is True
+                or _named(value, talk.words)
             )
             and not copied(value, text)
             and not set(talk.kinds) <= WAITING
@@ -441,6 +442,13 @@ def at_question(
     return AskBack(words=asked.words, about=asked.about)
 
 
+def _named(value: object, words: str) -> bool:
+    """Whether the question read one word of small talk back as a proper noun: "Vale" to "what's your
+    name?" is a name; at any other question "vale" acknowledges."""
+    word = words.strip(" .!?")
+    return isinstance(value, str) and len(word.split()) == 1 and value == word[:1].upper() + word[1:]
+
+
 def _what_is_asked(state: Ask, slots: Slots, parser: Parser) -> str:
     """The words of the open question, its help, its reason and what its parser expects."""
     try:
@@ -463,8 +471,12 @@ def _reads_nothing(flow: Flow[Any], state: Ask, frame: FlowFrame, text: str, che
         return False  # slots this code cannot read: the flow's own reading says what is wrong
     if isinstance(value, Invalid):
         quoted = fold(text).strip(" .,!?")
-        return bool(quoted) and quoted in fold(value.reason) and not _fills_other(flow, slots, state, text)
-    if value is not None and not copied(value, text):
+        # quoted back, or refused as the parser refuses words it cannot read at all ("quit" at a placement
+        # question: "Please answer with one letter")
+        unread = quoted in fold(value.reason) or _refused_alike(state.parser(slots), value)
+        return bool(quoted) and unread and not _fills_other(flow, slots, state, text)
+    # one word copied back is no reading either ("Esci" as the equipment): these words say something else
+    if value is not None and not copied(value, text, words=1):
         return False
     return not _fills_other(flow, slots, state, text)
 
@@ -477,6 +489,16 @@ def _restated(flow: Flow[Any], state: Ask, frame: FlowFrame, heard: Utterance, c
         return [] if _fills_other(flow, slots, state, heard.text) else restated(flow, state, slots, heard)
     except (ValidationError, ValueError):
         return []
+
+
+# a word no parser reads: what a parser says to it, it says to any words it cannot read
+_UNREADABLE = "zqxjvw"
+
+
+def _refused_alike(parser: Parser, refused: Invalid) -> bool:
+    """Whether `refused` is what `parser` says to words it cannot read at all, not a reading of its own."""
+    other = parser(_UNREADABLE)
+    return isinstance(other, Invalid) and _UNREADABLE not in fold(other.reason) and other.reason == refused.reason
 
 
 def _takes_unsure(flow: Flow[Any], state: Ask, frame: FlowFrame, text: str) -> bool:

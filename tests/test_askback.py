@@ -335,3 +335,37 @@ def test_a_sound_beside_thanks_is_no_remark_at_free_text() -> None:
     talk = small_talk("omg thank you")
     assert talk is not None and not REMARKS & set(talk.kinds)
     assert asked(language_bot, "feedback", "details", "this app is so slow", rating=2) is None
+
+
+@pytest.mark.parametrize("text", ["Vale.", "dale", "bueno", "Oki", "Okey dokey!", "D'acc!", "ok tá", "jo passt", "ok bene"])
+def test_an_acknowledgement_alone_is_no_answer_and_asks_again(text: str) -> None:
+    # six languages; "vale", "dale" are names too, so only where the question reads no name (h-read9)
+    assert asked(fitness_bot, "onboarding", "days", text, fitness_level="beginner") == "chitchat"
+    assert asked(language_bot, "onboarding", "ask_timezone", text, name="Ana") == "chitchat"
+
+
+def test_an_acknowledgement_that_is_a_name_answers_the_name_question() -> None:
+    for text in ["vale", "Dale"]:
+        assert asked(language_bot, "onboarding", "ask_name", text) is None
+    assert asked(language_bot, "onboarding", "ask_name", "got it") == "chitchat"  # two words: no name
+
+
+@pytest.mark.parametrize(
+    ("state", "text"),
+    [
+        ("days", "what if i say 4?"),
+        ("days", "e se eu disser 3?"),
+        ("minutes", "¿y si digo 45 minutos?"),
+        ("level", "et si je mets intermédiaire ?"),
+        ("days", "und wenn ich 3 sage?"),
+        ("days", "e se dicessi 4?"),
+        ("time_of_day", "what if we go with mornings?"),
+    ],
+)
+def test_an_answer_put_forward_as_a_supposition_is_the_answer(state: str, text: str) -> None:
+    # six languages (h-read9); a supposition that names no answer still asks
+    assert asked(fitness_bot, "onboarding", state, text, fitness_level="beginner") is None
+
+
+def test_a_supposition_without_an_answer_still_asks() -> None:
+    assert asked(fitness_bot, "onboarding", "days", "what if i get injured?", fitness_level="beginner") is not None

@@ -217,3 +217,27 @@ def test_a_goal_ruled_out_is_no_goal() -> None:
     assert read_goal("i dont want to bulk") is None  # was muscle gain, from "want to bulk"
     assert "goal" not in read_anytime("i dont want to bulk", FitnessSlots(), "goal")
     assert read_goal("not lose weight, build muscle") == "muscle_gain"
+
+
+@pytest.mark.parametrize(
+    ("text", "picked"),
+    [
+        ("non la mattina, la sera", "evening"),
+        ("nicht morgens, lieber abends", "evening"),
+        ("não é google play, é a app store", "app store"),
+        ("ich bin kein anfänger, eher fortgeschritten", "advanced"),
+        ("no soy principiante, más bien intermedio", "intermediate"),
+    ],
+)
+def test_an_option_ruled_out_by_not_in_other_languages_is_no_choice_of_it(text: str, picked: str) -> None:
+    # h-read9: the five other languages' "not" (a bare "no" only with a verb: "no dairy" answers)
+    options = {
+        "morning": ["mattina", "morgens"],
+        "evening": ["sera", "abends"],
+        "google play": [],
+        "app store": [],
+        "beginner": ["anfänger", "principiante"],
+        "intermediate": ["intermedio"],
+        "advanced": ["fortgeschritten"],
+    }
+    assert choice(options)(text) == picked

@@ -244,3 +244,29 @@ def test_facts_ahead_beside_a_request_kept_for_later() -> None:
     session = engine.store.load("fitness-coach", "kim")
     assert session is not None and session.active is not None and session.active.state == "diet"
     assert session.active.slots["minutes_per_session"] == 45 and session.active.slots["equipment"] == ["dumbbells"]
+
+
+def test_a_count_read_in_a_list_another_slot_reads_leaves_the_list_to_it_too() -> None:
+    # "how many days a week?" answered "mon wed fri": 3, and the days themselves (h-read9)
+    flow = default_registry().get("fitness-coach").flow("onboarding")
+    seed = flow.new_slots({"fitness_level": "beginner", "limitations": "none", "goal": "fat_loss"})
+    for text, days in [("Mon wed fri", ["Mon", "Wed", "Fri"]), ("segunda e quarta", ["Mon", "Wed"])]:
+        found = read_ahead(flow, flow.named["days"], seed, text)  # type: ignore[arg-type]
+        assert [(s.slot, s.value) for s in found.sets] == [("preferred_days", days)], text
+        assert found.rest == text  # the count is the question's: the clause stays for it
+        assert flow.named["days"].parser(seed)(found.rest) == len(days)  # type: ignore[union-attr]
+    # all seven singles none out; a number said is no count of the days named
+    assert read_ahead(flow, flow.named["days"], seed, "every day lol").sets == []  # type: ignore[arg-type]
+    assert read_ahead(flow, flow.named["days"], seed, "3, mon or tue").sets == []  # type: ignore[arg-type]
+
+
+def test_any_will_do_names_no_other_slot() -> None:
+    # the diet reads "anything" as an omnivore's answer at its own question, not beside the level (h-read9)
+    flow = default_registry().get("fitness-coach").flow("onboarding")
+    seed = flow.new_slots({})
+    for text in ["intermediate, anything goes!", "beginner, anything is fine", "beginner, lo que sea"]:
+        found = read_ahead(flow, flow.named["level"], seed, text)  # type: ignore[arg-type]
+        assert found.sets == [], text
+    # a clause that names the slot still fills it
+    found = read_ahead(flow, flow.named["level"], seed, "beginner, and i eat anything")  # type: ignore[arg-type]
+    assert [(s.slot, s.value) for s in found.sets] == [("diet", "omnivore")]

@@ -31,6 +31,13 @@ from engine.gloss import in_english, load_gloss, weekday_names
         ("pasado mañana por la mañana", "the day after tomorrow in the morning"),
         ("un quart d'heure", "15 minutes"),
         ("ich bin eher fortgeschritten", "ich bin eher advanced"),
+        # a part of the day alone, where the word says nothing else (h-read9); "mañana" alone stays tomorrow
+        ("tardes", "in the afternoon"),
+        ("noches mejor", "in the evening mejor"),
+        ("soir", "in the evening"),
+        ("pomeriggio", "in the afternoon"),
+        ("manhãs de preferência", "in the morning de preferência"),
+        ("mañana", "tomorrow"),
     ],
 )
 def test_answer_words_of_five_languages_are_written_in_english(typed: str, english: str) -> None:

@@ -196,6 +196,19 @@ def test_a_refusal_or_putting_off_alone_is_read_where_the_question_reads_nothing
     assert not any(isinstance(c, Cancel) for c in commands(at_confirm, "not now"))
 
 
+def test_a_menu_word_for_leaving_alone_is_a_cancel_where_the_question_reads_nothing_from_it() -> None:
+    # the name question refuses "quit" quoting it, the placement question refuses it as it refuses any
+    # words it cannot read: no reading of the flow's own, so a cancel (h-read9)
+    for state in ("ask_name", "ask_timezone", "ask_native"):
+        at = session(frame("onboarding", state))
+        for text in ["quit", "EXIT!!", "exit please", "Sair!", "Quitter!", "Esci", "sortir."]:
+            assert commands(at, text) == [Cancel(words=text)], (state, text)
+    at_comment_ = session(frame("feedback", "details"))
+    assert commands(at_comment_, "exit") == [Cancel(words="exit")]  # one word copied back is no comment
+    # beside other words it is no cancel: "exit the app and reopen it" is the comment
+    assert not any(isinstance(c, Cancel) for c in commands(at_comment_, "exit the app and reopen it"))
+
+
 def test_small_talk_at_a_paused_run_is_said_back_and_the_run_stays_paused(dialogue: DialogueFactory) -> None:
     chat = dialogue("language-buddy")
     chat.say("hi").say("Ana").say("cancel").expect(flow="main")

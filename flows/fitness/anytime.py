@@ -13,6 +13,7 @@ from flows.fitness.limits import limitation_cued
 from flows.fitness.profile import FitnessSlots, accumulated
 from flows.fitness.qualified import (
     days_answer,
+    days_asked,
     diet_said,
     level_beside_limitations,
     minutes_answer,
@@ -129,3 +130,6 @@ CLOSED: dict[str, Callable[[FitnessSlots], Parser]] = {
     "preferred_days": days_parser,
     "time_of_day": lambda s: Parser(parse_time_of_day, TIME_EXPECTS),
 }
+# the days question's own reader: the weekdays named count as the answer there ("mon wed fri" is 3),
+# never in a change of the days said later, which names which days (the correction reader reads CLOSED)
+ASKED_DAYS = Parser(days_asked, "a number of days from 1 to 7")

@@ -22,7 +22,7 @@ from engine import Ask, Correctable, Final, Flow, Step, StepContext, T, accepted
 from engine.extract import Parser
 from engine.window import WINDOW
 from flows.fitness.ahead import AHEAD
-from flows.fitness.anytime import CLOSED, read_anytime
+from flows.fitness.anytime import ASKED_DAYS, CLOSED, read_anytime
 from flows.fitness.changes import PROFILE, fitness_profile, listed, show
 from flows.fitness.food import parse_allergies
 from flows.fitness.limits import limitation_cued, plan_around
@@ -198,6 +198,7 @@ CORRECTABLE = (
     Correctable(
         "days_per_week",
         names=("days", "days a week", "days per week", "times a week", "días", "dias", "jours", "Tage", "giorni"),
+        parser=CLOSED["days_per_week"],  # a number: weekdays named later change which days (`preferred_days`)
     ),
     Correctable(
         "minutes_per_session",
@@ -280,7 +281,7 @@ fitness_onboarding = Flow(
             slot="days_per_week",
             why="The number of days sets how the plan spreads the work and the rest over your week.",
             say=ask_days,
-            parse=CLOSED["days_per_week"],
+            parse=ASKED_DAYS,
             reprompts=[
                 "How many days a week can you train? Please give a number from 1 to 7.",
                 "Type one number, 1 to 7.",

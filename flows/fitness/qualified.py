@@ -15,7 +15,7 @@ from engine.extract import Invalid, fold
 from flows.fitness.food import DIET_CUE, DietAnswer, diet_answer
 from flows.fitness.limits import BODY, parse_limitations
 from flows.fitness.profile import NONE, Diet
-from flows.fitness.readers import days_per_week_rule, is_none, parse_minutes, read_level
+from flows.fitness.readers import days_named, days_per_week_rule, is_none, parse_minutes, read_level
 from flows.fitness.weights import with_digits
 
 # "45-60", "45 – 60", "3 to 4", "3 or 4", each optionally with its unit after the second number
@@ -133,6 +133,14 @@ def limitations_answer(text: str) -> object:
 
 def days_answer(text: str) -> object:
     return ask_which_end(text, "days", "days a week", (1, 7)) or days_per_week_rule(text)
+
+
+def days_asked(text: str) -> object:
+    """The answer to "how many days a week?": a number, or the weekdays named counted ("mon wed fri")."""
+    found = days_answer(text)
+    if found is None or isinstance(found, Invalid):
+        return days_named(text) or found
+    return found
 
 
 def minutes_answer(text: str) -> object:

@@ -283,6 +283,15 @@ def days_per_week_rule(text: str) -> object:
     return integer(1, 7, "days a week")(text)
 
 
+def days_named(text: str) -> int | None:
+    """How many weekdays a message with no number names: "mon wed fri" to "how many days a week?" is 3,
+    "weekends only" 2; a choice between them ("mon or tue") names none. Only at that question: a change
+    of the days named later changes which days, not how many (the correction reader keeps them apart)."""
+    if re.search(r"\d", text):
+        return None
+    return len(named) if (named := weekdays_said(text)) else None
+
+
 _MINUTES_CUE = re.compile(r"\b(\d{1,3})\s*(?:min|mins|minutes)\b")
 _HOURS_CUE = re.compile(
     r"\b(?:((?:an? )?half(?: an)?[ -]?hour)|(?:an? )?(hour and a half)|(an hour)|(\d(?:[.,]\d+)?)\s*(?:h|hrs?|hours?)"
