@@ -85,6 +85,22 @@ def test_the_shipped_sections_are_valid_and_tailor_the_crash_article() -> None:
         assert len(text) < len(crash.body) and "Our engineers investigate" in text
 
 
+def test_late_reminders_get_the_steps_for_their_case() -> None:
+    from datetime import datetime
+
+    from engine.authoring.testing import dialogue
+    from engine.clock import pinned_clock
+
+    with pinned_clock(datetime(2026, 11, 25, 20, 0)), dialogue("support") as chat:
+        for text in ("my reminders keep showing up late on my phone", "its an iphone", "like 20 min or so"):
+            chat.say(text)
+        chat.say("ok it was on")
+    reply = chat.reply
+    # battery saving is on: its steps; the browser's and the desktop's are for other devices
+    assert "A few minutes late" in reply and "Late only in the browser" not in reply and "On desktop" not in reply
+    assert reply.startswith("Thanks, that's everything I needed.")
+
+
 @pytest.mark.parametrize(
     ("text", "kinds"),
     [
