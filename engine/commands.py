@@ -171,10 +171,11 @@ class Skip(_Command):
 
 class YesNo(_Command):
     """A yes (True), a no (False), or neither (None) to what the last turn put to the user:
-    a flow asked back (`to="confirm"`), a suggested value, an offered message."""
+    a flow asked back (`to="confirm"`), a suggested value, an offered message; with no flow open,
+    a no to what the main conversation proposed (`to="proposed"`: a yes is read as the proposal)."""
 
     kind: Literal["yes_no"] = "yes_no"
-    to: Literal["confirm", "suggested", "offered"]
+    to: Literal["confirm", "suggested", "offered", "proposed"]
     subject: str  # the flow, the value or the message the question was about
     yes: bool | None
     # a kept request's words, when the flow asked back is the one it asked for: what a yes starts it with

@@ -205,6 +205,13 @@ def read(
         else:
             commands = [*replies, *fixes, *sets, AnswerFlow(words=rest, flow=a.flow, state=a.state)]
     else:
+        proposed = carried.offered if carried.confirm is None else None
+        yes = read_yes_no(text) if proposed is not None else None
+        if proposed is not None and yes is False:
+            return Reading(text=text, commands=[YesNo(words=text, to="proposed", subject=proposed, yes=False)])
+        if proposed is not None and yes is True:
+            # "yes" to "Try a lesson first, for example 'teach me limits'": read as the words proposed
+            return Reading(text=proposed, commands=_main(bot, session, CarryOver(), proposed, entry, latest))
         commands = _main(bot, session, carried, text, entry, latest)
     answered = any(isinstance(c, (AnswerFlow, Resume)) for c in commands)
     return Reading(text=as_read(carried, text) if answered else text, commands=commands)

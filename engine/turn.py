@@ -98,9 +98,10 @@ class Turn:
         flow; a new request is kept for after the flow (or carried out, with none open)."""
         fx = self.fx
         heard = Heard(reading.text)
-        if reading.text != fx.said:  # a yes to an offer: the flow reads the message it offered
-            answered = next(c for c in reading.commands if isinstance(c, (AnswerFlow, Resume)))
-            fx.trace.notice("offer", answered.flow, getattr(answered, "state", None), reading.text)
+        if reading.text != fx.said:  # a yes to an offer: the flow (or the main conversation) reads the words offered
+            answered = next((c for c in reading.commands if isinstance(c, (AnswerFlow, Resume))), None)
+            at = (answered.flow, getattr(answered, "state", None)) if answered is not None else (None, None)
+            fx.trace.notice("offer", *at, reading.text)
         if fx.session.active is None and isinstance(
             reading.commands[0], (YesNo, StartFlow, Resume, Chitchat, Amend, AmendAsk, NewRequest)
         ):
@@ -111,7 +112,7 @@ class Turn:
         # a new request beside an answer, or beside a request that starts a flow, asks nothing again
         beside = fx.session.active is None or any(isinstance(c, AnswerFlow) for c in reading.commands)
         for command in reading.commands:
-            if isinstance(command, YesNo) and command.to != "confirm":
+            if isinstance(command, YesNo) and command.to not in ("confirm", "proposed"):
                 replies.append(command)
             elif isinstance(command, CorrectSlot | WhichSlot | SetSlot):
                 fixes.append(command)
@@ -203,6 +204,9 @@ class Turn:
                 self._resume_paused(name, replies, heard)
             case YesNo(to="confirm", subject=name, yes=yes, request=request):
                 self._confirm(name, yes, heard, request)
+            case YesNo(to="proposed"):
+                self.fx.route("main")
+                self.fx.emit("OK, no problem.")
             case Chitchat(social=social, paused=True):
                 # small talk while the entry flow's run is paused: said back and the run stays paused, not
                 # the main conversation's account of what the bot does

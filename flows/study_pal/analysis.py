@@ -148,6 +148,10 @@ def report(s: AnalysisSlots) -> str:
     return "\n".join(lines)
 
 
+# what the analysis suggests to a learner with no results yet, and a yes to it asks for
+FIRST_LESSON = "teach me limits"
+
+
 def analyse(ctx: Ctx) -> None:
     s = ctx.slots
     course = get_course(course_path(ctx.resources))
@@ -159,6 +163,8 @@ def analyse(ctx: Ctx) -> None:
     if not ctx.shared(StudyMemory).lesson_paused:
         close_lesson(ctx)  # finished for the day: "continue" no longer takes the lesson up
     ctx.say(ctx.phrase(report(s), "report:analysis"))
+    if not results:
+        ctx.offer(FIRST_LESSON)  # the closing suggests it: a "yes" next starts it
     s.wants_plan = plan_wish([*ctx.shared(StudyMemory).recent_user, ctx.text])
     ctx.shared(StudyMemory).forget_recent()  # acted on: an old "plan" must not trigger the next analysis
 
@@ -180,7 +186,7 @@ def closing(s: AnalysisSlots) -> str:
     if s.weak:
         return "OK, no plan for now. Say 'make me a study plan' whenever you want one."
     # never empty: a model asked to phrase nothing would invent something
-    return "Keep up the good work!" if s.exercises else "Try a lesson first, for example 'teach me limits'."
+    return "Keep up the good work!" if s.exercises else f"Try a lesson first, for example '{FIRST_LESSON}'."
 
 
 def summary(s: AnalysisSlots) -> str:
