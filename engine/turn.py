@@ -100,8 +100,8 @@ class Turn:
         heard = Heard(reading.text)
         if reading.text != fx.said:  # a yes to an offer: the flow (or the main conversation) reads the words offered
             answered = next((c for c in reading.commands if isinstance(c, (AnswerFlow, Resume))), None)
-            at = (answered.flow, getattr(answered, "state", None)) if answered is not None else (None, None)
-            fx.trace.notice("offer", *at, reading.text)
+            flow = answered.flow if answered is not None else None
+            fx.trace.notice("offer", flow, getattr(answered, "state", None), reading.text)
         if fx.session.active is None and isinstance(
             reading.commands[0], (YesNo, StartFlow, Resume, Chitchat, Amend, AmendAsk, NewRequest)
         ):

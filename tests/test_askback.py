@@ -337,7 +337,9 @@ def test_a_sound_beside_thanks_is_no_remark_at_free_text() -> None:
     assert asked(language_bot, "feedback", "details", "this app is so slow", rating=2) is None
 
 
-@pytest.mark.parametrize("text", ["Vale.", "dale", "bueno", "Oki", "Okey dokey!", "D'acc!", "ok tá", "jo passt", "ok bene"])
+@pytest.mark.parametrize(
+    "text", ["Vale.", "dale", "bueno", "Oki", "Okey dokey!", "D'acc!", "ok tá", "jo passt", "ok bene"]
+)
 def test_an_acknowledgement_alone_is_no_answer_and_asks_again(text: str) -> None:
     # six languages; "vale", "dale" are names too, so only where the question reads no name (h-read9)
     assert asked(fitness_bot, "onboarding", "days", text, fitness_level="beginner") == "chitchat"
