@@ -206,7 +206,9 @@ def read(
             commands = [*replies, *fixes, *sets, AnswerFlow(words=rest, flow=a.flow, state=a.state)]
     else:
         proposed = carried.offered if carried.confirm is None else None
-        yes = read_yes_no(text) if proposed is not None else None
+        # a yes or a no alone, not one that opens a request of its own ("ok then teach me integration")
+        alone = len(text.split()) <= _YES_ALONE_WORDS and bot.intent_for(text) is None
+        yes = read_yes_no(text) if proposed is not None and alone else None
         if proposed is not None and yes is False:
             return Reading(text=text, commands=[YesNo(words=text, to="proposed", subject=proposed, yes=False)])
         if proposed is not None and yes is True:
@@ -369,6 +371,9 @@ def as_read(carried: CarryOver, text: str) -> str:
         return carried.offered
     return text
 
+
+# a yes to what the main conversation proposed is a few words ("sure why not", "ok let's do it")
+_YES_ALONE_WORDS = 5
 
 # the reason given beside asking to wait ("phone call", "someone at the door"): a few words
 _WHY_WAITING_WORDS = 4

@@ -43,3 +43,11 @@ def test_anything_else_is_read_as_itself(dialogue: DialogueFactory) -> None:
         chat.say("can you analyze my weak points?")
         chat.say("teach me derivatives")
         assert chat.flow == "tutoring" and "Derivatives" in chat.reply
+
+
+def test_a_yes_that_opens_a_request_of_its_own_is_that_request(dialogue: DialogueFactory) -> None:
+    with pinned_clock(AT):
+        chat = dialogue("study-pal")
+        chat.say("can you analyze my weak points?")
+        chat.say("ok then teach me integration, i know derivatives already")
+        assert chat.flow == "tutoring" and chat.slots["concept"] == "integration"

@@ -11,6 +11,7 @@ from flows.language_buddy.profile_update import (
     Profile,
     ProfileUpdateSlots,
     ask_timezone,
+    field_to_change,
     read_update,
     timezone_parser,
     wants_change,
@@ -41,6 +42,27 @@ def test_a_change_with_its_value(text: str, found: dict[str, object]) -> None:
 def test_asking_to_change_with_no_value(text: str) -> None:
     assert read_update(text, ProfileUpdateSlots(current=MAX)) == {}
     assert wants_change(text, MAX)
+
+
+@pytest.mark.parametrize(
+    ("text", "field"),
+    [
+        ("can i change my name?", "name"),
+        ("kann ich meinen Namen ändern?", "name"),
+        ("je voudrais changer mon fuseau horaire", "timezone"),
+        ("quiero cambiar mi nivel", "level"),
+        ("posso cambiare la mia lingua madre?", "native_language"),
+        ("quero mudar meu nome", "name"),
+    ],
+)
+def test_a_change_of_a_named_fact_asks_for_its_value(text: str, field: str) -> None:
+    # the verbs and the facts' names of five other languages are the engine's cue table's (engine/data/cues.yaml)
+    assert field_to_change(text) == field and wants_change(text, MAX)
+
+
+@pytest.mark.parametrize("text", ["my name is on the list", "i like the level of the lessons", "change is hard"])
+def test_a_fact_named_without_a_change_asked_is_none(text: str) -> None:
+    assert field_to_change(text) is None
 
 
 @pytest.mark.parametrize(

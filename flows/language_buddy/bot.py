@@ -8,7 +8,13 @@ from engine import Bot, EntryContext, FlowRun, Intent, MainContext, Resources
 from flows.language_buddy.bank_file import load_bank
 from flows.language_buddy.languages import language_name
 from flows.language_buddy.onboarding import onboarding
-from flows.language_buddy.profile_update import Profile, ProfileUpdateSlots, profile_update, wants_change
+from flows.language_buddy.profile_update import (
+    Profile,
+    ProfileUpdateSlots,
+    field_to_change,
+    profile_update,
+    wants_change,
+)
 from flows.shared.feedback import feedback
 from flows.shared.feedback_recall import asks_about_past, past_feedback
 
@@ -86,7 +92,8 @@ def converse(ctx: MainContext) -> None:
     except ValidationError:
         current = None  # a record this code can no longer read is not changed piecemeal
     if current is not None and wants_change(ctx.text, current):
-        ctx.start("profile_update", ProfileUpdateSlots(current=current))
+        # "can i change my name?": the update asks for the new name at once
+        ctx.start("profile_update", ProfileUpdateSlots(current=current, field=field_to_change(ctx.text)))
         return
     # "what did I complain about earlier?" names the feedback intent's words but asks a question
     if asks_about_past(ctx.text):

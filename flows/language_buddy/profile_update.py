@@ -13,11 +13,12 @@ learner says they are at ("change my level to A2", "put me at intermediate") is 
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import Literal, cast
 
 from pydantic import BaseModel, ConfigDict
 
 from engine import Ask, Final, Flow, Slots, Step, StepContext, T
+from engine.cues import in_english_cues
 from engine.extract import Invalid, Parser, choice, read_yes_no
 from flows.language_buddy.answers import read_anytime
 from flows.language_buddy.assessment import self_placed
@@ -115,7 +116,26 @@ def read_update(text: str, s: ProfileUpdateSlots, asking: str | None = None) -> 
 
 def wants_change(text: str, current: Profile) -> bool:
     """Does a main-conversation message change the profile or ask to?"""
-    return bool(ASKS_FOR_A_CHANGE.search(text.lower()) or read_update(text, ProfileUpdateSlots(current=current)))
+    return bool(
+        ASKS_FOR_A_CHANGE.search(text.lower())
+        or field_to_change(text) is not None
+        or read_update(text, ProfileUpdateSlots(current=current))
+    )
+
+
+# a change asked for, in English once the engine's cue table has read the other languages' verbs
+_ASKS_TO_CHANGE = re.compile(r"\b(?:change|update|edit|fix|correct|modify|switch)\b")
+_FIELD = choice({k: v for k, v in AMEND_WORDS.items() if k != "nothing"}, fuzzy=False)
+
+
+def field_to_change(text: str) -> Field | None:
+    """The fact a message asks to change without giving its new value ("can i change my name?",
+    "kann ich meinen Namen ändern?", "quiero cambiar mi nivel"): the update asks for the value."""
+    said = in_english_cues(text).lower()
+    if not _ASKS_TO_CHANGE.search(said):
+        return None
+    found = _FIELD(said)
+    return cast(Field, found) if isinstance(found, str) else None
 
 
 def _given(s: ProfileUpdateSlots) -> dict[str, str]:
