@@ -94,6 +94,8 @@ _APPROVE = re.compile(
 )
 # a change that says it adds ("add saturday", "also sunday"), to a list that is otherwise replaced
 _ADDING = re.compile(r"^(?:(?:please|pls|and|oh)\s++)*+(?:add|plus|also)\b")
+# ... or said after what is added ("saturday as well", "sunday too please", "oh and saturdays too")
+_ADDED = re.compile(r"\b(?:too|as well|also)(?:\s+(?:then|please|pls|now))*\W*$")
 _PARTS = re.compile(
     r"[;.!?\n]+|,\s*+|(?<!\s)\s++but\s+|(?<!\s)\s++(?:and|also|plus)\s++"
     r"(?=(?:my|the|i|i'm|im|i've|change|switch|make|set|add|remove|drop|take|put|move|swap|replace)\b)",
@@ -194,7 +196,7 @@ def _value(f: Amendable[S], slots: S, part: str) -> object:
             if not gone:
                 return Invalid(f"I have no {', '.join(map(str, found))} in your {f.label or f.slot} to remove.")
             return [x for x in have if x not in gone]
-        if _ONLY.search(t) or (not f.adds and not _ADDING.match(t)):
+        if _ONLY.search(t) or (not f.adds and not _ADDING.match(t) and not _ADDED.search(t)):
             return found  # a list that is replaced when changed ("tuesday and thursday"), unless added to in words
         return [*have, *(x for x in found if x not in have)]
     if isinstance(found, Empty):

@@ -18,7 +18,7 @@ from engine.extract import Invalid, Parser, fold
 from flows.fitness.anytime import CLOSED
 from flows.fitness.food import parse_allergies
 from flows.fitness.limits import BODY, BODY_PART, limitation_in
-from flows.fitness.profile import NONE, STAGES, FitnessContext, FitnessSlots, accumulated
+from flows.fitness.profile import NONE, STAGES, WEEKDAYS, FitnessContext, FitnessSlots, accumulated
 from flows.fitness.readers import EQUIPMENT, GOAL_NAMES, is_none, parse_equipment, weekdays_in
 from flows.fitness.weights import weigh
 
@@ -140,7 +140,12 @@ _EXAMPLE_DAYS = {
 
 
 def settle(before: FitnessSlots, after: FitnessSlots) -> FitnessSlots | str:
-    """The days named set the count; a count the named days do not fit is asked about."""
+    """The days named set the count; a count the named days do not fit is asked about. Days are kept
+    in the week's order ("tuesday too" with Mon, Wed, Fri is Mon, Tue, Wed, Fri)."""
+    if after.preferred_days:
+        ordered = sorted(after.preferred_days, key=WEEKDAYS.index)
+        if ordered != after.preferred_days:
+            after = after.model_copy(update={"preferred_days": ordered})
     days, count = after.preferred_days, after.days_per_week
     if not days or count == len(days):
         return after
