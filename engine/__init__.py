@@ -6,6 +6,7 @@ the store, the backends, and `load_bot` for a bot that is not installed. The pyt
 harness, `dialogue`, is a fixture the installed package registers (engine/authoring/testing.py).
 """
 
+from engine.ahead import Ahead
 from engine.amend import Amendable, Amends, Revision, accepted, review, revise
 from engine.bot import Bot, Intent
 from engine.context import EntryContext, MainContext, StepContext
@@ -42,7 +43,6 @@ from engine.extract import (
     sentiment,
     yes_no,
 )
-from engine.fill import Ahead
 from engine.flow import Flow
 from engine.llm import (
     LLM,

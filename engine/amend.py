@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Generic
 from pydantic import BaseModel, ConfigDict, JsonValue, ValidationError
 from typing_extensions import TypeVar
 
-from engine.commands import Amend, AmendAsk, Command
+from engine.commands import Amend, AmendAsk, Command, Recall
 from engine.extract import Empty, Invalid, Parser, fold, numbers, read_yes_no
 from engine.models import JsonObject, RecordDraft, Slots, StoredRecord
 
@@ -130,6 +130,10 @@ class Amends(Generic[S]):
     records: Callable[[S], list[RecordDraft]]
     settle: Callable[[S, S], S | str] | None = None
     show: Callable[[str, Any], str] | None = None
+    # the saved record told back when the user asks about it ("what's my plan again?"): the words that
+    # name it, and the sentence that tells it
+    names: re.Pattern[str] | None = None
+    describe: Callable[[S], str] | None = None
 
     def field(self, slot: str) -> Amendable[S]:
         return next(f for f in self.fields if f.slot == slot)
@@ -362,6 +366,50 @@ def accepted(slot: str) -> Callable[[Slots], bool]:
 class _Flows(typing.Protocol):
     @property
     def flows(self) -> Sequence[Any]: ...
+
+
+# a question about what the user told, in their own words: "what's my plan again?", "which days did i
+# pick?", "remind me of my target weight"
+_ASKS_MINE = re.compile(
+    r"^\W*(?:(?:so|ok|okay|hey|and|wait|um+|hm+)\W+)*(?:what(?:'s| is| are| was| were)?|which|how many|how much|when"
+    r"|remind me|tell me|show me|can you (?:remind|tell|show) me)\b.*"
+    r"\b(?:my|i (?:said|picked|chose|told you|gave|have)|(?:did|do) i (?:say|pick|choose|tell you|give|have))\b"
+)
+
+
+def recalled(bot: _Flows, text: str, latest: Callable[[str], StoredRecord | None]) -> Command | None:
+    """A question about a saved record ("what's my plan again?") or one fact of it ("what's my target
+    weight?"), told from the latest record by the flow's `Amends` (`describe`, `shown`); None when the
+    message asks nothing of the kind, or changes something (a change is an amendment)."""
+    t = fold(text)
+    if not _ASKS_MINE.search(t) or (_CHANGE.search(t) is not None and _QUESTION.search(t) is None):
+        return None
+    for flow in bot.flows:
+        amends: Amends[Any] | None = getattr(flow, "amends", None)
+        if amends is None or amends.describe is None:
+            continue
+        record = latest(amends.kind)
+        if record is None:
+            continue
+        try:
+            slots = amends.load(record.data)
+        except ValidationError:
+            continue
+        named = [f for f in amends.fields if f.names.search(t)]
+        # "what are my training days?": the fact whose own label is said, where the words name several
+        labelled = [f for f in amends.fields if f.label and fold(f.label) in t]
+        named = labelled if len(labelled) == 1 else named
+        if len(named) == 1:
+            f = named[0]
+            value = getattr(slots, f.slot)
+            if value is None:
+                told = f"You haven't given your {f.label or f.slot.replace('_', ' ')}."
+            else:
+                told = f"Your {amends.shown(f.slot, value)}."
+            return Recall(words=text, record=amends.kind, told=told)
+        if amends.names is not None and amends.names.search(t):
+            return Recall(words=text, record=amends.kind, told=amends.describe(slots))
+    return None
 
 
 def amendments(bot: _Flows, text: str, latest: Callable[[str], StoredRecord | None]) -> list[Command]:

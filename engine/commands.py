@@ -203,6 +203,15 @@ class AmendAsk(_Command):
     question: str
 
 
+class Recall(_Command):
+    """A question about a saved record of `record` kind, or one fact of it ("what's my plan again?"),
+    answered from the latest record (`told`): nothing changes (engine/amend.py `recalled`)."""
+
+    kind: Literal["recall"] = "recall"
+    record: str
+    told: str
+
+
 Command = Annotated[
     SetSlot
     | CorrectSlot
@@ -221,7 +230,8 @@ Command = Annotated[
     | Skip
     | YesNo
     | Amend
-    | AmendAsk,
+    | AmendAsk
+    | Recall,
     Field(discriminator="kind"),
 ]
 

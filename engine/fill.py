@@ -45,14 +45,14 @@ from __future__ import annotations
 
 import re
 import weakref
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pydantic import JsonValue, ValidationError
 
 from engine import gloss
+from engine.ahead import Ahead, declared
 from engine.commands import SetSlot
 from engine.extract import Empty, Invalid, Parser, copied, declines, fold
 from engine.models import Slots
@@ -62,38 +62,6 @@ from engine.utterance import Utterance
 
 if TYPE_CHECKING:
     from engine.flow import Flow
-
-
-@dataclass(frozen=True)
-class Ahead:
-    """A slot a message may fill before its question is asked (`Flow.ahead`).
-
-    `parser`: how a clause gives its value; None takes the parser of the Ask state that fills it
-    (or the flow's `fills` reader); a callable picks it from the slots, as an Ask's may.
-    `cues`: words that name the slot in a clause ("kg", "min", "allergic"); the slot's name and
-    its `Correctable` names name it too. `alone`: may a value count in a clause that names no
-    slot, where the asked question does not read that clause (a closed choice whose words only
-    this slot takes: "vegan", "evenings")? A number never does. `whole`: the reader reads the
-    whole message, not a clause (a value whose meaning comes from the clauses around it: "I'm 90 kg
-    now and want 80" is a target only beside the unit), and takes no clause from the asked question
-    unless the question reads its answer only without them. `beside`: for a `whole` reader, the
-    other slots the same words set with its value (the unit a weight was written in, so a later
-    number without one is read in it), set quietly (`SetSlot.noted` False) when its clauses are
-    taken out of what the question reads.
-    """
-
-    slot: str
-    parser: Parser | Callable[[Any], Parser] | None = None
-    cues: Sequence[str] = ()
-    alone: bool = False
-    whole: bool = False
-    beside: Callable[[str], Mapping[str, object]] | None = None
-
-
-def declared(entry: str | Ahead) -> Ahead:
-    """A flow's `ahead` entry as an `Ahead`: a bare slot name is read by its question's parser and
-    its values name it by themselves."""
-    return Ahead(entry, alone=True) if isinstance(entry, str) else entry
 
 
 class Clause(NamedTuple):

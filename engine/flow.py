@@ -20,10 +20,10 @@ from typing import Any, Generic, Literal, Optional
 from pydantic import BaseModel, ValidationError, create_model
 from typing_extensions import TypeVar
 
+from engine.ahead import Ahead
 from engine.amend import Amends
 from engine.errors import DefinitionError, EngineError
 from engine.extract import Parser
-from engine.fill import Ahead
 from engine.machine import QuietMachine
 from engine.models import JsonObject, Slots
 from engine.states import (

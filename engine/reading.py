@@ -20,7 +20,7 @@ from pydantic import ValidationError
 
 from engine import askback, corrections, extract, requests
 from engine import said as said_module
-from engine.amend import amendments
+from engine.amend import amendments, recalled
 from engine.askback import (
     COMING_BACK,
     REMARKS,
@@ -289,6 +289,9 @@ def _main(
     name = entry() if bot.entry else None
     if not name:
         changes = amendments(bot, text, latest) if latest is not None else []
+        recall = recalled(bot, text, latest) if latest is not None and not changes else None
+        if recall is not None:
+            return [*out, recall]
         if not changes and len(asks := several(text)) > 1:
             # "move it an hour later and add decimals": each request carried out in turn
             return [*out, *(NewRequest(words=x) for x in asks)]

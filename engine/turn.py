@@ -28,6 +28,7 @@ from engine.commands import (
     Help,
     NewRequest,
     Reading,
+    Recall,
     Restated,
     Resume,
     SetSlot,
@@ -103,7 +104,7 @@ class Turn:
             flow = answered.flow if answered is not None else None
             fx.trace.notice("offer", flow, getattr(answered, "state", None), reading.text)
         if fx.session.active is None and isinstance(
-            reading.commands[0], (YesNo, StartFlow, Resume, Chitchat, Amend, AmendAsk, NewRequest)
+            reading.commands[0], (YesNo, StartFlow, Resume, Chitchat, Amend, AmendAsk, NewRequest, Recall)
         ):
             fx.main_messages.append(Message(role="user", content=heard.text))  # main history has it
         replies: list[YesNo] = []  # a yes or no at the open question, for the flow that reads it
@@ -222,6 +223,10 @@ class Turn:
                 self.main.converse(heard, social)
             case Amend():
                 self._amend(command)
+            case Recall(record=record, told=told):
+                self.fx.route("main")
+                self.fx.trace.notice("route", detail=f"recall {record}")
+                self.fx.emit(told)
             case AmendAsk(question=question):
                 self.fx.route(f"amend:{command.flow}")
                 self.fx.trace.notice("route", detail=f"amend {command.record}: asked")

@@ -16,7 +16,9 @@ through the history window.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from dataclasses import replace
 
 from engine import Ask, Correctable, Final, Flow, Step, StepContext, T, accepted, review, revise
 from engine.extract import Parser
@@ -139,6 +141,23 @@ def plan_summary(s: FitnessSlots) -> str:
 
 def review_summary(s: FitnessSlots) -> str:
     """The profile in one short paragraph, as the user would say it, before it is saved."""
+    return (
+        f"Here's your profile before I save it: {profile_told(s)}. "
+        "Is that right? Say “yes” to save it, or tell me what to change."
+    )
+
+
+# what names the saved profile in a question about it ("what's my plan again?")
+_PROFILE_NAMES = re.compile(r"\b(?:plan|profile|schedule|setup|program|routine)\b")
+
+
+def saved_profile(s: FitnessSlots) -> str:
+    """The saved profile told back when the user asks for it ("what's my plan again?")."""
+    return f"Your fitness profile: {profile_told(s)}. Tell me anything you want to change."
+
+
+def profile_told(s: FitnessSlots) -> str:
+    """The profile's facts in one line, as the user would say them."""
     c = accumulated(s)
     a, g, w, d, sc = c.assessment, c.goals, c.workout, c.diet, c.schedule
     parts: list[str] = []
@@ -164,10 +183,7 @@ def review_summary(s: FitnessSlots) -> str:
         detail = f" (“{d.detail}”)" if d.detail else ""
         allergies = "no allergies" if not d.allergies else f"allergies: {listed(d.allergies)}"
         parts.append(f"{diet}{detail}, {allergies}")
-    return (
-        f"Here's your profile before I save it: {'; '.join(parts)}. "
-        "Is that right? Say “yes” to save it, or tell me what to change."
-    )
+    return "; ".join(parts)
 
 
 def closing(s: FitnessSlots) -> str:
@@ -407,6 +423,7 @@ fitness_onboarding = Flow(
     # the coach reads each stage against the earlier ones (the design this bot grew from keeps
     # the last 15 messages in every prompt), so its calls carry the whole window
     window=WINDOW,
-    # after the profile is saved, a change to one fact saves its new version (engine/amend.py)
-    amends=PROFILE,
+    # after the profile is saved, a change to one fact saves its new version, and a question about it
+    # ("what's my plan again?") is told from it (engine/amend.py)
+    amends=replace(PROFILE, names=_PROFILE_NAMES, describe=saved_profile),
 )
