@@ -177,3 +177,25 @@ def test_a_planning_verb_after_a_request_or_a_clause_start_plans(text: str, flow
 )
 def test_a_message_that_only_buys_time_is_no_attempt(text: str, stalling: bool) -> None:
     assert stalls(text) is stalling
+
+
+def test_a_question_mid_lesson_is_answered_from_the_part_that_says_it() -> None:
+    # the part at hand answered every question: "what's the chain rule?" in a lesson on limits got the
+    # limits text; the course's part that names the term answers, or the course says it has none
+    from datetime import datetime
+
+    from engine.authoring.testing import dialogue
+    from engine.clock import pinned_clock
+
+    with pinned_clock(datetime(2026, 11, 25, 20, 0)), dialogue("study-pal") as chat:
+        for text in ("teach me limits", "3x^2", "6x"):
+            chat.say(text)
+        assert chat.slots["chunk"] == 2
+        chat.say("wait what's the chain rule again?")
+        assert chat.reply.startswith("That isn't in this course's lessons (chain rule)") and chat.slots["chunk"] == 2
+        chat.say("why do we factor it?")
+        assert chat.reply.startswith("Good question. Factor x² − 4")  # the exercise's hint names it
+        chat.say("what about one sided limits?")
+        assert chat.reply.startswith("Good question. Limits: One-sided limits")
+        chat.say("what's a derivative again?")
+        assert chat.reply.startswith("Good question. Derivatives:") and chat.slots["attempts"] == 0

@@ -12,8 +12,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from wordfreq import zipf_frequency
+
 from engine import StepContext, picked
 from engine.extract import Invalid, Parser, read_yes_no
+from flows.study_pal.course import Course
 from flows.study_pal.exits import exit_decision, leaves_for_now
 from flows.study_pal.kept import says_known
 from flows.study_pal.lesson import (
@@ -335,12 +338,62 @@ def answer_question(ctx: Ctx) -> str | None:
     if not (is_question(ctx.text) or asks_back(ctx.text)) and named in (None, s.concept):
         return None  # "4?" is an answer; only "derivatives?" (another topic) is a question
     if in_exercise(s) and named in (None, s.concept):
-        material = current_chunk(s).explain  # the part at hand
+        chunk = current_chunk(s)
+        material = chunk.explain  # the part at hand
+        # what the question asks to have explained ("what's the chain rule?"), not one about the lesson
+        # itself ("is this on the exam?"), which the part at hand answers as before
+        terms = _terms(ctx.text)
+        if terms and not _holds(material, terms) and _holds(chunk.hint, terms):
+            material = chunk.hint  # "why do we factor it?": the exercise's own hint says
+        elif terms and not _holds(material, terms) and _DEFINES.search(plain(ctx.text).lower()):
+            # "wait what's the chain rule again?" in a lesson on limits: the part at hand says nothing of
+            # it; the course's part that does answers, and the course that has none says so
+            found = _part_about(course, terms)
+            if found is None:
+                ctx.say(f"That isn't in this course's lessons ({' '.join(terms)}), so I can't explain it well here.")
+                return ""
+            material = found
     else:
         about = course.concept(named or s.offer or "")  # another topic; at an offer, "why?" is about it
         material = f"{about.title}: {about.chunks[0].explain}"
     ctx.say(ctx.phrase(f"Good question. {material}", "answer:tutoring"))
     return ""  # the lesson stays at the same chunk
+
+
+# words of a question that ask, not what it is about ("can you explain that again?"): never its terms
+_ASKING = frozenset(
+    {"explain", "confused", "understand", "mean", "meant", "example", "again", "question", "exercise", "answer",
+     "hint", "lesson", "part", "step", "help", "sorry", "wait", "lost", "repeat", "clarify", "tell", "show",
+     "about", "exactly", "really", "thing", "stuff", "work", "works", "bit", "idea"}
+)  # fmt: skip
+# a question that asks to have something explained
+_DEFINES = re.compile(
+    r"\b(?:what(?:'s| is| are| was| were)|whats|what about|explain|how (?:does|do|did|is) .{1,40}(?:work|mean)"
+    r"|tell me about|remind me (?:of|about|what))\b"
+)
+# a word this common is no term of the course ("what", "that", "does")
+_COMMON_ZIPF = 5.2
+
+
+def _terms(text: str) -> list[str]:
+    """The words a question is about: not the asking words, not the commonest ones."""
+    words = re.findall(r"[a-z]{4,}", plain(text).lower())
+    return [w for w in dict.fromkeys(words) if w not in _ASKING and zipf_frequency(w, "en") < _COMMON_ZIPF]
+
+
+def _holds(material: str, terms: list[str]) -> bool:
+    """Does `material` say every term (a plural or another ending of it too)?"""
+    said = set(re.findall(r"[a-z]+", material.lower()))
+    return all(any(w.startswith(t[:5]) or (t.startswith(w) and len(w) >= 4) for w in said) for t in terms)
+
+
+def _part_about(course: Course, terms: list[str]) -> str | None:
+    """The first part of the course that says every term, as its concept's title and its text."""
+    for concept in course.concepts:
+        for chunk in concept.chunks:
+            if _holds(f"{concept.title} {chunk.explain}", terms):
+                return f"{concept.title}: {chunk.explain}"
+    return None
 
 
 _PLEASANTRY = re.compile(
