@@ -394,8 +394,13 @@ def test_preferred_days_must_match_the_planned_days_per_week() -> None:
     s = FitnessSlots(days_per_week=2, completed=["assessment", "goals", "workout"])
     parser = days_parser(s)
     assert parser("Mon and Thu") == ["Mon", "Thu"]
-    wrong = parser("weekdays")
+    wrong = parser("Mon, Tue and Wed")
     assert isinstance(wrong, Invalid) and "planned 2 a week" in wrong.reason
+    # days said as a set to choose from are narrowed to it, with days spread over it as an example
+    for said, narrowed in [("weekdays", "Any 2 of Mon–Fri"), ("any day except sunday", "Any 2 of Mon–Sat")]:
+        found = parser(said)
+        assert isinstance(found, Invalid) and narrowed in found.reason, said
+    assert parser("every day except the weekend") == parser("weekdays")
     assert "2 weekdays" in parser.expects
 
 

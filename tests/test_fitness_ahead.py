@@ -12,7 +12,7 @@ from flows.fitness.weights import weigh
 
 def ahead(state: str, text: str) -> dict[str, object]:
     found = read_ahead(fitness_onboarding, fitness_onboarding.named[state], FitnessSlots(), text)  # type: ignore[arg-type]
-    return {s.slot: s.value for s in found.sets}
+    return {s.slot: s.value for s in found.sets if s.noted}
 
 
 @pytest.mark.parametrize(

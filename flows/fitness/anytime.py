@@ -10,7 +10,7 @@ from collections.abc import Callable
 from engine.extract import Invalid, Parser, fold, optional
 from flows.fitness.food import allergies_in, read_diet
 from flows.fitness.limits import limitation_cued
-from flows.fitness.profile import FitnessSlots, accumulated
+from flows.fitness.profile import WEEKDAYS, FitnessSlots, accumulated
 from flows.fitness.qualified import (
     days_answer,
     days_asked,
@@ -38,6 +38,18 @@ from flows.fitness.readers import (
 )
 from flows.fitness.weights import unit_of, weigh
 
+# days said as a set to choose from, not picked one by one: "any day except sunday", "weekdays", "every day but"
+_OPEN_SET = re.compile(
+    r"\b(?:any ?day|every ?day|daily|all week|each day|whichever day|whatever day|weekdays?|weekends?|except|but not"
+    r"|apart from|other than|excluding)\b"
+)
+
+
+def _span(days: list[str]) -> str:
+    """ "Mon–Sat" for days that follow each other in the week, else the days listed."""
+    at = [WEEKDAYS.index(d) for d in days]  # type: ignore[arg-type]
+    return f"{days[0]}–{days[-1]}" if len(days) > 2 and at == list(range(at[0], at[0] + len(at))) else ", ".join(days)
+
 
 def days_parser(s: FitnessSlots) -> Parser:
     """Weekdays, as many as the workout stage planned per week."""
@@ -48,6 +60,15 @@ def days_parser(s: FitnessSlots) -> Parser:
         days = weekdays_in(text)
         if not days:
             return None
+        if per_week is not None and len(days) > per_week and _OPEN_SET.search(fold(text)):
+            # "any day except sunday" for 2 a week: the days allowed, of which to pick, with days spread over them
+            spread = [days[int(i * len(days) / per_week)] for i in range(per_week)]
+            return Invalid(
+                f"Any {per_week} of {_span(days)}, then: which {per_week}? For example {', '.join(spread[:-1])} "
+                f"and {spread[-1]}."
+                if per_week > 1
+                else f"Any one of {_span(days)}, then: which one?"
+            )
         if per_week is not None and len(days) != per_week:
             picked = ", ".join(days)
             return Invalid(
