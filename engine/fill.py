@@ -117,7 +117,7 @@ _HABITS = (
     r"|ballo)\b",
 )
 _HABIT = re.compile("|".join(_HABITS))
-# a plan or an ability said with the habit's verb: "i can run 3 days a week", "i want to swim twice", "puedo", "ich kann"
+# a plan or an ability said with the habit's verb: "i can run 3 days a week", "i want to swim twice", "puedo"
 _PLANNED = re.compile(
     r"\b(?:can|could|want|wanna|would|will|i'?ll|'d like|plan|planning|going to|gonna|able|puedo|quiero|podria|voy a"
     r"|kann|konnte|will|mochte|werde|peux|veux|voudrais|pourrais|vais|posso|quero|gostaria|vou|potrei|voglio|vorrei)\b"
