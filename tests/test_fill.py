@@ -288,6 +288,11 @@ def _named_days(text: str) -> object:
     return said or None
 
 
+def _count(text: str) -> object:
+    named = _named_days(text)
+    return len(named) if isinstance(named, list) else integer(1, 7)(text)
+
+
 def _weight(s: Week) -> Parser:
     # a number in kg, or, once the unit is known, a number said as "now"
     def rule(text: str) -> object:
@@ -305,7 +310,7 @@ WEEK = Flow(
     slots=Week,
     states=[
         Ask("level", slot="level", say="Level?", parse=LEVEL, initial=True),
-        Ask("days", slot="days", say="Days?", parse=Parser(lambda t: len(d) if (d := _named_days(t)) else integer(1, 7)(t), "days")),
+        Ask("days", slot="days", say="Days?", parse=Parser(_count, "days")),
         Ask("weekdays", slot="weekdays", say="Which days?", parse=Parser(_named_days, "days")),
         Final("done", summary="done"),
     ],
