@@ -114,9 +114,7 @@ class OpenQuestion:
             if not rest.strip():
                 self.fx.emit(f"{told} {self.run.question(flow, state, slots, heard)}".strip())
                 return None
-            # a rest that answers nothing asks again, no attempt used; not for what is only kept quietly (the
-            # unit of "900 lb": a refused answer is still an attempt)
-            fixes = [*fixes, *(s for s in sets if s.noted)]
+            fixes = [*fixes, *sets]  # a rest that answers nothing asks again, no attempt used
         before = slots
         slots, changed = extract(flow, slots, state.slot, heard.text, state.parser(slots))
         if changed:

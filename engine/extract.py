@@ -377,10 +377,10 @@ def choice(options: Mapping[str, Sequence[str]], cutoff: float = 0.75, fuzzy: bo
         # the words that rule something out name no option themselves: "anything but mornings" is no "anything"
         cues = [m.span() for m in _RULED_OUT_CUE.finditer(t)]
         spans = {
-            value: [span for span in pattern.finditer(t) if not _covered(span.span(), cues)]
+            value: [m.span() for m in pattern.finditer(t) if not _covered(m.span(), cues)]
             for value, pattern in patterns.items()
         }
-        spans = {value: [m.span() for m in found] for value, found in spans.items() if found}
+        spans = {value: found for value, found in spans.items() if found}
         # an option only ruled out ("anything but mornings") is no choice of it
         refused = {value for value, found in spans.items() if all(ruled_out(t, a) for a, _ in found)}
         spans = {value: found for value, found in spans.items() if value not in refused}

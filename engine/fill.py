@@ -432,14 +432,6 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
                 shared.add(i)
             if read == found_here:
                 asked_also.discard(i)  # one value the two slots read in the same words: the other slot's
-    # the unit a weight is said in, with no weight read ("lose like 10 kilos" at the goal question): set
-    # quietly all the same, so a later number without one is read in it (`Ahead.beside`)
-    said_beside = _quiet(
-        flow,
-        slots,
-        [c for c in candidates if c.whole and c.beside is not None and c.cue is not None and c.cue.search(said_folded)],
-        text,
-    )
     sets: list[SetSlot] = []
     taken: set[int] = set()
     # the clauses some slot reads, or the asked question answers
@@ -488,7 +480,7 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
         sets.append(SetSlot(words=text[parts[first].start : parts[last].end], slot=c.slot, value=stored))
         taken.update(i for i in more if i not in shared)
     if not sets and not unclear:
-        return Filled(said_beside, text)
+        return Filled([], text)
     rest = _rest(text, parts, taken | unclear)
     if whole and asked is not None and not asked.greedy and not _answers(asked_reads(rest)):
         # a value read in the whole message leaves its clauses in the rest ("lose wieght, 88kg now, want
@@ -516,7 +508,7 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
             if _answers(asked_reads(again)):
                 rest = again
                 break
-    return Filled([*sets, *(q for q in said_beside if all(q.slot != s.slot for s in sets))], rest)
+    return Filled(sets, rest)
 
 
 def _quiet(flow: Flow[Any], slots: Slots, readers: Sequence[_Open], text: str) -> list[SetSlot]:

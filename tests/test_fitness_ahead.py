@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.fill import read_ahead
+from flows.fitness.anytime import read_anytime
 from flows.fitness.onboarding import fitness_onboarding
 from flows.fitness.profile import FitnessSlots
 from flows.fitness.weights import weigh
@@ -12,7 +13,7 @@ from flows.fitness.weights import weigh
 
 def ahead(state: str, text: str) -> dict[str, object]:
     found = read_ahead(fitness_onboarding, fitness_onboarding.named[state], FitnessSlots(), text)  # type: ignore[arg-type]
-    return {s.slot: s.value for s in found.sets if s.noted}
+    return {s.slot: s.value for s in found.sets}
 
 
 @pytest.mark.parametrize(
@@ -93,11 +94,8 @@ def test_a_weight_of_now_needs_no_unit_once_the_unit_is_known(text: str, unit: s
     assert read_ahead(fitness_onboarding, fitness_onboarding.named["minutes"], s, "45").sets == []  # type: ignore[arg-type]
 
 
-def test_the_unit_of_an_amount_to_lose_is_kept_quietly() -> None:
-    found = read_ahead(
-        fitness_onboarding, fitness_onboarding.named["goal"], FitnessSlots(), "i wanna lose like 10 kilos"
-    )  # type: ignore[arg-type]
-    assert [(x.slot, x.value, x.noted) for x in found.sets] == [("weight_unit", "kg", False)]
+def test_the_unit_of_an_amount_to_lose_is_kept_for_a_later_weight() -> None:
+    assert read_anytime("i wanna lose like 10 kilos", FitnessSlots(), "goal")["weight_unit"] == "kg"
 
 
 @pytest.mark.parametrize(

@@ -53,8 +53,7 @@ def _weight_unit(text: str) -> dict[str, object]:
     """The unit the weights were written in, kept with them (flows/fitness/anytime.py reads a later
     number without a unit in it); not a fact the user is told was noted."""
     weights = weigh(text)
-    # an amount to lose or gain is written in the user's unit too ("lose like 10 kilos")
-    kept = weights.target or weights.current or next(iter(weights.mentions), None)
+    kept = weights.target or weights.current
     unit = unit_of(kept) if kept is not None else None
     return {"weight_unit": unit} if unit is not None else {}
 
