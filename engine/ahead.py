@@ -28,7 +28,12 @@ class Ahead:
     unless the question reads its answer only without them. `beside`: for a `whole` reader, the
     other slots the same words set with its value (the unit a weight was written in, so a later
     number without one is read in it), set quietly (`SetSlot.noted` False) when its clauses are
-    taken out of what the question reads.
+    taken out of what the question reads. `plan`: the slot holds what the user will or can do (days a
+    week to train, a goal, a time to train), not what they are or do now: a clause that tells a habit of
+    now ("i run twice a week", engine/fill.py `habit`) fills it not, though a plan said as one ("i can run
+    3 days a week") does. `named_by`: slots whose value means the words naming this slot were said earlier
+    in the conversation (the unit the weights were written in): with one filled, a `whole` reader reads
+    the message without its cue words ("i'm 92 now so 82" after "lose 10 kilos").
     """
 
     slot: str
@@ -37,6 +42,8 @@ class Ahead:
     alone: bool = False
     whole: bool = False
     beside: Callable[[str], Mapping[str, object]] | None = None
+    plan: bool = False
+    named_by: Sequence[str] = ()
 
 
 def declared(entry: str | Ahead) -> Ahead:

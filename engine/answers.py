@@ -20,6 +20,7 @@ from pydantic_core import ErrorDetails
 from engine.commands import Command
 from engine.effects import Effects
 from engine.extract import Empty, Invalid, Parser, copied, fold
+from engine.fill import plan_slots, without_habits
 from engine.flow import Flow
 from engine.models import FlowFrame, Heard, Slots
 from engine.proposals import kept, proposed, with_proposal
@@ -88,6 +89,11 @@ def extract(
         found[name] = value
     if flow.extract is not None:
         found.update(flow.extract(text, slots, asking))
+    if (plan := plan_slots(flow) & found.keys()) and (kept := without_habits(text)) != text:
+        # a plan is never read from a habit told in passing ("intermediate, i run twice a week" fills no days a
+        # week): a plan slot keeps only what the message gives it without those clauses (engine/fill.py `habit`)
+        again = extract(flow, slots, asking, kept, asked)[0] if kept.strip() else slots
+        found = {k: v for k, v in found.items() if k not in plan or getattr(again, k, None) == v}
     changed: list[str] = []
     for name, value in found.items():
         if getattr(slots, name, None) == value:

@@ -341,12 +341,17 @@ RULED_OUT_CUES = (
     r"|n[aã]o|non|nicht|kein|keine|keinen|pas|ni|no (?:soy|estoy|es|quiero|me gusta)"
     r"|n[aã]o (?:sou|estou|quero|gosto de)"
     r"|non (?:sono|voglio|mi piace)|ich bin (?:nicht|kein|keine)|ich will (?:nicht|kein|keine)|je ne suis pas"
+    # "cualquier día menos el domingo", "jeder Tag außer Sonntag"; "menos de 30" is less than 30
+    r"|menos(?! de\b)|ausser|außer"
 )
 _RULED_OUT_BEFORE = re.compile(
     rf"(?<![\w'])(?:{RULED_OUT_CUES})\s{{1,3}}(?:(?:es|é|è|est|ist|era|foi)\s{{1,3}})?"  # "não é google play"
     r"(?:(?:in|on|at|during|en|am|im|por|di|de|da)\s{1,3})?"
     r"(?:(?:the|a|an|any|le|la|les|el|los|las|der|die|das|il|o|os)\s{1,3})?\Z"
 )
+
+
+_RULED_OUT_CUE = re.compile(rf"(?<![\w'])(?:{RULED_OUT_CUES})(?![\w'])")
 
 
 def ruled_out(text: str, start: int) -> bool:
@@ -369,7 +374,12 @@ def choice(options: Mapping[str, Sequence[str]], cutoff: float = 0.75, fuzzy: bo
         t = _norm(text)
         if not named.search(t):
             return _closest(t, flat, cutoff) if fuzzy else None
-        spans = {value: [m.span() for m in pattern.finditer(t)] for value, pattern in patterns.items()}
+        # the words that rule something out name no option themselves: "anything but mornings" is no "anything"
+        cues = [m.span() for m in _RULED_OUT_CUE.finditer(t)]
+        spans = {
+            value: [m.span() for m in pattern.finditer(t) if not _covered(m.span(), cues)]
+            for value, pattern in patterns.items()
+        }
         spans = {value: found for value, found in spans.items() if found}
         # an option only ruled out ("anything but mornings") is no choice of it
         refused = {value for value, found in spans.items() if all(ruled_out(t, a) for a, _ in found)}
@@ -390,7 +400,8 @@ def choice(options: Mapping[str, Sequence[str]], cutoff: float = 0.75, fuzzy: bo
             # names only the options it matched: the reprompt after it lists them all (once)
             *first, last = sorted(hits)
             return Invalid(f"That matches more than one option ({', '.join(first)} and {last}).")
-        return _closest(t, flat, cutoff) if fuzzy else None
+        # nor is a spelling close to an option: the cue's words are the cue's
+        return _closest(_RULED_OUT_CUE.sub(" ", t) if cues else t, flat, cutoff) if fuzzy else None
 
     return Parser(rule, f"one of: {listed}")
 

@@ -89,6 +89,58 @@ _PAST = re.compile(
     r"\b(?:used to|use to|back when|years ago|when i was (?:younger|a kid|in school)|solia|antes (?:corria|hacia|iba)"
     r"|fruher|damals|autrefois|avant je|je faisais|costumava|antigamente|prima (?:facevo|correvo|andavo)|un tempo)\b"
 )
+# a habit of now, in the six languages: the user (said or not) doing a sport or a pastime, told in the present
+# ("i run twice a week", "salgo a correr", "ich spiele Fußball", "je fais du vélo", "jogo futebol", "corro"). It
+# says what the user does, not what the plan should hold: what they will or can do is said with a modal
+# (`_PLANNED`). Training itself ("i train 3x a week", "treino 3 vezes") is the plan's own activity: no habit.
+_HABITS = (
+    # English: a subject, then a sport or a pastime in the present
+    r"(?:\b(?:i|i also|i usually|i normally|i already|we)\s+|^(?:also|usually|normally|already)\s+)"
+    r"(?:run|jog|swim|cycle|bike|ride(?: my bike)?|walk|hike|climb|row|box|dance|ski|surf|skate|play\s+\w+"
+    r"|go (?:running|jogging|swimming|cycling|biking|hiking|climbing|dancing|rowing|skiing|surfing"
+    r"|for (?:a )?(?:run|swim|walk|ride)s?)"
+    r"|do (?:yoga|pilates|crossfit|karate|judo|boxing|martial arts|zumba|spinning))\b",
+    r"\b(?:i'?m|i am) (?:running|jogging|swimming|cycling|biking|hiking|climbing|playing \w+)\b",
+    # Spanish
+    r"\b(?:salgo a (?:correr|caminar|nadar|pedalear)|corro|nado|juego (?:al? )?\w+|camino|monto en bici"
+    r"|hago (?:yoga|pilates|crossfit)|bailo|escalo)\b",
+    # German
+    r"\bich (?:laufe|jogge|schwimme|spiele|fahre rad|radle|wandere|klettere|tanze"
+    r"|gehe (?:laufen|joggen|schwimmen|klettern|wandern)|mache (?:yoga|pilates|crossfit))\b",
+    # French
+    r"\bje (?:cours|nage|joue|marche|danse|grimpe|fais (?:du (?:velo|footing|jogging|yoga|pilates|crossfit|sport)"
+    r"|de la (?:natation|course|danse|marche|boxe)))\b",
+    # Portuguese
+    r"\b(?:jogo \w+|ando de bicicleta|faco (?:yoga|pilates|crossfit|caminhada|corrida)|danco|nado|caminho|corro)\b",
+    # Italian
+    r"\b(?:gioco (?:a )?\w+|nuoto|vado (?:a correre|in bici|a nuotare)|faccio (?:yoga|pilates|crossfit|corsa)"
+    r"|ballo)\b",
+)
+_HABIT = re.compile("|".join(_HABITS))
+# a plan or an ability said with the habit's verb: "i can run 3 days a week", "i want to swim twice", "puedo"
+_PLANNED = re.compile(
+    r"\b(?:can|could|want|wanna|would|will|i'?ll|'d like|plan|planning|going to|gonna|able|puedo|quiero|podria|voy a"
+    r"|kann|konnte|will|mochte|werde|peux|veux|voudrais|pourrais|vais|posso|quero|gostaria|vou|potrei|voglio|vorrei)\b"
+)
+
+
+def habit(text: str) -> bool:
+    """Does `text` (one clause) tell what the user does now, a sport or a pastime ("i run twice a week"),
+    rather than what they will or can do? Such a clause fills no `plan` slot ahead."""
+    t = fold(text)
+    return _HABIT.search(t) is not None and _PLANNED.search(t) is None
+
+
+def plan_slots(flow: Flow[Any]) -> frozenset[str]:
+    """The slots the flow declares hold a plan (`Ahead.plan`)."""
+    return frozenset(a.slot for a in map(declared, flow.ahead) if a.plan)
+
+
+def without_habits(text: str) -> str:
+    """`text` without its clauses that tell a habit of now (`habit`), or of the past (`_PAST`)."""
+    parts = clauses(text)
+    kept = [c for c in parts if not habit(c.text) and not _PAST.search(fold(c.text))]
+    return text if len(kept) == len(parts) else ", ".join(c.text for c in kept)
 
 
 def clauses(text: str) -> list[Clause]:
@@ -170,10 +222,15 @@ class _Open:
     """A declared slot the message may fill now. Its reader, which a flow may pick from the slots,
     is made the first time a clause needs it: most clauses are decided by their cue words alone."""
 
-    __slots__ = ("_chosen", "_parser", "_slots", "beside", "cue", "declared_alone", "slot", "whole")
+    __slots__ = (
+        "_chosen", "_parser", "_slots", "beside", "cue", "declared_alone", "named_before", "plan", "slot", "whole",
+    )  # fmt: skip
 
     def __init__(self, declared: _Declared, slots: Slots) -> None:
         self.slot, self.cue, self.whole = declared.ahead.slot, declared.cue, declared.ahead.whole
+        self.plan = declared.ahead.plan
+        # the words naming it were said earlier in the conversation (a unit, kept in its slot)
+        self.named_before = _named_before(declared.ahead, slots)
         self.beside = declared.ahead.beside
         # the flow says its values name it (`Ahead.alone`); `alone` is whether they do here
         self.declared_alone = declared.ahead.alone
@@ -192,6 +249,11 @@ class _Open:
         """May its value count in a clause that names no slot? A free-text reader takes any words:
         only a clause that names its slot is its."""
         return self.declared_alone and not self.parser.greedy
+
+
+def _named_before(ahead: Ahead, slots: Slots) -> bool:
+    """Were the words that name the slot said earlier (`Ahead.named_by`: a slot holding them is filled)?"""
+    return any(not _empty(slots, name) for name in ahead.named_by if name in type(slots).model_fields)
 
 
 def _open(flow: Flow[Any], slots: Slots, asked: str | None) -> list[_Open]:
@@ -260,12 +322,15 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
     glossed = gloss.in_english(text)
     said_folded = heard.folded if glossed == text else f"{heard.folded} | {fold(glossed)}"
     if not any(
-        d.ahead.slot != asked_slot and (d.ahead.alone or (d.cue is not None and d.cue.search(said_folded)))
+        d.ahead.slot != asked_slot
+        and (d.ahead.alone or (d.cue is not None and d.cue.search(said_folded)) or _named_before(d.ahead, slots))
         for d in _table(flow).declared
     ):
         return Filled([], text)
     candidates = _open(flow, slots, asked_slot)
-    if not any(c.declared_alone or (c.cue is not None and c.cue.search(said_folded)) for c in candidates):
+    if not any(
+        c.declared_alone or (c.cue is not None and c.cue.search(said_folded)) or c.named_before for c in candidates
+    ):
         return Filled([], text)
     parts = clauses(text)[:MAX_CLAUSES]
     asked = state.parser(slots) if state is not None else None
@@ -292,15 +357,12 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
     # the asked slot's own reader of its values said out of turn, if the flow declares one
     own = next((d for d in _table(flow).declared if d.ahead.slot == asked_slot), None)
     for c in candidates:
-        if not c.whole or not ((c.cue is not None and c.cue.search(said_folded)) or c.alone):
+        named_here = (c.cue is not None and c.cue.search(said_folded) is not None) or c.named_before
+        if not c.whole or not (named_here or c.alone):
             continue  # what it would read could not count: no parser run
         said_whole = _value(c.parser, text)
         # the value the asked question reads in the message is its answer, not another slot's too
-        if (
-            said_whole is not None
-            and said_whole != answer
-            and ((c.cue is not None and c.cue.search(said_folded)) or (c.alone and not _number(said_whole)))
-        ):
+        if said_whole is not None and said_whole != answer and (named_here or (c.alone and not _number(said_whole))):
             whole[c.slot] = said_whole
     # a clause that declines the asked question ("none, and i'm free mon and thu evenings" at the allergies
     # question) answers it: the other clauses are no answer to it, whatever its reader would take
@@ -314,6 +376,8 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
             continue  # a question states no fact: "is 15 minutes even worth it?"
         if _PAST.search(fold(clause.text)):
             continue  # what the user used to do is no fact of now: "i used to run 5k every week"
+        # what the user does now is no plan: "i run twice a week" at the level question fills no days a week
+        now = habit(clause.text)
         found_here = asked_reads(clause.text) if asked is not None and not asked.greedy else None
         if declined is not None and i != declined:
             found_here = None
@@ -342,7 +406,7 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
         # days?": 3): the list is that slot's too, the count the question's
         counts = answers and not echo and isinstance(found_here, int) and not isinstance(found_here, bool)
         for c in candidates:
-            if c.whole:
+            if c.whole or (now and c.plan):
                 continue
             named = c.cue is not None and c.cue.search(folded) is not None
             listed = counts and c.alone and not named

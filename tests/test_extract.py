@@ -241,3 +241,10 @@ def test_an_option_ruled_out_by_not_in_other_languages_is_no_choice_of_it(text: 
         "advanced": ["fortgeschritten"],
     }
     assert choice(options)(text) == picked
+
+
+@pytest.mark.parametrize("text", ["anything but mornings", "everything but keto", "anything but cardio pls"])
+def test_the_words_of_a_ruled_out_cue_name_no_option(text: str) -> None:
+    options = choice({"omnivore": ["anything", "everything"], "keto": [], "vegan": []})
+    assert not isinstance(options(text), str) or options(text) != "omnivore"
+    assert options("anything") == "omnivore"

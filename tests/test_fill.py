@@ -270,3 +270,82 @@ def test_any_will_do_names_no_other_slot() -> None:
     # a clause that names the slot still fills it
     found = read_ahead(flow, flow.named["level"], seed, "beginner, and i eat anything")  # type: ignore[arg-type]
     assert [(s.slot, s.value) for s in found.sets] == [("diet", "omnivore")]
+
+
+class Week(Slots):
+    level: Literal["beginner", "advanced"] | None = None
+    days: int | None = None
+    weekdays: list[str] = Field(default_factory=list)
+    weight: float | None = None
+    unit: str | None = None
+
+
+_DAY_NAMES = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+
+
+def _named_days(text: str) -> object:
+    said = [d for d in _DAY_NAMES if d in text.lower().split()]
+    return said or None
+
+
+def _count(text: str) -> object:
+    named = _named_days(text)
+    return len(named) if isinstance(named, list) else integer(1, 7)(text)
+
+
+def _weight(s: Week) -> Parser:
+    # a number in kg, or, once the unit is known, a number said as "now"
+    def rule(text: str) -> object:
+        words = text.lower().split()
+        for i, w in enumerate(words):
+            if w.isdigit() and (words[i + 1 : i + 2] == ["kg"] or (s.unit and words[i + 1 : i + 2] == ["now"])):
+                return float(w)
+        return None
+
+    return Parser(rule, "a weight")
+
+
+WEEK = Flow(
+    name="week",
+    slots=Week,
+    states=[
+        Ask("level", slot="level", say="Level?", parse=LEVEL, initial=True),
+        Ask("days", slot="days", say="Days?", parse=Parser(_count, "days")),
+        Ask("weekdays", slot="weekdays", say="Which days?", parse=Parser(_named_days, "days")),
+        Final("done", summary="done"),
+    ],
+    transitions=[T("answer", "level", "days"), T("answer", "days", "weekdays"), T("answer", "weekdays", "done")],
+    ahead=(
+        Ahead("days", cues=("days", "a week", "twice"), plan=True, parser=integer(1, 7)),
+        Ahead("weekdays", parser=Parser(_named_days, "days"), alone=True, plan=True),
+        Ahead("weight", parser=_weight, cues=("kg",), whole=True, named_by=("unit",),
+              beside=lambda text: {"unit": "kg"} if " kg" in text else {}),
+    ),
+)  # fmt: skip
+
+
+def week(state: str, text: str, **filled: object) -> dict[str, object]:
+    found = read_ahead(WEEK, WEEK.named[state], Week.model_validate(filled), text)  # type: ignore[arg-type]
+    return {s.slot: s.value for s in found.sets}
+
+
+@pytest.mark.parametrize(
+    "habit",
+    ["i run 3 days a week", "ich spiele 3 Tage die Woche Tennis", "je cours 3 days a week", "i play tennis on sat"],
+)
+def test_a_habit_of_now_fills_no_plan_slot(habit: str) -> None:
+    assert week("level", f"advanced, {habit}") == {}
+    # the plan said with the same verb is the plan's
+    assert week("level", "advanced, i can run 3 days a week") == {"days": 3}
+
+
+def test_the_days_named_at_the_count_question_give_the_count_and_the_days() -> None:
+    assert week("days", "mon wed fri") == {"weekdays": ["mon", "wed", "fri"]}
+    # at another question the days named are no count
+    assert week("level", "beginner, mon and thu") == {"weekdays": ["mon", "thu"]}
+
+
+def test_a_unit_said_earlier_names_a_weight_said_without_it() -> None:
+    # no cue word, no unit known: nothing read
+    assert week("level", "beginner, 92 now") == {}
+    assert week("level", "beginner, 92 now", unit="kg") == {"weight": 92.0}

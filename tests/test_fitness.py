@@ -394,8 +394,13 @@ def test_preferred_days_must_match_the_planned_days_per_week() -> None:
     s = FitnessSlots(days_per_week=2, completed=["assessment", "goals", "workout"])
     parser = days_parser(s)
     assert parser("Mon and Thu") == ["Mon", "Thu"]
-    wrong = parser("weekdays")
+    wrong = parser("Mon, Tue and Wed")
     assert isinstance(wrong, Invalid) and "planned 2 a week" in wrong.reason
+    # days said as a set to choose from are narrowed to it, with days spread over it as an example
+    for said, narrowed in [("weekdays", "Any 2 of Mon–Fri"), ("any day except sunday", "Any 2 of Mon–Sat")]:
+        found = parser(said)
+        assert isinstance(found, Invalid) and narrowed in found.reason, said
+    assert parser("every day except the weekend") == parser("weekdays")
     assert "2 weekdays" in parser.expects
 
 
@@ -551,3 +556,26 @@ def test_a_choice_between_weekdays_fills_no_preferred_days_ahead() -> None:
     assert weekdays_said("mon or tue") == []
     assert weekdays_said("mon and tue") == ["Mon", "Tue"]
     assert weekdays_said("monday") == ["Mon"]
+
+
+def test_a_new_user_told_a_habit_and_a_unit_in_passing(engine: Engine) -> None:
+    # a run told at the level question is no days a week: the days question is asked and "4" answers it
+    r = talk(engine, "hi", "Intermediate i think, i run twice a week")
+    assert r.state == "limitations" and "Noted" not in r.reply
+    # the kilos of the amount to lose are the unit of the bare weights at the target question, the weight
+    # of now and the target said together
+    talk(engine, "nope all good", "honestly i just wanna lose like 10 kilos")
+    r = talk(engine, "i'm 92 now so 82 i guess")
+    assert r.state == "days"
+    r = talk(engine, "4")
+    assert r.state == "minutes"
+    assert (r.slots["days_per_week"], r.slots["target_weight_kg"], r.slots["current_weight_kg"]) == (4, 82.0, 92.0)
+
+
+def test_days_named_at_the_count_question_and_a_set_of_days_narrowed(engine: Engine) -> None:
+    talk(engine, "hi", "beginner", "none", "general health", "no")
+    r = talk(engine, "mon wed fri")
+    assert r.state == "minutes"
+    r = talk(engine, "an hour", "a gym", "vegan", "none")
+    # the days named are kept: the schedule question left is the time of day
+    assert r.state == "time_of_day"

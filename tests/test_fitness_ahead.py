@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.fill import read_ahead
+from flows.fitness.anytime import read_anytime
 from flows.fitness.onboarding import fitness_onboarding
 from flows.fitness.profile import FitnessSlots
 from flows.fitness.weights import weigh
@@ -75,3 +76,35 @@ def test_a_current_and_a_wished_weight_in_five_languages(text: str) -> None:
     # "peso 90 kilos y quiero llegar a 80" was "I read more than one weight there"
     found = weigh(text)
     assert (found.current and found.current.kg, found.target and found.target.kg) == (90.0, 80.0)
+
+
+@pytest.mark.parametrize(
+    ("text", "unit", "current"),
+    [
+        ("i'm 92 now so 82 i guess", "kg", 92.0),
+        ("Peso 95 ahora, me gustaría llegar a 85", "kg", 95.0),
+        ("im at 200 now, 180 would be nice", "lb", 90.7),
+    ],
+)
+def test_a_weight_of_now_needs_no_unit_once_the_unit_is_known(text: str, unit: str, current: float) -> None:
+    s = FitnessSlots(weight_unit=unit)
+    found = read_ahead(fitness_onboarding, fitness_onboarding.named["target_weight"], s, text)  # type: ignore[arg-type]
+    assert {x.slot: x.value for x in found.sets} == {"current_weight_kg": current}
+    # a bare number at another question is no weight, unit known or not
+    assert read_ahead(fitness_onboarding, fitness_onboarding.named["minutes"], s, "45").sets == []  # type: ignore[arg-type]
+
+
+def test_the_unit_of_an_amount_to_lose_is_kept_for_a_later_weight() -> None:
+    assert read_anytime("i wanna lose like 10 kilos", FitnessSlots(), "goal")["weight_unit"] == "kg"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "intermediate i think, i run twice a week",
+        "intermedio, corro tre volte a settimana",
+        "advanced, i play tennis on saturdays",
+    ],
+)
+def test_a_habit_told_at_the_level_question_fills_no_plan(text: str) -> None:
+    assert ahead("level", text) == {}

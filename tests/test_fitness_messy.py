@@ -256,7 +256,12 @@ def test_a_number_without_a_unit_is_read_in_the_unit_of_an_earlier_weight() -> N
     assert parse_weight("80 kg", "lb") == 80.0  # a unit written now wins
     slots = FitnessSlots(goal="fat_loss")
     assert read_anytime("I weigh 200 lbs", slots, "target_weight_kg").get("weight_unit") == "lb"
-    assert read_anytime("lose 10 kg", slots, "target_weight_kg").get("weight_unit") is None  # an amount, not a weight
+    # an amount is no weight, but its unit is the user's: a later bare weight is read in it ("lose like 10 kilos",
+    # then "i'm 92 now so 82"); a unit already known is not changed by an amount
+    assert read_anytime("lose 10 kg", slots, "target_weight_kg").get("weight_unit") == "kg"
+    assert "target_weight_kg" not in read_anytime("lose 10 kg", slots, "target_weight_kg")
+    known = FitnessSlots(goal="fat_loss", weight_unit="lb")
+    assert read_anytime("lose 10 kg", known, "target_weight_kg").get("weight_unit") is None
 
 
 @pytest.mark.parametrize(

@@ -30,6 +30,20 @@ def _body_weight(text: str) -> object:
     return mentions[-1].kg if len(mentions) == 1 else None
 
 
+def _body_weight_in(s: FitnessSlots) -> Parser:
+    """`_body_weight`, and once the user's unit is known (`weight_unit`) a number without one marked as the
+    weight of now ("i'm 92 now so 82"): a bare number alone is no weight ("45" at the minutes question)."""
+
+    def rule(text: str) -> object:
+        found = _body_weight(text)
+        if found is not None or s.weight_unit is None:
+            return found
+        marked = [w for w in weigh(text, s.weight_unit).mentions if w.role == "current"]
+        return marked[0].kg if len(marked) == 1 else None
+
+    return Parser(rule, "your weight")
+
+
 def _target_weight(text: str) -> object:
     found = weigh(text).target
     return found.kg if found is not None else None
@@ -100,10 +114,18 @@ AHEAD = (
     # the injury by what is wrong with which body part: its own reader also keeps a copied answer the
     # question's ("sore shoulder from the bench" is no equipment, engine/fill.py)
     Ahead("limitations", parser=Parser(limitation_in, "an injury"), alone=True),
-    Ahead("goal", parser=Parser(goal_named, "a goal"), alone=True),
+    # what the plan holds (goal, days, minutes, days and time to train) is never read from a habit of now:
+    # "intermediate, i run twice a week" gives the level, not the days a week (engine/fill.py `habit`)
+    Ahead("goal", parser=Parser(goal_named, "a goal"), alone=True, plan=True),
     # a weight's role comes from the clauses around it ("90kg now and want 80"): read in the whole message
+    # once a unit was said (`weight_unit`), a weight marked as now needs none ("i'm 92 now so 82")
     Ahead(
-        "current_weight_kg", parser=Parser(_body_weight, "your weight"), cues=_UNITS, whole=True, beside=_weight_unit
+        "current_weight_kg",
+        parser=_body_weight_in,
+        cues=_UNITS,
+        whole=True,
+        beside=_weight_unit,
+        named_by=("weight_unit",),
     ),
     Ahead(
         "target_weight_kg",
@@ -115,6 +137,7 @@ AHEAD = (
     Ahead(
         "days_per_week",
         parser=CLOSED["days_per_week"],
+        plan=True,
         cues=(
             "days",
             "day",
@@ -137,6 +160,7 @@ AHEAD = (
     Ahead(
         "minutes_per_session",
         parser=CLOSED["minutes_per_session"],
+        plan=True,
         cues=(
             "min",
             "mins",
@@ -162,10 +186,16 @@ AHEAD = (
     Ahead("equipment", parser=Parser(_equipment, "equipment"), alone=True),
     Ahead("diet", parser=CLOSED["diet"], alone=True),
     Ahead("allergies", parser=Parser(_allergies, "allergies"), alone=True),
-    Ahead("preferred_days", parser=Parser(lambda text: weekdays_said(text) or None, "weekdays"), alone=True),
+    Ahead(
+        "preferred_days",
+        parser=Parser(lambda text: weekdays_said(text) or None, "weekdays"),
+        alone=True,
+        plan=True,
+    ),
     Ahead(
         "time_of_day",
         parser=_time_of_day,
+        plan=True,
         cues=(
             "morning",
             "mornings",

@@ -5,12 +5,12 @@ plan has, and answers (or corrections of earlier stages) given out of turn.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
-from engine.extract import Invalid, Parser, fold, optional
+from engine.extract import Invalid, Parser, fold, numbers, optional
 from flows.fitness.food import allergies_in, read_diet
 from flows.fitness.limits import limitation_cued
-from flows.fitness.profile import FitnessSlots, accumulated
+from flows.fitness.profile import WEEKDAYS, FitnessSlots, Weekday, accumulated
 from flows.fitness.qualified import (
     days_answer,
     days_asked,
@@ -36,7 +36,19 @@ from flows.fitness.readers import (
     weekdays_in,
     without_ruled_out,
 )
-from flows.fitness.weights import unit_of, weigh
+from flows.fitness.weights import unit_of, weigh, with_digits
+
+# days said as a set to choose from, not picked one by one: "any day except sunday", "weekdays", "every day but"
+_OPEN_SET = re.compile(
+    r"\b(?:any ?day|every ?day|daily|all week|each day|whichever day|whatever day|weekdays?|weekends?|except|but not"
+    r"|apart from|other than|excluding)\b"
+)
+
+
+def _span(days: Sequence[Weekday]) -> str:
+    """ "Mon–Sat" for days that follow each other in the week, else the days listed."""
+    at = [WEEKDAYS.index(d) for d in days]
+    return f"{days[0]}–{days[-1]}" if len(days) > 2 and at == list(range(at[0], at[0] + len(at))) else ", ".join(days)
 
 
 def days_parser(s: FitnessSlots) -> Parser:
@@ -48,6 +60,15 @@ def days_parser(s: FitnessSlots) -> Parser:
         days = weekdays_in(text)
         if not days:
             return None
+        if per_week is not None and len(days) > per_week and _OPEN_SET.search(fold(text)):
+            # "any day except sunday" for 2 a week: the days allowed, of which to pick, with days spread over them
+            spread = [days[int(i * len(days) / per_week)] for i in range(per_week)]
+            return Invalid(
+                f"Any {per_week} of {_span(days)}, then: which {per_week}? For example {', '.join(spread[:-1])} "
+                f"and {spread[-1]}."
+                if per_week > 1
+                else f"Any one of {_span(days)}, then: which one?"
+            )
         if per_week is not None and len(days) != per_week:
             picked = ", ".join(days)
             return Invalid(
@@ -100,10 +121,16 @@ def read_anytime(text: str, s: FitnessSlots, asking: str | None = None) -> dict[
         # said alone it is kept too (a user who told it expects it known) and the target question
         # still comes: "I'm 70 kg" is no target
         found["current_weight_kg"] = current.kg
-    if (kept := target or current) is not None and (unit := unit_of(kept)) is not None:
+    # an amount to lose or gain is written in the user's unit too ("i just wanna lose like 10 kilos")
+    amount = next((w for w in weights.mentions if w.role == "relative"), None) if s.weight_unit is None else None
+    kept = target or current or amount
+    if kept is not None and (unit := unit_of(kept)) is not None:
         found["weight_unit"] = unit  # a later number without a unit is read in it
     # a range fills nothing out of turn: its question asks which end to plan with
     found["days_per_week"] = None if range_in(text, "days") else days_in(text)
+    if asking == "preferred_days" and not numbers(with_digits(text)):
+        # "every day except weekends" at the question of which days: the days to pick from, no new count
+        found["days_per_week"] = None
     minutes = None if range_in(text, "minutes") else minutes_in(text)
     if minutes is not None and re.search(r"\b(?:session|workout|train|each|per)\b", t):
         found["minutes_per_session"] = minutes

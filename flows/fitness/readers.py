@@ -537,7 +537,7 @@ def weekdays_in(text: str) -> list[Weekday]:
     days: set[Weekday] = set()
     for m in _SHORTHAND_RE.finditer(t):
         days.update(WEEKDAYS[i] for i in _SHORTHANDS[m.group(1)])
-    if re.search(r"\b(?:every ?day|daily|all week|each day)\b", t):
+    if re.search(r"\b(?:every ?day|daily|all week|each day|any ?day|whichever day|whatever day)\b", t):
         days.update(WEEKDAYS)
     if re.search(r"\bweekdays?\b", t):
         days.update(WEEKDAYS[:5])

@@ -51,6 +51,11 @@ _TARGET_MARK = re.compile(rf"\b{CUES.alternation('target_before')}{_ABOUT}")
 # a weight wished for, said after it
 _TARGET_AFTER = re.compile(rf"(?<!\s)\s*+{CUES.alternation('target_after')}\b")
 _CURRENT_MARK = re.compile(rf"\b{CUES.alternation('current_before')}{_ABOUT}")
+# a weight said to be the one of now by a word after it ("92 now", "95 ahora", "88 jetzt")
+_NOW_AFTER = re.compile(
+    r"\s*+(?:kg\s+|lbs?\s+)?(?:now|rn|right now|at the moment|currently|ahora|actualmente|jetzt|aktuell|maintenant"
+    r"|actuellement|agora|atualmente|adesso|attualmente)\b"
+)
 # "im 29, 175 cm and 80 kg": a number said as what the user is, with no unit and ending its clause, is an age
 _AGE = re.compile(r"(?:^|[,;.!?]\s*|\band\s+)(?:i'm|im|i am)\s+$")
 
@@ -150,7 +155,11 @@ def weigh(text: str, known_unit: str | None = None) -> Weights:
     raw: list[tuple[re.Match[str], str | None]] = []
     for m in _MENTION.finditer(t):
         unit = m.group(2)
-        if unit is None and (_NOT_WEIGHT_AFTER.match(t, m.end()) or _after_feet(t, m.start()) or _age(t, m)):
+        # "i'm 92 now so 82" once the user's unit is known: a weight of now, not an age
+        weight_now = known_unit is not None and _NOW_AFTER.match(t, m.end()) is not None
+        if unit is None and (
+            _NOT_WEIGHT_AFTER.match(t, m.end()) or _after_feet(t, m.start()) or (_age(t, m) and not weight_now)
+        ):
             continue
         raw.append((m, unit))
     if not any(unit for _, unit in raw):
@@ -176,6 +185,8 @@ def weigh(text: str, known_unit: str | None = None) -> Weights:
             role = "current"
         elif _TARGET_AFTER.match(t, m.end()):
             role = "target"
+        elif _NOW_AFTER.match(t, m.end()):
+            role = "current"
         kg = to_kg(float(m.group(1).replace(",", ".")), borrowed, float(m.group(3) or m.group(4) or 0))
         written = m.group().strip() if m.group(2) else f"{m.group(1)} {borrowed}"
         mentions.append(Weight(kg=kg, role=role, written=written, unit=borrowed))
