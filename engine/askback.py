@@ -437,6 +437,18 @@ _HELD = re.compile(r"(\w)\1{2,}+")
 def _talk(folded: str, table: _Compiled) -> tuple[Social, ...]:
     """The kinds of small talk `folded` is made of, every word of it; () when it says anything else.
     A letter held down ("heyyy", "LMAOOO", "thanksss", "mdrrr") is read as one letter, or two."""
+    return _talk_of(folded) if table is _table() else _read_talk(folded, table)
+
+
+@lru_cache(maxsize=1024)
+def _talk_of(folded: str) -> tuple[Social, ...]:
+    """`_talk` with the table, once per text: a turn reads the same parts for small talk several
+    times (the cheap first look, the small-talk reader, questions back, new requests), and a part
+    without filler is the whole message too; each reading tries a dozen long alternations per word."""
+    return _read_talk(folded, _table())
+
+
+def _read_talk(folded: str, table: _Compiled) -> tuple[Social, ...]:
     said = _talk_words(folded.split(), table)
     if said or not _HELD.search(folded):
         return said
