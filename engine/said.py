@@ -655,35 +655,45 @@ _THANKS = frozenset({
 
 
 @lru_cache(maxsize=1)
-def _wrapping() -> tuple[re.Pattern[str], tuple[str, ...]]:
+def _wrapping() -> tuple[re.Pattern[str], tuple[tuple[int, frozenset[str]], ...]]:
     """What may lead an answer (a pattern anchored at its start) and what may trail it (phrases,
     folded, taken off its end one at a time: a pattern searched from every position would take
-    quadratic time on "please, please, please …")."""
+    quadratic time on "please, please, please …"), the phrases by length, longest first: the
+    longest that ends a text is one set lookup per length, not one `endswith` per phrase."""
     t = _table()
     lead = sorted((t.filler - _DENIALS) | _ACKNOWLEDGED, key=len, reverse=True)
-    trail = tuple(sorted((t.polite - t.filler) | _THANKS, key=len, reverse=True))
+    trail = (t.polite - t.filler) | _THANKS
+    by_length = tuple(
+        (n, frozenset(p for p in trail if len(p) == n)) for n in sorted({len(p) for p in trail}, reverse=True)
+    )
     # possessive: a run of punctuation is taken once, never tried again split up
-    return re.compile(rf"^\W*+(?:(?:{_alternation(lead)})(?:\W++|$))++", re.I), trail
+    return re.compile(rf"^\W*+(?:(?:{_alternation(lead)})(?:\W++|$))++", re.I), by_length
 
 
 def _alternation(words: list[str]) -> str:
     return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in words)
 
 
-def _without_trailing(text: str, phrases: tuple[str, ...]) -> str:
-    """`text` without the `phrases` at its end (each standing as words), as typed."""
+def _without_trailing(text: str, phrases: tuple[tuple[int, frozenset[str]], ...]) -> str:
+    """`text` without the `phrases` (by length, longest first) at its end (each standing as
+    words), as typed."""
     while True:
         stripped = text.rstrip(" \t\n,.!;:")
         folded = fold(stripped)
-        if len(folded) != len(stripped):  # folding changed the length: compare no further
+        size = len(folded)
+        if size != len(stripped):  # folding changed the length: compare no further
             return stripped
         cut = next(
-            (p for p in phrases if folded.endswith(p) and (len(folded) == len(p) or not folded[-len(p) - 1].isalnum())),
+            (
+                n
+                for n, said in phrases
+                if n <= size and folded[size - n :] in said and (size == n or not folded[-n - 1].isalnum())
+            ),
             None,
         )
         if cut is None:
             return stripped
-        text = stripped[: -len(cut)]
+        text = stripped[:-cut]
 
 
 def asks_agreement(text: str) -> bool:
