@@ -146,6 +146,7 @@ def _respelled_word(word: str) -> str | None:
     return close[0] if close else None
 
 
+@lru_cache(maxsize=512)  # as `in_english`: each parser a turn asks reads the message again
 def respelled(text: str) -> str:
     """`text` with the time words typed a letter or two wrong written right ("mon wendsday fri" ->
     "mon wednesday fri", "evnings" -> "evenings"); every other word as typed."""
