@@ -63,6 +63,8 @@ def check_identifier(value: str, what: str = "user id", max_chars: int = MAX_ID_
         raise InputRejected(f"The {what} is {len(value):,} characters long; the limit is {max_chars}.")
     if value != value.strip():
         raise InputRejected(f"The {what} {value!r} starts or ends with whitespace.")
+    if value.isascii() and value.isprintable():
+        return value  # the common case: printable ASCII holds none of the categories below
     for c in value:
         if unicodedata.category(c) in {"Cc", "Cf", "Cs", "Co", "Zl", "Zp"}:
             raise InputRejected(f"The {what} contains a control or invisible character (U+{ord(c):04X}).")

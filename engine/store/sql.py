@@ -204,7 +204,7 @@ class SqlStore(Database):
         # and a value that cannot be stored fails before anything is written.
         try:
             values = session_values(s)
-            now = s.updated_at.isoformat()
+            now = str(values["updated_at"])  # the turn's time, as the session row holds it
             messages = [
                 self._q_insert_message.params(
                     {"session_id": s.id, "role": m.role, "content": m.content, "created_at": now}

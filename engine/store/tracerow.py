@@ -61,6 +61,11 @@ _DICTIONARY_1 = (
 def trace_row(doc: JsonObject, created_at: str) -> str:
     """The JSON stored for a turn whose trace is `doc` (a `TurnTrace.doc()`), in a row
     written at `created_at`."""
+    return to_json(_compact(doc, created_at)).decode()
+
+
+def _compact(doc: JsonObject, created_at: str) -> JsonObject:
+    """`trace_row`'s document, before it is written as JSON (a pack holds it as a value)."""
     out = {k: v for k, v in doc.items() if k != "turn" and not (k == "at" and v == created_at)}
     own = _own_flow(doc)
     fired = _objects(doc.get("fired"))
@@ -71,7 +76,7 @@ def trace_row(doc: JsonObject, created_at: str) -> str:
         out.pop("entered", None)
         if started:
             out["started"] = started
-    return to_json(out).decode()
+    return out
 
 
 def trace_from_row(text: str, turn: int, created_at: str, session_id: str) -> TurnTrace:
@@ -161,7 +166,7 @@ def packable(row: EventRow, at: str) -> JsonValue:
 def pack(items: Sequence[JsonValue], current: JsonObject, at: str) -> bytes:
     """One row's `pack`: the `packable` items of earlier turns, oldest first, and the turn
     being written, `current` (a `TurnTrace.doc()`), in a row written at `at`."""
-    everything = [*items, [current["turn"], json.loads(trace_row(current, at))]]
+    everything = [*items, [current["turn"], _compact(current, at)]]
     # A 4 KiB window and a small hash (memLevel 5) deflate a pack as well as zlib's largest
     # (traces repeat within a few hundred bytes) in 70 KiB of memory instead of 420; the
     # reader's 32 KiB window inflates any smaller one.
