@@ -71,6 +71,7 @@ class Effects:
         self.records: list[RecordDraft] = []
         self.checked: dict[int, Slots] = {}
         self._amended: dict[str, Slots] = {}  # records amended this turn, by kind: their new slots
+        self._stored: dict[str, StoredRecord | None] = {}  # the store's latest record of a kind, as read this turn
         self.handoffs = 0
         self.retried = retried
         self.trace = TraceDraft()
@@ -107,7 +108,13 @@ class Effects:
 
     def latest(self, kind: str) -> StoredRecord | None:
         made = self._made(kind)
-        return made[-1] if made else self.store.latest(kind, bot=self.bot.name, user=self.session.user)
+        if made:
+            return made[-1]
+        # read from the store once a turn: the entry rule, the read stage and a bot's main handler
+        # each ask for the same record ("profile"), and nothing the turn does is stored before its commit
+        if kind not in self._stored:
+            self._stored[kind] = self.store.latest(kind, bot=self.bot.name, user=self.session.user)
+        return self._stored[kind]
 
     def hand_to_agent(self, reason: str) -> None:
         if hold_of(self.session) is None:
