@@ -174,6 +174,7 @@ class Database:
         self._own: PoolProxiedConnection | None = None
         self._own_pid = 0
         self._cur: Any = None
+        self._driver: Any = None  # the DBAPI connection of `_own`
         self._inherited: list[PoolProxiedConnection] = []
         try:
             self._opened()
@@ -198,7 +199,7 @@ class Database:
         """
         own = self._own
         if own is not None and self._own_pid == os.getpid():
-            return own.driver_connection
+            return self._driver  # own.driver_connection, kept: SQLAlchemy asks its dialect on every read
         if own is not None:
             # Forked child: SQLite forbids using a connection carried across fork(); leave the
             # parent's alone (never closed or rolled back here) and open a fresh pool.
@@ -209,8 +210,9 @@ class Database:
         except (exc.SQLAlchemyError, self._dbapi.Error) as e:
             raise StoreError(f"cannot reach database {self.url!r}: {e}") from e
         self._own, self._own_pid = own, os.getpid()
-        self._cur = own.driver_connection.cursor()  # type: ignore[union-attr]
-        return own.driver_connection
+        self._driver = own.driver_connection
+        self._cur = self._driver.cursor()
+        return self._driver
 
     def _recover(self, conn: Any) -> None:
         """After a failed statement: roll back, or drop the connection if even that fails."""
