@@ -500,8 +500,10 @@ def _restated(flow: Flow[Any], state: Ask, frame: FlowFrame, heard: Utterance, c
     """engine/fill.py's `restated`, over the run's slots (none read when this code cannot read them)."""
     try:
         slots = checked if checked is not None else flow.new_slots(frame.slots)
-        # a message that fills or changes another slot is the flow's to read ("english, and i live in Rome")
-        return [] if _fills_other(flow, slots, state, heard.text) else restated(flow, state, slots, heard)
+        # most messages answer the question, and restate nothing: read that first, then whether the
+        # message fills or changes another slot, which makes it the flow's to read ("english, and i live in Rome")
+        again = restated(flow, state, slots, heard)
+        return [] if not again or _fills_other(flow, slots, state, heard.text) else again
     except (ValidationError, ValueError):
         return []
 
