@@ -237,7 +237,7 @@ class _Table:
         self.ending = frozenset(_phrase(p) for p in phrases.ending)
         self.leaving = frozenset(_phrase(p) for p in phrases.leaving)
         self.putting_off = frozenset(_phrase(p) for p in phrases.putting_off)
-        self.leaving_openings = tuple(dict.fromkeys(_phrase(p) for p in phrases.leaving_openings))
+        self.leaving_openings = frozenset(_phrase(p) for p in phrases.leaving_openings)
         self.resume = frozenset(_phrase(p) for p in phrases.resume)
         self.resume_verbs = tuple(dict.fromkeys(_phrase(v) for v in phrases.resuming))
         self.objects = tuple(dict.fromkeys(_phrase(o) for o in phrases.stopping.objects))
@@ -264,7 +264,7 @@ class _Table:
         self.help = frozenset(helps | {f"{h} {_phrase(w)}" for h in helps for w in phrases.help_with})
         self.skip_objects = frozenset(_phrase(o) for o in skipping.objects)
         self.skip_named = re.compile(rf"(?<![\w'])(?:{any_of(skipping.named)})(?![\w'])")
-        self.unsure_openings = tuple(sorted(p for p in self.unsure | self.refusing if " " in p))
+        self.unsure_openings = frozenset(p for p in self.unsure | self.refusing if " " in p)
         # every word of every phrase: a word typed with a letter held down ("ayudaaa", "stoppp",
         # "skiiip") is read as the one of these it stands for
         self.vocabulary = frozenset(
@@ -471,8 +471,17 @@ def _opened_leaving(text: str) -> frozenset[str]:
     return frozenset(f for forms in clauses(text) for f in forms if _opens(f, openings))
 
 
-def _opens(clause: str, openings: tuple[str, ...]) -> bool:
-    return any(clause == o or clause.startswith(o + " ") for o in openings)
+def _opens(clause: str, openings: frozenset[str]) -> bool:
+    """Whether `clause` is one of `openings` or opens with one of them followed by a space: its
+    words up to each space looked up, not every opening compared (there are hundreds)."""
+    if clause in openings:
+        return True
+    at = clause.find(" ")
+    while at >= 0:
+        if clause[:at] in openings:
+            return True
+        at = clause.find(" ", at + 1)
+    return False
 
 
 # a cancel beside words of its own: at most this many other clauses, each this short
