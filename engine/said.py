@@ -158,6 +158,8 @@ class _Joined:
     def __init__(self, listed: frozenset[str], openers: frozenset[str], verbs: frozenset[str], objects: frozenset[str]):
         self.listed, self.openers, self.verbs, self.objects = listed, openers, verbs, objects
         self.longest = _words_in_longest(openers) + _words_in_longest(verbs) + _words_in_longest(objects)
+        # the first word of every verb: a phrase holding none of them is no joined phrase (told at once)
+        self.verb_starts = frozenset(v.split()[0] for v in verbs if v.split())
 
     def __contains__(self, phrase: object) -> bool:
         if not isinstance(phrase, str):
@@ -166,7 +168,7 @@ class _Joined:
             return True
         words = phrase.split()
         n = len(words)
-        if not n or n > self.longest:
+        if not n or n > self.longest or self.verb_starts.isdisjoint(words):
             return False
         for i in range(n):  # words[:i]: the opener ("" when none)
             if i and not self._opened(words[:i]):
