@@ -264,7 +264,7 @@ def _open(flow: Flow[Any], slots: Slots, asked: str | None) -> list[_Open]:
 def _empty(slots: Slots, name: str) -> bool:
     """Is the slot as a new run holds it (None, or an empty list its model starts with)?"""
     value = getattr(slots, name, None)
-    default = type(slots).model_fields[name].get_default(call_default_factory=True)
+    default = type(slots).__pydantic_fields__[name].get_default(call_default_factory=True)
     return value is None or (value in ([], {}) and default == value)
 
 

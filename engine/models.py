@@ -40,7 +40,7 @@ class Slots(BaseModel):
     if not TYPE_CHECKING:
 
         def __setattr__(self, name: str, value: object) -> None:
-            if name not in type(self).model_fields:
+            if name not in type(self).__pydantic_fields__:  # not `model_fields`: a deprecation-checking property
                 super().__setattr__(name, value)
                 return
             before, was_set = self.__dict__.get(name), name in self.__pydantic_fields_set__
