@@ -621,11 +621,11 @@ def restated(flow: Flow[Any], state: Ask[Any], slots: Slots, said: Utterance | s
     reads the message: an answer, or a refusal with a reason of its own, which says more than "I have
     that". A number alone restates nothing: it names no slot (`Ahead`)."""
     text = said.text if isinstance(said, Utterance) else said
-    if not any(isinstance(s, Ask) and s.slot != state.slot and not _empty(slots, s.slot) for s in flow.states):
-        return []  # no other question answered yet: nothing to say again (and the asked parser not run for it)
     asked = state.parser(slots)
     if asked.greedy:
         return []
+    if not any(isinstance(s, Ask) and s.slot != state.slot and not _empty(slots, s.slot) for s in flow.states):
+        return []  # no other question answered yet: nothing to say again (and the asked parser not run for it)
     found = _read(asked, text)
     if found is _FAILED or (found is not None and not (isinstance(found, Invalid) and _quotes(found.reason, text))):
         return []
