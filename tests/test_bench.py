@@ -34,6 +34,20 @@ def test_turn_overhead_smoke(tmp_path: Path, bot: str) -> None:
     assert "smoke check: 23 sessions stored their feedback" in out
 
 
+def test_cold_turns_runs(tmp_path: Path) -> None:
+    # a turn on a message never read before, beside one read before (bench/cold_turns.py): a few
+    # sessions, no timing asserted, so the benchmark cannot break unseen
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "cold_turns.py"), "--sessions", "3"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "all turns (median)" in done.stdout and "I want to give feedback" in done.stdout
+
 def test_no_benchmark_shadows_a_standard_module() -> None:
     # `python bench/x.py` puts bench/ first on sys.path: a bench/queue.py broke psycopg's import
     bench = Path(__file__).resolve().parent.parent / "bench"
