@@ -48,6 +48,7 @@ def test_cold_turns_runs(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr[-3000:]
     assert "all turns (median)" in done.stdout and "I want to give feedback" in done.stdout
 
+
 def test_no_benchmark_shadows_a_standard_module() -> None:
     # `python bench/x.py` puts bench/ first on sys.path: a bench/queue.py broke psycopg's import
     bench = Path(__file__).resolve().parent.parent / "bench"

@@ -848,3 +848,22 @@ def test_getting_better_at_a_language_names_the_one_to_learn(text: str) -> None:
     from flows.language_buddy.languages import target_in
 
     assert target_in(text, weak=False) == "en"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["pular o teste", "saltar el test", "den Test überspringen", "sauter le test", "saltare il test",
+     "kann ich den Test auslassen?", "skip the test pls"],
+)  # fmt: skip
+def test_leaving_the_placement_test_is_read_in_six_languages(text: str) -> None:
+    # the verbs and "the test" of five other languages are the engine's cue table's (engine/data/cues.yaml)
+    from flows.language_buddy.assessment import skips_test
+
+    assert skips_test(text)
+
+
+@pytest.mark.parametrize("text", ["el test es difícil", "la prueba de hoy", "quiero saltar de alegría"])
+def test_the_test_named_without_leaving_it_is_no_skip(text: str) -> None:
+    from flows.language_buddy.assessment import skips_test
+
+    assert not skips_test(text)
