@@ -623,7 +623,16 @@ _COMPLAINT_RE = re.compile(rf"\b(?:{'|'.join(re.escape(w) for w in _APP_COMPLAIN
 _NEUTRAL_RE = re.compile(rf"\b(?:{'|'.join(re.escape(w) for w in _NEUTRAL)})\b")
 _VADER = SentimentIntensityAnalyzer()  # loads its lexicon once
 # "I'd like to give feedback" is a request, not praise: VADER would score the "like"
-_REQUEST_LIKE = re.compile(r"\b(?:would|'d|d) like to\b|\blike to\b")
+_REQUEST_LIKE = re.compile(r"\b(?:would|'d|d) like(?: to)?\b|\blike to\b")
+# how frankly something is said, not how it went ("honestly 3/5", "tbh it's fine")
+_HEDGES = re.compile(r"\b(?:honestly|frankly|tbh|to be honest|truthfully|ngl)\b")
+# "like" that likes has someone who does ("i like it", "we really like the lessons"); any other is a
+# filler or a comparison ("honestly like 3/5", "like a 4 i guess", "it's like ok"): no praise
+_FILLER_LIKE = re.compile(
+    r"(?<!\bi )(?<!\bwe )(?<!\byou )(?<!\bthey )(?<!\bu )(?<!\breally )(?<!\bdo )(?<!\bdid )(?<!\bjust )"
+    r"(?<!\bstill )(?<!\balso )(?<!\btotally )(?<!\bdefinitely )(?<!\bkinda )(?<!\bdon't )(?<!\bdont )"
+    r"(?<!\bdidn't )(?<!\bdidnt )(?<!\bdoesn't )(?<!\bdoesnt )(?<!\bwould )\blike\b(?! it\b| this\b| that\b)"
+)
 # VADER's compound score from which a message reads as clearly positive or negative
 _CLEAR = 0.3
 
@@ -687,7 +696,7 @@ def sentiment() -> Parser:
 # a turn may ask twice (a state's parser, then a step that records the feeling): VADER once
 @functools.lru_cache(maxsize=256)
 def _sentiment_of(text: str) -> str | None:
-    t = _REQUEST_LIKE.sub("want to", _norm(text))
+    t = _HEDGES.sub("", _FILLER_LIKE.sub("", _REQUEST_LIKE.sub("want to", _norm(text))))
     if _NEUTRAL_RE.search(t):
         return "neutral"
     # VADER first, the language check only when it found something: most messages score

@@ -213,7 +213,7 @@ def test_sessions_list_and_show(db: str) -> None:
     r = run("sessions", "show", summary.id[:6], "--db", db)
     assert r.exit_code == 0, r.output
     assert f"session {summary.id}" in r.output
-    assert "user: hello" in r.output and "assistant: I'm LanguageBuddy" in r.output
+    assert "user: hello" in r.output and "assistant: Hello! I'm LanguageBuddy" in r.output
     assert "feedback (v1) at details" in r.output and '"rating": 4' in r.output
     assert "route intent:feedback" in r.output
     assert "transition: feedback: rating -answer-> mood" in r.output

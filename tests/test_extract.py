@@ -248,3 +248,20 @@ def test_the_words_of_a_ruled_out_cue_name_no_option(text: str) -> None:
     options = choice({"omnivore": ["anything", "everything"], "keto": [], "vegan": []})
     assert not isinstance(options(text), str) or options(text) != "omnivore"
     assert options("anything") == "omnivore"
+
+
+@pytest.mark.parametrize(
+    ("text", "feeling"),
+    [
+        ("honestly like 3/5", None),  # a hedge and a filler: how frankly, not how it went
+        ("like a 4 i guess", None),
+        ("i would like more lessons", None),  # a request, not praise
+        ("i really like the lessons", "positive"),
+        ("like it a lot", "positive"),
+        ("tbh the lessons are boring", "negative"),
+    ],
+)
+def test_like_and_hedges_without_feeling_are_none(text: str, feeling: str | None) -> None:
+    from engine.extract import sentiment
+
+    assert sentiment()(text) == feeling
