@@ -421,7 +421,7 @@ def at_question(
             and not copied(value, text)
             and not set(talk.kinds) <= WAITING
             and not greets(text)
-        )
+        ) or (value is None and _named(parser(talk.words), talk.words))  # "ok, Vale": the small talk's word
         if (parser.greedy or not taken) and not _fills_other(flow, slots, state, text):
             return Chitchat(words=talk.words, social=talk.kinds)
         return None
@@ -458,10 +458,11 @@ def at_question(
 
 
 def _named(value: object, words: str) -> bool:
-    """Whether the question read one word of small talk back as a proper noun: "Vale" to "what's your
-    name?" is a name; at any other question "vale" acknowledges."""
-    word = words.strip(" .!?")
-    return isinstance(value, str) and len(word.split()) == 1 and value == word[:1].upper() + word[1:]
+    """Whether the question read one word of small talk back as a proper noun: "Vale" (or "ok, Vale")
+    to "what's your name?" is a name; at any other question "vale" acknowledges."""
+    if not isinstance(value, str) or " " in value.strip() or not value[:1].isupper():
+        return False
+    return fold(value) in re.findall(r"[\w'-]+", fold(words))
 
 
 def _what_is_asked(state: Ask, slots: Slots, parser: Parser) -> str:
