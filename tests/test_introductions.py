@@ -92,3 +92,31 @@ def test_a_bots_intents_are_read_in_the_users_language(text: str) -> None:
 )
 def test_a_name_said_with_here_after_a_greeting(text: str, name: str | None) -> None:
     assert name_in(text, weak=True) == name
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("i'm brazilian :)", "pt"),
+        ("Je suis française", "fr"),
+        ("soy mexicano", "es"),
+        ("Ich bin österreicher", "de"),
+        ("sono italiana", "it"),
+        ("brasileira", "pt"),  # alone, at the native-language question
+    ],
+)
+def test_a_nationality_said_of_oneself_is_the_native_language(text: str, code: str) -> None:
+    # h-read9: the country's language, at the native-language question and said ahead of it
+    from flows.language_buddy.field_parsers import native_parser
+    from flows.language_buddy.profile import OnboardingSlots
+
+    assert native_parser(OnboardingSlots(name="Ana"))(text) == code
+    assert name_in(in_english_cues(text), weak=True) is None  # no name either ("Brasileira", "Österreicher")
+
+
+def test_a_language_named_beside_a_nationality_says_more() -> None:
+    from flows.language_buddy.languages import native_in
+
+    assert native_in("i'm american", weak=True) == "en"
+    assert native_in("i'm american but i grew up speaking spanish", weak=True) == "es"
+    assert native_in("tedesco", weak=True) is None  # a language alone is no nationality said of oneself

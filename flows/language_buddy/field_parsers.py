@@ -10,6 +10,7 @@ from flows.language_buddy.languages import (
     find_languages,
     language,
     language_name,
+    nationality_language,
     native_in,
     parse_language,
     spoken_besides,
@@ -29,6 +30,9 @@ def native_parser(s: OnboardingSlots) -> Parser:
             # "japanese, but i also speak a bit of english": the one not spoken a little is the native one
             named = [c for c in find_languages(text) if c not in spoken_besides(text)]
             code = named[0] if len(named) == 1 and named[0] != s.target_language else code
+        if code is None or isinstance(code, Invalid):
+            # "sou brasileira", "i'm american lol": the country's language
+            code = nationality_language(text, alone=True) or code
         if isinstance(code, str) and code == s.target_language:
             return Invalid(
                 f"{language_name(code)} is the language you want to learn; your native language is another one."

@@ -65,6 +65,7 @@ class LanguageMarks(BaseModel):
     unread_names: list[_Key]
     word_codes: list[_Code]
     nationalities: list[_Key]
+    demonyms: dict[_Code, list[_Key]] = {}
     no_language: WordSet
 
 
@@ -80,6 +81,11 @@ def load_marks(path: Path = LANGUAGES_FILE) -> LanguageMarks:
             ("word_codes", marks.word_codes),
         )
         for code in codes
+        if code not in names
+    ]
+    problems += [
+        f"demonyms: {code!r} is not a two-letter language the library knows"
+        for code in marks.demonyms
         if code not in names
     ]
     every = {fold(n): c for c, (english, native) in names.items() for n in (*english, *native)}
@@ -104,6 +110,7 @@ class _Table:
     aliases: dict[str, str]
     word_codes: frozenset[str]
     nationalities: frozenset[str]
+    demonyms: dict[str, str]
     no_language: frozenset[str]
     pattern: re.Pattern[str]
 
@@ -142,7 +149,8 @@ def _table() -> _Table:
         display,
         aliases,
         frozenset(marks.word_codes),
-        frozenset(fold(n) for n in marks.nationalities),
+        frozenset(fold(n) for n in marks.nationalities) | {fold(w) for ws in marks.demonyms.values() for w in ws},
+        {fold(w): code for code, ws in marks.demonyms.items() for w in ws},
         frozenset(fold(n) for n in marks.no_language),
         alias_pattern(aliases),
     )
@@ -160,6 +168,27 @@ def language_aliases() -> dict[str, str]:
 
 def nationalities() -> frozenset[str]:
     return _table().nationalities
+
+
+# "I'm Brazilian", "sou brasileira" (cues written in English first): a nationality said of oneself
+_SELF = re.compile(
+    r"(?:\bi'?m |\bi am )(?:a |an )?([a-z]+)"
+    r"(?=[\s!.,:;)]*$|\s+(?:and|but|so|lol|haha|und|aber|y|pero|et|mais|e|ma|mas)\b|\s*[,;.!])"
+)
+
+
+def nationality_language(text: str, *, alone: bool = False) -> str | None:
+    """The language of a nationality said of oneself ("i'm brazilian :)", "soy mexicano", "Ich bin
+    Österreicher"): the native language, where one language is the country's; with `alone` the word
+    alone too ("brasileira" to "what's your native language?": elsewhere "tedesco" is a language)."""
+    demonyms = _table().demonyms
+    said = fold(in_english_cues(text))
+    if alone and (code := demonyms.get(said.strip(" !.?:)(-"))) is not None:
+        return code
+    for m in _SELF.finditer(said):
+        if (code := demonyms.get(m.group(1))) is not None:
+            return code
+    return None
 
 
 def is_code(code: str) -> bool:
@@ -340,7 +369,9 @@ def native_in(text: str, *, weak: bool) -> str | None:
         return found
     if m := loose.search(fold(text)):
         return language_aliases()[next(g for g in m.groups() if g)]
-    return _first_language(weak_cue, text) or _misspelt_native(text)
+    found = _first_language(weak_cue, text) or _misspelt_native(text)
+    # a nationality ("i'm brazilian") only where the message names no language: a language named says more
+    return found or (None if find_languages(text) else nationality_language(text))
 
 
 # "native portugese", "my mother tongue is germn": a word right after a native cue
@@ -354,6 +385,8 @@ def _misspelt_native(text: str) -> str | None:
     stricter score places use): the cue makes a typo far likelier than another word."""
     for m in _NATIVE_WORD.finditer(fold(text)):
         word = m.group(1)
+        if (code := _table().demonyms.get(word)) is not None:
+            return code  # "madrelingua italiana": the nationality's language
         if word in _table().no_language or word in nationalities() or word == "speaker":
             continue
         close = closest_name(word, language_aliases(), PLACE_SUGGEST_SCORE)
