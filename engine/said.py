@@ -196,8 +196,8 @@ def _words_in_longest(phrases: frozenset[str]) -> int:
 class _Stops(_Joined):
     """A verb of stopping with what it stops ("cancel it", "olvídalo todo"), after one or two words of
     wanting or not ("i want to cancel", "let's forget the whole thing", "please just stop this"); with no
-    word of wanting, what it stops must be said ("quit" alone is the flow's: the name question refuses
-    it). Tested by its parts: listed out, the combinations are ~80,000 strings."""
+    word of wanting, what it stops must be said ("quit" alone is `putting_off`'s: a cancel only where the
+    question reads nothing from it). Tested by its parts: listed out, the combinations are ~80,000 strings."""
 
     def __init__(self, listed: frozenset[str], openers: frozenset[str], verbs: frozenset[str], objects: frozenset[str]):
         super().__init__(listed, openers, verbs, objects)
@@ -211,7 +211,7 @@ class _Stops(_Joined):
         )
 
     def _ends(self, rest: list[str], *, opened: bool) -> bool:
-        # with no word of wanting, what it stops must be said ("quit" alone is the flow's)
+        # with no word of wanting, what it stops must be said ("quit" alone is `putting_off`'s)
         return (not rest and opened) or (bool(rest) and " ".join(rest) in self.objects)
 
 
