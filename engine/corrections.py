@@ -339,7 +339,11 @@ def read_corrections(flow: Flow[Any], state: Ask[Any], slots: Slots, text: str) 
     carried_answer: _Clause | None = None
     # a correction is said within a few clauses; every clause may run each target's parser, so
     # a 4,000-character message read whole cost 370 ms (bench/worst_case.py)
-    for clause in _clauses(text)[:MAX_CLAUSES]:
+    said = _clauses(text)[:MAX_CLAUSES]
+    joined = -1  # the last clause a list value corrected above took in ("the days tue, thu and sat")
+    for n, clause in enumerate(said):
+        if n <= joined:
+            continue
         folded = fold_same_length(clause.read)
         cued = carried_cue or words.cue.search(fold_same_length(clause.text)) is not None
         # "no its Sam", "nah im in lisbon": a no that opens a clause leads what follows
@@ -383,6 +387,11 @@ def read_corrections(flow: Flow[Any], state: Ask[Any], slots: Slots, text: str) 
             t, v = candidates[0]
             if olds and t in olds:
                 v = _replace_items(t, old_part, v)
+            # a list the commas cut ("make the days tue, thu and sat"): the clauses after it that only list
+            # more of its items are its own
+            v, joined = _listed_on(t, slots, said, n, v, targets)
+            if joined > n:
+                clause = _Clause(clause.start, said[joined].end, text[clause.start : said[joined].end])
             c = t.correctable
             corrected.add((c.slot, c.key))
             commands.append(CorrectSlot(words=clause.text, slot=c.slot, key=c.key, value=slot_value(slots, c, v)))
@@ -416,6 +425,33 @@ def read_corrections(flow: Flow[Any], state: Ask[Any], slots: Slots, text: str) 
     if not commands:
         return CorrectionReading([], "", unclear)
     return CorrectionReading(commands, _rest(text, used, asked), [])
+
+
+def _listed_on(
+    target: _Target, slots: Slots, said: list[_Clause], n: int, value: object, targets: list[_Target]
+) -> tuple[object, int]:
+    """`value`, a list read in clause `n`, with the items the clauses after it list (each running on from the
+    one before at a comma, with no cue and no other slot's name), and the last clause taken."""
+    if not isinstance(value, list):
+        return value, n
+    last = n
+    for k in range(n + 1, len(said)):
+        nxt = said[k]
+        folded = fold_same_length(nxt.read)
+        if not said[k - 1].comma:
+            break
+        if any(t is not target and t.names is not None and t.names.search(folded) for t in targets):
+            break
+        more = target.parser(_strip(_without_cues(nxt.text)))
+        if not isinstance(more, list) or not more:
+            break
+        longer = list(dict.fromkeys([*value, *more]))
+        try:
+            _set(slots, target.correctable, longer)
+        except ValidationError:
+            break
+        value, last = longer, k
+    return value, last
 
 
 def _by_value(flow: Flow[Any], state: Ask[Any], c: Correctable) -> bool:

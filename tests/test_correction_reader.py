@@ -270,3 +270,20 @@ def test_a_value_two_answers_could_hold_corrects_the_one_just_given(text: str, f
     at_timezone = {"name": "Max", "native_language": "it", "target_language": "fr"}
     commands, _ = correction_commands(buddy_onboarding, "ask_timezone", at_timezone, text)
     assert {c.slot: c.value for c in commands if isinstance(c, CorrectSlot)} == found
+
+
+@pytest.mark.parametrize(
+    ("text", "days", "rest"),
+    [
+        ("wait, make the days tue, thu and sat", ["Tue", "Thu", "Sat"], ""),
+        ("actually mondays, wednesdays and saturdays instead", ["Mon", "Wed", "Sat"], ""),
+        ("perdón, los días son lunes, martes y jueves", ["Mon", "Tue", "Thu"], ""),
+        # the list ends where a clause lists none of its items: the rest answers the open question
+        ("wait, the days are tue, thu and sat, evenings", ["Tue", "Thu", "Sat"], "evenings"),
+    ],
+)
+def test_a_list_corrected_is_not_cut_at_its_commas(text: str, days: list[str], rest: str) -> None:
+    # h-read9: "tue" alone was the correction
+    corrected, left = read(fitness_onboarding, "time_of_day", FITNESS_AT_TIME, text)
+    assert corrected == {"preferred_days": days}
+    assert left.strip(" ,") == rest
