@@ -287,3 +287,18 @@ def test_a_list_corrected_is_not_cut_at_its_commas(text: str, days: list[str], r
     corrected, left = read(fitness_onboarding, "time_of_day", FITNESS_AT_TIME, text)
     assert corrected == {"preferred_days": days}
     assert left.strip(" ,") == rest
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "wait, i made a mistake, it's 4 days",
+        "sorry, hab mich vertan, 4 Tage",
+        "scusa, ho sbagliato, sono 4 giorni",
+        "espera, eu errei, são 4 dias",
+    ],
+)
+def test_a_mistake_owned_is_a_correction_cue_in_six_languages(text: str) -> None:
+    # h-read9
+    corrected, _ = read(fitness_onboarding, "minutes", FITNESS_AT_EQUIPMENT, text)
+    assert corrected == {"days_per_week": 4}

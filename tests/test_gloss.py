@@ -38,6 +38,11 @@ from engine.gloss import in_english, load_gloss, weekday_names
         ("pomeriggio", "in the afternoon"),
         ("manhãs de preferência", "in the morning de preferência"),
         ("mañana", "tomorrow"),
+        # no preference, and a yes said as "it can be" (h-read9)
+        ("me da igual", "no preference"),
+        ("ist mir egal", "no preference"),
+        ("tanto faz", "no preference"),
+        ("pode ser", "yes"),
     ],
 )
 def test_answer_words_of_five_languages_are_written_in_english(typed: str, english: str) -> None:

@@ -214,3 +214,15 @@ def test_small_talk_at_a_paused_run_is_said_back_and_the_run_stays_paused(dialog
     chat.say("hi").say("Ana").say("cancel").expect(flow="main")
     chat.say("thank you!!").expect(flow="main", reply_contains=["You're welcome!", "onboarding is paused"])
     chat.say("spanish").expect(flow="onboarding", state="ask_target")
+
+
+def test_putting_off_until_later_alone_is_a_cancel_where_the_question_reads_nothing() -> None:
+    at = session(frame("onboarding", "ask_timezone"))
+    for text in [
+        "hmm let's leave it for later",
+        "lo dejamos para después",
+        "Plus tard.",
+        "Magari dopo",
+        "deixa pra depois",
+    ]:
+        assert commands(at, text) == [Cancel(words=text)], text
