@@ -182,11 +182,23 @@ class _Joined:
         return " ".join(words) in self.openers
 
     def _ends(self, rest: list[str], *, opened: bool) -> bool:
-        """What follows the verb: nothing, or what it names."""
-        return not rest or " ".join(rest) in self.objects
+        """What follows the verb: nothing, or what it names ("this one", "the weight stuff")."""
+        return not rest or " ".join(rest) in self.objects or _PART_NAMED.fullmatch(" ".join(rest)) is not None
 
     def words(self) -> set[str]:
         return {w for group in (self.listed, self.openers, self.verbs, self.objects) for p in group for w in p.split()}
+
+
+# a part of the questions named by what it is about ("the weight stuff", "la parte del peso", "das mit dem
+# Gewicht"): what a skip leaves out, whatever the flow calls it
+_PART_NAMED = re.compile(
+    r"(?:the|this|that|these|those) (?:\w+ ){1,2}(?:stuff|part|bit|bits|question|questions|thing|things|section)"
+    r"|(?:la|esa|esta) parte (?:de|del|de la|sobre) (?:\w+ ?){1,2}"
+    r"|(?:a|essa|esta) parte (?:de|do|da|sobre) (?:\w+ ?){1,2}"
+    r"|(?:la|cette) partie (?:sur|du|de la|de) (?:\w+ ?){1,2}"
+    r"|(?:la|questa) parte (?:sul|sulla|del|della|di) (?:\w+ ?){1,2}"
+    r"|(?:das|den teil) mit (?:dem|der|den) \w+"
+)
 
 
 def _words_in_longest(phrases: frozenset[str]) -> int:

@@ -296,3 +296,21 @@ def test_a_skip_where_the_flow_has_its_own_way_past_the_question_takes_it() -> N
     r = engine.turn("study-pal", user, "passo")
     assert r.state == "exercise" and "let's move on" in r.reply and "Exercise 2/3" in r.reply
     assert r.trace is not None and [n.kind for n in r.trace.notices].count("skipped") == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("can we skip the weight stuff", "skip"),
+        ("just skip the allergy part", "skip"),
+        ("salta la parte del peso", "skip"),
+        ("pula a parte do fuso horário", "skip"),
+        ("stop asking me stuff", "cancel"),
+        ("enough with the questions", "cancel"),
+        ("hör auf mich zu fragen", "cancel"),
+    ],
+)
+def test_a_skip_naming_its_part_and_asking_to_stop_the_questions(text: str, kind: str) -> None:
+    # h-read9; "skip rope and dumbbells" still answers (no part named)
+    assert says_skip(text) if kind == "skip" else says_cancel(text, "onboarding", polite=True), text
+    assert not says_skip("skip rope and dumbbells")
