@@ -56,8 +56,8 @@ from engine.ahead import Ahead, declared
 from engine.commands import SetSlot
 from engine.extract import Empty, Invalid, Parser, copied, declines, fold
 from engine.models import Slots
-from engine.said import says_unsure
 from engine.states import Ask
+from engine.tables import unsure_phrases
 from engine.utterance import Utterance
 
 if TYPE_CHECKING:
@@ -292,6 +292,11 @@ def _answers(found: object) -> bool:
     return isinstance(found, Empty) or (found is not None and not isinstance(found, Invalid))
 
 
+def _any_will_do(text: str) -> bool:
+    """A clause that only says any value will do or the user does not know ("anything goes", "lo que sea")."""
+    return " ".join(fold(text, accents=True).strip(" .!?¡¿:;)(").split()) in unsure_phrases()
+
+
 # a list of this many items that a count reads (a week's days) names all of them, none in particular
 _EVERY = 7
 
@@ -412,7 +417,7 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
             listed = counts and c.alone and not named
             if not named and not listed and (mine or (answers and not echo) or not c.alone):
                 continue  # decided without running the slot's parser (most slots, most clauses)
-            if not named and says_unsure(clause.text):
+            if not named and _any_will_do(clause.text):
                 continue  # any will do names no slot by itself ("intermediate, anything goes!" is no diet)
             read = _value(c.parser, clause.text)
             if listed:

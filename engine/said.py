@@ -24,9 +24,8 @@ from wordfreq import zipf_frequency
 
 from engine.errors import DataFileError
 from engine.extract import fold
-from engine.tables import any_of, compiles, load_table
+from engine.tables import COMMANDS_FILE, any_of, compiles, load_table
 
-COMMANDS_FILE = Path(__file__).parent / "data" / "commands.yaml"
 Said = Literal["cancel", "help", "person", "skip"]
 # single spaces around a dash: a run of spaces must not be rescanned (tests/test_pattern_shapes.py)
 _CLAUSES = re.compile(r"[,;.!?¿¡…]+|\s[-–—]\s")

@@ -63,3 +63,21 @@ def taken_back_phrases() -> tuple[str, ...]:
     through extract)."""
     table = load_table(CORRECTIONS_FILE, _TakenBack, "correction words")
     return tuple(p for phrases in (*table.taken_back.values(), *table.decided.values()) for p in phrases)
+
+
+COMMANDS_FILE = Path(__file__).parent / "data" / "commands.yaml"
+
+
+class _Unsure(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    unsure: list[str]
+
+
+@lru_cache(maxsize=1)
+def unsure_phrases() -> frozenset[str]:
+    """The phrases that only say the user does not know or any value will do ("anything goes", "lo que
+    sea"), lower case: commands.yaml's `unsure`. engine/said.py reads them in whole messages; engine/fill.py
+    (which belongs to no stage of the turn, so cannot import the read stage's said) keeps a clause that is
+    one of them from filling a slot by itself."""
+    table = load_table(COMMANDS_FILE, _Unsure, "command phrases")
+    return frozenset(" ".join(p.lower().replace("’", "'").split()) for p in table.unsure)
