@@ -43,6 +43,10 @@ from engine.gloss import in_english, load_gloss, weekday_names
         ("ist mir egal", "no preference"),
         ("tanto faz", "no preference"),
         ("pode ser", "yes"),
+        # noon as an end of a clock range (h-read9)
+        ("vendredi de 10h à midi", "friday from 10 to 12"),
+        ("Freitag von 10 bis Mittag", "friday from 10 to 12"),
+        ("demain de midi à 14h", "tomorrow from 12 to 14"),
     ],
 )
 def test_answer_words_of_five_languages_are_written_in_english(typed: str, english: str) -> None:
