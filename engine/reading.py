@@ -388,13 +388,20 @@ def at_question(
     """`text` at `state`'s open question as a question back about it or as small talk, when the
     message gives no answer to it nor to any other slot the flow reads from any message
     (`checked`: the frame's slots as the turn validated them on load)."""
-    if not may_ask(text):
+    # a flow that owns some questions (`Aside.owns`) reads them however they are put
+    if not may_ask(text) and not any(x.owns is not None for x in flow.asides):
         return None
     try:
         slots = checked if checked is not None else flow.new_slots(frame.slots)
         parser = state.parser(slots)
     except (ValidationError, ValueError):
         return None  # slots this code cannot read: the flow's own reading says what is wrong
+    if requests.owned(flow, slots, text):
+        # a question the flow declares its own (`Aside.owns`: "by the way could you remind me what a limit is" in
+        # a lesson), however it opens: a question back about what the flow is about, answered by its aside
+        return AskBack(words=text.strip(), about="other")
+    if not may_ask(text):
+        return None
     talk = small_talk(text)
     if talk is not None and "goodbye" in talk.kinds:
         return None  # leaving is put off or cancel at a question (read before), else the flow's to read

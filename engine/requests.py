@@ -337,6 +337,10 @@ def at_question(
         # a question of knowledge fills nothing it names ("wie spät ist es in Berlin?" gives no timezone), nor does
         # one more of something asked for ("je voudrais signaler un autre bug" is no comment on this one)
         another = c.asks and _ANOTHER.search(p.folded) is not None
+        # a part the open flow says is its own ("could you remind me what a limit is" in a lesson on limits) is the
+        # flow's to answer: the aside that owns it hears it as said, not kept for later
+        if request and owned(flow, slots, typed):
+            continue
         if request and (c.knowledge or another or not _fills(flow, slots, state.slot, typed)):
             asking.append(n)
             wanted = wanted or c.other
@@ -368,6 +372,11 @@ def at_question(
     if any(found[n].role in ("question", "open", "polar") for n in rest):
         return None
     return Found(command, answer) if _reads(parser, answer, echo_counts=True) else None
+
+
+def owned(flow: Flow[Any], slots: Slots, typed: str) -> bool:
+    """Whether an aside of the flow declares the request in `typed` its own (`Aside.owns`)."""
+    return any(x.owns is not None and x.owns(typed, slots) for x in flow.asides)
 
 
 _DIFFERENCE = re.compile(

@@ -100,6 +100,12 @@ class Aside(Generic[S_in]):
     # (engine/requests.py): an aside that answers any question from the flow's own material says
     # no, so "can you also remind me to drink water?" is kept for later, not answered from a lesson
     requests: bool = True
+    # the requests that are its own, whatever words they are asked in: the read stage leaves a part
+    # of the message this says yes to (the message's part and the flow's slots) to the flow, not
+    # kept for later ("could you remind me what a limit is" is the lesson's question, "how do i
+    # export my notes?" is not). The request reader cannot tell a request about what the open flow
+    # is about from one about something else; the flow's own reader of that subject can.
+    owns: Callable[[str, S_in], bool] | None = None
 
 
 @dataclass(frozen=True)

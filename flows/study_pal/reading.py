@@ -262,15 +262,26 @@ def give_hint(ctx: Ctx) -> str | None:
 
 
 _QUESTION = re.compile(
-    r"^\s*(?:but |so |wait,? |hm+,? |ok,? |okay,? )?(why|how|what|what'?s|whats|which|explain|"
+    r"^\s*(?:(?:but|so|wait|hm+|ok|okay|oh|also|sorry|btw|by the way),? )*(why|how|what|what'?s|whats|which|explain|"
     r"can you explain|could you explain|i don'?t (?:understand|get)|i do not understand|i'?m confused|"
-    r"what does|where does|where did|is there|are there|can you|could you|does|do (?:we|i|you)|should)\b",
+    r"what does|where does|where did|is there|are there|(?:can|could) (?:you|u)|does|do (?:we|i|you)|should|"
+    r"remind me)\b",
     re.I,
 )
 
 
 def is_question(text: str) -> bool:
     return bool(_QUESTION.search(text))
+
+
+def owns_question(text: str, s: TutoringSlots) -> bool:
+    """A request that asks to have something of the course explained ("by the way could you remind me what
+    a limit is", "can you tell me what the chain rule is"): the lesson's own question, which the course
+    answers now, not a request for something else kept for after the lesson (engine/requests.py)."""
+    if not (in_exercise(s) or s.offer is not None) or not _DEFINES.search(plain(text).lower()):
+        return False
+    course = course_of(s)
+    return course.find(text) is not None or _part_about(course, _terms(text)) is not None
 
 
 _LETTER = re.compile(r"\b[a-z]\b", re.I)  # an option letter
@@ -364,7 +375,7 @@ def answer_question(ctx: Ctx) -> str | None:
 _ASKING = frozenset(
     {"explain", "confused", "understand", "mean", "meant", "example", "again", "question", "exercise", "answer",
      "hint", "lesson", "part", "step", "help", "sorry", "wait", "lost", "repeat", "clarify", "tell", "show",
-     "about", "exactly", "really", "thing", "stuff", "work", "works", "bit", "idea"}
+     "about", "exactly", "really", "thing", "stuff", "work", "works", "bit", "idea", "remind", "means"}
 )  # fmt: skip
 # a question that asks to have something explained
 _DEFINES = re.compile(

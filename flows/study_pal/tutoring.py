@@ -82,6 +82,7 @@ from flows.study_pal.reading import (
     next_parser,
     off_topic,
     offer_parser,
+    owns_question,
     stalls,
     take_your_time,
 )
@@ -275,6 +276,7 @@ tutoring = Flow(
             match=lambda t: is_question(t) or t.rstrip().endswith("?"),
             handle=answer_question,
             requests=False,  # a request for something else is kept for after the lesson (engine/requests.py)
+            owns=owns_question,  # one to have the course explained is the lesson's own question
         ),
         Aside("pleasantry", match=lambda t: bool(_PLEASANTRY.search(t)), handle=acknowledge),
         Aside("stall", match=stalls, handle=take_your_time),
