@@ -47,6 +47,14 @@ _EXIT_WANTS_NEXT_FLOW = re.compile(
     r"\bwhen should i\b|\bweak (?:points?|spots?|areas?)\b|\bhow (?:did i do|am i doing)\b",
     re.I,
 )
+# "later" of the lesson: said alone ("maybe later", "ok later then"), of it ("let's do the rest later") or as a
+# goodbye ("catch you later"); in a clause about something else ("i want to give feedback later", "remind me
+# later") it puts that off, not the lesson
+_LATER = (
+    r"^\W*(?:(?:ok(?:ay)?|alright|maybe|fine|hm+|um+|so|then)\W+)*later(?:\W+(?:then|ok|maybe|please|pls|on|"
+    r"today|tonight))*\W*$|\b(?:this|it|that|these|the rest|the lesson|the exercises?|more)\s+later\b|"
+    r"\bcatch (?:you|ya) later\b|\bback later\b"
+)
 _EXIT_END = re.compile(
     r"\b(?:i'?m|i am|we'?re|we are)\s+(?:all\s+)?(?:done|finished|through)\b(?!\s+with\s+(?:this|that|the)\s)|"
     r"^\W*(?:ok(?:ay)?\W*|alright\W*|right\W*)?(?:done|finished|finish|enough|stop|quit|exit|end|over)"
@@ -58,7 +66,7 @@ _EXIT_END = re.compile(
     r"\b(?:let'?s|i want to|i'?d like to|can we|could we|i wanna) (?:stop|end|finish|quit|wrap (?:it |this )?up)\b|"
     r"\bstop (?:for (?:today|now)|here|the lesson|now)\b|\bcall it a (?:day|night)\b|\bwrap (?:it |this )?up\b|"
     r"\bpause\b|\bno more\b|\bend (?:the |this |our )?(?:session|lesson|tutoring)\b|\bfinish (?:the |this |our )?"
-    r"(?:session|lesson|tutoring|here|now|up)\b|\blater\b|\b(?:need|take|taking) a break\b",
+    r"(?:session|lesson|tutoring|here|now|up)\b|" + _LATER + r"|\b(?:need|take|taking) a break\b",
     re.I,
 )
 _EXIT_CONTINUE = re.compile(
@@ -88,7 +96,7 @@ def may_exit(text: str) -> bool:
     text = plain(text)
     if asks_besides(text):
         return False
-    return any(p.search(text) for p in (_EXIT_WORDS, _EXIT_END, _EXIT_WANTS_NEXT_FLOW))
+    return any(p.search(text) for p in (_EXIT_WORDS, _EXIT_END, _EXIT_WANTS_NEXT_FLOW, _PUT_OFF, _FOR_NOW))
 
 
 class ExitIntent(BaseModel):
