@@ -162,11 +162,14 @@ def analyse(ctx: Ctx) -> None:
     ctx.shared(StudyMemory).tutoring_active = False
     if not ctx.shared(StudyMemory).lesson_paused:
         close_lesson(ctx)  # finished for the day: "continue" no longer takes the lesson up
+    s.wants_plan = plan_wish([*ctx.shared(StudyMemory).recent_user, ctx.text])
+    ctx.shared(StudyMemory).forget_recent()  # acted on: an old "plan" must not trigger the next analysis
+    # a lesson put aside for a plan before any exercise was answered: nothing to report, no lesson to suggest
+    if not results and ctx.shared(StudyMemory).lesson_paused and s.wants_plan:
+        return
     ctx.say(ctx.phrase(report(s), "report:analysis"))
     if not results:
         ctx.offer(FIRST_LESSON)  # the closing suggests it: a "yes" next starts it
-    s.wants_plan = plan_wish([*ctx.shared(StudyMemory).recent_user, ctx.text])
-    ctx.shared(StudyMemory).forget_recent()  # acted on: an old "plan" must not trigger the next analysis
 
 
 def ask_plan(s: AnalysisSlots) -> str:

@@ -135,6 +135,19 @@ _FOR_NOW = re.compile(
 )
 
 
+_PLAN_ASKED = re.compile(
+    r"\bschedul\w*|\bstudy plan\b|\bplan (?:my|a|the|some|out)\b|\bcalendar\b|\btimetable\b|\bwhen should i\b", re.I
+)
+
+
+def asks_plan_instead(text: str) -> bool:
+    """A plan asked for in the middle of a lesson with no ending said ("actually can you make me a study plan
+    first"): the lesson is put aside for it, its place kept, not finished; "I'm done, can you plan my week?"
+    finishes it."""
+    text = plain(text)
+    return bool(_PLAN_ASKED.search(text)) and not _EXIT_END.search(text)
+
+
 def leaves_for_now(text: str) -> bool:
     """An ending that keeps the lesson for later (a pause), not one that finishes it."""
     return bool(_FOR_NOW.search(plain(text)))

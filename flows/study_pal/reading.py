@@ -17,7 +17,7 @@ from wordfreq import zipf_frequency
 from engine import StepContext, picked
 from engine.extract import Invalid, Parser, read_yes_no
 from flows.study_pal.course import Course
-from flows.study_pal.exits import exit_decision, leaves_for_now
+from flows.study_pal.exits import asks_plan_instead, exit_decision, leaves_for_now
 from flows.study_pal.kept import says_known
 from flows.study_pal.lesson import (
     Ctx,
@@ -129,7 +129,8 @@ def leave(ctx: Ctx) -> str | None:
     decision = exit_decision(ctx)
     if decision == "END":
         # "gotta run, let's pick this up tomorrow": kept for later; "I'm done for today": finished
-        if leaves_for_now(ctx.text) and ctx.slots.concept is not None:
+        # "actually can you make me a study plan first": put aside for the plan, its place kept too
+        if (leaves_for_now(ctx.text) or asks_plan_instead(ctx.text)) and ctx.slots.concept is not None:
             ctx.slots.paused = True
             ctx.shared(StudyMemory).lesson_paused = True  # the analysis that follows leaves it open
         return "exit"
