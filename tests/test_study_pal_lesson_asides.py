@@ -63,7 +63,7 @@ def test_later_of_something_else_is_no_exit(text: str) -> None:
 
 @pytest.mark.parametrize(
     "text", ["later", "maybe later", "ok later then", "let's do this later", "can we do the rest later?",
-             "catch you later", "be back later", "let's continue later"],
+             "catch you later", "be back later", "let's continue later", "nah, later"],
 )  # fmt: skip
 def test_later_said_of_the_lesson_still_ends_it(text: str) -> None:
     assert may_exit(text) and exit_by_rules(text) == "END"
@@ -87,7 +87,8 @@ def test_a_plan_asked_for_before_any_answer_skips_the_empty_analysis(lesson: Dia
 
 @pytest.mark.parametrize(
     ("text", "instead"),
-    [("actually can you make me a study plan first", True), ("Let's schedule a study plan", True),
+    [("actually can you make me a study plan first", True), ("Let's schedule a study plan", False),
+     ("wait, schedule my study for friday 4-6 first", True), ("can you make me a study plan for tomorrow", False),
      ("I'm done, can you plan my week?", False), ("that's all, schedule my study for tomorrow", False),
      ("7", False)],
 )  # fmt: skip

@@ -51,7 +51,7 @@ _EXIT_WANTS_NEXT_FLOW = re.compile(
 # goodbye ("catch you later"); in a clause about something else ("i want to give feedback later", "remind me
 # later") it puts that off, not the lesson
 _LATER = (
-    r"^\W*(?:(?:ok(?:ay)?|alright|maybe|fine|hm+|um+|so|then)\W+)*later(?:\W+(?:then|ok|maybe|please|pls|on|"
+    r"^\W*(?:(?:ok(?:ay)?|alright|maybe|fine|hm+|um+|so|then|nah|no|nope|eh)\W+)*later(?:\W+(?:then|ok|maybe|please|pls|on|"
     r"today|tonight))*\W*$|\b(?:this|it|that|these|the rest|the lesson|the exercises?|more)\s+later\b|"
     r"\bcatch (?:you|ya) later\b|\bback later\b"
 )
@@ -140,12 +140,18 @@ _PLAN_ASKED = re.compile(
 )
 
 
+# a plan wanted before the lesson goes on, not after it: "actually ... first", "... now", "... instead"
+_BEFORE_GOING_ON = re.compile(
+    r"\b(?:first|(?:right )?now|instead|actually|before (?:that|we (?:go on|continue)|continuing)|real quick)\b", re.I
+)
+
+
 def asks_plan_instead(text: str) -> bool:
-    """A plan asked for in the middle of a lesson with no ending said ("actually can you make me a study plan
-    first"): the lesson is put aside for it, its place kept, not finished; "I'm done, can you plan my week?"
-    finishes it."""
+    """A plan asked for before the lesson goes on, with no ending said ("actually can you make me a study plan
+    first"): the lesson is put aside for it, its place kept, not finished. "I'm done, can you plan my week?"
+    finishes it, and so does the seed's exit signal "Let's schedule a study plan"."""
     text = plain(text)
-    return bool(_PLAN_ASKED.search(text)) and not _EXIT_END.search(text)
+    return bool(_PLAN_ASKED.search(text) and _BEFORE_GOING_ON.search(text)) and not _EXIT_END.search(text)
 
 
 def leaves_for_now(text: str) -> bool:
