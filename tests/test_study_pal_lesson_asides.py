@@ -36,7 +36,8 @@ def test_a_question_on_the_course_put_as_a_request_is_answered_in_the_lesson(
 ) -> None:
     lesson.say(text)
     assert "Noted" not in lesson.reply and says in lesson.reply
-    assert (lesson.flow, lesson.state, lesson.slots["chunk"], lesson.slots["attempts"]) == ("tutoring", "exercise", 1, 0)
+    at = (lesson.flow, lesson.state, lesson.slots["chunk"], lesson.slots["attempts"])
+    assert at == ("tutoring", "exercise", 1, 0)
 
 
 @pytest.mark.parametrize(
