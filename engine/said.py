@@ -154,9 +154,21 @@ class _Joined:
     or listed as they are, tested by their parts: listed out, the parts multiply to ~130,000
     phrases (18 MB of strings and set, and a copy of it at every union)."""
 
-    def __init__(self, listed: frozenset[str], openers: frozenset[str], verbs: frozenset[str], objects: frozenset[str]):
+    def __init__(
+        self,
+        listed: frozenset[str],
+        openers: frozenset[str],
+        verbs: frozenset[str],
+        objects: frozenset[str],
+        *,
+        verb_last: bool = False,
+    ):
         self.listed, self.openers, self.verbs, self.objects = listed, openers, verbs, objects
-        self.longest = _words_in_longest(openers) + _words_in_longest(verbs) + _words_in_longest(objects)
+        self.verb_last = verb_last
+        # two objects may stand before a verb put last ("die frage erstmal")
+        self.longest = _words_in_longest(openers) + _words_in_longest(verbs) + _words_in_longest(objects) * (
+            2 if verb_last else 1
+        )
         # the first word of every verb: a phrase holding none of them is no joined phrase (told at once)
         self.verb_starts = frozenset(v.split()[0] for v in verbs if v.split())
 
@@ -175,7 +187,24 @@ class _Joined:
             for j in range(i + 1, n + 1):
                 if " ".join(words[i:j]) in self.verbs and self._ends(words[j:], opened=bool(i)):
                     return True
+            # the verb last, after what it names, as German puts it behind a word of wanting or being able
+            # ("können wir die Zeitzone erstmal auslassen", "kann ich die Frage überspringen")
+            if i and self.verb_last and self._named_then_verb(words[i:]):
+                return True
         return False
+
+    def _named_then_verb(self, rest: list[str]) -> bool:
+        for j in range(len(rest) - 1, 0, -1):
+            if " ".join(rest[j:]) in self.verbs:
+                return self._named(rest[:j])
+        return False
+
+    def _named(self, words: list[str]) -> bool:
+        """What a verb names, one thing or two ("die frage", "das erstmal", "die zeitzone vorerst")."""
+        said = " ".join(words)
+        if said in self.objects or _PART_NAMED.fullmatch(said):
+            return True
+        return any(" ".join(words[:k]) in self.objects and " ".join(words[k:]) in self.objects for k in range(1, len(words)))
 
     def _opened(self, words: list[str]) -> bool:
         return " ".join(words) in self.openers
@@ -270,6 +299,7 @@ class _Table:
             frozenset(_phrase(o) for o in skipping.openers),
             frozenset(_phrase(v) for v in skipping.verbs),
             frozenset(_phrase(o) for o in skipping.objects),
+            verb_last=True,
         )
         self.confused = frozenset(_phrase(p) for p in phrases.confused)
         self.lost = frozenset(_phrase(p) for p in phrases.not_understanding)
