@@ -166,8 +166,8 @@ class _Joined:
         self.listed, self.openers, self.verbs, self.objects = listed, openers, verbs, objects
         self.verb_last = verb_last
         # two objects may stand before a verb put last ("die frage erstmal")
-        self.longest = _words_in_longest(openers) + _words_in_longest(verbs) + _words_in_longest(objects) * (
-            2 if verb_last else 1
+        self.longest = (
+            _words_in_longest(openers) + _words_in_longest(verbs) + _words_in_longest(objects) * (2 if verb_last else 1)
         )
         # the first word of every verb: a phrase holding none of them is no joined phrase (told at once)
         self.verb_starts = frozenset(v.split()[0] for v in verbs if v.split())
@@ -204,7 +204,9 @@ class _Joined:
         said = " ".join(words)
         if said in self.objects or _PART_NAMED.fullmatch(said):
             return True
-        return any(" ".join(words[:k]) in self.objects and " ".join(words[k:]) in self.objects for k in range(1, len(words)))
+        return any(
+            " ".join(words[:k]) in self.objects and " ".join(words[k:]) in self.objects for k in range(1, len(words))
+        )
 
     def _opened(self, words: list[str]) -> bool:
         return " ".join(words) in self.openers
