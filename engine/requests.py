@@ -371,7 +371,12 @@ def at_question(
     # the rest must answer: what else it says ("why? are you going to give me recipes") is not a request's
     if any(found[n].role in ("question", "open", "polar") for n in rest):
         return None
-    return Found(command, answer) if _reads(parser, answer, echo_counts=True) else None
+    if _reads(parser, answer, echo_counts=True):
+        return Found(command, answer)
+    # a remark after a request asked outright, saying why ("can u make me a meal plan? im so lost with food lol"):
+    # the request, and the question asked again, as the remark answers nothing
+    outright = all(found[n].role in ("question", "open", "polar") or cues[n].opens for n in asking)
+    return Found(command, "") if outright and min(rest) > max(asking) else None
 
 
 def owned(flow: Flow[Any], slots: Slots, typed: str) -> bool:

@@ -462,9 +462,13 @@ def _only(text: str, phrases: Phrases, also: Phrases = frozenset(), *, polite: b
         if any(f in phrases for f in forms):
             found = True
             continue
+        others = _Either(also, filler, _table().trailing)
         if any(not f or f in also for f in forms):
+            # a clause read whole as `also` may still end in one of `phrases` ("no idea next": a clause that
+            # opens with not knowing, and a skip)
+            found = found or bool(forms[0] and _segmented(forms[0].split(), phrases, others))
             continue
-        split = _segmented(forms[0].split(), phrases, _Either(also, filler, _table().trailing))
+        split = _segmented(forms[0].split(), phrases, others)
         if split is None:
             return False
         found = found or split
