@@ -374,7 +374,11 @@ _ASKS_MINE = re.compile(
     r"^\W*(?:(?:so|ok|okay|hey|and|wait|um+|hm+)\W+)*(?:what(?:'s| is| are| was| were)?|which|how many|how much|when"
     r"|remind me|tell me|show me|can you (?:remind|tell|show) me)\b.*"
     r"\b(?:my|i (?:said|picked|chose|told you|gave|have)|(?:did|do) i (?:say|pick|choose|tell you|give|have))\b"
+    # "how many days a week do i train?", "which days do i work out?": a count or a choice of what the user does
+    r"|^\W*(?:how many|how much|how often|which)\b.*\b(?:did|do) i\b"
 )
+# "which days did i pick?" asks for the days, not how many: a list whose label's noun is said
+_WHICH = re.compile(r"^\W*(?:(?:so|ok|okay|hey|and|wait)\W+)*which\b")
 
 
 def recalled(bot: _Flows, text: str, latest: Callable[[str], StoredRecord | None]) -> Command | None:
@@ -398,6 +402,14 @@ def recalled(bot: _Flows, text: str, latest: Callable[[str], StoredRecord | None
         named = [f for f in amends.fields if f.names.search(t)]
         # "what are my training days?": the fact whose own label is said, where the words name several
         labelled = [f for f in amends.fields if f.label and fold(f.label) in t]
+        if _WHICH.search(t) and len(labelled) != 1:
+            labelled = [
+                f
+                for f in amends.fields
+                if f.label
+                and re.search(rf"\b{re.escape(fold(f.label).split()[-1])}\b", t)
+                and isinstance(getattr(slots, f.slot), list)
+            ]
         named = labelled if len(labelled) == 1 else named
         if len(named) == 1:
             f = named[0]

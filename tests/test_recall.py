@@ -29,6 +29,8 @@ def asked(text: str) -> tuple[str, int]:
         ("what's my goal again?", "Your goal: fat loss."),
         ("remind me of my target weight", "Your target weight: 72.6 kg."),
         ("what diet did i say?", "Your diet: vegetarian."),
+        ("which days did i pick?", "Your training days: Mon, Wed, Fri."),  # the days, not how many
+        ("how many days a week do i train?", "Your days a week: 3."),
     ],
 )
 def test_a_fact_asked_about_is_told_and_nothing_changes(text: str, told: str) -> None:
@@ -42,7 +44,13 @@ def test_the_whole_profile_is_told_when_the_plan_is_asked_for() -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["is it ok to train with a sore knee?", "what's a good vegetarian protein?", "how long should I rest?"]
+    "text",
+    [
+        "is it ok to train with a sore knee?",
+        "what's a good vegetarian protein?",
+        "how long should I rest?",
+        "what equipment do i need for pushups?",
+    ],
 )
 def test_a_question_about_anything_else_is_not_a_recall(text: str) -> None:
     reply, versions = asked(text)
