@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 import types
 import typing
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic
 
@@ -368,6 +368,21 @@ class _Flows(typing.Protocol):
     def flows(self) -> Sequence[Any]: ...
 
 
+def _saved(bot: _Flows, latest: Callable[[str], StoredRecord | None]) -> Iterator[tuple[Any, Amends[Any], Slots]]:
+    """Each flow with an update path, its `Amends`, and the user's latest record of it read back into
+    slots; a record this version cannot read is left out (redoing the flow will do)."""
+    for flow in bot.flows:
+        amends: Amends[Any] | None = getattr(flow, "amends", None)
+        record = latest(amends.kind) if amends is not None else None
+        if amends is None or record is None:
+            continue
+        try:
+            slots = amends.load(record.data)
+        except ValidationError:
+            continue
+        yield flow, amends, slots
+
+
 # a question about what the user told, in their own words: "what's my plan again?", "which days did i
 # pick?", "remind me of my target weight"
 _ASKS_MINE = re.compile(
@@ -388,18 +403,9 @@ def recalled(bot: _Flows, text: str, latest: Callable[[str], StoredRecord | None
     t = fold(text)
     if not _ASKS_MINE.search(t) or (_CHANGE.search(t) is not None and _QUESTION.search(t) is None):
         return None
-    for flow in bot.flows:
-        amends: Amends[Any] | None = getattr(flow, "amends", None)
-        if amends is None or amends.describe is None:
+    for _, amends, slots in _saved(bot, latest):
+        if amends.describe is None:
             continue
-        record = latest(amends.kind)
-        if record is None:
-            continue
-        try:
-            slots = amends.load(record.data)
-        except ValidationError:
-            continue
-        named = [f for f in amends.fields if f.names.search(t)]
         # "what are my training days?": the fact whose own label is said, where the words name several
         labelled = [f for f in amends.fields if f.label and fold(f.label) in t]
         if _WHICH.search(t) and len(labelled) != 1:
@@ -410,7 +416,7 @@ def recalled(bot: _Flows, text: str, latest: Callable[[str], StoredRecord | None
                 and re.search(rf"\b{re.escape(fold(f.label).split()[-1])}\b", t)
                 and isinstance(getattr(slots, f.slot), list)
             ]
-        named = labelled if len(labelled) == 1 else named
+        named = labelled if len(labelled) == 1 else [f for f in amends.fields if f.names.search(t)]
         if len(named) == 1:
             f = named[0]
             value = getattr(slots, f.slot)
@@ -426,17 +432,7 @@ def recalled(bot: _Flows, text: str, latest: Callable[[str], StoredRecord | None
 
 def amendments(bot: _Flows, text: str, latest: Callable[[str], StoredRecord | None]) -> list[Command]:
     """What a main-conversation message changes in the user's saved records, as commands."""
-    for flow in bot.flows:
-        amends: Amends[Any] | None = getattr(flow, "amends", None)
-        if amends is None:
-            continue
-        record = latest(amends.kind)
-        if record is None:
-            continue
-        try:
-            slots = amends.load(record.data)
-        except ValidationError:
-            continue  # a record this version cannot read is not amended: redoing the flow will do
+    for flow, amends, slots in _saved(bot, latest):
         found = read_changes(amends, text, slots, cued=True)
         if found.question is not None:
             return [AmendAsk(words=text, record=amends.kind, flow=flow.name, question=found.question)]
