@@ -10,9 +10,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bench.main_talk import DONE, SPLITS, load, report, run
-from engine import Engine, MemoryStore, RecordDraft, RulesLLM, SessionState, TurnTrace
-from engine.models import TurnWrite
+from bench.main_talk import SPLITS, load, past_onboarding, report, run
+from engine import Engine, MemoryStore, RulesLLM
 
 AT = datetime(2026, 3, 10, 9, 0, tzinfo=UTC)
 
@@ -37,17 +36,7 @@ def test_small_talk_is_read_in_the_main_conversation() -> None:
 def engine_for(bot: str, user: str) -> Engine:
     """An engine whose `user` is past the bot's onboarding, with no flow open."""
     engine = Engine(MemoryStore(), RulesLLM(), clock=lambda: AT)
-    if bot in DONE:
-        session = SessionState(id=f"s-{user}", bot=bot, user=user, turns=1, version=1, created_at=AT, updated_at=AT)
-        trace = TurnTrace(turn=0, user_text="", reply="", route="seed", at=AT)
-        engine.store.commit(
-            TurnWrite(
-                session=session,
-                expected_version=0,
-                trace_doc=trace.doc(),
-                records=[RecordDraft(kind=DONE[bot], data={"seeded": True})],
-            )
-        )
+    past_onboarding(engine.store, bot, user)
     return engine
 
 
