@@ -3,8 +3,10 @@
 Run as a script, it prints the patterns it collected (`{"patterns": [[pattern, flags, where],
 ...]}`), then times each (from index START) against adversarial messages of the input limit's
 length and prints one JSON line per pattern as it finishes: `[index, worst CPU ms, what was
-slowest]`. tests/test_pattern_shapes.py runs it in a subprocess so a pattern that backtracks for
-minutes costs the test a timeout, not the suite.
+slowest, growth]` (growth: how much slower that search is on the whole message than on its first
+quarter, measured when the pattern took more than SLOW_MS; 0 otherwise).
+tests/test_pattern_shapes.py runs it in a subprocess so a pattern that backtracks for minutes
+costs the test a timeout, not the suite.
 
     python tests/_patterns.py [START]
 """
@@ -145,25 +147,42 @@ def adversarial(pattern: str, length: int = MAX_CHARS) -> list[str]:
     return [(p * (length // len(p) + 1))[:length] for p in pieces]
 
 
-def worst(compiled: re.Pattern[str], messages: list[str]) -> tuple[float, str]:
-    """The slowest CPU time (s) of finditer and fullmatch over `messages`, and which.
+def _time(compiled: re.Pattern[str], op: str, text: str) -> float:
+    start = time.process_time()
+    if op == "finditer":
+        for _ in compiled.finditer(text):
+            pass
+    else:
+        compiled.fullmatch(text)
+    return time.process_time() - start
+
+
+def growth(compiled: re.Pattern[str], op: str, text: str) -> float:
+    """How much slower `op` is on `text` than on its first quarter: about 4 for a linear pattern,
+    about 16 for a quadratic one. A ratio, so a loaded machine (both cores busy in CI) that makes
+    every search slower does not make a linear pattern look like a quadratic one."""
+    quarter = min(_time(compiled, op, text[: len(text) // 4]) for _ in range(3))
+    full = min(_time(compiled, op, text) for _ in range(2))
+    return full / max(quarter, 1e-6)
+
+
+def worst(compiled: re.Pattern[str], messages: list[str]) -> tuple[float, str, str, str]:
+    """The slowest CPU time (s) of finditer and fullmatch over `messages`, which, and on what.
 
     `search` is not timed on its own: finditer's first step is that same scan from the start
     (the pattern's scanner), so a message that makes search slow makes finditer at least as
     slow, and timing both spent nearly half the check's time on a figure finditer bounds."""
-    slowest, what = 0.0, ""
+    slowest, what, op_of, text_of = 0.0, "", "finditer", ""
     for text in messages:
         for op in ("finditer", "fullmatch"):
-            start = time.process_time()
-            if op == "finditer":
-                for _ in compiled.finditer(text):
-                    pass
-            else:
-                getattr(compiled, op)(text)
-            spent = time.process_time() - start
+            spent = _time(compiled, op, text)
             if spent > slowest:
-                slowest, what = spent, f"{op} on {text[:16]!r}…"
-    return slowest, what
+                slowest, what, op_of, text_of = spent, f"{op} on {text[:16]!r}…", op, text
+    return slowest, what, op_of, text_of
+
+
+# below this a pattern's growth is not measured (a linear one takes well under 5 ms at the input limit)
+SLOW_MS = 10.0
 
 
 def main(start: int) -> None:
@@ -172,8 +191,11 @@ def main(start: int) -> None:
     # other code first may hold more, filled into module-level caches)
     print(json.dumps({"patterns": [dataclasses.astuple(f) for f in found]}), flush=True)
     for i, f in enumerate(found[start:], start):
-        spent, what = worst(re.compile(f.pattern, f.flags), adversarial(f.pattern))
-        print(json.dumps([i, round(spent * 1000, 2), what]), flush=True)
+        compiled = re.compile(f.pattern, f.flags)
+        spent, what, op, text = worst(compiled, adversarial(f.pattern))
+        # the growth is only worth its time for a pattern that was slow at all
+        ratio = growth(compiled, op, text) if spent * 1000 > SLOW_MS else 0.0
+        print(json.dumps([i, round(spent * 1000, 2), what, round(ratio, 1)]), flush=True)
 
 
 if __name__ == "__main__":

@@ -53,8 +53,8 @@ _TARGET_AFTER = re.compile(rf"(?<!\s)\s*+{CUES.alternation('target_after')}\b")
 _CURRENT_MARK = re.compile(rf"\b{CUES.alternation('current_before')}{_ABOUT}")
 # a weight said to be the one of now by a word after it ("92 now", "95 ahora", "88 jetzt")
 _NOW_AFTER = re.compile(
-    r"\s*+(?:kg\s+|lbs?\s+)?(?:now|rn|right now|at the moment|currently|ahora|actualmente|jetzt|aktuell|maintenant"
-    r"|actuellement|agora|atualmente|adesso|attualmente)\b"
+    r"(?<!\s)\s*+(?:kg\s+|lbs?\s+)?(?:now|rn|right now|at the moment|currently|ahora|actualmente|jetzt|aktuell"
+    r"|maintenant|actuellement|agora|atualmente|adesso|attualmente)\b"
 )
 # "im 29, 175 cm and 80 kg": a number said as what the user is, with no unit and ending its clause, is an age
 _AGE = re.compile(r"(?:^|[,;.!?]\s*|\band\s+)(?:i'm|im|i am)\s+$")
