@@ -23,6 +23,7 @@ from engine.fill import clauses, fill, noted_line
 from engine.fill import shown as slot_shown
 from engine.flow import Flow
 from engine.flowrun import FlowRunner
+from engine.learned import learned_command
 from engine.models import FlowFrame, Heard, Slots
 from engine.said import says_not_knowing
 from engine.states import ANSWER, Ask, render, says, without_clause
@@ -173,6 +174,17 @@ class OpenQuestion:
             why = reason if sets and reason else ""
             self.fx.emit(" ".join(p for p in (told, why, self.run.question(flow, state, slots, heard)) if p))
             return None
+        # only a message nothing read: a parser's refusal with a reason ("No need for details...") read it,
+        # and not knowing ("idk") is answered below with why the question is asked
+        unread = reason is None and not says_not_knowing(heard.text)
+        learned = learned_command(heard.text) if unread else None
+        if learned is not None:
+            # nothing else read the message; the learned reader is confident it says this instead of an
+            # answer (engine/learned.py): carried out like a command the rules read, and a value a refused
+            # answer suggested is not put to the user
+            self.fx.session.carry.suggested = None
+            self.fx.trace.notice("learned", flow.name, state.name, f"{learned.kind}: {learned.words!r}")
+            return learned, heard
         self._reprompt(flow, frame, slots, state, reason, heard)
         return None
 

@@ -275,6 +275,7 @@ NoticeKind = Literal[
     "skipped",  # the user asked to skip the question; detail: the slot left empty, or why not
     "aside",  # detail: the aside's name
     "proposed",  # a command the model proposed at the question, evidenced; detail: its kind and words
+    "learned",  # a command the learned reader read where nothing else did (engine/learned.py); detail: kind and words
     "ask_back",  # a question back about the open question, answered; detail: why, meaning, options or other
     "request",  # a new request at the open question; detail: "kept: <flow or main>", "aside: <name>" (the
     # flow's aside took it), "offered" or "started" (back in the main conversation)

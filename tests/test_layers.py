@@ -192,7 +192,7 @@ STAGES: dict[str, tuple[str, ...]] = {
     "load": ("engine.load", "engine.versions"),
     "read": (
         "engine.reading", "engine.said", "engine.askback", "engine.corrections", "engine.requests",
-        "engine.proposals",
+        "engine.proposals", "engine.learned",
     ),
     "execute": (
         "engine.turn", "engine.kept", "engine.answering", "engine.mainconv", "engine.controls", "engine.flowrun",

@@ -67,11 +67,22 @@ def _at_level(tmp_path: Path, llm: ScriptedLLM) -> Engine:
     return engine
 
 
-def test_offline_a_message_the_rules_cannot_read_is_asked_again(tmp_path: Path) -> None:
+def test_offline_a_message_nothing_reads_is_asked_again(tmp_path: Path) -> None:
+    engine = Engine(SqlStore(str(tmp_path / "o.db")))
+    engine.turn(BOT, "u", "hi")
+    r = engine.turn(BOT, "u", "purple elephants dancing slowly")
+    assert r.flow == "onboarding" and r.state == "level"  # no guess: the question again
+    assert r.trace is not None and [n.kind for n in r.trace.notices] == ["reprompt"]
+
+
+def test_offline_the_learned_reader_reads_the_cancel_the_rules_cannot_single_out(tmp_path: Path) -> None:
+    """No model: the rules read no cancel between two other clauses; the learned reader (engine/learned.py,
+    trained on the commands corpus's dev split) is confident the message says one."""
     engine = Engine(SqlStore(str(tmp_path / "o.db")))
     engine.turn(BOT, "u", "hi")
     r = engine.turn(BOT, "u", RAMBLE)
-    assert r.flow == "onboarding" and r.state == "level"  # no guess: the question again
+    assert r.trace is not None and [n.kind for n in r.trace.notices if n.kind == "learned"] == ["learned"]
+    assert r.flow == "main"
 
 
 def test_the_model_points_at_the_cancel_and_the_rules_confirm_it(tmp_path: Path) -> None:

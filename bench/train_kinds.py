@@ -1,0 +1,134 @@
+"""Train the learned reader (engine/learned.py) on the commands corpus's dev split, and write its weights.
+
+    python bench/train_kinds.py            # train, choose the threshold, write engine/data/kinds.json
+    python bench/train_kinds.py --check    # retrain and compare with the shipped weights (no write)
+
+Needs scikit-learn (the `test` extra). Only tests/corpora/commands/dev.yaml is read: the test split
+measures the reader through the engine (`python bench/understanding.py`) and is never trained on.
+
+Each message is labelled with the first command it carries that has no value (cancel, a question
+back, small talk...), or "answer" when it only gives values. Features: engine.learned.features; the
+5,000 that tell the labels apart most (chi-squared on the dev split) are kept, weighted by tf-idf,
+and a multinomial logistic regression is fitted on them.
+
+The threshold: the engine keeps a reading only when its probability reaches it. It is the lowest
+value (in steps of 0.05, from 0.6) at which, in 5-fold cross-validation on dev, the proposals the
+engine would carry out (a label with no value) are right at least PRECISION of the time; so a
+message the rules leave unread is rarely sent the wrong way.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from engine.learned import PROPOSED, WEIGHTS, KindModel, Label, features  # noqa: E402
+
+DEV = ROOT / "tests" / "corpora" / "commands" / "dev.yaml"
+FEATURES = 5000
+C = 10.0
+PRECISION = 0.97
+SLOT_KINDS = {"set_slot", "correct_slot"}
+
+
+def labelled(path: Path = DEV) -> tuple[list[str], list[Label], str]:
+    """The split's messages, their labels, and what they were read from (the file and its sha256)."""
+    data = path.read_bytes()
+    entries = yaml.safe_load(data)
+    texts: list[str] = []
+    labels: list[Label] = []
+    for e in entries:
+        kinds = [c["kind"] for c in e["commands"] if c["kind"] not in SLOT_KINDS]
+        texts.append(e["text"])
+        labels.append(kinds[0] if kinds else "answer")
+    return texts, labels, f"{path.relative_to(ROOT)} sha256:{hashlib.sha256(data).hexdigest()}"
+
+
+def fit(texts: Sequence[str], labels: Sequence[str]) -> tuple[object, object]:
+    """The fitted vectorizer and classifier."""
+    from sklearn.feature_extraction.text import CountVectorizer, TfidfVectorizer
+    from sklearn.feature_selection import SelectKBest, chi2
+    from sklearn.linear_model import LogisticRegression
+
+    counts = CountVectorizer(analyzer=features, min_df=2)
+    x = counts.fit_transform(texts)
+    keep = SelectKBest(chi2, k=min(FEATURES, x.shape[1])).fit(x, labels).get_support()
+    vocabulary = [f for f, k in zip(counts.get_feature_names_out(), keep, strict=True) if k]
+    tfidf = TfidfVectorizer(analyzer=features, vocabulary=vocabulary, sublinear_tf=True)
+    model = LogisticRegression(C=C, max_iter=5000).fit(tfidf.fit_transform(texts), labels)
+    return tfidf, model
+
+
+def threshold(texts: Sequence[str], labels: Sequence[str]) -> tuple[float, list[str]]:
+    """The lowest threshold whose cross-validated proposals reach PRECISION, and the table behind it."""
+    import numpy as np
+    from sklearn.model_selection import StratifiedKFold
+
+    y = np.array(labels)
+    best = np.empty(len(y), dtype=object)
+    prob = np.zeros(len(y))
+    for train, held in StratifiedKFold(5, shuffle=True, random_state=0).split(texts, y):
+        tfidf, model = fit([texts[i] for i in train], y[train])
+        p = model.predict_proba(tfidf.transform([texts[i] for i in held]))  # type: ignore[attr-defined]
+        best[held] = model.classes_[p.argmax(1)]  # type: ignore[attr-defined]
+        prob[held] = p.max(1)
+    table = [f"cross-validated on dev ({len(y)} messages): accuracy {np.mean(best == y):.3f}"]
+    chosen = 1.0
+    for th in np.arange(0.60, 0.96, 0.05):
+        kept = [(b, t) for b, t, q in zip(best, y, prob, strict=True) if q >= th and b in PROPOSED]
+        right = sum(b == t for b, t in kept)
+        precision = right / len(kept) if kept else 1.0
+        table.append(f"  threshold {th:.2f}: {len(kept)} proposals, {right} right ({precision:.3f})")
+        if precision >= PRECISION and chosen == 1.0:
+            chosen = round(float(th), 2)
+    return chosen, table
+
+
+def export_fitted(tfidf: object, model: object, source: str, examples: int, threshold: float) -> KindModel:
+    """The fitted vectorizer and classifier as the engine reads them."""
+    idf = tfidf.idf_  # type: ignore[attr-defined]
+    coef = model.coef_  # type: ignore[attr-defined]
+    vocabulary = {
+        f: (round(float(idf[j]), 6), [round(float(w), 6) for w in coef[:, j]])
+        for f, j in sorted(tfidf.vocabulary_.items())  # type: ignore[attr-defined]
+    }
+    return KindModel(
+        labels=list(model.classes_),  # type: ignore[attr-defined]
+        intercepts=[round(float(b), 6) for b in model.intercept_],  # type: ignore[attr-defined]
+        vocabulary=vocabulary,
+        threshold=threshold,
+        trained_on=source,
+        examples=examples,
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("--check", action="store_true", help="retrain and compare with the shipped weights")
+    args = ap.parse_args(argv)
+    texts, labels, source = labelled()
+    th, table = threshold(texts, labels)
+    print("\n".join(table))
+    print(f"threshold: {th}")
+    tfidf, model = fit(texts, labels)
+    trained = export_fitted(tfidf, model, source, len(texts), th)
+    if args.check:
+        shipped = KindModel.load()
+        same = shipped == trained
+        print("the shipped weights are what the dev split trains" if same else "the shipped weights differ: retrain")
+        sys.exit(0 if same else 1)
+    WEIGHTS.write_text(trained.model_dump_json(), encoding="utf-8")
+    size = WEIGHTS.stat().st_size // 1024
+    print(f"wrote {WEIGHTS.relative_to(ROOT)} ({size} KiB, {len(trained.vocabulary)} features)")
+
+
+if __name__ == "__main__":
+    main()
