@@ -49,6 +49,21 @@ def test_cold_turns_runs(tmp_path: Path) -> None:
     assert "all turns (median)" in done.stdout and "I want to give feedback" in done.stdout
 
 
+def test_store_ab_replays_on_both_trees(tmp_path: Path) -> None:
+    # bench/store_ab.py against this tree itself: both stores take every write, and each is
+    # checked for what it stored (a failed check exits non-zero); no timing asserted
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "store_ab.py"), "--base", str(ROOT), "--sessions", "3", "--repeat", "1"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "12 writes x 1 replays" in done.stdout and "this tree / base" in done.stdout
+
+
 def test_no_benchmark_shadows_a_standard_module() -> None:
     # `python bench/x.py` puts bench/ first on sys.path: a bench/queue.py broke psycopg's import
     bench = Path(__file__).resolve().parent.parent / "bench"

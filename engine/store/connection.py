@@ -13,7 +13,6 @@ the text indexes in its database (textindex.py).
 from __future__ import annotations
 
 import functools
-import os
 import sqlite3
 import threading
 from collections.abc import Callable, Mapping
@@ -35,6 +34,7 @@ from engine.store.dialect import (
     sqlite_connect,
     sqlite_url,
 )
+from engine.store.locks import forks
 
 T = TypeVar("T")
 P = ParamSpec("P")
@@ -172,7 +172,7 @@ class Database:
         self._dbapi = self.dbapi
         self._lock = threading.Lock()
         self._own: PoolProxiedConnection | None = None
-        self._own_pid = 0
+        self._own_forks = -1  # locks.forks() when `_own` was opened
         self._cur: Any = None
         self._driver: Any = None  # the DBAPI connection of `_own`
         self._inherited: list[PoolProxiedConnection] = []
@@ -198,7 +198,7 @@ class Database:
         databases with check_same_thread=False, so any thread may use it under the lock.
         """
         own = self._own
-        if own is not None and self._own_pid == os.getpid():
+        if own is not None and self._own_forks == forks():
             return self._driver  # own.driver_connection, kept: SQLAlchemy asks its dialect on every read
         if own is not None:
             # Forked child: SQLite forbids using a connection carried across fork(); leave the
@@ -209,7 +209,7 @@ class Database:
             own = self.engine.raw_connection()
         except (exc.SQLAlchemyError, self._dbapi.Error) as e:
             raise StoreError(f"cannot reach database {self.url!r}: {e}") from e
-        self._own, self._own_pid = own, os.getpid()
+        self._own, self._own_forks = own, forks()
         self._driver = own.driver_connection
         self._cur = self._driver.cursor()
         return self._driver
@@ -248,6 +248,6 @@ class Database:
     def close(self) -> None:
         with self._lock:
             own, self._own = self._own, None
-            if own is not None and self._own_pid == os.getpid():
+            if own is not None and self._own_forks == forks():
                 own.close()
         self.engine.dispose()

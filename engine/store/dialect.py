@@ -135,7 +135,11 @@ class Prepared:
         if self._fixed:
             values = {**self._fixed, **values}
         if self._processors:
-            values = {k: (self._processors[k](v) if k in self._processors else v) for k, v in values.items()}
+            # only the few columns with a processor (a BLOB's) are converted, not every value
+            values = dict(values)
+            for k, convert in self._processors.items():
+                if k in values:
+                    values[k] = convert(values[k])
         if self._pick is None:
             return values
         return self._pick(values)

@@ -75,16 +75,16 @@ class ThreadLocks:
         self._guard = threading.Lock()
         # a key's lock and how many threads hold or wait for it; dropped when none do
         self._locks: dict[bytes, tuple[threading.Lock, int]] = {}
-        self._pid = os.getpid()
+        self._forks = forks()
 
     def hold(self, bot: str, user: str, timeout_s: float) -> AbstractContextManager[None]:
         return _ThreadHold(self, bot, user, timeout_s)
 
     def _enter(self, key: bytes) -> threading.Lock:
         """The key's lock, counted as held or waited for by one more thread."""
-        if self._pid != os.getpid():
+        if self._forks != forks():
             # forked: what the parent's threads held is not held here (and never released)
-            self._guard, self._locks, self._pid = threading.Lock(), {}, os.getpid()
+            self._guard, self._locks, self._forks = threading.Lock(), {}, forks()
         with self._guard:
             lock, users = self._locks.get(key) or (threading.Lock(), 0)
             self._locks[key] = (lock, users + 1)
@@ -97,6 +97,24 @@ class ThreadLocks:
                 self._locks.pop(key, None)
             else:
                 self._locks[key] = (lock, users - 1)
+
+    def _acquire(self, key: bytes, bot: str, user: str, timeout_s: float) -> threading.Lock:
+        """Hold the key's lock (SessionBusy past `timeout_s`); give it back with `_release`."""
+        lock = self._enter(key)
+        try:
+            # an uncontended lock is taken without the timed wait's clock
+            if not lock.acquire(blocking=False) and not lock.acquire(timeout=max(timeout_s, 0.0)):
+                raise SessionBusy(bot, user, timeout_s)
+        except BaseException:
+            self._leave(key, lock)
+            raise
+        return lock
+
+    def _release(self, key: bytes, lock: threading.Lock) -> None:
+        try:
+            lock.release()
+        finally:
+            self._leave(key, lock)
 
     def close(self) -> None:
         pass
@@ -133,47 +151,51 @@ class _ThreadHold:
 
     def __enter__(self) -> None:
         key = self._key = lock_digest(self._bot, self._user)
-        lock = self._lock = self._locks._enter(key)
-        try:
-            if not lock.acquire(timeout=max(self._timeout_s, 0.0)):
-                raise SessionBusy(self._bot, self._user, self._timeout_s)
-        except BaseException:
-            self._locks._leave(key, lock)
-            raise
+        self._lock = self._locks._acquire(key, self._bot, self._user, self._timeout_s)
 
     def __exit__(self, *exc: object) -> None:
-        try:
-            self._lock.release()
-        finally:
-            self._locks._leave(self._key, self._lock)
+        self._locks._release(self._key, self._lock)
 
 
 class _FirstHold:
-    __slots__ = ("_across", "_bot", "_first", "_here", "_timeout_s", "_user")
+    """The thread lock, then `across`'s; the session's digest is computed once for both, and
+    RangeLocks (the SQLite file's usual locks) is entered without a hold object of its own."""
+
+    __slots__ = ("_across", "_bot", "_first", "_key", "_lock", "_range", "_timeout_s", "_user")
 
     def __init__(self, first: ThreadsFirst, bot: str, user: str, timeout_s: float) -> None:
         self._first, self._bot, self._user, self._timeout_s = first, bot, user, timeout_s
 
     def __enter__(self) -> None:
         bot, user, timeout_s = self._bot, self._user, self._timeout_s
-        deadline = time.monotonic() + timeout_s
-        here = self._here = self._first.here.hold(bot, user, timeout_s)
-        here.__enter__()
+        start = time.monotonic()
+        here = self._first.here
+        key = self._key = lock_digest(bot, user)
+        lock = self._lock = here._acquire(key, bot, user, timeout_s)
         try:
-            across = self._across = self._first.across.hold(bot, user, max(deadline - time.monotonic(), 0.0))
+            left = max(timeout_s - (time.monotonic() - start), 0.0)
+            across = self._first.across
             try:
-                across.__enter__()
+                if isinstance(across, RangeLocks):
+                    self._range = across._lock_key(key, bot, user, left)
+                else:
+                    self._across = across.hold(bot, user, left)
+                    self._across.__enter__()
             except SessionBusy:
                 raise SessionBusy(bot, user, timeout_s) from None  # the whole wait, not its last part
         except BaseException:
-            here.__exit__(None, None, None)
+            here._release(key, lock)
             raise
 
     def __exit__(self, *exc: object) -> None:
         try:
-            self._across.__exit__(None, None, None)  # releasing does not depend on how the block ended
+            # releasing does not depend on how the block ended
+            if isinstance(self._first.across, RangeLocks):
+                RangeLocks._unlock(*self._range)
+            else:
+                self._across.__exit__(None, None, None)
         finally:
-            self._here.__exit__(None, None, None)
+            self._first.here._release(self._key, self._lock)
 
 
 class _RangeHold:
@@ -306,9 +328,13 @@ class RangeLocks:
         return _RangeHold(self, bot, user, timeout_s)
 
     def _lock(self, bot: str, user: str, timeout_s: float) -> tuple[int, int, int | None]:
-        """Take the session's range: its offset, the shared descriptor, and the descriptor of
-        its own that a contended lock was waited for on (None: the shared one holds it)."""
-        offset = int.from_bytes(lock_digest(bot, user)[:_OFFSET_BYTES], "big")
+        return self._lock_key(lock_digest(bot, user), bot, user, timeout_s)
+
+    def _lock_key(self, key: bytes, bot: str, user: str, timeout_s: float) -> tuple[int, int, int | None]:
+        """Take the range of the session whose digest is `key`: its offset, the shared
+        descriptor, and the descriptor of its own that a contended lock was waited for on
+        (None: the shared one holds it)."""
+        offset = int.from_bytes(key[:_OFFSET_BYTES], "big")
         shared = self._shared()
         own = None
         try:
@@ -353,7 +379,19 @@ class RangeLocks:
 _OPEN_RANGE_LOCKS: weakref.WeakSet[RangeLocks] = weakref.WeakSet()
 
 
+# How many times this process's line has forked (a child counts its parent's forks and its own):
+# state that a fork leaves to the parent is recognised by an integer compare instead of a
+# getpid() system call on every turn.
+_FORKS = [0]
+
+
+def forks() -> int:
+    """A number that changes in a child process each time a process forks one."""
+    return _FORKS[0]
+
+
 def _after_fork_in_child() -> None:
+    _FORKS[0] += 1
     for locks in list(_OPEN_RANGE_LOCKS):
         locks._forget()
 

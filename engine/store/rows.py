@@ -38,10 +38,15 @@ SESSION_COLUMNS = (
 RUN_COLUMNS = ("flow", "outcome", "summary", "slots", "turns", "started_at", "ended_at")
 RECORD_COLUMNS = ("id", "kind", "bot", "user", "session_id", "data", "created_at")
 
-_NO_CARRY = CarryOver()
-_messages_json: TypeAdapter[list[Message]] = TypeAdapter(list[Message])
-_frames_json: TypeAdapter[list[FlowFrame]] = TypeAdapter(list[FlowFrame])
+# a carry-over's fields when it carries nothing, compared as a dict: a model's __eq__ also
+# compares its private and extra parts, several times slower
+_NO_CARRY = CarryOver().__dict__
 _object_json: TypeAdapter[JsonObject] = TypeAdapter(JsonObject)
+# pydantic-core's own calls, without the Python wrappers of TypeAdapter.dump_json and
+# BaseModel.model_validate_json (their argument handling costs as much as a short list's JSON)
+_messages_json = TypeAdapter(list[Message]).serializer.to_json
+_frames_json = TypeAdapter(list[FlowFrame]).serializer.to_json
+_session_from_json = SessionState.__pydantic_validator__.validate_json
 
 
 def session_values(s: SessionState) -> dict[str, object]:
@@ -55,13 +60,13 @@ def session_values(s: SessionState) -> dict[str, object]:
         "flow_version": a.version if a else None,
         # a frame's slots are always JSON values already (a model_dump(mode="json") or a loaded row)
         "slots": to_json(a.slots).decode() if a else "{}",
-        "scratchpad": _messages_json.dump_json(a.scratchpad).decode() if a else "[]",
+        "scratchpad": _messages_json(a.scratchpad).decode() if a else "[]",
         "attempts": a.attempts if a else 0,
         "flow_turns": a.turns if a else 0,
         "flow_started_at": a.started_at.isoformat() if a else None,
-        "stack": _frames_json.dump_json(s.stack).decode() if s.stack else "[]",
+        "stack": _frames_json(s.stack).decode() if s.stack else "[]",
         "context": json.dumps(s.context) if s.context else "{}",
-        "carry": "{}" if s.carry == _NO_CARRY else s.carry.model_dump_json(exclude_defaults=True),
+        "carry": "{}" if s.carry.__dict__ == _NO_CARRY else s.carry.model_dump_json(exclude_defaults=True),
         "turns": s.turns,
         "version": s.version,
         "updated_at": s.updated_at.isoformat(),
@@ -92,7 +97,7 @@ def session_from_row(row: Sequence[Any]) -> SessionState:
         f'"created_at":{q(instant_text(created_at))},"updated_at":{q(instant_text(updated_at))}}}'
     )
     try:
-        session = SessionState.model_validate_json(doc)
+        session: SessionState = _session_from_json(doc)
     except ValidationError as e:
         raise StoreError(f"stored session row is invalid: {e}", session=str(sid)) from e
     # a session last written before `carry` existed keeps it in its memory's old keys

@@ -66,7 +66,10 @@ def trace_row(doc: JsonObject, created_at: str) -> str:
 
 def _compact(doc: JsonObject, created_at: str) -> JsonObject:
     """`trace_row`'s document, before it is written as JSON (a pack holds it as a value)."""
-    out = {k: v for k, v in doc.items() if k != "turn" and not (k == "at" and v == created_at)}
+    out = dict(doc)  # a copy and two deletions: less than a comprehension testing every key
+    out.pop("turn", None)
+    if out.get("at") == created_at:
+        del out["at"]
     own = _own_flow(doc)
     fired = _objects(doc.get("fired"))
     if fired:

@@ -1,0 +1,137 @@
+"""The store's share of a turn: another tree's `SqlStore` beside this one's, in one process.
+
+    git archive <commit> | tar -x -C /tmp/base
+    python bench/store_ab.py --base /tmp/base [--sessions 200] [--sync NORMAL|FULL] [--repeat 5]
+
+bench/turn_overhead.py times whole turns against a floor; on a shared machine its runs differ
+by more than a change to the store moves them, run after run. Here the engine runs the 4-turn
+feedback conversation once and keeps every `TurnWrite` it committed; then the two stores (this
+tree's and `--base`'s, each on a fresh SQLite file) replay them turn by turn, alternating who
+goes first, each turn as the engine does it: the session's writer lock, `load`, `commit`. Both
+sides share every moment of the machine's load, so the per-run medians compare pair by pair.
+
+The base tree is imported under the same package names after this one's modules are set aside
+(their classes live on in the objects already made), so both trees must have the same schema
+version. `--base` may be this tree itself: the smoke test does that.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import statistics
+import sys
+import tempfile
+import time
+import warnings
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def import_tree(root: Path) -> dict[str, Any]:
+    """`root`'s engine and benchmark, imported afresh (the modules of any other tree set aside)."""
+    for name in [n for n in sys.modules if n.split(".")[0] in ("engine", "flows", "turn_overhead")]:
+        del sys.modules[name]
+    # one tree's tables replace the other's in sqlmodel's shared metadata
+    from sqlmodel import SQLModel
+
+    SQLModel.metadata.clear()
+    sys.path[:0] = [str(root), str(root / "bench")]
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # sqlmodel warns that the table classes are declared again
+            import turn_overhead
+
+            import engine
+            from engine.store import schema
+    finally:
+        del sys.path[:2]
+    return {"bench": turn_overhead, "engine": engine, "schema": schema}
+
+
+def replay(stores: dict[str, Any], writes: list[Any]) -> dict[str, float]:
+    """Each write as a turn on each store (lock, load, commit), alternating; median µs per side."""
+    clock = time.perf_counter_ns
+    samples: dict[str, list[float]] = {name: [] for name in stores}
+    names = list(stores)
+    for i, w in enumerate(writes):
+        bot, user = w.session.bot, w.session.user
+        for name in names if i % 2 == 0 else reversed(names):
+            store = stores[name]
+            t0 = clock()
+            with store.session_lock(bot, user, timeout_s=10):
+                store.load(bot, user)
+                store.commit(w)
+            samples[name].append((clock() - t0) / 1000)
+    return {name: statistics.median(v) for name, v in samples.items()}
+
+
+def check(store: Any, writes: list[Any]) -> str | None:
+    """What a replay must leave: every session at its last version, every turn's trace."""
+    last = {w.session.user: w.session for w in writes}
+    for user, s in last.items():
+        got = store.load(s.bot, user)
+        if got is None or got.version != s.version:
+            return f"{user}: version {got.version if got else None}, written {s.version}"
+        if [t.turn for t in store.traces(got.id)] != list(range(1, s.turns + 1)):
+            return f"{user}: traces of turns {[t.turn for t in store.traces(got.id)]}"
+    return None
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--base", type=Path, required=True, help="the other tree (a `git archive` of a commit)")
+    ap.add_argument("--sessions", type=int, default=200)
+    ap.add_argument("--sync", choices=["FULL", "NORMAL"], default="NORMAL")
+    ap.add_argument("--repeat", type=int, default=5, help="replays, each on fresh files")
+    args = ap.parse_args()
+    base = import_tree(args.base.resolve())
+    here = import_tree(ROOT)
+    if base["schema"].SCHEMA_VERSION != here["schema"].SCHEMA_VERSION:
+        raise SystemExit("the two trees have different schema versions: their stores cannot be compared here")
+    bench: ModuleType = here["bench"]
+    folder = Path(tempfile.mkdtemp(prefix="innerloop-store-ab-"))
+
+    # the writes of the conversation, as this tree's engine commits them
+    store = here["engine"].SqlStore(str(folder / "capture.db"), synchronous=args.sync)
+    engine = here["engine"].Engine(store, bots=bench.BOTS)
+    writes: list[Any] = []
+    commit = store.commit
+
+    def keep(write: Any) -> None:
+        writes.append(copy.deepcopy(write))
+        commit(write)
+
+    store.commit = keep
+    for text in bench.SCRIPT:
+        for user in bench.users("u", args.sessions):
+            engine.turn(bench.BOT, user, text)
+    store.close()
+
+    runs: dict[str, list[float]] = {"base": [], "this tree": []}
+    for r in range(args.repeat):
+        stores = {
+            "base": base["engine"].SqlStore(str(folder / f"base-{r}.db"), synchronous=args.sync),
+            "this tree": here["engine"].SqlStore(str(folder / f"this-{r}.db"), synchronous=args.sync),
+        }
+        for name, median in replay(stores, writes).items():
+            runs[name].append(median)
+        for name, s in stores.items():
+            problem = check(s, writes)
+            s.close()
+            if problem:
+                raise SystemExit(f"{name} did not store the replay: {problem}")
+    print(f"store share of a turn (lock, load, commit): {len(writes)} writes x {args.repeat} replays, ", end="")
+    print(f"synchronous={args.sync}; base {args.base}")
+    for name, medians in runs.items():
+        print(f"{name:<10} median µs per replay: {', '.join(f'{m:.0f}' for m in medians)}", end="")
+        print(f"   median {statistics.median(medians):.0f}")
+    pairs = [t / b for b, t in zip(runs["base"], runs["this tree"], strict=True)]
+    print(f"this tree / base, replay by replay: {', '.join(f'{p:.2f}' for p in pairs)}")
+
+
+if __name__ == "__main__":
+    main()
