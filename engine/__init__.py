@@ -7,7 +7,7 @@ harness, `dialogue`, is a fixture the installed package registers (engine/author
 """
 
 from engine.ahead import Ahead
-from engine.amend import Amendable, Amends, Revision, accepted, review, revise
+from engine.amend import Amendable, Amends, Revision, accepted, asks_to_change, review, revise, unrevised
 from engine.bot import Bot, Intent
 from engine.context import EntryContext, MainContext, StepContext
 from engine.errors import (
@@ -82,6 +82,7 @@ __all__ = [
     "LLM",
     "Ahead",
     "Amendable",
+    "asks_to_change",
     "Amends",
     "Aside",
     "Ask",
@@ -119,6 +120,7 @@ __all__ = [
     "Registry",
     "Resources",
     "Revision",
+    "unrevised",
     "RulesLLM",
     "SchemaError",
     "ScriptError",

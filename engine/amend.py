@@ -13,7 +13,9 @@ them. Two things use it:
   turn saves a new version of the record (a new record of the same kind: the latest wins).
 
 A value is always read by the slot's own parser, so a change reads as its question's
-answer does. A message naming a fact without a value, naming two facts in one phrase, or
+answer does. A message is read with its cue phrases of other languages written in English
+(engine/cues.py: "meine Muttersprache ist" is "my native language is"), so the facts' names and
+the record's words are English, and the values stay as typed. A message naming a fact without a value, naming two facts in one phrase, or
 leaving the record inconsistent (`settle`) is asked about: nothing is guessed.
 """
 
@@ -30,6 +32,7 @@ from pydantic import BaseModel, ConfigDict, JsonValue, ValidationError
 from typing_extensions import TypeVar
 
 from engine.commands import Amend, AmendAsk, Command, Recall
+from engine.cues import in_english_cues
 from engine.extract import Empty, Invalid, Parser, fold, numbers, read_yes_no
 from engine.models import JsonObject, RecordDraft, Slots, StoredRecord
 
@@ -83,9 +86,37 @@ _CHANGE = re.compile(
     r"\b(?:change|changed|switch|set|make|move|update|edit|correct|fix|now|actually|anymore|any more|no longer"
     r"|instead|got|get|bought|have|add|remove|drop|delete|fine|healed|recovered|sold|lost|should be|from now"
     r"|going|gone|went|switched|started|stopped|became|quit|picked up|again|too|also|as well|down to|up to"
-    r"|found out|gave|these days|by now|no more|note|note down|log|write down|keep in mind|for the record)\b"
+    r"|found out|gave|these days|by now|no more|note|note down|log|write down|keep in mind|for the record"
+    r"|meant|i mean"
+    # "actually", "now" in the other languages read (their verbs of changing are the cue table's "change")
+    r"|eigentlich|jetzt|nun|en fait|maintenant|desormais|en realidad|de hecho|ahora|in realta|adesso|ora"
+    r"|na verdade|agora)\b"
 )
 _QUESTION = re.compile(r"\?\s*$|^\W*(?:what|how|why|when|where|which|who|can|could|should|do|does|is|are)\b")
+# "can you set my level to B2 please", "could u switch me to evenings?": a request to change, not a question
+_ASKED_TO_CHANGE = re.compile(
+    r"^\W*(?:(?:please|pls|so|ok|hey)\W+)*(?:can|could|would|will) (?:you|u|we|i)\b(?: please| pls)?"
+    r" (?:change|switch|set|make|move|update|put|correct|fix|add|remove|drop|do)\b"
+)
+# the verbs of a change asked for, with or without its value ("can i change my name?", "kann ich meinen
+# Namen ändern?" once the cue table has read it): a bot asks for a value the message does not give
+_CHANGING = re.compile(r"\b(?:change|switch|update|edit|fix|correct|modify|amend)\b")
+
+
+def _said(text: str) -> str:
+    """The message as the readers here compare it: folded, its other languages' cues in English."""
+    return fold(in_english_cues(text))
+
+
+def _is_question(t: str) -> bool:
+    """A question about something, not a change asked for politely (`t` folded)."""
+    return _QUESTION.search(t) is not None and _ASKED_TO_CHANGE.search(t) is None
+
+
+def asks_to_change(text: str) -> bool:
+    """Whether a message asks for a change in so many words, in any of the languages read: a bot
+    with a question for the new value asks it when the message names the fact but not the value."""
+    return _CHANGING.search(_said(text)) is not None
 # Accepting a summary, beside the engine's yes in six languages
 _APPROVE = re.compile(
     r"^\W*(?:(?:it |that |this |everything |all )?(?:looks|sounds|seems|is) (?:good|great|fine|right|correct|perfect)"
@@ -130,6 +161,12 @@ class Amends(Generic[S]):
     records: Callable[[S], list[RecordDraft]]
     settle: Callable[[S, S], S | str] | None = None
     show: Callable[[str, Any], str] | None = None
+    # the record's own words that say a change outright, with no change word ("call me Sam", "I moved
+    # to Lisbon"), in English (the message's cues of other languages are read as English first)
+    says: re.Pattern[str] | None = None
+    # each record is an entry of its own (a feedback entry), not the one profile whose latest version
+    # wins: a new version names the one it replaces (`revises`: its id), and `unrevised` leaves that out
+    revises: bool = False
     # the saved record told back when the user asks about it ("what's my plan again?"): the words that
     # name it, and the sentence that tells it
     names: re.Pattern[str] | None = None
@@ -219,8 +256,10 @@ def _value(f: Amendable[S], slots: S, part: str) -> object:
 def read_changes(amends: Amends[S], text: str, slots: S, *, cued: bool = False) -> Changes:
     """The changes `text` makes to `slots`, read part by part (a phrase per fact). `cued`: in
     the main conversation, where a fact is changed only by a message saying so."""
+    text = in_english_cues(text)
     t = fold(text)
-    if cued and (_CHANGE.search(t) is None or _QUESTION.search(t) is not None):
+    said_so = _CHANGE.search(t) is not None or (amends.says is not None and amends.says.search(t) is not None)
+    if cued and (not said_so or _is_question(t)):
         return Changes()
     values: dict[str, JsonValue] = {}
     words: dict[str, str] = {}
@@ -387,8 +426,12 @@ def _saved(bot: _Flows, latest: Callable[[str], StoredRecord | None]) -> Iterato
 # pick?", "remind me of my target weight"
 _ASKS_MINE = re.compile(
     r"^\W*(?:(?:so|ok|okay|hey|and|wait|um+|hm+)\W+)*(?:what(?:'s| is| are| was| were)?|which|how many|how much|when"
-    r"|remind me|tell me|show me|can you (?:remind|tell|show) me)\b.*"
-    r"\b(?:my|i (?:said|picked|chose|told you|gave|have)|(?:did|do) i (?:say|pick|choose|tell you|give|have))\b"
+    r"|remind me|tell me|show me|can you (?:remind|tell|show) me"
+    # the same in the other languages read ("was ist my level?" once the cue table has read "mein Niveau")
+    r"|was ist|was war|welche[rs]?|wie (?:ist|hei(?:ss|ß)t)|quel(?:le)?s? (?:est|sont|etait)|c'est quoi"
+    r"|cual(?:es)? (?:es|son|era)|que|qual(?:e|i)? (?:e|sono|era)|quale|qual (?:e|era)|quais sao)\b.*"
+    r"\b(?:my|am i|i'?m at|i (?:said|picked|chose|told you|gave|have)"
+    r"|(?:did|do) i (?:say|pick|choose|tell you|give|have))\b"
     # "how many days a week do i train?", "which days do i work out?": a count or a choice of what the user does
     r"|^\W*(?:how many|how much|how often|which)\b.*\b(?:did|do) i\b"
 )
@@ -400,8 +443,8 @@ def recalled(bot: _Flows, text: str, latest: Callable[[str], StoredRecord | None
     """A question about a saved record ("what's my plan again?") or one fact of it ("what's my target
     weight?"), told from the latest record by the flow's `Amends` (`describe`, `shown`); None when the
     message asks nothing of the kind, or changes something (a change is an amendment)."""
-    t = fold(text)
-    if not _ASKS_MINE.search(t) or (_CHANGE.search(t) is not None and _QUESTION.search(t) is None):
+    t = _said(text)
+    if not _ASKS_MINE.search(t) or (_CHANGE.search(t) is not None and not _is_question(t)):
         return None
     for _, amends, slots in _saved(bot, latest):
         if amends.describe is None:
@@ -428,6 +471,13 @@ def recalled(bot: _Flows, text: str, latest: Callable[[str], StoredRecord | None
         if amends.names is not None and amends.names.search(t):
             return Recall(words=text, record=amends.kind, told=amends.describe(slots))
     return None
+
+
+def unrevised(records: Sequence[StoredRecord]) -> list[StoredRecord]:
+    """A user's entries of a kind whose `Amends` `revises`, as they stand: an entry a later version
+    replaced is left out (the version is kept in its place)."""
+    replaced = {r.data.get("revises") for r in records}
+    return [r for r in records if r.id not in replaced]
 
 
 def amendments(bot: _Flows, text: str, latest: Callable[[str], StoredRecord | None]) -> list[Command]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import ValidationError
 
-from engine import Bot, EntryContext, FlowRun, Intent, MainContext, Resources
+from engine import Bot, EntryContext, FlowRun, Intent, MainContext, Resources, unrevised
 from flows.language_buddy.bank_file import load_bank
 from flows.language_buddy.languages import language_name
 from flows.language_buddy.onboarding import onboarding
@@ -97,7 +97,7 @@ def converse(ctx: MainContext) -> None:
         return
     # "what did I complain about earlier?" names the feedback intent's words but asks a question
     if asks_about_past(ctx.text):
-        ctx.reply(past_feedback([r.data for r in ctx.records("feedback")]))
+        ctx.reply(past_feedback([r.data for r in unrevised(ctx.records("feedback"))]))
         return
     ctx.default()
 

@@ -44,7 +44,7 @@ _NO_PLACE = (
     r"(?:a|an|my|our|his|her|their|another)\b|(?:the\s+)?(?:new|different|bigger|smaller|other)\b"
     r"|the\s+(?:flat|apartment|house|room|dorm|place|countryside|suburbs|city|coast)\b"
 )
-_MOVED = re.compile(
+MOVED = re.compile(
     r"\b(?:i|we)(?:'ve| have)?\s+(?:just\s+|recently\s+)?(?:moved|relocated)\s+(?:to|in)\s+(?!" + _NO_PLACE + r")"
     r"(?P<place>\w[^.,;!?]*)"
     r"|\b(?:i'?m|i am)\s+(?:now\s+)?(?:living|based)\s+in\s+(?!" + _NO_PLACE + r")(?P<place2>\w[^.,;!?]*?)(?:\s+now)?"
@@ -102,7 +102,7 @@ def read_update(text: str, s: ProfileUpdateSlots, asking: str | None = None) -> 
         found = field_and_value(text, view)
     if not found and (asking == "level" or _LEVEL_CHANGE.search(text.lower())) and (level := self_placed(text)):
         found = {"level": level}  # said, not tested: the learner knows where they stand
-    if not found and asking is None and (m := _MOVED.search(text.lower())):
+    if not found and asking is None and (m := MOVED.search(text.lower())):
         # a move the sentence readers missed: the place alone, else the timezone question about it
         place = (m.group("place") or m.group("place2") or "").strip()
         zone = parse_timezone(place)
