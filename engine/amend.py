@@ -53,7 +53,9 @@ _ONLY = re.compile(r"\b(?:only|instead|nothing but|just (?:have|use))\b")
 # words after a value that are not part of it: "allergic to shellfish too", "82 kg now"
 _TRAILING_WORDS = frozenset(
     {"too", "as well", "also", "now", "again", "anymore", "any more", "please", "thanks", "actually", "really",
-     "i guess", "i think"}
+     "i guess", "i think",
+     # the same said in the other languages read ("llámame Maxi por favor")
+     "por favor", "bitte", "svp", "stp", "per favore", "jetzt", "maintenant", "ahora", "adesso", "agora"}
 )  # fmt: skip
 # what a value is not, said beside it: "not vegetarian", "evenings not mornings"
 _DENIED = re.compile(r"(?<!\W)\W*+(?:not|rather than|instead of|but not)\b")
@@ -89,8 +91,15 @@ _CHANGE = re.compile(
     r"|found out|gave|these days|by now|no more|note|note down|log|write down|keep in mind|for the record"
     r"|meant|i mean"
     # "actually", "now" in the other languages read (their verbs of changing are the cue table's "change")
-    r"|eigentlich|jetzt|nun|en fait|maintenant|desormais|en realidad|de hecho|ahora|in realta|adesso|ora"
+    r"|eigentlich|jetzt|nun|en fait|maintenant|desormais|en realidad|de hecho|ahora|in realta|adesso"
     r"|na verdade|agora)\b"
+)
+# the same words, which say that something changes and are never part of the new value: left out of
+# what the slot's parser reads ("ich heiße jetzt Jonas" is "my name is jetzt Jonas" to the cue table)
+_ADVERBS = re.compile(
+    r"(?<![\w'])(?:actually|now|eigentlich|jetzt|nun|en fait|maintenant|d[ée]sormais|en realidad|de hecho|ahora"
+    r"|in realt[àa]|adesso|na verdade|agora)(?![\w'])\s*,?\s*",
+    re.IGNORECASE,
 )
 _QUESTION = re.compile(r"\?\s*$|^\W*(?:what|how|why|when|where|which|who|can|could|should|do|does|is|are)\b")
 # "can you set my level to B2 please", "could u switch me to evenings?": a request to change, not a question
@@ -222,7 +231,8 @@ def _value(f: Amendable[S], slots: S, part: str) -> object:
     t = fold(part)
     current = getattr(slots, f.slot)
     removing = _REMOVE.search(t) is not None
-    found = parser(_without_trailing(part) or part)
+    plain = _ADVERBS.sub("", part).strip() or part
+    found = parser(_without_trailing(plain) or plain)
     if isinstance(found, Invalid):
         return found
     if _is_list(type(slots), f.slot):
@@ -431,6 +441,7 @@ _ASKS_MINE = re.compile(
     r"|was ist|was war|welche[rs]?|wie (?:ist|hei(?:ss|ß)t)|quel(?:le)?s? (?:est|sont|etait)|c'est quoi"
     r"|cual(?:es)? (?:es|son|era)|que|qual(?:e|i)? (?:e|sono|era)|quale|qual (?:e|era)|quais sao)\b.*"
     r"\b(?:my|am i|i'?m at|i (?:said|picked|chose|told you|gave|have)"
+    r"|mein\w*|mon|ma|mes|mi|mis|il mio|la mia|meu|minha"
     r"|(?:did|do) i (?:say|pick|choose|tell you|give|have))\b"
     # "how many days a week do i train?", "which days do i work out?": a count or a choice of what the user does
     r"|^\W*(?:how many|how much|how often|which)\b.*\b(?:did|do) i\b"
@@ -444,7 +455,8 @@ def recalled(bot: _Flows, text: str, latest: Callable[[str], StoredRecord | None
     weight?"), told from the latest record by the flow's `Amends` (`describe`, `shown`); None when the
     message asks nothing of the kind, or changes something (a change is an amendment)."""
     t = _said(text)
-    if not _ASKS_MINE.search(t) or (_CHANGE.search(t) is not None and not _is_question(t)):
+    # read as typed too: the cue table reads "qual é o meu nível?" as "qual and o my level?"
+    if not (_ASKS_MINE.search(t) or _ASKS_MINE.search(fold(text))) or (_CHANGE.search(t) is not None and not _is_question(t)):
         return None
     for _, amends, slots in _saved(bot, latest):
         if amends.describe is None:

@@ -90,7 +90,7 @@ def _names(*words: str) -> re.Pattern[str]:
 
 
 FIELDS: list[Amendable[OnboardingSlots]] = [
-    Amendable("name", _names("name", "call me", "called"), _name, "name"),
+    Amendable("name", _names("name", "call me", "called", "go by"), _name, "name"),
     Amendable("native_language", _names("native", "mother tongue", "first language"), _native, "native language"),
     Amendable("target_language", _names("target", "learn", "learning", "study", "studying"), _target,
               "target language"),
@@ -103,7 +103,7 @@ FIELDS: list[Amendable[OnboardingSlots]] = [
 # what says a change of the profile with no word of changing: "call me Sam", "I moved to Lisbon", "my
 # native language is Polish", "I want to learn Italian" (onboarding's explicit cues)
 SAYS = re.compile(
-    r"\b(?:call me|my name is|(?:i|we)(?:'ve| have)? (?:just |recently )?(?:moved|relocated)|i live in|i'?m living in"
+    r"\b(?:call me|i go by|my name is|my name's|(?:i|we)(?:'ve| have)? (?:just |recently )?(?:moved|relocated)|i live in|i'?m living in"
     r"|i want to learn|my native language is|is my native language|my time ?zone is|put me|start me)\b"
 )
 # the whole profile asked about: "what's my profile?", "show me my details"

@@ -35,7 +35,7 @@ _MARKER = re.compile(
 )
 # What sits between a field and its value: "the name is wrong, it's Sam", "change the name to Sam"
 _BETWEEN = re.compile(
-    r"^[\s,.:;=-]*(?:(?:is|was|should be|must be|to|wrong|not right|incorrect|it's|its|it is|actually|please|"
+    r"^[\s,.:;=-]*(?:(?:'s|is|was|should be|must be|to|wrong|not right|incorrect|it's|its|it is|actually|please|"
     r"change|set|make it|be)\b[\s,.:;=-]*)*"
 )
 _AROUND = re.compile(r"^(?:the|my|and|but|so|,)\s+|(?<!\s)\s++(?:the|my)$")
