@@ -56,7 +56,8 @@ BUDDY_PROFILE: dict[str, JsonValue] = {
     "name": "Max", "native_language": "de", "target_language": "en", "timezone": "Europe/Berlin", "level": "B1",
 }  # fmt: skip
 BUDDY_FEEDBACK: dict[str, JsonValue] = {
-    "sentiment": "positive", "sentiment_from": None, "rating": 4, "comment": "the lessons are good", "category": "content",
+    "sentiment": "positive", "sentiment_from": None, "rating": 4, "comment": "the lessons are good",
+    "category": "content",
 }  # fmt: skip
 CLOCK = datetime(2026, 11, 25, 20, tzinfo=UTC)
 
@@ -115,7 +116,9 @@ def played_buddy(text: str) -> str | dict[str, JsonValue]:
         if len(versions) > 1:
             new = {k: v for k, v in versions[-1].data.items() if k != "revises"}  # which entry it replaces
             return {k: v for k, v in new.items() if saved.get(k) != v}
-    said = _outcome(result, result.reply.startswith("That's what I have already") or "says that already" in result.reply)
+    said = _outcome(
+        result, result.reply.startswith("That's what I have already") or "says that already" in result.reply
+    )
     return f"recall: {result.reply}" if said == "recall" else said
 
 
@@ -160,7 +163,9 @@ def score(split: str, misses: bool, bot: str = BOT) -> None:
     wrong: list[str] = []
     for e in entries:
         got = _played(bot, e)
-        want = e.expect.changes if isinstance(e.expect, Changes) else "recall" if isinstance(e.expect, Told) else e.expect
+        want = (
+            e.expect.changes if isinstance(e.expect, Changes) else "recall" if isinstance(e.expect, Told) else e.expect
+        )
         if isinstance(got, dict):
             edits_made += 1
             edits_right += got == want

@@ -15,8 +15,9 @@ them. Two things use it:
 A value is always read by the slot's own parser, so a change reads as its question's
 answer does. A message is read with its cue phrases of other languages written in English
 (engine/cues.py: "meine Muttersprache ist" is "my native language is"), so the facts' names and
-the record's words are English, and the values stay as typed. A message naming a fact without a value, naming two facts in one phrase, or
-leaving the record inconsistent (`settle`) is asked about: nothing is guessed.
+the record's words are English, and the values stay as typed. A message naming a fact without a
+value, naming two facts in one phrase, or leaving the record inconsistent (`settle`) is asked
+about: nothing is guessed.
 """
 
 from __future__ import annotations
@@ -126,6 +127,8 @@ def asks_to_change(text: str) -> bool:
     """Whether a message asks for a change in so many words, in any of the languages read: a bot
     with a question for the new value asks it when the message names the fact but not the value."""
     return _CHANGING.search(_said(text)) is not None
+
+
 # Accepting a summary, beside the engine's yes in six languages
 _APPROVE = re.compile(
     r"^\W*(?:(?:it |that |this |everything |all )?(?:looks|sounds|seems|is) (?:good|great|fine|right|correct|perfect)"
@@ -456,7 +459,9 @@ def recalled(bot: _Flows, text: str, latest: Callable[[str], StoredRecord | None
     message asks nothing of the kind, or changes something (a change is an amendment)."""
     t = _said(text)
     # read as typed too: the cue table reads "qual é o meu nível?" as "qual and o my level?"
-    if not (_ASKS_MINE.search(t) or _ASKS_MINE.search(fold(text))) or (_CHANGE.search(t) is not None and not _is_question(t)):
+    if not (_ASKS_MINE.search(t) or _ASKS_MINE.search(fold(text))) or (
+        _CHANGE.search(t) is not None and not _is_question(t)
+    ):
         return None
     for _, amends, slots in _saved(bot, latest):
         if amends.describe is None:

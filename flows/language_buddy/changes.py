@@ -19,6 +19,7 @@ from pydantic import ValidationError
 
 from engine import Amendable, Amends, Parser, RecordDraft
 from engine.extract import Invalid
+from engine.models import JsonObject
 from flows.language_buddy.assessment import self_placed
 from flows.language_buddy.corrections import field_and_value
 from flows.language_buddy.languages import language_name, native_in, target_in
@@ -69,13 +70,12 @@ def _timezone(s: OnboardingSlots) -> Parser:
     cannot be read is no value here (the update flow asks "Did you mean Amsterdam?")."""
 
     def rule(text: str) -> object:
-        zone = timezone_moved(text)
-        if not isinstance(zone, str):
-            zone = _named(text, s, "timezone")
-        if not isinstance(zone, str) and (m := MOVED.search(text.lower())):
-            read = parse_timezone((m.group("place") or m.group("place2") or "").strip())
-            zone = read if isinstance(read, str) else None
-        return zone if isinstance(zone, str) else None
+        for zone in (timezone_moved(text), _named(text, s, "timezone")):
+            if isinstance(zone, str):
+                return zone
+        m = MOVED.search(text.lower())
+        read = parse_timezone((m.group("place") or m.group("place2") or "").strip()) if m else None
+        return read if isinstance(read, str) else None
 
     return Parser(rule, "a city, an IANA name or a UTC offset")
 
@@ -103,14 +103,15 @@ FIELDS: list[Amendable[OnboardingSlots]] = [
 # what says a change of the profile with no word of changing: "call me Sam", "I moved to Lisbon", "my
 # native language is Polish", "I want to learn Italian" (onboarding's explicit cues)
 SAYS = re.compile(
-    r"\b(?:call me|i go by|my name is|my name's|(?:i|we)(?:'ve| have)? (?:just |recently )?(?:moved|relocated)|i live in|i'?m living in"
-    r"|i want to learn|my native language is|is my native language|my time ?zone is|put me|start me)\b"
+    r"\b(?:call me|i go by|my name is|my name's|(?:i|we)(?:'ve| have)? (?:just |recently )?(?:moved|relocated)"
+    r"|i live in|i'?m living in|i want to learn|my native language is|is my native language|my time ?zone is"
+    r"|put me|start me)\b"
 )
 # the whole profile asked about: "what's my profile?", "show me my details"
 NAMES = re.compile(r"\b(?:profile|details|settings)\b")
 
 
-def from_profile(data: dict[str, object]) -> OnboardingSlots:
+def from_profile(data: JsonObject) -> OnboardingSlots:
     """A saved `profile` record read back into onboarding's slots: all filled and confirmed, so only
     explicit cues change them, and the level was measured in the language learnt."""
     p = Profile.model_validate(data)

@@ -7,8 +7,9 @@ profile, `ctx.latest("profile")`), confirmed in one line. A message that carries
 changes.py), read before the bot's main handler. The handler starts this flow, seeded with the
 current profile, for what that path cannot do without asking: a change with no fact named
 ("update my profile": which one, then the value), a fact named without its value ("can i change my
-name?"), a move to a place that cannot be read ("Did you mean Amsterdam?"). The values are read with onboarding's own readers,
-against the profile as it stands, so "I'm learning" or "I'm tired" changes nothing here.
+name?"), a move to a place that cannot be read ("Did you mean Amsterdam?"). The values are read with
+onboarding's own readers, against the profile as it stands, so "I'm learning" or "I'm tired"
+changes nothing here.
 A new language to learn starts at A1: the saved level was measured in the old one. A level the
 learner says they are at ("change my level to A2", "put me at intermediate") is taken as said.
 """

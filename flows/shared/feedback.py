@@ -7,12 +7,11 @@ they name it ("too slow" -> latency) and asked only otherwise.
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from typing import Literal, cast
 
 from pydantic import Field
-
-import re
 
 from engine import Amendable, Amends, Ask, Correctable, Final, Flow, RecordDraft, Slots, Step, StepContext, T
 from engine.extract import Invalid, choice, rating, sentiment
@@ -141,7 +140,6 @@ RATING_WORDS = ("rating", "rate", "score", "stars", "nota", "puntuación", "cali
                 "Bewertung", "voto", "valutazione", "avaliação", "classificação")  # fmt: skip
 
 
-
 def _entry(data: JsonObject) -> FeedbackSlots:
     """A saved entry read back into the flow's slots (what else the record holds, such as the entry it
     revises, is the record's)."""
@@ -156,7 +154,7 @@ def _told(s: FeedbackSlots) -> str:
 # The saved entry's rating changed after the flow ("i meant 5 stars, not 4", "ich meinte 5 Sterne"): a
 # new version of that entry, which names the one it revises (engine/amend.py); "what rating did I give?"
 # is told from it. The names are English: the engine's cue table reads "Sterne", "ma note" as them.
-ENTRY = Amends(
+ENTRY: Amends[FeedbackSlots] = Amends(
     kind="feedback",
     fields=[Amendable("rating", re.compile(r"\b(?:rating|rated|stars?|score)\b"), lambda s: rating(1, 5), "rating")],
     load=_entry,
