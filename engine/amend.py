@@ -135,6 +135,8 @@ _APPROVE = re.compile(
     r"|all good|all correct|perfect|correct|that'?s (?:right|correct|it|all)|save it|go ahead|confirm(?:ed)?|lgtm"
     r"|c'est (?:bon|parfait)|parfait|passt|alles (?:gut|richtig)|perfecto|todo bien|perfetto|va bene|tudo certo)\b"
 )
+# a part that refers back to a fact named elsewhere in the message ("make it 5", "change that to 70 kg")
+_REFERS = re.compile(r"\b(?:it|that|this|them|those)\b")
 # a change that says it adds ("add saturday", "also sunday"), to a list that is otherwise replaced
 _ADDING = re.compile(r"^(?:(?:please|pls|and|oh)\s++)*+(?:add|plus|also)\b")
 # ... or said after what is added ("saturday as well", "sunday too please", "oh and saturdays too")
@@ -276,6 +278,8 @@ def read_changes(amends: Amends[S], text: str, slots: S, *, cued: bool = False) 
         return Changes()
     values: dict[str, JsonValue] = {}
     words: dict[str, str] = {}
+    unvalued: list[Amendable[S]] = []  # a fact named alone without its value ("my rating was unfair")
+    referring: list[str] = []  # a part naming no fact that refers back to one ("make it 5")
     for part in (p.strip() for p in _PARTS.split(text)):
         if not part:
             continue
@@ -285,6 +289,8 @@ def read_changes(amends: Amends[S], text: str, slots: S, *, cued: bool = False) 
         if any(f.names.search(fold(kept)) for f in amends.fields):
             part = kept  # ("not allergic to peanuts anymore" is all the change there is)
         named = [f for f in amends.fields if f.names.search(fold(part))]
+        if not named and _REFERS.search(fold(part)):
+            referring.append(part)
         read: dict[str, object] = {}
         refused: Invalid | None = None
         for f in named:
@@ -293,8 +299,8 @@ def read_changes(amends: Amends[S], text: str, slots: S, *, cued: bool = False) 
                 refused = refused or value
                 continue
             if value is UNREAD:
-                if len(named) == 1 and not cued:
-                    return Changes(question=f"What should your {f.label or f.slot} be?")
+                if len(named) == 1:
+                    unvalued.append(f)
                 continue
             read[f.slot] = value
         if refused is not None and not read:
@@ -305,6 +311,18 @@ def read_changes(amends: Amends[S], text: str, slots: S, *, cued: bool = False) 
         for slot, value in read.items():
             values[slot] = value  # type: ignore[assignment]
             words[slot] = part
+    if len(unvalued) == 1 and not values:
+        # "my rating was unfair, make it 5": the one fact named, and its value in the part referring to it
+        f = unvalued[0]
+        for part in referring:
+            value = _value(f, slots, part)
+            if isinstance(value, Invalid):
+                return Changes(question=value.reason)
+            if value is not UNREAD:
+                values[f.slot], words[f.slot] = value, part  # type: ignore[assignment]
+                break
+    if not cued and (missing := [f for f in unvalued if f.slot not in values]):
+        return Changes(question=f"What should your {missing[0].label or missing[0].slot} be?")
     if cued and not values and not words and (number := numbers(t)):
         # "make it 4": a value without the fact it is for is asked about, never guessed
         fits = [
@@ -439,7 +457,7 @@ def _saved(bot: _Flows, latest: Callable[[str], StoredRecord | None]) -> Iterato
 # pick?", "remind me of my target weight"
 _ASKS_MINE = re.compile(
     r"^\W*(?:(?:so|ok|okay|hey|and|wait|um+|hm+)\W+)*(?:what(?:'s| is| are| was| were)?|which|how many|how much|when"
-    r"|remind me|tell me|show me|can you (?:remind|tell|show) me"
+    r"|remind me|tell me|show me|can you (?:remind|tell|show) me|do you (?:know|remember)"
     # the same in the other languages read ("was ist my level?" once the cue table has read "mein Niveau")
     r"|was ist|was war|welche[rs]?|wie (?:ist|hei(?:ss|ß)t)|quel(?:le)?s? (?:est|sont|etait)|c'est quoi"
     r"|cual(?:es)? (?:es|son|era)|que|qual(?:e|i)? (?:e|sono|era)|quale|qual (?:e|era)|quais sao)\b.*"

@@ -105,7 +105,7 @@ FIELDS: list[Amendable[OnboardingSlots]] = [
 SAYS = re.compile(
     r"\b(?:call me|i go by|my name is|my name's|(?:i|we)(?:'ve| have)? (?:just |recently )?(?:moved|relocated)"
     r"|i live in|i'?m living in|i want to learn|my native language is|is my native language|my time ?zone is"
-    r"|put me|start me)\b"
+    r"|put me|start me|i'?m (?:more|really) (?:like |of )?(?:an? )?[abc][12])\b"
 )
 # the whole profile asked about: "what's my profile?", "show me my details"
 NAMES = re.compile(r"\b(?:profile|details|settings)\b")
