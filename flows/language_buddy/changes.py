@@ -104,8 +104,10 @@ FIELDS: list[Amendable[OnboardingSlots]] = [
 # native language is Polish", "I want to learn Italian" (onboarding's explicit cues)
 SAYS = re.compile(
     r"\b(?:call me|i go by|my name is|my name's|(?:i|we)(?:'ve| have)? (?:just |recently )?(?:moved|relocated)"
-    r"|i live in|i'?m living in|i want to learn|my native language is|is my native language|my time ?zone is"
-    r"|put me|start me|i'?m (?:more|really) (?:like |of )?(?:an? )?[abc][12])\b"
+    r"|i live in|i'?m living in|i want to learn|(?:i'?d|i would) (?:rather|prefer to) learn|my native language is"
+    r"|is my native language|my time ?zone is|put me|start me|i'?m (?:more|really) (?:like |of )?(?:an? )?[abc][12])\b"
+    # the level alone, said as a setting ("level B2 please"; not "level B2 exercises are hard")
+    r"|^\W*(?:my )?level(?: is| should be|:)? [abc][12]\W*(?:please|pls|now|thanks)?\W*$"
 )
 # the whole profile asked about: "what's my profile?", "show me my details"
 NAMES = re.compile(r"\b(?:profile|details|settings)\b")
