@@ -26,7 +26,7 @@ import re
 import types
 import typing
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Generic
 
 from pydantic import BaseModel, ConfigDict, JsonValue, ValidationError
@@ -105,7 +105,10 @@ _ADVERBS = re.compile(
 _QUESTION = re.compile(r"\?\s*$|^\W*(?:what|how|why|when|where|which|who|can|could|should|do|does|is|are)\b")
 # "can you set my level to B2 please", "could u switch me to evenings?": a request to change, not a question
 _ASKED_TO_CHANGE = re.compile(
-    r"^\W*(?:(?:please|pls|so|ok|hey)\W+)*(?:can|could|would|will) (?:you|u|we|i)\b(?: please| pls)?"
+    r"^\W*(?:(?:please|pls|so|ok|hey)\W+)*(?:(?:can|could|would|will) (?:you|u|we|i)"
+    # the same in the other languages read, before the cue table's "change" ("kann ich change my name?")
+    r"|kann ich|kannst du|konnen sie|konnen wir|puis-je|je peux|tu peux|est-ce que je peux|puedo|puedes|podemos"
+    r"|posso|puoi|possiamo|pode|podes)\b(?: please| pls)?"
     r" (?:change|switch|set|make|move|update|put|correct|fix|add|remove|drop|do)\b"
 )
 # the verbs of a change asked for, with or without its value ("can i change my name?", "kann ich meinen
@@ -160,6 +163,9 @@ class Amendable(Generic[S]):
     parse: Callable[[S], Parser]
     label: str = ""
     adds: bool = True
+    # the parser of a bare answer to "What should your X be?", where `parse` reads a value only in a
+    # sentence that says it ("call me Sam"); None: `parse` reads both
+    answer: Callable[[S], Parser] | None = None
 
 
 @dataclass(frozen=True)
@@ -204,6 +210,8 @@ class Changes(BaseModel):
     values: dict[str, JsonValue] = {}
     words: dict[str, str] = {}
     question: str | None = None
+    # the fact whose new value the question asks for, when it asks for one
+    asking: str | None = None
 
 
 class Revision(BaseModel):
@@ -321,8 +329,13 @@ def read_changes(amends: Amends[S], text: str, slots: S, *, cued: bool = False) 
             if value is not UNREAD:
                 values[f.slot], words[f.slot] = value, part  # type: ignore[assignment]
                 break
-    if not cued and (missing := [f for f in unvalued if f.slot not in values]):
-        return Changes(question=f"What should your {missing[0].label or missing[0].slot} be?")
+    missing = [f for f in unvalued if f.slot not in values]
+    if missing and (not cued or (len(missing) == 1 and not values and _CHANGING.search(t) is not None)):
+        # "days should be" at the review; "can i change my goal?" after saving: its new value is asked for
+        # (the fact whose own label is said, where its words name another: "my training days")
+        labelled = [g for g in amends.fields if g.label and fold(g.label) in t]
+        f = labelled[0] if len(labelled) == 1 else missing[0]
+        return Changes(question=f"What should your {f.label or f.slot} be?", asking=f.slot)
     if cued and not values and not words and (number := numbers(t)):
         # "make it 4": a value without the fact it is for is asked about, never guessed
         fits = [
@@ -508,6 +521,32 @@ def recalled(bot: _Flows, text: str, latest: Callable[[str], StoredRecord | None
     return None
 
 
+def answered(
+    bot: _Flows, text: str, latest: Callable[[str], StoredRecord | None], asked: str
+) -> list[Command]:
+    """The message after "What should your goal be?" (`asked`: "flow.slot"), read as that fact's new
+    value by its question's parser (`Amendable.answer`, else `parse`): an `Amend`; a value refused is
+    said and asked again; a message that gives no value is none of this (an empty list)."""
+    flow_name, _, slot = asked.partition(".")
+    for flow, amends, slots in _saved(bot, latest):
+        if flow.name != flow_name or not any(f.slot == slot for f in amends.fields):
+            continue
+        f = amends.field(slot)
+        value = _value(f if f.answer is None else replace(f, parse=f.answer), slots, in_english_cues(text))
+        if isinstance(value, Invalid):
+            return [AmendAsk(words=text, record=amends.kind, flow=flow.name, question=value.reason, slot=slot)]
+        if value is UNREAD:
+            return []
+        if value == _dumped(slots, slot):
+            same = amends.shown(slot, getattr(slots, slot))
+            return [AmendAsk(words=text, record=amends.kind, flow=flow.name, question=f"That's what I have already ({same}).")]
+        settled = apply_changes(amends, slots, {slot: value})  # type: ignore[dict-item]
+        if isinstance(settled, str):
+            return [AmendAsk(words=text, record=amends.kind, flow=flow.name, question=settled)]
+        return [Amend(words=text, record=amends.kind, flow=flow.name, slot=slot, value=value)]  # type: ignore[arg-type]
+    return []
+
+
 def unrevised(records: Sequence[StoredRecord]) -> list[StoredRecord]:
     """A user's entries of a kind whose `Amends` `revises`, as they stand: an entry a later version
     replaced is left out (the version is kept in its place)."""
@@ -520,7 +559,9 @@ def amendments(bot: _Flows, text: str, latest: Callable[[str], StoredRecord | No
     for flow, amends, slots in _saved(bot, latest):
         found = read_changes(amends, text, slots, cued=True)
         if found.question is not None:
-            return [AmendAsk(words=text, record=amends.kind, flow=flow.name, question=found.question)]
+            return [
+                AmendAsk(words=text, record=amends.kind, flow=flow.name, question=found.question, slot=found.asking)
+            ]
         if found.values:
             settled = apply_changes(amends, slots, found.values)
             if isinstance(settled, str):

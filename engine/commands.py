@@ -201,6 +201,8 @@ class AmendAsk(_Command):
     record: str
     flow: str
     question: str
+    # the fact whose new value is asked for ("can i change my goal?"): the next message may be its value
+    slot: str | None = None
 
 
 class Recall(_Command):

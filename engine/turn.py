@@ -228,10 +228,12 @@ class Turn:
                 self.fx.route("main")
                 self.fx.trace.notice("route", detail=f"recall {record}")
                 self.fx.emit(told)
-            case AmendAsk(question=question):
+            case AmendAsk(question=question, slot=slot):
                 self.fx.route(f"amend:{command.flow}")
                 self.fx.trace.notice("route", detail=f"amend {command.record}: asked")
                 self.fx.emit(question)
+                if slot is not None:  # the next message may be the value asked for
+                    self.fx.session.carry.amending = f"{command.flow}.{slot}"
             case _:
                 raise DefinitionError(f"no executor for a {command.kind} command at the top of a turn")
         return heard

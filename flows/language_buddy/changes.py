@@ -22,6 +22,7 @@ from engine.extract import Invalid
 from engine.models import JsonObject
 from flows.language_buddy.assessment import self_placed
 from flows.language_buddy.corrections import field_and_value
+from flows.language_buddy.field_parsers import PARSERS
 from flows.language_buddy.languages import language_name, native_in, target_in
 from flows.language_buddy.names import name_in
 from flows.language_buddy.profile import OnboardingSlots
@@ -31,7 +32,7 @@ from flows.language_buddy.timezones import parse_timezone, timezone_moved, zone_
 
 def _named(text: str, s: OnboardingSlots, field: str) -> object:
     """ "change my name to Jonas", "no, timezone is tokyo": the field word and the value beside it."""
-    return field_and_value(text, s).get(field)
+    return field_and_value(text, s, before=False).get(field)
 
 
 def _name(s: OnboardingSlots) -> Parser:
@@ -89,13 +90,16 @@ def _names(*words: str) -> re.Pattern[str]:
     return re.compile(r"\b(?:" + "|".join(words) + r")\b")
 
 
+# Each fact's words, its reader in a sentence that says the change, and (`answer`) the reader of a bare
+# answer to "What should your timezone be?": onboarding's question's own
 FIELDS: list[Amendable[OnboardingSlots]] = [
-    Amendable("name", _names("name", "call me", "called", "go by"), _name, "name"),
-    Amendable("native_language", _names("native", "mother tongue", "first language"), _native, "native language"),
+    Amendable("name", _names("name", "call me", "called", "go by"), _name, "name", answer=PARSERS["name"]),
+    Amendable("native_language", _names("native", "mother tongue", "first language"), _native, "native language",
+              answer=PARSERS["native_language"]),
     Amendable("target_language", _names("target", "learn", "learning", "study", "studying"), _target,
-              "target language"),
+              "target language", answer=PARSERS["target_language"]),
     Amendable("timezone", _names("time ?zone", "moved", "relocated", "live in", "living in", "based in", "city",
-                                 "location"), _timezone, "timezone"),
+                                 "location"), _timezone, "timezone", answer=PARSERS["timezone"]),
     Amendable("level", _names("level", "cefr", "[abc][12]", "beginner", "intermediate", "advanced", "put me",
                               "move me", "start me"), _level, "level"),
 ]  # fmt: skip
