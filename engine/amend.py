@@ -521,9 +521,7 @@ def recalled(bot: _Flows, text: str, latest: Callable[[str], StoredRecord | None
     return None
 
 
-def answered(
-    bot: _Flows, text: str, latest: Callable[[str], StoredRecord | None], asked: str
-) -> list[Command]:
+def answered(bot: _Flows, text: str, latest: Callable[[str], StoredRecord | None], asked: str) -> list[Command]:
     """The message after "What should your goal be?" (`asked`: "flow.slot"), read as that fact's new
     value by its question's parser (`Amendable.answer`, else `parse`): an `Amend`; a value refused is
     said and asked again; a message that gives no value is none of this (an empty list)."""
@@ -539,11 +537,15 @@ def answered(
             return []
         if value == _dumped(slots, slot):
             same = amends.shown(slot, getattr(slots, slot))
-            return [AmendAsk(words=text, record=amends.kind, flow=flow.name, question=f"That's what I have already ({same}).")]
+            return [
+                AmendAsk(
+                    words=text, record=amends.kind, flow=flow.name, question=f"That's what I have already ({same})."
+                )
+            ]
         settled = apply_changes(amends, slots, {slot: value})  # type: ignore[dict-item]
         if isinstance(settled, str):
             return [AmendAsk(words=text, record=amends.kind, flow=flow.name, question=settled)]
-        return [Amend(words=text, record=amends.kind, flow=flow.name, slot=slot, value=value)]  # type: ignore[arg-type]
+        return [Amend(words=text, record=amends.kind, flow=flow.name, slot=slot, value=value)]
     return []
 
 

@@ -312,3 +312,25 @@ def test_a_change_asked_for_is_read_in_the_languages_read(text: str, asks: bool)
     from engine import asks_to_change
 
     assert asks_to_change(text) is asks
+
+
+# -- a fact named without its value: asked for, and the next message read as it -----------------------
+
+
+def test_a_fact_changed_without_its_value_is_asked_for_and_the_next_message_answers_it(tmp_path: Path) -> None:
+    db = str(tmp_path / "pets.db")
+    engine = Engine(SqlStore(db), bots=Registry([pet_bot]))
+    for line in ("hi", "Rex", "3"):
+        engine.turn("pets", "al", line)
+    assert engine.turn("pets", "al", "can i change his age?").reply == "What should your age be?"
+    engine.store.close()
+    engine = Engine(SqlStore(db), bots=Registry([pet_bot]))  # the question is kept with the session
+    # a value its parser refuses is said, and asked again; then the value is taken
+    assert engine.turn("pets", "al", "50").reply.startswith("50 is out of range")
+    assert engine.turn("pets", "al", "4").reply == "Updated your pet: age: 4 (was 3)."
+    # the next message only: after a message that gives no value, a bare number is no age
+    assert engine.turn("pets", "al", "i want to change his age").reply == "What should your age be?"
+    assert engine.turn("pets", "al", "hello").reply == "Hello! Pets."
+    assert not engine.turn("pets", "al", "5").reply.startswith("Updated")
+    assert [r.data["age"] for r in engine.store.records("pet")] == [3, 4]
+    engine.store.close()
