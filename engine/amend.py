@@ -521,10 +521,15 @@ def recalled(bot: _Flows, text: str, latest: Callable[[str], StoredRecord | None
     return None
 
 
-def answered(bot: _Flows, text: str, latest: Callable[[str], StoredRecord | None], asked: str) -> list[Command]:
+def answered(
+    bot: _Flows, text: str, latest: Callable[[str], StoredRecord | None], asked: str, suggested: str | None = None
+) -> list[Command]:
     """The message after "What should your goal be?" (`asked`: "flow.slot"), read as that fact's new
     value by its question's parser (`Amendable.answer`, else `parse`): an `Amend`; a value refused is
-    said and asked again; a message that gives no value is none of this (an empty list)."""
+    said and asked again (a yes after "Did you mean Amsterdam?" is the value `suggested`); a message
+    that gives no value is none of this (an empty list)."""
+    if suggested is not None and read_yes_no(text) is True:
+        text = suggested
     flow_name, _, slot = asked.partition(".")
     for flow, amends, slots in _saved(bot, latest):
         if flow.name != flow_name or not any(f.slot == slot for f in amends.fields):
@@ -532,7 +537,17 @@ def answered(bot: _Flows, text: str, latest: Callable[[str], StoredRecord | None
         f = amends.field(slot)
         value = _value(f if f.answer is None else replace(f, parse=f.answer), slots, in_english_cues(text))
         if isinstance(value, Invalid):
-            return [AmendAsk(words=text, record=amends.kind, flow=flow.name, question=value.reason, slot=slot)]
+            refused = value.reason
+            return [
+                AmendAsk(
+                    words=text,
+                    record=amends.kind,
+                    flow=flow.name,
+                    question=refused,
+                    slot=slot,
+                    suggested=value.suggestion,
+                )
+            ]
         if value is UNREAD:
             return []
         if value == _dumped(slots, slot):

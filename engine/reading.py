@@ -292,7 +292,7 @@ def _main(
         not name
         and carried.amending is not None
         and latest is not None
-        and (value := answered(bot, text, latest, carried.amending))
+        and (value := answered(bot, text, latest, carried.amending, carried.suggested))
     ):
         return [*out, *value]
     if not name:

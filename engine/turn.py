@@ -232,8 +232,9 @@ class Turn:
                 self.fx.route(f"amend:{command.flow}")
                 self.fx.trace.notice("route", detail=f"amend {command.record}: asked")
                 self.fx.emit(question)
-                if slot is not None:  # the next message may be the value asked for
+                if slot is not None:  # the next message may be the value asked for (a yes: the one suggested)
                     self.fx.session.carry.amending = f"{command.flow}.{slot}"
+                    self.fx.session.carry.suggested = command.suggested
             case _:
                 raise DefinitionError(f"no executor for a {command.kind} command at the top of a turn")
         return heard

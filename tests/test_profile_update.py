@@ -151,3 +151,17 @@ def test_did_you_mean_after_a_move_takes_a_yes_and_asks_again_after_a_no() -> No
     assert ask_timezone(ProfileUpdateSlots(current=MAX, field="timezone", moved_to="the us")).startswith(
         "The US has several timezones"
     )
+
+
+def test_a_timezone_asked_for_takes_a_yes_to_the_place_it_suggested() -> None:
+    # "can i change my timezone?" is the engine's question (the fact named, no value); a misspelt city is
+    # asked about, and a yes takes the suggestion (what the update flow's own question did)
+    store = MemoryStore()
+    store.add_record("language-buddy", "max", "seed", RecordDraft(kind="profile", data=BUDDY_PROFILE))
+    engine = Engine(store, clock=lambda: CLOCK)
+    replies = [engine.turn("language-buddy", "max", t).reply for t in ("can i change my timezone?", "amsterdm", "yes")]
+    assert replies == [
+        "What should your timezone be?",
+        "I don't know where “amsterdm” is. Did you mean Amsterdam?",
+        "Updated your profile: timezone: Europe/Amsterdam (was Europe/Berlin).",
+    ]
