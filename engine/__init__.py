@@ -7,7 +7,7 @@ harness, `dialogue`, is a fixture the installed package registers (engine/author
 """
 
 from engine.ahead import Ahead
-from engine.amend import Amendable, Amends, Revision, accepted, review, revise
+from engine.amend import Amendable, Amends, Revision, accepted, asks_to_change, review, revise, unrevised
 from engine.bot import Bot, Intent
 from engine.context import EntryContext, MainContext, StepContext
 from engine.errors import (
@@ -143,6 +143,7 @@ __all__ = [
     "UnknownNameError",
     "UnrecordedLLMCall",
     "accepted",
+    "asks_to_change",
     "choice",
     "default_registry",
     "free_text",
@@ -156,5 +157,6 @@ __all__ = [
     "review",
     "revise",
     "sentiment",
+    "unrevised",
     "yes_no",
 ]

@@ -13,8 +13,11 @@ them. Two things use it:
   turn saves a new version of the record (a new record of the same kind: the latest wins).
 
 A value is always read by the slot's own parser, so a change reads as its question's
-answer does. A message naming a fact without a value, naming two facts in one phrase, or
-leaving the record inconsistent (`settle`) is asked about: nothing is guessed.
+answer does. A message is read with its cue phrases of other languages written in English
+(engine/cues.py: "meine Muttersprache ist" is "my native language is"), so the facts' names and
+the record's words are English, and the values stay as typed. A message naming a fact without a
+value, naming two facts in one phrase, or leaving the record inconsistent (`settle`) is asked
+about: nothing is guessed.
 """
 
 from __future__ import annotations
@@ -23,13 +26,14 @@ import re
 import types
 import typing
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Generic
 
 from pydantic import BaseModel, ConfigDict, JsonValue, ValidationError
 from typing_extensions import TypeVar
 
 from engine.commands import Amend, AmendAsk, Command, Recall
+from engine.cues import in_english_cues
 from engine.extract import Empty, Invalid, Parser, fold, numbers, read_yes_no
 from engine.models import JsonObject, RecordDraft, Slots, StoredRecord
 
@@ -50,7 +54,9 @@ _ONLY = re.compile(r"\b(?:only|instead|nothing but|just (?:have|use))\b")
 # words after a value that are not part of it: "allergic to shellfish too", "82 kg now"
 _TRAILING_WORDS = frozenset(
     {"too", "as well", "also", "now", "again", "anymore", "any more", "please", "thanks", "actually", "really",
-     "i guess", "i think"}
+     "i guess", "i think",
+     # the same said in the other languages read ("llámame Maxi por favor")
+     "por favor", "bitte", "svp", "stp", "per favore", "jetzt", "maintenant", "ahora", "adesso", "agora"}
 )  # fmt: skip
 # what a value is not, said beside it: "not vegetarian", "evenings not mornings"
 _DENIED = re.compile(r"(?<!\W)\W*+(?:not|rather than|instead of|but not)\b")
@@ -83,15 +89,57 @@ _CHANGE = re.compile(
     r"\b(?:change|changed|switch|set|make|move|update|edit|correct|fix|now|actually|anymore|any more|no longer"
     r"|instead|got|get|bought|have|add|remove|drop|delete|fine|healed|recovered|sold|lost|should be|from now"
     r"|going|gone|went|switched|started|stopped|became|quit|picked up|again|too|also|as well|down to|up to"
-    r"|found out|gave|these days|by now|no more|note|note down|log|write down|keep in mind|for the record)\b"
+    r"|found out|gave|these days|by now|no more|note|note down|log|write down|keep in mind|for the record"
+    r"|meant|i mean"
+    # "actually", "now" in the other languages read (their verbs of changing are the cue table's "change")
+    r"|eigentlich|jetzt|nun|en fait|maintenant|desormais|en realidad|de hecho|ahora|in realta|adesso"
+    r"|na verdade|agora)\b"
+)
+# the same words, which say that something changes and are never part of the new value: left out of
+# what the slot's parser reads ("ich heiße jetzt Jonas" is "my name is jetzt Jonas" to the cue table)
+_ADVERBS = re.compile(
+    r"(?<![\w'])(?:actually|now|eigentlich|jetzt|nun|en fait|maintenant|d[ée]sormais|en realidad|de hecho|ahora"
+    r"|in realt[àa]|adesso|na verdade|agora)(?![\w'])\s*,?\s*",
+    re.IGNORECASE,
 )
 _QUESTION = re.compile(r"\?\s*$|^\W*(?:what|how|why|when|where|which|who|can|could|should|do|does|is|are)\b")
+# "can you set my level to B2 please", "could u switch me to evenings?": a request to change, not a question
+_ASKED_TO_CHANGE = re.compile(
+    r"^\W*(?:(?:please|pls|so|ok|hey)\W+)*(?:(?:can|could|would|will) (?:you|u|we|i)"
+    # the same in the other languages read, before the cue table's "change" ("kann ich change my name?")
+    r"|kann ich|kannst du|konnen sie|konnen wir|puis-je|je peux|tu peux|est-ce que je peux|puedo|puedes|podemos"
+    r"|posso|puoi|possiamo|pode|podes)\b(?: please| pls)?"
+    r" (?:change|switch|set|make|move|update|put|correct|fix|add|remove|drop|do)\b"
+)
+# the verbs of a change asked for, with or without its value ("can i change my name?", "kann ich meinen
+# Namen ändern?" once the cue table has read it): a bot asks for a value the message does not give
+_CHANGING = re.compile(r"\b(?:change|switch|update|edit|fix|correct|modify|amend)\b")
+
+
+def _said(text: str) -> str:
+    """The message as the readers here compare it: folded, its other languages' cues in English."""
+    return fold(in_english_cues(text))
+
+
+def _is_question(t: str) -> bool:
+    """A question about something, not a change asked for politely (`t` folded)."""
+    return _QUESTION.search(t) is not None and _ASKED_TO_CHANGE.search(t) is None
+
+
+def asks_to_change(text: str) -> bool:
+    """Whether a message asks for a change in so many words, in any of the languages read: a bot
+    with a question for the new value asks it when the message names the fact but not the value."""
+    return _CHANGING.search(_said(text)) is not None
+
+
 # Accepting a summary, beside the engine's yes in six languages
 _APPROVE = re.compile(
     r"^\W*(?:(?:it |that |this |everything |all )?(?:looks|sounds|seems|is) (?:good|great|fine|right|correct|perfect)"
     r"|all good|all correct|perfect|correct|that'?s (?:right|correct|it|all)|save it|go ahead|confirm(?:ed)?|lgtm"
     r"|c'est (?:bon|parfait)|parfait|passt|alles (?:gut|richtig)|perfecto|todo bien|perfetto|va bene|tudo certo)\b"
 )
+# a part that refers back to a fact named elsewhere in the message ("make it 5", "change that to 70 kg")
+_REFERS = re.compile(r"\b(?:it|that|this|them|those)\b")
 # a change that says it adds ("add saturday", "also sunday"), to a list that is otherwise replaced
 _ADDING = re.compile(r"^(?:(?:please|pls|and|oh)\s++)*+(?:add|plus|also)\b")
 # ... or said after what is added ("saturday as well", "sunday too please", "oh and saturdays too")
@@ -115,6 +163,9 @@ class Amendable(Generic[S]):
     parse: Callable[[S], Parser]
     label: str = ""
     adds: bool = True
+    # the parser of a bare answer to "What should your X be?", where `parse` reads a value only in a
+    # sentence that says it ("call me Sam"); None: `parse` reads both
+    answer: Callable[[S], Parser] | None = None
 
 
 @dataclass(frozen=True)
@@ -130,6 +181,12 @@ class Amends(Generic[S]):
     records: Callable[[S], list[RecordDraft]]
     settle: Callable[[S, S], S | str] | None = None
     show: Callable[[str, Any], str] | None = None
+    # the record's own words that say a change outright, with no change word ("call me Sam", "I moved
+    # to Lisbon"), in English (the message's cues of other languages are read as English first)
+    says: re.Pattern[str] | None = None
+    # each record is an entry of its own (a feedback entry), not the one profile whose latest version
+    # wins: a new version names the one it replaces (`revises`: its id), and `unrevised` leaves that out
+    revises: bool = False
     # the saved record told back when the user asks about it ("what's my plan again?"): the words that
     # name it, and the sentence that tells it
     names: re.Pattern[str] | None = None
@@ -153,6 +210,8 @@ class Changes(BaseModel):
     values: dict[str, JsonValue] = {}
     words: dict[str, str] = {}
     question: str | None = None
+    # the fact whose new value the question asks for, when it asks for one
+    asking: str | None = None
 
 
 class Revision(BaseModel):
@@ -185,7 +244,8 @@ def _value(f: Amendable[S], slots: S, part: str) -> object:
     t = fold(part)
     current = getattr(slots, f.slot)
     removing = _REMOVE.search(t) is not None
-    found = parser(_without_trailing(part) or part)
+    plain = _ADVERBS.sub("", part).strip() or part
+    found = parser(_without_trailing(plain) or plain)
     if isinstance(found, Invalid):
         return found
     if _is_list(type(slots), f.slot):
@@ -219,11 +279,15 @@ def _value(f: Amendable[S], slots: S, part: str) -> object:
 def read_changes(amends: Amends[S], text: str, slots: S, *, cued: bool = False) -> Changes:
     """The changes `text` makes to `slots`, read part by part (a phrase per fact). `cued`: in
     the main conversation, where a fact is changed only by a message saying so."""
+    text = in_english_cues(text)
     t = fold(text)
-    if cued and (_CHANGE.search(t) is None or _QUESTION.search(t) is not None):
+    said_so = _CHANGE.search(t) is not None or (amends.says is not None and amends.says.search(t) is not None)
+    if cued and (not said_so or _is_question(t)):
         return Changes()
     values: dict[str, JsonValue] = {}
     words: dict[str, str] = {}
+    unvalued: list[Amendable[S]] = []  # a fact named alone without its value ("my rating was unfair")
+    referring: list[str] = []  # a part naming no fact that refers back to one ("make it 5")
     for part in (p.strip() for p in _PARTS.split(text)):
         if not part:
             continue
@@ -233,6 +297,8 @@ def read_changes(amends: Amends[S], text: str, slots: S, *, cued: bool = False) 
         if any(f.names.search(fold(kept)) for f in amends.fields):
             part = kept  # ("not allergic to peanuts anymore" is all the change there is)
         named = [f for f in amends.fields if f.names.search(fold(part))]
+        if not named and _REFERS.search(fold(part)):
+            referring.append(part)
         read: dict[str, object] = {}
         refused: Invalid | None = None
         for f in named:
@@ -241,8 +307,8 @@ def read_changes(amends: Amends[S], text: str, slots: S, *, cued: bool = False) 
                 refused = refused or value
                 continue
             if value is UNREAD:
-                if len(named) == 1 and not cued:
-                    return Changes(question=f"What should your {f.label or f.slot} be?")
+                if len(named) == 1:
+                    unvalued.append(f)
                 continue
             read[f.slot] = value
         if refused is not None and not read:
@@ -253,6 +319,23 @@ def read_changes(amends: Amends[S], text: str, slots: S, *, cued: bool = False) 
         for slot, value in read.items():
             values[slot] = value  # type: ignore[assignment]
             words[slot] = part
+    if len(unvalued) == 1 and not values:
+        # "my rating was unfair, make it 5": the one fact named, and its value in the part referring to it
+        f = unvalued[0]
+        for part in referring:
+            value = _value(f, slots, part)
+            if isinstance(value, Invalid):
+                return Changes(question=value.reason)
+            if value is not UNREAD:
+                values[f.slot], words[f.slot] = value, part  # type: ignore[assignment]
+                break
+    missing = [f for f in unvalued if f.slot not in values]
+    if missing and (not cued or (len(missing) == 1 and not values and _CHANGING.search(t) is not None)):
+        # "days should be" at the review; "can i change my goal?" after saving: its new value is asked for
+        # (the fact whose own label is said, where its words name another: "my training days")
+        labelled = [g for g in amends.fields if g.label and fold(g.label) in t]
+        f = labelled[0] if len(labelled) == 1 else missing[0]
+        return Changes(question=f"What should your {f.label or f.slot} be?", asking=f.slot)
     if cued and not values and not words and (number := numbers(t)):
         # "make it 4": a value without the fact it is for is asked about, never guessed
         fits = [
@@ -387,8 +470,13 @@ def _saved(bot: _Flows, latest: Callable[[str], StoredRecord | None]) -> Iterato
 # pick?", "remind me of my target weight"
 _ASKS_MINE = re.compile(
     r"^\W*(?:(?:so|ok|okay|hey|and|wait|um+|hm+)\W+)*(?:what(?:'s| is| are| was| were)?|which|how many|how much|when"
-    r"|remind me|tell me|show me|can you (?:remind|tell|show) me)\b.*"
-    r"\b(?:my|i (?:said|picked|chose|told you|gave|have)|(?:did|do) i (?:say|pick|choose|tell you|give|have))\b"
+    r"|remind me|tell me|show me|can you (?:remind|tell|show) me|do you (?:know|remember)"
+    # the same in the other languages read ("was ist my level?" once the cue table has read "mein Niveau")
+    r"|was ist|was war|welche[rs]?|wie (?:ist|hei(?:ss|ß)t)|quel(?:le)?s? (?:est|sont|etait)|c'est quoi"
+    r"|cual(?:es)? (?:es|son|era)|que|qual(?:e|i)? (?:e|sono|era)|quale|qual (?:e|era)|quais sao)\b.*"
+    r"\b(?:my|am i|i'?m at|i (?:said|picked|chose|told you|gave|have)"
+    r"|mein\w*|mon|ma|mes|mi|mis|il mio|la mia|meu|minha"
+    r"|(?:did|do) i (?:say|pick|choose|tell you|give|have))\b"
     # "how many days a week do i train?", "which days do i work out?": a count or a choice of what the user does
     r"|^\W*(?:how many|how much|how often|which)\b.*\b(?:did|do) i\b"
 )
@@ -400,8 +488,11 @@ def recalled(bot: _Flows, text: str, latest: Callable[[str], StoredRecord | None
     """A question about a saved record ("what's my plan again?") or one fact of it ("what's my target
     weight?"), told from the latest record by the flow's `Amends` (`describe`, `shown`); None when the
     message asks nothing of the kind, or changes something (a change is an amendment)."""
-    t = fold(text)
-    if not _ASKS_MINE.search(t) or (_CHANGE.search(t) is not None and _QUESTION.search(t) is None):
+    t = _said(text)
+    # read as typed too: the cue table reads "qual é o meu nível?" as "qual and o my level?"
+    if not (_ASKS_MINE.search(t) or _ASKS_MINE.search(fold(text))) or (
+        _CHANGE.search(t) is not None and not _is_question(t)
+    ):
         return None
     for _, amends, slots in _saved(bot, latest):
         if amends.describe is None:
@@ -430,12 +521,64 @@ def recalled(bot: _Flows, text: str, latest: Callable[[str], StoredRecord | None
     return None
 
 
+def answered(
+    bot: _Flows, text: str, latest: Callable[[str], StoredRecord | None], asked: str, suggested: str | None = None
+) -> list[Command]:
+    """The message after "What should your goal be?" (`asked`: "flow.slot"), read as that fact's new
+    value by its question's parser (`Amendable.answer`, else `parse`): an `Amend`; a value refused is
+    said and asked again (a yes after "Did you mean Amsterdam?" is the value `suggested`); a message
+    that gives no value is none of this (an empty list)."""
+    if suggested is not None and read_yes_no(text) is True:
+        text = suggested
+    flow_name, _, slot = asked.partition(".")
+    for flow, amends, slots in _saved(bot, latest):
+        if flow.name != flow_name or not any(f.slot == slot for f in amends.fields):
+            continue
+        f = amends.field(slot)
+        value = _value(f if f.answer is None else replace(f, parse=f.answer), slots, in_english_cues(text))
+        if isinstance(value, Invalid):
+            refused = value.reason
+            return [
+                AmendAsk(
+                    words=text,
+                    record=amends.kind,
+                    flow=flow.name,
+                    question=refused,
+                    slot=slot,
+                    suggested=value.suggestion,
+                )
+            ]
+        if value is UNREAD:
+            return []
+        if value == _dumped(slots, slot):
+            same = amends.shown(slot, getattr(slots, slot))
+            return [
+                AmendAsk(
+                    words=text, record=amends.kind, flow=flow.name, question=f"That's what I have already ({same})."
+                )
+            ]
+        settled = apply_changes(amends, slots, {slot: value})  # type: ignore[dict-item]
+        if isinstance(settled, str):
+            return [AmendAsk(words=text, record=amends.kind, flow=flow.name, question=settled)]
+        return [Amend(words=text, record=amends.kind, flow=flow.name, slot=slot, value=value)]
+    return []
+
+
+def unrevised(records: Sequence[StoredRecord]) -> list[StoredRecord]:
+    """A user's entries of a kind whose `Amends` `revises`, as they stand: an entry a later version
+    replaced is left out (the version is kept in its place)."""
+    replaced = {r.data.get("revises") for r in records}
+    return [r for r in records if r.id not in replaced]
+
+
 def amendments(bot: _Flows, text: str, latest: Callable[[str], StoredRecord | None]) -> list[Command]:
     """What a main-conversation message changes in the user's saved records, as commands."""
     for flow, amends, slots in _saved(bot, latest):
         found = read_changes(amends, text, slots, cued=True)
         if found.question is not None:
-            return [AmendAsk(words=text, record=amends.kind, flow=flow.name, question=found.question)]
+            return [
+                AmendAsk(words=text, record=amends.kind, flow=flow.name, question=found.question, slot=found.asking)
+            ]
         if found.values:
             settled = apply_changes(amends, slots, found.values)
             if isinstance(settled, str):

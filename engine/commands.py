@@ -201,6 +201,10 @@ class AmendAsk(_Command):
     record: str
     flow: str
     question: str
+    # the fact whose new value is asked for ("can i change my goal?"): the next message may be its value
+    slot: str | None = None
+    # the value the refusal suggested ("Did you mean Amsterdam?"): a yes next is that value
+    suggested: str | None = None
 
 
 class Recall(_Command):

@@ -153,6 +153,9 @@ class CarryOver(BaseModel):
     # the words of a kept request whose flow is being offered: a yes starts the flow reading them
     # ("schedule a session for friday 4-6pm" is planned for Friday, not asked again)
     confirm_words: str | None = None
+    # the saved fact whose new value was asked for ("What should your goal be?"), as "flow.slot": the
+    # next message is read as its value first (engine/amend.py `answered`)
+    amending: str | None = None
     # what happened while the user was away (a person's reply, a run closed): told before
     # anything their next message causes
     pending: list[str] = Field(default_factory=list)

@@ -20,7 +20,7 @@ from pydantic import ValidationError
 
 from engine import askback, corrections, extract, requests
 from engine import said as said_module
-from engine.amend import amendments, recalled
+from engine.amend import amendments, answered, recalled
 from engine.askback import (
     COMING_BACK,
     REMARKS,
@@ -287,6 +287,14 @@ def _main(
         if out[0].yes is not None:  # type: ignore[union-attr]
             return out
     name = entry() if bot.entry else None
+    # "What should your goal be?" was asked: this message is its value, unless it gives none
+    if (
+        not name
+        and carried.amending is not None
+        and latest is not None
+        and (value := answered(bot, text, latest, carried.amending, carried.suggested))
+    ):
+        return [*out, *value]
     if not name:
         changes = amendments(bot, text, latest) if latest is not None else []
         recall = recalled(bot, text, latest) if latest is not None and not changes else None

@@ -52,6 +52,7 @@ from engine.models import (
     Heard,
     Message,
     Outcome,
+    RecordDraft,
     TurnWrite,
 )
 from engine.reading import CANCEL_WORDS, read
@@ -227,10 +228,13 @@ class Turn:
                 self.fx.route("main")
                 self.fx.trace.notice("route", detail=f"recall {record}")
                 self.fx.emit(told)
-            case AmendAsk(question=question):
+            case AmendAsk(question=question, slot=slot):
                 self.fx.route(f"amend:{command.flow}")
                 self.fx.trace.notice("route", detail=f"amend {command.record}: asked")
                 self.fx.emit(question)
+                if slot is not None:  # the next message may be the value asked for (a yes: the one suggested)
+                    self.fx.session.carry.amending = f"{command.flow}.{slot}"
+                    self.fx.session.carry.suggested = command.suggested
             case _:
                 raise DefinitionError(f"no executor for a {command.kind} command at the top of a turn")
         return heard
@@ -260,7 +264,10 @@ class Turn:
             return
         self.fx._amended[command.record] = after
         self.fx.records = [r for r in self.fx.records if r.kind != command.record]
-        self.fx.records.extend(amends.records(after))
+        drafts = amends.records(after)
+        if amends.revises:  # an entry of its own: the new version names the one it replaces
+            drafts = [RecordDraft(kind=d.kind, data={**d.data, "revises": record.id}) for d in drafts]
+        self.fx.records.extend(drafts)
         lines = changed_lines(amends, before, after)
         self.fx.trace.notice("route", detail=f"amend {command.record}.{command.slot}: {command.words!r}")
         what = f"Updated your {command.record.replace('_', ' ')}: {'; '.join(lines)}."

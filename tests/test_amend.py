@@ -32,7 +32,7 @@ from engine import (
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.amend import SAVED, load, played_main, played_review
 from bench.amend import Changes as Expected
-from engine.amend import read_changes
+from engine.amend import apply_changes, read_changes
 from engine.commands import Amend, AmendAsk, Chitchat
 from engine.llm.cassette import Cassette, Exchange, RecordingTransport, request_key
 from engine.models import CarryOver, SessionState
@@ -260,3 +260,77 @@ def test_an_edit_the_review_reads_is_the_labelled_one_or_none() -> None:
         got = played_review(e.text) if e.mode == "review" else None
         if isinstance(got, dict) and isinstance(e.expect, Expected):
             assert got == e.expect.changes, e.text
+
+
+# -- an entry of its own (a feedback entry): a new version revises it ---------------------------------
+
+
+def test_a_feedback_rating_changed_after_saving_is_a_revision_of_that_entry(tmp_path: Path) -> None:
+    from bench.amend import BUDDY, BUDDY_FEEDBACK, BUDDY_PROFILE, CLOCK
+    from engine import unrevised
+
+    store = SqlStore(str(tmp_path / "buddy.db"))
+    store.add_record(BUDDY, "u", "seed", RecordDraft(kind="profile", data=BUDDY_PROFILE))
+    store.add_record(BUDDY, "u", "seed", RecordDraft(kind="feedback", data={**BUDDY_FEEDBACK, "comment": "older"}))
+    store.add_record(BUDDY, "u", "seed", RecordDraft(kind="feedback", data=BUDDY_FEEDBACK))
+    engine = Engine(store, clock=lambda: CLOCK)
+    r = engine.turn(BUDDY, "u", "i meant 2 stars, not 4")
+    assert r.flow == "main" and r.reply == "Updated your feedback: rating: 2 (was 4)."
+    entries = store.records("feedback", bot=BUDDY, user="u")
+    assert len(entries) == 3 and entries[-1].data["revises"] == entries[1].id
+    # the user said how they felt (sentiment_from None): the sentiment stays as said
+    assert entries[-1].data["sentiment"] == "positive"
+    assert [e.data["rating"] for e in unrevised(entries)] == [4, 2]  # the older entry stays, the revised goes
+    # told from the entries as they stand: two given, the last one with its new rating
+    assert engine.turn(BUDDY, "u", "what feedback did I give earlier?").reply.startswith(
+        "You've given feedback 2 times. Your last feedback (rating 2/5"
+    )
+    r = engine.turn(BUDDY, "u", "change my rating to 9")  # refused by the rating's own parser, nothing saved
+    assert "out of range" in r.reply and len(store.records("feedback", bot=BUDDY, user="u")) == 3
+    store.close()
+
+
+def test_a_rating_read_off_the_sentiment_follows_the_new_rating() -> None:
+    from flows.shared.feedback import ENTRY, FeedbackSlots
+
+    before = FeedbackSlots(sentiment="positive", sentiment_from="rating", rating=5, comment="ok")
+    after = apply_changes(ENTRY, before, {"rating": 2})
+    assert isinstance(after, FeedbackSlots) and (after.rating, after.sentiment) == (2, "negative")
+
+
+@pytest.mark.parametrize(
+    ("text", "asks"),
+    [
+        ("can i change my name?", True),
+        ("kann ich meinen Namen ändern?", True),  # the cue table's frame: "change meinen Namen"
+        ("quiero cambiar mi nivel", True),
+        ("what is my name?", False),
+        ("my name is on the list", False),
+    ],
+)
+def test_a_change_asked_for_is_read_in_the_languages_read(text: str, asks: bool) -> None:
+    from engine import asks_to_change
+
+    assert asks_to_change(text) is asks
+
+
+# -- a fact named without its value: asked for, and the next message read as it -----------------------
+
+
+def test_a_fact_changed_without_its_value_is_asked_for_and_the_next_message_answers_it(tmp_path: Path) -> None:
+    db = str(tmp_path / "pets.db")
+    engine = Engine(SqlStore(db), bots=Registry([pet_bot]))
+    for line in ("hi", "Rex", "3"):
+        engine.turn("pets", "al", line)
+    assert engine.turn("pets", "al", "can i change his age?").reply == "What should your age be?"
+    engine.store.close()
+    engine = Engine(SqlStore(db), bots=Registry([pet_bot]))  # the question is kept with the session
+    # a value its parser refuses is said, and asked again; then the value is taken
+    assert engine.turn("pets", "al", "50").reply.startswith("50 is out of range")
+    assert engine.turn("pets", "al", "4").reply == "Updated your pet: age: 4 (was 3)."
+    # the next message only: after a message that gives no value, a bare number is no age
+    assert engine.turn("pets", "al", "i want to change his age").reply == "What should your age be?"
+    assert engine.turn("pets", "al", "hello").reply == "Hello! Pets."
+    assert not engine.turn("pets", "al", "5").reply.startswith("Updated")
+    assert [r.data["age"] for r in engine.store.records("pet")] == [3, 4]
+    engine.store.close()

@@ -1,10 +1,13 @@
-"""Changing a saved profile after onboarding: which messages start it, what they change, what is saved."""
+"""Changing a saved profile after onboarding: a change with its value is the engine's update path
+(onboarding's `Amends`, flows/language_buddy/changes.py), saved at once; the profile update flow
+starts only where a question is needed. Which messages do which, what they change, what is saved."""
 
 from __future__ import annotations
 
 import pytest
 
-from engine import Engine, SqlStore
+from bench.amend import BUDDY_PROFILE, CLOCK, played_buddy
+from engine import Engine, MemoryStore, RecordDraft, SqlStore
 from engine.authoring.replay import seed_profile
 from engine.extract import Invalid
 from flows.language_buddy.profile_update import (
@@ -33,15 +36,39 @@ MAX = Profile(name="Max", native_language="de", target_language="en", timezone="
         ("my level should be C1", {"level": "C1"}),
     ],
 )
-def test_a_change_with_its_value(text: str, found: dict[str, object]) -> None:
+def test_a_change_with_its_value_read_at_the_update_flows_start(text: str, found: dict[str, object]) -> None:
     assert read_update(text, ProfileUpdateSlots(current=MAX)) == found
-    assert wants_change(text, MAX)
+
+
+@pytest.mark.parametrize(
+    ("text", "changed"),
+    [
+        ("actually call me Sam", {"name": "Sam"}),
+        ("I moved to Lisbon", {"timezone": "Europe/Lisbon"}),
+        ("i'm living in tokio now", {"timezone": "Asia/Tokyo"}),
+        ("change my target language to Italian", {"target_language": "it", "level": "A1"}),  # measured in another
+        ("change my native language to polish", {"native_language": "pl"}),
+        ("my timezone is pacific time", {"timezone": "America/Los_Angeles"}),
+        ("can you change my level to A2?", {"level": "A2"}),
+        ("my level should be C1", {"level": "C1"}),
+        ("ich heiße jetzt Jonas", {"name": "Jonas"}),
+        ("en fait ma langue maternelle est l'italien", {"native_language": "it"}),
+    ],
+)
+def test_a_change_with_its_value_is_the_engines_update_path(text: str, changed: dict[str, object]) -> None:
+    # a learner whose profile is bench/amend.py's (Max, de -> en, Berlin, B1): one turn, one new version
+    assert BUDDY_PROFILE["level"] == "B1" and played_buddy(text) == changed
+    # made by the engine's amend (the update flow's own confirmation is "Done, your profile now says")
+    store = MemoryStore()
+    store.add_record("language-buddy", "max", "seed", RecordDraft(kind="profile", data=BUDDY_PROFILE))
+    result = Engine(store, clock=lambda: CLOCK).turn("language-buddy", "max", text)
+    assert result.flow == "main" and result.reply.startswith("Updated your profile: ")
 
 
 @pytest.mark.parametrize("text", ["update my profile", "can I edit my details?", "change my settings"])
 def test_asking_to_change_with_no_value(text: str) -> None:
     assert read_update(text, ProfileUpdateSlots(current=MAX)) == {}
-    assert wants_change(text, MAX)
+    assert wants_change(text) and played_buddy(text) == "ask"
 
 
 @pytest.mark.parametrize(
@@ -57,7 +84,7 @@ def test_asking_to_change_with_no_value(text: str) -> None:
 )
 def test_a_change_of_a_named_fact_asks_for_its_value(text: str, field: str) -> None:
     # the verbs and the facts' names of five other languages are the engine's cue table's (engine/data/cues.yaml)
-    assert field_to_change(text) == field and wants_change(text, MAX)
+    assert field_to_change(text) == field and wants_change(text)
 
 
 @pytest.mark.parametrize("text", ["my name is on the list", "i like the level of the lessons", "change is hard"])
@@ -81,7 +108,7 @@ def test_a_fact_named_without_a_change_asked_is_none(text: str) -> None:
     ],
 )
 def test_ordinary_messages_change_nothing(text: str) -> None:
-    assert not wants_change(text, MAX)
+    assert not wants_change(text) and played_buddy(text) == "none"
 
 
 def test_the_value_answers_what_to_change() -> None:
@@ -106,12 +133,11 @@ def test_a_change_is_a_new_record_and_onboarding_does_not_start_again(tmp_path: 
     [
         ("i moved to amsterdm", {"field": "timezone", "moved_to": "amsterdm"}),
         ("i just moved to the us", {"field": "timezone", "moved_to": "the us"}),
-        ("i'm living in tokio now", {"timezone": "Asia/Tokyo"}),
     ],
 )
 def test_a_move_the_sentence_readers_miss_asks_about_its_place(text: str, found: dict[str, object]) -> None:
     assert read_update(text, ProfileUpdateSlots(current=MAX)) == found
-    assert wants_change(text, MAX)
+    assert wants_change(text) and played_buddy(text) == "ask"
 
 
 def test_did_you_mean_after_a_move_takes_a_yes_and_asks_again_after_a_no() -> None:
@@ -125,3 +151,17 @@ def test_did_you_mean_after_a_move_takes_a_yes_and_asks_again_after_a_no() -> No
     assert ask_timezone(ProfileUpdateSlots(current=MAX, field="timezone", moved_to="the us")).startswith(
         "The US has several timezones"
     )
+
+
+def test_a_timezone_asked_for_takes_a_yes_to_the_place_it_suggested() -> None:
+    # "can i change my timezone?" is the engine's question (the fact named, no value); a misspelt city is
+    # asked about, and a yes takes the suggestion (what the update flow's own question did)
+    store = MemoryStore()
+    store.add_record("language-buddy", "max", "seed", RecordDraft(kind="profile", data=BUDDY_PROFILE))
+    engine = Engine(store, clock=lambda: CLOCK)
+    replies = [engine.turn("language-buddy", "max", t).reply for t in ("can i change my timezone?", "amsterdm", "yes")]
+    assert replies == [
+        "What should your timezone be?",
+        "I don't know where “amsterdm” is. Did you mean Amsterdam?",
+        "Updated your profile: timezone: Europe/Amsterdam (was Europe/Berlin).",
+    ]

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bench.amend import BOT, SAVED
+from bench.amend import BOT, BUDDY, BUDDY_FEEDBACK, BUDDY_PROFILE, CLOCK, SAVED
 from engine import Engine, MemoryStore, RecordDraft
 from flows.fitness.changes import PROFILE
 
@@ -60,3 +60,37 @@ def test_a_question_about_anything_else_is_not_a_recall(text: str) -> None:
 def test_a_change_is_still_a_change() -> None:
     reply, versions = asked("switch me to tuesdays and thursdays")
     assert reply.startswith("Updated your fitness profile") and versions == 2
+
+
+# -- language-buddy: the profile onboarding saves, and the feedback entry (bench/amend.py's learner) ----
+
+
+def buddy(text: str) -> tuple[str, dict[str, int]]:
+    """The reply to `text` from bench/amend.py's learner, and how many records of each kind they have after."""
+    store = MemoryStore()
+    store.add_record(BUDDY, "u", "seed", RecordDraft(kind="profile", data=BUDDY_PROFILE))
+    store.add_record(BUDDY, "u", "seed", RecordDraft(kind="feedback", data=BUDDY_FEEDBACK))
+    reply = Engine(store, clock=lambda: CLOCK).turn(BUDDY, "u", text).reply
+    return reply, {k: len(store.records(k, bot=BUDDY, user="u")) for k in ("profile", "feedback")}
+
+
+@pytest.mark.parametrize(
+    ("text", "told"),
+    [
+        ("what level am I?", "Your level: B1."),
+        ("what's my timezone again?", "Your timezone: Europe/Berlin."),
+        ("which language am I learning?", "Your target language: English."),
+        ("was ist meine Muttersprache?", "Your native language: German."),  # the cue table's "my native language"
+        ("¿cuál es mi nivel?", "Your level: B1."),
+        ("qual é o meu nível?", "Your level: B1."),  # read as typed too: the cue table makes "é" an "and"
+        ("what rating did I give?", "Your rating: 4."),
+    ],
+)
+def test_a_learner_asking_about_a_saved_fact_is_told_and_nothing_changes(text: str, told: str) -> None:
+    assert buddy(text) == (told, {"profile": 1, "feedback": 1})
+
+
+def test_a_learner_asking_for_the_profile_is_told_all_of_it() -> None:
+    reply, saved = buddy("what's my profile?")
+    assert reply.startswith("Your profile: name: Max; native language: German; target language: English;")
+    assert saved == {"profile": 1, "feedback": 1}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import ValidationError
 
-from engine import Bot, EntryContext, FlowRun, Intent, MainContext, Resources
+from engine import Bot, EntryContext, FlowRun, Intent, MainContext, Resources, unrevised
 from flows.language_buddy.bank_file import load_bank
 from flows.language_buddy.languages import language_name
 from flows.language_buddy.onboarding import onboarding
@@ -84,20 +84,21 @@ def greet_after(run: FlowRun, ctx: EntryContext) -> str | None:
 
 
 def converse(ctx: MainContext) -> None:
-    """A message that changes the profile ("call me Sam", "update my profile") starts the update, a
-    question about feedback given is answered from it; the rest as usual."""
+    """A change of the profile that needs a question ("update my profile", "can i change my name?")
+    starts the update (one with its value was the engine's update path, before this); a question
+    about feedback given is answered from it; the rest as usual."""
     saved = ctx.latest("profile")
     try:
         current = Profile.model_validate(saved.data) if saved is not None else None
     except ValidationError:
         current = None  # a record this code can no longer read is not changed piecemeal
-    if current is not None and wants_change(ctx.text, current):
+    if current is not None and wants_change(ctx.text):
         # "can i change my name?": the update asks for the new name at once
         ctx.start("profile_update", ProfileUpdateSlots(current=current, field=field_to_change(ctx.text)))
         return
     # "what did I complain about earlier?" names the feedback intent's words but asks a question
     if asks_about_past(ctx.text):
-        ctx.reply(past_feedback([r.data for r in ctx.records("feedback")]))
+        ctx.reply(past_feedback([r.data for r in unrevised(ctx.records("feedback"))]))
         return
     ctx.default()
 

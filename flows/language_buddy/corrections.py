@@ -35,7 +35,7 @@ _MARKER = re.compile(
 )
 # What sits between a field and its value: "the name is wrong, it's Sam", "change the name to Sam"
 _BETWEEN = re.compile(
-    r"^[\s,.:;=-]*(?:(?:is|was|should be|must be|to|wrong|not right|incorrect|it's|its|it is|actually|please|"
+    r"^[\s,.:;=-]*(?:(?:'s|is|was|should be|must be|to|wrong|not right|incorrect|it's|its|it is|actually|please|"
     r"change|set|make it|be)\b[\s,.:;=-]*)*"
 )
 _AROUND = re.compile(r"^(?:the|my|and|but|so|,)\s+|(?<!\s)\s++(?:the|my)$")
@@ -62,8 +62,9 @@ def _value(field: str, text: str, s: OnboardingSlots) -> str | None:
     return value
 
 
-def field_and_value(t: str, s: OnboardingSlots) -> dict[str, object]:
-    """ "no, timezone is tokyo", "change the name to Sam", "spanish native": a field word and the value beside it."""
+def field_and_value(t: str, s: OnboardingSlots, *, before: bool = True) -> dict[str, object]:
+    """ "no, timezone is tokyo", "change the name to Sam", "spanish native": a field word and the value beside it
+    (`before`: or before it; a change asked for says it after: "kann ich change my name" names no one)."""
     m = _FIELD_WORD.search(t)
     if m is None:
         return {}
@@ -71,8 +72,7 @@ def field_and_value(t: str, s: OnboardingSlots) -> dict[str, object]:
     if gives_no_value(t[m.end() :]):
         return {}  # "i want to change my name first": which field, not yet to what
     after = _strip(t[m.end() :], _BETWEEN)
-    before = _strip(t[: m.start()], _MARKER)
-    for candidate in (after, before):
+    for candidate in (after, _strip(t[: m.start()], _MARKER)) if before else (after,):
         value = _value(field, candidate, s)
         if value is not None:
             return {field: value}

@@ -24,7 +24,6 @@ from engine import (
     DefinitionError,
     Final,
     Flow,
-    RecordDraft,
     Step,
     StepContext,
     T,
@@ -45,6 +44,7 @@ from flows.language_buddy.assessment import (
     skips_test,
 )
 from flows.language_buddy.bank_file import LEVELS, load_bank, load_shipped
+from flows.language_buddy.changes import PROFILE, profile_record, show
 from flows.language_buddy.field_parsers import PARSERS, read_amend
 from flows.language_buddy.languages import language_name, named_language, native_in, target_in
 from flows.language_buddy.profile import (
@@ -215,21 +215,6 @@ def confirm_question(s: OnboardingSlots) -> str:
 
 def summary(s: OnboardingSlots) -> str:
     return f"User {s.name} onboarded. Level: {s.level}. Languages: {s.native_language} -> {s.target_language}."
-
-
-def profile_record(s: OnboardingSlots) -> list[RecordDraft]:
-    data = s.model_dump(mode="json", include={"name", "native_language", "target_language", "timezone", "level"})
-    return [RecordDraft(kind="profile", data=data)]
-
-
-def show(slot: str, value: object) -> str:
-    """How an answer reads when it is acknowledged: languages by name, offsets as UTC+2."""
-    label = slot.replace("_", " ")
-    if slot in ("native_language", "target_language") and isinstance(value, str):
-        return f"{label}: {language_name(value)}"
-    if slot == "timezone" and isinstance(value, str):
-        return f"{label}: {zone_label(value)}"
-    return f"{label}: {value}"
 
 
 # The answers a later message may correct, and the words that name each ("change my name to
@@ -411,6 +396,8 @@ onboarding = Flow(
         Aside("language_change", match=may_change_language, handle=language_change),
         Aside("self-placed", match=lambda t: self_placed(t) is not None or skips_test(t), handle=place_self),
     ],
+    # the saved profile changed or asked about after onboarding, one fact at a time (changes.py)
+    amends=PROFILE,
     on_cancel="pause",
     pause_message="Paused. Your answers so far are kept; your next message picks up at the same question.",
     interrupts=["feedback"],

@@ -1,11 +1,15 @@
-"""Changing a saved profile after onboarding: "actually call me Sam", "I moved to Lisbon", "update my profile".
+"""Changing a saved profile after onboarding when a question is needed: "update my profile", "can i
+change my timezone?", "I moved to amsterdm".
 
 Profiles are append-only records: a change saves a new `profile` record (the newest is the
-profile, `ctx.latest("profile")`), confirmed in one line. The bot's main handler starts this
-flow seeded with the current profile when a message changes it or asks to; a message that
-already carries the new value is saved at once, one that does not ("update my profile") is
-asked what to change and then the value. The values are read with onboarding's own readers,
-against the profile as it stands, so "I'm learning" or "I'm tired" changes nothing here.
+profile, `ctx.latest("profile")`), confirmed in one line. A message that carries its new value
+("actually call me Sam", "I moved to Lisbon") is the engine's update path (onboarding's `Amends`,
+changes.py), read before the bot's main handler. The handler starts this flow, seeded with the
+current profile, for what that path cannot do without asking: a change with no fact named
+("update my profile": which one, then the value), a fact named without its value ("can i change my
+name?"), a move to a place that cannot be read ("Did you mean Amsterdam?"). The values are read with
+onboarding's own readers, against the profile as it stands, so "I'm learning" or "I'm tired"
+changes nothing here.
 A new language to learn starts at A1: the saved level was measured in the old one. A level the
 learner says they are at ("change my level to A2", "put me at intermediate") is taken as said.
 """
@@ -17,7 +21,7 @@ from typing import Literal, cast
 
 from pydantic import BaseModel, ConfigDict
 
-from engine import Ask, Final, Flow, Slots, Step, StepContext, T
+from engine import Ask, Final, Flow, Slots, Step, StepContext, T, asks_to_change
 from engine.cues import in_english_cues
 from engine.extract import Invalid, Parser, choice, read_yes_no
 from flows.language_buddy.answers import read_anytime
@@ -44,7 +48,7 @@ _NO_PLACE = (
     r"(?:a|an|my|our|his|her|their|another)\b|(?:the\s+)?(?:new|different|bigger|smaller|other)\b"
     r"|the\s+(?:flat|apartment|house|room|dorm|place|countryside|suburbs|city|coast)\b"
 )
-_MOVED = re.compile(
+MOVED = re.compile(
     r"\b(?:i|we)(?:'ve| have)?\s+(?:just\s+|recently\s+)?(?:moved|relocated)\s+(?:to|in)\s+(?!" + _NO_PLACE + r")"
     r"(?P<place>\w[^.,;!?]*)"
     r"|\b(?:i'?m|i am)\s+(?:now\s+)?(?:living|based)\s+in\s+(?!" + _NO_PLACE + r")(?P<place2>\w[^.,;!?]*?)(?:\s+now)?"
@@ -102,7 +106,7 @@ def read_update(text: str, s: ProfileUpdateSlots, asking: str | None = None) -> 
         found = field_and_value(text, view)
     if not found and (asking == "level" or _LEVEL_CHANGE.search(text.lower())) and (level := self_placed(text)):
         found = {"level": level}  # said, not tested: the learner knows where they stand
-    if not found and asking is None and (m := _MOVED.search(text.lower())):
+    if not found and asking is None and (m := MOVED.search(text.lower())):
         # a move the sentence readers missed: the place alone, else the timezone question about it
         place = (m.group("place") or m.group("place2") or "").strip()
         zone = parse_timezone(place)
@@ -114,27 +118,28 @@ def read_update(text: str, s: ProfileUpdateSlots, asking: str | None = None) -> 
     return found
 
 
-def wants_change(text: str, current: Profile) -> bool:
-    """Does a main-conversation message change the profile or ask to?"""
-    return bool(
-        ASKS_FOR_A_CHANGE.search(text.lower())
-        or field_to_change(text) is not None
-        or read_update(text, ProfileUpdateSlots(current=current))
-    )
+def wants_change(text: str) -> bool:
+    """Does a main-conversation message ask for a change the engine's update path could not make
+    without a question? (It read the message first: one with a value it could read is saved.)"""
+    return bool(ASKS_FOR_A_CHANGE.search(text.lower()) or field_to_change(text) is not None or _moved_unread(text))
 
 
-# a change asked for, in English once the engine's cue table has read the other languages' verbs
-_ASKS_TO_CHANGE = re.compile(r"\b(?:change|update|edit|fix|correct|modify|switch)\b")
+def _moved_unread(text: str) -> bool:
+    """ "i moved to amsterdm": a move to a place the readers cannot place (the timezone question says why)."""
+    m = MOVED.search(text.lower())
+    return m is not None and not isinstance(parse_timezone((m.group("place") or m.group("place2") or "").strip()), str)
+
+
 _FIELD = choice({k: v for k, v in AMEND_WORDS.items() if k != "nothing"}, fuzzy=False)
 
 
 def field_to_change(text: str) -> Field | None:
     """The fact a message asks to change without giving its new value ("can i change my name?",
-    "kann ich meinen Namen ändern?", "quiero cambiar mi nivel"): the update asks for the value."""
-    said = in_english_cues(text).lower()
-    if not _ASKS_TO_CHANGE.search(said):
+    "kann ich meinen Namen ändern?", "quiero cambiar mi nivel"): the update asks for the value. The
+    verbs of changing, in the languages read, are the engine's (`asks_to_change`)."""
+    if not asks_to_change(text):
         return None
-    found = _FIELD(said)
+    found = _FIELD(in_english_cues(text).lower())
     return cast(Field, found) if isinstance(found, str) else None
 
 

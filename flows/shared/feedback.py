@@ -7,13 +7,15 @@ they name it ("too slow" -> latency) and asked only otherwise.
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from typing import Literal, cast
 
 from pydantic import Field
 
-from engine import Ask, Correctable, Final, Flow, RecordDraft, Slots, Step, StepContext, T
+from engine import Amendable, Amends, Ask, Correctable, Final, Flow, RecordDraft, Slots, Step, StepContext, T
 from engine.extract import Invalid, choice, rating, sentiment
+from engine.models import JsonObject
 from flows.shared.feedback_answers import category_reader, comment_anywhere, rating_change, sentiment_anywhere
 from flows.shared.no_answer import words_answer
 
@@ -101,10 +103,15 @@ def sense_sentiment(ctx: StepContext[FeedbackSlots]) -> None:
 
 
 def settle_sentiment(ctx: StepContext[FeedbackSlots]) -> None:
-    s = ctx.slots
+    ctx.slots = rated(ctx.slots)
+
+
+def rated(s: FeedbackSlots) -> FeedbackSlots:
+    """The sentiment read off the rating, where the user did not say how they feel."""
     if s.rating is not None and (s.sentiment is None or s.sentiment_from == "rating"):
-        s.sentiment = "negative" if s.rating <= 2 else "neutral" if s.rating == 3 else "positive"
-        s.sentiment_from = "rating"
+        mood: Sentiment = "negative" if s.rating <= 2 else "neutral" if s.rating == 3 else "positive"
+        return s.model_copy(update={"sentiment": mood, "sentiment_from": "rating"})
+    return s
 
 
 def sense_category(ctx: StepContext[FeedbackSlots]) -> None:
@@ -131,6 +138,31 @@ def entry(s: FeedbackSlots) -> list[RecordDraft]:
 # the words that name the rating in a correction ("change my rating to 1", "muda a nota para 1")
 RATING_WORDS = ("rating", "rate", "score", "stars", "nota", "puntuación", "calificación", "valoración", "note",
                 "Bewertung", "voto", "valutazione", "avaliação", "classificação")  # fmt: skip
+
+
+def _entry(data: JsonObject) -> FeedbackSlots:
+    """A saved entry read back into the flow's slots (what else the record holds, such as the entry it
+    revises, is the record's)."""
+    return FeedbackSlots.model_validate({k: v for k, v in data.items() if k in FeedbackSlots.model_fields})
+
+
+def _told(s: FeedbackSlots) -> str:
+    rated_ = f"rating {s.rating}/5" if s.rating is not None else "no rating"
+    return f'Your last feedback: {rated_}{f", about {s.category}" if s.category else ""}: "{s.comment or ""}".'
+
+
+# The saved entry's rating changed after the flow ("i meant 5 stars, not 4", "ich meinte 5 Sterne"): a
+# new version of that entry, which names the one it revises (engine/amend.py); "what rating did I give?"
+# is told from it. The names are English: the engine's cue table reads "Sterne", "ma note" as them.
+ENTRY: Amends[FeedbackSlots] = Amends(
+    kind="feedback",
+    fields=[Amendable("rating", re.compile(r"\b(?:rating|rated|stars?|score)\b"), lambda s: rating(1, 5), "rating")],
+    load=_entry,
+    records=entry,
+    settle=lambda before, after: rated(after),
+    describe=_told,
+    revises=True,
+)
 
 feedback = Flow(
     name="feedback",
@@ -202,4 +234,5 @@ feedback = Flow(
     # named by these words in the languages the bots' users write in
     correctable=(Correctable("rating", names=RATING_WORDS),),
     show=lambda slot, value: f"{slot}: {value}",
+    amends=ENTRY,
 )
