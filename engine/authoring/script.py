@@ -192,7 +192,12 @@ class Script(_Strict):
         return Resources(assessment=self.assessment, kb=self.kb, course=self.course)
 
 
-class _UniqueKeyLoader(yaml.SafeLoader):
+# libyaml's parser when PyYAML was built with it: a script parsed in pure Python took 30-40 ms,
+# a tenth of replaying it, and the suite and `innerloop replay tests/replays` load hundreds
+_SafeLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _UniqueKeyLoader(_SafeLoader):
     """PyYAML keeps the last of two equal keys silently; a script with both is a mistake."""
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
