@@ -467,12 +467,13 @@ def _compile(d: Dialect) -> _Statements:
     )
 
 
-# compiled per dialect once per process, shared by its stores (Prepared holds no connection state)
+# compiled per dialect once per process, shared by its stores (Prepared holds no connection state);
+# keyed by PACK_MAX too, the one setting the statements read when compiled (a test lowers it)
 _COMPILED: dict[tuple[object, ...], _Statements] = {}
 
 
 def _compiled(d: Dialect) -> _Statements:
-    key = dialect_key(d)
+    key = (*dialect_key(d), PACK_MAX)
     found = _COMPILED.get(key)
     if found is None:
         found = _COMPILED[key] = _compile(d)
