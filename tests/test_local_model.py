@@ -3,7 +3,8 @@
 Under a real model the route guard must start no flow on the small-talk corpora, requests
 must start their flow, and shipped replay scripts must reach the same flows, states, slots,
 records and history as offline (their wording checks are the offline backend's; the phrase
-guard holds a model's replies to their templates' facts). By default it takes the first 5
+guard holds a model's replies to their templates' facts). A first turn's phrasing is capped (FIRST_TURN_TOKENS):
+those tests check the route, settled before the model speaks. By default it takes the first 5
 small-talk messages of each bot, every request, and one script per flow (about 2.5 minutes with
 SmolLM2 on 2 cores; the suite's budget is 10); INNERLOOP_LOCAL_LLM=all takes the whole corpora and every shipped script.
 """
