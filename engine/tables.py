@@ -19,13 +19,16 @@ from pydantic import BaseModel, ConfigDict
 from engine.errors import DataFileError
 
 M = TypeVar("M", bound=BaseModel)
+# libyaml's parser when PyYAML was built with it: the word tables took 3-4 s of a worker's start on a
+# busy 2-core machine in pure Python (every process reads them: a server, a worker, a command), 1 s with libyaml
+_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def load_table(path: Path, model: type[M], what: str) -> M:
     """`path` read into `model`; any problem (missing file, YAML, a value the model refuses) is a
     `DataFileError` on the file, prefixed by `what` the table is ("command phrases")."""
     try:
-        return model.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
+        return model.model_validate(yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER))
     except (OSError, yaml.YAMLError, ValueError) as e:
         raise DataFileError(str(path), [f"{what}: {e}"]) from e
 

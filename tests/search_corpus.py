@@ -23,8 +23,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, TypeAdapter
+
+from tests.yaml_file import safe_load
 
 CORPUS = Path(__file__).parent / "corpora" / "search"
 Split = Literal["dev", "test"]
@@ -48,14 +49,14 @@ class AbroadCase(Case):
 
 def load_abroad(split: Split) -> list[AbroadCase]:
     """The requests in five languages, written blind after the glossary (2026-11-26) and split once."""
-    data = yaml.safe_load((CORPUS / "abroad" / f"{split}.yaml").read_text(encoding="utf-8"))
+    data = safe_load((CORPUS / "abroad" / f"{split}.yaml").read_text(encoding="utf-8"))
     return TypeAdapter(list[AbroadCase]).validate_python(data)
 
 
 def load_fresh(split: Split) -> list[Case]:
     """The blind set (tests/corpora/search/fresh/): 267 queries written on 2026-11-26 by a writer who
     saw only the articles' titles and bodies, split once; measured, never tuned on (its test half)."""
-    data = yaml.safe_load((CORPUS / "fresh" / f"{split}.yaml").read_text(encoding="utf-8"))
+    data = safe_load((CORPUS / "fresh" / f"{split}.yaml").read_text(encoding="utf-8"))
     return TypeAdapter(list[Case]).validate_python(data)
 
 
@@ -66,7 +67,7 @@ def split_of(query: str) -> Split:
 
 
 def load(split: Split) -> list[Case]:
-    data = yaml.safe_load((CORPUS / f"{split}.yaml").read_text(encoding="utf-8"))
+    data = safe_load((CORPUS / f"{split}.yaml").read_text(encoding="utf-8"))
     return TypeAdapter(list[Case]).validate_python(data)
 
 

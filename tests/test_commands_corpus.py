@@ -17,6 +17,7 @@ import yaml
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.commands_corpus import KLASSES, SPLITS, Case, CorpusError, load, shipped
+from tests.yaml_file import safe_load
 
 
 @pytest.fixture(scope="module")
@@ -52,7 +53,7 @@ def test_values_are_stored_as_the_slots_model_stores_them(splits: dict[str, list
 
 
 def test_a_wrong_entry_is_reported_with_what_to_fix(tmp_path: Path) -> None:
-    good = yaml.safe_load((Path(__file__).parent / "corpora" / "commands" / "dev.yaml").read_text(encoding="utf-8"))
+    good = safe_load((Path(__file__).parent / "corpora" / "commands" / "dev.yaml").read_text(encoding="utf-8"))
     entry = next(e for e in good if e["bot"] == "fitness-coach" and e["state"] == "days")
     bad = [
         {**entry, "state": "dayz"},

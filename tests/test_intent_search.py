@@ -5,16 +5,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import yaml
 
 from engine import Intent, default_registry
+from tests.yaml_file import safe_load
 
 CORPUS = Path(__file__).parent / "corpora" / "commands"
 # every message of the commands corpus (both splits), and the same ones cased and cut in two
 MESSAGES = [
     item["text"]
     for split in ("dev", "test")
-    for item in yaml.safe_load((CORPUS / f"{split}.yaml").read_text(encoding="utf-8"))
+    for item in safe_load((CORPUS / f"{split}.yaml").read_text(encoding="utf-8"))
 ]
 MESSAGES += [m.upper() for m in MESSAGES] + [m[: len(m) // 2] for m in MESSAGES]
 INTENTS = [i for bot in default_registry() for i in bot.intents]

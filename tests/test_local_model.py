@@ -3,7 +3,8 @@
 Under a real model the route guard must start no flow on the small-talk corpora, requests
 must start their flow, and shipped replay scripts must reach the same flows, states, slots,
 records and history as offline (their wording checks are the offline backend's; the phrase
-guard holds a model's replies to their templates' facts). By default it takes the first 5
+guard holds a model's replies to their templates' facts). A first turn's phrasing is capped (FIRST_TURN_TOKENS):
+those tests check the route, settled before the model speaks. By default it takes the first 5
 small-talk messages of each bot, every request, and one script per flow (about 2.5 minutes with
 SmolLM2 on 2 cores; the suite's budget is 10); INNERLOOP_LOCAL_LLM=all takes the whole corpora and every shipped script.
 """
@@ -50,12 +51,22 @@ def model_env(local_model: LocalModel, monkeypatch: pytest.MonkeyPatch) -> Itera
     yield local_model
 
 
+# What a first turn may generate. The route is settled before the model is called, and a first
+# turn here only phrases (a main reply, or the started flow's first words: no parse), so what is
+# checked, the route, does not depend on how much the model says; the guard still reads what it
+# says. Uncapped, SmolLM2 rambled to the guard's limit (216 tokens of a reply, up to 400 of an
+# analysis report), which was most of the small-talk and request tests' time: their 39 calls
+# generated 3519 tokens, 1983 at 64 tokens each at most. The scripts' phrasings stay uncapped:
+# there a reply the guard lets through is part of what is checked.
+FIRST_TURN_TOKENS = 32
+
+
 def first_turn(bot: str, text: str, model: LocalModel) -> str:
     """The flow `text` starts for a returning user under the real model, or "main"."""
     store = MemoryStore()
     for draft in KNOWN_USER.get(bot, []):
         store.add_record(bot, "u", "", draft)
-    llm = OpenAILLM(model.model, base_url=model.base_url, api_key="local", timeout=60)
+    llm = OpenAILLM(model.model, base_url=model.base_url, api_key="local", timeout=60, max_tokens=FIRST_TURN_TOKENS)
     trace = Engine(store, llm).turn(bot, "u", text).trace
     assert trace is not None
     kind, _, flow = trace.route.partition(":")

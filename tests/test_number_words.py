@@ -10,9 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import yaml
 
 from engine.extract import Invalid, integer, numbers, rating
+from tests.yaml_file import safe_load
 
 CORPUS = Path(__file__).parent / "corpora" / "numbers"
 
@@ -24,7 +24,7 @@ def outcome(text: str) -> str:
 
 @pytest.mark.parametrize("split", ["dev", "test"])
 def test_whole_numbers_are_read_as_said_in_six_languages(split: str) -> None:
-    cases = yaml.safe_load((CORPUS / f"{split}.yaml").read_text(encoding="utf-8"))
+    cases = safe_load((CORPUS / f"{split}.yaml").read_text(encoding="utf-8"))
     assert len({c["lang"] for c in cases}) == 6
     wrong = [
         f"{c['text']!r}: {outcome(c['text'])}, not {c['expect']}"
@@ -36,7 +36,7 @@ def test_whole_numbers_are_read_as_said_in_six_languages(split: str) -> None:
 
 def test_the_splits_do_not_overlap() -> None:
     dev, test = (
-        {c["text"] for c in yaml.safe_load((CORPUS / f"{s}.yaml").read_text(encoding="utf-8"))} for s in ("dev", "test")
+        {c["text"] for c in safe_load((CORPUS / f"{s}.yaml").read_text(encoding="utf-8"))} for s in ("dev", "test")
     )
     assert not dev & test and len(dev) + len(test) >= 200
 
@@ -60,7 +60,7 @@ def test_every_number_said_in_words_in_the_corpus_passes_the_cheap_test() -> Non
     from engine.numwords import _may_hold_number_word
 
     for split in ("dev", "test"):
-        for case in yaml.safe_load((CORPUS / f"{split}.yaml").read_text(encoding="utf-8")):
+        for case in safe_load((CORPUS / f"{split}.yaml").read_text(encoding="utf-8")):
             if isinstance(case["expect"], int) and not any(ch.isdigit() for ch in case["text"]):
                 assert _may_hold_number_word(case["text"]), case["text"]
 

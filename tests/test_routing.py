@@ -11,10 +11,10 @@ from pathlib import Path
 from typing import get_args
 
 import pytest
-import yaml
 from pydantic import BaseModel, ConfigDict, RootModel
 
 from engine import Engine, MemoryStore, Parsed, ParseRequest, Phrased, PhraseRequest, RecordDraft
+from tests.yaml_file import safe_load
 
 CORPUS = Path(__file__).parent / "corpora" / "routing.yaml"
 MAIN = "main"
@@ -50,7 +50,7 @@ class Corpus(RootModel[dict[str, BotCorpus]]):
 
 
 def load_corpus() -> dict[str, BotCorpus]:
-    return Corpus.model_validate(yaml.safe_load(CORPUS.read_text(encoding="utf-8"))).root
+    return Corpus.model_validate(safe_load(CORPUS.read_text(encoding="utf-8"))).root
 
 
 def first_turn(bot: str, text: str) -> str:

@@ -6,13 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import yaml
 from wordfreq import zipf_frequency
 
 from engine import DataFileError
 from engine.cues import Glossary
 from flows.support.kb import SHIPPED_KB, open_kb
 from flows.support.lookup import ABROAD, look_up
+from tests.yaml_file import safe_load
 
 ABROAD_FILE = Path(__file__).resolve().parent.parent / "flows" / "support" / "data" / "abroad.yaml"
 # a word at least this frequent in English is one an English request may hold
@@ -21,7 +21,7 @@ TALK = {"thanks", "bye", "hello"}
 
 
 def test_no_phrase_is_an_english_word_too() -> None:
-    phrases = yaml.safe_load(ABROAD_FILE.read_text(encoding="utf-8"))["phrases"]
+    phrases = safe_load(ABROAD_FILE.read_text(encoding="utf-8"))["phrases"]
     # talk English has borrowed ("ciao", "merci") is talk read either way: never searched
     searched = {e: ps for e, ps in phrases.items() if e not in TALK}
     english = [p for ps in searched.values() for p in ps if " " not in p and zipf_frequency(p, "en") >= ENGLISH_WORD]

@@ -10,7 +10,6 @@ from datetime import date, datetime, time
 from pathlib import Path
 
 import pytest
-import yaml
 
 from engine.clock import CLOCK_ENV
 from engine.errors import DefinitionError
@@ -21,9 +20,10 @@ from flows.study_pal.days import read_day, read_part
 from flows.study_pal.revise import is_revision, revise_window
 from flows.study_pal.subjects import read_subjects
 from flows.study_pal.timewindow import Window, parse_window
+from tests.yaml_file import safe_load
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPUS = yaml.safe_load((ROOT / "tests" / "corpora" / "time_windows.yaml").read_text(encoding="utf-8"))
+CORPUS = safe_load((ROOT / "tests" / "corpora" / "time_windows.yaml").read_text(encoding="utf-8"))
 NOW = datetime.fromisoformat(CORPUS["now"])  # Wednesday 2025-03-12 09:00
 
 

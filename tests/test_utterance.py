@@ -6,17 +6,16 @@ from __future__ import annotations
 import unicodedata
 from pathlib import Path
 
-import yaml
-
 from engine.cues import fold_same_length
 from engine.extract import fold, numbers
 from engine.utterance import Utterance
+from tests.yaml_file import safe_load
 
 CORPUS = Path(__file__).parent / "corpora" / "commands"
 MESSAGES = [
     item["text"]
     for split in ("dev", "test")
-    for item in yaml.safe_load((CORPUS / f"{split}.yaml").read_text(encoding="utf-8"))
+    for item in safe_load((CORPUS / f"{split}.yaml").read_text(encoding="utf-8"))
 ] + ["Ça va ?  Très BIEN’", "ÉTÉ 2024, no wait, 2025", "", "   "]
 
 

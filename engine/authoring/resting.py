@@ -99,7 +99,7 @@ def at(place: Resting, prepared: Path, folder: Path, *, bots: Registry | None = 
     for suffix in ("", "-wal", "-shm"):
         copy.with_name(copy.name + suffix).unlink(missing_ok=True)
     shutil.copyfile(prepared, copy)
-    store = SqlStore(str(copy))
+    store = SqlStore(str(copy), synchronous="OFF")  # a throwaway copy: nothing to make durable
     try:
         with pinned_clock(place.script.now):
             yield Engine(store, RulesLLM(), place.script.resources, bots=bots)

@@ -16,7 +16,7 @@ import json
 from collections.abc import Iterable
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import yaml
 from pydantic import (
@@ -192,7 +192,15 @@ class Script(_Strict):
         return Resources(assessment=self.assessment, kb=self.kb, course=self.course)
 
 
-class _UniqueKeyLoader(yaml.SafeLoader):
+# libyaml's parser when PyYAML was built with it: a script parsed in pure Python took 30-40 ms,
+# a tenth of replaying it, and the suite and `innerloop replay tests/replays` load hundreds
+if TYPE_CHECKING:  # CSafeLoader has SafeLoader's constructor: typed as it, a base class mypy can check
+    _SafeLoader = yaml.SafeLoader
+else:
+    _SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _UniqueKeyLoader(_SafeLoader):
     """PyYAML keeps the last of two equal keys silently; a script with both is a mistake."""
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:

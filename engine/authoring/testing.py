@@ -187,7 +187,10 @@ def dialogue(
     if db is None:
         tmp = tempfile.TemporaryDirectory(prefix="innerloop-test-")
         db = Path(tmp.name) / "dialogue.db"
-    chat = Dialogue(bot, SqlStore(str(db)), user=user, llm=llm, resources=resources, bots=bots)
+    # a file removed by close() has nothing to make durable: its commits skip the fsync (a
+    # database the caller gave keeps the store's default)
+    store = SqlStore(str(db), synchronous="OFF") if tmp is not None else SqlStore(str(db))
+    chat = Dialogue(bot, store, user=user, llm=llm, resources=resources, bots=bots)
     chat._tmp = tmp
     if profile is not None:
         seed_profile(chat.store, chat.bot, user, profile)

@@ -17,11 +17,13 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from contextlib import AbstractContextManager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
 from pydantic import JsonValue
 from sqlalchemy import Connection, bindparam, delete, event, exc, func, insert, select, update
+from sqlalchemy.engine import Dialect
 
 from engine.errors import ConflictError, StoreError
 from engine.models import (
@@ -43,6 +45,7 @@ from engine.store.dialect import (
     Prepared,
     advisory_schema_lock,
     connect_url,
+    dialect_key,
     reason,
     scrub,
 )
@@ -130,46 +133,23 @@ class SqlStore(Database):
         return conn
 
     def _prepare(self) -> None:
-        d = self.engine.dialect
-        s = _S.c
-        self._q_load = Prepared(select(_S).where(s.bot == bindparam("bot"), s.user == bindparam("user")), d)
-        self._q_get = Prepared(select(_S).where(s.id == bindparam("id")), d)
-        self._q_insert_session = Prepared(insert(_S).values({c: bindparam(c) for c in _SESSION_COLUMNS}), d)
-        self._q_update_session = Prepared(
-            update(_S)
-            .where(s.id == bindparam("id"), s.version == bindparam("expected_version"))
-            .values({c: bindparam(c) for c in _SESSION_COLUMNS if c not in _SESSION_FIXED}),
-            d,
-        )
-        self._q_insert_message = Prepared(
-            insert(_M).values({c: bindparam(c) for c in ("session_id", "role", "content", "created_at")}), d
-        )
-        self._q_insert_run = Prepared(insert(_R).values({c: bindparam(c) for c in ("session_id", *RUN_COLUMNS)}), d)
-        self._q_insert_record = Prepared(insert(_D).values({c: bindparam(c) for c in RECORD_COLUMNS if c != "id"}), d)
-        self._q_insert_event = Prepared(
-            insert(_E).values({c: bindparam(c) for c in ("session_id", "turn", "trace", "created_at", "pack")}), d
-        )
-        e = _E.c
-        events = select(e.trace, e.turn, e.created_at, e.pack).where(e.session_id == bindparam("session_id"))
-        self._q_segment = Prepared(events.order_by(e.id.desc()).limit(PACK_MAX), d)
-        self._q_drop_segment = Prepared(
-            delete(_E).where(e.session_id == bindparam("session_id"), e.turn >= bindparam("first"), e.pack.is_(None)),
-            d,
-        )
-        m = _M.c
-        self._q_history = Prepared(
-            select(m.role, m.content)
-            .where(m.session_id == bindparam("session_id"))
-            .order_by(m.id.desc())
-            .limit(bindparam("limit")),
-            d,
-        )
-        self._q_runs = Prepared(
-            select(*(_R.c[c] for c in RUN_COLUMNS)).where(_R.c.session_id == bindparam("session_id")).order_by(_R.c.id),
-            d,
-        )
-        self._q_traces_all = Prepared(events.order_by(e.id.desc()), d)
-        self._q_traces_last = Prepared(events.order_by(e.id.desc()).limit(bindparam("limit")), d)
+        # compiled once per dialect in the process (`_compiled`): every store of a replay or a
+        # test suite would otherwise compile the same statements again
+        q = _compiled(self.engine.dialect)
+        self._q_load = q.load
+        self._q_get = q.get
+        self._q_insert_session = q.insert_session
+        self._q_update_session = q.update_session
+        self._q_insert_message = q.insert_message
+        self._q_insert_run = q.insert_run
+        self._q_insert_record = q.insert_record
+        self._q_insert_event = q.insert_event
+        self._q_segment = q.segment
+        self._q_drop_segment = q.drop_segment
+        self._q_history = q.history
+        self._q_runs = q.runs
+        self._q_traces_all = q.traces_all
+        self._q_traces_last = q.traces_last
         self._q_records: dict[tuple[bool, bool, bool], Prepared] = {}
         self._q_latest: Prepared | None = None
 
@@ -407,3 +387,94 @@ class SqlStore(Database):
             synchronous=synchronous,
             statement_timeout_ms=statement_timeout_ms,
         )
+
+
+@dataclass(frozen=True)
+class _Statements:
+    """The turn path's statements, compiled for one dialect (see `dialect_key`)."""
+
+    load: Prepared
+    get: Prepared
+    insert_session: Prepared
+    update_session: Prepared
+    insert_message: Prepared
+    insert_run: Prepared
+    insert_record: Prepared
+    insert_event: Prepared
+    segment: Prepared
+    drop_segment: Prepared
+    history: Prepared
+    runs: Prepared
+    traces_all: Prepared
+    traces_last: Prepared
+
+
+def _compile(d: Dialect) -> _Statements:
+    s = _S.c
+    q_load = Prepared(select(_S).where(s.bot == bindparam("bot"), s.user == bindparam("user")), d)
+    q_get = Prepared(select(_S).where(s.id == bindparam("id")), d)
+    q_insert_session = Prepared(insert(_S).values({c: bindparam(c) for c in _SESSION_COLUMNS}), d)
+    q_update_session = Prepared(
+        update(_S)
+        .where(s.id == bindparam("id"), s.version == bindparam("expected_version"))
+        .values({c: bindparam(c) for c in _SESSION_COLUMNS if c not in _SESSION_FIXED}),
+        d,
+    )
+    q_insert_message = Prepared(
+        insert(_M).values({c: bindparam(c) for c in ("session_id", "role", "content", "created_at")}), d
+    )
+    q_insert_run = Prepared(insert(_R).values({c: bindparam(c) for c in ("session_id", *RUN_COLUMNS)}), d)
+    q_insert_record = Prepared(insert(_D).values({c: bindparam(c) for c in RECORD_COLUMNS if c != "id"}), d)
+    q_insert_event = Prepared(
+        insert(_E).values({c: bindparam(c) for c in ("session_id", "turn", "trace", "created_at", "pack")}), d
+    )
+    e = _E.c
+    events = select(e.trace, e.turn, e.created_at, e.pack).where(e.session_id == bindparam("session_id"))
+    q_segment = Prepared(events.order_by(e.id.desc()).limit(PACK_MAX), d)
+    q_drop_segment = Prepared(
+        delete(_E).where(e.session_id == bindparam("session_id"), e.turn >= bindparam("first"), e.pack.is_(None)),
+        d,
+    )
+    m = _M.c
+    q_history = Prepared(
+        select(m.role, m.content)
+        .where(m.session_id == bindparam("session_id"))
+        .order_by(m.id.desc())
+        .limit(bindparam("limit")),
+        d,
+    )
+    q_runs = Prepared(
+        select(*(_R.c[c] for c in RUN_COLUMNS)).where(_R.c.session_id == bindparam("session_id")).order_by(_R.c.id),
+        d,
+    )
+    q_traces_all = Prepared(events.order_by(e.id.desc()), d)
+    q_traces_last = Prepared(events.order_by(e.id.desc()).limit(bindparam("limit")), d)
+    return _Statements(
+        load=q_load,
+        get=q_get,
+        insert_session=q_insert_session,
+        update_session=q_update_session,
+        insert_message=q_insert_message,
+        insert_run=q_insert_run,
+        insert_record=q_insert_record,
+        insert_event=q_insert_event,
+        segment=q_segment,
+        drop_segment=q_drop_segment,
+        history=q_history,
+        runs=q_runs,
+        traces_all=q_traces_all,
+        traces_last=q_traces_last,
+    )
+
+
+# compiled per dialect once per process, shared by its stores (Prepared holds no connection state);
+# keyed by PACK_MAX too, the one setting the statements read when compiled (a test lowers it)
+_COMPILED: dict[tuple[object, ...], _Statements] = {}
+
+
+def _compiled(d: Dialect) -> _Statements:
+    key = (*dialect_key(d), PACK_MAX)
+    found = _COMPILED.get(key)
+    if found is None:
+        found = _COMPILED[key] = _compile(d)
+    return found

@@ -13,13 +13,14 @@ import re
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Literal
-
-import pint
+from typing import TYPE_CHECKING, Literal
 
 from engine.cues import load_cue_lists
 from engine.extract import fold
 from engine.numwords import spelled_out
+
+if TYPE_CHECKING:
+    import pint
 
 Role = Literal["current", "target", "relative", "unmarked"]
 
@@ -86,7 +87,10 @@ def wanted_change(text: str) -> int:
 
 @cache
 def _units() -> pint.UnitRegistry[float]:
-    # built on first use: loading pint's definitions takes a few hundred milliseconds
+    # built on first use: loading pint's definitions takes a few hundred milliseconds, and
+    # importing pint as much again, which every process paid at start (each test worker too)
+    import pint
+
     registry: pint.UnitRegistry[float] = pint.UnitRegistry()
     for alias in _ALIASES:
         registry.define(alias)

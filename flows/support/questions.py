@@ -11,8 +11,8 @@ import math
 import re
 from collections.abc import Mapping
 from functools import cache
+from typing import TYPE_CHECKING
 
-import pint
 from pydantic import Field, model_validator
 
 from engine import Slots, listed_choice
@@ -24,6 +24,9 @@ from flows.shared.no_answer import words_answer
 from flows.support.kb import Question
 from flows.support.products import without_names
 from flows.support.sides import troubled
+
+if TYPE_CHECKING:
+    import pint
 
 Answer = int | float | bool | str
 
@@ -180,7 +183,10 @@ def in_asked_units(q: Question, text: str) -> str:
 
 @cache
 def _units() -> pint.UnitRegistry[float]:
-    # built on first use: loading pint's definitions takes a few hundred milliseconds
+    # built on first use: loading pint's definitions takes a few hundred milliseconds, and
+    # importing pint as much again, which every process paid at start (each test worker too)
+    import pint
+
     return pint.UnitRegistry()
 
 
