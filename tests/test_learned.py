@@ -104,10 +104,10 @@ def test_the_reader_reproduces_what_scikit_learn_trained() -> None:
     import bench.train_kinds as train
 
     texts, labels, _ = train.labelled()
-    some = slice(0, 300)
+    some = slice(0, 200)
     tfidf, model = train.fit(texts[some], labels[some])
-    exported = train.export_fitted(tfidf, model, "a test", 300, threshold=0.8)
-    sample = texts[300:340]
+    exported = train.export_fitted(tfidf, model, "a test", 200, threshold=0.8)
+    sample = texts[200:240]
     expected = model.predict_proba(tfidf.transform(sample))  # type: ignore[attr-defined]
     for text, row in zip(sample, expected, strict=True):
         got = exported.probabilities(text)
