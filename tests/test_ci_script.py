@@ -58,3 +58,9 @@ def test_a_required_postgresql_that_is_missing_fails_instead_of_skipping(tmp_pat
     assert run.returncode == 1, run.stdout
     assert "PostgreSQL is required (INNERLOOP_REQUIRE_POSTGRES=1) but no PostgreSQL server binaries" in run.stdout
     assert _pytest(test, required="0").returncode == 0
+
+
+def test_ci_ends_with_the_readme_test_command() -> None:
+    # CI's result is the README command's: nothing after it may change the exit status
+    lines = [line for line in CI.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    assert lines[-1] == readme_test_command()
