@@ -8,6 +8,7 @@ built lazily: the offline rules backend never builds one.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal, TypeVar, get_args, get_origin
@@ -144,8 +145,12 @@ class Voice:
         held: list[str] = []
         shown: list[str] = []
         problems: list[str] = []  # why the held first words were refused
+        pieces = 0
+        started = time.perf_counter()
 
         def take(piece: str) -> None:
+            nonlocal pieces
+            pieces += 1
             if shown:
                 room = MAX_REPLY_CHARS - sum(map(len, shown))
                 if len(piece) > room:
@@ -169,7 +174,23 @@ class Voice:
         try:
             out = llm.stream(request, take)
         except _Enough:
+            # the backend never returned, so the call is logged here: its time counts against
+            # the turn's budget and the trace shows a generation the guard ended
             out = None
+            why = f"refused: {problems[0]}" if problems else f"cut at {MAX_REPLY_CHARS} characters"
+            self._log(
+                LLMCall(
+                    purpose=request.purpose,
+                    backend=llm.name,
+                    model=llm.model,
+                    # a stopped stream reports no usage: one piece is about one token, and the
+                    # prompt is estimated from its length as the openai adapter does
+                    prompt_tokens=sum(len(m.content) for m in request.messages) // 4,
+                    completion_tokens=pieces,
+                    latency_ms=(time.perf_counter() - started) * 1000,
+                    detail=f"stream stopped early ({why}); usage=estimated",
+                )
+            )
         except UnexpectedLLMCall:
             raise
         except LLMError as e:

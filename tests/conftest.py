@@ -19,6 +19,14 @@ def pytest_configure(config: pytest.Config) -> None:
         config.pluginmanager.register(engine.authoring.testing, "innerloop")
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # With pytest-xdist's loadgroup (pyproject's addopts), the tests of the local model share one
+    # worker, so its server starts once and its CPU-bound calls never compete with a second copy.
+    for item in items:
+        if "local_model" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.xdist_group("local_llm"))
+
+
 # -- a real local model for the `local_llm` tests --------------------------------------------
 
 

@@ -139,6 +139,20 @@ def test_a_streamed_reply_is_cut_where_a_reply_must_end(store: SqlStore) -> None
     assert len(r.reply) <= 600 and "".join(got).strip() == r.reply
 
 
+def test_a_stream_the_guard_stops_is_in_the_trace_and_the_budget(store: SqlStore) -> None:
+    long = "Well, " + "this is a very long story indeed. " * 40
+    foreign = "Hola, ¿qué tal? Estoy muy bien, gracias por preguntar. ¿Quieres hacer la encuesta hoy?"
+    for text, why in [(long, "cut at 600 characters"), (foreign, "refused: the phrasing is in")]:
+        r = Engine(store, ScriptedLLM([text]), bots=BOTS).turn(
+            "test-bot", "u", "hello there, how is your day going?", on_text=[].append
+        )
+        assert r.trace is not None
+        [call] = r.trace.llm_calls
+        assert call.purpose == "reply:main" and call.ok and why in call.detail
+        # one piece per word here; a stopped stream counts what arrived, not the whole answer
+        assert 0 < call.completion_tokens < len(text.split()) and call.prompt_tokens > 0
+
+
 def test_ctrl_c_during_a_stream_leaves_the_session_as_it_was(store: SqlStore) -> None:
     later = "Doing fine, thanks for asking, the survey and feedback are both ready for you now."
     llm = ScriptedLLM(["Doing well!", later])
