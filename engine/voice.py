@@ -16,7 +16,15 @@ from typing import Literal, TypeVar, get_args, get_origin
 from pydantic import BaseModel
 
 from engine.errors import LLMError, UnexpectedLLMCall
-from engine.guard import LANGUAGE_NAMES, MAX_REPLY_CHARS, parse_problem, phrase_problem, summary_problem, unmark
+from engine.guard import (
+    LANGUAGE_NAMES,
+    MAX_REPLY_CHARS,
+    detect_language,
+    parse_problem,
+    phrase_problem,
+    summary_problem,
+    unmark,
+)
 from engine.llm import LLM, ParseRequest, PhraseRequest
 from engine.llm.port import StreamingLLM, TextSink
 from engine.models import LLMCall, Message
@@ -91,7 +99,7 @@ class Voice:
             self._failed(purpose, e)
             return Said(said)
         self._log(out.call)
-        problem = phrase_problem(content, out.text, _user_text(messages), facts=not reply, language=language)
+        problem = phrase_problem(content, out.text, _user_language(messages), facts=not reply, language=language)
         if problem is not None:
             self._trace.notice("phrase_rejected", detail=f"{purpose}: {problem}")
             return Said(said)
@@ -130,7 +138,7 @@ class Voice:
         self._log(out.call)
         persona = "\n".join(m.content for m in messages if m.role == "system")
         problem = summary_problem(
-            source, out.text, case, user_text=_user_text(messages), known=persona, language=language
+            source, out.text, case, user_text=_user_language(messages), known=persona, language=language
         )
         if problem is not None:
             self._trace.notice("phrase_rejected", detail=f"{purpose}: {problem}")
@@ -141,7 +149,7 @@ class Voice:
         """A main reply as it is generated: held until its first words pass the guard (so a
         reply in the wrong language is never half shown), then passed on piece by piece, and
         cut where it grows past what a reply may be."""
-        user = _user_text(request.messages)
+        user = _user_language(request.messages)
         held: list[str] = []
         shown: list[str] = []
         problems: list[str] = []  # why the held first words were refused
@@ -281,6 +289,20 @@ class Said:
 
 def _user_text(messages: list[Message]) -> str:
     return next((m.content for m in reversed(messages) if m.role == "user"), "")
+
+
+# The user's last message tells their language only from four words on: "ok", "tell me a story"
+# say nothing, and a reply in another language to them went through unchecked. The few messages
+# before it then tell it; the last one alone decides whenever it can (a user may switch).
+LANGUAGE_LOOKBACK = 3
+
+
+def _user_language(messages: list[Message]) -> str:
+    """The user's words a phrasing's language is checked against."""
+    said = [m.content for m in reversed(messages) if m.role == "user"][:LANGUAGE_LOOKBACK]
+    if not said or detect_language(said[0]) is not None:
+        return said[0] if said else ""
+    return "\n".join(reversed(said))
 
 
 def literal_options(schema: type[BaseModel]) -> list[str]:

@@ -83,6 +83,20 @@ def test_a_reply_that_claims_facts_is_allowed_but_an_empty_or_foreign_one_falls_
     assert r.trace is not None and r.trace.noticed("phrase_rejected")
 
 
+def test_a_short_message_is_checked_against_the_language_of_the_ones_before(store: SqlStore) -> None:
+    spanish = "Hola, ¿qué tal? Estoy muy bien, gracias por preguntar. ¿Quieres hacer la encuesta hoy?"
+    llm = ScriptedLLM(["Doing well, thanks for asking! How can I help you today?", spanish])
+    e = Engine(store, llm, bots=BOTS)
+    e.turn("test-bot", "u", "hello there, how is your day going?")
+    r = e.turn("test-bot", "u", "tell me a story")  # three words: no language of its own
+    assert r.reply == "I can run a survey or take feedback."
+    assert r.trace is not None and "the user writes en" in r.trace.noticed("phrase_rejected")[0].detail
+    # a user who switches is judged by the message that says it
+    llm.push(spanish)
+    r = e.turn("test-bot", "u", "hola, ¿podemos hablar en español, por favor?")
+    assert r.reply == spanish
+
+
 def test_offline_language_buddy_is_honest_about_chatting(store: SqlStore) -> None:
     seed_profile(store, "language-buddy", "u", {"name": "Ana", "native": "English", "target": "German", "level": "A2"})
     r = Engine(store).turn("language-buddy", "u", "how's it going?")
