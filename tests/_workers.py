@@ -66,6 +66,9 @@ SCRIPT = {
     ("feedback", "category"): "latency",
 }
 MAX_SECONDS = 60.0  # a worker whose parent died stops on its own
+# How long a test waits for a worker to say it is ready (interpreter start, imports, the store
+# opened). About 3 s of CPU each: eight started at once on 2 busy cores (load 8) took over 60 s.
+READY_SECONDS = 180.0
 
 
 class Status:

@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 
 from engine import SqlStore
+from tests._workers import READY_SECONDS
 
 WORKER = Path(__file__).with_name("_workers.py")
 BOT = "durability"  # the workers' bot: main conversation + feedback
@@ -48,7 +49,7 @@ def race(db: str, texts: dict[str, list[str]], turns: int, *extra: str) -> dict[
     procs = {name: spawn(db, t, turns, *extra) for name, t in texts.items()}
     for name, proc in procs.items():
         assert proc.stdout is not None
-        ready, _, _ = select.select([proc.stdout], [], [], 60)
+        ready, _, _ = select.select([proc.stdout], [], [], READY_SECONDS)
         line = proc.stdout.readline() if ready else ""
         if line.strip() != "ready":
             for p in procs.values():

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from engine import ConflictError, Engine, SessionBusy, SqlStore
-from tests._workers import BOTS
+from tests._workers import BOTS, READY_SECONDS
 
 WORKER = Path(__file__).with_name("_workers.py")
 BOT = "durability"  # the workers' bot
@@ -41,7 +41,7 @@ def holder(db: str) -> subprocess.Popen[str]:
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     assert proc.stdout is not None
-    ready, _, _ = select.select([proc.stdout], [], [], 60)
+    ready, _, _ = select.select([proc.stdout], [], [], READY_SECONDS)
     line = proc.stdout.readline() if ready else ""
     if line.strip() != "held":
         proc.kill()
