@@ -238,6 +238,23 @@ def test_the_course_as_a_whole_starts_where_the_learner_stands(chat: Chat) -> No
     assert chat.say("What is calculus?").slots["concept"] == "limits"
 
 
+@pytest.mark.parametrize("text", ["hey can we do some calculus", "i need help with calculus", "let's do calculus"])
+def test_wanting_the_course_as_a_whole_starts_a_lesson(chat: Chat, text: str) -> None:
+    assert chat.say(text).slots["concept"] == "limits"
+
+
+@pytest.mark.parametrize("text", ["calculus was a pain at school", "my friend hates calculus"])
+def test_talking_of_the_course_asks_for_no_lesson(chat: Chat, text: str) -> None:
+    assert chat.say(text).flow == "main"
+
+
+def test_a_topic_said_known_outside_a_lesson_is_kept_and_not_offered(chat: Chat) -> None:
+    r = chat.say("i think i know limits already")
+    assert r.flow == "main" and "you know Limits" in r.reply and "Continuity" in r.reply
+    r = chat.say("teach me continuity")  # builds on limits: taught at once, limits not offered
+    assert (r.state, r.slots["concept"]) == ("exercise", "continuity")
+
+
 def test_hint_and_answer_requests_in_any_wording(chat: Chat) -> None:
     chat.say("teach me limits")
     for text in ("hint", "give me a hint", "I'm stuck"):

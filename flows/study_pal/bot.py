@@ -36,7 +36,8 @@ from flows.study_pal import timewindow
 from flows.study_pal.analysis import analysis
 from flows.study_pal.course import Course, course_path, get_course
 from flows.study_pal.exits import leaves_for_now
-from flows.study_pal.kept import asks_to_resume, last_lesson, lesson_of, says_known
+from flows.study_pal.kept import KNOWN, asks_to_resume, last_lesson, lesson_of, says_known
+from flows.study_pal.kept import known as known_of
 from flows.study_pal.lesson import TutoringSlots
 from flows.study_pal.memory import StudyMemory
 from flows.study_pal.plan_edits import memo_of, read_edit, series_of, window_of
@@ -132,22 +133,23 @@ def asks_about_a_topic(course: Course, text: str) -> bool:
     integrals"); not one that only talks of it ("limits were easy today") or says it is known."""
     asked = is_question(text) or text.rstrip().endswith("?") or len(text.split()) <= 2
     if course.find(text) is None:
-        return course.mentions_course(text) and asked
+        # the course as a whole, asked about or wanted ("can we do some calculus"): a lesson that
+        # starts by asking which topic
+        return course.mentions_course(text) and (asked or _wants_help(text))
     if asked:
         return True
     # in the learner's words too: "necesito ayuda con las derivadas" (engine/cues.py); a clause
     # saying a topic is known asks for none, another clause may ("let's do derivatives, limits i know")
     # a clause that is a topic's name and a word or so ("integrals please, i know derivatives already")
     return any(
-        bool(
-            _WANTS_HELP.search(c)
-            or _WANTS_HELP.search(in_english_cues(c))
-            or (len(c.split()) <= 2 and course.find(c) is not None)
-        )
-        and not says_known(c)
+        bool(_wants_help(c) or (len(c.split()) <= 2 and course.find(c) is not None)) and not says_known(c)
         for c in _CLAUSE.split(text)
         if c.strip()
     )
+
+
+def _wants_help(text: str) -> bool:
+    return bool(_WANTS_HELP.search(text) or _WANTS_HELP.search(in_english_cues(text)))
 
 
 # a run of spaces is taken once, from its start (a long run tried at every position was quadratic)
@@ -188,6 +190,9 @@ def converse(ctx: MainContext) -> None:
     if flow is None and (_CONTINUE.search(text) or _RESUME_LESSON.search(text)):
         resume(ctx)
         return
+    if flow is None and says_known(text) and course.find(text) is not None:
+        note_known(ctx, course, text)  # "i think i know limits already": remembered, not a lesson
+        return
     flow = flow or ctx.intent()
     if discouraged(ctx.text):
         cheer = encouragement(in_lesson=flow == "tutoring", times=ctx.shared(StudyMemory).cheer())
@@ -225,6 +230,26 @@ def asks_what_planning_is(text: str) -> bool:
     if not _WHAT_IS.search(text) or _WANTS_ONE.search(text):
         return False
     return timewindow.parse_window(text, timewindow.now()) is None
+
+
+def note_known(ctx: MainContext, course: Course, text: str) -> None:
+    """Topics the learner says they know, said outside a lesson: kept as the lesson keeps a known
+    prerequisite (with what they build on), so no lesson offers them again; the reply says so and
+    names the first topic of the course not known."""
+    named = [cid for _, cid in course.mentions(text)]
+    kept = known_of(ctx)
+    new = [c for c in dict.fromkeys([*named, *(p for cid in named for p in course.all_prerequisites(cid))])]
+    for cid in new:
+        if cid not in kept:
+            ctx.record(KNOWN, {"concept": cid})
+    knows = kept | set(new)
+    titles = " and ".join(course.concept(cid).title for cid in named)
+    ahead = next((cid for cid in course.order if cid not in knows), None)
+    offer = ""
+    if ahead is not None:
+        title = course.concept(ahead).title
+        offer = f" Shall we go on with {title}? Say e.g. 'teach me {title.lower()}'."
+    ctx.say(ctx.phrase(f"Noted: you know {titles}, so I won't take you through it again.{offer}", "reply:main"))
 
 
 def course_outline(course: Course) -> str:
