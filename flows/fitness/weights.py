@@ -39,9 +39,10 @@ _UNIT = (
 _POUNDS = r"\s*(\d+)\s*(?:lbs?|pounds?)\b|(?:(?<=st)|(?<=stone)|(?<=stones))\s+(\d{1,2})(?![\w.,]|\s*(?:%|x\b|kg|kilo))"
 # a number right after a foot mark is the inches of a height: "5'10"
 _MENTION = re.compile(rf"(?<![\w.'’\"])(\d+(?:[.,]\d+)?)(?:\s*({_UNIT})\b(?:{_POUNDS})?)?")
-# a bare number followed by one of these counts something else: "3 days", "45 min", "5x", "2025"
+# a bare number followed by one of these counts something else: "3 days", "45 min", "5x", "2025", a time
+# ("7:30"); a smiley after it ("je vise 68 :)") is no time
 _NOT_WEIGHT_AFTER = re.compile(
-    r"(?<!\s)\s*+(?:%|x\b|times?\b|days?\b|weeks?\b|months?\b|years?\b|yrs?\b|min|h\b|hrs?\b|hours?\b|am\b|pm\b|:|st\b|nd\b"
+    r"(?<!\s)\s*+(?:%|x\b|times?\b|days?\b|weeks?\b|months?\b|years?\b|yrs?\b|min|h\b|hrs?\b|hours?\b|am\b|pm\b|:(?=\d)|st\b|nd\b"
     r"|rd\b|th\b|cm\b|m\b|ft\b|feet\b|foot\b|inch|'|\")"
 )
 # the words that give a weight its role, in the six languages fitness reads ("quiero llegar a 80", "je vise 68",
