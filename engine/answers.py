@@ -120,9 +120,10 @@ def parse_answer(
     parser = state.parser(slots)
     raw = parser(text)
     words = isinstance(raw, str | list) and not parser.greedy and not isinstance(raw, Empty)
-    if words and says_not_knowing(text):
+    if words and isinstance(raw, list) and says_not_knowing(text):
         # "keine Ahnung, ehrlich" at the allergies question: not knowing, whose words a list reader would
-        # keep as two items; no value, and the question's way with not knowing follows (engine/answering.py)
+        # keep as two items; no value, and the question's way with not knowing follows (engine/answering.py).
+        # A reader that takes not knowing as its answer (a placement test's "no idea") returns it whole.
         raw = None
     inner = _unwrapped(text) if raw is None or isinstance(raw, Invalid) or words else None
     if inner is not None:

@@ -125,7 +125,8 @@ def _words() -> _Words:
     return _Words(
         cues,
         whole(_phrases(table.meant)),
-        whole(_phrases(table.taken_back)),
+        # after an article a cue word is a noun: "i'm 82 at the moment" takes nothing back (German "Moment")
+        re.compile(rf"(?<![\w'])(?<!\bthe )(?<!\bthis )(?:{_alternation(_phrases(table.taken_back))})(?![\w'])"),
         re.compile(rf"(?<![\w'])(?:{_alternation(_phrases(table.decided))})(?![\w'])"),
         re.compile(rf"(?<![\w'])(?:{_alternation(_phrases(table.settled))})\W*$"),
         whole(_phrases(table.said)),

@@ -158,10 +158,16 @@ def weigh(text: str, known_unit: str | None = None) -> Weights:
     """
     t = fold(with_digits(text))
     raw: list[tuple[re.Match[str], str | None]] = []
-    for m in _MENTION.finditer(t):
+    said = list(_MENTION.finditer(t))
+    with_unit = [float(m.group(1).replace(",", ".")) for m in said if m.group(2)]
+    for m in said:
         unit = m.group(2)
-        # "i'm 92 now so 82" once the user's unit is known: a weight of now, not an age
-        weight_now = known_unit is not None and _NOW_AFTER.match(t, m.end()) is not None
+        # "i'm 92 now so 82" once the user's unit is known, "75kg, i'm 82 at the moment" beside a weight with
+        # one near it: a weight of now, not an age ("i'm 30 now, 80 kg" is an age: far from the weight)
+        value = float(m.group(1).replace(",", "."))
+        weight_now = _NOW_AFTER.match(t, m.end()) is not None and (
+            known_unit is not None or any(w / 2 <= value <= w * 2 for w in with_unit)
+        )
         if unit is None and (
             _NOT_WEIGHT_AFTER.match(t, m.end()) or _after_feet(t, m.start()) or (_age(t, m) and not weight_now)
         ):
