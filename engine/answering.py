@@ -104,6 +104,7 @@ class OpenQuestion:
         # every fact kept is said, a question that will not be asked and a fact no question asks alike
         # ("beginner, and 80kg": the body weight kept beside the level is said, never kept unsaid)
         told = ""
+        ahead: list[str] = []
         if sets:
             slots, ahead = fill(flow, slots, sets)
             frame.slots = slots.model_dump(mode="json")
@@ -119,8 +120,14 @@ class OpenQuestion:
         if changed:
             frame.slots = slots.model_dump(mode="json")
         if state.slot in changed:
+            # the answer, read by the flow's any-time readers with other facts beside it ("Lena, from Berlin, I
+            # speak German"): those are said too, as the facts filled ahead are, never kept unsaid
+            asked = {s.slot for s in flow.states if isinstance(s, Ask)}
+            beside = [
+                k for k in changed if k != state.slot and k not in ahead and (k in asked or k in flow.correctable_names)
+            ]
             frame.attempts = 0
-            self.fx.emit(told)
+            self.fx.emit(noted_line(flow, slots, [*ahead, *beside]))
             self.run.move(flow, frame, slots, ANSWER, heard)
             return None
         if changed:
