@@ -119,3 +119,15 @@ def test_facts_the_any_time_readers_read_beside_the_answer_are_said_in_one_line(
     assert noted.startswith("Noted (") and noted.count("Noted") == 1
     for fact in ("native language: German", "target language: Italian", "timezone: Europe/Berlin"):
         assert fact in noted
+
+
+def test_a_level_said_before_the_placement_test_is_read_ahead() -> None:
+    from flows.language_buddy.onboarding import onboarding
+    from flows.language_buddy.profile import OnboardingSlots
+
+    slots = OnboardingSlots(name="Ana", native_language="es")
+    found = read_ahead(onboarding, onboarding.named["ask_target"], slots, "english, i'm in Madrid, and i'd say B1 level")  # type: ignore[arg-type]
+    assert {s.slot: s.value for s in found.sets} == {"timezone": "Europe/Madrid", "level": "B1"}
+    # a level in the clause that names the language learnt is left to the languages' readers, whole
+    found = read_ahead(onboarding, onboarding.named["ask_name"], OnboardingSlots(), "I'm Sam, learning Spanish at B1")  # type: ignore[arg-type]
+    assert "level" not in {s.slot for s in found.sets}
