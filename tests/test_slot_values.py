@@ -88,7 +88,8 @@ def test_a_phrase_of_time_takes_nothing_back() -> None:
 
 
 def test_the_unit_of_a_weight_said_plainly_is_kept_with_it() -> None:
-    found = read_ahead(fitness_onboarding, fitness_onboarding.named["level"], FitnessSlots(), "beginner, 29, 80kg")  # type: ignore[arg-type]
+    level = fitness_onboarding.named["level"]
+    found = read_ahead(fitness_onboarding, level, FitnessSlots(), "beginner, 29, 80kg")  # type: ignore[arg-type]
     assert {s.slot: (s.value, s.noted) for s in found.sets} == {
         "current_weight_kg": (80.0, True),
         "weight_unit": ("kg", False),  # kept, not said: a later number without a unit is read in it
@@ -126,8 +127,10 @@ def test_a_level_said_before_the_placement_test_is_read_ahead() -> None:
     from flows.language_buddy.profile import OnboardingSlots
 
     slots = OnboardingSlots(name="Ana", native_language="es")
-    found = read_ahead(onboarding, onboarding.named["ask_target"], slots, "english, i'm in Madrid, and i'd say B1 level")  # type: ignore[arg-type]
+    text = "english, i'm in Madrid, and i'd say B1 level"
+    found = read_ahead(onboarding, onboarding.named["ask_target"], slots, text)  # type: ignore[arg-type]
     assert {s.slot: s.value for s in found.sets} == {"timezone": "Europe/Madrid", "level": "B1"}
     # a level in the clause that names the language learnt is left to the languages' readers, whole
-    found = read_ahead(onboarding, onboarding.named["ask_name"], OnboardingSlots(), "I'm Sam, learning Spanish at B1")  # type: ignore[arg-type]
+    text = "I'm Sam, learning Spanish at B1"
+    found = read_ahead(onboarding, onboarding.named["ask_name"], OnboardingSlots(), text)  # type: ignore[arg-type]
     assert "level" not in {s.slot for s in found.sets}

@@ -96,7 +96,9 @@ def prepare(ctx: StepContext[OnboardingSlots]) -> None:
         # a level the learner gave beside an earlier answer ("english, and i'd say B1 level"), read ahead of
         # the test (AHEAD) and noted then: taken as placing themselves, as the test's own "start me at B1" is
         s.assessed_language = s.target_language
-        ctx.say(f"You told me your level, {s.level}, so I'll start you there without the test; we'll adjust as we practise.")
+        ctx.say(
+            f"You told me your level, {s.level}, so I'll start you there without the test; we'll adjust as we practise."
+        )
         return
     start_test(ctx, "prepare")
 
