@@ -100,18 +100,17 @@ class OpenQuestion:
             # question): no answer here, and that question asks it in its turn; no attempt used
             self.fx.emit(f"Let's come back to that later. {self.run.question(flow, state, slots, heard)}")
             return None
-        # what was filled ahead, said with what comes next; when the question is answered too, only
-        # the questions that will not be asked are named (a body weight beside a target is just kept)
-        told = moving = ""
+        # what was filled ahead, said with what comes next, whether the question is answered too or not:
+        # every fact kept is said, a question that will not be asked and a fact no question asks alike
+        # ("beginner, and 80kg": the body weight kept beside the level is said, never kept unsaid)
+        told = ""
+        ahead: list[str] = []
         if sets:
             slots, ahead = fill(flow, slots, sets)
             frame.slots = slots.model_dump(mode="json")
             for name in ahead:
                 self.fx.trace.notice("ahead", flow.name, state.name, name)
             told = noted_line(flow, slots, ahead)
-            moving = noted_line(
-                flow, slots, [n for n in ahead if n in {s.slot for s in flow.states if isinstance(s, Ask)}]
-            )
             if not rest.strip():
                 self.fx.emit(f"{told} {self.run.question(flow, state, slots, heard)}".strip())
                 return None
@@ -121,8 +120,14 @@ class OpenQuestion:
         if changed:
             frame.slots = slots.model_dump(mode="json")
         if state.slot in changed:
+            # the answer, read by the flow's any-time readers with other facts beside it ("Lena, from Berlin, I
+            # speak German"): those are said too, as the facts filled ahead are, never kept unsaid
+            asked = {s.slot for s in flow.states if isinstance(s, Ask)}
+            beside = [
+                k for k in changed if k != state.slot and k not in ahead and (k in asked or k in flow.correctable_names)
+            ]
             frame.attempts = 0
-            self.fx.emit(moving)
+            self.fx.emit(noted_line(flow, slots, [*ahead, *beside]))
             self.run.move(flow, frame, slots, ANSWER, heard)
             return None
         if changed:
@@ -145,7 +150,7 @@ class OpenQuestion:
                 updated = self._beside_correction(flow, state, before, slots, heard)
             if updated is not None:
                 frame.attempts = 0
-                self.fx.emit(f"{moving} {found}".strip())
+                self.fx.emit(f"{told} {found}".strip())
                 self.run.move(flow, frame, updated, ANSWER, heard)
                 return None
             self.fx.emit(f"{noted} {self.run.question(flow, state, slots, heard)}".strip())
@@ -157,7 +162,7 @@ class OpenQuestion:
         if updated is not None:
             if frame.attempts:
                 frame.attempts = 0
-            self.fx.emit(moving)
+            self.fx.emit(told)
             self.run.move(flow, frame, updated, ANSWER, heard)
             return None
         if resuming and reason is None:

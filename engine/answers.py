@@ -24,7 +24,7 @@ from engine.fill import plan_slots, without_habits
 from engine.flow import Flow
 from engine.models import FlowFrame, Heard, Slots
 from engine.proposals import kept, proposed, with_proposal
-from engine.said import unwrapped
+from engine.said import says_not_knowing, unwrapped
 from engine.states import Ask
 
 
@@ -120,6 +120,11 @@ def parse_answer(
     parser = state.parser(slots)
     raw = parser(text)
     words = isinstance(raw, str | list) and not parser.greedy and not isinstance(raw, Empty)
+    if words and isinstance(raw, list) and says_not_knowing(text):
+        # "keine Ahnung, ehrlich" at the allergies question: not knowing, whose words a list reader would
+        # keep as two items; no value, and the question's way with not knowing follows (engine/answering.py).
+        # A reader that takes not knowing as its answer (a placement test's "no idea") returns it whole.
+        raw = None
     inner = _unwrapped(text) if raw is None or isinstance(raw, Invalid) or words else None
     if inner is not None:
         # the answer between an acknowledgement and a "please": "ok. Sofía", "english please"; a

@@ -100,12 +100,18 @@ def _alternation(phrases: list[str]) -> str:
     return "|".join(re.escape(p) for p in phrases)
 
 
+# the prepositions and article that make a phrase of time of the word after them ("at the moment")
+_NOT_IN_TIME = r"(?<!\bat the )(?<!\bfor the )(?<!\bin the )(?<!\bat this )"
+
+
 @lru_cache(maxsize=1)
 def _words() -> _Words:
     table = load_table(CORRECTIONS_FILE, CorrectionWords, "correction words")
 
     def whole(phrases: list[str]) -> re.Pattern[str]:
-        return re.compile(rf"(?<![\w'])(?:{_alternation(phrases)})(?![\w'])")
+        # a cue word inside a phrase of time is none: "i'm 82 at the moment" corrects and takes back nothing
+        # (German "Moment" is "wait")
+        return re.compile(rf"(?<![\w']){_NOT_IN_TIME}(?:{_alternation(phrases)})(?![\w'])")
 
     # links and fillers are stripped from the ends of a value, repeatedly
     link = re.compile(

@@ -500,7 +500,10 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
         again = _rest(text, parts, taken | unclear | naming)
         if naming and again.strip() and _answers(asked_reads(again)):
             rest = again
-            sets += _quiet(flow, slots, [c for c in candidates if c.slot in whole], text)
+    # what a whole-message reader also reads from the words of a value it set (the unit the weight was
+    # written in, so that a later number without one is read in it), set quietly beside it
+    wrote = {done.slot for done in sets}
+    sets += _quiet(flow, slots, [c for c in candidates if c.slot in whole and c.slot in wrote], text)
     if sets and asked is not None and not asked.greedy and not _answers(asked_reads(rest)):
         # a clause that says another slot's value may say the asked one's too ("mon/wed/fri at lunch",
         # "saturday and sunday mornings"): it stays for the question when the question reads no answer

@@ -19,11 +19,13 @@ def ahead(state: str, text: str) -> dict[str, object]:
 @pytest.mark.parametrize(
     ("state", "text", "found"),
     [
-        ("level", "im 29, 175 cm and 80 kg, beginner i guess", {"current_weight_kg": 80.0}),
+        # the unit a weight was written in is kept beside it (quietly), so a later number without one is read in it
+        ("level", "im 29, 175 cm and 80 kg, beginner i guess", {"current_weight_kg": 80.0, "weight_unit": "kg"}),
         ("level", "intermediate, 3 days a week, 40 min, i have dumbbells",
          {"days_per_week": 3, "minutes_per_session": 40, "equipment": ["dumbbells"]}),
         ("level", "advanced lifter, want to bulk, vegan diet", {"goal": "muscle_gain", "diet": "vegan"}),
-        ("goal", "lose weight, im 90kg now and want 80", {"current_weight_kg": 90.0, "target_weight_kg": 80.0}),
+        ("goal", "lose weight, im 90kg now and want 80",
+         {"current_weight_kg": 90.0, "target_weight_kg": 80.0, "weight_unit": "kg"}),
         ("diet", "vegetarian, and gluten intolerant", {"allergies": ["gluten"]}),
         ("diet", "vegan und laktoseintolerant", {"allergies": ["lactose"]}),
         ("diet", "vegetariano, niente allergie", {"allergies": []}),
@@ -47,7 +49,7 @@ def ahead(state: str, text: str) -> dict[str, object]:
         ("limitations", "sore shoulder from the bench", {}),
         ("equipment", "vegtarian", {"diet": "vegetarian"}),
         ("allergies", "tue and fri", {"preferred_days": ["Tue", "Fri"]}),
-        ("goal", "abnehmen, 64 kg wäre schön", {"target_weight_kg": 64.0}),
+        ("goal", "abnehmen, 64 kg wäre schön", {"target_weight_kg": 64.0, "weight_unit": "kg"}),
         # none, said as the equipment's; a bare "nothing" is no one slot's
         ("days", "4 days, 20 min, bodyweight only", {"minutes_per_session": 20, "equipment": []}),
         ("days", "4, nothing", {}),

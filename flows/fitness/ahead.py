@@ -53,7 +53,9 @@ def _weight_unit(text: str) -> dict[str, object]:
     """The unit the weights were written in, kept with them (flows/fitness/anytime.py reads a later
     number without a unit in it); not a fact the user is told was noted."""
     weights = weigh(text)
-    kept = weights.target or weights.current
+    # a weight said plainly ("beginner, 29, 80kg") is the body weight read here: its unit is kept too
+    unmarked = weights.of("unmarked")
+    kept = weights.target or weights.current or (unmarked[0] if len(unmarked) == 1 else None)
     unit = unit_of(kept) if kept is not None else None
     return {"weight_unit": unit} if unit is not None else {}
 

@@ -18,7 +18,8 @@ from flows.fitness.readers import ACK, goal_named, is_none, parse_weight, plain
 from flows.fitness.words import refusal, without_trailing_fillers
 
 LIMIT_BODY = (  # whole words: "I sold my dumbbells" holds "old my", which is no injury
-    r"(?<!\w)(?:(?:bad|sore|weak|injured|torn|broken|chronic|old|stiff|dodgy|painful)\s+\w+"
+    # the side is part of what is named ("dodgy left knee"), never the part itself ("dodgy left")
+    r"(?<!\w)(?:(?:bad|sore|weak|injured|torn|broken|chronic|old|stiff|dodgy|painful)\s+(?:(?:left|right|lower|upper)\s+)?\w+"
     r"|(?<!\w)\w++\s+(?:injury|pain|problems?|issues?|surgery|strain|sprain|condition)"
     r"|asthma|arthritis|diabetes|high blood pressure|a hernia|hernia|back pain|scoliosis)"
 )
@@ -81,6 +82,10 @@ def limitation_cued(text: str) -> str | None:
     bad knee", "..., bad back"), or "none" for "no injuries": what any message may say in passing."""
     t = fold(text)
     if _NO_LIMIT.search(t):
+        # "no injuries but a dodgy left knee": the injury the rest of it names, else none
+        rest = _NO_LIMIT.sub(" ", t)
+        if BODY.search(_INJURY_WORD.sub(" ", rest)):
+            return limitation_in(rest) or NONE
         return NONE
     m = _LIMIT_CUE.search(t) or _LIMIT_CLAUSE.search(t)
     if m:

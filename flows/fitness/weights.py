@@ -39,16 +39,18 @@ _UNIT = (
 _POUNDS = r"\s*(\d+)\s*(?:lbs?|pounds?)\b|(?:(?<=st)|(?<=stone)|(?<=stones))\s+(\d{1,2})(?![\w.,]|\s*(?:%|x\b|kg|kilo))"
 # a number right after a foot mark is the inches of a height: "5'10"
 _MENTION = re.compile(rf"(?<![\w.'’\"])(\d+(?:[.,]\d+)?)(?:\s*({_UNIT})\b(?:{_POUNDS})?)?")
-# a bare number followed by one of these counts something else: "3 days", "45 min", "5x", "2025"
+# a bare number followed by one of these counts something else: "3 days", "45 min", "5x", "2025", a time
+# ("7:30"); a smiley after it ("je vise 68 :)") is no time
 _NOT_WEIGHT_AFTER = re.compile(
-    r"(?<!\s)\s*+(?:%|x\b|times?\b|days?\b|weeks?\b|months?\b|years?\b|yrs?\b|min|h\b|hrs?\b|hours?\b|am\b|pm\b|:|st\b|nd\b"
+    r"(?<!\s)\s*+(?:%|x\b|times?\b|days?\b|weeks?\b|months?\b|years?\b|yrs?\b|min|h\b|hrs?\b|hours?\b|am\b|pm\b|:(?=\d)|st\b|nd\b"
     r"|rd\b|th\b|cm\b|m\b|ft\b|feet\b|foot\b|inch|'|\")"
 )
 # the words that give a weight its role, in the six languages fitness reads ("quiero llegar a 80", "je vise 68",
 # "68 kg wäre super", "ich wiege 85"): flows/fitness/data/weight_cues.yaml, read through engine/cues.py
 CUES = load_cue_lists(Path(__file__).parent / "data" / "weight_cues.yaml")
 _ABOUT = rf"(?: {CUES.alternation('approximately')})?\s*$"
-_TARGET_MARK = re.compile(rf"\b{CUES.alternation('target_before')}{_ABOUT}")
+# an arrow between two weights points at the one wished for: "100kg -> 90kg", "95 → 85"
+_TARGET_MARK = re.compile(rf"(?:\b{CUES.alternation('target_before')}|(?:-+>|→|=>)){_ABOUT}")
 # a weight wished for, said after it
 _TARGET_AFTER = re.compile(rf"(?<!\s)\s*+{CUES.alternation('target_after')}\b")
 _CURRENT_MARK = re.compile(rf"\b{CUES.alternation('current_before')}{_ABOUT}")
@@ -157,10 +159,16 @@ def weigh(text: str, known_unit: str | None = None) -> Weights:
     """
     t = fold(with_digits(text))
     raw: list[tuple[re.Match[str], str | None]] = []
-    for m in _MENTION.finditer(t):
+    said = list(_MENTION.finditer(t))
+    with_unit = [float(m.group(1).replace(",", ".")) for m in said if m.group(2)]
+    for m in said:
         unit = m.group(2)
-        # "i'm 92 now so 82" once the user's unit is known: a weight of now, not an age
-        weight_now = known_unit is not None and _NOW_AFTER.match(t, m.end()) is not None
+        # "i'm 92 now so 82" once the user's unit is known, "75kg, i'm 82 at the moment" beside a weight with
+        # one near it: a weight of now, not an age ("i'm 30 now, 80 kg" is an age: far from the weight)
+        value = float(m.group(1).replace(",", "."))
+        weight_now = _NOW_AFTER.match(t, m.end()) is not None and (
+            known_unit is not None or any(w / 2 <= value <= w * 2 for w in with_unit)
+        )
         if unit is None and (
             _NOT_WEIGHT_AFTER.match(t, m.end()) or _after_feet(t, m.start()) or (_age(t, m) and not weight_now)
         ):

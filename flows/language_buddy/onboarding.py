@@ -91,6 +91,15 @@ def settle_timezone(ctx: StepContext[OnboardingSlots]) -> None:
 
 
 def prepare(ctx: StepContext[OnboardingSlots]) -> None:
+    s = ctx.slots
+    if s.level is not None and s.assessed_language is None and s.target_language is not None:
+        # a level the learner gave beside an earlier answer ("english, and i'd say B1 level"), read ahead of
+        # the test (AHEAD) and noted then: taken as placing themselves, as the test's own "start me at B1" is
+        s.assessed_language = s.target_language
+        ctx.say(
+            f"You told me your level, {s.level}, so I'll start you there without the test; we'll adjust as we practise."
+        )
+        return
     start_test(ctx, "prepare")
 
 
@@ -243,6 +252,14 @@ def _said(read: Callable[[str], object]) -> Callable[[str], object]:
     return lambda text: found if isinstance(found := read(in_english_cues(text)), str) else None
 
 
+def _level_said(text: str) -> object:
+    """A level a clause gives on its own ("i'd say B1 level"); a clause that names a language too ("learning
+    Spanish at B1") is left whole to the readers of the languages, which read the message as it was said."""
+    if target_in(text, weak=True) is not None or native_in(text, weak=True) is not None:
+        return None
+    return self_placed(text)
+
+
 # Facts beside the answer, each from its own clause (engine/fill.py): at the native-language question
 # "germna, and i want to learn english" is English to learn, and "germna" is asked about (German?),
 # never English as the native language. Each reader needs its cue ("I want to learn", "my native
@@ -251,6 +268,9 @@ AHEAD = (
     Ahead("target_language", parser=Parser(_said(lambda t: target_in(t, weak=False)), "a language"), alone=True),
     Ahead("native_language", parser=Parser(_said(lambda t: native_in(t, weak=False)), "a language"), alone=True),
     Ahead("timezone", parser=Parser(_said(timezone_in), "a city"), alone=True),
+    # a level said before the test, in a clause that names it ("i'd say B1 level", "nivel B2") or by its code:
+    # noted, and the test not given (`prepare`); a level word alone ("beginner") is no level without its cue
+    Ahead("level", parser=Parser(_level_said, "a level from A1 to C2"), cues=tuple(c.lower() for c in LEVELS)),
 )
 
 onboarding = Flow(
