@@ -530,6 +530,7 @@ _THANKED = ("thanks", "thank you", "thx", "gracias", "merci", "danke", "grazie",
 _NAME_GREETINGS = frozenset({"oi", "ola", "hallo", "hola", "ciao"})
 
 
+@lru_cache(maxsize=1024)  # the text's alone (a frozen answer), asked by several readers of a turn
 def small_talk(text: str) -> SmallTalk | None:
     """`text` as only small talk (greetings, apologies, being back, thanks, laughter), or None."""
     table = _table()
