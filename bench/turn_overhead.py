@@ -1,6 +1,7 @@
 """Per-turn engine overhead against a plain-sqlite3 floor (a benchmark, not a test).
 
-    python bench/turn_overhead.py [--sessions 300] [--sync FULL|NORMAL] [--bot NAME] [--clock wall|cpu] [--profile] [--smoke]
+    python bench/turn_overhead.py [--sessions 300] [--sync FULL|NORMAL] [--bot NAME] [--clock wall|cpu]
+                                   [--profile] [--smoke]
 
 Both sides run the 4-turn feedback conversation for every session on an on-disk SQLite
 file, as a stateless server would: every turn loads the session from the store and
