@@ -102,3 +102,18 @@ def test_walk_runs_and_walks_a_warm_engine() -> None:
         walked = path.split(" > ")
         assert "engine/reading.py" in walked and "engine/store/sql.py" in walked  # load, read, commit
         assert "engine/tables.py" not in walked  # loaded by the warm-up, not by the message walked
+
+
+def test_turn_ab_runs_both_trees(tmp_path: Path) -> None:
+    # bench/turn_ab.py against this tree itself: both engines run the conversation turn by turn, and
+    # what each stored is checked (a failed check exits non-zero); no timing asserted
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "turn_ab.py"), "--base", str(ROOT), "--sessions", "3", "--repeat", "1"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "12 per side x 1 runs" in done.stdout and "this tree / base, run by run" in done.stdout
