@@ -276,13 +276,20 @@ def _value(f: Amendable[S], slots: S, part: str) -> object:
     return UNREAD if found is None else found
 
 
+def _says_change(amends: Amends[Any], t: str) -> bool:
+    """Whether `t` (the message in English, folded) says a change to `amends`' record is made: a
+    change cue or the record's own words, not asked as a question. In the main conversation a
+    message that does not is read as no change without the record."""
+    said_so = _CHANGE.search(t) is not None or (amends.says is not None and amends.says.search(t) is not None)
+    return said_so and not _is_question(t)
+
+
 def read_changes(amends: Amends[S], text: str, slots: S, *, cued: bool = False) -> Changes:
     """The changes `text` makes to `slots`, read part by part (a phrase per fact). `cued`: in
     the main conversation, where a fact is changed only by a message saying so."""
     text = in_english_cues(text)
     t = fold(text)
-    said_so = _CHANGE.search(t) is not None or (amends.says is not None and amends.says.search(t) is not None)
-    if cued and (not said_so or _is_question(t)):
+    if cued and not _says_change(amends, t):
         return Changes()
     values: dict[str, JsonValue] = {}
     words: dict[str, str] = {}
@@ -451,13 +458,18 @@ class _Flows(typing.Protocol):
     def flows(self) -> Sequence[Any]: ...
 
 
-def _saved(bot: _Flows, latest: Callable[[str], StoredRecord | None]) -> Iterator[tuple[Any, Amends[Any], Slots]]:
+def _saved(
+    bot: _Flows, latest: Callable[[str], StoredRecord | None], wanted: Callable[[Amends[Any]], bool] | None = None
+) -> Iterator[tuple[Any, Amends[Any], Slots]]:
     """Each flow with an update path, its `Amends`, and the user's latest record of it read back into
-    slots; a record this version cannot read is left out (redoing the flow will do)."""
+    slots; a record this version cannot read is left out (redoing the flow will do). `wanted`: only
+    the update paths it accepts, whose records alone are then read from the store and validated."""
     for flow in bot.flows:
         amends: Amends[Any] | None = getattr(flow, "amends", None)
-        record = latest(amends.kind) if amends is not None else None
-        if amends is None or record is None:
+        if amends is None or (wanted is not None and not wanted(amends)):
+            continue
+        record = latest(amends.kind)
+        if record is None:
             continue
         try:
             slots = amends.load(record.data)
@@ -573,7 +585,11 @@ def unrevised(records: Sequence[StoredRecord]) -> list[StoredRecord]:
 
 def amendments(bot: _Flows, text: str, latest: Callable[[str], StoredRecord | None]) -> list[Command]:
     """What a main-conversation message changes in the user's saved records, as commands."""
-    for flow, amends, slots in _saved(bot, latest):
+    # most main-conversation messages say no change at all: told from the words alone (as
+    # `read_changes` tells it first), the saved record is then neither read from the store nor
+    # validated into slots (a profile's `load` is most of a first message's turn on language-buddy)
+    t = fold(in_english_cues(text))
+    for flow, amends, slots in _saved(bot, latest, lambda amends: _says_change(amends, t)):
         found = read_changes(amends, text, slots, cued=True)
         if found.question is not None:
             return [

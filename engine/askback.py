@@ -217,6 +217,7 @@ def _folded(text: str) -> str:
 _MAY_EMOTE = re.compile(r"[:;=<^]|\bx")
 
 
+@lru_cache(maxsize=1024)  # the text's alone, asked at every question: the parts' small talk, help and questions
 def may_ask(text: str) -> bool:
     """A cheap first look: could `text` be a question back, a call for help or small talk? Most
     answers are not, and the read stage then needs no parser and no slots to tell."""
@@ -529,6 +530,7 @@ _THANKED = ("thanks", "thank you", "thx", "gracias", "merci", "danke", "grazie",
 _NAME_GREETINGS = frozenset({"oi", "ola", "hallo", "hola", "ciao"})
 
 
+@lru_cache(maxsize=1024)  # the text's alone (a frozen answer), asked by several readers of a turn
 def small_talk(text: str) -> SmallTalk | None:
     """`text` as only small talk (greetings, apologies, being back, thanks, laughter), or None."""
     table = _table()

@@ -41,7 +41,7 @@ class Intent:
     def matches(self, text: str) -> bool:
         combined = self._combined
         if combined is not None:
-            return combined.search(text) is not None
+            return _found(combined.pattern, text)
         return any(p.search(text) for p in self._compiled)
 
     def cued(self, text: str) -> bool:
@@ -71,9 +71,23 @@ class Intent:
         if len(self.patterns) < 2 or any(_SELF_REFERENCE.search(p) for p in self.patterns):
             return None
         try:
-            return re.compile("|".join(f"(?:{p})" for p in self.patterns), re.IGNORECASE)
+            combined = re.compile("|".join(f"(?:{p})" for p in self.patterns), re.IGNORECASE)
         except re.error:
             return None
+        return _COMBINED.setdefault(combined.pattern, combined)
+
+
+# every intent's patterns joined (`Intent._combined`), by their source: all case-blind
+_COMBINED: dict[str, re.Pattern[str]] = {}
+
+
+@functools.lru_cache(maxsize=4096)
+def _found(source: str, text: str) -> bool:
+    """Whether an intent's patterns (`source`, joined) find something in `text`: asked of every intent
+    at every question (is the message the open flow's own? another flow's?), case-blind alternations
+    that cannot skip ahead to a literal, so tried at every character; the words alone say, so once
+    per text. Keyed by the source, whose hash a string keeps (a compiled pattern hashes its code)."""
+    return _COMBINED[source].search(text) is not None
 
 
 @dataclass

@@ -624,8 +624,22 @@ _TAKE_APART = re.compile(r"[,;.!?…]+|\s[-–—]\s")
 
 def _may_correct(heard: Utterance) -> bool:
     """Every way a correction is read starts from a cue, a negation, a swap or a leading no."""
-    w, folded = _words(), heard.lowered
+    return _cued(heard.lowered)
+
+
+# asked at every later question of every turn: four alternations of the correction words over the
+# message, whose answer is the words' alone, searched once per message
+@lru_cache(maxsize=1024)
+def _cued(folded: str) -> bool:
+    w = _words()
     return bool(w.cue.search(folded) or w.negation.search(folded) or w.swap.search(folded) or _LEADING_NO.match(folded))
+
+
+@lru_cache(maxsize=1024)
+def _takes_back(folded: str) -> bool:
+    """Whether the words take an answer back or settle one ("no wait", "let's say"): the message's alone."""
+    w = _words()
+    return any(p.search(folded) for p in (w.taken_back, w.decided, w.settled))
 
 
 def correction_commands(
@@ -660,8 +674,7 @@ def _taken_back(flow: Flow[Any], here: Ask, values: dict[str, Any], checked: Slo
     """The answer meant, where the message takes a number or a short answer back; a question where any
     text is an answer (a comment) keeps the message whole: "it's slow, actually it crashes too"."""
     repaired = _repaired(heard)
-    w, said = _words(), heard.lowered
-    if repaired != heard.text or not any(p.search(said) for p in (w.taken_back, w.decided, w.settled)):
+    if repaired != heard.text or not _takes_back(heard.lowered):
         return repaired
     try:
         slots = checked if checked is not None else flow.new_slots(values)

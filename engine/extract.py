@@ -13,8 +13,11 @@ import itertools
 import math
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
+from datetime import date, time, timedelta
 
 from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
 from wordfreq import zipf_frequency
@@ -34,6 +37,25 @@ class Invalid:
 
 Rule = Callable[[str], object]
 
+# What each parser read from each text during one turn (engine/turn.py opens it: `reads_kept`). A turn
+# asks the open question's parser about the same message in two stages (the read stage's answers said
+# again, engine/fill.py `restated`; then the answer itself, engine/answers.py), and a reader of several
+# slots runs the parsers inside it once per slot asking: a rule reads nothing but its text, so the
+# second asking is the first's answer. Only values that cannot be changed by whoever gets them are kept.
+_READ_THIS_TURN: ContextVar[dict[tuple[int, str], tuple[Parser, object]] | None] = ContextVar(
+    "innerloop_read_this_turn", default=None
+)
+
+
+@contextmanager
+def reads_kept() -> Iterator[None]:
+    """Within the block, a parser asked again about a text it read answers as it did (one turn)."""
+    token = _READ_THIS_TURN.set({})
+    try:
+        yield
+    finally:
+        _READ_THIS_TURN.reset(token)
+
 
 @dataclass(frozen=True)
 class Parser:
@@ -48,6 +70,18 @@ class Parser:
     guesses: bool = False
 
     def __call__(self, text: str) -> object:
+        kept = _READ_THIS_TURN.get()
+        if kept is None:
+            return self._read(text)
+        hit = kept.get((id(self), text))
+        if hit is not None and hit[0] is self:  # the parser itself kept: its id cannot have been reused
+            return hit[1]
+        value = self._read(text)
+        if value is None or isinstance(value, _KEPT_TYPES):
+            kept[(id(self), text)] = (self, value)
+        return value
+
+    def _read(self, text: str) -> object:
         value = self.rule(text)
         if isinstance(value, Empty):
             return value
@@ -466,6 +500,9 @@ def _mash(word: str) -> bool:
     return along_a_row or re.fullmatch(r"(.{1,3})\1+.{0,2}", word) is not None or not re.search("[aeiouy]", word)
 
 
+# a free-text answer is judged by its words (word frequencies in seven languages, the keyboard rows)
+# twice a turn (the parser, then its copy in English): a function of the text alone, kept per text
+@functools.lru_cache(maxsize=1024)
 def no_content(text: str) -> bool:
     """Whether `text` carries no words at all: placeholders ("bla bla", "lorem ipsum") or
     keyboard noise ("asdfgh"). A digit, a word of a script we cannot judge, or any real or
@@ -501,6 +538,8 @@ class Empty:
 
 
 EMPTY = Empty()
+# values a turn may hand twice (`reads_kept`): none can be changed in place by the one it is handed to
+_KEPT_TYPES = (str, int, float, Invalid, Empty, date, time, timedelta)
 _DECLINES = re.compile(
     r"(?:none|no|nope|nah|n/?a|n\.a\.?|not applicable|nothing|nothing at all|none at all|no thanks|"
     r"no thank you|i don'?t have (?:one|any)|i have none|there is none|there isn'?t one|-+)"
@@ -544,6 +583,9 @@ def copied(value: object, typed: str, *, words: int = 2) -> bool:
     return got == said or ((english := gloss.in_english(typed)) != typed and got == _COPY_WORDS.findall(fold(english)))
 
 
+# asked of every free-text answer and of every optional question's answer, often twice a turn for
+# the same text (the rule, then `Parser` on its English): a function of the text alone, kept per text
+@functools.lru_cache(maxsize=1024)
 def declines(text: str) -> bool:
     """Whether the whole message says there is nothing to give: "none", "no", "n/a", "nothing"."""
     t = re.sub(r"[.!\s]+$", "", fold(text))

@@ -264,8 +264,11 @@ def _open(flow: Flow[Any], slots: Slots, asked: str | None) -> list[_Open]:
 def _empty(slots: Slots, name: str) -> bool:
     """Is the slot as a new run holds it (None, or an empty list its model starts with)?"""
     value = getattr(slots, name, None)
-    default = type(slots).__pydantic_fields__[name].get_default(call_default_factory=True)
-    return value is None or (value in ([], {}) and default == value)
+    if value is None:
+        return True
+    if value not in ([], {}):
+        return False  # a value given: the default (a factory's, made anew) is not asked for
+    return bool(type(slots).__pydantic_fields__[name].get_default(call_default_factory=True) == value)
 
 
 def _value(parser: Parser, text: str) -> object:

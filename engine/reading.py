@@ -74,7 +74,7 @@ from engine.said import (
     says_unsure,
 )
 from engine.states import Ask, render
-from engine.utterance import Utterance
+from engine.utterance import Utterance, utterance
 
 CANCEL_WORDS = {"cancel", "stop", "abort", "cancel this", "stop this", "/cancel"}
 HELP_WORDS = {"help", "/help", "?", "help me", "what do you need?"}
@@ -99,7 +99,7 @@ def read(
     and no question asked back is answered); `latest` finds the user's saved records a message
     may amend (engine/amend.py); `checked`: the slots of the session's frames as the turn
     validated them on load, by `id()` of the frame (the readers validate them again without)."""
-    heard = Utterance(text)  # the message analysed once, read by field by the readers below
+    heard = utterance(text)  # the message analysed once, read by field by the readers below
     word = heard.bare
     commands: list[Command]
     a = session.active

@@ -257,14 +257,30 @@ def _cues(bot: Bot, open_flow: str, heard: Utterance, found: Sequence[Part], n: 
         return _Cues(topic_only=True)
     if any(i.flow == open_flow and i.matches(text[p.start : p.end]) for i in bot.intents):
         return _Cues()  # what the open flow does ("can you explain the chain rule?" in a lesson): its own
+    asks, elsewhere, beside, knowledge, opens = _said(folded, lead, p.role)
     return _Cues(
-        asks=table.asks.search(folded) is not None,
-        elsewhere=table.elsewhere.search(folded) is not None,
-        beside=table.beside.search(folded) is not None,
-        knowledge=(p.role in ("open", "polar", "question") or _ASKING.match(folded) is not None)
-        and table.knowledge.search(folded) is not None,
-        opens=table.opens_topic.match(lead) is not None,
+        asks=asks,
+        elsewhere=elsewhere,
+        beside=beside,
+        knowledge=knowledge,
+        opens=opens,
         other=_other_flow(bot, open_flow, text[p.start : p.end]),
+    )
+
+
+@lru_cache(maxsize=1024)
+def _said(folded: str, lead: str, role: str) -> tuple[bool, bool, bool, bool, bool]:
+    """The cues a part's words give, whatever the bot (`_Cues` without `other`): the phrase tables'
+    alternations searched over the part, thousands of characters each, asked at every question of
+    every turn; the same words give the same cues, so they are searched once per part."""
+    table = _table()
+    return (
+        table.asks.search(folded) is not None,
+        table.elsewhere.search(folded) is not None,
+        table.beside.search(folded) is not None,
+        (role in ("open", "polar", "question") or _ASKING.match(folded) is not None)
+        and table.knowledge.search(folded) is not None,
+        table.opens_topic.match(lead) is not None,
     )
 
 

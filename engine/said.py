@@ -767,6 +767,7 @@ def asks_agreement(text: str) -> bool:
     return all(_segmented(list(words), t.courtesy, frozenset()) is True for words in _split(text))
 
 
+@lru_cache(maxsize=1024)  # the text's alone; asked of every word answer, and again of what it leaves
 def unwrapped(text: str) -> str | None:
     """`text` without the acknowledgements before an answer and the politeness after it, as
     typed: "ok. Sofía" is "Sofía", "english please" is "english", "alright, 4 thanks" is "4";

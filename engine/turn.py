@@ -40,7 +40,7 @@ from engine.commands import (
 from engine.controls import Controls
 from engine.effects import Effects
 from engine.errors import DefinitionError, SlotRejected
-from engine.extract import fold
+from engine.extract import fold, reads_kept
 from engine.flowrun import FlowRunner
 from engine.handoff import end_hold
 from engine.kept import RequestRunner
@@ -90,8 +90,10 @@ class Turn:
         fx.reply[:0] = carried.pending  # told before anything this message causes
         typed = Heard(fx.said)
         entry = lambda: fx.bot.entry(fx.entry_context(typed)) if fx.bot.entry else None  # noqa: E731
-        reading = read(fx.bot, fx.session, carried, fx.said, entry, fx.latest, fx.checked)
-        self._execute(reading)
+        # the read and execute stages ask the same parsers about the same words: each reads them once
+        with reads_kept():
+            reading = read(fx.bot, fx.session, carried, fx.said, entry, fx.latest, fx.checked)
+            self._execute(reading)
         return fx.write()
 
     def _execute(self, reading: Reading) -> None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Generic, TypeVar, overload
 
 from engine.cues import fold_same_length
@@ -69,3 +70,11 @@ class Utterance:
     @_once
     def numbers(self) -> tuple[float, ...]:
         return tuple(numbers(self.text))
+
+
+@lru_cache(maxsize=1024)
+def utterance(text: str) -> Utterance:
+    """The `Utterance` of `text`, one per text: its fields are the text's alone, so a message read
+    again (a "yes", a rating, a client's retry) finds them computed, as the readers' own caches keyed
+    by a message's text do."""
+    return Utterance(text)

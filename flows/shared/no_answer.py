@@ -9,6 +9,7 @@ says it cannot decide, a model may try, and offline the question is asked again.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
@@ -35,6 +36,7 @@ def load_no_answer(path: Path = NO_ANSWER_FILE) -> NoAnswerWords:
 WORDS = load_no_answer()
 
 
+@lru_cache(maxsize=1024)  # a function of the text alone, asked of every answer to a words question
 def says_nothing(text: str) -> bool:
     """Whether `text`, as a whole message, gives no answer to a question asking for words."""
     t = fold(text)
