@@ -431,8 +431,10 @@ def _compares_other(
         return False
     said = [w for w in _WORDS.findall(found["things"]) if w not in _JOINING]
     things = [w for w in said if len(w) >= _SUBJECT_LETTERS and w not in plain_words()]
-    if not things and len(said) >= 2 and not any(w in _DEICTIC for w in said):
-        # the things are everyday words themselves ("ser and estar", "der, die und das"): plain words as subjects
+    everyday = not things and len(said) >= 2 and not any(w in _DEICTIC for w in said)
+    if everyday:
+        # the things are everyday words themselves ("ser and estar", "der, die und das", "le et la"): plain words
+        # as subjects, named by the question only as they are ("le" is no "level")
         things = said
     try:
         slots = checked if checked is not None else flow.new_slots(frame.slots)
@@ -441,7 +443,9 @@ def _compares_other(
         return False
     asked = [*_asked_words(state, slots), *_WORDS.findall(state.slot.replace("_", " "))]
     # the question's own values, named in its words or the user's ("zwischen Ausdauer und Gesundheit")
-    return bool(things) and not any(_named(w, asked) or _reads(parser, w, echo_counts=False) for w in things)
+    return bool(things) and not any(
+        (w in asked if everyday else _named(w, asked)) or _reads(parser, w, echo_counts=False) for w in things
+    )
 
 
 def _sentence(heard: Utterance, p: Part) -> str:
