@@ -403,7 +403,8 @@ def owned(flow: Flow[Any], slots: Slots, typed: str) -> bool:
 # "comment fonctionne le fuseau horaire ?" names the timezone in words no English question has
 _ABOUT_THINGS = (
     re.compile(
-        r"\b(?:difference|diferencia|diferenca|unterschied|differenza) (?:between|entre|zwischen|tra|fra) (?P<things>.+)"
+        r"\b(?:difference|diferencia|diferenca|unterschied|differenza) (?:between|entre|zwischen|tra|fra)"
+        r" (?P<things>.+)"
     ),
     re.compile(r"\bhow (?:does|do|did) (?P<things>.+?) (?:work|works|function)\b"),
     re.compile(r"\bwie man (?P<things>.+?) (?:richtig |korrekt )?(?:macht|mache|tut)\b"),
