@@ -17,7 +17,7 @@ from pydantic import Field
 from bench.commands_corpus import shipped
 from engine import Ahead, Ask, Bot, Final, Flow, Intent, Parser, Slots, T, default_registry, free_text, rating
 from engine.authoring.testing import DialogueFactory
-from engine.commands import AnswerFlow, AskBack, Command, Help, NewRequest
+from engine.commands import AnswerFlow, AskBack, Chitchat, Command, Help, NewRequest
 from engine.errors import DataFileError
 from engine.kept import MAX_KEPT
 from engine.models import CarryOver, FlowFrame, KeptRequest, SessionState
@@ -304,6 +304,11 @@ def test_a_broken_table_says_what_to_fix(tmp_path: Path) -> None:
         ("language-buddy", "onboarding", "ask_target", "possiamo praticare la pronuncia?"),
         ("fitness-coach", "onboarding", "minutes", "können wir zuerst Dehnübungen machen?"),
         ("study-pal", "scheduling", "window", "on peut réviser les limites d'abord ?"),
+        # open questions about the world, a price or the user's other records
+        ("study-pal", "tutoring", "choose", "who won the game last night?"),
+        ("study-pal", "scheduling", "window", "when is my next exam?"),
+        ("fitness-coach", "onboarding", "time_of_day", "¿cuánto cuesta la suscripción?"),
+        ("language-buddy", "onboarding", "ask_native", "was kostet Premium?"),
     ],
 )
 def test_a_question_about_something_else_is_a_request_not_a_question_back(
@@ -366,3 +371,9 @@ def test_an_activity_proposed_with_the_answer_is_the_answer(bot: str, flow: str,
 def test_not_understanding_beside_a_question_back_is_help(bot: str, flow: str, state: str, text: str) -> None:
     got = reading(bot, flow, state, text, **_seed(bot, flow))
     assert [type(c) for c in got] == [Help], got
+
+
+def test_who_made_the_bot_is_small_talk_about_it() -> None:
+    got = reading("language-buddy", "feedback", "rating", "who made this app?")
+    assert [type(c) for c in got] == [Chitchat], got
+    assert isinstance(got[0], Chitchat) and got[0].social == ("identity",)
