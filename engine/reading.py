@@ -467,9 +467,17 @@ def at_question(
     stating = any(p.role not in ("open", "filler") for p in askback.parts(text))
     if asked is None or (stating and _fills_other(flow, slots, state, text)):
         return None
-    if asked.help:
+    if asked.help or _not_understood(text):
+        # "what are you asking exactly? i don't get it": not understanding the question, said beside asking
+        # about it, calls for help (the reason, what it needs, the question), in any language
         return Help(words=asked.words)
     return AskBack(words=asked.words, about=asked.about)
+
+
+def _not_understood(text: str) -> bool:
+    """Whether a statement of the message says the user does not understand ("no entiendo", "je comprends pas"):
+    a part that is a call for help on its own (engine/said.py)."""
+    return any(p.role == "statement" and says_help(text[p.start : p.end]) for p in askback.parts(text))
 
 
 def _named(value: object, words: str) -> bool:

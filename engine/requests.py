@@ -301,7 +301,9 @@ def at_question(
     # the difference between things the question does not name is asked beside it ("what's the difference between
     # ser and estar?" at the timezone question); between its own options it asks about it
     cues = [
-        replace(c, knowledge=True) if not c.any and _compares_other(found[n], flow, state, frame, checked) else c
+        replace(c, knowledge=True)
+        if not c.any and _compares_other(found[n], _sentence(heard, found[n]), flow, state, frame, checked)
+        else c
         for n, c in enumerate(cues)
     ]
     if not any(c.any for c in cues):
@@ -364,6 +366,15 @@ def at_question(
         return None
     if all(not cues[n].beside and not cues[n].knowledge and _on_the_question(found[n], state, slots) for n in asking):
         return None  # "what can i change?" where the question asks what to change: a question back about it
+    for n in list(asking):  # "zwischen der, die und das?": the things compared go on past a comma, in the request
+        if cues[n].knowledge and _compares_other(
+            found[n], sentence := _sentence(heard, found[n]), flow, state, frame, checked
+        ):
+            asking += [
+                m
+                for m in range(n + 1, len(found))
+                if m not in asking and found[m].end <= found[n].start + len(sentence) + 1
+            ]
     for n in range(len(found)):  # "..., not a whole program": what the request is not goes with it
         if n - 1 in asking and n not in asking and table.contrast.match(_lead(heard, found, n)):
             asking.append(n)
@@ -400,17 +411,48 @@ def owned(flow: Flow[Any], slots: Slots, typed: str) -> bool:
     return any(x.owns is not None and x.owns(typed, slots) for x in flow.asides)
 
 
-_DIFFERENCE = re.compile(
-    r"\b(?:difference|diferencia|diferenca|unterschied|differenza) (?:between|entre|zwischen|tra|fra) (?P<things>.+)"
+# a question about things, with what it is about (`things`): the difference between them ("what's the difference
+# between ser and estar?"), how one works ("how do integrals work?") or how one does something ("zeigst du mir, wie
+# man Kniebeugen richtig macht?"). About things the open question names it asks about the question ("what's the
+# difference between intermediate and advanced?"); about anything else it asks the bot something beside it, in
+# every flow (folded text). How a thing works is read in English only: the question's words are English, and
+# "comment fonctionne le fuseau horaire ?" names the timezone in words no English question has
+_ABOUT_THINGS = (
+    re.compile(
+        r"\b(?:difference|diferencia|diferenca|unterschied|differenza) (?:between|entre|zwischen|tra|fra)"
+        r" (?P<things>.+)"
+    ),
+    re.compile(r"\bhow (?:does|do|did) (?P<things>.+?) (?:work|works|function)\b"),
+    re.compile(r"\bwie man (?P<things>.+?) (?:richtig |korrekt )?(?:macht|mache|tut)\b"),
 )
+# words that compare what was said, not things of their own ("the difference between them", "between the two")
+_DEICTIC = frozenset(
+    {"this", "that", "these", "those", "them", "it", "they", "both", "one", "ones", "two", "first", "second",
+     "esto", "eso", "esos", "estas", "ellos", "ceci", "cela", "ça", "ca", "eux", "dies", "diese", "beiden",
+     "questo", "quello", "questi", "quelli", "isso", "isto", "aquilo", "eles", "los", "les", "gli"}
+)  # fmt: skip
+# what joins the things compared ("ser and estar", "der, die und das")
+_JOINING = frozenset({"and", "or", "y", "o", "e", "et", "ou", "und", "oder", "vs", "versus"})
 
 
-def _compares_other(p: Part, flow: Flow[Any], state: Ask, frame: FlowFrame, checked: Slots | None) -> bool:
-    """Whether part `p` asks the difference between things none of which the open question names."""
-    found = _DIFFERENCE.search(p.folded)
+def _compares_other(
+    p: Part, sentence: str, flow: Flow[Any], state: Ask, frame: FlowFrame, checked: Slots | None
+) -> bool:
+    """Whether part `p` asks about things (their difference, how they work or are done) none of which the open
+    question names nor its parser reads; `sentence`: the folded message from the part to the end of its sentence,
+    where the things it lists go on past a comma ("zwischen der, die und das")."""
+    if next((x for x in _ABOUT_THINGS if x.search(p.folded)), None) is None:
+        return False
+    found = next((m for m in (x.search(sentence) for x in _ABOUT_THINGS) if m is not None), None)
     if found is None:
         return False
-    things = [w for w in _WORDS.findall(found["things"]) if len(w) >= _SUBJECT_LETTERS and w not in plain_words()]
+    said = [w for w in _WORDS.findall(found["things"]) if w not in _JOINING]
+    things = [w for w in said if len(w) >= _SUBJECT_LETTERS and w not in plain_words()]
+    everyday = not things and len(said) >= 2 and not any(w in _DEICTIC for w in said)
+    if everyday:
+        # the things are everyday words themselves ("ser and estar", "der, die und das", "le et la"): plain words
+        # as subjects, named by the question only as they are ("le" is no "level")
+        things = said
     try:
         slots = checked if checked is not None else flow.new_slots(frame.slots)
         parser = state.parser(slots)
@@ -418,7 +460,15 @@ def _compares_other(p: Part, flow: Flow[Any], state: Ask, frame: FlowFrame, chec
         return False
     asked = [*_asked_words(state, slots), *_WORDS.findall(state.slot.replace("_", " "))]
     # the question's own values, named in its words or the user's ("zwischen Ausdauer und Gesundheit")
-    return bool(things) and not any(_named(w, asked) or _reads(parser, w, echo_counts=False) for w in things)
+    return bool(things) and not any(
+        (w in asked if everyday else _named(w, asked)) or _reads(parser, w, echo_counts=False) for w in things
+    )
+
+
+def _sentence(heard: Utterance, p: Part) -> str:
+    """The folded message from part `p` to the end of its sentence (the next ?, ! or .)."""
+    rest = fold_same_length(heard.lowered[p.start :])
+    return re.split(r"[?!.;]", rest, maxsplit=1)[0]
 
 
 def _asked_words(state: Ask, slots: Slots) -> list[str]:

@@ -530,6 +530,14 @@ def test_diets_by_what_people_say() -> None:
     assert read_diet("vegetarian but I eat fish") == "pescatarian"
 
 
+def test_a_food_given_up_is_not_eaten() -> None:
+    # "stop"/"quit" there says what is not eaten: no cancel, and no meat eater
+    assert read_diet("i stopped eating meat") == "vegetarian"
+    assert read_diet("i quit meat last year, vegetarian now") == "vegetarian"
+    assert read_diet("i stopped eating meat but still fish") == "pescatarian"
+    assert read_diet("i stopped eating pork") == "omnivore"  # some meats given up: an omnivore's restriction
+
+
 def test_times_of_day_around_midnight_and_no_preference() -> None:
     assert parse_time_of_day("12am") == "evening" and parse_time_of_day("1am") == "evening"
     assert parse_time_of_day("12pm") == "midday"

@@ -17,7 +17,7 @@ from pydantic import Field
 from bench.commands_corpus import shipped
 from engine import Ahead, Ask, Bot, Final, Flow, Intent, Parser, Slots, T, default_registry, free_text, rating
 from engine.authoring.testing import DialogueFactory
-from engine.commands import AnswerFlow, Command, NewRequest
+from engine.commands import AnswerFlow, AskBack, Chitchat, Command, Help, NewRequest
 from engine.errors import DataFileError
 from engine.kept import MAX_KEPT
 from engine.models import CarryOver, FlowFrame, KeptRequest, SessionState
@@ -278,3 +278,102 @@ def test_a_broken_table_says_what_to_fix(tmp_path: Path) -> None:
     )
     with pytest.raises(DataFileError, match="does not compile"):
         load_requests(bad)
+
+
+# -- questions back and what they are confused with (h-ask11) ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("bot", "flow", "state", "text"),
+    [
+        # the difference between everyday words the question does not name, past a comma too
+        ("fitness-coach", "onboarding", "days", "what's the difference between ser and estar?"),
+        ("language-buddy", "onboarding", "ask_timezone", "was ist der Unterschied zwischen der, die und das?"),
+        ("language-buddy", "onboarding", "ask_target", "quelle est la différence entre le et la ?"),
+        ("language-buddy", "onboarding", "ask_native", "diferença entre ser e estar?"),
+        ("study-pal", "tutoring", "choose", "what's the difference between mean and median?"),
+        # how a thing works, or how one does something, that the question does not name
+        ("fitness-coach", "onboarding", "days", "how do integrals work?"),
+        ("support", "clarification", "choice", "how does family sharing work?"),
+        ("study-pal", "scheduling", "window", "erklärst du mir, wie man Ableitungen macht?"),
+        ("language-buddy", "onboarding", "ask_timezone", "zeigst du mir, wie man Kniebeugen richtig macht?"),
+        # an activity proposed together
+        ("fitness-coach", "onboarding", "level", "can we talk about nutrition?"),
+        ("language-buddy", "feedback", "rating", "can we review yesterday's vocab instead?"),
+        ("language-buddy", "onboarding", "ask_native", "¿podemos practicar verbos irregulares?"),
+        ("language-buddy", "onboarding", "ask_target", "possiamo praticare la pronuncia?"),
+        ("fitness-coach", "onboarding", "minutes", "können wir zuerst Dehnübungen machen?"),
+        ("study-pal", "scheduling", "window", "on peut réviser les limites d'abord ?"),
+        # open questions about the world, a price or the user's other records
+        ("study-pal", "tutoring", "choose", "who won the game last night?"),
+        ("study-pal", "scheduling", "window", "when is my next exam?"),
+        ("fitness-coach", "onboarding", "time_of_day", "¿cuánto cuesta la suscripción?"),
+        ("language-buddy", "onboarding", "ask_native", "was kostet Premium?"),
+    ],
+)
+def test_a_question_about_something_else_is_a_request_not_a_question_back(
+    bot: str, flow: str, state: str, text: str
+) -> None:
+    got = reading(bot, flow, state, text, **_seed(bot, flow))
+    assert [type(c) for c in got] == [NewRequest], got
+
+
+@pytest.mark.parametrize(
+    ("bot", "flow", "state", "text"),
+    [
+        # the things compared, or the thing asked about, are the question's own: a question back
+        ("fitness-coach", "onboarding", "level", "what's the difference between intermediate and advanced?"),
+        ("fitness-coach", "onboarding", "level", "what's the difference between them?"),
+        ("fitness-coach", "onboarding", "goal", "qual a diferença entre resistência e saúde geral?"),
+        ("language-buddy", "feedback", "rating", "what's the difference between 3 and 4?"),
+        ("language-buddy", "feedback", "rating", "how does the scale work?"),
+        ("language-buddy", "feedback", "category", "whats the difference between bug and usability?"),
+        ("study-pal", "tutoring", "choose", "what's the difference between limits and continuity?"),
+        ("support", "clarification", "choice", "what's the difference between the app store and google play?"),
+        ("fitness-coach", "onboarding", "equipment", "how do resistance bands work?"),
+        ("study-pal", "scheduling", "window", "so how does this work?"),
+        # the words of the question in the user's language: how it works is read in English only
+        ("language-buddy", "onboarding", "ask_timezone", "comment fonctionne le fuseau horaire ?"),
+    ],
+)
+def test_a_question_about_the_questions_own_things_is_a_question_back(
+    bot: str, flow: str, state: str, text: str
+) -> None:
+    got = reading(bot, flow, state, text, **_seed(bot, flow))
+    assert [type(c) for c in got] == [AskBack], got
+
+
+@pytest.mark.parametrize(
+    ("bot", "flow", "state", "text"),
+    [
+        ("fitness-coach", "onboarding", "days", "can we do 3 days?"),
+        ("study-pal", "tutoring", "choose", "could we study derivatives?"),
+        ("language-buddy", "onboarding", "ask_target", "can we learn german?"),
+        ("language-buddy", "onboarding", "ask_target", "¿podemos hacer francés?"),
+        ("study-pal", "scheduling", "window", "can we do it on saturday morning?"),
+    ],
+)
+def test_an_activity_proposed_with_the_answer_is_the_answer(bot: str, flow: str, state: str, text: str) -> None:
+    got = reading(bot, flow, state, text, **_seed(bot, flow))
+    assert [type(c) for c in got] == [AnswerFlow], got
+
+
+@pytest.mark.parametrize(
+    ("bot", "flow", "state", "text"),
+    [
+        ("study-pal", "scheduling", "window", "Qué me estás preguntando exactamente? no entiendo"),
+        ("fitness-coach", "onboarding", "level", "what do you mean? i don't get it"),
+        ("support", "clarification", "number", "what are you asking? i don't understand"),
+        ("fitness-coach", "onboarding", "level", "was meinst du? ich verstehe nicht"),
+        ("language-buddy", "feedback", "rating", "cosa intendi? non capisco"),
+    ],
+)
+def test_not_understanding_beside_a_question_back_is_help(bot: str, flow: str, state: str, text: str) -> None:
+    got = reading(bot, flow, state, text, **_seed(bot, flow))
+    assert [type(c) for c in got] == [Help], got
+
+
+def test_who_made_the_bot_is_small_talk_about_it() -> None:
+    got = reading("language-buddy", "feedback", "rating", "who made this app?")
+    assert [type(c) for c in got] == [Chitchat], got
+    assert isinstance(got[0], Chitchat) and got[0].social == ("identity",)

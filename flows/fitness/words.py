@@ -109,7 +109,11 @@ def comment_edges() -> re.Pattern[str]:
 @cache
 def no_some_food() -> re.Pattern[str]:
     """ "no red meat", "don't eat pork", "dairy free": a restriction an omnivore makes."""
-    lead = r"\b(?:no|not|never|don'?t eat|do not eat|avoid|except|but)\s+(?:much\s+)?"
+    # given up is refused too ("i stopped eating pork" is an omnivore's restriction, not a vegetarian's diet)
+    lead = (
+        r"\b(?:no|not|never|don'?t eat|do not eat|avoid|except|but|quit(?: eating)?|stopped(?: eating)?|stop eating"
+        r"|gave up|no longer eat)\s+(?:much\s+)?"
+    )
     foods = any_of(words().some_foods)
     return re.compile(rf"{lead}{foods}|{foods}[- ]free\b")
 
