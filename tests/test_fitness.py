@@ -347,6 +347,17 @@ def test_limitations() -> None:
     assert limitation_in("advanced, torn acl in my left knee, want to bulk") == "torn acl in my left knee"
     assert limitation_in("my right shoulder hurts lol") == "my right shoulder hurts"
     assert limitation_in("i'm back") is None and limitation_in("old school back squats") is None
+    # a part named in the plural, with the plural verb
+    assert limitation_in("my knees hurt sometimes when running") == "my knees hurt sometimes when running"
+    assert limitation_in("both shoulders are sore") == "shoulders are sore"
+
+
+def test_an_injury_said_with_a_sport_is_the_injury_not_a_goal(tmp_path: Path) -> None:
+    e = Engine(SqlStore(str(tmp_path / "s.db")))
+    for text in ("set me up", "beginner"):
+        e.turn("fitness-coach", "u", text)
+    r = e.turn("fitness-coach", "u", "my knees hurt sometimes when running")
+    assert r.state == "goal" and "Noted" not in r.reply
 
 
 def test_equipment_named_in_other_languages() -> None:
