@@ -503,6 +503,24 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
         again = _rest(text, parts, taken | unclear | naming)
         if naming and again.strip() and _answers(asked_reads(again)):
             rest = again
+    if whole and asked is not None and (asked.greedy or copied(asked_reads(rest), rest, words=1)):
+        # a question that takes any words (free text, or a reader that copies what it does not know back)
+        # cannot tell which clauses answer it: those that name a slot a whole-message reader set, where it
+        # reads no answer or only copies the words back, are that slot's: "I'm 200 lbs now" or "my back
+        # hurts, 200 lbs btw" at the injuries question hold a weight, no injury; a clause the question's
+        # own reader of its values reads stays its answer ("bad knee, and i'm 80 kg")
+        naming = {
+            i
+            for i, clause in enumerate(parts)
+            for c in candidates
+            if c.slot in whole
+            and c.cue is not None
+            and c.cue.search(fold(clause.text))
+            and (asked.greedy or _not_its_answer(asked_reads(clause.text), clause.text))
+            and not _own_reads(own, slots, clause.text)
+        }
+        if naming:
+            rest = _rest(text, parts, taken | unclear | naming)
     # what a whole-message reader also reads from the words of a value it set (the unit the weight was
     # written in, so that a later number without one is read in it), set quietly beside it
     wrote = {done.slot for done in sets}
@@ -520,6 +538,11 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
                 rest = again
                 break
     return Filled(sets, rest)
+
+
+def _not_its_answer(found: object, clause: str) -> bool:
+    """The asked question's parser reads no answer in `clause`, or only copies its words back."""
+    return not _answers(found) or copied(found, clause, words=1)
 
 
 def _quiet(flow: Flow[Any], slots: Slots, readers: Sequence[_Open], text: str) -> list[SetSlot]:

@@ -352,6 +352,18 @@ def test_limitations() -> None:
     assert limitation_in("both shoulders are sore") == "shoulders are sore"
 
 
+def test_a_weight_said_at_the_injuries_question_is_no_injury(tmp_path: Path) -> None:
+    e = Engine(SqlStore(str(tmp_path / "s.db")))
+    for text in ("set me up", "beginner"):
+        e.turn("fitness-coach", "u", text)
+    r = e.turn("fitness-coach", "u", "I'm 200 lbs now")
+    # the weight is kept and said; the injuries question, which takes any words, is asked again
+    assert r.state == "limitations" and r.reply.startswith("Noted (current weight: 90.7 kg).")
+    assert "limitations" not in r.slots or r.slots["limitations"] is None
+    r = e.turn("fitness-coach", "u", "bad knee, and i'm 80 kg")  # an injury beside a weight stays the answer
+    assert (r.state, r.slots["limitations"], r.slots["current_weight_kg"]) == ("goal", "bad knee", 80.0)
+
+
 def test_an_injury_said_with_a_sport_is_the_injury_not_a_goal(tmp_path: Path) -> None:
     e = Engine(SqlStore(str(tmp_path / "s.db")))
     for text in ("set me up", "beginner"):

@@ -59,8 +59,8 @@ _HURTING = re.compile(
     rf"(?<!\w)(?:{_HURT}\s+(?:{_SIDE}){{0,3}}?{_PART}"
     rf"|{_DONE}\s+(?:my|a|the|his|her)\s+(?:{_SIDE}){{0,2}}?{_PART}"
     # a part named in the plural takes the plural verb: "my knees hurt", "both shoulders are sore"
-    rf"|(?:my\s+)?(?:(?:left|right|lower|upper)\s+)?{_PART}\s+(?:hurts?|aches?|(?:is|are) (?:bad|sore|weak|injured|dodgy"
-    rf"|painful|busted|messed up|killing me)|(?:still )?gives? me (?:trouble|problems)"
+    rf"|(?:my\s+)?(?:(?:left|right|lower|upper)\s+)?{_PART}\s+(?:hurts?|aches?|(?:is|are) (?:bad|sore|weak|injured"
+    rf"|dodgy|painful|busted|messed up|killing me)|(?:still )?gives? me (?:trouble|problems)"
     # "my lower back gets sore if i overdo it", "knees act up on stairs"
     rf"|gets? (?:sore|tight|stiff|painful|achy|tender|swollen)|acts? up|plays? up|flares? up))(?!\w)"
     # to the clause's end, or to what follows from it ("pulled a hamstring so note that")
