@@ -49,8 +49,9 @@ _NOT_WEIGHT_AFTER = re.compile(
 # "68 kg wäre super", "ich wiege 85"): flows/fitness/data/weight_cues.yaml, read through engine/cues.py
 CUES = load_cue_lists(Path(__file__).parent / "data" / "weight_cues.yaml")
 _ABOUT = rf"(?: {CUES.alternation('approximately')})?\s*$"
-# an arrow between two weights points at the one wished for: "100kg -> 90kg", "95 → 85"
-_TARGET_MARK = re.compile(rf"(?:\b{CUES.alternation('target_before')}|(?:-+>|→|=>)){_ABOUT}")
+# an arrow between two weights points at the one wished for: "100kg -> 90kg", "95 → 85"; an arrow's
+# dashes are taken from the first of a run (tried at every dash of "-----", the run was scanned quadratically)
+_TARGET_MARK = re.compile(rf"(?:\b{CUES.alternation('target_before')}|(?:(?<!-)-++>|→|=>)){_ABOUT}")
 # a weight wished for, said after it
 _TARGET_AFTER = re.compile(rf"(?<!\s)\s*+{CUES.alternation('target_after')}\b")
 _CURRENT_MARK = re.compile(rf"\b{CUES.alternation('current_before')}{_ABOUT}")
