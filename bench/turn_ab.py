@@ -22,25 +22,10 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from store_ab import ROOT, import_tree
 
 SIDES = ("base", "this tree")
-
-
-def stored(mods: dict[str, Any], path: Path, bot: str, sessions: int) -> str | None:
-    """What a run must leave: every session's feedback saved and its flow closed."""
-    store = mods["engine"].SqlStore(str(path))
-    try:
-        summaries = [s for s in store.sessions() if s.bot == bot]
-        saved = sum(len(store.records("feedback", bot=bot, user=s.user)) for s in summaries)
-        idle = [s.user for s in summaries if (got := store.load(bot, s.user)) is None or got.active is not None]
-    finally:
-        store.close()
-    if len(summaries) != sessions or saved != sessions or idle:
-        return f"{len(summaries)} sessions, {saved} feedback entries, flows left open for {idle[:5]}"
-    return None
 
 
 def main() -> None:
@@ -82,7 +67,8 @@ def main() -> None:
                     by_message[name][text].append(took)
         for name in SIDES:
             sides[name][1]()
-            problem = stored(trees[name], folder / f"{name[:4]}-{r}.db", bot, len(warm) + len(who))
+            store = trees[name]["engine"].SqlStore(str(folder / f"{name[:4]}-{r}.db"))
+            problem = bench.engine_problem(store, bot, len(warm) + len(who))
             if problem:
                 raise SystemExit(f"{name} did not store the conversation: {problem}")
             medians[name].append(statistics.median(samples[name]))

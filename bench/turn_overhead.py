@@ -350,24 +350,31 @@ def main() -> None:
         check_stored(base / "engine.db", base / "floor.db", args.bot, len(warm) + args.sessions)
 
 
-def check_stored(engine_db: Path, floor_db: Path, bot: str, sessions: int) -> None:
-    """What the timed pass left: every session's feedback saved and its flow collapsed on the
-    engine side, every turn counted on the floor; SystemExit naming what is missing."""
-    store = SqlStore(str(engine_db))
+def engine_problem(store: Any, bot: str, sessions: int) -> str | None:
+    """What the engine side left wrong (every session's feedback saved, its flow collapsed), or None;
+    closes `store`. `store` is any tree's SqlStore (bench/turn_ab.py checks an older tree's with it)."""
     try:
         summaries = [s for s in store.sessions() if s.bot == bot]
         saved = sum(len(store.records("feedback", bot=bot, user=s.user)) for s in summaries)
         idle = [s.user for s in summaries if (got := store.load(bot, s.user)) is None or got.active is not None]
     finally:
         store.close()
+    if len(summaries) != sessions or saved != sessions or idle:
+        return f"{len(summaries)} sessions, {saved} feedback entries, flows left open for {idle[:5]}"
+    return None
+
+
+def check_stored(engine_db: Path, floor_db: Path, bot: str, sessions: int) -> None:
+    """What the timed pass left: every session's feedback saved and its flow collapsed on the
+    engine side, every turn counted on the floor; SystemExit naming what is missing."""
     conn = sqlite3.connect(floor_db)
     try:
         (turns,) = conn.execute("SELECT count(*) FROM messages").fetchone()
     finally:
         conn.close()
     problems = []
-    if len(summaries) != sessions or saved != sessions or idle:
-        problems.append(f"engine: {len(summaries)} sessions, {saved} feedback entries, flows left open for {idle}")
+    if (problem := engine_problem(SqlStore(str(engine_db)), bot, sessions)) is not None:
+        problems.append(f"engine: {problem}")
     if turns != sessions * len(SCRIPT):
         problems.append(f"floor: {turns} messages for {sessions * len(SCRIPT)} turns")
     if problems:
