@@ -155,7 +155,8 @@ def _table() -> _Compiled:
         weighing=re.compile(r"(?<![\w'])" + any_of(t.weighing) + r"(?![\w'])"),
         proposal=re.compile(opening.format(any_of(t.proposals))),
         about=tuple(about),
-        itself=re.compile(rf"{any_of(t.about_the_question)}(?: {tail})*"),
+        # matched from a word's start only: searched anywhere, "h+i+" would start a run at every "h" of "hhhh…"
+        itself=re.compile(rf"(?<![\w']){any_of(t.about_the_question)}(?: {tail})*"),
         elsewhere=re.compile(r"(?<![\w'])" + any_of(t.elsewhere)),
         help=re.compile(any_of(t.help)),
         plain=frozenset(w for line in t.plain_words for w in fold_same_length(line).split()),
@@ -164,7 +165,8 @@ def _table() -> _Compiled:
         wellbeing=frozenset(f"{w} {thanks}".strip() for w in t.wellbeing for thanks in ("", *_THANKED) if w),
         # small talk may end in words that say nothing more ("this is fun so far", "you're slow today lol")
         talk=tuple(
-            (k, re.compile(rf"(?:{any_of(v.phrases)})(?: {any_of(t.talk_tail)})*")) for k, v in t.chitchat.items()
+            (k, re.compile(rf"(?<![\w'])(?:{any_of(v.phrases)})(?: {any_of(t.talk_tail)})*"))
+            for k, v in t.chitchat.items()
         ),
         say={k: v.say for k, v in t.chitchat.items()},
     )

@@ -411,6 +411,9 @@ def owned(flow: Flow[Any], slots: Slots, typed: str) -> bool:
     return any(x.owns is not None and x.owns(typed, slots) for x in flow.asides)
 
 
+# the longest `things` a question about how things work names: unbounded, a lazy `.+?` searched from every "how
+# did" of a long message runs to its end each time (quadratic, tests/test_pattern_shapes.py)
+_THINGS_CHARS = 80
 # a question about things, with what it is about (`things`): the difference between them ("what's the difference
 # between ser and estar?"), how one works ("how do integrals work?") or how one does something ("zeigst du mir, wie
 # man Kniebeugen richtig macht?"). About things the open question names it asks about the question ("what's the
@@ -422,8 +425,8 @@ _ABOUT_THINGS = (
         r"\b(?:difference|diferencia|diferenca|unterschied|differenza) (?:between|entre|zwischen|tra|fra)"
         r" (?P<things>.+)"
     ),
-    re.compile(r"\bhow (?:does|do|did) (?P<things>.+?) (?:work|works|function)\b"),
-    re.compile(r"\bwie man (?P<things>.+?) (?:richtig |korrekt )?(?:macht|mache|tut)\b"),
+    re.compile(rf"\bhow (?:does|do|did) (?P<things>.{{1,{_THINGS_CHARS}}}?) (?:work|works|function)\b"),
+    re.compile(rf"\bwie man (?P<things>.{{1,{_THINGS_CHARS}}}?) (?:richtig |korrekt )?(?:macht|mache|tut)\b"),
 )
 # words that compare what was said, not things of their own ("the difference between them", "between the two")
 _DEICTIC = frozenset(
