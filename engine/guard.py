@@ -53,6 +53,28 @@ TERSE_WORDS = 2
 # a main-conversation reply is asked for in three sentences at most
 MAX_REPLY_CHARS = 600
 MAX_EXTRA_CHARS = 240
+# where a sentence ends: its mark and any closing quote or bracket, before a space or the end; or a line's end
+# (a list's items end no sentence)
+_SENTENCE_END = re.compile(r"[.!?…。！？][\"'”’»)\]*]*+(?=\s|$)|\n")
+
+
+def sentence_end(text: str) -> int:
+    """Where `text`'s last whole sentence ends (the index just after it); 0 when none ends in it."""
+    ends = [m.end() for m in _SENTENCE_END.finditer(text)]
+    return ends[-1] if ends else 0
+
+
+def whole_sentences(text: str, limit: int = MAX_REPLY_CHARS) -> str:
+    """A reply the model wrote too long, or stopped at its token limit, cut to at most `limit`
+    characters where a sentence ends, so that it never ends mid-sentence. A text with no sentence
+    end in reach is cut after its last whole word (the one it stopped in may be half written),
+    with an ellipsis saying so."""
+    head = text[:limit].rstrip() if len(text) > limit else text.rstrip()
+    end = sentence_end(head)
+    if end:
+        return head[:end].rstrip()
+    words = head[: limit - 1].rsplit(maxsplit=1)[0] if " " in head else head[: limit - 1]
+    return words.rstrip(" ,;:-–—") + "…"
 
 
 def unmark(template: str) -> str:

@@ -22,8 +22,10 @@ from engine.guard import (
     detect_language,
     parse_problem,
     phrase_problem,
+    sentence_end,
     summary_problem,
     unmark,
+    whole_sentences,
 )
 from engine.llm import LLM, ParseRequest, PhraseRequest
 from engine.llm.port import StreamingLLM, TextSink
@@ -45,6 +47,9 @@ MIN_CALL_SECONDS = 2.0
 # A streamed main reply is held back until this much of it is in, so that its language can
 # be checked before the user sees any of it.
 STREAM_HOLD_CHARS = 60
+# Past this much of a streamed reply, it is passed on a whole sentence at a time: one more
+# sentence fits in what is left before MAX_REPLY_CHARS, and one that does not is never begun.
+STREAM_SENTENCES_FROM = MAX_REPLY_CHARS - 200
 
 
 class _Enough(Exception):
@@ -99,11 +104,18 @@ class Voice:
             self._failed(purpose, e)
             return Said(said)
         self._log(out.call)
-        problem = phrase_problem(content, out.text, _user_language(messages), facts=not reply, language=language)
+        text = out.text
+        if reply and (out.cut or len(text) > MAX_REPLY_CHARS):
+            # the model's own reply, too long or stopped at its token limit: its whole sentences stand
+            text = whole_sentences(text)
+        elif out.cut:
+            self._trace.notice("phrase_rejected", detail=f"{purpose}: the phrasing stopped at the token limit")
+            return Said(said)
+        problem = phrase_problem(content, text, _user_language(messages), facts=not reply, language=language)
         if problem is not None:
             self._trace.notice("phrase_rejected", detail=f"{purpose}: {problem}")
             return Said(said)
-        return Said(out.text)
+        return Said(text)
 
     def summarise(
         self, source: str, case: str, fallback: str, purpose: str, prompt: Prompt, *, language: str | None = None
@@ -147,26 +159,40 @@ class Voice:
 
     def _stream(self, llm: StreamingLLM, request: PhraseRequest, sink: TextSink, fallback: str) -> Said:
         """A main reply as it is generated: held until its first words pass the guard (so a
-        reply in the wrong language is never half shown), then passed on piece by piece, and
-        cut where it grows past what a reply may be."""
+        reply in the wrong language is never half shown), then passed on piece by piece; near
+        the most a reply may be, passed on a whole sentence at a time, so that a reply the
+        length cap or the model's token limit ends never stops mid-sentence on screen."""
         user = _user_language(request.messages)
-        held: list[str] = []
+        held: list[str] = []  # the first words, until the guard has seen enough of them
         shown: list[str] = []
+        tail: list[str] = []  # past STREAM_SENTENCES_FROM: the sentence being written, until it ends
         problems: list[str] = []  # why the held first words were refused
         pieces = 0
+        size = 0  # characters shown
         started = time.perf_counter()
+
+        def show(text: str) -> None:
+            nonlocal size
+            shown.append(text)
+            size += len(text)
+            sink(text)
 
         def take(piece: str) -> None:
             nonlocal pieces
             pieces += 1
             if shown:
-                room = MAX_REPLY_CHARS - sum(map(len, shown))
-                if len(piece) > room:
-                    shown.append(piece[:room])
-                    sink(piece[:room])
-                    raise _Enough
-                shown.append(piece)
-                sink(piece)
+                if not tail and size + len(piece) <= STREAM_SENTENCES_FROM:
+                    show(piece)
+                    return
+                tail.append(piece)
+                rest = "".join(tail)
+                end = sentence_end(rest)
+                if end and size + end <= MAX_REPLY_CHARS:
+                    show(rest[:end])
+                    rest = rest[end:]
+                    tail[:] = [rest] if rest else []
+                if size + len(rest) > MAX_REPLY_CHARS:
+                    raise _Enough  # the sentence under way would not fit: it is never shown
                 return
             held.append(piece)
             text = "".join(held).lstrip()
@@ -176,15 +202,23 @@ class Voice:
             if refused is not None:
                 problems.append(refused)
                 raise _Enough  # nothing shown yet: the template stands in
-            shown.append(text)
-            sink(text)
+            show(text)
+
+        def ending(cut: bool) -> Said:
+            """What was shown, with the sentence under way shown too unless the model was cut
+            off in it; an ellipsis when what was shown itself stops mid-sentence."""
+            if tail and not cut:
+                show("".join(tail))
+            text = "".join(shown).rstrip()
+            if cut and sentence_end(text) < len(text):
+                show("…")
+            return Said("".join(shown).strip(), shown=True)
 
         try:
             out = llm.stream(request, take)
         except _Enough:
             # the backend never returned, so the call is logged here: its time counts against
             # the turn's budget and the trace shows a generation the guard ended
-            out = None
             why = f"refused: {problems[0]}" if problems else f"cut at {MAX_REPLY_CHARS} characters"
             self._log(
                 LLMCall(
@@ -199,23 +233,26 @@ class Voice:
                     detail=f"stream stopped early ({why}); usage=estimated",
                 )
             )
+            if shown:
+                return ending(cut=True)
+            self._trace.notice("phrase_rejected", detail=f"{request.purpose}: {problems[0]}")
+            return Said(fallback)
         except UnexpectedLLMCall:
             raise
         except LLMError as e:
             self._failed(request.purpose, e)
-            if shown:  # what the user saw stands; the model stopped early
-                return Said("".join(shown).strip(), shown=True)
-            return Said(fallback)
-        if out is not None:
-            self._log(out.call)
+            # what the user saw stands; the model stopped early
+            return ending(cut=True) if shown else Said(fallback)
+        self._log(out.call)
         if shown:
-            return Said("".join(shown).strip(), shown=True)
+            return ending(out.cut)
         text = "".join(held).strip()
         problem = problems[0] if problems else phrase_problem(fallback, text, user, facts=False)
         if problem is not None:
             self._trace.notice("phrase_rejected", detail=f"{request.purpose}: {problem}")
             return Said(fallback)
-        return Said(text)  # short enough never to have passed the hold: not shown yet
+        # short enough never to have passed the hold: not shown yet
+        return Said(whole_sentences(text) if out.cut else text)
 
     def parse(self, schema: type[M], purpose: str, prompt: Prompt) -> M | None:
         """The user's last message read into `schema`; None offline, on failure or "not given"."""

@@ -8,7 +8,7 @@ import pytest
 from pydantic import BaseModel
 
 from engine import Engine, ScriptedLLM, SqlStore
-from engine.guard import must_keep, parse_problem, phrase_problem
+from engine.guard import must_keep, parse_problem, phrase_problem, whole_sentences
 
 RATING_Q = "On a scale from 1 to 5, how would you rate the app so far?"
 CATEGORY_Q = "Which area is that about: bug, latency, content, usability or other?"
@@ -123,3 +123,20 @@ def test_the_turn_says_the_template_and_the_trace_says_why(tmp_path: object) -> 
     [rejected] = r.trace.noticed("phrase_rejected")
     assert rejected.detail.startswith("ask:feedback.rating: the phrasing lost '1', '5'")
     store.close()
+
+
+@pytest.mark.parametrize(
+    ("text", "limit", "cut"),
+    [
+        ("It rained. Then it poured and", 600, "It rained."),
+        ('She said "stop!" and he asked why? Then the', 600, 'She said "stop!" and he asked why?'),
+        ("Version 3.5 is out. Try it", 600, "Version 3.5 is out."),  # a decimal point ends nothing
+        ("- one\n- two\n- thr", 600, "- one\n- two"),  # a list's lines end where they break
+        ("Done. And another sentence that goes past the limit.", 20, "Done."),
+        ("no sentence ends anywhere in this one", 20, "no sentence ends…"),
+        ("¿Qué tal? Muy bien, gracias por", 600, "¿Qué tal?"),
+    ],
+)
+def test_a_cut_reply_keeps_its_whole_sentences(text: str, limit: int, cut: str) -> None:
+    assert whole_sentences(text, limit) == cut
+    assert len(whole_sentences(text, limit)) <= limit

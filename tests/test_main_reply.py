@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import Engine, PhraseRequest, ScriptedLLM, SqlStore
+from engine import Engine, Phrased, PhraseRequest, ScriptedLLM, SqlStore
 from engine.authoring.replay import seed_profile
 from tests.test_turn import BOTS
 
@@ -147,10 +147,42 @@ def test_a_streamed_reply_in_another_language_is_never_shown(store: SqlStore) ->
 
 
 def test_a_streamed_reply_is_cut_where_a_reply_must_end(store: SqlStore) -> None:
-    llm = ScriptedLLM(["Well, " + "this is a very long story indeed. " * 40])
+    llm = ScriptedLLM(["Well, " + "this is a very long story indeed, told slowly. " * 40])
     got: list[str] = []
     r = Engine(store, llm, bots=BOTS).turn("test-bot", "u", "tell me a story", on_text=got.append)
-    assert len(r.reply) <= 600 and "".join(got).strip() == r.reply
+    # the user never sees a sentence begun and dropped: the reply ends where one of its sentences does
+    assert 500 < len(r.reply) <= 600 and "".join(got).strip() == r.reply
+    assert r.reply.endswith("told slowly.")
+
+
+def test_a_reply_the_model_stopped_at_its_token_limit_ends_at_a_whole_sentence(store: SqlStore) -> None:
+    story = "Once upon a time there was a quiz. It had five questions. The last one was about"
+    for streaming in (True, False):
+        llm = ScriptedLLM([Phrased(text=story, cut=True)])
+        got: list[str] = []
+        r = Engine(store, llm, bots=BOTS).turn(
+            "test-bot", f"u{streaming}", "tell me a story please", on_text=got.append if streaming else None
+        )
+        if streaming:
+            # shown as it came until the cut: what was on screen stands, marked as unfinished
+            assert "".join(got).strip() == r.reply == story + "…"
+        else:
+            assert r.reply == "Once upon a time there was a quiz. It had five questions."
+
+
+def test_a_long_reply_written_at_once_keeps_its_whole_sentences(store: SqlStore) -> None:
+    long = "Here is the plan. " + "We practise a little every day, and it adds up over time. " * 15
+    r = Engine(store, ScriptedLLM([long]), bots=BOTS).turn("test-bot", "u", "how should i study?")
+    # too long for a reply: cut at a sentence end, not thrown away for the canned text
+    assert r.reply.startswith("Here is the plan. We practise") and r.reply.endswith("over time.")
+    assert len(r.reply) <= 600
+
+
+def test_a_flow_phrasing_stopped_at_its_token_limit_is_not_said(store: SqlStore) -> None:
+    llm = ScriptedLLM([Phrased(text="Pick a number from 1 to 9, and", cut=True)])
+    r = Engine(store, llm, bots=BOTS).turn("test-bot", "u", "survey")
+    assert r.trace is not None and "stopped at the token limit" in r.trace.noticed("phrase_rejected")[0].detail
+    assert "Pick a number" in r.reply and not r.reply.endswith(", and")
 
 
 def test_a_stream_the_guard_stops_is_in_the_trace_and_the_budget(store: SqlStore) -> None:

@@ -54,13 +54,14 @@ class Reply:
     # a streamed answer: these pieces as server-sent events, `gap` seconds apart
     pieces: list[str] | None = None
     gap: float = 0.0
+    finish: str = "stop"  # why a stream ended, sent in its last chunk
 
 
-def streamed(*pieces: str, gap: float = 0.0) -> Reply:
-    return Reply(pieces=list(pieces), gap=gap)
+def streamed(*pieces: str, gap: float = 0.0, finish: str = "stop") -> Reply:
+    return Reply(pieces=list(pieces), gap=gap, finish=finish)
 
 
-def ok(content: str | None, prompt: int = 10, completion: int = 5) -> Reply:
+def ok(content: str | None, prompt: int = 10, completion: int = 5, finish: str = "stop") -> Reply:
     return Reply(
         body={
             "id": "chatcmpl-test",
@@ -71,7 +72,7 @@ def ok(content: str | None, prompt: int = 10, completion: int = 5) -> Reply:
                 {
                     "index": 0,
                     "message": {"role": "assistant", "content": content},
-                    "finish_reason": "stop",
+                    "finish_reason": finish,
                 }
             ],
             "usage": {
@@ -123,7 +124,7 @@ def _handler(fake: FakeServer) -> type[BaseHTTPRequestHandler]:
             reply = fake.next_reply(json.loads(self.rfile.read(length)))
             time.sleep(reply.delay)
             if reply.pieces is not None:
-                self._stream(reply.pieces, reply.gap)
+                self._stream(reply.pieces, reply.gap, reply.finish)
                 return
             payload = json.dumps(reply.body).encode()
             try:
@@ -137,26 +138,30 @@ def _handler(fake: FakeServer) -> type[BaseHTTPRequestHandler]:
             except (BrokenPipeError, ConnectionResetError):
                 pass  # the client gave up (timeout test)
 
-        def _stream(self, pieces: list[str], gap: float) -> None:
+        def _stream(self, pieces: list[str], gap: float, finish: str) -> None:
             self.send_response(200)
             self.send_header("Content-Type", "text/event-stream")
             self.end_headers()
             try:
                 for piece in pieces:
-                    chunk = {
-                        "id": "chatcmpl-test",
-                        "object": "chat.completion.chunk",
-                        "created": 0,
-                        "model": "test-model",
-                        "choices": [{"index": 0, "delta": {"content": piece}, "finish_reason": None}],
-                    }
-                    self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
-                    self.wfile.flush()
+                    self._chunk({"content": piece}, None)
                     fake.sent += 1
                     time.sleep(gap)
+                self._chunk({}, finish)  # as llama.cpp and OpenAI end a stream: an empty delta, and why
                 self.wfile.write(b"data: [DONE]\n\n")
             except (BrokenPipeError, ConnectionResetError):
                 pass  # the client closed the stream: generation stops here
+
+        def _chunk(self, delta: dict[str, str], finish: str | None) -> None:
+            chunk = {
+                "id": "chatcmpl-test",
+                "object": "chat.completion.chunk",
+                "created": 0,
+                "model": "test-model",
+                "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+            }
+            self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+            self.wfile.flush()
 
         def log_message(self, format: str, *args: Any) -> None:
             pass
@@ -435,6 +440,17 @@ def test_phrase_without_system_message_gets_one(server: FakeServer) -> None:
     make(server).phrase(PhraseRequest(purpose="greet", content="Hello", messages=CHAT[1:]))
     roles = [m["role"] for m in server.log[0]["messages"]]
     assert roles == ["system", "assistant", "user"]
+
+
+def test_a_phrasing_stopped_at_the_token_limit_says_so(server: FakeServer) -> None:
+    request = PhraseRequest(purpose="reply:main", content="Hi", messages=CHAT, mode="reply")
+    server.push(ok("It was a dark and stormy", finish="length"), ok("Done."))
+    cut, whole = make(server).phrase(request), make(server).phrase(request)
+    assert cut.cut and not whole.cut
+    assert cut.call is not None and "stopped at max_tokens" in cut.call.detail
+    server.push(streamed("It was", " a dark", " and", finish="length"), streamed("Done", "."))
+    cut, whole = make(server).stream(request, [].append), make(server).stream(request, [].append)
+    assert (cut.text, cut.cut, whole.text, whole.cut) == ("It was a dark and", True, "Done.", False)
 
 
 def test_empty_phrase_is_a_response_error(server: FakeServer) -> None:

@@ -81,6 +81,12 @@ class _Tally:
     attempts: int = 0
     fmt: str = ""
     notes: list[str] = field(default_factory=list)
+    cut: bool = False  # the server stopped at max_tokens (finish_reason "length")
+
+    def finished(self, reason: str | None) -> None:
+        if reason == "length" and not self.cut:
+            self.cut = True
+            self.notes.append("stopped at max_tokens")
 
 
 @dataclass(frozen=True)
@@ -166,7 +172,7 @@ class OpenAILLM:
             raise _timed(
                 LLMResponseError(f"empty completion for phrase ({request.purpose})", backend=self.name), tally, started
             )
-        return Phrased(text=text, call=self._call(request.purpose, tally, started))
+        return Phrased(text=text, call=self._call(request.purpose, tally, started), cut=tally.cut)
 
     def stream(self, request: PhraseRequest, sink: TextSink) -> Phrased:
         """`phrase`, handing each piece to `sink` as the server sends it. Closing the stream
@@ -189,6 +195,8 @@ class OpenAILLM:
             try:
                 for chunk in chunks:
                     piece = chunk.choices[0].delta.content if chunk.choices else None
+                    if chunk.choices:
+                        tally.finished(chunk.choices[0].finish_reason)
                     if chunk.usage is not None:
                         tally.prompt_tokens += chunk.usage.prompt_tokens or 0
                         tally.completion_tokens += chunk.usage.completion_tokens or 0
@@ -212,7 +220,7 @@ class OpenAILLM:
             raise _timed(
                 LLMResponseError(f"empty stream for phrase ({request.purpose})", backend=self.name), tally, started
             )
-        return Phrased(text=text, call=self._call(request.purpose, tally, started))
+        return Phrased(text=text, call=self._call(request.purpose, tally, started), cut=tally.cut)
 
     def _phrasing(self, request: PhraseRequest) -> tuple[list[Message], _Bounds]:
         reply = request.mode == "reply"
@@ -343,6 +351,7 @@ class OpenAILLM:
                 tally.completion_tokens += response.usage.completion_tokens or 0
             if not response.choices:
                 return ""
+            tally.finished(response.choices[0].finish_reason)
             return response.choices[0].message.content or ""
         raise AssertionError("unreachable: the last attempt returns or raises")
 

@@ -62,6 +62,8 @@ class Phrased(BaseModel):
 
     text: str
     call: LLMCall | None = None
+    # the model stopped at the request's token limit, so the text may end mid-sentence
+    cut: bool = False
 
 
 class Parsed(BaseModel):

@@ -12,13 +12,14 @@ from engine.errors import LLMResponseError, UnexpectedLLMCall
 from engine.llm.port import Parsed, ParseRequest, Phrased, PhraseRequest, TextSink
 from engine.models import LLMCall
 
-ScriptedAnswer = str | dict[str, JsonValue] | None
+# a `Phrased` answers a phrase call as it is (one the model stopped at its token limit: `cut`)
+ScriptedAnswer = str | Phrased | dict[str, JsonValue] | None
 
 
 class ScriptedLLM:
     """Test backend: each call takes the next queued answer.
 
-    A `str` answers a phrase call, a mapping (or None for "not given") a parse call.
+    A `str` (or a `Phrased`) answers a phrase call, a mapping (or None for "not given") a parse call.
     A call with an empty queue, or of the other kind, raises `UnexpectedLLMCall`.
     """
 
@@ -43,12 +44,15 @@ class ScriptedLLM:
     def phrase(self, request: PhraseRequest) -> Phrased:
         self.requests.append(request)
         answer = self._next("phrase", request.purpose)
+        call = LLMCall(purpose=request.purpose, backend=self.name, model=self.model)
+        if isinstance(answer, Phrased):
+            return answer.model_copy(update={"call": answer.call or call})
         if not isinstance(answer, str):
             raise UnexpectedLLMCall(
                 f"phrase call ({request.purpose}) but the next queued answer is {answer!r}",
                 backend=self.name,
             )
-        return Phrased(text=answer, call=LLMCall(purpose=request.purpose, backend=self.name, model=self.model))
+        return Phrased(text=answer, call=call)
 
     def stream(self, request: PhraseRequest, sink: TextSink) -> Phrased:
         """`phrase`, handing the answer to `sink` word by word, as a server would."""
@@ -60,7 +64,7 @@ class ScriptedLLM:
     def parse(self, request: ParseRequest) -> Parsed:
         self.requests.append(request)
         answer = self._next("parse", request.purpose)
-        if isinstance(answer, str):
+        if isinstance(answer, str | Phrased):
             raise UnexpectedLLMCall(
                 f"parse call ({request.purpose}) but the next queued answer is text {answer!r}",
                 backend=self.name,
