@@ -148,6 +148,9 @@ class Voice:
             self._failed(purpose, e)
             return Said(unmark(fallback))
         self._log(out.call)
+        if out.cut:  # a summary stopped mid-way may have lost the step the user needs
+            self._trace.notice("phrase_rejected", detail=f"{purpose}: the summary stopped at the token limit")
+            return Said(unmark(fallback))
         persona = "\n".join(m.content for m in messages if m.role == "system")
         problem = summary_problem(
             source, out.text, case, user_text=_user_language(messages), known=persona, language=language

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from engine import Engine, Resources, ScriptedLLM, SqlStore, TurnResult
+from engine import Engine, Phrased, Resources, ScriptedLLM, SqlStore, TurnResult
 from engine.guard import summary_problem
 from engine.llm import LLM, PhraseRequest
 from engine.models import Message
@@ -88,6 +88,18 @@ def test_a_summary_that_adds_or_drops_a_fact_gives_way_to_the_articles_text(
     assert last.trace is not None
     rejected = [n.detail for n in last.trace.notices if n.kind == "phrase_rejected"]
     assert len(rejected) == 1 and rejected[0].startswith("answer:clarification: the summary") and why in rejected[0]
+
+
+def test_a_summary_the_model_was_stopped_in_gives_way_to_the_articles_text(tmp_path: Path) -> None:
+    offline = converse(tmp_path / "rules", None)[-1].reply
+    llm = scripted("x")
+    llm.queue[-1] = Phrased(text=GOOD[:150], cut=True)  # whole facts so far, the next step half written
+    last = converse(tmp_path / "model", llm)[-1]
+    assert last.reply == offline
+    assert last.trace is not None
+    assert [n.detail for n in last.trace.notices if n.kind == "phrase_rejected"] == [
+        "answer:clarification: the summary stopped at the token limit"
+    ]
 
 
 def test_an_article_answered_at_once_is_summarised_for_the_request(tmp_path: Path) -> None:
