@@ -57,7 +57,7 @@ from engine.commands import SetSlot
 from engine.extract import Empty, Invalid, Parser, copied, declines, fold
 from engine.models import Slots
 from engine.states import Ask
-from engine.tables import unsure_phrases
+from engine.tables import indefinite_words, unsure_phrases
 from engine.utterance import Utterance
 
 if TYPE_CHECKING:
@@ -300,6 +300,21 @@ def _any_will_do(text: str) -> bool:
     return " ".join(fold(text, accents=True).strip(" .!?¡¿:;)(").split()) in unsure_phrases()
 
 
+@lru_cache(maxsize=1)
+def _indefinite() -> re.Pattern[str]:
+    words = sorted({fold(w) for w in indefinite_words()}, key=len, reverse=True)
+    return re.compile(r"(?<![\w'])(?:" + "|".join(re.escape(w) for w in words) + r")(?![\w'])")
+
+
+def _only_indefinite(parser: Parser, text: str, value: object) -> bool:
+    """Whether `value`, read from `text`, comes from its indefinite words alone ("i haven't done anything
+    in years" read as an omnivore diet): read again without them, the clause gives another value or none."""
+    folded = fold(text)
+    if _indefinite().search(folded) is None:
+        return False
+    return _value(parser, _indefinite().sub(" ", folded)) != value
+
+
 # a list of this many items that a count reads (a week's days) names all of them, none in particular
 _EVERY = 7
 
@@ -435,6 +450,8 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
                 unclear.add(i)
             if read is None or (not named and _number(read)) or (mine and read == found_here):
                 continue
+            if not named and not listed and _only_indefinite(c.parser, clause.text, read):
+                continue  # no slot named, and nothing but "anything" read as its value
             found.setdefault(c.slot, []).append((i, read))
             if mine:
                 shared.add(i)

@@ -85,6 +85,7 @@ class CommandPhrases(BaseModel):
     polite: list[str]
     not_knowing: list[str]
     unsure: list[str]
+    indefinite: list[str]  # read by engine/fill.py (engine/tables.py `indefinite_words`)
     refusing: list[str]
     cancel: list[str]
     ending: list[str]

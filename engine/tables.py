@@ -74,6 +74,7 @@ COMMANDS_FILE = Path(__file__).parent / "data" / "commands.yaml"
 class _Unsure(BaseModel):
     model_config = ConfigDict(extra="ignore")
     unsure: list[str]
+    indefinite: list[str]
 
 
 @lru_cache(maxsize=1)
@@ -84,3 +85,11 @@ def unsure_phrases() -> frozenset[str]:
     one of them from filling a slot by itself."""
     table = load_table(COMMANDS_FILE, _Unsure, "command phrases")
     return frozenset(" ".join(p.lower().replace("’", "'").split()) for p in table.unsure)
+
+
+@lru_cache(maxsize=1)
+def indefinite_words() -> tuple[str, ...]:
+    """The indefinite words ("anything", "alles", "rien"), which name no value by themselves:
+    commands.yaml's `indefinite`, lower case (engine/fill.py)."""
+    table = load_table(COMMANDS_FILE, _Unsure, "command phrases")
+    return tuple(" ".join(w.lower().replace("’", "'").split()) for w in table.indefinite)

@@ -272,6 +272,28 @@ def test_any_will_do_names_no_other_slot() -> None:
     assert [(s.slot, s.value) for s in found.sets] == [("diet", "omnivore")]
 
 
+def test_an_indefinite_word_names_no_value_of_a_slot_nothing_else_names() -> None:
+    flow = default_registry().get("fitness-coach").flow("onboarding")
+    seed = flow.new_slots({})
+    for text in [
+        "i used to run a lot but havent done anything in like 2 years",
+        "honestly everything hurts after work",
+        "je n'ai rien fait depuis des mois",
+        "ich habe alles versucht",
+    ]:
+        found = read_ahead(flow, flow.named["level"], seed, text)  # type: ignore[arg-type]
+        assert [s.slot for s in found.sets if s.slot == "diet"] == [], text
+    # eating names the diet, in the languages users answer in; a diet's own name needs no indefinite word
+    for text, diet in [
+        ("i eat anything", "omnivore"),
+        ("como de todo", "omnivore"),
+        ("ich esse alles", "omnivore"),
+        ("vegan, anything else is fine", "vegan"),
+    ]:
+        found = read_ahead(flow, flow.named["level"], seed, f"beginner, {text}")  # type: ignore[arg-type]
+        assert [(s.slot, s.value) for s in found.sets if s.slot == "diet"] == [("diet", diet)], text
+
+
 class Week(Slots):
     level: Literal["beginner", "advanced"] | None = None
     days: int | None = None

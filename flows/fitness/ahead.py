@@ -186,7 +186,26 @@ AHEAD = (
         ),
     ),
     Ahead("equipment", parser=Parser(_equipment, "equipment"), alone=True),
-    Ahead("diet", parser=CLOSED["diet"], alone=True),
+    # eating names the diet: "i eat anything" is one, "haven't done anything in years" is none
+    Ahead(
+        "diet",
+        parser=CLOSED["diet"],
+        alone=True,
+        cues=(
+            "eat",
+            "eating",
+            "food",
+            "foods",
+            "comer",
+            "manger",
+            "mange",
+            "essen",
+            "esse",
+            "mangio",
+            "mangiare",
+            "como",
+        ),
+    ),
     Ahead("allergies", parser=Parser(_allergies, "allergies"), alone=True),
     Ahead(
         "preferred_days",
