@@ -199,3 +199,20 @@ def test_a_question_mid_lesson_is_answered_from_the_part_that_says_it() -> None:
         assert chat.reply.startswith("Good question. Limits: One-sided limits")
         chat.say("what's a derivative again?")
         assert chat.reply.startswith("Good question. Derivatives:") and chat.slots["attempts"] == 0
+
+
+def test_a_question_at_an_offer_is_answered_from_the_part_that_says_it() -> None:
+    # at "Shall we start with Limits first?", "what's a tangent line?" got the limits text: the question
+    # is answered from the course's part that names its terms, and the offer stays open
+    from engine.authoring.testing import dialogue
+
+    with dialogue("study-pal") as chat:
+        chat.say("teach me derivatives")
+        assert chat.state == "offer"
+        chat.say("wait what's a tangent line again")
+        assert chat.reply.startswith("Good question. Derivatives:") and "tangent" in chat.reply
+        assert chat.state == "offer"
+        chat.say("what's a banana?")
+        assert chat.reply.startswith("That isn't in this course's lessons (banana)") and chat.state == "offer"
+        chat.say("why?")  # about the offer itself: the offered topic answers
+        assert chat.reply.startswith("Good question. Limits:")

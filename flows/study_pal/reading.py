@@ -357,17 +357,24 @@ def answer_question(ctx: Ctx) -> str | None:
         terms = _terms(ctx.text)
         if terms and not _holds(material, terms) and _holds(chunk.hint, terms):
             material = chunk.hint  # "why do we factor it?": the exercise's own hint says
-        elif terms and not _holds(material, terms) and _DEFINES.search(plain(ctx.text).lower()):
-            # "wait what's the chain rule again?" in a lesson on limits: the part at hand says nothing of
-            # it; the course's part that does answers, and the course that has none says so
-            found = _part_about(course, terms)
-            if found is None:
-                ctx.say(f"That isn't in this course's lessons ({' '.join(terms)}), so I can't explain it well here.")
-                return ""
-            material = found
     else:
         about = course.concept(named or s.offer or "")  # another topic; at an offer, "why?" is about it
         material = f"{about.title}: {about.chunks[0].explain}"
+    terms = _terms(ctx.text)
+    if (
+        named in (None, s.concept)
+        and terms
+        and not _holds(material, terms)
+        and _DEFINES.search(plain(ctx.text).lower())
+    ):
+        # "wait what's the chain rule again?" in a lesson on limits, "what's a tangent line?" when limits
+        # are offered: the part at hand says nothing of it; the course's part that does answers, and the
+        # course that has none says so
+        found = _part_about(course, terms)
+        if found is None:
+            ctx.say(f"That isn't in this course's lessons ({' '.join(terms)}), so I can't explain it well here.")
+            return ""
+        material = found
     ctx.say(ctx.phrase(f"Good question. {material}", "answer:tutoring"))
     return ""  # the lesson stays at the same chunk
 
