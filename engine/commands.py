@@ -82,9 +82,12 @@ class Restated(_Command):
 
 
 class Cancel(_Command):
-    """Stop the open flow (or pause it, when it must finish); nothing to cancel is said so."""
+    """Stop the open flow (or pause it, when it must finish); nothing to cancel is said so. `later`:
+    the message puts it off rather than drops it ("can we finish this later?"), so a paused run stays
+    paused instead of being stopped for good."""
 
     kind: Literal["cancel"] = "cancel"
+    later: bool = False
 
 
 class Help(_Command):

@@ -26,7 +26,8 @@ class Controls:
         self.flows = flows
         self.fx = flows.fx
 
-    def cancel(self, heard: Heard) -> None:
+    def cancel(self, heard: Heard, *, later: bool = False) -> None:
+        """`later`: the message puts it off ("gotta go, can we finish this later?"): a paused run stays."""
         a = self.fx.session.active
         if a is None:
             self.fx.main_messages.append(Message(role="user", content=heard.text))
@@ -35,6 +36,14 @@ class Controls:
             )
             if paused is None:
                 self.fx.emit("There is nothing to cancel; we're in the main conversation.")
+                return
+            if later:
+                # put off again, never dropped: what the user told the run is theirs until they stop it
+                name = self.fx.bot.flow_for(self.fx.session.stack[paused]).name
+                self.fx.emit(
+                    f"No problem: the {name} stays paused with your answers kept. Say 'continue' when you're back, "
+                    f"or 'cancel the {name}' to drop it."
+                )
                 return
             # "stop" with a run paused stops that run for good: it was waiting to be asked for
             frame = self.fx.session.stack.pop(paused)

@@ -64,6 +64,7 @@ from engine.said import (
     asks_agreement,
     asks_for_person,
     cancel_beside,
+    puts_off,
     said,
     says_cancel,
     says_help,
@@ -113,13 +114,13 @@ def read(
     if hold_of(session) is not None:
         commands = [Held(words=text, leave=word in CANCEL_WORDS)]
     elif word in CANCEL_WORDS or command == "cancel":
-        commands = [Cancel(words=text)]
+        commands = [Cancel(words=text, later=puts_off(text))]
     elif a is not None and says_cancel(text, a.flow, polite=True) and not _aside_for(bot, session, text):
         # "stop this please": a cancel, unless the flow's own ending reads it (a lesson's "stop please")
-        commands = [Cancel(words=text)]
+        commands = [Cancel(words=text, later=puts_off(text))]
     elif a is None and (paused := _paused(session)) is not None and says_cancel(text, paused, polite=True):
         # "drop the whole setup please" while the run is paused: no flow is open to read it as its own ending
-        commands = [Cancel(words=text)]
+        commands = [Cancel(words=text, later=puts_off(text))]
     elif (
         isinstance(here, Ask)
         and a is not None
@@ -128,7 +129,7 @@ def read(
         and not any(_answers(bot.flow_for(a), here, a, words) for words in beside)
     ):
         # "this app is too slow, cancel" at "what equipment?": the words beside the cancel answer nothing
-        commands = [Cancel(words=text)]
+        commands = [Cancel(words=text, later=puts_off(text))]
     elif word in HELP_WORDS or command == "help":
         commands = [Help(words=text)]
     elif asking and command == "person" and not (bot.people and _aside_for(bot, session, text)):
@@ -146,7 +147,7 @@ def read(
         # "rather not say", "ugh, not now" where the question reads nothing from them: a skip, a cancel; a
         # question that reads them keeps them ("not now" is a no to "shall we start?", a name question
         # offers a nickname to "rather not say")
-        commands = [Skip(words=text) if refused else Cancel(words=text)]
+        commands = [Skip(words=text) if refused else Cancel(words=text, later=puts_off(text))]
     elif isinstance(here, Ask) and open_flow and a and says_unsure(text) and _takes_unsure(open_flow, here, a, text):
         # "idk, no idea", "boh" where a list reader would store the words as items: not knowing is no value
         commands = [Skip(words=text)]

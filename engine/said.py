@@ -86,6 +86,7 @@ class CommandPhrases(BaseModel):
     not_knowing: list[str]
     unsure: list[str]
     indefinite: list[str]  # read by engine/fill.py (engine/tables.py `indefinite_words`)
+    until_later: list[str]
     refusing: list[str]
     cancel: list[str]
     ending: list[str]
@@ -282,6 +283,8 @@ class _Table:
         self.ending = frozenset(_phrase(p) for p in phrases.ending)
         self.leaving = frozenset(_phrase(p) for p in phrases.leaving)
         self.putting_off = frozenset(_phrase(p) for p in phrases.putting_off)
+        later = sorted({_phrase(p) for p in phrases.until_later}, key=len, reverse=True)
+        self.until_later = re.compile(r"(?<![\w'])(?:" + "|".join(map(re.escape, later)) + r")(?![\w'])")
         self.leaving_openings = frozenset(_phrase(p) for p in phrases.leaving_openings)
         self.resume = frozenset(_phrase(p) for p in phrases.resume)
         self.resume_verbs = tuple(dict.fromkeys(_phrase(v) for v in phrases.resuming))
@@ -552,7 +555,7 @@ def cancel_beside(text: str, activity: str | None = None) -> tuple[str, ...]:
     found = clauses(text)
     if len(found) < 2 or len(found) != len(pieces) or len(found) > _BESIDE_CLAUSES + 1:
         return ()
-    phrases = _cancels(activity, False)
+    phrases = _cancels(activity, True)
 
     def cancels(forms: tuple[str, ...]) -> bool:
         return any(f in phrases for f in forms)
@@ -645,6 +648,12 @@ def says_putting_off(text: str) -> bool:
     now" answers "shall we start?"). Other leaving words ("i'm good", "all good") may answer a question
     ("any injuries?"), so only beside a cancel are they one."""
     return _only(text, _table().putting_off, polite=True)
+
+
+def puts_off(text: str) -> bool:
+    """Whether `text` puts what is going on off until later rather than dropping it ("can we finish this
+    later?", "gotta go, bus is here"): a cancel said so leaves a paused run paused."""
+    return any(_table().until_later.search(forms[0]) for forms in clauses(text))
 
 
 @lru_cache(maxsize=1024)

@@ -165,9 +165,9 @@ class Turn:
                 fx = self.fx
                 fx.main_messages.append(Message(role="user", content=heard.text))
                 self.main.converse(heard)
-            case Cancel():
+            case Cancel(later=later):
                 self.fx.route("command:cancel")
-                self.controls.cancel(heard)
+                self.controls.cancel(heard, later=later)
             case Help():
                 self.fx.route("command:help")
                 self.controls.help(heard)

@@ -163,6 +163,9 @@ def test_a_cancel_beside_words_that_answer_nothing_is_a_cancel() -> None:
         "ich will das nicht mehr, abbrechen",
     ]:
         assert commands(at_timezone, text) == [Cancel(words=text)], text
+    # a polite stop, and one that puts it off, beside a reason: "can we continue later?" is one by itself
+    for text in ["sorry, bus is here, can we continue later?", "my mom is calling, can we finish this later?"]:
+        assert commands(at_timezone, text) == [Cancel(words=text, later=True)], text
     # beside words the question reads, the cancel is no command of its own: the flow reads the message
     assert not any(isinstance(c, Cancel) for c in commands(at_timezone, "cancel, i'm in Berlin"))
     # where any text is an answer (feedback's comment), the words beside it may be the answer
@@ -225,4 +228,4 @@ def test_putting_off_until_later_alone_is_a_cancel_where_the_question_reads_noth
         "Magari dopo",
         "deixa pra depois",
     ]:
-        assert commands(at, text) == [Cancel(words=text)], text
+        assert commands(at, text) == [Cancel(words=text, later=True)], text

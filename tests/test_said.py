@@ -17,6 +17,7 @@ from engine.errors import DataFileError
 from engine.said import (
     asks_for_person,
     load_phrases,
+    puts_off,
     says_cancel,
     says_help,
     says_putting_off,
@@ -208,6 +209,35 @@ def test_stop_with_a_run_paused_stops_that_run() -> None:
     assert [run.outcome for run in engine.store.runs(session.id)] == ["cancelled"]
     # with nothing open or paused, there is still nothing to cancel
     assert "nothing to cancel" in engine.turn("fitness-coach", "other", "cancel").reply
+
+
+def test_putting_off_a_paused_run_keeps_it_paused_with_its_answers() -> None:
+    # "gotta go, can we finish this later?" after a pause stopped the run and discarded its answers
+    engine, user = _at("fitness-coach", "hi", "beginner", "cancel")
+    for text in ["gotta go, can we finish this later?", "cancel it for now, ill be back", "lo dejamos para después"]:
+        r = engine.turn("fitness-coach", user, text)
+        # a stop that puts it off is told it stays paused; a putting off alone is small talk beside the pause
+        assert r.flow == "main" and ("stays paused with your answers kept" in r.reply or "is paused" in r.reply), text
+        [paused] = _session(engine, "fitness-coach", user).stack
+        assert paused.paused and paused.slots["fitness_level"] == "beginner"
+    r = engine.turn("fitness-coach", user, "ok im back, lets continue")
+    assert (r.flow, r.state) == ("onboarding", "limitations")
+
+
+@pytest.mark.parametrize(
+    ("text", "later"),
+    [
+        ("can we finish this later?", True),
+        ("gotta go", True),
+        ("on continue demain", True),
+        ("ich muss los", True),
+        ("cancel", False),
+        ("forget the onboarding for good", False),
+        ("nah cancel it, i dont want to continue", False),
+    ],
+)
+def test_putting_off_is_told_from_dropping(text: str, later: bool) -> None:
+    assert puts_off(text) is later
 
 
 def test_a_polite_cancel_cancels_unless_the_flows_own_ending_reads_it() -> None:
