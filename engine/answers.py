@@ -143,6 +143,8 @@ def parse_answer(
         if raw.suggestion is not None:
             # read by the next turn only, at this question
             fx.session.carry.suggested = raw.suggestion
+        # a reply that only adds what is missing ("kg", "pm") is read with this message (engine/reading.py)
+        fx.session.carry.refused_at, fx.session.carry.refused = f"{flow.name}.{frame.state}", text
         return Answer(None, raw.reason)
     if raw is None and resuming:
         return Answer(None, None)  # a greeting after a pause

@@ -153,6 +153,11 @@ class CarryOver(BaseModel):
     # the words of a kept request whose flow is being offered: a yes starts the flow reading them
     # ("schedule a session for friday 4-6pm" is planned for Friday, not asked again)
     confirm_words: str | None = None
+    # the message the open question refused last turn for a missing part ("I weigh 78 and want to be 70":
+    # "Please add the unit"), as "flow.state" and its words: a reply that only adds the part ("kg") is
+    # read with it (engine/reading.py `completed`)
+    refused_at: str | None = None
+    refused: str | None = None
     # the saved fact whose new value was asked for ("What should your goal be?"), as "flow.slot": the
     # next message is read as its value first (engine/amend.py `answered`)
     amending: str | None = None

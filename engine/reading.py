@@ -53,7 +53,7 @@ from engine.commands import (
 )
 from engine.corrections import correction_commands
 from engine.cues import in_english_cues
-from engine.extract import Invalid, Parser, copied, fold, read_yes_no
+from engine.extract import Empty, Invalid, Parser, copied, fold, read_yes_no
 from engine.fill import ahead_commands, restated
 from engine.flow import Flow
 from engine.handoff import hold_of
@@ -74,7 +74,7 @@ from engine.said import (
     says_skip,
     says_unsure,
 )
-from engine.states import Ask, render
+from engine.states import Ask, State, render
 from engine.utterance import Utterance, utterance
 
 CANCEL_WORDS = {"cancel", "stop", "abort", "cancel this", "stop this", "/cancel"}
@@ -154,6 +154,8 @@ def read(
     elif a is not None and open_flow is not None:
         flow = open_flow
         valid = checked.get(id(a)) if checked is not None else None
+        if (both := completed(flow, here, a, carried, text, valid)) != text:
+            text, heard = both, utterance(both)  # "kg" after "Please add the unit": read with what it completes
         open_to = flow.interrupts if isinstance(here, Ask) and here.interruptible else ()
         interrupt = bot.intent_for(text, allowed=open_to) if open_to else None
         replies = [] if interrupt else _replies(carried, text)
@@ -373,6 +375,39 @@ def _replies(carried: CarryOver, text: str) -> list[Command]:
     if carried.offered is not None and not (yes is True and carried.suggested is None):
         out.append(YesNo(words=text, to="offered", subject=carried.offered, yes=yes))
     return out
+
+
+# a reply that completes the refused answer is a fragment: "kg", "in pounds", "pm please"
+_COMPLETING_WORDS = 3
+
+
+def completed(
+    flow: Flow[Any], state: State | None, frame: FlowFrame, carried: CarryOver, text: str, checked: Slots | None
+) -> str:
+    """The message as the open question reads it: after "Please add the unit" to "I weigh 78 and want to
+    be 70", a reply that only adds the missing part ("kg") is read with the refused message ("I weigh 78
+    and want to be 70 kg"), when the question reads nothing at all from the reply alone (a new answer,
+    even a refused one, is its own: "lose 10 kg") and an answer from both."""
+    if carried.refused is None or carried.refused_at != f"{frame.flow}.{frame.state}" or not isinstance(state, Ask):
+        return text
+    if len(text.split()) > _COMPLETING_WORDS:
+        return text
+    try:
+        parser = state.parser(checked if checked is not None else flow.new_slots(frame.slots))
+    except (ValidationError, ValueError):
+        return text
+    if parser.greedy or _read(parser, text) is not None:
+        return text  # a free text takes any words: "x" then "k" is no comment "x k"
+    both = f"{carried.refused.rstrip(' .!')} {text.strip()}"
+    found = _read(parser, both)
+    return both if found is not None and not isinstance(found, Invalid | Empty) else text
+
+
+def _read(parser: Parser, text: str) -> object:
+    try:
+        return parser(text)
+    except (ValueError, TypeError):
+        return None
 
 
 def as_read(carried: CarryOver, text: str) -> str:
