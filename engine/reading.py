@@ -128,8 +128,13 @@ def read(
         and not _aside_for(bot, session, text)
         and not any(_answers(bot.flow_for(a), here, a, words) for words in beside)
     ):
-        # "this app is too slow, cancel" at "what equipment?": the words beside the cancel answer nothing
+        # "this app is too slow, cancel" at "what equipment?": the words beside the cancel answer nothing;
+        # those that ask for something the bot does are carried out once it is stopped ("forget it, teach
+        # me integration instead")
+        wanted = next((f for w in beside if (f := bot.intent_for(w)) is not None), None)
         commands = [Cancel(words=text, later=puts_off(text))]
+        if wanted is not None:
+            commands.append(NewRequest(words=", ".join(beside), flow=wanted))
     elif word in HELP_WORDS or command == "help":
         commands = [Help(words=text)]
     elif asking and command == "person" and not (bot.people and _aside_for(bot, session, text)):

@@ -269,6 +269,19 @@ class _Either:
         return any(phrase in g for g in self.groups)
 
 
+def _without_article(thing: str, articles: tuple[str, ...]) -> str | None:
+    """`thing` without the article it opens with ("the planning": "planning"), when what is left is a noun
+    of its own (two words at most, not a pronoun); None otherwise."""
+    first, _, rest = thing.partition(" ")
+    if first not in articles or not rest or len(rest.split()) > 2 or rest in _PRONOUN_OBJECTS:
+        return None
+    return rest
+
+
+# what an article before them does not make a thing of the user's: "this" alone, "the whole" alone
+_PRONOUN_OBJECTS = frozenset({"it", "this", "that", "one", "whole thing", "questions"})
+
+
 class _Table:
     def __init__(self, phrases: CommandPhrases) -> None:
         self.filler = frozenset(_phrase(p) for p in phrases.filler)
@@ -293,11 +306,14 @@ class _Table:
         self.stop_verbs = tuple(dict.fromkeys(_phrase(v) for v in stopping.verbs))
         self.stop_articles = tuple(dict.fromkeys(_phrase(a) for a in stopping.articles))
         # "cancel it", "stop the questions", "i want to cancel", "let's forget the whole thing": tested by parts
+        objects = {_phrase(o) for o in stopping.objects}
+        # an object said without its article stops it as well ("forget planning", "cancel lesson")
+        objects |= {bare for o in objects if (bare := _without_article(o, self.stop_articles)) is not None}
         self.stops = _Stops(
             frozenset(f"{_phrase(n)} {_phrase(g)}" for n in stopping.not_wanting for g in stopping.going_on),
             frozenset(_phrase(w) for w in stopping.wanting),
             frozenset(self.stop_verbs),
-            frozenset(_phrase(o) for o in stopping.objects),
+            frozenset(objects),
         )
         skipping = phrases.skipping
         self.skip = _Joined(

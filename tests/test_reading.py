@@ -246,3 +246,18 @@ def test_a_reply_that_only_adds_the_missing_part_is_read_with_the_refused_answer
     chat.say("lose 10 kg").expect(state="target_weight", slots={"target_weight_kg": None})
     # a command is never a part of the refused answer ("90 skip" would be read as 90 in the unit said since)
     chat.say("skip").expect(state="days", slots={"target_weight_kg": None})
+
+
+def test_a_stop_beside_a_request_stops_the_flow_and_carries_the_request_out(dialogue: DialogueFactory) -> None:
+    # "forget it, teach me integration instead" stopped the planning and dropped the lesson asked for
+    chat = dialogue("study-pal")
+    chat.say("help me plan some study time").expect(flow="scheduling")
+    chat.say("forget it, teach me integration instead").expect(
+        flow="tutoring", reply_contains=["stopped the scheduling", "Integration"]
+    )
+    # the thing stopped named without its article, the request and what the learner knows beside it
+    chat = dialogue("study-pal")
+    chat.say("help me plan some study time")
+    chat.say("actually forget planning, just teach me integration now, derivatives i've got").expect(
+        flow="tutoring", state="exercise", slots={"concept": "integration", "chunk": 1}
+    )

@@ -18,6 +18,7 @@ from engine.said import (
     asks_for_person,
     load_phrases,
     puts_off,
+    said,
     says_cancel,
     says_help,
     says_putting_off,
@@ -344,3 +345,8 @@ def test_a_skip_naming_its_part_and_asking_to_stop_the_questions(text: str, kind
     # h-read9; "skip rope and dumbbells" still answers (no part named)
     assert says_skip(text) if kind == "skip" else says_cancel(text, "onboarding", polite=True), text
     assert not says_skip("skip rope and dumbbells")
+
+
+@pytest.mark.parametrize("text", ["forget planning", "cancel lesson", "ok stop quiz", "forget the planning"])
+def test_the_thing_stopped_may_be_named_without_its_article(text: str) -> None:
+    assert said(text, "scheduling") == "cancel"

@@ -120,7 +120,9 @@ _KNOWS = re.compile(
     r"(?:already|well)\b|\b(?:know|knew|did|done|covered|learned|learnt) (?:it |that |them )?already\b"
     # understanding said plainly: "i get it", "i understand those", "i've got it down"
     r"|\bi (?:already |kinda |pretty much )?(?:get|understand) (?:it|that|them|those)\b(?!\?)"
-    r"|\bi'?ve got (?:it|that) down\b",
+    r"|\bi'?ve got (?:it|that) down\b"
+    # having got it, said of the topic: "derivatives i've got", "i've got limits covered"
+    r"|(?<=\w )i'?ve got(?= *+(?:[,.!]|$))|\bi'?ve got (?:\w+ ){1,2}(?:covered|down)\b",
     re.I,
 )
 _NOT_KNOW = re.compile(r"\b(?:don'?t|do not|didn'?t|never|not sure i) (?:really )?(?:know|learn|cover|do|did)\b", re.I)
