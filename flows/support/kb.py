@@ -289,6 +289,9 @@ class Hit:
     # those its title or tags hold: what of it the document is about
     matched: frozenset[str] = frozenset()
     named: frozenset[str] = frozenset()
+    # the bm25 its title and tags alone give the request (flows/support/rerank.py): how much the
+    # article is about what the request says, whatever its body mentions besides
+    about: float = 0.0
 
 
 Signature = tuple[tuple[str, int, int, int], ...]
@@ -569,7 +572,13 @@ class KnowledgeBase:
             # words around it ("family" is a tag of the sharing article; no article is about a plan)
             return []
         return [
-            Hit(documents[d], score, reranker.matched(d, scored), reranker.matched(d, scored, headings=True))
+            Hit(
+                documents[d],
+                score,
+                reranker.matched(d, scored),
+                reranker.matched(d, scored, headings=True),
+                reranker.score(d, scored, headings=True),
+            )
             for d, score in ranked[:limit]
         ]
 
