@@ -226,6 +226,10 @@ def _synonyms(question: Question) -> list[str]:
     return [s for said in question.synonyms.values() for s in said]
 
 
+# where a body sentence ends: its stop, or its line (a step, a heading)
+_SENTENCE_END = re.compile(r"(?<=[.!?:;])\s+|\n+")
+
+
 def _said(doc: Document) -> set[str]:
     """Every word `doc` says, as written: title, tags, body, symptoms, its questions' answers and cues."""
     answers = [w for q in doc.clarifying_questions for w in (*q.choices, *q.cues, *_synonyms(q))]
@@ -407,7 +411,11 @@ class KnowledgeBase:
         self._scopes = {d: Scope(doc.not_about) for d, doc in documents.items()}
         vocabulary, preferred = self._spelling(documents)
         self._reranker = self._reranking(documents)
-        self._symptoms = Symptoms({d: doc.symptoms for d, doc in documents.items()}, self._reranker)
+        self._symptoms = Symptoms(
+            {d: doc.symptoms for d, doc in documents.items()},
+            self._reranker,
+            {d: _SENTENCE_END.split(_text(doc.body)) for d, doc in documents.items()},
+        )
         outside = self._check_concepts(documents)
         subjects = self._subjecting(documents)
         for doc_id, symptom in self._symptoms.unfindable():
