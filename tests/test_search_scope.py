@@ -109,6 +109,28 @@ def test_a_runner_up_more_about_the_request_than_a_best_its_body_put_first_is_as
     assert mine.doc_id == "notifications-android" and mine.hits[1].score >= NEAR * mine.hits[0].score
 
 
+PLATFORMS = {
+    "android.md": doc(
+        "Notifications on Android",
+        "Open the settings of the phone, then the battery page, and allow it.",
+        "tags: [android]\n",
+    ),
+    "iphone.md": doc("Notifications on iPhone", "Open the settings.", "tags: [iphone]\n"),
+}
+
+
+def test_a_runner_up_explaining_every_word_the_best_does_is_asked_about(tmp_path: Path) -> None:
+    # other articles, so that "notifications" is a word few of them hold
+    others = {f"topic{i}.md": doc(f"Topic {i}", "Open the settings.") for i in range(12)}
+    kb = KnowledgeBase(make_kb(tmp_path / "kb", PLATFORMS | others))
+    # "notifications" is both titles' word: the shorter text scores it higher, and that tells nothing
+    tie = look_up(kb, "my notifications stopped")
+    assert tie.kind == "topic" and set(tie.answer or ()) == {"android", "iphone"}
+    assert tie.hits[1].score < tie.hits[0].score
+    # a word one of them explains tells them apart
+    assert look_up(kb, "notifications stopped on my android").doc_id == "android"
+
+
 def test_the_chat_asks_which_of_the_close_articles(tmp_path: Path) -> None:
     folder = make_kb(tmp_path / "kb", MONEY)
     chat = dialogue("support", resources=Resources(kb=folder))

@@ -65,9 +65,13 @@ class Lookup:
 def as_close(hit: Hit, best: Hit) -> bool:
     """Whether the words tell `hit` (a runner-up) from `best` too little to answer with `best`: it
     scores CLOSE of it and its title or tags hold a word of the request that `best` does not explain
-    anywhere; or it scores NEAR of it and its title and tags match the request ABOUT times as much
-    (the best won by its body)."""
-    if hit.score >= CLOSE * best.score and hit.named - best.matched:
+    anywhere, or it explains every word `best` does, where `best` does (a tie the words leave: "my
+    slack notifications stopped" is "notifications" in both platforms' titles, and the iPhone
+    article's shorter text scores it a little higher); or it scores NEAR of it and its title and tags
+    match the request ABOUT times as much (the best won by its body)."""
+    if hit.score >= CLOSE * best.score and (
+        hit.named - best.matched or (best.matched <= hit.matched and best.named <= hit.named)
+    ):
         return True
     return hit.score >= NEAR * best.score and hit.about > 0 and hit.about >= ABOUT * best.about
 
