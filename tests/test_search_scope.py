@@ -10,7 +10,7 @@ import pytest
 from engine import DataFileError, Resources
 from engine.authoring.testing import dialogue
 from flows.support.kb import SHIPPED_KB, KnowledgeBase, open_kb, parse_document
-from flows.support.lookup import look_up
+from flows.support.lookup import ABOUT, CLOSE, NEAR, look_up
 from flows.support.scope import Scope
 from tests.search_corpus import Case, Found, score
 from tests.test_search import doc, make_kb
@@ -94,6 +94,41 @@ def test_a_runner_up_saying_nothing_the_best_does_not_is_no_choice(tmp_path: Pat
     # the iPhone article's body says "come through": "coming" is no topic of it
     found = look_up(open_kb(SHIPPED_KB), "notifications not coming thru on android")
     assert found.kind == "article" and found.doc_id == "notifications-android"
+
+
+def test_a_runner_up_more_about_the_request_than_a_best_its_body_put_first_is_asked_about() -> None:
+    kb = open_kb(SHIPPED_KB)
+    # the payment article's body says "bank" and "statement"; the refund article's tags "charged twice"
+    found = look_up(kb, "i see a charge twice on my bank statement for premium")
+    assert found.kind == "topic" and found.answer == ("payment-declined", "refund-request")
+    best, runner_up = found.hits[:2]
+    assert runner_up.score < CLOSE * best.score and runner_up.about >= ABOUT * best.about
+    # the runner-up is as much about the request, not more: the body's phone maker is the best's
+    # evidence ("pixel" is said by the Android article only)
+    mine = look_up(kb, "my pixel doesnt notify me")
+    assert mine.doc_id == "notifications-android" and mine.hits[1].score >= NEAR * mine.hits[0].score
+
+
+PLATFORMS = {
+    "android.md": doc(
+        "Notifications on Android",
+        "Open the settings of the phone, then the battery page, and allow it.",
+        "tags: [android]\n",
+    ),
+    "iphone.md": doc("Notifications on iPhone", "Open the settings.", "tags: [iphone]\n"),
+}
+
+
+def test_a_runner_up_explaining_every_word_the_best_does_is_asked_about(tmp_path: Path) -> None:
+    # other articles, so that "notifications" is a word few of them hold
+    others = {f"topic{i}.md": doc(f"Topic {i}", "Open the settings.") for i in range(12)}
+    kb = KnowledgeBase(make_kb(tmp_path / "kb", PLATFORMS | others))
+    # "notifications" is both titles' word: the shorter text scores it higher, and that tells nothing
+    tie = look_up(kb, "my notifications stopped")
+    assert tie.kind == "topic" and set(tie.answer or ()) == {"android", "iphone"}
+    assert tie.hits[1].score < tie.hits[0].score
+    # a word one of them explains tells them apart
+    assert look_up(kb, "notifications stopped on my android").doc_id == "android"
 
 
 def test_the_chat_asks_which_of_the_close_articles(tmp_path: Path) -> None:

@@ -44,6 +44,23 @@ def test_the_words_find_first_and_symptoms_only_when_they_find_nothing(tmp_path:
     assert ids(kb, "restart my phone and computer") == ["phone"]
 
 
+BADGE = doc(
+    "Tasks are not syncing",
+    "A red exclamation mark on the badge means the last attempt failed.\nCheck your connection.",
+    "tags: [sync]\n",
+)
+
+
+def test_three_words_of_one_body_sentence_find_its_article_when_nothing_else_does(tmp_path: Path) -> None:
+    kb = KnowledgeBase(make_kb(tmp_path / "kb", {"sync.md": BADGE, "phone.md": PHONE}))
+    # no title, tag or symptom word: "red", "exclamation" and "mark" are one sentence of the body
+    assert ids(kb, "red exclamation mark on the cloud") == ["sync"]
+    # two of them are no more than a symptom's pair would be without a symptom: nothing
+    assert kb.search("a red mark on my screen") == []
+    # three words of two sentences are no sentence of it
+    assert kb.search("red failed connection") == []
+
+
 def test_a_word_most_articles_hold_tells_no_symptom(tmp_path: Path) -> None:
     # "settings" is in every body here but the filler's: with the symptom's "phone" it is no pair
     files = {f"s{i}.md": doc(f"Topic {i}", "Open the settings.") for i in range(8)}

@@ -49,7 +49,7 @@ def test_the_topic_is_asked_about_and_a_pick_answers(chat: Dialogue) -> None:
 
 def test_what_happens_told_next_is_read_with_the_topic(chat: Dialogue) -> None:
     chat.say("i have a problem with reminders")
-    chat.say("they just don't go off anymore")  # alone it found the iPhone article, not one listed
+    chat.say("they just don't go off anymore")  # alone: the iPhone and Android articles, as much
     assert 'help article "Notifications not arriving on Android"' in chat.reply
 
 

@@ -122,9 +122,10 @@ def converse(ctx: MainContext) -> None:
         answer(ctx, chosen, f"{choices.query} {ctx.text}")
         return
     found = look_up(kb, ctx.text, limit=3)
-    if choices is not None and found.kind in ("article", "not_covered"):
+    if choices is not None and found.kind in ("article", "not_covered", "topic"):
         # "they just don't go off" after "a problem with reminders": read with the topic, it names
-        # one of the articles listed (alone it found the iPhone one), or at least an article
+        # one of the articles listed (alone it is the iPhone and the Android articles' as much), or at
+        # least an article
         together = look_up(kb, f"{choices.query} {ctx.text}", limit=3)
         listed = choices.docs
         if (together.doc_id in listed and found.doc_id not in listed) or found.kind == "not_covered":

@@ -226,6 +226,10 @@ def _synonyms(question: Question) -> list[str]:
     return [s for said in question.synonyms.values() for s in said]
 
 
+# where a body sentence ends: its stop, or its line (a step, a heading)
+_SENTENCE_END = re.compile(r"(?<=[.!?:;])\s+|\n+")
+
+
 def _said(doc: Document) -> set[str]:
     """Every word `doc` says, as written: title, tags, body, symptoms, its questions' answers and cues."""
     answers = [w for q in doc.clarifying_questions for w in (*q.choices, *q.cues, *_synonyms(q))]
@@ -289,6 +293,9 @@ class Hit:
     # those its title or tags hold: what of it the document is about
     matched: frozenset[str] = frozenset()
     named: frozenset[str] = frozenset()
+    # the bm25 its title and tags alone give the request (flows/support/rerank.py): how much the
+    # article is about what the request says, whatever its body mentions besides
+    about: float = 0.0
 
 
 Signature = tuple[tuple[str, int, int, int], ...]
@@ -404,7 +411,11 @@ class KnowledgeBase:
         self._scopes = {d: Scope(doc.not_about) for d, doc in documents.items()}
         vocabulary, preferred = self._spelling(documents)
         self._reranker = self._reranking(documents)
-        self._symptoms = Symptoms({d: doc.symptoms for d, doc in documents.items()}, self._reranker)
+        self._symptoms = Symptoms(
+            {d: doc.symptoms for d, doc in documents.items()},
+            self._reranker,
+            {d: _SENTENCE_END.split(_text(doc.body)) for d, doc in documents.items()},
+        )
         outside = self._check_concepts(documents)
         subjects = self._subjecting(documents)
         for doc_id, symptom in self._symptoms.unfindable():
@@ -569,7 +580,13 @@ class KnowledgeBase:
             # words around it ("family" is a tag of the sharing article; no article is about a plan)
             return []
         return [
-            Hit(documents[d], score, reranker.matched(d, scored), reranker.matched(d, scored, headings=True))
+            Hit(
+                documents[d],
+                score,
+                reranker.matched(d, scored),
+                reranker.matched(d, scored, headings=True),
+                reranker.score(d, scored, headings=True),
+            )
             for d, score in ranked[:limit]
         ]
 

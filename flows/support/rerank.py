@@ -62,14 +62,17 @@ class Reranker:
         containing = self._containing[stem]
         return max(math.log((self._n - containing + 0.5) / (containing + 0.5)), self.IDF_FLOOR)
 
-    def score(self, doc_id: str, terms: list[str]) -> float:
+    def score(self, doc_id: str, terms: list[str], *, headings: bool = False) -> float:
         """FTS5's bm25 of `doc_id` for the OR of `terms`: one summand per term, its frequency
-        weighted by where it stands, saturated and normalised by the document's length."""
+        weighted by where it stands, saturated and normalised by the document's length. With
+        `headings`, what its title and tags alone give (what of the request the document is about,
+        not what its body mentions), on the same scale."""
         f = self.documents[doc_id]
         norm = K1 * (1 - B + B * f.length / self._average) if self._average else K1
+        body = 0.0 if headings else BODY
         total = 0.0
         for stem in STEMMER.stemWords(terms):
-            freq = TITLE * f.title[stem] + TAGS * f.tags[stem] + BODY * f.body[stem]
+            freq = TITLE * f.title[stem] + TAGS * f.tags[stem] + body * f.body[stem]
             if freq:
                 total += self.idf(stem) * freq * (K1 + 1) / (freq + norm)
         return total

@@ -26,6 +26,12 @@ from flows.support.terms import VAGUE, words
 
 # how many telling words a request must share with one symptom sentence
 MIN_SHARED = 2
+# and with one sentence of an article's body, when no symptom is told: a body sentence was not
+# written as a user's description, and two of its words are shared by requests it does not answer
+# ("change my profile picture": the cancel article's "tap your profile picture"; measured on the dev
+# splits, two gave 26 wrong articles for 4 found), but three are what it says itself: "red
+# exclamation mark on the cloud icon" quotes the sync article's "A red exclamation mark on the sync icon"
+MIN_PASSAGE_SHARED = 3
 
 
 def symptom_stems(text: str) -> frozenset[str]:
@@ -39,6 +45,8 @@ class Symptom:
     doc_id: str
     text: str
     stems: frozenset[str]
+    # how many telling words a request must share with it
+    least: int = MIN_SHARED
 
 
 @dataclass(frozen=True)
@@ -53,9 +61,18 @@ class SymptomMatch:
 class Symptoms:
     """The symptoms of every article, read once per refresh of the knowledge base."""
 
-    def __init__(self, by_doc: dict[str, Iterable[str]], reranker: Reranker) -> None:
+    def __init__(
+        self, by_doc: dict[str, Iterable[str]], reranker: Reranker, passages: dict[str, Iterable[str]] | None = None
+    ) -> None:
+        """`by_doc`: each article's symptoms; `passages`: the sentences of its body, looked at when
+        no symptom is told, at MIN_PASSAGE_SHARED words."""
         self._reranker = reranker
         self._symptoms = [Symptom(d, text, symptom_stems(text)) for d, texts in by_doc.items() for text in texts]
+        self._passages = [
+            Symptom(d, text, symptom_stems(text), MIN_PASSAGE_SHARED)
+            for d, texts in (passages or {}).items()
+            for text in texts
+        ]
 
     def _telling(self, stems: Iterable[str]) -> frozenset[str]:
         return frozenset(x for x in stems if self._reranker.idf(x) > Reranker.IDF_FLOOR)
@@ -67,12 +84,16 @@ class Symptoms:
 
     def match(self, terms: list[str]) -> list[SymptomMatch]:
         """The articles whose symptoms share at least MIN_SHARED telling words with `terms` (the
-        query's search terms), best first: most words shared, then the rarer ones; one per article."""
+        query's search terms), best first: most words shared, then the rarer ones; one per article.
+        When no symptom does, the articles one of whose body sentences shares MIN_PASSAGE_SHARED."""
         stems = set(STEMMER.stemWords(terms))
+        return self._matched(self._symptoms, stems) or self._matched(self._passages, stems)
+
+    def _matched(self, symptoms: list[Symptom], stems: set[str]) -> list[SymptomMatch]:
         best: dict[str, SymptomMatch] = {}
-        for s in self._symptoms:
+        for s in symptoms:
             shared = self._telling(s.stems & stems)
-            if len(shared) < MIN_SHARED:
+            if len(shared) < s.least:
                 continue
             found = SymptomMatch(s.doc_id, s.text, shared, sum(self._reranker.idf(x) for x in shared))
             kept = best.get(s.doc_id)
