@@ -53,6 +53,9 @@ def ahead(state: str, text: str) -> dict[str, object]:
         # none, said as the equipment's; a bare "nothing" is no one slot's
         ("days", "4 days, 20 min, bodyweight only", {"minutes_per_session": 20, "equipment": []}),
         ("days", "4, nothing", {}),
+        # a food's name that is a common word of the message's language is that word: Spanish "soy" is "I am"
+        ("limitations", "como de todo, soy alérgica a los frutos secos", {"diet": "omnivore", "allergies": ["nuts"]}),
+        ("level", "beginner, soy allergy", {"allergies": ["soy"]}),
     ],
 )  # fmt: skip
 def test_facts_beside_the_answer(state: str, text: str, found: dict[str, object]) -> None:
@@ -110,3 +113,18 @@ def test_the_unit_of_an_amount_to_lose_is_kept_for_a_later_weight() -> None:
 )
 def test_a_habit_told_at_the_level_question_fills_no_plan(text: str) -> None:
     assert ahead("level", text) == {}
+
+
+@pytest.mark.parametrize(
+    ("text", "foods"),
+    [
+        ("soy alérgica a los frutos secos", ["nuts"]),
+        ("je suis allergique aux noix", ["nuts"]),
+        ("sono allergica alla frutta secca", ["nuts"]),
+        ("ich bin allergisch gegen nüsse und soja", ["nuts", "soy"]),
+        ("sou alérgica a camarão", ["shellfish"]),
+    ],
+)
+def test_allergies_said_as_learners_say_them(text: str, foods: list[str]) -> None:
+    s = fitness_onboarding.new_slots({})
+    assert fitness_onboarding.named["allergies"].parser(s)(text) == foods  # type: ignore[union-attr]

@@ -94,6 +94,10 @@ def _seed(bot: str, flow: str) -> dict[str, Any]:
         ("fitness-coach", "onboarding", "goal", "i want a six pack"),
         ("fitness-coach", "onboarding", "days", "actually 4"),
         ("fitness-coach", "onboarding", "minutes", "quiero una rutina corta"),
+        # what happens to the speaker, in Spanish as in Portuguese, is said of them, not asked of the bot
+        ("fitness-coach", "onboarding", "limitations", "me duele un poco la rodilla izquierda"),
+        ("fitness-coach", "onboarding", "goal", "me gusta correr, quiero mejorar resistencia"),
+        ("fitness-coach", "onboarding", "limitations", "me dói o joelho esquerdo"),
     ],
 )
 def test_an_answer_stays_an_answer(bot: str, flow: str, state: str, text: str) -> None:

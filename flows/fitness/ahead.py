@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from wordfreq import zipf_frequency
+
 from engine import Ahead
 from engine.askback import greets
 from engine.extract import Parser, fold
@@ -97,8 +99,31 @@ def _allergies(text: str) -> object:
         return []
     if not _ALLERGY.search(t):
         return None
-    found = [food for food, names in FOODS.items() if any(re.search(_food(n), t) for n in names)]
+    found = [
+        food for food, names in FOODS.items() if any(re.search(_food(n), t) and not _a_word_of(n, t) for n in names)
+    ]
     return found or None
+
+
+_LANGUAGES = ("en", "es", "de", "fr", "it", "pt")
+
+
+def _a_word_of(name: str, text: str) -> bool:
+    """Whether a food's name is one of the common words of the language the rest of the message is in ("soy
+    alérgica a los frutos secos": Spanish "I am", no soy), far commoner there than as the food in English."""
+    rest = [w for w in re.findall(r"[^\W\d_]+", text) if w != fold(name)]
+    if not rest:
+        return False
+    language = max(_LANGUAGES, key=lambda lang: sum(zipf_frequency(w, lang) for w in rest))
+    if language == "en":
+        return False
+    there = zipf_frequency(fold(name), language)
+    return there >= _COMMON_THERE and there > zipf_frequency(fold(name), "en") + _COMMONER_BY
+
+
+# a word this common in a language is one of its own words (Spanish "soy" 6.4; English "soy" 3.7)
+_COMMON_THERE = 5.0
+_COMMONER_BY = 1.5
 
 
 def _food(name: str) -> str:

@@ -146,15 +146,19 @@ _CLAUSE_START = re.compile(r"(?<!\s)\s*+(?:,|\band\b|\bbut\b)?\s*+\b(?:i|i'm|i a
 
 # the foods people cannot eat, as the allergies are kept, by what they are called in six languages
 FOODS: dict[str, tuple[str, ...]] = {
-    "gluten": ("gluten", "glúten", "glutine", "wheat"),
-    "lactose": ("lactose", "laktose", "lactosa", "lattosio", "dairy", "milk"),
-    "nuts": ("nuts", "nut", "nüsse", "nuss", "nueces", "noci", "nozes", "tree nuts"),
-    "peanuts": ("peanuts", "peanut", "erdnüsse", "cacahuetes", "maní", "arachidi", "amendoim"),
-    "shellfish": ("shellfish", "shrimp", "shrimps", "prawns", "mariscos", "crustacés", "frutti di mare"),
-    "eggs": ("eggs", "egg", "eier", "huevos", "uova", "ovos"),
+    "gluten": ("gluten", "glúten", "glutine", "wheat", "trigo", "weizen", "blé", "frumento"),
+    "lactose": ("lactose", "laktose", "lactosa", "lattosio", "dairy", "milk", "lácteos", "laticínios", "latticini",
+                "produits laitiers", "milchprodukte"),
+    "nuts": ("nuts", "nut", "nüsse", "nuss", "nueces", "noci", "nozes", "tree nuts", "frutos secos", "frutta secca",
+             "frutta a guscio", "fruits à coque", "schalenfrüchte", "frutos de casca rija", "castanhas", "noix"),
+    "peanuts": ("peanuts", "peanut", "erdnüsse", "cacahuetes", "maní", "arachidi", "amendoim", "cacahuètes"),
+    "shellfish": ("shellfish", "shrimp", "shrimps", "prawns", "mariscos", "crustacés", "frutti di mare",
+                  "fruits de mer", "meeresfrüchte", "frutos do mar", "marisco", "camarones", "gambas",
+                  "crevettes", "garnelen", "gamberi", "camarão", "camarões"),
+    "eggs": ("eggs", "egg", "eier", "huevos", "uova", "ovos", "œufs", "oeufs"),
     "soy": ("soy", "soja", "soia"),
-    "fish": ("fish",),
-}
+    "fish": ("fish", "pescado", "poisson", "fisch", "pesce", "peixe"),
+}  # fmt: skip
 
 
 def allergies_in(text: str) -> list[str] | None:
