@@ -120,3 +120,20 @@ def test_a_language_named_beside_a_nationality_says_more() -> None:
     assert native_in("i'm american", weak=True) == "en"
     assert native_in("i'm american but i grew up speaking spanish", weak=True) == "es"
     assert native_in("tedesco", weak=True) is None  # a language alone is no nationality said of oneself
+
+
+def test_a_nationality_said_beside_the_language_to_learn_is_read_ahead() -> None:
+    # "je suis française" beside "I want to practise my German" named no native language: the language to learn
+    # says nothing of the native one, and the English nationality word is the language's own name
+    from flows.language_buddy.languages import native_in
+
+    for text, code in [
+        ("Bonjour, je suis Amélie, I want to practise my German, je suis française", "fr"),
+        ("I'm German and learning Spanish", "de"),
+        ("im french", "fr"),
+    ]:
+        assert native_in(text, weak=False) == code, text
+    # another language named says more, and a word after "i'm" that names no people is none
+    assert native_in("i'm german, my first language is turkish", weak=False) == "tr"
+    assert native_in("i'm in Berlin", weak=False) is None
+    assert native_in("i'm learning", weak=False) is None

@@ -172,7 +172,7 @@ def nationalities() -> frozenset[str]:
 
 # "I'm Brazilian", "sou brasileira" (cues written in English first): a nationality said of oneself
 _SELF = re.compile(
-    r"(?:\bi'?m |\bi am )(?:a |an )?([a-z]+)"
+    r"(?:\bi'?m |\bi am |^im )(?:a |an )?([a-z]+)"
     r"(?=[\s!.,:;)]*$|\s+(?:and|but|so|lol|haha|und|aber|y|pero|et|mais|e|ma|mas)\b|\s*[,;.!])"
 )
 
@@ -186,7 +186,8 @@ def nationality_language(text: str, *, alone: bool = False) -> str | None:
     if alone and (code := demonyms.get(said.strip(" !.?:)(-"))) is not None:
         return code
     for m in _SELF.finditer(said):
-        if (code := demonyms.get(m.group(1))) is not None:
+        # "i'm french", "i'm german": the English nationality word is the language's own name
+        if (code := demonyms.get(m.group(1)) or language_aliases().get(m.group(1))) is not None:
             return code
     return None
 
@@ -365,13 +366,20 @@ def native_in(text: str, *, weak: bool) -> str | None:
     if m := after.search(fold(text)):
         return language_aliases()[next(g for g in m.groups() if g)]
     found = _first_language(_NATIVE_STRONG, text)
-    if found or not weak:
+    if found:
         return found
+    # a nationality said of oneself ("je suis française", "i'm brazilian") where the message names no language
+    # but the one to learn ("..., I want to practise my German, je suis française"): a language named says more
+    learnt = target_in(text, weak=True)
+    national = nationality_language(text)
+    if set(find_languages(text)) - {learnt, national}:
+        national = None  # "i'm german, my first language is turkish": the language named says more
+    if not weak:
+        return national if national != learnt else None
     if m := loose.search(fold(text)):
         return language_aliases()[next(g for g in m.groups() if g)]
     found = _first_language(weak_cue, text) or _misspelt_native(text)
-    # a nationality ("i'm brazilian") only where the message names no language: a language named says more
-    return found or (None if find_languages(text) else nationality_language(text))
+    return found or national
 
 
 # "native portugese", "my mother tongue is germn": a word right after a native cue
