@@ -299,20 +299,39 @@ _HOURS_CUE = re.compile(
 )
 
 
+# a length said as the most it may be ("an hour max", "at most an hour", "up to 60 min"): a bound, not the answer
+_BOUND_AFTER = re.compile(r"(?<!\s)\s*+(?:max(?:imum)?|tops|at (?:the )?most|or less|top)\b")
+_BOUND_BEFORE = re.compile(r"(?:\bmax(?:imum)?|\bat (?:the )?most|\bup to|\bno more than|\bnot more than)\s*+$")
+
+
 def minutes_in(text: str) -> int | None:
-    """Minutes a sentence states: "45 minutes", "an hour", "1 hr 30 min", "an hour and a half"."""
+    """Minutes a sentence states: "45 minutes", "an hour", "1 hr 30 min", "an hour and a half"; the first
+    length said that is not only the most it may be ("45 minutes, an hour max": 45)."""
     t = fold(with_digits(text))
-    if m := _HOURS_CUE.search(t):
+    said: list[tuple[int, int, int]] = []  # (where, minutes, where it ends)
+    for m in _HOURS_CUE.finditer(t):
         if m.group(1):
-            return 30
-        if m.group(2):
-            return 90
-        if m.group(3):
-            return 60
-        return round(float(m.group(4).replace(",", ".")) * 60) + int(m.group(5) or m.group(6) or 0)
-    if m := _MINUTES_CUE.search(t):
-        return int(m.group(1))
-    return None
+            minutes = 30
+        elif m.group(2):
+            minutes = 90
+        elif m.group(3):
+            minutes = 60
+        else:
+            minutes = round(float(m.group(4).replace(",", ".")) * 60) + int(m.group(5) or m.group(6) or 0)
+        said.append((m.start(), minutes, m.end()))
+    taken = [(a, b) for a, _, b in said]
+    for m in _MINUTES_CUE.finditer(t):
+        if not any(a <= m.start() < b for a, b in taken):
+            said.append((m.start(), int(m.group(1)), m.end()))
+    said.sort()
+    free = [
+        minutes
+        for start, minutes, end in said
+        if not _BOUND_AFTER.match(t, end) and not _BOUND_BEFORE.search(t, 0, start)
+    ]
+    if free:
+        return free[0]
+    return said[0][1] if said else None
 
 
 def parse_minutes(text: str) -> object:
