@@ -61,7 +61,11 @@ def is_none(text: str) -> bool:
     if declines(t):
         return True  # the engine's none in six languages ("nenhuma alergia", "pas d'allergie", "keine Verletzungen")
     # a bare no of any language the engine's yes/no reader knows ("nein", "não"): none
-    return " " not in t and read_yes_no(text) is False
+    if " " not in t:
+        return read_yes_no(text) is False
+    # and such a no before a none ("não, nenhuma", "nein, keine", "no, nada")
+    head, rest = t.split(" ", 1)
+    return read_yes_no(head) is False and is_none(rest)
 
 
 def acknowledges(text: str) -> bool:
@@ -392,9 +396,22 @@ _NEGATED = re.compile(r"\b(?:no|not|without|don't have|do not have)\s+(?:an?\s+|
 
 def items(text: str) -> list[str]:
     """The items a list names, each without the comment around it ("lactose, sadly" -> ["lactose"])."""
+    kept = _parts(text)
+    # a none in the list is no item of it: a bare no before the items, a none closing them ("lactose, sonst nichts"
+    # once the none reads as one, "não, nenhuma")
+    return [p for p in kept if not is_none(p)][:8]
+
+
+def only_none(text: str) -> bool:
+    """Whether a list says only that there is none, in pieces ("não, nenhuma"): [] where `items` finds nothing."""
+    kept = _parts(text)
+    return bool(kept) and all(is_none(p) for p in kept)
+
+
+def _parts(text: str) -> list[str]:
     parts = re.split(r",|;|/|\band\b|\bplus\b|&|\+", fold(text).strip(" .!"))
     kept = (comment_edges().sub("", p.strip()).strip() for p in parts)
-    return [p for p in kept if p][:8]
+    return [p for p in kept if p]
 
 
 _EQUIPMENT_PHRASES = sorted((w for words in EQUIPMENT.values() for w in words), key=len, reverse=True)
@@ -413,7 +430,7 @@ def _inside_longer(word: str, at: int, t: str) -> bool:
 def parse_equipment(text: str) -> object:
     """Known equipment by name ("a pair of dumbbells" -> dumbbells); [] for none; anything else as listed."""
     t = fold(text)
-    if is_none(text) or _BODYWEIGHT.search(t):
+    if is_none(text) or only_none(text):
         return []
     if acknowledges(text):
         return Invalid("Which equipment? For example “dumbbells and a mat”, or “none”.")
@@ -437,6 +454,9 @@ def parse_equipment(text: str) -> object:
     known = [name for name in EQUIPMENT if name in found]
     if known:
         return known
+    # "bodyweight only", "nothing": none, unless something is named beside it ("a pull up bar, otherwise nothing")
+    if _BODYWEIGHT.search(t):
+        return []
     if isinstance(_IN_WORDS(text), Invalid):  # "bla bla", "asdfgh": no equipment named at all
         return Invalid("I couldn't make out any equipment there. Which do you have? For example “dumbbells”.")
     return [item for item in items(text) if not isinstance(_IN_WORDS(item), Invalid)] or None
