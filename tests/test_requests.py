@@ -109,6 +109,21 @@ def test_an_answer_and_a_request_in_one_message_are_both_read() -> None:
 
 
 @pytest.mark.parametrize(
+    "text",
+    [
+        "scrolling through my inbox. separate thing, how do i export my tasks to csv?",
+        "when i open a list. otro tema, ¿cómo exporto mis tareas?",
+        "beim Öffnen einer Liste. Anderes Thema: wie exportiere ich meine Aufgaben?",
+    ],
+)
+def test_another_matter_announced_after_a_free_text_answer_is_split_off(text: str) -> None:
+    # where any text answers (what the user was doing when it crashed), only a request opened as another topic is
+    got = reading("support", "clarification", "text", text, **_seed("support", "clarification"))
+    assert [type(c) for c in got] == [NewRequest, AnswerFlow], got
+    assert isinstance(got[1], AnswerFlow) and "export" not in got[1].words.casefold()
+
+
+@pytest.mark.parametrize(
     ("state", "text"),
     [
         ("ask_timezone", "can you explain what that means?"),
