@@ -110,3 +110,18 @@ def test_the_unit_of_an_amount_to_lose_is_kept_for_a_later_weight() -> None:
 )
 def test_a_habit_told_at_the_level_question_fills_no_plan(text: str) -> None:
     assert ahead("level", text) == {}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Principiante total, nunca he pisado un gimnasio",
+        "débutant, jamais allé à la salle de sport",
+        "Anfänger, war noch nie im Fitnessstudio",
+        "beginner, never been to a gym",
+    ],
+)
+def test_a_place_never_been_to_is_no_equipment(text: str) -> None:
+    assert "equipment" not in ahead("level", text)
+    # a thing the user has, said beside the level, still is ("ho i manubri")
+    assert ahead("level", "principiante, ho i manubri").get("equipment") == ["dumbbells"]

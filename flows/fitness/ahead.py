@@ -71,11 +71,17 @@ _NO_KIT = re.compile(
 )
 
 
+# "never" in the six languages: a clause that says the user never did something with a thing says they have none
+_NEVER = re.compile(r"\b(?:never|nunca|jamas|jamais|nie|niemals|mai|nunca)\b")
+
+
 def _equipment(text: str) -> object:
     """Equipment a clause names (a known name: "resistance bands", "a bench"), never any words;
     [] for a clause that says there is none ("no equipment")."""
     if _NO_KIT.match(fold(text).strip(" .!")):
         return []
+    if _NEVER.search(fold(text)):
+        return None  # "nunca he pisado un gimnasio", "war noch nie im Fitnessstudio": no equipment the user has
     found = parse_equipment(_NOT_KIT.sub(" ", fold(text)))
     return found if isinstance(found, list) and found and all(f in EQUIPMENT for f in found) else None
 
