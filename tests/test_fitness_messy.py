@@ -242,6 +242,10 @@ def test_allergies_said_loosely_and_abroad(text: str, allergies: list[str]) -> N
     assert parse_allergies(text) == allergies
 
 
+def test_equipment_in_french() -> None:
+    assert parse_equipment("des haltères et un banc") == ["dumbbells", "bench"]
+
+
 def test_equipment_named_beside_nothing_is_that_equipment() -> None:
     assert parse_equipment("I have a pull up bar, otherwise nothing") == ["pull-up bar"]
     assert parse_equipment("nothing, bodyweight only") == []

@@ -123,6 +123,12 @@ def test_another_matter_announced_after_a_free_text_answer_is_split_off(text: st
     assert isinstance(got[1], AnswerFlow) and "export" not in got[1].words.casefold()
 
 
+def test_the_answer_put_off_until_after_a_request_answers_nothing() -> None:
+    # "before I answer" only opens the request: no allergy called "before i answer"
+    got = reading("fitness-coach", "onboarding", "allergies", "before I answer, can you show me my plan so far?")
+    assert [type(c) for c in got] == [NewRequest], got
+
+
 @pytest.mark.parametrize(
     ("state", "text"),
     [

@@ -364,7 +364,7 @@ EQUIPMENT: dict[str, tuple[str, ...]] = {
         "barra de dominadas",
         "barre de traction",
     ),
-    "bench": ("bench", "hantelbank", "trainingsbank", "banco", "panca"),
+    "bench": ("bench", "hantelbank", "trainingsbank", "banco", "panca", "banc", "banc de musculation"),
     "treadmill": ("treadmill", "laufband", "cinta de correr", "tapis de course", "tapis roulant", "esteira"),
     "exercise bike": ("bike", "stationary bike", "exercise bike", "spin bike", "heimtrainer", "cyclette"),
     "rowing machine": ("rower", "rowing machine", "rudergerat", "rameur", "vogatore"),
