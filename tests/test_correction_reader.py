@@ -314,3 +314,16 @@ def test_a_mistake_owned_is_a_correction_cue_in_six_languages(text: str) -> None
     # h-read9
     corrected, _ = read(fitness_onboarding, "minutes", FITNESS_AT_EQUIPMENT, text)
     assert corrected == {"days_per_week": 4}
+
+
+@pytest.mark.parametrize(
+    ("text", "settled"),
+    [
+        ("honestly somewhere between beginner and intermediate, leaning beginner", "beginner"),
+        ("beginner or intermediate, leaning towards intermediate", "intermediate"),
+        ("entre principiante e intermedio, tirando a principiante", "principiante"),
+        ("two or three, closer to 3", "3"),
+    ],
+)
+def test_a_hedge_settled_by_the_side_it_leans_to(text: str, settled: str) -> None:
+    assert words_taken_back(text) == settled
