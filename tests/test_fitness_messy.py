@@ -246,6 +246,11 @@ def test_equipment_in_french() -> None:
     assert parse_equipment("des haltères et un banc") == ["dumbbells", "bench"]
 
 
+@pytest.mark.parametrize("text", ["nada, solo mi cuerpo :)", "rien, juste mon corps", "só o meu corpo", "Eigengewicht"])
+def test_the_body_alone_is_no_equipment_in_six_languages(text: str) -> None:
+    assert parse_equipment(text) == []
+
+
 def test_equipment_named_beside_nothing_is_that_equipment() -> None:
     assert parse_equipment("I have a pull up bar, otherwise nothing") == ["pull-up bar"]
     assert parse_equipment("nothing, bodyweight only") == []

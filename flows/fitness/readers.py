@@ -390,7 +390,12 @@ EQUIPMENT: dict[str, tuple[str, ...]] = {
 # how often an English word is used (wordfreq's zipf scale) to be a word and not a misspelt name
 _A_WORD = 3.0
 _EQUIPMENT_WORDS = {w: name for name, words in EQUIPMENT.items() for w in words if " " not in w and len(w) >= 5}
-_BODYWEIGHT = re.compile(r"\b(?:bodyweight|body weight|just my body|no equipment|nothing)\b")
+_BODYWEIGHT = re.compile(
+    r"\b(?:bodyweight|body weight|just my body|no equipment|nothing"
+    # the body alone, in the other languages users answer in ("solo mi cuerpo", "Eigengewicht", "corpo libero")
+    r"|(?:solo|so|nur|juste|seulement) (?:mi|mon|mein|meinen|meu|o meu|il mio) (?:cuerpo|corps|korper|corpo)"
+    r"|peso corporal|propio peso|poids du corps|poids de corps|eigengewicht|korpergewicht|corpo libero)\b"
+)
 _NEGATED = re.compile(r"\b(?:no|not|without|don't have|do not have)\s+(?:an?\s+|any\s+)?(?:\w+\s+)?$")
 
 
