@@ -125,3 +125,10 @@ def test_a_place_never_been_to_is_no_equipment(text: str) -> None:
     assert "equipment" not in ahead("level", text)
     # a thing the user has, said beside the level, still is ("ho i manubri")
     assert ahead("level", "principiante, ho i manubri").get("equipment") == ["dumbbells"]
+
+
+@pytest.mark.parametrize(
+    "text", ["végétarienne, pas d'allergies", "vegetariana, sin alergias", "vegetarian, no allergies"]
+)
+def test_no_allergies_said_beside_the_diet(text: str) -> None:
+    assert ahead("diet", text).get("allergies") == []

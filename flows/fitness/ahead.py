@@ -90,7 +90,8 @@ _ALLERGY = re.compile(
     r"(?<!\w)(?:all?erg\w*|intoleran\w*|\w+intolerant|unvertr\w*|sensitive to|celiac|coeliac|can'?t (?:eat|have))"
 )
 _NO_ALLERGY = re.compile(
-    r"^(?:no|nope|none|zero|sin|ninguna|keine|pas d'?|aucune|niente|nessuna|nenhuma|sem)\s+(?:\w+\s+)?"
+    # "pas d'allergies": the elided article runs into the word
+    r"^(?:(?:no|nope|none|zero|sin|ninguna|keine|pas de|aucune|niente|nessuna|nenhuma|sem)\s+|pas d'\s*)(?:\w+\s+)?"
     r"(?:all?erg\w*|intoleran\w*)$"
 )
 
