@@ -156,7 +156,10 @@ _GOALS_ABROAD: dict[str, list[str]] = {
                      "fett abbauen", "schlanker werden", "perdere grasso", "bruciare grassi", "queimar gordura"],
         "muscle_gain": ["ganar musculo", "ganar masa muscular", "prendre du muscle", "prise de masse",
                         "masse musculaire", "muskelaufbau", "muskeln aufbauen", "muskeln", "massa muscolare",
-                        "aumentare la massa", "ganhar musculo", "ganhar massa", "hipertrofia"],
+                        "aumentare la massa", "ganhar musculo", "ganhar massa", "hipertrofia",
+                        # putting on mass, as people say it ("mettere su massa", "fare massa", "ganar masa")
+                        "mettere su massa", "mettere massa", "fare massa", "ganar masa", "prendre de la masse",
+                        "masse aufbauen", "ganhar volume"],
         "endurance": ["resistencia", "ausdauer", "resistenza", "kondition", "correr", "courir", "correre"],
         "general_health": ["salud", "sante", "gesundheit", "salute", "saude", "ponerme en forma", "estar en forma",
                            "etre en forme", "fit werden", "fitter werden", "stare in forma", "ficar em forma",
