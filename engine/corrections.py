@@ -279,6 +279,10 @@ class _Clause:
         return in_english_cues(self.text)
 
 
+# a clause that opens by saying what something is ("it's Anita", "c'est Anne", "es Ana", "ist Deutsch", "è il francese")
+_VALUE_OF = re.compile(r"(?:it'?s|it is|that'?s|that is|its|c'est|ce sera|es|son|ist|sind|e|sono|sao)\s+\S")
+
+
 def _clauses(text: str) -> list[_Clause]:
     out: list[_Clause] = []
     last = 0
@@ -293,7 +297,10 @@ def _clauses(text: str) -> list[_Clause]:
             # "Ana, no Anna", "3, pas 2": a clause that only says what is wrong belongs to the one before
             neg = _words().negation.match(fold_same_length(t))
             said = _strip(_without_cues(t[neg.end() :])) if neg else ""
-            if out and comma and neg and said and len(t.split()) <= 4:
+            # "the name, it's Anita", "my native language, it's portuguese": the value said of what the clause before
+            # named, after a comma, belongs to it too
+            value_of = _VALUE_OF.match(fold_same_length(t)) is not None and len(t.split()) <= 5
+            if out and comma and ((neg and said and len(t.split()) <= 4) or value_of):
                 prev = out[-1]
                 out[-1] = _Clause(prev.start, e, text[prev.start : e])
             else:

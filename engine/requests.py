@@ -44,6 +44,7 @@ from engine.bot import Bot
 from engine.commands import NewRequest
 from engine.cues import fold_same_length
 from engine.extract import Invalid, Parser
+from engine.fill import read_ahead
 from engine.flow import Flow
 from engine.models import FlowFrame, Slots
 from engine.said import asks_for_person
@@ -206,9 +207,13 @@ def _reads(parser: Parser, typed: str, *, echo_counts: bool) -> bool:
     return True
 
 
-def _fills(flow: Flow[Any], slots: Slots, asked: str, typed: str) -> bool:
+def _fills(flow: Flow[Any], slots: Slots, asked: str, typed: str, state: Ask[Any] | None = None) -> bool:
     """Does `typed` give a value to a slot of the flow that it reads from any message ("vorrei imparare
-    il giapponese" at the name question is the language to learn), empty or correctable?"""
+    il giapponese" at the name question is the language to learn), empty or correctable, or to one the flow
+    declares a message may fill before its question (`Flow.ahead`: "ah e il mio obiettivo è mettere su massa"
+    at the injuries question is the goal)?"""
+    if state is not None and any(s.slot != asked for s in read_ahead(flow, state, slots, typed).sets):
+        return True
     found: dict[str, object] = {}
     for name, reader in flow.fills.items():
         if name == asked or (getattr(slots, name, None) is not None and name not in flow.correctable):
@@ -359,7 +364,10 @@ def at_question(
         # flow's to answer: the aside that owns it hears it as said, not kept for later
         if request and owned(flow, slots, typed):
             continue
-        if request and (c.knowledge or another or not _fills(flow, slots, state.slot, typed)):
+        # only another topic opened ("ah e il mio obiettivo è ..."): a fact the flow reads ahead is no request; a
+        # thing asked of the bot ("remind me the night before") is one, whatever time or value it names
+        ahead = state if not (c.asks or c.elsewhere or c.beside or c.other) else None
+        if request and (c.knowledge or another or not _fills(flow, slots, state.slot, typed, ahead)):
             asking.append(n)
             wanted = wanted or c.other
     if not asking:

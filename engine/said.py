@@ -15,6 +15,7 @@ Matching ignores case and accents. Nothing here decides what a command does: the
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal, Protocol
@@ -359,7 +360,12 @@ class _Table:
         self.tags = frozenset(_phrase(p) for p in phrases.tags)
         # thanks and please: politeness that is no filler, so never a yes
         self.courtesy = self.polite - self.filler
-        self.wanted_end = re.compile(_words_pattern(phrases.person.wanted).pattern + r"\Z")
+        # the person wanted ends the clause, or only what it is for follows ("can i get a human coach for this?")
+        self.wanted_end = re.compile(_words_pattern(phrases.person.wanted).pattern + _WANTED_FOR + r"\Z")
+
+
+# what may follow the person wanted at the end of a clause: what the person is for, or "instead"
+_WANTED_FOR = r"(?P<tail> (?:for (?:this|that|me|it)|instead|here|now))?"
 
 
 def _words_pattern(phrases: list[str]) -> re.Pattern[str]:
@@ -537,7 +543,18 @@ def _opened_leaving(text: str) -> frozenset[str]:
     """The clauses of `text` that open with words of not wanting to go on ("i don't want to study
     anymore", "no quiero hacer esto ahora", "ich will das nicht mehr"): leaving words beside a cancel."""
     openings = _table().leaving_openings
-    return frozenset(f for forms in clauses(text) for f in forms if _opens(f, openings))
+    # a clause's tail too, so a cancel run into it reads ("nvm i don't want to leave feedback": "nvm", then
+    # not wanting to go on); _only still needs the words before such a tail to be a command or filler
+    return frozenset(tail for forms in clauses(text) for f in forms for tail in _tails(f) if _opens(tail, openings))
+
+
+def _tails(clause: str) -> Iterator[str]:
+    """`clause`, then what follows each of its spaces ("nvm i don't": "nvm i don't", "i don't", "don't")."""
+    yield clause
+    at = clause.find(" ")
+    while at >= 0:
+        yield clause[at + 1 :]
+        at = clause.find(" ", at + 1)
 
 
 def _opens(clause: str, openings: frozenset[str]) -> bool:
@@ -663,7 +680,8 @@ def says_putting_off(text: str) -> bool:
     no"): alone, a cancel where the open question reads nothing from it (engine/reading.py decides: "not
     now" answers "shall we start?"). Other leaving words ("i'm good", "all good") may answer a question
     ("any injuries?"), so only beside a cancel are they one."""
-    return _only(text, _table().putting_off, polite=True)
+    # beside words of not wanting to go on, it still only puts it off ("im not doing this right now, bye")
+    return _only(text, _table().putting_off, _opened_leaving(text), polite=True)
 
 
 def puts_off(text: str) -> bool:
@@ -700,13 +718,18 @@ def asks_for_person(text: str) -> bool:
             return True
         # "i want a human", "can i get an agent", "ich brauche einen menschen": the person ends the clause
         # ("i want a human trainer someday" names a kind of trainer)
-        if (
-            len(clause.split()) <= _SHORT_CLAUSE
-            and t.asking.search(clause)
-            and any(t.wanted_end.search(f) for f in forms)
-        ):
+        if t.asking.search(clause) and any(_short_wanted(t.wanted_end.search(f)) for f in forms):
             return True
     return False
+
+
+def _short_wanted(found: re.Match[str] | None) -> bool:
+    """Whether a clause that ends with the person wanted is short: the words up to the person, what it is
+    for not counted ("can i get a human coach for this")."""
+    if found is None:
+        return False
+    said = found.string[: found.start("tail")] if found.group("tail") else found.string
+    return len(said.split()) <= _SHORT_CLAUSE
 
 
 @lru_cache(maxsize=1024)

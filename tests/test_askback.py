@@ -126,6 +126,16 @@ def test_a_request_or_another_topic_is_no_question_back() -> None:
         )  # a new request: engine/requests.py
 
 
+def test_what_the_bot_offers_of_the_questions_own_things_asks_about_its_options() -> None:
+    # "which languages do you offer?" at the language question asks which of its options there are
+    at = {"name": "Ana", "native_language": "es"}
+    assert asked(language_bot, "onboarding", "ask_target", "which languages do you offer?", **at) == "options"
+    assert asked(language_bot, "onboarding", "ask_target", "what languages do you teach?", **at) == "options"
+    # what it offers of something else, or asked outright, is a request
+    assert asked(fitness_bot, "onboarding", "days", "do you have meal plans too?") == "new_request"
+    assert asked(fitness_bot, "onboarding", "days", "which recipes do you offer?") == "new_request"
+
+
 def test_a_call_for_help_in_a_question_is_the_help_command() -> None:
     assert asked(fitness_bot, "onboarding", "diet", "help, what do these mean") == "help"
     assert asked(language_bot, "onboarding", "ask_timezone", "Hilfe, was soll ich hier eingeben?") == "help"

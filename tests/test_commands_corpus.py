@@ -16,7 +16,7 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.commands_corpus import KLASSES, SPLITS, Case, CorpusError, load, shipped
+from bench.commands_corpus import KLASSES, SPLITS, Case, CorpusError, load, load_set, shipped
 from tests.yaml_file import safe_load
 
 
@@ -44,6 +44,18 @@ def test_no_message_is_in_both_splits(splits: dict[str, list[Case]]) -> None:
     test = {c.entry.text for c in splits["test"]}
     assert not dev & test
     assert len(splits["test"]) >= 300
+
+
+def test_the_fresh_batch_loads_in_two_halves_by_the_same_rule() -> None:
+    # tests/corpora/commands/fresh/: the blind batch; load() refuses an entry in the wrong half, as for the splits
+    dev, test = load_set("dev fresh"), load_set("test fresh")
+    assert not {c.entry.text for c in dev} & {c.entry.text for c in test}
+    cases = [*dev, *test]
+    assert len(cases) >= 300
+    # written across the bots and in the users' languages, a third at least not in English
+    assert {c.entry.bot for c in cases} == {"fitness-coach", "language-buddy", "study-pal", "support"}
+    assert sum(c.entry.lang != "en" for c in cases) >= len(cases) / 3
+    assert {k for c in test for k in c.entry.classes} == set(KLASSES)
 
 
 def test_values_are_stored_as_the_slots_model_stores_them(splits: dict[str, list[Case]]) -> None:

@@ -213,6 +213,11 @@ def test_a_number_taken_back_within_the_message(text: str, meant: str) -> None:
         ("no, Polish", {}),  # either language: "What should I change?" asks
         ("no its Max", {}),  # the same value again
         ("yes the name is right", {}),
+        # all of it right but one, its value after a comma ("it's ...", "es ...", "c'est ...")
+        ("all good except my native language, it's portuguese", {"native_language": "pt"}),
+        ("yes except the name, it's Sam", {"name": "Sam"}),
+        ("todo bien excepto el nombre, es Sam", {"name": "Sam"}),
+        ("tout est bon sauf le fuseau, c'est Paris", {"timezone": "Europe/Paris"}),
     ],
 )
 def test_a_correction_at_the_profile_confirmation(text: str, found: dict[str, Any]) -> None:
@@ -222,6 +227,13 @@ def test_a_correction_at_the_profile_confirmation(text: str, found: dict[str, An
     }  # fmt: skip
     commands, _ = correction_commands(buddy_onboarding, "confirm", confirming, text)
     assert {c.slot: c.value for c in commands if isinstance(c, CorrectSlot)} == found
+
+
+def test_except_alone_answers_and_corrects_nothing() -> None:
+    # "except" is a correction's only after a word that all the rest is right ("all good except ...")
+    at_days = {"fitness_level": "beginner", "limitations": "none", "goal": "fat_loss", "days_per_week": 5}
+    commands, rest = correction_commands(fitness_onboarding, "preferred_days", at_days, "every day except the weekend")
+    assert commands == [] and rest == "every day except the weekend"
 
 
 def test_a_goal_changes_only_when_the_message_corrects_it() -> None:
@@ -302,3 +314,16 @@ def test_a_mistake_owned_is_a_correction_cue_in_six_languages(text: str) -> None
     # h-read9
     corrected, _ = read(fitness_onboarding, "minutes", FITNESS_AT_EQUIPMENT, text)
     assert corrected == {"days_per_week": 4}
+
+
+@pytest.mark.parametrize(
+    ("text", "settled"),
+    [
+        ("honestly somewhere between beginner and intermediate, leaning beginner", "beginner"),
+        ("beginner or intermediate, leaning towards intermediate", "intermediate"),
+        ("entre principiante e intermedio, tirando a principiante", "principiante"),
+        ("two or three, closer to 3", "3"),
+    ],
+)
+def test_a_hedge_settled_by_the_side_it_leans_to(text: str, settled: str) -> None:
+    assert words_taken_back(text) == settled

@@ -42,3 +42,18 @@ def test_a_rating_said_in_a_sentence_is_the_rating_not_also_the_comment(rated: s
             chat.say(text)
         chat.say(rated)
         assert chat.state == "details" and chat.slots["rating"] == 4 and chat.slots["comment"] is None
+
+
+@pytest.mark.parametrize(
+    ("text", "comment"),
+    [
+        ("un 2, la app se cuelga mucho", "la app se cuelga mucho"),
+        ("nota 1. tudo trava o tempo todo", "tudo trava o tempo todo"),
+        ("ich gebe eine 3, die Übungen wiederholen sich", "die Übungen wiederholen sich"),
+        ("je mets 4, les leçons sont super", "les leçons sont super"),
+        # a rating and no more than two words after it: no comment
+        ("un 2, vale?", None),
+    ],
+)
+def test_a_rating_led_in_the_users_language_and_then_the_comment(text: str, comment: str | None) -> None:
+    assert comment_anywhere(text) == comment

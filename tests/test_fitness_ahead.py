@@ -128,3 +128,25 @@ def test_a_habit_told_at_the_level_question_fills_no_plan(text: str) -> None:
 def test_allergies_said_as_learners_say_them(text: str, foods: list[str]) -> None:
     s = fitness_onboarding.new_slots({})
     assert fitness_onboarding.named["allergies"].parser(s)(text) == foods  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Principiante total, nunca he pisado un gimnasio",
+        "débutant, jamais allé à la salle de sport",
+        "Anfänger, war noch nie im Fitnessstudio",
+        "beginner, never been to a gym",
+    ],
+)
+def test_a_place_never_been_to_is_no_equipment(text: str) -> None:
+    assert "equipment" not in ahead("level", text)
+    # a thing the user has, said beside the level, still is ("ho i manubri")
+    assert ahead("level", "principiante, ho i manubri").get("equipment") == ["dumbbells"]
+
+
+@pytest.mark.parametrize(
+    "text", ["végétarienne, pas d'allergies", "vegetariana, sin alergias", "vegetarian, no allergies"]
+)
+def test_no_allergies_said_beside_the_diet(text: str) -> None:
+    assert ahead("diet", text).get("allergies") == []

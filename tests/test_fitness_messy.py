@@ -220,6 +220,43 @@ def test_allergies_joined_by_plus_and_closed_by_thats_it() -> None:
     assert parse_allergies("lactose intolerant, that's it") == ["lactose"]
 
 
+@pytest.mark.parametrize(
+    ("text", "allergies"),
+    [
+        # a none in the list is no item of it: the no before it, the nothing closing it
+        ("não, nenhuma", []),
+        ("nein, keine", []),
+        ("nuts, nothing else", ["nuts"]),
+        ("Laktoseintoleranz, sonst nichts", ["lactose"]),
+        # the food inside what the user says they are, in their language
+        ("soy celíaca", ["gluten"]),
+        ("ich habe Zöliakie", ["gluten"]),
+        ("soy alérgico al maní", ["peanuts"]),
+        # another language's "and" between foods the table knows; "soy" alone is the food
+        ("noci e arachidi", ["nuts", "peanuts"]),
+        ("soy", ["soy"]),
+        ("milk", ["milk"]),
+    ],
+)
+def test_allergies_said_loosely_and_abroad(text: str, allergies: list[str]) -> None:
+    assert parse_allergies(text) == allergies
+
+
+def test_equipment_in_french() -> None:
+    assert parse_equipment("des haltères et un banc") == ["dumbbells", "bench"]
+
+
+@pytest.mark.parametrize("text", ["nada, solo mi cuerpo :)", "rien, juste mon corps", "só o meu corpo", "Eigengewicht"])
+def test_the_body_alone_is_no_equipment_in_six_languages(text: str) -> None:
+    assert parse_equipment(text) == []
+
+
+def test_equipment_named_beside_nothing_is_that_equipment() -> None:
+    assert parse_equipment("I have a pull up bar, otherwise nothing") == ["pull-up bar"]
+    assert parse_equipment("nothing, bodyweight only") == []
+    assert parse_equipment("não, nada") == []
+
+
 def test_equipment_typos_are_read() -> None:
     assert parse_equipment("just a pair of dumbells and a yoga mat") == ["dumbbells", "yoga mat"]
     assert parse_equipment("kettlebel") == ["kettlebell"]

@@ -47,6 +47,11 @@ from engine.gloss import in_english, load_gloss, weekday_names
         ("vendredi de 10h à midi", "friday from 10 to 12"),
         ("Freitag von 10 bis Mittag", "friday from 10 to 12"),
         ("demain de midi à 14h", "tomorrow from 12 to 14"),
+        # an hour said small, and a list closed with nothing more (h-fresh23)
+        ("un'oretta", "an hour"),
+        ("uma horinha", "an hour"),
+        ("Laktose, sonst nichts", "Laktose, nothing else"),
+        ("noci, niente altro", "noci, nothing else"),
     ],
 )
 def test_answer_words_of_five_languages_are_written_in_english(typed: str, english: str) -> None:

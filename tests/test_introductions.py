@@ -50,6 +50,10 @@ def test_name_and_languages_are_read_from_introductions_in_six_languages(split: 
         # the copula goes with the cue where the possessive before it was read away ("est" is no EST)
         ("langue maternelle est le français", "my native language is français"),
         ("Muttersprache ist Deutsch", "my native language is Deutsch"),
+        # German puts the verb first after a word that opens the sentence; "wie heiße ich?" still asks
+        ("Und eigentlich heiße ich Anne, nicht Anna", "and eigentlich my name is Anne, nicht Anna"),
+        ("übrigens ist mein Name Jonas", "übrigens my name is Jonas"),
+        ("wie heiße ich?", "what's my name?"),
     ],
 )
 def test_only_the_cue_words_are_rewritten(typed: str, read: str) -> None:

@@ -15,8 +15,9 @@ from flows.shared.feedback_recall import asks_about_past, past_feedback
 from flows.shared.no_answer import load_no_answer, says_nothing
 from flows.support.ahead import given_reader, read_answer
 from flows.support.another import Split, adds_a_topic, split_new_topic
-from flows.support.kb import Question
-from flows.support.questions import ClarificationSlots, in_asked_unit, number_parser, read_text
+from flows.support.bot import seed
+from flows.support.kb import Question, parse_document
+from flows.support.questions import ClarificationSlots, choice_parser, in_asked_unit, number_parser, read_text
 
 VERSION = Question(text="Which Android version?", type="number", min=5, max=16)
 MODEL = Question(text="Which phone model do you use?", cues=["pixel", "samsung", "galaxy", "nothing phone"])
@@ -368,3 +369,22 @@ def test_a_yes_no_question_is_read_ahead_from_a_clause_with_its_words_and_a_yes_
 )
 def test_a_number_is_anchored_by_a_unit_written_short_or_said_in_words(text: str, value: int) -> None:
     assert read_answer(LATE, text) == value
+
+
+@pytest.mark.parametrize(
+    ("doc", "text", "choice"),
+    [
+        ("reminders-wrong-time", "sul sito", "web"),
+        ("sync-not-working", "sur mon téléphone", "phone"),
+        ("app-crashes", "no navegador", "web"),
+        ("sync-not-working", "en el portátil", "desktop"),
+        ("app-crashes", "Android", "Android"),
+    ],
+)
+def test_a_choice_named_in_the_users_language_is_read_through_the_help_centres_words(
+    doc: str, text: str, choice: str
+) -> None:
+    path = Path(__file__).resolve().parent.parent / "flows" / "support" / "data" / "kb" / f"{doc}.md"
+    slots = seed(parse_document(path.name, path.read_text(encoding="utf-8")), "")
+    slots.opened = True
+    assert choice_parser(slots)(text) == choice

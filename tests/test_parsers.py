@@ -342,6 +342,20 @@ def test_timezones_inside_longer_sentences(text: str, zone: str) -> None:
 
 @pytest.mark.parametrize(
     ("text", "zone"),
+    [
+        ("horário de Lisboa", "Europe/Lisbon"),
+        ("fuso horário de São Paulo", "America/Sao_Paulo"),
+        ("hora de Madrid", "Europe/Madrid"),
+        ("ora di Roma", "Europe/Rome"),
+        ("the time in Tokyo", "Asia/Tokyo"),
+    ],
+)
+def test_the_time_of_a_place_in_six_languages_is_that_places_zone(text: str, zone: str) -> None:
+    assert parse_timezone(text) == zone
+
+
+@pytest.mark.parametrize(
+    ("text", "zone"),
     [("Germany", "Europe/Berlin"), ("Japan", "Asia/Tokyo"), ("the Netherlands", "Europe/Amsterdam"),
      ("The Hague", "Europe/Amsterdam")],
 )  # fmt: skip

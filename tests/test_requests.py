@@ -113,6 +113,42 @@ def test_an_answer_and_a_request_in_one_message_are_both_read() -> None:
 
 
 @pytest.mark.parametrize(
+    "text",
+    [
+        "scrolling through my inbox. separate thing, how do i export my tasks to csv?",
+        "when i open a list. otro tema, ¿cómo exporto mis tareas?",
+        "beim Öffnen einer Liste. Anderes Thema: wie exportiere ich meine Aufgaben?",
+    ],
+)
+def test_another_matter_announced_after_a_free_text_answer_is_split_off(text: str) -> None:
+    # where any text answers (what the user was doing when it crashed), only a request opened as another topic is
+    got = reading("support", "clarification", "text", text, **_seed("support", "clarification"))
+    assert [type(c) for c in got] == [NewRequest, AnswerFlow], got
+    assert isinstance(got[1], AnswerFlow) and "export" not in got[1].words.casefold()
+
+
+@pytest.mark.parametrize(
+    ("text", "asks"),
+    [
+        # another topic opened on a fact the flow reads ahead (the goal at the injuries question): no request
+        ("nessuna, ah e il mio obiettivo è mettere su massa", False),
+        ("nada, y por cierto mi objetivo es perder grasa", False),
+        # a thing asked of the bot stays one, whatever value it names
+        ("none, also can you remind me every morning?", True),
+    ],
+)
+def test_a_fact_the_flow_reads_ahead_opened_as_another_topic_is_no_request(text: str, asks: bool) -> None:
+    got = reading("fitness-coach", "onboarding", "limitations", text, fitness_level="beginner")
+    assert any(isinstance(c, NewRequest) for c in got) is asks, got
+
+
+def test_the_answer_put_off_until_after_a_request_answers_nothing() -> None:
+    # "before I answer" only opens the request: no allergy called "before i answer"
+    got = reading("fitness-coach", "onboarding", "allergies", "before I answer, can you show me my plan so far?")
+    assert [type(c) for c in got] == [NewRequest], got
+
+
+@pytest.mark.parametrize(
     ("state", "text"),
     [
         ("ask_timezone", "can you explain what that means?"),

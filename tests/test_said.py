@@ -350,3 +350,35 @@ def test_a_skip_naming_its_part_and_asking_to_stop_the_questions(text: str, kind
 @pytest.mark.parametrize("text", ["forget planning", "cancel lesson", "ok stop quiz", "forget the planning"])
 def test_the_thing_stopped_may_be_named_without_its_article(text: str) -> None:
     assert said(text, "scheduling") == "cancel"
+
+
+@pytest.mark.parametrize(
+    "text", ["im not doing this right now, bye", "nah not doing this, bye", "ich will nicht mehr, tschüss"]
+)
+def test_putting_off_beside_not_wanting_to_go_on_still_puts_it_off(text: str) -> None:
+    assert says_putting_off(text)
+    # not wanting alone is no putting off: "i don't want to train mondays" may answer a question
+    assert not says_putting_off("i don't want to train mondays")
+
+
+def test_a_cancel_run_into_not_wanting_to_go_on_cancels() -> None:
+    # "nvm" and then not wanting to go on, in one clause
+    assert says_cancel("nvm I don't want to leave feedback", "feedback")
+    assert says_cancel("can we finish this tomorrow?", "onboarding", polite=True)
+    # a cancel word before an answer is still no cancel
+    assert not says_cancel("nvm the app is slow", "feedback")
+
+
+@pytest.mark.parametrize(
+    ("text", "person"),
+    [
+        ("can i get a human coach for this?", True),
+        ("could i talk to a real trainer instead", True),
+        ("i want a real tutor for me", True),
+        ("a human coach would be nice someday, for now dumbbells", False),
+        # what follows the person is more than what it is for
+        ("i'd like a human coach for this price range of plans", False),
+    ],
+)
+def test_a_person_in_the_bots_role_wanted_for_what_it_is_doing(text: str, person: bool) -> None:
+    assert asks_for_person(text) is person

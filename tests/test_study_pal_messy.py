@@ -6,6 +6,7 @@ reader's drawn-out and extra forms. Each case failed before its fix."""
 from __future__ import annotations
 
 from datetime import date, datetime, time
+from pathlib import Path
 
 import pytest
 
@@ -14,11 +15,12 @@ from flows.study_pal.bot import asks_what_planning_is, study_pal
 from flows.study_pal.course import DEFAULT_COURSE, get_course
 from flows.study_pal.exits import exit_by_rules, says_goodbye
 from flows.study_pal.marking import check_answer
-from flows.study_pal.reading import _ANOTHER, _REVEAL, asks_back, stalls
+from flows.study_pal.reading import _ANOTHER, _REVEAL, asks_back, concept_parser, stalls
 from flows.study_pal.revise import read_window
 from flows.study_pal.subjects import read_subject
 from flows.study_pal.texting import plain
 from flows.study_pal.timewindow import Window, parse_window
+from flows.study_pal.tutoring import TutoringSlots
 
 AT = datetime(2025, 3, 12, 9, 0)  # a Wednesday morning
 
@@ -216,3 +218,17 @@ def test_a_question_at_an_offer_is_answered_from_the_part_that_says_it() -> None
         assert chat.reply.startswith("That isn't in this course's lessons (banana)") and chat.state == "offer"
         chat.say("why?")  # about the offer itself: the offered topic answers
         assert chat.reply.startswith("Good question. Limits:")
+
+
+@pytest.mark.parametrize(
+    ("text", "concept"),
+    [
+        ("not limits, derivatives", "derivatives"),
+        ("nicht Grenzwerte, lieber Ableitungen", "derivatives"),
+        ("anything but integration", None),  # which one is still to be asked
+        ("limits and derivatives", "limits"),  # several named: the first one
+    ],
+)
+def test_a_topic_ruled_out_is_not_the_one_picked(text: str, concept: str | None) -> None:
+    calculus = Path(__file__).resolve().parent.parent / "flows" / "study_pal" / "data" / "courses" / "calculus.yaml"
+    assert concept_parser(TutoringSlots(course=str(calculus)))(text) == concept

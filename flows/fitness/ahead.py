@@ -73,11 +73,17 @@ _NO_KIT = re.compile(
 )
 
 
+# "never" in the six languages: a clause that says the user never did something with a thing says they have none
+_NEVER = re.compile(r"\b(?:never|nunca|jamas|jamais|nie|niemals|mai|nunca)\b")
+
+
 def _equipment(text: str) -> object:
     """Equipment a clause names (a known name: "resistance bands", "a bench"), never any words;
     [] for a clause that says there is none ("no equipment")."""
     if _NO_KIT.match(fold(text).strip(" .!")):
         return []
+    if _NEVER.search(fold(text)):
+        return None  # "nunca he pisado un gimnasio", "war noch nie im Fitnessstudio": no equipment the user has
     found = parse_equipment(_NOT_KIT.sub(" ", fold(text)))
     return found if isinstance(found, list) and found and all(f in EQUIPMENT for f in found) else None
 
@@ -86,7 +92,8 @@ _ALLERGY = re.compile(
     r"(?<!\w)(?:all?erg\w*|intoleran\w*|\w+intolerant|unvertr\w*|sensitive to|celiac|coeliac|can'?t (?:eat|have))"
 )
 _NO_ALLERGY = re.compile(
-    r"^(?:no|nope|none|zero|sin|ninguna|keine|pas d'?|aucune|niente|nessuna|nenhuma|sem)\s+(?:\w+\s+)?"
+    # "pas d'allergies": the elided article runs into the word
+    r"^(?:(?:no|nope|none|zero|sin|ninguna|keine|pas de|aucune|niente|nessuna|nenhuma|sem)\s+|pas d'\s*)(?:\w+\s+)?"
     r"(?:all?erg\w*|intoleran\w*)$"
 )
 

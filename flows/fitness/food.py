@@ -13,8 +13,9 @@ from pydantic import BaseModel, ConfigDict, TypeAdapter
 from wordfreq import zipf_frequency
 
 from engine.extract import Invalid, Parser, choice, fold
+from engine.gloss import in_english
 from flows.fitness.profile import Diet
-from flows.fitness.readers import acknowledges, is_none, items
+from flows.fitness.readers import acknowledges, is_none, items, only_none
 from flows.fitness.words import (
     any_of,
     no_some_food,
@@ -139,6 +140,8 @@ DIET_CUE = re.compile(
     r"(vegetarian|vegan|pescatarian|pescetarian|keto|paleo|mediterranean|veggie|plant[- ]based)\b"
 )
 _ALLERGY_CUE = re.compile(r"\b(?:i'm|i am) allergic to ([^.;!?]+)|\ballerg(?:y|ies) to ([^.;!?]+)")
+# the same said in another language, as the glossary writes it: "soy alérgico al maní" -> "soy allergic to maní"
+_ALLERGY_OPENS = re.compile(r"^(?:\w+\s+)?allergic to ([^.;!?]+)")
 
 
 _CLAUSE_START = re.compile(r"(?<!\s)\s*+(?:,|\band\b|\bbut\b)?\s*+\b(?:i|i'm|i am|my|but|please)\b")
@@ -146,7 +149,9 @@ _CLAUSE_START = re.compile(r"(?<!\s)\s*+(?:,|\band\b|\bbut\b)?\s*+\b(?:i|i'm|i a
 
 # the foods people cannot eat, as the allergies are kept, by what they are called in six languages
 FOODS: dict[str, tuple[str, ...]] = {
-    "gluten": ("gluten", "glúten", "glutine", "wheat", "trigo", "weizen", "blé", "frumento"),
+    # coeliac disease is an intolerance of gluten ("soy celíaca", "ich habe Zöliakie")
+    "gluten": ("gluten", "glúten", "glutine", "wheat", "trigo", "weizen", "blé", "frumento", "celiac", "coeliac",
+               "celíaca", "celíaco", "celiaca", "celiaco", "cœliaque", "coeliaque", "zöliakie"),
     "lactose": ("lactose", "laktose", "lactosa", "lattosio", "dairy", "milk", "lácteos", "laticínios", "latticini",
                 "produits laitiers", "milchprodukte"),
     "nuts": ("nuts", "nut", "nüsse", "nuss", "nueces", "noci", "nozes", "tree nuts", "frutos secos", "frutta secca",
@@ -185,18 +190,63 @@ def parse_allergies(text: str) -> object:
     if acknowledges(text):
         return Invalid("Which foods? For example “nuts, shellfish”, or say “none”.")
     # "lactose intolerant, that's it": the words closing the list are no food
-    listed = allergies_in(text) or items(without_trailing_fillers(text))
-    foods = [_known_food(_ALLERGY_WORDS.sub("", item).strip()) for item in listed]
+    if only_none(without_trailing_fillers(text)):
+        return []  # "não, nenhuma": a no and a none
+    # the allergy said in the user's language ("soy alérgico al maní": "allergic to" in English)
+    listed = allergies_in(text) or _abroad(text) or items(without_trailing_fillers(text))
+    foods = [_known_food(_ALLERGY_WORDS.sub("", piece).strip()) for item in listed for piece in _and_split(item)]
     return [f for f in foods if f] or None
+
+
+def _abroad(text: str) -> list[str] | None:
+    """The foods after "allergic to" said in another language at the start of the answer."""
+    english = in_english(text)
+    m = _ALLERGY_OPENS.search(fold(english)) if english != text else None
+    return (items(re.split(_CLAUSE_START, m.group(1))[0]) or None) if m else None
+
+
+# "and" in the languages whose word for it the answer-word glossary leaves out ("e": "é" folds to it)
+# (a run of spaces taken from its first, possessively: tried at each space of a long run it was quadratic)
+_AND = re.compile(r"(?<!\s)\s++(?:e|y|et|und|ed)\s++")
+
+
+def _and_split(item: str) -> list[str]:
+    """`item` as the foods it joins with another language's "and" ("noci e arachidi"), when each is one
+    the table knows; as it is otherwise."""
+    pieces = _AND.split(item)
+    if len(pieces) > 1 and all(
+        _known_food(p) != p or zipf_frequency(p, "en", wordlist="small") >= _ENGLISH_WORD for p in pieces
+    ):
+        return pieces
+    return [item]
 
 
 def _known_food(item: str) -> str:
     """A food by the name the allergies are kept under, when it is one said in another language ("Nüsse" ->
     "nuts"); anything else as listed (an allergy the table does not know is still one)."""
     folded = fold(item)
+    # a name the table writes with accents is no English word, whatever its letters spell folded ("maní")
+    foreign = next((f for f, names in FOODS.items() if any(fold(n) == folded != n for n in names)), None)
+    if foreign is not None:
+        return foreign
     if zipf_frequency(folded, "en", wordlist="small") >= _ENGLISH_WORD:
         return item  # an English name is kept as said ("milk" stays milk, not lactose)
-    return next((food for food, names in FOODS.items() if any(fold(n) == folded for n in names)), item)
+    found = _food_named(folded)
+    if found is None:
+        # "soy celíaca", "ich bin laktoseintolerant", "Laktoseintoleranz": the food inside what the user says they are
+        bare = _COMPOUND.sub("", _I_AM.sub("", folded))
+        found = _food_named(bare) if bare != folded else None
+    return found or item
+
+
+def _food_named(folded: str) -> str | None:
+    return next((food for food, names in FOODS.items() if any(fold(n) == folded for n in names)), None)
+
+
+# "I am" before a food or a condition, in the six languages ("soy" alone is the food)
+_I_AM = re.compile(r"^(?:soy|sou|sono|je suis|ich bin|ich habe|i'm|im|i am)\s+(?=\w)")
+# German runs the food and the disagreement into one word ("Laktoseintoleranz", "Nussallergie")
+_COMPOUND = re.compile(r"(?<=\w)(?:intoleranz|intolerant|allergie|allergisch|unvertraglichkeit)$")
 
 
 # how often a word is used in English (wordfreq's zipf scale) to be an English word ("milk" 5.2, "nusse" 0)

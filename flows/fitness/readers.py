@@ -61,7 +61,11 @@ def is_none(text: str) -> bool:
     if declines(t):
         return True  # the engine's none in six languages ("nenhuma alergia", "pas d'allergie", "keine Verletzungen")
     # a bare no of any language the engine's yes/no reader knows ("nein", "não"): none
-    return " " not in t and read_yes_no(text) is False
+    if " " not in t:
+        return read_yes_no(text) is False
+    # and such a no before a none ("não, nenhuma", "nein, keine", "no, nada")
+    head, rest = t.split(" ", 1)
+    return read_yes_no(head) is False and is_none(rest)
 
 
 def acknowledges(text: str) -> bool:
@@ -152,7 +156,10 @@ _GOALS_ABROAD: dict[str, list[str]] = {
                      "fett abbauen", "schlanker werden", "perdere grasso", "bruciare grassi", "queimar gordura"],
         "muscle_gain": ["ganar musculo", "ganar masa muscular", "prendre du muscle", "prise de masse",
                         "masse musculaire", "muskelaufbau", "muskeln aufbauen", "muskeln", "massa muscolare",
-                        "aumentare la massa", "ganhar musculo", "ganhar massa", "hipertrofia"],
+                        "aumentare la massa", "ganhar musculo", "ganhar massa", "hipertrofia",
+                        # putting on mass, as people say it ("mettere su massa", "fare massa", "ganar masa")
+                        "mettere su massa", "mettere massa", "fare massa", "ganar masa", "prendre de la masse",
+                        "masse aufbauen", "ganhar volume"],
         "endurance": ["resistencia", "ausdauer", "resistenza", "kondition", "correr", "courir", "correre"],
         "general_health": ["salud", "sante", "gesundheit", "salute", "saude", "ponerme en forma", "estar en forma",
                            "etre en forme", "fit werden", "fitter werden", "stare in forma", "ficar em forma",
@@ -379,7 +386,7 @@ EQUIPMENT: dict[str, tuple[str, ...]] = {
         "barra de dominadas",
         "barre de traction",
     ),
-    "bench": ("bench", "hantelbank", "trainingsbank", "banco", "panca"),
+    "bench": ("bench", "hantelbank", "trainingsbank", "banco", "panca", "banc", "banc de musculation"),
     "treadmill": ("treadmill", "laufband", "cinta de correr", "tapis de course", "tapis roulant", "esteira"),
     "exercise bike": ("bike", "stationary bike", "exercise bike", "spin bike", "heimtrainer", "cyclette"),
     "rowing machine": ("rower", "rowing machine", "rudergerat", "rameur", "vogatore"),
@@ -405,15 +412,33 @@ EQUIPMENT: dict[str, tuple[str, ...]] = {
 # how often an English word is used (wordfreq's zipf scale) to be a word and not a misspelt name
 _A_WORD = 3.0
 _EQUIPMENT_WORDS = {w: name for name, words in EQUIPMENT.items() for w in words if " " not in w and len(w) >= 5}
-_BODYWEIGHT = re.compile(r"\b(?:bodyweight|body weight|just my body|no equipment|nothing)\b")
+_BODYWEIGHT = re.compile(
+    r"\b(?:bodyweight|body weight|just my body|no equipment|nothing"
+    # the body alone, in the other languages users answer in ("solo mi cuerpo", "Eigengewicht", "corpo libero")
+    r"|(?:solo|so|nur|juste|seulement) (?:mi|mon|mein|meinen|meu|o meu|il mio) (?:cuerpo|corps|korper|corpo)"
+    r"|peso corporal|propio peso|poids du corps|poids de corps|eigengewicht|korpergewicht|corpo libero)\b"
+)
 _NEGATED = re.compile(r"\b(?:no|not|without|don't have|do not have)\s+(?:an?\s+|any\s+)?(?:\w+\s+)?$")
 
 
 def items(text: str) -> list[str]:
     """The items a list names, each without the comment around it ("lactose, sadly" -> ["lactose"])."""
+    kept = _parts(text)
+    # a none in the list is no item of it: a bare no before the items, a none closing them ("lactose, sonst nichts"
+    # once the none reads as one, "não, nenhuma")
+    return [p for p in kept if not is_none(p)][:8]
+
+
+def only_none(text: str) -> bool:
+    """Whether a list says only that there is none, in pieces ("não, nenhuma"): [] where `items` finds nothing."""
+    kept = _parts(text)
+    return bool(kept) and all(is_none(p) for p in kept)
+
+
+def _parts(text: str) -> list[str]:
     parts = re.split(r",|;|/|\band\b|\bplus\b|&|\+", fold(text).strip(" .!"))
     kept = (comment_edges().sub("", p.strip()).strip() for p in parts)
-    return [p for p in kept if p][:8]
+    return [p for p in kept if p]
 
 
 _EQUIPMENT_PHRASES = sorted((w for words in EQUIPMENT.values() for w in words), key=len, reverse=True)
@@ -432,7 +457,7 @@ def _inside_longer(word: str, at: int, t: str) -> bool:
 def parse_equipment(text: str) -> object:
     """Known equipment by name ("a pair of dumbbells" -> dumbbells); [] for none; anything else as listed."""
     t = fold(text)
-    if is_none(text) or _BODYWEIGHT.search(t):
+    if is_none(text) or only_none(text):
         return []
     if acknowledges(text):
         return Invalid("Which equipment? For example “dumbbells and a mat”, or “none”.")
@@ -456,6 +481,9 @@ def parse_equipment(text: str) -> object:
     known = [name for name in EQUIPMENT if name in found]
     if known:
         return known
+    # "bodyweight only", "nothing": none, unless something is named beside it ("a pull up bar, otherwise nothing")
+    if _BODYWEIGHT.search(t):
+        return []
     if isinstance(_IN_WORDS(text), Invalid):  # "bla bla", "asdfgh": no equipment named at all
         return Invalid("I couldn't make out any equipment there. Which do you have? For example “dumbbells”.")
     return [item for item in items(text) if not isinstance(_IN_WORDS(item), Invalid)] or None

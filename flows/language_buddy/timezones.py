@@ -74,7 +74,11 @@ _SUBDIVIDED: dict[str, tuple[tuple[str, ...], str, str, bool]] = {
 _OFFSET = re.compile(r"(?:utc|gmt|z)?(?P<sign>[+\-−])(?P<h>\d{1,2})(?:(?::|h)?(?P<m>\d{2}))?")
 _PLACE_CUES = re.compile(
     r"^(?:(?:my )?time ?zone(?: is)?:?|(?:i )?(?:live|am|'m|im|was born|grew up) (?:in|near)|i'm from|i am from|"
-    r"from|in|near|based in|it's|it is|i'm in|i'm based in|en|em|aus)\s+"
+    r"from|in|near|based in|it's|it is|i'm in|i'm based in|en|em|aus"
+    # the time of a place, in the six languages ("horário de Lisboa", "fuso de Lisboa", "hora de Madrid")
+    r"|(?:the )?(?:time|hora|horario|fuso(?: horario)?|heure|zeit|ora|orario|fuso orario)"
+    r" (?:of|in|de|do|da|di|a|en|em)"
+    r")\s+"
 )
 _ARTICLE = re.compile(r"^(?:the|la|el|le|il|lo|los|las|les|die|der|das|o|a)\s+")
 TIMEZONE_EXPECTS = "a city (Berlin), an IANA timezone name (Europe/Berlin) or a UTC offset (UTC+2)"

@@ -27,7 +27,10 @@ _REQUEST = re.compile(
 # a rating first, then what it is about: "3 — the audio keeps cutting out", "2/5, way too slow";
 # a rating written on its scale ("2/5", "8/10", "4 out of 5", "4 stars") needs no comma after it
 _RATING_FIRST = re.compile(
-    r"^\s*(?:(?:a|an|solid|strong|weak|like|maybe|about|i'?d say|i give it|i'?ll give it|give it|rating:?)\s+)*+"
+    r"^\s*(?:(?:a|an|solid|strong|weak|like|maybe|about|i'?d say|i give it|i'?ll give it|give it|rating:?"
+    # the same leads in the other languages the bots' users write in ("un 2, la app se cuelga", "nota 1. tudo trava")
+    r"|un|una|une|uno|um|uma|ein|eine|einen|nota|note|voto|punteggio|je mets|je donne|ich gebe|le doy|le pongo"
+    r"|dou|daria|darei|direi|dire[ií]a|yo dir[ií]a)\s+)*+"
     r"(?:(?:[1-5]|[1-5] stars?)\s*(?:[:,;.!—–-]|\s(?:because|since|as))"
     r"|(?:\d{1,2}\s*(?:/|out of)\s*\d{1,2}|[1-5] stars?)[:,;.!—–-]?\s)\s*",
     re.I,

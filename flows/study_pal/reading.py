@@ -15,7 +15,7 @@ from typing import Any
 from wordfreq import zipf_frequency
 
 from engine import StepContext, picked
-from engine.extract import Invalid, Parser, read_yes_no
+from engine.extract import Invalid, Parser, read_yes_no, ruled_out
 from flows.study_pal.course import Course
 from flows.study_pal.exits import asks_plan_instead, exit_decision, leaves_for_now
 from flows.study_pal.kept import says_known
@@ -40,8 +40,11 @@ def concept_parser(s: TutoringSlots) -> Parser:
     course = course_of(s)
 
     def rule(text: str) -> object:
+        # a topic ruled out is not the one picked ("not limits, derivatives", "nicht Grenzwerte, lieber Ableitungen")
+        lowered = text.lower()
+        named = [cid for at, cid in course.mentions(text) if not ruled_out(lowered, at)]
         # the question lists the topics in the course's order: "the second one" picks too
-        return course.find(text) or picked(text, course.order)
+        return (named[0] if named else None) or picked(text, course.order)
 
     return Parser(rule, f"a topic: {course.menu()}")
 

@@ -22,6 +22,7 @@ from engine.extract import read_yes_no as _read_yes_no
 from engine.numwords import spelled_out
 from flows.shared.no_answer import words_answer
 from flows.support.kb import Question
+from flows.support.lookup import ABROAD
 from flows.support.products import without_names
 from flows.support.sides import troubled
 
@@ -246,6 +247,9 @@ def choice_parser(s: ClarificationSlots) -> Parser:
 
     def rule(text: str) -> object:
         found = listed.rule(text)
+        if found is None and (english := ABROAD.in_english(text)) != text:
+            # "sul sito", "sur mon téléphone": the help centre's words in the user's language, as its search reads them
+            found = listed.rule(english)
         # "added on my phone, missing on the laptop": several named, one of them with the problem
         return (troubled(options, text) or found) if isinstance(found, Invalid) else found
 
