@@ -2,7 +2,7 @@
 
     python bench/conversations.py                 # totals per split and bot, of `conversations` and `fresh`
     python bench/conversations.py --misses dev    # and every failing turn of their dev splits
-    python bench/conversations.py --corpus fresh  # one corpus: the blind batch of h-conv12 (tests/corpora/conversations/fresh/)
+    python bench/conversations.py --corpus fresh  # one corpus: the blind batch (conversations/fresh/)
     python bench/conversations.py --corpus held   # the held-out set for one-bot readers (tests/corpora/held/)
 
 Every script of both splits runs offline (rules backend) through the replay runner, each on a
