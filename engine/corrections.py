@@ -202,6 +202,11 @@ def _without_cues(text: str) -> str:
     return " ".join(" ".join(parts).split())
 
 
+def says_nothing_of_its_own(text: str) -> bool:
+    """Whether `text` is only cue words and fillers ("ok", "wait", "hmm so", "oh and"): no answer."""
+    return not _strip(_without_cues(text))
+
+
 def _read(target: _Target, slots: Slots, text: str) -> object | None:
     """`text` as a new value of `target`: parsed, taken by the slots model, and not the value held."""
     said = _strip(_without_cues(text))

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import DataFileError, Engine, Resources, SqlStore, TurnResult
+from engine import DataFileError, Engine, MemoryStore, Resources, SqlStore, TurnResult
 from engine.extract import Invalid
 from flows.shared.feedback import read_category
 from flows.shared.feedback_answers import comment_anywhere, sentiment_anywhere
@@ -368,3 +368,17 @@ def test_a_yes_no_question_is_read_ahead_from_a_clause_with_its_words_and_a_yes_
 )
 def test_a_number_is_anchored_by_a_unit_written_short_or_said_in_words(text: str, value: int) -> None:
     assert read_answer(LATE, text) == value
+
+
+@pytest.mark.parametrize(
+    "comment",
+    ["las lecciones se repiten demasiado", "les leçons sont trop courtes", "die Übungen sind zu leicht",
+     "le lezioni sono noiose", "os exercícios são repetitivos"],
+)  # fmt: skip
+def test_a_comment_naming_the_lessons_in_the_learners_language_is_about_content(comment: str) -> None:
+    store = MemoryStore()
+    e = Engine(store)
+    e.turn("language-buddy", "u", "I want to give feedback")
+    e.turn("language-buddy", "u", "2")
+    e.turn("language-buddy", "u", comment)
+    assert [r.data["category"] for r in store.records("feedback")] == ["content"]
