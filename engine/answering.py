@@ -95,8 +95,8 @@ class OpenQuestion:
                 return None  # a yes was read as the offered message already (reading.as_read)
         for aside in flow.asides:
             if aside.match(heard.text):
-                answer, said = _answer_before(state, slots, aside, heard)
-                if self.run.run_aside(flow, frame, slots, state, aside, said, answer):
+                answer = _answer_before(state, slots, aside, heard)
+                if self.run.run_aside(flow, frame, slots, state, aside, heard, answer):
                     return None
         if not rest.strip() and not resuming and not sets and not fixes and self.fx.said.strip():
             # every clause was another question's, unclear ("like 3 or 4 times a week" at the injuries
@@ -363,19 +363,18 @@ class OpenQuestion:
         self.fx.emit(self.fx.phrase(text, phrasing, flow.name, heard) if state.phrased else text)
 
 
-def _answer_before(state: Ask, slots: Slots, aside: Aside, heard: Heard) -> tuple[object, Heard]:
-    """The open question's answer in the clauses before the one the aside hears, and the message from
-    that clause on: "7. oh and do i have anything planned this week?" answers the exercise and asks
-    about the plans. Clauses of cue words and fillers only ("ok, what does that mean?") answer nothing."""
+def _answer_before(state: Ask, slots: Slots, aside: Aside, heard: Heard) -> object:
+    """The open question's answer in the clauses before the one the aside hears: "7. oh and do i have
+    anything planned this week?" answers the exercise and asks about the plans. Clauses of cue words
+    and fillers only ("ok, what does that mean?") answer nothing. The aside hears the whole message,
+    and the answer is taken only where it asks the question again (flowrun.run_aside)."""
     parts = clauses(heard.text)
     at = next((n for n, c in enumerate(parts) if aside.match(c.text)), 0)
     lead = ", ".join(c.text for c in parts[:at])
     if at == 0 or says_nothing_of_its_own(lead):
-        return None, heard
+        return None
     found = state.parser(slots)(lead)
-    if found is None or isinstance(found, Invalid):
-        return None, heard
-    return found, heard.reading(heard.text[parts[at].start :])
+    return None if found is None or isinstance(found, Invalid) else found
 
 
 def _label(flow: Flow[Any], slot: str) -> str:
