@@ -212,3 +212,16 @@ def test_asking_about_saturday_in_the_chat_shows_saturday_only() -> None:
 def test_the_day_of_an_exam_or_deadline_is_not_the_day_to_study(text: str, day: date | None) -> None:
     found = read_day(text, AT.date())
     assert (found[0] if found else None) == day
+
+
+@pytest.mark.parametrize(
+    "text", ["und noch einen für Samstag Vormittag", "otro más para el sábado por la mañana", "encore un samedi matin"]
+)
+def test_another_plan_asked_for_in_the_users_language(text: str) -> None:
+    store = MemoryStore()
+    e = Engine(store)
+    with pinned_clock(AT):
+        e.turn("study-pal", "u", "plan limits tomorrow 14-16")
+        reply = e.turn("study-pal", "u", text).reply
+    assert "Saturday 2025-03-15, 09:00-12:00" in reply
+    assert [r.data["window"] for r in store.records("study_plan")] == ["14:00-16:00", "09:00-12:00"]
