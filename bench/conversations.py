@@ -1,7 +1,8 @@
 """Fresh conversations (tests/corpora/conversations/): what new users meet, per split and per bot.
 
-    python bench/conversations.py                 # totals per split and bot
-    python bench/conversations.py --misses dev    # and every failing turn of the dev split
+    python bench/conversations.py                 # totals per split and bot, of `conversations` and `fresh`
+    python bench/conversations.py --misses dev    # and every failing turn of their dev splits
+    python bench/conversations.py --corpus fresh  # one corpus: the blind batch (conversations/fresh/)
     python bench/conversations.py --corpus held   # the held-out set for one-bot readers (tests/corpora/held/)
 
 Every script of both splits runs offline (rules backend) through the replay runner, each on a
@@ -35,7 +36,9 @@ from engine.registry import Registry, default_registry  # noqa: E402
 
 CORPUS = ROOT / "tests" / "corpora" / "conversations"
 # the corpora this bench runs, by the name `--corpus` takes; each holds dev/ and test/ split by name
-CORPORA = {"conversations": CORPUS, "held": ROOT / "tests" / "corpora" / "held"}
+CORPORA = {"conversations": CORPUS, "fresh": CORPUS / "fresh", "held": ROOT / "tests" / "corpora" / "held"}
+# what a run without --corpus prints, one table each: the fresh batch is small enough to run every time
+DEFAULT = ("conversations", "fresh")
 ALL = "all"
 
 
@@ -216,27 +219,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument(
         "--corpus",
         choices=sorted(CORPORA),
-        default="conversations",
-        help="which corpus to run (default: conversations)",
+        default=None,
+        help=f"which corpus to run (default: {' and '.join(DEFAULT)}, one table each)",
     )
     args = ap.parse_args(argv)
+    names = [args.corpus] if args.corpus else list(DEFAULT)
     try:
-        conversations = load_all(folder=CORPORA[args.corpus])
+        loaded = {name: load_all(folder=CORPORA[name]) for name in names}
     except CorpusError as e:
         print(e, file=sys.stderr)
         return 2
-    scored: list[tuple[Split, str, Score]] = []
-    misses: list[str] = []
-    for c in conversations:
-        s = run(c)
-        scored.append((c.split, c.script.bot, s))
-        if args.misses == c.split and not s.passed:
-            misses.append(f"{c.split}/{c.name} ({c.script.bot}):")
-            misses += [f"  {m}" for m in s.misses]
-    print("\n".join(table(tally(scored))))
-    if misses:
-        print("\nfailing turns (dev):")
-        print("\n".join(misses))
+    for number, (name, conversations) in enumerate(loaded.items()):
+        if len(loaded) > 1:
+            print(("\n" if number else "") + f"== {name} ({CORPORA[name].relative_to(ROOT)})")
+        scored: list[tuple[Split, str, Score]] = []
+        misses: list[str] = []
+        for c in conversations:
+            s = run(c)
+            scored.append((c.split, c.script.bot, s))
+            if args.misses == c.split and not s.passed:
+                misses.append(f"{c.split}/{c.name} ({c.script.bot}):")
+                misses += [f"  {m}" for m in s.misses]
+        print("\n".join(table(tally(scored))))
+        if misses:
+            print(f"\nfailing turns (dev, {name}):")
+            print("\n".join(misses))
     return 0
 
 

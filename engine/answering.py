@@ -18,6 +18,7 @@ from engine.answers import extract, parse_answer, try_set, validator_sentence
 from engine.askback import COMING_BACK_ONLY, acknowledgement, explanation
 from engine.commands import AskBack, Chitchat, Command, CorrectSlot, Restated, SetSlot, WhichSlot, YesNo
 from engine.context import StepContext
+from engine.corrections import says_nothing_of_its_own
 from engine.extract import Invalid
 from engine.fill import clauses, fill, noted_line
 from engine.fill import shown as slot_shown
@@ -26,7 +27,7 @@ from engine.flowrun import FlowRunner
 from engine.learned import learned_command
 from engine.models import FlowFrame, Heard, Slots
 from engine.said import says_not_knowing
-from engine.states import ANSWER, Ask, render, says, without_clause
+from engine.states import ANSWER, Aside, Ask, render, says, without_clause
 
 
 class OpenQuestion:
@@ -93,8 +94,10 @@ class OpenQuestion:
             if reply.to == "offered" and self._declined(flow, slots, state, reply, heard):
                 return None  # a yes was read as the offered message already (reading.as_read)
         for aside in flow.asides:
-            if aside.match(heard.text) and self.run.run_aside(flow, frame, slots, state, aside, heard):
-                return None
+            if aside.match(heard.text):
+                answer = _answer_before(state, slots, aside, heard)
+                if self.run.run_aside(flow, frame, slots, state, aside, heard, answer):
+                    return None
         if not rest.strip() and not resuming and not sets and not fixes and self.fx.said.strip():
             # every clause was another question's, unclear ("like 3 or 4 times a week" at the injuries
             # question): no answer here, and that question asks it in its turn; no attempt used
@@ -358,6 +361,20 @@ class OpenQuestion:
         text = f"{reason} {again}" if reason and again else reason or again
         phrasing = f"reprompt:{flow.name}.{state.name}"
         self.fx.emit(self.fx.phrase(text, phrasing, flow.name, heard) if state.phrased else text)
+
+
+def _answer_before(state: Ask, slots: Slots, aside: Aside, heard: Heard) -> object:
+    """The open question's answer in the clauses before the one the aside hears: "7. oh and do i have
+    anything planned this week?" answers the exercise and asks about the plans. Clauses of cue words
+    and fillers only ("ok, what does that mean?") answer nothing. The aside hears the whole message,
+    and the answer is taken only where it asks the question again (flowrun.run_aside)."""
+    parts = clauses(heard.text)
+    at = next((n for n, c in enumerate(parts) if aside.match(c.text)), 0)
+    lead = ", ".join(c.text for c in parts[:at])
+    if at == 0 or says_nothing_of_its_own(lead):
+        return None
+    found = state.parser(slots)(lead)
+    return None if found is None or isinstance(found, Invalid) else found
 
 
 def _label(flow: Flow[Any], slot: str) -> str:

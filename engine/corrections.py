@@ -202,6 +202,11 @@ def _without_cues(text: str) -> str:
     return " ".join(" ".join(parts).split())
 
 
+def says_nothing_of_its_own(text: str) -> bool:
+    """Whether `text` is only cue words and fillers ("ok", "wait", "hmm so", "oh and"): no answer."""
+    return not _strip(_without_cues(text))
+
+
 def _read(target: _Target, slots: Slots, text: str) -> object | None:
     """`text` as a new value of `target`: parsed, taken by the slots model, and not the value held."""
     said = _strip(_without_cues(text))
@@ -350,6 +355,7 @@ def read_corrections(flow: Flow[Any], state: Ask[Any], slots: Slots, text: str) 
     carried_old: tuple[list[_Target], str] | None = None
     carried_from: int | None = None
     carried_answer: _Clause | None = None
+    made: list[tuple[_Target, object]] = []  # each correction made: its target and the new value read
     # a correction is said within a few clauses; every clause may run each target's parser, so
     # a 4,000-character message read whole cost 370 ms (bench/worst_case.py)
     said = _clauses(text)[:MAX_CLAUSES]
@@ -408,6 +414,7 @@ def read_corrections(flow: Flow[Any], state: Ask[Any], slots: Slots, text: str) 
             c = t.correctable
             corrected.add((c.slot, c.key))
             commands.append(CorrectSlot(words=clause.text, slot=c.slot, key=c.key, value=slot_value(slots, c, v)))
+            made.append((t, v))
             # a "no" before the correction belongs to it ("no, my name is Ana Luísa", "no. uk time" at
             # "Shall I save it?"), unless a "but" follows or a sentence of its own with its own cue
             # ("no, but I bought it on the website", "no. and wait, it was 5 days ago")
@@ -437,7 +444,28 @@ def read_corrections(flow: Flow[Any], state: Ask[Any], slots: Slots, text: str) 
             carried_cue, carried_named, carried_old, carried_from, carried_answer = False, [], None, None, None
     if not commands:
         return CorrectionReading([], "", unclear)
+    used += _restating(said, used, made)
     return CorrectionReading(commands, _rest(text, used, asked), [])
+
+
+def _restating(
+    said: list[_Clause], used: list[tuple[int, int]], made: list[tuple[_Target, object]]
+) -> list[tuple[int, int]]:
+    """The clauses no correction took that only say a new value again, in other words: "it's the web
+    version, in chrome" (chrome is the web app) is one correction, and "in chrome" no answer to the
+    open question."""
+    out = []
+    for clause in said:
+        if any(s <= clause.start and clause.end <= e for s, e in used):
+            continue
+        piece = _strip(_without_cues(clause.text))
+        if piece and any(_same(t.parser(piece), v) for t, v in made):
+            out.append((clause.start, clause.end))
+    return out
+
+
+def _same(read: object, value: object) -> bool:
+    return read is not None and not isinstance(read, Invalid | Empty) and read == value
 
 
 def _listed_on(

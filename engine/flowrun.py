@@ -100,8 +100,17 @@ class FlowRunner:
         return slots, state
 
     def run_aside(
-        self, flow: Flow[Any], frame: FlowFrame, slots: Slots, state: Ask, aside: Aside, heard: Heard
+        self,
+        flow: Flow[Any],
+        frame: FlowFrame,
+        slots: Slots,
+        state: Ask,
+        aside: Aside,
+        heard: Heard,
+        answer: object = None,
     ) -> bool:
+        """Run `aside` on the message; `answer`: the question's answer said before it in the same
+        message ("7. oh and do i have anything planned?"), taken once the aside is handled."""
         ctx: StepContext[Slots] = StepContext(self.fx, heard, flow.name, slots, state.name)
         trigger = aside.handle(ctx)
         if trigger is None:
@@ -109,6 +118,10 @@ class FlowRunner:
         self.fx.trace.notice("aside", flow.name, frame.state, aside.name)
         if trigger == SKIP:  # the flow's own way past the question ("give me another")
             self.fx.trace.notice("skipped", flow.name, frame.state, state.slot)
+        if trigger == "" and answer is not None and (updated := try_set(flow, ctx.slots, state, answer)) is not None:
+            frame.attempts = 0
+            self.move(flow, frame, updated, ANSWER, heard)
+            return True
         if trigger == "":
             frame.slots = ctx.slots.model_dump(mode="json")
             self.fx.emit(self.question(flow, state, ctx.slots, heard))

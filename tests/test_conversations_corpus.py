@@ -39,6 +39,19 @@ def test_the_held_out_set_loads_and_the_bench_runs_it_by_name() -> None:
     assert {c.name for c in held}.isdisjoint(c.name for c in load_all())
 
 
+def test_the_fresh_batch_loads_in_both_splits_for_every_bot() -> None:
+    # tests/corpora/conversations/fresh/: the blind batch (h-conv12), its own dev and test by name,
+    # no script shared by name with the first corpus, whose loader does not read the subfolder
+    fresh = load_all(folder=CORPORA["fresh"])
+    assert len(fresh) == 42
+    for split in SPLITS:
+        mine = [c for c in fresh if c.split == split]
+        assert {c.script.bot for c in mine} == SHIPPED_BOTS, split
+        assert all(split_of(c.name) == split for c in mine)
+    assert {c.name for c in fresh}.isdisjoint(c.name for c in load_all())
+    assert "feedback" in {t.expect.flow for c in fresh for t in c.script.user_turns if t.expect}
+
+
 def write(folder: Path, split: str, stem: str, text: str) -> None:
     (folder / split).mkdir(parents=True, exist_ok=True)
     (folder / split / f"{stem}.yaml").write_text(text, encoding="utf-8")

@@ -327,3 +327,17 @@ def test_a_mistake_owned_is_a_correction_cue_in_six_languages(text: str) -> None
 )
 def test_a_hedge_settled_by_the_side_it_leans_to(text: str, settled: str) -> None:
     assert words_taken_back(text) == settled
+
+
+@pytest.mark.parametrize(
+    ("text", "corrected", "rest"),
+    [
+        # the new value said again in other words is the correction's, not the open question's answer
+        ("sorry, my native language is German, Deutsch", {"native_language": "de"}, ""),
+        ("wait no, my native language is french, en français", {"native_language": "fr"}, ""),
+        # a clause that says something else stays the open question's
+        ("sorry, my native language is German, I live in Berlin", {"native_language": "de"}, "I live in Berlin"),
+    ],
+)  # fmt: skip
+def test_a_new_value_said_twice_is_one_correction(text: str, corrected: dict[str, Any], rest: str) -> None:
+    assert read(buddy_onboarding, "ask_timezone", BUDDY_AT_TIMEZONE, text) == (corrected, rest)

@@ -87,6 +87,27 @@ def test_a_bots_intents_are_read_in_the_users_language(text: str) -> None:
 
 
 @pytest.mark.parametrize(
+    "text",
+    ["quiero darte mi opinión sobre la app", "je voudrais te donner mon avis", "ich sage dir meine Meinung",
+     "vorrei darti la mia opinione", "quero dar a minha opinião", "can I give you my honest opinion?"],
+)  # fmt: skip
+def test_an_opinion_offered_is_feedback_in_six_languages(text: str) -> None:
+    bot = default_registry().get("language-buddy")
+    assert bot.intent_for(text) == "feedback"
+    # an opinion only framing a sentence asks for nothing
+    assert bot.intent_for("in my opinion spanish is easier than french") is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["kannst du mir einen Lernplan machen?", "hazme un plan de estudio", "fais-moi un plan d'études",
+     "mi fai un piano di studio?", "preciso de um plano de estudos"],
+)  # fmt: skip
+def test_a_study_plan_asked_for_by_name_in_the_users_language(text: str) -> None:
+    assert default_registry().get("study-pal").intent_for(text) == "scheduling"
+
+
+@pytest.mark.parametrize(
     ("text", "name"),
     [
         ("Dan here", "Dan"),

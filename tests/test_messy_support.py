@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import DataFileError, Engine, Resources, SqlStore, TurnResult
+from engine import DataFileError, Engine, MemoryStore, Resources, SqlStore, TurnResult
 from engine.extract import Invalid
 from flows.shared.feedback import read_category
 from flows.shared.feedback_answers import comment_anywhere, sentiment_anywhere
@@ -388,3 +388,17 @@ def test_a_choice_named_in_the_users_language_is_read_through_the_help_centres_w
     slots = seed(parse_document(path.name, path.read_text(encoding="utf-8")), "")
     slots.opened = True
     assert choice_parser(slots)(text) == choice
+
+
+@pytest.mark.parametrize(
+    "comment",
+    ["las lecciones se repiten demasiado", "les leçons sont trop courtes", "die Übungen sind zu leicht",
+     "le lezioni sono noiose", "os exercícios são repetitivos"],
+)  # fmt: skip
+def test_a_comment_naming_the_lessons_in_the_learners_language_is_about_content(comment: str) -> None:
+    store = MemoryStore()
+    e = Engine(store)
+    e.turn("language-buddy", "u", "I want to give feedback")
+    e.turn("language-buddy", "u", "2")
+    e.turn("language-buddy", "u", comment)
+    assert [r.data["category"] for r in store.records("feedback")] == ["content"]

@@ -95,3 +95,24 @@ def test_a_plan_asked_for_before_any_answer_skips_the_empty_analysis(lesson: Dia
 )  # fmt: skip
 def test_a_plan_asked_for_instead_of_going_on_and_one_after_finishing(text: str, instead: bool) -> None:
     assert asks_plan_instead(text) is instead
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "7. oh and do i have anything planned this week?",
+        "7, btw what's a pomodoro?",
+        "its 7. what does the arrow mean?",
+    ],
+)
+def test_an_answer_before_an_aside_is_taken_after_it(lesson: Dialogue, text: str) -> None:
+    # the aside is answered and the exercise's answer in the clauses before it counts
+    lesson.say(text)
+    assert (lesson.state, lesson.slots["chunk"]) == ("exercise", 2)
+    assert "Correct" in lesson.reply
+
+
+@pytest.mark.parametrize("text", ["ok, what does the arrow mean?", "wait, do i have anything planned?"])
+def test_fillers_before_an_aside_answer_nothing(lesson: Dialogue, text: str) -> None:
+    lesson.say(text)
+    assert (lesson.state, lesson.slots["chunk"], lesson.slots["attempts"]) == ("exercise", 1, 0)

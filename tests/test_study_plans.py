@@ -81,6 +81,23 @@ def test_asking_for_the_schedule_shows_the_saved_plan_and_makes_none() -> None:
     assert len(store.records("study_plan")) == 1
 
 
+@pytest.mark.parametrize(
+    ("text", "window"),
+    [
+        ("kannst du mir einen Lernplan für morgen von 14 bis 16 Uhr machen?", "Thursday 2025-03-13, 14:00-16:00"),
+        ("hazme un plan de estudio para mañana de 10 a 12", "Thursday 2025-03-13, 10:00-12:00"),
+        ("un plan d'études samedi de 9h à 11h", "Saturday 2025-03-15, 09:00-11:00"),
+    ],
+)
+def test_a_plan_asked_for_in_the_users_language_reads_its_time_words(text: str, window: str) -> None:
+    # the request that starts the plan reads its day and hours as the window question reads an answer
+    store = MemoryStore()
+    with pinned_clock(AT):
+        reply = Engine(store).turn("study-pal", "u", text).reply
+    assert window in reply
+    assert len(store.records("study_plan")) == 1
+
+
 def test_another_plan_like_the_last_one_keeps_its_topics_and_moves_nothing() -> None:
     store = MemoryStore()
     e = Engine(store)
@@ -195,3 +212,16 @@ def test_asking_about_saturday_in_the_chat_shows_saturday_only() -> None:
 def test_the_day_of_an_exam_or_deadline_is_not_the_day_to_study(text: str, day: date | None) -> None:
     found = read_day(text, AT.date())
     assert (found[0] if found else None) == day
+
+
+@pytest.mark.parametrize(
+    "text", ["und noch einen für Samstag Vormittag", "otro más para el sábado por la mañana", "encore un samedi matin"]
+)
+def test_another_plan_asked_for_in_the_users_language(text: str) -> None:
+    store = MemoryStore()
+    e = Engine(store)
+    with pinned_clock(AT):
+        e.turn("study-pal", "u", "plan limits tomorrow 14-16")
+        reply = e.turn("study-pal", "u", text).reply
+    assert "Saturday 2025-03-15, 09:00-12:00" in reply
+    assert [r.data["window"] for r in store.records("study_plan")] == ["14:00-16:00", "09:00-12:00"]

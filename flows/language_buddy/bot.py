@@ -26,6 +26,9 @@ FEEDBACK = Intent(
         r"\brate (?:the|this|your) (?:app|bot|service)",
         r"\b(?:leave|write|give) (?:a )?review\b",
         r"\bsuggestion\b",
+        # an opinion offered ("I'd like to give you my opinion", "mi opinión" through engine/cues.py); "in my
+        # opinion" only frames another sentence
+        r"(?<!\bin )\bmy (?:honest )?opinion\b",
         r"\breport (?:a |an |the |this |that )?(?:bug|problem|issue|crash|it\b|this\b|that\b)",
         r"\b(?:file|make|lodge|submit) (?:a |an )?(?:complaint|report|bug report)\b",
         # the app given a score: "5 stars from me", "4/5", "10 out of 10"
@@ -51,6 +54,7 @@ FEEDBACK = Intent(
         "problem",
         "issue",
         "suggest",
+        "opinion",
         "terrible",
         "awful",
         "hate",

@@ -32,6 +32,7 @@ from datetime import datetime
 
 from engine import Bot, Intent, MainContext, Resources
 from engine.cues import in_english_cues
+from engine.gloss import in_english
 from flows.study_pal import timewindow
 from flows.study_pal.analysis import analysis
 from flows.study_pal.course import Course, course_path, get_course
@@ -373,8 +374,13 @@ _AGAIN = re.compile(r"\b(?:one|another|same|again|too|also|as well)\b", re.I)
 
 def plans_again(ctx: MainContext, text: str) -> bool:
     """Does the message ask for another plan like the last one, at a time it names?"""
-    if ctx.shared(StudyMemory).last_plan is None or not _AGAIN.search(text):
+    if ctx.shared(StudyMemory).last_plan is None:
         return False
+    if not _AGAIN.search(text):
+        # asked in the user's language ("und noch einen für Samstag Vormittag"): its cue and time words in English
+        text = in_english(in_english_cues(text))
+        if not _AGAIN.search(text):
+            return False
     return isinstance(timewindow.parse_window(text, timewindow.now()), timewindow.Window)
 
 

@@ -34,7 +34,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from engine import Ask, Correctable, Final, Flow, RecordDraft, Slots, Step, StepContext, T
 from engine.extract import Invalid, Parser
-from engine.gloss import respelled
+from engine.gloss import in_english, respelled
 from engine.models import JsonObject
 from flows.study_pal import timewindow
 from flows.study_pal.course import course_path, get_course
@@ -122,6 +122,12 @@ def read(ctx: Ctx) -> None:
     # the request as said, its time words typed a letter off written right ("saterday", "evning")
     said = respelled(ctx.text)
     found = revise_window(said, at, memo.window) if memo else read_window(said, at)
+    if not isinstance(found, Window) and (english := in_english(said)) != said:
+        # the request in the user's language ("einen Lernplan für morgen von 14 bis 16 Uhr"): its time
+        # words read in English, as the window question's parser reads an answer, where that reads one
+        glossed = revise_window(english, at, memo.window) if memo else read_window(english, at)
+        if isinstance(glossed, Window):
+            said, found = english, glossed
     if isinstance(found, Window) and memo is None and not s.again and timewindow.names_no_time(said, at):
         s.day = found.day  # a day alone: its hours are asked, not taken from the default
     elif isinstance(found, Window):
