@@ -141,7 +141,7 @@ DIET_CUE = re.compile(
 )
 _ALLERGY_CUE = re.compile(r"\b(?:i'm|i am) allergic to ([^.;!?]+)|\ballerg(?:y|ies) to ([^.;!?]+)")
 # the same said in another language, as the glossary writes it: "soy alérgico al maní" -> "soy allergic to maní"
-_ALLERGY_OPENS = re.compile(r"^(?:\w+\s+)?allergic to ([^.;!?]+)")
+_ALLERGY_OPENS = re.compile(r"^(?:\w+\s+){0,2}allergic to ([^.;!?]+)")
 
 
 _CLAUSE_START = re.compile(r"(?<!\s)\s*+(?:,|\band\b|\bbut\b)?\s*+\b(?:i|i'm|i am|my|but|please)\b")
