@@ -247,16 +247,18 @@ def numbers_in(text: str) -> list[float]:
     return found
 
 
-def detect_language(text: str) -> str | None:
-    """The language of `text` among a few, by word frequencies; None when it is too short to tell."""
+def detect_language(text: str, *, least_words: int = 4, margin: float = 1.25) -> str | None:
+    """The language of `text` among a few, by word frequencies; None when it has fewer than `least_words`
+    words or no language scores `margin` times the next. A reader asking only which language the words
+    around one word lean to (flows/fitness/ahead.py) asks with one word and no margin."""
     words = [w for w in re.findall(r"[^\W\d_]+", text.lower()) if len(w) > 1]
-    if len(words) < 4:
+    if len(words) < max(least_words, 1):
         return None
     scores = {lang: sum(zipf_frequency(w, lang, wordlist="small") for w in words) for lang in _LANGS}
     best = max(scores, key=lambda lang: scores[lang])
     runner_up = max(v for k, v in scores.items() if k != best)
     # only a clear winner counts: short mixed messages ("ok, danke") decide nothing
-    return best if scores[best] > runner_up * 1.25 else None
+    return best if scores[best] > runner_up * margin else None
 
 
 def _carries(reply: str, fact: str) -> bool:

@@ -16,6 +16,7 @@ from wordfreq import zipf_frequency
 from engine import Ahead
 from engine.askback import greets
 from engine.extract import Parser, fold
+from engine.guard import detect_language
 from flows.fitness.anytime import CLOSED
 from flows.fitness.food import FOODS
 from flows.fitness.limits import limitation_in
@@ -112,17 +113,12 @@ def _allergies(text: str) -> object:
     return found or None
 
 
-_LANGUAGES = ("en", "es", "de", "fr", "it", "pt")
-
-
 def _a_word_of(name: str, text: str) -> bool:
     """Whether a food's name is one of the common words of the language the rest of the message is in ("soy
     alérgica a los frutos secos": Spanish "I am", no soy), far commoner there than as the food in English."""
-    rest = [w for w in re.findall(r"[^\W\d_]+", text) if w != fold(name)]
-    if not rest:
-        return False
-    language = max(_LANGUAGES, key=lambda lang: sum(zipf_frequency(w, lang) for w in rest))
-    if language == "en":
+    rest = " ".join(w for w in re.findall(r"[^\W\d_]+", text) if w != fold(name))
+    language = detect_language(rest, least_words=1, margin=1.0)
+    if language in (None, "en"):
         return False
     there = zipf_frequency(fold(name), language)
     return there >= _COMMON_THERE and there > zipf_frequency(fold(name), "en") + _COMMONER_BY
