@@ -16,6 +16,7 @@ Two kinds of slot value are completed on load, as the bots complete them when a 
 
 from __future__ import annotations
 
+import copy
 import functools
 import hashlib
 from collections.abc import Sequence
@@ -212,15 +213,21 @@ def _check(entry: Entry, reg: Registry) -> tuple[tuple[dict[str, JsonValue], lis
 def _completed(entry: Entry, bot: Bot) -> dict[str, Any]:
     values: dict[str, Any] = {k: _path_value(v) for k, v in entry.slots.items()}
     if entry.bot == "support" and entry.flow == "clarification" and isinstance(values.get("doc"), str):
-        # the run's own copy of its document, as flows/support/bot.py seeds it
-        from flows.support.bot import seed
-        from flows.support.kb import parse_document
-
-        path = ROOT / "flows" / "support" / "data" / "kb" / f"{values['doc']}.md"
-        if path.exists():
-            doc = parse_document(path.name, path.read_text(encoding="utf-8"))
-            values = seed(doc, "").model_dump() | values
+        values = copy.deepcopy(_seeded(values["doc"])) | values  # a copy: entries may change theirs
     return values
+
+
+@functools.cache
+def _seeded(doc_id: str) -> dict[str, Any]:
+    """A support run's own copy of its document, as flows/support/bot.py seeds it; {} for no such
+    article (the slots check says so). Once per article: the corpus has hundreds of support entries."""
+    from flows.support.bot import seed
+    from flows.support.kb import parse_document
+
+    path = ROOT / "flows" / "support" / "data" / "kb" / f"{doc_id}.md"
+    if not path.exists():
+        return {}
+    return seed(parse_document(path.name, path.read_text(encoding="utf-8")), "").model_dump()
 
 
 def _path_value(value: JsonValue) -> JsonValue:

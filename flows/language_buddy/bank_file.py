@@ -26,6 +26,7 @@ from pydantic import BaseModel, ConfigDict
 
 from engine import DataFileError
 from engine.extract import fold
+from flows.shared.datafile import parse_yaml
 
 CEFR = Literal["A1", "A2", "B1", "B2", "C1", "C2"]
 LEVELS: tuple[CEFR, ...] = ("A1", "A2", "B1", "B2", "C1", "C2")
@@ -104,7 +105,7 @@ def load_bank(path: Path) -> Bank:
 
 def _parse(path: Path) -> Bank:
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = parse_yaml(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as e:
         raise DataFileError(str(path), [f"cannot read the question bank: {e}"]) from e
     except yaml.YAMLError as e:

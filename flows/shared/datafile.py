@@ -16,10 +16,15 @@ M = TypeVar("M", bound=BaseModel)
 _LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
+def parse_yaml(text: str) -> object:
+    """A YAML document's data, as `yaml.safe_load` reads it (errors are `yaml.YAMLError`s)."""
+    return yaml.load(text, Loader=_LOADER)
+
+
 def load_yaml(path: Path, model: type[M]) -> M:
     """`path` validated as `model`; DataFileError names the file and each problem by its place."""
     try:
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)
+        data = parse_yaml(path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as e:
         raise DataFileError(str(path), [f"cannot read it: {e}"]) from e
     try:

@@ -35,6 +35,7 @@ from rapidfuzz import fuzz, process
 
 from engine.errors import DataFileError
 from engine.models import Resources
+from flows.shared.datafile import parse_yaml
 
 DEFAULT_COURSE = Path(__file__).parent / "data" / "courses" / "calculus.yaml"
 MIN_CHUNKS = 3
@@ -197,7 +198,7 @@ def load_course(path: str | Path) -> Course:
     """Read and validate a course file; DataFileError lists every problem, by concept id."""
     p = Path(path)
     try:
-        data = yaml.safe_load(p.read_text(encoding="utf-8"))
+        data = parse_yaml(p.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as e:
         raise DataFileError(str(p), [f"cannot read the course file: {e}"]) from e
     except yaml.YAMLError as e:

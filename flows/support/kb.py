@@ -54,6 +54,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, Validation
 
 from engine.errors import DataFileError
 from engine.store.textindex import IndexedDoc, SyncReport, location, open_text_index
+from flows.shared.datafile import parse_yaml
 from flows.support import sections
 from flows.support.asking import asked_thing
 from flows.support.concepts import CONCEPTS_NAME, NO_CONCEPTS, ConceptTable, load_concepts, query_table
@@ -250,7 +251,7 @@ def parse_document(name: str, text: str) -> Document:
     if m is None:
         raise DataFileError(name, ["no YAML front matter (the file must start with '---' and close it with '---')"])
     try:
-        front = yaml.safe_load(m.group(1))
+        front = parse_yaml(m.group(1))
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         where = f" at line {mark.line + 2}" if mark is not None else ""  # +2: 1-based, after the opening ---
