@@ -392,11 +392,11 @@ def _language_alone(text: str, learnt: str) -> str | None:
     """A language (or a nationality) said as an item of its own, with nothing around it, in a
     self-introduction that names the language to learn with its cue: the other one is the user's own
     ("I'm Sven, Swedish, and I want to learn English"). Only one such item, and never the one learnt."""
-    demonyms = _table().demonyms
+    demonyms, aliases = _table().demonyms, language_aliases()
     found = {
         code
         for item in _ITEMS.split(fold(text))
-        if (word := item.strip(" \t\n!.?-")) and (code := language_aliases().get(word) or demonyms.get(word)) is not None
+        if (word := item.strip(" \t\n!.?-")) and (code := aliases.get(word) or demonyms.get(word)) is not None
     } - {learnt}
     return found.pop() if len(found) == 1 else None
 
