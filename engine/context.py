@@ -58,6 +58,8 @@ class StepOps(EntryOps, Protocol):
 
     def offer(self, text: str) -> None: ...
 
+    def keep(self, text: str, during: str) -> None: ...
+
     def save_record(self, kind: str, data: JsonObject) -> None: ...
 
     def records_of(self, kind: str) -> list[StoredRecord]: ...
@@ -159,6 +161,12 @@ class StepContext(Generic[S]):
         """Offer a reading of the message (after saying "Did you mean English?"): a plain yes
         next turn, at the question asked again, is read as if the user had written `text`."""
         self._ops.offer(text)
+
+    def keep(self, text: str) -> None:
+        """Keep `text`, a request the user made during this flow, for when it is over: the engine
+        carries it out in the main conversation as if said then (engine/kept.py), which may start a
+        flow of its own, so the user never has to say it again."""
+        self._ops.keep(text, self.flow or "main")
 
     def phrase(self, content: str, purpose: str) -> str:
         return self._ops.phrase(content, purpose, self.flow, self._heard)

@@ -19,9 +19,11 @@ from engine.context import EntryContext
 from engine.handoff import hold_of, start_hold
 from engine.llm import LLM
 from engine.models import (
+    MAX_KEPT,
     FlowRun,
     Heard,
     JsonObject,
+    KeptRequest,
     Message,
     NoticeKind,
     RecordDraft,
@@ -99,6 +101,11 @@ class Effects:
 
     def offer(self, text: str) -> None:
         self.session.carry.offered = text
+
+    def keep(self, text: str, during: str) -> None:
+        kept = KeptRequest(text=text, during=during)
+        if kept not in self.session.carry.requests:
+            self.session.carry.requests = [*self.session.carry.requests, kept][-MAX_KEPT:]
 
     def note(self, kind: NoticeKind, flow: str | None, detail: str) -> None:
         self.trace.notice(kind, flow, None, detail)

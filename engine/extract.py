@@ -558,8 +558,11 @@ _DECLINES = re.compile(
     r"|(?:none|nothing|not)(?: that)? i know of"
     r"|que (?:yo )?sepa|soweit ich weiss|che io sappia|que eu saiba|que je sache"
     # nothing wrong, said of the body or the question ("all good, nothing hurts", "nothing to report")
-    r"|(?:(?:all good|all fine|i'?m (?:all )?(?:good|fine))\s*,?\s*)?nothing (?:hurts|wrong|bothers me|to report))"
-    r"(?:\s+(?:que (?:yo )?sepa|soweit ich weiss|che io sappia|que eu saiba|que je sache|that i know of|at all))?"
+    r"|(?:(?:all good|all fine|i'?m (?:all )?(?:good|fine))\s*,?\s*)?nothing (?:hurts|wrong(?: with me)?|bothers me"
+    r"|to report))"
+    # "nothing really", "none at all really": the none said with a shrug
+    r"(?:\s+(?:que (?:yo )?sepa|soweit ich weiss|che io sappia|que eu saiba|que je sache|that i know of|at all"
+    r"|really))?"
 )
 
 

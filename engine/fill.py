@@ -83,6 +83,8 @@ _SPLIT = re.compile(
 _LEAD = re.compile(r"^(?:and|but|also|plus|btw|y|pero|und|aber|et|mais|e|ma|mas|però|tambien|también)\s+", re.I)
 # the words that join one more item to a list ("peanuts and soy"), not a contrast ("but")
 _AND = re.compile(r"and|y|und|et|e|plus|&", re.I)
+# the words that join a contrast, in the six languages: what follows may qualify the value before it
+_BUT = re.compile(r"but|pero|aber|mais|ma|mas|però", re.I)
 MAX_CLAUSES = 12
 # a habit of the past, in the six languages: "i used to run 10k", "solía correr", "früher bin ich gelaufen"
 _PAST = re.compile(
@@ -178,11 +180,13 @@ def _cues(flow: Flow[Any], slot: str, a: Ahead | None) -> re.Pattern[str] | None
 
 class _Declared(NamedTuple):
     """One entry of a flow's `ahead` with what never changes between turns: its reader (or the
-    callable that picks it from the slots) and the words that name its slot."""
+    callable that picks it from the slots), the words that name its slot, and how its own question
+    reads an answer (for a clause that declines it: "no limitations" beside the level)."""
 
     ahead: Ahead
     chosen: Parser | Callable[[Any], Parser]
     cue: re.Pattern[str] | None
+    asks: Parser | Callable[[Any], Parser] | None
 
 
 class _FlowTable(NamedTuple):
@@ -203,7 +207,7 @@ def _table(flow: Flow[Any]) -> _FlowTable:
             a = declared(entry)
             chosen = a.parser or flow.parser_of(a.slot)
             if chosen is not None:
-                out.append(_Declared(a, chosen, _cues(flow, a.slot, a)))
+                out.append(_Declared(a, chosen, _cues(flow, a.slot, a), flow.parser_of(a.slot)))
         table = _TABLES[id(flow)] = _FlowTable(weakref.ref(flow), tuple(out), {})
         weakref.finalize(flow, _TABLES.pop, id(flow), None)
     return table
@@ -223,7 +227,8 @@ class _Open:
     is made the first time a clause needs it: most clauses are decided by their cue words alone."""
 
     __slots__ = (
-        "_chosen", "_parser", "_slots", "beside", "cue", "declared_alone", "named_before", "plan", "slot", "whole",
+        "_asks", "_chosen", "_parser", "_slots", "beside", "cue", "declared_alone", "named_before", "plan", "slot",
+        "whole",
     )  # fmt: skip
 
     def __init__(self, declared: _Declared, slots: Slots) -> None:
@@ -234,7 +239,7 @@ class _Open:
         self.beside = declared.ahead.beside
         # the flow says its values name it (`Ahead.alone`); `alone` is whether they do here
         self.declared_alone = declared.ahead.alone
-        self._chosen, self._slots = declared.chosen, slots
+        self._chosen, self._slots, self._asks = declared.chosen, slots, declared.asks
         self._parser: Parser | None = None
 
     @property
@@ -243,6 +248,15 @@ class _Open:
             chosen = self._chosen
             self._parser = chosen if isinstance(chosen, Parser) else chosen(self._slots)
         return self._parser
+
+    def declined(self, text: str) -> object:
+        """The slot's none, as its own question reads a clause that names the slot and declines it ("no
+        limitations", "keine Allergien"): a reader of values said in passing may know no "none" (an
+        injury reader reads injuries); None when the question has no stored none (an optional's EMPTY)."""
+        asks = self._asks
+        if asks is None or not declines(text):
+            return None
+        return _value(asks if isinstance(asks, Parser) else asks(self._slots), text)
 
     @property
     def alone(self) -> bool:
@@ -438,6 +452,9 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
             if not named and _any_will_do(clause.text):
                 continue  # any will do names no slot by itself ("intermediate, anything goes!" is no diet)
             read = _value(c.parser, clause.text)
+            if read is None and named and not listed:
+                # "advanced, no limitations": the clause names the slot and says there is none of it
+                read = c.declined(clause.text)
             if listed:
                 # every one of them ("every day": all seven weekdays) singles none out
                 if isinstance(read, list) and len(read) == found_here and len(set(map(repr, read))) < _EVERY:
@@ -500,6 +517,19 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
         ):
             last += 1
             more.append(last)
+        # a contrast after it that the slot's reader reads nothing in alone, but reads with it into another
+        # value, qualifies it ("i don't eat meat but i eat fish": pescatarian, not the first clause's vegetarian);
+        # a clause the reader found unclear alone ("i eat fish": and meat?) may be such a contrast
+        if (
+            last + 1 < len(parts)
+            and (last + 1 not in claimed or last + 1 in unclear)
+            and _BUT.fullmatch(text[parts[last].end : parts[last + 1].start].strip(" ,;"))
+            and _value(c.parser, parts[last + 1].text) is None
+        ):
+            qualified = _value(c.parser, text[parts[first].start : parts[last + 1].end])
+            if qualified is not None and qualified != value:
+                value, last = qualified, last + 1
+                more.append(last)
         if (stored := _stored(flow, slots, c.slot, value)) is None:
             continue
         sets.append(SetSlot(words=text[parts[first].start : parts[last].end], slot=c.slot, value=stored))

@@ -12,9 +12,7 @@ from collections.abc import Callable
 from engine.commands import NewRequest
 from engine.flowrun import FlowRunner
 from engine.handoff import hold_of
-from engine.models import Heard, KeptRequest
-
-MAX_KEPT = 5  # requests kept at once while a flow is open
+from engine.models import MAX_KEPT, Heard, KeptRequest
 
 
 def _label(name: str) -> str:

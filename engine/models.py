@@ -122,6 +122,9 @@ class FlowFrame(BaseModel):
     paused: bool = False
 
 
+MAX_KEPT = 5  # requests a session keeps at once while a flow is open: the oldest give way
+
+
 class KeptRequest(BaseModel):
     """A new request made while a flow asked its question: kept until that flow is done
     (engine/requests.py). `flow` is the bot's flow it asks for (an intent named it), None for

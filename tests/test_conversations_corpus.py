@@ -52,6 +52,21 @@ def test_the_fresh_batch_loads_in_both_splits_for_every_bot() -> None:
     assert "feedback" in {t.expect.flow for c in fresh for t in c.script.user_turns if t.expect}
 
 
+def test_the_second_blind_batch_loads_in_both_splits_for_every_bot() -> None:
+    # tests/corpora/conversations/fresh2/: the second blind batch (h-conv13), split by name like the
+    # others; it shares no script name with the first corpus or the first blind batch
+    fresh2 = load_all(folder=CORPORA["fresh2"])
+    assert len(fresh2) == 46
+    for split in SPLITS:
+        mine = [c for c in fresh2 if c.split == split]
+        assert {c.script.bot for c in mine} == SHIPPED_BOTS, split
+        assert all(split_of(c.name) == split for c in mine)
+        # language-buddy's feedback flow is met in both halves
+        assert "feedback" in {t.expect.flow for c in mine for t in c.script.user_turns if t.expect}, split
+    others = {c.name for c in load_all()} | {c.name for c in load_all(folder=CORPORA["fresh"])}
+    assert {c.name for c in fresh2}.isdisjoint(others)
+
+
 def write(folder: Path, split: str, stem: str, text: str) -> None:
     (folder / split).mkdir(parents=True, exist_ok=True)
     (folder / split / f"{stem}.yaml").write_text(text, encoding="utf-8")

@@ -203,9 +203,14 @@ def test_an_answer_and_a_new_request_in_one_message_are_both_kept(
     assert r.flow == "clarification" and r.slots["answers"] == {question: answer}
     assert r.slots["parsed"] == {question: parsed} and r.slots["later"] == later
     assert "another question" in r.reply and next_question.casefold() in r.reply.casefold()
-    while r.flow == "clarification":  # the rest of the questions, then both answers
+    first = r.slots["doc"]
+    while r.flow == "clarification" and r.slots.get("doc") == first:  # the rest of this article's questions
         r = engine.turn("support", "u", "no" if r.state == "yes_no" else "10" if r.state == "number" else "idk")
-    assert "About your other question" in r.reply
+    # the kept request is taken up in the same reply: answered ("About your other question"), or, when its
+    # article has questions of its own, its first one asked (the engine carries the request out, engine/kept.py)
+    assert "About your other question" in r.reply or (
+        r.flow == "clarification" and f"You also asked: “{later}”" in r.reply
+    )
 
 
 def test_the_answer_part_also_answers_questions_to_come(tmp_path: Path) -> None:

@@ -143,7 +143,14 @@ AHEAD = (
     "fitness_level",
     # the injury by what is wrong with which body part: its own reader also keeps a copied answer the
     # question's ("sore shoulder from the bench" is no equipment, engine/fill.py)
-    Ahead("limitations", parser=Parser(limitation_in, "an injury"), alone=True),
+    # its cue words let a clause that declines it name it ("nothing wrong with me", "no injuries" beside the
+    # level): the engine reads such a clause as the question's own none (engine/fill.py)
+    Ahead(
+        "limitations",
+        parser=Parser(limitation_in, "an injury"),
+        alone=True,
+        cues=("injury", "injuries", "limitation", "wrong with me", "hurts"),
+    ),
     # what the plan holds (goal, days, minutes, days and time to train) is never read from a habit of now:
     # "intermediate, i run twice a week" gives the level, not the days a week (engine/fill.py `habit`)
     Ahead("goal", parser=Parser(goal_named, "a goal"), alone=True, plan=True),

@@ -124,6 +124,11 @@ def clean_limitation(text: str) -> str:
 
 
 _INJURY_WORD = re.compile(r"\binjur\w*(?:[- ]free)?\b")
+# a part of the body said to be well names no injury: "nothing really, my knees are fine"
+_WELL = re.compile(
+    rf"(?:my\s+)?(?:(?:left|right|lower|upper|both)\s+)?{_PART}\s+(?:is|are|feel|feels|seem|seems)\s+"
+    r"(?:(?:totally|perfectly|all|pretty|really)\s+)?(?:fine|ok|okay|good|great|alright|all right|healthy|strong)\b"
+)
 
 
 def parse_limitations(text: str) -> object:
@@ -133,7 +138,7 @@ def parse_limitations(text: str) -> object:
     t = fold(text)
     # none, then a remark that names no limitation ("none, thankfully", "nothing, I'm injury free")
     first, _, rest = t.partition(",")
-    if rest.strip() and is_none(first) and not BODY.search(_INJURY_WORD.sub(" ", rest)):
+    if rest.strip() and is_none(first) and not BODY.search(_INJURY_WORD.sub(" ", _WELL.sub(" ", rest))):
         return NONE
     # ...unless another part names one ("no injuries, but asthma")
     if (

@@ -376,10 +376,29 @@ def native_in(text: str, *, weak: bool) -> str | None:
         national = None  # "i'm german, my first language is turkish": the language named says more
     if not weak:
         return national if national != learnt else None
+    if learnt is not None and (alone := _language_alone(text, learnt)) is not None:
+        return alone
     if m := loose.search(fold(text)):
         return language_aliases()[next(g for g in m.groups() if g)]
     found = _first_language(weak_cue, text) or _misspelt_native(text)
     return found or national
+
+
+# where an introduction's items part: "I'm Sven, Swedish, and I want to learn English"
+_ITEMS = re.compile(r"[,;:()]|\s(?:and|y|und|et|e)\s")  # the items are stripped where read
+
+
+def _language_alone(text: str, learnt: str) -> str | None:
+    """A language (or a nationality) said as an item of its own, with nothing around it, in a
+    self-introduction that names the language to learn with its cue: the other one is the user's own
+    ("I'm Sven, Swedish, and I want to learn English"). Only one such item, and never the one learnt."""
+    demonyms, aliases = _table().demonyms, language_aliases()
+    found = {
+        code
+        for item in _ITEMS.split(fold(text))
+        if (word := item.strip(" \t\n!.?-")) and (code := aliases.get(word) or demonyms.get(word)) is not None
+    } - {learnt}
+    return found.pop() if len(found) == 1 else None
 
 
 # "native portugese", "my mother tongue is germn": a word right after a native cue

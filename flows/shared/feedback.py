@@ -35,7 +35,7 @@ class FeedbackSlots(Slots):
 
 read_sentiment = sentiment()
 CATEGORIES = {
-    "bug": ["bugs", "crash", "crashes", "crashed", "error", "broken", "freeze", "glitch"],
+    "bug": ["bugs", "crash", "crashes", "crashed", "error", "broken", "freeze", "freezes", "froze", "frozen", "glitch"],
     "latency": [
         "slow",
         "lag",
@@ -76,8 +76,10 @@ CATEGORIES = {
     "usability": ["confusing", "hard to use", "ui", "interface", "navigation", "design", "button"],
     "other": ["something else", "other", "none of these"],
 }
+# what went wrong, not where: "the app freezes when i open my vocabulary" is a bug, not content
+WRONG = ("bug", "latency", "usability")
 # "what do you mean" is no misspelt "wait" (latency), nor "the app" a misspelt "other"
-read_category = category_reader(CATEGORIES)
+read_category = category_reader(CATEGORIES, prefer=WRONG)
 # the details are free text: only a category named outright counts, no close spellings
 # lessons and exercises named in the learner's language ("las lecciones se repiten demasiado"): the comment
 # is about content, sensed once it is given as the English words are (the question's reader is unchanged)
@@ -119,13 +121,21 @@ def rated(s: FeedbackSlots) -> FeedbackSlots:
     return s
 
 
+# a contrast in the six languages: praise, then the complaint ("lessons are nice but the app freezes")
+_CONTRAST = re.compile(r"\b(?:but|though|although|however|except|pero|aunque|aber|mais|ma|però|mas|porém)\b", re.I)
+
+
 def sense_category(ctx: StepContext[FeedbackSlots]) -> None:
     comment = ctx.slots.comment or ""
-    found = spot_category(comment)
+    # what follows a contrast is what the comment is about: the area it names there says the category
+    # ("the lessons are nice but the app freezes" is a bug, not content), else the whole comment does
+    after = _CONTRAST.split(comment)[-1]
+    said = spot_category(after) if after != comment else None
+    found = said if isinstance(said, str) and said != "other" else spot_category(comment)
     if isinstance(found, Invalid):
         # "the exercises take forever to load": what went wrong (slow, broken, confusing) says the
         # area better than where it went wrong (the exercises), when only one such word is there
-        wrong = [c for c in ("bug", "latency", "usability") if _SAYS[c](comment) == c]
+        wrong = [c for c in WRONG if _SAYS[c](comment) == c]
         found = wrong[0] if len(wrong) == 1 else found
     if isinstance(found, str) and found != "other":
         ctx.slots.category = cast(Category, found)

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from wordfreq import zipf_frequency
 
 from engine.cues import in_english_cues
-from engine.extract import Parser, choice, fold, rating, sentiment
+from engine.extract import Invalid, Parser, choice, fold, rating, sentiment
 from engine.numwords import spelled_out
 
 # What asks for the flow rather than describing anything ("I want to complain", "feedback:")
@@ -109,13 +109,19 @@ _COMMON_WORD_ZIPF = 3.0
 _MIN_TYPO_LETTERS = 4
 
 
-def category_reader(options: Mapping[str, Sequence[str]]) -> Parser:
-    """One of `options` by its word or synonym; a close spelling only of a rare word ("latncy")."""
+def category_reader(options: Mapping[str, Sequence[str]], prefer: Sequence[str] = ()) -> Parser:
+    """One of `options` by its word or synonym; a close spelling only of a rare word ("latncy").
+    Where the words of several match, the one of `prefer` whose words alone are there is taken: what
+    went wrong (it freezes, it is slow) says the area better than where it went wrong (the lessons)."""
     exact = choice(options, fuzzy=False)
     close = choice(options)
+    alone = {c: choice({c: options[c]}, fuzzy=False) for c in prefer}
 
     def rule(text: str) -> object:
         found = exact(text)
+        if isinstance(found, Invalid) and alone:
+            wrong = [c for c, says in alone.items() if says(text) == c]
+            found = wrong[0] if len(wrong) == 1 else found
         if found is not None:
             return found
         rare = [

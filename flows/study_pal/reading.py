@@ -150,7 +150,13 @@ def leave(ctx: Ctx) -> str | None:
 _REVEAL = re.compile(
     r"\b(?:show|tell|give)(?: me)? (?:the |your )?(?:answer|solution)\b|\bwhat(?:'s| is) the (?:answer|solution)\b|"
     r"\b(?:reveal|just tell me)\b|\b(?:the )?(?:answer|solution),? please\b|"
-    r"\bi(?:'ll| will)? give up\b|\bi'?m giving up\b|\bi give in\b",
+    # "no idea, just show me": the exercise's answer, never "just show me how limits work"
+    r"\bjust show me(?: it| already| pls| please)?\s*(?:$|[.,;!?])|"
+    r"\bi(?:'ll| will)? give up\b|\bi'?m giving up\b|\bi give in\b|"
+    # the answer asked for in the five other languages the learners write in
+    r"\b(?:dime|muéstrame|muestrame|enséñame|zeig mir|sag mir|montre-moi|dis-moi|dimmi|mostrami|me mostra|me diz"
+    r"|me diga|mostra-me|diz-me) (?:la|die|a) (?:respuesta|solución|solucion|antwort|lösung|losung|réponse|reponse"
+    r"|solution|risposta|soluzione|resposta|solução|solucao)\b",
     re.I,
 )
 

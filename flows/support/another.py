@@ -181,13 +181,9 @@ def answer_later(ctx: StepContext[ClarificationSlots]) -> None:
         return
     doc = hits[0].doc
     if doc.clarifying_questions:
-        ctx.say(
-            ctx.phrase(
-                f'About your other question, I found our help article "{doc.title}". It needs a few details '
-                "from you: send your question again and I'll ask them.",
-                "answer:later",
-            )
-        )
+        # its questions are a run of their own: the engine carries the request out once this run is over,
+        # as if said then, so its first question follows this answer and nobody types it again
+        ctx.keep(s.later)
         return
     body = sections.for_case(doc.body, {})
     lead = "About your other question:"

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, JsonValue, ValidationError
 
 from engine import Bot, MainContext, Resources, picked
+from engine.said import asks_for_person
 from flows.support import sections
 from flows.support.clarification import (
     clarification,
@@ -98,7 +99,10 @@ def converse(ctx: MainContext) -> None:
     reply = read_yes_no(ctx.text) if offered is not None else None
     # "are you a human?" asks what the bot is, not for a person
     short = len(ctx.text.split()) <= 8 and "identity" not in ctx.social
-    if WANTS_HUMAN.search(ctx.text) or (short and NAMES_STAFF.search(ctx.text)) or reply is True:
+    # a person asked for in any of the six languages the engine reads it in, as at every question of a flow
+    # ("je peux parler à quelqu'un ?", "kann ich mit jemandem sprechen?"), not in English words only
+    wants = WANTS_HUMAN.search(ctx.text) is not None or asks_for_person(ctx.text)
+    if wants or (short and NAMES_STAFF.search(ctx.text)) or reply is True:
         if not already_queued(ctx):
             if last is not None:  # after "that didn't help": the person sees the article and the request
                 hand_over(
