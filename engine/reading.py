@@ -390,7 +390,9 @@ def _going_on(text: str, flow: str) -> bool:
 
 def _copies(value: object, text: str) -> bool:
     """Whether a parser's value (or one item of it) only copies words of the message back."""
-    return copied(value, text, words=1) or (isinstance(value, str) and bool(fold(value).strip()) and fold(value) in fold(text))
+    return copied(value, text, words=1) or (
+        isinstance(value, str) and bool(fold(value).strip()) and fold(value) in fold(text)
+    )
 
 
 def _no_value(flow: Flow[Any], state: Ask, frame: FlowFrame, text: str, checked: Slots | None) -> bool:
