@@ -140,6 +140,8 @@ def played_review(text: str) -> str | dict[str, JsonValue]:
         return "ask"
     if isinstance(found, Revision) and found.accepted:
         return "accept"
+    if isinstance(found, Revision) and found.pending:
+        return "ask"  # a change that cannot stand as asked waits with its question: nothing changed yet
     if isinstance(found, Revision):
         after = apply_changes(PROFILE, SAVED, found.changes)
         return _diff(SAVED, after) if isinstance(after, FitnessSlots) else "ask"

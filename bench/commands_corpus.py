@@ -37,7 +37,11 @@ SPLITS = ("dev", "test")
 # a blind batch written after dev had been tuned on until it showed nothing (h-fresh23): its own dev and test
 # halves, split by the same rule, measured beside the splits as "dev fresh" and "test fresh"
 FRESH = CORPUS / "fresh"
-SETS = ("dev", "test", "dev fresh", "test fresh")
+# a blind batch of one class, putting it off (h-later13): stopping for now to come back later, at every bot's
+# questions and at paused runs, with controls where "later" or "tomorrow" is the answer; "dev later", "test later"
+LATER = CORPUS / "later"
+BATCHES = {"": CORPUS, "fresh": FRESH, "later": LATER}
+SETS = ("dev", "test", "dev fresh", "test fresh", "dev later", "test later")
 
 Kind = Literal[
     "set_slot",
@@ -50,6 +54,9 @@ Kind = Literal[
     "handoff",
     "skip",
     "resume",
+    # a put-off: stop for now and keep the run to come back to ("leave it for tomorrow", "on verra ça plus tard");
+    # at a paused run, keeping it paused. A `cancel` label stops (for good where the batch can also say `later`)
+    "later",
     "yes",
     "no",
 ]
@@ -99,6 +106,8 @@ class Case(BaseModel):
     split: str
     index: int
     entry: Entry
+    # the blind batch the case is from ("fresh", "later"; "" for the corpus's splits)
+    batch: str = ""
     seed: dict[str, JsonValue]
     expected: list[Command]
 
@@ -151,11 +160,11 @@ def load(split: str, registry: Registry | None = None, folder: Path = CORPUS) ->
 
 
 def load_set(name: str, registry: Registry | None = None) -> list[Case]:
-    """One of SETS: "dev" or "test" of the corpus, "dev fresh" or "test fresh" of the blind batch."""
-    split, _, fresh = name.partition(" ")
+    """One of SETS: "dev" or "test" of the corpus, or the half of a blind batch ("dev fresh", "test later")."""
+    split, _, batch = name.partition(" ")
     if name not in SETS:
         raise ValueError(f"no set {name!r} (sets: {', '.join(SETS)})")
-    return load(split, registry, FRESH if fresh else CORPUS)
+    return [c.model_copy(update={"batch": batch}) for c in load(split, registry, BATCHES[batch])]
 
 
 def load_all(registry: Registry | None = None, folder: Path = CORPUS) -> dict[str, list[Case]]:

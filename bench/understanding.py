@@ -1,6 +1,6 @@
 """How well the engine understands a message, by command kind and by language, on the commands corpus.
 
-    python bench/understanding.py                 # both splits and both fresh halves, offline (rules backend)
+    python bench/understanding.py                 # both splits and the blind batches' halves, offline (rules backend)
     python bench/understanding.py --misses dev --misses dev-fresh   # and every dev message read wrong
     python bench/understanding.py --llm openai    # through the local model (llama-cpp-python's server)
     python bench/understanding.py --limit 20      # the first 20 entries of each split (a smoke run)
@@ -8,7 +8,8 @@
 
 The fresh halves (tests/corpora/commands/fresh/{dev,test}.yaml, "dev fresh" and "test fresh") are a blind batch
 written after dev had been tuned on until it showed nothing: fix on the dev halves' misses only; the test
-halves are only measured.
+halves are only measured. The "putting it off" batch (tests/corpora/commands/later/, "dev later" and "test later")
+is one class written blind the same way: stopping for now to come back later, and its controls.
 
 Each entry of tests/corpora/commands/{dev,test}.yaml is played as one turn against the engine at the state it
 was typed at: a session is stored through the Store contract with the run at that flow, state and slots (paused
@@ -21,6 +22,10 @@ and it is mapped to the command kinds:
   that changed: set_slot when it was empty, correct_slot when it held a value; support's answers are read from
   `parsed`/`given`, keyed by the question; the asked question's yes/no slot set true/false: yes/no;
 - the run cancelled or paused, or the cancel command routed: cancel; a paused run resumed (a `resume` notice): resume;
+  the run paused at the end of the turn with a `later` notice (the turn carried out a put-off: the run kept to come
+  back to, or a paused run kept paused): later, not cancel. A `cancel` label of a corpus written before the format
+  could say put off (the splits, the fresh batch) is met by a put-off as well, since a put-off stops the flow now;
+  in the later batch, which can say either, a `cancel` is a stop for good and only a cancel meets it;
 - the session sent to a person (an `agent` notice) other than by a document that always goes to one: handoff;
 - another flow of the bot started (not one the run handed over to as it finished), or a request for something
   else kept for after the run (a `request` notice at the entry's flow: the engine read a new request at the
@@ -206,7 +211,10 @@ def observe(store: Store, case: Case, result: TurnResult) -> list[Observed]:
     cancelled = (run is not None and run.outcome == "cancelled") or (
         frame is not None and frame.paused and not e.paused
     )
-    if cancelled or trace.route == "command:cancel":
+    # a put-off carried out: the run is kept paused to come back to (engine/controls.py notes `later`)
+    if "later" in notices and frame is not None and frame.paused:
+        out.append(Observed("later"))
+    elif cancelled or trace.route == "command:cancel":
         out.append(Observed("cancel"))
     if "resume" in notices:
         out.append(Observed("resume"))
@@ -325,7 +333,7 @@ def _empty(value: Any) -> bool:
 def _match(out: Outcome) -> None:
     left = list(out.observed)
     for want in out.case.expected:
-        hit = next((o for o in left if _same(want, o)), None)
+        hit = next((o for o in left if _same(want, o, lenient=out.case.batch != "later")), None)
         if hit is None:
             out.missed.append(want)
         else:
@@ -334,7 +342,10 @@ def _match(out: Outcome) -> None:
     out.extra = left
 
 
-def _same(want: Command, got: Observed) -> bool:
+def _same(want: Command, got: Observed, *, lenient: bool = False) -> bool:
+    """`lenient`: a cancel label written before labels could say put off is met by a put-off (it stops now)."""
+    if lenient and want.kind == "cancel" and got.kind == "later":
+        return True
     if want.kind != got.kind:
         return False
     if want.kind not in SLOT_KINDS:
@@ -489,7 +500,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--llm", choices=["rules", "openai"], default="rules")
     # "dev-fresh" for "dev fresh": a set named on the command line without quotes
     named = lambda v: v.replace("-", " ")  # noqa: E731
-    ap.add_argument("--split", type=named, choices=SETS, action="append", help="only this set (default: all four)")
+    ap.add_argument("--split", type=named, choices=SETS, action="append", help="only this set (default: all six)")
     ap.add_argument("--limit", type=int, help="only the first N entries of each split")
     ap.add_argument("--every", type=int, default=1, help="only every K-th entry of each split (a sample)")
     ap.add_argument(

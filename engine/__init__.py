@@ -7,7 +7,17 @@ harness, `dialogue`, is a fixture the installed package registers (engine/author
 """
 
 from engine.ahead import Ahead
-from engine.amend import Amendable, Amends, Revision, accepted, asks_to_change, review, revise, unrevised
+from engine.amend import (
+    Amendable,
+    Amends,
+    Revision,
+    accepted,
+    asks_to_change,
+    review,
+    reviewed,
+    revise,
+    unrevised,
+)
 from engine.bot import Bot, Intent
 from engine.context import EntryContext, MainContext, StepContext
 from engine.errors import (
@@ -155,6 +165,7 @@ __all__ = [
     "picked",
     "rating",
     "review",
+    "reviewed",
     "revise",
     "sentiment",
     "unrevised",

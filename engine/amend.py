@@ -138,6 +138,12 @@ _APPROVE = re.compile(
     r"|all good|all correct|perfect|correct|that'?s (?:right|correct|it|all)|save it|go ahead|confirm(?:ed)?|lgtm"
     r"|c'est (?:bon|parfait)|parfait|passt|alles (?:gut|richtig)|perfecto|todo bien|perfetto|va bene|tudo certo)\b"
 )
+# leaving a pending change as it was ("keep it as it is", "never mind that", "leave it at 4")
+_KEEP = re.compile(
+    r"\b(?:keep (?:it|them|that|as is|it as it is|what you have)|leave (?:it|them|that)(?: as it is| as is| at \w+)?"
+    r"|as it (?:is|was)|never ?mind (?:that|the change|it)|no change|forget the change|don'?t change (?:it|anything)"
+    r"|d[eé]jal[oa] (?:as[ií]|como est[aá])|lass es so|laisse comme [cç]a|lascia cos[iì]|deixa assim)\b"
+)
 # a part that refers back to a fact named elsewhere in the message ("make it 5", "change that to 70 kg")
 _REFERS = re.compile(r"\b(?:it|that|this|them|those)\b")
 # a change that says it adds ("add saturday", "also sunday"), to a list that is otherwise replaced
@@ -221,6 +227,12 @@ class Revision(BaseModel):
 
     accepted: bool = False
     changes: dict[str, JsonValue] = {}
+    # a change asked for that cannot stand yet ("days should be 3" with four days named): kept, and its
+    # question asked, until the user settles it or drops it; no yes saves while it waits
+    pending: dict[str, JsonValue] = {}
+    asked: str = ""
+    # the pending change was dropped at the user's word: said, and the summary shown again
+    dropped: bool = False
 
 
 def _is_list(model: type[Slots], slot: str) -> bool:
@@ -393,20 +405,35 @@ def changed_lines(amends: Amends[S], before: S, after: S) -> list[str]:
 # -- the review before saving ---------------------------------------------------------------
 
 
-def review(amends: Amends[S], example: str = "days should be 4") -> Callable[[S], Parser]:
-    """The parser of a review question: changes first ("yes, but days should be 4" changes the
-    days), then a yes; anything else is asked again, with what can be said."""
+def review(amends: Amends[S], example: str = "days should be 4", slot: str = "review") -> Callable[[S], Parser]:
+    """The parser of a review question (its answer in `slot`): changes first ("yes, but days should
+    be 4" changes the days), then a yes; anything else is asked again, with what can be said.
+
+    A change that cannot stand as asked ("days should be 3" with four days named) is kept pending with
+    its question (`reviewed` asks it alone, without the summary's "say yes to save"); the next answer
+    completes it ("mon wed fri"), or drops it ("keep it as it is"); a yes meanwhile asks it again, so a
+    yes never saves a profile against a change the user asked for."""
 
     def make(slots: S) -> Parser:
+        held = getattr(slots, slot, None)
+        pending = held.pending if isinstance(held, Revision) else {}
+
         def rule(text: str) -> object:
             found = read_changes(amends, text, slots)
-            if found.question is not None:
+            if found.question is not None and not (pending and _KEEP.search(fold(text))):
                 return Invalid(found.question)
             if found.values:
-                settled = apply_changes(amends, slots, found.values)
+                values = {**pending, **found.values}  # the pending change, completed by this answer
+                settled = apply_changes(amends, slots, values)
                 if isinstance(settled, str):
-                    return Invalid(settled)
-                return Revision(changes=found.values)
+                    return Revision(pending=values, asked=settled)
+                return Revision(changes=values)
+            if pending and (_KEEP.search(fold(text)) or read_yes_no(text) is False):
+                return Revision(dropped=True, pending=pending)
+            if pending:
+                # a yes, or anything else, while a change waits: its question again, never a save
+                assert isinstance(held, Revision)
+                return Revision(pending=pending, asked=held.asked)
             if read_yes_no(text) is True or _APPROVE.search(fold(text)):
                 return Revision(accepted=True)
             if read_yes_no(text) is False:
@@ -424,8 +451,14 @@ def revise(amends: Amends[S], slot: str) -> Callable[[StepContext[S]], None]:
 
     def run(ctx: StepContext[S]) -> None:
         answer = getattr(ctx.slots, slot)
-        if not isinstance(answer, Revision) or not answer.changes:
+        if isinstance(answer, Revision) and answer.dropped:
+            # the pending change left as it was, said so; the review shows the profile again
+            kept = "; ".join(amends.shown(k, getattr(ctx.slots, k)) for k in answer.pending)
+            ctx.say(f"OK, I've left it as it was ({kept}).")
+            setattr(ctx.slots, slot, Revision())
             return
+        if not isinstance(answer, Revision) or not answer.changes:
+            return  # a pending change stays in `slot`: the review asks its question (`reviewed`)
         before = ctx.slots
         settled = apply_changes(amends, before, answer.changes)
         if isinstance(settled, str):  # read as consistent by the parser: only a stale frame gets here
@@ -438,6 +471,20 @@ def revise(amends: Amends[S], slot: str) -> Callable[[StepContext[S]], None]:
         setattr(ctx.slots, slot, Revision())
 
     return run
+
+
+def reviewed(summary: Callable[[S], str], slot: str = "review") -> Callable[[S], str]:
+    """A review question's words: `summary` (the profile and "say yes to save it"), or, while a change
+    asked for waits to be settled (`Revision.pending`), only its question and how to drop it: one
+    question at a time, and no offer to save what the user asked to change."""
+
+    def say(slots: S) -> str:
+        held = getattr(slots, slot, None)
+        if isinstance(held, Revision) and held.pending and held.asked:
+            return f"{held.asked} Or say “keep it as it is” to leave it unchanged."
+        return summary(slots)
+
+    return say
 
 
 def accepted(slot: str) -> Callable[[Slots], bool]:

@@ -27,7 +27,8 @@ class Controls:
         self.fx = flows.fx
 
     def cancel(self, heard: Heard, *, later: bool = False) -> None:
-        """`later`: the message puts it off ("gotta go, can we finish this later?"): a paused run stays."""
+        """`later`: the message puts it off ("gotta go, can we finish this later?", "leave it for tomorrow"):
+        the open run is paused to come back to, whatever the flow does on a cancel; a paused run stays."""
         a = self.fx.session.active
         if a is None:
             self.fx.main_messages.append(Message(role="user", content=heard.text))
@@ -40,6 +41,7 @@ class Controls:
             if later:
                 # put off again, never dropped: what the user told the run is theirs until they stop it
                 name = self.fx.bot.flow_for(self.fx.session.stack[paused]).name
+                self.fx.trace.notice("later", name, self.fx.session.stack[paused].state)
                 self.fx.emit(
                     f"No problem: the {name} stays paused with your answers kept. Say 'continue' when you're back, "
                     f"or 'cancel the {name}' to drop it."
@@ -55,6 +57,19 @@ class Controls:
             return
         flow = self.fx.bot.flow_for(a)
         a.scratchpad.append(Message(role="user", content=heard.text))
+        if later:
+            # put off, whatever the flow does on a cancel: the run waits paused with its answers, and
+            # "let's continue" brings it back at this question (engine/reading.py)
+            a.paused = True
+            self.fx.session.stack.append(a)
+            self.fx.session.active = None
+            self.fx.trace.notice("later", flow.name, a.state)
+            name = flow.name.replace("_", " ")
+            self.fx.emit(
+                f"No problem, let's pick this up later: the {name} is paused with your answers kept. "
+                "Say 'continue' when you're back."
+            )
+            return
         if flow.on_cancel == "pause":
             a.paused = True
             self.fx.session.stack.append(a)

@@ -298,6 +298,7 @@ NoticeKind = Literal[
     "offer",  # a yes to what an aside offered ("Did you mean English?"); detail: the message read instead
     "pause",
     "resume",
+    "later",  # a put-off carried out: the run kept paused to come back to ("leave it for tomorrow"); detail: the flow
     "handoff",  # detail: the flow handed to
     "reset",  # a stored frame the code no longer fits; detail: why
     "migrated",  # a stored frame carried to the flow's current version; detail: "v1 -> v2"

@@ -68,6 +68,7 @@ from engine.said import (
     said,
     says_cancel,
     says_help,
+    says_later,
     says_putting_off,
     says_refusal,
     says_resume,
@@ -141,6 +142,20 @@ def read(
         commands = [Handoff(words=text)]
     elif asking and command == "skip" and not _aside_for(bot, session, text):
         commands = [Skip(words=text)]
+    elif (
+        isinstance(here, Ask)
+        and a is not None
+        and _puts_off(text)
+        and _not_greeting(text)  # "ciao" greets too
+        # a flow's own reading comes first: a lesson keeps its place itself (flows/study_pal)
+        and not _aside_for(bot, session, text)
+        and _no_value(bot.flow_for(a), here, a, text, checked.get(id(a)) if checked is not None else None)
+    ):
+        # "leave it for tomorrow", "not now", "on verra ça plus tard": the run is kept to come back to. Read
+        # before a free-text answer, which would take any words ("not now" was stored as the injuries); a
+        # question that reads the words keeps them ("not now" is a no to "shall we start?", "tomorrow 2-4pm"
+        # a study window)
+        commands = [Cancel(words=text, later=True)]
     elif (
         isinstance(here, Ask)
         and a is not None
@@ -294,7 +309,16 @@ def _main(
         out.append(YesNo(words=text, to="confirm", subject=asked, yes=read_yes_no(text), request=carried.confirm_words))
         if out[0].yes is not None:  # type: ignore[union-attr]
             return out
+    waiting = next((f for f in reversed(session.stack) if f.paused), None)
+    if waiting is not None and _puts_off(text) and small_talk(text) is None:
+        # "leave it for tomorrow" while a run is paused: it stays paused (it was resumed and the words
+        # taken as its answer); said back, never dropped. A goodbye ("good night!") is small talk, said back
+        return [*out, Cancel(words=text, later=True)]
     name = entry() if bot.entry else None
+    if waiting is not None and waiting.flow != name and _going_on(text, waiting.flow):
+        # "let's continue", "where were we" with a run put off that the entry rule does not bring back
+        # (a feedback, a lesson, a clarification): it carries on at its question
+        return [*out, StartFlow(words=text, flow=waiting.flow, via="entry")]
     # "What should your goal be?" was asked: this message is its value, unless it gives none
     if (
         not name
@@ -344,13 +368,48 @@ def _main(
         return [*out, StartFlow(words=text, flow=interrupt, via="interrupt")]
     if (
         not isinstance(flow.state(paused.state), Ask)
-        or _COMING_BACK.fullmatch(fold(text).strip(" !.,?"))
-        or says_resume(text, name)
+        or _going_on(text, name)
         # "how are you?", "sorry, i was away": a greeting or being back answers nothing at the paused question
         or (talk is not None and (greets(text) or bool({"away", "sorry"} & set(talk.kinds))))
     ):
         return [*out, StartFlow(words=text, flow=name, via="entry")]
     return [*out, *_replies(carried, text), Resume(words=text, flow=name)]
+
+
+def _puts_off(text: str) -> bool:
+    """Whether `text` only puts the thing off: in words of its own ("lo dejamos para mañana") or as a
+    phrase that says now or later ("not now", "gotta go", "bis morgen"); not "quit" nor "bye"."""
+    return says_later(text)
+
+
+def _going_on(text: str, flow: str) -> bool:
+    """Whether `text` only says to go on with the paused run of `flow` ("let's continue", "where were we",
+    "resume my setup", "ok i'm back")."""
+    return bool(_COMING_BACK.fullmatch(fold(text).strip(" !.,?"))) or says_resume(text, flow)
+
+
+def _copies(value: object, text: str) -> bool:
+    """Whether a parser's value (or one item of it) only copies words of the message back."""
+    return copied(value, text, words=1) or (
+        isinstance(value, str) and bool(fold(value).strip()) and fold(value) in fold(text)
+    )
+
+
+def _no_value(flow: Flow[Any], state: Ask, frame: FlowFrame, text: str, checked: Slots | None) -> bool:
+    """Whether the open question reads no value from words that only put the thing off: its parser finds
+    none, refuses them, or only copies them back (a free-text question takes any words: a comment, the
+    injuries, so the put-off is read before it); nor do they fill another slot. A value read from them
+    keeps them an answer ("not now" is a no to "shall we start?")."""
+    try:
+        slots = checked if checked is not None else flow.new_slots(frame.slots)
+        value = state.parser(slots)(text)
+    except (ValidationError, ValueError):
+        return False  # slots this code cannot read: the flow's own reading says what is wrong
+    # a list reader's items that are only the message's clauses ("hold on", "lets do the rest later") read none
+    items = value if isinstance(value, list) and len(value) > 1 else [value]
+    if value is not None and not isinstance(value, Invalid | Empty) and not all(_copies(v, text) for v in items):
+        return False
+    return not _fills_other(flow, slots, state, text)
 
 
 def _not_greeting(text: str) -> bool:

@@ -88,6 +88,8 @@ class CommandPhrases(BaseModel):
     unsure: list[str]
     indefinite: list[str]  # read by engine/fill.py (engine/tables.py `indefinite_words`)
     until_later: list[str]
+    # the words around a later-word in a clause that only puts the thing off ("lo dejamos para mañana")
+    putting_off_words: list[str]
     refusing: list[str]
     cancel: list[str]
     ending: list[str]
@@ -299,6 +301,8 @@ class _Table:
         self.putting_off = frozenset(_phrase(p) for p in phrases.putting_off)
         later = sorted({_phrase(p) for p in phrases.until_later}, key=len, reverse=True)
         self.until_later = re.compile(r"(?<![\w'])(?:" + "|".join(map(re.escape, later)) + r")(?![\w'])")
+        self.putting_off_words = frozenset(_phrase(p) for p in phrases.putting_off_words)
+        self.now = re.compile(r"(?<![\w'])(?:now|rn|ahora|maintenant|tout de suite|jetzt|ora|adesso|agora)(?![\w'])")
         self.leaving_openings = frozenset(_phrase(p) for p in phrases.leaving_openings)
         self.resume = frozenset(_phrase(p) for p in phrases.resume)
         self.resume_verbs = tuple(dict.fromkeys(_phrase(v) for v in phrases.resuming))
@@ -682,6 +686,32 @@ def says_putting_off(text: str) -> bool:
     ("any injuries?"), so only beside a cancel are they one."""
     # beside words of not wanting to go on, it still only puts it off ("im not doing this right now, bye")
     return _only(text, _table().putting_off, _opened_leaving(text), polite=True)
+
+
+@lru_cache(maxsize=1024)
+def says_later(text: str) -> bool:
+    """Whether `text` only puts the thing off until later, in words of its own ("lo dejamos para mañana",
+    "machen wir morgen weiter", "i'll look it up and come back tomorrow", "non ora, domani"): every clause
+    is a put-off phrase, a clause of a later-word among only the words said around one (`putting_off_words`:
+    who, going on, finishing, talking, the thing as a pronoun), or filler; one names the later at least.
+    A clause with any other word is no put-off: "the lesson later on was too fast", "no injuries for now"."""
+    t = _table()
+    found = False
+    for forms in clauses(text):
+        # a phrase of putting off that says now or later ("not now", "ahora no", "see you tomorrow"); a menu's
+        # "quit", a goodbye or "not interested" leaves for good
+        if any(f in t.putting_off and (t.until_later.search(f) or t.now.search(f)) for f in forms):
+            found = True
+            continue
+        if any(not f for f in forms):
+            continue  # only filler ("ok", "please")
+        clause = forms[0]
+        later = t.until_later.search(clause) is not None
+        rest = t.until_later.sub(" ", clause).split()  # every later-word ("la suite demain", "come back later")
+        if _segmented(rest, t.putting_off_words, t.polite_ending) is None:
+            return False
+        found = found or later
+    return found
 
 
 def puts_off(text: str) -> bool:

@@ -58,6 +58,21 @@ def test_the_fresh_batch_loads_in_two_halves_by_the_same_rule() -> None:
     assert {k for c in test for k in c.entry.classes} == set(KLASSES)
 
 
+def test_the_later_batch_loads_in_two_halves_with_its_controls() -> None:
+    # tests/corpora/commands/later/: putting it off, written blind (h-later13); a put-off is kind `later`
+    dev, test = load_set("dev later"), load_set("test later")
+    assert not {c.entry.text for c in dev} & {c.entry.text for c in test}
+    cases = [*dev, *test]
+    assert len(cases) >= 150
+    assert {c.entry.bot for c in cases} == {"fitness-coach", "language-buddy", "study-pal", "support"}
+    assert sum(c.entry.lang != "en" for c in cases) >= 0.4 * len(cases)
+    kinds = [{cmd.kind for cmd in c.expected} for c in cases]
+    # controls: the answer says "later" or "tomorrow" and nothing stops; and paused runs put off again and resumed
+    assert sum(not k & {"later", "cancel", "resume"} for k in kinds) >= 0.15 * len(cases)
+    assert any(c.entry.paused and "later" in k for c, k in zip(cases, kinds, strict=True))
+    assert any(c.entry.paused and "resume" in k for c, k in zip(cases, kinds, strict=True))
+
+
 def test_values_are_stored_as_the_slots_model_stores_them(splits: dict[str, list[Case]]) -> None:
     expected = {(c.entry.text, cmd.slot): cmd.value for split in splits.values() for c in split for cmd in c.expected}
     assert expected[("je m'appelle Chloé, je parle français", "native_language")] == "fr"

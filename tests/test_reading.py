@@ -189,8 +189,10 @@ def test_a_refusal_or_putting_off_alone_is_read_where_the_question_reads_nothing
     # the timezone reader reads no place in them: a skip, a cancel (the onboarding pauses)
     for text in ["prefiero no decirlo", "möchte ich nicht sagen", "rather not say."]:
         assert commands(at_timezone, text) == [Skip(words=text)], text
-    for text in ["ugh, not now", "ahora no", "nvm i'm good"]:
-        assert commands(at_timezone, text) == [Cancel(words=text)], text
+    # putting it off keeps the run to come back to (a put-off); being fine without it stops it
+    for text in ["ugh, not now", "ahora no"]:
+        assert commands(at_timezone, text) == [Cancel(words=text, later=True)], text
+    assert commands(at_timezone, "nvm i'm good") == [Cancel(words="nvm i'm good")]
     # the name question has its own answer to a refusal (a nickname works too): the flow reads it
     at_name = session(frame("onboarding", "ask_name"))
     assert not any(isinstance(c, Skip) for c in commands(at_name, "I'd rather not say"))

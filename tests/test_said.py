@@ -21,6 +21,7 @@ from engine.said import (
     said,
     says_cancel,
     says_help,
+    says_later,
     says_putting_off,
     says_refusal,
     says_resume,
@@ -382,3 +383,68 @@ def test_a_cancel_run_into_not_wanting_to_go_on_cancels() -> None:
 )
 def test_a_person_in_the_bots_role_wanted_for_what_it_is_doing(text: str, person: bool) -> None:
     assert asks_for_person(text) is person
+
+
+# putting it off in words of its own, six languages (h-later13): a later-word among only the words said around one
+PUT_OFF = [
+    "leave it for tomorrow",
+    "not now",
+    "let's do this tomorrow",
+    "i'll come back to this later",
+    "lo dejamos para mañana",
+    "machen wir morgen weiter",
+    "on verra ça plus tard",
+    "depois continuamos",
+    "ne parliamo dopo",
+    "ahora no, mañana",
+]
+# a later-word in an answer: the answer keeps it, as do a menu's "quit" and a goodbye (no coming back said)
+ANSWERS = [
+    "the lesson later on was too fast",
+    "no injuries for now",
+    "knee pain that gets worse later in the day",
+    "3 for now, maybe more later",
+    "plus tard, en ouvrant le calendrier",
+    "tomorrow from 6 to 8pm",
+    "Berlin for now",
+    "quit",
+    "bye",
+]
+
+
+@pytest.mark.parametrize("text", PUT_OFF)
+def test_putting_off_in_words_of_its_own(text: str) -> None:
+    assert says_later(text), text
+
+
+@pytest.mark.parametrize("text", ANSWERS)
+def test_a_later_word_inside_an_answer_is_no_putting_off(text: str) -> None:
+    assert not says_later(text), text
+
+
+def test_putting_off_at_a_free_text_question_keeps_the_run_and_a_later_continue_brings_it_back() -> None:
+    # at the injuries question (any words are an answer) "leave it for tomorrow" was stored as the injury;
+    # while paused it was resumed and taken as the answer
+    engine, user = _at("fitness-coach", "hi", "beginner")
+    r = engine.turn("fitness-coach", user, "leave it for tomorrow")
+    assert r.flow == "main" and "pick this up later" in r.reply
+    [paused] = _session(engine, "fitness-coach", user).stack
+    assert paused.paused and paused.state == "limitations" and paused.slots.get("limitations") is None
+    assert r.trace is not None and any(n.kind == "later" for n in r.trace.notices)
+    r = engine.turn("fitness-coach", user, "on verra ça plus tard")
+    assert r.flow == "main" and "stays paused" in r.reply
+    assert _session(engine, "fitness-coach", user).stack[0].slots.get("limitations") is None
+    r = engine.turn("fitness-coach", user, "where were we?")
+    assert (r.flow, r.state) == ("onboarding", "limitations") and "Welcome back" in r.reply
+
+
+def test_a_flow_dropped_on_a_cancel_is_kept_when_put_off() -> None:
+    # feedback closes on a cancel; put off, it waits paused with its rating, and comes back on "let's continue"
+    engine, user = _at("language-buddy", "I want to give feedback", "2")
+    r = engine.turn("language-buddy", user, "te lo escribo luego")
+    assert r.flow == "main" and "feedback is paused" in r.reply
+    assert [run.outcome for run in engine.store.runs(_session(engine, "language-buddy", user).id)] == []
+    r = engine.turn("language-buddy", user, "let's continue")
+    assert (r.flow, r.state) == ("feedback", "details")
+    r = engine.turn("language-buddy", user, "not now that the update broke it, but it used to be great")
+    assert r.flow != "feedback" or r.state != "details"

@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable
 from dataclasses import replace
 
-from engine import Ask, Correctable, Final, Flow, Step, StepContext, T, accepted, review, revise
+from engine import Ask, Correctable, Final, Flow, Step, StepContext, T, accepted, review, reviewed, revise
 from engine.extract import Parser
 from engine.window import WINDOW
 from flows.fitness.ahead import AHEAD
@@ -371,7 +371,7 @@ fitness_onboarding = Flow(
         Ask(
             "review",
             slot="review",
-            say=review_summary,
+            say=reviewed(review_summary),  # a change waiting to be settled is asked alone
             parse=review(PROFILE),
             why="I save your profile only once you say it is right, so your plan is built on what you meant.",
             reprompts=[
