@@ -36,7 +36,11 @@ SPLITS = ("dev", "test")
 # a blind batch written after dev had been tuned on until it showed nothing (h-fresh23): its own dev and test
 # halves, split by the same rule, measured beside the splits as "dev fresh" and "test fresh"
 FRESH = CORPUS / "fresh"
-SETS = ("dev", "test", "dev fresh", "test fresh")
+# a blind batch of messages with a typo in a word that carries meaning, and controls whose odd-looking word must
+# not be corrected (h-typo13): measured beside the others as "dev typos" and "test typos"
+TYPOS = CORPUS / "typos"
+BATCHES = {"fresh": FRESH, "typos": TYPOS}
+SETS = ("dev", "test", "dev fresh", "test fresh", "dev typos", "test typos")
 
 Kind = Literal[
     "set_slot",
@@ -150,11 +154,11 @@ def load(split: str, registry: Registry | None = None, folder: Path = CORPUS) ->
 
 
 def load_set(name: str, registry: Registry | None = None) -> list[Case]:
-    """One of SETS: "dev" or "test" of the corpus, "dev fresh" or "test fresh" of the blind batch."""
-    split, _, fresh = name.partition(" ")
+    """One of SETS: "dev" or "test" of the corpus, or a half of a blind batch ("dev fresh", "test typos")."""
+    split, _, batch = name.partition(" ")
     if name not in SETS:
         raise ValueError(f"no set {name!r} (sets: {', '.join(SETS)})")
-    return load(split, registry, FRESH if fresh else CORPUS)
+    return load(split, registry, BATCHES[batch] if batch else CORPUS)
 
 
 def load_all(registry: Registry | None = None, folder: Path = CORPUS) -> dict[str, list[Case]]:

@@ -1,6 +1,6 @@
 """How well the engine understands a message, by command kind and by language, on the commands corpus.
 
-    python bench/understanding.py                 # both splits and both fresh halves, offline (rules backend)
+    python bench/understanding.py                 # both splits and the halves of both blind batches, offline
     python bench/understanding.py --misses dev --misses dev-fresh   # and every dev message read wrong
     python bench/understanding.py --llm openai    # through the local model (llama-cpp-python's server)
     python bench/understanding.py --limit 20      # the first 20 entries of each split (a smoke run)
@@ -8,7 +8,9 @@
 
 The fresh halves (tests/corpora/commands/fresh/{dev,test}.yaml, "dev fresh" and "test fresh") are a blind batch
 written after dev had been tuned on until it showed nothing: fix on the dev halves' misses only; the test
-halves are only measured.
+halves are only measured. The typos halves (tests/corpora/commands/typos/, "dev typos" and "test typos") are a
+blind batch of messages with a typo in a word that carries meaning, and controls that must not be corrected
+(`--misses dev-typos`).
 
 Each entry of tests/corpora/commands/{dev,test}.yaml is played as one turn against the engine at the state it
 was typed at: a session is stored through the Store contract with the run at that flow, state and slots (paused
@@ -487,9 +489,9 @@ def _local_llm() -> tuple[LLM, Any]:
 def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--llm", choices=["rules", "openai"], default="rules")
-    # "dev-fresh" for "dev fresh": a set named on the command line without quotes
+    # "dev-fresh" for "dev fresh", "dev-typos" for "dev typos": a set named on the command line without quotes
     named = lambda v: v.replace("-", " ")  # noqa: E731
-    ap.add_argument("--split", type=named, choices=SETS, action="append", help="only this set (default: all four)")
+    ap.add_argument("--split", type=named, choices=SETS, action="append", help="only this set (default: all six)")
     ap.add_argument("--limit", type=int, help="only the first N entries of each split")
     ap.add_argument("--every", type=int, default=1, help="only every K-th entry of each split (a sample)")
     ap.add_argument(

@@ -27,8 +27,9 @@ def test_the_benchmark_prints_its_tables_on_a_few_entries() -> None:
         timeout=300,
     )
     assert out.returncode == 0, out.stderr
-    # six of each split and of each fresh half
-    for heading in ("per command kind", "per language", "per class", "24 turns", "dev fresh", "test fresh"):
+    # six of each split and of each half of the two blind batches
+    headings = ("per command kind", "per language", "per class", "36 turns", "dev fresh", "test fresh", "dev typos")
+    for heading in (*headings, "test typos"):
         assert heading in out.stdout, out.stdout
 
 
