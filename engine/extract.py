@@ -22,7 +22,7 @@ from datetime import date, time, timedelta
 from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
 from wordfreq import zipf_frequency
 
-from engine import gloss, numwords
+from engine import gloss, numwords, typos
 from engine.cues import fold_same_length, in_english_cues
 from engine.numwords import spelled_out
 from engine.tables import taken_back_phrases
@@ -103,6 +103,13 @@ class Parser:
             # last, the time words typed a letter off written right ("mon wendsday fri", "evnings")
             if (right := gloss.respelled(glossed)) != glossed:
                 readings.append(right)
+            # then the words typed a letter or two off a word the engine or this question knows ("begginer",
+            # "spansh", "mierkoles", "ningna"), read as typed, in English, and with its cues in English
+            if (spelt := typos.respelled(text, typos.words_of(self.expects))) != text:
+                again_english = gloss.in_english(spelt)
+                for reading in (spelt, again_english, in_english_cues(again_english)):
+                    if reading not in readings and reading != text:
+                        readings.append(reading)
         refused = value
         for reading in readings:
             again = self.rule(reading)

@@ -64,6 +64,11 @@ _NUMBER_WORDS = {
 }
 _ALL_NUMBER_WORDS = [w for words in _NUMBER_WORDS.values() for w in words.split()]
 _ALL_NUMBER_SET = frozenset(_ALL_NUMBER_WORDS)
+
+
+def number_words() -> frozenset[str]:
+    """The number words of the six languages (engine/typos.py writes a word typed a letter off as one of them)."""
+    return _ALL_NUMBER_SET
 _STEMS = frozenset(w[:4] for w in _ALL_NUMBER_WORDS if len(w) >= 4)
 _SHORT = frozenset(w for w in _ALL_NUMBER_WORDS if len(w) < 4)
 # glued compounds that open with a short word ("einhundertzwanzig", "unoventi"): their multiplier
