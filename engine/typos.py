@@ -156,17 +156,13 @@ def _meant(word: str, extra: frozenset[str], inside: bool = False, nouns: bool =
     nearest = [w for w, d in found.items() if d == best]
     if len(nearest) > 1:
         # as near to several: two letters swapped is the likelier slip ("waht" is "what", not "wait"), then a
-        # letter left out ("persn" is "person", not "persa"; "Englich" "Englisch"), then the word that keeps
-        # more of the typed word's beginning
+        # letter left out ("persn" is "person", not "persa"; "matn" "matin", not "math"); "nien" stays as typed
+        # ("nein" or "nine")
         swapped = [w for w in nearest if sorted(w) == sorted(plain)]
         nearest = swapped or nearest
     if len(nearest) > 1:
         dropped = [w for w in nearest if len(w) == n + 1 and _within(plain, w)]
         nearest = dropped or nearest
-    if len(nearest) > 1:
-        kept = {w: _common_start(w, plain) for w in nearest}
-        most = max(kept.values())
-        nearest = [w for w in nearest if kept[w] == most]
     if len(nearest) != 1:
         return None  # as near to two words: no telling which was meant
     if inside and word[0].isupper() and not nouns and nearest[0] not in _capitalised():
@@ -180,17 +176,11 @@ def _within(short: str, long_: str) -> bool:
     return all(c in rest for c in short)
 
 
-def _common_start(a: str, b: str) -> int:
-    n = 0
-    while n < min(len(a), len(b)) and a[n] == b[n]:
-        n += 1
-    return n
-
-
 def _written(plain: str, extra: frozenset[str]) -> str:
     return next((x.casefold() for x in extra if _plain(x) == plain), plain)
 
 
+@lru_cache(maxsize=1024)  # every parser a turn asks reads the message again
 def respelled(text: str, extra: frozenset[str] = frozenset()) -> str:
     """`text` with each word typed a letter or two off a vocabulary word (or a word of `extra`) written as
     that word; every other word as typed ("im a begginer" -> "im a beginner", "Mathis" -> "Mathis")."""
