@@ -106,7 +106,10 @@ class Parser:
         # "spansh", "mierkoles", "ningna", "semnas") written right (engine/typos.py), in English and as typed:
         # what the user meant reads before what they typed ("el juevs de 18 a 20h" is a Thursday, not today;
         # "cuarneta y cinco" is 45, not the 5 its one word spelt right says)
-        spelt = typos.respelled(text, typos.words_of(self.expects)) if cues else text
+        # A refusal that offers the value it takes the words for ("Did you mean German?") has read the typo
+        # itself: the flow asks about its own near match rather than taking it
+        offered = isinstance(value, Invalid) and value.suggestion is not None
+        spelt = typos.respelled(text, typos.words_of(self.expects)) if cues and not offered else text
         if spelt != text:
             readings = [*dict.fromkeys(r for r in (gloss.in_english(spelt), spelt) if r != text), *readings]
         if cues and (value is None or isinstance(value, Invalid)):

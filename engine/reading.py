@@ -105,6 +105,8 @@ def read(
     # "acutally", "waht does that mean": engine/typos.py); a command keeps the words as typed
     spelt = typos.respelled(text)
     heard_spelt = heard if spelt == text else utterance(spelt)
+    # a flow's asides read its own commands ("skip this exercise" in a lesson): only command words respelled
+    by_command = typos.commands_respelled(text) if spelt != text else text
     word = heard_spelt.bare
     commands: list[Command]
     a = session.active
@@ -119,7 +121,7 @@ def read(
         commands = [Held(words=text, leave=word in CANCEL_WORDS)]
     elif word in CANCEL_WORDS or command == "cancel":
         commands = [Cancel(words=text, later=puts_off(text))]
-    elif a is not None and says_cancel(spelt, a.flow, polite=True) and not _aside_for(bot, session, text):
+    elif a is not None and says_cancel(spelt, a.flow, polite=True) and not _aside_for(bot, session, text, by_command):
         # "stop this please": a cancel, unless the flow's own ending reads it (a lesson's "stop please")
         commands = [Cancel(words=text, later=puts_off(text))]
     elif a is None and (paused := _paused(session)) is not None and says_cancel(spelt, paused, polite=True):
@@ -129,7 +131,7 @@ def read(
         isinstance(here, Ask)
         and a is not None
         and (beside := cancel_beside(spelt, a.flow))
-        and not _aside_for(bot, session, text)
+        and not _aside_for(bot, session, text, by_command)
         and not any(_answers(bot.flow_for(a), here, a, words) for words in beside)
     ):
         # "this app is too slow, cancel" at "what equipment?": the words beside the cancel answer nothing;
@@ -141,16 +143,16 @@ def read(
             commands.append(NewRequest(words=", ".join(beside), flow=wanted))
     elif word in HELP_WORDS or command == "help":
         commands = [Help(words=text)]
-    elif asking and command == "person" and not (bot.people and _aside_for(bot, session, text)):
+    elif asking and command == "person" and not (bot.people and _aside_for(bot, session, text, by_command)):
         commands = [Handoff(words=text)]
-    elif asking and command == "skip" and not _aside_for(bot, session, text):
+    elif asking and command == "skip" and not _aside_for(bot, session, text, by_command):
         commands = [Skip(words=text)]
     elif (
         isinstance(here, Ask)
         and a is not None
         and (refused := says_refusal(spelt)) | says_putting_off(spelt)
         and _not_greeting(text)  # "ciao" greets too
-        and not _aside_for(bot, session, text)
+        and not _aside_for(bot, session, text, by_command)
         and _reads_nothing(bot.flow_for(a), here, a, text, checked.get(id(a)) if checked is not None else None)
     ):
         # "rather not say", "ugh, not now" where the question reads nothing from them: a skip, a cancel; a
@@ -163,6 +165,8 @@ def read(
     elif a is not None and open_flow is not None:
         flow = open_flow
         valid = checked.get(id(a)) if checked is not None else None
+        if by_command != text and not _aside_for(bot, session, text) and _aside_for(bot, session, by_command):
+            text, heard = by_command, utterance(by_command)  # a command the flow reads itself ("skpi this exercise")
         if (both := completed(flow, here, a, carried, text, valid)) != text:
             text, heard = both, utterance(both)  # "kg" after "Please add the unit": read with what it completes
         open_to = flow.interrupts if isinstance(here, Ask) and here.interruptible else ()
@@ -260,6 +264,7 @@ def warm_up() -> None:
     about a second inside that turn, while the session's other writers wait for it.
     """
     extract.warm_up()
+    typos.warm_up()
     for build in (said_module._table, said_module._wrapping, askback._table, requests._table, corrections._words):
         build()
     in_english_cues("warm up")
@@ -270,13 +275,16 @@ def _paused(session: SessionState) -> str | None:
     return next((f.flow for f in reversed(session.stack) if f.paused), None)
 
 
-def _aside_for(bot: Bot, session: SessionState, text: str) -> bool:
-    """Whether the open flow has an aside for the words: a lesson reads "pass" as giving up its
-    exercise, support files what was answered so far when it hands over to a person. A person
-    asked for where the bot has none is still the engine's to answer (some asides take any text)."""
+def _aside_for(bot: Bot, session: SessionState, text: str, spelt: str | None = None) -> bool:
+    """Whether the open flow has an aside for the words, as typed or `spelt` right (engine/typos.py): a lesson
+    reads "pass" as giving up its exercise, support files what was answered so far when it hands over to a
+    person. A person asked for where the bot has none is still the engine's to answer (some asides take any
+    text)."""
     a = session.active
     # an aside that hears every message (a lesson notes each one in its memory) reads none in particular
-    return a is not None and any(x.match(text) and not x.match("") for x in bot.flow_for(a).asides)
+    return a is not None and any(
+        (x.match(text) or (spelt is not None and x.match(spelt))) and not x.match("") for x in bot.flow_for(a).asides
+    )
 
 
 def _listens_for(flow: Flow[Any], words: str) -> bool:

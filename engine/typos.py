@@ -204,6 +204,26 @@ def respelled(text: str, extra: frozenset[str] = frozenset()) -> str:
     return _WORD.sub(right, text)
 
 
+@lru_cache(maxsize=1)
+def command_words() -> frozenset[str]:
+    """The words of the engine's commands (engine/data/commands.yaml): cancel, help, skip, a person, going on."""
+    words = _WORD.findall(" ".join(_strings(yaml.safe_load((_DATA / "commands.yaml").read_text(encoding="utf-8")))))
+    return frozenset(w.casefold() for w in words if len(w) >= 3)
+
+
+def commands_respelled(text: str) -> str:
+    """`text` with only the engine's command words typed a letter off written right ("skpi this exercise" ->
+    "skip this exercise"; "Germna" stays): what a flow's own reading of commands (its asides) may read."""
+    spelt = respelled(text)
+    if spelt == text:
+        return text
+    typed, right = _WORD.findall(text), _WORD.findall(spelt)
+    if len(typed) != len(right):
+        return text
+    keep = {a: b for a, b in zip(typed, right, strict=True) if a != b and b.casefold() in command_words()}
+    return _WORD.sub(lambda m: keep.get(m.group(), m.group()), text) if keep else text
+
+
 def words_of(text: str) -> frozenset[str]:
     """The words of `text` (a question, a parser's description of what it expects) as vocabulary."""
     return frozenset(w.casefold() for w in _WORD.findall(text) if len(w) >= 3)
