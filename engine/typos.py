@@ -9,7 +9,7 @@ leaves every other word as typed; the readers then read the result as they read 
 The vocabulary is one for every flow: the words of the engine's tables (engine/data/*.yaml: commands, the
 cues of corrections and questions back, requests, the answer words and cue phrases of six languages), the
 number words of six languages (engine/numwords.py), the names of common languages in those six languages and
-in their own (langcodes), the weekday and time words; plus `extra`, the words of what the open question
+in their own (CLDR, through babel), the weekday and time words; plus `extra`, the words of what the open question
 lists (a parser's `expects`: "one of: beginner, intermediate, advanced").
 
 A word is written anew only when all of these hold, so a word that means something is never "corrected":
@@ -30,14 +30,13 @@ import unicodedata
 from functools import lru_cache
 from pathlib import Path
 
-import langcodes
-from babel import Locale
 import yaml
+from babel import Locale
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 from wordfreq import zipf_frequency
 
-from engine.numwords import number_words
+from engine.numwords import detect_language, number_words
 
 _DATA = Path(__file__).parent / "data"
 # the tables whose words are the engine's vocabulary (kinds.json is a model's weights, not words)
@@ -84,11 +83,11 @@ def _sources() -> frozenset[str]:
         for s in _strings(yaml.safe_load((_DATA / name).read_text(encoding="utf-8"))):
             words.update(_WORD.findall(s))
     words.update(number_words())
-    for code in _NAMED_LANGUAGES:
-        language = langcodes.Language.get(code)
-        for lang in _LANGUAGES:
-            words.update(_WORD.findall(str(language.display_name(lang))))
-        words.update(_WORD.findall(str(language.autonym())))
+    for lang in _LANGUAGES:  # each language's name in the six languages, as CLDR writes it (babel)
+        names = Locale(lang).languages
+        words.update(w for code in _NAMED_LANGUAGES for w in _WORD.findall(names.get(code, "")))
+    for code in _NAMED_LANGUAGES:  # and in its own
+        words.update(_WORD.findall(Locale.parse(code).languages.get(code, "")))
     words.update(_WEEKDAYS)
     for lang in _LANGUAGES:  # the weekday names of the six languages, as CLDR writes them (engine/gloss.py reads them)
         words.update(w for day in Locale(lang).days["format"]["wide"].values() for w in _WORD.findall(day))
@@ -145,7 +144,7 @@ def _meant(word: str, extra: frozenset[str], inside: bool = False, nouns: bool =
         for w, distance, _ in process.extract(
             plain, groups.get(first, ()), scorer=OSA.distance, score_cutoff=budget, limit=None
         ):
-            if first != plain[0] and not (w[:2] == plain[1::-1]):
+            if first != plain[0] and w[:2] != plain[1::-1]:
                 continue  # another first letter only when the first two letters are swapped ("nien")
             if n < _SHORTEST and (distance != 1 or sorted(w) != sorted(plain)):
                 continue  # a short word only by two letters swapped: "yse" is "yes", "nto" no "not" of "now"
@@ -192,9 +191,6 @@ def respelled(text: str, extra: frozenset[str] = frozenset()) -> str:
         typed = m.group()
         inside = bool(text[: m.start()].strip(" ¡¿\"'("))
         if inside and typed[0].isupper() and nouns is None:
-            # engine.guard reads the model's replies and imports the readers: asked here, when first needed
-            from engine.guard import detect_language
-
             nouns = detect_language(text, least_words=1, margin=1.0) == "de"
         meant = _meant(typed, extra, inside=inside, nouns=bool(nouns))
         if meant is None:
