@@ -16,7 +16,8 @@ A word is written anew only when all of these hold, so a word that means somethi
 - it is no word of the vocabulary, nor a word of English, Spanish, French, German, Italian or Portuguese
   (wordfreq's lists: "loose", "pale", "Dutch", "Bern", "Candela", "trios" stay as typed);
 - it has 4 letters or more (3: only two letters swapped, "yse"); its first letter is the vocabulary
-  word's (or the first two are swapped: "nien");
+  word's (or the first two are swapped: "nien"); it is not the vocabulary word with an ending added ("resets",
+  "esporto": another form the word lists lack);
 - one vocabulary word is nearest it, within one edit (optimal string alignment: an insertion, a deletion,
   a substitution or two neighbours swapped), two edits for words of 8 letters or more ("begginer");
   two words as near make it ambiguous, and it stays as typed.
@@ -148,6 +149,8 @@ def _meant(word: str, extra: frozenset[str], inside: bool = False, nouns: bool =
                 continue  # another first letter only when the first two letters are swapped ("nien")
             if n < _SHORTEST and (distance != 1 or sorted(w) != sorted(plain)):
                 continue  # a short word only by two letters swapped: "yse" is "yes", "nto" no "not" of "now"
+            if _inflected(plain, w):
+                continue  # another form of the word, which the lists may lack ("resets", "esporto", "hows")
             found[w] = int(distance)
     if not found:
         return None
@@ -167,6 +170,16 @@ def _meant(word: str, extra: frozenset[str], inside: bool = False, nouns: bool =
     if inside and word[0].isupper() and not nouns and nearest[0] not in _capitalised():
         return None  # "ok Priya": a name, not "prima"
     return _index().get(nearest[0], _written(nearest[0], extra))
+
+
+# endings a word takes in the six languages: a word that is a vocabulary word with one of them added is that
+# word's other form, not a typo of it ("resets", "esporto", "hows"; but "cancell", "Skipp"); a word with its
+# last letter left off is still a typo ("thre")
+_ENDINGS = frozenset({"s", "es", "e", "n", "en", "o", "a", "i", "d", "ed", "r", "er"})
+
+
+def _inflected(typed: str, word: str) -> bool:
+    return typed.startswith(word) and typed[len(word) :] in _ENDINGS
 
 
 def _within(short: str, long_: str) -> bool:
