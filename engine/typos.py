@@ -111,12 +111,21 @@ def _index() -> dict[str, str]:
     return index
 
 
-@lru_cache(maxsize=64)
-def _by_first_letter(extra: frozenset[str]) -> dict[str, tuple[str, ...]]:
-    """The vocabulary and `extra`, as compared, by first letter: a typo keeps it, or swaps it with the second."""
+@lru_cache(maxsize=1)
+def _vocabulary_by_letter() -> dict[str, frozenset[str]]:
+    """The vocabulary, as compared, by first letter: a typo keeps it, or swaps it with the second."""
     groups: dict[str, set[str]] = {}
-    for w in (*_index(), *(_plain(x) for x in extra)):
+    for w in _index():
         groups.setdefault(w[0], set()).add(w)
+    return {k: frozenset(v) for k, v in groups.items()}
+
+
+@lru_cache(maxsize=256)  # one per question: its words beside the vocabulary, built once
+def _by_first_letter(extra: frozenset[str]) -> dict[str, tuple[str, ...]]:
+    """The vocabulary and `extra`, as compared, by first letter."""
+    groups = dict(_vocabulary_by_letter())
+    for w in {_plain(x) for x in extra}:
+        groups[w[0]] = groups.get(w[0], frozenset()) | {w}
     return {k: tuple(sorted(v)) for k, v in groups.items()}
 
 
