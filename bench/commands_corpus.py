@@ -40,8 +40,11 @@ FRESH = CORPUS / "fresh"
 # a blind batch of one class, putting it off (h-later13): stopping for now to come back later, at every bot's
 # questions and at paused runs, with controls where "later" or "tomorrow" is the answer; "dev later", "test later"
 LATER = CORPUS / "later"
-BATCHES = {"": CORPUS, "fresh": FRESH, "later": LATER}
-SETS = ("dev", "test", "dev fresh", "test fresh", "dev later", "test later")
+# a blind batch of messages with a typo in a word that carries meaning, and controls whose odd-looking word must
+# not be corrected (h-typo13): measured beside the others as "dev typos" and "test typos"
+TYPOS = CORPUS / "typos"
+BATCHES = {"": CORPUS, "fresh": FRESH, "later": LATER, "typos": TYPOS}
+SETS = ("dev", "test", "dev fresh", "test fresh", "dev later", "test later", "dev typos", "test typos")
 
 Kind = Literal[
     "set_slot",
@@ -160,7 +163,7 @@ def load(split: str, registry: Registry | None = None, folder: Path = CORPUS) ->
 
 
 def load_set(name: str, registry: Registry | None = None) -> list[Case]:
-    """One of SETS: "dev" or "test" of the corpus, or the half of a blind batch ("dev fresh", "test later")."""
+    """One of SETS: "dev" or "test" of the corpus, or the half of a blind batch ("dev fresh", "test typos")."""
     split, _, batch = name.partition(" ")
     if name not in SETS:
         raise ValueError(f"no set {name!r} (sets: {', '.join(SETS)})")

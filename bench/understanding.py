@@ -10,6 +10,8 @@ The fresh halves (tests/corpora/commands/fresh/{dev,test}.yaml, "dev fresh" and 
 written after dev had been tuned on until it showed nothing: fix on the dev halves' misses only; the test
 halves are only measured. The "putting it off" batch (tests/corpora/commands/later/, "dev later" and "test later")
 is one class written blind the same way: stopping for now to come back later, and its controls.
+The typos halves (tests/corpora/commands/typos/, "dev typos" and "test typos") are a blind batch of messages
+with a typo in a word that carries meaning, and controls that must not be corrected (`--misses dev-typos`).
 
 Each entry of tests/corpora/commands/{dev,test}.yaml is played as one turn against the engine at the state it
 was typed at: a session is stored through the Store contract with the run at that flow, state and slots (paused
@@ -498,7 +500,7 @@ def _local_llm() -> tuple[LLM, Any]:
 def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--llm", choices=["rules", "openai"], default="rules")
-    # "dev-fresh" for "dev fresh": a set named on the command line without quotes
+    # "dev-fresh" for "dev fresh", "dev-typos" for "dev typos": a set named on the command line without quotes
     named = lambda v: v.replace("-", " ")  # noqa: E731
     ap.add_argument("--split", type=named, choices=SETS, action="append", help="only this set (default: all six)")
     ap.add_argument("--limit", type=int, help="only the first N entries of each split")

@@ -22,7 +22,7 @@ from datetime import date, time, timedelta
 from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
 from wordfreq import zipf_frequency
 
-from engine import gloss, numwords
+from engine import gloss, numwords, typos
 from engine.cues import fold_same_length, in_english_cues
 from engine.numwords import spelled_out
 from engine.tables import taken_back_phrases
@@ -85,6 +85,12 @@ class Parser:
         value = self.rule(text)
         if isinstance(value, Empty):
             return value
+        spelt = typos.respelled(text, typos.words_of(self.expects))
+        if spelt != text and declines(english := gloss.in_english(spelt)) and not declines(gloss.in_english(text)):
+            # only saying there is none, typed a letter off ("kiene", "nenuma", "noen"): the none it says
+            again = self.rule(english)
+            if again is not None and not isinstance(again, Invalid):
+                return again
         if self.greedy and not declines(gloss.in_english(text)):
             return value  # free text keeps the user's own words, read in English only when it says there is none
         return self._in_english(text, value, cues=not self.greedy)
@@ -96,10 +102,21 @@ class Parser:
         in Valencia"). A refusal of the English reading says more than one of the words as typed."""
         glossed = gloss.in_english(text)
         readings = [glossed] if glossed != text else []
+        # first, the words typed a letter or two off a word the engine or this question knows ("begginer",
+        # "spansh", "mierkoles", "ningna", "semnas") written right (engine/typos.py), in English and as typed:
+        # what the user meant reads before what they typed ("el juevs de 18 a 20h" is a Thursday, not today;
+        # "cuarneta y cinco" is 45, not the 5 its one word spelt right says)
+        # A refusal that offers the value it takes the words for ("Did you mean German?") has read the typo
+        # itself: the flow asks about its own near match rather than taking it
+        offered = isinstance(value, Invalid) and value.suggestion is not None
+        spelt = typos.respelled(text, typos.words_of(self.expects)) if cues and not offered else text
+        if spelt != text:
+            readings = [*dict.fromkeys(r for r in (gloss.in_english(spelt), spelt) if r != text), *readings]
         if cues and (value is None or isinstance(value, Invalid)):
-            cued = in_english_cues(glossed)
-            if cued not in (text, glossed):
-                readings.append(cued)
+            for source in dict.fromkeys((gloss.in_english(spelt), glossed)):
+                cued = in_english_cues(source)
+                if cued not in (text, source, *readings):
+                    readings.append(cued)
             # last, the time words typed a letter off written right ("mon wendsday fri", "evnings")
             if (right := gloss.respelled(glossed)) != glossed:
                 readings.append(right)

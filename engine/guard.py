@@ -22,6 +22,7 @@ from pydantic import BaseModel
 from wordfreq import zipf_frequency
 
 from engine.extract import fold, hedged, numbers, read_yes_no, without_embedded_numbers, written_numbers
+from engine.numwords import detect_language as detect_language  # its home: the readers ask it too (engine/typos.py)
 from engine.numwords import in_every_language
 
 MARKED = re.compile(r"\[\[(.+?)\]\]")
@@ -35,7 +36,6 @@ _LISTED = re.compile(
 # a capitalised word inside a sentence (after a lower-case word): a name, a product, a
 # language ("which Android version", "buy Premium"); sentence and line openers are not names
 _NAME = re.compile(r"(?<=[a-z,;] )([A-Z][a-zA-Z]+(?:[ -][A-Z][a-zA-Z]+)*)")
-_LANGS = ("en", "de", "fr", "es", "it", "pt", "nl")
 # the languages a phrasing may be asked in: those `language` tells apart
 LANGUAGE_NAMES = {
     "en": "English",
@@ -245,20 +245,6 @@ def numbers_in(text: str) -> list[float]:
     for reading in in_every_language(text):
         found += numbers(reading)
     return found
-
-
-def detect_language(text: str, *, least_words: int = 4, margin: float = 1.25) -> str | None:
-    """The language of `text` among a few, by word frequencies; None when it has fewer than `least_words`
-    words or no language scores `margin` times the next. A reader asking only which language the words
-    around one word lean to (flows/fitness/ahead.py) asks with one word and no margin."""
-    words = [w for w in re.findall(r"[^\W\d_]+", text.lower()) if len(w) > 1]
-    if len(words) < max(least_words, 1):
-        return None
-    scores = {lang: sum(zipf_frequency(w, lang, wordlist="small") for w in words) for lang in _LANGS}
-    best = max(scores, key=lambda lang: scores[lang])
-    runner_up = max(v for k, v in scores.items() if k != best)
-    # only a clear winner counts: short mixed messages ("ok, danke") decide nothing
-    return best if scores[best] > runner_up * margin else None
 
 
 def _carries(reply: str, fact: str) -> bool:

@@ -20,6 +20,8 @@ from text_to_num import alpha2digit
 from wordfreq import zipf_frequency
 
 LANGUAGES = ("en", "es", "fr", "de", "it", "pt")
+# the languages detect_language tells apart (Dutch too: a reply in Dutch is no reply in German)
+_DETECTED = ("en", "de", "fr", "es", "it", "pt", "nl")
 
 # Articles and "about" words that text2num reads as 1 ("un perro", "unos cuarenta"): a number
 # only when the message is that word alone.
@@ -64,6 +66,13 @@ _NUMBER_WORDS = {
 }
 _ALL_NUMBER_WORDS = [w for words in _NUMBER_WORDS.values() for w in words.split()]
 _ALL_NUMBER_SET = frozenset(_ALL_NUMBER_WORDS)
+
+
+def number_words() -> frozenset[str]:
+    """The number words of the six languages (engine/typos.py writes a word typed a letter off as one of them)."""
+    return _ALL_NUMBER_SET
+
+
 _STEMS = frozenset(w[:4] for w in _ALL_NUMBER_WORDS if len(w) >= 4)
 _SHORT = frozenset(w for w in _ALL_NUMBER_WORDS if len(w) < 4)
 # glued compounds that open with a short word ("einhundertzwanzig", "unoventi"): their multiplier
@@ -230,3 +239,17 @@ def warm_up() -> None:
     """Load the word-frequency tables of every language now (see engine.extract.warm_up)."""
     for lang in LANGUAGES:
         _zipf("warm", lang)
+
+
+def detect_language(text: str, *, least_words: int = 4, margin: float = 1.25) -> str | None:
+    """The language of `text` among a few, by word frequencies; None when it has fewer than `least_words`
+    words or no language scores `margin` times the next. A reader asking only which language the words
+    around one word lean to (flows/fitness/ahead.py) asks with one word and no margin."""
+    words = [w for w in re.findall(r"[^\W\d_]+", text.lower()) if len(w) > 1]
+    if len(words) < max(least_words, 1):
+        return None
+    scores = {lang: sum(zipf_frequency(w, lang, wordlist="small") for w in words) for lang in _DETECTED}
+    best = max(scores, key=lambda lang: scores[lang])
+    runner_up = max(v for k, v in scores.items() if k != best)
+    # only a clear winner counts: short mixed messages ("ok, danke") decide nothing
+    return best if scores[best] > runner_up * margin else None

@@ -18,7 +18,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from engine import askback, corrections, extract, requests
+from engine import askback, corrections, extract, requests, typos
 from engine import said as said_module
 from engine.amend import amendments, answered, recalled
 from engine.askback import (
@@ -102,7 +102,13 @@ def read(
     may amend (engine/amend.py); `checked`: the slots of the session's frames as the turn
     validated them on load, by `id()` of the frame (the readers validate them again without)."""
     heard = utterance(text)  # the message analysed once, read by field by the readers below
-    word = heard.bare
+    # the command readers read the engine's words typed a letter off written right ("cancle", "nevermnd",
+    # "acutally", "waht does that mean": engine/typos.py); a command keeps the words as typed
+    spelt = typos.respelled(text)
+    heard_spelt = heard if spelt == text else utterance(spelt)
+    # a flow's asides read its own commands ("skip this exercise" in a lesson): only command words respelled
+    by_command = typos.commands_respelled(text) if spelt != text else text
+    word = heard_spelt.bare
     commands: list[Command]
     a = session.active
     open_flow = bot.flow_for(a) if a is not None else None
@@ -111,22 +117,22 @@ def read(
     asking = isinstance(here, Ask)
     # cancel, help, a person or a skip, alone or in a sentence; with no run open, the paused one is
     # the activity a message names ("forget the onboarding for good")
-    command = said(text, a.flow if a else _paused(session))
+    command = said(spelt, a.flow if a else _paused(session))
     if hold_of(session) is not None:
         commands = [Held(words=text, leave=word in CANCEL_WORDS)]
     elif word in CANCEL_WORDS or command == "cancel":
         commands = [Cancel(words=text, later=puts_off(text))]
-    elif a is not None and says_cancel(text, a.flow, polite=True) and not _aside_for(bot, session, text):
+    elif a is not None and says_cancel(spelt, a.flow, polite=True) and not _aside_for(bot, session, text, by_command):
         # "stop this please": a cancel, unless the flow's own ending reads it (a lesson's "stop please")
         commands = [Cancel(words=text, later=puts_off(text))]
-    elif a is None and (paused := _paused(session)) is not None and says_cancel(text, paused, polite=True):
+    elif a is None and (paused := _paused(session)) is not None and says_cancel(spelt, paused, polite=True):
         # "drop the whole setup please" while the run is paused: no flow is open to read it as its own ending
         commands = [Cancel(words=text, later=puts_off(text))]
     elif (
         isinstance(here, Ask)
         and a is not None
-        and (beside := cancel_beside(text, a.flow))
-        and not _aside_for(bot, session, text)
+        and (beside := cancel_beside(spelt, a.flow))
+        and not _aside_for(bot, session, text, by_command)
         and not any(_answers(bot.flow_for(a), here, a, words) for words in beside)
     ):
         # "this app is too slow, cancel" at "what equipment?": the words beside the cancel answer nothing;
@@ -138,9 +144,9 @@ def read(
             commands.append(NewRequest(words=", ".join(beside), flow=wanted))
     elif word in HELP_WORDS or command == "help":
         commands = [Help(words=text)]
-    elif asking and command == "person" and not (bot.people and _aside_for(bot, session, text)):
+    elif asking and command == "person" and not (bot.people and _aside_for(bot, session, text, by_command)):
         commands = [Handoff(words=text)]
-    elif asking and command == "skip" and not _aside_for(bot, session, text):
+    elif asking and command == "skip" and not _aside_for(bot, session, text, by_command):
         commands = [Skip(words=text)]
     elif (
         isinstance(here, Ask)
@@ -148,7 +154,7 @@ def read(
         and _puts_off(text)
         and _not_greeting(text)  # "ciao" greets too
         # a flow's own reading comes first: a lesson keeps its place itself (flows/study_pal)
-        and not _aside_for(bot, session, text)
+        and not _aside_for(bot, session, text, by_command)
         and _no_value(bot.flow_for(a), here, a, text, checked.get(id(a)) if checked is not None else None)
     ):
         # "leave it for tomorrow", "not now", "on verra ça plus tard": the run is kept to come back to. Read
@@ -159,21 +165,23 @@ def read(
     elif (
         isinstance(here, Ask)
         and a is not None
-        and (refused := says_refusal(text)) | says_putting_off(text)
+        and (refused := says_refusal(spelt)) | says_putting_off(spelt)
         and _not_greeting(text)  # "ciao" greets too
-        and not _aside_for(bot, session, text)
+        and not _aside_for(bot, session, text, by_command)
         and _reads_nothing(bot.flow_for(a), here, a, text, checked.get(id(a)) if checked is not None else None)
     ):
         # "rather not say", "ugh, not now" where the question reads nothing from them: a skip, a cancel; a
         # question that reads them keeps them ("not now" is a no to "shall we start?", a name question
         # offers a nickname to "rather not say")
         commands = [Skip(words=text) if refused else Cancel(words=text, later=puts_off(text))]
-    elif isinstance(here, Ask) and open_flow and a and says_unsure(text) and _takes_unsure(open_flow, here, a, text):
+    elif isinstance(here, Ask) and open_flow and a and says_unsure(spelt) and _takes_unsure(open_flow, here, a, text):
         # "idk, no idea", "boh" where a list reader would store the words as items: not knowing is no value
         commands = [Skip(words=text)]
     elif a is not None and open_flow is not None:
         flow = open_flow
         valid = checked.get(id(a)) if checked is not None else None
+        if by_command != text and not _aside_for(bot, session, text) and _aside_for(bot, session, by_command):
+            text, heard = by_command, utterance(by_command)  # a command the flow reads itself ("skpi this exercise")
         if (both := completed(flow, here, a, carried, text, valid)) != text:
             text, heard = both, utterance(both)  # "kg" after "Please add the unit": read with what it completes
         open_to = flow.interrupts if isinstance(here, Ask) and here.interruptible else ()
@@ -181,9 +189,13 @@ def read(
         replies = [] if interrupt else _replies(carried, text)
         # an earlier answer corrected ("wait, I meant 3") is read first; the rest answers the question
         fixes, rest = ([], text) if interrupt else correction_commands(flow, a.state, a.slots, heard, valid)
+        if not fixes and not interrupt and spelt != text:
+            # a correction whose cue was typed a letter off ("acutally i meant 4 days")
+            fixes, rest = correction_commands(flow, a.state, a.slots, heard_spelt, valid)
+            rest = rest if fixes else text
         # a request for something else is kept for after the flow (engine/requests.py)
         asked = (
-            request_at(bot, flow, here, a, heard, valid)
+            request_at(bot, flow, here, a, heard_spelt, valid)
             if isinstance(here, Ask) and not interrupt and not fixes
             else None
         )
@@ -204,6 +216,8 @@ def read(
             and all(isinstance(r, YesNo) and r.yes is None for r in replies)
         ):
             aside = at_question(flow, here, a, text, valid)
+            if aside is None and spelt != text:
+                aside = at_question(flow, here, a, spelt, valid)  # "waht does that mean?"
         again = (
             _restated(flow, here, a, heard, valid)
             if isinstance(here, Ask) and aside is None and not (interrupt or fixes or sets or replies or asked)
@@ -265,6 +279,7 @@ def warm_up() -> None:
     about a second inside that turn, while the session's other writers wait for it.
     """
     extract.warm_up()
+    typos.warm_up()
     for build in (said_module._table, said_module._wrapping, askback._table, requests._table, corrections._words):
         build()
     in_english_cues("warm up")
@@ -275,13 +290,16 @@ def _paused(session: SessionState) -> str | None:
     return next((f.flow for f in reversed(session.stack) if f.paused), None)
 
 
-def _aside_for(bot: Bot, session: SessionState, text: str) -> bool:
-    """Whether the open flow has an aside for the words: a lesson reads "pass" as giving up its
-    exercise, support files what was answered so far when it hands over to a person. A person
-    asked for where the bot has none is still the engine's to answer (some asides take any text)."""
+def _aside_for(bot: Bot, session: SessionState, text: str, spelt: str | None = None) -> bool:
+    """Whether the open flow has an aside for the words, as typed or `spelt` right (engine/typos.py): a lesson
+    reads "pass" as giving up its exercise, support files what was answered so far when it hands over to a
+    person. A person asked for where the bot has none is still the engine's to answer (some asides take any
+    text)."""
     a = session.active
     # an aside that hears every message (a lesson notes each one in its memory) reads none in particular
-    return a is not None and any(x.match(text) and not x.match("") for x in bot.flow_for(a).asides)
+    return a is not None and any(
+        (x.match(text) or (spelt is not None and x.match(spelt))) and not x.match("") for x in bot.flow_for(a).asides
+    )
 
 
 def _listens_for(flow: Flow[Any], words: str) -> bool:

@@ -73,6 +73,17 @@ def test_the_later_batch_loads_in_two_halves_with_its_controls() -> None:
     assert any(c.entry.paused and "resume" in k for c, k in zip(cases, kinds, strict=True))
 
 
+def test_the_typos_batch_loads_in_two_halves_by_the_same_rule() -> None:
+    # tests/corpora/commands/typos/: messages with a typo in a word that carries meaning, and controls (h-typo13)
+    dev, test = load_set("dev typos"), load_set("test typos")
+    assert not {c.entry.text for c in dev} & {c.entry.text for c in test}
+    cases = [*dev, *test]
+    assert len(cases) >= 200
+    assert {c.entry.bot for c in cases} == {"fitness-coach", "language-buddy", "study-pal", "support"}
+    assert sum(c.entry.lang != "en" for c in cases) >= 0.4 * len(cases)
+    assert {c.entry.lang for c in test} == {"en", "es", "de", "fr", "pt", "it"}
+
+
 def test_values_are_stored_as_the_slots_model_stores_them(splits: dict[str, list[Case]]) -> None:
     expected = {(c.entry.text, cmd.slot): cmd.value for split in splits.values() for c in split for cmd in c.expected}
     assert expected[("je m'appelle Chloé, je parle français", "native_language")] == "fr"

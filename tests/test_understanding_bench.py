@@ -28,7 +28,8 @@ def test_the_benchmark_prints_its_tables_on_a_few_entries() -> None:
     )
     assert out.returncode == 0, out.stderr
     # six of each split and of each blind batch's half
-    for heading in ("per command kind", "per language", "per class", "36 turns", "dev fresh", "test later"):
+    headings = ("per command kind", "per language", "per class", "48 turns", "dev fresh", "test fresh", "dev later")
+    for heading in (*headings, "test later", "dev typos", "test typos"):
         assert heading in out.stdout, out.stdout
 
 

@@ -1,0 +1,252 @@
+"""Words typed a letter off, written right against the vocabulary of what is open (issue 23, typos).
+
+Users misspell the words that carry meaning: a choice ("begginer", "vegeterian"), a command ("cancle",
+"nevermnd"), the cue of a correction or a question back ("acutally", "waht does that mean"), a number word
+("fourty"), a language ("spansh", "Deutsh"), a weekday ("mierkoles"). Every reader was written for words
+spelt right, so `respelled(text, extra)` writes such a word as the vocabulary word it was meant to be and
+leaves every other word as typed; the readers then read the result as they read any message.
+
+The vocabulary is one for every flow: the words of the engine's tables (engine/data/*.yaml: commands, the
+cues of corrections and questions back, requests, the answer words and cue phrases of six languages), the
+number words of six languages (engine/numwords.py), the names of common languages in those six languages and
+in their own (CLDR, through babel), the weekday and time words; plus `extra`, the words of what the open question
+lists (a parser's `expects`: "one of: beginner, intermediate, advanced").
+
+A word is written anew only when all of these hold, so a word that means something is never "corrected":
+- it is no word of the vocabulary, nor a word of English, Spanish, French, German, Italian or Portuguese
+  (wordfreq's lists: "loose", "pale", "Dutch", "Bern", "Candela", "trios" stay as typed);
+- it has 4 letters or more (3: only two letters swapped, "yse"); its first letter is the vocabulary
+  word's (or the first two are swapped: "nien"); it is not the vocabulary word with an ending added ("resets",
+  "esporto": another form the word lists lack);
+- one vocabulary word is nearest it, within one edit (optimal string alignment: an insertion, a deletion,
+  a substitution or two neighbours swapped), two edits for words of 8 letters or more ("begginer");
+  two words as near make it ambiguous, and it stays as typed.
+Comparison ignores case and accents; the word written keeps the typed word's capital.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+from babel import Locale
+from rapidfuzz import process
+from rapidfuzz.distance import OSA
+from wordfreq import zipf_frequency
+
+from engine.numwords import detect_language, number_words
+
+_DATA = Path(__file__).parent / "data"
+# the tables whose words are the engine's vocabulary (kinds.json is a model's weights, not words)
+_TABLES = ("commands.yaml", "corrections.yaml", "questions_back.yaml", "requests.yaml", "gloss.yaml", "cues.yaml")
+# the languages the engine reads: a word of any of them is a word, not a typo
+_LANGUAGES = ("en", "es", "fr", "de", "it", "pt")
+# languages a learner or a user names, in the six languages and in their own
+_NAMED_LANGUAGES = (
+    "en", "es", "fr", "de", "it", "pt", "nl", "sv", "da", "no", "fi", "pl", "cs", "sk", "hu", "ro", "el", "tr",
+    "ru", "uk", "ar", "he", "hi", "zh", "ja", "ko", "ca", "gl", "eu",
+)  # fmt: skip
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_WORD = re.compile(r"[^\W\d_]+")
+_SHORTEST = 4  # a shorter word is corrected only by two letters swapped
+_LONG = 8  # from this length on, a word may be two edits off ("begginer", "intermidiate")
+
+
+def _plain(word: str) -> str:
+    """A word as compared: lower case, no accents ("Portugués" -> "portugues")."""
+    return "".join(c for c in unicodedata.normalize("NFKD", word.casefold()) if not unicodedata.combining(c))
+
+
+def _strings(node: object) -> list[str]:
+    if isinstance(node, str):
+        return [node]
+    if isinstance(node, dict):
+        return [s for k, v in node.items() for s in (*_strings(k), *_strings(v))]
+    if isinstance(node, list):
+        return [s for v in node for s in _strings(v)]
+    return []
+
+
+@lru_cache(maxsize=1)
+def vocabulary() -> frozenset[str]:
+    """The engine's words (see the module docstring), lower case, three letters or more."""
+    return frozenset(w.casefold() for w in _sources() if len(w) >= 3)
+
+
+@lru_cache(maxsize=1)
+def _sources() -> frozenset[str]:
+    """The vocabulary's words as their sources write them."""
+    words: set[str] = set()
+    for name in _TABLES:
+        for s in _strings(yaml.safe_load((_DATA / name).read_text(encoding="utf-8"))):
+            words.update(_WORD.findall(s))
+    words.update(number_words())
+    for lang in _LANGUAGES:  # each language's name in the six languages, as CLDR writes it (babel)
+        names = Locale(lang).languages
+        words.update(w for code in _NAMED_LANGUAGES for w in _WORD.findall(names.get(code, "")))
+    for code in _NAMED_LANGUAGES:  # and in its own
+        words.update(_WORD.findall(Locale.parse(code).languages.get(code, "")))
+    words.update(_WEEKDAYS)
+    for lang in _LANGUAGES:  # the weekday names of the six languages, as CLDR writes them (engine/gloss.py reads them)
+        words.update(w for day in Locale(lang).days["format"]["wide"].values() for w in _WORD.findall(day))
+    return frozenset(words)
+
+
+@lru_cache(maxsize=1)
+def _capitalised() -> frozenset[str]:
+    """The vocabulary words, as compared, that their source writes with a capital (German nouns, the names
+    of languages and weekdays as English and German write them)."""
+    return frozenset(_plain(w) for w in _sources() if w[:1].isupper())
+
+
+@lru_cache(maxsize=1)
+def _index() -> dict[str, str]:
+    """Each vocabulary word as compared, to the word as written (the first one met, accents kept)."""
+    index: dict[str, str] = {}
+    for w in sorted(vocabulary()):
+        index.setdefault(_plain(w), w)
+    return index
+
+
+@lru_cache(maxsize=1)
+def _vocabulary_by_letter() -> dict[str, frozenset[str]]:
+    """The vocabulary, as compared, by first letter: a typo keeps it, or swaps it with the second."""
+    groups: dict[str, set[str]] = {}
+    for w in _index():
+        groups.setdefault(w[0], set()).add(w)
+    return {k: frozenset(v) for k, v in groups.items()}
+
+
+@lru_cache(maxsize=256)  # one per question: its words beside the vocabulary, built once
+def _by_first_letter(extra: frozenset[str]) -> dict[str, tuple[str, ...]]:
+    """The vocabulary and `extra`, as compared, by first letter."""
+    groups = dict(_vocabulary_by_letter())
+    for w in {_plain(x) for x in extra}:
+        groups[w[0]] = groups.get(w[0], frozenset()) | {w}
+    return {k: tuple(sorted(v)) for k, v in groups.items()}
+
+
+@lru_cache(maxsize=8192)
+def _a_word(plain: str) -> bool:
+    """Whether `plain` is a word of one of the six languages (wordfreq's lists list words used often enough)."""
+    return any(zipf_frequency(plain, lang, wordlist="small") > 0 for lang in _LANGUAGES)
+
+
+def _meant(word: str, extra: frozenset[str], inside: bool = False, nouns: bool = False) -> str | None:
+    """The vocabulary word `word` was meant to be, or None (see the module docstring); `inside`: the word
+    stands inside the message, not first, where a capital says it is a name unless the word meant is written
+    with one (a language's name: "Tom, i speak Spansh"), or `nouns`: the message is German, whose nouns
+    have one ("eher Anfängr")."""
+    plain = _plain(word)
+    n = len(plain)
+    if n < 3 or not plain.isalpha():
+        return None
+    groups = _by_first_letter(extra)
+    if plain in groups.get(plain[0], ()) or _a_word(plain) or _a_word(word.casefold()):
+        return None
+    budget = 2 if n >= _LONG else 1
+    starts = {plain[0]} | ({plain[1]} if n > 1 else set())
+    found: dict[str, int] = {}
+    for first in starts:
+        for w, distance, _ in process.extract(
+            plain, groups.get(first, ()), scorer=OSA.distance, score_cutoff=budget, limit=None
+        ):
+            if first != plain[0] and w[:2] != plain[1::-1]:
+                continue  # another first letter only when the first two letters are swapped ("nien")
+            if n < _SHORTEST and (distance != 1 or sorted(w) != sorted(plain)):
+                continue  # a short word only by two letters swapped: "yse" is "yes", "nto" no "not" of "now"
+            if _inflected(plain, w):
+                continue  # another form of the word, which the lists may lack ("resets", "esporto", "hows")
+            found[w] = int(distance)
+    if not found:
+        return None
+    best = min(found.values())
+    nearest = [w for w, d in found.items() if d == best]
+    if len(nearest) > 1:
+        # as near to several: two letters swapped is the likelier slip ("waht" is "what", not "wait"), then a
+        # letter left out ("persn" is "person", not "persa"; "matn" "matin", not "math"); "nien" stays as typed
+        # ("nein" or "nine")
+        swapped = [w for w in nearest if sorted(w) == sorted(plain)]
+        nearest = swapped or nearest
+    if len(nearest) > 1:
+        dropped = [w for w in nearest if len(w) == n + 1 and _within(plain, w)]
+        nearest = dropped or nearest
+    if len(nearest) != 1:
+        return None  # as near to two words: no telling which was meant
+    if inside and word[0].isupper() and not nouns and nearest[0] not in _capitalised():
+        return None  # "ok Priya": a name, not "prima"
+    return _index().get(nearest[0], _written(nearest[0], extra))
+
+
+# endings a word takes in the six languages: a word that is a vocabulary word with one of them added is that
+# word's other form, not a typo of it ("resets", "esporto", "hows"; but "cancell", "Skipp"); a word with its
+# last letter left off is still a typo ("thre")
+_ENDINGS = frozenset({"s", "es", "e", "n", "en", "o", "a", "i", "d", "ed", "r", "er"})
+
+
+def _inflected(typed: str, word: str) -> bool:
+    return typed.startswith(word) and typed[len(word) :] in _ENDINGS
+
+
+def _within(short: str, long_: str) -> bool:
+    """Whether `short` is `long_` with letters left out."""
+    rest = iter(long_)
+    return all(c in rest for c in short)
+
+
+def _written(plain: str, extra: frozenset[str]) -> str:
+    return next((x.casefold() for x in extra if _plain(x) == plain), plain)
+
+
+@lru_cache(maxsize=1024)  # every parser a turn asks reads the message again
+def respelled(text: str, extra: frozenset[str] = frozenset()) -> str:
+    """`text` with each word typed a letter or two off a vocabulary word (or a word of `extra`) written as
+    that word; every other word as typed ("im a begginer" -> "im a beginner", "Mathis" -> "Mathis")."""
+
+    nouns: bool | None = None
+
+    def right(m: re.Match[str]) -> str:
+        nonlocal nouns
+        typed = m.group()
+        inside = bool(text[: m.start()].strip(" ¡¿\"'("))
+        if inside and typed[0].isupper() and nouns is None:
+            nouns = detect_language(text, least_words=1, margin=1.0) == "de"
+        meant = _meant(typed, extra, inside=inside, nouns=bool(nouns))
+        if meant is None:
+            return typed
+        return meant[0].upper() + meant[1:] if typed[0].isupper() else meant
+
+    return _WORD.sub(right, text)
+
+
+@lru_cache(maxsize=1)
+def command_words() -> frozenset[str]:
+    """The words of the engine's commands (engine/data/commands.yaml): cancel, help, skip, a person, going on."""
+    words = _WORD.findall(" ".join(_strings(yaml.safe_load((_DATA / "commands.yaml").read_text(encoding="utf-8")))))
+    return frozenset(w.casefold() for w in words if len(w) >= 3)
+
+
+def commands_respelled(text: str) -> str:
+    """`text` with only the engine's command words typed a letter off written right ("skpi this exercise" ->
+    "skip this exercise"; "Germna" stays): what a flow's own reading of commands (its asides) may read."""
+    spelt = respelled(text)
+    if spelt == text:
+        return text
+    typed, right = _WORD.findall(text), _WORD.findall(spelt)
+    if len(typed) != len(right):
+        return text
+    keep = {a: b for a, b in zip(typed, right, strict=True) if a != b and b.casefold() in command_words()}
+    return _WORD.sub(lambda m: keep.get(m.group(), m.group()), text) if keep else text
+
+
+def words_of(text: str) -> frozenset[str]:
+    """The words of `text` (a question, a parser's description of what it expects) as vocabulary."""
+    return frozenset(w.casefold() for w in _WORD.findall(text) if len(w) >= 3)
+
+
+def warm_up() -> None:
+    """Build the vocabulary and its index now, not inside a user's turn."""
+    _by_first_letter(frozenset())
