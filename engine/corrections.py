@@ -23,11 +23,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 from functools import lru_cache
 from typing import Any, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from engine import gloss
+from engine.ahead import declared
+from engine.askback import may_ask
 from engine.commands import Command, CorrectSlot, WhichSlot
 from engine.cues import fold_same_length as _fold_same_length
 from engine.cues import in_english_cues
@@ -339,8 +343,12 @@ def _said(text: str) -> tuple[str, str] | None:
 MAX_CLAUSES = 12
 
 
-def read_corrections(flow: Flow[Any], state: Ask[Any], slots: Slots, text: str) -> CorrectionReading:
-    """The corrections `text` makes to `flow`'s filled slots at the question `state`."""
+def read_corrections(
+    flow: Flow[Any], state: Ask[Any], slots: Slots, text: str, *, uncued: bool = False
+) -> CorrectionReading:
+    """The corrections `text` makes to `flow`'s filled slots at the question `state`. `uncued`: the
+    message has no correction cue but is a value alone (`_value_alone`): only a slot whose values name
+    it by themselves may take it, and only where the open question reads nothing from it."""
     targets = _targets(flow, slots, state.slot)
     if not targets:
         return NOTHING
@@ -400,6 +408,25 @@ def read_corrections(flow: Flow[Any], state: Ask[Any], slots: Slots, text: str) 
                     (t, v)
                     for t in targets
                     if _by_value(flow, state, t.correctable) and (v := _read(t, slots, new_part)) is not None
+                ]
+        elif uncued and not candidates and not named and not olds and 0 < len(content.split()) <= VALUE_ONLY_WORDS:
+            # a value said alone, no cue ("muscle gain" at the target weight question, goal fat loss): a change
+            # of mind, where the open question reads nothing from it (a value it refuses, "lose 10 kg" at the
+            # target question, was meant for it; an any-words reader's copy, "vegan" as an allergy, is none)
+            # and the slot's values name it by themselves
+            answer = asked(content)
+            if not asked.greedy and (
+                answer is None or (not isinstance(answer, Invalid | Empty) and copied(answer, content, words=1))
+            ):
+                alone = _alone(flow)
+                candidates = [
+                    (t, v)
+                    for t in targets
+                    if t.correctable.slot in alone
+                    and t.correctable.key is None
+                    and _by_value(flow, state, t.correctable)
+                    and (v := _read(t, slots, new_part)) is not None
+                    and _said_as_value(t.parser, content, v)
                 ]
         candidates = [(t, v) for t, v in candidates if (t.correctable.slot, t.correctable.key) not in corrected]
         if len(candidates) == 1:
@@ -693,16 +720,61 @@ def correction_commands(
     if flow.corrects is None and all(values.get(n) in (None, [], {}) for n in flow.correctable_names):
         # nothing filled yet that could be corrected: no slots model built
         return [], _taken_back(flow, here, values, checked, heard)
-    if not _may_correct(heard):
+    uncued = not _may_correct(heard)
+    if uncued and not _value_alone(flow, heard):
         # no cue, no old value said as wrong: an answer like any other (perhaps taken back within)
         return [], _taken_back(flow, here, values, checked, heard)
-    found = read_corrections(flow, here, checked if checked is not None else flow.new_slots(values), text)
+    slots = checked if checked is not None else flow.new_slots(values)
+    found = read_corrections(flow, here, slots, text, uncued=uncued)
     if found.unclear:
         return [WhichSlot(words=text, slots=found.unclear)], ""
     if not found.commands:
         return [], _taken_back(flow, here, values, checked, heard)
     # a number taken back in what is left is read as the number meant
     return list(found.commands), self_repaired(found.rest)
+
+
+def _alone(flow: Flow[Any]) -> frozenset[str]:
+    """The slots whose values name them by themselves (`Ahead(alone=True)`, a bare slot name in `Flow.ahead`)."""
+    return frozenset(a.slot for a in map(declared, flow.ahead) if a.alone)
+
+
+def _value_alone(flow: Flow[Any], heard: Utterance) -> bool:
+    """May an uncued message be a value alone that corrects an earlier answer? Short, one clause, in a flow
+    with a slot whose values name it, and neither a question nor small talk (engine/askback.py: "are eggs
+    good for building muscle?", "salut toi" name a goal in passing)."""
+    text = heard.text
+    if not _alone(flow) or len(text.split()) > VALUE_ONLY_WORDS or len(_clauses(text)) != 1:
+        return False
+    return "?" not in text and "¿" not in text and not may_ask(text)
+
+
+_VALUE_WORDS = re.compile(r"[^\W_]+")
+# a value's word in another language spelt nearly as in English ("vegano", "vegetariano", "keto")
+_NEAR = 0.8
+
+
+def _said_as_value(parser: Parser, content: str, value: object) -> bool:
+    """Is `value` said as itself, not found inside other words? Its own words ("muscle_gain" is "muscle
+    gain") make up at least half of `content`'s, as typed or in English (engine/gloss.py): "muscle gain",
+    "vegan", "bad knee"; not "are eggs good for building muscle", nor "meat" as the diet omnivore. A word
+    the parser reads the value from alone that is spelt nearly as one of them is one too ("vegano")."""
+    items = value if isinstance(value, list) else [value]
+    own = {w for item in items if isinstance(item, str) for w in _VALUE_WORDS.findall(fold(item))}
+    if not own:
+        return False
+
+    def its_own(word: str) -> bool:
+        if word in own:
+            return True
+        near = any(SequenceMatcher(None, word, w).ratio() >= _NEAR for w in own)
+        return near and _same(parser(word), value)
+
+    for said in dict.fromkeys((content, gloss.in_english(content))):
+        words = _VALUE_WORDS.findall(fold(said))
+        if words and 2 * sum(map(its_own, words)) >= len(words):
+            return True
+    return False
 
 
 def _taken_back(flow: Flow[Any], here: Ask, values: dict[str, Any], checked: Slots | None, heard: Utterance) -> str:
