@@ -341,3 +341,76 @@ def test_a_hedge_settled_by_the_side_it_leans_to(text: str, settled: str) -> Non
 )  # fmt: skip
 def test_a_new_value_said_twice_is_one_correction(text: str, corrected: dict[str, Any], rest: str) -> None:
     assert read(buddy_onboarding, "ask_timezone", BUDDY_AT_TIMEZONE, text) == (corrected, rest)
+
+
+FITNESS_AT_TARGET: dict[str, Any] = {
+    "fitness_level": "intermediate", "limitations": "none", "goal": "fat_loss", "completed": ["assessment"],
+}  # fmt: skip
+FITNESS_AT_ALLERGIES = {**FITNESS_AT_EQUIPMENT, "equipment": ["dumbbells"], "diet": "vegetarian"}
+
+
+def uncued(state: str, values: dict[str, Any], text: str) -> dict[str, Any]:
+    """What the read stage's correction reader corrects from `text` at fitness's `state` ({} for nothing)."""
+    commands, _ = correction_commands(fitness_onboarding, state, values, text)
+    return {c.slot: c.value for c in commands if isinstance(c, CorrectSlot)}
+
+
+@pytest.mark.parametrize(
+    ("state", "values", "text", "corrected"),
+    [
+        # a change of mind said as the value alone, with no cue: a slot whose values name it by themselves
+        ("target_weight", FITNESS_AT_TARGET, "muscle gain", {"goal": "muscle_gain"}),
+        ("target_weight", FITNESS_AT_TARGET, "Endurance.", {"goal": "endurance"}),
+        ("allergies", FITNESS_AT_ALLERGIES, "vegan", {"diet": "vegan"}),
+        ("allergies", FITNESS_AT_ALLERGIES, "pescatarian!", {"diet": "pescatarian"}),
+        ("allergies", FITNESS_AT_ALLERGIES, "Vegano", {"diet": "vegan"}),  # spelt nearly as the value
+        ("equipment", FITNESS_AT_EQUIPMENT, "bad knee", {"limitations": "bad knee"}),
+        ("equipment", FITNESS_AT_EQUIPMENT, "beginner", {"fitness_level": "beginner"}),
+    ],
+)  # fmt: skip
+def test_a_value_said_alone_corrects_the_slot_it_names(
+    state: str, values: dict[str, Any], text: str, corrected: dict[str, Any]
+) -> None:
+    assert uncued(state, values, text) == corrected
+
+
+@pytest.mark.parametrize(
+    ("state", "values", "text"),
+    [
+        # the open question's own answer, or a value it refuses (meant for it)
+        ("target_weight", FITNESS_AT_TARGET, "lose 10 kg"),
+        ("target_weight", FITNESS_AT_TARGET, "75 kg"),
+        ("allergies", FITNESS_AT_ALLERGIES, "nuts"),
+        ("allergies", FITNESS_AT_ALLERGIES, "dairy"),
+        # the value held already
+        ("target_weight", FITNESS_AT_TARGET, "fat loss"),
+        # a question or small talk that names a value in passing
+        ("target_weight", FITNESS_AT_TARGET, "are eggs good for building muscle?"),
+        ("target_weight", FITNESS_AT_TARGET, "what is endurance"),
+        ("target_weight", FITNESS_AT_TARGET, "salut toi"),
+        ("allergies", FITNESS_AT_ALLERGIES, "Para qué sirve esto?"),
+        ("target_weight", FITNESS_AT_TARGET, "¿qué desayuno antes de correr?"),
+        # a value asked about, its words all its own: a question back, not a change
+        ("target_weight", FITNESS_AT_TARGET, "muscle gain?"),
+        ("allergies", FITNESS_AT_ALLERGIES, "vegan or keto?"),
+        # a value found inside other words, not said as itself ("meat" reads as the diet omnivore)
+        ("target_weight", FITNESS_AT_TARGET, "i had eggs for building muscle"),
+        ("allergies", FITNESS_AT_ALLERGIES, "meat"),
+        ("allergies", FITNESS_AT_ALLERGIES, "low carb"),
+        # more than one clause, or longer than a value said alone
+        ("target_weight", FITNESS_AT_TARGET, "muscle gain, 75 kg"),
+        ("target_weight", FITNESS_AT_TARGET, "i think muscle gain would be nice for me now"),
+        # a slot whose values do not name it alone (a number needs its cue)
+        ("equipment", FITNESS_AT_EQUIPMENT, "5"),
+    ],
+)  # fmt: skip
+def test_an_uncued_value_in_other_words_or_the_open_questions_corrects_nothing(
+    state: str, values: dict[str, Any], text: str
+) -> None:
+    assert uncued(state, values, text) == {}
+
+
+def test_a_free_text_question_keeps_an_uncued_value_as_its_answer() -> None:
+    # the feedback details question takes any text: "3" there is a comment, never a new rating
+    commands, rest = correction_commands(feedback, "details", FEEDBACK_AT_DETAILS, "3")
+    assert (commands, rest) == ([], "3")
