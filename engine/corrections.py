@@ -10,7 +10,11 @@ one clause of it) corrects a filled slot the flow lets be corrected (`Flow.corre
 - it says the old value as wrong and the new one ("bands not dumbbells", "it's Ana not Anna",
   "not vegetarian anymore, omnivore"): the old value picks the slot;
 - it has a cue and a short value that only one correctable slot reads ("wait, I meant 3");
-  a value several slots read is asked about (`unclear`), never guessed.
+  a value several slots read is asked about (`unclear`), never guessed;
+- it is a value said alone with no cue, a change of mind ("muscle gain" at the target weight
+  question, "vegan" at the allergies question): only for a slot whose values name it by themselves
+  (`Ahead(alone=True)`), where the open question reads nothing from it, in a short clause that is no
+  question and no small talk (engine/askback.py) and whose words are mostly the value's own.
 
 Each value is read by the slot's own parser (the parser of the Ask state that fills it) and
 must be one the slots model takes and differ from the value held. The cue words, negations,
