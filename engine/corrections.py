@@ -413,25 +413,28 @@ def read_corrections(
                     for t in targets
                     if _by_value(flow, state, t.correctable) and (v := _read(t, slots, new_part)) is not None
                 ]
-        elif uncued and not candidates and not named and not olds and 0 < len(content.split()) <= VALUE_ONLY_WORDS:
+        elif (
+            uncued
+            and not candidates
+            and not named
+            and not olds
+            and 0 < len(content.split()) <= VALUE_ONLY_WORDS
+            and _reads_nothing(asked, content)
+        ):
             # a value said alone, no cue ("muscle gain" at the target weight question, goal fat loss): a change
             # of mind, where the open question reads nothing from it (a value it refuses, "lose 10 kg" at the
             # target question, was meant for it; an any-words reader's copy, "vegan" as an allergy, is none)
             # and the slot's values name it by themselves
-            answer = asked(content)
-            if not asked.greedy and (
-                answer is None or (not isinstance(answer, Invalid | Empty) and copied(answer, content, words=1))
-            ):
-                alone = _alone(flow)
-                candidates = [
-                    (t, v)
-                    for t in targets
-                    if t.correctable.slot in alone
-                    and t.correctable.key is None
-                    and _by_value(flow, state, t.correctable)
-                    and (v := _read(t, slots, new_part)) is not None
-                    and _said_as_value(t.parser, content, v)
-                ]
+            alone = _alone(flow)
+            candidates = [
+                (t, v)
+                for t in targets
+                if t.correctable.slot in alone
+                and t.correctable.key is None
+                and _by_value(flow, state, t.correctable)
+                and (v := _read(t, slots, new_part)) is not None
+                and _said_as_value(t.parser, content, v)
+            ]
         candidates = [(t, v) for t, v in candidates if (t.correctable.slot, t.correctable.key) not in corrected]
         if len(candidates) == 1:
             t, v = candidates[0]
@@ -729,6 +732,9 @@ def correction_commands(
         # no cue, no old value said as wrong: an answer like any other (perhaps taken back within)
         return [], _taken_back(flow, here, values, checked, heard)
     slots = checked if checked is not None else flow.new_slots(values)
+    if uncued and not _reads_nothing(here.parser(slots), text):
+        # most short answers: the open question's own, told before any slot's parser runs
+        return [], _taken_back(flow, here, values, checked, heard)
     found = read_corrections(flow, here, slots, text, uncued=uncued)
     if found.unclear:
         return [WhichSlot(words=text, slots=found.unclear)], ""
@@ -741,6 +747,17 @@ def correction_commands(
 def _alone(flow: Flow[Any]) -> frozenset[str]:
     """The slots whose values name them by themselves (`Ahead(alone=True)`, a bare slot name in `Flow.ahead`)."""
     return frozenset(a.slot for a in map(declared, flow.ahead) if a.alone)
+
+
+def _reads_nothing(asked: Parser, content: str) -> bool:
+    """Does the open question read nothing from `content`, so that a value said alone may be meant for an
+    earlier one? No answer and no refusal (a value it refuses, "lose 10 kg" at the target weight question,
+    was meant for it), or only the words copied back by a reader of any words ("vegan" as an allergy); a
+    free-text question reads everything."""
+    if asked.greedy:
+        return False
+    answer = asked(content)
+    return answer is None or (not isinstance(answer, Invalid | Empty) and copied(answer, content, words=1))
 
 
 def _value_alone(flow: Flow[Any], heard: Utterance) -> bool:
