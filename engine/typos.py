@@ -26,9 +26,12 @@ Comparison ignores case and accents; the word written keeps the typed word's cap
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 import unicodedata
 from functools import lru_cache
+from importlib import metadata
 from pathlib import Path
 
 import yaml
@@ -70,28 +73,94 @@ def _strings(node: object) -> list[str]:
     return []
 
 
+# The words of the tables and of CLDR, written ahead: building them parses the six tables and loads 35 CLDR
+# locales, about a second of every new process's first message (a CLI command, a replay, a test's subprocess).
+# The file names what it was built from (the tables' digest, babel's version); a part whose source differs is
+# built from the source instead, as before the file existed. `python bench/typo_data.py --write` writes it again.
+WORDS_FILE = _DATA / "typo_words.json"
+# libyaml's parser when PyYAML has it, as engine/tables.py reads the tables: the same values, several times faster
+_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 @lru_cache(maxsize=1)
 def vocabulary() -> frozenset[str]:
     """The engine's words (see the module docstring), lower case, three letters or more."""
     return frozenset(w.casefold() for w in _sources() if len(w) >= 3)
 
 
-@lru_cache(maxsize=1)
-def _sources() -> frozenset[str]:
-    """The vocabulary's words as their sources write them."""
-    words: set[str] = set()
+def _tables_digest() -> str:
+    """What the tables' words are built from: their bytes (reading and hashing them takes well under 1 ms)."""
+    digest = hashlib.sha256()
     for name in _TABLES:
-        for s in _strings(yaml.safe_load((_DATA / name).read_text(encoding="utf-8"))):
-            words.update(_WORD.findall(s))
-    words.update(number_words())
-    for lang in _LANGUAGES:  # each language's name in the six languages, as CLDR writes it (babel)
+        digest.update((_DATA / name).read_bytes())
+    return digest.hexdigest()
+
+
+def _table_words(name: str) -> set[str]:
+    words: set[str] = set()
+    for s in _strings(yaml.load((_DATA / name).read_text(encoding="utf-8"), Loader=_LOADER)):
+        words.update(_WORD.findall(s))
+    return words
+
+
+def _cldr_words() -> set[str]:
+    """The names of the languages and the weekday names, as CLDR writes them (babel)."""
+    words: set[str] = set()
+    for lang in _LANGUAGES:  # each language's name in the six languages
         names = Locale(lang).languages
         words.update(w for code in _NAMED_LANGUAGES for w in _WORD.findall(names.get(code, "")))
     for code in _NAMED_LANGUAGES:  # and in its own
         words.update(_WORD.findall(Locale.parse(code).languages.get(code, "")))
-    words.update(_WEEKDAYS)
-    for lang in _LANGUAGES:  # the weekday names of the six languages, as CLDR writes them (engine/gloss.py reads them)
+    for lang in _LANGUAGES:  # the weekday names of the six languages (engine/gloss.py reads them)
         words.update(w for day in Locale(lang).days["format"]["wide"].values() for w in _WORD.findall(day))
+    return words
+
+
+def built_words() -> dict[str, dict[str, object]]:
+    """The file's parts as the installed tables and babel make them now: each with what it was built from."""
+    by_table = {name: sorted(_table_words(name)) for name in _TABLES}
+    return {
+        "tables": {"sha256": _tables_digest(), "words": by_table},
+        "cldr": {"babel": metadata.version("babel"), "words": sorted(_cldr_words())},
+    }
+
+
+def write_words(path: Path = WORDS_FILE) -> None:
+    """Build the words from their sources and write them as `_prebuilt` reads them (sorted: a rebuild of
+    unchanged sources is an empty diff)."""
+    path.write_text(json.dumps(built_words(), ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
+
+
+def _prebuilt(path: Path) -> tuple[dict[str, list[str]] | None, list[str] | None]:
+    """The tables' words (by table) and CLDR's words written at `path`, each None when the file is missing or
+    that part was built from other sources than those here (a table edited, another babel)."""
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None, None
+    tables, cldr = doc.get("tables", {}), doc.get("cldr", {})
+    by_table = tables.get("words") if tables.get("sha256") == _tables_digest() else None
+    named = cldr.get("words") if cldr.get("babel") == metadata.version("babel") else None
+    return by_table, named
+
+
+@lru_cache(maxsize=1)
+def _source_words() -> tuple[dict[str, frozenset[str]], frozenset[str]]:
+    """The words of each table and CLDR's, from the prebuilt file where it holds them, else from the sources."""
+    by_table, named = _prebuilt(WORDS_FILE)
+    tables = {n: frozenset(by_table[n]) if by_table else frozenset(_table_words(n)) for n in _TABLES}
+    return tables, frozenset(named) if named is not None else frozenset(_cldr_words())
+
+
+@lru_cache(maxsize=1)
+def _sources() -> frozenset[str]:
+    """The vocabulary's words as their sources write them."""
+    tables, named = _source_words()
+    words: set[str] = set(named)
+    for table in tables.values():
+        words.update(table)
+    words.update(number_words())
+    words.update(_WEEKDAYS)
     return frozenset(words)
 
 
@@ -112,21 +181,23 @@ def _index() -> dict[str, str]:
 
 
 @lru_cache(maxsize=1)
-def _vocabulary_by_letter() -> dict[str, frozenset[str]]:
+def _vocabulary_by_letter() -> dict[str, tuple[str, ...]]:
     """The vocabulary, as compared, by first letter: a typo keeps it, or swaps it with the second."""
     groups: dict[str, set[str]] = {}
     for w in _index():
         groups.setdefault(w[0], set()).add(w)
-    return {k: frozenset(v) for k, v in groups.items()}
-
-
-@lru_cache(maxsize=256)  # one per question: its words beside the vocabulary, built once
-def _by_first_letter(extra: frozenset[str]) -> dict[str, tuple[str, ...]]:
-    """The vocabulary and `extra`, as compared, by first letter."""
-    groups = dict(_vocabulary_by_letter())
-    for w in {_plain(x) for x in extra}:
-        groups[w[0]] = groups.get(w[0], frozenset()) | {w}
     return {k: tuple(sorted(v)) for k, v in groups.items()}
+
+
+@lru_cache(maxsize=256)  # one per question: only its own words, so 256 questions keep a few KiB, not the vocabulary
+def _extra_by_letter(extra: frozenset[str]) -> tuple[frozenset[str], dict[str, tuple[str, ...]]]:
+    """`extra` as compared, and its words the vocabulary lacks by first letter (searched beside the
+    vocabulary's group: the same candidates as one group holding both)."""
+    plain = frozenset(_plain(x) for x in extra)
+    groups: dict[str, set[str]] = {}
+    for w in plain - _index().keys():
+        groups.setdefault(w[0], set()).add(w)
+    return plain, {k: tuple(sorted(v)) for k, v in groups.items()}
 
 
 @lru_cache(maxsize=8192)
@@ -144,16 +215,21 @@ def _meant(word: str, extra: frozenset[str], inside: bool = False, nouns: bool =
     n = len(plain)
     if n < 3 or not plain.isalpha():
         return None
-    groups = _by_first_letter(extra)
-    if plain in groups.get(plain[0], ()) or _a_word(plain) or _a_word(word.casefold()):
+    extra_plain, extra_groups = _extra_by_letter(extra) if extra else (frozenset(), {})
+    if plain in _index() or plain in extra_plain or _a_word(plain) or _a_word(word.casefold()):
         return None
+    groups = _vocabulary_by_letter()
     budget = 2 if n >= _LONG else 1
     starts = {plain[0]} | ({plain[1]} if n > 1 else set())
     found: dict[str, int] = {}
     for first in starts:
-        for w, distance, _ in process.extract(
-            plain, groups.get(first, ()), scorer=OSA.distance, score_cutoff=budget, limit=None
-        ):
+        candidates = [
+            m
+            for words in (groups.get(first, ()), extra_groups.get(first, ()))
+            if words
+            for m in process.extract(plain, words, scorer=OSA.distance, score_cutoff=budget, limit=None)
+        ]
+        for w, distance, _ in candidates:
             if first != plain[0] and w[:2] != plain[1::-1]:
                 continue  # another first letter only when the first two letters are swapped ("nien")
             if n < _SHORTEST and (distance != 1 or sorted(w) != sorted(plain)):
@@ -225,8 +301,7 @@ def respelled(text: str, extra: frozenset[str] = frozenset()) -> str:
 @lru_cache(maxsize=1)
 def command_words() -> frozenset[str]:
     """The words of the engine's commands (engine/data/commands.yaml): cancel, help, skip, a person, going on."""
-    words = _WORD.findall(" ".join(_strings(yaml.safe_load((_DATA / "commands.yaml").read_text(encoding="utf-8")))))
-    return frozenset(w.casefold() for w in words if len(w) >= 3)
+    return frozenset(w.casefold() for w in _source_words()[0]["commands.yaml"] if len(w) >= 3)
 
 
 def commands_respelled(text: str) -> str:
@@ -249,4 +324,7 @@ def words_of(text: str) -> frozenset[str]:
 
 def warm_up() -> None:
     """Build the vocabulary and its index now, not inside a user's turn."""
-    _by_first_letter(frozenset())
+    _vocabulary_by_letter()
+    _capitalised()
+    command_words()
+
