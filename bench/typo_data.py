@@ -35,9 +35,9 @@ if sys.argv[1] == "sources":
     typos.WORDS_FILE = Path("/nonexistent/typo_words.json")
 from engine import Engine, MemoryStore
 sys.path.insert(0, "bench")
-from turn_overhead import BOT
+from turn_overhead import BOT, BOTS
 imported = time.perf_counter() - wall
-engine = Engine(MemoryStore())
+engine = Engine(MemoryStore(), bots=BOTS)
 if sys.argv[2] == "heap":
     tracemalloc.start()
     typos.warm_up()

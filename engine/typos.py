@@ -206,30 +206,35 @@ def _a_word(plain: str) -> bool:
     return any(zipf_frequency(plain, lang, wordlist="small") > 0 for lang in _LANGUAGES)
 
 
+@lru_cache(maxsize=8192)  # by the word as typed: most words of most messages, met again and again
+def _settled(word: str) -> bool:
+    """Whether `word` stays as typed whatever the question and the message: shorter than 3 letters or not
+    letters only, a vocabulary word, or a word of the six languages (most words of most messages)."""
+    plain = _plain(word)
+    if len(plain) < 3 or not plain.isalpha():
+        return True
+    return plain in _index() or _a_word(plain) or _a_word(word.casefold())
+
+
 def _meant(word: str, extra: frozenset[str], inside: bool = False, nouns: bool = False) -> str | None:
     """The vocabulary word `word` was meant to be, or None (see the module docstring); `inside`: the word
     stands inside the message, not first, where a capital says it is a name unless the word meant is written
     with one (a language's name: "Tom, i speak Spansh"), or `nouns`: the message is German, whose nouns
     have one ("eher Anfängr")."""
+    if _settled(word):
+        return None
     plain = _plain(word)
     n = len(plain)
-    if n < 3 or not plain.isalpha():
-        return None
     extra_plain, extra_groups = _extra_by_letter(extra) if extra else (frozenset(), {})
-    if plain in _index() or plain in extra_plain or _a_word(plain) or _a_word(word.casefold()):
+    if plain in extra_plain:
         return None
     groups = _vocabulary_by_letter()
     budget = 2 if n >= _LONG else 1
     starts = {plain[0]} | ({plain[1]} if n > 1 else set())
     found: dict[str, int] = {}
     for first in starts:
-        candidates = [
-            m
-            for words in (groups.get(first, ()), extra_groups.get(first, ()))
-            if words
-            for m in process.extract(plain, words, scorer=OSA.distance, score_cutoff=budget, limit=None)
-        ]
-        for w, distance, _ in candidates:
+        words = groups.get(first, ()) + extra_groups.get(first, ())  # the question's words beside the vocabulary's
+        for w, distance, _ in process.extract(plain, words, scorer=OSA.distance, score_cutoff=budget, limit=None):
             if first != plain[0] and w[:2] != plain[1::-1]:
                 continue  # another first letter only when the first two letters are swapped ("nien")
             if n < _SHORTEST and (distance != 1 or sorted(w) != sorted(plain)):
@@ -282,11 +287,15 @@ def respelled(text: str, extra: frozenset[str] = frozenset()) -> str:
     """`text` with each word typed a letter or two off a vocabulary word (or a word of `extra`) written as
     that word; every other word as typed ("im a begginer" -> "im a beginner", "Mathis" -> "Mathis")."""
 
+    if all(_settled(w) for w in _WORD.findall(text)):
+        return text  # every word a word (most messages): no search, no language detected, the text as it came
     nouns: bool | None = None
 
     def right(m: re.Match[str]) -> str:
         nonlocal nouns
         typed = m.group()
+        if _settled(typed):
+            return typed
         inside = bool(text[: m.start()].strip(" ¡¿\"'("))
         if inside and typed[0].isupper() and nouns is None:
             nouns = detect_language(text, least_words=1, margin=1.0) == "de"
@@ -317,6 +326,7 @@ def commands_respelled(text: str) -> str:
     return _WORD.sub(lambda m: keep.get(m.group(), m.group()), text) if keep else text
 
 
+@lru_cache(maxsize=512)  # a parser's `expects`, read at every parse: one set per description, its hash kept
 def words_of(text: str) -> frozenset[str]:
     """The words of `text` (a question, a parser's description of what it expects) as vocabulary."""
     return frozenset(w.casefold() for w in _WORD.findall(text) if len(w) >= 3)
