@@ -337,4 +337,3 @@ def warm_up() -> None:
     _vocabulary_by_letter()
     _capitalised()
     command_words()
-
