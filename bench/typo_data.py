@@ -1,16 +1,17 @@
-"""A new process's first turns: the typo pass's words from the prebuilt file, against built from their sources.
+"""A new process's first turns: the typo pass's CLDR words from the prebuilt file, against built from babel.
 
     python bench/typo_data.py [--runs 5]     # medians, side by side
     python bench/typo_data.py --tree DIR     # and another tree's engine (a `git archive` of a commit) beside
-    python bench/typo_data.py --write        # write engine/data/typo_words.json again (after a table or babel changed)
+    python bench/typo_data.py --write        # write engine/data/cldr_words.json again (after babel changed)
 
 Each run is a new Python process that imports the engine, makes an engine on a MemoryStore and times its
 first turn on the benchmark's feedback bot ("I want to give feedback": every message reaches the typo pass,
 which builds its vocabulary on first use), then a first message with a word typed wrong ("im a begginer"),
-then the same turn on a second user (the warm figure). `prebuilt` reads engine/data/typo_words.json;
-`sources` points the module at a missing file, so the words are built from the six tables and CLDR (babel)
-as before the file existed. A second child per side measures the heap the vocabulary keeps (tracemalloc
-around `engine.typos.warm_up`, which slows what it traces, so it times nothing). `--tree` adds another tree's
+then the same turn on a second user (the warm figure). `prebuilt` reads engine/data/cldr_words.json (the
+names of languages and weekdays); `sources` points the module at a missing file, so those words are built
+from babel's CLDR locales as before the file existed (the tables' words are read from the tables either
+way). A second child per side measures the heap the vocabulary keeps (tracemalloc around
+`engine.typos.warm_up`, which slows what it traces, so it times nothing). `--tree` adds another tree's
 engine as a third side, as it builds its words. The sides alternate run by run.
 """
 
@@ -32,7 +33,7 @@ from pathlib import Path
 wall = time.perf_counter()
 import engine.typos as typos
 if sys.argv[1] == "sources":
-    typos.WORDS_FILE = Path("/nonexistent/typo_words.json")
+    typos.WORDS_FILE = Path("/nonexistent/cldr_words.json")
 from engine import Engine, MemoryStore
 sys.path.insert(0, "bench")
 from turn_overhead import BOT, BOTS
@@ -69,7 +70,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--tree", type=Path, default=None, help="another tree, run as its side `tree`")
-    parser.add_argument("--write", action="store_true", help="write engine/data/typo_words.json and stop")
+    parser.add_argument("--write", action="store_true", help="write engine/data/cldr_words.json and stop")
     args = parser.parse_args()
     if args.write:
         sys.path.insert(0, str(ROOT))

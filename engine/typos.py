@@ -26,7 +26,6 @@ Comparison ignores case and accents; the word written keeps the typed word's cap
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 import unicodedata
@@ -73,11 +72,12 @@ def _strings(node: object) -> list[str]:
     return []
 
 
-# The words of the tables and of CLDR, written ahead: building them parses the six tables and loads 35 CLDR
-# locales, about a second of every new process's first message (a CLI command, a replay, a test's subprocess).
-# The file names what it was built from (the tables' digest, babel's version); a part whose source differs is
-# built from the source instead, as before the file existed. `python bench/typo_data.py --write` writes it again.
-WORDS_FILE = _DATA / "typo_words.json"
+# CLDR's words (the names of the languages, the weekday names), written ahead: babel loads 35 locales to give
+# them, about 0.3-0.7 s and 31 MiB of heap in every new process's first message (a CLI command, a replay, a
+# test's subprocess). The file names the babel that wrote it; with another one installed the words are built
+# from babel as before the file existed. `python bench/typo_data.py --write` writes it again. The tables' words
+# are read from the tables (in-repo, edited often: 30-70 ms with libyaml), so a table edit needs no new file.
+WORDS_FILE = _DATA / "cldr_words.json"
 # libyaml's parser when PyYAML has it, as engine/tables.py reads the tables: the same values, several times faster
 _LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -88,23 +88,17 @@ def vocabulary() -> frozenset[str]:
     return frozenset(w.casefold() for w in _sources() if len(w) >= 3)
 
 
-def _tables_digest() -> str:
-    """What the tables' words are built from: their bytes (reading and hashing them takes well under 1 ms)."""
-    digest = hashlib.sha256()
-    for name in _TABLES:
-        digest.update((_DATA / name).read_bytes())
-    return digest.hexdigest()
-
-
-def _table_words(name: str) -> set[str]:
+@lru_cache(maxsize=len(_TABLES))
+def _table_words(name: str) -> frozenset[str]:
+    """The words of one of the engine's tables, as it writes them."""
     words: set[str] = set()
     for s in _strings(yaml.load((_DATA / name).read_text(encoding="utf-8"), Loader=_LOADER)):
         words.update(_WORD.findall(s))
-    return words
+    return frozenset(words)
 
 
-def _cldr_words() -> set[str]:
-    """The names of the languages and the weekday names, as CLDR writes them (babel)."""
+def cldr_words() -> list[str]:
+    """The names of the languages and the weekday names, as CLDR writes them (babel), sorted."""
     words: set[str] = set()
     for lang in _LANGUAGES:  # each language's name in the six languages
         names = Locale(lang).languages
@@ -113,52 +107,31 @@ def _cldr_words() -> set[str]:
         words.update(_WORD.findall(Locale.parse(code).languages.get(code, "")))
     for lang in _LANGUAGES:  # the weekday names of the six languages (engine/gloss.py reads them)
         words.update(w for day in Locale(lang).days["format"]["wide"].values() for w in _WORD.findall(day))
-    return words
-
-
-def built_words() -> dict[str, dict[str, object]]:
-    """The file's parts as the installed tables and babel make them now: each with what it was built from."""
-    by_table = {name: sorted(_table_words(name)) for name in _TABLES}
-    return {
-        "tables": {"sha256": _tables_digest(), "words": by_table},
-        "cldr": {"babel": metadata.version("babel"), "words": sorted(_cldr_words())},
-    }
+    return sorted(words)
 
 
 def write_words(path: Path = WORDS_FILE) -> None:
-    """Build the words from their sources and write them as `_prebuilt` reads them (sorted: a rebuild of
-    unchanged sources is an empty diff)."""
-    path.write_text(json.dumps(built_words(), ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
+    """Build CLDR's words from babel and write them as `_prebuilt` reads them (sorted, one a line: a rebuild
+    with the same babel is an empty diff)."""
+    doc = {"babel": metadata.version("babel"), "words": cldr_words()}
+    path.write_text(json.dumps(doc, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
 
 
-def _prebuilt(path: Path) -> tuple[dict[str, list[str]] | None, list[str] | None]:
-    """The tables' words (by table) and CLDR's words written at `path`, each None when the file is missing or
-    that part was built from other sources than those here (a table edited, another babel)."""
+def _prebuilt(path: Path) -> list[str] | None:
+    """CLDR's words written at `path`; None when the file is missing or another babel wrote it."""
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return None, None
-    tables, cldr = doc.get("tables", {}), doc.get("cldr", {})
-    by_table = tables.get("words") if tables.get("sha256") == _tables_digest() else None
-    named = cldr.get("words") if cldr.get("babel") == metadata.version("babel") else None
-    return by_table, named
-
-
-@lru_cache(maxsize=1)
-def _source_words() -> tuple[dict[str, frozenset[str]], frozenset[str]]:
-    """The words of each table and CLDR's, from the prebuilt file where it holds them, else from the sources."""
-    by_table, named = _prebuilt(WORDS_FILE)
-    tables = {n: frozenset(by_table[n]) if by_table else frozenset(_table_words(n)) for n in _TABLES}
-    return tables, frozenset(named) if named is not None else frozenset(_cldr_words())
+        return None
+    return doc.get("words") if doc.get("babel") == metadata.version("babel") else None
 
 
 @lru_cache(maxsize=1)
 def _sources() -> frozenset[str]:
     """The vocabulary's words as their sources write them."""
-    tables, named = _source_words()
-    words: set[str] = set(named)
-    for table in tables.values():
-        words.update(table)
+    words: set[str] = set(_prebuilt(WORDS_FILE) or cldr_words())
+    for name in _TABLES:
+        words.update(_table_words(name))
     words.update(number_words())
     words.update(_WEEKDAYS)
     return frozenset(words)
@@ -310,7 +283,7 @@ def respelled(text: str, extra: frozenset[str] = frozenset()) -> str:
 @lru_cache(maxsize=1)
 def command_words() -> frozenset[str]:
     """The words of the engine's commands (engine/data/commands.yaml): cancel, help, skip, a person, going on."""
-    return frozenset(w.casefold() for w in _source_words()[0]["commands.yaml"] if len(w) >= 3)
+    return frozenset(w.casefold() for w in _table_words("commands.yaml") if len(w) >= 3)
 
 
 def commands_respelled(text: str) -> str:
