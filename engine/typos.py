@@ -26,9 +26,11 @@ Comparison ignores case and accents; the word written keeps the typed word's cap
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from functools import lru_cache
+from importlib import metadata
 from pathlib import Path
 
 import yaml
@@ -70,28 +72,68 @@ def _strings(node: object) -> list[str]:
     return []
 
 
+# CLDR's words (the names of the languages, the weekday names), written ahead: babel loads 35 locales to give
+# them, about 0.3-0.7 s and 31 MiB of heap in every new process's first message (a CLI command, a replay, a
+# test's subprocess). The file names the babel that wrote it; with another one installed the words are built
+# from babel as before the file existed. `python bench/typo_data.py --write` writes it again. The tables' words
+# are read from the tables (in-repo, edited often: 30-70 ms with libyaml), so a table edit needs no new file.
+WORDS_FILE = _DATA / "cldr_words.json"
+# libyaml's parser when PyYAML has it, as engine/tables.py reads the tables: the same values, several times faster
+_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 @lru_cache(maxsize=1)
 def vocabulary() -> frozenset[str]:
     """The engine's words (see the module docstring), lower case, three letters or more."""
     return frozenset(w.casefold() for w in _sources() if len(w) >= 3)
 
 
-@lru_cache(maxsize=1)
-def _sources() -> frozenset[str]:
-    """The vocabulary's words as their sources write them."""
+@lru_cache(maxsize=len(_TABLES))
+def _table_words(name: str) -> frozenset[str]:
+    """The words of one of the engine's tables, as it writes them."""
     words: set[str] = set()
-    for name in _TABLES:
-        for s in _strings(yaml.safe_load((_DATA / name).read_text(encoding="utf-8"))):
-            words.update(_WORD.findall(s))
-    words.update(number_words())
-    for lang in _LANGUAGES:  # each language's name in the six languages, as CLDR writes it (babel)
+    for s in _strings(yaml.load((_DATA / name).read_text(encoding="utf-8"), Loader=_LOADER)):
+        words.update(_WORD.findall(s))
+    return frozenset(words)
+
+
+def cldr_words() -> list[str]:
+    """The names of the languages and the weekday names, as CLDR writes them (babel), sorted."""
+    words: set[str] = set()
+    for lang in _LANGUAGES:  # each language's name in the six languages
         names = Locale(lang).languages
         words.update(w for code in _NAMED_LANGUAGES for w in _WORD.findall(names.get(code, "")))
     for code in _NAMED_LANGUAGES:  # and in its own
         words.update(_WORD.findall(Locale.parse(code).languages.get(code, "")))
-    words.update(_WEEKDAYS)
-    for lang in _LANGUAGES:  # the weekday names of the six languages, as CLDR writes them (engine/gloss.py reads them)
+    for lang in _LANGUAGES:  # the weekday names of the six languages (engine/gloss.py reads them)
         words.update(w for day in Locale(lang).days["format"]["wide"].values() for w in _WORD.findall(day))
+    return sorted(words)
+
+
+def write_words(path: Path = WORDS_FILE) -> None:
+    """Build CLDR's words from babel and write them as `_prebuilt` reads them (sorted, one a line: a rebuild
+    with the same babel is an empty diff)."""
+    doc = {"babel": metadata.version("babel"), "words": cldr_words()}
+    path.write_text(json.dumps(doc, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
+
+
+def _prebuilt(path: Path) -> list[str] | None:
+    """CLDR's words written at `path`; None when the file is missing or another babel wrote it."""
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return doc.get("words") if doc.get("babel") == metadata.version("babel") else None
+
+
+@lru_cache(maxsize=1)
+def _sources() -> frozenset[str]:
+    """The vocabulary's words as their sources write them."""
+    words: set[str] = set(_prebuilt(WORDS_FILE) or cldr_words())
+    for name in _TABLES:
+        words.update(_table_words(name))
+    words.update(number_words())
+    words.update(_WEEKDAYS)
     return frozenset(words)
 
 
@@ -112,21 +154,23 @@ def _index() -> dict[str, str]:
 
 
 @lru_cache(maxsize=1)
-def _vocabulary_by_letter() -> dict[str, frozenset[str]]:
+def _vocabulary_by_letter() -> dict[str, tuple[str, ...]]:
     """The vocabulary, as compared, by first letter: a typo keeps it, or swaps it with the second."""
     groups: dict[str, set[str]] = {}
     for w in _index():
         groups.setdefault(w[0], set()).add(w)
-    return {k: frozenset(v) for k, v in groups.items()}
-
-
-@lru_cache(maxsize=256)  # one per question: its words beside the vocabulary, built once
-def _by_first_letter(extra: frozenset[str]) -> dict[str, tuple[str, ...]]:
-    """The vocabulary and `extra`, as compared, by first letter."""
-    groups = dict(_vocabulary_by_letter())
-    for w in {_plain(x) for x in extra}:
-        groups[w[0]] = groups.get(w[0], frozenset()) | {w}
     return {k: tuple(sorted(v)) for k, v in groups.items()}
+
+
+@lru_cache(maxsize=256)  # one per question: only its own words, so 256 questions keep a few KiB, not the vocabulary
+def _extra_by_letter(extra: frozenset[str]) -> tuple[frozenset[str], dict[str, tuple[str, ...]]]:
+    """`extra` as compared, and its words the vocabulary lacks by first letter (searched beside the
+    vocabulary's group: the same candidates as one group holding both)."""
+    plain = frozenset(_plain(x) for x in extra)
+    groups: dict[str, set[str]] = {}
+    for w in plain - _index().keys():
+        groups.setdefault(w[0], set()).add(w)
+    return plain, {k: tuple(sorted(v)) for k, v in groups.items()}
 
 
 @lru_cache(maxsize=8192)
@@ -135,25 +179,35 @@ def _a_word(plain: str) -> bool:
     return any(zipf_frequency(plain, lang, wordlist="small") > 0 for lang in _LANGUAGES)
 
 
+@lru_cache(maxsize=8192)  # by the word as typed: most words of most messages, met again and again
+def _settled(word: str) -> bool:
+    """Whether `word` stays as typed whatever the question and the message: shorter than 3 letters or not
+    letters only, a vocabulary word, or a word of the six languages (most words of most messages)."""
+    plain = _plain(word)
+    if len(plain) < 3 or not plain.isalpha():
+        return True
+    return plain in _index() or _a_word(plain) or _a_word(word.casefold())
+
+
 def _meant(word: str, extra: frozenset[str], inside: bool = False, nouns: bool = False) -> str | None:
     """The vocabulary word `word` was meant to be, or None (see the module docstring); `inside`: the word
     stands inside the message, not first, where a capital says it is a name unless the word meant is written
     with one (a language's name: "Tom, i speak Spansh"), or `nouns`: the message is German, whose nouns
     have one ("eher Anfängr")."""
+    if _settled(word):
+        return None
     plain = _plain(word)
     n = len(plain)
-    if n < 3 or not plain.isalpha():
+    extra_plain, extra_groups = _extra_by_letter(extra) if extra else (frozenset(), {})
+    if plain in extra_plain:
         return None
-    groups = _by_first_letter(extra)
-    if plain in groups.get(plain[0], ()) or _a_word(plain) or _a_word(word.casefold()):
-        return None
+    groups = _vocabulary_by_letter()
     budget = 2 if n >= _LONG else 1
     starts = {plain[0]} | ({plain[1]} if n > 1 else set())
     found: dict[str, int] = {}
     for first in starts:
-        for w, distance, _ in process.extract(
-            plain, groups.get(first, ()), scorer=OSA.distance, score_cutoff=budget, limit=None
-        ):
+        words = groups.get(first, ()) + extra_groups.get(first, ())  # the question's words beside the vocabulary's
+        for w, distance, _ in process.extract(plain, words, scorer=OSA.distance, score_cutoff=budget, limit=None):
             if first != plain[0] and w[:2] != plain[1::-1]:
                 continue  # another first letter only when the first two letters are swapped ("nien")
             if n < _SHORTEST and (distance != 1 or sorted(w) != sorted(plain)):
@@ -206,11 +260,15 @@ def respelled(text: str, extra: frozenset[str] = frozenset()) -> str:
     """`text` with each word typed a letter or two off a vocabulary word (or a word of `extra`) written as
     that word; every other word as typed ("im a begginer" -> "im a beginner", "Mathis" -> "Mathis")."""
 
+    if all(_settled(w) for w in _WORD.findall(text)):
+        return text  # every word a word (most messages): no search, no language detected, the text as it came
     nouns: bool | None = None
 
     def right(m: re.Match[str]) -> str:
         nonlocal nouns
         typed = m.group()
+        if _settled(typed):
+            return typed
         inside = bool(text[: m.start()].strip(" ¡¿\"'("))
         if inside and typed[0].isupper() and nouns is None:
             nouns = detect_language(text, least_words=1, margin=1.0) == "de"
@@ -225,8 +283,7 @@ def respelled(text: str, extra: frozenset[str] = frozenset()) -> str:
 @lru_cache(maxsize=1)
 def command_words() -> frozenset[str]:
     """The words of the engine's commands (engine/data/commands.yaml): cancel, help, skip, a person, going on."""
-    words = _WORD.findall(" ".join(_strings(yaml.safe_load((_DATA / "commands.yaml").read_text(encoding="utf-8")))))
-    return frozenset(w.casefold() for w in words if len(w) >= 3)
+    return frozenset(w.casefold() for w in _table_words("commands.yaml") if len(w) >= 3)
 
 
 def commands_respelled(text: str) -> str:
@@ -242,6 +299,7 @@ def commands_respelled(text: str) -> str:
     return _WORD.sub(lambda m: keep.get(m.group(), m.group()), text) if keep else text
 
 
+@lru_cache(maxsize=512)  # a parser's `expects`, read at every parse: one set per description, its hash kept
 def words_of(text: str) -> frozenset[str]:
     """The words of `text` (a question, a parser's description of what it expects) as vocabulary."""
     return frozenset(w.casefold() for w in _WORD.findall(text) if len(w) >= 3)
@@ -249,4 +307,6 @@ def words_of(text: str) -> frozenset[str]:
 
 def warm_up() -> None:
     """Build the vocabulary and its index now, not inside a user's turn."""
-    _by_first_letter(frozenset())
+    _vocabulary_by_letter()
+    _capitalised()
+    command_words()

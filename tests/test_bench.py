@@ -117,3 +117,19 @@ def test_turn_ab_runs_both_trees(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr[-3000:]
     assert "12 per side x 1 runs" in done.stdout and "this tree / base, run by run" in done.stdout
+
+
+def test_typo_data_runs() -> None:
+    # bench/typo_data.py: a new process's first turns with the prebuilt CLDR words and without; one run, no
+    # timing asserted, so the benchmark cannot break unseen
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "typo_data.py"), "--runs", "1"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    rows = {line.split()[0] for line in done.stdout.splitlines() if line.strip()}
+    assert {"prebuilt", "sources"} <= rows
