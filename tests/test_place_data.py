@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from flows.language_buddy.geonames import GAZETTEER_FILE, Gazetteer, build_gazetteer, read_gazetteer, write_gazetteer
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -22,9 +24,12 @@ def same(a: Gazetteer, b: Gazetteer) -> bool:
 
 
 def test_the_prebuilt_index_is_what_the_installed_libraries_build() -> None:
-    """Fails when a library was upgraded or the build changed: write the file again (geonames.py says how)."""
+    """Fails when the build changed: write the file again (geonames.py says how). Built from other versions than
+    those installed (a release after it was written), the engine builds the index from the libraries instead, as
+    `test_an_index_built_from_other_versions_is_not_used` checks; the suite must not fail the day one comes out."""
     prebuilt = read_gazetteer(GAZETTEER_FILE)
-    assert prebuilt is not None, "data/gazetteer.json was built from other versions than those installed"
+    if prebuilt is None:
+        pytest.skip("data/gazetteer.json was built from other versions than those installed: write it again")
     assert same(prebuilt, build_gazetteer())
 
 

@@ -11,15 +11,20 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from engine import typos
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_the_prebuilt_words_are_what_the_installed_babel_builds() -> None:
-    """Fails when babel was upgraded or the build changed: `python bench/typo_data.py --write` writes it again."""
+    """Fails when the build changed: `python bench/typo_data.py --write` writes it again. With another babel
+    installed (a release after the file was written) the engine builds the words from babel instead, as
+    `test_words_written_by_another_babel_are_not_used` checks; the suite must not fail on the day one comes out."""
     prebuilt = typos._prebuilt(typos.WORDS_FILE)
-    assert prebuilt is not None, "data/cldr_words.json was written with another babel: write it again"
+    if prebuilt is None:
+        pytest.skip("data/cldr_words.json was written with another babel: `python bench/typo_data.py --write`")
     assert prebuilt == typos.cldr_words()
 
 
