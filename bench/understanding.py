@@ -12,6 +12,8 @@ halves are only measured. The "putting it off" batch (tests/corpora/commands/lat
 is one class written blind the same way: stopping for now to come back later, and its controls.
 The typos halves (tests/corpora/commands/typos/, "dev typos" and "test typos") are a blind batch of messages
 with a typo in a word that carries meaning, and controls that must not be corrected (`--misses dev-typos`).
+The declines halves (tests/corpora/commands/declines/, "dev declines" and "test declines") are a blind batch of
+"none" / "not for now" said for a question, before it is asked too, "maybe later" to an offer, and controls.
 
 Each entry of tests/corpora/commands/{dev,test}.yaml is played as one turn against the engine at the state it
 was typed at: a session is stored through the Store contract with the run at that flow, state and slots (paused
@@ -335,7 +337,7 @@ def _empty(value: Any) -> bool:
 def _match(out: Outcome) -> None:
     left = list(out.observed)
     for want in out.case.expected:
-        hit = next((o for o in left if _same(want, o, lenient=out.case.batch != "later")), None)
+        hit = next((o for o in left if _same(want, o, lenient=out.case.batch not in ("later", "declines"))), None)
         if hit is None:
             out.missed.append(want)
         else:
