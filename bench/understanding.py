@@ -30,6 +30,8 @@ and it is mapped to the command kinds:
   back to, or a paused run kept paused): later, not cancel. A `cancel` label of a corpus written before the format
   could say put off (the splits, the fresh batch) is met by a put-off as well, since a put-off stops the flow now;
   in the later batch, which can say either, a `cancel` is a stop for good and only a cancel meets it;
+- a question declined before it was asked, whose none leaves its slot empty (a `declined` notice): set_slot of
+  that slot with no value (the label's "none");
 - the session sent to a person (an `agent` notice) other than by a document that always goes to one: handoff;
 - another flow of the bot started (not one the run handed over to as it finished), or a request for something
   else kept for after the run (a `request` notice at the entry's flow: the engine read a new request at the
@@ -207,6 +209,13 @@ def observe(store: Store, case: Case, result: TurnResult) -> list[Observed]:
     out: list[Observed] = []
 
     out += _slot_changes(case, flow, case.seed, after, asked_slot)
+    # a question declined before it was asked leaves its slot empty: the turn's `declined` notice says it was
+    # answered with its none (engine/fill.py), a set_slot of no value
+    out += [
+        Observed("set_slot", slot=n.detail, value=None)
+        for n in trace.notices
+        if n.kind == "declined" and n.flow == e.flow and after.get(n.detail) is None
+    ]
     # a question skipped leaves its slot to the flow, which may fill a default (the timezone UTC, today's
     # window): that value is the flow's, not read from the message
     skipped = {n.detail for n in trace.notices if n.kind == "skipped"}

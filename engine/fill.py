@@ -258,6 +258,14 @@ class _Open:
             return None
         return _value(asks if isinstance(asks, Parser) else asks(self._slots), text)
 
+    def empty_none(self) -> bool:
+        """Does the slot's own question take "none" as no value (an optional's EMPTY: no target weight), so
+        that a none said ahead leaves nothing in the slot to show it was answered?"""
+        asks = self._asks
+        if asks is None:
+            return False
+        return isinstance(_read(asks if isinstance(asks, Parser) else asks(self._slots), "none"), Empty)
+
     @property
     def alone(self) -> bool:
         """May its value count in a clause that names no slot? A free-text reader takes any words:
@@ -534,6 +542,20 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
             continue
         sets.append(SetSlot(words=text[parts[first].start : parts[last].end], slot=c.slot, value=stored))
         taken.update(i for i in more if i not in shared)
+    # a question declined ahead whose none leaves its slot empty ("muscle gain, no target weight" at the level
+    # question, "Muskelaufbau ohne Zielgewicht"): kept as declined, so the flow does not ask it. The none is said
+    # next to the words naming the slot, in a clause of its own or beside another slot's value; a none its
+    # question stores ("no injuries": "none", "no allergies": []) is a value, read above
+    for c in candidates:
+        if c.slot in whole or c.slot in found or c.cue is None:
+            continue
+        for i, clause in enumerate(parts):
+            if i in answered or not _declines_named(fold(clause.text), c.cue) or not c.empty_none():
+                continue
+            sets.append(SetSlot(words=clause.text, slot=c.slot, value=None, declined=True))
+            if i not in claimed:
+                taken.add(i)
+            break
     if not sets and not unclear:
         return Filled([], text)
     rest = _rest(text, parts, taken | unclear)
@@ -585,6 +607,38 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
                 rest = again
                 break
     return Filled(sets, rest)
+
+
+# the words that say there is none of what follows, in the six languages (folded): "no target weight", "sin peso
+# objetivo", "ohne Zielgewicht", "pas de poids cible", "senza peso obiettivo", "i don't have a target weight"
+_NONE_OF = (
+    r"(?:no|none|without|zero|i don'?t (?:really )?have(?: an?| any)?|i have no|sin|sin un|ningun\w*"
+    r"|no tengo(?: un| una)?|sem|sem um|nenhum\w*|nao tenho(?: um| uma)?|ohne|kein\w*|habe? kein\w*"
+    r"|pas d'|pas de|sans|aucun\w*|je n'?ai pas d'|senza|nessun\w*|non ho(?: un| una)?)"
+)
+# ... or after them: "ein Zielgewicht habe ich nicht", "target weight: none"
+_NONE_AFTER = (
+    r"(?:\s*:)?\s+(?:none|no|habe ich (?:nicht|keins)|hab ich (?:nicht|keins)|keins|nada|aucun|nessuno|nenhum)\b"
+)
+
+
+@lru_cache(maxsize=256)
+def _declining(cue: str) -> re.Pattern[str]:
+    # at most one word between the none and the slot's words ("no specific target"), never a word that makes it
+    # something else than a none ("no idea what target", "no more than")
+    return re.compile(
+        rf"(?<![\w'])(?:{_NONE_OF})\s+(?!idea\b|clue\b|sure\b|more\b|less\b)(?:[\w'-]+\s+)?{cue}|{cue}{_NONE_AFTER}"
+    )
+
+
+def _declines_named(folded: str, cue: re.Pattern[str]) -> bool:
+    """Does a clause (folded) say there is none of what `cue` names ("no target weight", "kein Zielgewicht")?"""
+    return _declining(cue.pattern).search(folded) is not None
+
+
+def declined_now(before: Sequence[str], sets: Sequence[SetSlot]) -> list[str]:
+    """The questions a run keeps as declined ahead (`FlowFrame.declined`): `before`, and those `sets` decline."""
+    return [*before, *(s.slot for s in sets if s.declined and s.slot not in before)]
 
 
 def _not_its_answer(found: object, clause: str) -> bool:
@@ -662,6 +716,9 @@ def fill(flow: Flow[Any], slots: Slots, sets: Sequence[SetSlot]) -> tuple[Slots,
     for s in sets:
         if not _empty(slots, s.slot):
             continue
+        if s.declined:
+            filled.append(s.slot)  # nothing to set: the run keeps it as declined (`declined_now`), and it is said
+            continue
         try:
             slots = flow.slots.model_validate({**slots.model_dump(), s.slot: s.value})
         except ValidationError:
@@ -675,7 +732,9 @@ def noted_line(flow: Flow[Any], slots: Slots, names: Sequence[str]) -> str:
     """ "Noted (allergies: gluten).": what was filled ahead, as the flow shows its slots."""
     if not names:
         return ""
-    return f"Noted ({', '.join(shown(flow, k, getattr(slots, k)) for k in names)})."
+    # a question declined ahead leaves its slot empty: said as its none
+    said = (shown(flow, k, "none" if (v := getattr(slots, k)) is None else v) for k in names)
+    return f"Noted ({', '.join(said)})."
 
 
 def shown(flow: Flow[Any], name: str, value: object) -> str:
