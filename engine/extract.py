@@ -559,14 +559,14 @@ EMPTY = Empty()
 _KEPT_TYPES = (str, int, float, Invalid, Empty, date, time, timedelta)
 # a none said for now ("none for now", "aucune pour l'instant", "im Moment keine", "per ora nessuna"): still the none
 # the question takes. "not now" alone says no none: it puts the question off (engine/said.py, docs/understanding.md)
-_FOR_NOW = (
+FOR_NOW = (
     r"(?:for now|for the moment|at the moment|at this point|at this time|right now|as of now|currently|so far"
     r"|pour l'?instant|pour le moment|en ce moment|actuellement|im moment|zurzeit|zur zeit|derzeit|aktuell|momentan"
     r"|por ahora|de momento|por el momento|en este momento|actualmente|per ora|al momento|per il momento|attualmente"
     r"|por enquanto|no momento|neste momento|atualmente)"
 )
 _DECLINES = re.compile(
-    rf"(?:{_FOR_NOW},? )?(?:"
+    rf"(?:{FOR_NOW},? )?(?:"
     r"(?:none|no|nope|nah|n/?a|n\.a\.?|not applicable|nothing|nothing at all|none at all|no thanks|"
     r"no thank you|i don'?t have (?:one|any)|i have none|there is none|there isn'?t one|-+)"
     # having nothing, said in a sentence and in the six languages, maybe with where ("no tengo nada en
@@ -589,7 +589,7 @@ _DECLINES = re.compile(
     # "nothing really", "none at all really": the none said with a shrug
     r"(?:\s+(?:que (?:yo )?sepa|soweit ich weiss|che io sappia|que eu saiba|que je sache|that i know of|at all"
     r"|really))?"
-    rf")(?:,? {_FOR_NOW})?"
+    rf")(?:,? {FOR_NOW})?"
 )
 
 

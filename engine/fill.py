@@ -54,7 +54,7 @@ from pydantic import JsonValue, ValidationError
 from engine import gloss
 from engine.ahead import Ahead, declared
 from engine.commands import SetSlot
-from engine.extract import Empty, Invalid, Parser, copied, declines, fold
+from engine.extract import FOR_NOW, Empty, Invalid, Parser, copied, declines, fold
 from engine.models import Slots
 from engine.states import Ask
 from engine.tables import indefinite_words, unsure_phrases
@@ -622,18 +622,37 @@ _NONE_AFTER = (
 )
 
 
+_FOR_NOW_ONLY = re.compile(rf"(?:{FOR_NOW}|really|yet|thanks|thank you)(?:[ ,]+(?:{FOR_NOW}|really|yet|thanks))*")
+
+
 @lru_cache(maxsize=256)
 def _declining(cue: str) -> re.Pattern[str]:
     # at most one word between the none and the slot's words ("no specific target"), never a word that makes it
     # something else than a none ("no idea what target", "no more than")
     return re.compile(
-        rf"(?<![\w'])(?:{_NONE_OF})\s+(?!idea\b|clue\b|sure\b|more\b|less\b)(?:[\w'-]+\s+)?{cue}|{cue}{_NONE_AFTER}"
+        rf"(?<![\w'])(?:{_NONE_OF})(?:\s+|(?<='))(?!idea\b|clue\b|sure\b|more\b|less\b)(?:[\w'-]+\s+)?{cue}"
+        rf"|{cue}{_NONE_AFTER}"
     )
 
 
 def _declines_named(folded: str, cue: re.Pattern[str]) -> bool:
     """Does a clause (folded) say there is none of what `cue` names ("no target weight", "kein Zielgewicht")?"""
     return _declining(cue.pattern).search(folded) is not None
+
+
+def declines_asked(flow: Flow[Any], slot: str, text: str) -> bool:
+    """Does the message only decline the asked question by the words naming its slot ("no target for now",
+    "im Moment kein Zielgewicht", "pas d'objectif pour l'instant"), where its parser reads no value? What is
+    left beside the none may only say for now."""
+    cue = _asked_cue(flow, slot)
+    if cue is None:
+        return False
+    folded = fold(text).strip(" .!")
+    found = _declining(cue.pattern).search(folded)
+    if found is None:
+        return False
+    left = f"{folded[: found.start()]} {folded[found.end() :]}".strip(" ,.!")
+    return not left or _FOR_NOW_ONLY.fullmatch(left) is not None
 
 
 def declined_now(before: Sequence[str], sets: Sequence[SetSlot]) -> list[str]:
