@@ -642,7 +642,9 @@ def _only_none(flow: Flow[Any], state: Ask, frame: FlowFrame, text: str, checked
         return False
     try:
         parser = state.parser(checked if checked is not None else flow.new_slots(frame.slots))
-        return bool(parser(text) != parser("none"))
+        # only a free-text question would keep the words: a closed one reads them its own way ("nothing" to
+        # "what would you like to change?" changes nothing)
+        return parser.greedy and bool(parser(text) != parser("none"))
     except (ValidationError, ValueError):
         return False
 
