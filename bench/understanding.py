@@ -432,15 +432,15 @@ def report(results: dict[str, list[Outcome]], backend: str) -> str:
     splits = list(results)
     t = {s: tallies(results[s]) for s in splits}
     lines = [f"precision/recall per command kind ({backend}; {', '.join(f'{s} {len(results[s])}' for s in splits)})"]
-    lines.append(f"{'kind':14}" + "".join(f"{s:>12}" for s in splits) + "   expected (" + "/".join(splits) + ")")
+    lines.append(f"{'kind':14}" + "".join(f"{s:>14}" for s in splits) + "   expected (" + "/".join(splits) + ")")
     for kind in KINDS:
         counts = "/".join(str(t[s][0][kind].tp + t[s][0][kind].fn) for s in splits)
-        lines.append(f"{kind:14}" + "".join(f"{t[s][0][kind].cell():>12}" for s in splits) + f"   {counts}")
+        lines.append(f"{kind:14}" + "".join(f"{t[s][0][kind].cell():>14}" for s in splits) + f"   {counts}")
     lines.append("")
     lines.append("precision/recall per language (all commands)")
-    lines.append(f"{'lang':14}" + "".join(f"{s:>12}" for s in splits))
+    lines.append(f"{'lang':14}" + "".join(f"{s:>14}" for s in splits))
     for lang in [*LANGS, "all"]:
-        lines.append(f"{lang:14}" + "".join(f"{t[s][1][lang].cell():>12}" for s in splits))
+        lines.append(f"{lang:14}" + "".join(f"{t[s][1][lang].cell():>14}" for s in splits))
     lines.append("")
     lines.append("messages read exactly (every command found, none extra) per class")
     lines.append(f"{'class':16}" + "".join(f"{s:>14}" for s in splits))
