@@ -43,8 +43,22 @@ LATER = CORPUS / "later"
 # a blind batch of messages with a typo in a word that carries meaning, and controls whose odd-looking word must
 # not be corrected (h-typo13): measured beside the others as "dev typos" and "test typos"
 TYPOS = CORPUS / "typos"
-BATCHES = {"": CORPUS, "fresh": FRESH, "later": LATER, "typos": TYPOS}
-SETS = ("dev", "test", "dev fresh", "test fresh", "dev later", "test later", "dev typos", "test typos")
+# a blind batch of one class, declining (h-decline13): "none" / "not for now" for a question, before it is asked
+# too, a none said for now in six languages, "maybe later" to an offer, and controls: "dev declines", "test declines"
+DECLINES = CORPUS / "declines"
+BATCHES = {"": CORPUS, "fresh": FRESH, "later": LATER, "typos": TYPOS, "declines": DECLINES}
+SETS = (
+    "dev",
+    "test",
+    "dev fresh",
+    "test fresh",
+    "dev later",
+    "test later",
+    "dev typos",
+    "test typos",
+    "dev declines",
+    "test declines",
+)
 
 Kind = Literal[
     "set_slot",

@@ -12,6 +12,8 @@ halves are only measured. The "putting it off" batch (tests/corpora/commands/lat
 is one class written blind the same way: stopping for now to come back later, and its controls.
 The typos halves (tests/corpora/commands/typos/, "dev typos" and "test typos") are a blind batch of messages
 with a typo in a word that carries meaning, and controls that must not be corrected (`--misses dev-typos`).
+The declines halves (tests/corpora/commands/declines/, "dev declines" and "test declines") are a blind batch of
+"none" / "not for now" said for a question, before it is asked too, "maybe later" to an offer, and controls.
 
 Each entry of tests/corpora/commands/{dev,test}.yaml is played as one turn against the engine at the state it
 was typed at: a session is stored through the Store contract with the run at that flow, state and slots (paused
@@ -28,6 +30,8 @@ and it is mapped to the command kinds:
   back to, or a paused run kept paused): later, not cancel. A `cancel` label of a corpus written before the format
   could say put off (the splits, the fresh batch) is met by a put-off as well, since a put-off stops the flow now;
   in the later batch, which can say either, a `cancel` is a stop for good and only a cancel meets it;
+- a question declined before it was asked, whose none leaves its slot empty (a `declined` notice): set_slot of
+  that slot with no value (the label's "none");
 - the session sent to a person (an `agent` notice) other than by a document that always goes to one: handoff;
 - another flow of the bot started (not one the run handed over to as it finished), or a request for something
   else kept for after the run (a `request` notice at the entry's flow: the engine read a new request at the
@@ -205,6 +209,13 @@ def observe(store: Store, case: Case, result: TurnResult) -> list[Observed]:
     out: list[Observed] = []
 
     out += _slot_changes(case, flow, case.seed, after, asked_slot)
+    # a question declined before it was asked leaves its slot empty: the turn's `declined` notice says it was
+    # answered with its none (engine/fill.py), a set_slot of no value
+    out += [
+        Observed("set_slot", slot=n.detail, value=None)
+        for n in trace.notices
+        if n.kind == "declined" and n.flow == e.flow and after.get(n.detail) is None
+    ]
     # a question skipped leaves its slot to the flow, which may fill a default (the timezone UTC, today's
     # window): that value is the flow's, not read from the message
     skipped = {n.detail for n in trace.notices if n.kind == "skipped"}
@@ -335,7 +346,7 @@ def _empty(value: Any) -> bool:
 def _match(out: Outcome) -> None:
     left = list(out.observed)
     for want in out.case.expected:
-        hit = next((o for o in left if _same(want, o, lenient=out.case.batch != "later")), None)
+        hit = next((o for o in left if _same(want, o, lenient=out.case.batch not in ("later", "declines"))), None)
         if hit is None:
             out.missed.append(want)
         else:
@@ -421,15 +432,15 @@ def report(results: dict[str, list[Outcome]], backend: str) -> str:
     splits = list(results)
     t = {s: tallies(results[s]) for s in splits}
     lines = [f"precision/recall per command kind ({backend}; {', '.join(f'{s} {len(results[s])}' for s in splits)})"]
-    lines.append(f"{'kind':14}" + "".join(f"{s:>12}" for s in splits) + "   expected (" + "/".join(splits) + ")")
+    lines.append(f"{'kind':14}" + "".join(f"{s:>14}" for s in splits) + "   expected (" + "/".join(splits) + ")")
     for kind in KINDS:
         counts = "/".join(str(t[s][0][kind].tp + t[s][0][kind].fn) for s in splits)
-        lines.append(f"{kind:14}" + "".join(f"{t[s][0][kind].cell():>12}" for s in splits) + f"   {counts}")
+        lines.append(f"{kind:14}" + "".join(f"{t[s][0][kind].cell():>14}" for s in splits) + f"   {counts}")
     lines.append("")
     lines.append("precision/recall per language (all commands)")
-    lines.append(f"{'lang':14}" + "".join(f"{s:>12}" for s in splits))
+    lines.append(f"{'lang':14}" + "".join(f"{s:>14}" for s in splits))
     for lang in [*LANGS, "all"]:
-        lines.append(f"{lang:14}" + "".join(f"{t[s][1][lang].cell():>12}" for s in splits))
+        lines.append(f"{lang:14}" + "".join(f"{t[s][1][lang].cell():>14}" for s in splits))
     lines.append("")
     lines.append("messages read exactly (every command found, none extra) per class")
     lines.append(f"{'class':16}" + "".join(f"{s:>14}" for s in splits))

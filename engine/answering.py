@@ -20,7 +20,7 @@ from engine.commands import AskBack, Chitchat, Command, CorrectSlot, Restated, S
 from engine.context import StepContext
 from engine.corrections import says_nothing_of_its_own
 from engine.extract import Invalid
-from engine.fill import clauses, fill, noted_line
+from engine.fill import clauses, declined_now, fill, noted_line
 from engine.fill import shown as slot_shown
 from engine.flow import Flow
 from engine.flowrun import FlowRunner
@@ -111,8 +111,12 @@ class OpenQuestion:
         if sets:
             slots, ahead = fill(flow, slots, sets)
             frame.slots = slots.model_dump(mode="json")
+            frame.declined = declined_now(frame.declined, sets)
             for name in ahead:
-                self.fx.trace.notice("ahead", flow.name, state.name, name)
+                if name in frame.declined and getattr(slots, name) is None:
+                    self.fx.trace.notice("declined", flow.name, state.name, name)
+                else:
+                    self.fx.trace.notice("ahead", flow.name, state.name, name)
             told = noted_line(flow, slots, ahead)
             if not rest.strip():
                 self.fx.emit(f"{told} {self.run.question(flow, state, slots, heard)}".strip())

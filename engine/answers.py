@@ -20,7 +20,7 @@ from pydantic_core import ErrorDetails
 from engine.commands import Command
 from engine.effects import Effects
 from engine.extract import Empty, Invalid, Parser, copied, fold
-from engine.fill import plan_slots, without_habits
+from engine.fill import declines_asked, plan_slots, without_habits
 from engine.flow import Flow
 from engine.models import FlowFrame, Heard, Slots
 from engine.proposals import kept, proposed, with_proposal
@@ -132,6 +132,9 @@ def parse_answer(
         again = parser(inner)
         if again is not None and not isinstance(again, Invalid) and (not words or type(again) is type(raw)):
             raw = again
+    if (raw is None or isinstance(raw, Invalid)) and declines_asked(flow, state.slot, text):
+        # "im Moment kein Zielgewicht" at the target question: its none, said with the words naming it
+        raw = parser("none")
     if isinstance(raw, Empty):
         # "none" to an optional question answers it: the slot's own empty value, never the word
         empty = empty_value(flow.slots, state.slot)

@@ -53,6 +53,9 @@ class SetSlot(_Command):
     # False: read beside another slot's value from the same words (the unit a weight was written in,
     # `Ahead.beside`), kept without being told or counted as a fact the user gave
     noted: bool = True
+    # True: the clause declines a question whose none leaves its slot empty ("no target weight" beside the level):
+    # `value` is None, and the run remembers the question as answered so the flow does not ask it
+    declined: bool = False
 
 
 class CorrectSlot(_Command):

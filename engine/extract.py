@@ -557,7 +557,16 @@ class Empty:
 EMPTY = Empty()
 # values a turn may hand twice (`reads_kept`): none can be changed in place by the one it is handed to
 _KEPT_TYPES = (str, int, float, Invalid, Empty, date, time, timedelta)
+# a none said for now ("none for now", "aucune pour l'instant", "im Moment keine", "per ora nessuna"): still the none
+# the question takes. "not now" alone says no none: it puts the question off (engine/said.py, docs/understanding.md)
+FOR_NOW = (
+    r"(?:for now|for the moment|at the moment|at this point|at this time|right now|as of now|currently|so far"
+    r"|pour l'?instant|pour le moment|en ce moment|actuellement|im moment|zurzeit|zur zeit|derzeit|aktuell|momentan"
+    r"|por ahora|de momento|por el momento|en este momento|actualmente|per ora|al momento|per il momento|attualmente"
+    r"|por enquanto|no momento|neste momento|atualmente)"
+)
 _DECLINES = re.compile(
+    rf"(?:{FOR_NOW},? )?(?:"
     r"(?:none|no|nope|nah|n/?a|n\.a\.?|not applicable|nothing|nothing at all|none at all|no thanks|"
     r"no thank you|i don'?t have (?:one|any)|i have none|there is none|there isn'?t one|-+)"
     # having nothing, said in a sentence and in the six languages, maybe with where ("no tengo nada en
@@ -568,10 +577,10 @@ _DECLINES = re.compile(
     r"(?:\s+(?:at home|here|at all|really|en casa|a la maison|chez moi|zu hause|daheim|a casa|em casa))?"
     # the word for none in the six languages, with the kind of thing there is none of ("nenhuma alergia", "pas
     # d'allergie", "keine Verletzungen"), or with "that I know of" ("none that i know of", "ninguna que yo sepa")
-    r"|(?:(?:none|nothing|no|ninguna|ninguno|nada|sin|keine?|keins|nichts|aucune?|rien|pas d'?|pas de|nessuna|nessuno"
-    r"|niente|nulla|nenhuma|nenhum|sem)(?:(?:\s+(?:\w+\s+)?|(?<='))(?:allerg|alerg|intoleran|unvertr|injur|lesion|lesao|lesoe"
+    r"|(?:(?:none|nothing|no|ninguna|ninguno|ningun|nada|sin|keine?|keins|nichts|aucune?|rien|pas d'?|pas de"
+    r"|nessuna|nessuno|nessun|niente|nulla|nenhuma|nenhum|sem)(?:(?:\s+(?:\w+\s+)?|(?<='))(?:allerg|alerg|intoleran|unvertr|injur|lesion|lesao|lesoe"
     r"|blessure|verletzung|infortun|limitation|limitacion|limitaca|einschrank|problem|issue|restriction|equipment"
-    r"|equipo|equipamento|ausrustung|attrezzatura|materiel)\w*)?"
+    r"|equipo|equipamento|ausrustung|gerat|attrezz|materi)\w*)?"
     r"|(?:none|nothing|not)(?: that)? i know of"
     r"|que (?:yo )?sepa|soweit ich weiss|che io sappia|que eu saiba|que je sache"
     # nothing wrong, said of the body or the question ("all good, nothing hurts", "nothing to report")
@@ -580,6 +589,7 @@ _DECLINES = re.compile(
     # "nothing really", "none at all really": the none said with a shrug
     r"(?:\s+(?:que (?:yo )?sepa|soweit ich weiss|che io sappia|que eu saiba|que je sache|that i know of|at all"
     r"|really))?"
+    rf")(?:,? {FOR_NOW})?"
 )
 
 

@@ -54,7 +54,7 @@ from pydantic import JsonValue, ValidationError
 from engine import gloss
 from engine.ahead import Ahead, declared
 from engine.commands import SetSlot
-from engine.extract import Empty, Invalid, Parser, copied, declines, fold
+from engine.extract import FOR_NOW, Empty, Invalid, Parser, copied, declines, fold
 from engine.models import Slots
 from engine.states import Ask
 from engine.tables import indefinite_words, unsure_phrases
@@ -257,6 +257,14 @@ class _Open:
         if asks is None or not declines(text):
             return None
         return _value(asks if isinstance(asks, Parser) else asks(self._slots), text)
+
+    def empty_none(self) -> bool:
+        """Does the slot's own question take "none" as no value (an optional's EMPTY: no target weight), so
+        that a none said ahead leaves nothing in the slot to show it was answered?"""
+        asks = self._asks
+        if asks is None:
+            return False
+        return isinstance(_read(asks if isinstance(asks, Parser) else asks(self._slots), "none"), Empty)
 
     @property
     def alone(self) -> bool:
@@ -534,6 +542,20 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
             continue
         sets.append(SetSlot(words=text[parts[first].start : parts[last].end], slot=c.slot, value=stored))
         taken.update(i for i in more if i not in shared)
+    # a question declined ahead whose none leaves its slot empty ("muscle gain, no target weight" at the level
+    # question, "Muskelaufbau ohne Zielgewicht"): kept as declined, so the flow does not ask it. The none is said
+    # next to the words naming the slot, in a clause of its own or beside another slot's value; a none its
+    # question stores ("no injuries": "none", "no allergies": []) is a value, read above
+    for c in candidates:
+        if c.slot in whole or c.slot in found or c.cue is None:
+            continue
+        for i, clause in enumerate(parts):
+            if i in answered or not _declines_named(fold(clause.text), c.cue) or not c.empty_none():
+                continue
+            sets.append(SetSlot(words=clause.text, slot=c.slot, value=None, declined=True))
+            if i not in claimed:
+                taken.add(i)
+            break
     if not sets and not unclear:
         return Filled([], text)
     rest = _rest(text, parts, taken | unclear)
@@ -585,6 +607,57 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
                 rest = again
                 break
     return Filled(sets, rest)
+
+
+# the words that say there is none of what follows, in the six languages (folded): "no target weight", "sin peso
+# objetivo", "ohne Zielgewicht", "pas de poids cible", "senza peso obiettivo", "i don't have a target weight"
+_NONE_OF = (
+    r"(?:no|none|without|zero|i don'?t (?:really )?have(?: an?| any)?|i have no|sin|sin un|ningun\w*"
+    r"|no tengo(?: un| una)?|sem|sem um|nenhum\w*|nao tenho(?: um| uma)?|ohne|kein\w*|habe? kein\w*"
+    r"|pas d'|pas de|sans|aucun\w*|je n'?ai pas d'|senza|nessun\w*|non ho(?: un| una)?)"
+)
+# ... or after them: "ein Zielgewicht habe ich nicht", "target weight: none"
+_NONE_AFTER = (
+    r"(?:\s*:)?\s+(?:none|no|habe ich (?:nicht|keins)|hab ich (?:nicht|keins)|keins|nada|aucun|nessuno|nenhum)\b"
+)
+
+
+_FOR_NOW_ONLY = re.compile(rf"(?:{FOR_NOW}|really|yet|thanks|thank you)(?:[ ,]+(?:{FOR_NOW}|really|yet|thanks))*")
+
+
+@lru_cache(maxsize=256)
+def _declining(cue: str) -> re.Pattern[str]:
+    # at most one word between the none and the slot's words ("no specific target"), never a word that makes it
+    # something else than a none ("no idea what target", "no more than")
+    return re.compile(
+        rf"(?<![\w'])(?:{_NONE_OF})(?:\s+|(?<='))(?!idea\b|clue\b|sure\b|more\b|less\b)(?:[\w'-]+\s+)?{cue}"
+        rf"|{cue}{_NONE_AFTER}"
+    )
+
+
+def _declines_named(folded: str, cue: re.Pattern[str]) -> bool:
+    """Does a clause (folded) say there is none of what `cue` names ("no target weight", "kein Zielgewicht")?"""
+    return _declining(cue.pattern).search(folded) is not None
+
+
+def declines_asked(flow: Flow[Any], slot: str, text: str) -> bool:
+    """Does the message only decline the asked question by the words naming its slot ("no target for now",
+    "im Moment kein Zielgewicht", "pas d'objectif pour l'instant"), where its parser reads no value? What is
+    left beside the none may only say for now."""
+    cue = _asked_cue(flow, slot)
+    if cue is None:
+        return False
+    folded = fold(text).strip(" .!")
+    found = _declining(cue.pattern).search(folded)
+    if found is None:
+        return False
+    left = f"{folded[: found.start()]} {folded[found.end() :]}".strip(" ,.!")
+    return not left or _FOR_NOW_ONLY.fullmatch(left) is not None
+
+
+def declined_now(before: Sequence[str], sets: Sequence[SetSlot]) -> list[str]:
+    """The questions a run keeps as declined ahead (`FlowFrame.declined`): `before`, and those `sets` decline."""
+    return [*before, *(s.slot for s in sets if s.declined and s.slot not in before)]
 
 
 def _not_its_answer(found: object, clause: str) -> bool:
@@ -662,6 +735,9 @@ def fill(flow: Flow[Any], slots: Slots, sets: Sequence[SetSlot]) -> tuple[Slots,
     for s in sets:
         if not _empty(slots, s.slot):
             continue
+        if s.declined:
+            filled.append(s.slot)  # nothing to set: the run keeps it as declined (`declined_now`), and it is said
+            continue
         try:
             slots = flow.slots.model_validate({**slots.model_dump(), s.slot: s.value})
         except ValidationError:
@@ -675,7 +751,9 @@ def noted_line(flow: Flow[Any], slots: Slots, names: Sequence[str]) -> str:
     """ "Noted (allergies: gluten).": what was filled ahead, as the flow shows its slots."""
     if not names:
         return ""
-    return f"Noted ({', '.join(shown(flow, k, getattr(slots, k)) for k in names)})."
+    # a question declined ahead leaves its slot empty: said as its none
+    said = (shown(flow, k, "none" if (v := getattr(slots, k)) is None else v) for k in names)
+    return f"Noted ({', '.join(said)})."
 
 
 def shown(flow: Flow[Any], name: str, value: object) -> str:

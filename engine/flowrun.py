@@ -17,7 +17,7 @@ from engine.answers import extract, try_set
 from engine.context import StepContext
 from engine.effects import Effects
 from engine.errors import DefinitionError
-from engine.fill import fill, read_ahead
+from engine.fill import declined_now, fill, read_ahead
 from engine.flow import Flow
 from engine.models import (
     FlowFrame,
@@ -76,7 +76,9 @@ class FlowRunner:
             slots = extract(flow, slots, None, heard.text)[0]
             # the message that starts a flow may answer its questions ahead, its first one too
             # ("hi! intermediate, no injuries"): read as at a question, with none asked yet
-            slots = fill(flow, slots, read_ahead(flow, None, slots, heard.text).sets)[0]
+            sets = read_ahead(flow, None, slots, heard.text).sets
+            slots = fill(flow, slots, sets)[0]
+            frame.declined = declined_now(frame.declined, sets)
         self.fx.session.active = frame
         self.fx.trace.enter(name, frame.state)
         self.advance(flow, frame, slots, heard)
@@ -190,7 +192,9 @@ class FlowRunner:
         for _ in range(MAX_HOPS):
             state = flow.state(frame.state)
             if isinstance(state, Ask):
-                if getattr(slots, state.slot) is not None and not state.ask_if_filled:
+                # a question declined ahead is answered though its slot stays empty (`FlowFrame.declined`)
+                answered = getattr(slots, state.slot) is not None or state.slot in frame.declined
+                if answered and not state.ask_if_filled:
                     self.fire(flow, frame, slots, ANSWER)
                     continue
                 # the frame's stored slots catch up once, where the flow comes to rest

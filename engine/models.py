@@ -120,6 +120,10 @@ class FlowFrame(BaseModel):
     # on the stack: paused by the user (comes back only when asked for) vs. suspended by an
     # interrupt (comes back by itself when the interrupting flow ends)
     paused: bool = False
+    # questions the user declined before they were asked, whose none leaves the slot empty ("muscle gain, no
+    # target weight" at the level question): nothing in the slots shows they were answered, so the run keeps
+    # them here and the flow does not ask them (engine/flowrun.py `advance`)
+    declined: list[str] = Field(default_factory=list)
 
 
 MAX_KEPT = 5  # requests a session keeps at once while a flow is open: the oldest give way
@@ -298,6 +302,7 @@ NoticeKind = Literal[
     "offer",  # a yes to what an aside offered ("Did you mean English?"); detail: the message read instead
     "pause",
     "resume",
+    "declined",  # a question declined before it was asked, its slot left empty; detail: the slot
     "later",  # a put-off carried out: the run kept paused to come back to ("leave it for tomorrow"); detail: the flow
     "handoff",  # detail: the flow handed to
     "reset",  # a stored frame the code no longer fits; detail: why

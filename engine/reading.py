@@ -18,7 +18,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from engine import askback, corrections, extract, requests, typos
+from engine import askback, corrections, extract, gloss, requests, typos
 from engine import said as said_module
 from engine.amend import amendments, answered, recalled
 from engine.askback import (
@@ -165,12 +165,17 @@ def read(
     elif (
         isinstance(here, Ask)
         and a is not None
-        and (refused := says_refusal(spelt)) | says_putting_off(spelt)
+        and (
+            refused := says_refusal(spelt)
+            or _only_none(bot.flow_for(a), here, a, spelt, checked.get(id(a)) if checked is not None else None)
+        )
+        | says_putting_off(spelt)
         and _not_greeting(text)  # "ciao" greets too
         and not _aside_for(bot, session, text, by_command)
         and _reads_nothing(bot.flow_for(a), here, a, text, checked.get(id(a)) if checked is not None else None)
     ):
-        # "rather not say", "ugh, not now" where the question reads nothing from them: a skip, a cancel; a
+        # "rather not say", "nothing for now", "ugh, not now" where the question reads nothing from them (a
+        # free-text comment would keep "nada por ahora" as its words): a skip, a cancel; a
         # question that reads them keeps them ("not now" is a no to "shall we start?", a name question
         # offers a nickname to "rather not say")
         commands = [Skip(words=text) if refused else Cancel(words=text, later=puts_off(text))]
@@ -425,7 +430,15 @@ def _no_value(flow: Flow[Any], state: Ask, frame: FlowFrame, text: str, checked:
         return False  # slots this code cannot read: the flow's own reading says what is wrong
     # a list reader's items that are only the message's clauses ("hold on", "lets do the rest later") read none
     items = value if isinstance(value, list) and len(value) > 1 else [value]
-    if value is not None and not isinstance(value, Invalid | Empty) and not all(_copies(v, text) for v in items):
+    # "maybe later" to an offer: the no a yes/no reader hears in it is a no for now, the offer kept to come
+    # back to (a put-off); "not now" and "nah, maybe later" say no and stay the no
+    later = value is False and said_module.later_no_no(text)
+    if (
+        value is not None
+        and not later
+        and not isinstance(value, Invalid | Empty)
+        and not all(_copies(v, text) for v in items)
+    ):
         return False
     return not _fills_other(flow, slots, state, text)
 
@@ -614,6 +627,26 @@ def _what_is_asked(state: Ask, slots: Slots, parser: Parser) -> str:
         said = ""
     why = render(state.why, slots) if state.why else ""
     return " ".join((said, state.help, why, parser.expects))
+
+
+# a bare no is an answer of its own to many questions (a yes/no, "any injuries?"); at a free-text one the flow
+# asks again for words ("Could you describe it in a few words?"), as before
+_BARE_NO = frozenset({"no", "nope", "nah", "n", "-"})
+
+
+def _only_none(flow: Flow[Any], state: Ask, frame: FlowFrame, text: str, checked: Slots | None) -> bool:
+    """Does `text` only say there is none, maybe for now ("nothing for now", "nada por ahora", "rien pour
+    l'instant"), where the question has no none of its own for it? A free-text comment would keep the words;
+    they answer nothing: a skip. A question that reads them as it reads "none" keeps them (the injuries' none)."""
+    if fold(text).strip(" .!") in _BARE_NO or not extract.declines(gloss.in_english(text)):
+        return False
+    try:
+        parser = state.parser(checked if checked is not None else flow.new_slots(frame.slots))
+        # only a free-text question would keep the words: a closed one reads them its own way ("nothing" to
+        # "what would you like to change?" changes nothing)
+        return parser.greedy and bool(parser(text) != parser("none"))
+    except (ValidationError, ValueError):
+        return False
 
 
 def _reads_nothing(flow: Flow[Any], state: Ask, frame: FlowFrame, text: str, checked: Slots | None) -> bool:

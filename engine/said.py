@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, field_validator
 from wordfreq import zipf_frequency
 
 from engine.errors import DataFileError
-from engine.extract import fold
+from engine.extract import fold, read_yes_no
 from engine.tables import COMMANDS_FILE, any_of, compiles, load_table
 
 Said = Literal["cancel", "help", "person", "skip"]
@@ -712,6 +712,20 @@ def says_later(text: str) -> bool:
             return False
         found = found or later
     return found
+
+
+def later_no_no(text: str) -> bool:
+    """Whether a put-off (`says_later`) names a later and says no no of its own: "maybe later", "vielleicht
+    ein andermal", not "not now", "ahora no" nor "nah, maybe later". To an offer it is a no for now, the
+    offer kept to come back to; "not now" stays the no a yes/no question reads (docs/understanding.md)."""
+    t = _table()
+    for forms in clauses(text):
+        clause = forms[0]
+        if t.now.search(clause):
+            return False
+        if not t.until_later.search(clause) and read_yes_no(clause) is False:
+            return False
+    return any(t.until_later.search(forms[0]) for forms in clauses(text))
 
 
 def puts_off(text: str) -> bool:

@@ -84,6 +84,27 @@ def test_the_typos_batch_loads_in_two_halves_by_the_same_rule() -> None:
     assert {c.entry.lang for c in test} == {"en", "es", "de", "fr", "pt", "it"}
 
 
+def test_the_declines_batch_loads_in_two_halves_with_its_controls() -> None:
+    # tests/corpora/commands/declines/: "none" / "not for now", ahead of its question too, and controls (h-decline13)
+    dev, test = load_set("dev declines"), load_set("test declines")
+    assert not {c.entry.text for c in dev} & {c.entry.text for c in test}
+    cases = [*dev, *test]
+    assert len(cases) >= 100
+    assert {c.entry.bot for c in cases} == {"fitness-coach", "language-buddy", "study-pal", "support"}
+    assert sum(c.entry.lang != "en" for c in cases) >= 0.4 * len(cases)
+    # a none for a question not asked yet: a slot command for another slot than the asked one's
+    ahead = [
+        c
+        for c in cases
+        if any(
+            cmd.value in ("none", None, []) and cmd.slot not in (None, c.entry.state)
+            for cmd in c.expected
+            if cmd.kind == "set_slot"
+        )
+    ]
+    assert len(ahead) >= 20
+
+
 def test_values_are_stored_as_the_slots_model_stores_them(splits: dict[str, list[Case]]) -> None:
     expected = {(c.entry.text, cmd.slot): cmd.value for split in splits.values() for c in split for cmd in c.expected}
     assert expected[("je m'appelle Chloé, je parle français", "native_language")] == "fr"

@@ -265,3 +265,22 @@ def test_like_and_hedges_without_feeling_are_none(text: str, feeling: str | None
     from engine.extract import sentiment
 
     assert sentiment()(text) == feeling
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["aucune pour l'instant", "im Moment keine", "por ahora ninguna", "per ora nessuna", "nenhuma por enquanto",
+     "nothing at the moment", "currently none", "zurzeit nichts"],
+)  # fmt: skip
+def test_a_none_said_for_now_declines(text: str) -> None:
+    from engine.extract import declines
+
+    assert declines(text)
+
+
+@pytest.mark.parametrize("text", ["not now", "for now", "right now", "jetzt nicht", "ahora no"])
+def test_a_moment_alone_is_no_none(text: str) -> None:
+    # "not now" alone puts the question off (engine/said.py), never the none
+    from engine.extract import declines
+
+    assert not declines(text)

@@ -24,7 +24,7 @@ from engine import (
     default_registry,
 )
 from engine.commands import SetSlot
-from engine.extract import Parser, choice, free_text, integer
+from engine.extract import Parser, choice, free_text, integer, optional
 from engine.fill import clauses, read_ahead
 from engine.models import Slots
 from engine.reading import facts_ahead
@@ -371,3 +371,48 @@ def test_a_unit_said_earlier_names_a_weight_said_without_it() -> None:
     # no cue word, no unit known: nothing read
     assert week("level", "beginner, 92 now") == {}
     assert week("level", "beginner, 92 now", unit="kg") == {"weight": 92.0}
+
+
+class Trip(Slots):
+    city: str | None = None
+    budget: int | None = None  # None: no budget (its question takes "none" as no value)
+    nights: int | None = None
+
+
+TRIP = Flow(
+    name="trip",
+    slots=Trip,
+    states=[
+        Ask("city", slot="city", say="Which city?", parse=free_text(), initial=True),
+        Ask("budget", slot="budget", say="Budget?", parse=optional(integer(1, 10000))),
+        Ask("nights", slot="nights", say="How many nights?", parse=integer(1, 30)),
+        Final("done", summary="trip to {city}"),
+    ],
+    transitions=[T("answer", "city", "budget"), T("answer", "budget", "nights"), T("answer", "nights", "done")],
+    ahead=(Ahead("budget", cues=("budget", "Budget")), Ahead("nights", cues=("nights",))),
+)
+TRIPS = Bot(
+    name="tripbot", persona="p", flows=[TRIP], capabilities="trips",
+    intents=[Intent("trip", patterns=[r"\btrip\b"], description="a trip")],
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("said", ["no budget", "kein Budget", "sin budget", "i don't have a budget"])
+def test_a_question_declined_ahead_is_not_asked_though_its_slot_stays_empty(said: str) -> None:
+    """Any flow: a none for a later question whose none is no value ("no budget" beside the city) is kept
+    on the run as declined, said back, and its question is not asked (h-decline13)."""
+    engine = Engine(MemoryStore(), None, bots=Registry([TRIPS]), clock=lambda: datetime(2026, 11, 26, 10, tzinfo=UTC))
+    engine.turn("tripbot", "ana", "plan a trip")
+    result = engine.turn("tripbot", "ana", f"Lisbon, {said}")
+    session = engine.store.load("tripbot", "ana")
+    assert session is not None and session.active is not None
+    assert session.active.state == "nights" and session.active.slots["budget"] is None
+    assert session.active.declined == ["budget"]
+    assert "budget: none" in result.reply and result.reply.endswith("How many nights?")
+    assert result.trace is not None and any(n.kind == "declined" for n in result.trace.notices)
+
+
+@pytest.mark.parametrize("said", ["no idea about the budget yet", "a budget of 300"])
+def test_a_budget_said_or_not_known_is_no_decline(said: str) -> None:
+    found = read_ahead(TRIP, TRIP.named["city"], Trip(), f"Lisbon, {said}")  # type: ignore[arg-type]
+    assert not any(s.declined for s in found.sets)

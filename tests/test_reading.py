@@ -263,3 +263,18 @@ def test_a_stop_beside_a_request_stops_the_flow_and_carries_the_request_out(dial
     chat.say("actually forget planning, just teach me integration now, derivatives i've got").expect(
         flow="tutoring", state="exercise", slots={"concept": "integration", "chunk": 1}
     )
+
+
+@pytest.mark.parametrize("text", ["nothing for now", "nada por ahora", "rien pour l'instant", "im Moment nichts"])
+def test_a_none_said_for_now_at_a_free_text_question_is_a_skip_not_the_text(text: str) -> None:
+    # feedback's "what could be better?" kept "nada por ahora" as the comment (h-decline13)
+    details = frame("feedback", "details")
+    details.slots = {"rating": 2, "sentiment": "negative", "sentiment_from": "rating"}
+    assert commands(session(details), text) == [Skip(words=text)]
+
+
+def test_a_real_comment_with_a_no_in_it_stays_the_answer() -> None:
+    details = frame("feedback", "details")
+    details.slots = {"rating": 2, "sentiment": "negative", "sentiment_from": "rating"}
+    got = commands(session(details), "no sound in the listening lessons")
+    assert [type(c) for c in got] == [AnswerFlow]

@@ -208,7 +208,21 @@ CORRECTABLE = (
     Correctable("goal", names=("goal", "goals", "main goal", "objective", "objetivo", "objectif", "Ziel", "obiettivo")),
     Correctable(
         "target_weight_kg",
-        names=("target", "target weight", "goal weight", "peso objetivo", "poids cible", "Zielgewicht", "peso alvo"),
+        # the target named in the six languages: a correction names it, and a none beside it declines its question
+        # ahead ("no target weight", "pas d'objectif de poids", "senza peso obiettivo": engine/fill.py)
+        names=(
+            "target",
+            "target weight",
+            "goal weight",
+            "weight goal",
+            "peso objetivo",
+            "poids cible",
+            "objectif de poids",
+            "Zielgewicht",
+            "peso alvo",
+            "peso obiettivo",
+            "obiettivo di peso",
+        ),
     ),
     Correctable("current_weight_kg", names=("current weight", "i weigh", "my weight"), by_value=False),
     Correctable(
