@@ -151,7 +151,7 @@ def read(
     elif (
         isinstance(here, Ask)
         and a is not None
-        and _puts_off(text)
+        and says_later(text)
         and _not_greeting(text)  # "ciao" greets too
         # a flow's own reading comes first: a lesson keeps its place itself (flows/study_pal)
         and not _aside_for(bot, session, text, by_command)
@@ -333,7 +333,7 @@ def _main(
         if out[0].yes is not None:  # type: ignore[union-attr]
             return out
     waiting = next((f for f in reversed(session.stack) if f.paused), None)
-    if waiting is not None and _puts_off(text) and small_talk(text) is None:
+    if waiting is not None and says_later(text) and small_talk(text) is None:
         # "leave it for tomorrow" while a run is paused: it stays paused (it was resumed and the words
         # taken as its answer); said back, never dropped. A goodbye ("good night!") is small talk, said back
         return [*out, Cancel(words=text, later=True)]
@@ -397,12 +397,6 @@ def _main(
     ):
         return [*out, StartFlow(words=text, flow=name, via="entry")]
     return [*out, *_replies(carried, text), Resume(words=text, flow=name)]
-
-
-def _puts_off(text: str) -> bool:
-    """Whether `text` only puts the thing off: in words of its own ("lo dejamos para mañana") or as a
-    phrase that says now or later ("not now", "gotta go", "bis morgen"); not "quit" nor "bye"."""
-    return says_later(text)
 
 
 def _going_on(text: str, flow: str) -> bool:
