@@ -31,6 +31,7 @@ def as_schema_2(url: str, context: dict[str, object]) -> None:
     db = create_engine(url.replace("postgresql://", "postgresql+psycopg://"))
     with db.begin() as conn:
         conn.execute(text("ALTER TABLE sessions DROP COLUMN carry"))
+        conn.execute(text("ALTER TABLE sessions DROP COLUMN flow_declined"))  # schema 4's
         conn.execute(text("UPDATE sessions SET context = :c"), {"c": json.dumps(context)})
         conn.execute(text("UPDATE innerloop_meta SET value = '2' WHERE key = 'schema_version'"))
     db.dispose()

@@ -152,6 +152,7 @@ def rich_session() -> SessionState:
         attempts=1,
         turns=2,
         started_at=started + timedelta(minutes=2),
+        declined=["category", 'Zoë\'s ✓ "slot"'],  # the SQL store keeps the active frame's in a column of its own
     )
     return SessionState(
         id="rich-0001",
@@ -581,6 +582,24 @@ def test_sqlstore_migrates_an_older_schema(tmp_path: Path, monkeypatch: pytest.M
     again = SqlStore(str(path))
     assert again.schema_version == NEXT and again.load(BOT, s.user) == s2
     again.close()
+
+
+def test_sqlstore_migrates_schema_3_to_keep_the_declined_questions(tmp_path: Path) -> None:
+    # schema 3 stored the active frame's columns without `flow_declined`: the row loads with none declined,
+    # and the migrated file keeps them from then on
+    path = tmp_path / "s.db"
+    s = make_current(path)
+    with sqlite3.connect(path) as db:
+        db.execute("ALTER TABLE sessions DROP COLUMN flow_declined")
+        db.execute("UPDATE innerloop_meta SET value = '3' WHERE key = 'schema_version'")
+    store = SqlStore(str(path))
+    assert store.schema_version == schema.SCHEMA_VERSION and "flow_declined" in session_columns(path)
+    loaded = store.load(BOT, s.user)
+    assert loaded is not None and loaded.active is not None and loaded.active.declined == []
+    assert loaded.model_copy(update={"active": loaded.active.model_copy(update={"declined": s.active.declined})}) == s
+    s2 = step(store, loaded, change={"active": s.active})
+    assert store.load(BOT, s.user) == s2 and s2.active is not None and s2.active.declined == s.active.declined
+    store.close()
 
 
 def test_sqlstore_rolls_back_a_failed_migration(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -33,7 +33,7 @@ from engine.models import (
 # the order session_from_row unpacks a sessions row in (the store checks it against the table)
 SESSION_COLUMNS = (
     "id", "bot", "user", "flow", "state", "flow_version", "slots", "scratchpad", "attempts", "flow_turns",
-    "flow_started_at", "stack", "context", "carry", "turns", "version", "created_at", "updated_at",
+    "flow_started_at", "flow_declined", "stack", "context", "carry", "turns", "version", "created_at", "updated_at",
 )  # fmt: skip
 RUN_COLUMNS = ("flow", "outcome", "summary", "slots", "turns", "started_at", "ended_at")
 RECORD_COLUMNS = ("id", "kind", "bot", "user", "session_id", "data", "created_at")
@@ -64,6 +64,7 @@ def session_values(s: SessionState) -> dict[str, object]:
         "attempts": a.attempts if a else 0,
         "flow_turns": a.turns if a else 0,
         "flow_started_at": a.started_at.isoformat() if a else None,
+        "flow_declined": json.dumps(a.declined) if a and a.declined else "[]",
         "stack": _frames_json(s.stack).decode() if s.stack else "[]",
         "context": json.dumps(s.context) if s.context else "{}",
         "carry": "{}" if s.carry.__dict__ == _NO_CARRY else s.carry.model_dump_json(exclude_defaults=True),
@@ -81,7 +82,7 @@ def session_from_row(row: Sequence[Any]) -> SessionState:
     and the session separately, and it validates exactly as strictly.
     """
     (sid, bot, user, flow, state, flow_version, slots, scratchpad, attempts, flow_turns,
-     flow_started_at, stack, context, carry, turns, version, created_at, updated_at) = row  # fmt: skip
+     flow_started_at, flow_declined, stack, context, carry, turns, version, created_at, updated_at) = row  # fmt: skip
     q = _quote
     if flow is None:
         active = "null"
@@ -89,7 +90,8 @@ def session_from_row(row: Sequence[Any]) -> SessionState:
         active = (
             f'{{"flow":{q(flow)},"version":{_number(flow_version or 0)},"state":{q(state or "")},'
             f'"slots":{slots},"scratchpad":{scratchpad},"attempts":{_number(attempts)},'
-            f'"turns":{_number(flow_turns)},"started_at":{q(instant_text(flow_started_at))}}}'
+            f'"turns":{_number(flow_turns)},"started_at":{q(instant_text(flow_started_at))},'
+            f'"declined":{flow_declined}}}'
         )
     doc = (
         f'{{"id":{q(sid)},"bot":{q(bot)},"user":{q(user)},"active":{active},"stack":{stack},'

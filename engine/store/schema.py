@@ -18,7 +18,7 @@ from sqlmodel import Field, Index, SQLModel, Text, UniqueConstraint
 from engine.errors import SchemaError
 from engine.store.dialect import dialect_key
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 metadata = SQLModel.metadata
 
@@ -48,6 +48,8 @@ class SessionRow(SQLModel, table=True):
     attempts: int = 0
     flow_turns: int = 0
     flow_started_at: str | None = Field(default=None, sa_type=Instant)
+    # the active frame's questions declined before they were asked (models.FlowFrame.declined), a JSON list
+    flow_declined: str = Field(default="[]", sa_type=Text)
     stack: str = Field(default="[]", sa_type=Text)
     context: str = Field(default="{}", sa_type=Text)
     carry: str = Field(default="{}", sa_type=Text)
@@ -138,8 +140,14 @@ def _carry(conn: Connection) -> None:
     conn.exec_driver_sql("ALTER TABLE sessions ADD COLUMN carry TEXT NOT NULL DEFAULT '{}'")
 
 
+def _declined(conn: Connection) -> None:
+    """3 -> 4: sessions gain `flow_declined`, the active frame's questions declined ahead (a frame on the
+    stack keeps them in its JSON already). Rows stored before had none to keep."""
+    conn.exec_driver_sql("ALTER TABLE sessions ADD COLUMN flow_declined TEXT NOT NULL DEFAULT '[]'")
+
+
 # version n -> function upgrading a connection from n to n + 1, run in one transaction
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _packs_and_instants, 2: _carry}
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _packs_and_instants, 2: _carry, 3: _declined}
 
 
 def migrate(engine: Engine, url: str) -> None:
