@@ -75,7 +75,7 @@ _NO_KIT = re.compile(
 
 
 # "never" in the six languages: a clause that says the user never did something with a thing says they have none
-_NEVER = re.compile(r"\b(?:never|nunca|jamas|jamais|nie|niemals|mai|nunca)\b")
+_NEVER = re.compile(r"\b(?:never|nunca|jamas|jamais|nie|niemals|mai)\b")
 
 
 def _equipment(text: str) -> object:
