@@ -191,6 +191,7 @@ def make_schema_1(url: str) -> None:
         conn.execute(text("UPDATE turn_events SET trace = :t WHERE turn = 1"), {"t": long_form})
         conn.execute(text("ALTER TABLE turn_events DROP COLUMN pack"))
         conn.execute(text("ALTER TABLE sessions DROP COLUMN carry"))  # schema 3's
+        conn.execute(text("ALTER TABLE sessions DROP COLUMN flow_declined"))  # schema 4's
         if db.dialect.name == "postgresql":
             for table, column in (
                 ("sessions", "flow_started_at"), ("sessions", "created_at"), ("sessions", "updated_at"),
