@@ -82,6 +82,12 @@ class Parser:
         return value
 
     def _read(self, text: str) -> object:
+        value = self._reading(text)
+        if isinstance(value, Invalid) and (echoed := _echoes(value.reason, text)):
+            return Invalid(_requoted(value.reason, echoed, text), value.suggestion)
+        return value
+
+    def _reading(self, text: str) -> object:
         value = self.rule(text)
         if isinstance(value, Empty):
             return value
@@ -129,9 +135,30 @@ class Parser:
                 if value is not None and not isinstance(value, Invalid) and copied(again, reading, words=1):
                     continue  # the English only copied back: it reads no more than the words as typed
                 return again
-            if isinstance(refused, Invalid):
+            if isinstance(refused, Invalid) and not _echoes(again.reason, text, reading):
                 refused = again
         return value if refused is None else refused
+
+
+_QUOTED = re.compile(r"“([^”]*)”")
+
+
+def _echoes(reason: str, text: str, *readings: str) -> list[str]:
+    """The words a refusal quotes from the engine's English reading of the message rather than from the
+    message: read in English, "soy de Valencia" is "I'm from Valencia" and "más o menos" "más o except"; a
+    refusal quoting them would put the engine's gloss in the user's mouth. Examples a refusal gives
+    (“German”) are no reading's words, so they stay."""
+    said = fold(text)
+    english = [fold(r) for r in (*readings, gloss.in_english(text), in_english_cues(text))]
+    return [q for q in _QUOTED.findall(reason) if (f := fold(q)) and f not in said and any(f in e for e in english)]
+
+
+def _requoted(reason: str, echoed: list[str], text: str) -> str:
+    """The refusal quoting the message as typed where it quoted the engine's reading of it."""
+    typed = text.strip(" .!?")
+    for words in echoed:
+        reason = reason.replace(f"“{words}”", f"“{typed}”")
+    return reason
 
 
 # "1,000" is a thousand (a thousands separator), "2,5" a decimal comma

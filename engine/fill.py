@@ -54,10 +54,10 @@ from pydantic import JsonValue, ValidationError
 from engine import gloss
 from engine.ahead import Ahead, declared
 from engine.commands import SetSlot
-from engine.extract import FOR_NOW, Empty, Invalid, Parser, copied, declines, fold
+from engine.extract import FOR_NOW, Empty, Invalid, Parser, copied, declines, fold, read_yes_no
 from engine.models import Slots
 from engine.states import Ask
-from engine.tables import indefinite_words, unsure_phrases
+from engine.tables import filler_phrases, indefinite_words, unsure_phrases
 from engine.utterance import Utterance
 
 if TYPE_CHECKING:
@@ -606,7 +606,33 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
             if _answers(asked_reads(again)):
                 rest = again
                 break
+    if sets and _only_filler(rest) and read_yes_no(rest) is None:
+        # what the values taken ahead leave is only a hedge or filler ("B1, more or less", "29, i guess"): no
+        # attempt at the asked question, which is asked again as it was, not refused for those words; an "ok"
+        # or a "no" stays, a yes/no question's answer
+        rest = ""
     return Filled(sets, rest)
+
+
+_CLAUSE_BREAK = re.compile(r"[,;.!?]+|\s[-–—]\s")
+
+
+@lru_cache(maxsize=1)
+def _filler() -> frozenset[str]:
+    return frozenset(fold(p) for p in filler_phrases())
+
+
+def _only_filler(text: str) -> bool:
+    """Is every clause of `text` made of filler words only (engine/data/commands.yaml `filler`)?"""
+    filler = _filler()
+    for clause in _CLAUSE_BREAK.split(fold(text)):
+        words = clause.split()
+        while words:
+            n = next((n for n in (3, 2, 1) if len(words) >= n and " ".join(words[:n]) in filler), 0)
+            if not n:
+                return False
+            words = words[n:]
+    return bool(text.strip())
 
 
 # the words that say there is none of what follows, in the six languages (folded): "no target weight", "sin peso

@@ -75,6 +75,8 @@ class _Unsure(BaseModel):
     model_config = ConfigDict(extra="ignore")
     unsure: list[str]
     indefinite: list[str]
+    filler: list[str]
+    trailing: list[str]
 
 
 @lru_cache(maxsize=1)
@@ -85,6 +87,15 @@ def unsure_phrases() -> frozenset[str]:
     one of them from filling a slot by itself."""
     table = load_table(COMMANDS_FILE, _Unsure, "command phrases")
     return frozenset(" ".join(p.lower().replace("’", "'").split()) for p in table.unsure)
+
+
+@lru_cache(maxsize=1)
+def filler_phrases() -> frozenset[str]:
+    """The words that say nothing about what the user wants ("i guess", "más o menos", "for now"), lower
+    case: commands.yaml's `filler` and `trailing`. engine/fill.py drops what a message read ahead leaves when
+    it is only these, so "B1, more or less" at another question is not refused as that question's answer."""
+    table = load_table(COMMANDS_FILE, _Unsure, "command phrases")
+    return frozenset(" ".join(p.lower().replace("’", "'").split()) for p in (*table.filler, *table.trailing))
 
 
 @lru_cache(maxsize=1)

@@ -6,6 +6,7 @@ import pytest
 
 from engine.extract import (
     Invalid,
+    Parser,
     choice,
     free_text,
     integer,
@@ -284,3 +285,25 @@ def test_a_moment_alone_is_no_none(text: str) -> None:
     from engine.extract import declines
 
     assert not declines(text)
+
+
+def test_a_refusal_quotes_the_words_as_typed_never_the_engines_english_reading_of_them() -> None:
+    """A parser reads "soy de Valencia" in English ("I'm from Valencia", engine/cues.py) and "más o menos" with
+    its answer words glossed ("más o except"): its refusal quotes what the user typed."""
+
+    def language(text: str) -> object:
+        from engine.cues import in_english_cues
+
+        return Invalid(f"I don't know a language called “{in_english_cues(text)}”. Try “German”.")
+
+    def place(text: str) -> object:
+        return Invalid(f"I don't know where “{text}” is.")
+
+    said = Parser(language, "a language")("soy de Valencia")
+    assert isinstance(said, Invalid)
+    assert said.reason == "I don't know a language called “soy de Valencia”. Try “German”."
+    glossed = Parser(place, "a place")("más o menos")
+    assert isinstance(glossed, Invalid) and glossed.reason == "I don't know where “más o menos” is."
+    # the words as typed, and an example the refusal gives, are quoted as they are
+    typed = Parser(place, "a place")("Atlantis")
+    assert isinstance(typed, Invalid) and typed.reason == "I don't know where “Atlantis” is."

@@ -102,6 +102,18 @@ def test_a_clause_that_hedges_a_value_taken_ahead_is_that_slots_not_the_answer(h
     assert ahead("level", "4 days a week, beginner") == ({"days": 4}, "beginner")
 
 
+@pytest.mark.parametrize(
+    "hedge", ["more or less", "roughly", "más o menos", "ungefähr", "à peu près", "più o meno", "i guess, more or less"]
+)
+def test_a_hedge_left_after_a_value_taken_ahead_is_no_attempt_at_the_question(hedge: str) -> None:
+    # "creo que B1, más o menos" at the timezone question: "más o menos" was refused as a place
+    assert ahead("diet", f"4 days a week, {hedge}") == ({"days": 4}, "")
+    # alone, or beside nothing taken, a hedge is the question's to read, as typed
+    assert ahead("diet", hedge) == ({}, hedge)
+    # a clause with an answer in it stays the question's
+    assert ahead("diet", "4 days a week, vegan more or less") == ({"days": 4}, "vegan more or less")
+
+
 def test_a_clause_that_names_another_slot_is_that_slots_even_where_the_asked_parser_reads_it() -> None:
     # the minutes question would read "4 days a week" as 4 (out of its range) or any number: it names the days
     assert ahead("minutes", "45, 4 days a week") == ({"days": 4}, "45")
