@@ -257,6 +257,10 @@ _HEDGE_AFTER = re.compile(
 )
 
 
+# numbers joined as alternatives or a range: "3 or 4", "3-4", "3 to 4" (spaces from their first: linear)
+_ALTERNATIVE = re.compile(r"(?<!\s)\s*+(?:(?:or|o|ou|oder|to|a|bis)\s++|[-–/]\s*+)")
+
+
 def _unhedged(found: list[float], t: str) -> list[float]:
     """The first number alone when every later one is hedged ("maybe 3, 4 tops": 3), the one number said that is
     no bound when the others are ("45, up to 60": 45), else `found`."""
@@ -266,7 +270,13 @@ def _unhedged(found: list[float], t: str) -> list[float]:
     if len(spans) != len(found):
         return found
     folded = fold_same_length(t)
-    free = {n for n, m in zip(found, spans, strict=True) if not bounded(folded, m.start(), m.end())}
+    bound = [bounded(folded, m.start(), m.end()) for m in spans]
+    # a bound spans the numbers it joins as alternatives ("up to 3 or 4", "3-4 max"): none of them is said freely
+    for _ in range(2):
+        for i, (prev, m) in enumerate(itertools.pairwise(spans)):
+            if (bound[i] or bound[i + 1]) and _ALTERNATIVE.fullmatch(folded, prev.end(), m.start()):
+                bound[i] = bound[i + 1] = True
+    free = {n for n, b in zip(found, bound, strict=True) if not b}
     if len(free) == 1:
         return [free.pop()]
     for prev, m in itertools.pairwise(spans):

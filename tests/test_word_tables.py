@@ -198,9 +198,12 @@ def test_a_bound_after_a_number_is_its_value_alone_and_gives_way_to_another(phra
     assert minutes_in(f"an hour {phrase}") == 60
 
 
-def test_two_numbers_neither_a_bound_stay_unclear() -> None:
+def test_two_numbers_neither_said_freely_stay_unclear() -> None:
     assert said_number("45, 60") == [45, 60]
     assert said_number("45 or 60") == [45, 60]
+    # a bound over two alternatives bounds both: no number is said freely
+    assert said_number("up to 3 or 4 days") == [3, 4]
+    assert said_number("no más de 3 o 4 días") == [3, 4]
 
 
 # -- "for now" ---------------------------------------------------------------------------------
