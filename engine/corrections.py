@@ -44,7 +44,7 @@ from engine.flow import Flow
 from engine.models import Slots
 from engine.numwords import spelled_out
 from engine.states import JUST_BEFORE, Ask, Correctable
-from engine.tables import CORRECTIONS_FILE, load_table
+from engine.tables import CORRECTIONS_FILE, alternation, but_words, load_table
 from engine.utterance import Utterance
 
 # the pieces of one message are folded several times over (cues, names, negations)
@@ -155,7 +155,8 @@ def _words() -> _Words:
 
 
 _LEADING_NO = re.compile(r"(?:no+|nah|nope|nein|non|nao)\b[\s,.!:-]*")
-_BUT = re.compile(r"(?:but|pero|mais|aber|ma|mas)\b", re.I)
+# "but" in the six languages (engine/data/but.yaml)
+_BUT = re.compile(rf"{alternation(but_words().but.all())}\b", re.I)
 # Sentences, commas and the words that join a second thought ("i said 3 days but make it 4").
 # a colon before a space ends a clause too: "make it four days: mon, wed, fri" changes the count, then
 # names the days (a clock time's colon, "7:30", has no space after it)

@@ -25,7 +25,7 @@ from wordfreq import zipf_frequency
 from engine import gloss, numwords, typos
 from engine.cues import fold_same_length, in_english_cues
 from engine.numwords import spelled_out
-from engine.tables import taken_back_phrases
+from engine.tables import alternation, and_words, bound_words, for_now_words, nothing_else_words, taken_back_phrases
 
 
 @dataclass(frozen=True)
@@ -88,6 +88,12 @@ class Parser:
         return value
 
     def _reading(self, text: str) -> object:
+        # a list closed with nothing more ("nuts, nothing else", "Laktose, sonst nichts"): the closing words are
+        # no item of it, whichever list question reads them (a reading that is no list keeps the words)
+        if (closed := without_closing(text)) != text and closed:
+            listed = self._reading(closed)
+            if isinstance(listed, list):
+                return listed
         value = self.rule(text)
         if isinstance(value, Empty):
             return value
@@ -161,6 +167,25 @@ def _requoted(reason: str, echoed: list[str], text: str) -> str:
     return reason
 
 
+def without_closing(text: str) -> str:
+    """`text` without the words that close a list at its end with nothing more, and the "and" or comma before
+    them ("nuts and shellfish, nothing else" -> "nuts and shellfish"; engine/data/nothing_else.yaml); `text`
+    when it ends in none. Compared at the end only (the folded text keeps `text`'s positions)."""
+    folded = fold_same_length(text)
+    end = len(folded.rstrip(" .!"))
+    for phrase in nothing_else_words().all():  # longest first: "rien de plus" before a shorter one inside it
+        start = end - len(phrase)
+        if start >= 0 and folded.startswith(phrase, start) and (start == 0 or not _WORDLIKE.match(folded, start - 1)):
+            head = text[:start].rstrip(" ,;:-–—")
+            # "nuts and nothing else": the "and" (engine/data/and.yaml) that joined the closing words goes too
+            rest, _, last = head.rpartition(" ")
+            return rest.rstrip(" ,;:-–—") if rest and last.lower() in and_words().all() else head
+    return text
+
+
+_WORDLIKE = re.compile(r"[\w']")
+
+
 # "1,000" is a thousand (a thousands separator), "2,5" a decimal comma
 _NUMBER = re.compile(r"(?<![\w.])-?(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+(?:[.,]\d+)?)(?![\w])")
 
@@ -222,30 +247,65 @@ def said_number(text: str) -> list[float]:
     return _unhedged(written_numbers(kept) or written_numbers(t), t)
 
 
+# a number said as the most it may be, in the six languages (engine/data/bounds.yaml): "up to 60", "an hour max",
+# "como mucho 45", "höchstens 3"; matched on the folded text
+_BOUND_BEFORE = alternation(bound_words().before.all())
+_BOUND_AFTER = alternation(bound_words().after.all())
+# (a unit word may come between, "60 min max"; spaces and the word taken from their first character only, so
+# it is linear on a long run of either)
+_BOUNDED_AFTER = re.compile(rf"(?<!\s)\s*+(?:(?<![a-z])[a-z]++\s++)?{_BOUND_AFTER}(?![\w'])")
+# the bound's words before a number: searched in the few characters before it (the longest phrase and spaces)
+_BOUNDED_BEFORE = re.compile(rf"(?<![\w']){_BOUND_BEFORE}\s*+\Z")
+_BEFORE_SPAN = max(map(len, bound_words().before.all())) + 4
+
+
+def bounded(folded: str, start: int, end: int) -> bool:
+    """Whether the number (or the length: "an hour") at `start`-`end` of the folded text is said as the most it
+    may be: "up to 60", "60 min max", "como mucho 45 minutos", "4 tops" (engine/data/bounds.yaml)."""
+    return (
+        _BOUNDED_AFTER.match(folded, end) is not None
+        or _BOUNDED_BEFORE.search(folded[max(0, start - _BEFORE_SPAN) : start]) is not None
+    )
+
+
 # a number hedged after the answer: "4 maybe 5", "10 or 11", "a 4, maybe 4.5" (the words before it), "3, 4 tops",
-# "75, 73 if im ambitious", "3, 4 on a good day" (the words after it), in the six languages
+# "75, 73 if im ambitious", "3, 4 on a good day" (the words after it), in the six languages; a bound is a hedge
 _HEDGE_BEFORE = re.compile(
     # "two or three" alone stays two numbers (tests/corpora/number_words): "or" hedges only with "maybe"
-    r"(?<=\d)[\s,;]*+(?:(?:(?:or|o|oder|ou)\s++)?(?:maybe|perhaps|possibly|max|tops|vielleicht|quizas|quiza|tal vez"
-    r"|a lo mejor|peut-etre|forse|magari|talvez|se calhar|hochstens|maximo|al massimo|au plus)[\s,]++)+"
+    r"(?<=\d)[\s,;]*+(?:(?:(?:or|o|oder|ou)\s++)?(?:maybe|perhaps|possibly|vielleicht|quizas|quiza|tal vez"
+    rf"|a lo mejor|peut-etre|forse|magari|talvez|se calhar|{_BOUND_BEFORE}|{_BOUND_AFTER})[\s,]++)+"
 )
 _HEDGE_AFTER = re.compile(
-    r"(?<=\d)\s*+(?:[a-z]++\s++)?(?:tops|max|at most|at the most|at best|if\b|on a good\b|when\b|si\b|wenn\b"
-    r"|falls\b|se\b|como maximo|maximo|hochstens|au max|au mieux|al massimo|no maximo|quando\b|cuando\b|quand\b"
+    rf"(?<=\d)\s*+(?:[a-z]++\s++)?(?:{_BOUND_AFTER}(?![\w'])|at best|if\b|on a good\b|when\b|si\b|wenn\b"
+    r"|falls\b|se\b|au mieux|quando\b|cuando\b|quand\b"
     # the answer hedged as a whole after its second number: "10 or 11, not sure"
     r"|,?\s*(?:not sure|no idea|i think|i guess|no se|no estoy segur|je sais pas|pas sur|weiss nicht|nicht sicher"
     r"|non so|non sono sicur|nao sei|nao tenho certeza))"
 )
 
 
+# numbers joined as alternatives or a range: "3 or 4", "3-4", "3 to 4" (spaces from their first: linear)
+_ALTERNATIVE = re.compile(r"(?<!\s)\s*+(?:(?:or|o|ou|oder|to|a|bis)\s++|[-–/]\s*+)")
+
+
 def _unhedged(found: list[float], t: str) -> list[float]:
-    """The first number alone when every later one is hedged ("maybe 3, 4 tops": 3), else `found`."""
+    """The first number alone when every later one is hedged ("maybe 3, 4 tops": 3), the one number said that is
+    no bound when the others are ("45, up to 60": 45), else `found`."""
     if len({*found}) < 2:
         return found
     spans = [m for m in _NUMBER.finditer(t) if math.isfinite(_number(m.group()))]
     if len(spans) != len(found):
         return found
     folded = fold_same_length(t)
+    bound = [bounded(folded, m.start(), m.end()) for m in spans]
+    # a bound spans the numbers it joins as alternatives ("up to 3 or 4", "3-4 max"): none of them is said freely
+    for _ in range(2):
+        for i, (prev, m) in enumerate(itertools.pairwise(spans)):
+            if (bound[i] or bound[i + 1]) and _ALTERNATIVE.fullmatch(folded, prev.end(), m.start()):
+                bound[i] = bound[i + 1] = True
+    free = {n for n, b in zip(found, bound, strict=True) if not b}
+    if len(free) == 1:
+        return [free.pop()]
     for prev, m in itertools.pairwise(spans):
         if not (_HEDGE_BEFORE.fullmatch(folded, prev.end(), m.start()) or _HEDGE_AFTER.match(folded, m.end())):
             return found
@@ -586,12 +646,7 @@ EMPTY = Empty()
 _KEPT_TYPES = (str, int, float, Invalid, Empty, date, time, timedelta)
 # a none said for now ("none for now", "aucune pour l'instant", "im Moment keine", "per ora nessuna"): still the none
 # the question takes. "not now" alone says no none: it puts the question off (engine/said.py, docs/understanding.md)
-FOR_NOW = (
-    r"(?:for now|for the moment|at the moment|at this point|at this time|right now|as of now|currently|so far"
-    r"|pour l'?instant|pour le moment|en ce moment|actuellement|im moment|zurzeit|zur zeit|derzeit|aktuell|momentan"
-    r"|por ahora|de momento|por el momento|en este momento|actualmente|per ora|al momento|per il momento|attualmente"
-    r"|por enquanto|no momento|neste momento|atualmente)"
-)
+FOR_NOW = alternation(for_now_words().all())  # engine/data/for_now.yaml
 _DECLINES = re.compile(
     rf"(?:{FOR_NOW},? )?(?:"
     r"(?:none|no|nope|nah|n/?a|n\.a\.?|not applicable|nothing|nothing at all|none at all|no thanks|"

@@ -57,7 +57,7 @@ from engine.commands import SetSlot
 from engine.extract import FOR_NOW, Empty, Invalid, Parser, copied, declines, fold, read_yes_no
 from engine.models import Slots
 from engine.states import Ask
-from engine.tables import filler_phrases, indefinite_words, unsure_phrases
+from engine.tables import alternation, and_words, but_words, filler_phrases, indefinite_words, unsure_phrases
 from engine.utterance import Utterance
 
 if TYPE_CHECKING:
@@ -70,21 +70,24 @@ class Clause(NamedTuple):
     text: str
 
 
+# the words that join a second thought: "and" and "but" in the six languages (engine/data/and.yaml, but.yaml),
+# and "also"
+_JOINS = alternation([*and_words().all(), *but_words().but.all(), "also", "btw", "tambien", "también"])
 # where one fact ends and the next begins: punctuation, a spaced dash, and the words that join a second
 # thought, not those inside one number ("an hour and a half", "a hundred and ten")
 _SPLIT = re.compile(
     # "anything but mornings" is one clause: what follows "but" there is ruled out, no other fact
     r"[,;.!?¿¡…\n]+|\s[-–—]\s|(?<![\s])(?<!hundred)(?<!thousand)(?<!anything)(?<!everything)\s++"
-    r"(?=(?:and|but|also|plus|btw|y|pero|und|aber|et|mais|e|ma|mas|però|tambien|también)\s)"
+    rf"(?={_JOINS}\s)"
     r"(?!and a half|y media|und halb|et demie|e mezz|e meia)",
     re.I,
 )
 # the joining word a clause may start with: not part of what it says
-_LEAD = re.compile(r"^(?:and|but|also|plus|btw|y|pero|und|aber|et|mais|e|ma|mas|però|tambien|también)\s+", re.I)
+_LEAD = re.compile(rf"^{_JOINS}\s+", re.I)
 # the words that join one more item to a list ("peanuts and soy"), not a contrast ("but")
-_AND = re.compile(r"and|y|und|et|e|plus|&", re.I)
+_AND = re.compile(alternation(and_words().all()), re.I)
 # the words that join a contrast, in the six languages: what follows may qualify the value before it
-_BUT = re.compile(r"but|pero|aber|mais|ma|mas|però", re.I)
+_BUT = re.compile(alternation(but_words().but.all()), re.I)
 MAX_CLAUSES = 12
 # a habit of the past, in the six languages: "i used to run 10k", "solía correr", "früher bin ich gelaufen"
 _PAST = re.compile(

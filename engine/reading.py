@@ -81,12 +81,6 @@ from engine.utterance import Utterance, utterance
 CANCEL_WORDS = {"cancel", "stop", "abort", "cancel this", "stop this", "/cancel"}
 HELP_WORDS = {"help", "/help", "?", "help me", "what do you need?"}
 
-# Words that only say the user is back after a pause: the paused question is asked again, not answered.
-_COMING_BACK = re.compile(
-    r"(?:(?:hi|hello|hey|hiya|yo|hallo|hola|ok|okay|so)[ ,!]*)?(?:again|there|i'?m back|back|continue|resume"
-    r"|let'?s (?:continue|go on|carry on)|where were we)?"
-)
-
 
 def read(
     bot: Bot,
@@ -402,7 +396,15 @@ def _main(
 def _going_on(text: str, flow: str) -> bool:
     """Whether `text` only says to go on with the paused run of `flow` ("let's continue", "where were we",
     "resume my setup", "ok i'm back")."""
-    return bool(_COMING_BACK.fullmatch(fold(text).strip(" !.,?"))) or says_resume(text, flow)
+    if says_resume(text, flow) or not fold(text).strip(" !.,?"):
+        return True
+    # only being back or a greeting, in six languages ("hi, i'm back", "hola de nuevo", "sorry for the delay"),
+    # or an acknowledgement ("ok", "vale", "d'accord"; not "interesting"): the paused question is asked again, not
+    # answered (engine/data/questions_back.yaml's small talk)
+    talk = small_talk(text)
+    if talk is None:
+        return False
+    return set(talk.kinds) <= {"greeting", "away"} or (talk.kinds == ("reaction",) and read_yes_no(text) is True)
 
 
 def _copies(value: object, text: str) -> bool:

@@ -8,13 +8,14 @@ holds are compiled by its model's validator, so a bad one fails at load, not ins
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import TypeVar
 
 import yaml
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, model_validator
 
 from engine.errors import DataFileError
 
@@ -104,3 +105,113 @@ def indefinite_words() -> tuple[str, ...]:
     commands.yaml's `indefinite`, lower case (engine/fill.py)."""
     table = load_table(COMMANDS_FILE, _Unsure, "command phrases")
     return tuple(" ".join(w.lower().replace("’", "'").split()) for w in table.indefinite)
+
+
+# The word classes every reader meets, one table each in the six languages the engine reads (and, but, "I am",
+# a list closed with "nothing else", a number's bound, "for now"): read by the engine's readers and by the
+# bots' own, so no bot keeps a copy of them.
+LANGUAGES = ("en", "es", "de", "fr", "pt", "it")
+DATA = Path(__file__).parent / "data"
+
+
+def _is_folded(phrase: str) -> bool:
+    """Lower case without accents, as engine/extract.py's `fold` leaves a message ("nada mas", "hochstens")."""
+    plain = unicodedata.normalize("NFKD", phrase)
+    return phrase == phrase.lower() and not any(unicodedata.combining(c) for c in plain) and "ß" not in phrase
+
+
+class Words(BaseModel):
+    """One word class in the six languages: each language's phrases, lower case, each once."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    en: tuple[str, ...]
+    es: tuple[str, ...]
+    de: tuple[str, ...]
+    fr: tuple[str, ...]
+    pt: tuple[str, ...]
+    it: tuple[str, ...]
+
+    @model_validator(mode="after")
+    def _checked(self) -> Words:
+        for lang in LANGUAGES:
+            said: list[str] = getattr(self, lang)
+            if not said:
+                raise ValueError(f"{lang}: no phrase listed (each of the six languages needs its own)")
+            for p in said:
+                if p != " ".join(p.split()) or not p or p != p.lower():
+                    raise ValueError(f"{lang}: {p!r} must be lower case, with single spaces and none around it")
+            if len(set(said)) != len(said):
+                twice = sorted({p for p in said if said.count(p) > 1})
+                raise ValueError(f"{lang}: {', '.join(twice)} listed twice: keep one")
+        return self
+
+    def all(self) -> tuple[str, ...]:
+        """Every language's phrases, each once, longest first (an alternation tries "at the most" before "at most")."""
+        return tuple(sorted(dict.fromkeys(p for lang in LANGUAGES for p in getattr(self, lang)), key=len, reverse=True))
+
+
+class FoldedWords(Words):
+    """A word class matched on the folded message: its phrases are written folded too."""
+
+    @model_validator(mode="after")
+    def _folded(self) -> FoldedWords:
+        for lang in LANGUAGES:
+            for p in getattr(self, lang):
+                if not _is_folded(p):
+                    raise ValueError(
+                        f"{lang}: {p!r} must be written folded (no accents): readers match the folded text"
+                    )
+        return self
+
+
+class ButWords(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    but: Words
+    though: Words
+
+
+class BoundWords(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    before: FoldedWords
+    after: FoldedWords
+
+
+@cache
+def and_words(path: Path = DATA / "and.yaml") -> Words:
+    """ "and" (and.yaml): the words joining one more item or thought ("nuts and soy", "noci e arachidi")."""
+    return load_table(path, Words, '"and" words')
+
+
+@cache
+def but_words(path: Path = DATA / "but.yaml") -> ButWords:
+    """ "but" (but.yaml): the word joining a contrast, and the words conceding one ("although")."""
+    return load_table(path, ButWords, '"but" words')
+
+
+@cache
+def i_am_words(path: Path = DATA / "i_am.yaml") -> FoldedWords:
+    """ "I am" (i_am.yaml), said of oneself before what one is ("soy celíaca", "ich bin Österreicher")."""
+    return load_table(path, FoldedWords, '"I am" words')
+
+
+@cache
+def nothing_else_words(path: Path = DATA / "nothing_else.yaml") -> FoldedWords:
+    """The words closing a list with nothing more (nothing_else.yaml): "nothing else", "sonst nichts"."""
+    return load_table(path, FoldedWords, '"nothing else" words')
+
+
+@cache
+def bound_words(path: Path = DATA / "bounds.yaml") -> BoundWords:
+    """The words that make a number the most it may be (bounds.yaml): "up to 60", "an hour max"."""
+    return load_table(path, BoundWords, "bound words")
+
+
+@cache
+def for_now_words(path: Path = DATA / "for_now.yaml") -> FoldedWords:
+    """ "For now" (for_now.yaml): "for now", "pour l'instant", "im Moment", "per ora"."""
+    return load_table(path, FoldedWords, '"for now" words')
+
+
+def alternation(phrases: Sequence[str]) -> str:
+    """`phrases` as one alternation of literal text (the phrases are checked to hold single spaces)."""
+    return "(?:" + "|".join(re.escape(p) for p in phrases) + ")"

@@ -268,15 +268,7 @@ def test_like_and_hedges_without_feeling_are_none(text: str, feeling: str | None
     assert sentiment()(text) == feeling
 
 
-@pytest.mark.parametrize(
-    "text",
-    ["aucune pour l'instant", "im Moment keine", "por ahora ninguna", "per ora nessuna", "nenhuma por enquanto",
-     "nothing at the moment", "currently none", "zurzeit nichts"],
-)  # fmt: skip
-def test_a_none_said_for_now_declines(text: str) -> None:
-    from engine.extract import declines
-
-    assert declines(text)
+# a none said for now ("aucune pour l'instant"): every phrase of engine/data/for_now.yaml in test_word_tables.py
 
 
 @pytest.mark.parametrize("text", ["not now", "for now", "right now", "jetzt nicht", "ahora no"])

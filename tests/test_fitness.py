@@ -533,11 +533,11 @@ def test_hours_and_minutes_together(text: str, minutes: int) -> None:
 
 @pytest.mark.parametrize(
     ("text", "minutes"),
-    [("forty five minutes, an hour max", 45), ("45 min, 60 at most", 45), ("at most an hour but usually 30 min", 30),
-     ("an hour max", 60), ("up to an hour", 60)],
+    [("forty five minutes, an hour max", 45), ("at most an hour but usually 30 min", 30)],
 )  # fmt: skip
 def test_a_length_said_as_the_most_it_may_be_is_no_answer_beside_one_that_is(text: str, minutes: int) -> None:
-    # "45 minutes, an hour max" was read as 60: the hours were looked for first
+    # "45 minutes, an hour max" was read as 60: the hours were looked for first (each bound word of the six
+    # languages, engine/data/bounds.yaml, is tried in tests/test_word_tables.py)
     assert minutes_in(text) == minutes
 
 

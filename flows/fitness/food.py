@@ -14,6 +14,7 @@ from wordfreq import zipf_frequency
 
 from engine.extract import Invalid, Parser, choice, fold
 from engine.gloss import in_english
+from engine.tables import alternation, and_words, i_am_words
 from flows.fitness.profile import Diet
 from flows.fitness.readers import acknowledges, is_none, items, only_none
 from flows.fitness.words import (
@@ -205,9 +206,9 @@ def _abroad(text: str) -> list[str] | None:
     return (items(re.split(_CLAUSE_START, m.group(1))[0]) or None) if m else None
 
 
-# "and" in the languages whose word for it the answer-word glossary leaves out ("e": "é" folds to it)
-# (a run of spaces taken from its first, possessively: tried at each space of a long run it was quadratic)
-_AND = re.compile(r"(?<!\s)\s++(?:e|y|et|und|ed)\s++")
+# "and" of the six languages (engine/data/and.yaml: the glossary leaves "e" out, "é" folds to it); a run of spaces
+# taken from its first, possessively: tried at each space of a long run it was quadratic
+_AND = re.compile(rf"(?<!\s)\s++{alternation(and_words().all())}\s++")
 
 
 def _and_split(item: str) -> list[str]:
@@ -243,8 +244,8 @@ def _food_named(folded: str) -> str | None:
     return next((food for food, names in FOODS.items() if any(fold(n) == folded for n in names)), None)
 
 
-# "I am" before a food or a condition, in the six languages ("soy" alone is the food)
-_I_AM = re.compile(r"^(?:soy|sou|sono|je suis|ich bin|ich habe|i'm|im|i am)\s+(?=\w)")
+# "I am" (engine/data/i_am.yaml) or German's "I have" before a food or a condition ("soy" alone is the food)
+_I_AM = re.compile(rf"^{alternation([*i_am_words().all(), 'ich habe'])}\s+(?=\w)")
 # German runs the food and the disagreement into one word ("Laktoseintoleranz", "Nussallergie")
 _COMPOUND = re.compile(r"(?<=\w)(?:intoleranz|intolerant|allergie|allergisch|unvertraglichkeit)$")
 

@@ -19,6 +19,7 @@ from engine.extract import (
     RULED_OUT_CUES,
     Invalid,
     Parser,
+    bounded,
     choice,
     declines,
     fold,
@@ -306,11 +307,6 @@ _HOURS_CUE = re.compile(
 )
 
 
-# a length said as the most it may be ("an hour max", "at most an hour", "up to 60 min"): a bound, not the answer
-_BOUND_AFTER = re.compile(r"(?<!\s)\s*+(?:max(?:imum)?|tops|at (?:the )?most|or less|top)\b")
-_BOUND_BEFORE = re.compile(r"(?:\bmax(?:imum)?|\bat (?:the )?most|\bup to|\bno more than|\bnot more than)\s*+$")
-
-
 def minutes_in(text: str) -> int | None:
     """Minutes a sentence states: "45 minutes", "an hour", "1 hr 30 min", "an hour and a half"; the first
     length said that is not only the most it may be ("45 minutes, an hour max": 45)."""
@@ -334,7 +330,8 @@ def minutes_in(text: str) -> int | None:
     free = [
         minutes
         for start, minutes, end in said
-        if not _BOUND_AFTER.match(t, end) and not _BOUND_BEFORE.search(t, 0, start)
+        # a length said as the most it may be ("an hour max", "up to 60 min"): the answer only when it is alone
+        if not bounded(t, start, end)
     ]
     if free:
         return free[0]

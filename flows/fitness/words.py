@@ -10,6 +10,7 @@ from typing import get_args
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
+from engine.tables import nothing_else_words
 from flows.fitness.profile import Diet
 from flows.shared.datafile import WordTuple, load_yaml, word, word_list
 
@@ -72,7 +73,9 @@ def any_of(words: tuple[str, ...] | list[str]) -> str:
 
 @cache
 def words() -> Words:
-    return load_words()
+    table = load_words()
+    # "nuts, nothing else": the engine's words closing any list (engine/data/nothing_else.yaml) end answers here too
+    return table.model_copy(update={"fillers": (*table.fillers, *nothing_else_words().all())})
 
 
 @cache

@@ -21,6 +21,7 @@ from wordfreq import zipf_frequency
 from engine import DataFileError
 from engine.cues import in_english_cues
 from engine.extract import Invalid, Parser, fold
+from engine.tables import alternation, and_words, but_words, i_am_words
 from flows.language_buddy.language_library import (
     library_display_name,
     library_names,
@@ -170,10 +171,10 @@ def nationalities() -> frozenset[str]:
     return _table().nationalities
 
 
-# "I'm Brazilian", "sou brasileira" (cues written in English first): a nationality said of oneself
+# "I'm Brazilian", "sou brasileira": a nationality said of oneself ("I am", "and", "but": engine/data/*.yaml)
 _SELF = re.compile(
-    r"(?:\bi'?m |\bi am |^im )(?:a |an )?([a-z]+)"
-    r"(?=[\s!.,:;)]*$|\s+(?:and|but|so|lol|haha|und|aber|y|pero|et|mais|e|ma|mas)\b|\s*[,;.!])"
+    rf"\b{alternation(i_am_words().all())} (?:a |an )?([a-z]+)"
+    rf"(?=[\s!.,:;)]*$|\s+{alternation([*and_words().all(), *but_words().but.all(), 'so', 'lol', 'haha'])}\b|\s*[,;.!])"
 )
 
 
@@ -385,7 +386,7 @@ def native_in(text: str, *, weak: bool) -> str | None:
 
 
 # where an introduction's items part: "I'm Sven, Swedish, and I want to learn English"
-_ITEMS = re.compile(r"[,;:()]|\s(?:and|y|und|et|e)\s")  # the items are stripped where read
+_ITEMS = re.compile(rf"[,;:()]|\s{alternation(and_words().all())}\s")  # stripped where read; and.yaml
 
 
 def _language_alone(text: str, learnt: str) -> str | None:

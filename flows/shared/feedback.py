@@ -16,6 +16,7 @@ from pydantic import Field
 from engine import Amendable, Amends, Ask, Correctable, Final, Flow, RecordDraft, Slots, Step, StepContext, T
 from engine.extract import Invalid, choice, rating, sentiment
 from engine.models import JsonObject
+from engine.tables import alternation, but_words
 from flows.shared.feedback_answers import category_reader, comment_anywhere, rating_change, sentiment_anywhere
 from flows.shared.no_answer import words_answer
 
@@ -121,8 +122,8 @@ def rated(s: FeedbackSlots) -> FeedbackSlots:
     return s
 
 
-# a contrast in the six languages: praise, then the complaint ("lessons are nice but the app freezes")
-_CONTRAST = re.compile(r"\b(?:but|though|although|however|except|pero|aunque|aber|mais|ma|però|mas|porém)\b", re.I)
+# a contrast (engine/data/but.yaml): praise, then the complaint ("lessons are nice but the app freezes")
+_CONTRAST = re.compile(rf"\b{alternation([*but_words().but.all(), *but_words().though.all()])}\b", re.I)
 
 
 def sense_category(ctx: StepContext[FeedbackSlots]) -> None:
