@@ -58,3 +58,21 @@ def test_an_index_built_from_other_versions_is_not_used(tmp_path: Path) -> None:
     )
     out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=False)
     assert out.returncode == 0, out.stderr
+
+
+def test_a_typo_as_near_to_two_places_suggests_the_same_one_in_every_process() -> None:
+    """ "Berln" is as near to Berlin as to Berlyn: the suggestion followed the set's order, so the hash seed,
+    and one process asked "Did you mean Berlyn?". The best-known name comes first whatever the seed."""
+    code = "from flows.language_buddy.timezones import parse_timezone; r = parse_timezone('Berln'); print(r.suggestion)"
+    said = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=Path(__file__).parent.parent,
+            env={"PYTHONHASHSEED": seed, "PATH": ""},
+        ).stdout.strip()
+        for seed in ("1", "2", "3")
+    }
+    assert said == {"Berlin"}

@@ -328,9 +328,11 @@ def _parse_timezone(text: str) -> object:
 
 @cache
 def _suggestable() -> dict[str, str]:
-    """Place names a typo may be suggested from, folded -> as shown ("sao paulo" -> "Sao Paulo")."""
+    """Place names a typo may be suggested from, folded -> as shown ("sao paulo" -> "Sao Paulo"), the
+    best-known first: a typo as near to two names ("berln": Berlin, Berlyn) is suggested the first, the
+    same in every process (a set's order follows the hash seed, and decided this tie by it)."""
     t = place_tables()
-    names = {*t.cities, *_zone_cities(), *city_names(), *t.countries}
+    names = dict.fromkeys([*_zone_cities(), *t.cities, *t.countries, *sorted(city_names())])
     return {n: n.title() for n in names if len(n) >= 4}
 
 
