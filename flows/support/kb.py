@@ -517,7 +517,16 @@ class KnowledgeBase:
         written = {w for d in articles.values() for w in d.written}
         headings = {s for d in articles.values() for s in d.headings}
         titles = {w for d in articles.values() for w in d.titles}
-        return Subjects(Words(written, headings, titles), articles, self._concepts.ours, self._concepts.owned)
+        # what each article asks the user ("Which device shows the late reminders?"): an article that
+        # asks which device is about what a device does
+        asked = {
+            doc_id: _ALPHA.findall(" ".join(q.text for q in d.clarifying_questions).casefold())
+            for doc_id, d in documents.items()
+        }
+        concepts = self._concepts
+        return Subjects(
+            Words(written, headings, titles), articles, concepts.ours, concepts.owned, concepts.devices, asked
+        )
 
     def _reranking(self, documents: dict[str, Document]) -> Reranker:
         """The documents' words as the index holds them (phrases read, no stopwords), stemmed."""
@@ -571,6 +580,15 @@ class KnowledgeBase:
         if ranked and subjects.outside(query, fix, ranked[0][0]) is not None:
             # what the request is about is something the help centre never names ("connect
             # tasklane to slack"): the words that matched are only the words around it
+            return []
+        if (
+            ranked
+            and len(reranker.matched(ranked[0][0], scored, headings=True)) < 2
+            and subjects.device(query, fix, ranked[0][0]) is not None
+        ):
+            # "my laptop keeps freezing": one word of the article (its "freezes") told of the user's
+            # device, and the article is about the app, not about what a device does; a request
+            # naming more of the article ("my pc freezes on startup") is about what it covers
             return []
         if ranked and (scope := scopes.get(ranked[0][0])) and scope.excludes(query, fix):
             # the article the words match best says the request is one it does not answer: the

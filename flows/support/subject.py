@@ -69,6 +69,15 @@ CLAUSE_STARTS = frozenset(
 )
 # known words looked through to the word they modify ("a revolut virtual card")
 MAX_MODIFIERS = 1
+# the words between a determiner and the device it names ("my kids tablet", "my grandmothers old
+# ipad"): whose it is, and which
+MAX_POSSESSORS = 2
+# the product's own objects, named without its name: "my iphone keeps closing the app", "my kindle
+# shows old lists" are about the product (flows/support/data/search_words.txt reads them as vague)
+PRODUCT_OBJECTS = frozenset({"app", "apps", "application", "list", "lists", "todo", "todos"})
+# a clause starts after these too, for a subject said first in it ("hi, my laptop keeps freezing",
+# "and now my tablet restarts")
+SUBJECT_AFTER = frozenset({"and", "but", "so", "now", "also", "hi", "hey", "hello"})
 # a request that reads more as one of these than as English is not judged: its words are unknown
 # to an English help centre because they are another language's ("com meu marido")
 OTHER_LANGUAGES = ("es", "fr", "de", "it", "pt")
@@ -130,6 +139,8 @@ class Subjects:
         articles: dict[str, Words] | None = None,
         ours: Iterable[str] = (),
         owned: Iterable[str] = (),
+        devices: Iterable[str] = (),
+        asked: dict[str, list[str]] | None = None,
     ) -> None:
         self.centre = centre
         self.articles = articles or {}
@@ -137,6 +148,15 @@ class Subjects:
         # what the product gives each user that other companies give theirs too (an account, a
         # subscription): a name said before one makes it that company's ("my netflix subscription")
         self._owned = frozenset(STEMMER.stemWords(sorted(owned)))
+        # what the product runs on; an article whose title or tags name one, or whose questions ask
+        # about one ("Which device shows the late reminders?", `asked`: their words), is about what a
+        # device does for the app (its notifications, its sync), and a device may be its request's subject
+        self._devices = frozenset(devices)
+        stems = frozenset(STEMMER.stemWords(sorted(self._devices)))
+        asked = asked or {}
+        self._of_devices = frozenset(
+            d for d, w in self.articles.items() if stems & (w.headings | set(STEMMER.stemWords(asked.get(d, []))))
+        )
 
     def owners(self, text: str, fix: Fix | None = None, words: Words | None = None) -> list[tuple[str, ...]]:
         """The words `words` (the help centre's) do not hold said right before something the product
@@ -213,6 +233,34 @@ class Subjects:
         if any((w.endswith("ed") or w in IRREGULAR_PAST) and w not in self.centre.titles for w in clause):
             return False
         return any(w in self._ours or self.centre.heading(w) for w in clause)
+
+    def device(self, text: str, fix: Fix | None = None, doc_id: str | None = None) -> str | None:
+        """The user's device that the request tells something of, when the article found is about the
+        app and the request names nothing of the product: "laptop" in "my laptop keeps freezing" (the
+        crash article's "freezes"), "tablet" in "my kids tablet wont connect to the internet" (the
+        calendar article's "connect"). None otherwise: "my iphone keeps closing the app", "my kindle
+        shows old lists", "my new phone doesnt have my authenticator" (the two-factor article's thing,
+        had), "my pixel doesnt notify me" (the Android article is about what a device does)."""
+        words = self.articles.get(doc_id) if doc_id is not None else None
+        if words is None or not self._devices or doc_id in self._of_devices:
+            return None
+        said = tokens_of(_HYPHENATED.sub("", text), fix)
+        if not reads_as_english(said) or self._ours.intersection(said) or PRODUCT_OBJECTS.intersection(said):
+            return None
+        device: str | None = None
+        for at, word in enumerate(said):
+            if word not in DETERMINERS:
+                continue
+            for thing in said[at + 1 : at + 2 + MAX_POSSESSORS]:
+                if thing in _BREAKS or thing in STOPWORDS:
+                    break
+                if thing not in self._devices and words.heading(thing):
+                    return None  # "my authenticator", "the export", "my iphone subscription": the article's thing
+                if thing in self._devices:
+                    first = at == 0 or said[at - 1] in _BREAKS or said[at - 1] in CLAUSE_STARTS | SUBJECT_AFTER
+                    device = device or (thing if first else None)
+                    break  # what follows the device is what is told of it ("keeps freezing")
+        return device
 
     def outside(self, text: str, fix: Fix | None = None, doc_id: str | None = None) -> tuple[str, ...] | None:
         """The subject of the request that the help centre never names ("slack" in "connect tasklane
