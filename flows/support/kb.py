@@ -590,6 +590,9 @@ class KnowledgeBase:
             # device, and the article is about the app, not about what a device does; a request
             # naming more of the article ("my pc freezes on startup") is about what it covers
             return []
+        if ranked and subjects.other_app(query, fix, ranked[0][0]) is not None:
+            # "my banking app keeps crashing": another app of the user's, which the article never names
+            return []
         if ranked and (scope := scopes.get(ranked[0][0])) and scope.excludes(query, fix):
             # the article the words match best says the request is one it does not answer: the
             # others matched it less, and are no answer to what it asks either

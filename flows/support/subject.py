@@ -75,6 +75,8 @@ MAX_POSSESSORS = 2
 # the product's own objects, named without its name: "my iphone keeps closing the app", "my kindle
 # shows old lists" are about the product (flows/support/data/search_words.txt reads them as vague)
 PRODUCT_OBJECTS = frozenset({"app", "apps", "application", "list", "lists", "todo", "todos"})
+# what a person calls their own: "my banking app" is an app of theirs, "this stupid app" may be ours
+POSSESSIVES = frozenset({"my", "our", "his", "her", "their"})
 # a clause starts after these too, for a subject said first in it ("hi, my laptop keeps freezing",
 # "and now my tablet restarts")
 SUBJECT_AFTER = frozenset({"and", "but", "so", "now", "also", "hi", "hey", "hello"})
@@ -261,6 +263,29 @@ class Subjects:
                     device = device or (thing if first else None)
                     break  # what follows the device is what is told of it ("keeps freezing")
         return device
+
+    def other_app(self, text: str, fix: Fix | None = None, doc_id: str | None = None) -> str | None:
+        """What names an app of the user's that is not the product: "banking" in "my banking app keeps
+        crashing", "bank" in "my bank app wont let me log in", a word the article found never says
+        (nor the product's names, nor a device: "my android app", "my mobile app" are the product on
+        one). None otherwise: "my authenticator app is gone" (the two-factor article says it), "my
+        banking app says the payment was declined" (the payment article's body says "banking app")."""
+        words = self.articles.get(doc_id) if doc_id is not None else None
+        if words is None:
+            return None
+        said = tokens_of(_HYPHENATED.sub("", text), fix)
+        if not reads_as_english(said) or self._ours.intersection(said):
+            return None
+        for at in range(2, len(said)):
+            if said[at] not in ("app", "apps") or said[at - 2] not in POSSESSIVES:
+                continue
+            if at + 1 < len(said) and said[at + 1] in PRODUCT_OBJECTS:
+                continue  # "our shared app list": the app's list, the product's object
+            name = said[at - 1]
+            if name in STOPWORDS or name in self._devices or words.knows(name):
+                continue
+            return name
+        return None
 
     def outside(self, text: str, fix: Fix | None = None, doc_id: str | None = None) -> tuple[str, ...] | None:
         """The subject of the request that the help centre never names ("slack" in "connect tasklane
