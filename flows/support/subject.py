@@ -74,7 +74,7 @@ MAX_MODIFIERS = 1
 MAX_POSSESSORS = 2
 # the product's own objects, named without its name: "my iphone keeps closing the app", "my kindle
 # shows old lists" are about the product (flows/support/data/search_words.txt reads them as vague)
-PRODUCT_OBJECTS = frozenset({"app", "apps", "application", "list", "lists", "todo", "todos"})
+PRODUCT_OBJECTS = frozenset({"app", "apps", "application", "program", "list", "lists", "todo", "todos"})
 # what a person calls their own: "my banking app" is an app of theirs, "this stupid app" may be ours
 POSSESSIVES = frozenset({"my", "our", "his", "her", "their"})
 # a clause starts after these too, for a subject said first in it ("hi, my laptop keeps freezing",
