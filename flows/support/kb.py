@@ -39,6 +39,8 @@ documents whose content changed.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import hashlib
 import logging
 import os
@@ -612,6 +614,14 @@ class KnowledgeBase:
             for d, score in ranked[:limit]
         ]
 
+    @property
+    def places(self) -> frozenset[str]:
+        """The stems of what the product runs on (the concept table's `devices`) by make or system
+        ("iphone", "android"): where a request happens, which an article's title or tags may name
+        without being what it is about. Not the word for any device: "my other devices" are what the
+        sync article is about ("Tasks are not syncing between devices")."""
+        return _stems_of(tuple(self._concepts.devices)) - _stems_of(("device",))
+
     def on_topic(self, query: str) -> list[Document]:
         """The articles a request names only the topic of ("i have a problem with reminders",
         "billing question"): every word it searches for is in their titles or tags, and they are
@@ -632,6 +642,11 @@ class KnowledgeBase:
     def close(self) -> None:
         with self._lock:
             self._index.close()
+
+
+@lru_cache(maxsize=8)
+def _stems_of(words: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(stems(words))
 
 
 def _searched(text: str, fix: Fix, table: PhraseTable) -> list[str]:
