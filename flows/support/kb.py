@@ -39,8 +39,6 @@ documents whose content changed.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import hashlib
 import logging
 import os
@@ -48,6 +46,7 @@ import re
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Literal
 
