@@ -31,7 +31,11 @@ person. Spelling is fixed first, and a request that reads as another language is
 
 What a request names after "my" alone ("my dropbox wont sync") is not judged: measured, that
 shape refused in-scope requests as often as it caught other products ("my mastercard got declined",
-"i changed my surname": bench/README.md, "Search: the subject (h-search8)").
+"i changed my surname": bench/README.md, "Search: the subject (h-search8)"). Two narrower shapes
+are (h-search14): a device of the concept table's `devices` said first in its clause, in a request
+naming nothing of the product, told of by one word of an article about the app (`Subjects.device`:
+"my laptop keeps freezing"); and an app of the user's that the article never names
+(`Subjects.other_app`: "my banking app keeps crashing").
 """
 
 from __future__ import annotations
