@@ -252,3 +252,12 @@ def test_the_shipped_help_centre_tells_a_device_and_another_app_from_the_product
     assert look_up(kb, "my ipad screen is cracked").kind == "not_covered"
     assert look_up(kb, "my phone and my ipad dont show the same lists").doc_id == "sync-not-working"
     assert look_up(kb, "no notifications on my ipad").doc_id == "notifications-iphone"
+
+
+def test_a_common_word_of_another_language_is_no_name() -> None:
+    kb = KnowledgeBase(SHIPPED_KB)
+    # the glossary writes "pago rechazado" as "payment declined"; "comprar" is Spanish, not a company
+    assert look_up(kb, "pago rechazado al comprar premium").doc_id == "payment-declined"
+    # names are as rare abroad: still another company's
+    assert look_up(kb, "cancel my peloton membership").kind == "not_covered"
+    assert look_up(kb, "can i export to notion").kind == "not_covered"  # French "notion" is no commoner
