@@ -25,6 +25,7 @@ from tests.search_corpus import (
     load,
     load_fresh,
     load_fresh2,
+    load_fresh3,
     score,
     split_of,
 )
@@ -49,7 +50,7 @@ def test_the_corpus_is_big_labelled_with_shipped_articles_and_split_by_its_hash(
     assert before and all(split_of(c["q"]) == "dev" for c in before)
 
 
-@pytest.mark.parametrize("load_blind", [load_fresh, load_fresh2], ids=["fresh", "fresh2"])
+@pytest.mark.parametrize("load_blind", [load_fresh, load_fresh2, load_fresh3], ids=["fresh", "fresh2", "fresh3"])
 def test_a_blind_set_is_labelled_with_shipped_articles_and_split_by_its_hash(
     load_blind: Callable[[Split], list[Case]],
 ) -> None:

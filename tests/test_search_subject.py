@@ -164,3 +164,100 @@ def test_the_shipped_help_centre_does_not_answer_for_another_companys_account() 
     assert look_up(kb, "reset my roblox password").kind == "not_covered"
     assert look_up(kb, "cancel my premium membership").doc_id == "cancel-subscription"
     assert look_up(kb, "my revolut card was declined when upgrading").doc_id == "payment-declined"
+
+
+CRASH_WORDS = Words(
+    {"app", "crashes", "closes", "freezes", "startup", "restart", "phone", "ipad", "mac", "authenticator"},
+    ["app", "crash", "close", "freez", "startup", "authent"],
+)
+NOTIFY_WORDS = Words({"notifications", "android", "phone", "pixel"}, ["notif", "android"])
+DEVICES = ["phone", "ipad", "laptop", "tablet", "pixel", "android", "mobile", "device", "devices"]
+MAKES = Subjects(
+    centre("app crashes freezes notifications android"),
+    {"app-crashes": CRASH_WORDS, "notifications-android": NOTIFY_WORDS},
+    ours=["tasklane", "task", "tasks"],
+    devices=DEVICES,
+)
+
+
+@pytest.mark.parametrize(
+    ("request_", "device"),
+    [
+        ("my laptop keeps freezing", "laptop"),  # the device is what the symptom is told of
+        ("my kids tablet keeps restarting?", "tablet"),  # whose device it is, before it
+        ("hi, my ipad crashes", "ipad"),  # said first in its clause
+    ],
+)
+def test_a_device_a_request_tells_something_of_is_its_subject(request_: str, device: str) -> None:
+    assert MAKES.device(request_, doc_id="app-crashes") == device
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [
+        "my iphone keeps closing the app",  # the product's own object: the app closes
+        "my ipad crashes when i open tasklane",  # the product named
+        "my phone lost my authenticator",  # the article's thing, had ("my authenticator")
+        "tasklane crashes on my laptop",  # the device is where, not the subject of the clause
+        "it freezes since i got a new laptop",  # the device is not said first in its clause
+    ],
+)
+def test_a_device_beside_the_product_or_the_articles_thing_is_no_subject(request_: str) -> None:
+    assert MAKES.device(request_, doc_id="app-crashes") is None
+
+
+def test_a_device_may_be_the_subject_of_an_article_about_what_a_device_does() -> None:
+    # the Android article's tags name a device, and the crash article's questions may ask which one
+    assert MAKES.device("my pixel doesnt notify me", doc_id="notifications-android") is None
+    asking = Subjects(
+        centre("app crashes"), {"app-crashes": CRASH_WORDS}, devices=DEVICES, asked={"app-crashes": ["which", "phone"]}
+    )
+    assert asking.device("my laptop keeps freezing", doc_id="app-crashes") is None
+
+
+@pytest.mark.parametrize(
+    ("request_", "name"),
+    [("my banking app keeps crashing", "banking"), ("our weather apps crash", "weather")],
+)
+def test_another_app_of_the_users_is_not_the_product(request_: str, name: str) -> None:
+    assert MAKES.other_app(request_, doc_id="app-crashes") == name
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [
+        "my android app keeps crashing",  # the product on a device
+        "my mobile app freezes",
+        "my authenticator app is gone",  # a word the article says
+        "this stupid app keeps crashing",  # not a possessive: the product, spoken of
+        "our shared app list disappeared",  # the app's list
+        "my banking app crashes when tasklane opens",  # naming the product
+    ],
+)
+def test_the_product_on_a_device_or_a_word_the_article_says_is_no_other_app(request_: str) -> None:
+    assert MAKES.other_app(request_, doc_id="app-crashes") is None
+
+
+def test_the_shipped_help_centre_tells_a_device_and_another_app_from_the_product() -> None:
+    kb = KnowledgeBase(SHIPPED_KB)
+    assert look_up(kb, "my laptop keeps freezing").kind == "not_covered"
+    assert look_up(kb, "my grandmas ipad keeps restarting").kind == "not_covered"
+    assert look_up(kb, "my music app keeps crashing").kind == "not_covered"
+    assert look_up(kb, "my laptop keeps closing the app").doc_id == "app-crashes"
+    assert look_up(kb, "my pc freezes on startup when i open the desktop version").doc_id == "app-crashes"
+    assert look_up(kb, "my pixel doesnt notify me").doc_id == "notifications-android"
+    assert look_up(kb, "my laptop doesnt remind me on time").doc_id == "reminders-wrong-time"
+    assert look_up(kb, "my android app keeps crashing").doc_id == "app-crashes"
+    # named only by where ("ipad"), the iPhone notifications article is no answer
+    assert look_up(kb, "my ipad screen is cracked").kind == "not_covered"
+    assert look_up(kb, "my phone and my ipad dont show the same lists").doc_id == "sync-not-working"
+    assert look_up(kb, "no notifications on my ipad").doc_id == "notifications-iphone"
+
+
+def test_a_common_word_of_another_language_is_no_name() -> None:
+    kb = KnowledgeBase(SHIPPED_KB)
+    # the glossary writes "pago rechazado" as "payment declined"; "comprar" is Spanish, not a company
+    assert look_up(kb, "pago rechazado al comprar premium").doc_id == "payment-declined"
+    # names are as rare abroad: still another company's
+    assert look_up(kb, "cancel my peloton membership").kind == "not_covered"
+    assert look_up(kb, "can i export to notion").kind == "not_covered"  # French "notion" is no commoner

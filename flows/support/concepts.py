@@ -51,6 +51,10 @@ class ConceptTable(BaseModel):
     # "subscription"): a name the help centre never says, said before one, makes it that company's
     # ("my netflix subscription", "my instagram account got hacked"; flows/support/subject.py)
     owned: list[Word] = []
+    # what the product runs on ("laptop", "ipad", "pixel"): a request whose subject is one and that
+    # names nothing of the product is about the device ("my laptop keeps freezing"), unless the
+    # article found is about what a device does (flows/support/subject.py, `Subjects.device`)
+    devices: list[Word] = []
 
     @field_validator("concepts")
     @classmethod
@@ -68,7 +72,7 @@ class ConceptTable(BaseModel):
             raise ValueError("; ".join(problems))
         return value
 
-    @field_validator("ours", "elsewhere", "owned")
+    @field_validator("ours", "elsewhere", "owned", "devices")
     @classmethod
     def _each_word_once(cls, value: list[str]) -> list[str]:
         twice = sorted({w for w in value if value.count(w) > 1})

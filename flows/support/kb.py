@@ -46,6 +46,7 @@ import re
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -517,7 +518,16 @@ class KnowledgeBase:
         written = {w for d in articles.values() for w in d.written}
         headings = {s for d in articles.values() for s in d.headings}
         titles = {w for d in articles.values() for w in d.titles}
-        return Subjects(Words(written, headings, titles), articles, self._concepts.ours, self._concepts.owned)
+        # what each article asks the user ("Which device shows the late reminders?"): an article that
+        # asks which device is about what a device does
+        asked = {
+            doc_id: _ALPHA.findall(" ".join(q.text for q in d.clarifying_questions).casefold())
+            for doc_id, d in documents.items()
+        }
+        concepts = self._concepts
+        return Subjects(
+            Words(written, headings, titles), articles, concepts.ours, concepts.owned, concepts.devices, asked
+        )
 
     def _reranking(self, documents: dict[str, Document]) -> Reranker:
         """The documents' words as the index holds them (phrases read, no stopwords), stemmed."""
@@ -572,6 +582,18 @@ class KnowledgeBase:
             # what the request is about is something the help centre never names ("connect
             # tasklane to slack"): the words that matched are only the words around it
             return []
+        if (
+            ranked
+            and len(reranker.matched(ranked[0][0], scored, headings=True)) < 2
+            and subjects.device(query, fix, ranked[0][0]) is not None
+        ):
+            # "my laptop keeps freezing": one word of the article (its "freezes") told of the user's
+            # device, and the article is about the app, not about what a device does; a request
+            # naming more of the article ("my pc freezes on startup") is about what it covers
+            return []
+        if ranked and subjects.other_app(query, fix, ranked[0][0]) is not None:
+            # "my banking app keeps crashing": another app of the user's, which the article never names
+            return []
         if ranked and (scope := scopes.get(ranked[0][0])) and scope.excludes(query, fix):
             # the article the words match best says the request is one it does not answer: the
             # others matched it less, and are no answer to what it asks either
@@ -590,6 +612,14 @@ class KnowledgeBase:
             )
             for d, score in ranked[:limit]
         ]
+
+    @property
+    def places(self) -> frozenset[str]:
+        """The stems of what the product runs on (the concept table's `devices`) by make or system
+        ("iphone", "android"): where a request happens, which an article's title or tags may name
+        without being what it is about. Not the word for any device: "my other devices" are what the
+        sync article is about ("Tasks are not syncing between devices")."""
+        return _stems_of(tuple(self._concepts.devices)) - _stems_of(("device",))
 
     def on_topic(self, query: str) -> list[Document]:
         """The articles a request names only the topic of ("i have a problem with reminders",
@@ -611,6 +641,11 @@ class KnowledgeBase:
     def close(self) -> None:
         with self._lock:
             self._index.close()
+
+
+@lru_cache(maxsize=8)
+def _stems_of(words: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(stems(words))
 
 
 def _searched(text: str, fix: Fix, table: PhraseTable) -> list[str]:

@@ -86,6 +86,17 @@ def look_up(kb: KnowledgeBase, text: str, limit: int = 3) -> Lookup:
     if not [t for t in query_terms(text) if not t.isdigit()]:
         return Lookup("nothing")
     hits = kb.search(english, limit=limit)
+    # an article whose title or tags the request names only by a device ("ipad" of "Notifications
+    # not arriving on iPhone or iPad") was found by where the request happens, not by what happens:
+    # it is no answer alone, and no runner-up to ask about beside one found by what happens
+    places = kb.places
+    where = [h for h in hits if h.named and h.named <= places]
+    if hits and hits[0] in where:
+        others = [h for h in hits if h not in where]
+        if not others:
+            return Lookup("not_covered")
+        return Lookup("topic", hits=hits, choices=[hits[0].doc, *(h.doc for h in others)])
+    hits = [h for h in hits if h not in where]
     # close, and about a word of the request (its title or tags hold it) that the best does not
     # explain anywhere: a runner-up whose words the best holds too is the same reading, only less
     # of it, and a word only a body says is not what an article is about; or near, and more about

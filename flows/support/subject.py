@@ -31,7 +31,11 @@ person. Spelling is fixed first, and a request that reads as another language is
 
 What a request names after "my" alone ("my dropbox wont sync") is not judged: measured, that
 shape refused in-scope requests as often as it caught other products ("my mastercard got declined",
-"i changed my surname": bench/README.md, "Search: the subject (h-search8)").
+"i changed my surname": bench/README.md, "Search: the subject (h-search8)"). Two narrower shapes
+are (h-search14): a device of the concept table's `devices` said first in its clause, in a request
+naming nothing of the product, told of by one word of an article about the app (`Subjects.device`:
+"my laptop keeps freezing"); and an app of the user's that the article never names
+(`Subjects.other_app`: "my banking app keeps crashing").
 """
 
 from __future__ import annotations
@@ -49,6 +53,9 @@ from flows.support.terms import STOPWORDS, VAGUE, Fix, tokens_of
 # 3.1, "icloud" 3.1; what people say around a request is commoner ("moment" 5.2, "box" 5.0). The best
 # of 4.0 to 5.5 on the dev splits (bench/README.md, "Search: the subject (h-search8)").
 RARE_ZIPF = 4.5
+# how much commoner than in English a word must be in another language, and common there (RARE_ZIPF),
+# to be that language's word rather than a name
+FOREIGN_MARGIN = 1.0
 # these link the product, or what an article is about, to another thing: what follows is what the
 # request is about ("connect tasklane to slack", "integrate with zapier", "tasklane vs todoist")
 LINKS = frozenset({"to", "with", "into", "vs", "versus"})
@@ -69,6 +76,17 @@ CLAUSE_STARTS = frozenset(
 )
 # known words looked through to the word they modify ("a revolut virtual card")
 MAX_MODIFIERS = 1
+# the words between a determiner and the device it names ("my kids tablet", "my grandmothers old
+# ipad"): whose it is, and which
+MAX_POSSESSORS = 2
+# the product's own objects, named without its name: "my iphone keeps closing the app", "my kindle
+# shows old lists" are about the product (flows/support/data/search_words.txt reads them as vague)
+PRODUCT_OBJECTS = frozenset({"app", "apps", "application", "program", "list", "lists", "todo", "todos"})
+# what a person calls their own: "my banking app" is an app of theirs, "this stupid app" may be ours
+POSSESSIVES = frozenset({"my", "our", "his", "her", "their"})
+# a clause starts after these too, for a subject said first in it ("hi, my laptop keeps freezing",
+# "and now my tablet restarts")
+SUBJECT_AFTER = frozenset({"and", "but", "so", "now", "also", "hi", "hey", "hello"})
 # a request that reads more as one of these than as English is not judged: its words are unknown
 # to an English help centre because they are another language's ("com meu marido")
 OTHER_LANGUAGES = ("es", "fr", "de", "it", "pt")
@@ -130,6 +148,8 @@ class Subjects:
         articles: dict[str, Words] | None = None,
         ours: Iterable[str] = (),
         owned: Iterable[str] = (),
+        devices: Iterable[str] = (),
+        asked: dict[str, list[str]] | None = None,
     ) -> None:
         self.centre = centre
         self.articles = articles or {}
@@ -137,6 +157,15 @@ class Subjects:
         # what the product gives each user that other companies give theirs too (an account, a
         # subscription): a name said before one makes it that company's ("my netflix subscription")
         self._owned = frozenset(STEMMER.stemWords(sorted(owned)))
+        # what the product runs on; an article whose title or tags name one, or whose questions ask
+        # about one ("Which device shows the late reminders?", `asked`: their words), is about what a
+        # device does for the app (its notifications, its sync), and a device may be its request's subject
+        self._devices = frozenset(devices)
+        stems = frozenset(STEMMER.stemWords(sorted(self._devices)))
+        asked = asked or {}
+        self._of_devices = frozenset(
+            d for d, w in self.articles.items() if stems & (w.headings | set(STEMMER.stemWords(asked.get(d, []))))
+        )
 
     def owners(self, text: str, fix: Fix | None = None, words: Words | None = None) -> list[tuple[str, ...]]:
         """The words `words` (the help centre's) do not hold said right before something the product
@@ -214,6 +243,57 @@ class Subjects:
             return False
         return any(w in self._ours or self.centre.heading(w) for w in clause)
 
+    def device(self, text: str, fix: Fix | None = None, doc_id: str | None = None) -> str | None:
+        """The user's device that the request tells something of, when the article found is about the
+        app and the request names nothing of the product: "laptop" in "my laptop keeps freezing" (the
+        crash article's "freezes"), "tablet" in "my kids tablet wont connect to the internet" (the
+        calendar article's "connect"). None otherwise: "my iphone keeps closing the app", "my kindle
+        shows old lists", "my new phone doesnt have my authenticator" (the two-factor article's thing,
+        had), "my pixel doesnt notify me" (the Android article is about what a device does)."""
+        words = self.articles.get(doc_id) if doc_id is not None else None
+        if words is None or not self._devices or doc_id in self._of_devices:
+            return None
+        said = tokens_of(_HYPHENATED.sub("", text), fix)
+        if not reads_as_english(said) or self._ours.intersection(said) or PRODUCT_OBJECTS.intersection(said):
+            return None
+        device: str | None = None
+        for at, word in enumerate(said):
+            if word not in DETERMINERS:
+                continue
+            for thing in said[at + 1 : at + 2 + MAX_POSSESSORS]:
+                if thing in _BREAKS or thing in STOPWORDS:
+                    break
+                if thing not in self._devices and words.heading(thing):
+                    return None  # "my authenticator", "the export", "my iphone subscription": the article's thing
+                if thing in self._devices:
+                    first = at == 0 or said[at - 1] in _BREAKS or said[at - 1] in CLAUSE_STARTS | SUBJECT_AFTER
+                    device = device or (thing if first else None)
+                    break  # what follows the device is what is told of it ("keeps freezing")
+        return device
+
+    def other_app(self, text: str, fix: Fix | None = None, doc_id: str | None = None) -> str | None:
+        """What names an app of the user's that is not the product: "banking" in "my banking app keeps
+        crashing", "bank" in "my bank app wont let me log in", a word the article found never says
+        (nor the product's names, nor a device: "my android app", "my mobile app" are the product on
+        one). None otherwise: "my authenticator app is gone" (the two-factor article says it), "my
+        banking app says the payment was declined" (the payment article's body says "banking app")."""
+        words = self.articles.get(doc_id) if doc_id is not None else None
+        if words is None:
+            return None
+        said = tokens_of(_HYPHENATED.sub("", text), fix)
+        if not reads_as_english(said) or self._ours.intersection(said):
+            return None
+        for at in range(2, len(said)):
+            if said[at] not in ("app", "apps") or said[at - 2] not in POSSESSIVES:
+                continue
+            if at + 1 < len(said) and said[at + 1] in PRODUCT_OBJECTS:
+                continue  # "our shared app list": the app's list, the product's object
+            name = said[at - 1]
+            if name in STOPWORDS or name in self._devices or words.knows(name):
+                continue
+            return name
+        return None
+
     def outside(self, text: str, fix: Fix | None = None, doc_id: str | None = None) -> tuple[str, ...] | None:
         """The subject of the request that the help centre never names ("slack" in "connect tasklane
         to slack"), or, given the article found, that the article never names; None when it does."""
@@ -221,6 +301,17 @@ class Subjects:
             if words is None:
                 continue
             for head in [*self.heads(text, fix, words), *self.owners(text, fix, words)]:
-                if any(zipf_frequency(w, "en") < RARE_ZIPF for w in head if len(w) > 2):
+                if any(_names(w) for w in head if len(w) > 2):
                     return head
         return None
+
+
+def _names(word: str) -> bool:
+    """Whether `word`, unknown to the help centre, is a name: rare in English, and not a common word
+    of another language the chat reads ("comprar" in "pago rechazado al comprar premium", a Spanish
+    request the glossary wrote in English but for its grammar words). Names are about as rare in each
+    language ("peloton": 2.8 in English, 3.8 in French); a word of another language is common in it
+    and a point commoner than in English ("notion", 4.2 and French 4.5, stays a name)."""
+    english = zipf_frequency(word, "en")
+    abroad = _zipfs(word)[1:]
+    return english < RARE_ZIPF and not any(z >= RARE_ZIPF and z >= english + FOREIGN_MARGIN for z in abroad)
