@@ -35,6 +35,8 @@ class AnalysisSlots(Slots):
     weak: list[WeakPoint] = Field(default_factory=list)
     wants_plan: bool | None = None
     redirect: str | None = None  # a flow the user asked for instead of answering the plan offer
+    # a lesson left for later before any exercise was answered: nothing to report, no lesson to suggest
+    kept: bool = False
 
 
 Ctx = StepContext[AnalysisSlots]
@@ -164,8 +166,10 @@ def analyse(ctx: Ctx) -> None:
         close_lesson(ctx)  # finished for the day: "continue" no longer takes the lesson up
     s.wants_plan = plan_wish([*ctx.shared(StudyMemory).recent_user, ctx.text])
     ctx.shared(StudyMemory).forget_recent()  # acted on: an old "plan" must not trigger the next analysis
-    # a lesson put aside for a plan before any exercise was answered: nothing to report, no lesson to suggest
-    if not results and ctx.shared(StudyMemory).lesson_paused and s.wants_plan:
+    # a lesson put aside before any exercise was answered (for later, or for a plan): nothing to report, and
+    # "try a lesson first" would answer a learner who has just kept one
+    if not results and ctx.shared(StudyMemory).lesson_paused:
+        s.kept = True
         return
     ctx.say(ctx.phrase(report(s), "report:analysis"))
     if not results:
@@ -188,6 +192,8 @@ def closing(s: AnalysisSlots) -> str:
         return "Let's plan your study time."
     if s.weak:
         return "OK, no plan for now. Say 'make me a study plan' whenever you want one."
+    if s.kept:
+        return ""  # the lesson's own closing said where it was kept
     # never empty: a model asked to phrase nothing would invent something
     return "Keep up the good work!" if s.exercises else f"Try a lesson first, for example '{FIRST_LESSON}'."
 

@@ -16,8 +16,7 @@ stopped, in a later session too, with the exercises already answered not asked a
 Asides, checked at every question in this order (the first that takes the message wins):
 a question about the study plans ("when is my next session?", answered from the saved plans),
 exit intent (flows/study_pal/exits.py: keywords first, a model only when they cannot decide;
-END hands off to analysis, leaving for later keeps the lesson `paused` (analysed only when an exercise
-was answered), an undecided one is
+END hands off to analysis, leaving for later keeps the lesson `paused`, an undecided one is
 neither an exit nor an answer), something
 this course cannot teach or small talk (said so, the same question again), "show me the
 answer" or giving up, "I give up" (revealed with the hint's explanation, scored 0 as not
@@ -143,12 +142,6 @@ def closing(s: TutoringSlots) -> str:
     return lead
 
 
-def analysed_after(s: TutoringSlots) -> str | None:
-    """Analysis follows the lesson, unless it was left for later before any exercise was answered: the
-    learner is leaving, and "nothing to analyse, try a lesson first" would answer a lesson just kept."""
-    return None if s.paused and not progress(s) else "analysis"
-
-
 def kept_record(s: TutoringSlots) -> list[RecordDraft]:
     """A lesson left for later is saved "paused"; one finished is closed by the analysis that follows."""
     return [RecordDraft(kind=LESSON, data=kept_now(s, "paused").data())] if s.paused else []
@@ -239,7 +232,7 @@ tutoring = Flow(
             why="You choose what to learn next; when you're done I show how the session went.",
         ),
         Step("switch", run=switch),
-        Final("ended", summary=summary, say=closing, handoff=analysed_after, records=kept_record),
+        Final("ended", summary=summary, say=closing, handoff=lambda s: "analysis", records=kept_record),
     ],
     transitions=[
         T("next", "start", "choose"),
