@@ -35,6 +35,7 @@ from flows.support.handoff import (
     say_answer,
 )
 from flows.support.kb import QuestionType
+from flows.support.platform import names_a_place, switch_article
 from flows.support.questions import (
     Answer,
     ClarificationSlots,
@@ -261,6 +262,7 @@ clarification = Flow(
         T("answer", "yes_no", "record"),
         T("answer", "choice", "record"),
         T("next", "record", "route"),
+        T("switch", "*", "route"),
         T("next", "respond", "escalate", when=needs_handoff),
         T("next", "respond", "answered"),
         T("next", "escalate", "handed_off"),
@@ -275,6 +277,8 @@ clarification = Flow(
             match=lambda text: WANTS_HUMAN.search(text) is not None or wants_a_person(text),
             handle=asks_for_person,
         ),
+        # "its an iphone" at the Android article's questions: the article for the place named takes over
+        Aside("another place", match=names_a_place, handle=switch_article),
         # "actually my payment failed too" at "Can you describe the error?" is no description;
         # "iphone 12, also my reminders dont ring" answers the question and adds a request
         Aside("new request", match=adds_a_topic, handle=new_request),
