@@ -1,6 +1,6 @@
 """Fresh conversations (tests/corpora/conversations/): what new users meet, per split and per bot.
 
-    python bench/conversations.py                 # totals per split and bot, of `conversations`, `fresh`, `fresh2`, `fresh3`
+    python bench/conversations.py                 # totals per split and bot: `conversations`, `fresh`..`fresh3`
     python bench/conversations.py --misses dev    # and every failing turn of their dev splits
     python bench/conversations.py --corpus fresh  # one corpus: the blind batch (conversations/fresh/)
     python bench/conversations.py --corpus fresh2 # the second blind batch (conversations/fresh2/)

@@ -634,8 +634,9 @@ def _resuming(activity: str | None) -> frozenset[str]:
 @lru_cache(maxsize=1024)
 def says_resume(text: str, activity: str | None = None) -> bool:
     """Whether `text` only says to go on with the paused activity ("ok im back, lets continue",
-    "resume my setup pls", "machen wir weiter"): its question is asked again, not answered."""
-    return _only(text, _resuming(activity))
+    "resume my setup pls", "machen wir weiter"): its question is asked again, not answered. Words of
+    wanting may open it, as they open a stop ("can we go on with the lesson?", "quiero continuar")."""
+    return _only(text, _resuming(activity), _table().stops.openers)
 
 
 @lru_cache(maxsize=1024)
