@@ -17,6 +17,7 @@ from engine.numwords import spelled_out
 from engine.said import says_later, says_resume, unwrapped
 from flows.study_pal.course import DEFAULT_COURSE, Exercise, get_course
 from flows.study_pal.marking import attempted, check_answer
+from flows.study_pal.plans import asks_for_plans
 
 NOW = "2026-11-27T10:00"
 
@@ -165,9 +166,7 @@ def test_a_wrong_answer_in_words_stays_wrong() -> None:
     assert not check_answer(_exercise("derivatives", 1), "je dirais six")
 
 
-@pytest.mark.parametrize(
-    ("text", "inner"), [("je dirais cinq", "cinq"), ("dann vier", "vier"), ("I'd say 12", "12")]
-)
+@pytest.mark.parametrize(("text", "inner"), [("je dirais cinq", "cinq"), ("dann vier", "vier"), ("I'd say 12", "12")])
 def test_saying_what_one_would_answer_wraps_an_answer(text: str, inner: str) -> None:
     assert unwrapped(text) == inner
 
@@ -232,6 +231,37 @@ def test_a_saved_fact_asked_as_what_the_bot_has_for_me_is_told() -> None:
                 "expect": {"flow": "main", "reply_contains": ["Europe/Lisbon"]},
             }
         ],
-        profile={"name": "Inês", "native_language": "pt", "target_language": "en", "timezone": "Europe/Lisbon",
-                 "level": "A2"},
+        profile={
+            "name": "Inês",
+            "native_language": "pt",
+            "target_language": "en",
+            "timezone": "Europe/Lisbon",
+            "level": "A2",
+        },
+    )
+
+
+# -- a question about the plans, in the user's language -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["¿y a qué hora empieza?", "was steht morgen an?", "a che ora inizia?", "what time does it start?"],
+)
+def test_a_question_about_the_plans_is_read_in_the_users_language(text: str) -> None:
+    assert asks_for_plans(text)
+
+
+@pytest.mark.parametrize("text", ["hazme un plan para el lunes de 5 a 7", "was steht in der Aufgabe?", "teach me that"])
+def test_a_request_or_another_question_asks_for_no_plans(text: str) -> None:
+    assert not asks_for_plans(text)
+
+
+def test_the_time_of_a_plan_just_made_is_told_when_asked_in_spanish() -> None:
+    run(
+        "study-pal",
+        [
+            {"user": "hazme un plan de estudio para el lunes de 5 a 7 de la tarde", "expect": {"flow": "main"}},
+            {"user": "¿y a qué hora empieza?", "expect": {"flow": "main", "reply_contains": ["17:00"]}},
+        ],
     )
