@@ -265,3 +265,28 @@ def test_the_time_of_a_plan_just_made_is_told_when_asked_in_spanish() -> None:
             {"user": "¿y a qué hora empieza?", "expect": {"flow": "main", "reply_contains": ["17:00"]}},
         ],
     )
+
+
+@pytest.mark.parametrize("text", ["bom dia, vamos continuar", "hello, let's continue", "buenos días, continuemos"])
+def test_a_greeting_before_going_on_is_being_back(text: str) -> None:
+    assert says_resume(text)
+
+
+@pytest.mark.parametrize("text", ["hi", "good morning", "hello, I want to learn limits"])
+def test_a_greeting_alone_or_before_a_request_is_no_resume(text: str) -> None:
+    assert not says_resume(text)
+
+
+def test_a_greeting_and_going_on_after_a_pause_asks_the_question_again_with_no_reprompt() -> None:
+    result = run(
+        "language-buddy",
+        [
+            {"user": "sou o Rafael"},
+            {"user": "portugues"},
+            {"user": "quero aprender ingles"},
+            {"user": "Rio de Janeiro"},
+            {"user": "let's do it later", "expect": {"flow": "main"}},
+            {"user": "bom dia, vamos continuar", "expect": {"flow": "onboarding", "state": "assess"}},
+        ],
+    )
+    assert "Please answer" not in result.results[-1].reply
