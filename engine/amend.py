@@ -534,6 +534,8 @@ _ASKS_MINE = re.compile(
     r"|was ist|was war|welche[rs]?|wie (?:ist|hei(?:ss|ß)t)|quel(?:le)?s? (?:est|sont|etait)|c'est quoi"
     r"|cual(?:es)? (?:es|son|era)|que|qual(?:e|i)? (?:e|sono|era)|quale|qual (?:e|era)|quais sao)\b.*"
     r"\b(?:my|am i|i'?m at|i (?:said|picked|chose|told you|gave|have)"
+    # what the bot holds of the user: "what timezone do you have for me now?", "what level have you got me at?"
+    r"|(?:have|got) (?:for |on )?me|(?:have|got) me (?:down |set )?(?:as|at|in|for)"
     r"|mein\w*|mon|ma|mes|mi|mis|il mio|la mia|meu|minha"
     r"|(?:did|do) i (?:say|pick|choose|tell you|give|have))\b"
     # "how many days a week do i train?", "which days do i work out?": a count or a choice of what the user does

@@ -69,6 +69,7 @@ class CorrectionWords(BaseModel):
     links: dict[str, list[str]]
     fillers: dict[str, list[str]]
     no_value: dict[str, list[str]]
+    adding: dict[str, list[str]]
     compounds: dict[str, list[str]]
 
 
@@ -98,6 +99,7 @@ class _Words:
     english_filler: re.Pattern[str]  # a piece that is only English fillers ("ok", "um, sorry")
     no_value: re.Pattern[str]  # what follows a slot's name and says no value ("my name first", "fix my name too")
     compound: re.Pattern[str]  # the name joined to one more word names another thing ("nombre de usuario")
+    adding: re.Pattern[str]  # a list slot named with these gets more items ("i'm also allergic to peanuts")
 
 
 def _phrases(table: dict[str, list[str]]) -> list[str]:
@@ -151,6 +153,7 @@ def _words() -> _Words:
         # possessive repeats: one pass over the words after the name, never rescanned
         re.compile(rf"\A[\s,.!?]*+(?:(?:{_alternation(_phrases(table.no_value))})(?![\w'])[\s,.!?]*+)++"),
         re.compile(rf"\A\s*+(?:(?:{_alternation(_phrases(table.compounds))})\s++|d')[^\W\d_]++[\s?!.]*+"),
+        whole(_phrases(table.adding)),
     )
 
 
@@ -389,9 +392,14 @@ def read_corrections(
         if not olds and carried_old is not None:
             olds, old_part = carried_old
         named = [t for t in targets if t.names is not None and t.names.search(folded)] or carried_named
+        # "oh and I'm also allergic to peanuts": a filled list named with a word of adding gets the items said
+        adds = [t for t in named if isinstance(t.current, list) and t.current] if not olds else []
+        adds = adds if adds and words.adding.search(fold_same_length(text)) else []
         candidates: list[tuple[_Target, object]] = []
         if named and (cued or olds or old_part):
             candidates = _named_values(named, slots, clause.read if not split else in_english_cues(new_part))
+        elif adds:
+            candidates = _named_values(adds, slots, clause.read)
         if not candidates and olds:
             candidates = [(t, v) for t in olds if (v := _read(t, slots, new_part)) is not None]
         content = _strip(_without_cues(new_part))
@@ -441,6 +449,8 @@ def read_corrections(
             t, v = candidates[0]
             if olds and t in olds:
                 v = _replace_items(t, old_part, v)
+            elif t in adds and isinstance(t.current, list) and isinstance(v, list):
+                v = list(dict.fromkeys([*t.current, *v]))  # added to what is held, in the order said
             # a list the commas cut ("make the days tue, thu and sat"): the clauses after it that only list
             # more of its items are its own
             v, joined = _listed_on(t, slots, said, n, v, targets)
@@ -706,6 +716,12 @@ def _cued(folded: str) -> bool:
 
 
 @lru_cache(maxsize=1024)
+def _adds(folded: str) -> bool:
+    """Whether the words say something is added ("also", "as well", "auch"): the message's alone."""
+    return _words().adding.search(folded) is not None
+
+
+@lru_cache(maxsize=1024)
 def _takes_back(folded: str) -> bool:
     """Whether the words take an answer back or settle one ("no wait", "let's say"): the message's alone."""
     w = _words()
@@ -728,7 +744,8 @@ def correction_commands(
     if flow.corrects is None and all(values.get(n) in (None, [], {}) for n in flow.correctable_names):
         # nothing filled yet that could be corrected: no slots model built
         return [], _taken_back(flow, here, values, checked, heard)
-    uncued = not _may_correct(heard)
+    # a word of adding ("also", "too", "auch") may add items to a filled list it names, with no cue
+    uncued = not _may_correct(heard) and not _adds(heard.lowered)
     if uncued and not _value_alone(flow, heard):
         # no cue, no old value said as wrong: an answer like any other (perhaps taken back within)
         return [], _taken_back(flow, here, values, checked, heard)

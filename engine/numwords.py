@@ -39,7 +39,13 @@ _PRONOUN_ONE = re.compile(
     r"my|your|our|his|her|their)|another|more\s+time)\b)",
     re.I,
 )
-_DOZEN = ((re.compile(r"\bhalf\s+a\s+dozen\b", re.I), "6"), (re.compile(r"\ba\s+dozen\b", re.I), "12"))
+_DOZEN = (
+    (re.compile(r"\bhalf\s+a\s+dozen\b", re.I), "6"),
+    (re.compile(r"\ba\s+dozen\b", re.I), "12"),
+    # a couple of things is two ("a couple of days", "un par de días", "un paio di volte"), said for a count as
+    # often as the number; "a couple years" said in passing stays words (German "ein paar" is a few, and stays)
+    (re.compile(r"\ba\s+couple\s+of\b|\bu[nm]\s+par\s+de\b|\bun\s+paio\s+di\b", re.I), "2"),
+)
 _ISH = re.compile(r"(?<=\d)-?ish\b", re.I)  # "30ish", "7-ish"
 _MINUS = re.compile(r"\bminus\s+(?=\d)", re.I)
 _DIGIT_RUN = re.compile(r"\d+(?:[.,]\d+)?")

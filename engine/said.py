@@ -23,6 +23,7 @@ from typing import Literal, Protocol
 from pydantic import BaseModel, ConfigDict, field_validator
 from wordfreq import zipf_frequency
 
+from engine.askback import small_talk
 from engine.errors import DataFileError
 from engine.extract import fold, read_yes_no
 from engine.tables import COMMANDS_FILE, any_of, compiles, load_table
@@ -270,6 +271,20 @@ class _Either:
 
     def __contains__(self, phrase: object) -> bool:
         return any(phrase in g for g in self.groups)
+
+
+class _Greetings:
+    """A piece that is a greeting or being back and nothing else ("bom dia", "hi", "sorry i was away"): said
+    before going on ("bom dia, vamos continuar"), it is being back, no answer to the paused question."""
+
+    def __contains__(self, phrase: object) -> bool:
+        if not isinstance(phrase, str) or not phrase:
+            return False
+        talk = small_talk(phrase)
+        return talk is not None and set(talk.kinds) <= {"greeting", "away"}
+
+
+_GREETING = _Greetings()
 
 
 def _without_article(thing: str, articles: tuple[str, ...]) -> str | None:
@@ -634,8 +649,9 @@ def _resuming(activity: str | None) -> frozenset[str]:
 @lru_cache(maxsize=1024)
 def says_resume(text: str, activity: str | None = None) -> bool:
     """Whether `text` only says to go on with the paused activity ("ok im back, lets continue",
-    "resume my setup pls", "machen wir weiter"): its question is asked again, not answered."""
-    return _only(text, _resuming(activity))
+    "resume my setup pls", "machen wir weiter"): its question is asked again, not answered. Words of
+    wanting may open it, as they open a stop ("can we go on with the lesson?", "quiero continuar")."""
+    return _only(text, _resuming(activity), _Either(_table().stops.openers, _GREETING))
 
 
 @lru_cache(maxsize=1024)

@@ -67,6 +67,21 @@ def test_the_second_blind_batch_loads_in_both_splits_for_every_bot() -> None:
     assert {c.name for c in fresh2}.isdisjoint(others)
 
 
+def test_the_third_blind_batch_loads_in_both_splits_for_every_bot() -> None:
+    # tests/corpora/conversations/fresh3/: the third blind batch (h-conv14), 24 scripts a half, six
+    # per bot in each; it shares no script name with the corpora before it
+    fresh3 = load_all(folder=CORPORA["fresh3"])
+    assert len(fresh3) == 48
+    for split in SPLITS:
+        mine = [c for c in fresh3 if c.split == split]
+        assert len(mine) == 24, split
+        assert {c.script.bot for c in mine} == SHIPPED_BOTS, split
+        assert all(split_of(c.name) == split for c in mine)
+        assert "feedback" in {t.expect.flow for c in mine for t in c.script.user_turns if t.expect}, split
+    others = {c.name for name in ("conversations", "fresh", "fresh2") for c in load_all(folder=CORPORA[name])}
+    assert {c.name for c in fresh3}.isdisjoint(others)
+
+
 def write(folder: Path, split: str, stem: str, text: str) -> None:
     (folder / split).mkdir(parents=True, exist_ok=True)
     (folder / split / f"{stem}.yaml").write_text(text, encoding="utf-8")

@@ -239,7 +239,24 @@ CORRECTABLE = (
     ),
     Correctable("diet", names=("diet", "dieta", "régime", "Ernährung", "alimentación")),
     Correctable(
-        "allergies", names=("allergies", "allergy", "allergic", "alergias", "Allergien", "allergie"), by_value=False
+        "allergies",
+        names=(
+            "allergies",
+            "allergy",
+            "allergic",
+            "intolerant",
+            "intolerance",
+            "intolerances",
+            "alergias",
+            "Allergien",
+            "allergie",
+            "intolerante",
+            "intolérant",
+            "intolérante",
+            "Unverträglichkeit",
+            "intollerante",
+        ),
+        by_value=False,
     ),
     # new weekdays are taken as said ("change my days to tuesday and thursday"): the count asked
     # for at the question is a check on an answer, not on a change of mind

@@ -33,6 +33,7 @@ from datetime import datetime
 from engine import Bot, Intent, MainContext, Resources
 from engine.cues import in_english_cues
 from engine.gloss import in_english
+from engine.said import says_resume
 from flows.study_pal import timewindow
 from flows.study_pal.analysis import analysis
 from flows.study_pal.course import Course, course_path, get_course
@@ -189,6 +190,11 @@ def converse(ctx: MainContext) -> None:
     if flow is None and asks_about_a_topic(course, text):
         flow = "tutoring"
     if flow is None and (_CONTINUE.search(text) or _RESUME_LESSON.search(text)):
+        resume(ctx)
+        return
+    if flow == "tutoring" and says_resume(text, "tutoring") and last_lesson(ctx) is not None:
+        # "I'm home, can we go on with the lesson?" only says to go on (the engine's words for it): the kept
+        # lesson, not a new one, though "lesson" names the tutoring
         resume(ctx)
         return
     if flow is None and says_known(text) and course.find(text) is not None:

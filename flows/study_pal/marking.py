@@ -14,7 +14,7 @@ from engine import picked
 from engine.extract import read_yes_no
 from engine.numwords import spelled_out as in_digits
 from engine.numwords import typos_fixed
-from engine.said import says_unsure
+from engine.said import says_unsure, unwrapped
 from flows.study_pal.course import (
     Exercise,
 )
@@ -22,15 +22,17 @@ from flows.study_pal.course import (
 _SYMBOLS = str.maketrans({"⁰": "^0", "¹": "^1", "²": "^2", "³": "^3", "⁴": "^4", "⁵": "^5", "⁶": "^6",
                           "⁷": "^7", "⁸": "^8", "⁹": "^9", "−": "-", "–": "-", "½": "1/2", "⅓": "1/3",
                           "⅔": "2/3", "¼": "1/4", "¾": "3/4"})  # fmt: skip
-# Lead-ins students put before an answer ("the answer is 4", "f'(x) = 2x"); none is part of it.
+# Lead-ins students put before an answer ("the answer is 4", "f'(x) = 2x", "c'est 4x^3"); none is part of it.
 _LEAD_IN = re.compile(
     r"^(?:i think |i guess |i'?d say |maybe |probably |it'?s |it is |the answer is |answer:? |is it |"
-    r"is the answer |so )*(?:(?:[a-z]'*(?:\([a-z]\))?|dy/dx|d/dx\([^)]*\))\s*=\s*)?"
+    r"is the answer |so |c'?est |ce serait |es |sería |seria |das ist |es ist |è |sarebbe |é |la respuesta es "
+    r"|la réponse est |die antwort ist |la risposta è |a resposta é )*"
+    r"(?:(?:[a-z]'*(?:\([a-z]\))?|dy/dx|d/dx\([^)]*\))\s*=\s*)?"
 )
 # and after it ("4x^3 i think", "7 right?")
 _HEDGE_AFTER = re.compile(
     r"(?<![\s,])[\s,]++(?:i think|i guess|i believe|maybe|probably|right|no\?|creo|je pense|je crois|glaube ich"
-    r"|denke ich|penso|credo|acho)\W*+$"
+    r"|denke ich|penso|credo|acho|then|dann|alors|entonces|então|entao|allora)\W*+$"
 )
 _NUMBER = re.compile(r"^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:/[-+]?(?:\d+(?:\.\d*)?|\.\d+))?$")
 
@@ -171,7 +173,9 @@ def _clauses(text: str) -> list[str]:
 
 
 def _right(exercise: Exercise, text: str) -> bool:
-    given = readings(text)
+    # the answer without the engine's words around one too ("je dirais cinq", "dann vier": engine/said.py)
+    inner = unwrapped(text)
+    given = [*readings(text), *(readings(inner) if inner is not None else [])]
     # number words in six languages ("siete", "sieben"), then the English ones this module reads
     for form in dict.fromkeys((spelled_out(text), spelled_out(in_digits(text)))):
         given += [r for r in readings(form) if r not in given]
@@ -215,5 +219,6 @@ def attempted(exercise: Exercise, text: str) -> bool:
         return _option_letter(text, exercise.options) is not None or bool(re.search(r"\d", text))
     if any(yes_or_no(a) for a in exercise.answers or []) and yes_or_no(text) is not None:
         return True
-    said = spelled_out(text)
+    # number words in six languages first, as `_right` reads them ("je dirais cinq" is an attempt)
+    said = spelled_out(in_digits(text))
     return has_math(said) or bool(_MATH_WORDS.search(said))

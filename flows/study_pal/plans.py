@@ -17,6 +17,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from engine import StepContext, StoredRecord
+from engine.cues import in_english_cues
+from engine.gloss import in_english
 from flows.study_pal import timewindow
 from flows.study_pal.days import mentions, read_day
 from flows.study_pal.scheduling import StudySession
@@ -29,7 +31,10 @@ _ASKS = re.compile(
     r"scheduled)\b|"
     r"\b(?:when|what time)\s+(?:am i|do i|should i|is my)\s+(?:studying|study|supposed to study|next\s+\w+|"
     r"(?:next\s+)?(?:study\s+)?session)\b|"
-    r"\bdo i have\s+(?:a|any)\s+(?:study\s+)?(?:plans?|sessions?)\b",
+    r"\bdo i have\s+(?:a|any)\s+(?:study\s+)?(?:plans?|sessions?)\b|"
+    # of the plan just made: "what time does it start?", "when does my session begin?"
+    r"\b(?:when|what time)\s+(?:does|do|will)\s+(?:it|my\s+(?:study\s+)?(?:plan|session|studying)|the\s+(?:study\s+)?"
+    r"(?:plan|session))\s+(?:start|begin)\b",
     re.I,
 )
 _MAKE = re.compile(r"\b(?:make|create|new|another|change|move|plan (?:me|my|a|some))\b", re.I)
@@ -76,7 +81,16 @@ class StoredPlan(BaseModel):
 
 
 def asks_for_plans(text: str) -> bool:
-    """A question about the plans there are, not a request to make or change one."""
+    """A question about the plans there are, not a request to make or change one; asked in the user's
+    language too ("¿y a qué hora empieza?", "was steht morgen an?"), read through the engine's cue and
+    answer words in English."""
+    if _asks_for_plans(text):
+        return True
+    english = in_english(in_english_cues(text))
+    return english != text and _asks_for_plans(english)
+
+
+def _asks_for_plans(text: str) -> bool:
     if _MAKE.search(text):
         return False
     if _ASKS.search(text):
