@@ -381,3 +381,35 @@ def test_an_answer_put_forward_as_a_supposition_is_the_answer(state: str, text: 
 
 def test_a_supposition_without_an_answer_still_asks() -> None:
     assert asked(fitness_bot, "onboarding", "days", "what if i get injured?", fitness_level="beginner") is not None
+
+
+@pytest.mark.parametrize(
+    ("state", "text"),
+    [
+        # whether the value named is enough for a purpose (h-cmd14): the user weighs it and has not given it
+        ("days", "reichen 2 Tage pro Woche überhaupt?"),
+        ("days", "3 dias é suficiente pra ver resultado?"),
+        ("days", "¿3 días son suficientes para ver cambios?"),
+        ("minutes", "est-ce que 20 minutes suffisent pour progresser ?"),
+        ("minutes", "20 minutos vale a pena?"),
+        # one value set against another, the scale against itself, a need
+        ("goal", "is fat loss the same as losing weight?"),
+        ("goal", "ist Muskelaufbau dasselbe wie Kraft?"),
+        ("time_of_day", "de manhã é melhor pra perder peso?"),
+        ("level", "is advanced only for athletes?"),
+        ("equipment", "do I need a gym for this plan?"),
+        ("equipment", "preciso de halteres?"),
+        ("equipment", "servono per forza i manubri?"),
+    ],
+)
+def test_a_question_weighing_a_value_asks_and_gives_none(state: str, text: str) -> None:
+    slots = {"fitness_level": "intermediate", "limitations": "none", "goal": "fat_loss", "days_per_week": 3}
+    keep = {"level": {}, "goal": {"fitness_level": "intermediate", "limitations": "none"}}
+    assert asked(fitness_bot, "onboarding", state, text, **keep.get(state, slots)) is not None
+
+
+@pytest.mark.parametrize("text", ["would 30 minutes be enough?", "is 45 ok?", "45 minutes, is that too much?"])
+def test_a_value_put_forward_for_approval_is_still_the_answer(text: str) -> None:
+    # "enough" alone asks for approval of the value said: the answer (the commands corpus's dev labels)
+    slots = {"fitness_level": "intermediate", "limitations": "none", "goal": "fat_loss", "days_per_week": 3}
+    assert asked(fitness_bot, "onboarding", "minutes", text, **slots) is None
