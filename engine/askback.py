@@ -34,6 +34,7 @@ from pydantic import BaseModel, ConfigDict, field_validator
 from engine.commands import Social
 from engine.cues import fold_same_length
 from engine.extract import Invalid, copied
+from engine.hedges import unhedged
 from engine.tables import any_of, compiles, load_table
 
 QUESTIONS_BACK_FILE = Path(__file__).parent / "data" / "questions_back.yaml"
@@ -307,6 +308,16 @@ def question_back(text: str, reads: Reads, *, free_text: bool, question: str = "
         return None
     if table.elsewhere.search(_folded(text)) and not all(_reason_guess(found, p) for p in asking[1:] or found):
         return None  # a request, a person asked for, another topic: not about this question
+    if (
+        not free_text
+        and not helped
+        and all(p.role == "question" for p in asking)
+        and unhedged(text) is not None
+        and _answers(reads(text), text, echo_counts=False, reads=reads)
+    ):
+        # an answer said unsure, its parts read apart from each other ("Montag, Mittwoch, Freitag vielleicht?",
+        # "segunda, quarta e sexta, pode ser?"): no part asks in words, the hedge asks nothing, the whole answers
+        return None
     for p in found:
         typed = text[p.start : p.end]
         if p.role == "filler" or p in helped or _talk(p.folded, table):

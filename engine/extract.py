@@ -22,7 +22,7 @@ from datetime import date, time, timedelta
 from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
 from wordfreq import zipf_frequency
 
-from engine import gloss, numwords, typos
+from engine import gloss, hedges, numwords, typos
 from engine.cues import fold_same_length, in_english_cues
 from engine.numwords import spelled_out
 from engine.tables import taken_back_phrases
@@ -82,6 +82,19 @@ class Parser:
         return value
 
     def _read(self, text: str) -> object:
+        value = self._as_typed(text)
+        if self.greedy or isinstance(value, Empty) or (hedged := hedges.unhedged(text)) is None:
+            return value
+        # an answer said unsure ("maybe 4?", "le gluten je crois ?", "Paris, ça marche ?"): the hedge is no part
+        # of the value, and read with it the words may give none, or a wrong one; free text keeps its words
+        again = self._as_typed(hedged.words)
+        if again is None or isinstance(again, Invalid | Empty):
+            return value
+        if isinstance(again, bool) and hedged.doubt:
+            return value  # "maybe yes", "oui peut-être": a yes or a no said in doubt is unclear, as "maybe" is
+        return again
+
+    def _as_typed(self, text: str) -> object:
         value = self.rule(text)
         if isinstance(value, Empty):
             return value
