@@ -420,9 +420,11 @@ def _answers(value: object, typed: str, *, echo_counts: bool, reads: Reads | Non
         return False  # "do you mean food allergies?" read as the allergy "do you mean food": the words, trimmed
     if echo_counts or not copied(value, typed, words=1):
         return True
-    if reads is None or " " in typed.strip():
-        return False
-    probe = reads(_UNKNOWN_WORD)
+    if reads is None or (" " in typed.strip() and not isinstance(value, str)):
+        return False  # a list reader's item of several words is the words it was given
+    # as many unknown words as were typed: a parser that reads nothing from them knows its words ("app store?" is
+    # one of its options), one that takes them takes any words
+    probe = reads(" ".join([_UNKNOWN_WORD] * len(typed.split())))
     return probe is None or isinstance(probe, Invalid)
 
 

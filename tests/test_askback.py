@@ -413,3 +413,24 @@ def test_a_value_put_forward_for_approval_is_still_the_answer(text: str) -> None
     # "enough" alone asks for approval of the value said: the answer (the commands corpus's dev labels)
     slots = {"fitness_level": "intermediate", "limitations": "none", "goal": "fat_loss", "days_per_week": 3}
     assert asked(fitness_bot, "onboarding", "minutes", text, **slots) is None
+
+
+def test_an_option_of_several_words_said_unsure_is_the_answer() -> None:
+    # a closed choice reads nothing from unknown words: "app store?" names one of its options (h-cmd14)
+    from flows.support.bot import seed
+    from flows.support.kb import parse_document
+
+    kb = Path(__file__).parent.parent / "flows" / "support" / "data" / "kb" / "refund-request.md"
+    slots = seed(parse_document(kb.name, kb.read_text(encoding="utf-8")), "").model_dump(mode="json")
+    support = default_registry().get("support")
+    assert asked(support, "clarification", "choice", "app store?", **slots) is None
+
+
+def test_german_was_opens_an_open_question_not_a_yes_no_one() -> None:
+    # English "was" is German "what" before a German verb; "was ist mit X gemeint?" asks what X means (h-cmd14)
+    assert [p.role for p in parts("was heißt Latenz?")] == ["open"]
+    assert [p.role for p in parts("was ist mit Muttersprache genau gemeint?")] == ["open"]
+    assert [p.role for p in parts("was ist mit Deutsch?")] == ["proposal"]
+    assert [p.role for p in parts("was it ok?")] == ["polar"]
+    at = {"rating": 2, "sentiment": "negative", "comment": "the audio keeps cutting out"}
+    assert asked(language_bot, "feedback", "category", "was heißt Latenz?", **at) == "meaning"
