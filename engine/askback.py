@@ -33,7 +33,7 @@ from pydantic import BaseModel, ConfigDict, field_validator
 
 from engine.commands import Social
 from engine.cues import fold_same_length
-from engine.extract import Invalid, copied
+from engine.extract import Invalid, copied, read_yes_no
 from engine.hedges import unhedged
 from engine.tables import any_of, compiles, load_table
 
@@ -338,6 +338,8 @@ def question_back(text: str, reads: Reads, *, free_text: bool, question: str = "
         if p.role == "question" and " " not in p.folded and _asks_meaning_before(found, p):
             continue  # what the question before it asks about ("ça veut dire quoi, intermédiaire ?")
         value = reads(typed)
+        if p.role == "polar" and isinstance(value, bool) and read_yes_no(typed) is None:
+            continue  # a yes/no question of the user's own is no yes ("does the plan include derivatives?")
         if _answers(value, typed, echo_counts=p.role in ("statement", "proposal"), reads=reads):
             return None
         # a guess is a few words of an answer, never a question of its own ("is spelling important?")

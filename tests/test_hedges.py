@@ -86,3 +86,30 @@ def test_a_broken_table_says_what_to_fix(tmp_path: Path) -> None:
     bad.write_text("before: {belief: ['(unclosed'], doubt: []}\nafter: {belief: [], doubt: []}\n", encoding="utf-8")
     with pytest.raises(DataFileError, match="does not compile"):
         load_hedges(bad)
+
+
+@pytest.mark.parametrize(
+    ("text", "yes"),
+    [
+        ("sí, ¿por qué no?", True),
+        ("ja, warum nicht?", True),
+        ("oui, pourquoi pas ?", True),
+        ("sì, perché no?", True),
+        ("yes please?", True),  # courtesy after a yes asks nothing
+        ("ja, gerne?", True),
+        ("I guess not?", False),
+        ("yes, what now?", None),  # a question of its own after the yes
+    ],
+)
+def test_a_yes_or_no_said_as_a_question_is_read(text: str, yes: bool | None) -> None:
+    from engine.extract import read_yes_no
+
+    assert read_yes_no(text) is yes
+
+
+def test_a_yes_no_question_of_the_users_own_is_no_yes() -> None:
+    study = default_registry().get("study-pal")
+    weak = [{"concept": "derivatives", "title": "Derivatives", "severity": "severe", "score": 0.3}]
+    got = asked(study, "analysis", "offer_plan", "does the plan include derivatives?", exercises=6, weak=weak)
+    assert got is not None
+    assert asked(study, "analysis", "offer_plan", "yes please?", exercises=6, weak=weak) is None
