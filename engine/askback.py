@@ -87,6 +87,7 @@ class QuestionsBackTable(BaseModel):
     about: _About
     about_the_question_tail: str
     about_the_question: list[str]
+    about_the_answer: list[str]
     elsewhere: list[str]
     help: list[str]
     plain_words: list[str]
@@ -96,9 +97,9 @@ class QuestionsBackTable(BaseModel):
     wellbeing: list[str]
     chitchat: dict[Social, _Talk]
 
-    _check = field_validator("polar", "weighing", "proposals", "about_the_question", "elsewhere", "help", "talk_tail")(
-        classmethod(lambda cls, v: compiles(v))
-    )
+    _check = field_validator(
+        "polar", "weighing", "proposals", "about_the_question", "about_the_answer", "elsewhere", "help", "talk_tail"
+    )(classmethod(lambda cls, v: compiles(v)))
 
     @field_validator("about_the_question_tail")
     @classmethod
@@ -128,6 +129,7 @@ class _Compiled:
     proposal: re.Pattern[str]
     about: tuple[tuple[About, re.Pattern[str]], ...]
     itself: re.Pattern[str]
+    how_to_answer: re.Pattern[str]
     elsewhere: re.Pattern[str]
     help: re.Pattern[str]
     plain: frozenset[str]
@@ -158,6 +160,7 @@ def _table() -> _Compiled:
         about=tuple(about),
         # matched from a word's start only: searched anywhere, "h+i+" would start a run at every "h" of "hhhh…"
         itself=re.compile(rf"(?<![\w']){any_of(t.about_the_question)}(?: {tail})*"),
+        how_to_answer=re.compile(opening.format(any_of(t.about_the_answer))),
         elsewhere=re.compile(r"(?<![\w'])" + any_of(t.elsewhere)),
         help=re.compile(any_of(t.help)),
         plain=frozenset(w for line in t.plain_words for w in fold_same_length(line).split()),
@@ -327,6 +330,7 @@ def question_back(text: str, reads: Reads, *, free_text: bool, question: str = "
                 return None
             if (
                 not table.itself.fullmatch(p.folded)
+                and not asks_how_to_answer(p)
                 and not _on_its_words(p, question)
                 and not _guess(found, p)
                 and not _reason_guess(found, p)
@@ -383,6 +387,12 @@ def _reason_guess(found: Sequence[Part], p: Part) -> bool:
         and before[0].role in ("open", "question")
         and _WHY.fullmatch(before[0].folded) is not None
     )
+
+
+def asks_how_to_answer(p: Part) -> bool:
+    """Whether `p` asks how to answer ("should I mention the bugs here?", "devo descrivere il bug qui?"): what it
+    names is what the answer might say, not a fact given."""
+    return p.role in ("question", "open", "polar") and _table().how_to_answer.search(p.folded) is not None
 
 
 def _on_its_words(p: Part, question: str) -> bool:

@@ -434,3 +434,24 @@ def test_german_was_opens_an_open_question_not_a_yes_no_one() -> None:
     assert [p.role for p in parts("was it ok?")] == ["polar"]
     at = {"rating": 2, "sentiment": "negative", "comment": "the audio keeps cutting out"}
     assert asked(language_bot, "feedback", "category", "was heißt Latenz?", **at) == "meaning"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "should I mention the bugs here or later?",
+        "do you want details about the crash or just a summary?",
+        "¿puedo escribirlo en español?",
+        "devo descrivere il bug qui?",
+        "soll ich den Fehler hier beschreiben?",
+        "je dois parler du bug ici ?",
+    ],
+)
+def test_at_a_free_text_question_asking_how_to_answer_asks(text: str) -> None:
+    # where any text is an answer, a question about the answer to give is still a question back (h-cmd14)
+    assert asked(language_bot, "feedback", "details", text, rating=2) is not None
+
+
+def test_at_a_free_text_question_a_question_about_something_else_is_the_comment() -> None:
+    assert asked(language_bot, "feedback", "details", "why does the app crash so often?", rating=2) is None
+    assert asked(language_bot, "feedback", "details", "is it ok if I say the lessons are too short?", rating=2) is None
