@@ -46,7 +46,11 @@ TYPOS = CORPUS / "typos"
 # a blind batch of one class, declining (h-decline13): "none" / "not for now" for a question, before it is asked
 # too, a none said for now in six languages, "maybe later" to an offer, and controls: "dev declines", "test declines"
 DECLINES = CORPUS / "declines"
-BATCHES = {"": CORPUS, "fresh": FRESH, "later": LATER, "typos": TYPOS, "declines": DECLINES}
+# a blind batch of answers phrased as questions or hedges ("can I say 3?", "¿vale con 3 días?") and questions back
+# that hold a value-like word ("is 3 days enough to see results?"), with plain controls (h-cmd14): "dev hedges",
+# "test hedges"
+HEDGES = CORPUS / "hedges"
+BATCHES = {"": CORPUS, "fresh": FRESH, "later": LATER, "typos": TYPOS, "declines": DECLINES, "hedges": HEDGES}
 SETS = (
     "dev",
     "test",
@@ -58,6 +62,8 @@ SETS = (
     "test typos",
     "dev declines",
     "test declines",
+    "dev hedges",
+    "test hedges",
 )
 
 Kind = Literal[

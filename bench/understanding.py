@@ -14,6 +14,9 @@ The typos halves (tests/corpora/commands/typos/, "dev typos" and "test typos") a
 with a typo in a word that carries meaning, and controls that must not be corrected (`--misses dev-typos`).
 The declines halves (tests/corpora/commands/declines/, "dev declines" and "test declines") are a blind batch of
 "none" / "not for now" said for a question, before it is asked too, "maybe later" to an offer, and controls.
+The hedges halves (tests/corpora/commands/hedges/, "dev hedges" and "test hedges") are a blind batch of answers
+phrased as questions or hedges ("can I say 3?", "maybe 4?"), questions back holding a value-like word ("is 3 days
+enough to see results?", "what does intermediate mean?"), and plain answers and questions back (`--misses dev-hedges`).
 
 Each entry of tests/corpora/commands/{dev,test}.yaml is played as one turn against the engine at the state it
 was typed at: a session is stored through the Store contract with the run at that flow, state and slots (paused
@@ -513,7 +516,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--llm", choices=["rules", "openai"], default="rules")
     # "dev-fresh" for "dev fresh", "dev-typos" for "dev typos": a set named on the command line without quotes
     named = lambda v: v.replace("-", " ")  # noqa: E731
-    ap.add_argument("--split", type=named, choices=SETS, action="append", help="only this set (default: all six)")
+    ap.add_argument("--split", type=named, choices=SETS, action="append", help="only this set (default: all of them)")
     ap.add_argument("--limit", type=int, help="only the first N entries of each split")
     ap.add_argument("--every", type=int, default=1, help="only every K-th entry of each split (a sample)")
     ap.add_argument(

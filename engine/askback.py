@@ -33,7 +33,8 @@ from pydantic import BaseModel, ConfigDict, field_validator
 
 from engine.commands import Social
 from engine.cues import fold_same_length
-from engine.extract import Invalid, copied
+from engine.extract import Invalid, copied, read_yes_no
+from engine.hedges import unhedged
 from engine.tables import any_of, compiles, load_table
 
 QUESTIONS_BACK_FILE = Path(__file__).parent / "data" / "questions_back.yaml"
@@ -86,6 +87,7 @@ class QuestionsBackTable(BaseModel):
     about: _About
     about_the_question_tail: str
     about_the_question: list[str]
+    about_the_answer: list[str]
     elsewhere: list[str]
     help: list[str]
     plain_words: list[str]
@@ -95,9 +97,9 @@ class QuestionsBackTable(BaseModel):
     wellbeing: list[str]
     chitchat: dict[Social, _Talk]
 
-    _check = field_validator("polar", "weighing", "proposals", "about_the_question", "elsewhere", "help", "talk_tail")(
-        classmethod(lambda cls, v: compiles(v))
-    )
+    _check = field_validator(
+        "polar", "weighing", "proposals", "about_the_question", "about_the_answer", "elsewhere", "help", "talk_tail"
+    )(classmethod(lambda cls, v: compiles(v)))
 
     @field_validator("about_the_question_tail")
     @classmethod
@@ -127,6 +129,7 @@ class _Compiled:
     proposal: re.Pattern[str]
     about: tuple[tuple[About, re.Pattern[str]], ...]
     itself: re.Pattern[str]
+    how_to_answer: re.Pattern[str]
     elsewhere: re.Pattern[str]
     help: re.Pattern[str]
     plain: frozenset[str]
@@ -157,6 +160,7 @@ def _table() -> _Compiled:
         about=tuple(about),
         # matched from a word's start only: searched anywhere, "h+i+" would start a run at every "h" of "hhhh…"
         itself=re.compile(rf"(?<![\w']){any_of(t.about_the_question)}(?: {tail})*"),
+        how_to_answer=re.compile(opening.format(any_of(t.about_the_answer))),
         elsewhere=re.compile(r"(?<![\w'])" + any_of(t.elsewhere)),
         help=re.compile(any_of(t.help)),
         plain=frozenset(w for line in t.plain_words for w in fold_same_length(line).split()),
@@ -307,6 +311,16 @@ def question_back(text: str, reads: Reads, *, free_text: bool, question: str = "
         return None
     if table.elsewhere.search(_folded(text)) and not all(_reason_guess(found, p) for p in asking[1:] or found):
         return None  # a request, a person asked for, another topic: not about this question
+    if (
+        not free_text
+        and not helped
+        and all(p.role == "question" for p in asking)
+        and unhedged(text) is not None
+        and _answers(reads(text), text, echo_counts=False, reads=reads)
+    ):
+        # an answer said unsure, its parts read apart from each other ("Montag, Mittwoch, Freitag vielleicht?",
+        # "segunda, quarta e sexta, pode ser?"): no part asks in words, the hedge asks nothing, the whole answers
+        return None
     for p in found:
         typed = text[p.start : p.end]
         if p.role == "filler" or p in helped or _talk(p.folded, table):
@@ -316,6 +330,7 @@ def question_back(text: str, reads: Reads, *, free_text: bool, question: str = "
                 return None
             if (
                 not table.itself.fullmatch(p.folded)
+                and not asks_how_to_answer(p)
                 and not _on_its_words(p, question)
                 and not _guess(found, p)
                 and not _reason_guess(found, p)
@@ -327,6 +342,8 @@ def question_back(text: str, reads: Reads, *, free_text: bool, question: str = "
         if p.role == "question" and " " not in p.folded and _asks_meaning_before(found, p):
             continue  # what the question before it asks about ("ça veut dire quoi, intermédiaire ?")
         value = reads(typed)
+        if p.role == "polar" and isinstance(value, bool) and read_yes_no(typed) is None:
+            continue  # a yes/no question of the user's own is no yes ("does the plan include derivatives?")
         if _answers(value, typed, echo_counts=p.role in ("statement", "proposal"), reads=reads):
             return None
         # a guess is a few words of an answer, never a question of its own ("is spelling important?")
@@ -372,6 +389,12 @@ def _reason_guess(found: Sequence[Part], p: Part) -> bool:
     )
 
 
+def asks_how_to_answer(p: Part) -> bool:
+    """Whether `p` asks how to answer ("should I mention the bugs here?", "devo descrivere il bug qui?"): what it
+    names is what the answer might say, not a fact given."""
+    return p.role in ("question", "open", "polar") and _table().how_to_answer.search(p.folded) is not None
+
+
 def _on_its_words(p: Part, question: str) -> bool:
     """Whether `p` asks what words of the `question` mean ("what does lim mean?", "what kind of steps?")."""
     if p.role != "open" or _about(p.folded) != "meaning" or not question:
@@ -409,9 +432,11 @@ def _answers(value: object, typed: str, *, echo_counts: bool, reads: Reads | Non
         return False  # "do you mean food allergies?" read as the allergy "do you mean food": the words, trimmed
     if echo_counts or not copied(value, typed, words=1):
         return True
-    if reads is None or " " in typed.strip():
-        return False
-    probe = reads(_UNKNOWN_WORD)
+    if reads is None or (" " in typed.strip() and not isinstance(value, str)):
+        return False  # a list reader's item of several words is the words it was given
+    # as many unknown words as were typed: a parser that reads nothing from them knows its words ("app store?" is
+    # one of its options), one that takes them takes any words
+    probe = reads(" ".join([_UNKNOWN_WORD] * len(typed.split())))
     return probe is None or isinstance(probe, Invalid)
 
 

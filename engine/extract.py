@@ -22,7 +22,7 @@ from datetime import date, time, timedelta
 from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
 from wordfreq import zipf_frequency
 
-from engine import gloss, numwords, typos
+from engine import gloss, hedges, numwords, typos
 from engine.cues import fold_same_length, in_english_cues
 from engine.numwords import spelled_out
 from engine.tables import alternation, and_words, bound_words, for_now_words, nothing_else_words, taken_back_phrases
@@ -94,6 +94,19 @@ class Parser:
             listed = self._reading(closed)
             if isinstance(listed, list):
                 return listed
+        value = self._as_typed(text)
+        if self.greedy or isinstance(value, Empty) or (hedged := hedges.unhedged(text)) is None:
+            return value
+        # an answer said unsure ("maybe 4?", "le gluten je crois ?", "Paris, ça marche ?"): the hedge is no part
+        # of the value, and read with it the words may give none, or a wrong one; free text keeps its words
+        again = self._as_typed(hedged.words)
+        if again is None or isinstance(again, Invalid | Empty):
+            return value
+        if isinstance(again, bool) and hedged.doubt:
+            return value  # "maybe yes", "oui peut-être": a yes or a no said in doubt is unclear, as "maybe" is
+        return again
+
+    def _as_typed(self, text: str) -> object:
         value = self.rule(text)
         if isinstance(value, Empty):
             return value
@@ -387,6 +400,10 @@ def rating(lo: int = 1, hi: int = 5) -> Parser:
     return Parser(rule, f"a rating from {lo} to {hi}")
 
 
+# "why not", agreeing, in six languages (matched on the text with its accents: `_norm`)
+_WHY_NOT = (
+    r"why not|y not|por qu[eé] no|pourquoi pas|warum nicht|wieso nicht|perch[eé] no|por qu[eê] n[aã]o|porque n[aã]o"
+)
 # One reader for every yes/no question (onboarding, support, tutoring, analysis): a hedge
 # or a mix of both is unclear and gets asked again, never taken as a yes.
 _UNCLEAR = re.compile(
@@ -397,14 +414,17 @@ _NO_PHRASE = re.compile(
     r"^(?:(?:definitely|absolutely|certainly|of course|surely|really|sure) not|not at all|not yet|not really|"
     r"wrong|incorrect|not right|not correct|that'?s wrong|not now|not today|rather not|no thanks|no thank you|"
     r"let'?s not|i'?d rather not|i don'?t think so|(?:i )?(?:don'?t|do not) (?:want|need|think|have)|no way|"
-    r"not interested|never mind|nevermind|probably not|(?:please )?don'?t bother|not (?:right now|rn))\b"
+    r"not interested|never mind|nevermind|probably not|(?:please )?don'?t bother|not (?:right now|rn)|"
+    r"(?:i )?guess not|i (?:think|suppose|believe) not|i'?m afraid not)\b"
 )
 _YES_PHRASE = re.compile(
     r"^(?:yes|yeah|yea|yep|yup|ya|y|sure|ok|okay|k|correct|right|that'?s right|exactly|absolutely|definitely|"
-    r"certainly|of course|please(?: do)?|sounds good|go ahead|let'?s(?: do it| go)?|why not|i guess so|guess so|"
+    r"certainly|of course|please(?: do)?|sounds good|go ahead|let'?s(?: do it| go)?|i guess so|guess so|"
     r"i think so|i do|fine|alright|all right|ja|si|sí|sì|oui|da|ye|kk|ok(?:ie|i|ey)|go on then|go for it|do it|"
     r"all (?:good|correct|fine)|looks (?:good|right|correct|fine)|perfect|"
-    r"(?:i )?suppose so|i'?d (?:love|like) (?:that|one|it)|that(?:'d| would) be (?:great|nice|good|helpful|perfect))\b"
+    r"(?:i )?suppose so|i'?d (?:love|like) (?:that|one|it)|that(?:'d| would) be (?:great|nice|good|helpful|perfect)|"
+    + _WHY_NOT
+    + r")\b"
 )
 # "yesss", "nooo", "okk": a drawn-out yes or no is still one
 _DRAWN_OUT = re.compile(r"\b(?:y+e+s+|y+e+a+h+|y+u+p+|n+o+|n+a+h+|n+o+p+e+|o+k+)\b")
@@ -412,7 +432,12 @@ _NO_WORD = re.compile(r"^(?:no|n|nope|nah|never|nein|non|nee|n[aã]o)\b")
 # "nope, maybe another day": a no that puts it off is still a no, however it hedges the when
 _PUT_OFF = re.compile(r"\b(?:another (?:day|time)|some other time|(?:maybe |perhaps )?later|not (?:now|today|yet))\b")
 # a "no" or "not" that agrees
-_AGREEING_NO = re.compile(r"\b(?:no problem|no worries|no doubt|why not|y not)\b")
+_AGREEING_NO = re.compile(rf"\b(?:no problem|no worries|no doubt|{_WHY_NOT})\b")
+# words of courtesy after a yes ("yes please?", "ja, gerne?", "sí, por favor"): no question of their own
+_COURTESY = re.compile(
+    r"\b(?:please|pls|plz|thanks|thank you|thx|gerne|bitte|danke|por favor|porfa|gracias|s'il (?:te|vous) pla[iî]t|"
+    r"stp|svp|merci|per favore|grazie|obrigad[oa])\b"
+)
 _SAYS_NO = re.compile(r"\b(?:no|nope|nah|not)\b")
 _THINKING = re.compile(r"^(?:(?:h+m+|u+m+|u+h+|e+r+m*|well|oh|ah|hm+)\s++)+(?=\w)")
 # the emoji that say yes or no when nothing else in the message does
@@ -448,7 +473,7 @@ def _yes_no(text: str) -> bool | None:
     m = _YES_PHRASE.search(t)
     if m is None:
         return None
-    rest = _AGREEING_NO.sub("", t[m.end() :])
+    rest = _COURTESY.sub("", _AGREEING_NO.sub("", t[m.end() :]))
     # "yes, but not really" takes it back; "ok what now?" asks something instead of agreeing
     if _SAYS_NO.search(rest) or (rest.strip() and text.rstrip().endswith("?")):
         return None

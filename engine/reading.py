@@ -591,7 +591,8 @@ def at_question(
     question = _what_is_asked(state, slots, parser)
     asked = question_back(text, parser, free_text=parser.greedy, question=question)
     # an open question states nothing ("what counts as flexitarian?" gives no diet, "is 5 the best?" no rating)
-    stating = any(p.role not in ("open", "filler") for p in askback.parts(text))
+    # nor does a question on how to answer ("should I mention the bugs here?" names no category)
+    stating = any(p.role not in ("open", "filler") and not askback.asks_how_to_answer(p) for p in askback.parts(text))
     if asked is None or (stating and _fills_other(flow, slots, state, text)):
         return None
     if asked.help or _not_understood(text):

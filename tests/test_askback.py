@@ -381,3 +381,77 @@ def test_an_answer_put_forward_as_a_supposition_is_the_answer(state: str, text: 
 
 def test_a_supposition_without_an_answer_still_asks() -> None:
     assert asked(fitness_bot, "onboarding", "days", "what if i get injured?", fitness_level="beginner") is not None
+
+
+@pytest.mark.parametrize(
+    ("state", "text"),
+    [
+        # whether the value named is enough for a purpose (h-cmd14): the user weighs it and has not given it
+        ("days", "reichen 2 Tage pro Woche überhaupt?"),
+        ("days", "3 dias é suficiente pra ver resultado?"),
+        ("days", "¿3 días son suficientes para ver cambios?"),
+        ("minutes", "est-ce que 20 minutes suffisent pour progresser ?"),
+        ("minutes", "20 minutos vale a pena?"),
+        # one value set against another, the scale against itself, a need
+        ("goal", "is fat loss the same as losing weight?"),
+        ("goal", "ist Muskelaufbau dasselbe wie Kraft?"),
+        ("time_of_day", "de manhã é melhor pra perder peso?"),
+        ("level", "is advanced only for athletes?"),
+        ("equipment", "do I need a gym for this plan?"),
+        ("equipment", "preciso de halteres?"),
+        ("equipment", "servono per forza i manubri?"),
+    ],
+)
+def test_a_question_weighing_a_value_asks_and_gives_none(state: str, text: str) -> None:
+    slots = {"fitness_level": "intermediate", "limitations": "none", "goal": "fat_loss", "days_per_week": 3}
+    keep = {"level": {}, "goal": {"fitness_level": "intermediate", "limitations": "none"}}
+    assert asked(fitness_bot, "onboarding", state, text, **keep.get(state, slots)) is not None
+
+
+@pytest.mark.parametrize("text", ["would 30 minutes be enough?", "is 45 ok?", "45 minutes, is that too much?"])
+def test_a_value_put_forward_for_approval_is_still_the_answer(text: str) -> None:
+    # "enough" alone asks for approval of the value said: the answer (the commands corpus's dev labels)
+    slots = {"fitness_level": "intermediate", "limitations": "none", "goal": "fat_loss", "days_per_week": 3}
+    assert asked(fitness_bot, "onboarding", "minutes", text, **slots) is None
+
+
+def test_an_option_of_several_words_said_unsure_is_the_answer() -> None:
+    # a closed choice reads nothing from unknown words: "app store?" names one of its options (h-cmd14)
+    from flows.support.bot import seed
+    from flows.support.kb import parse_document
+
+    kb = Path(__file__).parent.parent / "flows" / "support" / "data" / "kb" / "refund-request.md"
+    slots = seed(parse_document(kb.name, kb.read_text(encoding="utf-8")), "").model_dump(mode="json")
+    support = default_registry().get("support")
+    assert asked(support, "clarification", "choice", "app store?", **slots) is None
+
+
+def test_german_was_opens_an_open_question_not_a_yes_no_one() -> None:
+    # English "was" is German "what" before a German verb; "was ist mit X gemeint?" asks what X means (h-cmd14)
+    assert [p.role for p in parts("was heißt Latenz?")] == ["open"]
+    assert [p.role for p in parts("was ist mit Muttersprache genau gemeint?")] == ["open"]
+    assert [p.role for p in parts("was ist mit Deutsch?")] == ["proposal"]
+    assert [p.role for p in parts("was it ok?")] == ["polar"]
+    at = {"rating": 2, "sentiment": "negative", "comment": "the audio keeps cutting out"}
+    assert asked(language_bot, "feedback", "category", "was heißt Latenz?", **at) == "meaning"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "should I mention the bugs here or later?",
+        "do you want details about the crash or just a summary?",
+        "¿puedo escribirlo en español?",
+        "devo descrivere il bug qui?",
+        "soll ich den Fehler hier beschreiben?",
+        "je dois parler du bug ici ?",
+    ],
+)
+def test_at_a_free_text_question_asking_how_to_answer_asks(text: str) -> None:
+    # where any text is an answer, a question about the answer to give is still a question back (h-cmd14)
+    assert asked(language_bot, "feedback", "details", text, rating=2) is not None
+
+
+def test_at_a_free_text_question_a_question_about_something_else_is_the_comment() -> None:
+    assert asked(language_bot, "feedback", "details", "why does the app crash so often?", rating=2) is None
+    assert asked(language_bot, "feedback", "details", "is it ok if I say the lessons are too short?", rating=2) is None

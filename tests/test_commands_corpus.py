@@ -105,6 +105,22 @@ def test_the_declines_batch_loads_in_two_halves_with_its_controls() -> None:
     assert len(ahead) >= 20
 
 
+def test_the_hedges_batch_loads_in_two_halves_with_its_controls() -> None:
+    # tests/corpora/commands/hedges/: answers phrased as questions or hedges, questions back holding a value-like
+    # word, and plain answers and questions back (h-cmd14)
+    dev, test = load_set("dev hedges"), load_set("test hedges")
+    assert not {c.entry.text for c in dev} & {c.entry.text for c in test}
+    cases = [*dev, *test]
+    assert len(cases) >= 240
+    assert {c.entry.bot for c in cases} == {"fitness-coach", "language-buddy", "study-pal", "support"}
+    assert any(c.entry.flow == "feedback" for c in cases)
+    assert sum(c.entry.lang != "en" for c in cases) >= 0.4 * len(cases)
+    asked = [c for c in cases if c.entry.text.rstrip().endswith("?")]
+    # question-shaped messages of both kinds: answers (a slot set or a yes/no) and questions back
+    assert sum(all(cmd.kind != "ask_back" for cmd in c.expected) for c in asked) >= 150
+    assert sum(any(cmd.kind == "ask_back" for cmd in c.expected) for c in asked) >= 150
+
+
 def test_values_are_stored_as_the_slots_model_stores_them(splits: dict[str, list[Case]]) -> None:
     expected = {(c.entry.text, cmd.slot): cmd.value for split in splits.values() for c in split for cmd in c.expected}
     assert expected[("je m'appelle Chloé, je parle français", "native_language")] == "fr"
