@@ -87,6 +87,7 @@ from engine import (  # noqa: E402
     TurnResult,
     TurnTrace,
     default_registry,
+    learned,
 )
 from engine.models import TurnWrite  # noqa: E402
 from engine.states import render  # noqa: E402
@@ -124,6 +125,9 @@ class Outcome:
     # the model calls the turn made, by purpose, and the model parses the guard refused
     calls: Counter[str] = field(default_factory=Counter)
     refused: int = 0
+    # the engine asked the learned reader about the message: nothing else read it (engine.learned.asked);
+    # bench/train_kinds.py chooses the reader's threshold on these messages only
+    asked_learned: bool = False
 
     @property
     def exact(self) -> bool:
@@ -184,9 +188,10 @@ def _question(flow: Flow[Any], state: str, seed: dict[str, Any]) -> str:
 
 def play(engine: Engine, case: Case, user: str) -> Outcome:
     seed_session(engine.store, case, user)
-    result = engine.turn(case.entry.bot, user, case.entry.text)
+    with learned.asked() as asked:
+        result = engine.turn(case.entry.bot, user, case.entry.text)
     observed = observe(engine.store, case, result)
-    out = Outcome(case=case, observed=observed, reply=result.reply)
+    out = Outcome(case=case, observed=observed, reply=result.reply, asked_learned=bool(asked))
     if result.trace is not None:
         out.calls.update(c.purpose.split(":")[0] for c in result.trace.llm_calls)
         out.refused = sum(n.kind == "parse_rejected" for n in result.trace.notices)

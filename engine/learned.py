@@ -18,15 +18,19 @@ cross-validation (bench/train_kinds.py says how); the test split measures it thr
     features(text) -> list[str]          # shared by training and reading
     KindModel.load(path).read(text)      # (kind, probability)
     learned_command(text)                # the command, when confident, else None
+    with asked() as texts: ...           # the messages the reader was asked about inside the block
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
 import math
 import re
 from collections import Counter
+from collections.abc import Iterator
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Literal
 
@@ -43,6 +47,9 @@ Label = Literal[
 ]
 PROPOSED: tuple[Label, ...] = ("cancel", "help", "ask_back", "chitchat", "handoff", "skip")
 _WORD = re.compile(r"\w+")
+# the list `asked` collects into, when one is open in this context (a ContextVar: a turn served on another
+# thread or task is not counted in it)
+_ASKED: ContextVar[list[str] | None] = ContextVar("learned_asked", default=None)
 
 
 def features(text: str) -> list[str]:
@@ -126,6 +133,8 @@ def learned_command(text: str, model: KindModel | None = None) -> Command | None
         # one word ("k", "ok", "x") is a handful of character n-grams: too little to go on, and the
         # reprompt that follows says what is needed
         return None
+    if (heard := _ASKED.get()) is not None:
+        heard.append(text)
     m = model or shipped()
     label, p = m.read(text)
     if p < m.threshold or label not in PROPOSED:
@@ -144,3 +153,17 @@ def learned_command(text: str, model: KindModel | None = None) -> Command | None
             return Handoff(words=words)
         case _:
             return Skip(words=words)
+
+
+@contextlib.contextmanager
+def asked() -> Iterator[list[str]]:
+    """The messages the reader is asked about inside the block, in order: those nothing else read, of two
+    words or more, whatever it then reads in them. bench/train_kinds.py plays the dev split through the
+    engine inside it, so the threshold is chosen on the messages the engine asks about, not on every
+    message; nothing the reader or the engine does changes."""
+    heard: list[str] = []
+    token = _ASKED.set(heard)
+    try:
+        yield heard
+    finally:
+        _ASKED.reset(token)

@@ -157,3 +157,72 @@ def test_not_knowing_is_left_to_the_reprompt_that_says_why_it_is_asked(
     r = engine.turn(BOT, "u", "no clue")
     assert r.trace is not None and not any(n.kind == "learned" for n in r.trace.notices)
     assert "No problem if you're not sure" in r.reply
+
+
+def test_the_learned_reader_is_asked_only_about_what_nothing_else_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`learned.asked` lists what the engine asks the reader about, confident or not: bench/train_kinds.py
+    chooses the threshold on those messages only. A value, not knowing, a refusal the parser explained and one
+    word are never asked about."""
+    monkeypatch.setattr(learned, "shipped", lambda: _model({"w:zorp": [0.0, 6.0, 0.0]}))
+    engine = Engine(SqlStore(str(tmp_path / "a.db")))
+    with learned.asked() as texts:
+        engine.turn(BOT, "u", "hi")
+        r = engine.turn(BOT, "u", "meh meh")  # asked; not confident, so the question is asked again
+        assert r.state == "level" and r.trace is not None and not any(n.kind == "learned" for n in r.trace.notices)
+        engine.turn(BOT, "u", "zorp zorp")  # asked; small talk
+        engine.turn(BOT, "u", "zorp")  # one word
+        engine.turn(BOT, "u", "beginner")  # a value the parser reads
+        engine.turn(BOT, "u", "rather not say")  # the injuries parser's refusal with a reason
+        engine.turn(BOT, "v", "hi")
+        engine.turn(BOT, "v", "no clue")  # not knowing: why the question is asked
+    assert texts == ["meh meh", "zorp zorp"]
+    assert engine.turn(BOT, "u", "zorp zorp").trace is not None and texts == ["meh meh", "zorp zorp"]  # closed
+
+
+def _readings(spec: list[tuple[str, str, float, bool, int]]) -> tuple[list[str], list[str], list[float], list[bool]]:
+    """A small corpus of cross-validated readings: (label, best label, probability, asked, how many)."""
+    rows = [(label, best, p, a) for label, best, p, a, k in spec for _ in range(k)]
+    return [r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows], [r[3] for r in rows]
+
+
+def test_the_threshold_counts_only_the_messages_the_engine_asks_about() -> None:
+    """Ten values the rules read ("vegan.") that the model calls small talk at 0.72 keep the threshold at 0.75
+    when every message counts; only the asked messages count, and there 0.60 is right 100 times in 101."""
+    train = pytest.importorskip("bench.train_kinds")
+    enough = train.MIN_PROPOSED
+    labels, best, prob, asked = _readings([
+        ("chitchat", "chitchat", 0.90, True, enough),
+        ("answer", "chitchat", 0.62, True, 1),  # a value the rules missed, read as small talk
+        ("answer", "chitchat", 0.72, False, 10),  # values the rules read: never proposed
+        ("answer", "answer", 0.95, True, 5),  # an answer is never proposed
+    ])  # fmt: skip
+    assert train.choose([(best, prob)], labels, asked)[0] == 0.60
+    assert train.choose([(best, prob)], labels, [True] * len(labels))[0] == 0.75
+    # pooled: a second draw reads five of the small talk as skips at 0.62, and 0.60 is right 195 times in 202;
+    # at 0.65 the two draws' proposals still come from `enough` messages
+    worse = ["skip"] * 5 + best[5:], [0.62] * 5 + prob[5:]
+    chosen, table = train.choose([(best, prob), worse], labels, asked)
+    assert chosen == 0.65, "\n".join(table)
+
+
+def test_too_few_asked_messages_leave_the_threshold_to_every_messages_proposals() -> None:
+    """Right every time, but from one message fewer than MIN_PROPOSED, however many draws: too few to show 97%,
+    so the proposals over every message decide (the ten values the rules read at 0.72 put it at 0.75)."""
+    train = pytest.importorskip("bench.train_kinds")
+    few = train.MIN_PROPOSED - 1
+    spec = [
+        ("skip", "skip", 0.80, True, few),
+        ("answer", "chitchat", 0.72, False, 10),
+        ("answer", "answer", 0.9, True, 9),
+    ]
+    labels, best, prob, asked = _readings(spec)
+    chosen, table = train.choose([(best, prob)] * 5, labels, asked)  # 495 proposals, 99 messages
+    at = {line.split(":")[0].strip(): line for line in table if line.strip().startswith("threshold")}
+    assert chosen == 0.75 and "decides: every message" in at["threshold 0.60"], "\n".join(table)
+    labels, best, prob, asked = _readings([("skip", "skip", 0.80, True, few + 1), *spec[1:]])
+    chosen, table = train.choose([(best, prob)], labels, asked)
+    assert chosen == 0.60 and any(
+        line.startswith("  threshold 0.60") and line.endswith("decides: asked") for line in table
+    )

@@ -48,3 +48,14 @@ def test_a_seeded_session_is_at_the_entry_state_and_its_turn_is_observed() -> No
     assert out.exact
     result = engine.turn(case.entry.bot, "u1", case.entry.text)
     assert isinstance(observe(engine.store, case, result), list)
+
+
+def test_the_outcome_says_whether_the_engine_asked_the_learned_reader() -> None:
+    """bench/train_kinds.py chooses the learned reader's threshold on the dev messages the engine asks it about:
+    small talk nothing else reads is asked about; a cancel the rules read is not."""
+    dev = shipped("dev")
+    unread = next(c for c in dev if c.entry.text == "oie, sumida né kkk")
+    read = next(c for c in dev if c.entry.text == "stop" and not c.entry.paused)
+    engine = Engine(MemoryStore())
+    assert play(engine, unread, "u3").asked_learned
+    assert not play(engine, read, "u4").asked_learned
