@@ -186,14 +186,25 @@ def without_closing(text: str) -> str:
     when it ends in none. Compared at the end only (the folded text keeps `text`'s positions)."""
     folded = fold_same_length(text)
     end = len(folded.rstrip(" .!"))
-    for phrase in nothing_else_words().all():  # longest first: "rien de plus" before a shorter one inside it
+    for phrase in _closings():  # longest first: "rien de plus" before a shorter one inside it
         start = end - len(phrase)
         if start >= 0 and folded.startswith(phrase, start) and (start == 0 or not _WORDLIKE.match(folded, start - 1)):
             head = text[:start].rstrip(" ,;:-–—")
             # "nuts and nothing else": the "and" (engine/data/and.yaml) that joined the closing words goes too
             rest, _, last = head.rpartition(" ")
-            return rest.rstrip(" ,;:-–—") if rest and last.lower() in and_words().all() else head
+            return rest.rstrip(" ,;:-–—") if rest and last.lower() in _ands() else head
     return text
+
+
+# read once: every parser asks, and the tables' own methods would be a call into engine/tables.py per message
+@functools.lru_cache(maxsize=1)
+def _closings() -> tuple[str, ...]:
+    return tuple(nothing_else_words().all())
+
+
+@functools.lru_cache(maxsize=1)
+def _ands() -> frozenset[str]:
+    return frozenset(and_words().all())
 
 
 _WORDLIKE = re.compile(r"[\w']")
