@@ -331,6 +331,8 @@ class Flow(Generic[S]):
         out: dict[str, list[T[S]]] = {s.name: [] for s in self.states}
         for t in self.expanded_transitions():
             for end in (t.source, t.dest):
+                if not isinstance(end, str):  # T("switch", ["text", "number"], ...): one source per transition
+                    raise self._error(f"transition {t.trigger!r} names a state by {end!r}: give one state's name")
                 if end not in self._by_name:
                     raise self._error(f"transition {t.trigger!r} {t.source}->{t.dest} names unknown state {end!r}")
             src = self._by_name[t.source]

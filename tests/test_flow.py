@@ -104,6 +104,12 @@ BAD: list[tuple[str, list[object], list[T], str]] = [
     ),
     ("unknown state", [ask_n(initial=True), Final("done", summary="x")], [T("answer", "n", "nowhere")], "nowhere"),
     (
+        "several sources in one transition",
+        [ask_n(initial=True), Final("done", summary="x")],
+        [T("answer", ["n"], "done")],  # type: ignore[arg-type]
+        "give one state's name",
+    ),
+    (
         "wrong trigger",
         [ask_n(initial=True), Final("done", summary="x")],
         [T("next", "n", "done")],
