@@ -19,26 +19,6 @@ def pytest_configure(config: pytest.Config) -> None:
         config.pluginmanager.register(engine.authoring.testing, "innerloop")
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    # With pytest-xdist's loadgroup (pyproject's addopts), tests that share something dear run on
-    # one worker: the local model's, so its server starts once and its CPU-bound calls never
-    # compete with a second copy; and a module's tests that share a module- or class-scoped
-    # fixture (a replay of every script for coverage, a corpus read through every bot), which
-    # each worker would otherwise build again. The rest spread over the workers one by one.
-    for item in items:
-        if "local_model" in getattr(item, "fixturenames", ()):
-            item.add_marker(pytest.mark.xdist_group("local_llm"))
-        elif _shares_a_module_fixture(item):
-            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
-
-
-def _shares_a_module_fixture(item: pytest.Item) -> bool:
-    info = getattr(item, "_fixtureinfo", None)  # pytest's own record of the fixtures a test uses
-    if info is None:
-        return False
-    return any(d.scope in ("module", "class") for defs in info.name2fixturedefs.values() for d in defs)
-
-
 # -- a real local model for the `local_llm` tests --------------------------------------------
 
 
