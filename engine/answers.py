@@ -73,6 +73,8 @@ def extract(
     lets be corrected), then apply its any-time extractor; returns the slots and the names changed.
     `asked`: the open question's parser. Where it reads its answer in the message, a reader that only
     copies the whole message back takes nothing: "hmm like a 4 i guess" is the rating, not also the comment."""
+    if asked is not None and asked.reads_plainly(text):
+        return slots, []  # "4" at the rating question is the rating and says nothing else (engine/extract.py)
     found: dict[str, object] = {}
     answers: bool | None = None
     for name, reader in flow.fills.items():
@@ -119,7 +121,8 @@ def parse_answer(
     text = heard.text
     parser = state.parser(slots)
     raw = parser(text)
-    words = isinstance(raw, str | list) and not parser.greedy and not isinstance(raw, Empty)
+    # the value as the question writes it ("beginner") is only itself: no words around it to take off
+    words = isinstance(raw, str | list) and not parser.greedy and not parser.reads_plainly(text)
     if words and isinstance(raw, list) and says_not_knowing(text):
         # "keine Ahnung, ehrlich" at the allergies question: not knowing, whose words a list reader would
         # keep as two items; no value, and the question's way with not knowing follows (engine/answering.py).

@@ -36,6 +36,8 @@ class Invalid:
 
 
 Rule = Callable[[str], object]
+# no value read yet (a rule's None is a value: it read nothing)
+_UNREAD = object()
 
 # What each parser read from each text during one turn (engine/turn.py opens it: `reads_kept`). A turn
 # asks the open question's parser about the same message in two stages (the read stage's answers said
@@ -81,6 +83,16 @@ class Parser:
             kept[(id(self), text)] = (self, value)
         return value
 
+    def reads_plainly(self, text: str) -> bool:
+        """Whether `text` is only this question's value, written as the question writes it: one word or whole
+        number, nothing around it (`written_as`). Such a message says nothing else a reader could find."""
+        return not self.greedy and _ONE_WORD.fullmatch(text) is not None and self._plain(text, self(text))
+
+    def _plain(self, text: str, value: object) -> bool:
+        # a word must be one the question names too: a reader that copies words back ("nothign" at the
+        # injuries question) has not read them as written
+        return written_as(value, text) and (not isinstance(value, str) or fold(text) in _named(self.expects))
+
     def _read(self, text: str) -> object:
         value = self._reading(text)
         if isinstance(value, Invalid) and (echoed := _echoes(value.reason, text)):
@@ -88,13 +100,23 @@ class Parser:
         return value
 
     def _reading(self, text: str) -> object:
+        if not self.greedy and _ONE_WORD.fullmatch(text):
+            # "4" at a rating, "content" at a menu naming it: the value written as the question writes it has no
+            # closing, hedge, typo or other language to read it for (most answers; free text may be a decline)
+            value = self.rule(text)
+            if self._plain(text, value):
+                return value
+            return self._reading_all(text, value)
+        return self._reading_all(text)
+
+    def _reading_all(self, text: str, first: object = _UNREAD) -> object:
         # a list closed with nothing more ("nuts, nothing else", "Laktose, sonst nichts"): the closing words are
         # no item of it, whichever list question reads them (a reading that is no list keeps the words)
         if (closed := without_closing(text)) != text and closed:
             listed = self._reading(closed)
             if isinstance(listed, list):
                 return listed
-        value = self._as_typed(text)
+        value = self._as_typed(text, first)
         if self.greedy or isinstance(value, Empty) or (hedged := hedges.unhedged(text)) is None:
             return value
         # an answer said unsure ("maybe 4?", "le gluten je crois ?", "Paris, ça marche ?"): the hedge is no part
@@ -106,8 +128,9 @@ class Parser:
             return value  # "maybe yes", "oui peut-être": a yes or a no said in doubt is unclear, as "maybe" is
         return again
 
-    def _as_typed(self, text: str) -> object:
-        value = self.rule(text)
+    def _as_typed(self, text: str, first: object = _UNREAD) -> object:
+        # `first`: the rule's value for `text`, when already read
+        value = self.rule(text) if first is _UNREAD else first
         if isinstance(value, Empty):
             return value
         spelt = typos.respelled(text, typos.words_of(self.expects))
@@ -160,6 +183,23 @@ class Parser:
 
 
 _QUOTED = re.compile(r"“([^”]*)”")
+# one word or one whole number, nothing around it
+_ONE_WORD = re.compile(r"[^\W_]{1,40}")
+
+
+@functools.lru_cache(maxsize=512)
+def _named(expects: str) -> frozenset[str]:
+    return frozenset(fold(w) for w in _ONE_WORD.findall(expects))
+
+
+def written_as(value: object, text: str) -> bool:
+    """Whether `value` is `text` itself: a whole number written in digits ("4" is 4), a word the value is
+    ("content" is "content", whatever its case and accents); never a yes or a no, a list or a reading."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return text.isdecimal() and text.isascii() and int(text) == value
+    return isinstance(value, str) and fold(value) == fold(text)
 
 
 def _echoes(reason: str, text: str, *readings: str) -> list[str]:
@@ -259,9 +299,15 @@ def _self_correction() -> re.Pattern[str]:
 _NEGATED_NUMBER = re.compile(r"\b(?:not|no|nicht|pas|non|n[aã]o)\s+-?\d+(?:[.,]\d+)?\b", re.I)
 
 
+# the longest number in digits read as one (hundreds of digits overflow to infinity: no number a user meant)
+_DIGITS_READ = 15
+
+
 def said_number(text: str) -> list[float]:
     """The numbers a message gives as its answer: number words read, a scale ("3 out of 5") and a
     number taken back ("15, no wait, 16"; "3 (not 4)") left out. Several distinct ones are unclear."""
+    if text.isdecimal() and text.isascii() and len(text) <= _DIGITS_READ:
+        return [float(text)]  # "4": most numeric answers
     t = spelled_out(text)
     cues = list(_self_correction().finditer(fold_same_length(t)))  # same length: the spans hold in `t`
     if cues and written_numbers(t[: cues[-1].start()]) and written_numbers(t[cues[-1].end() :]):
@@ -393,6 +439,8 @@ def rating(lo: int = 1, hi: int = 5) -> Parser:
         stars = text.count("★") or text.count("⭐")
         if stars:
             return base(str(stars))
+        if text.isdecimal():
+            return base(text)  # "4"
         # a digit inside markup or quoted code ("<b>1</b>", "' OR '1'='1") is no rating
         text = spelled_out(without_embedded_numbers(text))
         m = _OUT_OF.search(text.lower())

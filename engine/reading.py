@@ -66,6 +66,7 @@ from engine.said import (
     cancel_beside,
     puts_off,
     said,
+    says_any,
     says_cancel,
     says_help,
     says_later,
@@ -95,6 +96,8 @@ def read(
     and no question asked back is answered); `latest` finds the user's saved records a message
     may amend (engine/amend.py); `checked`: the slots of the session's frames as the turn
     validated them on load, by `id()` of the frame (the readers validate them again without)."""
+    if (only := plain_answer(bot, session, carried, text, checked)) is not None:
+        return only
     heard = utterance(text)  # the message analysed once, read by field by the readers below
     # the command readers read the engine's words typed a letter off written right ("cancle", "nevermnd",
     # "acutally", "waht does that mean": engine/typos.py); a command keeps the words as typed
@@ -253,6 +256,43 @@ def read(
         commands = _main(bot, session, carried, text, entry, latest)
     answered = any(isinstance(c, (AnswerFlow, Resume)) for c in commands)
     return Reading(text=as_read(carried, text) if answered else text, commands=commands)
+
+
+def plain_answer(
+    bot: Bot, session: SessionState, carried: CarryOver, text: str, checked: Mapping[int, Slots] | None = None
+) -> Reading | None:
+    """The reading of a message that is only the open question's value, written as the question writes it
+    ("4" at a rating, "content" at a menu naming it: extract.written_as), or None. One such word holds no
+    command, correction, request, other fact or question back, so none of their readers is asked; a word any
+    of the engine's command readers knows ("later", "none", "skip"), one a flow's aside or an interrupting
+    intent reads, or one said after the last turn offered or refused something, goes the whole way."""
+    a = session.active
+    if a is None or len(text) > _PLAIN_LONGEST or text.casefold() in CANCEL_WORDS | HELP_WORDS:
+        return None
+    if carried.offered or carried.suggested or carried.refused or carried.amending or hold_of(session) is not None:
+        return None
+    flow = bot.flow_for(a)
+    here = flow.named.get(a.state)
+    if not isinstance(here, Ask):
+        return None
+    valid = checked.get(id(a)) if checked is not None else None
+    try:
+        parser = here.parser(valid if valid is not None else flow.new_slots(a.slots))
+    except (ValidationError, ValueError):
+        return None
+    if not parser.reads_plainly(text):
+        return None
+    if says_any(text, a.flow):
+        return None
+    if _aside_for(bot, session, text) or (
+        here.interruptible and flow.interrupts and bot.intent_for(text, allowed=flow.interrupts)
+    ):
+        return None
+    return Reading(text=text, commands=[AnswerFlow(words=text, flow=a.flow, state=a.state)])
+
+
+# no value a question writes is longer (a cheap test before any other)
+_PLAIN_LONGEST = 40
 
 
 def facts_ahead(

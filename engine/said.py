@@ -805,6 +805,18 @@ def said(text: str, activity: str | None = None) -> Said | None:
     return "skip" if says_skip(text) else None
 
 
+def says_any(text: str, activity: str | None = None) -> bool:
+    """Whether any of the engine's own readers here takes `text` for what it reads: a command (`said`),
+    putting off, declining, or not knowing. A value a question names may be such a word ("later", "none")."""
+    return (
+        said(text, activity) is not None
+        or says_later(text)
+        or says_refusal(text)
+        or says_unsure(text)
+        or says_putting_off(text)
+    )
+
+
 # words that deny: never taken off an answer ("no, gluten" is not "gluten")
 _DENIALS = frozenset({"no", "nah", "nope", "non", "nein", "nee", "ne", "whatever"})
 # an acknowledgement before an answer, beside the filler: "sure, Sofía", "alright. 4"

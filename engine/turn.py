@@ -10,6 +10,7 @@ or release, an idle sweep, a refused slot) are here too, each one short play of 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cached_property
 
 from engine.amend import amendments, apply_changes, changed_lines
 from engine.answering import OpenQuestion
@@ -72,11 +73,28 @@ class Turn:
 
     def __init__(self, fx: Effects) -> None:
         self.fx = fx
-        self.flows = FlowRunner(self.fx)
-        self.answers = OpenQuestion(self.flows)
-        self.kept = RequestRunner(self.flows)
-        self.main = MainConversation(self.flows)
-        self.controls = Controls(self.flows)
+
+    # each part made when the turn first needs it: most messages answer the open question, and never
+    # reach the main conversation or the engine's controls
+    @cached_property
+    def flows(self) -> FlowRunner:
+        return FlowRunner(self.fx)
+
+    @cached_property
+    def answers(self) -> OpenQuestion:
+        return OpenQuestion(self.flows)
+
+    @cached_property
+    def kept(self) -> RequestRunner:
+        return RequestRunner(self.flows)
+
+    @cached_property
+    def main(self) -> MainConversation:
+        return MainConversation(self.flows)
+
+    @cached_property
+    def controls(self) -> Controls:
+        return Controls(self.flows)
 
     def run(self) -> TurnWrite:
         """One message, stage by stage: load (the stored frames brought to the code and the
@@ -126,7 +144,8 @@ class Turn:
                 self.kept.keep_request(command, heard, answered=beside, carry_out=self.main_request)
             else:
                 heard = self.execute(command, heard, replies, fixes)
-        self.kept.offer_kept(self.main_request)  # back in the main conversation: what was asked for meanwhile
+        if fx.session.carry.requests:  # back in the main conversation: what was asked for meanwhile
+            self.kept.offer_kept(self.main_request)
 
     def main_request(self, text: str) -> None:
         """`text` carried out in the main conversation as if said now: a change to a saved record,
