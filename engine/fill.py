@@ -54,7 +54,7 @@ from pydantic import JsonValue, ValidationError
 from engine import gloss
 from engine.ahead import Ahead, declared
 from engine.commands import SetSlot
-from engine.extract import FOR_NOW, Empty, Invalid, Parser, copied, declines, fold, read_yes_no
+from engine.extract import FOR_NOW, Empty, Invalid, Parser, copied, declines, fold, read_yes_no, said_number
 from engine.models import Slots
 from engine.states import Ask
 from engine.tables import alternation, and_words, but_words, filler_phrases, indefinite_words, unsure_phrases
@@ -163,6 +163,31 @@ def clauses(text: str) -> list[Clause]:
         if e > s:
             out.append(Clause(s, e, text[s:e]))
         last = m.end() if m else len(text)
+    return _hedged_numbers_joined(text, out)
+
+
+# a number hedged after a comma is a few words: "3, maybe 4", "45, an hour max"
+_HEDGE_WORDS = 5
+
+
+def _hedged_numbers_joined(text: str, parts: list[Clause]) -> list[Clause]:
+    """`parts` with a number and the one hedged after it as one clause: "three, maybe four days", "3 days, 4
+    tops" say one number, as the question reads them (engine/extract.py `said_number`); split, the second
+    would be read alone as the fact ("maybe four days": 4 days a week)."""
+    out: list[Clause] = []
+    for part in parts:
+        before = out[-1] if out else None
+        if (
+            before is not None
+            and len(part.text.split()) <= _HEDGE_WORDS
+            and text[before.end : part.start].strip(" ,") == ""
+            and said_number(part.text)
+            and said_number(before.text)
+            and len(said_number(text[before.start : part.end])) == 1
+        ):
+            out[-1] = Clause(before.start, part.end, text[before.start : part.end])
+        else:
+            out.append(part)
     return out
 
 

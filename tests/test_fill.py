@@ -103,6 +103,26 @@ def test_a_clause_that_hedges_a_value_taken_ahead_is_that_slots_not_the_answer(h
 
 
 @pytest.mark.parametrize(
+    ("said", "days"),
+    [
+        ("beginner, three, maybe four days", 3),
+        ("beginner, 3, maybe 4 days a week", 3),
+        ("beginner, tres, quizás cuatro días", 3),
+        ("beginner, 3 days a week, 4 tops", 3),
+    ],
+)
+def test_a_number_hedged_after_a_comma_is_one_fact_with_it(said: str, days: int) -> None:
+    # "maybe four days" alone was read as the fact: 4 days, where the question itself reads "three, maybe four" as 3
+    assert ahead("level", said) == ({"days": days}, "beginner")
+
+
+def test_two_numbers_that_are_two_facts_stay_two_clauses() -> None:
+    assert ahead("level", "beginner, 3 days a week, 45 min") == ({"days": 3, "minutes": 45}, "beginner")
+    assert [c.text for c in clauses("3, maybe 4 days")] == ["3, maybe 4 days"]
+    assert [c.text for c in clauses("3 days, 45 min")] == ["3 days", "45 min"]
+
+
+@pytest.mark.parametrize(
     "hedge", ["more or less", "roughly", "más o menos", "ungefähr", "à peu près", "più o meno", "i guess, more or less"]
 )
 def test_a_hedge_left_after_a_value_taken_ahead_is_no_attempt_at_the_question(hedge: str) -> None:

@@ -28,6 +28,7 @@ from engine.extract import (
     integer,
     numbers,
     read_yes_no,
+    said_number,
 )
 from flows.fitness.profile import WEEKDAYS, Goal, Weekday
 from flows.fitness.weights import wanted_change, weigh, with_digits
@@ -279,7 +280,10 @@ def days_in(text: str) -> int | None:
     if m.group(3):
         return 7 - len(_excepted(fold(text)))
     word = m.group(1) or m.group(2)
-    return _WORD_NUMBERS.get(word) or int(word)
+    cued = _WORD_NUMBERS.get(word) or int(word)
+    # "three, maybe four days a week": the cue's number may be the one hedged; the engine reads the number said
+    said = said_number(text)
+    return int(said[0]) if len(said) == 1 and said[0] != cued and said[0] in range(1, 8) else cued
 
 
 def days_per_week_rule(text: str) -> object:
