@@ -15,6 +15,7 @@ from typing import Any
 from wordfreq import zipf_frequency
 
 from engine import StepContext, picked
+from engine.askback import small_talk
 from engine.extract import Invalid, Parser, read_yes_no, ruled_out
 from flows.study_pal.course import Course
 from flows.study_pal.exits import asks_plan_instead, exit_decision, leaves_for_now
@@ -424,18 +425,19 @@ def _part_about(course: Course, terms: list[str]) -> str | None:
     return None
 
 
-_PLEASANTRY = re.compile(
-    r"^\s*(?:(?:thanks|thank you|thx|ok|okay|cool|great|nice|got it|i see|alright|awesome|perfect|"
-    r"a lot|so much|very much)\b\W*)+$",
-    re.I,
-)
+def pleasantry(text: str) -> bool:
+    """Whether `text` only thanks or reacts ("thanks!", "makes sense", "vale", "merci beaucoup"): the engine's
+    small talk reader (engine/askback.py), in the six languages."""
+    talk = small_talk(text)
+    return talk is not None and set(talk.kinds) <= {"thanks", "reaction"}
 
 
 def acknowledge(ctx: Ctx) -> str | None:
-    """A "thanks" after feedback is not an attempt at the next exercise."""
+    """A "thanks" or a "makes sense" after feedback is not an attempt at the next exercise."""
     if not in_exercise(ctx.slots):
         return None  # at an offer or a topic choice, "ok" is a yes
-    ctx.say("You're welcome!" if re.search(r"thank|thx", ctx.text, re.I) else "Good.")
+    talk = small_talk(ctx.text)
+    ctx.say("You're welcome!" if talk is not None and "thanks" in talk.kinds else "Good.")
     return ""
 
 

@@ -64,7 +64,6 @@ from flows.study_pal.reading import (
     _ANOTHER,
     _CHITCHAT,
     _HINT,
-    _PLEASANTRY,
     _REVEAL,
     acknowledge,
     another,
@@ -83,6 +82,7 @@ from flows.study_pal.reading import (
     off_topic,
     offer_parser,
     owns_question,
+    pleasantry,
     stalls,
     take_your_time,
 )
@@ -278,7 +278,7 @@ tutoring = Flow(
             requests=False,  # a request for something else is kept for after the lesson (engine/requests.py)
             owns=owns_question,  # one to have the course explained is the lesson's own question
         ),
-        Aside("pleasantry", match=lambda t: bool(_PLEASANTRY.search(t)), handle=acknowledge),
+        Aside("pleasantry", match=pleasantry, handle=acknowledge),
         Aside("stall", match=stalls, handle=take_your_time),
     ],
     max_turns=80,
