@@ -339,9 +339,10 @@ class OpenQuestion:
             return
         tier = frame.attempts
         self.fx.trace.notice("reprompt", flow.name, state.name, str(tier))
-        if says_not_knowing(heard.text):
+        if says_not_knowing(heard.text) or any(says_not_knowing(c.text) for c in clauses(heard.text)):
             # "idk", "no idea": no value to refuse ('I don't know a language called “idk”'); why the
-            # question is asked may help the user answer it
+            # question is asked may help the user answer it. Said beside words the question reads nothing
+            # from ("not sure, the latest one I think"), not knowing is still what the message says
             why = render(state.why, slots) if state.why else ""
             reason = f"No problem if you're not sure. {why}".strip()
         expects = state.parser(slots).expects

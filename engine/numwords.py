@@ -32,10 +32,14 @@ _ARTICLES = {
     "it": ("un", "una"),
     "pt": ("um", "uma", "uns", "umas"),
 }
-# "one" as a pronoun: "no one", "which one", "the second one", "one of them"
+# "one" as a pronoun: "no one", "which one", "the second one", "one of them", "the latest one", "my old one" (a
+# determiner and one word that builds no number: "the twenty one" is 21)
 _PRONOUN_ONE = re.compile(
     r"(?:\b(?:no|some|any|every|this|that|which|each|another|other|first|second|third|last|next|right|wrong|"
-    r"same|new|old|big|little|small|good|bad)\s+)one\b|\bone(?=\s+(?:of\s+(?:a|an|the|them|us|those|these|"
+    r"same|new|old|big|little|small|good|bad|best|worst|[a-z]{2,}est)\s+)one\b"
+    r"|\b(?:the|my|your|his|her|our|their)\s+(?!(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred"
+    r"|thousand|and)\b)[a-z]++\s+one\b"
+    r"|\bone(?=\s+(?:of\s+(?:a|an|the|them|us|those|these|"
     r"my|your|our|his|her|their)|another|more\s+time)\b)",
     re.I,
 )

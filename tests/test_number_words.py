@@ -43,10 +43,23 @@ def test_the_splits_do_not_overlap() -> None:
 
 @pytest.mark.parametrize(
     ("text", "lang_word"),
-    [("once a week", "English once"), ("não sei", "Portuguese sei"), ("no one came", "the pronoun one")],
+    [
+        ("once a week", "English once"),
+        ("não sei", "Portuguese sei"),
+        ("no one came", "the pronoun one"),
+        ("not sure, the latest one I think", "one after a superlative"),
+        ("my old one broke", "one after a determiner and an adjective"),
+        ("the blue one please", "one after a determiner and a colour"),
+        ("the best one", "one after best"),
+    ],
 )
 def test_a_word_that_only_looks_like_a_number_is_none(text: str, lang_word: str) -> None:
     assert numbers(text) == [], lang_word
+
+
+@pytest.mark.parametrize(("text", "value"), [("the twenty one", 21), ("twenty one", 21), ("I have one", 1)])
+def test_one_that_builds_or_counts_is_a_number(text: str, value: int) -> None:
+    assert numbers(text) == [value]
 
 
 def test_a_rating_reads_words_and_scales_in_other_languages() -> None:
