@@ -27,6 +27,7 @@ from flows.support import sections
 from flows.support.ahead import given_reader, read_answer
 from flows.support.handoff import say_answer
 from flows.support.kb import SHIPPED_KB, Document, Question, open_kb
+from flows.support.lookup import look_up
 from flows.support.questions import ANSWER_SLOTS, Answer, ClarificationSlots, answer_parser, current
 
 NEW_TOPIC_FILE = Path(__file__).with_name("data") / "new_topic.yaml"
@@ -108,10 +109,13 @@ def _other_article(ctx: StepContext[ClarificationSlots], text: str) -> Document 
     among its matches: "they never ring too" at the Android notifications questions also
     matches the iPhone article, but it goes on describing the same problem."""
     kb = open_kb(ctx.resources.kb or SHIPPED_KB, ctx.store_url)
-    hits = kb.search(text, limit=3)
-    if not hits or any(h.doc.id == ctx.slots.doc for h in hits):
+    # read as the main conversation reads a request (flows/support/lookup.py), so an article found only by
+    # where the request happens ("on my ipad too"), talk, or words that do not tell two articles apart are
+    # no other article here either: the message stays an answer
+    found = look_up(kb, text, limit=3)
+    if found.kind != "article" or any(h.doc.id == ctx.slots.doc for h in found.hits):
         return None
-    return hits[0].doc
+    return found.hits[0].doc
 
 
 def read_own_answer(s: ClarificationSlots, q: Question, text: str) -> Answer | None:
@@ -175,11 +179,11 @@ def answer_later(ctx: StepContext[ClarificationSlots]) -> None:
     if s.later is None:
         return
     kb = open_kb(ctx.resources.kb or SHIPPED_KB, ctx.store_url)
-    hits = kb.search(s.later, limit=1)
-    if not hits:  # the knowledge base changed since: the request is not lost, only unanswered
+    found = look_up(kb, s.later, limit=3)  # as it was read when kept (`_other_article`)
+    if found.kind != "article":  # the knowledge base changed since: the request is not lost, only unanswered
         ctx.say(f'About your other question ("{s.later}"): I could not find it in our help center any more.')
         return
-    doc = hits[0].doc
+    doc = found.hits[0].doc
     if doc.clarifying_questions:
         # its questions are a run of their own: the engine carries the request out once this run is over,
         # as if said then, so its first question follows this answer and nobody types it again
