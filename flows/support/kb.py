@@ -628,6 +628,12 @@ class KnowledgeBase:
             return frozenset(s for f in self._reranker.documents.values() for s in (*f.title, *f.tags))
 
     @property
+    def ours(self) -> frozenset[str]:
+        """The stems of the product's own names and what it holds (the concept table's `ours`:
+        "tasklane", "task"): words any article may say, which tell none apart."""
+        return _stems_of(tuple(self._concepts.ours))
+
+    @property
     def places(self) -> frozenset[str]:
         """The stems of what the product runs on (the concept table's `devices`) by make or system
         ("iphone", "android"): where a request happens, which an article's title or tags may name
