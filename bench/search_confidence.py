@@ -18,6 +18,10 @@ Per article answered, the features (all from the hits `look_up` returns and the 
   devices aside ("samsung", "ipad" tell where, not what);
 - `elsewhere`: how many searched words the article does not hold are a title or tag word of another.
 
+It also prints the dev halves' figures as `CLOSE` (flows/support/lookup.py: the runner-up's share of the
+best score from which the two are offered as a choice) moves from 0.9 down: the margin as the
+decision's other lever.
+
 It prints each feature's ROC AUC (right against wrong), and the trade-off curve of a logistic
 regression over all of them, fitted leaving one dev split out (so each split's probabilities come
 from a model that never saw it), and of the score and the coverage alone: top-1, wrong-article rate
@@ -39,10 +43,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from wordfreq import zipf_frequency
 
+from flows.support import lookup
 from flows.support.kb import SHIPPED_KB, KnowledgeBase
 from flows.support.lookup import ABROAD, look_up
 from flows.support.spelling import STEMMER
-from tests.search_corpus import Case, load, load_fresh, load_fresh2, load_fresh3, load_fresh4
+from tests.search_corpus import Case, load, load_fresh, load_fresh2, load_fresh3, load_fresh4, score
 
 DEV: dict[str, Callable[[], list[Case]]] = {
     "dev": lambda: load("dev"),
@@ -127,6 +132,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         kb = KnowledgeBase(SHIPPED_KB, str(Path(tmp) / "index.db"))
         rows = rows_of(kb)
+        sweep = close_sweep(kb)
         kb.close()
     answered = [r for r in rows if r.best is not None]
     x = np.array([r.features for r in answered])
@@ -162,6 +168,25 @@ def main() -> None:
             btop1, bwrong, _ = figures(blind, rule(t))
             print(f"{name + f' {t:g}':<28} {top1:>17.3f} {wrong:>6.3f} {precision:>8.3f}", end="")
             print(f"   {btop1:>16.3f} {bwrong:>6.3f}")
+    print("\nthe runner-up's share of the best score from which the two are asked about (lookup.CLOSE, 0.9 shipped)")
+    print("\n".join(sweep))
+
+
+def close_sweep(kb: KnowledgeBase) -> list[str]:
+    """The pooled dev halves as the runner-up's share that makes a choice moves (lookup.CLOSE), as lines."""
+    cases = [c for load_split in DEV.values() for c in load_split()]
+    shipped = lookup.CLOSE
+    lines = [f"{'CLOSE':<8} {'pooled dev: top-1':>17} {'wrong':>6} {'no-match':>8} {'choice':>7} {'listing':>8}"]
+    try:
+        for close in (0.9, 0.85, 0.8, 0.75, 0.7):
+            lookup.CLOSE = close  # read by lookup.as_close at each call
+            s = score(cases, lambda q: look_up(kb, q).answer)
+            shown = f"{s.top1:>17.3f} {s.wrong:>6.3f} {s.no_match_precision:>8.3f}"
+            shown += f" {s.choice:>7.3f} {s.choice_right:>8.3f}"
+            lines.append(f"{close:<8g} {shown}")
+    finally:
+        lookup.CLOSE = shipped
+    return lines
 
 
 if __name__ == "__main__":
