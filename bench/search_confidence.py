@@ -27,7 +27,9 @@ regression over all of them, fitted leaving one dev split out (so each split's p
 from a model that never saw it), and of the score and the coverage alone: top-1, wrong-article rate
 and no-match precision on the pooled dev halves as the threshold moves. The test halves are never read.
 
-    python bench/search_confidence.py
+    python bench/search_confidence.py              # on the shipped help centre
+    python bench/search_confidence.py --unlisted   # without its not_about and elsewhere lists (bench/search.py):
+                                                   # the dev halves' wrong articles as a request no list foresaw
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from wordfreq import zipf_frequency
 
+from bench.search import unlisted
 from flows.support import lookup
 from flows.support.kb import SHIPPED_KB, KnowledgeBase
 from flows.support.lookup import ABROAD, look_up
@@ -125,12 +128,18 @@ def figures(rows: list[Row], confident: Callable[[Row], bool]) -> tuple[float, f
 
 
 def main() -> None:
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--unlisted", action="store_true", help="without the hand-written lists")
+    args = parser.parse_args()
     import numpy as np
     from sklearn.linear_model import LogisticRegression
     from sklearn.metrics import roc_auc_score
 
     with tempfile.TemporaryDirectory() as tmp:
-        kb = KnowledgeBase(SHIPPED_KB, str(Path(tmp) / "index.db"))
+        folder = unlisted(Path(tmp) / "kb") if args.unlisted else SHIPPED_KB
+        kb = KnowledgeBase(folder, str(Path(tmp) / "index.db"))
         rows = rows_of(kb)
         sweep = close_sweep(kb)
         kb.close()
