@@ -76,6 +76,15 @@ def load_fresh3(split: Split) -> list[Case]:
     return TypeAdapter(list[Case]).validate_python(data)
 
 
+def load_fresh4(split: Split) -> list[Case]:
+    """The fourth blind set (tests/corpora/search/fresh4/): 263 queries written on 2026-11-27 by a writer
+    who saw the articles' titles and bodies and docs/support-search.md, not the search code, split once
+    and committed with its first figures before any change to the search; 83 must find nothing. Its test
+    half is measured, never tuned on nor extended."""
+    data = safe_load((CORPUS / "fresh4" / f"{split}.yaml").read_text(encoding="utf-8"))
+    return TypeAdapter(list[Case]).validate_python(data)
+
+
 def split_of(query: str) -> Split:
     """The split a query was put in: half by half, by the first 32 bits of its SHA-256."""
     digest = hashlib.sha256(query.strip().casefold().encode()).hexdigest()

@@ -26,6 +26,7 @@ from tests.search_corpus import (
     load_fresh,
     load_fresh2,
     load_fresh3,
+    load_fresh4,
     score,
     split_of,
 )
@@ -50,7 +51,9 @@ def test_the_corpus_is_big_labelled_with_shipped_articles_and_split_by_its_hash(
     assert before and all(split_of(c["q"]) == "dev" for c in before)
 
 
-@pytest.mark.parametrize("load_blind", [load_fresh, load_fresh2, load_fresh3], ids=["fresh", "fresh2", "fresh3"])
+@pytest.mark.parametrize(
+    "load_blind", [load_fresh, load_fresh2, load_fresh3, load_fresh4], ids=["fresh", "fresh2", "fresh3", "fresh4"]
+)
 def test_a_blind_set_is_labelled_with_shipped_articles_and_split_by_its_hash(
     load_blind: Callable[[Split], list[Case]],
 ) -> None:

@@ -3,8 +3,11 @@ place (flows/support/platform.py): the clarification goes on with that article."
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from engine import Engine, Resources, SqlStore
 from flows.support.kb import SHIPPED_KB, open_kb
 from flows.support.platform import names_a_place, other_place_article
 
@@ -32,6 +35,12 @@ def test_a_place_another_article_is_for_switches_to_it(doc: str, said: str, expe
         ("notifications-android", "no idea, the battery saver is on"),  # no place named
         ("notifications-iphone", "yes, on my iphone"),  # its own
         ("sync-not-working", "my iphone"),  # no article for iPhones is about syncing
+        # titles that share only a stopword ("Trello or a CSV file", "iPhone or iPad") or the product's
+        # name ("Delete your Tasklane account", "Add a Tasklane widget") are about different things
+        ("import-tasks", "btw it happens on my ipad too"),
+        ("app-crashes", "on my ipad"),
+        ("delete-account", "on my iphone"),
+        ("offline-mode", "on android"),
     ],
 )
 def test_a_place_the_article_names_or_no_sibling_is_for_stays_an_answer(doc: str, said: str) -> None:
@@ -41,3 +50,11 @@ def test_a_place_the_article_names_or_no_sibling_is_for_stays_an_answer(doc: str
 def test_the_asides_rule_needs_a_place_word() -> None:
     assert names_a_place("its an iPhone") and names_a_place("Samsung Galaxy")
     assert not names_a_place("yes") and not names_a_place("cancel")
+
+
+def test_an_unrelated_article_for_the_place_does_not_take_over_the_questions(tmp_path: Path) -> None:
+    engine = Engine(SqlStore(str(tmp_path / "s.db")), None, Resources())
+    engine.turn("support", "u", "how do i import my tasks")
+    r = engine.turn("support", "u", "btw it happens on my ipad too")
+    assert r.flow == "clarification" and r.slots["doc"] == "import-tasks"
+    assert "Notifications not arriving on iPhone" not in r.reply

@@ -26,7 +26,8 @@ from flows.shared.datafile import WordTuple, load_yaml
 from flows.support import sections
 from flows.support.ahead import given_reader, read_answer
 from flows.support.handoff import say_answer
-from flows.support.kb import SHIPPED_KB, Document, Question, open_kb
+from flows.support.kb import SHIPPED_KB, Question, open_kb
+from flows.support.lookup import Lookup, look_up
 from flows.support.questions import ANSWER_SLOTS, Answer, ClarificationSlots, answer_parser, current
 
 NEW_TOPIC_FILE = Path(__file__).with_name("data") / "new_topic.yaml"
@@ -103,15 +104,20 @@ def split_new_topic(text: str) -> Split | None:
     return Split(head, topic) if head and topic else None
 
 
-def _other_article(ctx: StepContext[ClarificationSlots], text: str) -> Document | None:
-    """The article `text` is about, when it is not the one being clarified, nor is that one
-    among its matches: "they never ring too" at the Android notifications questions also
-    matches the iPhone article, but it goes on describing the same problem."""
+def _other_request(ctx: StepContext[ClarificationSlots], text: str) -> Lookup | None:
+    """How the main conversation reads `text` (flows/support/lookup.py) when it is another request: an
+    article that is not the one being clarified, or a choice of articles the words match as well as each
+    other, none of them that one; None otherwise. An article found only by where the request happens
+    ("on my ipad too" alone), talk, nothing to search and "not covered" leave the message an answer, and
+    so does a match of the article being clarified: "they never ring too" at the Android notification
+    questions also matches the iPhone article, but it goes on describing the same problem."""
     kb = open_kb(ctx.resources.kb or SHIPPED_KB, ctx.store_url)
-    hits = kb.search(text, limit=3)
-    if not hits or any(h.doc.id == ctx.slots.doc for h in hits):
+    found = look_up(kb, text, limit=3)
+    if found.kind not in ("article", "topic") or not found.hits:  # a topic alone names no problem yet
         return None
-    return hits[0].doc
+    if ctx.slots.doc in {h.doc.id for h in found.hits} | {d.id for d in found.choices}:
+        return None
+    return found
 
 
 def read_own_answer(s: ClarificationSlots, q: Question, text: str) -> Answer | None:
@@ -133,12 +139,12 @@ def new_request(ctx: StepContext[ClarificationSlots]) -> str | None:
     # "my iphone, my ipad too" at a device question names two devices, not a new topic
     if split and read_answer(q, split.topic, s.questions) is not None:
         split = None
-    doc = _other_article(ctx, split.topic) if split else None
-    if split and doc:
+    found = _other_request(ctx, split.topic) if split else None
+    if split and found:
         value = read_own_answer(s, q, split.head)
         if value is not None:
             ctx.say(f"Noted: {q.text} {value}.")
-        _keep(ctx, split.topic, doc)
+        _keep(ctx, split.topic, found)
         if value is None:  # "ok so, btw my card was declined": no answer before it
             return ""
         s.said = split.head
@@ -150,21 +156,22 @@ def new_request(ctx: StepContext[ClarificationSlots]) -> str | None:
     # a typed question reads the whole message, and says what is wrong with an answer it cannot take
     if q.type != "text" and answer_parser(s, q)(ctx.text) is not None:
         return None
-    doc = _other_article(ctx, ctx.text)
-    if doc is None:
+    found = _other_request(ctx, ctx.text)
+    if found is None:
         return None
-    _keep(ctx, ctx.text, doc)
+    _keep(ctx, ctx.text, found)
     return ""
 
 
-def _keep(ctx: StepContext[ClarificationSlots], request: str, doc: Document) -> None:
+def _keep(ctx: StepContext[ClarificationSlots], request: str, found: Lookup) -> None:
     ctx.slots.later = request
-    ctx.event("search", f"{request!r} -> {doc.id}, kept for after this article")
-    ctx.say(
-        ctx.phrase(
-            f"That sounds like another question (\"{doc.title}\"): I'll answer it once we're done here.", "reply:later"
-        )
-    )
+    ctx.event("search", f"{request!r} -> {found.answer}, kept for after this article")
+    if found.kind == "article":
+        title = found.hits[0].doc.title
+        said = f"That sounds like another question (\"{title}\"): I'll answer it once we're done here."
+    else:  # which of the articles it is about is asked then, as in the main conversation
+        said = "That sounds like another question: I'll come back to it once we're done here."
+    ctx.say(ctx.phrase(said, "reply:later"))
 
 
 def answer_later(ctx: StepContext[ClarificationSlots]) -> None:
@@ -175,11 +182,16 @@ def answer_later(ctx: StepContext[ClarificationSlots]) -> None:
     if s.later is None:
         return
     kb = open_kb(ctx.resources.kb or SHIPPED_KB, ctx.store_url)
-    hits = kb.search(s.later, limit=1)
-    if not hits:  # the knowledge base changed since: the request is not lost, only unanswered
+    found = look_up(kb, s.later, limit=3)  # as it was read when kept (`_other_request`)
+    if found.kind == "topic" and found.hits:
+        # articles the words match as well as each other: the main conversation asks which, once this run
+        # is over, as if the request were said then
+        ctx.keep(s.later)
+        return
+    if found.kind != "article":  # the knowledge base changed since: the request is not lost, only unanswered
         ctx.say(f'About your other question ("{s.later}"): I could not find it in our help center any more.')
         return
-    doc = hits[0].doc
+    doc = found.hits[0].doc
     if doc.clarifying_questions:
         # its questions are a run of their own: the engine carries the request out once this run is over,
         # as if said then, so its first question follows this answer and nobody types it again

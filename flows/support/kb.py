@@ -613,6 +613,26 @@ class KnowledgeBase:
             for d, score in ranked[:limit]
         ]
 
+    def searched(self, query: str) -> list[str]:
+        """The words a search for `query` looks for, as `search` reads them (phrases read, spelling
+        fixed; no stopwords, vague words or numbers): what of a request an article may explain."""
+        self.refresh()
+        with self._lock:
+            return _searched(query, self._speller, self._query_phrases)
+
+    @property
+    def headings(self) -> frozenset[str]:
+        """The stems of every article's title and tags, as the reranker reads them."""
+        self.refresh()
+        with self._lock:
+            return frozenset(s for f in self._reranker.documents.values() for s in (*f.title, *f.tags))
+
+    @property
+    def ours(self) -> frozenset[str]:
+        """The stems of the product's own names and what it holds (the concept table's `ours`:
+        "tasklane", "task"): words any article may say, which tell none apart."""
+        return _stems_of(tuple(self._concepts.ours))
+
     @property
     def places(self) -> frozenset[str]:
         """The stems of what the product runs on (the concept table's `devices`) by make or system

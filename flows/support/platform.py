@@ -22,6 +22,7 @@ from flows.support.concepts import CONCEPTS_NAME, load_concepts
 from flows.support.kb import SHIPPED_KB, Document, KnowledgeBase, open_kb
 from flows.support.questions import ClarificationSlots
 from flows.support.rerank import stems
+from flows.support.terms import STOPWORDS, VAGUE
 
 _WORD = re.compile(r"[^\W_]+")
 
@@ -37,9 +38,16 @@ def _names(doc: Document) -> set[str]:
     return _stems(doc.title, *doc.tags, *asked, *synonyms)
 
 
-def _about(doc: Document, places: frozenset[str]) -> set[str]:
-    """What an article is about: the words of its title and tags that name no place."""
-    return _stems(doc.title, *doc.tags) - places
+# "or", "a", "app": words any two titles may share ("Import tasks from Todoist, Trello or a CSV file",
+# "Notifications not arriving on iPhone or iPad") say nothing of what either is about
+_SAY_NOTHING = frozenset(stems(STOPWORDS | VAGUE))
+
+
+def _about(doc: Document, places: frozenset[str], ours: frozenset[str] = frozenset()) -> set[str]:
+    """What an article is about: the words of its title and tags that name no place, nor are stopwords,
+    vague words or the product's own (`ours`: "Delete your Tasklane account" and "Add a Tasklane widget
+    to your home screen" are about different things)."""
+    return _stems(doc.title, *doc.tags) - places - _SAY_NOTHING - ours
 
 
 def other_place_article(kb: KnowledgeBase, doc_id: str, text: str) -> Document | None:
@@ -52,11 +60,12 @@ def other_place_article(kb: KnowledgeBase, doc_id: str, text: str) -> Document |
     named = _stems(text) & places
     if not named or named & _names(current):
         return None
-    topic = _about(current, places)
+    ours = kb.ours
+    topic = _about(current, places, ours)
     found = [
         doc
         for doc in kb.documents.values()
-        if doc.id != doc_id and named & _stems(doc.title, *doc.tags) and topic & _about(doc, places)
+        if doc.id != doc_id and named & _stems(doc.title, *doc.tags) and topic & _about(doc, places, ours)
     ]
     return found[0] if len(found) == 1 else None
 
