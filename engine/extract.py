@@ -208,7 +208,9 @@ def _echoes(reason: str, text: str, *readings: str) -> list[str]:
     refusal quoting them would put the engine's gloss in the user's mouth. Examples a refusal gives
     (“German”) are no reading's words, so they stay."""
     said = fold(text)
-    english = [fold(r) for r in (*readings, gloss.in_english(text), in_english_cues(text))]
+    glossed, cued = gloss.in_english(text), in_english_cues(text)
+    # each reading alone, and both ("ich bin ziemlich Anfänger": "I'm" from the cues, "beginner" from the gloss)
+    english = [fold(r) for r in (*readings, glossed, cued, in_english_cues(glossed))]
     return [q for q in _QUOTED.findall(reason) if (f := fold(q)) and f not in said and any(f in e for e in english)]
 
 

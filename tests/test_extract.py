@@ -296,6 +296,16 @@ def test_a_refusal_quotes_the_words_as_typed_never_the_engines_english_reading_o
     assert said.reason == "I don't know a language called “soy de Valencia”. Try “German”."
     glossed = Parser(place, "a place")("más o menos")
     assert isinstance(glossed, Invalid) and glossed.reason == "I don't know where “más o menos” is."
+
+    # read through both, the cues' "I'm" and the gloss's "beginner": "ich bin ziemlich Anfänger"
+    def both(text: str) -> object:
+        from engine.cues import in_english_cues
+        from engine.gloss import in_english
+
+        return Invalid(f"I don't know a language called “{in_english_cues(in_english(text))}”.")
+
+    twice = Parser(both, "a language")("ich bin ziemlich Anfänger")
+    assert isinstance(twice, Invalid) and twice.reason == "I don't know a language called “ich bin ziemlich Anfänger”."
     # the words as typed, and an example the refusal gives, are quoted as they are
     typed = Parser(place, "a place")("Atlantis")
     assert isinstance(typed, Invalid) and typed.reason == "I don't know where “Atlantis” is."
