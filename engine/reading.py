@@ -55,6 +55,7 @@ from engine.corrections import correction_commands
 from engine.cues import in_english_cues
 from engine.extract import Empty, Invalid, Parser, copied, fold, read_yes_no
 from engine.fill import ahead_commands, restated
+from engine.fill import clauses as fill_clauses
 from engine.flow import Flow
 from engine.handoff import hold_of
 from engine.models import CarryOver, FlowFrame, SessionState, Slots, StoredRecord
@@ -491,7 +492,22 @@ def _main_talk(text: str) -> SmallTalk | None:
     talk = small_talk(text)
     if talk is None and says_putting_off(text):
         return SmallTalk(kinds=("goodbye",), words=text.strip())
+    if talk is None and _only_yes(text):
+        # "yes" after "Updated your profile: ...", with nothing asked: it agrees, as "ok" does
+        return SmallTalk(kinds=("reaction",), words=text.strip())
     return talk
+
+
+# a yes said alone is a word or two ("yes", "yeah sure", "claro que sí")
+_YES_WORDS = 3
+
+
+def _only_yes(text: str) -> bool:
+    """Whether every clause of `text` is a yes of a few words or small talk ("yes!", "sí, perfecto"), so that
+    it asks for nothing ("yes please teach me" does)."""
+    parts = [c.text for c in fill_clauses(text)]
+    yes = [p for p in parts if len(p.split()) <= _YES_WORDS and read_yes_no(p) is True]
+    return bool(yes) and all(p in yes or small_talk(p) is not None for p in parts)
 
 
 def _replies(carried: CarryOver, text: str) -> list[Command]:

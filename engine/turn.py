@@ -278,10 +278,17 @@ class Turn:
             raise DefinitionError(
                 f"an amendment of {command.record!r}, which nothing saved declares", flow=command.flow
             )
-        before = self.fx._amended.get(command.record) or amends.load(record.data)
+        earlier = self.fx._amended.get(command.record)  # a change this message made already
+        before = earlier or amends.load(record.data)
         after = apply_changes(amends, before, {command.slot: command.value})
         if isinstance(after, str):
             self.fx.emit(after)
+            return
+        lines = changed_lines(amends, before, after)
+        if not lines:
+            # "drop sunday, 3 days is enough": the days change dropped Sunday already, and says so
+            if earlier is None:
+                self.fx.emit(f"Your {command.record.replace('_', ' ')} already says that; nothing to change.")
             return
         self.fx._amended[command.record] = after
         self.fx.records = [r for r in self.fx.records if r.kind != command.record]
@@ -289,7 +296,6 @@ class Turn:
         if amends.revises:  # an entry of its own: the new version names the one it replaces
             drafts = [RecordDraft(kind=d.kind, data={**d.data, "revises": record.id}) for d in drafts]
         self.fx.records.extend(drafts)
-        lines = changed_lines(amends, before, after)
         self.fx.trace.notice("route", detail=f"amend {command.record}.{command.slot}: {command.words!r}")
         what = f"Updated your {command.record.replace('_', ' ')}: {'; '.join(lines)}."
         self.fx.main_messages.append(Message(role="system", content=what))
