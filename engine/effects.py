@@ -76,8 +76,8 @@ class Effects:
         self._stored: dict[str, StoredRecord | None] = {}  # the store's latest record of a kind, as read this turn
         self.handoffs = 0
         self.retried = retried
-        self.trace = TraceDraft()
-        self.trace.start(session.active)
+        a = session.active
+        self.trace = TraceDraft(before=(a.flow, a.state) if a else (None, None))
         self.voice = Voice(llm, self.trace)
 
     def entry_context(self, heard: Heard) -> EntryContext:
