@@ -285,11 +285,11 @@ class SqlStore(Database):
             if not self._sqlite:  # SQLite's autocommits already (sqlite_connect)
                 driver.rollback()  # the pool's ping may have begun a transaction
                 driver.autocommit = True
+            cur = driver.cursor()
         except (exc.SQLAlchemyError, self._dbapi.Error) as e:
             raise StoreError(f"cannot reach database {self.url!r}: {e}", operation=operation) from e
         self._own, self._own_forks = own, FORKS[0]
-        self._driver = driver
-        self._cur = driver.cursor()
+        self._driver, self._cur = driver, cur
         return driver
 
     def _recover(self, conn: Any) -> None:
