@@ -240,15 +240,17 @@ class Effects:
         s.turns += 1
         s.version = self.expected_version + 1
         s.updated_at = self.now
+        at = self.now.isoformat()  # once: the trace's `at` and the store's time of every row of the turn
         reply = "\n\n".join(self.reply)
         return TurnWrite(
             session=s,
             expected_version=self.expected_version,
-            trace_doc=self.trace.doc(s, self.said, reply, [r.kind for r in self.records], self.retried),
+            trace_doc=self.trace.doc(s, self.said, reply, [r.kind for r in self.records], self.retried, at),
             messages=self.main_messages,
             runs=self.runs,
             records=self.records,
             reply=reply,
+            at=at,
         )
 
 

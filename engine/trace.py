@@ -56,8 +56,11 @@ class TraceDraft:
             event["detail"] = detail
         self.notices.append(event)
 
-    def doc(self, session: SessionState, text: str, reply: str, records: list[str], retried: bool) -> JsonObject:
-        """The event-log entry of the turn that left `session` as it is (defaults left out)."""
+    def doc(
+        self, session: SessionState, text: str, reply: str, records: list[str], retried: bool, at: str | None = None
+    ) -> JsonObject:
+        """The event-log entry of the turn that left `session` as it is (defaults left out);
+        `at`: `session.updated_at` as ISO text, when the caller has it already."""
         a = session.active
         doc: JsonObject = {"turn": session.turns, "user_text": text, "reply": reply, "route": self.route}
         flow_before, state_before = self.before
@@ -81,5 +84,5 @@ class TraceDraft:
             doc["retried"] = True
         if self.message_id is not None:
             doc["message_id"] = self.message_id
-        doc["at"] = session.updated_at.isoformat()
+        doc["at"] = at if at is not None else session.updated_at.isoformat()
         return doc

@@ -130,7 +130,8 @@ class SqlStore(Database):
         # Serialize everything before the transaction: the write lock is held only for the SQL,
         # and a value that cannot be stored fails before anything is written.
         try:
-            now = s.updated_at.isoformat()  # the turn's time, as each of its rows holds it
+            # the turn's time, as each of its rows holds it (the write stage's text of it, when it made one)
+            now = write.at if write.at is not None else s.updated_at.isoformat()
             values: dict[str, object] = {
                 "id": s.id,
                 "bot": s.bot,
@@ -168,7 +169,8 @@ class SqlStore(Database):
                 r({
                     "session_id": s.id, "flow": x.flow, "outcome": x.outcome, "summary": x.summary,
                     "slots": json.dumps(x.slots), "turns": x.turns,
-                    "started_at": x.started_at.isoformat(), "ended_at": x.ended_at.isoformat(),
+                    "started_at": x.started_at.isoformat(),
+                    "ended_at": now if x.ended_at is s.updated_at else x.ended_at.isoformat(),  # the turn's, mostly
                 })
                 for x in write.runs
             ]  # fmt: skip
