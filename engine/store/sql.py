@@ -6,7 +6,8 @@ ORM objects nor even through Core execution: building and flushing ORM instances
 times the SQL itself, and Core re-derives a cache key for every statement it runs (about as
 much again). Each statement is compiled once from the sqlmodel tables (schema.py `statements`)
 and run straight on the store's own DBAPI connection, which it keeps checked out; the turn path
-calls nothing outside this module but the driver, pydantic and, for the trace's row, tracerow.py.
+calls nothing outside this module but the driver, pydantic and, for the trace's row, tracerow.py
+(and connection.py's `gone` when a statement fails).
 The engine and the reconnect policy are connection.py's, each database's settings dialect.py's,
 the writer locks locks.py's. A turn's statements are exactly one transaction, and DDL in a
 migration rolls back with it.
