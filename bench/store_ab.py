@@ -1,7 +1,7 @@
 """The store's share of a turn: another tree's `SqlStore` beside this one's, in one process.
 
     git archive <commit> | tar -x -C /tmp/base
-    python bench/store_ab.py --base /tmp/base [--sessions 200] [--sync NORMAL|FULL] [--repeat 5]
+    python bench/store_ab.py --base /tmp/base [--sessions 200] [--sync NORMAL|FULL] [--repeat 5] [--postgres]
 
 bench/turn_overhead.py times whole turns against a floor; on a shared machine its runs differ
 by more than a change to the store moves them, run after run. Here the engine runs the 4-turn
@@ -12,7 +12,9 @@ sides share every moment of the machine's load, so the per-run medians compare p
 
 The base tree is imported under the same package names after this one's modules are set aside
 (their classes live on in the objects already made), so both trees must have the same schema
-version. `--base` may be this tree itself: the smoke test does that.
+version. `--base` may be this tree itself: the smoke test does that. `--postgres` replays on fresh
+databases of a PostgreSQL server it starts (tests/pg.py), where a round trip costs what SQLite's
+call does not.
 """
 
 from __future__ import annotations
@@ -87,7 +89,27 @@ def main() -> None:
     ap.add_argument("--sessions", type=int, default=200)
     ap.add_argument("--sync", choices=["FULL", "NORMAL"], default="NORMAL")
     ap.add_argument("--repeat", type=int, default=5, help="replays, each on fresh files")
+    ap.add_argument(
+        "--postgres", action="store_true", help="replay on a PostgreSQL server started for the run (tests/pg.py)"
+    )
     args = ap.parse_args()
+    server = None
+    if args.postgres:
+        sys.path.insert(0, str(ROOT))
+        from tests.pg import PgServer, why_not
+
+        if why_not() is not None:
+            raise SystemExit(f"no PostgreSQL here: {why_not()}")
+        server = PgServer()
+    try:
+        run(args, server)
+    finally:
+        if server is not None:
+            server.close()
+
+
+def run(args: argparse.Namespace, server: Any) -> None:
+    """The replays, on SQLite files (`--sync`) or on fresh databases of `server`."""
     base = import_tree(args.base.resolve())
     here = import_tree(ROOT)
     if base["schema"].SCHEMA_VERSION != here["schema"].SCHEMA_VERSION:
@@ -113,10 +135,16 @@ def main() -> None:
 
     runs: dict[str, list[float]] = {"base": [], "this tree": []}
     for r in range(args.repeat):
-        stores = {
-            "base": base["engine"].SqlStore(str(folder / f"base-{r}.db"), synchronous=args.sync),
-            "this tree": here["engine"].SqlStore(str(folder / f"this-{r}.db"), synchronous=args.sync),
-        }
+        if server is None:
+            stores = {
+                "base": base["engine"].SqlStore(str(folder / f"base-{r}.db"), synchronous=args.sync),
+                "this tree": here["engine"].SqlStore(str(folder / f"this-{r}.db"), synchronous=args.sync),
+            }
+        else:  # PostgreSQL's durability is the server's (synchronous_commit), not a store option
+            stores = {
+                "base": base["engine"].SqlStore(server.database()),
+                "this tree": here["engine"].SqlStore(server.database()),
+            }
         for name, median in replay(stores, writes).items():
             runs[name].append(median)
         for name, s in stores.items():
@@ -125,7 +153,7 @@ def main() -> None:
             if problem:
                 raise SystemExit(f"{name} did not store the replay: {problem}")
     print(f"store share of a turn (lock, load, commit): {len(writes)} writes x {args.repeat} replays, ", end="")
-    print(f"synchronous={args.sync}; base {args.base}")
+    print(f"{'PostgreSQL' if server is not None else f'synchronous={args.sync}'}; base {args.base}")
     for name, medians in runs.items():
         print(f"{name:<10} median µs per replay: {', '.join(f'{m:.0f}' for m in medians)}", end="")
         print(f"   median {statistics.median(medians):.0f}")

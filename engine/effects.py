@@ -76,8 +76,8 @@ class Effects:
         self._stored: dict[str, StoredRecord | None] = {}  # the store's latest record of a kind, as read this turn
         self.handoffs = 0
         self.retried = retried
-        self.trace = TraceDraft()
-        self.trace.start(session.active)
+        a = session.active
+        self.trace = TraceDraft(before=(a.flow, a.state) if a else (None, None))
         self.voice = Voice(llm, self.trace)
 
     def entry_context(self, heard: Heard) -> EntryContext:
@@ -240,15 +240,17 @@ class Effects:
         s.turns += 1
         s.version = self.expected_version + 1
         s.updated_at = self.now
+        at = self.now.isoformat()  # once: the trace's `at` and the store's time of every row of the turn
         reply = "\n\n".join(self.reply)
         return TurnWrite(
             session=s,
             expected_version=self.expected_version,
-            trace_doc=self.trace.doc(s, self.said, reply, [r.kind for r in self.records], self.retried),
+            trace_doc=self.trace.doc(s, self.said, reply, [r.kind for r in self.records], self.retried, at),
             messages=self.main_messages,
             runs=self.runs,
             records=self.records,
             reply=reply,
+            at=at,
         )
 
 

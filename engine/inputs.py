@@ -71,6 +71,22 @@ def check_identifier(value: str, what: str = "user id", max_chars: int = MAX_ID_
     return value
 
 
+def check_turn(user: str, text: str, message_id: str | None = None) -> str | InputRejected:
+    """A turn's input in one call: the user id and the message id (InputRejected, raised, when
+    either cannot be stored), then the message: stripped, or the InputRejected saying why it is
+    refused, returned, for the user to be answered with (raised when it is no text at all: a
+    caller's bug, and there is nobody to answer)."""
+    check_identifier(user)
+    if message_id is not None:
+        check_identifier(message_id, "message id")
+    try:
+        return check_message(text)
+    except InputRejected as refused:
+        if not isinstance(text, str):
+            raise
+        return refused
+
+
 def decode_terminal(raw: bytes) -> str:
     """Decode terminal bytes, keeping invalid ones as lone surrogates for check_message to refuse."""
     return raw.decode("utf-8", errors="surrogateescape")

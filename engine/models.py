@@ -462,6 +462,9 @@ class TurnWrite:
     runs: list[FlowRun] = field(default_factory=list)
     records: list[RecordDraft] = field(default_factory=list)
     reply: str = ""
+    # `session.updated_at` as ISO text, when the write stage made it already (it is the trace's
+    # `at`): the store writes it as the turn's time instead of formatting the same time again
+    at: str | None = None
 
     @functools.cached_property
     def trace(self) -> TurnTrace:

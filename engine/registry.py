@@ -15,7 +15,7 @@ import importlib
 import importlib.util
 import os
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from importlib.metadata import entry_points
 from pathlib import Path
 from types import ModuleType
@@ -28,11 +28,23 @@ from engine.flow import Flow
 GROUP = "innerloop.bots"
 
 
+class _Bots(dict[str, Bot]):
+    """Bots by name; a name none has is an UnknownNameError listing the names there are."""
+
+    def __missing__(self, name: str) -> Bot:
+        raise UnknownNameError("bot", name, list(self))
+
+
 class Registry:
     """Bots by name, in the order they were added."""
 
+    # `get(name)`: the bot of that name; UnknownNameError when none has it. The dict's own
+    # lookup (C code: a turn's `Engine.turn` runs nothing of this module for it, bench/walk.py)
+    get: Callable[[str], Bot]
+
     def __init__(self, bots: Iterable[Bot] = ()) -> None:
-        self._bots: dict[str, Bot] = {}
+        self._bots = _Bots()
+        self.get = self._bots.__getitem__
         for b in bots:
             self.add(b)
 
@@ -43,12 +55,6 @@ class Registry:
             raise DefinitionError(f"bot {bot.name!r} is registered twice")
         self._bots[bot.name] = bot
         return bot
-
-    def get(self, name: str) -> Bot:
-        try:
-            return self._bots[name]
-        except KeyError:
-            raise UnknownNameError("bot", name, list(self._bots)) from None
 
     def __contains__(self, name: object) -> bool:
         return name in self._bots

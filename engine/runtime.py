@@ -10,21 +10,23 @@ import uuid
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 
 from engine.bot import MAIN, Bot
 from engine.effects import Effects
 from engine.errors import ConflictError, EngineError, InputRejected, SessionBusy, SlotRejected
 from engine.handoff import hold_of
-from engine.inputs import check_identifier, check_message
+from engine.inputs import check_identifier, check_message, check_turn
 from engine.llm import LLM, RulesLLM, TextSink
 from engine.load import idle_frames
-from engine.models import JsonObject, Resources, SessionState, TurnTrace, TurnWrite, utcnow
+from engine.models import JsonObject, Resources, SessionState, TurnTrace, TurnWrite
 from engine.registry import Registry, default_registry
 from engine.store import Store
 from engine.turn import Turn
 
 DEFAULT_DB = "innerloop.db"
+# engine.models.utcnow, as C code: the clock a turn reads runs nothing of the project (bench/walk.py)
+_utcnow = functools.partial(datetime.now, UTC)
 # how many of a session's latest turns a repeated message id is looked for in
 DUPLICATE_WINDOW = 50
 
@@ -66,7 +68,7 @@ class Engine:
         resources: Resources | None = None,
         *,
         bots: Registry | None = None,
-        clock: Callable[[], datetime] = utcnow,
+        clock: Callable[[], datetime] = _utcnow,
         conflict_wait_s: float = 10.0,
         queue_writers: bool = True,
     ) -> None:
@@ -95,16 +97,9 @@ class Engine:
         conflict, so two copies racing each other still make one turn.
         """
         b = self.bots.get(bot)
-        check_identifier(user)
-        if message_id is not None:
-            check_identifier(message_id, "message id")
-        try:
-            clean = check_message(text)
-        except InputRejected as e:
-            if not isinstance(text, str):
-                raise  # a caller's bug, not a user's message: there is nobody to answer
-            existing = self.store.load(b.name, user)
-            return self._result(existing, e.reason, rejected=True)
+        clean = check_turn(user, text, message_id)
+        if isinstance(clean, InputRejected):  # answered, and nothing is written
+            return self._result(self.store.load(b.name, user), clean.reason, rejected=True)
         return self._commit(b, user, clean, Turn.run, message_id=message_id, on_text=on_text)
 
     def reset(self, bot: str, user: str) -> TurnResult:

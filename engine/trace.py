@@ -13,7 +13,7 @@ from typing import get_args
 from pydantic import JsonValue
 
 from engine.errors import DefinitionError
-from engine.models import FlowFrame, JsonObject, LLMCall, NoticeKind, SessionState
+from engine.models import JsonObject, LLMCall, NoticeKind, SessionState
 
 # checked where a notice is made, as building the `Notice` model did: an unknown kind stored
 # would make the session's traces unreadable
@@ -33,11 +33,9 @@ class TraceDraft:
     fired: list[JsonObject] = field(default_factory=list)
     llm_calls: list[LLMCall] = field(default_factory=list)
     notices: list[JsonObject] = field(default_factory=list)
-    # the flow and state the turn started in (None: the main conversation)
+    # the flow and state the turn started in (None: the main conversation), given when it is
+    # made: the dataclass's own __init__ is no code of this module (bench/walk.py)
     before: tuple[str | None, str | None] = (None, None)
-
-    def start(self, at: FlowFrame | None) -> None:
-        self.before = (at.flow, at.state) if at else (None, None)
 
     def enter(self, flow: str, state: str) -> None:
         self.entered.append({"flow": flow, "state": state})
@@ -58,8 +56,11 @@ class TraceDraft:
             event["detail"] = detail
         self.notices.append(event)
 
-    def doc(self, session: SessionState, text: str, reply: str, records: list[str], retried: bool) -> JsonObject:
-        """The event-log entry of the turn that left `session` as it is (defaults left out)."""
+    def doc(
+        self, session: SessionState, text: str, reply: str, records: list[str], retried: bool, at: str | None = None
+    ) -> JsonObject:
+        """The event-log entry of the turn that left `session` as it is (defaults left out);
+        `at`: `session.updated_at` as ISO text, when the caller has it already."""
         a = session.active
         doc: JsonObject = {"turn": session.turns, "user_text": text, "reply": reply, "route": self.route}
         flow_before, state_before = self.before
@@ -83,5 +84,5 @@ class TraceDraft:
             doc["retried"] = True
         if self.message_id is not None:
             doc["message_id"] = self.message_id
-        doc["at"] = session.updated_at.isoformat()
+        doc["at"] = at if at is not None else session.updated_at.isoformat()
         return doc

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal, TypeVar, get_args, get_origin
 
 from pydantic import BaseModel
@@ -56,17 +56,18 @@ class _Enough(Exception):
     """Raised from a stream's sink to end the generation: the guard has seen enough."""
 
 
+# A dataclass: its generated __init__ is no code of this module, so making a turn's voice
+# (engine/effects.py) does not walk here (bench/walk.py).
+@dataclass(eq=False)
 class Voice:
-    def __init__(self, llm: LLM, trace: TraceDraft, *, seconds: float = TURN_LLM_SECONDS) -> None:
-        self.llm = llm
-        self.budget = 0
-        self.ceiling: int | None = None  # set once the turn's calls are counted down for good
-        self.seconds = seconds
-        # where a main reply goes while the model writes it (the chat, an embedding program)
-        self.sink: TextSink | None = None
-        self._spent_s = 0.0
-        self._trace = trace
-        self._calls = trace.llm_calls
+    llm: LLM
+    trace: TraceDraft  # where every call, and every call not made, is logged
+    seconds: float = TURN_LLM_SECONDS
+    budget: int = 0
+    ceiling: int | None = None  # set once the turn's calls are counted down for good
+    # where a main reply goes while the model writes it (the chat, an embedding program)
+    sink: TextSink | None = None
+    _spent_s: float = field(default=0.0, init=False)
 
     @property
     def offline(self) -> bool:
@@ -109,11 +110,11 @@ class Voice:
             # the model's own reply, too long or stopped at its token limit: its whole sentences stand
             text = whole_sentences(text)
         elif out.cut:
-            self._trace.notice("phrase_rejected", detail=f"{purpose}: the phrasing stopped at the token limit")
+            self.trace.notice("phrase_rejected", detail=f"{purpose}: the phrasing stopped at the token limit")
             return Said(said)
         problem = phrase_problem(content, text, _user_language(messages), facts=not reply, language=language)
         if problem is not None:
-            self._trace.notice("phrase_rejected", detail=f"{purpose}: {problem}")
+            self.trace.notice("phrase_rejected", detail=f"{purpose}: {problem}")
             return Said(said)
         return Said(text)
 
@@ -149,14 +150,14 @@ class Voice:
             return Said(unmark(fallback))
         self._log(out.call)
         if out.cut:  # a summary stopped mid-way may have lost the step the user needs
-            self._trace.notice("phrase_rejected", detail=f"{purpose}: the summary stopped at the token limit")
+            self.trace.notice("phrase_rejected", detail=f"{purpose}: the summary stopped at the token limit")
             return Said(unmark(fallback))
         persona = "\n".join(m.content for m in messages if m.role == "system")
         problem = summary_problem(
             source, out.text, case, user_text=_user_language(messages), known=persona, language=language
         )
         if problem is not None:
-            self._trace.notice("phrase_rejected", detail=f"{purpose}: {problem}")
+            self.trace.notice("phrase_rejected", detail=f"{purpose}: {problem}")
             return Said(unmark(fallback))
         return Said(out.text)
 
@@ -238,7 +239,7 @@ class Voice:
             )
             if shown:
                 return ending(cut=True)
-            self._trace.notice("phrase_rejected", detail=f"{request.purpose}: {problems[0]}")
+            self.trace.notice("phrase_rejected", detail=f"{request.purpose}: {problems[0]}")
             return Said(fallback)
         except UnexpectedLLMCall:
             raise
@@ -252,7 +253,7 @@ class Voice:
         text = "".join(held).strip()
         problem = problems[0] if problems else phrase_problem(fallback, text, user, facts=False)
         if problem is not None:
-            self._trace.notice("phrase_rejected", detail=f"{request.purpose}: {problem}")
+            self.trace.notice("phrase_rejected", detail=f"{request.purpose}: {problem}")
             return Said(fallback)
         # short enough never to have passed the hold: not shown yet
         return Said(whole_sentences(text) if out.cut else text)
@@ -277,7 +278,7 @@ class Voice:
         answer = purpose.startswith("parse:")
         problem = parse_problem(out.value, _user_text(messages), literal_options(schema), answer=answer)
         if problem is not None:
-            self._trace.notice("parse_rejected", detail=f"{purpose}: {problem}")
+            self.trace.notice("parse_rejected", detail=f"{purpose}: {problem}")
             return None
         return out.value
 
@@ -286,11 +287,11 @@ class Voice:
         if self.offline:
             return None
         if self.budget <= 0:
-            self._trace.notice("budget", detail=f"no LLM call left this turn for {purpose}: template used")
+            self.trace.notice("budget", detail=f"no LLM call left this turn for {purpose}: template used")
             return None
         left = self.seconds - self._spent_s
         if left < MIN_CALL_SECONDS:
-            self._trace.notice(
+            self.trace.notice(
                 "budget", detail=f"the turn's {self.seconds:.0f} s for the model are spent: template used for {purpose}"
             )
             return None
@@ -300,12 +301,12 @@ class Voice:
     def _log(self, call: LLMCall | None) -> None:
         if call is not None:
             self._spent_s += call.latency_ms / 1000
-            self._calls.append(call)
+            self.trace.llm_calls.append(call)
 
     def _failed(self, purpose: str, e: LLMError) -> None:
         self._spent_s += e.elapsed_ms / 1000
         attempts = f" ({e.attempts} attempts)" if e.attempts > 1 else ""
-        self._calls.append(
+        self.trace.llm_calls.append(
             LLMCall(
                 purpose=purpose,
                 backend=self.llm.name,

@@ -19,7 +19,6 @@ ROOT = Path(__file__).resolve().parent.parent
 CORE_FORBIDDEN = (
     "engine.store.sql",
     "engine.store.schema",
-    "engine.store.rows",
     "engine.store.connection",
     "engine.store.dialect",
     "engine.store.tracerow",

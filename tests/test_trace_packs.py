@@ -241,3 +241,50 @@ def test_a_single_row_that_cannot_be_read_stays_and_the_loop_still_ends(tmp_path
         store.traces(sid)
     assert [t.turn for t in store.traces(sid, limit=3)] == [3, 4, 5]
     store.close()
+
+
+def test_rows_that_cannot_be_read_stay_as_they_were_on_every_backend(store_url: str) -> None:
+    """A turn takes the rows to pack and deletes them in one statement (DELETE ... RETURNING):
+    a damaged row, and the rows older than it, are put back exactly, ids and all, on both
+    backends (their order is the order `traces()` reads them in)."""
+    store = SqlStore(store_url)
+    engine = Engine(store, bots=BOTS)
+    engine.turn(BOT, "ida", "hello")
+    for message in LOOP[:-1]:
+        engine.turn(BOT, "ida", message)
+    sid = session_id(store, "ida")
+    columns = "id, turn, trace, created_at, pack IS NULL"
+    with store.engine.begin() as conn:
+        conn.execute(text("UPDATE turn_events SET trace = '{not json' WHERE session_id = :s AND turn = 2"), {"s": sid})
+        kept = conn.execute(
+            text(f"SELECT {columns} FROM turn_events WHERE session_id = :s AND turn <= 2 ORDER BY id"), {"s": sid}
+        ).all()
+    engine.turn(BOT, "ida", LOOP[-1])
+    with store.engine.connect() as conn:
+        after = conn.execute(text(f"SELECT {columns} FROM turn_events WHERE session_id = :s ORDER BY id"), {"s": sid})
+        rows = after.all()
+    assert [tuple(r) for r in rows[:2]] == [tuple(r) for r in kept]
+    assert event_rows(store, sid) == [(1, False), (2, False), (5, True)] and rows[2][0] > rows[1][0]
+    assert [t.turn for t in store.traces(sid, limit=3)] == [3, 4, 5]
+    store.close()
+
+
+def test_a_turn_runs_only_the_statements_it_needs(tmp_path: Path) -> None:
+    """SQLite: a turn in a flow is the floor's statements (the load's SELECT; BEGIN IMMEDIATE, the
+    UPDATE under the version check, the trace's INSERT, COMMIT), and the turn that ends the loop
+    takes its single trace rows out in one DELETE ... RETURNING, not a SELECT and a DELETE."""
+    store = SqlStore(str(tmp_path / "s.db"))
+    engine = Engine(store, bots=BOTS)
+    engine.turn(BOT, "jo", LOOP[0])
+    seen: list[str] = []
+    store._driver.set_trace_callback(seen.append)  # the store's own connection (engine/store/sql.py)
+    engine.turn(BOT, "jo", LOOP[1])
+    assert [s.split()[0] for s in seen] == ["SELECT", "BEGIN", "UPDATE", "INSERT", "COMMIT"]
+    engine.turn(BOT, "jo", LOOP[2])
+    seen.clear()
+    engine.turn(BOT, "jo", LOOP[3])
+    verbs = [s.split()[0] for s in seen]
+    assert verbs[:3] == ["SELECT", "BEGIN", "UPDATE"] and verbs[-1] == "COMMIT"
+    assert verbs.count("SELECT") == 1 and verbs.count("DELETE") == 1
+    assert event_rows(store, session_id(store, "jo")) == [(4, True)]
+    store.close()

@@ -1,13 +1,16 @@
-"""A database opened for the store, and the one DBAPI connection the turn path keeps.
+"""A database opened for the store, and what a failure of it means.
 
 `Database` makes the SQLAlchemy engine from a URL and the store's options (the driver's
-absence and each database's settings are handled here), keeps one DBAPI connection checked
-out, and knows when a failed statement means the server went away, so that a read, or a
-turn that had not begun, is run again on a new connection. `SqlStore` is built on it.
+absence and each database's settings are handled here), and the writer locks it allows;
+`SqlStore` is built on it and keeps
+one DBAPI connection of it checked out for the turn path. `gone` knows when a failed statement
+means the server went away, so that a read, or a turn that had not begun, is run again on a
+new connection.
 
 The reconnect policy (`gone`, `once_more_if_gone`) and the wrapping of every failure of a
-public method in a `StoreError` naming it (`operation`) live here, once, for the store and for
-the text indexes in its database (textindex.py).
+public method in a `StoreError` naming it (`operation`) live here, for the store and for the
+text indexes in its database (textindex.py); the store's `load` and `commit` run the same
+policy in a loop of their own (sql.py), so that a turn's statements call nothing out of there.
 """
 
 from __future__ import annotations
@@ -15,18 +18,18 @@ from __future__ import annotations
 import functools
 import sqlite3
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 from sqlalchemy import event, exc
 from sqlalchemy.engine import Engine
-from sqlalchemy.pool import PoolProxiedConnection
 from sqlmodel import create_engine
 
 from engine.errors import StoreError
 from engine.store.dialect import (
-    Prepared,
     Synchronous,
+    connect_url,
     reason,
     remember,
     scrub,
@@ -34,7 +37,15 @@ from engine.store.dialect import (
     sqlite_connect,
     sqlite_url,
 )
-from engine.store.locks import forks
+from engine.store.locks import (
+    AdvisoryLocks,
+    FileLocks,
+    RangeLocks,
+    SessionLocks,
+    ThreadLocks,
+    ThreadsFirst,
+    range_locks_work,
+)
 
 T = TypeVar("T")
 P = ParamSpec("P")
@@ -170,12 +181,7 @@ class Database:
         # DBAPI exceptions are module-specific; the direct paths catch the driver's own.
         self.dbapi: Any = self.engine.dialect.loaded_dbapi
         self._dbapi = self.dbapi
-        self._lock = threading.Lock()
-        self._own: PoolProxiedConnection | None = None
-        self._own_forks = -1  # locks.forks() when `_own` was opened
-        self._cur: Any = None
-        self._driver: Any = None  # the DBAPI connection of `_own`
-        self._inherited: list[PoolProxiedConnection] = []
+        self._lock = threading.Lock()  # held while the store's own connection is in use (sql.py)
         try:
             self._opened()
         except StoreError as e:
@@ -189,65 +195,34 @@ class Database:
     def _opened(self) -> None:
         """What a subclass does once the engine is up (SqlStore: its schema and statements)."""
 
-    def _connection(self) -> Any:
-        """The store's own DBAPI connection; call with `_lock` held.
-
-        Checking a connection out of the pool and back in for every load and commit cost
-        more than the SQL of a turn, so the store keeps one checked out and serializes its
-        use with a lock (SQLite runs one writer at a time anyway). SQLAlchemy opens file
-        databases with check_same_thread=False, so any thread may use it under the lock.
-        """
-        own = self._own
-        if own is not None and self._own_forks == forks():
-            return self._driver  # own.driver_connection, kept: SQLAlchemy asks its dialect on every read
-        if own is not None:
-            # Forked child: SQLite forbids using a connection carried across fork(); leave the
-            # parent's alone (never closed or rolled back here) and open a fresh pool.
-            self._inherited.append(own)
-            self.engine.dispose(close=False)
-        try:
-            own = self.engine.raw_connection()
-        except (exc.SQLAlchemyError, self._dbapi.Error) as e:
-            raise StoreError(f"cannot reach database {self.url!r}: {e}") from e
-        self._own, self._own_forks = own, forks()
-        self._driver = own.driver_connection
-        self._cur = self._driver.cursor()
-        return self._driver
-
-    def _recover(self, conn: Any) -> None:
-        """After a failed statement: roll back, or drop the connection if even that fails."""
-        try:
-            if getattr(conn, "closed", False):
-                raise ConnectionError("closed")
-            conn.rollback()
-        except Exception:
-            own, self._own = self._own, None
-            if own is not None:
-                own.invalidate()
-
-    def _rows(self, q: Prepared, values: Mapping[str, object]) -> list[tuple[Any, ...]]:
-        with self._lock:
-            try:
-                return once_more_if_gone(lambda: self._read(q, values), self._dbapi)
-            except self._dbapi.Error as e:
-                raise StoreError(f"could not read from {self.url!r}: {e}") from e
-
-    def _read(self, q: Prepared, values: Mapping[str, object]) -> list[tuple[Any, ...]]:
-        conn = self._connection()
-        try:
-            self._cur.execute(q.sql, q.params(values))
-            rows: list[tuple[Any, ...]] = self._cur.fetchall()
-            if not self._sqlite:
-                conn.rollback()  # end the driver's implicit read transaction
-            return rows
-        except self._dbapi.Error:
-            self._recover(conn)
-            raise
-
     @operation()
     def close(self) -> None:
-        with self._lock:
-            own, self._own = self._own, None
-            if own is not None and self._own_forks == forks():
-                own.close()
         self.engine.dispose()
+
+    def _writer_locks(self) -> SessionLocks:
+        """The locks the writers of one session queue on, as this database allows (locks.py)."""
+        if not self._sqlite:
+            return ThreadsFirst(AdvisoryLocks(self._lock_connection))
+        database = self.engine.url.database
+        if not database or database == ":memory:" or "mode=memory" in self.url:
+            return ThreadLocks()  # a database in memory lives in this process only
+        if range_locks_work():
+            return ThreadsFirst(RangeLocks(Path(f"{database}-locks.bin")))
+        return ThreadsFirst(FileLocks(Path(f"{database}-locks")))
+
+    def _lock_connection(self) -> Any:
+        """A new DBAPI connection, out of the pool's count, in autocommit: AdvisoryLocks holds one per lock."""
+        try:
+            raw = self.engine.raw_connection()
+        except (exc.SQLAlchemyError, self.dbapi.Error) as e:
+            why = reason(e) if isinstance(e, exc.SQLAlchemyError) else str(e)
+            raise StoreError(
+                f"cannot reach database {self.url!r} to lock the session: {scrub(why, connect_url(self.url))}",
+                operation="session_lock",
+            ) from e
+        conn = raw.driver_connection
+        assert conn is not None
+        raw.detach()  # kept for as long as the store lives, never returned to the pool
+        conn.rollback()  # the pool's ping may have begun a transaction
+        conn.autocommit = True
+        return conn

@@ -111,10 +111,11 @@ class Prepared:
 
     Parameters are given by bind name; they are laid out for the dialect's paramstyle
     (a tuple for qmark/format, a dict for named/pyformat) without SQLAlchemy's
-    per-execution compile-cache lookup.
+    per-execution compile-cache lookup. `bind` does it: C code where nothing needs converting
+    (the turn's statements), so that a turn's parameters run no Python of this module.
     """
 
-    __slots__ = ("_fixed", "_pick", "_processors", "sql")
+    __slots__ = ("_fixed", "_pick", "_processors", "bind", "sql")
 
     def __init__(self, stmt: ClauseElement, dialect: Dialect) -> None:
         compiled = stmt.compile(dialect=dialect)
@@ -137,6 +138,15 @@ class Prepared:
         # Binds the dialect adds with a fixed value (SQLite's "OFFSET ?" after a bound LIMIT).
         bind_names: Mapping[Any, str] = getattr(compiled, "bind_names", None) or {}
         self._fixed = {name: b.effective_value for b, name in bind_names.items() if not b.required}
+        # itemgetter(*names) lays a dict out as the positional tuple, `dict` copies it for a
+        # named paramstyle; a fixed bind, a processor or a lone positional name needs `params`
+        self.bind: Callable[[Mapping[str, object]], Sequence[object] | Mapping[str, object]]
+        if self._fixed or self._processors or (names is not None and len(names) == 1):
+            self.bind = self.params
+        elif names:
+            self.bind = itemgetter(*names)
+        else:
+            self.bind = dict
 
     def params(self, values: Mapping[str, object]) -> Sequence[object] | Mapping[str, object]:
         if self._fixed:

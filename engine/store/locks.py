@@ -30,6 +30,7 @@ Locks are not reentrant: a holder asking again for its own session waits out its
 from __future__ import annotations
 
 import fcntl
+import functools
 import hashlib
 import os
 import struct
@@ -39,6 +40,7 @@ import time
 import weakref
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, suppress
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -71,14 +73,14 @@ def lock_digest(bot: str, user: str) -> bytes:
 class ThreadLocks:
     """Per-session locks among the threads of one process."""
 
+    hold: Callable[..., AbstractContextManager[None]]  # (bot, user, timeout_s): see _HOLDS_MADE
+
     def __init__(self) -> None:
         self._guard = threading.Lock()
         # a key's lock and how many threads hold or wait for it; dropped when none do
         self._locks: dict[bytes, tuple[threading.Lock, int]] = {}
         self._forks = forks()
-
-    def hold(self, bot: str, user: str, timeout_s: float) -> AbstractContextManager[None]:
-        return _ThreadHold(self, bot, user, timeout_s)
+        self.hold = functools.partial(_ThreadHold, self)
 
     def _enter(self, key: bytes) -> threading.Lock:
         """The key's lock, counted as held or waited for by one more thread."""
@@ -128,53 +130,63 @@ class ThreadsFirst:
     of one busy session uses one connection for them, not one each.
     """
 
+    hold: Callable[..., AbstractContextManager[None]]  # (bot, user, timeout_s): see _HOLDS_MADE
+
     def __init__(self, across: SessionLocks) -> None:
         self.here = ThreadLocks()
         self.across = across
-
-    def hold(self, bot: str, user: str, timeout_s: float) -> AbstractContextManager[None]:
-        return _FirstHold(self, bot, user, timeout_s)
+        self.hold = functools.partial(_FirstHold, self)
 
     def close(self) -> None:
         self.across.close()
 
 
-# The holds below are context managers written as classes: a turn takes one (two, behind
-# ThreadsFirst) and a generator-based @contextmanager costs several microseconds more per turn.
+# _HOLDS_MADE: the holds below are context managers written as classes, not a generator-based
+# @contextmanager (several microseconds more per turn), and made by a `functools.partial` of a
+# slotted dataclass, whose generated __init__ is no code of this module: a turn enters this
+# module twice (to take its lock, to give it back) and no more.
 
 
+@dataclass(slots=True)
 class _ThreadHold:
-    __slots__ = ("_bot", "_key", "_lock", "_locks", "_timeout_s", "_user")
-
-    def __init__(self, locks: ThreadLocks, bot: str, user: str, timeout_s: float) -> None:
-        self._locks, self._bot, self._user, self._timeout_s = locks, bot, user, timeout_s
+    locks: ThreadLocks
+    bot: str
+    user: str
+    timeout_s: float
+    _key: bytes = field(init=False)
+    _lock: threading.Lock = field(init=False)
 
     def __enter__(self) -> None:
-        key = self._key = lock_digest(self._bot, self._user)
-        self._lock = self._locks._acquire(key, self._bot, self._user, self._timeout_s)
+        key = self._key = lock_digest(self.bot, self.user)
+        self._lock = self.locks._acquire(key, self.bot, self.user, self.timeout_s)
 
     def __exit__(self, *exc: object) -> None:
-        self._locks._release(self._key, self._lock)
+        self.locks._release(self._key, self._lock)
 
 
+@dataclass(slots=True)
 class _FirstHold:
     """The thread lock, then `across`'s; the session's digest is computed once for both, and
     RangeLocks (the SQLite file's usual locks) is entered without a hold object of its own."""
 
-    __slots__ = ("_across", "_bot", "_first", "_key", "_lock", "_range", "_timeout_s", "_user")
-
-    def __init__(self, first: ThreadsFirst, bot: str, user: str, timeout_s: float) -> None:
-        self._first, self._bot, self._user, self._timeout_s = first, bot, user, timeout_s
+    first: ThreadsFirst
+    bot: str
+    user: str
+    timeout_s: float
+    _key: bytes = field(init=False)
+    _lock: threading.Lock = field(init=False)
+    _range: tuple[int, int, int | None] = field(init=False)
+    _across: AbstractContextManager[None] = field(init=False)
 
     def __enter__(self) -> None:
-        bot, user, timeout_s = self._bot, self._user, self._timeout_s
+        bot, user, timeout_s = self.bot, self.user, self.timeout_s
         start = time.monotonic()
-        here = self._first.here
+        here = self.first.here
         key = self._key = lock_digest(bot, user)
         lock = self._lock = here._acquire(key, bot, user, timeout_s)
         try:
             left = max(timeout_s - (time.monotonic() - start), 0.0)
-            across = self._first.across
+            across = self.first.across
             try:
                 if isinstance(across, RangeLocks):
                     self._range = across._lock_key(key, bot, user, left)
@@ -190,12 +202,12 @@ class _FirstHold:
     def __exit__(self, *exc: object) -> None:
         try:
             # releasing does not depend on how the block ended
-            if isinstance(self._first.across, RangeLocks):
+            if isinstance(self.first.across, RangeLocks):
                 RangeLocks._unlock(*self._range)
             else:
                 self._across.__exit__(None, None, None)
         finally:
-            self._first.here._release(self._key, self._lock)
+            self.first.here._release(self._key, self._lock)
 
 
 class _RangeHold:
@@ -382,16 +394,17 @@ _OPEN_RANGE_LOCKS: weakref.WeakSet[RangeLocks] = weakref.WeakSet()
 # How many times this process's line has forked (a child counts its parent's forks and its own):
 # state that a fork leaves to the parent is recognised by an integer compare instead of a
 # getpid() system call on every turn.
-_FORKS = [0]
+# (A list read in place, `FORKS[0]`: the store's turn path reads it without a call.)
+FORKS = [0]
 
 
 def forks() -> int:
     """A number that changes in a child process each time a process forks one."""
-    return _FORKS[0]
+    return FORKS[0]
 
 
 def _after_fork_in_child() -> None:
-    _FORKS[0] += 1
+    FORKS[0] += 1
     for locks in list(_OPEN_RANGE_LOCKS):
         locks._forget()
 

@@ -1,22 +1,26 @@
-"""The database schema: sqlmodel tables, the recorded schema version, and migrations.
+"""The database schema: sqlmodel tables, the recorded schema version, migrations, and the
+statements the store runs on the tables.
 
 Every table a turn writes is declared here once; `migrate` creates them in a new
 database, upgrades an older one step by step inside one transaction (a failed step
 leaves the file as it was), and refuses a newer or foreign database with a message
-that says what to do.
+that says what to do. `statements` compiles the store's statements once per dialect.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
+from dataclasses import dataclass
 
-from sqlalchemy import TIMESTAMP, Connection, LargeBinary, insert, select, update
-from sqlalchemy.engine import Engine
+from sqlalchemy import TIMESTAMP, Connection, LargeBinary, bindparam, delete, func, insert, select, update
+from sqlalchemy.engine import Dialect, Engine
 from sqlalchemy.schema import CreateIndex, CreateTable
+from sqlalchemy.sql.elements import BindParameter
 from sqlmodel import Field, Index, SQLModel, Text, UniqueConstraint
 
 from engine.errors import SchemaError
-from engine.store.dialect import dialect_key
+from engine.store.dialect import Prepared, dialect_key
 
 SCHEMA_VERSION = 4
 
@@ -24,7 +28,7 @@ metadata = SQLModel.metadata
 
 # A point in time, written as ISO 8601 text: stored as that text on SQLite, which has no time
 # type, and as timestamptz on PostgreSQL (8 bytes instead of 33, typed in SQL), which reads
-# back as an aware datetime (rows.py turns it into the same text).
+# back as an aware datetime (tracerow.py `instant_text` turns it into the same text).
 Instant = Text().with_variant(TIMESTAMP(timezone=True), "postgresql")
 
 
@@ -136,7 +140,7 @@ def _packs_and_instants(conn: Connection) -> None:
 
 def _carry(conn: Connection) -> None:
     """2 -> 3: sessions gain `carry`, what a turn leaves for the next (models.CarryOver). The
-    rows keep their old keys in `context` until loaded: rows.py moves them then."""
+    rows keep their old keys in `context` until loaded: sql.py moves them then."""
     conn.exec_driver_sql("ALTER TABLE sessions ADD COLUMN carry TEXT NOT NULL DEFAULT '{}'")
 
 
@@ -224,3 +228,121 @@ def schema_version(engine: Engine) -> int:
     """The schema version the database records (0 when it records none)."""
     with engine.connect() as conn:
         return int(conn.execute(select(META.c.value).where(META.c.key == "schema_version")).scalar() or 0)
+
+
+# -- the statements the store runs, compiled once ------------------------------------------
+
+# the order the store unpacks a sessions row in (checked against the table below)
+SESSION_COLUMNS = (
+    "id", "bot", "user", "flow", "state", "flow_version", "slots", "scratchpad", "attempts", "flow_turns",
+    "flow_started_at", "flow_declined", "stack", "context", "carry", "turns", "version", "created_at", "updated_at",
+)  # fmt: skip
+assert tuple(c.name for c in SESSIONS.columns) == SESSION_COLUMNS, "the sessions table's columns moved"
+RUN_COLUMNS = ("flow", "outcome", "summary", "slots", "turns", "started_at", "ended_at")
+RECORD_COLUMNS = ("id", "kind", "bot", "user", "session_id", "data", "created_at")
+# A session's identity never changes; leaving these out of the UPDATE also spares SQLite
+# rewriting the primary-key and (bot, user) index entries on every turn.
+SESSION_FIXED = frozenset({"id", "bot", "user", "created_at"})
+
+
+@dataclass(frozen=True)
+class Statements:
+    """The statements of the turn path and the store's reads, compiled for one dialect."""
+
+    load: Prepared
+    get: Prepared
+    insert_session: Prepared
+    update_session: Prepared
+    insert_message: Prepared
+    insert_run: Prepared
+    insert_record: Prepared
+    # a turn's trace as a single row (`pack` left NULL: the column needs no conversion then)
+    insert_event: Prepared
+    insert_pack: Prepared
+    # the session's single rows since its last pack (at most `most`, the newest), deleted and
+    # returned in one round trip; `put_back` restores one of them as it was (a row it could not read)
+    take_segment: Prepared
+    put_back: Prepared
+    history: Prepared
+    runs: Prepared
+    traces_all: Prepared
+    traces_last: Prepared
+    # a user's records: by which of (kind, bot, user) are given; the latest of a kind
+    records: dict[tuple[bool, bool, bool], Prepared]
+    latest: Prepared
+
+
+def _compile(d: Dialect) -> Statements:
+    s, m, e = SESSIONS.c, MESSAGES.c, EVENTS.c
+    session: BindParameter[str] = bindparam("session_id")
+    events = select(e.trace, e.turn, e.created_at, e.pack).where(e.session_id == session)
+    newest_pack = select(func.max(e.id)).where(e.session_id == session, e.pack.is_not(None)).scalar_subquery()
+    segment = (
+        select(e.id)
+        .where(e.session_id == session, e.pack.is_(None), e.id > func.coalesce(newest_pack, 0))
+        .order_by(e.id.desc())
+        .limit(bindparam("most"))
+    )
+    r = RECORDS.c
+    stored = select(*(r[c] for c in RECORD_COLUMNS))
+    records: dict[tuple[bool, bool, bool], Prepared] = {}
+    for kind, bot, user in itertools.product((False, True), repeat=3):
+        given = (kind, bot, user)
+        chosen = stored.order_by(r.id)
+        for column, present in zip(("kind", "bot", "user"), given, strict=True):
+            if present:
+                chosen = chosen.where(r[column] == bindparam(column))
+        records[given] = Prepared(chosen, d)
+    latest = stored.where(r.kind == bindparam("kind"), r.bot == bindparam("bot"), r.user == bindparam("user"))
+    return Statements(
+        load=Prepared(select(SESSIONS).where(s.bot == bindparam("bot"), s.user == bindparam("user")), d),
+        get=Prepared(select(SESSIONS).where(s.id == bindparam("id")), d),
+        insert_session=Prepared(insert(SESSIONS).values({c: bindparam(c) for c in SESSION_COLUMNS}), d),
+        update_session=Prepared(
+            update(SESSIONS)
+            .where(s.id == bindparam("id"), s.version == bindparam("expected_version"))
+            .values({c: bindparam(c) for c in SESSION_COLUMNS if c not in SESSION_FIXED}),
+            d,
+        ),
+        insert_message=Prepared(
+            insert(MESSAGES).values({c: bindparam(c) for c in ("session_id", "role", "content", "created_at")}), d
+        ),
+        insert_run=Prepared(insert(RUNS).values({c: bindparam(c) for c in ("session_id", *RUN_COLUMNS)}), d),
+        insert_record=Prepared(insert(RECORDS).values({c: bindparam(c) for c in RECORD_COLUMNS if c != "id"}), d),
+        insert_event=Prepared(
+            insert(EVENTS).values({c: bindparam(c) for c in ("session_id", "turn", "trace", "created_at")}), d
+        ),
+        insert_pack=Prepared(
+            insert(EVENTS).values({c: bindparam(c) for c in ("session_id", "turn", "trace", "created_at", "pack")}), d
+        ),
+        take_segment=Prepared(
+            delete(EVENTS).where(e.id.in_(segment)).returning(e.id, e.trace, e.turn, e.created_at), d
+        ),
+        put_back=Prepared(
+            insert(EVENTS).values({c: bindparam(c) for c in ("id", "session_id", "turn", "trace", "created_at")}), d
+        ),
+        history=Prepared(
+            select(m.role, m.content).where(m.session_id == session).order_by(m.id.desc()).limit(bindparam("limit")),
+            d,
+        ),
+        runs=Prepared(
+            select(*(RUNS.c[c] for c in RUN_COLUMNS)).where(RUNS.c.session_id == session).order_by(RUNS.c.id), d
+        ),
+        traces_all=Prepared(events.order_by(e.id.desc()), d),
+        traces_last=Prepared(events.order_by(e.id.desc()).limit(bindparam("limit")), d),
+        records=records,
+        latest=Prepared(latest.order_by(r.id.desc()).limit(1), d),
+    )
+
+
+# compiled per dialect once per process, shared by its stores (Prepared holds no connection state):
+# every store of a replay or a test suite would otherwise compile the same statements again
+_COMPILED: dict[tuple[object, ...], Statements] = {}
+
+
+def statements(d: Dialect) -> Statements:
+    key = dialect_key(d)
+    found = _COMPILED.get(key)
+    if found is None:
+        found = _COMPILED[key] = _compile(d)
+    return found

@@ -1,32 +1,35 @@
 """`SqlStore`: the session store on sqlmodel; SQLite by default, any SQLAlchemy URL accepted.
 
-The schema (sqlmodel tables, versions, migrations) lives in schema.py, each database's
-connection settings and the statements compiled once in dialect.py, the engine and the
-store's own DBAPI connection in connection.py, a trace's row forms in tracerow.py. The
-per-turn path (load one row, write one turn) does not go through ORM objects nor even
-through Core execution: building and flushing ORM instances costs several times the SQL
-itself, and Core re-derives a cache key for every statement it runs (about as much again).
-Instead each statement is built once from the sqlmodel tables, compiled once for the
-engine's dialect, and run straight on the store's own DBAPI connection, and a loaded row
-is validated in one pydantic call (see bench/turn_overhead.py for the figures). A turn's
-statements are exactly one transaction, and DDL in a migration rolls back with it.
+A turn's share of the store reads in two methods: `load` (one SELECT, the row validated in one
+pydantic call) and `commit` (the turn serialized, then one transaction). Neither goes through
+ORM objects nor even through Core execution: building and flushing ORM instances costs several
+times the SQL itself, and Core re-derives a cache key for every statement it runs (about as
+much again). Each statement is compiled once from the sqlmodel tables (schema.py `statements`)
+and run straight on the store's own DBAPI connection, which it keeps checked out; the turn path
+calls nothing outside this module but the driver, pydantic and, for the trace's row, tracerow.py
+(and connection.py's `gone` when a statement fails).
+The engine and the reconnect policy are connection.py's, each database's settings dialect.py's,
+the writer locks locks.py's. A turn's statements are exactly one transaction, and DDL in a
+migration rolls back with it.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
-from pathlib import Path
+from json.encoder import encode_basestring_ascii
 from typing import Any, TypeVar
 
-from pydantic import JsonValue
-from sqlalchemy import Connection, bindparam, delete, event, exc, func, insert, select, update
-from sqlalchemy.engine import Dialect
+from pydantic import JsonValue, TypeAdapter, ValidationError
+from pydantic_core import to_json
+from sqlalchemy import Connection, event, exc, func, insert, select
+from sqlalchemy.pool import PoolProxiedConnection
 
 from engine.errors import ConflictError, StoreError
 from engine.models import (
+    CarryOver,
+    FlowFrame,
     FlowRun,
     JsonObject,
     Message,
@@ -36,51 +39,37 @@ from engine.models import (
     StoredRecord,
     TurnTrace,
     TurnWrite,
+    carry_from_context,
     utcnow,
 )
-from engine.store.connection import Database, once_more_if_gone, operation
+from engine.store.connection import Database, gone, once_more_if_gone, operation
 from engine.store.contract import summarize
-from engine.store.dialect import (
-    Params,
-    Prepared,
-    advisory_schema_lock,
-    connect_url,
-    dialect_key,
-    reason,
-    scrub,
+from engine.store.dialect import Prepared, advisory_schema_lock, connect_url, reason
+from engine.store.locks import FORKS
+from engine.store.schema import (
+    EVENTS,
+    MESSAGES,
+    RECORDS,
+    RUNS,
+    SESSIONS,
+    migrate,
+    schema_version,
+    statements,
 )
-from engine.store.locks import (
-    AdvisoryLocks,
-    FileLocks,
-    RangeLocks,
-    SessionLocks,
-    ThreadLocks,
-    ThreadsFirst,
-    range_locks_work,
-)
-from engine.store.rows import (
-    RECORD_COLUMNS,
-    RUN_COLUMNS,
-    SESSION_COLUMNS,
-    record_from_row,
-    record_values,
-    run_from_row,
-    run_values,
-    session_from_row,
-    session_values,
-)
-from engine.store.schema import EVENTS, MESSAGES, RECORDS, RUNS, SESSIONS, migrate, schema_version
-from engine.store.tracerow import PACK_EVERY, PACK_MAX, pack, packable, trace_row, traces_from_rows
+from engine.store.tracerow import PACK_EVERY, PACK_MAX, instant_text, pack, packable, trace_row, traces_from_rows
 from engine.window import LOAD_LIMIT
 
 T = TypeVar("T")
-_S, _M, _R, _E, _D = SESSIONS, MESSAGES, RUNS, EVENTS, RECORDS
 
-_SESSION_COLUMNS: tuple[str, ...] = tuple(c.name for c in _S.columns)
-assert _SESSION_COLUMNS == SESSION_COLUMNS, f"rows unpack {SESSION_COLUMNS}, the table has {_SESSION_COLUMNS}"
-# A session's identity never changes; leaving these out of the UPDATE also spares SQLite
-# rewriting the primary-key and (bot, user) index entries on every turn.
-_SESSION_FIXED = frozenset({"id", "bot", "user", "created_at"})
+# a carry-over's fields when it carries nothing, compared as a dict: a model's __eq__ also
+# compares its private and extra parts, several times slower
+_NO_CARRY = CarryOver().__dict__
+_object_json: TypeAdapter[JsonObject] = TypeAdapter(JsonObject)
+# pydantic-core's own calls, without the Python wrappers of TypeAdapter.dump_json and
+# BaseModel.model_validate_json (their argument handling costs as much as a short list's JSON)
+_messages_json = TypeAdapter(list[Message]).serializer.to_json
+_frames_json = TypeAdapter(list[FlowFrame]).serializer.to_json
+_session_from_json = SessionState.__pydantic_validator__.validate_json
 
 
 class SqlStore(Database):
@@ -91,67 +80,25 @@ class SqlStore(Database):
 
     def _opened(self) -> None:
         """The schema made or migrated, and the statements compiled, once the engine is up."""
+        self._own: PoolProxiedConnection | None = None
+        self._own_forks = -1  # FORKS[0] when `_own` was opened
+        self._cur: Any = None
+        self._driver: Any = None  # the DBAPI connection of `_own`
+        self._inherited: list[PoolProxiedConnection] = []
         if not self._sqlite:
             event.listen(self.engine, "begin", advisory_schema_lock)
         try:
             migrate(self.engine, self.url)
         except exc.SQLAlchemyError as e:
             raise StoreError(f"cannot open database {self.url!r}: {reason(e)}") from e
-        self._prepare()
+        # compiled once per dialect in the process: every store of a replay or a test suite
+        # would otherwise compile the same statements again
+        self._q = statements(self.engine.dialect)
         self._writers = self._writer_locks()
 
-    # -- the writers of one session queue (see locks.py) -----------------------------------
-
     def session_lock(self, bot: str, user: str, *, timeout_s: float) -> AbstractContextManager[None]:
+        """The writers of one session queue (see locks.py)."""
         return self._writers.hold(bot, user, timeout_s)
-
-    def _writer_locks(self) -> SessionLocks:
-        if not self._sqlite:
-            return ThreadsFirst(AdvisoryLocks(self._lock_connection))
-        database = self.engine.url.database
-        if not database or database == ":memory:" or "mode=memory" in self.url:
-            return ThreadLocks()  # a database in memory lives in this process only
-        if range_locks_work():
-            return ThreadsFirst(RangeLocks(Path(f"{database}-locks.bin")))
-        return ThreadsFirst(FileLocks(Path(f"{database}-locks")))
-
-    def _lock_connection(self) -> Any:
-        """A new DBAPI connection, out of the pool's count, in autocommit: AdvisoryLocks holds one per lock."""
-        try:
-            raw = self.engine.raw_connection()
-        except (exc.SQLAlchemyError, self.dbapi.Error) as e:
-            why = reason(e) if isinstance(e, exc.SQLAlchemyError) else str(e)
-            raise StoreError(
-                f"cannot reach database {self.url!r} to lock the session: {scrub(why, connect_url(self.url))}",
-                operation="session_lock",
-            ) from e
-        conn = raw.driver_connection
-        assert conn is not None
-        raw.detach()  # kept for as long as the store lives, never returned to the pool
-        conn.rollback()  # the pool's ping may have begun a transaction
-        conn.autocommit = True
-        return conn
-
-    def _prepare(self) -> None:
-        # compiled once per dialect in the process (`_compiled`): every store of a replay or a
-        # test suite would otherwise compile the same statements again
-        q = _compiled(self.engine.dialect)
-        self._q_load = q.load
-        self._q_get = q.get
-        self._q_insert_session = q.insert_session
-        self._q_update_session = q.update_session
-        self._q_insert_message = q.insert_message
-        self._q_insert_run = q.insert_run
-        self._q_insert_record = q.insert_record
-        self._q_insert_event = q.insert_event
-        self._q_segment = q.segment
-        self._q_drop_segment = q.drop_segment
-        self._q_history = q.history
-        self._q_runs = q.runs
-        self._q_traces_all = q.traces_all
-        self._q_traces_last = q.traces_last
-        self._q_records: dict[tuple[bool, bool, bool], Prepared] = {}
-        self._q_latest: Prepared | None = None
 
     @property
     @operation()
@@ -160,178 +107,274 @@ class SqlStore(Database):
 
     # -- the turn path ---------------------------------------------------------------------
 
-    @operation()
     def load(self, bot: str, user: str) -> SessionState | None:
-        rows = self._rows(self._q_load, {"bot": bot, "user": user})
-        return session_from_row(rows[0]) if rows else None
+        """The session of `user` with `bot`: one SELECT, the row validated in one pydantic call."""
+        try:
+            rows = self._rows(self._q.load, {"bot": bot, "user": user})
+            return _session(rows[0]) if rows else None
+        except StoreError as e:
+            e.operation = e.operation or "load"
+            raise
 
-    @operation()
-    def get(self, session_id: str) -> SessionState | None:
-        rows = self._rows(self._q_get, {"id": session_id})
-        if rows:
-            return session_from_row(rows[0])
-        if len(session_id) < 4:
-            return None
-        # A unique prefix of at least four characters names a session too (CLI convenience).
-        prefixed = select(_S).where(_S.c.id.startswith(session_id, autoescape=True)).limit(2)
-        found = self._select(lambda conn: conn.execute(prefixed).all())
-        return session_from_row(tuple(found[0])) if len(found) == 1 else None
-
-    @operation()
     def commit(self, write: TurnWrite) -> None:
-        s = write.session
+        """Write the turn in one transaction, or nothing; ConflictError when the row version moved.
+
+        The statements: BEGIN (IMMEDIATE on SQLite); the session row's INSERT (its first turn)
+        or its UPDATE ... WHERE version = the version loaded; the main-history messages, the
+        finished runs and the records, when the turn has any; on a turn that packs its traces
+        (see tracerow.py), the single rows since the last pack taken out by one DELETE ...
+        RETURNING; the trace's row; COMMIT. A turn in a flow is the floor's four: BEGIN, UPDATE,
+        INSERT, COMMIT.
+        """
+        s, a, q = write.session, write.session.active, self._q
+        doc = write.trace_doc
         # Serialize everything before the transaction: the write lock is held only for the SQL,
         # and a value that cannot be stored fails before anything is written.
         try:
-            values = session_values(s)
-            now = str(values["updated_at"])  # the turn's time, as the session row holds it
+            # the turn's time, as each of its rows holds it (the write stage's text of it, when it made one)
+            now = write.at if write.at is not None else s.updated_at.isoformat()
+            values: dict[str, object] = {
+                "id": s.id,
+                "bot": s.bot,
+                "user": s.user,
+                "flow": a.flow if a else None,
+                "state": a.state if a else None,
+                "flow_version": a.version if a else None,
+                # a frame's slots are always JSON values already (a model_dump(mode="json") or a loaded row)
+                "slots": to_json(a.slots).decode() if a else "{}",
+                "scratchpad": _messages_json(a.scratchpad).decode() if a else "[]",
+                "attempts": a.attempts if a else 0,
+                "flow_turns": a.turns if a else 0,
+                "flow_started_at": a.started_at.isoformat() if a else None,
+                "flow_declined": json.dumps(a.declined) if a and a.declined else "[]",
+                "stack": _frames_json(s.stack).decode() if s.stack else "[]",
+                "context": json.dumps(s.context) if s.context else "{}",
+                "carry": "{}" if s.carry.__dict__ == _NO_CARRY else s.carry.model_dump_json(exclude_defaults=True),
+                "turns": s.turns,
+                "version": s.version,
+                "updated_at": now,
+            }
+            if write.expected_version == 0:
+                values["created_at"] = s.created_at.isoformat()  # never rewritten by an update
+                upsert = q.insert_session
+            else:
+                values["expected_version"] = write.expected_version
+                upsert = q.update_session
+            row = upsert.bind(values)
+            m = q.insert_message.bind
             messages = [
-                self._q_insert_message.params(
-                    {"session_id": s.id, "role": m.role, "content": m.content, "created_at": now}
-                )
-                for m in write.messages
+                m({"session_id": s.id, "role": x.role, "content": x.content, "created_at": now}) for x in write.messages
             ]
-            runs = [self._q_insert_run.params(run_values(s.id, r)) for r in write.runs]
-            records = [self._q_insert_record.params(record_values(s, d, now)) for d in write.records]
-            turn = write.trace_doc["turn"]
-            # A turn that ends an inner loop packs the loop's traces (see tracerow.py).
+            r = q.insert_run.bind
+            runs = [
+                r({
+                    "session_id": s.id, "flow": x.flow, "outcome": x.outcome, "summary": x.summary,
+                    "slots": json.dumps(x.slots), "turns": x.turns,
+                    "started_at": x.started_at.isoformat(),
+                    "ended_at": now if x.ended_at is s.updated_at else x.ended_at.isoformat(),  # the turn's, mostly
+                })
+                for x in write.runs
+            ]  # fmt: skip
+            d = q.insert_record.bind
+            records = [
+                d({
+                    "kind": x.kind, "bot": s.bot, "user": s.user, "session_id": s.id,
+                    "data": json.dumps(x.data), "created_at": now,
+                })
+                for x in write.records
+            ]  # fmt: skip
+            turn = doc["turn"]
+            # A turn that ends an inner loop packs the loop's traces (see tracerow.py), and so
+            # does every PACK_EVERY-th turn of a long stay in the main conversation.
             packing = bool(write.runs) or (isinstance(turn, int) and turn % PACK_EVERY == 0)
-            event_row: dict[str, object] = {"session_id": s.id, "turn": turn, "created_at": now, "pack": None}
-            event_row["trace"] = "" if packing else trace_row(write.trace_doc, now)
+            single = {
+                "session_id": s.id,
+                "turn": turn,
+                "trace": "" if packing else trace_row(doc, now),
+                "created_at": now,
+            }
+            event = None if packing else q.insert_event.bind(single)
         except (TypeError, ValueError) as e:
-            raise StoreError(f"could not serialize the turn: {e}", session=s.id) from e
-        if write.expected_version == 0:
-            values["created_at"] = s.created_at.isoformat()  # never rewritten by an update
-            row_sql, row = self._q_insert_session.sql, self._q_insert_session.params(values)
-        else:
-            values["expected_version"] = write.expected_version
-            row_sql, row = self._q_update_session.sql, self._q_update_session.params(values)
-        packed = write.trace_doc if packing else None
+            raise StoreError(f"could not serialize the turn: {e}", session=s.id, operation="commit") from e
         with self._lock:
-            self._write_turn(s, write.expected_version, row_sql, row, messages, runs, records, event_row, packed)
-
-    def _write_turn(
-        self,
-        s: SessionState,
-        expected_version: int,
-        row_sql: str,
-        row: Params,
-        messages: list[Params],
-        runs: list[Params],
-        records: list[Params],
-        event_row: dict[str, object],
-        packed: JsonObject | None,
-    ) -> None:
-        begun = False
-
-        def attempt() -> None:
-            nonlocal begun
             begun = False
-            conn = self._connection()
-            cur = self._cur
-            try:
-                if self._sqlite:
-                    # The driver runs in autocommit mode (see sqlite_connect); taking the write
-                    # lock up front lets the busy timeout, not a failed lock upgrade, handle contention.
-                    cur.execute("BEGIN IMMEDIATE")
+            for again in (False, True):
+                conn = self._connection("commit")
+                cur = self._cur
                 try:
-                    cur.execute(row_sql, row)
-                except self._dbapi.IntegrityError as e:
-                    # only the new-session insert can violate a key: id or (bot, user) taken
-                    raise ConflictError(s.id, expected_version) from e
-                begun = True
-                if cur.rowcount != 1:
-                    raise ConflictError(s.id, expected_version)
-                if len(messages) == 1:
-                    cur.execute(self._q_insert_message.sql, messages[0])
-                elif messages:
-                    cur.executemany(self._q_insert_message.sql, messages)
-                if runs:
-                    cur.executemany(self._q_insert_run.sql, runs)
-                if records:
-                    cur.executemany(self._q_insert_record.sql, records)
-                if packed is not None:
-                    event_row["pack"] = self._pack_segment(cur, s.id, packed, str(event_row["created_at"]))
-                cur.execute(self._q_insert_event.sql, self._q_insert_event.params(event_row))
-                conn.commit()
-            except BaseException:
-                self._recover(conn)
-                raise
-
-        try:
-            # Lost before the first statement ran: nothing reached the server, so the turn is
-            # written on a new connection. Lost later, the commit may or may not have landed:
-            # the caller is told, and the row version settles it on the next load.
-            once_more_if_gone(attempt, self._dbapi, repeatable=lambda: not begun)
-        except self._dbapi.Error as e:
-            raise StoreError(f"could not write the turn: {e}", session=s.id) from e
+                    # Both drivers autocommit (see sqlite_connect, `_connection`): the transaction
+                    # is begun here, and on SQLite takes the write lock up front, so that the busy
+                    # timeout, not a failed lock upgrade, handles contention.
+                    cur.execute("BEGIN IMMEDIATE" if self._sqlite else "BEGIN")
+                    try:
+                        cur.execute(upsert.sql, row)
+                    except self._dbapi.IntegrityError as e:
+                        # only the new-session insert can violate a key: id or (bot, user) taken
+                        raise ConflictError(s.id, write.expected_version) from e
+                    begun = True
+                    if cur.rowcount != 1:
+                        raise ConflictError(s.id, write.expected_version)
+                    if len(messages) == 1:
+                        cur.execute(q.insert_message.sql, messages[0])
+                    elif messages:
+                        cur.executemany(q.insert_message.sql, messages)
+                    if runs:
+                        cur.executemany(q.insert_run.sql, runs)
+                    if records:
+                        cur.executemany(q.insert_record.sql, records)
+                    if event is not None:
+                        cur.execute(q.insert_event.sql, event)
+                    else:
+                        packed = {**single, "pack": self._pack_segment(cur, s.id, doc, now)}
+                        cur.execute(q.insert_pack.sql, q.insert_pack.params(packed))
+                    conn.commit()
+                    return
+                except self._dbapi.Error as e:
+                    self._recover(conn)
+                    # Lost before the first statement ran: nothing reached the server, so the
+                    # turn is written on a new connection. Lost later, the commit may or may not
+                    # have landed: the caller is told, and the row version settles it on the next load.
+                    if again or begun or not gone(e, self._dbapi):
+                        raise StoreError(f"could not write the turn: {e}", session=s.id, operation="commit") from e
+                except BaseException:
+                    self._recover(conn)
+                    raise
 
     def _pack_segment(self, cur: Any, session_id: str, current: JsonObject, at: str) -> bytes:
-        """Inside the turn's transaction: take the session's single rows since its last pack
-        out, and return them packed with the turn being written."""
-        cur.execute(self._q_segment.sql, self._q_segment.params({"session_id": session_id}))
+        """Inside the turn's transaction: the session's single rows since its last pack, taken
+        out in one round trip and packed with the turn being written. A row that cannot be read
+        is put back as it was, and so are the rows before it: they stay single rows."""
+        q = self._q
+        cur.execute(q.take_segment.sql, q.take_segment.params({"session_id": session_id, "most": PACK_MAX}))
+        taken = sorted(cur.fetchall(), key=lambda row: row[0], reverse=True)  # newest first
         items: list[JsonValue] = []
-        first = None
-        for row in cur.fetchall():  # newest first
-            item = packable(row, at) if row[3] is None else None
+        for i, (_, text, turn, created) in enumerate(taken):
+            item = packable((text, turn, created, None), at)
             if item is None:
-                break  # the previous pack, or a row that cannot be read: it and older rows stay
+                back = q.put_back.bind
+                cur.executemany(
+                    q.put_back.sql,
+                    [back({"id": r[0], "session_id": session_id, "turn": r[2], "trace": r[1], "created_at": r[3]})
+                     for r in taken[i:]],
+                )  # fmt: skip
+                break
             items.append(item)
-            first = row[1]
-        if first is not None:
-            drop = {"session_id": session_id, "first": first}
-            cur.execute(self._q_drop_segment.sql, self._q_drop_segment.params(drop))
         return pack(items[::-1], current, at)
 
+    # -- the store's own connection --------------------------------------------------------
+
+    def _connection(self, operation: str | None = None) -> Any:
+        """The store's own DBAPI connection; call with `_lock` held (`operation`: what a
+        StoreError saying it cannot be had names).
+
+        Checking a connection out of the pool and back in for every load and commit cost
+        more than the SQL of a turn, so the store keeps one checked out and serializes its
+        use with a lock (SQLite runs one writer at a time anyway). SQLAlchemy opens file
+        databases with check_same_thread=False, so any thread may use it under the lock.
+        It autocommits: a read is one statement, with no transaction to end after it (on
+        PostgreSQL a BEGIN and a ROLLBACK less per read), and `commit` begins its own.
+        """
+        own = self._own
+        if own is not None and self._own_forks == FORKS[0]:
+            return self._driver  # own.driver_connection, kept: SQLAlchemy asks its dialect on every read
+        if own is not None:
+            # Forked child: SQLite forbids using a connection carried across fork(); leave the
+            # parent's alone (never closed or rolled back here) and open a fresh pool.
+            self._inherited.append(own)
+            self.engine.dispose(close=False)
+        try:
+            own = self.engine.raw_connection()
+            driver: Any = own.driver_connection
+            if not self._sqlite:  # SQLite's autocommits already (sqlite_connect)
+                driver.rollback()  # the pool's ping may have begun a transaction
+                driver.autocommit = True
+            cur = driver.cursor()
+        except (exc.SQLAlchemyError, self._dbapi.Error) as e:
+            raise StoreError(f"cannot reach database {self.url!r}: {e}", operation=operation) from e
+        self._own, self._own_forks = own, FORKS[0]
+        self._driver, self._cur = driver, cur
+        return driver
+
+    def _recover(self, conn: Any) -> None:
+        """After a failed statement: roll back, or drop the connection if even that fails."""
+        try:
+            if getattr(conn, "closed", False):
+                raise ConnectionError("closed")
+            conn.rollback()
+        except Exception:
+            own, self._own = self._own, None
+            if own is not None:
+                own.invalidate()
+
+    def _rows(self, q: Prepared, values: Mapping[str, object]) -> list[tuple[Any, ...]]:
+        """`q`'s rows on the store's own connection; once more on a new one if it was gone."""
+        with self._lock:
+            for again in (False, True):
+                conn = self._connection()
+                try:
+                    self._cur.execute(q.sql, q.bind(values))
+                    rows: list[tuple[Any, ...]] = self._cur.fetchall()
+                    return rows
+                except self._dbapi.Error as e:
+                    self._recover(conn)
+                    if again or not gone(e, self._dbapi):
+                        raise StoreError(f"could not read from {self.url!r}: {e}") from e
+        raise AssertionError("unreachable")  # pragma: no cover
+
     # -- reading ---------------------------------------------------------------------------
+
+    @operation()
+    def get(self, session_id: str) -> SessionState | None:
+        rows = self._rows(self._q.get, {"id": session_id})
+        if rows:
+            return _session(rows[0])
+        if len(session_id) < 4:
+            return None
+        # A unique prefix of at least four characters names a session too (CLI convenience).
+        prefixed = select(SESSIONS).where(SESSIONS.c.id.startswith(session_id, autoescape=True)).limit(2)
+        found = self._select(lambda conn: conn.execute(prefixed).all())
+        return _session(tuple(found[0])) if len(found) == 1 else None
 
     @operation()
     def history(self, session_id: str, limit: int = LOAD_LIMIT) -> list[Message]:
         if limit <= 0:
             return []
-        rows = self._rows(self._q_history, {"session_id": session_id, "limit": limit})
+        rows = self._rows(self._q.history, {"session_id": session_id, "limit": limit})
         return [Message(role=role, content=content) for role, content in reversed(rows)]
 
     @operation()
     def runs(self, session_id: str) -> list[FlowRun]:
-        return [run_from_row(row) for row in self._rows(self._q_runs, {"session_id": session_id})]
+        return [
+            FlowRun(
+                flow=flow, outcome=outcome, summary=summary, slots=_object_json.validate_json(slots),
+                turns=turns, started_at=started_at, ended_at=ended_at,
+            )
+            for flow, outcome, summary, slots, turns, started_at, ended_at in self._rows(
+                self._q.runs, {"session_id": session_id}
+            )
+        ]  # fmt: skip
 
     @operation()
     def traces(self, session_id: str, limit: int | None = None) -> list[TurnTrace]:
         if limit:
             # a row holds at least one turn: the newest `limit` rows hold the newest `limit` turns
-            rows = self._rows(self._q_traces_last, {"session_id": session_id, "limit": limit})
+            rows = self._rows(self._q.traces_last, {"session_id": session_id, "limit": limit})
         else:
-            rows = self._rows(self._q_traces_all, {"session_id": session_id})
+            rows = self._rows(self._q.traces_all, {"session_id": session_id})
         return traces_from_rows(rows, session_id, limit or None)
 
     @operation()
     def records(
         self, kind: str | None = None, *, bot: str | None = None, user: str | None = None
     ) -> list[StoredRecord]:
-        given = (kind is not None, bot is not None, user is not None)
-        q = self._q_records.get(given)
-        if q is None:
-            stmt = select(*(_D.c[c] for c in RECORD_COLUMNS)).order_by(_D.c.id)
-            for column, present in zip(("kind", "bot", "user"), given, strict=True):
-                if present:
-                    stmt = stmt.where(_D.c[column] == bindparam(column))
-            q = self._q_records[given] = Prepared(stmt, self.engine.dialect)
+        q = self._q.records[(kind is not None, bot is not None, user is not None)]
         values = {k: v for k, v in (("kind", kind), ("bot", bot), ("user", user)) if v is not None}
-        return [record_from_row(row) for row in self._rows(q, values)]
+        return [_record(row) for row in self._rows(q, values)]
 
     @operation()
     def latest(self, kind: str, *, bot: str, user: str) -> StoredRecord | None:
-        if self._q_latest is None:
-            stmt = (
-                select(*(_D.c[c] for c in RECORD_COLUMNS))
-                .where(_D.c.kind == bindparam("kind"), _D.c.bot == bindparam("bot"), _D.c.user == bindparam("user"))
-                .order_by(_D.c.id.desc())
-                .limit(1)
-            )
-            self._q_latest = Prepared(stmt, self.engine.dialect)
-        rows = self._rows(self._q_latest, {"kind": kind, "bot": bot, "user": user})
-        return record_from_row(rows[0]) if rows else None
+        rows = self._rows(self._q.latest, {"kind": kind, "bot": bot, "user": user})
+        return _record(rows[0]) if rows else None
 
     @operation()
     def add_record(self, bot: str, user: str, session_id: str, draft: RecordDraft) -> None:
@@ -341,7 +384,7 @@ class SqlStore(Database):
             raise StoreError(f"could not serialize the {draft.kind} record: {e}", session=session_id) from e
         with self.engine.execution_options(innerloop_write=True).begin() as conn:
             conn.execute(
-                insert(_D).values(
+                insert(RECORDS).values(
                     kind=draft.kind, bot=bot, user=user, session_id=session_id,
                     data=data, created_at=utcnow().isoformat(),
                 )
@@ -349,13 +392,13 @@ class SqlStore(Database):
 
     @operation()
     def sessions(self) -> list[SessionSummary]:
-        rows = self._select(lambda conn: conn.execute(select(_S).order_by(_S.c.updated_at.desc())).all())
-        return [summarize(session_from_row(tuple(r))) for r in rows]
+        rows = self._select(lambda conn: conn.execute(select(SESSIONS).order_by(SESSIONS.c.updated_at.desc())).all())
+        return [summarize(_session(tuple(r))) for r in rows]
 
     @operation()
     def count(self, table: str, session_id: str) -> int:
         """Rows of `table` for a session (used by integrity checks)."""
-        t = {"messages": _M, "flow_runs": _R, "turn_events": _E}[table]
+        t = {"messages": MESSAGES, "flow_runs": RUNS, "turn_events": EVENTS}[table]
         counted = select(func.count()).select_from(t).where(t.c.session_id == session_id)
         return int(self._select(lambda conn: conn.execute(counted).scalar()) or 0)
 
@@ -373,6 +416,10 @@ class SqlStore(Database):
         writers = getattr(self, "_writers", None)  # absent when the store failed to open
         if writers is not None:
             writers.close()
+        with self._lock:
+            own, self._own = getattr(self, "_own", None), None
+            if own is not None and self._own_forks == FORKS[0]:
+                own.close()
         super().close()
 
     @operation()
@@ -389,92 +436,61 @@ class SqlStore(Database):
         )
 
 
-@dataclass(frozen=True)
-class _Statements:
-    """The turn path's statements, compiled for one dialect (see `dialect_key`)."""
+def _session(row: Sequence[Any]) -> SessionState:
+    """A sessions row as a SessionState, validated in one pydantic (Rust) call.
 
-    load: Prepared
-    get: Prepared
-    insert_session: Prepared
-    update_session: Prepared
-    insert_message: Prepared
-    insert_run: Prepared
-    insert_record: Prepared
-    insert_event: Prepared
-    segment: Prepared
-    drop_segment: Prepared
-    history: Prepared
-    runs: Prepared
-    traces_all: Prepared
-    traces_last: Prepared
-
-
-def _compile(d: Dialect) -> _Statements:
-    s = _S.c
-    q_load = Prepared(select(_S).where(s.bot == bindparam("bot"), s.user == bindparam("user")), d)
-    q_get = Prepared(select(_S).where(s.id == bindparam("id")), d)
-    q_insert_session = Prepared(insert(_S).values({c: bindparam(c) for c in _SESSION_COLUMNS}), d)
-    q_update_session = Prepared(
-        update(_S)
-        .where(s.id == bindparam("id"), s.version == bindparam("expected_version"))
-        .values({c: bindparam(c) for c in _SESSION_COLUMNS if c not in _SESSION_FIXED}),
-        d,
+    The JSON columns are spliced verbatim into one JSON document with the scalar columns:
+    one `validate_json` is cheaper than parsing each column and validating the frame and the
+    session separately, and it validates exactly as strictly.
+    """
+    (sid, bot, user, flow, state, flow_version, slots, scratchpad, attempts, flow_turns,
+     flow_started_at, flow_declined, stack, context, carry, turns, version, created_at, updated_at) = row  # fmt: skip
+    q = _quote
+    if flow is None:
+        active = "null"
+    else:
+        active = (
+            f'{{"flow":{q(flow)},"version":{_number(flow_version or 0)},"state":{q(state or "")},'
+            f'"slots":{slots},"scratchpad":{scratchpad},"attempts":{_number(attempts)},'
+            f'"turns":{_number(flow_turns)},"started_at":{q(_instant(flow_started_at))},'
+            f'"declined":{flow_declined}}}'
+        )
+    doc = (
+        f'{{"id":{q(sid)},"bot":{q(bot)},"user":{q(user)},"active":{active},"stack":{stack},'
+        f'"context":{context},"carry":{carry},"turns":{_number(turns)},"version":{_number(version)},'
+        f'"created_at":{q(_instant(created_at))},"updated_at":{q(_instant(updated_at))}}}'
     )
-    q_insert_message = Prepared(
-        insert(_M).values({c: bindparam(c) for c in ("session_id", "role", "content", "created_at")}), d
-    )
-    q_insert_run = Prepared(insert(_R).values({c: bindparam(c) for c in ("session_id", *RUN_COLUMNS)}), d)
-    q_insert_record = Prepared(insert(_D).values({c: bindparam(c) for c in RECORD_COLUMNS if c != "id"}), d)
-    q_insert_event = Prepared(
-        insert(_E).values({c: bindparam(c) for c in ("session_id", "turn", "trace", "created_at", "pack")}), d
-    )
-    e = _E.c
-    events = select(e.trace, e.turn, e.created_at, e.pack).where(e.session_id == bindparam("session_id"))
-    q_segment = Prepared(events.order_by(e.id.desc()).limit(PACK_MAX), d)
-    q_drop_segment = Prepared(
-        delete(_E).where(e.session_id == bindparam("session_id"), e.turn >= bindparam("first"), e.pack.is_(None)),
-        d,
-    )
-    m = _M.c
-    q_history = Prepared(
-        select(m.role, m.content)
-        .where(m.session_id == bindparam("session_id"))
-        .order_by(m.id.desc())
-        .limit(bindparam("limit")),
-        d,
-    )
-    q_runs = Prepared(
-        select(*(_R.c[c] for c in RUN_COLUMNS)).where(_R.c.session_id == bindparam("session_id")).order_by(_R.c.id),
-        d,
-    )
-    q_traces_all = Prepared(events.order_by(e.id.desc()), d)
-    q_traces_last = Prepared(events.order_by(e.id.desc()).limit(bindparam("limit")), d)
-    return _Statements(
-        load=q_load,
-        get=q_get,
-        insert_session=q_insert_session,
-        update_session=q_update_session,
-        insert_message=q_insert_message,
-        insert_run=q_insert_run,
-        insert_record=q_insert_record,
-        insert_event=q_insert_event,
-        segment=q_segment,
-        drop_segment=q_drop_segment,
-        history=q_history,
-        runs=q_runs,
-        traces_all=q_traces_all,
-        traces_last=q_traces_last,
-    )
+    try:
+        session: SessionState = _session_from_json(doc)
+    except ValidationError as e:
+        raise StoreError(f"stored session row is invalid: {e}", session=str(sid)) from e
+    # a session last written before `carry` existed keeps it in its memory's old keys
+    return carry_from_context(session) if '"innerloop.' in context else session
 
 
-# compiled per dialect once per process, shared by its stores (Prepared holds no connection state);
-# keyed by PACK_MAX too, the one setting the statements read when compiled (a test lowers it)
-_COMPILED: dict[tuple[object, ...], _Statements] = {}
+def _instant(value: object) -> object:
+    """A stored time as its text: SQLite's as it is (no call out of this module), PostgreSQL's
+    datetime as `instant_text` writes it."""
+    return value if type(value) is str else instant_text(value)
 
 
-def _compiled(d: Dialect) -> _Statements:
-    key = (*dialect_key(d), PACK_MAX)
-    found = _COMPILED.get(key)
-    if found is None:
-        found = _COMPILED[key] = _compile(d)
-    return found
+def _quote(value: object) -> str:
+    """`json.dumps(value)`, without the encoder's Python-level setup for the usual plain str."""
+    return encode_basestring_ascii(value) if type(value) is str else json.dumps(value)
+
+
+def _number(value: object) -> str:
+    return str(value) if type(value) is int else json.dumps(value)
+
+
+def _record(row: Sequence[Any]) -> StoredRecord:
+    rid, kind, bot, user, sid, data, created_at = row
+    return StoredRecord(
+        id=rid,
+        kind=kind,
+        bot=bot,
+        user=user,
+        session_id=sid,
+        data=_object_json.validate_json(data),
+        created_at=created_at,
+    )

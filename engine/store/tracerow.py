@@ -31,7 +31,6 @@ from pydantic_core import to_json
 
 from engine.errors import StoreError
 from engine.models import JsonObject, TurnTrace
-from engine.store.rows import instant_text
 
 JsonList = list[JsonValue]
 # (trace, turn, created_at, pack): a turn_events row as the readers select it (created_at
@@ -56,6 +55,11 @@ _DICTIONARY_1 = (
     b'"user_text":"reply":"route":"flow","flow_before":"state_before":"flow_after":"state_after":"'
     b'"at":"2026-01-01T00:00:00.000000+00:00"}],['
 )
+
+
+def instant_text(value: object) -> str:
+    """A stored time as the ISO text it was written as (PostgreSQL reads back datetimes, in UTC)."""
+    return value.isoformat() if isinstance(value, datetime) else str(value)
 
 
 def trace_row(doc: JsonObject, created_at: str) -> str:
