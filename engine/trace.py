@@ -13,7 +13,7 @@ from typing import get_args
 from pydantic import JsonValue
 
 from engine.errors import DefinitionError
-from engine.models import FlowFrame, JsonObject, LLMCall, NoticeKind, SessionState
+from engine.models import JsonObject, LLMCall, NoticeKind, SessionState
 
 # checked where a notice is made, as building the `Notice` model did: an unknown kind stored
 # would make the session's traces unreadable
@@ -35,9 +35,6 @@ class TraceDraft:
     notices: list[JsonObject] = field(default_factory=list)
     # the flow and state the turn started in (None: the main conversation)
     before: tuple[str | None, str | None] = (None, None)
-
-    def start(self, at: FlowFrame | None) -> None:
-        self.before = (at.flow, at.state) if at else (None, None)
 
     def enter(self, flow: str, state: str) -> None:
         self.entered.append({"flow": flow, "state": state})

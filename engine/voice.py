@@ -67,10 +67,9 @@ class Voice:
         self._spent_s = 0.0
         self._trace = trace
         self._calls = trace.llm_calls
-
-    @property
-    def offline(self) -> bool:
-        return self.llm.name == "rules"
+        # the offline rules backend phrases nothing and parses nothing: asked on every phrasing
+        # of a turn, so answered once (a turn's backend never changes)
+        self.offline = llm.name == "rules"
 
     def phrase(
         self, content: str, purpose: str, prompt: Prompt, *, reply: bool = False, language: str | None = None
