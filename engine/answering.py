@@ -123,7 +123,9 @@ class OpenQuestion:
                 return None
             fixes = [*fixes, *sets]  # a rest that answers nothing asks again, no attempt used
         before = slots
-        slots, changed = extract(flow, slots, state.slot, heard.text, state.parser(slots))
+        # the state's parser, made once: the answer below is read by it unless the readers change the slots
+        parser = state.parser(slots)
+        slots, changed = extract(flow, slots, state.slot, heard.text, parser)
         if changed:
             frame.slots = slots.model_dump(mode="json")
         if state.slot in changed:
@@ -162,14 +164,17 @@ class OpenQuestion:
                 return None
             self.fx.emit(f"{noted} {self.run.question(flow, state, slots, heard)}".strip())
             return None
-        updated, reason, others, proposal = parse_answer(self.fx, flow, state, slots, frame, heard, resuming=resuming)
+        updated, reason, others, proposal = parse_answer(
+            self.fx, flow, state, slots, frame, heard, resuming=resuming, parser=parser
+        )
         if proposal is not None:
             # what the model found the message says instead, evidenced: the turn carries it out
             return proposal, heard
         if updated is not None:
             if frame.attempts:
                 frame.attempts = 0
-            self.fx.emit(told)
+            if told:
+                self.fx.emit(told)
             self.run.move(flow, frame, updated, ANSWER, heard)
             return None
         if resuming and reason is None:

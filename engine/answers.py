@@ -114,12 +114,22 @@ def _reads_answer(parser: Parser, text: str) -> bool:
 
 
 def parse_answer(
-    fx: Effects, flow: Flow[Any], state: Ask, slots: Slots, frame: FlowFrame, heard: Heard, *, resuming: bool = False
+    fx: Effects,
+    flow: Flow[Any],
+    state: Ask,
+    slots: Slots,
+    frame: FlowFrame,
+    heard: Heard,
+    *,
+    resuming: bool = False,
+    parser: Parser | None = None,
 ) -> Answer:
     """`heard` as the answer to `state`; `resuming` a paused run, a message the rules cannot
-    read is no answer, and no model is asked to make it one."""
+    read is no answer, and no model is asked to make it one. `parser`: the state's parser for
+    `slots`, when the caller has made it already."""
     text = heard.text
-    parser = state.parser(slots)
+    if parser is None:
+        parser = state.parser(slots)
     raw = parser(text)
     # the value as the question writes it ("beginner") is only itself: no words around it to take off
     words = isinstance(raw, str | list) and not parser.greedy and not parser.reads_plainly(text)

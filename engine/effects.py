@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
-from typing import Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
 from engine.bot import Bot
 from engine.context import EntryContext
+from engine.guard import unmark
 from engine.handoff import hold_of, start_hold
 from engine.llm import LLM
 from engine.models import (
@@ -38,6 +39,9 @@ from engine.store import Store
 from engine.trace import TraceDraft
 from engine.voice import Voice
 from engine.window import LOAD_LIMIT, PARSE_WINDOW, SAY_WINDOW, WINDOW, build_prompt
+
+if TYPE_CHECKING:
+    from engine.flow import Flow
 
 M = TypeVar("M", bound=BaseModel)
 PromptUse = Literal["reply", "say", "parse"]
@@ -77,7 +81,7 @@ class Effects:
         self.handoffs = 0
         self.retried = retried
         a = session.active
-        self.trace = TraceDraft(before=(a.flow, a.state) if a else (None, None))
+        self.trace = TraceDraft(before=(a.flow, a.state) if a else (None, None))  # where the turn started
         self.voice = Voice(llm, self.trace)
 
     def entry_context(self, heard: Heard) -> EntryContext:
@@ -198,14 +202,19 @@ class Effects:
 
     def phrase(self, content: str, purpose: str, flow: str | None, heard: Heard) -> str:
         """`content` as the model phrases it in `flow`'s persona (the main one when None), after `heard`."""
-        language = None if self.voice.offline else self._speaks(flow)
-        return self.voice.phrase(content, purpose, lambda: self.prompt(flow, "say", heard), language=language).text
+        if self.voice.offline:
+            # no model phrases: the template as said, as `Voice.phrase` returns it offline (no call,
+            # no trace), without its guard path or a prompt closure on every question and reply
+            return _as_said(content)
+        prompt = lambda: self.prompt(flow, "say", heard)  # noqa: E731
+        return self.voice.phrase(content, purpose, prompt, language=self._speaks(flow)).text
 
     def summarise(self, source: str, case: str, fallback: str, purpose: str, flow: str | None, heard: Heard) -> str:
         """A summary of `source` for `case` in `flow`'s persona; `fallback` when it cannot be had."""
-        language = None if self.voice.offline else self._speaks(flow)
+        if self.voice.offline:
+            return _as_said(fallback)  # as `Voice.summarise` says it offline
         prompt = lambda: self.prompt(flow, "say", heard)  # noqa: E731
-        return self.voice.summarise(source, case, fallback, purpose, prompt, language=language).text
+        return self.voice.summarise(source, case, fallback, purpose, prompt, language=self._speaks(flow)).text
 
     def _speaks(self, name: str | None) -> str | None:
         """The language `name` asks its phrasing in (Flow.speaks), from its open run's slots."""
@@ -224,11 +233,14 @@ class Effects:
         """`heard` read into `schema` by the model; None offline or when it fails."""
         return self.voice.parse(schema, purpose, lambda: self.prompt(flow, "parse", heard))
 
-    def route(self, route: str) -> None:
-        """Where the turn went (the trace's route), and the model calls it may make there."""
+    def route(self, route: str, flow: Flow[Any] | None = None) -> None:
+        """Where the turn went (the trace's route), and the model calls it may make there. `flow`:
+        the open run's flow, when the caller has it already (the executor looks it up to run it)."""
         self.trace.route = route
         a = self.session.active
-        budget = self.bot.flow_for(a).llm_calls_per_turn if a else self.bot.main_llm_calls
+        if flow is None and a is not None:
+            flow = self.bot.flow_for(a)
+        budget = flow.llm_calls_per_turn if flow is not None else self.bot.main_llm_calls
         # a command the model proposed is carried out with the calls the turn had left (`ceiling`)
         self.voice.budget = budget if self.voice.ceiling is None else min(budget, self.voice.ceiling)
 
@@ -252,6 +264,11 @@ class Effects:
             reply=reply,
             at=at,
         )
+
+
+def _as_said(template: str) -> str:
+    """A template as said (engine/guard.py `unmark`): most have no [[marks]] to take off."""
+    return unmark(template) if "[[" in template else template
 
 
 def _without(messages: list[Message], current: Message) -> list[Message]:

@@ -96,7 +96,7 @@ class FlowRunner:
             self.fx.emit(f"We've been at this for a while, so I've stopped the {flow.name} here.")
             self.resume_or_return(heard)
             return None
-        state = flow.state(frame.state)
+        state = flow.named[frame.state]
         if not isinstance(state, Ask):
             raise DefinitionError("session rests in a state that does not ask", flow=flow.name, state=frame.state)
         return slots, state
@@ -190,7 +190,7 @@ class FlowRunner:
     def advance(self, flow: Flow[Any], frame: FlowFrame, slots: Slots, heard: Heard) -> None:
         """Run from the state just entered until the flow waits for the user or ends."""
         for _ in range(MAX_HOPS):
-            state = flow.state(frame.state)
+            state = flow.named[frame.state]  # a lookup, not a call into the flow per state entered
             if isinstance(state, Ask):
                 # a question declined ahead is answered though its slot stays empty (`FlowFrame.declined`)
                 answered = getattr(slots, state.slot) is not None or state.slot in frame.declined

@@ -6,16 +6,27 @@ frames of flows whose version moved on, drops those that no longer fit (saying w
 the runs left idle past their flow's `idle_timeout`, and takes what the last turn left for this
 one (`CarryOver`) off the session. It returns what it did as a `Loaded` value; the turn records
 it (engine/turn.py) and nothing here phrases, executes or writes.
+
+Stored frames against the code (`reconcile`): a session stores values (flow name, version, state
+name, slots), never a machine, so a deploy can leave a frame pointing at a flow version, state or
+slot shape that no longer exists. A frame continues on the version it started on while the code
+still ships it (`Flow.older`); otherwise the flow's `migrations` carry its slots to the current
+version one step at a time; a frame with neither, or that no longer fits after them, is dropped
+with the reason. The slots of every frame kept are validated once for the turn that follows.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any
 
-from engine.bot import Bot
-from engine.models import CarryOver, FlowFrame, NoticeKind, Outcome, SessionState, Slots
-from engine.versions import reconcile
+from pydantic import ValidationError
+
+from engine.bot import MAIN, Bot
+from engine.flow import Flow
+from engine.models import CarryOver, FlowFrame, JsonObject, NoticeKind, Outcome, SessionState, Slots
+from engine.states import Ask
 
 
 @dataclass(frozen=True)
@@ -38,6 +49,8 @@ class Loaded:
     checked: dict[int, Slots] = field(default_factory=dict)
     migrated: list[tuple[FlowFrame, int]] = field(default_factory=list)  # (frame, version it had)
     closed: list[Closed] = field(default_factory=list)
+    # what the last turn left for this one, when the load took it (`take_carry`; else nothing)
+    carried: CarryOver = field(default_factory=CarryOver)
 
 
 def idle_frames(bot: Bot, session: SessionState, now: datetime) -> list[tuple[FlowFrame, timedelta]]:
@@ -53,12 +66,16 @@ def idle_frames(bot: Bot, session: SessionState, now: datetime) -> list[tuple[Fl
     return out
 
 
-def load(bot: Bot, session: SessionState, now: datetime) -> Loaded:
+def load(bot: Bot, session: SessionState, now: datetime, *, take: bool = False) -> Loaded:
     """Bring `session`'s stored frames to the code: migrate what can move, drop what no longer
     fits; then close the runs left idle past their flow's `idle_timeout` (the message is then
-    routed as usual: it is not an answer to a question asked days ago)."""
+    routed as usual: it is not an answer to a question asked days ago). `take`: a message's turn,
+    which also takes what the last turn left off the session (`take_carry`)."""
+    carried = take_carry(session) if take else CarryOver()
+    if session.active is None and not session.stack:
+        return Loaded(carried=carried)  # the main conversation: no stored run to bring to the code or the clock
     found = reconcile(bot, session)
-    out = Loaded(checked=found.slots, migrated=found.migrated)
+    out = Loaded(checked=found.slots, migrated=found.migrated, carried=carried)
     for f, problem in found.dropped:
         told = f"(Your unfinished {f.flow} was reset because the bot was updated: {problem}.)"
         out.closed.append(Closed(f, "reset", problem, "reset", f"{f.flow} was reset: {problem}.", told))
@@ -72,6 +89,70 @@ def load(bot: Bot, session: SessionState, now: datetime) -> Loaded:
         told = f"(Your unfinished {f.flow} was closed: nothing was said in it for {_duration(idle)}.)"
         out.closed.append(Closed(f, "expired", str(idle), "expired", summary, told))
     return out
+
+
+@dataclass
+class Reconciled:
+    """What `reconcile` found: frames dropped (with why), and the slots of those kept."""
+
+    dropped: list[tuple[FlowFrame, str]] = field(default_factory=list)
+    slots: dict[int, Slots] = field(default_factory=dict)  # by id() of the kept frame
+    migrated: list[tuple[FlowFrame, int]] = field(default_factory=list)  # (frame, version it had)
+
+
+def reconcile(bot: Bot, session: SessionState) -> Reconciled:
+    """Drop `session`'s frames that no longer fit `bot`'s flows; migrate those that can move."""
+    out = Reconciled()
+    frames = ([session.active] if session.active else []) + list(session.stack)
+    kept: list[FlowFrame] = []
+    for f in frames:
+        problem = _misfit(bot, f, out)
+        if problem is not None:
+            out.dropped.append((f, problem))
+            continue
+        kept.append(f)
+    if out.dropped:
+        was_active = session.active
+        session.active = kept[0] if kept and was_active is not None and kept[0] is was_active else None
+        session.stack = [f for f in kept if f is not session.active]
+    return out
+
+
+def _misfit(bot: Bot, f: FlowFrame, out: Reconciled) -> str | None:
+    current = bot.named.get(f.flow)
+    if current is None or f.flow == MAIN:
+        return f"flow {f.flow!r} no longer exists"
+    flow = current if f.version == current.version else current.at(f.version)
+    if flow is None:
+        migrated = _migrate(current, f)
+        if isinstance(migrated, str):
+            return migrated
+        out.migrated.append((f, f.version))
+        f.slots, f.version, flow = migrated, current.version, current
+    if not isinstance(flow.named.get(f.state), Ask):
+        return f"state {f.state!r} no longer exists in {f.flow} v{flow.version}"
+    try:
+        out.slots[id(f)] = flow.slots.model_validate(f.slots)
+    except ValidationError:
+        return f"its saved answers no longer fit {f.flow} v{flow.version}"
+    return None
+
+
+def _migrate(current: Flow[Any], f: FlowFrame) -> JsonObject | str:
+    """`f`'s slots carried from its version to `current`'s, or why they cannot be."""
+    slots = dict(f.slots)
+    if f.version > current.version:
+        return f"it was started on {f.flow} v{f.version}, newer than this bot's v{current.version}"
+    for version in range(f.version, current.version):
+        step = current.migrations.get(version)
+        if step is None:
+            shipped = f"{f.flow} v{f.version} is no longer shipped"
+            return f"{shipped} and v{version + 1} declares no migration from v{version}"
+        try:
+            slots = step(slots)
+        except Exception as e:  # a migration is flow code: its failure resets the run, not the session
+            return f"migrating its answers from {f.flow} v{version} failed: {e}"
+    return slots
 
 
 def take_carry(session: SessionState) -> CarryOver:

@@ -45,7 +45,7 @@ from engine.extract import fold, reads_kept
 from engine.flowrun import FlowRunner
 from engine.handoff import end_hold
 from engine.kept import RequestRunner
-from engine.load import load, take_carry
+from engine.load import Loaded, load
 from engine.mainconv import MainConversation
 from engine.models import (
     FlowFrame,
@@ -103,8 +103,7 @@ class Turn:
         are carried out, through the voice, within the call budget), write (everything to commit,
         as one `TurnWrite`: engine/effects.py)."""
         fx = self.fx
-        self._load()
-        carried = take_carry(fx.session)
+        carried = self._load(take=True).carried
         fx.reply[:0] = carried.pending  # told before anything this message causes
         typed = Heard(fx.said)
         entry = lambda: fx.bot.entry(fx.entry_context(typed)) if fx.bot.entry else None  # noqa: E731
@@ -204,23 +203,24 @@ class Turn:
                 a = self.fx.session.active
                 if a is None:
                     raise DefinitionError("a reading answers a flow, but none is open")
-                self.fx.route("flow")
-                proposed = self.answers.flow_turn(
-                    self.fx.bot.flow_for(a), a, heard, replies=replies, fixes=fixes, rest=rest
-                )
+                flow = self.fx.bot.flow_for(a)
+                self.fx.route("flow", flow)
+                proposed = self.answers.flow_turn(flow, a, heard, replies=replies, fixes=fixes, rest=rest)
                 if proposed is not None:
                     # what the model found the message says instead, evidenced, with the calls left
                     self.fx.voice.ceiling = self.fx.voice.budget
                     command, heard = proposed
                     return self.execute(command, heard)
             case Restated() if (a := self.fx.session.active) is not None:
-                self.fx.route("command:restated")
-                self.answers.restated(self.fx.bot.flow_for(a), a, command, heard)
+                flow = self.fx.bot.flow_for(a)
+                self.fx.route("command:restated", flow)
+                self.answers.restated(flow, a, command, heard)
             case AskBack() | Chitchat() if self.fx.session.active is not None:
                 # a question back about the open question, or small talk at it (engine/askback.py)
                 a = self.fx.session.active
-                self.fx.route(f"command:{command.kind}")
-                self.answers.asked_back(self.fx.bot.flow_for(a), a, command, heard)
+                flow = self.fx.bot.flow_for(a)
+                self.fx.route(f"command:{command.kind}", flow)
+                self.answers.asked_back(flow, a, command, heard)
             case AskBack():
                 raise DefinitionError("a reading asks back about a question, but no flow is open")
             case Resume(flow=name):
@@ -343,10 +343,10 @@ class Turn:
             self.fx.route("main")
             self.fx.emit("OK, no problem.")
 
-    def _load(self) -> None:
+    def _load(self, *, take: bool = False) -> Loaded:
         """The load stage (engine/load.py), recorded: what it migrated, dropped or closed is in
-        the trace, the main history and the reply."""
-        loaded = load(self.fx.bot, self.fx.session, self.fx.now)
+        the trace, the main history and the reply. `take`: what the last turn left is taken too."""
+        loaded = load(self.fx.bot, self.fx.session, self.fx.now, take=take)
         self.fx.checked = loaded.checked
         for f, was in loaded.migrated:
             self.fx.trace.notice("migrated", f.flow, f.state, f"v{was} -> v{f.version}")
@@ -354,6 +354,7 @@ class Turn:
             self.fx.trace.notice(c.notice, c.frame.flow, c.frame.state, c.detail)
             self._close_frame(c.frame, c.outcome, c.summary)
             self.fx.reply.append(c.told)
+        return loaded
 
     def _close_frame(self, f: FlowFrame, outcome: Outcome, summary: str) -> None:
         """A run that ends outside its flow (reset, expired): its summary line, its run row."""

@@ -1,4 +1,4 @@
-"""Reconciling stored frames with the flows the code has now (engine/versions.py)."""
+"""Reconciling stored frames with the flows the code has now (engine/load.py)."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ import pytest
 
 from engine import DefinitionError, Engine, Flow, Registry, SqlStore
 from engine.authoring.replay import seed_profile
+from engine.load import reconcile
 from engine.models import FlowFrame, JsonObject, SessionState
 from engine.registry import default_registry
-from engine.versions import reconcile
 from flows.shared.feedback import feedback
 
 BOT = default_registry().get("language-buddy")
@@ -82,7 +82,6 @@ def with_feedback(flow: Flow[Any]) -> Registry:
     return Registry([dataclasses.replace(BOT, flows=[flow if f.name == "feedback" else f for f in BOT.flows])])
 
 
-PROFILE: JsonObject = {"name": "Ann", "native_language": "de", "target_language": "en", "level": "B1"}
 PROFILE: JsonObject = {"name": "Ann", "native_language": "de", "target_language": "en", "level": "B1"}
 V1 = dataclasses.replace(feedback, version=1)
 V2_SHIPPING_V1 = dataclasses.replace(feedback, version=2, older=[V1])
