@@ -117,13 +117,12 @@ def _table() -> _Compiled:
 
 # what a clause's span may start or end with beside its words
 _EDGES = " ,;.!¿¡…-–—\n"
-# years or months ago, by number, in the six languages ("2 years ago", "il y a 2 ans", "hace 3 años", "vor 2 Jahren"):
-# a time gone by. Days ago are not: "how many days ago were you charged?" is answered so
+# years ago, by number, in the six languages ("2 years ago", "il y a 2 ans", "hace 3 años", "vor 2 Jahren"): a time
+# gone by. Not days or months: "how many days ago were you charged?" is answered so ("a month ago maybe")
 _AGO = re.compile(
-    r"(?<![\w'])(?:\d+|a|an|one|two|three|a few|a couple of) (?:years?|months?) ago"
-    r"|(?<![\w'])(?:hace|vor|il y a|ha|haha) (?:\d+|un|una|unos|einem|zwei|drei|un|deux|trois|um|uma|dois|tres) "
-    r"(?:anos?|meses|mes|jahren?|monaten?|ans?|mois)(?![\w])"
-    r"|(?<![\w'])(?:\d+|un|uno|due|tre) (?:anni|anno|mesi|mese) fa(?![\w])"
+    r"(?<![\w'])(?:\d+|a|an|one|two|three|a few|a couple of) years? ago"
+    r"|(?<![\w'])(?:hace|vor|il y a|ha) (?:\d+|un|unos|einem|zwei|drei|deux|trois|um|dois|tres) (?:anos?|jahren?|ans?)(?![\w])"
+    r"|(?<![\w'])(?:\d+|un|uno|due|tre) (?:anni|anno) fa(?![\w])"
 )
 # a "si" or a "se" opening a short clause is a yes ("si, 3 días") or a pronoun more often than an "if"
 _SHORT_CONDITION_WORDS = 4
