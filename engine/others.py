@@ -41,6 +41,8 @@ class OthersTable(BaseModel):
     i: FoldedWords
     then: FoldedWords
     now: FoldedWords
+    busy: FoldedWords
+    after: FoldedWords
     if_: FoldedWords = Field(alias="if")
 
 
@@ -70,6 +72,8 @@ class _Compiled:
     then: re.Pattern[str]
     ago: re.Pattern[str]
     now: re.Pattern[str]
+    busy: re.Pattern[str]
+    after: re.Pattern[str]
     condition: re.Pattern[str]
     split: re.Pattern[str]
 
@@ -107,6 +111,8 @@ def _table() -> _Compiled:
         then=re.compile(rf"{_B}{alternation(t.then.all())}{_E}(?! (?:thinking|going|gonna|hoping|wondering|planning))"),
         ago=_AGO,
         now=re.compile(rf"{_B}{alternation(t.now.all())}{_E}"),
+        busy=re.compile(rf"{_B}{alternation(t.busy.all())}{_E}"),
+        after=re.compile(rf"{_B}{alternation(t.after.all())}{_E}"),
         condition=re.compile(opener + rf"{alternation(t.if_.all())}{_E}"),
         split=re.compile(
             rf"[,;.!?¿¡…\n]+\s*|\s[-–—]\s|\s(?=(?:{but}|{_CONTRAST}){_E})"
@@ -139,6 +145,8 @@ def _not_own(clause: str, *, past: bool) -> bool:
         return True
     if past and (c.then.search(clause) or c.ago.search(clause)) and not c.now.search(clause):
         return True
+    if c.busy.search(clause) and not c.after.search(clause):
+        return True  # busy then: the time it names is ruled out ("de manhã eu trabalho")
     cond = c.condition.match(clause)
     if cond and (cond.group(0).split()[-1] not in ("si", "se") or len(clause.split()) >= _SHORT_CONDITION_WORDS):
         return cond.end() < len(clause.rstrip(" ?!."))
