@@ -146,12 +146,15 @@ def sense_category(ctx: StepContext[FeedbackSlots]) -> None:
     # ("the lessons are nice but the app freezes" is a bug, not content), else the whole comment does
     after = _CONTRAST.split(comment)[-1]
     said = spot_category(after) if after != comment else None
-    found = said if isinstance(said, str) and said != "other" else spot_category(comment)
+    # the part the area is read from: what follows the contrast when it names one, else the whole comment
+    contrasted = isinstance(said, str) and said != "other"
+    part = after if contrasted else comment
+    found = said if contrasted else spot_category(comment)
     if isinstance(found, Invalid) or found == "content":
         # "the exercises take forever to load", "lessons keep freezing on the last question": what went wrong
         # (slow, broken, confusing) says the area better than where it went wrong (the exercises, the lessons),
         # when only one such word is there
-        wrong = [c for c in WRONG if _SAYS[c](comment) == c]
+        wrong = [c for c in WRONG if _SAYS[c](part) == c]
         found = wrong[0] if len(wrong) == 1 else found
     if isinstance(found, str) and found != "other":
         ctx.slots.category = cast(Category, found)
