@@ -92,7 +92,7 @@ def _table() -> _Compiled:
     opener = rf"^(?:(?:{_OPENERS})\s+)*"
     people = {lang: _person(t, lang) for lang in LANGUAGES}
     others = [
-        rf"(?:{alternation(getattr(t.like, lang))}\s+)?(?:{people[lang]}|{alternation(getattr(t.they, lang))}{_E})"
+        rf"(?P<like_{lang}>{alternation(getattr(t.like, lang))}\s+)?(?:{people[lang]}|{alternation(getattr(t.they, lang))}{_E})"
         for lang in LANGUAGES
     ]
     owned = [rf"{_B}{alternation(getattr(t.of, lang))}\s+{people[lang]}" for lang in LANGUAGES]
@@ -150,7 +150,11 @@ def _not_own(clause: str, *, past: bool) -> bool:
     cond = c.condition.match(clause)
     if cond and (cond.group(0).split()[-1] not in ("si", "se") or len(clause.split()) >= _SHORT_CONDITION_WORDS):
         return cond.end() < len(clause.rstrip(" ?!."))
-    about = c.about_other.match(clause) is not None or c.owned.search(clause) is not None
+    # someone else said alone is the subject of the clause after it ("my wife and I train 3 days"), no clause
+    # ("like my sister" alone is a comparison: someone else's, not the user's)
+    opened = c.about_other.match(clause)
+    alone = opened is not None and opened.end() >= len(clause.rstrip(" ?!.")) and not any(opened.groupdict().values())
+    about = (opened is not None and not alone) or c.owned.search(clause) is not None
     return about and c.user.search(clause) is None
 
 
