@@ -91,10 +91,9 @@ def _table() -> _Compiled:
     t = load_others()
     opener = rf"^(?:(?:{_OPENERS})\s+)*"
     people = {lang: _person(t, lang) for lang in LANGUAGES}
-    others = [
-        rf"(?P<like_{lang}>{alternation(getattr(t.like, lang))}\s+)?(?:{people[lang]}|{alternation(getattr(t.they, lang))}{_E})"
-        for lang in LANGUAGES
-    ]
+    # a comparison word before someone ("like my sister") is named, so that someone alone is told from it
+    like = {lang: rf"(?P<like_{lang}>{alternation(getattr(t.like, lang))}\s+)?" for lang in LANGUAGES}
+    others = [rf"{like[lang]}(?:{people[lang]}|{alternation(getattr(t.they, lang))}{_E})" for lang in LANGUAGES]
     owned = [rf"{_B}{alternation(getattr(t.of, lang))}\s+{people[lang]}" for lang in LANGUAGES]
     # English says it with 's, German with the case of its "my" alone ("das Handy meiner Tochter")
     owned.append(rf"{_B}{people['en']}'s{_E}")
@@ -127,7 +126,8 @@ _EDGES = " ,;.!¿¡…-–—\n"
 # gone by. Not days or months: "how many days ago were you charged?" is answered so ("a month ago maybe")
 _AGO = re.compile(
     r"(?<![\w'])(?:\d+|a|an|one|two|three|a few|a couple of) years? ago"
-    r"|(?<![\w'])(?:hace|vor|il y a|ha) (?:\d+|un|unos|einem|zwei|drei|deux|trois|um|dois|tres) (?:anos?|jahren?|ans?)(?![\w])"
+    r"|(?<![\w'])(?:hace|vor|il y a|ha) (?:\d+|un|unos|einem|zwei|drei|deux|trois|um|dois|tres)"
+    r" (?:anos?|jahren?|ans?)(?![\w])"
     r"|(?<![\w'])(?:\d+|un|uno|due|tre) (?:anni|anno) fa(?![\w])"
 )
 # a "si" or a "se" opening a short clause is a yes ("si, 3 días") or a pronoun more often than an "if"

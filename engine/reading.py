@@ -738,9 +738,7 @@ def _answers(flow: Flow[Any], state: Ask, frame: FlowFrame, words: str) -> bool:
     return _fills_other(flow, slots, state, words) or bool(ahead_commands(flow, state, frame.slots, words).sets)
 
 
-def _own_answer(
-    flow: Flow[Any], state: Ask, frame: FlowFrame, text: str, checked: Slots | None
-) -> tuple[str, bool]:
+def _own_answer(flow: Flow[Any], state: Ask, frame: FlowFrame, text: str, checked: Slots | None) -> tuple[str, bool]:
     """`text` without its clauses that are no answer of the user's own (engine/others.py), "" when none is left,
     and whether the whole message names a value the flow reads. Where any text is an answer (a comment, what
     happened before a crash) the words are kept as typed: "my kids love it but the audio cuts out" is feedback

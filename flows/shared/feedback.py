@@ -36,9 +36,29 @@ class FeedbackSlots(Slots):
 
 read_sentiment = sentiment()
 CATEGORIES = {
-    "bug": ["bugs", "crash", "crashes", "crashed", "crashing", "error", "broken", "broke", "freeze", "freezes", "froze",
-            "frozen", "freezing", "glitch", "doesnt work", "doesn't work", "does not work", "not working",
-            "stopped working", "nothing works", "no sound"],
+    "bug": [
+        "bugs",
+        "crash",
+        "crashes",
+        "crashed",
+        "crashing",
+        "error",
+        "broken",
+        "broke",
+        "freeze",
+        "freezes",
+        "froze",
+        "frozen",
+        "freezing",
+        "glitch",
+        "doesnt work",
+        "doesn't work",
+        "does not work",
+        "not working",
+        "stopped working",
+        "nothing works",
+        "no sound",
+    ],
     "latency": [
         "slow",
         "slowly",
