@@ -15,6 +15,7 @@ make one ("la" and the English "son").
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -134,16 +135,16 @@ _AGO = re.compile(
 _SHORT_CONDITION_WORDS = 4
 
 
-def _not_own(clause: str, *, past: bool) -> bool:
-    """Whether one clause (folded) tells something other than the user's own answer now; a time gone by only
-    when `past`. A question is left to the readers of questions back ("se reinstallo perdo le liste?", "my
-    coach says 4, is that enough?" keeps its question)."""
+def _not_own(clause: str, typed: str, past: Callable[[str], bool] | None) -> bool:
+    """Whether one clause (folded; `typed` as typed) tells something other than the user's own answer now; a time
+    gone by only where `past` says so of it (`own_words`). A question is left to the readers of questions back
+    ("se reinstallo perdo le liste?", "my coach says 4, is that enough?" keeps its question)."""
     c = _table()
     if clause.endswith("?"):
         return False
     if c.reported.search(clause):
         return True
-    if past and (c.then.search(clause) or c.ago.search(clause)) and not c.now.search(clause):
+    if (c.then.search(clause) or c.ago.search(clause)) and not c.now.search(clause) and (past is None or past(typed)):
         return True
     if c.busy.search(clause) and not c.after.search(clause):
         return True  # busy then: the time it names is ruled out ("de manhã eu trabalho")
@@ -158,11 +159,13 @@ def _not_own(clause: str, *, past: bool) -> bool:
     return about and c.user.search(clause) is None
 
 
-def own_words(text: str, *, past: bool = True) -> str:
+def own_words(text: str, *, past: Callable[[str], bool] | None = None) -> str:
     """`text` without its clauses that are no answer of the user's own (`_not_own`), as typed; "" when every
-    clause is one of them, `text` itself when none is. `past`: a clause telling of a time gone by is left out
-    too; not where the question asks about the past itself ("tive uma cirurgia no joelho há dois anos" is an
-    injury)."""
+    clause is one of them, `text` itself when none is. A clause telling of a time gone by is left out where
+    `past` (given the clause as typed) says it names the asked value ("last year I did 5 days" at the days
+    question), not where it tells something else ("30, oh btw i sprained my ankle last month" gives an injury
+    ahead) or where the question asks about the past itself ("tive uma cirurgia no joelho há dois anos"); with
+    no `past`, always."""
     folded = fold_same_length(text)
     spans: list[tuple[int, int]] = []
     last = 0
@@ -172,7 +175,7 @@ def own_words(text: str, *, past: bool = True) -> str:
             last = m.end()
     if last < len(text):
         spans.append((last, len(text)))
-    kept = [(s, e) for s, e in spans if not ((c := folded[s:e].strip(_EDGES)) and _not_own(c, past=past))]
+    kept = [(s, e) for s, e in spans if not ((c := folded[s:e].strip(_EDGES)) and _not_own(c, text[s:e].strip(), past))]
     if len(kept) == len(spans):
         return text
     own = "".join(text[s:e] for s, e in kept)

@@ -744,8 +744,7 @@ def _own_answer(flow: Flow[Any], state: Ask, frame: FlowFrame, text: str, checke
     happened before a crash) the words are kept as typed: "my kids love it but the audio cuts out" is feedback
     as it stands; where the question keeps the words it reads (an injury, an allergy), a time gone by is an
     answer ("i had to stop running because of my knee")."""
-    own = own_words(text)
-    if own == text:
+    if own_words(text) == text:
         return text, False  # most messages: no clause left out, and no parser run here
     try:
         slots = checked if checked is not None else flow.new_slots(frame.slots)
@@ -756,8 +755,17 @@ def _own_answer(flow: Flow[Any], state: Ask, frame: FlowFrame, text: str, checke
         return text, False
     value = parser(text)
     named = value is not None and not isinstance(value, Invalid)
-    if named and _keeps_words(value, text):
-        own = own_words(text, past=False)
+
+    def gone_by(clause: str) -> bool:
+        # a time gone by is no answer ("last year I did 5 days"), except where the question keeps the user's words
+        # (an injury) or the clause gives another slot's value ("30, oh btw i sprained my ankle last month")
+        said = parser(clause)
+        if said is not None and not isinstance(said, Invalid) and _keeps_words(said, clause):
+            return False
+        sets = ahead_commands(flow, state, frame.slots, clause).sets
+        return not any(_keeps_words(s.value, clause) for s in sets) and not _fills_other(flow, slots, state, clause)
+
+    own = own_words(text, past=gone_by)
     return own, named or _fills_other(flow, slots, state, text)
 
 
