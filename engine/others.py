@@ -77,6 +77,7 @@ class _Compiled:
     after: re.Pattern[str]
     condition: re.Pattern[str]
     split: re.Pattern[str]
+    cue: frozenset[str]  # words a clause of another holds one of: most messages have none
 
 
 def _person(t: OthersTable, lang: str) -> str:
@@ -114,6 +115,11 @@ def _table() -> _Compiled:
         busy=re.compile(rf"{_B}{alternation(t.busy.all())}{_E}"),
         after=re.compile(rf"{_B}{alternation(t.after.all())}{_E}"),
         condition=re.compile(opener + rf"{alternation(t.if_.all())}{_E}"),
+        # one word of each phrase (its longest): a clause of another holds one of them at least
+        cue=frozenset(
+            _rarest(phrase) for words in (t.people, t.they, t.then, t.busy, t.if_, t.you_said) for phrase in words.all()
+        )
+        | _AGO_WORDS,
         split=re.compile(
             rf"[,;.!?¿¡…\n]+\s*|\s[-–—]\s|\s(?=(?:{but}|{_CONTRAST}){_E})"
             rf"|\s(?=(?:and|y|und|et|e)\s+{alternation(t.i.all())}{_E})"
@@ -131,6 +137,22 @@ _AGO = re.compile(
     r" (?:anos?|jahren?|ans?)(?![\w])"
     r"|(?<![\w'])(?:\d+|un|uno|due|tre) (?:anni|anno) fa(?![\w])"
 )
+# the words `_AGO` turns on, and a word of a message as the cue words are written
+_AGO_WORDS = frozenset({"ago", "fa", "hace", "vor", "il", "ha"})
+_WORD = re.compile(r"[\w'-]+")
+_BARE_WORD = re.compile(r"[\w-]+")
+# words too common to say a phrase is there ("i have a match" is there when "match" is)
+_COMMON = frozenset({"i", "i'm", "im", "have", "has", "had", "a", "an", "the", "my", "to", "in", "at", "on", "is", "am",
+                     "de", "la", "le", "el", "ich", "je", "eu", "io", "um", "un", "una", "une", "ho", "tengo", "j'ai",
+                     "bin", "bist", "sono", "sou", "estoy", "estou", "habe", "hab"})  # fmt: skip
+
+
+def _rarest(phrase: str) -> str:
+    """The word of `phrase` a message is least likely to hold by chance: its longest uncommon one."""
+    words = phrase.split()
+    return max([w for w in words if w not in _COMMON] or words, key=len)
+
+
 # a "si" or a "se" opening a short clause is a yes ("si, 3 días") or a pronoun more often than an "if"
 _SHORT_CONDITION_WORDS = 4
 
@@ -160,6 +182,18 @@ def _not_own(clause: str, typed: str, past: Callable[[str], bool] | None) -> boo
 
 
 def own_words(text: str, *, past: Callable[[str], bool] | None = None) -> str:
+    """`text` without its clauses that are no answer of the user's own (`_left`)."""
+    if past is None:
+        return _own_words(text)  # read twice a turn at a question, on the same text
+    return _left(text, past)
+
+
+@lru_cache(maxsize=1024)
+def _own_words(text: str) -> str:
+    return _left(text, None)
+
+
+def _left(text: str, past: Callable[[str], bool] | None) -> str:
     """`text` without its clauses that are no answer of the user's own (`_not_own`), as typed; "" when every
     clause is one of them, `text` itself when none is. A clause telling of a time gone by is left out where
     `past` (given the clause as typed) says it names the asked value ("last year I did 5 days" at the days
@@ -167,6 +201,10 @@ def own_words(text: str, *, past: Callable[[str], bool] | None = None) -> str:
     ahead) or where the question asks about the past itself ("tive uma cirurgia no joelho há dois anos"); with
     no `past`, always."""
     folded = fold_same_length(text)
+    cue = _table().cue
+    # "she's" as written and "daughter" of "daughter's"
+    if cue.isdisjoint(_WORD.findall(folded)) and cue.isdisjoint(_BARE_WORD.findall(folded)):
+        return text  # no word any such clause is made of
     spans: list[tuple[int, int]] = []
     last = 0
     for m in _table().split.finditer(folded):
