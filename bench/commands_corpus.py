@@ -50,7 +50,19 @@ DECLINES = CORPUS / "declines"
 # that hold a value-like word ("is 3 days enough to see results?"), with plain controls (h-cmd14): "dev hedges",
 # "test hedges"
 HEDGES = CORPUS / "hedges"
-BATCHES = {"": CORPUS, "fresh": FRESH, "later": LATER, "typos": TYPOS, "declines": DECLINES, "hedges": HEDGES}
+# a blind batch of messages at a question that mention a value of it without answering it (about someone else, in
+# the past, a comparison, reported speech, a conditional, a question about the option), with near-twins that do
+# answer (h-cmd15): "dev precision", "test precision"
+PRECISION = CORPUS / "precision"
+BATCHES = {
+    "": CORPUS,
+    "fresh": FRESH,
+    "later": LATER,
+    "typos": TYPOS,
+    "declines": DECLINES,
+    "hedges": HEDGES,
+    "precision": PRECISION,
+}
 SETS = (
     "dev",
     "test",
@@ -64,6 +76,8 @@ SETS = (
     "test declines",
     "dev hedges",
     "test hedges",
+    "dev precision",
+    "test precision",
 )
 
 Kind = Literal[

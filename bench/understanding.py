@@ -17,6 +17,10 @@ The declines halves (tests/corpora/commands/declines/, "dev declines" and "test 
 The hedges halves (tests/corpora/commands/hedges/, "dev hedges" and "test hedges") are a blind batch of answers
 phrased as questions or hedges ("can I say 3?", "maybe 4?"), questions back holding a value-like word ("is 3 days
 enough to see results?", "what does intermediate mean?"), and plain answers and questions back (`--misses dev-hedges`).
+The precision halves (tests/corpora/commands/precision/, "dev precision" and "test precision") are a blind batch of
+messages that mention a value of the open question without answering it ("my sister is 12 and trains 5 days a week",
+"last year I did 5 days", "is Lisbon the same time as London?"), and near-twins that do answer
+(`--misses dev-precision`).
 
 Each entry of tests/corpora/commands/{dev,test}.yaml is played as one turn against the engine at the state it
 was typed at: a session is stored through the Store contract with the run at that flow, state and slots (paused

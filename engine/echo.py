@@ -127,6 +127,29 @@ def echoed(question: str, text: str) -> bool | None:
 
 
 def read_yes_no_to(question: str, text: str) -> bool | None:
-    """A yes or a no to `question`: said as one (`read_yes_no`), or by echoing the question's words."""
+    """A yes or a no to `question`: said as one (`read_yes_no`), or by echoing the question's words. A name the
+    question holds a "not" in ("Do Not Disturb") takes nothing back when the answer repeats it: "yes, do not
+    disturb is on" is a yes."""
     said = read_yes_no(text)
+    if said is None and (plain := _without_named_negations(question, text)) != text:
+        said = read_yes_no(plain)
     return said if said is not None else echoed(question, text)
+
+
+# a negation inside a name: the word, with a word of the question on each side ("do not disturb")
+_NAMED_NEGATION = re.compile(r"\b(\w+) (not|no|don't|dont) (\w+)\b")
+
+
+@cache
+def _named_negations(question: str) -> tuple[str, ...]:
+    """The names of `question` that hold a negation: three words of it, folded, the middle one a "not" ("do not
+    disturb" in "Is a Focus mode (such as Do Not Disturb or Sleep) turned on?")."""
+    return tuple(m.group(0) for m in _NAMED_NEGATION.finditer(fold(re.sub(r"[^\w\s']", " ", question))))
+
+
+def _without_named_negations(question: str, text: str) -> str:
+    """`text` (folded) with each negation-holding name of `question` it repeats said as "it"."""
+    t = fold(text)
+    for name in _named_negations(question):
+        t = re.sub(rf"\b{re.escape(name)}\b", "it", t)
+    return t if t != fold(text) else text

@@ -59,6 +59,7 @@ from engine.fill import clauses as fill_clauses
 from engine.flow import Flow
 from engine.handoff import hold_of
 from engine.models import CarryOver, FlowFrame, SessionState, Slots, StoredRecord
+from engine.others import own_words
 from engine.requests import at_question as request_at
 from engine.requests import several
 from engine.said import (
@@ -180,9 +181,24 @@ def read(
     elif isinstance(here, Ask) and open_flow and a and says_unsure(spelt) and _takes_unsure(open_flow, here, a, text):
         # "idk, no idea", "boh" where a list reader would store the words as items: not knowing is no value
         commands = [Skip(words=text)]
+    elif (
+        isinstance(here, Ask)
+        and a is not None
+        and open_flow is not None
+        and _own_answer(open_flow, here, a, text, checked.get(id(a)) if checked is not None else None) == ("", True)
+        and not _aside_for(bot, session, text, by_command)
+    ):
+        # "my sister is 12 and trains 5 days a week", "last year I did 5 days and burned out": every clause tells of
+        # someone else, a time gone by or a condition (engine/others.py), so the value it names is no answer. Small
+        # talk: the question is asked again and no attempt is used
+        commands = [Chitchat(words=text)]
     elif a is not None and open_flow is not None:
         flow = open_flow
         valid = checked.get(id(a)) if checked is not None else None
+        own, _ = _own_answer(flow, here, a, text, valid) if isinstance(here, Ask) else (text, False)
+        if own and own != text:
+            # "my old app forced 5 days on me, I want 2": the question reads the user's own clauses only
+            text, heard = own, utterance(own)
         if by_command != text and not _aside_for(bot, session, text) and _aside_for(bot, session, by_command):
             text, heard = by_command, utterance(by_command)  # a command the flow reads itself ("skpi this exercise")
         if (both := completed(flow, here, a, carried, text, valid)) != text:
@@ -244,6 +260,10 @@ def read(
             commands = [Restated(words=text, slots=again)]
         else:
             commands = [*replies, *fixes, *sets, AnswerFlow(words=rest, flow=a.flow, state=a.state)]
+            if not own and not (replies or fixes or sets):
+                # "il mio gatto si chiama Luna" at the name question: about someone else, and no request or
+                # question either (those are read above): small talk, not an answer refused
+                commands = [Chitchat(words=text)]
     else:
         proposed = carried.offered if carried.confirm is None else None
         # a yes or a no alone, not one that opens a request of its own ("ok then teach me integration")
@@ -772,6 +792,52 @@ def _answers(flow: Flow[Any], state: Ask, frame: FlowFrame, words: str) -> bool:
     if value is not None and not isinstance(value, Invalid) and not copied(value, words):
         return True
     return _fills_other(flow, slots, state, words) or bool(ahead_commands(flow, state, frame.slots, words).sets)
+
+
+def _own_answer(flow: Flow[Any], state: Ask, frame: FlowFrame, text: str, checked: Slots | None) -> tuple[str, bool]:
+    """`text` without its clauses that are no answer of the user's own (engine/others.py), "" when none is left,
+    and whether the whole message names a value the flow reads. Where any text is an answer (a comment, what
+    happened before a crash) the words are kept as typed: "my kids love it but the audio cuts out" is feedback
+    as it stands; where the question keeps the words it reads (an injury, an allergy), a time gone by is an
+    answer ("i had to stop running because of my knee")."""
+    if own_words(text) == text:
+        return text, False  # most messages: no clause left out, and no parser run here
+    try:
+        slots = checked if checked is not None else flow.new_slots(frame.slots)
+        parser = state.parser(slots)
+    except (ValidationError, ValueError):
+        return text, False  # slots this code cannot read: the flow's own reading says what is wrong
+    if parser.greedy:
+        return text, False
+    value = parser(text)
+    named = value is not None and not isinstance(value, Invalid)
+
+    def gone_by(clause: str) -> bool:
+        # a time gone by is no answer ("last year I did 5 days"), except where the question keeps the user's words
+        # (an injury) or the clause gives another slot's value ("30, oh btw i sprained my ankle last month")
+        said = parser(clause)
+        if said is not None and not isinstance(said, Invalid) and _keeps_words(said, clause):
+            return False
+        sets = ahead_commands(flow, state, frame.slots, clause).sets
+        return not any(_keeps_words(s.value, clause) for s in sets) and not _fills_other(flow, slots, state, clause)
+
+    own = own_words(text, past=gone_by)
+    return own, named or _fills_other(flow, slots, state, text)
+
+
+# a value of this many words, all of them the message's, is the user's words kept (an injury), not a choice named
+_KEPT_WORDS = 3
+
+
+def _keeps_words(value: object, text: str) -> bool:
+    """Whether a parser's value keeps the user's own words (an injury, an item of a list) rather than naming a
+    value of its own ("beginner", 3, "Google Play")."""
+    said = set(re.findall(r"[\w'-]+", fold(text)))
+    items = value if isinstance(value, list) else [value]
+    return any(
+        isinstance(v, str) and len(w := re.findall(r"[\w'-]+", fold(v))) >= _KEPT_WORDS and set(w) <= said
+        for v in items
+    ) or copied(value, text)
 
 
 def _fills_other(flow: Flow[Any], slots: Slots, state: Ask, text: str) -> bool:

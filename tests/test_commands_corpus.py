@@ -121,6 +121,20 @@ def test_the_hedges_batch_loads_in_two_halves_with_its_controls() -> None:
     assert sum(any(cmd.kind == "ask_back" for cmd in c.expected) for c in asked) >= 150
 
 
+def test_the_precision_batch_loads_in_two_halves_mostly_of_messages_that_answer_nothing() -> None:
+    # tests/corpora/commands/precision/: messages that mention a value of the open question without answering it,
+    # and near-twins that do answer (h-cmd15)
+    dev, test = load_set("dev precision"), load_set("test precision")
+    assert not {c.entry.text for c in dev} & {c.entry.text for c in test}
+    cases = [*dev, *test]
+    assert len(cases) >= 250
+    assert {c.entry.bot for c in cases} == {"fitness-coach", "language-buddy", "study-pal", "support"}
+    assert sum(c.entry.lang != "en" for c in cases) >= 0.4 * len(cases)
+    answers = [c for c in cases if any(cmd.kind in ("set_slot", "yes", "no") for cmd in c.expected)]
+    # mostly messages that must not set the asked slot, and a share of twins that do, so recall is measured too
+    assert 0.2 * len(cases) <= len(answers) <= 0.4 * len(cases)
+
+
 def test_values_are_stored_as_the_slots_model_stores_them(splits: dict[str, list[Case]]) -> None:
     expected = {(c.entry.text, cmd.slot): cmd.value for split in splits.values() for c in split for cmd in c.expected}
     assert expected[("je m'appelle Chloé, je parle français", "native_language")] == "fr"

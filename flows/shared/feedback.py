@@ -36,10 +36,35 @@ class FeedbackSlots(Slots):
 
 read_sentiment = sentiment()
 CATEGORIES = {
-    "bug": ["bugs", "crash", "crashes", "crashed", "error", "broken", "freeze", "freezes", "froze", "frozen", "glitch"],
+    "bug": [
+        "bugs",
+        "crash",
+        "crashes",
+        "crashed",
+        "crashing",
+        "error",
+        "broken",
+        "broke",
+        "freeze",
+        "freezes",
+        "froze",
+        "frozen",
+        "freezing",
+        "glitch",
+        "doesnt work",
+        "doesn't work",
+        "does not work",
+        "not working",
+        "stopped working",
+        "nothing works",
+        "no sound",
+    ],
     "latency": [
         "slow",
+        "slowly",
         "lag",
+        "lags",
+        "lagging",
         "laggy",
         "latency",
         "takes forever",
@@ -87,8 +112,17 @@ read_category = category_reader(CATEGORIES, prefer=WRONG)
 LESSONS_ABROAD = ["lección", "lecciones", "leçon", "leçons", "Lektion", "Lektionen", "lezione", "lezioni", "lição",
                   "lições", "ejercicio", "ejercicios", "exercice", "exercices", "Übung", "Übungen", "esercizio",
                   "esercizi", "exercício", "exercícios"]  # fmt: skip
-spot_category = choice({**CATEGORIES, "content": [*CATEGORIES["content"], *LESSONS_ABROAD]}, fuzzy=False)
-_SAYS = {c: choice({c: CATEGORIES[c]}, fuzzy=False) for c in CATEGORIES}
+# what went wrong said in the learner's language ("la app se cuelga", "die App stürzt ab", "l'appli rame"): a bug
+# or slowness sensed as the English words are
+WRONG_ABROAD = {
+    "bug": ["se cuelga", "no funciona", "no va", "stürzt ab", "abgestürzt", "funktioniert nicht", "hängt sich auf",
+            "plante", "ne marche", "ne fonctionne pas", "si blocca", "non funziona", "crasha",
+            "trava", "travou", "não funciona", "nao funciona"],
+    "latency": ["lenta", "lento", "muy lenta", "langsam", "lent", "lente", "rame", "ramer", "demora", "lag"],
+}  # fmt: skip
+_SENSED = {c: [*words, *WRONG_ABROAD.get(c, [])] for c, words in CATEGORIES.items()}
+spot_category = choice({**_SENSED, "content": [*CATEGORIES["content"], *LESSONS_ABROAD]}, fuzzy=False)
+_SAYS = {c: choice({c: _SENSED[c]}, fuzzy=False) for c in CATEGORIES}
 
 
 def opening(s: FeedbackSlots) -> str:
@@ -132,11 +166,15 @@ def sense_category(ctx: StepContext[FeedbackSlots]) -> None:
     # ("the lessons are nice but the app freezes" is a bug, not content), else the whole comment does
     after = _CONTRAST.split(comment)[-1]
     said = spot_category(after) if after != comment else None
-    found = said if isinstance(said, str) and said != "other" else spot_category(comment)
-    if isinstance(found, Invalid):
-        # "the exercises take forever to load": what went wrong (slow, broken, confusing) says the
-        # area better than where it went wrong (the exercises), when only one such word is there
-        wrong = [c for c in WRONG if _SAYS[c](comment) == c]
+    # the part the area is read from: what follows the contrast when it names one, else the whole comment
+    contrasted = isinstance(said, str) and said != "other"
+    part = after if contrasted else comment
+    found = said if contrasted else spot_category(comment)
+    if isinstance(found, Invalid) or found == "content":
+        # "the exercises take forever to load", "lessons keep freezing on the last question": what went wrong
+        # (slow, broken, confusing) says the area better than where it went wrong (the exercises, the lessons),
+        # when only one such word is there
+        wrong = [c for c in WRONG if _SAYS[c](part) == c]
         found = wrong[0] if len(wrong) == 1 else found
     if isinstance(found, str) and found != "other":
         ctx.slots.category = cast(Category, found)
