@@ -77,8 +77,9 @@ CATEGORIES = {
     "usability": ["confusing", "hard to use", "ui", "interface", "navigation", "design", "button"],
     "other": ["something else", "other", "none of these"],
 }
-# the areas said in the languages learners write feedback in ("c'est la lenteur surtout", "stürzt ab", "es
-# confuso"), exact words only: a close spelling of a word of another language is no English area
+# the areas said at the area question in the languages learners write feedback in ("c'est la lenteur
+# surtout", "stürzt ab", "es confuso"), exact words only: a close spelling of a word of another language is
+# no English area
 AREAS_ABROAD = {
     "bug": ["error", "errores", "fallo", "fallos", "se cierra", "se cuelga", "se bloquea", "erreur", "erreurs",
             "bogue", "plante", "plantage", "se ferme", "Fehler", "Absturz", "stürzt ab", "abgestürzt", "errore",
@@ -107,11 +108,9 @@ read_category = category_reader(
 LESSONS_ABROAD = ["lección", "lecciones", "leçon", "leçons", "Lektion", "Lektionen", "lezione", "lezioni", "lição",
                   "lições", "ejercicio", "ejercicios", "exercice", "exercices", "Übung", "Übungen", "esercizio",
                   "esercizi", "exercício", "exercícios"]  # fmt: skip
-_SPOTTED = {
-    c: [*words, *AREAS_ABROAD.get(c, []), *(LESSONS_ABROAD if c == "content" else [])]
-    for c, words in CATEGORIES.items()
-}
-spot_category = choice(_SPOTTED, fuzzy=False)
+# (the areas abroad are read at the area question only: sensed in a comment they cost the commands corpus
+# readings, bench/README.md "A fourth blind batch of conversations")
+spot_category = choice({**CATEGORIES, "content": [*CATEGORIES["content"], *LESSONS_ABROAD]}, fuzzy=False)
 _SAYS = {c: choice({c: CATEGORIES[c]}, fuzzy=False) for c in CATEGORIES}
 
 
