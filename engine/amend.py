@@ -105,7 +105,9 @@ _ADVERBS = re.compile(
 _QUESTION = re.compile(r"\?\s*$|^\W*(?:what|how|why|when|where|which|who|can|could|should|do|does|is|are)\b")
 # "can you set my level to B2 please", "could u switch me to evenings?": a request to change, not a question
 _ASKED_TO_CHANGE = re.compile(
-    r"^\W*(?:(?:please|pls|so|ok|hey)\W+)*(?:(?:can|could|would|will) (?:you|u|we|i)"
+    # a discourse word before it is no question either ("actually can you switch me to ...?", "oh and could u ...")
+    r"^\W*(?:(?:please|pls|so|ok|okay|hey|actually|oh|and|also|um|umm|hmm|sorry|wait|btw)\W+)*"
+    r"(?:(?:can|could|would|will) (?:you|u|we|i)"
     # the same in the other languages read, before the cue table's "change" ("kann ich change my name?")
     r"|kann ich|kannst du|konnen sie|konnen wir|puis-je|je peux|tu peux|est-ce que je peux|puedo|puedes|podemos"
     r"|posso|puoi|possiamo|pode|podes)\b(?: please| pls)?"
@@ -296,6 +298,16 @@ def _says_change(amends: Amends[Any], t: str) -> bool:
     return said_so and not _is_question(t)
 
 
+def _continues(earlier: object, value: object, part: str) -> bool:
+    """Whether `part`, read as `value` for a list slot an earlier part of the message already gave a
+    value, goes on with that list rather than replacing it: "switch me to monday, wednesday and friday"
+    is split at its comma, and its second part says no change of its own (no change or removal word)."""
+    if not isinstance(earlier, list) or not isinstance(value, list) or not value:
+        return False
+    t = fold(part)
+    return _CHANGE.search(t) is None and _REMOVE.search(t) is None
+
+
 def read_changes(amends: Amends[S], text: str, slots: S, *, cued: bool = False) -> Changes:
     """The changes `text` makes to `slots`, read part by part (a phrase per fact). `cued`: in
     the main conversation, where a fact is changed only by a message saying so."""
@@ -336,6 +348,10 @@ def read_changes(amends: Amends[S], text: str, slots: S, *, cued: bool = False) 
             labels = " or your ".join(amends.field(k).label or k for k in read)
             return Changes(question=f"Did you mean your {labels}? Please say which, one at a time.")
         for slot, value in read.items():
+            earlier = values.get(slot)
+            if isinstance(earlier, list) and isinstance(value, list) and _continues(earlier, value, part):
+                value = [*earlier, *(x for x in value if x not in earlier)]
+                part = f"{words[slot]}, {part}"
             values[slot] = value  # type: ignore[assignment]
             words[slot] = part
     if len(unvalued) == 1 and not values:

@@ -445,6 +445,7 @@ def read_corrections(
                 and _said_as_value(t.parser, content, v)
             ]
         candidates = [(t, v) for t, v in candidates if (t.correctable.slot, t.correctable.key) not in corrected]
+        candidates = _read_in_english(candidates, slots, new_part)
         if len(candidates) == 1:
             t, v = candidates[0]
             if olds and t in olds:
@@ -491,6 +492,19 @@ def read_corrections(
         return CorrectionReading([], "", unclear)
     used += _restating(said, used, made)
     return CorrectionReading(commands, _rest(text, used, asked), [])
+
+
+def _read_in_english(candidates: list[tuple[_Target, object]], slots: Slots, text: str) -> list[tuple[_Target, object]]:
+    """Of several slots a clause gives a value, the ones it still gives once its words of another
+    language are read in English (engine/gloss.py): "lieber nur zweimal pro Woche" is "twice per week",
+    the days, and its "pro" no fitness level. Those read either way are all kept (then asked about)."""
+    if len(candidates) < 2:
+        return candidates
+    english = gloss.in_english(text)
+    if english == text:
+        return candidates
+    kept = [(t, v) for t, v in candidates if _read(t, slots, english) is not None]
+    return kept or candidates
 
 
 def _restating(
@@ -674,6 +688,9 @@ def words_taken_back(text: str) -> str:
             # "…, call it beginner": the answer settled at the end stands for all before it
             kept, replaced, cued = [answer], True, False
             continue
+        if kept and _NO_ALONE.fullmatch(folded.strip()) and not _NO_ALONE.fullmatch(fold_same_length(kept[-1]).strip()):
+            cued = True  # "French... no, Italian": a no alone after an answer takes it back
+            continue
         cues = list(_words().taken_back.finditer(fold_same_length(piece)))  # same length: spans hold
         has_cue = bool(cues)
         content = _strip(_cut(piece, [m.span() for m in cues])) if has_cue else piece
@@ -695,6 +712,16 @@ def _cut(text: str, spans: list[tuple[int, int]]) -> str:
         out.append(text[last:a])
         last = b
     return " ".join(" ".join([*out, text[last:]]).split())
+
+
+# a no said alone between two answers ("spanish, no, italian", "Französisch... nein, Italienisch")
+_NO_ALONE = re.compile(r"(?:no+|nope|nein|non|nao)")
+
+
+def _no_between(folded: str) -> bool:
+    """Whether a no stands alone between two pieces of the message ("spanish, no, italian")."""
+    pieces = [p.strip() for p in _TAKE_APART.split(folded) if p.strip()]
+    return any(_NO_ALONE.fullmatch(p) for p in pieces[1:-1])
 
 
 # what leaves an answer open: a question mark, a maybe
@@ -725,7 +752,7 @@ def _adds(folded: str) -> bool:
 def _takes_back(folded: str) -> bool:
     """Whether the words take an answer back or settle one ("no wait", "let's say"): the message's alone."""
     w = _words()
-    return any(p.search(folded) for p in (w.taken_back, w.decided, w.settled))
+    return any(p.search(folded) for p in (w.taken_back, w.decided, w.settled)) or _no_between(folded)
 
 
 def correction_commands(

@@ -82,6 +82,21 @@ def test_the_third_blind_batch_loads_in_both_splits_for_every_bot() -> None:
     assert {c.name for c in fresh3}.isdisjoint(others)
 
 
+def test_the_fourth_blind_batch_loads_in_both_splits_for_every_bot() -> None:
+    # tests/corpora/conversations/fresh4/: the fourth blind batch (h-conv15), 44 scripts split by name
+    # with no renaming (22 a half); it shares no script name with the corpora before it
+    fresh4 = load_all(folder=CORPORA["fresh4"])
+    assert len(fresh4) == 44
+    for split in SPLITS:
+        mine = [c for c in fresh4 if c.split == split]
+        assert len(mine) == 22, split
+        assert {c.script.bot for c in mine} == SHIPPED_BOTS, split
+        assert all(split_of(c.name) == split for c in mine)
+        assert "feedback" in {t.expect.flow for c in mine for t in c.script.user_turns if t.expect}, split
+    others = {c.name for name in ("conversations", "fresh", "fresh2", "fresh3") for c in load_all(folder=CORPORA[name])}
+    assert {c.name for c in fresh4}.isdisjoint(others)
+
+
 def write(folder: Path, split: str, stem: str, text: str) -> None:
     (folder / split).mkdir(parents=True, exist_ok=True)
     (folder / split / f"{stem}.yaml").write_text(text, encoding="utf-8")

@@ -102,10 +102,31 @@ CATEGORIES = {
     "usability": ["confusing", "hard to use", "ui", "interface", "navigation", "design", "button"],
     "other": ["something else", "other", "none of these"],
 }
+# the areas said at the area question in the languages learners write feedback in ("c'est la lenteur
+# surtout", "stürzt ab", "es confuso"), exact words only: a close spelling of a word of another language is
+# no English area
+AREAS_ABROAD = {
+    "bug": ["error", "errores", "fallo", "fallos", "se cierra", "se cuelga", "se bloquea", "erreur", "erreurs",
+            "bogue", "plante", "plantage", "se ferme", "Fehler", "Absturz", "stürzt ab", "abgestürzt", "errore",
+            "errori", "si blocca", "si chiude", "erro", "erros", "trava", "travou", "fecha sozinho"],
+    "latency": ["lento", "lenta", "lentitud", "tarda mucho", "tarda en cargar", "lente", "lenteur",
+                "lenteurs", "chargement", "langsam", "Ladezeit", "lädt ewig", "dauert ewig", "lentezza",
+                "caricamento", "lentidão", "lentidao", "demora", "carregamento"],
+    "usability": ["confuso", "confusa", "difícil de usar", "interfaz", "diseño", "botón", "déroutant",
+                  "compliqué", "difficile à utiliser", "ergonomie", "bouton", "verwirrend", "kompliziert",
+                  "unübersichtlich", "schwer zu bedienen", "Oberfläche", "difficile da usare", "interfaccia",
+                  "pulsante", "botão", "complicado", "complicada"],
+}  # fmt: skip
+# "other" said abroad answers the question; in a comment it says nothing of the area
+OTHER_ABROAD = ["otro", "otra cosa", "autre", "autre chose", "anderes", "etwas anderes", "altro", "altra cosa",
+                "outro", "outra coisa"]  # fmt: skip
 # what went wrong, not where: "the app freezes when i open my vocabulary" is a bug, not content
 WRONG = ("bug", "latency", "usability")
 # "what do you mean" is no misspelt "wait" (latency), nor "the app" a misspelt "other"
-read_category = category_reader(CATEGORIES, prefer=WRONG)
+read_category = category_reader(
+    {c: [*words, *AREAS_ABROAD.get(c, []), *(OTHER_ABROAD if c == "other" else [])] for c, words in CATEGORIES.items()},
+    prefer=WRONG,
+)
 # the details are free text: only a category named outright counts, no close spellings
 # lessons and exercises named in the learner's language ("las lecciones se repiten demasiado"): the comment
 # is about content, sensed once it is given as the English words are (the question's reader is unchanged)

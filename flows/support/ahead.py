@@ -36,6 +36,7 @@ from flows.support.questions import (
     asks_when,
     choice_words,
     current,
+    in_asked_unit,
     in_asked_units,
     out_of_bounds,
 )
@@ -247,6 +248,10 @@ def _correction_reader(question: str) -> Parser:
 
     def rule(text: str) -> object:
         if q.type == "number":
+            # "more like half an hour" to "how many minutes late?": read in the question's unit, as its answer is
+            converted = in_asked_unit(q, text)
+            if isinstance(converted, int) and not out_of_bounds(q, converted):
+                return converted
             found = numbers(text)
             if len(found) != 1 or out_of_bounds(q, found[0]):
                 return None
