@@ -56,6 +56,7 @@ from engine.ahead import Ahead, declared
 from engine.commands import SetSlot
 from engine.extract import FOR_NOW, Empty, Invalid, Parser, copied, declines, fold, read_yes_no, said_number
 from engine.models import Slots
+from engine.numwords import may_hold_number
 from engine.states import Ask
 from engine.tables import alternation, and_words, but_words, filler_phrases, indefinite_words, unsure_phrases
 from engine.utterance import Utterance
@@ -181,6 +182,7 @@ def _hedged_numbers_joined(text: str, parts: list[Clause]) -> list[Clause]:
             before is not None
             and len(part.text.split()) <= _HEDGE_WORDS
             and text[before.end : part.start].strip(" ,") == ""
+            and may_hold_number(part.text)  # most clauses say no number: no number reader run
             and said_number(part.text)
             and said_number(before.text)
             and len(said_number(text[before.start : part.end])) == 1

@@ -90,6 +90,12 @@ _INSIDE = ("hundert", "tausend", "zig", "cent", "mil", "vent", "dieci")
 _LETTERS = re.compile(r"[a-z]+")
 
 
+def may_hold_number(text: str) -> bool:
+    """Whether `text` may say a number at all: a digit, or a word numbers are built from (the cheap test
+    below); a reader that only needs numbers skips the rest with it."""
+    return any(c.isdigit() for c in text) or _may_hold_number_word(text)
+
+
 def _may_hold_number_word(text: str) -> bool:
     for w in _LETTERS.findall(_folded(text).lower()):
         if w in _SHORT or w[:4] in _STEMS or (len(w) > 6 and any(part in w for part in _INSIDE)):

@@ -12,6 +12,7 @@ the bot's entry rule (onboarding first, or its paused run resumed), then the mai
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -112,6 +113,16 @@ def read(
     a = session.active
     open_flow = bot.flow_for(a) if a is not None else None
     here = open_flow.named.get(a.state) if open_flow is not None and a is not None else None
+    valid = checked.get(id(a)) if checked is not None and a is not None else None
+
+    @functools.cache
+    def own_answer(typed: str = text) -> tuple[str, bool]:
+        # asked by the branch that finds no answer of the user's own, then by the open flow's reading: of the
+        # message as typed, whatever that reading makes of it afterwards
+        if open_flow is None or a is None or not isinstance(here, Ask):
+            return typed, False
+        return _own_answer(open_flow, here, a, typed, valid)
+
     # like cancel and help, these come before the flow's asides (some asides match any text)
     asking = isinstance(here, Ask)
     # cancel, help, a person or a skip, alone or in a sentence; with no run open, the paused one is
@@ -154,7 +165,7 @@ def read(
         and _not_greeting(text)  # "ciao" greets too
         # a flow's own reading comes first: a lesson keeps its place itself (flows/study_pal)
         and not _aside_for(bot, session, text, by_command)
-        and _no_value(bot.flow_for(a), here, a, text, checked.get(id(a)) if checked is not None else None)
+        and _no_value(bot.flow_for(a), here, a, text, valid)
     ):
         # "leave it for tomorrow", "not now", "on verra ça plus tard": the run is kept to come back to. Read
         # before a free-text answer, which would take any words ("not now" was stored as the injuries); a
@@ -164,14 +175,11 @@ def read(
     elif (
         isinstance(here, Ask)
         and a is not None
-        and (
-            refused := says_refusal(spelt)
-            or _only_none(bot.flow_for(a), here, a, spelt, checked.get(id(a)) if checked is not None else None)
-        )
+        and (refused := says_refusal(spelt) or _only_none(bot.flow_for(a), here, a, spelt, valid))
         | says_putting_off(spelt)
         and _not_greeting(text)  # "ciao" greets too
         and not _aside_for(bot, session, text, by_command)
-        and _reads_nothing(bot.flow_for(a), here, a, text, checked.get(id(a)) if checked is not None else None)
+        and _reads_nothing(bot.flow_for(a), here, a, text, valid)
     ):
         # "rather not say", "nothing for now", "ugh, not now" where the question reads nothing from them (a
         # free-text comment would keep "nada por ahora" as its words): a skip, a cancel; a
@@ -185,7 +193,7 @@ def read(
         isinstance(here, Ask)
         and a is not None
         and open_flow is not None
-        and _own_answer(open_flow, here, a, text, checked.get(id(a)) if checked is not None else None) == ("", True)
+        and own_answer() == ("", True)
         and not _aside_for(bot, session, text, by_command)
     ):
         # "my sister is 12 and trains 5 days a week", "last year I did 5 days and burned out": every clause tells of
@@ -194,8 +202,7 @@ def read(
         commands = [Chitchat(words=text)]
     elif a is not None and open_flow is not None:
         flow = open_flow
-        valid = checked.get(id(a)) if checked is not None else None
-        own, _ = _own_answer(flow, here, a, text, valid) if isinstance(here, Ask) else (text, False)
+        own, _ = own_answer()
         if own and own != text:
             # "my old app forced 5 days on me, I want 2": the question reads the user's own clauses only
             text, heard = own, utterance(own)
