@@ -19,7 +19,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from engine import askback, corrections, extract, gloss, requests, typos
+from engine import askback, corrections, extract, gloss, hedges, others, requests, typos
 from engine import said as said_module
 from engine.amend import amendments, answered, recalled
 from engine.askback import (
@@ -347,7 +347,15 @@ def warm_up() -> None:
     """
     extract.warm_up()
     typos.warm_up()
-    for build in (said_module._table, said_module._wrapping, askback._table, requests._table, corrections._words):
+    for build in (
+        said_module._table,
+        said_module._wrapping,
+        askback._table,
+        requests._table,
+        corrections._words,
+        others._table,  # the clauses that are no answer of the user's own: ~50 ms to build
+        hedges._table,
+    ):
         build()
     in_english_cues("warm up")
 
