@@ -72,17 +72,24 @@ READY_SECONDS = 180.0
 
 
 class Status:
-    """One byte in a file: where the worker is, readable after it was SIGKILLed."""
+    """Where the worker is, readable after it was SIGKILLed: byte 0 is "T" inside a write
+    transaction and "-" outside; byte 1 becomes "C" once a turn of this worker has committed."""
 
     def __init__(self, path: str) -> None:
         self.fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
         self.value = b""
+        self.has_committed = False
         self.set(b"-")
 
     def set(self, value: bytes) -> None:
         if value != self.value:
             os.pwrite(self.fd, value, 0)
             self.value = value
+
+    def committed(self) -> None:
+        if not self.has_committed:
+            os.pwrite(self.fd, b"C", 1)
+            self.has_committed = True
 
 
 def slow_transactions(store: SqlStore, status: Status, rng: random.Random) -> None:
@@ -104,11 +111,16 @@ def slow_transactions(store: SqlStore, status: Status, rng: random.Random) -> No
         dbapi_conn.set_progress_handler(progress, 50)
 
     event.listen(store.engine, "checkout", on_checkout)
+
+
+def report_commits(status: Status) -> None:
+    """Keep the status file's transaction byte and first-commit byte up to date."""
     original = SqlStore.commit
 
     def commit(self: SqlStore, write: Any) -> None:
         try:
             original(self, write)
+            status.committed()
         finally:
             status.set(b"-")
 
@@ -118,6 +130,7 @@ def slow_transactions(store: SqlStore, status: Status, rng: random.Random) -> No
 def turns(args: argparse.Namespace) -> None:
     store = SqlStore(args.db)
     status = Status(args.status)
+    report_commits(status)
     if args.slow:
         slow_transactions(store, status, random.Random(os.getpid()))
     engine = Engine(store, bots=BOTS)

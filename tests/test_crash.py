@@ -90,6 +90,29 @@ def sigkill(zygote: Zygote, pid: int) -> None:
     pytest.fail(f"worker {pid} survived SIGKILL")
 
 
+def kill_after_first_commit(zygote: Zygote, workers: dict[int, Path], rng: random.Random) -> int:
+    """SIGKILL each worker at its own random moment after its first committed turn.
+
+    Timed from its start instead, a worker on a machine busy with other tests could die before
+    doing any work, and the progress check would measure the machine's load, not the store.
+    """
+    delay = {pid: rng.uniform(0.01, 0.3) for pid in workers}
+    kill_at: dict[int, float] = {}
+    deadline = time.monotonic() + 60
+    while workers:
+        now = time.monotonic()
+        for pid, status in workers.items():
+            if pid not in kill_at and status.read_bytes()[1:2] == b"C":
+                kill_at[pid] = now + delay[pid]
+        for pid in [pid for pid, at in kill_at.items() if at <= now]:
+            sigkill(zygote, pid)
+            del workers[pid], kill_at[pid]
+        if now > deadline:
+            pytest.fail(f"workers {sorted(workers)} committed no turn in 60 s")
+        time.sleep(0.001)
+    return len(delay)
+
+
 def committed_turns(db: Path) -> int:
     with sqlite3.connect(db, timeout=30) as conn:
         return int(conn.execute("SELECT coalesce(sum(turns), 0) FROM sessions").fetchone()[0])
@@ -104,17 +127,12 @@ def test_sigkill_mid_turn_leaves_every_session_whole(tmp_path: Path) -> None:
     try:
         for round_no in range(ROUNDS):
             statuses = {name: tmp_path / f"status-{round_no}-{name}" for name in GROUPS}
-            for name, users in GROUPS.items():
+            waiting: dict[int, Path] = {}
+            for name, users in GROUPS.items():  # one at a time: the "ready PID" line names its status file
                 zygote.start(db, users, statuses[name])
-            # "ready PID" lines arrive in either order; tell the workers apart by their status file
-            pids = [int(zygote.line().split()[1]) for _ in GROUPS]
-            # each worker dies at its own random moment, after it has begun taking turns
-            began = time.monotonic()
-            for at, pid in sorted((rng.uniform(0.01, 0.3), pid) for pid in pids):
-                time.sleep(max(0.0, began + at - time.monotonic()))
-                sigkill(zygote, pid)
-                kills += 1
-            mid_transaction += sum(status.read_bytes() == b"T" for status in statuses.values())
+                waiting[int(zygote.line().split()[1])] = statuses[name]
+            kills += kill_after_first_commit(zygote, waiting, rng)
+            mid_transaction += sum(status.read_bytes()[:1] == b"T" for status in statuses.values())
             progress.append(committed_turns(db))
     finally:
         zygote.close()
@@ -183,13 +201,12 @@ def test_sigkill_mid_turn_on_postgresql_leaves_every_session_whole(pg_url: str, 
     progress: list[int] = []
     try:
         for round_no in range(10):
+            waiting: dict[int, Path] = {}
             for name, users in GROUPS.items():
-                zygote.start(pg_url, users, tmp_path / f"status-{round_no}-{name}", slow=False)
-            pids = [int(zygote.line().split()[1]) for _ in GROUPS]
-            began = time.monotonic()
-            for at, pid in sorted((rng.uniform(0.05, 0.4), pid) for pid in pids):
-                time.sleep(max(0.0, began + at - time.monotonic()))
-                sigkill(zygote, pid)
+                status = tmp_path / f"status-{round_no}-{name}"
+                zygote.start(pg_url, users, status, slow=False)
+                waiting[int(zygote.line().split()[1])] = status
+            kill_after_first_commit(zygote, waiting, rng)
             store = SqlStore(pg_url)
             progress.append(sum(s.turns for s in store.sessions()))
             store.close()
