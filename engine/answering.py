@@ -9,13 +9,14 @@ state's fallback. Moving the machine is the flow runner's (engine/flowrun.py).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
 from pydantic import ValidationError
 
 from engine.answers import extract, parse_answer, try_set, validator_sentence
-from engine.askback import COMING_BACK_ONLY, acknowledgement, explanation
+from engine.askback import COMING_BACK_ONLY, acknowledgement, explanation, later_topic
 from engine.commands import AskBack, Chitchat, Command, CorrectSlot, Restated, SetSlot, WhichSlot, YesNo
 from engine.context import StepContext
 from engine.corrections import says_nothing_of_its_own
@@ -222,7 +223,12 @@ class OpenQuestion:
         # what is said first is the author's sentence, shown as written like `help`; the question
         # after it is phrased as always
         rephrase = ""
-        if isinstance(command, AskBack):
+        ahead = later_question(flow, state, slots, heard.text) if isinstance(command, AskBack) else None
+        if ahead is not None:
+            # about a question still to come ("how many days do you recommend?" at the level question)
+            self.fx.trace.notice("ask_back", flow.name, state.name, f"later:{ahead}")
+            self.fx.emit(coming_later(flow, ahead, slots))
+        elif isinstance(command, AskBack):
             self.fx.trace.notice("ask_back", flow.name, state.name, command.about)
             why = render(state.why, slots) if state.why else ""
             if command.about != "why" and state.reprompts:
@@ -385,6 +391,34 @@ def _answer_before(state: Ask, slots: Slots, aside: Aside, heard: Heard) -> obje
         return None
     found = state.parser(slots)(lead)
     return None if found is None or isinstance(found, Invalid) else found
+
+
+def later_question(flow: Flow[Any], state: Ask, slots: Slots, words: str) -> str | None:
+    """The slot of an empty question still to come that a question back is about (see
+    askback.later_topic): its label, reason and wording are what it is about."""
+    at = flow.states.index(state)
+    later = {
+        s.slot: " ".join((_label(flow, s.slot), s.why or "", _wording(s)))
+        for s in flow.states[at + 1 :]
+        if isinstance(s, Ask) and s.slot and s.slot != state.slot and getattr(slots, s.slot, None) is None
+    }
+    if not later:
+        return None
+    asked = " ".join((_label(flow, state.slot), state.why or "", _wording(state)))
+    return later_topic(words, asked, later)
+
+
+def coming_later(flow: Flow[Any], slot: str, slots: Slots) -> str:
+    """ "We'll come to that in a later question.", and that question's reason as its author wrote it."""
+    state = next(s for s in flow.states if isinstance(s, Ask) and s.slot == slot)
+    why = render(state.why, slots) if state.why else ""
+    return f"We'll come to that in a later question. {why}".strip()
+
+
+def _wording(state: Ask) -> str:
+    # a question worded by a function may need slots that are not filled yet: its label and reason
+    # speak for it
+    return re.sub(r"\{[^}]*\}", " ", state.say) if isinstance(state.say, str) else ""
 
 
 def _label(flow: Flow[Any], slot: str) -> str:

@@ -716,3 +716,37 @@ def explanation(about: str, why: str, help_text: str, expects: str, *, rephrased
     if not rephrased:
         said.append(f"I'm asking for {expects}.")
     return " ".join(said)
+
+
+# words no question is about: asked of every question alike ("what do I need to tell you?"); and the
+# question and function words of the other languages read that are spelt like English topic words
+# ("comment ça marche ?" asks nothing about a comment question)
+_NOT_TOPIC = frozenset({
+    "the", "and", "for", "you", "your", "are", "was", "were", "what", "which", "how", "why", "when", "who",
+    "does", "did", "can", "could", "will", "would", "should", "need", "needs", "tell", "ask", "asked", "about",
+    "too", "also", "this", "that", "these", "those", "with", "from", "into", "have", "has", "had", "any", "not",
+    "its", "one", "just", "say", "please", "there", "their", "them", "they", "then", "than", "yes", "none",
+    "comment", "come", "como", "cosa", "que", "quel", "quelle", "qual", "quale", "wie", "warum", "pour", "per",
+    "par", "con", "les", "des", "une", "die", "der", "das", "und",
+})  # fmt: skip
+
+
+def _topic_words(text: str) -> set[str]:
+    words = re.findall(r"[a-z]+", fold_same_length(text).casefold())
+    # a plural and its singular name one topic ("days" is the days question's "day")
+    return {w[:-1] if len(w) > 4 and w.endswith("s") else w for w in words if len(w) > 2 and w not in _NOT_TOPIC}
+
+
+def later_topic(words: str, asked: str, later: Mapping[str, str]) -> str | None:
+    """Which question still to come a question back is about, when it is about one: "how many days
+    do you recommend?" at the fitness level question asks about the days question, and gets "we'll
+    come to that" rather than the level question's reason. `asked` is the open question's text and
+    reason, `later` each question to come (its label, reason and wording) by key, in the order they
+    come. A question sharing a topic word with the open question is about it; of questions to come
+    named alike, the first to come is the one "we'll come to"."""
+    said = _topic_words(words)
+    if not said or said & _topic_words(asked):
+        return None
+    scores = {key: len(said & _topic_words(text)) for key, text in later.items()}
+    best = max(scores.values(), default=0)
+    return next((key for key, score in scores.items() if score == best), None) if best else None

@@ -14,7 +14,7 @@ import pytest
 from pydantic import Field
 
 from engine import Ask, Bot, Final, Flow, Intent, Slots, T, default_registry, free_text, rating
-from engine.askback import REMARKS, load_questions_back, parts, question_back, small_talk
+from engine.askback import REMARKS, later_topic, load_questions_back, parts, question_back, small_talk
 from engine.authoring.testing import DialogueFactory
 from engine.commands import AnswerFlow, AskBack, Chitchat, Command, Help
 from engine.errors import DataFileError, DefinitionError
@@ -269,6 +269,41 @@ def test_a_question_back_is_answered_with_why_and_uses_no_attempt(dialogue: Dial
     chat.say("4").expect(state="comment", slots={"rating": 4})
     trace = chat.last.trace if chat.last else None
     assert trace is not None and trace.route == "flow"
+
+
+def test_a_question_back_about_a_question_still_to_come_says_it_comes_later(dialogue: DialogueFactory) -> None:
+    chat = dialogue("rater", bots=_bot(_flow()))
+    chat.say("I want to rate").say("do I get to add anything later?").expect(
+        state="rating",
+        slots={"rating": None},
+        reply="We'll come to that in a later question.\n\nHow would you rate it, 1 to 5?",
+    )
+    # about the open question itself: its reason, as before
+    chat.say("why do you need a rating?").expect(state="rating", reply_contains=["Ratings tell us"])
+    chat.say("4").expect(state="comment")
+
+
+@pytest.mark.parametrize(
+    ("text", "topic"),
+    [
+        ("uh how many days do you recommend?", "days"),
+        ("what about allergies, do they matter?", "allergies"),
+        ("do you need my timezone too?", "timezone"),
+        ("why do you need my level?", None),  # the open question's own topic
+        ("what does that mean?", None),  # no topic word at all
+        ("do you like pizza?", None),  # a topic no question has
+        ("comment ça marche ?", None),  # French "how", not the comment question
+    ],
+)
+def test_the_question_to_come_is_the_first_naming_the_topic(text: str, topic: str | None) -> None:
+    later = {
+        "days": "days a week The number of days sets how the plan spreads the work.",
+        "preferred_days": "preferred days I put your workouts on the days that suit you.",
+        "allergies": "allergies Any food allergies or intolerances?",
+        "timezone": "timezone What's your timezone?",
+        "comment": "comment Your own words tell the team what to fix.",
+    }
+    assert later_topic(text, "fitness level Your level sets how hard the first weeks are.", later) == topic
 
 
 def test_help_says_why_too(dialogue: DialogueFactory) -> None:
