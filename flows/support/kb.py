@@ -600,9 +600,9 @@ class KnowledgeBase:
             # "my banking app keeps crashing": another app of the user's, which the article never names
             return []
         if ranked and subjects.elsewhere(query, fix, ranked[0][0]) is not None:
-            # "forgot my phone pin", "restore my deleted texts", "i forgot my wifi password": the thing
-            # the article's word is said of is one the article does not cover, the user's device's or
-            # another company's; the words that matched are only the words around it
+            # "forgot my phone pin", "i forgot my wifi password": the thing the request names is the
+            # user's device's or another's, which the article does not cover; the words that matched
+            # are only the words around it
             return []
         if ranked and (scope := scopes.get(ranked[0][0])) and scope.excludes(query, fix):
             # the article the words match best says the request is one it does not answer: the

@@ -161,9 +161,8 @@ class Subjects:
         self.articles = articles or {}
         # what each article covers, in its own words: its title, tags, body, symptoms and answers as
         # written and stemmed, and the everyday words the concept table reads as its title's or tags'
-        # ("partner" of "invite my partner": a person to share with). Unlike `articles`, not every
-        # table's word: the phrase table knows "location", "texts" and "screen" as words of some phrase,
-        # and no article covers them
+        # ("partner", a person to share a list with). Unlike `articles`, not every table's word: the
+        # phrase table knows "case" as a word of some phrase, and no article covers a phone's case
         self.covers = covers or {}
         self._covered_anywhere = Words(
             {w for c in self.covers.values() for w in c.written}, {s for c in self.covers.values() for s in c.headings}
@@ -313,15 +312,16 @@ class Subjects:
         """The thing the request is about, when it is the user's device's or another company's, not the
         product's (docs/support-search.md, "Whose thing: a device's, or another's"). Two shapes:
 
-        - a thing of the user's device: a determiner, a device, then a word no article says nor the
-          concept table reads as an article's word, none's title or tags hold, and that is not the
-          product's nor something it owns ("forgot my phone pin", "i need to pay my phone bill": what
-          the article found matched is only the words around it). "my phone notifications", "my ipad
-          widget", "my laptop clock" are what an article covers for a device;
         - something the product owns, said as another thing's: after a determiner, a device or a name
           (rare in English) the article found never says, then an owned word ("i forgot my wifi
-          password", "the hotel wifi password"; "my tasklane password", "my new password", "my google
-          login" of an article that explains Google sign-in, are the product's).
+          password", "the hotel wifi password", "i need to pay my phone bill": "bill" is "billing"'s
+          stem; "my tasklane password", "my new password", "my google login" of an article that
+          explains Google sign-in, are the product's);
+        - a thing of the user's device: a determiner, a device, then a word no article says nor the
+          concept table reads as an article's word, none's title or tags hold, and that is not the
+          product's nor something it owns ("forgot my phone pin": what the article found matched is
+          only the words around it). "my phone notifications", "my ipad widget", "my laptop clock"
+          are what an article covers for a device.
 
         A request naming the product or its objects ("restore my phone list", "my iphone keeps closing
         the app") is about the product, whatever else it names, and one that reads as another language
