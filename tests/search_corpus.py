@@ -85,6 +85,16 @@ def load_fresh4(split: Split) -> list[Case]:
     return TypeAdapter(list[Case]).validate_python(data)
 
 
+def load_fresh5(split: Split) -> list[Case]:
+    """The fifth blind set (tests/corpora/search/fresh5/): 259 queries written on 2026-11-27 by a writer
+    who saw the articles' titles and bodies and docs/support-search.md, not run through the search before
+    the split and committed with their first figures; 88 must find nothing, many worded like an article
+    but about another thing (the device, another company's account, the bank). Its test half is measured,
+    never tuned on nor extended."""
+    data = safe_load((CORPUS / "fresh5" / f"{split}.yaml").read_text(encoding="utf-8"))
+    return TypeAdapter(list[Case]).validate_python(data)
+
+
 def split_of(query: str) -> Split:
     """The split a query was put in: half by half, by the first 32 bits of its SHA-256."""
     digest = hashlib.sha256(query.strip().casefold().encode()).hexdigest()

@@ -116,3 +116,13 @@ def test_an_edit_to_the_table_is_read_at_the_next_search(tmp_path: Path) -> None
     stat = path.stat()
     os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000))
     assert ids(kb, "my husband and i") == []
+
+
+def test_the_everyday_words_of_an_articles_concepts_are_what_it_covers(tmp_path: Path) -> None:
+    # flows/support/subject.py: a thing of the user's device that these words name is one the help centre covers
+    (tmp_path / CONCEPTS_NAME).write_text(TABLE, encoding="utf-8")
+    table = load_concepts(tmp_path / CONCEPTS_NAME)
+    # the sharing article's title holds "share": the people its phrases name are what it covers
+    assert table.words_for(lambda word: word == "share") == {"wife", "husband", "roommate", "and", "i", "me", "we"}
+    assert table.words_for(lambda word: word == "crash") == {"keeps", "closing"}
+    assert table.words_for(lambda word: False) == set()

@@ -27,6 +27,7 @@ from tests.search_corpus import (
     load_fresh2,
     load_fresh3,
     load_fresh4,
+    load_fresh5,
     score,
     split_of,
 )
@@ -52,7 +53,9 @@ def test_the_corpus_is_big_labelled_with_shipped_articles_and_split_by_its_hash(
 
 
 @pytest.mark.parametrize(
-    "load_blind", [load_fresh, load_fresh2, load_fresh3, load_fresh4], ids=["fresh", "fresh2", "fresh3", "fresh4"]
+    "load_blind",
+    [load_fresh, load_fresh2, load_fresh3, load_fresh4, load_fresh5],
+    ids=["fresh", "fresh2", "fresh3", "fresh4", "fresh5"],
 )
 def test_a_blind_set_is_labelled_with_shipped_articles_and_split_by_its_hash(
     load_blind: Callable[[Split], list[Case]],

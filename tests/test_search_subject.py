@@ -261,3 +261,61 @@ def test_a_common_word_of_another_language_is_no_name() -> None:
     # names are as rare abroad: still another company's
     assert look_up(kb, "cancel my peloton membership").kind == "not_covered"
     assert look_up(kb, "can i export to notion").kind == "not_covered"  # French "notion" is no commoner
+
+
+RESET_WORDS = Words(
+    {"reset", "forgotten", "password", "forgot", "email", "link", "google", "apple", "sign", "in"},
+    ["reset", "forgotten", "password", "forgot", "login"],
+)
+ALERT_WORDS = Words({"notifications", "android", "phone", "samsung", "battery", "alerts"}, ["notif", "android"])
+WHOSE = Subjects(
+    centre("reset password forgot notifications android"),
+    {"reset-password": RESET_WORDS, "notifications-android": ALERT_WORDS},
+    ours=["tasklane", "task", "tasks"],
+    owned=["password", "login", "account"],
+    devices=[*DEVICES, "samsung"],
+    covers={"reset-password": RESET_WORDS, "notifications-android": ALERT_WORDS},
+)
+
+
+@pytest.mark.parametrize(
+    ("request_", "thing"),
+    [
+        ("i forgot my wifi password", ("wifi", "password")),  # a name before what the product owns
+        ("the hotel wifi password doesnt work", ("wifi", "password")),  # the word right before it
+        ("i forgot my laptop password", ("laptop", "password")),  # a device's login
+        ("forgot my phone pin", ("phone", "pin")),  # a device's thing that no article covers
+        ("i need to pay my phone bill.", ("phone", "bill")),
+    ],
+)
+def test_a_thing_of_the_users_device_or_of_another_name_is_not_the_articles(
+    request_: str, thing: tuple[str, ...]
+) -> None:
+    assert WHOSE.elsewhere(request_, doc_id="reset-password") == thing
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [
+        "i forgot my tasklane password",  # the product's
+        "my old password doesnt work",  # a common word: how the password is, not whose
+        "i forgot my google password",  # a name the article says (Google sign-in)
+        "there is an unfamiliar login",  # a kind of login, not the user's thing
+        "my phone notifications are off",  # a device's thing an article covers
+        "my samsung never beeps",  # what is told of the device, not a thing of it
+        "forgot my phone tasks",  # the product's object
+        "olvidé mi contraseña del wifi",  # another language: not judged
+    ],
+)
+def test_the_products_thing_or_a_thing_an_article_covers_is_not_elsewhere(request_: str) -> None:
+    assert WHOSE.elsewhere(request_, doc_id="reset-password") is None
+
+
+def test_the_shipped_help_centre_does_not_answer_for_a_devices_or_another_things_password() -> None:
+    kb = KnowledgeBase(SHIPPED_KB)
+    assert look_up(kb, "the hotel wifi password doesnt work").kind == "not_covered"
+    assert look_up(kb, "i forgot my laptop password").kind == "not_covered"
+    assert look_up(kb, "i forgot my phone pin").kind == "not_covered"
+    assert look_up(kb, "i forgot the password for my tasklane account").doc_id == "reset-password"
+    assert look_up(kb, "my old password doesnt work").doc_id == "reset-password"
+    assert look_up(kb, "my samsung never beeps when something is due, why?").doc_id == "notifications-android"

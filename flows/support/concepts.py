@@ -23,7 +23,8 @@ word is not read as elsewhere. A knowledge base without the file reads requests 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, field_validator
@@ -34,6 +35,8 @@ from flows.support.terms import PhraseTable, PhraseText, Word
 
 # the file, in a knowledge base's folder
 CONCEPTS_NAME = "concepts.yaml"
+# the words of a phrase ("~" is a gap, "|" parts the words a place may hold)
+_WORD = re.compile(r"[a-z]+")
 
 
 class ConceptTable(BaseModel):
@@ -107,6 +110,12 @@ class ConceptTable(BaseModel):
         (`outside`, of `outside()`) and not the product itself."""
         said = set(words)
         return bool(said & outside) and not said & set(self.ours)
+
+    def words_for(self, heading: Callable[[str], bool]) -> set[str]:
+        """The words of the everyday phrases of the concepts `heading` accepts (an article's title and
+        tags words): what the table reads as that article's ("partner" in "wife|husband|partner ...")."""
+        phrases = [p for concept, said in self.concepts.items() if heading(concept) for p in said]
+        return {w for p in phrases for w in _WORD.findall(p)}
 
     def outside(self, held: Iterable[str]) -> frozenset[str]:
         """The elsewhere words the knowledge base does not hold (`held`: its words and stems)."""

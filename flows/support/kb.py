@@ -511,10 +511,15 @@ class KnowledgeBase:
         requests are read with: phrases, concepts, the product's names), and their titles' and tags' stems."""
         tables = self._query_phrases.words | set(self._concepts.ours)
         articles: dict[str, Words] = {}
+        covers: dict[str, Words] = {}
         for doc_id, d in documents.items():
             f = self._reranker.documents[doc_id]
             heads = _ALPHA.findall(" ".join([d.title, *d.tags]).casefold())
             articles[doc_id] = Words(_said(d) | tables, {*f.title, *f.tags}, heads)
+            # what it covers: its own words, and the everyday words the concept table reads as its
+            # title's or tags' ("partner", a person to share a list with)
+            everyday = self._concepts.words_for(articles[doc_id].heading)
+            covers[doc_id] = Words(_said(d) | everyday, {*f.title, *f.tags}, heads)
         written = {w for d in articles.values() for w in d.written}
         headings = {s for d in articles.values() for s in d.headings}
         titles = {w for d in articles.values() for w in d.titles}
@@ -526,7 +531,7 @@ class KnowledgeBase:
         }
         concepts = self._concepts
         return Subjects(
-            Words(written, headings, titles), articles, concepts.ours, concepts.owned, concepts.devices, asked
+            Words(written, headings, titles), articles, concepts.ours, concepts.owned, concepts.devices, asked, covers
         )
 
     def _reranking(self, documents: dict[str, Document]) -> Reranker:
@@ -593,6 +598,11 @@ class KnowledgeBase:
             return []
         if ranked and subjects.other_app(query, fix, ranked[0][0]) is not None:
             # "my banking app keeps crashing": another app of the user's, which the article never names
+            return []
+        if ranked and subjects.elsewhere(query, fix, ranked[0][0]) is not None:
+            # "forgot my phone pin", "i forgot my wifi password": the thing the request names is the
+            # user's device's or another's, which the article does not cover; the words that matched
+            # are only the words around it
             return []
         if ranked and (scope := scopes.get(ranked[0][0])) and scope.excludes(query, fix):
             # the article the words match best says the request is one it does not answer: the

@@ -87,6 +87,11 @@ POSSESSIVES = frozenset({"my", "our", "his", "her", "their"})
 # a clause starts after these too, for a subject said first in it ("hi, my laptop keeps freezing",
 # "and now my tablet restarts")
 SUBJECT_AFTER = frozenset({"and", "but", "so", "now", "also", "hi", "hey", "hello"})
+# the determiners before a thing of the user's: whose it is, or the one meant ("forgot my phone pin",
+# "the wifi password"); "a" and "an" name a kind, not a thing the user has ("an unfamiliar login")
+THINGS_OF = POSSESSIVES | {"your", "the"}
+# the words of a thing after its determiner ("my deleted texts", "my phone pin")
+MAX_THING = 3
 # a request that reads more as one of these than as English is not judged: its words are unknown
 # to an English help centre because they are another language's ("com meu marido")
 OTHER_LANGUAGES = ("es", "fr", "de", "it", "pt")
@@ -150,9 +155,18 @@ class Subjects:
         owned: Iterable[str] = (),
         devices: Iterable[str] = (),
         asked: dict[str, list[str]] | None = None,
+        covers: dict[str, Words] | None = None,
     ) -> None:
         self.centre = centre
         self.articles = articles or {}
+        # what each article covers, in its own words: its title, tags, body, symptoms and answers as
+        # written and stemmed, and the everyday words the concept table reads as its title's or tags'
+        # ("partner", a person to share a list with). Unlike `articles`, not every table's word: the
+        # phrase table knows "case" as a word of some phrase, and no article covers a phone's case
+        self.covers = covers or {}
+        self._covered_anywhere = Words(
+            {w for c in self.covers.values() for w in c.written}, {s for c in self.covers.values() for s in c.headings}
+        )
         self._ours = frozenset(ours)
         # what the product gives each user that other companies give theirs too (an account, a
         # subscription): a name said before one makes it that company's ("my netflix subscription")
@@ -293,6 +307,70 @@ class Subjects:
                 continue
             return name
         return None
+
+    def elsewhere(self, text: str, fix: Fix | None = None, doc_id: str | None = None) -> tuple[str, ...] | None:
+        """The thing the request is about, when it is the user's device's or another company's, not the
+        product's (docs/support-search.md, "Whose thing: a device's, or another's"). Two shapes:
+
+        - something the product owns, said as another thing's: after a determiner, a device or a name
+          (rare in English) the article found never says, then an owned word ("i forgot my wifi
+          password", "the hotel wifi password", "i need to pay my phone bill": "bill" is "billing"'s
+          stem; "my tasklane password", "my new password", "my google login" of an article that
+          explains Google sign-in, are the product's);
+        - a thing of the user's device: a determiner, a device, then a word no article says nor the
+          concept table reads as an article's word, none's title or tags hold, and that is not the
+          product's nor something it owns ("forgot my phone pin": what the article found matched is
+          only the words around it). "my phone notifications", "my ipad widget", "my laptop clock"
+          are what an article covers for a device.
+
+        A request naming the product or its objects ("restore my phone list", "my iphone keeps closing
+        the app") is about the product, whatever else it names, and one that reads as another language
+        is not judged. None when the article covers the thing, or the request names no such thing."""
+        covers = self.covers.get(doc_id) if doc_id is not None else None
+        if covers is None:
+            return None
+        said = tokens_of(_HYPHENATED.sub("", text), fix)
+        if not reads_as_english(said) or self._ours.intersection(said) or PRODUCT_OBJECTS.intersection(said):
+            return None
+        for at, word in enumerate(said[:-1]):
+            if word not in THINGS_OF:
+                continue
+            owner, thing = said[at + 1], self._thing(said[at + 1 :])
+            for k in range(1, len(thing)):
+                if STEMMER.stemWord(thing[k]) in self._owned and self._another(thing[k - 1], covers):
+                    return (thing[k - 1], thing[k])  # "my wifi password", "the hotel wifi password"
+            # two words, the device and its thing: a longer run holds what is told of the device ("my
+            # samsung never beeps", "my pixel stays quiet"), which no word-list tells from a thing
+            if len(thing) == 2 and owner in self._devices and not self._covered(thing[1:]):
+                return tuple(thing)  # "my phone pin"
+        return None
+
+    def _another(self, owner: str, covers: Words) -> bool:
+        """Whether `owner`, said before something the product owns, makes it another thing's: a device
+        or a name that the article never says (the product's names are its own)."""
+        if owner in self._ours or not _ALPHA.fullmatch(owner):
+            return False
+        return not covers.knows(owner) and (owner in self._devices or _names(owner))
+
+    @staticmethod
+    def _thing(after: list[str]) -> list[str]:
+        """The words of the thing said first in `after`: up to MAX_THING words, to a stopword, a mark or
+        a determiner (a preposition, "with my wife", ends it)."""
+        thing: list[str] = []
+        for word in after[:MAX_THING]:
+            if word in STOPWORDS or word in _BREAKS or word in DETERMINERS or not _ALPHA.fullmatch(word):
+                break
+            thing.append(word)
+        return thing
+
+    def _covered(self, thing: list[str]) -> bool:
+        """Whether the help centre covers `thing` (the words after a device): an article says its head
+        or the concept table reads it as an article's word, an article's title or tags hold it, or it is
+        a device, a vague word, the product's or something it owns."""
+        head = thing[-1]
+        if head in VAGUE or head in self._devices or self._covered_anywhere.knows(head) or self.centre.heading(head):
+            return True
+        return any(w in self._ours or STEMMER.stemWord(w) in self._owned for w in thing)
 
     def outside(self, text: str, fix: Fix | None = None, doc_id: str | None = None) -> tuple[str, ...] | None:
         """The subject of the request that the help centre never names ("slack" in "connect tasklane
