@@ -37,6 +37,9 @@ class AnalysisSlots(Slots):
     redirect: str | None = None  # a flow the user asked for instead of answering the plan offer
     # a lesson left for later before any exercise was answered: nothing to report, no lesson to suggest
     kept: bool = False
+    # the learner left a lesson for later ("gotta run"): the report, and no question to leave open (the
+    # lesson's closing told them to say "let's continue", which a plan offer would take for its yes)
+    leaving: bool = False
 
 
 Ctx = StepContext[AnalysisSlots]
@@ -168,7 +171,8 @@ def analyse(ctx: Ctx) -> None:
     ctx.shared(StudyMemory).forget_recent()  # acted on: an old "plan" must not trigger the next analysis
     # a lesson put aside before any exercise was answered (for later, or for a plan): nothing to report, and
     # "try a lesson first" would answer a learner who has just kept one
-    if not results and ctx.shared(StudyMemory).lesson_paused:
+    s.leaving = ctx.shared(StudyMemory).lesson_paused
+    if not results and s.leaving:
         s.kept = True
         return
     ctx.say(ctx.phrase(report(s), "report:analysis"))
@@ -176,13 +180,16 @@ def analyse(ctx: Ctx) -> None:
         ctx.offer(FIRST_LESSON)  # the closing suggests it: a "yes" next starts it
 
 
+def _topics(s: AnalysisSlots) -> str:
+    return "these topics" if len(s.weak) > 1 else s.weak[0].title if s.weak else "them"
+
+
 def ask_plan(s: AnalysisSlots) -> str:
-    topics = "these topics" if len(s.weak) > 1 else s.weak[0].title if s.weak else "them"
-    return f"Would you like me to create a study schedule focusing on {topics}?"
+    return f"Would you like me to create a study schedule focusing on {_topics(s)}?"
 
 
 def should_ask(s: AnalysisSlots) -> bool:
-    return bool(s.weak) and s.wants_plan is None
+    return bool(s.weak) and s.wants_plan is None and not s.leaving
 
 
 def closing(s: AnalysisSlots) -> str:
@@ -190,6 +197,8 @@ def closing(s: AnalysisSlots) -> str:
         return "OK, no plan for now."
     if s.wants_plan:
         return "Let's plan your study time."
+    if s.weak and s.leaving:
+        return f"When you want a study plan for {_topics(s)}, say 'make me a study plan'."
     if s.weak:
         return "OK, no plan for now. Say 'make me a study plan' whenever you want one."
     if s.kept:
