@@ -57,3 +57,23 @@ def test_a_rating_said_in_a_sentence_is_the_rating_not_also_the_comment(rated: s
 )
 def test_a_rating_led_in_the_users_language_and_then_the_comment(text: str, comment: str | None) -> None:
     assert comment_anywhere(text) == comment
+
+
+@pytest.mark.parametrize(
+    ("text", "comment"),
+    [
+        ("4 but the lessons are too easy", "the lessons are too easy"),
+        ("hmm 4 i guess, but the lessons are a bit too easy", "the lessons are a bit too easy"),
+        ("4 i guess, the lessons are a bit too easy", "the lessons are a bit too easy"),
+        ("un 4 pero las lecciones son demasiado fáciles", "las lecciones son demasiado fáciles"),
+        ("3 aber die Übungen wiederholen sich", "die Übungen wiederholen sich"),
+        # a number inside a sentence is no rating clause: the sentence says how it went, whole
+        ("my son is 4 but he loves the lessons", "my son is 4 but he loves the lessons"),
+        # two words after a rating are no comment
+        ("4 but why?", None),
+    ],
+)
+def test_a_rating_joined_by_but_or_hedged_and_then_the_comment(text: str, comment: str | None) -> None:
+    # the engine's clauses split where the rating ends, in the six languages: the leads above need a
+    # comma or "because" right after the number
+    assert comment_anywhere(text) == comment

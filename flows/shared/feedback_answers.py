@@ -14,6 +14,8 @@ from wordfreq import zipf_frequency
 
 from engine.cues import in_english_cues
 from engine.extract import Invalid, Parser, choice, fold, rating, sentiment
+from engine.fill import clauses
+from engine.hedges import unhedged
 from engine.numwords import spelled_out
 
 # What asks for the flow rather than describing anything ("I want to complain", "feedback:")
@@ -68,6 +70,14 @@ def _detail(text: str) -> object:
             continue
         if len(rest.split()) >= 3 and not _QUESTIONISH.search(rest):
             return rest
+    # the rating as the message's first clause, however it is joined to the rest or hedged ("4 but the
+    # lessons are too easy", "hmm 4 i guess, the lessons are a bit too easy", "un 4 pero las lecciones son
+    # fáciles"): the engine's clauses, in the six languages, where the leads above need a comma or "because"
+    parts = clauses(text)
+    if not led and len(parts) > 1 and _rating_alone(parts[0].text):
+        rest = text[parts[1].start :].strip()
+        if len(rest.split()) >= 3 and not _QUESTIONISH.search(rest):
+            return rest
     # "the lessons are too easy honestly" before any rating: how it went, told in a sentence, is the
     # comment ("honestly it's wonderful" says only how, and "I want to complain" is the request)
     if led or len(text.split()) < COMMENT_WORDS or _QUESTIONISH.search(text):
@@ -75,6 +85,15 @@ def _detail(text: str) -> object:
     if _NAMES_REQUEST.search(in_english_cues(text)):
         return None  # "bonjour, j'ai une réclamation à faire": the request, in another language
     return text.strip() if _read_sentiment(text) in ("positive", "negative") else None
+
+
+def _rating_alone(clause: str) -> bool:
+    """Whether a clause is a rating and nothing else but hedges and a word before it ("4", "hmm 4 i
+    guess", "un 4"); not a number in a sentence ("my son is 4")."""
+    bare = unhedged(clause)
+    said = bare.words if bare is not None else clause
+    found = _read_rating(said)
+    return len(said.split()) <= 2 and isinstance(found, int) and not isinstance(found, bool)
 
 
 # a rating said with its scale, anywhere: "5 stars from me", "honestly 4/5", "3 out of 5"
