@@ -37,8 +37,8 @@ class Ahead:
     `catch_all`: the values that say nothing in particular (a goal of general health, a time of "any
     time"): the words that give them ("get fit", "in shape") are why anyone starts the flow, so out of
     turn such a value counts only in a clause that names the slot or says a word of the value's own name
-    ("general fitness", "my goal is general health"); a specific value ("lose weight": fat loss) still does, and at its own question
-    the question's parser reads them as ever.
+    ("general fitness", "my goal is general health"); a specific value ("lose weight": fat loss) still
+    does, and at its own question the question's parser reads them as ever.
     """
 
     slot: str
