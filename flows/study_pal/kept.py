@@ -141,9 +141,7 @@ _CLAUSE = re.compile(r"[^,;.!?]+")
 def asked_first(course: Course, text: str, named: list[str]) -> list[str]:
     """`named` (concepts of `text`, in order) with those said in a clause that says the learner knows them
     put last: "I know derivatives already, teach me integration" asks for integration, not derivatives."""
-    known = {
-        cid for m in _CLAUSE.finditer(text) if says_known(m.group()) for _, cid in course.mentions(m.group())
-    }
+    known = {cid for m in _CLAUSE.finditer(text) if says_known(m.group()) for _, cid in course.mentions(m.group())}
     return [c for c in named if c not in known] + [c for c in named if c in known]
 
 
