@@ -34,6 +34,11 @@ class Ahead:
     `named_by`: slots whose value means the words naming this slot were said earlier in the conversation
     (the unit the weights were written in): with one filled, a `whole` reader reads the message
     without its cue words ("i'm 92 now so 82" after "lose 10 kilos").
+    `catch_all`: the values that say nothing in particular (a goal of general health, a time of "any
+    time"): the words that give them ("get fit", "in shape") are why anyone starts the flow, so out of
+    turn such a value counts only in a clause that names the slot or says a word of the value's own name
+    ("general fitness", "my goal is general health"); a specific value ("lose weight": fat loss) still
+    does, and at its own question the question's parser reads them as ever.
     """
 
     slot: str
@@ -44,6 +49,7 @@ class Ahead:
     beside: Callable[[str], Mapping[str, object]] | None = None
     plan: bool = False
     named_by: Sequence[str] = ()
+    catch_all: Sequence[object] = ()
 
 
 def declared(entry: str | Ahead) -> Ahead:

@@ -20,7 +20,7 @@ from pydantic_core import ErrorDetails
 from engine.commands import Command
 from engine.effects import Effects
 from engine.extract import Empty, Invalid, Parser, copied, fold
-from engine.fill import declines_asked, plan_slots, without_habits
+from engine.fill import declines_asked, extracted, plan_slots, without_habits
 from engine.flow import Flow
 from engine.models import FlowFrame, Heard, Slots
 from engine.proposals import kept, proposed, with_proposal
@@ -89,8 +89,7 @@ def extract(
             if answers:
                 continue
         found[name] = value
-    if flow.extract is not None:
-        found.update(flow.extract(text, slots, asking))
+    found.update(extracted(flow, text, slots, asking))
     if (plan := plan_slots(flow) & found.keys()) and (kept := without_habits(text)) != text:
         # a plan is never read from a habit told in passing ("intermediate, i run twice a week" fills no days a
         # week): a plan slot keeps only what the message gives it without those clauses (engine/fill.py `habit`)

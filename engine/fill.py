@@ -257,13 +257,14 @@ class _Open:
     is made the first time a clause needs it: most clauses are decided by their cue words alone."""
 
     __slots__ = (
-        "_asks", "_chosen", "_parser", "_slots", "beside", "cue", "declared_alone", "named_before", "plan", "slot",
-        "whole",
+        "_asks", "_chosen", "_parser", "_slots", "beside", "catch_all", "cue", "declared_alone", "named_before", "plan",
+        "slot", "whole",
     )  # fmt: skip
 
     def __init__(self, declared: _Declared, slots: Slots) -> None:
         self.slot, self.cue, self.whole = declared.ahead.slot, declared.cue, declared.ahead.whole
         self.plan = declared.ahead.plan
+        self.catch_all = tuple(declared.ahead.catch_all)
         # the words naming it were said earlier in the conversation (a unit, kept in its slot)
         self.named_before = _named_before(declared.ahead, slots)
         self.beside = declared.ahead.beside
@@ -369,6 +370,42 @@ def _only_indefinite(parser: Parser, text: str, value: object) -> bool:
 
 # a list of this many items that a count reads (a week's days) names all of them, none in particular
 _EVERY = 7
+
+
+def _vague(c: _Open, value: object, folded: str) -> bool:
+    """Whether `value` is one of the slot's catch-all values (`Ahead.catch_all`) and the folded clause says
+    no word of its own name."""
+    return value in c.catch_all and not _own_name_said(value, folded)
+
+
+def _own_name_said(value: object, folded: str) -> bool:
+    """Whether the folded text says a word of the value's own name ("general fitness", "for my health":
+    general_health), the words that single it out among the slot's values."""
+    words = re.findall(r"[^\W\d_]+", fold(str(value).replace("_", " ")))
+    return any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", folded) for w in words)
+
+
+def _catch_alls(flow: Flow[Any]) -> dict[str, Ahead]:
+    return {a.slot: a for a in map(declared, flow.ahead) if a.catch_all}
+
+
+def extracted(flow: Flow[Any], text: str, slots: Slots, asking: str | None) -> dict[str, object]:
+    """The flow's any-time extractor (`Flow.extract`) on `text`, held to the flow's declarations: a slot's
+    catch-all value (`Ahead.catch_all`: a goal of general health from "i want to get in shape") is kept out
+    of turn only where the message names the slot or says the value's own name, as `read_ahead` keeps it."""
+    if flow.extract is None:
+        return {}
+    found = flow.extract(text, slots, asking)
+    vague = _catch_alls(flow)
+    if not any(k != asking and k in vague and v in vague[k].catch_all for k, v in found.items()):
+        return found
+    folded = fold(text)
+    named = {k for k, a in vague.items() if (cue := _cues(flow, k, a)) is not None and cue.search(folded)}
+    return {
+        k: v
+        for k, v in found.items()
+        if k == asking or k in named or k not in vague or v not in vague[k].catch_all or _own_name_said(v, folded)
+    }
 
 
 def _number(value: object) -> bool:
@@ -507,6 +544,8 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
                 continue
             if not named and not listed and _only_indefinite(c.parser, clause.text, read):
                 continue  # no slot named, and nothing but "anything" read as its value
+            if not named and not listed and _vague(c, read, folded):
+                continue  # "i want to get in shape": why the user came, not which goal (`Ahead.catch_all`)
             found.setdefault(c.slot, []).append((i, read))
             if mine:
                 shared.add(i)

@@ -164,6 +164,34 @@ def typos_fixed(text: str) -> str:
     return _ALPHA_WORD.sub(lambda m: _typo_number_word(m.group()) or m.group(), text)
 
 
+# Number words text2num reads only with their accents, as a message folded by a reader before it asks
+# ("so ungefahr funfzehn minuten": engine/extract.py `fold`) or typed without them ("zwolf", "veintidos")
+# has them not: put back inside a word before text2num reads it ("funfundzwanzig" is "fünfundzwanzig").
+_ACCENTED = {
+    "de": (("funf", "fünf"), ("zwolf", "zwölf")),
+    "es": (("veintidos", "veintidós"), ("veintitres", "veintitrés")),
+    "fr": (("zero", "zéro"),),
+}
+_ACCENTED_RE = {
+    lang: re.compile(rf"(?<![^\W\d_])[^\W\d_]*?(?:{'|'.join(f for f, _ in pairs)})[^\W\d_]*", re.I)
+    for lang, pairs in _ACCENTED.items()
+}
+
+
+def _with_accents(text: str, lang: str) -> str:
+    pattern = _ACCENTED_RE.get(lang)
+    if pattern is None:
+        return text
+
+    def put_back(m: re.Match[str]) -> str:
+        word = m.group()
+        for folded, accented in _ACCENTED[lang]:
+            word = re.sub(folded, accented, word, flags=re.I)
+        return word
+
+    return pattern.sub(put_back, text)
+
+
 def _convert(text: str, lang: str) -> str:
     kept: list[str] = []
 
@@ -171,7 +199,7 @@ def _convert(text: str, lang: str) -> str:
         kept.append(m.group())
         return f" §{len(kept) - 1}§ "
 
-    masked = text
+    masked = _with_accents(text, lang)
     if lang == "en":
         masked = _PRONOUN_ONE.sub(keep, masked)
     elif lang in _ARTICLES and len(_TOKEN.findall(text)) > 1:  # "un 4" (read once already) counts two

@@ -55,7 +55,7 @@ from engine.commands import (
 from engine.corrections import correction_commands
 from engine.cues import in_english_cues
 from engine.extract import Empty, Invalid, Parser, copied, fold, read_yes_no
-from engine.fill import ahead_commands, restated
+from engine.fill import ahead_commands, extracted, restated
 from engine.fill import clauses as fill_clauses
 from engine.flow import Flow
 from engine.handoff import hold_of
@@ -865,8 +865,7 @@ def _fills_other(flow: Flow[Any], slots: Slots, state: Ask, text: str) -> bool:
         value = (reader if isinstance(reader, Parser) else reader(slots))(text)
         if value is not None and not isinstance(value, Invalid):
             found[name] = value
-    if flow.extract is not None:
-        found.update(flow.extract(text, slots, state.slot))
+    found.update(extracted(flow, text, slots, state.slot))
     for name, value in found.items():
         if name == state.slot or getattr(slots, name, None) == value:
             continue

@@ -44,7 +44,7 @@ from engine.bot import Bot
 from engine.commands import NewRequest
 from engine.cues import fold_same_length
 from engine.extract import Invalid, Parser
-from engine.fill import read_ahead
+from engine.fill import extracted, read_ahead
 from engine.flow import Flow
 from engine.models import FlowFrame, Slots
 from engine.said import asks_for_person
@@ -219,8 +219,7 @@ def _fills(flow: Flow[Any], slots: Slots, asked: str, typed: str, state: Ask[Any
         if name == asked or (getattr(slots, name, None) is not None and name not in flow.correctable):
             continue
         found[name] = (reader if isinstance(reader, Parser) else reader(slots))(typed)
-    if flow.extract is not None:
-        found.update(flow.extract(typed, slots, asked))
+    found.update(extracted(flow, typed, slots, asked))
     return any(
         v is not None and not isinstance(v, Invalid) and k != asked and getattr(slots, k, None) != v
         for k, v in found.items()

@@ -548,7 +548,8 @@ def says_cancel(text: str, activity: str | None = None, *, polite: bool = False)
     with "please" and its kind as filler ("abbrechen bitte") and in other words ("i'm done", "ich
     gebe auf"), which a flow's own ending reads first where it has one."""
     t = _table()
-    return _only(text, _cancels(activity, polite), t.leaving | _opened_leaving(text), polite=polite)
+    # putting it off is a reason for leaving beside a cancel ("meh, not in the mood, cancel the lesson")
+    return _only(text, _cancels(activity, polite), t.leaving | t.putting_off | _opened_leaving(text), polite=polite)
 
 
 @lru_cache(maxsize=64)
@@ -613,7 +614,7 @@ def cancel_beside(text: str, activity: str | None = None) -> tuple[str, ...]:
         return any(f in phrases for f in forms)
 
     def leaves(forms: tuple[str, ...]) -> bool:
-        return any(not f or f in t.leaving or _opens(f, t.leaving_openings) for f in forms)
+        return any(not f or f in t.leaving or f in t.putting_off or _opens(f, t.leaving_openings) for f in forms)
 
     at = 0 if cancels(found[0]) else len(found) - 1 if cancels(found[-1]) else -1
     if at < 0:

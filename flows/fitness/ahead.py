@@ -153,7 +153,8 @@ AHEAD = (
     ),
     # what the plan holds (goal, days, minutes, days and time to train) is never read from a habit of now:
     # "intermediate, i run twice a week" gives the level, not the days a week (engine/fill.py `habit`)
-    Ahead("goal", parser=Parser(goal_named, "a goal"), alone=True, plan=True),
+    # "i want to get in shape" is why the user came, not the goal: general health is asked, not guessed
+    Ahead("goal", parser=Parser(goal_named, "a goal"), alone=True, plan=True, catch_all=("general_health",)),
     # a weight's role comes from the clauses around it ("90kg now and want 80"): read in the whole message
     # once a unit was said (`weight_unit`), a weight marked as now needs none ("i'm 92 now so 82")
     Ahead(

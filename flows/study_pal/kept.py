@@ -134,6 +134,17 @@ def says_known(text: str) -> bool:
     return bool(_KNOWS.search(text)) and not _NOT_KNOW.search(text)
 
 
+# the clauses of a message, each said on its own ("I know derivatives already, teach me integration")
+_CLAUSE = re.compile(r"[^,;.!?]+")
+
+
+def asked_first(course: Course, text: str, named: list[str]) -> list[str]:
+    """`named` (concepts of `text`, in order) with those said in a clause that says the learner knows them
+    put last: "I know derivatives already, teach me integration" asks for integration, not derivatives."""
+    known = {cid for m in _CLAUSE.finditer(text) if says_known(m.group()) for _, cid in course.mentions(m.group())}
+    return [c for c in named if c not in known] + [c for c in named if c in known]
+
+
 def known_in(course: Course, text: str, offered: str | None, candidates: list[str]) -> list[str]:
     """The prerequisites among `candidates` the message says the learner knows: those it names,
     or the one `offered` when it names none ("no, I know it already"); each with the concepts it

@@ -9,7 +9,7 @@ from __future__ import annotations
 from flows.shared.grading import plausibly_right, verdict_model
 from flows.study_pal import timewindow
 from flows.study_pal.course import MASTERY_THRESHOLD, Course, course_path, get_course
-from flows.study_pal.kept import KNOWN, KeptLesson, Status, keep, known, known_in, lesson_of
+from flows.study_pal.kept import KNOWN, KeptLesson, Status, asked_first, keep, known, known_in, lesson_of
 from flows.study_pal.lesson import (
     MAX_TRIES,
     Ctx,
@@ -54,7 +54,8 @@ def start(ctx: Ctx) -> None:
     course = get_course(path)
     s.course = str(path)
     if not course.has(s.concept):
-        s.concept = course.find(ctx.text)
+        # the concept asked for, not one said to be known ("I know derivatives already, teach me integration")
+        s.concept = next(iter(asked_first(course, ctx.text, course.find_all(ctx.text))), None)
     if s.concept is None and course.mentions_course(ctx.text):
         # "what is calculus?": begin where this learner stands rather than ask
         s.concept = suggest(course, mastery_levels(ctx, course), s)

@@ -32,6 +32,10 @@ _ASKS = re.compile(
     r"\b(?:when|what time)\s+(?:am i|do i|should i|is my)\s+(?:studying|study|supposed to study|next\s+\w+|"
     r"(?:next\s+)?(?:study\s+)?session)\b|"
     r"\bdo i have\s+(?:a|any)\s+(?:study\s+)?(?:plans?|sessions?)\b|"
+    # when a plan of the user's is, in any tense and with any words between ("btw what time was my session
+    # tomorrow again?", "when's my next study session?"): a question of when that names the user's plan
+    r"\b(?:when|what time)\b[^?.!]{0,30}?\b(?:my|our)\s+(?:next\s+)?(?:study\s+)?(?:plans?|schedules?|sessions?|"
+    r"timetable)\b|"
     # of the plan just made: "what time does it start?", "when does my session begin?"
     r"\b(?:when|what time)\s+(?:does|do|will)\s+(?:it|my\s+(?:study\s+)?(?:plan|session|studying)|the\s+(?:study\s+)?"
     r"(?:plan|session))\s+(?:start|begin)\b",

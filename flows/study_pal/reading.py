@@ -19,7 +19,7 @@ from engine.askback import small_talk
 from engine.extract import Invalid, Parser, read_yes_no, ruled_out
 from flows.study_pal.course import Course
 from flows.study_pal.exits import asks_plan_instead, exit_decision, leaves_for_now
-from flows.study_pal.kept import says_known
+from flows.study_pal.kept import asked_first, says_known
 from flows.study_pal.lesson import (
     Ctx,
     TutoringSlots,
@@ -43,7 +43,7 @@ def concept_parser(s: TutoringSlots) -> Parser:
     def rule(text: str) -> object:
         # a topic ruled out is not the one picked ("not limits, derivatives", "nicht Grenzwerte, lieber Ableitungen")
         lowered = text.lower()
-        named = [cid for at, cid in course.mentions(text) if not ruled_out(lowered, at)]
+        named = asked_first(course, text, [cid for at, cid in course.mentions(text) if not ruled_out(lowered, at)])
         # the question lists the topics in the course's order: "the second one" picks too
         return (named[0] if named else None) or picked(text, course.order)
 
