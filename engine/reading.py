@@ -12,7 +12,6 @@ the bot's entry rule (onboarding first, or its paused run resumed), then the mai
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -102,6 +101,7 @@ def read(
     if (only := plain_answer(bot, session, carried, text, checked)) is not None:
         return only
     heard = utterance(text)  # the message analysed once, read by field by the readers below
+    typed = text
     # the command readers read the engine's words typed a letter off written right ("cancle", "nevermnd",
     # "acutally", "waht does that mean": engine/typos.py); a command keeps the words as typed
     spelt = typos.respelled(text)
@@ -115,13 +115,19 @@ def read(
     here = open_flow.named.get(a.state) if open_flow is not None and a is not None else None
     valid = checked.get(id(a)) if checked is not None and a is not None else None
 
-    @functools.cache
-    def own_answer(typed: str = text) -> tuple[str, bool]:
+    own_read: list[tuple[str, bool]] = []
+
+    def own_answer() -> tuple[str, bool]:
         # asked by the branch that finds no answer of the user's own, then by the open flow's reading: of the
-        # message as typed, whatever that reading makes of it afterwards
-        if open_flow is None or a is None or not isinstance(here, Ask):
-            return typed, False
-        return _own_answer(open_flow, here, a, typed, valid)
+        # message as typed, whatever that reading makes of it afterwards (kept here: a cached closure cost more to
+        # make on every message than the reading it saves)
+        if not own_read:
+            own_read.append(
+                (typed, False)
+                if open_flow is None or a is None or not isinstance(here, Ask)
+                else _own_answer(open_flow, here, a, typed, valid)
+            )
+        return own_read[0]
 
     # like cancel and help, these come before the flow's asides (some asides match any text)
     asking = isinstance(here, Ask)
@@ -273,9 +279,10 @@ def read(
                 commands = [Chitchat(words=text)]
     else:
         proposed = carried.offered if carried.confirm is None else None
-        # a yes or a no alone, not one that opens a request of its own ("ok then teach me integration")
-        alone = len(text.split()) <= _YES_ALONE_WORDS and bot.intent_for(text) is None
-        yes = read_yes_no(text) if proposed is not None and alone else None
+        # a yes or a no alone, not one that opens a request of its own ("ok then teach me integration"): asked
+        # only when something was proposed
+        alone = proposed is not None and len(text.split()) <= _YES_ALONE_WORDS and bot.intent_for(text) is None
+        yes = read_yes_no(text) if alone else None
         if proposed is not None and yes is False:
             return Reading(text=text, commands=[YesNo(words=text, to="proposed", subject=proposed, yes=False)])
         if proposed is not None and yes is True:

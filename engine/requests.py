@@ -40,12 +40,14 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from engine.askback import Part, parts, plain_words, small_talk
+from engine.askback import folded as askback_folded
 from engine.bot import Bot
 from engine.commands import NewRequest
 from engine.cues import fold_same_length
 from engine.extract import Invalid, Parser
 from engine.fill import read_ahead
 from engine.flow import Flow
+from engine.gates import Gate, gate
 from engine.models import FlowFrame, Slots
 from engine.said import asks_for_person
 from engine.states import Ask, render
@@ -297,6 +299,8 @@ def at_question(
     table = _table()
     heard = said if isinstance(said, Utterance) else Utterance(said)
     text = heard.text
+    if not _may_ask(bot, flow.name, heard):
+        return None  # most answers: no word any cue of a request needs (engine/gates.py), no part read
     found = [p for p in parts(text) if p.role != "filler"]
     cues = [_cues(bot, flow.name, heard, found, n) for n in range(len(found))]
     # a part after one that only opens another topic opens it ("aproveitando, como funciona o modo offline?")
@@ -412,6 +416,27 @@ def at_question(
     # the request, and the question asked again, as the remark answers nothing
     outright = all(found[n].role in ("question", "open", "polar") or cues[n].opens for n in asking)
     return Found(command, "") if outright and min(rest) > max(asking) else None
+
+
+def _may_ask(bot: Bot, open_flow: str, heard: Utterance) -> bool:
+    """Whether a part of the message may give a cue `_cues` reads or a question about things
+    (`_compares_other`): a word one of their patterns needs (`gate`), in the folded message the parts
+    and their leads are cut from, or one an intent of another flow needs in the message as typed."""
+    cues = _gate()
+    lowered = heard.lowered
+    blanked = askback_folded(heard.text)  # the parts' own folding: emoticons blanked
+    return (
+        cues.may(lowered)
+        or (blanked != lowered and cues.may(blanked))
+        or any(i.flow != open_flow and i.gate.may(heard.text) for i in bot.intents)
+    )
+
+
+@lru_cache(maxsize=1)
+def _gate() -> Gate:
+    """What any cue of `_cues` and `_compares_other` needs: made from the patterns they search."""
+    t = _table()
+    return gate([t.asks, t.elsewhere, t.beside, t.knowledge, t.opens_topic, t.only_topic, *_ABOUT_THINGS])
 
 
 def owned(flow: Flow[Any], slots: Slots, typed: str) -> bool:
