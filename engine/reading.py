@@ -319,7 +319,7 @@ def plain_answer(
         return None
     if says_any(text, a.flow):
         return None
-    if _aside_for(bot, session, text) or (
+    if _aside_of(flow, text) or (
         here.interruptible and flow.interrupts and bot.intent_for(text, allowed=flow.interrupts)
     ):
         return None
@@ -378,10 +378,13 @@ def _aside_for(bot: Bot, session: SessionState, text: str, spelt: str | None = N
     person. A person asked for where the bot has none is still the engine's to answer (some asides take any
     text)."""
     a = session.active
+    return a is not None and _aside_of(bot.flow_for(a), text, spelt)
+
+
+def _aside_of(flow: Flow[Any], text: str, spelt: str | None = None) -> bool:
+    """`_aside_for`, the open flow known."""
     # an aside that hears every message (a lesson notes each one in its memory) reads none in particular
-    return a is not None and any(
-        (x.match(text) or (spelt is not None and x.match(spelt))) and not x.match("") for x in bot.flow_for(a).asides
-    )
+    return any((x.match(text) or (spelt is not None and x.match(spelt))) and not x.match("") for x in flow.asides)
 
 
 def _listens_for(flow: Flow[Any], words: str) -> bool:
@@ -428,8 +431,11 @@ def _main(
     ):
         return [*out, *value]
     if not name:
-        changes = amendments(bot, text, latest) if latest is not None else []
-        recall = recalled(bot, text, latest) if latest is not None and not changes else None
+        # only a flow with an update path (`Flow.amends`) has records a message may change or ask about: a bot
+        # without one has neither reader asked (each folds and searches the message before it looks at the flows)
+        saved = latest if latest is not None and any(f.amends is not None for f in bot.flows) else None
+        changes = amendments(bot, text, saved) if saved is not None else []
+        recall = recalled(bot, text, saved) if saved is not None and not changes else None
         if recall is not None:
             return [*out, recall]
         if not changes and len(asks := several(text)) > 1:
