@@ -311,7 +311,9 @@ def at_question(
     # ser and estar?" at the timezone question); between its own options it asks about it
     cues = [
         replace(c, knowledge=True)
-        if not c.any and _compares_other(found[n], _sentence(heard, found[n]), flow, state, frame, checked)
+        if not c.any
+        and _asks_about_things(found[n])  # its sentence cut only for a part that asks about things
+        and _compares_other(found[n], _sentence(heard, found[n]), flow, state, frame, checked)
         else c
         for n, c in enumerate(cues)
     ]
@@ -471,13 +473,18 @@ _DEICTIC = frozenset(
 _JOINING = frozenset({"and", "or", "y", "o", "e", "et", "ou", "und", "oder", "vs", "versus"})
 
 
+def _asks_about_things(p: Part) -> bool:
+    """Whether part `p` asks about things at all (`_ABOUT_THINGS`): the first test of `_compares_other`."""
+    return any(x.search(p.folded) for x in _ABOUT_THINGS)
+
+
 def _compares_other(
     p: Part, sentence: str, flow: Flow[Any], state: Ask, frame: FlowFrame, checked: Slots | None
 ) -> bool:
     """Whether part `p` asks about things (their difference, how they work or are done) none of which the open
     question names nor its parser reads; `sentence`: the folded message from the part to the end of its sentence,
     where the things it lists go on past a comma ("zwischen der, die und das")."""
-    if next((x for x in _ABOUT_THINGS if x.search(p.folded)), None) is None:
+    if not _asks_about_things(p):
         return False
     found = next((m for m in (x.search(sentence) for x in _ABOUT_THINGS) if m is not None), None)
     if found is None:
