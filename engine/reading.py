@@ -359,6 +359,7 @@ def warm_up() -> None:
         said_module._wrapping,
         askback._table,
         requests._table,
+        requests._gate,  # the strings the request reader's patterns need, read off them: ~150 ms to build
         corrections._words,
         others._table,  # the clauses that are no answer of the user's own: ~50 ms to build
         hedges._table,
