@@ -213,6 +213,11 @@ def _trimmed(folded: str) -> tuple[str, int, int]:
 _EMOTICONS = re.compile(r"(?<![\w:;=])(?:[:;=][-'^]?[)(\]\[dDpPoO3/\\|*]++|[xX][dD]++|<3++|\^\^|\^_\^)(?![\w])")
 
 
+def folded(text: str) -> str:
+    """The message as its parts are cut from it (`parts`): lower case, accents off, emoticons blanked."""
+    return _folded(text)
+
+
 def _folded(text: str) -> str:
     """`fold_same_length`, without its per-character walk for the plain ASCII most messages are;
     emoticons blanked."""

@@ -16,6 +16,7 @@ from engine.context import EntryContext, MainContext
 from engine.cues import in_english_cues
 from engine.errors import DefinitionError, UnknownNameError
 from engine.flow import Flow
+from engine.gates import Gate, gate
 from engine.models import FlowFrame, FlowRun, Resources
 
 MAIN = "main"
@@ -51,6 +52,12 @@ class Intent:
     @property
     def question(self) -> str:
         return self.confirm or f"Do you want to start the {self.flow.replace('_', ' ')}?"
+
+    @functools.cached_property
+    def gate(self) -> Gate:
+        """Whether a text may match a pattern (engine/gates.py): a reader that asks every intent of the bot
+        about each part of a message asks each once about the whole message first."""
+        return gate(self.patterns, ignore_case=True)
 
     @functools.cached_property
     def _cue_pattern(self) -> re.Pattern[str] | None:

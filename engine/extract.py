@@ -593,9 +593,21 @@ def choice(options: Mapping[str, Sequence[str]], cutoff: float = 0.75, fuzzy: bo
     flat = {w.lower(): value for value, words in vocab.items() for w in words}
     # one pass that fails fast on the common answer naming no option at all (free text)
     named = re.compile(_whole_words(flat))
+    # an answer that is one option's word and nothing else ("content" at a menu naming it, most answers) is read
+    # by the search below once per parser, and its option kept: the search reads nothing but the words
+    plain: dict[str, str] = {}
 
     def rule(text: str) -> object:
         t = _norm(text)
+        kept = plain.get(t)
+        if kept is not None:
+            return kept
+        found = searched(t)
+        if isinstance(found, str) and t in flat:
+            plain[t] = found
+        return found
+
+    def searched(t: str) -> object:
         if not named.search(t):
             return _closest(t, flat, cutoff) if fuzzy else None
         # the words that rule something out name no option themselves: "anything but mornings" is no "anything"

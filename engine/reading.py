@@ -12,7 +12,6 @@ the bot's entry rule (onboarding first, or its paused run resumed), then the mai
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -102,6 +101,7 @@ def read(
     if (only := plain_answer(bot, session, carried, text, checked)) is not None:
         return only
     heard = utterance(text)  # the message analysed once, read by field by the readers below
+    typed = text
     # the command readers read the engine's words typed a letter off written right ("cancle", "nevermnd",
     # "acutally", "waht does that mean": engine/typos.py); a command keeps the words as typed
     spelt = typos.respelled(text)
@@ -115,13 +115,19 @@ def read(
     here = open_flow.named.get(a.state) if open_flow is not None and a is not None else None
     valid = checked.get(id(a)) if checked is not None and a is not None else None
 
-    @functools.cache
-    def own_answer(typed: str = text) -> tuple[str, bool]:
+    own_read: list[tuple[str, bool]] = []
+
+    def own_answer() -> tuple[str, bool]:
         # asked by the branch that finds no answer of the user's own, then by the open flow's reading: of the
-        # message as typed, whatever that reading makes of it afterwards
-        if open_flow is None or a is None or not isinstance(here, Ask):
-            return typed, False
-        return _own_answer(open_flow, here, a, typed, valid)
+        # message as typed, whatever that reading makes of it afterwards (kept here: a cached closure cost more to
+        # make on every message than the reading it saves)
+        if not own_read:
+            own_read.append(
+                (typed, False)
+                if open_flow is None or a is None or not isinstance(here, Ask)
+                else _own_answer(open_flow, here, a, typed, valid)
+            )
+        return own_read[0]
 
     # like cancel and help, these come before the flow's asides (some asides match any text)
     asking = isinstance(here, Ask)
@@ -273,9 +279,10 @@ def read(
                 commands = [Chitchat(words=text)]
     else:
         proposed = carried.offered if carried.confirm is None else None
-        # a yes or a no alone, not one that opens a request of its own ("ok then teach me integration")
-        alone = len(text.split()) <= _YES_ALONE_WORDS and bot.intent_for(text) is None
-        yes = read_yes_no(text) if proposed is not None and alone else None
+        # a yes or a no alone, not one that opens a request of its own ("ok then teach me integration"): asked
+        # only when something was proposed
+        alone = proposed is not None and len(text.split()) <= _YES_ALONE_WORDS and bot.intent_for(text) is None
+        yes = read_yes_no(text) if alone else None
         if proposed is not None and yes is False:
             return Reading(text=text, commands=[YesNo(words=text, to="proposed", subject=proposed, yes=False)])
         if proposed is not None and yes is True:
@@ -312,7 +319,7 @@ def plain_answer(
         return None
     if says_any(text, a.flow):
         return None
-    if _aside_for(bot, session, text) or (
+    if _aside_of(flow, text) or (
         here.interruptible and flow.interrupts and bot.intent_for(text, allowed=flow.interrupts)
     ):
         return None
@@ -352,6 +359,7 @@ def warm_up() -> None:
         said_module._wrapping,
         askback._table,
         requests._table,
+        requests._gate,  # the strings the request reader's patterns need, read off them: ~150 ms to build
         corrections._words,
         others._table,  # the clauses that are no answer of the user's own: ~50 ms to build
         hedges._table,
@@ -371,10 +379,13 @@ def _aside_for(bot: Bot, session: SessionState, text: str, spelt: str | None = N
     person. A person asked for where the bot has none is still the engine's to answer (some asides take any
     text)."""
     a = session.active
+    return a is not None and _aside_of(bot.flow_for(a), text, spelt)
+
+
+def _aside_of(flow: Flow[Any], text: str, spelt: str | None = None) -> bool:
+    """`_aside_for`, the open flow known."""
     # an aside that hears every message (a lesson notes each one in its memory) reads none in particular
-    return a is not None and any(
-        (x.match(text) or (spelt is not None and x.match(spelt))) and not x.match("") for x in bot.flow_for(a).asides
-    )
+    return any((x.match(text) or (spelt is not None and x.match(spelt))) and not x.match("") for x in flow.asides)
 
 
 def _listens_for(flow: Flow[Any], words: str) -> bool:
@@ -421,8 +432,11 @@ def _main(
     ):
         return [*out, *value]
     if not name:
-        changes = amendments(bot, text, latest) if latest is not None else []
-        recall = recalled(bot, text, latest) if latest is not None and not changes else None
+        # only a flow with an update path (`Flow.amends`) has records a message may change or ask about: a bot
+        # without one has neither reader asked (each folds and searches the message before it looks at the flows)
+        saved = latest if latest is not None and any(f.amends is not None for f in bot.flows) else None
+        changes = amendments(bot, text, saved) if saved is not None else []
+        recall = recalled(bot, text, saved) if saved is not None and not changes else None
         if recall is not None:
             return [*out, recall]
         if not changes and len(asks := several(text)) > 1:

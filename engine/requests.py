@@ -40,12 +40,14 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from engine.askback import Part, parts, plain_words, small_talk
+from engine.askback import folded as askback_folded
 from engine.bot import Bot
 from engine.commands import NewRequest
 from engine.cues import fold_same_length
 from engine.extract import Invalid, Parser
 from engine.fill import extracted, read_ahead
 from engine.flow import Flow
+from engine.gates import Gate, gate
 from engine.models import FlowFrame, Slots
 from engine.said import asks_for_person
 from engine.states import Ask, render
@@ -296,6 +298,8 @@ def at_question(
     table = _table()
     heard = said if isinstance(said, Utterance) else Utterance(said)
     text = heard.text
+    if not _may_ask(bot, flow.name, heard):
+        return None  # most answers: no word any cue of a request needs (engine/gates.py), no part read
     found = [p for p in parts(text) if p.role != "filler"]
     cues = [_cues(bot, flow.name, heard, found, n) for n in range(len(found))]
     # a part after one that only opens another topic opens it ("aproveitando, como funciona o modo offline?")
@@ -306,7 +310,9 @@ def at_question(
     # ser and estar?" at the timezone question); between its own options it asks about it
     cues = [
         replace(c, knowledge=True)
-        if not c.any and _compares_other(found[n], _sentence(heard, found[n]), flow, state, frame, checked)
+        if not c.any
+        and _asks_about_things(found[n])  # its sentence cut only for a part that asks about things
+        and _compares_other(found[n], _sentence(heard, found[n]), flow, state, frame, checked)
         else c
         for n, c in enumerate(cues)
     ]
@@ -413,6 +419,27 @@ def at_question(
     return Found(command, "") if outright and min(rest) > max(asking) else None
 
 
+def _may_ask(bot: Bot, open_flow: str, heard: Utterance) -> bool:
+    """Whether a part of the message may give a cue `_cues` reads or a question about things
+    (`_compares_other`): a word one of their patterns needs (`gate`), in the folded message the parts
+    and their leads are cut from, or one an intent of another flow needs in the message as typed."""
+    cues = _gate()
+    lowered = heard.lowered
+    blanked = askback_folded(heard.text)  # the parts' own folding: emoticons blanked
+    return (
+        cues.may(lowered)
+        or (blanked != lowered and cues.may(blanked))
+        or any(i.flow != open_flow and i.gate.may(heard.text) for i in bot.intents)
+    )
+
+
+@lru_cache(maxsize=1)
+def _gate() -> Gate:
+    """What any cue of `_cues` and `_compares_other` needs: made from the patterns they search."""
+    t = _table()
+    return gate([t.asks, t.elsewhere, t.beside, t.knowledge, t.opens_topic, t.only_topic, *_ABOUT_THINGS])
+
+
 def owned(flow: Flow[Any], slots: Slots, typed: str) -> bool:
     """Whether an aside of the flow declares the request in `typed` its own (`Aside.owns`)."""
     return any(x.owns is not None and x.owns(typed, slots) for x in flow.asides)
@@ -445,13 +472,18 @@ _DEICTIC = frozenset(
 _JOINING = frozenset({"and", "or", "y", "o", "e", "et", "ou", "und", "oder", "vs", "versus"})
 
 
+def _asks_about_things(p: Part) -> bool:
+    """Whether part `p` asks about things at all (`_ABOUT_THINGS`): the first test of `_compares_other`."""
+    return any(x.search(p.folded) for x in _ABOUT_THINGS)
+
+
 def _compares_other(
     p: Part, sentence: str, flow: Flow[Any], state: Ask, frame: FlowFrame, checked: Slots | None
 ) -> bool:
     """Whether part `p` asks about things (their difference, how they work or are done) none of which the open
     question names nor its parser reads; `sentence`: the folded message from the part to the end of its sentence,
     where the things it lists go on past a comma ("zwischen der, die und das")."""
-    if next((x for x in _ABOUT_THINGS if x.search(p.folded)), None) is None:
+    if not _asks_about_things(p):
         return False
     found = next((m for m in (x.search(sentence) for x in _ABOUT_THINGS) if m is not None), None)
     if found is None:

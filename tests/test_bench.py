@@ -133,3 +133,30 @@ def test_typo_data_runs() -> None:
     assert done.returncode == 0, done.stderr[-3000:]
     rows = {line.split()[0] for line in done.stdout.splitlines() if line.strip()}
     assert {"prebuilt", "sources"} <= rows
+
+
+def test_shadow_read_compares_and_finds_a_gate_that_misses(tmp_path: Path) -> None:
+    # bench/shadow_read.py on one replay script: every read compared, none different; the same with a request
+    # gate that lets nothing through reports the readings it changed, and fails
+    script = "tests/replays/new_request_fitness.yaml"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    shadow = [sys.executable, str(ROOT / "bench" / "shadow_read.py")]
+    done = subprocess.run(
+        [*shadow, "-m", "cli", "replay", script], capture_output=True, text=True, timeout=300, cwd=ROOT, env=env
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "differences: 0" in done.stderr and "'read compared': " in done.stderr
+    broken = tmp_path / "broken_gate.py"
+    broken.write_text(
+        "import runpy, sys\n"
+        "import engine.bot as bot, engine.requests as rq\n"
+        "from engine.gates import Gate\n"
+        "bad = Gate(frozenset({'zzzzq'}))\n"
+        "rq._gate = lambda: bad\n"
+        "bot.Intent.gate = property(lambda self: bad)\n"
+        f"sys.argv = ['cli', 'replay', {script!r}]\n"
+        "runpy.run_module('cli', run_name='__main__', alter_sys=True)\n"
+    )
+    done = subprocess.run([*shadow, str(broken)], capture_output=True, text=True, timeout=300, cwd=ROOT, env=env)
+    assert done.returncode == 1
+    assert "DIFFERENT ('read', 'can you remind me to work out tomorrow?'" in done.stderr
