@@ -100,7 +100,16 @@ class QuestionsBackTable(BaseModel):
     chitchat: dict[Social, _Talk]
 
     _check = field_validator(
-        "polar", "weighing", "judging", "judging_conditional", "proposals", "about_the_question", "about_the_answer", "elsewhere", "help", "talk_tail"
+        "polar",
+        "weighing",
+        "judging",
+        "judging_conditional",
+        "proposals",
+        "about_the_question",
+        "about_the_answer",
+        "elsewhere",
+        "help",
+        "talk_tail",
     )(classmethod(lambda cls, v: compiles(v)))
 
     @field_validator("about_the_question_tail")
