@@ -83,6 +83,8 @@ class QuestionsBackTable(BaseModel):
     interrogatives: _Openings
     polar: list[str]
     weighing: list[str]
+    judging: list[str]
+    judging_conditional: list[str]
     proposals: list[str]
     about: _About
     about_the_question_tail: str
@@ -98,7 +100,16 @@ class QuestionsBackTable(BaseModel):
     chitchat: dict[Social, _Talk]
 
     _check = field_validator(
-        "polar", "weighing", "proposals", "about_the_question", "about_the_answer", "elsewhere", "help", "talk_tail"
+        "polar",
+        "weighing",
+        "judging",
+        "judging_conditional",
+        "proposals",
+        "about_the_question",
+        "about_the_answer",
+        "elsewhere",
+        "help",
+        "talk_tail",
     )(classmethod(lambda cls, v: compiles(v)))
 
     @field_validator("about_the_question_tail")
@@ -126,6 +137,8 @@ class _Compiled:
     weak: re.Pattern[str]
     polar: re.Pattern[str]
     weighing: re.Pattern[str]
+    judging: re.Pattern[str]
+    judging_conditional: re.Pattern[str]
     proposal: re.Pattern[str]
     about: tuple[tuple[About, re.Pattern[str]], ...]
     itself: re.Pattern[str]
@@ -156,6 +169,8 @@ def _table() -> _Compiled:
         weak=re.compile(opening.format(any_of(t.interrogatives.weak))),
         polar=re.compile(r"\A" + any_of(t.polar)),
         weighing=re.compile(r"(?<![\w'])" + any_of(t.weighing) + r"(?![\w'])"),
+        judging=re.compile(r"(?<![\w'])" + any_of(t.judging) + r"(?![\w'])"),
+        judging_conditional=re.compile(r"(?<![\w'])" + any_of(t.judging_conditional) + r"(?![\w'])"),
         proposal=re.compile(opening.format(any_of(t.proposals))),
         about=tuple(about),
         # matched from a word's start only: searched anywhere, "h+i+" would start a run at every "h" of "hhhh…"
@@ -277,6 +292,11 @@ def _role(words: str, asked: bool, table: _Compiled) -> Role:
     # "does a yoga mat count?", "is 15 minutes even worth it?" weigh what they name against the question:
     # they ask, as an open question does
     if table.weighing.search(words) and (asked or table.polar.search(words)):
+        return "open"
+    # "is 2 hours enough?", "¿2 horas es suficiente?", "5 minutos de atraso é normal?" say of the value whether it
+    # will do: they ask about it, as a weighing does, though they name nothing it is weighed against; in the
+    # conditional ("would 30 minutes be enough?") the value is put forward, a tentative answer
+    if asked and table.judging.search(words) and not table.judging_conditional.search(words):
         return "open"
     if table.strong.search(words) or (asked and table.weak.search(words)):
         return "polar" if table.polar.search(words) else "open"

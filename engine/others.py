@@ -181,6 +181,20 @@ def _not_own(clause: str, typed: str, past: Callable[[str], bool] | None) -> boo
     return about and c.user.search(clause) is None
 
 
+# the user, said as the subject set against someone else's clause left out ("mon fils est allergique aux arachides,
+# moi au gluten", "il mio gatto si chiama Luna, io Marco"), after a joining word ("and me", "y yo", "e io")
+_USER_OPENING = re.compile(
+    r"^(?:(?:and|but|y|pero|et|mais|und|aber|e|ma|mas)\s+)?(?:me|myself|yo|moi|ich|eu|io)(?:\s*,)?\s+(?=\w)", re.I
+)
+
+
+def without_user(text: str) -> str | None:
+    """`text` without the user named as the subject it opens with ("moi au gluten" -> "au gluten", "io Marco" ->
+    "Marco"), or None when it opens with no such word."""
+    m = _USER_OPENING.match(text.strip())
+    return text.strip()[m.end() :] if m else None
+
+
 def own_words(text: str, *, past: Callable[[str], bool] | None = None) -> str:
     """`text` without its clauses that are no answer of the user's own (`_left`)."""
     if past is None:

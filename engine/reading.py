@@ -59,7 +59,7 @@ from engine.fill import clauses as fill_clauses
 from engine.flow import Flow
 from engine.handoff import hold_of
 from engine.models import CarryOver, FlowFrame, SessionState, Slots, StoredRecord
-from engine.others import own_words
+from engine.others import own_words, without_user
 from engine.requests import at_question as request_at
 from engine.requests import several
 from engine.said import (
@@ -851,7 +851,24 @@ def _own_answer(flow: Flow[Any], state: Ask, frame: FlowFrame, text: str, checke
         return not any(_keeps_words(s.value, clause) for s in sets) and not _fills_other(flow, slots, state, clause)
 
     own = own_words(text, past=gone_by)
+    # the user set against the someone else left out ("io Marco", "moi au gluten") is the subject, no word of the
+    # answer: where the reader reads nothing with it, or takes it into the value, the words are read without it
+    bare = without_user(own) if own and own != text else None
+    if bare:
+        kept = parser(own)
+        if kept is None or isinstance(kept, Invalid) or _holds_word(kept, own.split()[0]):
+            again = parser(bare)
+            # "moi non", "yo no", "me neither" say who is not (the user), no answer "no" to the question
+            if again is not None and not isinstance(again, (Invalid, bool)):
+                own = bare
     return own, named or _fills_other(flow, slots, state, text)
+
+
+def _holds_word(value: object, word: str) -> bool:
+    """Whether a parser's value (a text, or a list of them) holds `word` as one of its words."""
+    w = fold(word).strip(",")
+    items = value if isinstance(value, list) else [value]
+    return any(isinstance(v, str) and w in re.findall(r"[\w'-]+", fold(v)) for v in items)
 
 
 # a value of this many words, all of them the message's, is the user's words kept (an injury), not a choice named

@@ -427,6 +427,13 @@ def test_a_supposition_without_an_answer_still_asks() -> None:
         ("days", "¿3 días son suficientes para ver cambios?"),
         ("minutes", "est-ce que 20 minutes suffisent pour progresser ?"),
         ("minutes", "20 minutos vale a pena?"),
+        # whether it will do, said of the value with no purpose named (h-prec): it asks, in six languages
+        ("minutes", "are 25 minutes enough?"),
+        ("minutes", "¿25 minutos son suficientes?"),
+        ("days", "sind 2 Tage genug?"),
+        ("days", "2 giorni sono sufficienti?"),
+        ("days", "2 dias bastam?"),
+        ("days", "is 6 days normal?"),
         # one value set against another, the scale against itself, a need
         ("goal", "is fat loss the same as losing weight?"),
         ("goal", "ist Muskelaufbau dasselbe wie Kraft?"),
@@ -443,7 +450,17 @@ def test_a_question_weighing_a_value_asks_and_gives_none(state: str, text: str) 
     assert asked(fitness_bot, "onboarding", state, text, **keep.get(state, slots)) is not None
 
 
-@pytest.mark.parametrize("text", ["would 30 minutes be enough?", "is 45 ok?", "45 minutes, is that too much?"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "would 30 minutes be enough?",
+        "¿serían suficientes 30 minutos?",
+        "is 45 ok?",
+        "45 minutes, is that too much?",
+        "45, is that normal?",
+        "45 minutes, ça suffit ?",
+    ],
+)
 def test_a_value_put_forward_for_approval_is_still_the_answer(text: str) -> None:
     # "enough" alone asks for approval of the value said: the answer (the commands corpus's dev labels)
     slots = {"fitness_level": "intermediate", "limitations": "none", "goal": "fat_loss", "days_per_week": 3}

@@ -15,7 +15,10 @@ from flows.shared.feedback_answers import comment_anywhere
      ("3 - the audio keeps cutting out", "the audio keeps cutting out"),
      ("honestly it's wonderful", None),  # how it went, not what: the details question asks
      ("I want to complain", None), ("bonjour, j'ai une réclamation à faire", None),
-     ("why do you want to know that anyway", None)],
+     ("why do you want to know that anyway", None),
+     # another rating after the rating qualifies it, no comment (h-prec); a number counting something does not
+     ("3, maybe 4 when the audio works", None), ("4, 5 on a good day", None), ("2 - or 3 on weekends", None),
+     ("3, it crashed 3 times today", "it crashed 3 times today"), ("2, 5 lessons froze", "5 lessons froze")],
 )  # fmt: skip
 def test_what_counts_as_the_comment(text: str, comment: str | None) -> None:
     assert comment_anywhere(text) == comment

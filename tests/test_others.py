@@ -81,6 +81,21 @@ def test_the_read_stage_takes_the_users_own_clause_and_no_value_from_the_others(
     ]
 
 
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("my brother is Tom, and me Sara", "Sara"),
+        ("mi hermana se llama Lucía, yo Carmen", "Carmen"),
+        ("ma sœur s'appelle Julie, et moi Claire", "Claire"),
+        # the reader reads past the pronoun: the clause stays as typed
+        ("meine Schwester heißt Lena, ich heiße Sabine", "ich heiße Sabine"),
+    ],
+)
+def test_the_user_set_against_someone_else_is_no_word_of_the_answer(text: str, words: str) -> None:
+    got = reading(language_bot, "onboarding", "ask_name", text)
+    assert isinstance(got[-1], AnswerFlow) and got[-1].words == words
+
+
 def test_any_text_questions_keep_the_words_as_typed() -> None:
     at = {"rating": 2, "sentiment": "negative", "sentiment_from": "rating"}
     got = reading(language_bot, "feedback", "details", "my kids love the lessons but the audio cuts out", **at)

@@ -57,6 +57,9 @@ def reading(bot_name: str, flow: str, state: str, text: str, **slots: object) ->
         ("fitness-coach", "onboarding", "diet", "wie viele Kalorien braucht man am Tag?", None),
         ("language-buddy", "onboarding", "ask_target", "como se diz obrigado em japonês?", None),
         ("fitness-coach", "onboarding", "limitations", "is cycling bad for the knees?", None),
+        # whether doing it is good or bad for the body, whatever value it names (h-prec)
+        ("fitness-coach", "onboarding", "days", "is it healthy to train twice a day?", None),
+        ("fitness-coach", "onboarding", "minutes", "is it safe to run 90 minutes straight?", None),
     ],
 )
 def test_a_request_for_something_else_is_read_at_the_question(

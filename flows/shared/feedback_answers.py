@@ -53,6 +53,21 @@ COMMENT_WORDS = 5
 _NAMES_REQUEST = re.compile(r"\b(?:feedback|complain(?:t|ts|ing)?|review|suggestion|report)\b", re.IGNORECASE)
 
 
+# a rating said after the rating, as the other one it might be ("maybe 3, 4 on a good day", "4, maybe 5 later when
+# the audio works"): a number of the scale opening the rest, past a hedge, not counting something ("3 times")
+_ANOTHER_RATING = re.compile(
+    r"^(?:(?:or|maybe|perhaps|probably|like|more like|or maybe|o|quizás|quizá|peut-être|vielleicht|oder|forse|talvez|"
+    r"ou)\s+)*(?:a\s+)?[1-5](?:\s*(?:/\s*5|stars?))?(?!\s*(?:times|x|%|days?|hours?|minutes?|min|weeks?|months?|"
+    r"years?|lessons?|of|out|[.,]\d))\b",
+    re.I,
+)
+
+
+def _another_rating(rest: str) -> bool:
+    """Whether `rest`, what follows a rating, opens with another rating: it qualifies the rating, no comment."""
+    return _ANOTHER_RATING.match(rest.strip()) is not None
+
+
 def _detail(text: str) -> object:
     """What is described beside a request or a rating, or alone when it says how it went: the comment;
     None when there is no such part.
@@ -68,7 +83,7 @@ def _detail(text: str) -> object:
         rest = said[m.end() :].strip()
         if said is spelled and not text.rstrip().endswith(rest):
             continue
-        if len(rest.split()) >= 3 and not _QUESTIONISH.search(rest):
+        if len(rest.split()) >= 3 and not _QUESTIONISH.search(rest) and not _another_rating(rest):
             return rest
     # the rating as the message's first clause, however it is joined to the rest or hedged ("4 but the
     # lessons are too easy", "hmm 4 i guess, the lessons are a bit too easy", "un 4 pero las lecciones son
