@@ -82,7 +82,7 @@ class Turn:
 
     @cached_property
     def answers(self) -> OpenQuestion:
-        return OpenQuestion(self.flows)
+        return OpenQuestion(self.flows, self.fx)
 
     @cached_property
     def kept(self) -> RequestRunner:
