@@ -186,7 +186,7 @@ def rerun(fx: Effects, flow: Flow[Any], frame: FlowFrame, slots: Slots, correcte
     """Run again the steps behind the current state that read a corrected slot, so what they
     derived follows the correction; the state does not move."""
     for step in flow.steps_behind(frame.state, corrected):
-        ctx = StepContext(fx, heard, flow.name, slots.model_copy(deep=True))
+        ctx = StepContext(fx, heard, flow.name, slots.model_copy(deep=True), None, heard.text, fx.resources)
         step.run(ctx)
         slots = flow.slots.model_validate(ctx.slots.model_dump())
         fx.trace.notice("rerun", flow.name, frame.state, f"{step.name} ({', '.join(corrected)} corrected)")

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, JsonValue, ValidationError
 
 from engine.bot import Bot
 from engine.context import EntryContext
@@ -251,13 +251,46 @@ class Effects:
         return TurnWrite(
             session=s,
             expected_version=self.expected_version,
-            trace_doc=self.trace.doc(s, self.said, reply, [r.kind for r in self.records], self.retried, at),
+            trace_doc=trace_doc(self.trace, s, self.said, reply, [r.kind for r in self.records], self.retried, at),
             messages=self.main_messages,
             runs=self.runs,
             records=self.records,
             reply=reply,
             at=at,
         )
+
+
+def trace_doc(
+    trace: TraceDraft, session: SessionState, text: str, reply: str, records: list[str], retried: bool, at: str
+) -> JsonObject:
+    """The event-log entry of the turn that left `session` as it is, from what it recorded as it went
+    (`trace`; defaults left out); `at`: `session.updated_at` as ISO text. Made here, by the write stage,
+    not by a call into engine/trace.py per turn (bench/walk.py)."""
+    a = session.active
+    doc: JsonObject = {"turn": session.turns, "user_text": text, "reply": reply, "route": trace.route}
+    flow_before, state_before = trace.before
+    if flow_before is not None:
+        doc["flow_before"] = flow_before
+        doc["state_before"] = state_before
+    if a is not None:
+        doc["flow_after"] = a.flow
+        doc["state_after"] = a.state
+        doc["slots_after"] = dict(a.slots)
+    for key, events in (("entered", trace.entered), ("fired", trace.fired), ("notices", trace.notices)):
+        if events:
+            copied: list[JsonValue] = []  # not list[JsonValue](events): calling the alias costs ten times more
+            copied.extend(events)
+            doc[key] = copied
+    if records:
+        doc["records"] = list(records)
+    if trace.llm_calls:
+        doc["llm_calls"] = [c.model_dump(mode="json", exclude_defaults=True) for c in trace.llm_calls]
+    if retried:
+        doc["retried"] = True
+    if trace.message_id is not None:
+        doc["message_id"] = trace.message_id
+    doc["at"] = at
+    return doc
 
 
 def _as_said(template: str) -> str:

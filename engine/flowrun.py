@@ -98,7 +98,8 @@ class FlowRunner:
     ) -> bool:
         """Run `aside` on the message; `answer`: the question's answer said before it in the same
         message ("7. oh and do i have anything planned?"), taken once the aside is handled."""
-        ctx: StepContext[Slots] = StepContext(self.fx, heard, flow.name, slots, state.name)
+        fx = self.fx
+        ctx: StepContext[Slots] = StepContext(fx, heard, flow.name, slots, state.name, heard.text, fx.resources)
         trigger = aside.handle(ctx)
         if trigger is None:
             return False
@@ -182,6 +183,7 @@ class FlowRunner:
 
     def advance(self, flow: Flow[Any], frame: FlowFrame, slots: Slots, heard: Heard) -> None:
         """Run from the state just entered until the flow waits for the user or ends."""
+        fx = self.fx
         for _ in range(MAX_HOPS):
             state = flow.named[frame.state]  # a lookup, not a call into the flow per state entered
             if isinstance(state, Ask):
@@ -195,7 +197,7 @@ class FlowRunner:
                 self.fx.emit(self.question(flow, state, slots, heard, again=False))
                 return
             if isinstance(state, Step):
-                ctx: StepContext[Slots] = StepContext(self.fx, heard, flow.name, slots)
+                ctx: StepContext[Slots] = StepContext(fx, heard, flow.name, slots, None, heard.text, fx.resources)
                 state.run(ctx)
                 slots = ctx.slots
                 self.fire(flow, frame, slots, NEXT)

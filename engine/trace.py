@@ -1,8 +1,9 @@
-"""What a turn records about itself, as it goes, and the event-log entry made from it.
+"""What a turn records about itself, as it goes.
 
-The entry is written as `TurnTrace.doc()` would write it, but without building the model
-on the turn's path: it is validated when read (`TurnWrite.trace`, `TurnResult.trace`, the
-stores' `traces()`), and a test checks every optional part against the model's own doc.
+The event-log entry made from it is the write stage's (engine/effects.py `trace_doc`), written
+as `TurnTrace.doc()` would write it, but without building the model on the turn's path: it is
+validated when read (`TurnWrite.trace`, `TurnResult.trace`, the stores' `traces()`), and a test
+checks every optional part against the model's own doc.
 """
 
 from __future__ import annotations
@@ -10,10 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import get_args
 
-from pydantic import JsonValue
-
 from engine.errors import DefinitionError
-from engine.models import JsonObject, LLMCall, NoticeKind, SessionState
+from engine.models import JsonObject, LLMCall, NoticeKind
 
 # checked where a notice is made, as building the `Notice` model did: an unknown kind stored
 # would make the session's traces unreadable
@@ -55,34 +54,3 @@ class TraceDraft:
         if detail:
             event["detail"] = detail
         self.notices.append(event)
-
-    def doc(
-        self, session: SessionState, text: str, reply: str, records: list[str], retried: bool, at: str | None = None
-    ) -> JsonObject:
-        """The event-log entry of the turn that left `session` as it is (defaults left out);
-        `at`: `session.updated_at` as ISO text, when the caller has it already."""
-        a = session.active
-        doc: JsonObject = {"turn": session.turns, "user_text": text, "reply": reply, "route": self.route}
-        flow_before, state_before = self.before
-        if flow_before is not None:
-            doc["flow_before"] = flow_before
-            doc["state_before"] = state_before
-        if a is not None:
-            doc["flow_after"] = a.flow
-            doc["state_after"] = a.state
-            doc["slots_after"] = dict(a.slots)
-        for key, events in (("entered", self.entered), ("fired", self.fired), ("notices", self.notices)):
-            if events:
-                copied: list[JsonValue] = []  # not list[JsonValue](events): calling the alias costs ten times more
-                copied.extend(events)
-                doc[key] = copied
-        if records:
-            doc["records"] = list(records)
-        if self.llm_calls:
-            doc["llm_calls"] = [c.model_dump(mode="json", exclude_defaults=True) for c in self.llm_calls]
-        if retried:
-            doc["retried"] = True
-        if self.message_id is not None:
-            doc["message_id"] = self.message_id
-        doc["at"] = at if at is not None else session.updated_at.isoformat()
-        return doc
