@@ -14,7 +14,7 @@ import time
 import unicodedata
 import uuid
 from collections.abc import Callable
-from contextlib import AbstractContextManager, nullcontext
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -131,13 +131,15 @@ class Engine:
         the state the other left, until it commits or `conflict_wait_s` has passed.
         """
         deadline = time.monotonic() + self.conflict_wait_s
-        with self._queue(b.name, user):
-            return self._play(b, user, text, entry, deadline, message_id=message_id, on_text=on_text)
-
-    def _queue(self, bot: str, user: str) -> AbstractContextManager[None]:
-        if not self.queue_writers:
-            return nullcontext()
-        return self.store.session_lock(bot, user, timeout_s=self.conflict_wait_s)
+        with ExitStack() as held:
+            if self.queue_writers:
+                # the store takes the session's lock and loads it in one call; the lock is given
+                # back when this block ends, committed or not
+                stored, hold = self.store.load_held(b.name, user, timeout_s=self.conflict_wait_s)
+                held.push(hold)
+            else:
+                stored = self.store.load(b.name, user)
+            return self._play(b, user, text, entry, deadline, stored, message_id=message_id, on_text=on_text)
 
     def _play(
         self,
@@ -146,6 +148,7 @@ class Engine:
         text: str,
         entry: Callable[[Turn], TurnWrite],
         deadline: float,
+        loaded: SessionState | None,
         *,
         message_id: str | None,
         on_text: TextSink | None,
@@ -153,7 +156,8 @@ class Engine:
         pause = 0.001
         attempt = 0
         while True:
-            stored = self.store.load(b.name, user)
+            # loaded with the lock for the first play; a play again after a conflict reads the state the other left
+            stored = loaded if attempt == 0 else self.store.load(b.name, user)
             if stored is not None and message_id is not None:
                 done = self._committed(stored, message_id)
                 if done is not None:
