@@ -14,7 +14,6 @@ import time
 import unicodedata
 import uuid
 from collections.abc import Callable
-from contextlib import ExitStack
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -131,15 +130,19 @@ class Engine:
         the state the other left, until it commits or `conflict_wait_s` has passed.
         """
         deadline = time.monotonic() + self.conflict_wait_s
-        with ExitStack() as held:
-            if self.queue_writers:
-                # the store takes the session's lock and loads it in one call; the lock is given
-                # back when this block ends, committed or not
-                stored, hold = self.store.load_held(b.name, user, timeout_s=self.conflict_wait_s)
-                held.push(hold)
-            else:
-                stored = self.store.load(b.name, user)
+        if not self.queue_writers:
+            stored = self.store.load(b.name, user)
             return self._play(b, user, text, entry, deadline, stored, message_id=message_id, on_text=on_text)
+        # the store takes the session's lock and loads it in one call; the lock is given back as a
+        # `with` block would give it back, committed or not (written out: an ExitStack costs more)
+        stored, hold = self.store.load_held(b.name, user, timeout_s=self.conflict_wait_s)
+        try:
+            result = self._play(b, user, text, entry, deadline, stored, message_id=message_id, on_text=on_text)
+        except BaseException as e:
+            hold.__exit__(type(e), e, e.__traceback__)
+            raise
+        hold.__exit__(None, None, None)
+        return result
 
     def _play(
         self,
