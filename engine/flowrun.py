@@ -173,7 +173,7 @@ class FlowRunner:
         # turn's fires), one with conditions, or a state or trigger the flow lacks, is the flow's to decide
         edges = flow.edges.get((frame.state, trigger))
         dest = edges[0][0] if edges is not None and edges[0][1] is None else flow.fire(frame.state, trigger, slots)
-        # recorded as TraceDraft.fire records it, without a call into the trace per fire
+        # recorded in the trace's lists here (engine/trace.py): the fire, and its dest as a state entered
         trace = self.fx.trace
         trace.fired.append({"flow": flow.name, "source": frame.state, "trigger": trigger, "dest": dest})
         trace.entered.append({"flow": flow.name, "state": dest})

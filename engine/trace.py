@@ -27,7 +27,8 @@ class TraceDraft:
     message_id: str | None = None
     # `Entered`, `Fired` and `Notice` events as the JSON their models dump (defaults left out),
     # made directly: a turn records several, and each model built and dumped again cost more
-    # than the rest of the trace
+    # than the rest of the trace. A fire is appended by the one place that fires (engine/flowrun.py
+    # `FlowRunner.fire`: its `fired` entry, and its dest in `entered`), without a call into this module
     entered: list[JsonObject] = field(default_factory=list)
     fired: list[JsonObject] = field(default_factory=list)
     llm_calls: list[LLMCall] = field(default_factory=list)
@@ -38,10 +39,6 @@ class TraceDraft:
 
     def enter(self, flow: str, state: str) -> None:
         self.entered.append({"flow": flow, "state": state})
-
-    def fire(self, flow: str, source: str, trigger: str, dest: str) -> None:
-        self.fired.append({"flow": flow, "source": source, "trigger": trigger, "dest": dest})
-        self.entered.append({"flow": flow, "state": dest})
 
     def notice(self, kind: NoticeKind, flow: str | None = None, state: str | None = None, detail: str = "") -> None:
         if kind not in _NOTICE_KINDS:
