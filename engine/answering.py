@@ -26,9 +26,9 @@ from engine.answers import (
     extract,
     fill_from_model,
     fillable,
+    refused_because,
     rerun,
     try_set,
-    validator_sentence,
 )
 from engine.askback import COMING_BACK_ONLY, acknowledgement, explanation
 from engine.commands import AskBack, Chitchat, Command, CorrectSlot, Restated, SetSlot, WhichSlot, YesNo
@@ -437,7 +437,7 @@ def parse_answer(
         try:
             return Answer(flow.slots.model_validate({**frame.slots, state.slot: empty}), None)
         except ValidationError as e:
-            return Answer(None, _friendly(e, parser_of(state, slots).expects))
+            return Answer(None, refused_because(e, parser_of(state, slots).expects))
     if isinstance(raw, Invalid):
         if raw.suggestion is not None:
             # read by the next turn only, at this question
@@ -465,7 +465,7 @@ def parse_answer(
     try:
         return Answer(flow.slots.model_validate({**frame.slots, state.slot: raw}), None, filled)
     except ValidationError as e:
-        return Answer(None, _friendly(e, parser_of(state, slots).expects), filled)
+        return Answer(None, refused_because(e, parser_of(state, slots).expects), filled)
 
 
 def _proposed(
@@ -489,12 +489,3 @@ def _unwrapped(text: str) -> str | None:
     while (again := unwrapped(inner or text)) is not None and again != inner:
         inner = again
     return inner
-
-
-def _friendly(e: ValidationError, expects: str) -> str:
-    first = e.errors()[0]
-    own = validator_sentence(first)
-    if own is not None:
-        return own  # the author's reason; the reprompt that follows says what is needed
-    msg = str(first.get("msg", "invalid value"))
-    return f"That doesn't work ({msg.lower()}); I need {expects}."

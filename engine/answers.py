@@ -135,6 +135,17 @@ def _in_message(value: str, text: str) -> bool:
     return bool(words & said) if words else fold(value) in fold(text)
 
 
+def refused_because(e: ValidationError, expects: str) -> str:
+    """Why a slot refused an answer, said to the user: the author's validator sentence, else pydantic's
+    message with what the question expects."""
+    first = e.errors()[0]
+    own = validator_sentence(first)
+    if own is not None:
+        return own  # the author's reason; the reprompt that follows says what is needed
+    msg = str(first.get("msg", "invalid value"))
+    return f"That doesn't work ({msg.lower()}); I need {expects}."
+
+
 def validator_sentence(error: ErrorDetails) -> str | None:
     """The sentence an author's validator raised, as written (capital and full stop added), or None for pydantic's own.
 
