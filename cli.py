@@ -52,11 +52,10 @@ from engine.authoring.script import find_scripts, load_script
 from engine.bot import MAIN
 from engine.errors import DataFileError, DefinitionError, EngineError, ScriptError, SessionNotFound
 from engine.flow import Flow
-from engine.inputs import check_identifier, decode_terminal
 from engine.llm import LLM, make_llm
 from engine.models import Resources, SessionState, TurnTrace
 from engine.registry import default_registry, registry_of
-from engine.runtime import Engine, default_db
+from engine.runtime import Engine, check_identifier, decode_terminal, default_db
 from engine.store.sql import SqlStore
 
 app = typer.Typer(

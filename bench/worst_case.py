@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from engine.authoring.resting import Resting, at, prepare, resting_places, scripts_in  # noqa: E402
-from engine.inputs import MAX_CHARS  # noqa: E402
+from engine.runtime import MAX_CHARS  # noqa: E402
 from tests._patterns import PIECES, collect  # noqa: E402
 
 NESTED = (

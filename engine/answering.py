@@ -1,42 +1,85 @@
 """An answer at the open question: what a message said at an asking state does.
 
-Asides first, then corrections of earlier answers and slots filled ahead (each said back),
-then the flow's any-time readers, then the state's parser and, when it cannot tell, one model
-call (engine/answers.py). A usable answer fires `answer`; a question back or small talk is
-answered and the question stays open; a failed answer climbs the reprompt ladder to the
-state's fallback. Moving the machine is the flow runner's (engine/flowrun.py).
+Asides first, then corrections of earlier answers and slots filled ahead (each said back,
+engine/answers.py), then the flow's any-time readers (engine/answers.py), then the state's parser
+and, when it cannot tell, one model call (`parse_answer`, here). A usable answer fires `answer`; a
+question back or small talk is answered and the question stays open; a failed answer climbs the
+reprompt ladder to the state's fallback. Moving the machine is the flow runner's (engine/flowrun.py).
+
+A plain answer ("4" at a rating) walks the least: counted here (`opened`), read by the state's
+parser here, and the machine moved by the runner, without a call into the slot readers.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
-from engine.answers import extract, parse_answer, try_set, validator_sentence
-from engine.askback import COMING_BACK_ONLY, acknowledgement, explanation, later_topic
+from engine.answers import (
+    beside_correction,
+    correct,
+    corrects,
+    empty_value,
+    extract,
+    fill_from_model,
+    fillable,
+    refused_because,
+    rerun,
+    try_set,
+)
+from engine.askback import COMING_BACK_ONLY, acknowledgement, coming_later, explanation, later_question
 from engine.commands import AskBack, Chitchat, Command, CorrectSlot, Restated, SetSlot, WhichSlot, YesNo
-from engine.context import StepContext
 from engine.corrections import says_nothing_of_its_own
-from engine.extract import Invalid
-from engine.fill import clauses, declined_now, fill, noted_line
+from engine.effects import Effects
+from engine.errors import DefinitionError
+from engine.extract import Empty, Invalid, Parser
+from engine.fill import clauses, declined_now, declines_asked, fill, noted_line
 from engine.fill import shown as slot_shown
 from engine.flow import Flow
 from engine.flowrun import FlowRunner
 from engine.learned import learned_command
-from engine.models import FlowFrame, Heard, Slots
-from engine.said import says_not_knowing
+from engine.models import FlowFrame, Heard, Message, Slots
+from engine.proposals import kept, proposed, with_proposal
+from engine.said import says_not_knowing, unwrapped
 from engine.states import ANSWER, Aside, Ask, render, says, without_clause
 
 
+def open_at(run: FlowRunner, flow: Flow[Any], frame: FlowFrame, heard: Heard) -> tuple[Slots, Ask] | None:
+    """A message at the open question: counted towards `max_turns` (no flow may be kept open
+    forever, whatever is said at it) and kept in the scratchpad; None when the run has expired."""
+    fx = run.fx
+    frame.turns += 1
+    frame.scratchpad.append(Message(role="user", content=fx.said))  # as typed: "yes" to an offer
+    # validated once already by _reconcile this turn
+    slots = fx.checked.pop(id(frame), None) or flow.new_slots(frame.slots)
+    if frame.turns > flow.max_turns:
+        summary = f"{flow.name.capitalize()} ended after {flow.max_turns} turns without finishing."
+        run.close(flow, frame, slots, "expired", summary)
+        fx.emit(f"We've been at this for a while, so I've stopped the {flow.name} here.")
+        run.resume_or_return(heard)
+        return None
+    state = flow.named[frame.state]
+    if not isinstance(state, Ask):
+        raise DefinitionError("session rests in a state that does not ask", flow=flow.name, state=frame.state)
+    return slots, state
+
+
+def parser_of(state: Ask, slots: Slots) -> Parser:
+    """`state.parser(slots)`, without a call into engine/states.py for the usual fixed parser."""
+    parse = state.parse
+    return parse if isinstance(parse, Parser) else parse(slots)
+
+
+# a dataclass: its generated __init__ is no code of this module (bench/walk.py)
+@dataclass(eq=False)
 class OpenQuestion:
     """What a message does at the open question of the session's flow."""
 
-    def __init__(self, run: FlowRunner) -> None:
-        self.run = run
-        self.fx = run.fx
+    run: FlowRunner
+    fx: Effects
 
     def flow_turn(
         self,
@@ -64,7 +107,7 @@ class OpenQuestion:
         the question again without using an attempt. `SetSlot`s among them fill slots ahead of
         their questions (engine/fill.py), after the asides; `rest` is then the rest of the message.
         """
-        opened = self.run.counted(flow, frame, heard)
+        opened = open_at(self.run, flow, frame, heard)
         if opened is None:
             return None
         slots, state = opened
@@ -82,7 +125,7 @@ class OpenQuestion:
             for aside in flow.asides:
                 if aside.match(heard.text) and self.run.run_aside(flow, frame, slots, state, aside, heard):
                     return None
-            slots, noted = self._correct(flow, frame, slots, corrections, heard)
+            slots, noted = correct(self.fx, flow, frame, slots, corrections, heard)
             if not rest.strip():
                 self.fx.emit(f"{noted} {self.run.question(flow, state, slots, heard)}".strip())
                 return None
@@ -125,8 +168,12 @@ class OpenQuestion:
             fixes = [*fixes, *sets]  # a rest that answers nothing asks again, no attempt used
         before = slots
         # the state's parser, made once: the answer below is read by it unless the readers change the slots
-        parser = state.parser(slots)
-        slots, changed = extract(flow, slots, state.slot, heard.text, parser)
+        parser = parser_of(state, slots)
+        # a plain answer ("4" at the rating) is the value alone: no slot reader is asked (as `extract` says)
+        plain = parser.reads_plainly(heard.text)
+        changed: list[str] = []
+        if not plain:
+            slots, changed = extract(flow, slots, state.slot, heard.text, parser)
         if changed:
             frame.slots = slots.model_dump(mode="json")
         if state.slot in changed:
@@ -141,9 +188,9 @@ class OpenQuestion:
             self.run.move(flow, frame, slots, ANSWER, heard)
             return None
         if changed:
-            corrected = [k for k in changed if _corrects(getattr(before, k), getattr(slots, k))]
+            corrected = [k for k in changed if corrects(getattr(before, k), getattr(slots, k))]
             if corrected:
-                slots = self._rerun(flow, frame, slots, corrected, heard)
+                slots = rerun(self.fx, flow, frame, slots, corrected, heard)
             # what the user will see acknowledged: corrections, answers to questions to come,
             # and any change to a slot the flow lets be corrected
             asked = {s.slot for s in flow.states if isinstance(s, Ask)}
@@ -157,7 +204,7 @@ class OpenQuestion:
                 updated = parse_answer(self.fx, flow, state, slots, frame, heard, resuming=resuming).slots
             else:
                 # "30, oh btw i sprained my ankle last month": the clauses that correct nothing may answer
-                updated = self._beside_correction(flow, state, before, slots, heard)
+                updated = beside_correction(flow, state, before, slots, heard)
             if updated is not None:
                 frame.attempts = 0
                 self.fx.emit(f"{told} {found}".strip())
@@ -166,7 +213,7 @@ class OpenQuestion:
             self.fx.emit(f"{noted} {self.run.question(flow, state, slots, heard)}".strip())
             return None
         updated, reason, others, proposal = parse_answer(
-            self.fx, flow, state, slots, frame, heard, resuming=resuming, parser=parser
+            self.fx, flow, state, slots, frame, heard, resuming=resuming, parser=parser, plain=plain
         )
         if proposal is not None:
             # what the model found the message says instead, evidenced: the turn carries it out
@@ -210,7 +257,7 @@ class OpenQuestion:
         """A question back about the open question, or small talk at it: answered, and the question
         asked again; it stays open and no attempt is used. The flow's asides hear it first (a
         course answers a question on its content better than the state's reason does)."""
-        opened = self.run.counted(flow, frame, heard)
+        opened = open_at(self.run, flow, frame, heard)
         if opened is None:
             return
         slots, state = opened
@@ -223,11 +270,13 @@ class OpenQuestion:
         # what is said first is the author's sentence, shown as written like `help`; the question
         # after it is phrased as always
         rephrase = ""
-        ahead = later_question(flow, state, slots, heard.text) if isinstance(command, AskBack) else None
+        ahead = (
+            later_question(flow.states, flow.label, state, slots, heard.text) if isinstance(command, AskBack) else None
+        )
         if ahead is not None:
             # about a question still to come ("how many days do you recommend?" at the level question)
             self.fx.trace.notice("ask_back", flow.name, state.name, f"later:{ahead}")
-            self.fx.emit(coming_later(flow, ahead, slots))
+            self.fx.emit(coming_later(flow.states, ahead, slots))
         elif isinstance(command, AskBack):
             self.fx.trace.notice("ask_back", flow.name, state.name, command.about)
             why = render(state.why, slots) if state.why else ""
@@ -235,7 +284,7 @@ class OpenQuestion:
                 # asked what it means: the phrasing a reprompt would use now (more explicit at each
                 # failed attempt), without using an attempt
                 rephrase = render(state.reprompts[min(frame.attempts + 1, len(state.reprompts)) - 1], slots)
-            expects = state.parser(slots).expects
+            expects = parser_of(state, slots).expects
             self.fx.emit(explanation(command.about, why, state.help, expects, rephrased=bool(rephrase)))
         else:
             self.fx.trace.notice("chitchat", flow.name, state.name, ",".join(command.social))
@@ -249,7 +298,7 @@ class OpenQuestion:
         """The message only says again what filled slots hold: said so, and the question asked again;
         it stays open and no attempt is used (the user was not answering it). The flow's asides hear
         it first, as they hear any message (a language named may change the one learnt)."""
-        opened = self.run.counted(flow, frame, heard)
+        opened = open_at(self.run, flow, frame, heard)
         if opened is None:
             return
         slots, state = opened
@@ -259,44 +308,6 @@ class OpenQuestion:
         self.fx.trace.notice("restated", flow.name, state.name, ",".join(command.slots))
         held = ", ".join(slot_shown(flow, k, getattr(slots, k)) for k in command.slots)
         self.fx.emit(f"I have that already ({held}). {self.run.question(flow, state, slots, heard)}")
-
-    def _correct(
-        self, flow: Flow[Any], frame: FlowFrame, slots: Slots, fixes: Sequence[CorrectSlot | WhichSlot], heard: Heard
-    ) -> tuple[Slots, str]:
-        """Make the corrections (each validated by the slots model), say what changed, and run
-        again the steps behind that read a corrected slot; a value several slots could take is
-        asked about instead."""
-        said: list[str] = []
-        changed: list[str] = []
-        for fix in fixes:
-            if isinstance(fix, WhichSlot):
-                names = [_label(flow, n) for n in fix.slots]
-                which = " or ".join(names)
-                said.append(f"Which answer do you want to change: {which}? Name it, e.g. “change the {names[0]} to …”.")
-                continue
-            try:
-                slots = flow.slots.model_validate({**slots.model_dump(), fix.slot: fix.value})
-            except ValidationError as e:
-                said.append(f"I couldn't change that ({_reason(e)}).")
-                continue
-            changed.append(fix.slot)
-            self.fx.trace.notice("correct", flow.name, frame.state, fix.key or fix.slot)
-            said.append(_changed(flow, fix, getattr(slots, fix.slot)))
-        if changed:
-            frame.slots = slots.model_dump(mode="json")
-            slots = self._rerun(flow, frame, slots, changed, heard)
-        return slots, " ".join(said)
-
-    def _rerun(self, flow: Flow[Any], frame: FlowFrame, slots: Slots, corrected: list[str], heard: Heard) -> Slots:
-        """Run again the steps behind the current state that read a corrected slot, so what they
-        derived follows the correction; the state does not move."""
-        for step in flow.steps_behind(frame.state, corrected):
-            ctx = StepContext(self.fx, heard, flow.name, slots.model_copy(deep=True))
-            step.run(ctx)
-            slots = flow.slots.model_validate(ctx.slots.model_dump())
-            self.fx.trace.notice("rerun", flow.name, frame.state, f"{step.name} ({', '.join(corrected)} corrected)")
-        frame.slots = slots.model_dump(mode="json")
-        return slots
 
     def _answer_suggestion(
         self, flow: Flow[Any], frame: FlowFrame, slots: Slots, state: Ask, reply: YesNo, heard: Heard
@@ -314,29 +325,11 @@ class OpenQuestion:
         is read as an answer: False)."""
         if reply.yes is not False:
             return False
-        found = state.parser(slots)(heard.text)
+        found = parser_of(state, slots)(heard.text)
         if found is not None and not isinstance(found, Invalid):
             return False
         self.fx.emit("Alright. " + self.run.question(flow, state, slots, heard))
         return True
-
-    def _beside_correction(
-        self, flow: Flow[Any], state: Ask, before: Slots, slots: Slots, heard: Heard
-    ) -> Slots | None:
-        """The answer in the clauses of the message the flow's any-time reader corrects nothing in,
-        when they read one: a correction said in passing leaves the answer beside it standing."""
-        if flow.extract is None:
-            return None
-        plain = [
-            c.text
-            for c in clauses(heard.text)
-            if not any(getattr(before, k, None) != v for k, v in flow.extract(c.text, before, state.slot).items())
-        ]
-        if not plain or len(plain) == len(clauses(heard.text)):
-            return None
-        raw = state.parser(slots)(", ".join(plain))
-        # a yes or a no beside a correction is about it: "no, call me Sam" at "Shall I save it?"
-        return None if isinstance(raw, bool) else try_set(flow, slots, state, raw)
 
     def _reprompt(
         self, flow: Flow[Any], frame: FlowFrame, slots: Slots, state: Ask, reason: str | None, heard: Heard
@@ -356,7 +349,7 @@ class OpenQuestion:
             # from ("not sure, the latest one I think"), not knowing is still what the message says
             why = render(state.why, slots) if state.why else ""
             reason = f"No problem if you're not sure. {why}".strip()
-        expects = state.parser(slots).expects
+        expects = parser_of(state, slots).expects
         offers = self.fx.session.carry.suggested is not None
         if reason and "?" in reason and (offers or (tier == 1 and not state.reprompts)):
             # the reason asks the question that follows up ("Which injury?") or offers a value ("Is your
@@ -389,64 +382,117 @@ def _answer_before(state: Ask, slots: Slots, aside: Aside, heard: Heard) -> obje
     lead = ", ".join(c.text for c in parts[:at])
     if at == 0 or says_nothing_of_its_own(lead):
         return None
-    found = state.parser(slots)(lead)
+    found = parser_of(state, slots)(lead)
     return None if found is None or isinstance(found, Invalid) else found
 
 
-def later_question(flow: Flow[Any], state: Ask, slots: Slots, words: str) -> str | None:
-    """The slot of an empty question still to come that a question back is about (see
-    askback.later_topic): its label, reason and wording are what it is about."""
-    at = flow.states.index(state)
-    later = {
-        s.slot: " ".join((_label(flow, s.slot), s.why or "", _wording(s)))
-        for s in flow.states[at + 1 :]
-        if isinstance(s, Ask) and s.slot and s.slot != state.slot and getattr(slots, s.slot, None) is None
-    }
-    if not later:
+# -- the answer to the asked slot --------------------------------------------------------
+
+
+class Answer(NamedTuple):
+    """What reading the message as the asked slot's answer found."""
+
+    slots: Slots | None  # the slots with the answer set; None when there is no usable answer
+    reason: str | None  # why the answer was refused, when it was
+    others: bool = False  # a model's parse filled other slots (noted), not the asked one
+    # what the message says instead of an answer, proposed by the model and evidenced (engine/proposals.py)
+    command: Command | None = None
+
+
+def parse_answer(
+    fx: Effects,
+    flow: Flow[Any],
+    state: Ask,
+    slots: Slots,
+    frame: FlowFrame,
+    heard: Heard,
+    *,
+    resuming: bool = False,
+    parser: Parser | None = None,
+    plain: bool | None = None,
+) -> Answer:
+    """`heard` as the answer to `state`; `resuming` a paused run, a message the rules cannot
+    read is no answer, and no model is asked to make it one. `parser`: the state's parser for
+    `slots`, when the caller has made it already; `plain`: whether it reads the message plainly
+    (`Parser.reads_plainly`), when the caller has asked already."""
+    text = heard.text
+    if parser is None:
+        parser = parser_of(state, slots)
+    raw = parser(text)
+    # the value as the question writes it ("beginner") is only itself: no words around it to take off
+    if plain is None:
+        plain = parser.reads_plainly(text)
+    words = isinstance(raw, str | list) and not parser.greedy and not plain
+    if words and isinstance(raw, list) and says_not_knowing(text):
+        # "keine Ahnung, ehrlich" at the allergies question: not knowing, whose words a list reader would
+        # keep as two items; no value, and the question's way with not knowing follows (engine/answering.py).
+        # A reader that takes not knowing as its answer (a placement test's "no idea") returns it whole.
+        raw = None
+    inner = _unwrapped(text) if raw is None or isinstance(raw, Invalid) or words else None
+    if inner is not None:
+        # the answer between an acknowledgement and a "please": "ok. Sofía", "english please"; a
+        # value in words keeps none of them ("ok yeah asthma" is asthma)
+        again = parser(inner)
+        if again is not None and not isinstance(again, Invalid) and (not words or type(again) is type(raw)):
+            raw = again
+    if (raw is None or isinstance(raw, Invalid)) and declines_asked(flow, state.slot, text):
+        # "im Moment kein Zielgewicht" at the target question: its none, said with the words naming it
+        raw = parser("none")
+    if isinstance(raw, Empty):
+        # "none" to an optional question answers it: the slot's own empty value, never the word
+        empty = empty_value(flow.slots, state.slot)
+        try:
+            return Answer(flow.slots.model_validate({**frame.slots, state.slot: empty}), None)
+        except ValidationError as e:
+            return Answer(None, refused_because(e, parser_of(state, slots).expects))
+    if isinstance(raw, Invalid):
+        if raw.suggestion is not None:
+            # read by the next turn only, at this question
+            fx.session.carry.suggested = raw.suggestion
+        # a reply that only adds what is missing ("kg", "pm") is read with this message (engine/reading.py)
+        fx.session.carry.refused_at, fx.session.carry.refused = f"{flow.name}.{frame.state}", text
+        return Answer(None, raw.reason)
+    if raw is None and resuming:
+        return Answer(None, None)  # a greeting after a pause
+    filled = False
+    if raw is None:
+        # one call reads the asked slot and every other slot the message may fill or correct
+        others = tuple(n for n in flow.fills if n != state.slot and fillable(flow, slots, n))
+        form = with_proposal(flow.form_model(state, others))
+        answer = fx.llm_parse(form, f"parse:{flow.name}.{state.name}", flow.name, heard)
+        raw = getattr(answer, "value", None) if answer else None
+        if isinstance(raw, str) and not raw.strip():
+            raw = None  # an empty text says nothing was given
+        # a field left at its default (None, or an empty dict slot's {}) says nothing
+        extra = {n: v for n in others if (v := getattr(answer, n, None)) is not None and v != getattr(slots, n)}
+        if extra:
+            slots, frame.slots, filled = fill_from_model(fx, flow, slots, extra, text)
+        if raw is None:
+            return Answer(None, None, filled, None if filled else _proposed(fx, flow, state, slots, answer, text))
+    try:
+        return Answer(flow.slots.model_validate({**frame.slots, state.slot: raw}), None, filled)
+    except ValidationError as e:
+        return Answer(None, refused_because(e, parser_of(state, slots).expects), filled)
+
+
+def _proposed(
+    fx: Effects, flow: Flow[Any], state: Ask, slots: Slots, answer: BaseModel | None, text: str
+) -> Command | None:
+    """The command the model proposed instead of an answer, when the message says it."""
+    proposal = proposed(answer)
+    if proposal is None:
         return None
-    asked = " ".join((_label(flow, state.slot), state.why or "", _wording(state)))
-    return later_topic(words, asked, later)
+    found = kept(proposal, text, parser_of(state, slots), flow.name)
+    if isinstance(found, str):
+        fx.trace.notice("parse_rejected", flow.name, state.name, f"proposed {found}")
+        return None
+    fx.trace.notice("proposed", flow.name, state.name, f"{found.kind}: {found.words!r}")
+    return found
 
 
-def coming_later(flow: Flow[Any], slot: str, slots: Slots) -> str:
-    """ "We'll come to that in a later question.", and that question's reason as its author wrote it."""
-    state = next(s for s in flow.states if isinstance(s, Ask) and s.slot == slot)
-    why = render(state.why, slots) if state.why else ""
-    return f"We'll come to that in a later question. {why}".strip()
-
-
-def _wording(state: Ask) -> str:
-    # a question worded by a function may need slots that are not filled yet: its label and reason
-    # speak for it
-    return re.sub(r"\{[^}]*\}", " ", state.say) if isinstance(state.say, str) else ""
-
-
-def _label(flow: Flow[Any], slot: str) -> str:
-    if flow.show is None:
-        return slot.replace("_", " ")
-    return flow.show(slot, "").split(":")[0].strip() or slot.replace("_", " ")
-
-
-def _changed(flow: Flow[Any], fix: CorrectSlot, value: object) -> str:
-    """ "OK, rating changed to 3.": the flow's way of showing the slot, as a change."""
-    if fix.key is not None and isinstance(value, dict):
-        return f"OK, changed: {fix.key} {value.get(fix.key)}."
-    told = ", ".join(map(str, value)) if isinstance(value, list) else value
-    shown = flow.show(fix.slot, value) if flow.show else f"{fix.slot.replace('_', ' ')}: {told}"
-    label, sep, told = shown.partition(": ")
-    return f"OK, {label} changed to {told}." if sep else f"OK, changed: {shown}."
-
-
-def _reason(e: ValidationError) -> str:
-    first = e.errors()[0]
-    return validator_sentence(first) or str(first.get("msg", "not a valid value")).lower()
-
-
-def _corrects(old: object, new: object) -> bool:
-    """Does setting a slot from `old` to `new` change an answer? Filling an empty slot does not,
-    nor does adding answers to a dict slot that holds several; replacing one does."""
-    if old is None or (isinstance(old, list | dict | str) and not old):
-        return False  # an empty list is no answer yet ("chemistry" at the time question fills the subjects)
-    if isinstance(old, dict) and isinstance(new, dict):
-        return any(k not in new or new[k] != v for k, v in old.items())
-    return True
+def _unwrapped(text: str) -> str | None:
+    """`text` without every acknowledgement before it ("ok yeah asthma" is "asthma"), None when none wraps it."""
+    inner = None
+    while (again := unwrapped(inner or text)) is not None and again != inner:
+        inner = again
+    return inner

@@ -1,10 +1,11 @@
-"""Reading a user's message as the answer to an asking state, and as the other slots it fills:
+"""The slots a message fills or corrects beside the asked one, and corrections of earlier answers:
 functions of the message (`Heard`), the flow and its slots; what they say lands in `Effects`.
 
-The state's parser first; when it cannot decide, one model call reads the asked slot and
-every other slot the message may fill or correct (form filling). A model's free text is kept
-only when the message holds its words. The flow's any-time readers (`fills`, `extract`) run
-on every message; what they change is a correction only where the flow allows it.
+The flow's any-time readers (`fills`, `extract`) run on every message that is not a plain answer;
+what they change is a correction only where the flow allows it. A model's reading of the other
+slots (form filling, asked by `parse_answer` in engine/answering.py) keeps a free text only when
+the message holds its words. A correction is validated by the slots model, said back, and the
+steps behind that read the corrected slot run again.
 """
 
 from __future__ import annotations
@@ -12,30 +13,20 @@ from __future__ import annotations
 import re
 import types
 import typing
-from typing import Any, NamedTuple
+from collections.abc import Sequence
+from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
-from engine.commands import Command
+from engine.commands import CorrectSlot, WhichSlot
+from engine.context import StepContext
 from engine.effects import Effects
 from engine.extract import Empty, Invalid, Parser, copied, fold
-from engine.fill import declines_asked, extracted, plan_slots, without_habits
+from engine.fill import clauses, extracted, plan_slots, without_habits
 from engine.flow import Flow
 from engine.models import FlowFrame, Heard, Slots
-from engine.proposals import kept, proposed, with_proposal
-from engine.said import says_not_knowing, unwrapped
 from engine.states import Ask
-
-
-class Answer(NamedTuple):
-    """What reading the message as the asked slot's answer found."""
-
-    slots: Slots | None  # the slots with the answer set; None when there is no usable answer
-    reason: str | None  # why the answer was refused, when it was
-    others: bool = False  # a model's parse filled other slots (noted), not the asked one
-    # what the message says instead of an answer, proposed by the model and evidenced (engine/proposals.py)
-    command: Command | None = None
 
 
 def fillable(flow: Flow[Any], slots: Slots, name: str) -> bool:
@@ -43,7 +34,7 @@ def fillable(flow: Flow[Any], slots: Slots, name: str) -> bool:
     return getattr(slots, name, None) is None or name in flow.correctable_names
 
 
-def _fill_from_model(
+def fill_from_model(
     fx: Effects, flow: Flow[Any], slots: Slots, found: dict[str, object], text: str
 ) -> tuple[Slots, dict[str, Any], bool]:
     """Slots a model read beside the asked one, each kept only if its slot takes it; what
@@ -112,93 +103,6 @@ def _reads_answer(parser: Parser, text: str) -> bool:
     return read is not None and not isinstance(read, Invalid | Empty)
 
 
-def parse_answer(
-    fx: Effects,
-    flow: Flow[Any],
-    state: Ask,
-    slots: Slots,
-    frame: FlowFrame,
-    heard: Heard,
-    *,
-    resuming: bool = False,
-    parser: Parser | None = None,
-) -> Answer:
-    """`heard` as the answer to `state`; `resuming` a paused run, a message the rules cannot
-    read is no answer, and no model is asked to make it one. `parser`: the state's parser for
-    `slots`, when the caller has made it already."""
-    text = heard.text
-    if parser is None:
-        parser = state.parser(slots)
-    raw = parser(text)
-    # the value as the question writes it ("beginner") is only itself: no words around it to take off
-    words = isinstance(raw, str | list) and not parser.greedy and not parser.reads_plainly(text)
-    if words and isinstance(raw, list) and says_not_knowing(text):
-        # "keine Ahnung, ehrlich" at the allergies question: not knowing, whose words a list reader would
-        # keep as two items; no value, and the question's way with not knowing follows (engine/answering.py).
-        # A reader that takes not knowing as its answer (a placement test's "no idea") returns it whole.
-        raw = None
-    inner = _unwrapped(text) if raw is None or isinstance(raw, Invalid) or words else None
-    if inner is not None:
-        # the answer between an acknowledgement and a "please": "ok. Sofía", "english please"; a
-        # value in words keeps none of them ("ok yeah asthma" is asthma)
-        again = parser(inner)
-        if again is not None and not isinstance(again, Invalid) and (not words or type(again) is type(raw)):
-            raw = again
-    if (raw is None or isinstance(raw, Invalid)) and declines_asked(flow, state.slot, text):
-        # "im Moment kein Zielgewicht" at the target question: its none, said with the words naming it
-        raw = parser("none")
-    if isinstance(raw, Empty):
-        # "none" to an optional question answers it: the slot's own empty value, never the word
-        empty = empty_value(flow.slots, state.slot)
-        try:
-            return Answer(flow.slots.model_validate({**frame.slots, state.slot: empty}), None)
-        except ValidationError as e:
-            return Answer(None, _friendly(e, state.parser(slots).expects))
-    if isinstance(raw, Invalid):
-        if raw.suggestion is not None:
-            # read by the next turn only, at this question
-            fx.session.carry.suggested = raw.suggestion
-        # a reply that only adds what is missing ("kg", "pm") is read with this message (engine/reading.py)
-        fx.session.carry.refused_at, fx.session.carry.refused = f"{flow.name}.{frame.state}", text
-        return Answer(None, raw.reason)
-    if raw is None and resuming:
-        return Answer(None, None)  # a greeting after a pause
-    filled = False
-    if raw is None:
-        # one call reads the asked slot and every other slot the message may fill or correct
-        others = tuple(n for n in flow.fills if n != state.slot and fillable(flow, slots, n))
-        form = with_proposal(flow.form_model(state, others))
-        answer = fx.llm_parse(form, f"parse:{flow.name}.{state.name}", flow.name, heard)
-        raw = getattr(answer, "value", None) if answer else None
-        if isinstance(raw, str) and not raw.strip():
-            raw = None  # an empty text says nothing was given
-        # a field left at its default (None, or an empty dict slot's {}) says nothing
-        extra = {n: v for n in others if (v := getattr(answer, n, None)) is not None and v != getattr(slots, n)}
-        if extra:
-            slots, frame.slots, filled = _fill_from_model(fx, flow, slots, extra, text)
-        if raw is None:
-            return Answer(None, None, filled, None if filled else _proposed(fx, flow, state, slots, answer, text))
-    try:
-        return Answer(flow.slots.model_validate({**frame.slots, state.slot: raw}), None, filled)
-    except ValidationError as e:
-        return Answer(None, _friendly(e, state.parser(slots).expects), filled)
-
-
-def _proposed(
-    fx: Effects, flow: Flow[Any], state: Ask, slots: Slots, answer: BaseModel | None, text: str
-) -> Command | None:
-    """The command the model proposed instead of an answer, when the message says it."""
-    proposal = proposed(answer)
-    if proposal is None:
-        return None
-    found = kept(proposal, text, state.parser(slots), flow.name)
-    if isinstance(found, str):
-        fx.trace.notice("parse_rejected", flow.name, state.name, f"proposed {found}")
-        return None
-    fx.trace.notice("proposed", flow.name, state.name, f"{found.kind}: {found.words!r}")
-    return found
-
-
 def try_set(flow: Flow[Any], slots: Slots, state: Ask, raw: object) -> Slots | None:
     """`slots` with `raw` as the asked slot's answer; None when there is none or the slot refuses it."""
     if raw is None or isinstance(raw, Invalid):
@@ -223,14 +127,6 @@ def empty_value(model: type[Slots], name: str) -> object:
     return None
 
 
-def _unwrapped(text: str) -> str | None:
-    """`text` without every acknowledgement before it ("ok yeah asthma" is "asthma"), None when none wraps it."""
-    inner = None
-    while (again := unwrapped(inner or text)) is not None and again != inner:
-        inner = again
-    return inner
-
-
 def _in_message(value: str, text: str) -> bool:
     """Does `text` hold some of `value`'s words (or, for a closed choice, is it there at all)?"""
     words = {w for w in re.findall(r"\w+", fold(value)) if len(w) > 2}
@@ -238,7 +134,9 @@ def _in_message(value: str, text: str) -> bool:
     return bool(words & said) if words else fold(value) in fold(text)
 
 
-def _friendly(e: ValidationError, expects: str) -> str:
+def refused_because(e: ValidationError, expects: str) -> str:
+    """Why a slot refused an answer, said to the user: the author's validator sentence, else pydantic's
+    message with what the question expects."""
     first = e.errors()[0]
     own = validator_sentence(first)
     if own is not None:
@@ -261,3 +159,88 @@ def validator_sentence(error: ErrorDetails) -> str | None:
         return None
     text = text[0].upper() + text[1:]
     return text if text[-1] in ".!?…" else f"{text}."
+
+
+# -- corrections of earlier answers -------------------------------------------------------
+
+
+def correct(
+    fx: Effects, flow: Flow[Any], frame: FlowFrame, slots: Slots, fixes: Sequence[CorrectSlot | WhichSlot], heard: Heard
+) -> tuple[Slots, str]:
+    """Make the corrections (each validated by the slots model), say what changed, and run
+    again the steps behind that read a corrected slot; a value several slots could take is
+    asked about instead."""
+    said: list[str] = []
+    changed: list[str] = []
+    for fix in fixes:
+        if isinstance(fix, WhichSlot):
+            names = [flow.label(n) for n in fix.slots]
+            which = " or ".join(names)
+            said.append(f"Which answer do you want to change: {which}? Name it, e.g. “change the {names[0]} to …”.")
+            continue
+        try:
+            slots = flow.slots.model_validate({**slots.model_dump(), fix.slot: fix.value})
+        except ValidationError as e:
+            said.append(f"I couldn't change that ({_reason(e)}).")
+            continue
+        changed.append(fix.slot)
+        fx.trace.notice("correct", flow.name, frame.state, fix.key or fix.slot)
+        said.append(_changed(flow, fix, getattr(slots, fix.slot)))
+    if changed:
+        frame.slots = slots.model_dump(mode="json")
+        slots = rerun(fx, flow, frame, slots, changed, heard)
+    return slots, " ".join(said)
+
+
+def rerun(fx: Effects, flow: Flow[Any], frame: FlowFrame, slots: Slots, corrected: list[str], heard: Heard) -> Slots:
+    """Run again the steps behind the current state that read a corrected slot, so what they
+    derived follows the correction; the state does not move."""
+    for step in flow.steps_behind(frame.state, corrected):
+        ctx = StepContext(fx, heard, flow.name, slots.model_copy(deep=True), None, heard.text, fx.resources)
+        step.run(ctx)
+        slots = flow.slots.model_validate(ctx.slots.model_dump())
+        fx.trace.notice("rerun", flow.name, frame.state, f"{step.name} ({', '.join(corrected)} corrected)")
+    frame.slots = slots.model_dump(mode="json")
+    return slots
+
+
+def beside_correction(flow: Flow[Any], state: Ask, before: Slots, slots: Slots, heard: Heard) -> Slots | None:
+    """The answer in the clauses of the message the flow's any-time reader corrects nothing in,
+    when they read one: a correction said in passing leaves the answer beside it standing."""
+    if flow.extract is None:
+        return None
+    plain = [
+        c.text
+        for c in clauses(heard.text)
+        if not any(getattr(before, k, None) != v for k, v in flow.extract(c.text, before, state.slot).items())
+    ]
+    if not plain or len(plain) == len(clauses(heard.text)):
+        return None
+    raw = state.parser(slots)(", ".join(plain))
+    # a yes or a no beside a correction is about it: "no, call me Sam" at "Shall I save it?"
+    return None if isinstance(raw, bool) else try_set(flow, slots, state, raw)
+
+
+def _changed(flow: Flow[Any], fix: CorrectSlot, value: object) -> str:
+    """ "OK, rating changed to 3.": the flow's way of showing the slot, as a change."""
+    if fix.key is not None and isinstance(value, dict):
+        return f"OK, changed: {fix.key} {value.get(fix.key)}."
+    told = ", ".join(map(str, value)) if isinstance(value, list) else value
+    shown = flow.show(fix.slot, value) if flow.show else f"{fix.slot.replace('_', ' ')}: {told}"
+    label, sep, told = shown.partition(": ")
+    return f"OK, {label} changed to {told}." if sep else f"OK, changed: {shown}."
+
+
+def _reason(e: ValidationError) -> str:
+    first = e.errors()[0]
+    return validator_sentence(first) or str(first.get("msg", "not a valid value")).lower()
+
+
+def corrects(old: object, new: object) -> bool:
+    """Does setting a slot from `old` to `new` change an answer? Filling an empty slot does not,
+    nor does adding answers to a dict slot that holds several; replacing one does."""
+    if old is None or (isinstance(old, list | dict | str) and not old):
+        return False  # an empty list is no answer yet ("chemistry" at the time question fills the subjects)
+    if isinstance(old, dict) and isinstance(new, dict):
+        return any(k not in new or new[k] != v for k, v in old.items())
+    return True

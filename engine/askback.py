@@ -35,6 +35,8 @@ from engine.commands import Social
 from engine.cues import fold_same_length
 from engine.extract import Invalid, copied, read_yes_no
 from engine.hedges import unhedged
+from engine.models import Slots
+from engine.states import Ask, render
 from engine.tables import any_of, compiles, load_table
 
 QUESTIONS_BACK_FILE = Path(__file__).parent / "data" / "questions_back.yaml"
@@ -775,3 +777,34 @@ def later_topic(words: str, asked: str, later: Mapping[str, str]) -> str | None:
     scores = {key: len(said & _topic_words(text)) for key, text in later.items()}
     best = max(scores.values(), default=0)
     return next((key for key, score in scores.items() if score == best), None) if best else None
+
+
+def later_question(
+    states: Sequence[object], label: Callable[[str], str], state: Ask, slots: Slots, words: str
+) -> str | None:
+    """The slot of an empty question still to come (of a flow's `states`, named by its `label`) that a
+    question back at `state` is about (see `later_topic`): its label, reason and wording are what it
+    is about."""
+    at = states.index(state)
+    later = {
+        s.slot: " ".join((label(s.slot), s.why or "", _wording(s)))
+        for s in states[at + 1 :]
+        if isinstance(s, Ask) and s.slot and s.slot != state.slot and getattr(slots, s.slot, None) is None
+    }
+    if not later:
+        return None
+    asked = " ".join((label(state.slot), state.why or "", _wording(state)))
+    return later_topic(words, asked, later)
+
+
+def coming_later(states: Sequence[object], slot: str, slots: Slots) -> str:
+    """ "We'll come to that in a later question.", and that question's reason as its author wrote it."""
+    state = next(s for s in states if isinstance(s, Ask) and s.slot == slot)
+    why = render(state.why, slots) if state.why else ""
+    return f"We'll come to that in a later question. {why}".strip()
+
+
+def _wording(state: Ask) -> str:
+    # a question worded by a function may need slots that are not filled yet: its label and reason
+    # speak for it
+    return re.sub(r"\{[^}]*\}", " ", state.say) if isinstance(state.say, str) else ""

@@ -9,6 +9,7 @@ the turn's one write. A context is handed the message it is about (`Heard`) as a
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Generic, Protocol, TypeVar
 
 from pydantic import BaseModel
@@ -103,18 +104,21 @@ class EntryContext:
         return self._ops.latest(kind)
 
 
+# A dataclass: its generated __init__ is no code of this module, so a turn makes a Step's context
+# without a walk here and back (bench/walk.py); the maker gives what was derived from the others
+# (the words read, the turn's resources).
+@dataclass(eq=False)
 class StepContext(Generic[S]):
     """What a Step's code may do: read and set slots, phrase, parse, say, save records."""
 
-    def __init__(self, ops: StepOps, heard: Heard, flow: str | None, slots: S, state: str | None = None) -> None:
-        self._ops = ops
-        self._heard = heard
-        self.flow = flow
-        # the asking state an aside interrupts (its question is asked again after it); None in a Step
-        self.state = state
-        self.slots: S = slots
-        self.text = heard.text  # the user's message, as this part of the turn reads it
-        self.resources = ops.resources
+    _ops: StepOps
+    _heard: Heard
+    flow: str | None
+    slots: S
+    # the asking state an aside interrupts (its question is asked again after it); None in a Step
+    state: str | None
+    text: str  # the user's message, as this part of the turn reads it (`_heard.text`)
+    resources: Resources  # `_ops.resources`
 
     @property
     def store_url(self) -> str:
@@ -197,7 +201,7 @@ class MainContext(StepContext[Slots]):
     """What a bot's own main-conversation handler may do besides a Step's things."""
 
     def __init__(self, ops: StepOps, main: MainOps, heard: Heard, social: Sequence[Social] = ()) -> None:
-        super().__init__(ops, heard, None, Slots())
+        super().__init__(ops, heard, None, Slots(), None, heard.text, ops.resources)
         self._main = main
         # the kinds of small talk the message is made of, when it is only that ("thanks, bye": thanks, goodbye)
         self.social: tuple[Social, ...] = tuple(social)

@@ -9,10 +9,11 @@ operations contexts may use, and the write stage that turns all of it into one `
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, JsonValue, ValidationError
 
 from engine.bot import Bot
 from engine.context import EntryContext
@@ -33,7 +34,6 @@ from engine.models import (
     Slots,
     StoredRecord,
     TurnWrite,
-    utcnow,
 )
 from engine.store import Store
 from engine.trace import TraceDraft
@@ -47,42 +47,36 @@ M = TypeVar("M", bound=BaseModel)
 PromptUse = Literal["reply", "say", "parse"]
 
 
+# A dataclass: its generated __init__ is no code of this module, so making a turn's effects
+# (engine/turn.py `play`) does not walk here and back (bench/walk.py); what is derived from the
+# session (the version loaded, where the trace starts) is given by the maker.
+@dataclass(eq=False)
 class Effects:
     """One user message against one loaded session: the ports it may use and everything it collects."""
 
-    def __init__(
-        self,
-        bot: Bot,
-        store: Store,
-        llm: LLM,
-        session: SessionState,
-        text: str,
-        resources: Resources,
-        *,
-        retried: bool = False,
-        now: datetime | None = None,
-    ) -> None:
-        self.now = now or utcnow()
-        self._shared: dict[type[BaseModel], BaseModel] = {}
-        self.bot = bot
-        self.store = store
-        self.llm = llm
-        self.resources = resources
-        self.session = session
-        self.said = text  # the message as typed: the trace, the flow's scratchpad
-        self.expected_version = session.version
-        self.reply: list[str] = []
-        self.main_messages: list[Message] = []
-        self.runs: list[FlowRun] = []
-        self.records: list[RecordDraft] = []
-        self.checked: dict[int, Slots] = {}
-        self._amended: dict[str, Slots] = {}  # records amended this turn, by kind: their new slots
-        self._stored: dict[str, StoredRecord | None] = {}  # the store's latest record of a kind, as read this turn
-        self.handoffs = 0
-        self.retried = retried
-        a = session.active
-        self.trace = TraceDraft(before=(a.flow, a.state) if a else (None, None))  # where the turn started
-        self.voice = Voice(llm, self.trace)
+    bot: Bot
+    store: Store
+    llm: LLM
+    resources: Resources
+    session: SessionState
+    said: str  # the message as typed: the trace, the flow's scratchpad
+    now: datetime
+    expected_version: int  # the session's version as loaded: the commit's row-version check
+    trace: TraceDraft
+    voice: Voice
+    retried: bool = False
+    # no model phrases (the rules backend): asked on every question and reply, so kept as a value
+    offline: bool = False
+    reply: list[str] = field(default_factory=list)
+    main_messages: list[Message] = field(default_factory=list)
+    runs: list[FlowRun] = field(default_factory=list)
+    records: list[RecordDraft] = field(default_factory=list)
+    checked: dict[int, Slots] = field(default_factory=dict)
+    _amended: dict[str, Slots] = field(default_factory=dict)  # records amended this turn, by kind: their new slots
+    # the store's latest record of a kind, as read this turn
+    _stored: dict[str, StoredRecord | None] = field(default_factory=dict)
+    _shared: dict[type[BaseModel], BaseModel] = field(default_factory=dict)
+    handoffs: int = 0
 
     def entry_context(self, heard: Heard) -> EntryContext:
         return EntryContext(self, heard.text)
@@ -202,7 +196,7 @@ class Effects:
 
     def phrase(self, content: str, purpose: str, flow: str | None, heard: Heard) -> str:
         """`content` as the model phrases it in `flow`'s persona (the main one when None), after `heard`."""
-        if self.voice.offline:
+        if self.offline:
             # no model phrases: the template as said, as `Voice.phrase` returns it offline (no call,
             # no trace), without its guard path or a prompt closure on every question and reply
             return _as_said(content)
@@ -211,7 +205,7 @@ class Effects:
 
     def summarise(self, source: str, case: str, fallback: str, purpose: str, flow: str | None, heard: Heard) -> str:
         """A summary of `source` for `case` in `flow`'s persona; `fallback` when it cannot be had."""
-        if self.voice.offline:
+        if self.offline:
             return _as_said(fallback)  # as `Voice.summarise` says it offline
         prompt = lambda: self.prompt(flow, "say", heard)  # noqa: E731
         return self.voice.summarise(source, case, fallback, purpose, prompt, language=self._speaks(flow)).text
@@ -257,13 +251,46 @@ class Effects:
         return TurnWrite(
             session=s,
             expected_version=self.expected_version,
-            trace_doc=self.trace.doc(s, self.said, reply, [r.kind for r in self.records], self.retried, at),
+            trace_doc=trace_doc(self.trace, s, self.said, reply, [r.kind for r in self.records], self.retried, at),
             messages=self.main_messages,
             runs=self.runs,
             records=self.records,
             reply=reply,
             at=at,
         )
+
+
+def trace_doc(
+    trace: TraceDraft, session: SessionState, text: str, reply: str, records: list[str], retried: bool, at: str
+) -> JsonObject:
+    """The event-log entry of the turn that left `session` as it is, from what it recorded as it went
+    (`trace`; defaults left out); `at`: `session.updated_at` as ISO text. Made here, by the write stage,
+    not by a call into engine/trace.py per turn (bench/walk.py)."""
+    a = session.active
+    doc: JsonObject = {"turn": session.turns, "user_text": text, "reply": reply, "route": trace.route}
+    flow_before, state_before = trace.before
+    if flow_before is not None:
+        doc["flow_before"] = flow_before
+        doc["state_before"] = state_before
+    if a is not None:
+        doc["flow_after"] = a.flow
+        doc["state_after"] = a.state
+        doc["slots_after"] = dict(a.slots)
+    for key, events in (("entered", trace.entered), ("fired", trace.fired), ("notices", trace.notices)):
+        if events:
+            copied: list[JsonValue] = []  # not list[JsonValue](events): calling the alias costs ten times more
+            copied.extend(events)
+            doc[key] = copied
+    if records:
+        doc["records"] = list(records)
+    if trace.llm_calls:
+        doc["llm_calls"] = [c.model_dump(mode="json", exclude_defaults=True) for c in trace.llm_calls]
+    if retried:
+        doc["retried"] = True
+    if trace.message_id is not None:
+        doc["message_id"] = trace.message_id
+    doc["at"] = at
+    return doc
 
 
 def _as_said(template: str) -> str:

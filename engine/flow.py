@@ -126,8 +126,9 @@ class Flow(Generic[S]):
     correctable_names: frozenset[str] = field(init=False, repr=False)
     _cursor: _Cursor = field(init=False, repr=False)
     _machine: QuietMachine = field(init=False, repr=False)
-    # (source, trigger) -> (dest, condition) in the order declared: what the machine would try
-    _edges: dict[tuple[str, str], tuple[tuple[str, Condition | None], ...]] = field(init=False, repr=False)
+    # (source, trigger) -> (dest, condition) in the order declared: what the machine would try, read-only
+    # (the flow runner takes an unconditional edge from it without a call into the flow)
+    edges: dict[tuple[str, str], tuple[tuple[str, Condition | None], ...]] = field(init=False, repr=False)
     _lock: threading.Lock = field(init=False, repr=False)
     answer_models: dict[str, type[BaseModel]] = field(init=False, repr=False)
     _forms: dict[tuple[str, tuple[str, ...]], type[BaseModel]] = field(init=False, repr=False, default_factory=dict)
@@ -155,7 +156,7 @@ class Flow(Generic[S]):
             conditions: list[str | Callable[..., bool | None]] = [_condition(t.when)] if t.when else []
             self._machine.add_transition(t.trigger, t.source, t.dest, conditions=conditions)
             edges.setdefault((t.source, t.trigger), []).append((t.dest, t.when))
-        self._edges = {k: tuple(v) for k, v in edges.items()}
+        self.edges = {k: tuple(v) for k, v in edges.items()}
         self._lock = threading.Lock()
         self.answer_models = {s.name: self._answer_model(s) for s in self.states if isinstance(s, Ask)}
 
@@ -195,6 +196,12 @@ class Flow(Generic[S]):
             out.append((c, parser if isinstance(parser, Parser) else parser(slots), current))
         return out
 
+    def label(self, slot: str) -> str:
+        """How the flow names a slot ("days a week"), from its `show`; else the slot's name in words."""
+        if self.show is None:
+            return slot.replace("_", " ")
+        return self.show(slot, "").split(":")[0].strip() or slot.replace("_", " ")
+
     def parser_of(self, slot: str) -> Parser | Callable[[Any], Parser] | None:
         """How `slot` is read when it is asked for (its Ask's parser), else by the flow's `fills`."""
         ask = next((s for s in self.states if isinstance(s, Ask) and s.slot == slot), None)
@@ -212,7 +219,7 @@ class Flow(Generic[S]):
         is taken. That lookup is kept per flow (a turn fires one to three triggers, and the
         machine's event objects cost more than the rest of a fire); a state or trigger the flow
         does not have goes to the machine, which says what is wrong."""
-        edges = self._edges.get((state, trigger))
+        edges = self.edges.get((state, trigger))
         if edges is None:
             return self._fire_machine(state, trigger, slots)
         for dest, when in edges:

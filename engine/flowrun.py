@@ -9,6 +9,7 @@ does at the open question is engine/answering.py's.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import ValidationError
@@ -34,11 +35,13 @@ MAX_HOPS = 64
 MAX_HANDOFFS = 8
 
 
+# a dataclass: its generated __init__ is no code of this module, so a turn that makes its runner does
+# not walk here and back for it (bench/walk.py)
+@dataclass(eq=False)
 class FlowRunner:
     """Runs the session's flows within one turn; what it does lands in the turn's `Effects`."""
 
-    def __init__(self, fx: Effects) -> None:
-        self.fx = fx
+    fx: Effects
 
     def start(self, name: str, heard: Heard, *, seed: dict[str, object] | None = None, handoff: bool = False) -> None:
         """Enter flow `name` (or resume its paused run). A handed-off flow does not read the
@@ -83,24 +86,6 @@ class FlowRunner:
         self.fx.trace.enter(name, frame.state)
         self.advance(flow, frame, slots, heard)
 
-    def counted(self, flow: Flow[Any], frame: FlowFrame, heard: Heard) -> tuple[Slots, Ask] | None:
-        """A message at the open question: counted towards `max_turns` (no flow may be kept open
-        forever, whatever is said at it) and kept in the scratchpad; None when the run has expired."""
-        frame.turns += 1
-        frame.scratchpad.append(Message(role="user", content=self.fx.said))  # as typed: "yes" to an offer
-        # validated once already by _reconcile this turn
-        slots = self.fx.checked.pop(id(frame), None) or flow.new_slots(frame.slots)
-        if frame.turns > flow.max_turns:
-            summary = f"{flow.name.capitalize()} ended after {flow.max_turns} turns without finishing."
-            self.close(flow, frame, slots, "expired", summary)
-            self.fx.emit(f"We've been at this for a while, so I've stopped the {flow.name} here.")
-            self.resume_or_return(heard)
-            return None
-        state = flow.named[frame.state]
-        if not isinstance(state, Ask):
-            raise DefinitionError("session rests in a state that does not ask", flow=flow.name, state=frame.state)
-        return slots, state
-
     def run_aside(
         self,
         flow: Flow[Any],
@@ -113,7 +98,8 @@ class FlowRunner:
     ) -> bool:
         """Run `aside` on the message; `answer`: the question's answer said before it in the same
         message ("7. oh and do i have anything planned?"), taken once the aside is handled."""
-        ctx: StepContext[Slots] = StepContext(self.fx, heard, flow.name, slots, state.name)
+        fx = self.fx
+        ctx: StepContext[Slots] = StepContext(fx, heard, flow.name, slots, state.name, heard.text, fx.resources)
         trigger = aside.handle(ctx)
         if trigger is None:
             return False
@@ -169,11 +155,13 @@ class FlowRunner:
     def question(self, flow: Flow[Any], state: Ask, slots: Slots, heard: Heard, *, again: bool = True) -> str:
         """What an asking state says, phrased after `heard` (or as its template, offline); `again`
         unless the state has just been entered."""
+        template = state.say_again if again else state.say
+        # a question written as code (the flow's own function) or as plain text is said as it is; one
+        # with {slots} in it is filled by `render`
+        text = template(slots) if callable(template) else template if "{" not in template else render(template, slots)
         if not state.phrased:
-            return render(state.say_again if again else state.say, slots)
-        return self.fx.phrase(
-            render(state.say_again if again else state.say, slots), f"ask:{flow.name}.{state.name}", flow.name, heard
-        )
+            return text
+        return self.fx.phrase(text, f"ask:{flow.name}.{state.name}", flow.name, heard)
 
     def move(self, flow: Flow[Any], frame: FlowFrame, slots: Slots, trigger: str, heard: Heard) -> None:
         """Fire `trigger` and run on until the flow waits for the user or ends."""
@@ -181,14 +169,21 @@ class FlowRunner:
         self.advance(flow, frame, slots, heard)
 
     def fire(self, flow: Flow[Any], frame: FlowFrame, slots: Slots, trigger: str) -> None:
-        dest = flow.fire(frame.state, trigger, slots)
-        self.fx.trace.fire(flow.name, frame.state, trigger, dest)
+        # the flow's table of edges, made once per flow: an edge without a condition is taken here (most of a
+        # turn's fires), one with conditions, or a state or trigger the flow lacks, is the flow's to decide
+        edges = flow.edges.get((frame.state, trigger))
+        dest = edges[0][0] if edges is not None and edges[0][1] is None else flow.fire(frame.state, trigger, slots)
+        # recorded in the trace's lists here (engine/trace.py): the fire, and its dest as a state entered
+        trace = self.fx.trace
+        trace.fired.append({"flow": flow.name, "source": frame.state, "trigger": trigger, "dest": dest})
+        trace.entered.append({"flow": flow.name, "state": dest})
         if dest != frame.state and frame.attempts:
             frame.attempts = 0  # failed attempts belong to the question they were made at
         frame.state = dest
 
     def advance(self, flow: Flow[Any], frame: FlowFrame, slots: Slots, heard: Heard) -> None:
         """Run from the state just entered until the flow waits for the user or ends."""
+        fx = self.fx
         for _ in range(MAX_HOPS):
             state = flow.named[frame.state]  # a lookup, not a call into the flow per state entered
             if isinstance(state, Ask):
@@ -202,7 +197,7 @@ class FlowRunner:
                 self.fx.emit(self.question(flow, state, slots, heard, again=False))
                 return
             if isinstance(state, Step):
-                ctx: StepContext[Slots] = StepContext(self.fx, heard, flow.name, slots)
+                ctx: StepContext[Slots] = StepContext(fx, heard, flow.name, slots, None, heard.text, fx.resources)
                 state.run(ctx)
                 slots = ctx.slots
                 self.fire(flow, frame, slots, NEXT)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from engine.answering import open_at
 from engine.commands import NewRequest
 from engine.flowrun import FlowRunner
 from engine.handoff import hold_of
@@ -39,7 +40,7 @@ class RequestRunner:
         flow = self.fx.bot.flow_for(a)
         opened = None
         if not answered:
-            opened = self.run.counted(flow, a, heard)
+            opened = open_at(self.run, flow, a, heard)
             if opened is None:
                 return
             # the flow's asides hear it first, as they hear a question back: a lesson answers a

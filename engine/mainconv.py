@@ -55,7 +55,7 @@ class MainConversation:
     def _guess_intent(self, heard: Heard) -> Intent | None:
         """With a model: the intent it reads in a message no pattern matched, when the message
         holds one of that intent's cue words and the model quotes the words that show it."""
-        if self.fx.voice.offline:
+        if self.fx.offline:
             return None
         candidates = [i for i in self.fx.bot.intents if i.cued(heard.text)]
         if not candidates:
@@ -94,7 +94,7 @@ class MainConversation:
         "thanks!", "ok bye") is answered as such (engine/askback.py, the bot's own replies first) and
         a greeting is greeted before what the bot can do; a model answers small talk in its own words,
         from the bot's own reply where it has one."""
-        offline = self.fx.voice.offline
+        offline = self.fx.offline
         own = self.fx.bot.small_talk
         kinds = social if offline else [k for k in social if k in own]
         talk = talk_reply(kinds, own) if kinds else ""

@@ -1,4 +1,9 @@
-"""The session manager: load a session, run one turn, commit it; on a conflict, run it again on fresh state."""
+"""The session manager: load a session, run one turn, commit it; on a conflict, run it again on fresh state.
+
+A message is checked here first (`check_turn`, below): a refused message is answered and
+changes nothing. The checks live with the entry they guard, so a turn's walk starts and ends
+in this module (bench/walk.py).
+"""
 
 from __future__ import annotations
 
@@ -6,23 +11,22 @@ import functools
 import os
 import random
 import time
+import unicodedata
 import uuid
 from collections.abc import Callable
-from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from engine.bot import MAIN, Bot
-from engine.effects import Effects
 from engine.errors import ConflictError, EngineError, InputRejected, SessionBusy, SlotRejected
 from engine.handoff import hold_of
-from engine.inputs import check_identifier, check_message, check_turn
 from engine.llm import LLM, RulesLLM, TextSink
 from engine.load import idle_frames
 from engine.models import JsonObject, Resources, SessionState, TurnTrace, TurnWrite
 from engine.registry import Registry, default_registry
 from engine.store import Store
 from engine.turn import Turn
+from engine.turn import play as play_turn
 
 DEFAULT_DB = "innerloop.db"
 # engine.models.utcnow, as C code: the clock a turn reads runs nothing of the project (bench/walk.py)
@@ -111,7 +115,7 @@ class Engine:
         b: Bot,
         user: str,
         text: str,
-        play: Callable[[Turn], TurnWrite],
+        entry: Callable[[Turn], TurnWrite],
         *,
         message_id: str | None = None,
         on_text: TextSink | None = None,
@@ -126,21 +130,28 @@ class Engine:
         the state the other left, until it commits or `conflict_wait_s` has passed.
         """
         deadline = time.monotonic() + self.conflict_wait_s
-        with self._queue(b.name, user):
-            return self._play(b, user, text, play, deadline, message_id=message_id, on_text=on_text)
-
-    def _queue(self, bot: str, user: str) -> AbstractContextManager[None]:
         if not self.queue_writers:
-            return nullcontext()
-        return self.store.session_lock(bot, user, timeout_s=self.conflict_wait_s)
+            stored = self.store.load(b.name, user)
+            return self._play(b, user, text, entry, deadline, stored, message_id=message_id, on_text=on_text)
+        # the store takes the session's lock and loads it in one call; the lock is given back as a
+        # `with` block would give it back, committed or not (written out: an ExitStack costs more)
+        stored, hold = self.store.load_held(b.name, user, timeout_s=self.conflict_wait_s)
+        try:
+            result = self._play(b, user, text, entry, deadline, stored, message_id=message_id, on_text=on_text)
+        except BaseException as e:
+            hold.__exit__(type(e), e, e.__traceback__)
+            raise
+        hold.__exit__(None, None, None)
+        return result
 
     def _play(
         self,
         b: Bot,
         user: str,
         text: str,
-        play: Callable[[Turn], TurnWrite],
+        entry: Callable[[Turn], TurnWrite],
         deadline: float,
+        loaded: SessionState | None,
         *,
         message_id: str | None,
         on_text: TextSink | None,
@@ -148,7 +159,8 @@ class Engine:
         pause = 0.001
         attempt = 0
         while True:
-            stored = self.store.load(b.name, user)
+            # loaded with the lock for the first play; a play again after a conflict reads the state the other left
+            stored = loaded if attempt == 0 else self.store.load(b.name, user)
             if stored is not None and message_id is not None:
                 done = self._committed(stored, message_id)
                 if done is not None:
@@ -156,16 +168,18 @@ class Engine:
             session = stored or _new_session(b.name, user)
             # a turn played again after a conflict is not streamed twice: its caller shows `reply`
             sink = on_text if attempt == 0 else None
-            turn = self._turn(b, session, text, attempt, self.clock(), message_id, sink)
+            now = self.clock()
+            ports = (b, self.store, self.llm, self.resources)
+            retried = attempt > 0
             try:
-                write = play(turn)
+                write = play_turn(entry, *ports, session, text, now, retried=retried, message_id=message_id, sink=sink)
             except SlotRejected as rejected:
                 # flow code set a slot its model refuses: nothing of that play is kept (it
                 # changed the loaded session in place), and the message is played again on
                 # the stored session as a reprompt saying why
                 session = self.store.load(b.name, user) or _new_session(b.name, user)
-                turn = self._turn(b, session, text, attempt, turn.fx.now, message_id, sink)
-                write = turn.refuse(rejected)
+                refuse = functools.partial(Turn.refuse, rejected=rejected)
+                write = play_turn(refuse, *ports, session, text, now, retried=retried, message_id=message_id, sink=sink)
             try:
                 self.store.commit(write)
             except ConflictError:
@@ -179,21 +193,6 @@ class Engine:
             return self._result(
                 write.session, write.reply, trace=write.trace_doc, streamed=on_text is not None and attempt == 0
             )
-
-    def _turn(
-        self,
-        b: Bot,
-        session: SessionState,
-        text: str,
-        attempt: int,
-        now: datetime,
-        message_id: str | None,
-        sink: TextSink | None,
-    ) -> Turn:
-        fx = Effects(b, self.store, self.llm, session, text, self.resources, retried=attempt > 0, now=now)
-        fx.trace.message_id = message_id
-        fx.voice.sink = sink
-        return Turn(fx)
 
     def agent_reply(self, bot: str, user: str, text: str) -> TurnResult:
         """A person answers a session waiting for one; the user sees it with their next message."""
@@ -268,3 +267,91 @@ class Engine:
 
 def _new_session(bot: str, user: str) -> SessionState:
     return SessionState(id=uuid.uuid4().hex[:12], bot=bot, user=user)
+
+
+# -- checks on a user message before anything runs: a refused message changes nothing ----------
+
+MAX_CHARS = 4000
+
+
+# Format characters real text uses: zero-width (non-)joiners in emoji and Persian,
+# left-to-right/right-to-left marks in Hebrew and Arabic, the soft hyphen, BOM-free word joiner.
+_TEXT_FORMAT = "\n\t\u200c\u200d\u200e\u200f\u00ad\u2060"
+# tag characters spell out subdivision flags (🏴 + tags = Scotland)
+_TAG, _TAG_END = "\U000e0020", "\U000e007f"
+
+
+def check_message(text: str, max_chars: int = MAX_CHARS) -> str:
+    """Return the message stripped of surrounding whitespace, or raise InputRejected."""
+    if not isinstance(text, str):
+        # a caller's bug (a JSON null, bytes): refused like any unusable message, and said plainly
+        raise InputRejected(f"A message must be text (str), not {type(text).__name__}.")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        # Lone surrogates are what undecodable terminal bytes become (surrogateescape).
+        raise InputRejected("Your message is not valid UTF-8 text; please retype it.") from None
+    # Windows and old-Mac line endings are line endings, not control characters
+    stripped = text.replace("\r\n", "\n").replace("\r", "\n").strip()
+    if not stripped:
+        raise InputRejected("Your message is empty; please type something.")
+    if len(stripped) > max_chars:
+        raise InputRejected(f"Your message is {len(stripped):,} characters long; please keep it under {max_chars:,}.")
+    if stripped.replace("\n", "").replace("\t", "").isprintable():
+        return stripped  # the common case; the loop below only names the offending character
+    for c in stripped:
+        if c not in _TEXT_FORMAT and unicodedata.category(c) in {"Cc", "Cf", "Cs", "Co"} and not _TAG <= c <= _TAG_END:
+            raise InputRejected(
+                f"Your message contains a control character (U+{ord(c):04X}); please retype it as plain text."
+            )
+    return stripped
+
+
+MAX_ID_CHARS = 200
+
+
+def check_identifier(value: str, what: str = "user id", max_chars: int = MAX_ID_CHARS) -> str:
+    """`value` if it can be stored as an id on every backend; InputRejected saying why otherwise.
+
+    A lone surrogate cannot be encoded, a NUL is refused by PostgreSQL (and stored by SQLite),
+    and control or format characters make ids that look alike differ.
+    """
+    if not isinstance(value, str):
+        raise InputRejected(f"The {what} must be text (str), not {type(value).__name__}.")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InputRejected(f"The {what} is not valid UTF-8 text.") from None
+    if not value.strip():
+        raise InputRejected(f"The {what} is empty.")
+    if len(value) > max_chars:
+        raise InputRejected(f"The {what} is {len(value):,} characters long; the limit is {max_chars}.")
+    if value != value.strip():
+        raise InputRejected(f"The {what} {value!r} starts or ends with whitespace.")
+    if value.isascii() and value.isprintable():
+        return value  # the common case: printable ASCII holds none of the categories below
+    for c in value:
+        if unicodedata.category(c) in {"Cc", "Cf", "Cs", "Co", "Zl", "Zp"}:
+            raise InputRejected(f"The {what} contains a control or invisible character (U+{ord(c):04X}).")
+    return value
+
+
+def check_turn(user: str, text: str, message_id: str | None = None) -> str | InputRejected:
+    """A turn's input in one call: the user id and the message id (InputRejected, raised, when
+    either cannot be stored), then the message: stripped, or the InputRejected saying why it is
+    refused, returned, for the user to be answered with (raised when it is no text at all: a
+    caller's bug, and there is nobody to answer)."""
+    check_identifier(user)
+    if message_id is not None:
+        check_identifier(message_id, "message id")
+    try:
+        return check_message(text)
+    except InputRejected as refused:
+        if not isinstance(text, str):
+            raise
+        return refused
+
+
+def decode_terminal(raw: bytes) -> str:
+    """Decode terminal bytes, keeping invalid ones as lone surrogates for check_message to refuse."""
+    return raw.decode("utf-8", errors="surrogateescape")

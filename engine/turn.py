@@ -9,12 +9,14 @@ or release, an idle sweep, a refused slot) are here too, each one short play of 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from datetime import datetime
 from functools import cached_property
 
 from engine.amend import amendments, apply_changes, changed_lines
 from engine.answering import OpenQuestion
 from engine.askback import acknowledgement
+from engine.bot import Bot
 from engine.commands import (
     Amend,
     AmendAsk,
@@ -45,6 +47,7 @@ from engine.extract import fold, reads_kept
 from engine.flowrun import FlowRunner
 from engine.handoff import end_hold
 from engine.kept import RequestRunner
+from engine.llm import LLM, TextSink
 from engine.load import Loaded, load
 from engine.mainconv import MainConversation
 from engine.models import (
@@ -54,10 +57,41 @@ from engine.models import (
     Message,
     Outcome,
     RecordDraft,
+    Resources,
+    SessionState,
     TurnWrite,
 )
 from engine.reading import CANCEL_WORDS, read
 from engine.states import Ask
+from engine.store import Store
+from engine.trace import TraceDraft
+from engine.voice import Voice
+
+
+def play(
+    entry: Callable[[Turn], TurnWrite],
+    bot: Bot,
+    store: Store,
+    llm: LLM,
+    resources: Resources,
+    session: SessionState,
+    text: str,
+    now: datetime,
+    *,
+    retried: bool = False,
+    message_id: str | None = None,
+    sink: TextSink | None = None,
+) -> TurnWrite:
+    """`text` played on the loaded `session` through `entry` (`Turn.run` for a user's message, or
+    another entry point): the turn's effects made, then the turn; what to commit is returned. The
+    session manager (engine/runtime.py) calls this once per play, and commits what it returns."""
+    a = session.active
+    trace = TraceDraft(before=(a.flow, a.state) if a else (None, None), message_id=message_id)
+    fx = Effects(
+        bot, store, llm, resources, session, text, now, session.version, trace, Voice(llm, trace, sink=sink),
+        retried=retried, offline=llm.name == "rules",
+    )  # fmt: skip
+    return entry(Turn(fx))
 
 
 class Turn:
@@ -82,7 +116,7 @@ class Turn:
 
     @cached_property
     def answers(self) -> OpenQuestion:
-        return OpenQuestion(self.flows)
+        return OpenQuestion(self.flows, self.fx)
 
     @cached_property
     def kept(self) -> RequestRunner:

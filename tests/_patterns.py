@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from engine.bot import Intent  # noqa: E402
-from engine.inputs import MAX_CHARS  # noqa: E402
+from engine.runtime import MAX_CHARS  # noqa: E402
 
 PACKAGES = ("engine", "flows")
 _RE_FUNCS = {"search": 2, "match": 2, "fullmatch": 2, "findall": 2, "finditer": 2, "compile": 1, "split": 3, "sub": 4}

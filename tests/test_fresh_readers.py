@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from engine import Engine, MemoryStore
-from engine.answers import _unwrapped
+from engine.answering import _unwrapped
 from engine.askback import question_back
 from engine.corrections import read_corrections
 from engine.cues import in_english_cues

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from cli import app
 from engine import Engine, InputRejected, SqlStore
 from engine.authoring.replay import seed_profile
-from engine.inputs import MAX_CHARS, check_message, decode_terminal
+from engine.runtime import MAX_CHARS, check_message, decode_terminal
 
 BAD = {
     "empty": "",

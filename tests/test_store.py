@@ -13,7 +13,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from contextlib import suppress
+from contextlib import ExitStack, suppress
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -793,6 +793,25 @@ def test_a_session_lock_excludes_other_holders_of_that_session_only(store: Store
 def test_a_session_lock_is_released_when_its_block_raises(store: Store) -> None:
     with pytest.raises(KeyError), store.session_lock(BOT, "ann", timeout_s=1):
         raise KeyError("the turn failed")
+    assert held_elsewhere(store, BOT, "ann", 0.2) is None
+
+
+def test_load_held_loads_holding_the_lock_until_the_hold_is_given_back(store: Store) -> None:
+    """A turn's way in: the session loaded (None before its first turn) with its writer lock taken."""
+    nothing, hold = store.load_held(BOT, "ann", timeout_s=1)
+    with ExitStack() as held:  # the hold is entered already: the block's end gives it back, as the engine's
+        held.push(hold)
+        assert nothing is None
+        assert isinstance(held_elsewhere(store, BOT, "ann", 0.2), SessionBusy)
+    assert held_elsewhere(store, BOT, "ann", 0.2) is None
+    s = step(store, new_session("ann"))
+    loaded, hold = store.load_held(BOT, "ann", timeout_s=1)
+    try:
+        assert loaded == s
+        assert isinstance(held_elsewhere(store, BOT, "ann", 0.2), SessionBusy)
+        assert held_elsewhere(store, BOT, "bob", 0.2) is None
+    finally:
+        hold.__exit__(None, None, None)
     assert held_elsewhere(store, BOT, "ann", 0.2) is None
 
 

@@ -84,6 +84,11 @@ def locked(store: SqlStore) -> None:
         pass
 
 
+def loaded_held(store: SqlStore) -> None:
+    _, hold = store.load_held("support", "ann", timeout_s=1)
+    hold.__exit__(None, None, None)
+
+
 STORE_CALLS: dict[str, Callable[[SqlStore, str], object]] = {
     "load": lambda s, sid: s.load("support", "ann"),
     "get": lambda s, sid: s.get(sid),
@@ -99,9 +104,11 @@ STORE_CALLS: dict[str, Callable[[SqlStore, str], object]] = {
     "schema_version": lambda s, sid: s.schema_version,
     "reopen": lambda s, sid: s.reopen(),
     "session_lock": lambda s, sid: locked(s),
+    "load_held": lambda s, sid: loaded_held(s),
 }
-# reopen closes the store and opens a new one: opening is what fails
-STORE_OPERATION = {name: name for name in STORE_CALLS} | {"reopen": "open"}
+# reopen closes the store and opens a new one: opening is what fails; a turn's way in takes the
+# session's writer lock first, and that is what fails
+STORE_OPERATION = {name: name for name in STORE_CALLS} | {"reopen": "open", "load_held": "session_lock"}
 
 ENGINE_CALLS: dict[str, tuple[Callable[[Engine], object], str]] = {
     # a turn first takes the session's writer lock (engine/store/locks.py)

@@ -2,7 +2,8 @@
 
 `SqlStore` (engine/store/sql.py) is the real backend; both pass the same contract tests.
 `commit` writes a whole turn or nothing and refuses a stale row version; `session_lock`
-makes the writers of one session wait for each other (engine/store/locks.py).
+makes the writers of one session wait for each other (engine/store/locks.py), and `load_held`
+loads a session holding that lock, as a turn does.
 """
 
 from __future__ import annotations
@@ -51,6 +52,14 @@ class Store(Protocol):
         session; waits at most `timeout_s`, then raises SessionBusy. Released when the block
         ends, and by the database or the OS when its holder dies. Not reentrant.
         """
+        ...
+
+    def load_held(
+        self, bot: str, user: str, *, timeout_s: float
+    ) -> tuple[SessionState | None, AbstractContextManager[None]]:
+        """`load`, holding the session's writer lock (`session_lock`, entered): a turn's way in, one
+        call. The caller gives the lock back with the hold's `__exit__` (an `ExitStack` may hold it)
+        once its turn is committed or has failed; when the load fails, it is given back here."""
         ...
 
     def history(self, session_id: str, limit: int = LOAD_LIMIT) -> list[Message]:
@@ -144,6 +153,17 @@ class MemoryStore:
 
     def session_lock(self, bot: str, user: str, *, timeout_s: float) -> AbstractContextManager[None]:
         return self._writers.hold(bot, user, timeout_s)
+
+    def load_held(
+        self, bot: str, user: str, *, timeout_s: float
+    ) -> tuple[SessionState | None, AbstractContextManager[None]]:
+        hold = self._writers.hold(bot, user, timeout_s)
+        hold.__enter__()
+        try:
+            return self.load(bot, user), hold
+        except BaseException:
+            hold.__exit__(None, None, None)
+            raise
 
     def _add(self, bot: str, user: str, session_id: str, draft: RecordDraft) -> None:
         self._records.append(

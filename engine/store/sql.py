@@ -1,13 +1,14 @@
 """`SqlStore`: the session store on sqlmodel; SQLite by default, any SQLAlchemy URL accepted.
 
 A turn's share of the store reads in two methods: `load` (one SELECT, the row validated in one
-pydantic call) and `commit` (the turn serialized, then one transaction). Neither goes through
-ORM objects nor even through Core execution: building and flushing ORM instances costs several
-times the SQL itself, and Core re-derives a cache key for every statement it runs (about as
-much again). Each statement is compiled once from the sqlmodel tables (schema.py `statements`)
-and run straight on the store's own DBAPI connection, which it keeps checked out; the turn path
-calls nothing outside this module but the driver, pydantic and, for the trace's row, tracerow.py
-(and connection.py's `gone` when a statement fails).
+pydantic call; `load_held`, a turn's way in, takes the session's writer lock first, in the same
+call) and `commit` (the turn serialized, then one transaction). Neither goes through ORM objects
+nor even through Core execution: building and flushing ORM instances costs several times the SQL
+itself, and Core re-derives a cache key for every statement it runs (about as much again). Each
+statement is compiled once from the sqlmodel tables (schema.py `statements`) and run straight on
+the store's own DBAPI connection, which it keeps checked out; the turn path calls nothing outside
+this module but the driver, pydantic, the writer lock (locks.py) and, for the trace's row,
+tracerow.py (and connection.py's `gone` when a statement fails).
 The engine and the reconnect policy are connection.py's, each database's settings dialect.py's,
 the writer locks locks.py's. A turn's statements are exactly one transaction, and DDL in a
 migration rolls back with it.
@@ -114,6 +115,19 @@ class SqlStore(Database):
             return _session(rows[0]) if rows else None
         except StoreError as e:
             e.operation = e.operation or "load"
+            raise
+
+    def load_held(
+        self, bot: str, user: str, *, timeout_s: float
+    ) -> tuple[SessionState | None, AbstractContextManager[None]]:
+        """`load`, holding the session's writer lock (the Store contract's `load_held`): a turn enters
+        the store once to take its lock and load its session."""
+        hold = self._writers.hold(bot, user, timeout_s)
+        hold.__enter__()
+        try:
+            return self.load(bot, user), hold
+        except BaseException:
+            hold.__exit__(None, None, None)
             raise
 
     def commit(self, write: TurnWrite) -> None:
