@@ -1,8 +1,8 @@
 """innerloop: explicit finite-state-machine dialogue flows, persisted per turn.
 
 The public surface; everything a flow author, a bot author or an embedding program needs:
-the parts of a flow and a bot, the answer readers (`rating`, `choice`, `listed_choice`, `picked`, `free_text`, ...),
-the store, the backends, and `load_bot` for a bot that is not installed. The pytest
+the parts of a flow and a bot, the answer readers (`rating`, `choice`, `listed_choice`, `picked`, `free_text`,
+`words_answer`, ...), the store, the backends, and `load_bot` for a bot that is not installed. The pytest
 harness, `dialogue`, is a fixture the installed package registers (engine/authoring/testing.py).
 """
 
@@ -79,6 +79,7 @@ from engine.models import (
     StoredRecord,
     TurnTrace,
 )
+from engine.no_answer import words_answer
 from engine.options import listed_choice, picked
 from engine.registry import Registry, default_registry, load_bot
 from engine.runtime import Engine, TurnResult
@@ -169,5 +170,6 @@ __all__ = [
     "revise",
     "sentiment",
     "unrevised",
+    "words_answer",
     "yes_no",
 ]

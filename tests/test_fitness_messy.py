@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from engine import Engine, MemoryStore
 from engine.errors import DataFileError
 from engine.extract import Invalid
 from flows.fitness.anytime import read_anytime
@@ -68,9 +69,20 @@ def test_an_injury_that_names_a_sport_is_no_goal() -> None:
     assert isinstance(out, Invalid) and "goal" in out.reason
 
 
+def _filled(*messages: str) -> tuple[str | None, dict[str, object]]:
+    """The state and the filled slots after `messages`: read ahead by the engine (engine/fill.py) from what
+    the flow declares (`Flow.ahead`, flows/fitness/ahead.py)."""
+    e = Engine(MemoryStore())
+    for text in messages:
+        r = e.turn("fitness-coach", "u", text)
+    return r.state, {k: v for k, v in r.slots.items() if v not in (None, [], {}) and k != "completed"}
+
+
 def test_a_bare_injury_clause_is_read_out_of_turn() -> None:
-    found = read_anytime("hey im a total beginner, bad back", FitnessSlots())
-    assert found == {"fitness_level": "beginner", "limitations": "bad back"}
+    assert _filled("hey im a total beginner, bad back") == (
+        "goal",
+        {"fitness_level": "beginner", "limitations": "bad back"},
+    )
 
 
 # -- weights ------------------------------------------------------------------------------
@@ -274,13 +286,13 @@ def test_a_home_gym_is_no_full_gym_and_trx_and_racks_are_named() -> None:
 
 def test_a_goal_out_of_turn_is_never_a_spelling_guess() -> None:
     # "stone" is spelled like "tone" (muscle gain); "drop to 11 stone" is about weight
-    found = read_anytime("i wanna drop to 11 stone", FitnessSlots())
-    assert found.get("goal") != "muscle_gain"
+    state, found = _filled("i wanna drop to 11 stone")
+    assert state == "level" and found.get("goal") != "muscle_gain" and found["target_weight_kg"] == 69.9
 
 
 @pytest.mark.parametrize("text", ["im a total beginner", "i'm kind of a beginner", "i'm a bit of a newbie"])
 def test_a_level_with_its_qualifier_out_of_turn(text: str) -> None:
-    assert read_anytime(text, FitnessSlots())["fitness_level"] == "beginner"
+    assert _filled(text) == ("limitations", {"fitness_level": "beginner"})
 
 
 def test_a_number_without_a_unit_is_read_in_the_unit_of_an_earlier_weight() -> None:

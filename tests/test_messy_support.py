@@ -9,10 +9,10 @@ import pytest
 
 from engine import DataFileError, Engine, MemoryStore, Resources, SqlStore, TurnResult
 from engine.extract import Invalid
+from engine.no_answer import load_no_answer, says_nothing
 from flows.shared.feedback import read_category
 from flows.shared.feedback_answers import comment_anywhere, sentiment_anywhere
 from flows.shared.feedback_recall import asks_about_past, past_feedback
-from flows.shared.no_answer import load_no_answer, says_nothing
 from flows.support.ahead import given_reader, read_answer
 from flows.support.another import Split, adds_a_topic, split_new_topic
 from flows.support.bot import seed
@@ -65,6 +65,16 @@ def test_cues_belong_to_free_text_questions_only() -> None:
         ("pixel 7", False),
         ("no idea", False),
         ("nothing", False),
+        # the same in the other languages the engine reads: a greeting, a filler, a bare yes or no
+        ("¿hay alguien ahí?", True),
+        ("hola a todos", True),
+        ("Sí", True),
+        ("nein danke", True),
+        ("euh", True),
+        ("Olá", True),
+        ("ciao ragazzi!", True),
+        ("non funziona il login", False),
+        ("ja, die App stürzt ab", False),
     ],
 )
 def test_a_message_that_says_nothing_answers_no_free_text_question(text: str, nothing: bool) -> None:
@@ -74,7 +84,12 @@ def test_a_message_that_says_nothing_answers_no_free_text_question(text: str, no
 
 def test_the_no_answer_tables_are_checked_on_load(tmp_path: Path) -> None:
     bad = tmp_path / "no_answer.yaml"
-    bad.write_text("greetings: [Hello]\nfillers: [hm]\nreplies: [yes, yes]\n", encoding="utf-8")
+    langs = "{en: [%s], es: [a], de: [a], fr: [a], pt: [a], it: [a]}"
+    bad.write_text(
+        f"greetings: {langs % 'Hello'}\naddress: {langs % 'there'}\nfillers: {langs % 'hm'}\n"
+        f"replies: {langs % 'ok, ok'}\n",
+        encoding="utf-8",
+    )
     with pytest.raises(DataFileError) as info:
         load_no_answer(bad)
     assert "greetings" in str(info.value) and "replies" in str(info.value)

@@ -1,5 +1,6 @@
 """Reading fitness answers that depend on what is known already: weekdays as many as the
-plan has, and answers (or corrections of earlier stages) given out of turn.
+plan has, and the few answers given out of turn that the engine's reading ahead (`AHEAD` in
+flows/fitness/ahead.py, read by engine/fill.py) does not give.
 """
 
 from __future__ import annotations
@@ -7,8 +8,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from engine.extract import Invalid, Parser, fold, numbers, optional
-from flows.fitness.food import allergies_in, read_diet
+from engine.extract import Invalid, Parser, fold, optional
+from flows.fitness.food import read_diet
 from flows.fitness.limits import limitation_cued
 from flows.fitness.profile import WEEKDAYS, FitnessSlots, Weekday, accumulated
 from flows.fitness.qualified import (
@@ -17,26 +18,17 @@ from flows.fitness.qualified import (
     diet_said,
     level_beside_limitations,
     minutes_answer,
-    range_in,
 )
 from flows.fitness.readers import (
-    GOAL_CUE,
-    TIME_CUE,
     TIME_EXPECTS,
     WEIGHT_EXPECTS,
-    days_in,
-    goal_named,
-    minutes_in,
-    new_to_it,
     parse_time_of_day,
     parse_weight,
     read_goal,
     read_level,
-    read_time,
     weekdays_in,
-    without_ruled_out,
 )
-from flows.fitness.weights import unit_of, weigh, with_digits
+from flows.fitness.weights import unit_of, weigh
 
 # days said as a set to choose from, not picked one by one: "any day except sunday", "weekdays", "every day but"
 _OPEN_SET = re.compile(
@@ -83,33 +75,19 @@ def days_parser(s: FitnessSlots) -> Parser:
 # -- reading answers given out of turn ----------------------------------------------------
 
 
-_LEVEL_CUE = re.compile(
-    r"\b(?:i'm|im|i am|i'd say i'm|my (?:fitness )?level is)\s+(?:an? )?"
-    r"(?:(?:total|complete|absolute|real|pretty|fairly|quite|kind of|kinda|sort of|bit of|pretty much)\s+(?:an? )?)*"
-    r"(beginner|intermediate|advanced|novice|newbie|expert)\b"
-)
-
-
 def read_anytime(text: str, s: FitnessSlots, asking: str | None = None) -> dict[str, object]:
-    """Answers (and corrections of earlier stages) a message states with an explicit cue."""
+    """What the engine's reading ahead (`AHEAD`, engine/fill.py) does not give: an injury said after a
+    cue at any question, a weight said again, the diet's exceptions kept beside it, and a level said beside
+    the injuries."""
     if asking == "review":
         return {}  # the review reads changes with the questions' own parsers (flows/fitness/changes.py)
-    t = fold(text)
     found: dict[str, object] = {}
-    if m := _LEVEL_CUE.search(t):
-        found["fitness_level"] = read_level(m.group(1))
-    elif new_to_it(text):
-        found["fitness_level"] = "beginner"
     # any message, at any question: only an injury said after a cue ("I have a bad knee"), never
     # words that merely mention the body ("my knee hurts in the morning" at the time question)
     if limit := limitation_cued(text):
         found["limitations"] = limit
-    if (m := GOAL_CUE.search(without_ruled_out(text))) and s.goal is None:
-        # a goal already given changes only as a correction the engine reads ("actually, muscle
-        # gain"): "I just want to lose some weight, maybe 80" at the target question is no new goal
-        goal = goal_named(m.group(1))
-        if isinstance(goal, str):
-            found["goal"] = goal
+    # a weight said again replaces the one kept ("bad knee, and i'm 80 kg" after "I'm 200 lbs"), where the
+    # engine's reading ahead fills only an empty slot
     weights = weigh(text)
     if (target := weights.target) is not None:
         found["target_weight_kg"] = target.kg
@@ -126,22 +104,10 @@ def read_anytime(text: str, s: FitnessSlots, asking: str | None = None) -> dict[
     kept = target or current or amount
     if kept is not None and (unit := unit_of(kept)) is not None:
         found["weight_unit"] = unit  # a later number without a unit is read in it
-    # a range fills nothing out of turn: its question asks which end to plan with
-    found["days_per_week"] = None if range_in(text, "days") else days_in(text)
-    if asking == "preferred_days" and not numbers(with_digits(text)):
-        # "every day except weekends" at the question of which days: the days to pick from, no new count
-        found["days_per_week"] = None
-    minutes = None if range_in(text, "minutes") else minutes_in(text)
-    if minutes is not None and re.search(r"\b(?:session|workout|train|each|per)\b", t):
-        found["minutes_per_session"] = minutes
     # "mostly plant-based but I eat eggs": the diet word and, kept beside it, the exceptions
     found.update(diet_said(text, asking == "diet"))
     if asking == "limitations":
         found.update(level_beside_limitations(text))
-    if allergies := allergies_in(text):
-        found["allergies"] = allergies
-    if m := TIME_CUE.search(t):
-        found["time_of_day"] = read_time(m.group(1))
     return {k: v for k, v in found.items() if v is not None and not isinstance(v, Invalid)}
 
 

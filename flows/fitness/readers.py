@@ -207,10 +207,6 @@ GOAL_NAMES: dict[Goal, str] = {
     "endurance": "endurance",
     "general_health": "general health",
 }
-GOAL_CUE = re.compile(
-    r"\b(?:want to|wanna|goal is(?: to)?|trying to|i'd like to|hoping to|aim is to|aim to|need to|my goal is)\s+"
-    r"([^,.;!?]+)"
-)
 
 _NO_TARGET = re.compile(
     r"\bno (?:target|goal weight)\b|\bdon'?t have (?:one|a target)\b|\bmaintain\b|\bkeep (?:my|the same) weight\b"
@@ -505,10 +501,6 @@ read_time = choice(
     cutoff=0.8,  # a typo ("mornign") is read; a different word ("soon" ~ "noon") is not
 )  # fmt: skip
 _CLOCK = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*(am|pm|h)?\b")
-TIME_CUE = re.compile(
-    r"\b(?:prefer|like|love)\s+(?:to (?:train|work out|exercise) )?(?:in the )?"
-    r"(mornings?|afternoons?|evenings?|midday|lunchtime)"
-)
 
 
 TIME_EXPECTS = "morning, midday, afternoon, evening or any time (or a clock time like 7am)"

@@ -13,12 +13,24 @@ from typing import Literal, cast
 
 from pydantic import Field
 
-from engine import Amendable, Amends, Ask, Correctable, Final, Flow, RecordDraft, Slots, Step, StepContext, T
+from engine import (
+    Amendable,
+    Amends,
+    Ask,
+    Correctable,
+    Final,
+    Flow,
+    RecordDraft,
+    Slots,
+    Step,
+    StepContext,
+    T,
+    words_answer,
+)
 from engine.extract import Invalid, choice, rating, sentiment
 from engine.models import JsonObject
 from engine.tables import alternation, but_words
 from flows.shared.feedback_answers import category_reader, comment_anywhere, rating_change, sentiment_anywhere
-from flows.shared.no_answer import words_answer
 
 Sentiment = Literal["positive", "negative", "neutral"]
 Category = Literal["bug", "latency", "content", "usability", "other"]

@@ -1,8 +1,9 @@
 """Reading feedback out of any message of the flow, not only the answer to the question asked.
 
 "I want to complain, the checkout button does nothing" gives the comment with the request;
-"3 — the audio keeps cutting out" gives it with the rating; "oh and change my rating to 1"
-corrects the rating wherever it is said; "honestly it's wonderful" says how it went.
+"3 — the audio keeps cutting out" gives it with the rating, and "5 stars from me" the rating; "honestly
+it's wonderful" says how it went. "oh and change my rating to 1" is the engine's correction of the
+rating (feedback.py's `correctable`, engine/corrections.py), in the six languages.
 """
 
 from __future__ import annotations
@@ -38,11 +39,6 @@ _RATING_FIRST = re.compile(
     re.I,
 )
 _QUESTIONISH = re.compile(r"\?\s*$|^\s*(?:what|why|how|huh|sorry)\b", re.I)
-_CHANGE = re.compile(
-    r"\b(?:change|make|set|update|correct|switch)\s+(?:my |the )?(?:rating|score|it|that)\s+(?:to|into)\s+(\S+)"
-    r"|\b(?:actually|no,?|wait,?)\s+(?:i'?d (?:say|give it)|give it|make it|rate it)\s+(?:an? )?(\S+)",
-    re.IGNORECASE,
-)
 _read_rating = rating(1, 5)
 _read_sentiment = sentiment()
 
@@ -116,14 +112,10 @@ _SCORED = re.compile(r"(?<![\w/.])([1-5])\s*(?:stars?\b|/\s*5(?![\d/])|out of (?
 
 
 def _rating_change(text: str) -> object:
-    """A rating named as a change ("change my rating to 1", "actually I'd give it a 2"), or with its
-    scale ("5 stars from me")."""
-    m = _CHANGE.search(text)
-    if m is None:
-        scored = {int(s) for s in _SCORED.findall(text)}
-        return scored.pop() if len(scored) == 1 else None
-    value = _read_rating(m.group(1) or m.group(2))
-    return value if isinstance(value, int) else None
+    """A rating said with its scale ("5 stars from me", "honestly 4/5"); one named as a change ("change my
+    rating to 1") is the engine's correction (engine/corrections.py), read before this."""
+    scored = {int(s) for s in _SCORED.findall(text)}
+    return scored.pop() if len(scored) == 1 else None
 
 
 def _mood(text: str) -> object:

@@ -15,12 +15,11 @@ from typing import TYPE_CHECKING
 
 from pydantic import Field, model_validator
 
-from engine import Slots, listed_choice
+from engine import Slots, listed_choice, words_answer
 from engine.echo import read_yes_no_to
 from engine.extract import Invalid, Parser, fold, numbers
 from engine.extract import read_yes_no as _read_yes_no
 from engine.numwords import spelled_out
-from flows.shared.no_answer import words_answer
 from flows.support.kb import Question
 from flows.support.lookup import ABROAD
 from flows.support.products import without_names
