@@ -35,6 +35,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def import_tree(root: Path) -> dict[str, Any]:
     """`root`'s engine and benchmark, imported afresh (the modules of any other tree set aside)."""
+    if not (root / "engine" / "__init__.py").is_file():
+        # a commit given for a folder would be imported from this tree's own path: a tree against itself
+        raise SystemExit(f"{root} holds no engine/: give a folder made by `git archive <commit> | tar -x -C DIR`")
     for name in [n for n in sys.modules if n.split(".")[0] in ("engine", "flows", "turn_overhead")]:
         del sys.modules[name]
     # one tree's tables replace the other's in sqlmodel's shared metadata

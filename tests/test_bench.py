@@ -119,6 +119,19 @@ def test_turn_ab_runs_both_trees(tmp_path: Path) -> None:
     assert "12 per side x 1 runs" in done.stdout and "this tree / base, run by run" in done.stdout
 
 
+def test_turn_ab_refuses_a_base_that_is_no_tree(tmp_path: Path) -> None:
+    # a commit given for --base was imported from this tree's own path: the tree timed against itself
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "turn_ab.py"), "--base", "eeeab6e", "--sessions", "3"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert done.returncode != 0 and "holds no engine/" in done.stderr, done.stderr[-3000:]
+
+
 def test_typo_data_runs() -> None:
     # bench/typo_data.py: a new process's first turns with the prebuilt CLDR words and without; one run, no
     # timing asserted, so the benchmark cannot break unseen
