@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import threading
+from collections.abc import Callable
 from contextlib import AbstractContextManager
 from typing import Protocol, runtime_checkable
 
@@ -91,6 +92,19 @@ class Store(Protocol):
     def close(self) -> None: ...
 
 
+def load_holding(
+    hold: AbstractContextManager[None], load: Callable[[], SessionState | None]
+) -> tuple[SessionState | None, AbstractContextManager[None]]:
+    """`load` with `hold` (a session's writer lock) entered, and the hold, for the caller to give back
+    when its turn is written; given back at once if the load fails. Every store's `load_held`."""
+    hold.__enter__()
+    try:
+        return load(), hold
+    except BaseException:
+        hold.__exit__(None, None, None)
+        raise
+
+
 def summarize(s: SessionState) -> SessionSummary:
     return SessionSummary(
         id=s.id,
@@ -157,13 +171,7 @@ class MemoryStore:
     def load_held(
         self, bot: str, user: str, *, timeout_s: float
     ) -> tuple[SessionState | None, AbstractContextManager[None]]:
-        hold = self._writers.hold(bot, user, timeout_s)
-        hold.__enter__()
-        try:
-            return self.load(bot, user), hold
-        except BaseException:
-            hold.__exit__(None, None, None)
-            raise
+        return load_holding(self._writers.hold(bot, user, timeout_s), lambda: self.load(bot, user))
 
     def _add(self, bot: str, user: str, session_id: str, draft: RecordDraft) -> None:
         self._records.append(

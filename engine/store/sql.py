@@ -44,7 +44,7 @@ from engine.models import (
     utcnow,
 )
 from engine.store.connection import Database, gone, once_more_if_gone, operation
-from engine.store.contract import summarize
+from engine.store.contract import load_holding, summarize
 from engine.store.dialect import Prepared, advisory_schema_lock, connect_url, reason
 from engine.store.locks import FORKS
 from engine.store.schema import (
@@ -122,13 +122,7 @@ class SqlStore(Database):
     ) -> tuple[SessionState | None, AbstractContextManager[None]]:
         """`load`, holding the session's writer lock (the Store contract's `load_held`): a turn enters
         the store once to take its lock and load its session."""
-        hold = self._writers.hold(bot, user, timeout_s)
-        hold.__enter__()
-        try:
-            return self.load(bot, user), hold
-        except BaseException:
-            hold.__exit__(None, None, None)
-            raise
+        return load_holding(self._writers.hold(bot, user, timeout_s), lambda: self.load(bot, user))
 
     def commit(self, write: TurnWrite) -> None:
         """Write the turn in one transaction, or nothing; ConflictError when the row version moved.
