@@ -52,5 +52,6 @@ def test_a_choice_said_ahead_then_corrected_at_the_first_question_is_in_the_answ
     chat.say("sorry, I mean my macbook, not the pc").expect(state="text", slots={"parsed": {APP: "Mac"}, "given": {}})
     # the question asked is still the one it was: the correction moved no question on
     chat.say("just opening a project").expect(
-        state="yes_no", slots={"parsed": {APP: "Mac", "What were you doing right before it crashed?": "just opening a project"}}
+        state="yes_no",
+        slots={"parsed": {APP: "Mac", "What were you doing right before it crashed?": "just opening a project"}},
     )
