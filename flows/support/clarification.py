@@ -214,7 +214,7 @@ clarification = Flow(
     persona=f"the {APP} support assistant: asks one short question at a time and answers from the help center",
     slots=ClarificationSlots,
     states=[
-        Step("route", run=route, initial=True),
+        Step("route", run=route, initial=True, reads=("given",)),
         Ask("text", slot="text_answer", say=question, parse=read_text, ask_if_filled=True, why=WHY),
         Ask(
             "number",

@@ -45,7 +45,8 @@ class ClarificationSlots(Slots):
     parsed: dict[str, Answer] = Field(default_factory=dict)
     skipped: list[str] = Field(default_factory=list)
     # answers said outside their question's turn (flows/support/ahead.py), by question text:
-    # read ahead, or corrections of answers already given; they join `answers` at the next route
+    # read ahead, or corrections of answers already given; they join `answers` at the next route,
+    # a correction at once: `route` declares it reads this slot, so the engine runs it again (engine/answers.py `rerun`)
     given: dict[str, Answer] = Field(default_factory=dict)
     # a new request said during the queue ("actually my payment failed too"), answered after it
     later: str | None = None
