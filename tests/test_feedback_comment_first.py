@@ -72,8 +72,10 @@ def test_a_rating_led_in_the_users_language_and_then_the_comment(text: str, comm
         ("3 aber die Übungen wiederholen sich", "die Übungen wiederholen sich"),
         # a number inside a sentence is no rating clause: the sentence says how it went, whole
         ("my son is 4 but he loves the lessons", "my son is 4 but he loves the lessons"),
-        # two words after a rating are no comment
+        # two words after a rating are no comment, nor a hedge after it
         ("4 but why?", None),
+        ("vier Sterne, würde ich sagen", None),
+        ("4, i guess", None),
     ],
 )
 def test_a_rating_joined_by_but_or_hedged_and_then_the_comment(text: str, comment: str | None) -> None:

@@ -84,9 +84,12 @@ def _detail(text: str) -> object:
     # the rating as the message's first clause, however it is joined to the rest or hedged ("4 but the
     # lessons are too easy", "hmm 4 i guess, the lessons are a bit too easy", "un 4 pero las lecciones son
     # fáciles"): the engine's clauses, in the six languages, where the leads above need a comma or "because"
-    parts = clauses(text)
+    # a hedge the message ends with is no comment ("vier Sterne, würde ich sagen")
+    bare = unhedged(text)
+    said = bare.words if bare is not None else text
+    parts = clauses(said)
     if not led and len(parts) > 1 and _rating_alone(parts[0].text):
-        rest = text[parts[1].start :].strip()
+        rest = said[parts[1].start :].strip()
         if len(rest.split()) >= 3 and not _QUESTIONISH.search(rest):
             return rest
     # "the lessons are too easy honestly" before any rating: how it went, told in a sentence, is the
