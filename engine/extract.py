@@ -688,17 +688,20 @@ _PLACEHOLDERS = frozenset(
     {"bla", "blah", "blabla", "blablabla", "yada", "yadda", "lorem", "ipsum", "asdf", "qwerty", "xyz", "foo",
      "etc", "whatever", "stuff", "something"}
 )  # fmt: skip
-_KEYBOARD_ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
-# the languages whose words count as words (wordfreq's small lists: fast, and enough to tell noise)
-_WORD_LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl")
+# the letter rows of a keyboard, and the languages whose words count as words (wordfreq's lists): read by
+# the mash tests here and in flows/language_buddy/non_names.py, and by engine/said.py
+KEYBOARD_ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
+WORD_LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl")
 
 
 def _mash(word: str) -> bool:
     """Keyboard noise ("asdfgh", "sdfsdf", "xzqk"): no word in any language we read, and typed
-    along a row, repeating itself, or without a vowel."""
-    if any(zipf_frequency(word, lang, wordlist="small") >= 1.0 for lang in _WORD_LANGUAGES):
+    along a row, repeating itself, or without a vowel. A word of free text, not a name: names repeat
+    ("Lolo", "Juju") and may lack a vowel ("Pwll"), so the name question has its own, narrower test
+    (flows/language_buddy/non_names.py keyboard_mash)."""
+    if any(zipf_frequency(word, lang, wordlist="small") >= 1.0 for lang in WORD_LANGUAGES):
         return False
-    along_a_row = any(word[i : i + 4] in row for row in _KEYBOARD_ROWS for i in range(len(word) - 3))
+    along_a_row = any(word[i : i + 4] in row for row in KEYBOARD_ROWS for i in range(len(word) - 3))
     return along_a_row or re.fullmatch(r"(.{1,3})\1+.{0,2}", word) is not None or not re.search("[aeiouy]", word)
 
 

@@ -25,7 +25,7 @@ from wordfreq import zipf_frequency
 
 from engine.askback import small_talk
 from engine.errors import DataFileError
-from engine.extract import fold, read_yes_no
+from engine.extract import WORD_LANGUAGES, fold, read_yes_no
 from engine.tables import COMMANDS_FILE, any_of, compiles, load_table
 
 Said = Literal["cancel", "help", "person", "skip"]
@@ -436,9 +436,8 @@ def _unheld(word: str) -> str:
     return word
 
 
-# the command words people mistype most, and the languages whose words are words, not slips
+# the command words people mistype most (a word of engine.extract's WORD_LANGUAGES is a word, not a slip)
 _KEYWORDS = ("cancel", "skip", "help", "stop")
-_WORD_LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl")
 
 
 @lru_cache(maxsize=4096)
@@ -448,7 +447,7 @@ def _respelt(word: str) -> str:
     if len(word) < 3 or not word.isascii() or not word.isalpha() or word in _KEYWORDS:
         return word
     slipped = next((k for k in _KEYWORDS if _slip(word, k)), None)
-    if slipped is None or any(zipf_frequency(word, lang, wordlist="small") >= 1.0 for lang in _WORD_LANGUAGES):
+    if slipped is None or any(zipf_frequency(word, lang, wordlist="small") >= 1.0 for lang in WORD_LANGUAGES):
         return word
     return slipped
 

@@ -570,6 +570,10 @@ def weekdays_said(text: str) -> list[Weekday]:
 
 
 def weekdays_in(text: str) -> list[Weekday]:
+    """Every weekday `text` names as a day to train on: one day alone counts ("monday"), "any day" is all
+    seven, "move it to the weekend" Saturday and Sunday. Not flows/study_pal/repeats.py `weekdays`, which
+    asks another question (does a study plan repeat?) and leaves out a day named alone, a move and "this
+    weekend", and takes "every morning" for every day."""
     t = fold(text)
     left_out = _excepted(t)
     if left_out:

@@ -14,7 +14,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict
 from wordfreq import zipf_frequency
 
-from engine.extract import fold
+from engine.extract import KEYBOARD_ROWS, WORD_LANGUAGES, fold
 from flows.shared.datafile import WordSet, WordTuple, load_yaml
 
 NON_NAMES_FILE = Path(__file__).parent / "data" / "non_names.yaml"
@@ -39,18 +39,16 @@ _EMAIL = re.compile(r"(?<!\S)\S+@\S+\.\w+")
 # how common (wordfreq's zipf scale) a word must be in one of these languages to be no keyboard mash:
 # "wert" is 5.2 in German, "qwerty" at most 2.5 and "asdf" 1.7 anywhere
 COMMON_WORD = 3.0
-WORD_LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl")
-_ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
-_NEIGHBOURS = frozenset(
-    pair for row in _ROWS for a, b in pairwise(row) for pair in (a + b, b + a)
-)  # fmt: skip
+_NEIGHBOURS = frozenset(pair for row in KEYBOARD_ROWS for a, b in pairwise(row) for pair in (a + b, b + a))
 
 
 def keyboard_mash(word: str) -> bool:
     """ "asdf", "qwerty", "jkjkjk", "aaaa": letters struck along a keyboard row, or one key held down.
 
     Most letter pairs of a real name are not neighbours on a row ("Peter" has none), so
-    three in four is a safe line; short names ("Ng", "Jo") are never judged.
+    three in four is a safe line; short names ("Ng", "Jo") are never judged. Not engine.extract's test of
+    free text (`no_content`): a name may repeat itself ("Lolo", "Juju") or lack a vowel ("Pwll"), which
+    that test takes for noise.
     """
     w = fold(word)
     if len(w) < 4 or not w.isalpha() or not w.isascii():

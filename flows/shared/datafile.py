@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import Annotated, TypeVar
 
@@ -37,20 +38,21 @@ def load_yaml(path: Path, model: type[M]) -> M:
         raise DataFileError(str(path), problems) from e
 
 
-def word(entry: object) -> str:
-    """A word-table entry: lower-case text without extra spaces, as messages are folded to."""
-    if not isinstance(entry, str) or not entry or entry != fold(entry):
+def word(entry: object, *, accents: bool = False) -> str:
+    """A word-table entry: lower-case text without extra spaces, as messages are folded to (with their
+    accents when `accents`: a table matched on text that keeps them, as engine.extract.choice does)."""
+    if not isinstance(entry, str) or not entry or entry != fold(entry, accents=accents):
         raise ValueError(f"{entry!r} must be lower-case text without extra spaces")
     return entry
 
 
-def word_list(value: object) -> object:
+def word_list(value: object, *, accents: bool = False) -> object:
     """A word table's list (a field validator's check): not empty, each entry a `word`, none twice."""
     if not isinstance(value, list) or not value:
         raise ValueError("must be a non-empty list")
     seen: set[str] = set()
     for entry in value:
-        if word(entry) in seen:
+        if word(entry, accents=accents) in seen:
             raise ValueError(f"{entry!r} is listed twice")
         seen.add(entry)
     return value
@@ -59,3 +61,4 @@ def word_list(value: object) -> object:
 # A word table's field: the checks above run before the type's own
 WordSet = Annotated[frozenset[str], BeforeValidator(word_list)]
 WordTuple = Annotated[tuple[str, ...], BeforeValidator(word_list)]
+AccentedWordTuple = Annotated[tuple[str, ...], BeforeValidator(partial(word_list, accents=True))]

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import re
 from datetime import timedelta
+from pathlib import Path
 from typing import Literal, cast
 
-from pydantic import Field
+from pydantic import BaseModel, ConfigDict, Field, RootModel, model_validator
 
 from engine import (
     Amendable,
@@ -30,6 +31,7 @@ from engine import (
 from engine.extract import Invalid, choice, rating, sentiment
 from engine.models import JsonObject
 from engine.tables import alternation, but_words
+from flows.shared.datafile import AccentedWordTuple, load_yaml
 from flows.shared.feedback_answers import category_reader, comment_anywhere, rating_change, sentiment_anywhere
 
 Sentiment = Literal["positive", "negative", "neutral"]
@@ -114,48 +116,55 @@ CATEGORIES = {
     "usability": ["confusing", "hard to use", "ui", "interface", "navigation", "design", "button"],
     "other": ["something else", "other", "none of these"],
 }
-# the areas said at the area question in the languages learners write feedback in ("c'est la lenteur
-# surtout", "stürzt ab", "es confuso"), exact words only: a close spelling of a word of another language is
-# no English area
-AREAS_ABROAD = {
-    "bug": ["error", "errores", "fallo", "fallos", "se cierra", "se cuelga", "se bloquea", "erreur", "erreurs",
-            "bogue", "plante", "plantage", "se ferme", "Fehler", "Absturz", "stürzt ab", "abgestürzt", "errore",
-            "errori", "si blocca", "si chiude", "erro", "erros", "trava", "travou", "fecha sozinho"],
-    "latency": ["lento", "lenta", "lentitud", "tarda mucho", "tarda en cargar", "lente", "lenteur",
-                "lenteurs", "chargement", "langsam", "Ladezeit", "lädt ewig", "dauert ewig", "lentezza",
-                "caricamento", "lentidão", "lentidao", "demora", "carregamento"],
-    "usability": ["confuso", "confusa", "difícil de usar", "interfaz", "diseño", "botón", "déroutant",
-                  "compliqué", "difficile à utiliser", "ergonomie", "bouton", "verwirrend", "kompliziert",
-                  "unübersichtlich", "schwer zu bedienen", "Oberfläche", "difficile da usare", "interfaccia",
-                  "pulsante", "botão", "complicado", "complicada"],
-}  # fmt: skip
-# "other" said abroad answers the question; in a comment it says nothing of the area
-OTHER_ABROAD = ["otro", "otra cosa", "autre", "autre chose", "anderes", "etwas anderes", "altro", "altra cosa",
-                "outro", "outra coisa"]  # fmt: skip
 # what went wrong, not where: "the app freezes when i open my vocabulary" is a bug, not content
 WRONG = ("bug", "latency", "usability")
+
+
+class AreaWords(BaseModel):
+    """One area's words in the languages learners write feedback in, by where they count."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    both: AccentedWordTuple = ()
+    question: AccentedWordTuple = ()
+    comment: AccentedWordTuple = ()
+
+
+class AreasAbroad(RootModel[dict[Category, AreaWords]]):
+    """flows/shared/data/feedback_areas.yaml: each word once, so that the area question's list and the
+    comment's cannot drift apart (a word counting in both is listed under `both`)."""
+
+    @model_validator(mode="after")
+    def _each_word_once(self) -> AreasAbroad:
+        seen: dict[str, str] = {}
+        for area, words in self.root.items():
+            if not (words.both or words.question or words.comment):
+                raise ValueError(f"{area}: lists no word (leave the area out instead)")
+            for where in ("both", "question", "comment"):
+                for w in getattr(words, where):
+                    if w in seen:
+                        raise ValueError(
+                            f"{w!r} is listed under {seen[w]} and {area}.{where}: list it once "
+                            "(under both where it counts at the question and in the comment)"
+                        )
+                    seen[w] = f"{area}.{where}"
+        return self
+
+
+ABROAD = load_yaml(Path(__file__).parent / "data" / "feedback_areas.yaml", AreasAbroad).root
+
+
+def _words(area: str, where: Literal["question", "comment"]) -> list[str]:
+    """The area's English words, then its words abroad that count `where`."""
+    abroad = ABROAD.get(cast(Category, area))
+    return [*CATEGORIES[area], *(() if abroad is None else (*abroad.both, *getattr(abroad, where)))]
+
+
 # "what do you mean" is no misspelt "wait" (latency), nor "the app" a misspelt "other"
-read_category = category_reader(
-    {c: [*words, *AREAS_ABROAD.get(c, []), *(OTHER_ABROAD if c == "other" else [])] for c, words in CATEGORIES.items()},
-    prefer=WRONG,
-)
+read_category = category_reader({c: _words(c, "question") for c in CATEGORIES}, prefer=WRONG)
 # the details are free text: only a category named outright counts, no close spellings
-# lessons and exercises named in the learner's language ("las lecciones se repiten demasiado"): the comment
-# is about content, sensed once it is given as the English words are (the question's reader is unchanged)
-LESSONS_ABROAD = ["lección", "lecciones", "leçon", "leçons", "Lektion", "Lektionen", "lezione", "lezioni", "lição",
-                  "lições", "ejercicio", "ejercicios", "exercice", "exercices", "Übung", "Übungen", "esercizio",
-                  "esercizi", "exercício", "exercícios"]  # fmt: skip
-# what went wrong said in the learner's language ("la app se cuelga", "die App stürzt ab", "l'appli rame"): a bug
-# or slowness sensed as the English words are
-WRONG_ABROAD = {
-    "bug": ["se cuelga", "no funciona", "no va", "stürzt ab", "abgestürzt", "funktioniert nicht", "hängt sich auf",
-            "plante", "ne marche", "ne fonctionne pas", "si blocca", "non funziona", "crasha",
-            "trava", "travou", "não funciona", "nao funciona"],
-    "latency": ["lenta", "lento", "muy lenta", "langsam", "lent", "lente", "rame", "ramer", "demora", "lag"],
-}  # fmt: skip
-_SENSED = {c: [*words, *WRONG_ABROAD.get(c, [])] for c, words in CATEGORIES.items()}
-spot_category = choice({**_SENSED, "content": [*CATEGORIES["content"], *LESSONS_ABROAD]}, fuzzy=False)
-_SAYS = {c: choice({c: _SENSED[c]}, fuzzy=False) for c in CATEGORIES}
+_SENSED = {c: _words(c, "comment") for c in CATEGORIES}
+spot_category = choice(_SENSED, fuzzy=False)
+_SAYS = {c: choice({c: _SENSED[c]}, fuzzy=False) for c in WRONG}
 
 
 def opening(s: FeedbackSlots) -> str:

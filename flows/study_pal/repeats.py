@@ -63,7 +63,8 @@ def _named(text: str) -> frozenset[int]:
 
 def weekdays(text: str) -> frozenset[int]:
     """The set of weekdays (0 = Monday) `text` says a plan repeats on; empty for a day named alone
-    (days.py reads it), one day when a set leaves one ("weekends but not sunday")."""
+    (days.py reads it), one day when a set leaves one ("weekends but not sunday"). Not the fitness bot's
+    `weekdays_in` (the days one is free to train on), which counts every day named."""
     taken_out = {_index(d) for m in _EXCEPT.finditer(text) for d in _ONE_DAY.findall(m.group(1))}
     kept = _EXCEPT.sub(" ", text)
     found: set[int] = set(_named(kept))
