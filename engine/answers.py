@@ -224,7 +224,14 @@ def beside_correction(flow: Flow[Any], state: Ask, before: Slots, slots: Slots, 
 def _changed(flow: Flow[Any], fix: CorrectSlot, value: object) -> str:
     """ "OK, rating changed to 3.": the flow's way of showing the slot, as a change."""
     if fix.key is not None and isinstance(value, dict):
-        return f"OK, changed: {fix.key} {value.get(fix.key)}."
+        # an answer keyed by its question ("Which device shows the late reminders?") is told as the answer
+        # to that question, not as a label
+        said = value.get(fix.key)
+        return (
+            f"OK, your answer to “{fix.key}” is now {said}."
+            if fix.key.endswith("?")
+            else f"OK, {fix.key} changed to {said}."
+        )
     told = ", ".join(map(str, value)) if isinstance(value, list) else value
     shown = flow.show(fix.slot, value) if flow.show else f"{fix.slot.replace('_', ' ')}: {told}"
     label, sep, told = shown.partition(": ")
