@@ -39,62 +39,31 @@ def test_the_held_out_set_loads_and_the_bench_runs_it_by_name() -> None:
     assert {c.name for c in held}.isdisjoint(c.name for c in load_all())
 
 
-def test_the_fresh_batch_loads_in_both_splits_for_every_bot() -> None:
-    # tests/corpora/conversations/fresh/: the blind batch (h-conv12), its own dev and test by name,
-    # no script shared by name with the first corpus, whose loader does not read the subfolder
-    fresh = load_all(folder=CORPORA["fresh"])
-    assert len(fresh) == 42
+# The blind batches in the order they were written (tests/corpora/conversations/fresh*/, h-conv12 to
+# h-conv16): how many scripts, how many a half where the split was by name with no renaming, and whether
+# the feedback flow is met in both halves (from the second batch on) or in the batch
+BATCHES = [("fresh", 42, None, False), ("fresh2", 46, None, True), ("fresh3", 48, 24, True),
+           ("fresh4", 44, 22, True), ("fresh5", 44, 22, True)]  # fmt: skip
+
+
+@pytest.mark.parametrize(("name", "total", "half", "feedback_each_half"), BATCHES, ids=[b[0] for b in BATCHES])
+def test_a_blind_batch_loads_in_both_splits_for_every_bot(
+    name: str, total: int, half: int | None, feedback_each_half: bool
+) -> None:
+    # each split by name like the others, and sharing no script name with the corpora written before it
+    batch = load_all(folder=CORPORA[name])
+    assert len(batch) == total
     for split in SPLITS:
-        mine = [c for c in fresh if c.split == split]
+        mine = [c for c in batch if c.split == split]
+        assert half is None or len(mine) == half, split
         assert {c.script.bot for c in mine} == SHIPPED_BOTS, split
         assert all(split_of(c.name) == split for c in mine)
-    assert {c.name for c in fresh}.isdisjoint(c.name for c in load_all())
-    assert "feedback" in {t.expect.flow for c in fresh for t in c.script.user_turns if t.expect}
-
-
-def test_the_second_blind_batch_loads_in_both_splits_for_every_bot() -> None:
-    # tests/corpora/conversations/fresh2/: the second blind batch (h-conv13), split by name like the
-    # others; it shares no script name with the first corpus or the first blind batch
-    fresh2 = load_all(folder=CORPORA["fresh2"])
-    assert len(fresh2) == 46
-    for split in SPLITS:
-        mine = [c for c in fresh2 if c.split == split]
-        assert {c.script.bot for c in mine} == SHIPPED_BOTS, split
-        assert all(split_of(c.name) == split for c in mine)
-        # language-buddy's feedback flow is met in both halves
-        assert "feedback" in {t.expect.flow for c in mine for t in c.script.user_turns if t.expect}, split
-    others = {c.name for c in load_all()} | {c.name for c in load_all(folder=CORPORA["fresh"])}
-    assert {c.name for c in fresh2}.isdisjoint(others)
-
-
-def test_the_third_blind_batch_loads_in_both_splits_for_every_bot() -> None:
-    # tests/corpora/conversations/fresh3/: the third blind batch (h-conv14), 24 scripts a half, six
-    # per bot in each; it shares no script name with the corpora before it
-    fresh3 = load_all(folder=CORPORA["fresh3"])
-    assert len(fresh3) == 48
-    for split in SPLITS:
-        mine = [c for c in fresh3 if c.split == split]
-        assert len(mine) == 24, split
-        assert {c.script.bot for c in mine} == SHIPPED_BOTS, split
-        assert all(split_of(c.name) == split for c in mine)
-        assert "feedback" in {t.expect.flow for c in mine for t in c.script.user_turns if t.expect}, split
-    others = {c.name for name in ("conversations", "fresh", "fresh2") for c in load_all(folder=CORPORA[name])}
-    assert {c.name for c in fresh3}.isdisjoint(others)
-
-
-def test_the_fourth_blind_batch_loads_in_both_splits_for_every_bot() -> None:
-    # tests/corpora/conversations/fresh4/: the fourth blind batch (h-conv15), 44 scripts split by name
-    # with no renaming (22 a half); it shares no script name with the corpora before it
-    fresh4 = load_all(folder=CORPORA["fresh4"])
-    assert len(fresh4) == 44
-    for split in SPLITS:
-        mine = [c for c in fresh4 if c.split == split]
-        assert len(mine) == 22, split
-        assert {c.script.bot for c in mine} == SHIPPED_BOTS, split
-        assert all(split_of(c.name) == split for c in mine)
-        assert "feedback" in {t.expect.flow for c in mine for t in c.script.user_turns if t.expect}, split
-    others = {c.name for name in ("conversations", "fresh", "fresh2", "fresh3") for c in load_all(folder=CORPORA[name])}
-    assert {c.name for c in fresh4}.isdisjoint(others)
+        if feedback_each_half:
+            assert "feedback" in {t.expect.flow for c in mine for t in c.script.user_turns if t.expect}, split
+    assert "feedback" in {t.expect.flow for c in batch for t in c.script.user_turns if t.expect}
+    before = ["conversations", *(b[0] for b in BATCHES[: [b[0] for b in BATCHES].index(name)])]
+    others = {c.name for earlier in before for c in load_all(folder=CORPORA[earlier])}
+    assert {c.name for c in batch}.isdisjoint(others)
 
 
 def write(folder: Path, split: str, stem: str, text: str) -> None:
