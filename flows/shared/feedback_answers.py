@@ -84,17 +84,20 @@ def _detail(text: str) -> object:
     # the rating as the message's first clause, however it is joined to the rest or hedged ("4 but the
     # lessons are too easy", "hmm 4 i guess, the lessons are a bit too easy", "un 4 pero las lecciones son
     # fáciles"): the engine's clauses, in the six languages, where the leads above need a comma or "because"
-    # a hedge the message ends with is no comment ("vier Sterne, würde ich sagen")
-    bare = unhedged(text)
+    if led:
+        return None  # a lead above found the rating or the request, and too little beside it
+    # a hedge the message ends with is no comment ("vier Sterne, würde ich sagen"); a rating and three words
+    # of comment are four at least (most feedback messages: a rating alone, read by the asked question)
+    bare = unhedged(text) if len(text.split()) >= 4 else None
     said = bare.words if bare is not None else text
-    parts = clauses(said)
-    if not led and len(parts) > 1 and _rating_alone(parts[0].text):
+    parts = clauses(said) if len(said.split()) >= 4 else []
+    if len(parts) > 1 and _rating_alone(parts[0].text):
         rest = said[parts[1].start :].strip()
         if len(rest.split()) >= 3 and not _QUESTIONISH.search(rest):
             return rest
     # "the lessons are too easy honestly" before any rating: how it went, told in a sentence, is the
     # comment ("honestly it's wonderful" says only how, and "I want to complain" is the request)
-    if led or len(text.split()) < COMMENT_WORDS or _QUESTIONISH.search(text):
+    if len(text.split()) < COMMENT_WORDS or _QUESTIONISH.search(text):
         return None
     if _NAMES_REQUEST.search(in_english_cues(text)):
         return None  # "bonjour, j'ai une réclamation à faire": the request, in another language
