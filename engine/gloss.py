@@ -69,7 +69,9 @@ def _compiled() -> tuple[list[tuple[re.Pattern[str], str]], re.Pattern[str], dic
 
 _WORD = re.compile(r"\w+")
 # every frame starts with one of these ("de 14h à 16h", "dalle 15 alle 17")
-_FRAME_STARTS = frozenset({"de", "desde", "dalle", "dalla", "das", "dos", "von", "entre"})
+_FRAME_STARTS = frozenset({"de", "desde", "dalle", "dalla", "das", "dos", "von", "entre", "las", "alle", "um", "gegen"})
+# a frame's hour marked by its unit ("à 19h", "às 7h", "19 uhr"): the unit is the key
+_HOUR_KEYS = frozenset({"uhr", "heure", "heures", "hora", "horas", *(f"{n}h" for n in range(25))})
 
 
 @lru_cache(maxsize=1)
@@ -79,7 +81,7 @@ def _keys() -> frozenset[str]:
     show with one set lookup a word."""
     _, _, english = _compiled()
     keys = {min(_WORD.findall(p), key=lambda w: zipf_frequency(w, "en", wordlist="small")) for p in english}
-    return frozenset(keys) | _FRAME_STARTS
+    return frozenset(keys) | _FRAME_STARTS | _HOUR_KEYS
 
 
 def _framed(english: str) -> Callable[[re.Match[str], str], str]:

@@ -52,6 +52,16 @@ from engine.gloss import in_english, load_gloss, weekday_names
         ("uma horinha", "an hour"),
         ("Laktose, sonst nichts", "Laktose, nothing else"),
         ("noci, niente altro", "noci, nothing else"),
+        # one clock hour, and an hour of the afternoon or evening (lead, session 18)
+        ("el lunes a las 7", "el monday at 7"),
+        ("mañana a las 5 de la tarde", "tomorrow at 5 pm"),
+        ("a las siete", "at 7"),
+        ("lundi à 19h30", "monday at 19h30"),
+        ("vendredi à 7 heures du soir", "friday at 7 pm"),
+        ("montags um 19 Uhr", "monday at 19"),
+        ("lunedì alle 19", "monday at 19"),
+        ("segunda às 19h", "monday at 19"),
+        ("alle 2 Tage", "alle 2 days"),  # every two days in German: no hour
     ],
 )
 def test_answer_words_of_five_languages_are_written_in_english(typed: str, english: str) -> None:
@@ -59,7 +69,20 @@ def test_answer_words_of_five_languages_are_written_in_english(typed: str, engli
 
 
 @pytest.mark.parametrize(
-    "english", ["I said so", "Dom", "see you on sat", "mar 3", "do it", "the week-end plan", "a hundred"]
+    "english",
+    [
+        "I said so",
+        "Dom",
+        "see you on sat",
+        "mar 3",
+        "do it",
+        "the week-end plan",
+        "a hundred",
+        # "a", "as", "um" are English too: an hour only with its unit after it
+        "a 2 hour session",
+        "um 3 hours",
+        "as 5 people",
+    ],
 )
 def test_english_and_names_are_left_as_typed(english: str) -> None:
     # "sat", "mar", "do" are weekday abbreviations elsewhere but English words first

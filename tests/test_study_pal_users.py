@@ -42,6 +42,10 @@ MON, TUE, WED, THU, FRI, SAT, SUN = range(7)
         ("tomorrow evening", set()),
         # a part of day in the plural may be one evening ("can we do it in the evenings?")
         ("in the evenings", set()),
+        # the days as an adjective of a part of day in the plural (lead, session 18)
+        ("weekday evenings at 7pm", {MON, TUE, WED, THU, FRI}),
+        ("weekend mornings", {SAT, SUN}),
+        ("a weekday evening at 7", set()),
     ],
 )
 def test_the_days_a_plan_repeats_on(text: str, days: set[int]) -> None:

@@ -72,6 +72,9 @@ def test_parts_of_day_are_distinct_windows() -> None:
     got = {p: parse_window(f"tomorrow {p}", NOW) for p in ("morning", "afternoon", "evening", "night")}
     assert len({(w.start, w.end) for w in got.values() if isinstance(w, Window)}) == 4
     assert read_part("tonight") == "evening" and read_part("this arvo") == "afternoon"
+    # in the plural too ("tuesday evenings" was 16:00-18:00, and "evenings at 7" 07:00)
+    assert read_part("tuesday evenings") == "evening" and read_part("weekend mornings") == "morning"
+    assert parse_window("tuesday evenings at 7", NOW) == parse_window("tuesday evening at 7", NOW)
 
 
 @pytest.mark.parametrize(

@@ -211,7 +211,8 @@ def read_day(text: str, today: date, near: int | None = None) -> tuple[date, boo
     return best.day, best.fixed
 
 
-_PART = re.compile(r"\b(morning|afternoon|evening|tonight|night|this arvo|arvo)\b", re.I)
+# the plural too: "tuesday evenings" is the evening of each
+_PART = re.compile(r"\b(morning|afternoon|evening|tonight|night|this arvo|arvo)s?\b", re.I)
 
 
 def read_part(text: str) -> Part | None:

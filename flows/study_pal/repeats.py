@@ -30,8 +30,11 @@ EVERY_DAY = frozenset(range(7))
 _SETS: tuple[tuple[re.Pattern[str], frozenset[int]], ...] = (
     (re.compile(r"\b(?:every\s+|on\s+|all\s+)?(?:week\s?days|week\s?nights|work\s?days|school\s?(?:days|nights))\b"
                 r"|\b(?:every|each)\s+(?:week\s?day|week\s?night|work\s?day|school\s?(?:day|night))\b"
+                # the day as an adjective of a part of day said in the plural: "weekday evenings"
+                r"|\b(?:week|work|school)\s?day\s+(?:mornings|afternoons|evenings|nights)\b"
                 r"|\b(?:mon(?:day)?)\s*(?:-|–|to|through|thru|till|until)\s*(?:fri(?:day)?)\b", re.I), WORKDAYS),
     (re.compile(r"\b(?:every|each|all)\s+weekends?\b|\b(?:on\s+)?weekends\b"
+                r"|\bweekend\s+(?:mornings|afternoons|evenings|nights)\b"
                 r"|\b(?:sat(?:urday)?s?)\s*(?:and|&|\+)\s*(?:sun(?:day)?s?)\b", re.I), WEEKEND),
     (re.compile(r"\b(?:every|each)\s+(?:single\s+)?(?:day|morning|afternoon|evening|night)\b|\bdaily\b"
                 r"|\ball\s+week(?:\s+long)?\b", re.I), EVERY_DAY),

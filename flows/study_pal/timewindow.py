@@ -106,8 +106,8 @@ _LENGTH = re.compile(
 _AND_A_HALF = re.compile(r"\b(an?|one|two|three)\s+and\s+a\s+half\s+hours?\b", re.IGNORECASE)
 _WORD_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
                  "a couple of": 2, "couple of": 2}  # fmt: skip
-_AM = re.compile(r"\bmorning\b", re.IGNORECASE)
-_PM = re.compile(r"\b(?:afternoon|evening|tonight|night|arvo)\b", re.IGNORECASE)
+_AM = re.compile(r"\bmornings?\b", re.IGNORECASE)
+_PM = re.compile(r"\b(?:afternoons?|evenings?|tonight|nights?|arvo)\b", re.IGNORECASE)
 _ISO_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 _FROM_NOW = re.compile(
     r"\b(?:from|starting|start|right|begin(?:ning)?)\s+now\b|\bnow\s+(?:for|until|till|to)\b|^\W*now\W*$|"
