@@ -111,17 +111,13 @@ class Turn:
         self.fx = fx
         # the run the load stage left open, and its flow (`Loaded.flow`)
         self._opened: tuple[FlowFrame | None, Flow[Any] | None] = (None, None)
+        # the parts nearly every message needs, made at once (dataclasses: a `cached_property` costs
+        # more, taking a lock on every first read)
+        self.flows = FlowRunner(fx)
+        self.answers = OpenQuestion(self.flows, fx)
 
-    # each part made when the turn first needs it: most messages answer the open question, and never
-    # reach the main conversation or the engine's controls
-    @cached_property
-    def flows(self) -> FlowRunner:
-        return FlowRunner(self.fx)
-
-    @cached_property
-    def answers(self) -> OpenQuestion:
-        return OpenQuestion(self.flows, self.fx)
-
+    # the other parts made when the turn first needs them: most messages answer the open question, and
+    # never reach the main conversation or the engine's controls
     @cached_property
     def kept(self) -> RequestRunner:
         return RequestRunner(self.flows)
