@@ -740,7 +740,7 @@ class Empty:
 
 
 EMPTY = Empty()
-# values a turn may hand twice (`reads_kept`): none can be changed in place by the one it is handed to
+# values a turn may hand twice (`READ_THIS_TURN`): none can be changed in place by the one it is handed to
 _KEPT_TYPES = (str, int, float, Invalid, Empty, date, time, timedelta)
 # a none said for now ("none for now", "aucune pour l'instant", "im Moment keine", "per ora nessuna"): still the none
 # the question takes. "not now" alone says no none: it puts the question off (engine/said.py, docs/understanding.md)
