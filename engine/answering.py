@@ -91,6 +91,7 @@ class OpenQuestion:
         replies: Sequence[YesNo] = (),
         fixes: Sequence[CorrectSlot | WhichSlot | SetSlot] = (),
         rest: str = "",
+        plain: bool = False,
     ) -> tuple[Command, Heard] | None:
         """`heard` answers the open flow's question, resting in `frame.state`; returns the
         command the model found it says instead (engine/proposals.py), for the turn to carry out,
@@ -106,6 +107,7 @@ class OpenQuestion:
         `rest`, the message without them, is read as usual, and a rest that answers nothing asks
         the question again without using an attempt. `SetSlot`s among them fill slots ahead of
         their questions (engine/fill.py), after the asides; `rest` is then the rest of the message.
+        `plain`: the read stage found the message the question's value as it writes it (`AnswerFlow.plain`).
         """
         opened = open_at(self.run, flow, frame, heard)
         if opened is None:
@@ -170,7 +172,7 @@ class OpenQuestion:
         # the state's parser, made once: the answer below is read by it unless the readers change the slots
         parser = parser_of(state, slots)
         # a plain answer ("4" at the rating) is the value alone: no slot reader is asked (as `extract` says)
-        plain = parser.reads_plainly(heard.text)
+        plain = plain or parser.reads_plainly(heard.text)  # the read stage may have asked it already
         changed: list[str] = []
         if not plain:
             slots, changed = extract(flow, slots, state.slot, heard.text, parser)

@@ -140,6 +140,9 @@ class AnswerFlow(_Command):
     kind: Literal["answer_flow"] = "answer_flow"
     flow: str
     state: str
+    # the words are only the question's value, written as the question writes it ("4" at a rating: read by
+    # `Parser.reads_plainly` in the read stage, engine/reading.py `plain_answer`): nothing else reads them
+    plain: bool = False
 
 
 class Chitchat(_Command):

@@ -203,6 +203,10 @@ class Effects:
         prompt = lambda: self.prompt(flow, "say", heard)  # noqa: E731
         return self.voice.phrase(content, purpose, prompt, language=self._speaks(flow)).text
 
+    def say(self, content: str, purpose: str, flow: str | None, heard: Heard) -> None:
+        """`content` phrased (`phrase`) and added to the reply (`emit`): one call where a question is asked."""
+        self.emit(self.phrase(content, purpose, flow, heard))
+
     def summarise(self, source: str, case: str, fallback: str, purpose: str, flow: str | None, heard: Heard) -> str:
         """A summary of `source` for `case` in `flow`'s persona; `fallback` when it cannot be had."""
         if self.offline:

@@ -13,8 +13,7 @@ import itertools
 import math
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import date, time, timedelta
@@ -39,24 +38,15 @@ Rule = Callable[[str], object]
 # no value read yet (a rule's None is a value: it read nothing)
 _UNREAD = object()
 
-# What each parser read from each text during one turn (engine/turn.py opens it: `reads_kept`). A turn
-# asks the open question's parser about the same message in two stages (the read stage's answers said
-# again, engine/fill.py `restated`; then the answer itself, engine/answers.py), and a reader of several
-# slots runs the parsers inside it once per slot asking: a rule reads nothing but its text, so the
-# second asking is the first's answer. Only values that cannot be changed by whoever gets them are kept.
-_READ_THIS_TURN: ContextVar[dict[tuple[int, str], tuple[Parser, object]] | None] = ContextVar(
+# What each parser read from each text during one turn (engine/turn.py sets it around the read and execute
+# stages, and resets it after). A turn asks the open question's parser about the same message in two stages
+# (the read stage's answers said again, engine/fill.py `restated`; then the answer itself,
+# engine/answering.py), and a reader of several slots runs the parsers inside it once per slot asking: a
+# rule reads nothing but its text, so the second asking is the first's answer. Only values that cannot be
+# changed by whoever gets them are kept.
+READ_THIS_TURN: ContextVar[dict[tuple[int, str], tuple[Parser, object]] | None] = ContextVar(
     "innerloop_read_this_turn", default=None
 )
-
-
-@contextmanager
-def reads_kept() -> Iterator[None]:
-    """Within the block, a parser asked again about a text it read answers as it did (one turn)."""
-    token = _READ_THIS_TURN.set({})
-    try:
-        yield
-    finally:
-        _READ_THIS_TURN.reset(token)
 
 
 @dataclass(frozen=True)
@@ -72,7 +62,7 @@ class Parser:
     guesses: bool = False
 
     def __call__(self, text: str) -> object:
-        kept = _READ_THIS_TURN.get()
+        kept = READ_THIS_TURN.get()
         if kept is None:
             return self._read(text)
         hit = kept.get((id(self), text))
@@ -222,15 +212,19 @@ def _requoted(reason: str, echoed: list[str], text: str) -> str:
     return reason
 
 
+# several parsers of one turn read the same message (a flow's any-time readers, then the answer): kept per text
+@functools.lru_cache(maxsize=1024)
 def without_closing(text: str) -> str:
     """`text` without the words that close a list at its end with nothing more, and the "and" or comma before
     them ("nuts and shellfish, nothing else" -> "nuts and shellfish"; engine/data/nothing_else.yaml); `text`
     when it ends in none. Compared at the end only (the folded text keeps `text`'s positions)."""
     folded = fold_same_length(text)
     end = len(folded.rstrip(" .!"))
-    for phrase in _closings():  # longest first: "rien de plus" before a shorter one inside it
-        start = end - len(phrase)
-        if start >= 0 and folded.startswith(phrase, start) and (start == 0 or not _WORDLIKE.match(folded, start - 1)):
+    # longest first ("rien de plus" before a shorter one inside it): the text's last characters of each
+    # length looked up, not every phrase compared (of one length, at most one phrase can end the text)
+    for size, phrases in _closings():
+        start = end - size
+        if start >= 0 and folded[start:end] in phrases and (start == 0 or not _WORDLIKE.match(folded, start - 1)):
             head = text[:start].rstrip(" ,;:-–—")
             # "nuts and nothing else": the "and" (engine/data/and.yaml) that joined the closing words goes too
             rest, _, last = head.rpartition(" ")
@@ -240,8 +234,11 @@ def without_closing(text: str) -> str:
 
 # read once: every parser asks, and the tables' own methods would be a call into engine/tables.py per message
 @functools.lru_cache(maxsize=1)
-def _closings() -> tuple[str, ...]:
-    return tuple(nothing_else_words().all())
+def _closings() -> tuple[tuple[int, frozenset[str]], ...]:
+    """The closing phrases by length, longest first."""
+    phrases = nothing_else_words().all()
+    sizes = sorted({len(p) for p in phrases}, reverse=True)
+    return tuple((n, frozenset(p for p in phrases if len(p) == n)) for n in sizes)
 
 
 @functools.lru_cache(maxsize=1)
@@ -743,7 +740,7 @@ class Empty:
 
 
 EMPTY = Empty()
-# values a turn may hand twice (`reads_kept`): none can be changed in place by the one it is handed to
+# values a turn may hand twice (`READ_THIS_TURN`): none can be changed in place by the one it is handed to
 _KEPT_TYPES = (str, int, float, Invalid, Empty, date, time, timedelta)
 # a none said for now ("none for now", "aucune pour l'instant", "im Moment keine", "per ora nessuna"): still the none
 # the question takes. "not now" alone says no none: it puts the question off (engine/said.py, docs/understanding.md)

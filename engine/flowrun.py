@@ -155,10 +155,7 @@ class FlowRunner:
     def question(self, flow: Flow[Any], state: Ask, slots: Slots, heard: Heard, *, again: bool = True) -> str:
         """What an asking state says, phrased after `heard` (or as its template, offline); `again`
         unless the state has just been entered."""
-        template = state.say_again if again else state.say
-        # a question written as code (the flow's own function) or as plain text is said as it is; one
-        # with {slots} in it is filled by `render`
-        text = template(slots) if callable(template) else template if "{" not in template else render(template, slots)
+        text = _asked(state, slots, again=again)
         if not state.phrased:
             return text
         return self.fx.phrase(text, f"ask:{flow.name}.{state.name}", flow.name, heard)
@@ -194,7 +191,12 @@ class FlowRunner:
                     continue
                 # the frame's stored slots catch up once, where the flow comes to rest
                 frame.slots = slots.model_dump(mode="json")
-                self.fx.emit(self.question(flow, state, slots, heard, again=False))
+                # `question`, phrased and emitted in one call into the effects
+                text = _asked(state, slots, again=False)
+                if state.phrased:
+                    fx.say(text, f"ask:{flow.name}.{state.name}", flow.name, heard)
+                else:
+                    fx.emit(text)
                 return
             if isinstance(state, Step):
                 ctx: StepContext[Slots] = StepContext(fx, heard, flow.name, slots, None, heard.text, fx.resources)
@@ -266,3 +268,11 @@ class FlowRunner:
             slots = flow.new_slots(frame.slots)
             lead = greeting or f"Back to the {flow.name}: "
             self.fx.emit(lead + self.question(flow, state, slots, heard))
+
+
+def _asked(state: Ask, slots: Slots, *, again: bool) -> str:
+    """The words of an asking state's question, before any phrasing; `again` unless just entered."""
+    template = state.say_again if again else state.say
+    # a question written as code (the flow's own function) or as plain text is said as it is; one
+    # with {slots} in it is filled by `render`
+    return template(slots) if callable(template) else template if "{" not in template else render(template, slots)

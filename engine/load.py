@@ -51,6 +51,9 @@ class Loaded:
     closed: list[Closed] = field(default_factory=list)
     # what the last turn left for this one, when the load took it (`take_carry`; else nothing)
     carried: CarryOver = field(default_factory=CarryOver)
+    # the flow the active run continues on, found while its frame was brought to the code (None with no
+    # run open): the read and execute stages take it from here instead of looking it up again
+    flow: Flow[Any] | None = None
 
 
 def idle_frames(bot: Bot, session: SessionState, now: datetime) -> list[tuple[FlowFrame, timedelta]]:
@@ -88,6 +91,8 @@ def load(bot: Bot, session: SessionState, now: datetime, *, take: bool = False) 
         summary = f"{f.flow.capitalize()} expired after {_duration(idle)} without a reply."
         told = f"(Your unfinished {f.flow} was closed: nothing was said in it for {_duration(idle)}.)"
         out.closed.append(Closed(f, "expired", str(idle), "expired", summary, told))
+    if session.active is not None:
+        out.flow = found.flows.get(id(session.active))
     return out
 
 
@@ -98,6 +103,7 @@ class Reconciled:
     dropped: list[tuple[FlowFrame, str]] = field(default_factory=list)
     slots: dict[int, Slots] = field(default_factory=dict)  # by id() of the kept frame
     migrated: list[tuple[FlowFrame, int]] = field(default_factory=list)  # (frame, version it had)
+    flows: dict[int, Flow[Any]] = field(default_factory=dict)  # the flow each kept frame continues on, by id()
 
 
 def reconcile(bot: Bot, session: SessionState) -> Reconciled:
@@ -135,6 +141,7 @@ def _misfit(bot: Bot, f: FlowFrame, out: Reconciled) -> str | None:
         out.slots[id(f)] = flow.slots.model_validate(f.slots)
     except ValidationError:
         return f"its saved answers no longer fit {f.flow} v{flow.version}"
+    out.flows[id(f)] = flow  # as `Bot.flow_for` finds it: the version it started on while that is shipped
     return None
 
 

@@ -57,7 +57,7 @@ from engine.extract import Empty, Invalid, Parser, copied, fold, read_yes_no
 from engine.fill import ahead_commands, extracted, restated
 from engine.fill import clauses as fill_clauses
 from engine.flow import Flow
-from engine.handoff import hold_of
+from engine.handoff import HOLD_KEY, hold_of
 from engine.models import CarryOver, FlowFrame, SessionState, Slots, StoredRecord
 from engine.others import own_words, without_user
 from engine.requests import at_question as request_at
@@ -93,12 +93,16 @@ def read(
     entry: Callable[[], str | None],
     latest: Callable[[str], StoredRecord | None] | None = None,
     checked: Mapping[int, Slots] | None = None,
+    flow: Flow[Any] | None = None,
 ) -> Reading:
     """What `text` asks for; `entry` runs the bot's entry rule (asked only when no flow is open
     and no question asked back is answered); `latest` finds the user's saved records a message
     may amend (engine/amend.py); `checked`: the slots of the session's frames as the turn
-    validated them on load, by `id()` of the frame (the readers validate them again without)."""
-    if (only := plain_answer(bot, session, carried, text, checked)) is not None:
+    validated them on load, by `id()` of the frame (the readers validate them again without);
+    `flow`: the open run's flow, as the load stage found it (looked up when not given)."""
+    a = session.active
+    open_flow = flow if flow is not None or a is None else bot.flow_for(a)
+    if (only := plain_answer(bot, session, carried, text, checked, open_flow)) is not None:
         return only
     heard = utterance(text)  # the message analysed once, read by field by the readers below
     typed = text
@@ -110,8 +114,6 @@ def read(
     by_command = typos.commands_respelled(text) if spelt != text else text
     word = heard_spelt.bare
     commands: list[Command]
-    a = session.active
-    open_flow = bot.flow_for(a) if a is not None else None
     here = open_flow.named.get(a.state) if open_flow is not None and a is not None else None
     valid = checked.get(id(a)) if checked is not None and a is not None else None
 
@@ -134,11 +136,11 @@ def read(
     # cancel, help, a person or a skip, alone or in a sentence; with no run open, the paused one is
     # the activity a message names ("forget the onboarding for good")
     command = said(spelt, a.flow if a else _paused(session))
-    if hold_of(session) is not None:
+    if _held(session):
         commands = [Held(words=text, leave=word in CANCEL_WORDS)]
     elif word in CANCEL_WORDS or command == "cancel":
         commands = [Cancel(words=text, later=puts_off(text))]
-    elif a is not None and says_cancel(spelt, a.flow, polite=True) and not _aside_for(bot, session, text, by_command):
+    elif a is not None and says_cancel(spelt, a.flow, polite=True) and not _aside_of(open_flow, text, by_command):
         # "stop this please": a cancel, unless the flow's own ending reads it (a lesson's "stop please")
         commands = [Cancel(words=text, later=puts_off(text))]
     elif a is None and (paused := _paused(session)) is not None and says_cancel(spelt, paused, polite=True):
@@ -147,9 +149,10 @@ def read(
     elif (
         isinstance(here, Ask)
         and a is not None
+        and open_flow is not None
         and (beside := cancel_beside(spelt, a.flow))
-        and not _aside_for(bot, session, text, by_command)
-        and not any(_answers(bot.flow_for(a), here, a, words) for words in beside)
+        and not _aside_of(open_flow, text, by_command)
+        and not any(_answers(open_flow, here, a, words) for words in beside)
     ):
         # "this app is too slow, cancel" at "what equipment?": the words beside the cancel answer nothing;
         # those that ask for something the bot does are carried out once it is stopped ("forget it, teach
@@ -160,18 +163,19 @@ def read(
             commands.append(NewRequest(words=", ".join(beside), flow=wanted))
     elif word in HELP_WORDS or command == "help":
         commands = [Help(words=text)]
-    elif asking and command == "person" and not (bot.people and _aside_for(bot, session, text, by_command)):
+    elif asking and command == "person" and not (bot.people and _aside_of(open_flow, text, by_command)):
         commands = [Handoff(words=text)]
-    elif asking and command == "skip" and not _aside_for(bot, session, text, by_command):
+    elif asking and command == "skip" and not _aside_of(open_flow, text, by_command):
         commands = [Skip(words=text)]
     elif (
         isinstance(here, Ask)
         and a is not None
+        and open_flow is not None
         and says_later(text)
         and _not_greeting(text)  # "ciao" greets too
         # a flow's own reading comes first: a lesson keeps its place itself (flows/study_pal)
-        and not _aside_for(bot, session, text, by_command)
-        and _no_value(bot.flow_for(a), here, a, text, valid)
+        and not _aside_of(open_flow, text, by_command)
+        and _no_value(open_flow, here, a, text, valid)
     ):
         # "leave it for tomorrow", "not now", "on verra ça plus tard": the run is kept to come back to. Read
         # before a free-text answer, which would take any words ("not now" was stored as the injuries); a
@@ -181,11 +185,11 @@ def read(
     elif (
         isinstance(here, Ask)
         and a is not None
-        and (refused := says_refusal(spelt) or _only_none(bot.flow_for(a), here, a, spelt, valid))
-        | says_putting_off(spelt)
+        and open_flow is not None
+        and (refused := says_refusal(spelt) or _only_none(open_flow, here, a, spelt, valid)) | says_putting_off(spelt)
         and _not_greeting(text)  # "ciao" greets too
-        and not _aside_for(bot, session, text, by_command)
-        and _reads_nothing(bot.flow_for(a), here, a, text, valid)
+        and not _aside_of(open_flow, text, by_command)
+        and _reads_nothing(open_flow, here, a, text, valid)
     ):
         # "rather not say", "nothing for now", "ugh, not now" where the question reads nothing from them (a
         # free-text comment would keep "nada por ahora" as its words): a skip, a cancel; a
@@ -200,7 +204,7 @@ def read(
         and a is not None
         and open_flow is not None
         and own_answer() == ("", True)
-        and not _aside_for(bot, session, text, by_command)
+        and not _aside_of(open_flow, text, by_command)
     ):
         # "my sister is 12 and trains 5 days a week", "last year I did 5 days and burned out": every clause tells of
         # someone else, a time gone by or a condition (engine/others.py), so the value it names is no answer. Small
@@ -212,7 +216,7 @@ def read(
         if own and own != text:
             # "my old app forced 5 days on me, I want 2": the question reads the user's own clauses only
             text, heard = own, utterance(own)
-        if by_command != text and not _aside_for(bot, session, text) and _aside_for(bot, session, by_command):
+        if by_command != text and not _aside_of(open_flow, text) and _aside_of(open_flow, by_command):
             text, heard = by_command, utterance(by_command)  # a command the flow reads itself ("skpi this exercise")
         if (both := completed(flow, here, a, carried, text, valid)) != text:
             text, heard = both, utterance(both)  # "kg" after "Please add the unit": read with what it completes
@@ -294,7 +298,12 @@ def read(
 
 
 def plain_answer(
-    bot: Bot, session: SessionState, carried: CarryOver, text: str, checked: Mapping[int, Slots] | None = None
+    bot: Bot,
+    session: SessionState,
+    carried: CarryOver,
+    text: str,
+    checked: Mapping[int, Slots] | None = None,
+    flow: Flow[Any] | None = None,
 ) -> Reading | None:
     """The reading of a message that is only the open question's value, written as the question writes it
     ("4" at a rating, "content" at a menu naming it: extract.written_as), or None. One such word holds no
@@ -304,26 +313,30 @@ def plain_answer(
     a = session.active
     if a is None or len(text) > _PLAIN_LONGEST or text.casefold() in CANCEL_WORDS | HELP_WORDS:
         return None
-    if carried.offered or carried.suggested or carried.refused or carried.amending or hold_of(session) is not None:
+    if carried.offered or carried.suggested or carried.refused or carried.amending or _held(session):
         return None
-    flow = bot.flow_for(a)
+    if flow is None:
+        flow = bot.flow_for(a)
     here = flow.named.get(a.state)
     if not isinstance(here, Ask):
         return None
     valid = checked.get(id(a)) if checked is not None else None
     try:
-        parser = here.parser(valid if valid is not None else flow.new_slots(a.slots))
+        # `Ask.parser`, without a call into engine/states.py for the usual fixed parser
+        parse = here.parse
+        parser = parse if isinstance(parse, Parser) else parse(valid if valid is not None else flow.new_slots(a.slots))
     except (ValidationError, ValueError):
         return None
     if not parser.reads_plainly(text):
         return None
-    if says_any(text, a.flow):
+    # no command of the engine's is a whole number alone (tests/test_plain_answers.py): "4" asks none of them
+    if not text.isdecimal() and says_any(text, a.flow):
         return None
     if _aside_of(flow, text) or (
         here.interruptible and flow.interrupts and bot.intent_for(text, allowed=flow.interrupts)
     ):
         return None
-    return Reading(text=text, commands=[AnswerFlow(words=text, flow=a.flow, state=a.state)])
+    return Reading(text=text, commands=[AnswerFlow(words=text, flow=a.flow, state=a.state, plain=True)])
 
 
 # no value a question writes is longer (a cheap test before any other)
@@ -373,17 +386,19 @@ def _paused(session: SessionState) -> str | None:
     return next((f.flow for f in reversed(session.stack) if f.paused), None)
 
 
-def _aside_for(bot: Bot, session: SessionState, text: str, spelt: str | None = None) -> bool:
-    """Whether the open flow has an aside for the words, as typed or `spelt` right (engine/typos.py): a lesson
-    reads "pass" as giving up its exercise, support files what was answered so far when it hands over to a
-    person. A person asked for where the bot has none is still the engine's to answer (some asides take any
-    text)."""
-    a = session.active
-    return a is not None and _aside_of(bot.flow_for(a), text, spelt)
+def _held(session: SessionState) -> bool:
+    """Whether a person holds the conversation (engine/handoff.py): asked of handoff.py only when the session
+    keeps a hold at all, which few do."""
+    return HOLD_KEY in session.context and hold_of(session) is not None
 
 
-def _aside_of(flow: Flow[Any], text: str, spelt: str | None = None) -> bool:
-    """`_aside_for`, the open flow known."""
+def _aside_of(flow: Flow[Any] | None, text: str, spelt: str | None = None) -> bool:
+    """Whether the open flow (none: no aside) has an aside for the words, as typed or `spelt` right
+    (engine/typos.py): a lesson reads "pass" as giving up its exercise, support files what was answered so far
+    when it hands over to a person. A person asked for where the bot has none is still the engine's to answer
+    (some asides take any text)."""
+    if flow is None:
+        return False
     # an aside that hears every message (a lesson notes each one in its memory) reads none in particular
     return any((x.match(text) or (spelt is not None and x.match(spelt))) and not x.match("") for x in flow.asides)
 

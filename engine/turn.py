@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from functools import cached_property
+from typing import Any
 
 from engine.amend import amendments, apply_changes, changed_lines
 from engine.answering import OpenQuestion
@@ -43,7 +44,8 @@ from engine.commands import (
 from engine.controls import Controls
 from engine.effects import Effects
 from engine.errors import DefinitionError, SlotRejected
-from engine.extract import fold, reads_kept
+from engine.extract import READ_THIS_TURN, fold
+from engine.flow import Flow
 from engine.flowrun import FlowRunner
 from engine.handoff import end_hold
 from engine.kept import RequestRunner
@@ -107,17 +109,15 @@ class Turn:
 
     def __init__(self, fx: Effects) -> None:
         self.fx = fx
+        # the run the load stage left open, and its flow (`Loaded.flow`)
+        self._opened: tuple[FlowFrame | None, Flow[Any] | None] = (None, None)
+        # the parts nearly every message needs, made at once (dataclasses: a `cached_property` costs
+        # more, taking a lock on every first read)
+        self.flows = FlowRunner(fx)
+        self.answers = OpenQuestion(self.flows, fx)
 
-    # each part made when the turn first needs it: most messages answer the open question, and never
-    # reach the main conversation or the engine's controls
-    @cached_property
-    def flows(self) -> FlowRunner:
-        return FlowRunner(self.fx)
-
-    @cached_property
-    def answers(self) -> OpenQuestion:
-        return OpenQuestion(self.flows, self.fx)
-
+    # the other parts made when the turn first needs them: most messages answer the open question, and
+    # never reach the main conversation or the engine's controls
     @cached_property
     def kept(self) -> RequestRunner:
         return RequestRunner(self.flows)
@@ -137,15 +137,26 @@ class Turn:
         are carried out, through the voice, within the call budget), write (everything to commit,
         as one `TurnWrite`: engine/effects.py)."""
         fx = self.fx
-        carried = self._load(take=True).carried
+        loaded = self._load(take=True)
+        carried = loaded.carried
         fx.reply[:0] = carried.pending  # told before anything this message causes
         typed = Heard(fx.said)
         entry = lambda: fx.bot.entry(fx.entry_context(typed)) if fx.bot.entry else None  # noqa: E731
         # the read and execute stages ask the same parsers about the same words: each reads them once
-        with reads_kept():
-            reading = read(fx.bot, fx.session, carried, fx.said, entry, fx.latest, fx.checked)
+        # (set here, not through a context manager of engine/extract.py: two calls into it and back a turn)
+        kept = READ_THIS_TURN.set({})
+        try:
+            reading = read(fx.bot, fx.session, carried, fx.said, entry, fx.latest, fx.checked, loaded.flow)
             self._execute(reading)
+        finally:
+            READ_THIS_TURN.reset(kept)
         return fx.write()
+
+    def _flow_of(self, frame: FlowFrame) -> Flow[Any]:
+        """The flow `frame` continues on: the one the load stage found for the run it left open, else
+        looked up (`Bot.flow_for`)."""
+        opened, flow = self._opened
+        return flow if flow is not None and frame is opened else self.fx.bot.flow_for(frame)
 
     def _execute(self, reading: Reading) -> None:
         """The execute stage: the reading's commands carried out in order. A yes or no at the
@@ -233,26 +244,26 @@ class Turn:
             case StartFlow(flow=name, via=_):
                 self.fx.route(f"entry:{name}")
                 self.flows.start(name, heard)
-            case AnswerFlow(words=rest):
+            case AnswerFlow(words=rest, plain=plain):
                 a = self.fx.session.active
                 if a is None:
                     raise DefinitionError("a reading answers a flow, but none is open")
-                flow = self.fx.bot.flow_for(a)
+                flow = self._flow_of(a)
                 self.fx.route("flow", flow)
-                proposed = self.answers.flow_turn(flow, a, heard, replies=replies, fixes=fixes, rest=rest)
+                proposed = self.answers.flow_turn(flow, a, heard, replies=replies, fixes=fixes, rest=rest, plain=plain)
                 if proposed is not None:
                     # what the model found the message says instead, evidenced, with the calls left
                     self.fx.voice.ceiling = self.fx.voice.budget
                     command, heard = proposed
                     return self.execute(command, heard)
             case Restated() if (a := self.fx.session.active) is not None:
-                flow = self.fx.bot.flow_for(a)
+                flow = self._flow_of(a)
                 self.fx.route("command:restated", flow)
                 self.answers.restated(flow, a, command, heard)
             case AskBack() | Chitchat() if self.fx.session.active is not None:
                 # a question back about the open question, or small talk at it (engine/askback.py)
                 a = self.fx.session.active
-                flow = self.fx.bot.flow_for(a)
+                flow = self._flow_of(a)
                 self.fx.route(f"command:{command.kind}", flow)
                 self.answers.asked_back(flow, a, command, heard)
             case AskBack():
@@ -382,6 +393,7 @@ class Turn:
         the trace, the main history and the reply. `take`: what the last turn left is taken too."""
         loaded = load(self.fx.bot, self.fx.session, self.fx.now, take=take)
         self.fx.checked = loaded.checked
+        self._opened = (self.fx.session.active, loaded.flow)
         for f, was in loaded.migrated:
             self.fx.trace.notice("migrated", f.flow, f.state, f"v{was} -> v{f.version}")
         for c in loaded.closed:

@@ -13,6 +13,7 @@ from pydantic import Field
 
 from engine import Ask, Final, Flow, Slots, T, default_registry
 from engine import reading as reading_module
+from engine import said as said_module
 from engine.bot import Bot
 from engine.commands import AnswerFlow, Reading
 from engine.extract import Parser, choice, free_text, integer, rating
@@ -73,6 +74,13 @@ def whole(flow: str, s: SessionState, text: str, monkeypatch: pytest.MonkeyPatch
         return reads(flow, s, text)
 
 
+def unflagged(reading: Reading) -> Reading:
+    """`reading` without the plain answer's flag (`AnswerFlow.plain`, which says who read it, not what it
+    reads), to compare with the whole chain's."""
+    commands = [c.model_copy(update={"plain": False}) if isinstance(c, AnswerFlow) else c for c in reading.commands]
+    return Reading(text=reading.text, commands=commands)
+
+
 @pytest.mark.parametrize(
     ("flow", "state", "text"),
     [
@@ -93,8 +101,9 @@ def test_a_plain_value_is_read_by_the_question_alone(
     s = at(flow, state)
     assert s.active is not None
     got = plain_answer(bot_of(flow), s, CarryOver(), text)
-    assert got == Reading(text=text, commands=[AnswerFlow(words=text, flow=s.active.flow, state=state)])
-    assert reads(flow, s, text) == got == whole(flow, s, text, monkeypatch)
+    assert got == Reading(text=text, commands=[AnswerFlow(words=text, flow=s.active.flow, state=state, plain=True)])
+    assert reads(flow, s, text) == got
+    assert unflagged(got) == whole(flow, s, text, monkeypatch)
 
 
 def test_no_other_reader_is_asked(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -104,7 +113,7 @@ def test_no_other_reader_is_asked(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in ("correction_commands", "request_at", "facts_ahead", "at_question", "completed"):
         monkeypatch.setattr(reading_module, name, asked)
     got = read(BOT, at("feedback", "rating"), CarryOver(), "4", lambda: None)
-    assert got.commands == [AnswerFlow(words="4", flow="feedback", state="rating")]
+    assert got.commands == [AnswerFlow(words="4", flow="feedback", state="rating", plain=True)]
 
 
 @pytest.mark.parametrize(
@@ -142,6 +151,15 @@ def test_anything_else_goes_the_whole_way(
 )
 def test_after_an_offer_or_a_refusal_the_whole_chain_reads(carried: CarryOver) -> None:
     assert plain_answer(BOT, at("menu", "n"), carried, "7") is None
+
+
+@pytest.mark.parametrize("number", [*map(str, range(0, 1001)), "0000", "9" * 40, "١٢", "４", "৭"])
+def test_no_command_is_a_whole_number(number: str) -> None:
+    # a whole number alone is never one of the engine's commands: `plain_answer` asks none of their readers
+    # about one (engine/reading.py); a command phrase or reader that took a number would fail here
+    assert number.isdecimal()
+    for activity in (None, "feedback", "onboarding"):
+        assert not said_module.says_any(number, activity)
 
 
 def test_a_held_session_is_the_persons() -> None:

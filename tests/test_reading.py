@@ -59,7 +59,7 @@ def commands(s: SessionState, text: str, carried: CarryOver | None = None, entry
 
 def test_the_open_flow_reads_an_answer() -> None:
     got = commands(session(frame("feedback", "rating")), "4")
-    assert got == [AnswerFlow(words="4", flow="feedback", state="rating")]
+    assert got == [AnswerFlow(words="4", flow="feedback", state="rating", plain=True)]  # the value alone
 
 
 @pytest.mark.parametrize(("text", "expected"), [("cancel", Cancel(words="cancel")), ("Help.", Help(words="Help."))])
