@@ -20,8 +20,9 @@ from typing import Literal
 
 from engine.cues import Glossary
 from flows.support.kb import Document, Hit, KnowledgeBase
+from flows.support.rerank import stems
 from flows.support.smalltalk import Talk, talk
-from flows.support.terms import query_terms
+from flows.support.terms import VAGUE, query_terms
 
 # problems told in other languages, in the help centre's words ("se cierra sola": "crashes")
 ABROAD = Glossary(Path(__file__).parent / "data" / "abroad.yaml", "support phrases abroad")
@@ -39,6 +40,10 @@ CLOSE = 0.9
 # gave the same answers, 0.8 or 1.3 fewer saved.
 NEAR = 0.6
 ABOUT = 1.2
+
+
+# the stems of the vague words (flows/support/data/search_words.txt): words any request says
+_VAGUE = frozenset(stems(sorted(VAGUE)))
 
 
 @dataclass(frozen=True)
@@ -90,7 +95,9 @@ def look_up(kb: KnowledgeBase, text: str, limit: int = 3) -> Lookup:
     # not arriving on iPhone or iPad") was found by where the request happens, not by what happens:
     # it is no answer alone, and no runner-up to ask about beside one found by what happens
     places = kb.places
-    where = [h for h in hits if h.named and h.named <= places]
+    # a vague word the title holds tells nothing of what happens ("added" of "Add a Tasklane widget"
+    # in "web app doesnt show tasks i added on android"): named by a make and vague words is where
+    where = [h for h in hits if h.named - _VAGUE and h.named - _VAGUE <= places]
     if hits and hits[0] in where:
         others = [h for h in hits if h not in where]
         if not others:
