@@ -161,7 +161,9 @@ def read(
         commands = [Cancel(words=text, later=puts_off(text))]
         if wanted is not None:
             commands.append(NewRequest(words=", ".join(beside), flow=wanted))
-    elif word in HELP_WORDS or command == "help":
+    elif word in HELP_WORDS or (command == "help" and not _aside_of(open_flow, text, by_command)):
+        # a flow's own reading of not understanding comes first: "i dont get it" at a lesson's exercise asks
+        # about the exercise (the lesson explains it), not how to use the bot
         commands = [Help(words=text)]
     elif asking and command == "person" and not (bot.people and _aside_of(open_flow, text, by_command)):
         commands = [Handoff(words=text)]

@@ -757,6 +757,12 @@ def says_not_knowing(text: str) -> bool:
     return _only(text, _table().not_knowing)
 
 
+def says_not_understanding(text: str) -> bool:
+    """Whether `text` only says the user does not understand ("i dont get it", "no entiendo", "je suis confus"):
+    the engine's help where nothing reads it; a lesson explains the part at hand instead."""
+    return _only(text, _table().lost)
+
+
 @lru_cache(maxsize=1024)
 def says_help(text: str) -> bool:
     """Whether `text` asks what the question needs ("im confused, help me", "Hilfe, was soll ich hier eingeben?")."""

@@ -23,6 +23,19 @@ def lesson() -> Iterator[Dialogue]:
         yield d
 
 
+@pytest.mark.parametrize("text", ["i dont get it", "im confused", "i don't understand", "no entiendo"])
+def test_not_understanding_at_an_exercise_has_the_part_explained_not_the_bots_help(lesson: Dialogue, text: str) -> None:
+    # the engine read these as help (how to use the bot); the lesson's own reading comes first (engine/reading.py):
+    # "Let me explain." and the part at hand, no attempt used. "help" itself is still the engine's help
+    lesson.say("2")
+    lesson.say(text)
+    assert lesson.reply.startswith("Let me explain. A limit describes")
+    assert "approaches" in lesson.reply and "Type your answer" not in lesson.reply
+    assert (lesson.state, lesson.slots["chunk"], lesson.slots["attempts"]) == ("exercise", 1, 1)
+    lesson.say("help")
+    assert "Type your answer to the exercise" in lesson.reply
+
+
 @pytest.mark.parametrize(
     ("text", "says"),
     [

@@ -17,6 +17,7 @@ from wordfreq import zipf_frequency
 from engine import StepContext, picked
 from engine.askback import small_talk
 from engine.extract import Invalid, Parser, read_yes_no, ruled_out
+from engine.said import says_not_understanding
 from flows.study_pal.course import Course
 from flows.study_pal.exits import asks_plan_instead, exit_decision, leaves_for_now
 from flows.study_pal.kept import asked_first, says_known
@@ -282,7 +283,8 @@ _QUESTION = re.compile(
 
 
 def is_question(text: str) -> bool:
-    return bool(_QUESTION.search(text))
+    # not understanding, in any language the engine reads ("no entiendo"), asks to have it explained
+    return bool(_QUESTION.search(text)) or says_not_understanding(text)
 
 
 def owns_question(text: str, s: TutoringSlots) -> bool:
@@ -385,7 +387,9 @@ def answer_question(ctx: Ctx) -> str | None:
             ctx.say(f"That isn't in this course's lessons ({' '.join(terms)}), so I can't explain it well here.")
             return ""
         material = found
-    ctx.say(ctx.phrase(f"Good question. {material}", "answer:tutoring"))
+    # "i dont get it", "im confused" ask nothing: no "good question" for them
+    opener = "Let me explain." if says_not_understanding(ctx.text) else "Good question."
+    ctx.say(ctx.phrase(f"{opener} {material}", "answer:tutoring"))
     return ""  # the lesson stays at the same chunk
 
 
