@@ -44,8 +44,9 @@ EventRow = tuple[str, int, str | datetime, bytes | None]
 # session keeps an unbounded run of single rows; one pack takes at most PACK_MAX of them.
 PACK_EVERY = 32
 PACK_MAX = 64
-# Pack format 1: raw deflate with this preset dictionary (sql.py `pack` deflates). Never edit it: a stored pack inflates
-# only with the bytes it was deflated with. Another dictionary is another format byte.
+# Pack format 1: raw deflate with this preset dictionary (sql.py `pack` deflates). Never edit it:
+# a stored pack inflates only with the bytes it was deflated with. Another dictionary is another
+# format byte.
 FORMAT_1 = b"\x01"
 DICTIONARY_1 = (
     b'"notices":[{"kind":"reprompt","kind":"fallback","kind":"aside","kind":"rerun","detail":'
