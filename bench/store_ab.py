@@ -2,6 +2,7 @@
 
     git archive <commit> | tar -x -C /tmp/base
     python bench/store_ab.py --base /tmp/base [--sessions 200] [--sync NORMAL|FULL] [--repeat 5] [--postgres]
+                             [--clock wall|cpu]
 
 bench/turn_overhead.py times whole turns against a floor; on a shared machine its runs differ
 by more than a change to the store moves them, run after run. Here the engine runs the 4-turn
@@ -14,7 +15,10 @@ The base tree is imported under the same package names after this one's modules 
 (their classes live on in the objects already made), so both trees must have the same schema
 version. `--base` may be this tree itself: the smoke test does that. `--postgres` replays on fresh
 databases of a PostgreSQL server it starts (tests/pg.py), where a round trip costs what SQLite's
-call does not.
+call does not. `--clock cpu` times the thread's CPU time instead of the wall clock (a turn preempted
+by another process is charged only for what it ran; a fsync or a server's round trip is not counted).
+Printed: the median µs of a turn over all writes, each replay, and by part: the writer lock taken
+with the load (`load_held`, as the engine takes it), the commit, and the lock given back.
 """
 
 from __future__ import annotations
@@ -57,21 +61,31 @@ def import_tree(root: Path) -> dict[str, Any]:
     return {"bench": turn_overhead, "engine": engine, "schema": schema}
 
 
-def replay(stores: dict[str, Any], writes: list[Any]) -> dict[str, float]:
-    """Each write as a turn on each store (lock, load, commit), alternating; median µs per side."""
-    clock = time.perf_counter_ns
-    samples: dict[str, list[float]] = {name: [] for name in stores}
+PARTS = ("lock+load", "commit", "unlock")
+
+
+def replay(stores: dict[str, Any], writes: list[Any], clock: Any = time.perf_counter_ns) -> dict[str, list[float]]:
+    """Each write as a turn on each store (the writer lock and the load in one call, the commit, the
+    lock given back), alternating who goes first; per side, the median µs of the whole turn, then of
+    each part (PARTS)."""
+    samples: dict[str, list[list[float]]] = {name: [[], [], [], []] for name in stores}
     names = list(stores)
     for i, w in enumerate(writes):
         bot, user = w.session.bot, w.session.user
         for name in names if i % 2 == 0 else reversed(names):
             store = stores[name]
             t0 = clock()
-            with store.session_lock(bot, user, timeout_s=10):
-                store.load(bot, user)
+            _, hold = store.load_held(bot, user, timeout_s=10)
+            t1 = clock()
+            try:
                 store.commit(w)
-            samples[name].append((clock() - t0) / 1000)
-    return {name: statistics.median(v) for name, v in samples.items()}
+            finally:
+                t2 = clock()
+                hold.__exit__(None, None, None)
+            t3 = clock()
+            for part, took in zip(samples[name], (t3 - t0, t1 - t0, t2 - t1, t3 - t2), strict=True):
+                part.append(took / 1000)
+    return {name: [statistics.median(v) for v in parts] for name, parts in samples.items()}
 
 
 def check(store: Any, writes: list[Any]) -> str | None:
@@ -92,6 +106,7 @@ def main() -> None:
     ap.add_argument("--sessions", type=int, default=200)
     ap.add_argument("--sync", choices=["FULL", "NORMAL"], default="NORMAL")
     ap.add_argument("--repeat", type=int, default=5, help="replays, each on fresh files")
+    ap.add_argument("--clock", choices=["wall", "cpu"], default="wall", help="the wall clock or the thread's CPU time")
     ap.add_argument(
         "--postgres", action="store_true", help="replay on a PostgreSQL server started for the run (tests/pg.py)"
     )
@@ -136,7 +151,9 @@ def run(args: argparse.Namespace, server: Any) -> None:
             engine.turn(bench.BOT, user, text)
     store.close()
 
+    clock = time.thread_time_ns if args.clock == "cpu" else time.perf_counter_ns
     runs: dict[str, list[float]] = {"base": [], "this tree": []}
+    by_part: dict[str, list[list[float]]] = {"base": [], "this tree": []}
     for r in range(args.repeat):
         if server is None:
             stores = {
@@ -148,18 +165,23 @@ def run(args: argparse.Namespace, server: Any) -> None:
                 "base": base["engine"].SqlStore(server.database()),
                 "this tree": here["engine"].SqlStore(server.database()),
             }
-        for name, median in replay(stores, writes).items():
-            runs[name].append(median)
+        for name, medians in replay(stores, writes, clock).items():
+            runs[name].append(medians[0])
+            by_part[name].append(medians[1:])
         for name, s in stores.items():
             problem = check(s, writes)
             s.close()
             if problem:
                 raise SystemExit(f"{name} did not store the replay: {problem}")
     print(f"store share of a turn (lock, load, commit): {len(writes)} writes x {args.repeat} replays, ", end="")
-    print(f"{'PostgreSQL' if server is not None else f'synchronous={args.sync}'}; base {args.base}")
+    print(f"{'PostgreSQL' if server is not None else f'synchronous={args.sync}'}, {args.clock} clock; base {args.base}")
     for name, medians in runs.items():
         print(f"{name:<10} median µs per replay: {', '.join(f'{m:.0f}' for m in medians)}", end="")
         print(f"   median {statistics.median(medians):.0f}")
+        parts = ", ".join(
+            f"{part} {statistics.median(p[k] for p in by_part[name]):.0f}" for k, part in enumerate(PARTS)
+        )
+        print(f"{'':<10} by part (median of the replays' medians): {parts}")
     pairs = [t / b for b, t in zip(runs["base"], runs["this tree"], strict=True)]
     print(f"this tree / base, replay by replay: {', '.join(f'{p:.2f}' for p in pairs)}")
 

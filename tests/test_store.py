@@ -36,7 +36,7 @@ from engine.models import (
     TurnWrite,
     utcnow,
 )
-from engine.store.locks import FileLocks, ThreadsFirst, range_locks_work
+from engine.store.locks import FileLocks, ThreadLocks, ThreadsFirst, lock_digest, range_locks_work
 from engine.window import LOAD_LIMIT
 from tests.conftest import BACKENDS
 
@@ -871,6 +871,37 @@ def test_file_locks_go_with_their_holders(tmp_path: Path) -> None:
         with other.hold(BOT, "cy", 0.1):
             pass
     assert list(folder.iterdir()) == []
+
+
+def test_thread_locks_keep_no_session_once_no_thread_holds_or_waits() -> None:
+    """A session's thread lock lives only while a thread holds or waits for it: a waiter that gives
+    up and one that gets the lock after its holder leave nothing behind (a server's table of locks
+    does not grow with its users)."""
+    locks = ThreadLocks()
+    got: list[str] = []
+    key = lock_digest(BOT, "ann")
+
+    def wait(timeout_s: float, name: str) -> None:
+        try:
+            with locks.hold(BOT, "ann", timeout_s):
+                got.append(name)
+        except SessionBusy:
+            got.append(f"{name} busy")
+
+    with locks.hold(BOT, "ann", 1), locks.hold(BOT, "bob", 1):
+        short = threading.Thread(target=wait, args=(0.05, "short"))
+        short.start()
+        short.join()
+        long = threading.Thread(target=wait, args=(10.0, "long"))
+        long.start()
+        deadline = time.monotonic() + 10
+        while locks._locks[key].count < 2 and time.monotonic() < deadline:  # the long waiter is queued
+            time.sleep(0.005)
+        assert locks._locks[key].count == 2
+        assert len(locks._locks) == 2  # ann's and bob's
+    long.join()
+    assert got == ["short busy", "long"]
+    assert locks._locks == {}
 
 
 @pytest.mark.skipif(not range_locks_work(), reason="no open-file-description locks on this system")

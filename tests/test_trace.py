@@ -35,7 +35,8 @@ from engine.authoring.script import load_script
 from engine.errors import StoreError
 from engine.extract import free_text, rating
 from engine.models import JsonObject
-from engine.store.tracerow import trace_from_row, trace_row
+from engine.store.sql import trace_row
+from engine.store.tracerow import trace_from_row
 
 
 class Survey(Slots):

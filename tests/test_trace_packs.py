@@ -171,7 +171,7 @@ def test_a_damaged_pack_is_a_store_error_naming_the_session(tmp_path: Path) -> N
 def test_the_pack_dictionary_never_changes() -> None:
     """Stored packs inflate only with the dictionary they were deflated with: a new
     dictionary needs a new format byte, never an edit of format 1's."""
-    digest = hashlib.sha256(tracerow._DICTIONARY_1).hexdigest()
+    digest = hashlib.sha256(tracerow.DICTIONARY_1).hexdigest()
     assert digest == "aa4e51e3d75ddf9096bd682fe484d6f8015ae04c693be3e152d395dd0fc5c76a"
 
 

@@ -96,7 +96,8 @@ def load_holding(
     hold: AbstractContextManager[None], load: Callable[[], SessionState | None]
 ) -> tuple[SessionState | None, AbstractContextManager[None]]:
     """`load` with `hold` (a session's writer lock) entered, and the hold, for the caller to give back
-    when its turn is written; given back at once if the load fails. Every store's `load_held`."""
+    when its turn is written; given back at once if the load fails. MemoryStore's `load_held` (SqlStore
+    writes the same out, so that a turn's way in stays in sql.py)."""
     hold.__enter__()
     try:
         return load(), hold

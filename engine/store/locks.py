@@ -78,39 +78,43 @@ class ThreadLocks:
     def __init__(self) -> None:
         self._guard = threading.Lock()
         # a key's lock and how many threads hold or wait for it; dropped when none do
-        self._locks: dict[bytes, tuple[threading.Lock, int]] = {}
-        self._forks = forks()
+        self._locks: dict[bytes, _Users] = {}
+        self._forks = FORKS[0]
         self.hold = functools.partial(_ThreadHold, self)
-
-    def _enter(self, key: bytes) -> threading.Lock:
-        """The key's lock, counted as held or waited for by one more thread."""
-        if self._forks != forks():
-            # forked: what the parent's threads held is not held here (and never released)
-            self._guard, self._locks, self._forks = threading.Lock(), {}, forks()
-        with self._guard:
-            lock, users = self._locks.get(key) or (threading.Lock(), 0)
-            self._locks[key] = (lock, users + 1)
-        return lock
-
-    def _leave(self, key: bytes, lock: threading.Lock) -> None:
-        with self._guard:
-            _, users = self._locks.get(key, (lock, 1))
-            if users <= 1:
-                self._locks.pop(key, None)
-            else:
-                self._locks[key] = (lock, users - 1)
 
     def _acquire(self, key: bytes, bot: str, user: str, timeout_s: float) -> threading.Lock:
         """Hold the key's lock (SessionBusy past `timeout_s`); give it back with `_release`."""
-        lock = self._enter(key)
+        if self._forks != FORKS[0]:
+            # forked: what the parent's threads held is not held here (and never released)
+            self._guard, self._locks, self._forks = threading.Lock(), {}, FORKS[0]
+        with self._guard:
+            users = self._locks.get(key)
+            if users is None:
+                # the usual turn: nobody holds or waits for the session, so its lock is made
+                # and taken here, under the guard, with no second look at the table
+                lock = threading.Lock()
+                lock.acquire()
+                self._locks[key] = _Users(lock)
+                return lock
+            users.count += 1
+            lock = users.lock
         try:
-            # an uncontended lock is taken without the timed wait's clock
-            if not lock.acquire(blocking=False) and not lock.acquire(timeout=max(timeout_s, 0.0)):
+            if not lock.acquire(timeout=max(timeout_s, 0.0)):
                 raise SessionBusy(bot, user, timeout_s)
         except BaseException:
             self._leave(key, lock)
             raise
         return lock
+
+    def _leave(self, key: bytes, lock: threading.Lock) -> None:
+        with self._guard:
+            users = self._locks.get(key)
+            if users is None or users.lock is not lock:  # a table remade by a fork since
+                return
+            if users.count <= 1:
+                del self._locks[key]
+            else:
+                users.count -= 1
 
     def _release(self, key: bytes, lock: threading.Lock) -> None:
         try:
@@ -120,6 +124,16 @@ class ThreadLocks:
 
     def close(self) -> None:
         pass
+
+
+class _Users:
+    """A session's threading lock, and how many threads hold or wait for it."""
+
+    __slots__ = ("count", "lock")
+
+    def __init__(self, lock: threading.Lock) -> None:
+        self.lock = lock
+        self.count = 1
 
 
 class ThreadsFirst:

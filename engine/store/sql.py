@@ -7,8 +7,9 @@ nor even through Core execution: building and flushing ORM instances costs sever
 itself, and Core re-derives a cache key for every statement it runs (about as much again). Each
 statement is compiled once from the sqlmodel tables (schema.py `statements`) and run straight on
 the store's own DBAPI connection, which it keeps checked out; the turn path calls nothing outside
-this module but the driver, pydantic, the writer lock (locks.py) and, for the trace's row,
-tracerow.py (and connection.py's `gone` when a statement fails).
+this module but the driver, pydantic and the writer lock (locks.py), and connection.py's `gone`
+when a statement fails: the trace's row is written here too (tracerow.py has its format and
+reads it back), and `load_held` takes the lock itself.
 The engine and the reconnect policy are connection.py's, each database's settings dialect.py's,
 the writer locks locks.py's. A turn's statements are exactly one transaction, and DDL in a
 migration rolls back with it.
@@ -17,8 +18,10 @@ migration rolls back with it.
 from __future__ import annotations
 
 import json
+import zlib
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
+from datetime import datetime
 from json.encoder import encode_basestring_ascii
 from typing import Any, TypeVar
 
@@ -44,7 +47,7 @@ from engine.models import (
     utcnow,
 )
 from engine.store.connection import Database, gone, once_more_if_gone, operation
-from engine.store.contract import load_holding, summarize
+from engine.store.contract import summarize
 from engine.store.dialect import Prepared, advisory_schema_lock, connect_url, reason
 from engine.store.locks import FORKS
 from engine.store.schema import (
@@ -57,7 +60,7 @@ from engine.store.schema import (
     schema_version,
     statements,
 )
-from engine.store.tracerow import PACK_EVERY, PACK_MAX, instant_text, pack, packable, trace_row, traces_from_rows
+from engine.store.tracerow import DICTIONARY_1, FORMAT_1, PACK_EVERY, PACK_MAX, EventRow, traces_from_rows
 from engine.window import LOAD_LIMIT
 
 T = TypeVar("T")
@@ -122,7 +125,14 @@ class SqlStore(Database):
     ) -> tuple[SessionState | None, AbstractContextManager[None]]:
         """`load`, holding the session's writer lock (the Store contract's `load_held`): a turn enters
         the store once to take its lock and load its session."""
-        return load_holding(self._writers.hold(bot, user, timeout_s), lambda: self.load(bot, user))
+        # contract.py's `load_holding`, written out here: the turn's way in stays in this module
+        hold = self._writers.hold(bot, user, timeout_s)
+        hold.__enter__()
+        try:
+            return self.load(bot, user), hold
+        except BaseException:
+            hold.__exit__(None, None, None)
+            raise
 
     def commit(self, write: TurnWrite) -> None:
         """Write the turn in one transaction, or nothing; ConflictError when the row version moved.
@@ -150,7 +160,7 @@ class SqlStore(Database):
                 "flow_version": a.version if a else None,
                 # a frame's slots are always JSON values already (a model_dump(mode="json") or a loaded row)
                 "slots": to_json(a.slots).decode() if a else "{}",
-                "scratchpad": _messages_json(a.scratchpad).decode() if a else "[]",
+                "scratchpad": _messages_json(a.scratchpad).decode() if a and a.scratchpad else "[]",
                 "attempts": a.attempts if a else 0,
                 "flow_turns": a.turns if a else 0,
                 "flow_started_at": a.started_at.isoformat() if a else None,
@@ -169,10 +179,16 @@ class SqlStore(Database):
                 values["expected_version"] = write.expected_version
                 upsert = q.update_session
             row = upsert.bind(values)
+            # most turns have no message, run or record to write: no list is built for them
             m = q.insert_message.bind
-            messages = [
-                m({"session_id": s.id, "role": x.role, "content": x.content, "created_at": now}) for x in write.messages
-            ]
+            messages = (
+                [
+                    m({"session_id": s.id, "role": x.role, "content": x.content, "created_at": now})
+                    for x in write.messages
+                ]
+                if write.messages
+                else []
+            )
             r = q.insert_run.bind
             runs = [
                 r({
@@ -182,7 +198,7 @@ class SqlStore(Database):
                     "ended_at": now if x.ended_at is s.updated_at else x.ended_at.isoformat(),  # the turn's, mostly
                 })
                 for x in write.runs
-            ]  # fmt: skip
+            ] if write.runs else []  # fmt: skip
             d = q.insert_record.bind
             records = [
                 d({
@@ -190,7 +206,7 @@ class SqlStore(Database):
                     "data": json.dumps(x.data), "created_at": now,
                 })
                 for x in write.records
-            ]  # fmt: skip
+            ] if write.records else []  # fmt: skip
             turn = doc["turn"]
             # A turn that ends an inner loop packs the loop's traces (see tracerow.py), and so
             # does every PACK_EVERY-th turn of a long stay in the main conversation.
@@ -226,9 +242,14 @@ class SqlStore(Database):
                         cur.execute(q.insert_message.sql, messages[0])
                     elif messages:
                         cur.executemany(q.insert_message.sql, messages)
-                    if runs:
+                    # one row alone (the usual finished run, saved record) without executemany's setup
+                    if len(runs) == 1:
+                        cur.execute(q.insert_run.sql, runs[0])
+                    elif runs:
                         cur.executemany(q.insert_run.sql, runs)
-                    if records:
+                    if len(records) == 1:
+                        cur.execute(q.insert_record.sql, records[0])
+                    elif records:
                         cur.executemany(q.insert_record.sql, records)
                     if event is not None:
                         cur.execute(q.insert_event.sql, event)
@@ -476,10 +497,12 @@ def _session(row: Sequence[Any]) -> SessionState:
     return carry_from_context(session) if '"innerloop.' in context else session
 
 
-def _instant(value: object) -> object:
-    """A stored time as its text: SQLite's as it is (no call out of this module), PostgreSQL's
-    datetime as `instant_text` writes it."""
-    return value if type(value) is str else instant_text(value)
+def _instant(value: object) -> str:
+    """A stored time as the ISO text it was written as: SQLite's as it is, PostgreSQL's datetime (in
+    UTC) formatted (tracerow.py's `instant_text`, here so that a load calls nothing out of this module)."""
+    if type(value) is str:
+        return value
+    return value.isoformat() if isinstance(value, datetime) else str(value)
 
 
 def _quote(value: object) -> str:
@@ -502,3 +525,83 @@ def _record(row: Sequence[Any]) -> StoredRecord:
         data=_object_json.validate_json(data),
         created_at=created_at,
     )
+
+
+# -- a turn's trace as its row: the writing half of tracerow.py's format ---------------------------
+# Here, not in tracerow.py, so that a turn's commit calls no function of another module.
+
+
+def trace_row(doc: JsonObject, created_at: str) -> str:
+    """The JSON stored for a turn whose trace is `doc` (a `TurnTrace.doc()`), in a row
+    written at `created_at`."""
+    return to_json(_compact(doc, created_at)).decode()
+
+
+def _compact(doc: JsonObject, created_at: str) -> JsonObject:
+    """`trace_row`'s document, before it is written as JSON (a pack holds it as a value): the
+    trace without its `turn`, its `at` when the row's time says it, the trace's flow on each
+    fire, and the entered states that fires' destinations say (tracerow.py's docstring)."""
+    out = dict(doc)  # a copy and two deletions: less than a comprehension testing every key
+    out.pop("turn", None)
+    if out.get("at") == created_at:
+        del out["at"]
+    own = doc.get("flow_after") or doc.get("flow_before")
+    listed = doc.get("fired")
+    fired = [f for f in listed if isinstance(f, dict)] if isinstance(listed, list) else []
+    if fired:
+        kept: list[JsonValue] = []
+        for f in fired:
+            if "flow" in f and f["flow"] == own:
+                f = dict(f)  # a copy and a deletion: the fire's other keys in their order
+                del f["flow"]
+            kept.append(f)
+        out["fired"] = kept
+    listed = doc.get("entered")
+    started = _starts([e for e in listed if isinstance(e, dict)] if isinstance(listed, list) else [], fired)
+    if started is not None:
+        out.pop("entered", None)
+        if started:
+            out["started"] = started
+    return out
+
+
+def _starts(entered: list[JsonObject], fired: list[JsonObject]) -> list[JsonValue] | None:
+    """The flow starts among `entered`, each with the count of fires before it; None when
+    `entered` is not exactly the starts and the fires' destinations in order."""
+    starts: list[JsonValue] = []
+    j = 0
+    for e in entered:
+        if j < len(fired) and (e.get("flow"), e.get("state")) == (fired[j].get("flow"), fired[j].get("dest")):
+            j += 1
+        else:
+            starts.append({**e, "after": j} if j else dict(e))
+    return starts if j == len(fired) else None
+
+
+def packable(row: EventRow, at: str) -> JsonValue:
+    """A single row as an item of a pack written at `at`: `[turn, compact doc]`; None when
+    the row cannot be read (it then stays a single row, for someone to look at)."""
+    text, turn, created, _ = row
+    created_at = _instant(created)
+    try:
+        doc = json.loads(text)
+        if not isinstance(doc, dict):
+            return None
+        if "turn" in doc:  # a row from before the compact form: read it the long way once
+            doc = _compact(TurnTrace.model_validate(doc).doc(), at)
+        elif created_at != at and "at" not in doc:
+            doc["at"] = created_at
+    except ValueError:  # pydantic's ValidationError is a ValueError
+        return None
+    return [turn, doc]
+
+
+def pack(items: Sequence[JsonValue], current: JsonObject, at: str) -> bytes:
+    """One row's `pack`: the `packable` items of earlier turns, oldest first, and the turn
+    being written, `current` (a `TurnTrace.doc()`), in a row written at `at`."""
+    everything = [*items, [current["turn"], _compact(current, at)]]
+    # A 4 KiB window and a small hash (memLevel 5) deflate a pack as well as zlib's largest
+    # (traces repeat within a few hundred bytes) in 70 KiB of memory instead of 420; the
+    # reader's 32 KiB window inflates any smaller one.
+    deflate = zlib.compressobj(9, zlib.DEFLATED, -12, 5, zlib.Z_DEFAULT_STRATEGY, DICTIONARY_1)
+    return FORMAT_1 + deflate.compress(to_json(everything)) + deflate.flush()

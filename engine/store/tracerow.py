@@ -17,17 +17,20 @@ When an inner loop ends, the session's turns since the last pack (at most `PACK_
 one row: `pack` holds their compact docs as `[turn, doc]` pairs in a JSON array, deflated with
 a preset dictionary of the words every trace repeats, and the row's `turn` is the last one
 packed. A finished feedback loop's four traces then take 485 bytes in one row (1,787 in four).
+
+This module holds the format (its constants) and reads rows back; the writing half (`trace_row`,
+`packable`, `pack`) is in sql.py, beside the commit that runs it on every turn, so that a turn's
+write calls no function of another module.
 """
 
 from __future__ import annotations
 
 import json
 import zlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from datetime import datetime
 
 from pydantic import JsonValue
-from pydantic_core import to_json
 
 from engine.errors import StoreError
 from engine.models import JsonObject, TurnTrace
@@ -41,10 +44,11 @@ EventRow = tuple[str, int, str | datetime, bytes | None]
 # session keeps an unbounded run of single rows; one pack takes at most PACK_MAX of them.
 PACK_EVERY = 32
 PACK_MAX = 64
-# Pack format 1: raw deflate with this preset dictionary. Never edit it: a stored pack inflates
-# only with the bytes it was deflated with. Another dictionary is another format byte.
-_FORMAT_1 = b"\x01"
-_DICTIONARY_1 = (
+# Pack format 1: raw deflate with this preset dictionary (sql.py `pack` deflates). Never edit it:
+# a stored pack inflates only with the bytes it was deflated with. Another dictionary is another
+# format byte.
+FORMAT_1 = b"\x01"
+DICTIONARY_1 = (
     b'"notices":[{"kind":"reprompt","kind":"fallback","kind":"aside","kind":"rerun","detail":'
     b'"llm_calls":[{"purpose":"phrase","purpose":"parse","backend":"openai","backend":"rules",'
     b'"model":"prompt_tokens":"completion_tokens":"latency_ms":"retried":true,"message_id":'
@@ -60,30 +64,6 @@ _DICTIONARY_1 = (
 def instant_text(value: object) -> str:
     """A stored time as the ISO text it was written as (PostgreSQL reads back datetimes, in UTC)."""
     return value.isoformat() if isinstance(value, datetime) else str(value)
-
-
-def trace_row(doc: JsonObject, created_at: str) -> str:
-    """The JSON stored for a turn whose trace is `doc` (a `TurnTrace.doc()`), in a row
-    written at `created_at`."""
-    return to_json(_compact(doc, created_at)).decode()
-
-
-def _compact(doc: JsonObject, created_at: str) -> JsonObject:
-    """`trace_row`'s document, before it is written as JSON (a pack holds it as a value)."""
-    out = dict(doc)  # a copy and two deletions: less than a comprehension testing every key
-    out.pop("turn", None)
-    if out.get("at") == created_at:
-        del out["at"]
-    own = _own_flow(doc)
-    fired = _objects(doc.get("fired"))
-    if fired:
-        out["fired"] = [{k: v for k, v in f.items() if not (k == "flow" and v == own)} for f in fired]
-    started = _starts(_objects(doc.get("entered")), fired)
-    if started is not None:
-        out.pop("entered", None)
-        if started:
-            out["started"] = started
-    return out
 
 
 def trace_from_row(text: str, turn: int, created_at: str, session_id: str) -> TurnTrace:
@@ -115,19 +95,6 @@ def _own_flow(doc: JsonObject) -> JsonValue:
     return doc.get("flow_after") or doc.get("flow_before")
 
 
-def _starts(entered: list[JsonObject], fired: list[JsonObject]) -> JsonList | None:
-    """The flow starts among `entered`, each with the count of fires before it; None when
-    `entered` is not exactly the starts and the fires' destinations in order."""
-    starts: JsonList = []
-    j = 0
-    for e in entered:
-        if j < len(fired) and (e.get("flow"), e.get("state")) == (fired[j].get("flow"), fired[j].get("dest")):
-            j += 1
-        else:
-            starts.append({**e, "after": j} if j else dict(e))
-    return starts if j == len(fired) else None
-
-
 def _entered(started: list[JsonObject], fired: list[JsonObject]) -> JsonList:
     out: JsonList = []
     pending = list(started)
@@ -152,35 +119,6 @@ def _objects(value: object) -> list[JsonObject]:
     return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
 
 
-def packable(row: EventRow, at: str) -> JsonValue:
-    """A single row as an item of a pack written at `at`: `[turn, compact doc]`; None when
-    the row cannot be read (it then stays a single row, for someone to look at)."""
-    text, turn, created, _ = row
-    created_at = instant_text(created)
-    try:
-        doc = json.loads(text)
-        if not isinstance(doc, dict):
-            return None
-        if "turn" in doc:  # a row from before the compact form: read it the long way once
-            doc = json.loads(trace_row(TurnTrace.model_validate(doc).doc(), at))
-        elif created_at != at and "at" not in doc:
-            doc["at"] = created_at
-    except ValueError:  # pydantic's ValidationError is a ValueError
-        return None
-    return [turn, doc]
-
-
-def pack(items: Sequence[JsonValue], current: JsonObject, at: str) -> bytes:
-    """One row's `pack`: the `packable` items of earlier turns, oldest first, and the turn
-    being written, `current` (a `TurnTrace.doc()`), in a row written at `at`."""
-    everything = [*items, [current["turn"], _compact(current, at)]]
-    # A 4 KiB window and a small hash (memLevel 5) deflate a pack as well as zlib's largest
-    # (traces repeat within a few hundred bytes) in 70 KiB of memory instead of 420; the
-    # reader's 32 KiB window inflates any smaller one.
-    deflate = zlib.compressobj(9, zlib.DEFLATED, -12, 5, zlib.Z_DEFAULT_STRATEGY, _DICTIONARY_1)
-    return _FORMAT_1 + deflate.compress(to_json(everything)) + deflate.flush()
-
-
 def traces_from_rows(rows: Iterable[EventRow], session_id: str, limit: int | None = None) -> list[TurnTrace]:
     """The traces that `rows`, newest first, hold, oldest first; with `limit`, the newest
     `limit` of them (packs past those are not inflated)."""
@@ -199,9 +137,9 @@ def traces_from_rows(rows: Iterable[EventRow], session_id: str, limit: int | Non
 
 def _unpack(packed: bytes, turn: int, session_id: str) -> list[tuple[int, JsonObject]]:
     try:
-        if packed[:1] != _FORMAT_1:
+        if packed[:1] != FORMAT_1:
             raise ValueError(f"unknown pack format {packed[:1]!r}")
-        inflate = zlib.decompressobj(-15, _DICTIONARY_1)
+        inflate = zlib.decompressobj(-15, DICTIONARY_1)
         items = json.loads(inflate.decompress(bytes(packed[1:])) + inflate.flush())
         out = [(n, doc) for n, doc in items if isinstance(n, int) and isinstance(doc, dict)]
         if len(out) != len(items) or not out:
