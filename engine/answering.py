@@ -113,6 +113,7 @@ class OpenQuestion:
         if opened is None:
             return None
         slots, state = opened
+        stored = slots, frame.slots  # the slots as validated from the stored ones: an answer to them validates itself
         sets = [f for f in fixes if isinstance(f, SetSlot)]
         fixes = corrections = [f for f in fixes if isinstance(f, CorrectSlot | WhichSlot)]
         if sets:
@@ -169,8 +170,10 @@ class OpenQuestion:
                 return None
             fixes = [*fixes, *sets]  # a rest that answers nothing asks again, no attempt used
         before = slots
-        # the state's parser, made once: the answer below is read by it unless the readers change the slots
-        parser = parser_of(state, slots)
+        # the state's parser, made once: the answer below is read by it unless the readers change the slots;
+        # the read stage's plain reading picked it already from these very slots (engine/reading.py)
+        picked = self.fx.chosen.pop(id(frame), None) if plain else None
+        parser = picked[1] if picked is not None and picked[0] is slots else parser_of(state, slots)
         # a plain answer ("4" at the rating) is the value alone: no slot reader is asked (as `extract` says)
         plain = plain or parser.reads_plainly(heard.text)  # the read stage may have asked it already
         changed: list[str] = []
@@ -215,8 +218,9 @@ class OpenQuestion:
             self.fx.emit(f"{noted} {self.run.question(flow, state, slots, heard)}".strip())
             return None
         updated, reason, others, proposal = parse_answer(
-            self.fx, flow, state, slots, frame, heard, resuming=resuming, parser=parser, plain=plain
-        )
+            self.fx, flow, state, slots, frame, heard, resuming=resuming, parser=parser, plain=plain,
+            checked=slots is stored[0] and frame.slots is stored[1],
+        )  # fmt: skip
         if proposal is not None:
             # what the model found the message says instead, evidenced: the turn carries it out
             return proposal, heard
@@ -412,11 +416,13 @@ def parse_answer(
     resuming: bool = False,
     parser: Parser | None = None,
     plain: bool | None = None,
+    checked: bool = False,
 ) -> Answer:
     """`heard` as the answer to `state`; `resuming` a paused run, a message the rules cannot
     read is no answer, and no model is asked to make it one. `parser`: the state's parser for
     `slots`, when the caller has made it already; `plain`: whether it reads the message plainly
-    (`Parser.reads_plainly`), when the caller has asked already."""
+    (`Parser.reads_plainly`), when the caller has asked already; `checked`: `slots` are the frame's
+    stored slots as validated this turn, so the answer is validated alone (as a step's assignment is)."""
     text = heard.text
     if parser is None:
         parser = parser_of(state, slots)
@@ -472,6 +478,13 @@ def parse_answer(
         if raw is None:
             return Answer(None, None, filled, None if filled else _proposed(fx, flow, state, slots, answer, text))
     try:
+        if checked and not filled:
+            # the other slots were validated from the stored ones on load (engine/load.py): validating them
+            # again would run their validators a second time to the same values; the answer is validated
+            # with the model's own validators, as `Slots` validates every assignment
+            answered = slots.model_copy()
+            slots.__pydantic_validator__.validate_assignment(answered, state.slot, raw)  # in place, on the copy
+            return Answer(answered, None)
         return Answer(flow.slots.model_validate({**frame.slots, state.slot: raw}), None, filled)
     except ValidationError as e:
         return Answer(None, refused_because(e, parser_of(state, slots).expects), filled)

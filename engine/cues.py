@@ -132,12 +132,24 @@ class Glossary:
         table = load_table(path, CueTable, what)
         self._english = {fold_same_length(p): e for e, phrases in table.phrases.items() for p in phrases}
         self._pattern = phrase_pattern(list(self._english)) if self._english else None
+        # each text's English, read once: a bot's readers ask it about the same message several times a
+        # turn (a support search and its question reader; a fitness reader at each question it reads)
+        self._read: dict[str, str] = {}
 
     def in_english(self, text: str) -> str:
         """`text` with the glossary's phrases written as their English; every other word as typed."""
         if self._pattern is None:
             return text
-        return replace_folded(text, self._pattern, lambda m, _typed: self._english[m.group()])
+        english = self._read.get(text)
+        if english is None:
+            if len(self._read) >= _GLOSSED_KEPT:
+                self._read.clear()  # bounded: a long-running server reads ever new messages
+            english = self._read[text] = replace_folded(text, self._pattern, lambda m, _typed: self._english[m.group()])
+        return english
+
+
+# texts a glossary keeps the English of (as `in_english_cues` keeps the engine's)
+_GLOSSED_KEPT = 2048
 
 
 # -- a bot's own cue lists ---------------------------------------------------------------------------------

@@ -94,15 +94,17 @@ def read(
     latest: Callable[[str], StoredRecord | None] | None = None,
     checked: Mapping[int, Slots] | None = None,
     flow: Flow[Any] | None = None,
+    chosen: dict[int, tuple[Slots, Parser]] | None = None,
 ) -> Reading:
     """What `text` asks for; `entry` runs the bot's entry rule (asked only when no flow is open
     and no question asked back is answered); `latest` finds the user's saved records a message
     may amend (engine/amend.py); `checked`: the slots of the session's frames as the turn
     validated them on load, by `id()` of the frame (the readers validate them again without);
-    `flow`: the open run's flow, as the load stage found it (looked up when not given)."""
+    `flow`: the open run's flow, as the load stage found it (looked up when not given); `chosen`:
+    where a plain answer leaves the open question's parser for the execute stage (`plain_answer`)."""
     a = session.active
     open_flow = flow if flow is not None or a is None else bot.flow_for(a)
-    if (only := plain_answer(bot, session, carried, text, checked, open_flow)) is not None:
+    if (only := plain_answer(bot, session, carried, text, checked, open_flow, chosen)) is not None:
         return only
     heard = utterance(text)  # the message analysed once, read by field by the readers below
     typed = text
@@ -306,12 +308,15 @@ def plain_answer(
     text: str,
     checked: Mapping[int, Slots] | None = None,
     flow: Flow[Any] | None = None,
+    chosen: dict[int, tuple[Slots, Parser]] | None = None,
 ) -> Reading | None:
     """The reading of a message that is only the open question's value, written as the question writes it
     ("4" at a rating, "content" at a menu naming it: extract.written_as), or None. One such word holds no
     command, correction, request, other fact or question back, so none of their readers is asked; a word any
     of the engine's command readers knows ("later", "none", "skip"), one a flow's aside or an interrupting
-    intent reads, or one said after the last turn offered or refused something, goes the whole way."""
+    intent reads, or one said after the last turn offered or refused something, goes the whole way.
+    `chosen`: the parser a question picks from its slots is left there, by `id()` of the frame with the
+    slots it was picked from, so that the execute stage does not pick it again (engine/answering.py)."""
     a = session.active
     if a is None or len(text) > _PLAIN_LONGEST or text.casefold() in CANCEL_WORDS | HELP_WORDS:
         return None
@@ -338,6 +343,8 @@ def plain_answer(
         here.interruptible and flow.interrupts and bot.intent_for(text, allowed=flow.interrupts)
     ):
         return None
+    if chosen is not None and valid is not None and parser is not parse:
+        chosen[id(a)] = (valid, parser)
     return Reading(text=text, commands=[AnswerFlow(words=text, flow=a.flow, state=a.state, plain=True)])
 
 

@@ -146,7 +146,7 @@ class Turn:
         # (set here, not through a context manager of engine/extract.py: two calls into it and back a turn)
         kept = READ_THIS_TURN.set({})
         try:
-            reading = read(fx.bot, fx.session, carried, fx.said, entry, fx.latest, fx.checked, loaded.flow)
+            reading = read(fx.bot, fx.session, carried, fx.said, entry, fx.latest, fx.checked, loaded.flow, fx.chosen)
             self._execute(reading)
         finally:
             READ_THIS_TURN.reset(kept)

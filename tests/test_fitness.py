@@ -493,7 +493,10 @@ def test_levels_from_descriptions_without_fuzzy_guesses(text: str, level: str | 
      ("ich habe noch nie Sport gemacht", "beginner"),
      # a long time away, however it is said; a few weeks off says no level
      ("haven't set foot in a gym for like 5 years tbh", "beginner"), ("havent been in a gym since forever", "beginner"),
-     ("haven't trained for 2 weeks", None)],
+     ("haven't trained for 2 weeks", None),
+     # never having trained says beginner whatever level word is beside it (the level words are read first)
+     ("never trained, but my friends call me a pro", "beginner"),
+     ("haven't exercised in years, was advanced back then", "beginner")],
 )  # fmt: skip
 def test_a_beginner_told_by_experience_and_years_of_training_asked(text: str, level: str | None) -> None:
     assert read_level(text) == level

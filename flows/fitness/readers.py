@@ -117,18 +117,29 @@ ABROAD = Glossary(Path(__file__).parent / "data" / "abroad.yaml", "fitness phras
 
 def new_to_it(text: str) -> bool:
     """Never having trained, or not for years, in any of six languages ("nunca he hecho ejercicio")."""
-    return bool(NEW_TO_IT.search(plain(text)) or NEW_TO_IT.search(plain(ABROAD.in_english(text))))
+    return _new_to_it(plain(text), text)
+
+
+def _new_to_it(said: str, text: str) -> bool:
+    """`new_to_it(text)`, with `said`, the plain words of `text`, made once by the caller."""
+    if NEW_TO_IT.search(said):
+        return True
+    english = ABROAD.in_english(text)
+    # no phrase of another language in it: its English is the words just read, not folded and searched again
+    return english != text and NEW_TO_IT.search(plain(english)) is not None
 
 
 def _level(text: str) -> object:
-    t = plain(text)
-    if new_to_it(text):
-        return "beginner"
+    said = plain(text)  # folded once: the level words and the never-trained reader both read it
     # a negated description says the opposite: "not very fit" is no expert; "not a pro" says nothing
     t = re.sub(r"\bnot (?:very |that |really |so |particularly |super )?(?:fit|sporty|active|athletic|in shape)\b",
-               "unfit", t)  # fmt: skip
+               "unfit", said)  # fmt: skip
     t = re.sub(r"\bnot (?:an? )?(?:pro|expert|athlete|advanced|beginner|newbie|novice)\b", "", t)
     found = _LEVEL_WORDS(t)
+    # never having trained says beginner whatever level word is beside it; a level word that says beginner
+    # ("beginner", "newbie": most answers) needs no asking whether the user never trained (nor the glossary)
+    if found == "beginner" or _new_to_it(said, text):
+        return "beginner"
     return found if found is not None else _LEVEL_TYPOS(t)
 
 
