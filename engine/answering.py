@@ -173,7 +173,9 @@ class OpenQuestion:
         # the state's parser, made once: the answer below is read by it unless the readers change the slots;
         # the read stage's plain reading picked it already from these very slots (engine/reading.py)
         picked = self.fx.chosen.pop(id(frame), None) if plain else None
-        parser = picked[1] if picked is not None and picked[0] is slots else parser_of(state, slots)
+        if picked is not None and picked[0] is not slots:
+            picked = None
+        parser = picked[1] if picked is not None else parser_of(state, slots)
         # a plain answer ("4" at the rating) is the value alone: no slot reader is asked (as `extract` says)
         plain = plain or parser.reads_plainly(heard.text)  # the read stage may have asked it already
         changed: list[str] = []
@@ -219,7 +221,7 @@ class OpenQuestion:
             return None
         updated, reason, others, proposal = parse_answer(
             self.fx, flow, state, slots, frame, heard, resuming=resuming, parser=parser, plain=plain,
-            checked=slots is stored[0] and frame.slots is stored[1],
+            checked=slots is stored[0] and frame.slots is stored[1], value=picked[2] if picked is not None else None,
         )  # fmt: skip
         if proposal is not None:
             # what the model found the message says instead, evidenced: the turn carries it out
@@ -417,16 +419,18 @@ def parse_answer(
     parser: Parser | None = None,
     plain: bool | None = None,
     checked: bool = False,
+    value: object = None,
 ) -> Answer:
     """`heard` as the answer to `state`; `resuming` a paused run, a message the rules cannot
     read is no answer, and no model is asked to make it one. `parser`: the state's parser for
     `slots`, when the caller has made it already; `plain`: whether it reads the message plainly
     (`Parser.reads_plainly`), when the caller has asked already; `checked`: `slots` are the frame's
-    stored slots as validated this turn, so the answer is validated alone (as a step's assignment is)."""
+    stored slots as validated this turn, so the answer is validated alone (as a step's assignment is); `value`:
+    what `parser` read the message as, when the read stage read it plainly."""
     text = heard.text
     if parser is None:
         parser = parser_of(state, slots)
-    raw = parser(text)
+    raw = parser(text) if value is None else value
     # the value as the question writes it ("beginner") is only itself: no words around it to take off
     if plain is None:
         plain = parser.reads_plainly(text)

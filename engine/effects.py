@@ -73,8 +73,9 @@ class Effects:
     runs: list[FlowRun] = field(default_factory=list)
     records: list[RecordDraft] = field(default_factory=list)
     checked: dict[int, Slots] = field(default_factory=dict)
-    # the parser the read stage picked for the open question from its checked slots (`reading.plain_answer`)
-    chosen: dict[int, tuple[Slots, Parser]] = field(default_factory=dict)
+    # the parser the read stage picked for the open question from its checked slots, and the value it read
+    # plainly with it (`reading.plain_answer`)
+    chosen: dict[int, tuple[Slots, Parser, object]] = field(default_factory=dict)
     _amended: dict[str, Slots] = field(default_factory=dict)  # records amended this turn, by kind: their new slots
     # the store's latest record of a kind, as read this turn
     _stored: dict[str, StoredRecord | None] = field(default_factory=dict)

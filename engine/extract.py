@@ -76,7 +76,14 @@ class Parser:
     def reads_plainly(self, text: str) -> bool:
         """Whether `text` is only this question's value, written as the question writes it: one word or whole
         number, nothing around it (`written_as`). Such a message says nothing else a reader could find."""
-        return not self.greedy and _ONE_WORD.fullmatch(text) is not None and self._plain(text, self(text))
+        return self.plain_value(text) is not None
+
+    def plain_value(self, text: str) -> object:
+        """The value `text` is when it reads plainly (`reads_plainly`), else None (no value is written as None)."""
+        if self.greedy or _ONE_WORD.fullmatch(text) is None:
+            return None
+        value = self(text)
+        return value if self._plain(text, value) else None
 
     def _plain(self, text: str, value: object) -> bool:
         # a word must be one the question names too: a reader that copies words back ("nothign" at the

@@ -94,7 +94,7 @@ def read(
     latest: Callable[[str], StoredRecord | None] | None = None,
     checked: Mapping[int, Slots] | None = None,
     flow: Flow[Any] | None = None,
-    chosen: dict[int, tuple[Slots, Parser]] | None = None,
+    chosen: dict[int, tuple[Slots, Parser, object]] | None = None,
 ) -> Reading:
     """What `text` asks for; `entry` runs the bot's entry rule (asked only when no flow is open
     and no question asked back is answered); `latest` finds the user's saved records a message
@@ -308,7 +308,7 @@ def plain_answer(
     text: str,
     checked: Mapping[int, Slots] | None = None,
     flow: Flow[Any] | None = None,
-    chosen: dict[int, tuple[Slots, Parser]] | None = None,
+    chosen: dict[int, tuple[Slots, Parser, object]] | None = None,
 ) -> Reading | None:
     """The reading of a message that is only the open question's value, written as the question writes it
     ("4" at a rating, "content" at a menu naming it: extract.written_as), or None. One such word holds no
@@ -316,7 +316,8 @@ def plain_answer(
     of the engine's command readers knows ("later", "none", "skip"), one a flow's aside or an interrupting
     intent reads, or one said after the last turn offered or refused something, goes the whole way.
     `chosen`: the parser a question picks from its slots is left there, by `id()` of the frame with the
-    slots it was picked from, so that the execute stage does not pick it again (engine/answering.py)."""
+    slots it was picked from and the value it read, so that the execute stage neither picks it nor reads the
+    message again (engine/answering.py)."""
     a = session.active
     if a is None or len(text) > _PLAIN_LONGEST or text.casefold() in CANCEL_WORDS | HELP_WORDS:
         return None
@@ -334,7 +335,8 @@ def plain_answer(
         parser = parse if isinstance(parse, Parser) else parse(valid if valid is not None else flow.new_slots(a.slots))
     except (ValidationError, ValueError):
         return None
-    if not parser.reads_plainly(text):
+    value = parser.plain_value(text)
+    if value is None:
         return None
     # no command of the engine's is a whole number alone (tests/test_plain_answers.py): "4" asks none of them
     if not text.isdecimal() and says_any(text, a.flow):
@@ -343,8 +345,8 @@ def plain_answer(
         here.interruptible and flow.interrupts and bot.intent_for(text, allowed=flow.interrupts)
     ):
         return None
-    if chosen is not None and valid is not None and parser is not parse:
-        chosen[id(a)] = (valid, parser)
+    if chosen is not None and valid is not None:
+        chosen[id(a)] = (valid, parser, value)
     return Reading(text=text, commands=[AnswerFlow(words=text, flow=a.flow, state=a.state, plain=True)])
 
 

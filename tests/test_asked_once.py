@@ -9,6 +9,7 @@ from collections import Counter
 from datetime import UTC, datetime
 from typing import Literal
 
+import pytest
 from pydantic import field_validator, model_validator
 
 from engine import Ask, Engine, Final, Flow, MemoryStore, Registry, Slots, T
@@ -91,3 +92,25 @@ def test_an_answer_validated_alone_is_still_refused_by_the_models_own_validator(
     assert reply == "A large one does not fit a tiny kitchen. Which size, small or large?", reply
     reply, _ = _counted(engine, "small")
     assert reply == "A small one.", reply
+
+
+def test_a_plain_answer_is_read_once_the_execute_stage_takes_the_read_stages_value(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the read stage read "small" plainly; the execute stage took that value instead of asking the parser again
+    read: list[str] = []
+    call = Parser.__call__
+
+    def counted(self: Parser, text: str) -> object:
+        if self is SIZES:
+            read.append(text)
+        return call(self, text)
+
+    monkeypatch.setattr(Parser, "__call__", counted)
+    engine = _engine()
+    with pinned_clock(_NOW):
+        engine.turn("shop", "u", "hi")
+        engine.turn("shop", "u", "by the door")
+    reply, _ = _counted(engine, "small")
+    assert reply == "A small one.", reply
+    assert read == ["small"]
