@@ -336,7 +336,11 @@ def question_back(text: str, reads: Reads, *, free_text: bool, question: str = "
     asking = [p for p in found if p.role in ("question", "open", "polar") and p not in helped]
     if not asking and not helped:
         return None
-    if table.elsewhere.search(_folded(text)) and not all(_reason_guess(found, p) for p in asking[1:] or found):
+    if (
+        table.elsewhere.search(_folded(text))
+        and not all(_reason_guess(found, p) for p in asking[1:] or found)
+        and not (asking and all(_answering_its(p, question) for p in asking))
+    ):
         return None  # a request, a person asked for, another topic: not about this question
     if (
         not free_text
@@ -414,6 +418,32 @@ def _reason_guess(found: Sequence[Part], p: Part) -> bool:
         and before[0].role in ("open", "question")
         and _WHY.fullmatch(before[0].folded) is not None
     )
+
+
+def about_answering(p: Part) -> str | None:
+    """The words of part `p` beside those asking how to answer ("the model" of "where do I find the model?",
+    "il bug qui" of "devo descrivere il bug qui?"), or None when it asks no such thing."""
+    if p.role not in ("question", "open", "polar"):
+        return None
+    m = _table().how_to_answer.search(p.folded)
+    return None if m is None else p.folded[m.end() :]
+
+
+def _answering_its(p: Part, question: str) -> bool:
+    """Whether `p` asks how to answer the `question` naming only its words ("where do I find the model?" at
+    "Which phone model do you use?"): where to find the answer is no request for something else."""
+    rest = about_answering(p)
+    if rest is None or not question:
+        return False
+    table = _table()
+    own = [w for w in _WORDS.findall(rest) if len(w) >= 3 and w not in table.plain]
+    said = _WORDS.findall(_folded(question))
+    return bool(own) and all(any(q.startswith(w[:4]) for q in said) for w in own)
+
+
+def asks_options(p: Part) -> bool:
+    """Whether part `p` asks which answers there are ("which ones do you have?", "what options are there?")."""
+    return p.role in ("question", "open", "polar") and _about(p.folded) == "options"
 
 
 def asks_how_to_answer(p: Part) -> bool:
