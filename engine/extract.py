@@ -674,6 +674,9 @@ def choice(options: Mapping[str, Sequence[str]], cutoff: float = 0.75, fuzzy: bo
 _A_WORD = 3.0
 
 
+_NOT_A_LETTER = "¿¡\"'“”‘’«»(-–—.,;:!? "
+
+
 def _closest(t: str, flat: Mapping[str, str], cutoff: float) -> str | None:
     """The option whose word is spelled closest to the answer or one of its words, if close enough."""
     # each distinct word once, and the options within reach of each length once: a long message
@@ -689,7 +692,11 @@ def _closest(t: str, flat: Mapping[str, str], cutoff: float) -> str | None:
         if near is None:
             # difflib's ratio is at most 2*min(n, m)/(n + m): words of far-off length cannot reach cutoff
             near = by_length[n] = [w for w in flat if 2 * min(n, len(w)) >= cutoff * (n + len(w))]
-        close = difflib.get_close_matches(token, near, n=1, cutoff=cutoff) if near else []
+        # a slip keeps the first letter, or swaps the first two (as engine/typos.py reads a typo): "esta" is no
+        # "test", "mal" no "email"
+        lead = token.lstrip(_NOT_A_LETTER)[:2]  # "¿vegano?" starts with its "v"
+        starts = [w for w in near if w[:1] == lead[:1] or w[:2] == lead[::-1]]
+        close = difflib.get_close_matches(token, starts, n=1, cutoff=cutoff) if starts else []
         if close:
             return flat[close[0]]
     return None
