@@ -85,6 +85,7 @@ class QuestionsBackTable(BaseModel):
     interrogatives: _Openings
     polar: list[str]
     weighing: list[str]
+    comparing: list[str]
     judging: list[str]
     judging_conditional: list[str]
     proposals: list[str]
@@ -104,6 +105,7 @@ class QuestionsBackTable(BaseModel):
     _check = field_validator(
         "polar",
         "weighing",
+        "comparing",
         "judging",
         "judging_conditional",
         "proposals",
@@ -139,6 +141,7 @@ class _Compiled:
     weak: re.Pattern[str]
     polar: re.Pattern[str]
     weighing: re.Pattern[str]
+    comparing: re.Pattern[str]
     judging: re.Pattern[str]
     judging_conditional: re.Pattern[str]
     proposal: re.Pattern[str]
@@ -171,6 +174,7 @@ def _table() -> _Compiled:
         weak=re.compile(opening.format(any_of(t.interrogatives.weak))),
         polar=re.compile(r"\A" + any_of(t.polar)),
         weighing=re.compile(r"(?<![\w'])" + any_of(t.weighing) + r"(?![\w'])"),
+        comparing=re.compile(r"(?<![\w'])" + any_of(t.comparing) + r"(?![\w'])"),
         judging=re.compile(r"(?<![\w'])" + any_of(t.judging) + r"(?![\w'])"),
         judging_conditional=re.compile(r"(?<![\w'])" + any_of(t.judging_conditional) + r"(?![\w'])"),
         proposal=re.compile(opening.format(any_of(t.proposals))),
@@ -286,6 +290,8 @@ def parts(text: str) -> tuple[Part, ...]:
 
 
 def _role(words: str, asked: bool, table: _Compiled) -> Role:
+    if asked and table.comparing.search(words):
+        return "open"  # "e lo stesso per iPhone e iPad?" asks whether they are the same, proposing neither
     if table.proposal.search(words):
         return "proposal"
     one_word = " " not in words
@@ -293,7 +299,7 @@ def _role(words: str, asked: bool, table: _Compiled) -> Role:
         return "statement"  # "Chi", "Was": names and answers before they are questions
     # "does a yoga mat count?", "is 15 minutes even worth it?" weigh what they name against the question:
     # they ask, as an open question does
-    if table.weighing.search(words) and (asked or table.polar.search(words)):
+    if (table.weighing.search(words) or table.comparing.search(words)) and (asked or table.polar.search(words)):
         return "open"
     # "is 2 hours enough?", "¿2 horas es suficiente?", "5 minutos de atraso é normal?" say of the value whether it
     # will do: they ask about it, as a weighing does, though they name nothing it is weighed against; in the
@@ -352,9 +358,12 @@ def question_back(text: str, reads: Reads, *, free_text: bool, question: str = "
         # an answer said unsure, its parts read apart from each other ("Montag, Mittwoch, Freitag vielleicht?",
         # "segunda, quarta e sexta, pode ser?"): no part asks in words, the hedge asks nothing, the whole answers
         return None
+    # asking whether two things are the same ("UTC+1, c'est pareil que Paris ?", "è lo stesso per iPhone e iPad?"):
+    # the value said beside it is one of the things compared, not an answer
+    comparing = not free_text and any(p.role == "open" and table.comparing.search(p.folded) for p in asking)
     for p in found:
         typed = text[p.start : p.end]
-        if p.role == "filler" or p in helped or _talk(p.folded, table):
+        if p.role == "filler" or p in helped or _talk(p.folded, table) or comparing:
             continue
         if free_text:
             if p.role == "statement" or p.role == "proposal":
