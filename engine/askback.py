@@ -85,6 +85,7 @@ class QuestionsBackTable(BaseModel):
     interrogatives: _Openings
     polar: list[str]
     weighing: list[str]
+    comparing: list[str]
     judging: list[str]
     judging_conditional: list[str]
     proposals: list[str]
@@ -104,6 +105,7 @@ class QuestionsBackTable(BaseModel):
     _check = field_validator(
         "polar",
         "weighing",
+        "comparing",
         "judging",
         "judging_conditional",
         "proposals",
@@ -139,6 +141,7 @@ class _Compiled:
     weak: re.Pattern[str]
     polar: re.Pattern[str]
     weighing: re.Pattern[str]
+    comparing: re.Pattern[str]
     judging: re.Pattern[str]
     judging_conditional: re.Pattern[str]
     proposal: re.Pattern[str]
@@ -171,6 +174,7 @@ def _table() -> _Compiled:
         weak=re.compile(opening.format(any_of(t.interrogatives.weak))),
         polar=re.compile(r"\A" + any_of(t.polar)),
         weighing=re.compile(r"(?<![\w'])" + any_of(t.weighing) + r"(?![\w'])"),
+        comparing=re.compile(r"(?<![\w'])" + any_of(t.comparing) + r"(?![\w'])"),
         judging=re.compile(r"(?<![\w'])" + any_of(t.judging) + r"(?![\w'])"),
         judging_conditional=re.compile(r"(?<![\w'])" + any_of(t.judging_conditional) + r"(?![\w'])"),
         proposal=re.compile(opening.format(any_of(t.proposals))),
@@ -286,6 +290,8 @@ def parts(text: str) -> tuple[Part, ...]:
 
 
 def _role(words: str, asked: bool, table: _Compiled) -> Role:
+    if asked and table.comparing.search(words):
+        return "open"  # "e lo stesso per iPhone e iPad?" asks whether they are the same, proposing neither
     if table.proposal.search(words):
         return "proposal"
     one_word = " " not in words
@@ -293,7 +299,7 @@ def _role(words: str, asked: bool, table: _Compiled) -> Role:
         return "statement"  # "Chi", "Was": names and answers before they are questions
     # "does a yoga mat count?", "is 15 minutes even worth it?" weigh what they name against the question:
     # they ask, as an open question does
-    if table.weighing.search(words) and (asked or table.polar.search(words)):
+    if (table.weighing.search(words) or table.comparing.search(words)) and (asked or table.polar.search(words)):
         return "open"
     # "is 2 hours enough?", "¿2 horas es suficiente?", "5 minutos de atraso é normal?" say of the value whether it
     # will do: they ask about it, as a weighing does, though they name nothing it is weighed against; in the
@@ -336,7 +342,11 @@ def question_back(text: str, reads: Reads, *, free_text: bool, question: str = "
     asking = [p for p in found if p.role in ("question", "open", "polar") and p not in helped]
     if not asking and not helped:
         return None
-    if table.elsewhere.search(_folded(text)) and not all(_reason_guess(found, p) for p in asking[1:] or found):
+    if (
+        table.elsewhere.search(_folded(text))
+        and not all(_reason_guess(found, p) for p in asking[1:] or found)
+        and not (asking and all(_answering_its(p, question) for p in asking))
+    ):
         return None  # a request, a person asked for, another topic: not about this question
     if (
         not free_text
@@ -348,9 +358,12 @@ def question_back(text: str, reads: Reads, *, free_text: bool, question: str = "
         # an answer said unsure, its parts read apart from each other ("Montag, Mittwoch, Freitag vielleicht?",
         # "segunda, quarta e sexta, pode ser?"): no part asks in words, the hedge asks nothing, the whole answers
         return None
+    # asking whether two things are the same ("UTC+1, c'est pareil que Paris ?", "è lo stesso per iPhone e iPad?"):
+    # the value said beside it is one of the things compared, not an answer
+    comparing = not free_text and any(p.role == "open" and table.comparing.search(p.folded) for p in asking)
     for p in found:
         typed = text[p.start : p.end]
-        if p.role == "filler" or p in helped or _talk(p.folded, table):
+        if p.role == "filler" or p in helped or _talk(p.folded, table) or comparing:
             continue
         if free_text:
             if p.role == "statement" or p.role == "proposal":
@@ -414,6 +427,32 @@ def _reason_guess(found: Sequence[Part], p: Part) -> bool:
         and before[0].role in ("open", "question")
         and _WHY.fullmatch(before[0].folded) is not None
     )
+
+
+def about_answering(p: Part) -> str | None:
+    """The words of part `p` beside those asking how to answer ("the model" of "where do I find the model?",
+    "il bug qui" of "devo descrivere il bug qui?"), or None when it asks no such thing."""
+    if p.role not in ("question", "open", "polar"):
+        return None
+    m = _table().how_to_answer.search(p.folded)
+    return None if m is None else p.folded[m.end() :]
+
+
+def _answering_its(p: Part, question: str) -> bool:
+    """Whether `p` asks how to answer the `question` naming only its words ("where do I find the model?" at
+    "Which phone model do you use?"): where to find the answer is no request for something else."""
+    rest = about_answering(p)
+    if rest is None or not question:
+        return False
+    table = _table()
+    own = [w for w in _WORDS.findall(rest) if len(w) >= 3 and w not in table.plain]
+    said = _WORDS.findall(_folded(question))
+    return bool(own) and all(any(q.startswith(w[:4]) for q in said) for w in own)
+
+
+def asks_options(p: Part) -> bool:
+    """Whether part `p` asks which answers there are ("which ones do you have?", "what options are there?")."""
+    return p.role in ("question", "open", "polar") and _about(p.folded) == "options"
 
 
 def asks_how_to_answer(p: Part) -> bool:

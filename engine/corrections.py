@@ -351,6 +351,14 @@ def _said(text: str) -> tuple[str, str] | None:
 MAX_CLAUSES = 12
 
 
+def _answers_open(asked: Parser, text: str) -> bool:
+    """Whether the open question's parser reads an answer from `text`, not a copy of its words."""
+    if asked.greedy:
+        return False
+    answer = asked(text)
+    return answer is not None and not isinstance(answer, Invalid) and not copied(answer, text)
+
+
 def read_corrections(
     flow: Flow[Any], state: Ask[Any], slots: Slots, text: str, *, uncued: bool = False
 ) -> CorrectionReading:
@@ -375,6 +383,10 @@ def read_corrections(
     # a correction is said within a few clauses; every clause may run each target's parser, so
     # a 4,000-character message read whole cost 370 ms (bench/worst_case.py)
     said = _clauses(text)[:MAX_CLAUSES]
+    # a cue of a correction other than an old value said as wrong: "actually", "I meant", a leading "no"
+    uncontrasted_cue = (
+        words.cue.search(fold_same_length(text)) is not None or _LEADING_NO.match(fold_same_length(text)) is not None
+    )
     joined = -1  # the last clause a list value corrected above took in ("the days tue, thu and sat")
     for n, clause in enumerate(said):
         if n <= joined:
@@ -402,6 +414,10 @@ def read_corrections(
             candidates = _named_values(adds, slots, clause.read)
         if not candidates and olds:
             candidates = [(t, v) for t in olds if (v := _read(t, slots, new_part)) is not None]
+            if candidates and not uncontrasted_cue and _answers_open(asked, text):
+                # "not Spanish, German" at the language to learn, Spanish the native one: with no cue but the old
+                # value said as wrong, the value the open question reads is its answer, its options weighed
+                candidates = [(t, v) for t, v in candidates if v != asked(text)]
         content = _strip(_without_cues(new_part))
         if not content and not old_part and words.negation.fullmatch(fold_same_length(clause.text).strip(" ,.!")):
             cued = True  # "no, meu nome é Ana Luísa": a bare no leads a correction

@@ -60,6 +60,10 @@ class Parser:
     greedy: bool = False
     # a quiz: an answer said as a question ("children?", "b?") is a guess at it, not a question back
     guesses: bool = False
+    # the words of the values it reads beyond those `expects` names (the foods of an allergies question, the cities
+    # of a timezone question, written as their names are, capitals kept): a word typed a letter or two off one of
+    # them is read as it (engine/typos.py), as a word of `expects` is ("penuts", "Lisbn")
+    known: frozenset[str] = frozenset()
 
     def __call__(self, text: str) -> object:
         kept = READ_THIS_TURN.get()
@@ -125,12 +129,22 @@ class Parser:
             return value  # "maybe yes", "oui peut-être": a yes or a no said in doubt is unclear, as "maybe" is
         return again
 
+    @functools.cached_property
+    def _typo_words(self) -> frozenset[str]:
+        # one set per parser: `respelled` and its search are cached by it, so it is made once, not per message
+        said = typos.words_of(self.expects)
+        return said | self.known if self.known else said
+
+    @functools.cached_property
+    def _typo_folded(self) -> frozenset[str]:
+        return frozenset(w.casefold() for w in self._typo_words)
+
     def _as_typed(self, text: str, first: object = _UNREAD) -> object:
         # `first`: the rule's value for `text`, when already read
         value = self.rule(text) if first is _UNREAD else first
         if isinstance(value, Empty):
             return value
-        spelt = typos.respelled(text, typos.words_of(self.expects))
+        spelt = typos.respelled(text, self._typo_words)
         if spelt != text and declines(english := gloss.in_english(spelt)) and not declines(gloss.in_english(text)):
             # only saying there is none, typed a letter off ("kiene", "nenuma", "noen"): the none it says
             again = self.rule(english)
@@ -154,7 +168,7 @@ class Parser:
         # A refusal that offers the value it takes the words for ("Did you mean German?") has read the typo
         # itself: the flow asks about its own near match rather than taking it
         offered = isinstance(value, Invalid) and value.suggestion is not None
-        spelt = typos.respelled(text, typos.words_of(self.expects)) if cues and not offered else text
+        spelt = typos.respelled(text, self._typo_words) if cues and not offered else text
         if spelt != text:
             readings = [*dict.fromkeys(r for r in (gloss.in_english(spelt), spelt) if r != text), *readings]
         if cues and (value is None or isinstance(value, Invalid)):
@@ -166,17 +180,30 @@ class Parser:
             if (right := gloss.respelled(glossed)) != glossed:
                 readings.append(right)
         refused = value
+        # a word typed a letter off one this question knows, written right ("penuts" as "peanuts" at the allergies):
+        # a reading with it says what was meant, though a list reader copies it back as it copied the typo
+        known = spelt != text and bool(_respelt(text, spelt) & self._typo_folded)
         for reading in readings:
             again = self.rule(reading)
             if again is None:
                 continue
             if not isinstance(again, Invalid):
-                if value is not None and not isinstance(value, Invalid) and copied(again, reading, words=1):
+                if (
+                    value is not None
+                    and not isinstance(value, Invalid)
+                    and copied(again, reading, words=1)
+                    and not (known and again != value)
+                ):
                     continue  # the English only copied back: it reads no more than the words as typed
                 return again
             if isinstance(refused, Invalid) and not _echoes(again.reason, text, reading):
                 refused = again
         return value if refused is None else refused
+
+
+def _respelt(text: str, spelt: str) -> frozenset[str]:
+    """The words of `spelt` that `text` typed otherwise, lower-cased."""
+    return frozenset(_COPY_WORDS.findall(spelt.casefold())) - frozenset(_COPY_WORDS.findall(text.casefold()))
 
 
 _QUOTED = re.compile(r"“([^”]*)”")
@@ -651,6 +678,9 @@ def choice(options: Mapping[str, Sequence[str]], cutoff: float = 0.75, fuzzy: bo
 _A_WORD = 3.0
 
 
+_NOT_A_LETTER = "¿¡\"'“”‘’«»(-–—.,;:!? "
+
+
 def _closest(t: str, flat: Mapping[str, str], cutoff: float) -> str | None:
     """The option whose word is spelled closest to the answer or one of its words, if close enough."""
     # each distinct word once, and the options within reach of each length once: a long message
@@ -666,7 +696,11 @@ def _closest(t: str, flat: Mapping[str, str], cutoff: float) -> str | None:
         if near is None:
             # difflib's ratio is at most 2*min(n, m)/(n + m): words of far-off length cannot reach cutoff
             near = by_length[n] = [w for w in flat if 2 * min(n, len(w)) >= cutoff * (n + len(w))]
-        close = difflib.get_close_matches(token, near, n=1, cutoff=cutoff) if near else []
+        # a slip keeps the first letter, or swaps the first two (as engine/typos.py reads a typo): "esta" is no
+        # "test", "mal" no "email"
+        lead = token.lstrip(_NOT_A_LETTER)[:2]  # "¿vegano?" starts with its "v"
+        starts = [w for w in near if w[:1] == lead[:1] or w[:2] == lead[::-1]]
+        close = difflib.get_close_matches(token, starts, n=1, cutoff=cutoff) if starts else []
         if close:
             return flat[close[0]]
     return None

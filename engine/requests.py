@@ -39,7 +39,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
-from engine.askback import Part, parts, plain_words, small_talk
+from engine.askback import Part, about_answering, asks_options, parts, plain_words, small_talk
 from engine.askback import folded as askback_folded
 from engine.bot import Bot
 from engine.commands import NewRequest
@@ -69,9 +69,10 @@ class RequestsTable(BaseModel):
     openers: list[str]
     contrast: list[str]
     not_requests: list[str]
+    weighs: list[str]
 
     _check = field_validator(
-        "asks", "elsewhere", "beside", "knowledge", "topic", "openers", "contrast", "not_requests"
+        "asks", "elsewhere", "beside", "knowledge", "topic", "openers", "contrast", "not_requests", "weighs"
     )(classmethod(lambda cls, v: compiles(v)))
 
 
@@ -90,6 +91,7 @@ class _Compiled:
     only_topic: re.Pattern[str]
     contrast: re.Pattern[str]
     not_request: re.Pattern[str]
+    weighs: re.Pattern[str]
 
 
 @lru_cache(maxsize=1)
@@ -107,6 +109,7 @@ def _table() -> _Compiled:
         only_topic=re.compile(rf"\A(?:and |oh |so |but )?(?:{topic}|{any_of(t.openers)})(?: (?:question|thing))?\W*\Z"),
         contrast=re.compile(rf"\A{any_of(t.contrast)}(?![\w'])"),
         not_request=re.compile(word.format(any_of(t.not_requests))),
+        weighs=re.compile(word.format(any_of(t.weighs))),
     )
 
 
@@ -339,7 +342,9 @@ def at_question(
         elif c.beside and not strong:
             request = not _reads(parser, typed, echo_counts=False)
         elif c.knowledge and not strong:
-            request = True  # "how many push ups should a beginner do?" at the level question asks, naming a level
+            # "how many push ups should a beginner do?" at the level question asks, naming a level; "is morning
+            # better for fat loss?" at the time of day weighs the question's own options: a question back
+            request = not _weighs_its_values(p, parser)
         elif c.elsewhere and p.role in ("open", "question"):
             request = True  # "whats my plan for today?" asks about the plan, whatever day it names
         elif strong or c.other is not None:
@@ -362,6 +367,8 @@ def at_question(
                     and (p.role != "statement" or _WANTS.search(p.folded) is not None)
                 )
             )
+        if request and not c.beside and not c.knowledge and _about_answering_it(p, state, slots):
+            continue  # "where do I find the model?" at the phone model, "which ones do you have?": a question back
         # a question of knowledge fills nothing it names ("wie spät ist es in Berlin?" gives no timezone), nor does
         # one more of something asked for ("je voudrais signaler un autre bug" is no comment on this one)
         another = c.asks and _ANOTHER.search(p.folded) is not None
@@ -505,6 +512,33 @@ def _compares_other(
     return bool(things) and not any(
         (w in asked if everyday else _named(w, asked)) or _reads(parser, w, echo_counts=False) for w in things
     )
+
+
+def _weighs_its_values(p: Part, parser: Parser) -> bool:
+    """Whether part `p` weighs one thing against another (requests.yaml `weighs`) and names a value the open
+    question's parser reads in one of its words ("is morning better for fat loss?", "é melhor treinar 3 ou 4
+    dias?", whose words together are several numbers, no one value)."""
+    if _table().weighs.search(p.folded) is None:
+        return False
+    # a word the question lists as one of its values is read as itself ("morning" at "morning, midday, ..."): not a
+    # copy, as a list reader's copy of any word is
+    return any(
+        _reads(parser, w, echo_counts=False) or parser.reads_plainly(w)
+        for w in _WORDS.findall(p.folded)
+        if w not in plain_words()
+    )
+
+
+def _about_answering_it(p: Part, state: Ask, slots: Slots) -> bool:
+    """Whether part `p` asks how to answer the open question ("where do I find the model?" where it asks the phone
+    model) or which answers it has ("which ones do you have?", "what languages do you have?" at the language to
+    learn), naming nothing the question does not name ("where do I find my invoices?" asks about something else)."""
+    if (rest := about_answering(p)) is None and not asks_options(p):
+        return False
+    said = rest if rest is not None else p.folded
+    own = [w for w in _WORDS.findall(said) if len(w) >= _SUBJECT_LETTERS and w not in plain_words() | _DEICTIC]
+    asked = _asked_words(state, slots)
+    return all(_named(w, asked) for w in own)
 
 
 def _sentence(heard: Utterance, p: Part) -> str:

@@ -230,8 +230,8 @@ def _meant(word: str, extra: frozenset[str], inside: bool = False, nouns: bool =
         nearest = dropped or nearest
     if len(nearest) != 1:
         return None  # as near to two words: no telling which was meant
-    if inside and word[0].isupper() and not nouns and nearest[0] not in _capitalised():
-        return None  # "ok Priya": a name, not "prima"
+    if inside and word[0].isupper() and not nouns and not _capital(nearest[0], extra):
+        return None  # "ok Priya": a name, not "prima"; "im in Lisbn" is Lisbon, a name the question knows
     return _index().get(nearest[0], _written(nearest[0], extra))
 
 
@@ -249,6 +249,20 @@ def _within(short: str, long_: str) -> bool:
     """Whether `short` is `long_` with letters left out."""
     rest = iter(long_)
     return all(c in rest for c in short)
+
+
+def _capital(plain: str, extra: frozenset[str]) -> bool:
+    """Whether `plain` is written with a capital: a language or a German weekday, or a word of `extra` given so."""
+    return plain in _capitalised() or (plain not in _index() and _written_as_name(plain, extra))
+
+
+@lru_cache(maxsize=256)
+def _names(extra: frozenset[str]) -> frozenset[str]:
+    return frozenset(_plain(x) for x in extra if x[:1].isupper())
+
+
+def _written_as_name(plain: str, extra: frozenset[str]) -> bool:
+    return plain in _names(extra)
 
 
 def _written(plain: str, extra: frozenset[str]) -> str:

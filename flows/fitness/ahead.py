@@ -18,7 +18,7 @@ from engine.askback import greets
 from engine.extract import Parser, fold
 from engine.guard import detect_language
 from flows.fitness.anytime import CLOSED
-from flows.fitness.food import FOODS
+from flows.fitness.food import FOOD_WORDS, FOODS
 from flows.fitness.limits import limitation_in
 from flows.fitness.profile import FitnessSlots
 from flows.fitness.readers import EQUIPMENT, goal_named, parse_equipment, weekdays_said
@@ -242,7 +242,7 @@ AHEAD = (
             "como",
         ),
     ),
-    Ahead("allergies", parser=Parser(_allergies, "allergies"), alone=True),
+    Ahead("allergies", parser=Parser(_allergies, "allergies", known=FOOD_WORDS), alone=True),
     Ahead(
         "preferred_days",
         parser=Parser(lambda text: weekdays_said(text) or None, "weekdays"),

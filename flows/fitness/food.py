@@ -135,7 +135,12 @@ def flexible(text: str) -> bool:
     return re.search(any_of(list(words().flexible_diets)), fold(text)) is not None
 
 
-read_diet = Parser(_diet, "one of: omnivore, vegetarian, vegan, pescatarian, keto, paleo, mediterranean")
+# the diets' names in six languages, so that one typed a letter off reads as the diet ("vegnao" is "vegano")
+read_diet = Parser(
+    _diet,
+    "one of: omnivore, vegetarian, vegan, pescatarian, keto, paleo, mediterranean",
+    known=frozenset(w for names in _diet_table().values() for name in names for w in name.split()),
+)
 DIET_CUE = re.compile(
     r"\b(?:i'm|i am|i eat|i follow|i'm on|i am on|i went|i've gone|i have gone)\s+(?:a |an |the )?"
     r"(vegetarian|vegan|pescatarian|pescetarian|keto|paleo|mediterranean|veggie|plant[- ]based)\b"
@@ -182,6 +187,10 @@ _ALLERGY_WORDS = re.compile(
     r"^(?:i'm |i am |im )?(?:(?:allergic|intolerant|sensitive) to|an? (?:allergy|intolerance) to)\s+"
     r"|^(?:i'm|i am|im)\s+|(?<!\s)\s++(?:intolerant|intolerance|allergy|allergies|sensitivity|free)$"
 )
+
+
+# the foods' names in six languages, so that one typed a letter off reads as the food ("penuts", "lactsa")
+FOOD_WORDS = frozenset(w for names in FOODS.values() for name in names for w in name.split())
 
 
 def parse_allergies(text: str) -> object:

@@ -26,7 +26,7 @@ from engine.window import WINDOW
 from flows.fitness.ahead import AHEAD
 from flows.fitness.anytime import ASKED_DAYS, CLOSED, read_anytime
 from flows.fitness.changes import PROFILE, fitness_profile, listed, show
-from flows.fitness.food import parse_allergies
+from flows.fitness.food import FOOD_WORDS, parse_allergies
 from flows.fitness.limits import limitation_cued, plan_around
 from flows.fitness.profile import NONE, FitnessSlots, Level, Stage, TimeOfDay, accumulated
 from flows.fitness.qualified import limitations_answer
@@ -369,7 +369,7 @@ fitness_onboarding = Flow(
             "allergies",
             slot="allergies",
             say="Any food allergies or intolerances? Say “none” if not.",
-            parse=Parser(parse_allergies, "your allergies, or “none”"),
+            parse=Parser(parse_allergies, "your allergies, or “none”", known=FOOD_WORDS),
             reprompts=[
                 "Any food allergies or intolerances? For example “nuts, shellfish”, or say “none”.",
                 "Type the foods you can't eat, or “none”.",

@@ -20,7 +20,7 @@ from wordfreq import zipf_frequency
 
 from engine import DataFileError
 from engine.cues import in_english_cues
-from engine.extract import Invalid, Parser, fold
+from engine.extract import Invalid, Parser, fold, ruled_out
 from engine.tables import alternation, and_words, but_words, i_am_words
 from flows.language_buddy.language_library import (
     library_display_name,
@@ -246,11 +246,16 @@ def spoken_besides(text: str) -> set[str]:
 
 
 def _negated(text: str) -> set[str]:
-    """Languages the text rules out ("not German", "no, English"): the former, not the latter."""
+    """Languages the text rules out ("not German", "nicht Englisch, sondern Französisch", "no, English"): the
+    former, not the latter; the engine's words that rule a value out, in six languages (`ruled_out`)."""
     t = fold(text)
     return {
         language_aliases()[m.group(1)]
         for m in re.finditer(rf"\b(?:not|isn't|rather than|instead of)\s+({_pattern()})", t)
+    } | {
+        language_aliases()[m.group(1)]
+        for m in re.finditer(rf"(?<![\w'])({_pattern()})(?![\w'])", t)
+        if ruled_out(t, m.start())
     }
 
 

@@ -45,7 +45,9 @@ _STOP = """a an the and or but from in at on to of for with by so very just not 
     actually now today too as bit little right wrong speaker hoping planning afraid done idk dunno whatever
     why what who how where when skip pass none nothing maybe later called honestly basically anyway hmm
     um uh oh ah cool nice alright perfect awesome true again continue resume con avec mit com instead rather
-    please pls plz then"""
+    please pls plz then it's its that's c'est incorrect faux falsch sbagliato sbagliata errado errada incorrecto
+    incorrecta incorreto incorreta"""
+# (the last: "no, it's wrong" and "non, c'est faux" at the confirmation judge the profile, and name nobody)
 STOP_WORDS = frozenset(_STOP.split())
 # Stop words that end a name even when capitalised; others may be name particles ("Nguyễn Văn An").
 # "Anna con dos n", "Anne avec un e", "Jonas mit s", "Ana com um n": the spelling said after a name

@@ -441,4 +441,13 @@ TimeZoneName = Annotated[str, BeforeValidator(_zone_value), AfterValidator(_chec
 
 
 def timezone() -> Parser:
-    return Parser(parse_timezone, TIMEZONE_EXPECTS, llm_hint="an IANA timezone name such as 'Europe/Berlin'")
+    return Parser(
+        parse_timezone, TIMEZONE_EXPECTS, llm_hint="an IANA timezone name such as 'Europe/Berlin'", known=_city_words()
+    )
+
+
+@cache
+def _city_words() -> frozenset[str]:
+    """The timezones' cities as their names are written ("Lisbon", "Sao Paulo"), so that one typed a letter or two
+    off reads as the city ("Lisbn", "Lodnon")."""
+    return frozenset(w.title() for place in _zone_cities() for w in place.split())
