@@ -31,7 +31,9 @@ _NONE_BEFORE = re.compile(
     r"(?:\s+|(?<='))(?P<what>[^\W\d_][\w'-]*(?:\s+[\w'-]+){0,3})"
 )
 # words after a "no" that leave it a plain no, or an idiom with one: "no I don't", "no not really", "no thanks",
-# "no way", "no problem", "no idea", "no need", "no sorry, it's Ana", "no one told me", "no more than 3"
+# "no way", "no problem", "no idea", "no need", "no sorry, it's Ana", "no one told me", "no more than 3"; and the
+# words that name any question's answer, not a thing of its own ("no specific number in mind", "no particular goal",
+# "no preference", "no plans yet")
 _PLAIN_AFTER = frozenset({
     "i", "i'm", "im", "i'd", "i've", "ive", "id", "it", "it's", "its", "that", "that's", "thats", "this", "we",
     "you", "he", "she", "they", "there", "here", "not", "never", "no", "nope", "nah", "thanks", "thank", "thx",
@@ -41,8 +43,11 @@ _PLAIN_AFTER = frozenset({
     "okay", "yes", "yeah", "yep", "the", "a", "an", "to", "for", "of", "in", "on", "at", "with", "as", "if", "is",
     "was", "what", "why", "how", "when", "who", "comment", "answer", "offense", "offence", "rush", "luck", "time",
     "dice", "kidding", "joke", "big", "matter", "biggie", "pressure", "comprende", "problema", "problemas",
-    "probleme", "ahnung", "idee", "idée", "dank", "danke", "gracias", "grazie", "merci", "obrigado", "obrigada",
-    "embargo", "duda", "dubbio", "doute", "zweifel", "duvida", "sorge", "sorgen", "souci", "preocupacion"
+    "probleme", "ahnung", "idee", "dank", "danke", "gracias", "grazie", "merci", "obrigado", "obrigada",
+    "embargo", "duda", "dubbio", "doute", "zweifel", "duvida", "sorge", "sorgen", "souci", "preocupacion",
+    "specific", "particular", "exact", "certain", "real", "set", "fixed", "definite", "special", "number", "goal",
+    "goals", "preference", "preferences", "plan", "plans", "opinion", "other", "such", "any", "particolare",
+    "specifico", "especifico", "particulier", "precis", "bestimmt", "bestimmtes", "bestimmten", "konkretes"
 })  # fmt: skip
 # the kinds of things a none is said of, in the six languages (the stems `engine.extract.declines` knows), by the
 # English word that names each: a noun of another language is compared with the question in English
