@@ -21,6 +21,7 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
+from engine.echo import echoed
 from engine.extract import Empty, fold
 from engine.extract import _zipfs as zipfs
 
@@ -47,7 +48,9 @@ _PLAIN_AFTER = frozenset({
     "embargo", "duda", "dubbio", "doute", "zweifel", "duvida", "sorge", "sorgen", "souci", "preocupacion",
     "specific", "particular", "exact", "certain", "real", "set", "fixed", "definite", "special", "number", "goal",
     "goals", "preference", "preferences", "plan", "plans", "opinion", "other", "such", "any", "particolare",
-    "specifico", "especifico", "particulier", "precis", "bestimmt", "bestimmtes", "bestimmten", "konkretes"
+    "specifico", "especifico", "particulier", "precis", "bestimmt", "bestimmtes", "bestimmten", "konkretes",
+    # an outcome, at a question whether something helped ("no change", "no difference", "no improvement")
+    "change", "changes", "difference", "improvement", "effect", "success", "progress"
 })  # fmt: skip
 # the kinds of things a none is said of, in the six languages (the stems `engine.extract.declines` knows), by the
 # English word that names each: a noun of another language is compared with the question in English
@@ -121,8 +124,8 @@ def about_other(text: str, asked: str) -> bool:
     """Whether `text` opens with a "no" before words naming something `asked` (the question's words, its slot's
     name and cues) does not: "no dairy for me" at "do you have a target weight?", not "no target"."""
     what = none_of(text)
-    if what is None:
-        return False
+    if what is None or echoed(asked, text) is not None:
+        return False  # a no alone, or one that echoes the question ("no luck" at "did it help?": engine/echo.py)
     stems, known = _named(what)
     return known and not (stems & _asked_stems(asked))
 
