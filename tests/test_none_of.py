@@ -77,6 +77,11 @@ def test_a_no_alone_or_in_an_idiom_names_nothing(text: str) -> None:
         ("keine Milchprodukte", TARGET, False),  # a word the engine cannot compare: the no stays a no
         ("no double charge", "Were you charged more than once for the same period?", False),
         ("no receipt though", "Were you charged more than once for the same period?", True),
+        # a no that echoes an outcome question (engine/echo.py), and the words naming any answer
+        ("no luck", "Did reinstalling the app help?", False),
+        ("no change at all", "Did reinstalling the app help?", False),
+        ("no specific number in mind", TARGET, False),
+        ("no particular preference", TARGET, False),
     ],
 )
 def test_a_none_of_what_the_question_does_not_ask_about(text: str, asked: str, other: bool) -> None:
