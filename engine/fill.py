@@ -252,6 +252,14 @@ def _asked_cue(flow: Flow[Any], slot: str) -> re.Pattern[str] | None:
     return cues[slot]
 
 
+def asked_cues(flow: Flow[Any], slot: str) -> tuple[str, ...]:
+    """The words the flow says name `slot` (`Ahead.cues`, `Correctable` names): what its question asks about,
+    besides the question's own words."""
+    own = next((declared(e) for e in flow.ahead if declared(e).slot == slot), None)
+    names = [n for c in flow.correctable if not isinstance(c, str) and c.slot == slot for n in c.names]
+    return (*(own.cues if own else ()), *names)
+
+
 class _Open:
     """A declared slot the message may fill now. Its reader, which a flow may pick from the slots,
     is made the first time a clause needs it: most clauses are decided by their cue words alone."""

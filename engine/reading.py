@@ -54,11 +54,12 @@ from engine.commands import (
 from engine.corrections import correction_commands
 from engine.cues import in_english_cues
 from engine.extract import Empty, Invalid, Parser, copied, fold, read_yes_no
-from engine.fill import ahead_commands, extracted, restated
+from engine.fill import ahead_commands, asked_cues, extracted, restated
 from engine.fill import clauses as fill_clauses
 from engine.flow import Flow
 from engine.handoff import HOLD_KEY, hold_of
 from engine.models import CarryOver, FlowFrame, SessionState, Slots, StoredRecord
+from engine.none_of import about_other, none_of, reads_as_no
 from engine.others import own_words, without_user
 from engine.requests import at_question as request_at
 from engine.requests import several
@@ -279,6 +280,13 @@ def read(
             commands = [aside]  # the question stays open: what was suggested or offered at it still is not taken
         elif again:
             commands = [Restated(words=text, slots=again)]
+        elif isinstance(here, Ask) and not fixes and _no_of_other(flow, here, a, rest, valid):
+            # "no dairy for me", "no restrictions, I eat everything" at "do you have a target weight?": a none of
+            # something else is no answer to the question (engine/none_of.py): what was read ahead is kept and the
+            # question asked again, no attempt used
+            commands = (
+                [*replies, *sets, AnswerFlow(words="", flow=a.flow, state=a.state)] if sets else [Chitchat(words=text)]
+            )
         else:
             commands = [*replies, *fixes, *sets, AnswerFlow(words=rest, flow=a.flow, state=a.state)]
             if not own and not (replies or fixes or sets):
@@ -760,6 +768,30 @@ def _what_is_asked(state: Ask, slots: Slots, parser: Parser) -> str:
 # a bare no is an answer of its own to many questions (a yes/no, "any injuries?"); at a free-text one the flow
 # asks again for words ("Could you describe it in a few words?"), as before
 _BARE_NO = frozenset({"no", "nope", "nah", "n", "-"})
+
+
+def _no_of_other(flow: Flow[Any], state: Ask, frame: FlowFrame, text: str, checked: Slots | None) -> bool:
+    """Does `text` open with a "no" before words naming something other than what the question asks about ("no
+    dairy for me" at the target weight, "no gym nearby" at the injuries), where the question reads it as it reads
+    a plain no? What the question asks about: its words as asked, its slot's name and the words naming its slot."""
+    if none_of(text) is None:
+        return False  # most messages: no parser run here
+    try:
+        slots = checked if checked is not None else flow.new_slots(frame.slots)
+        parser = state.parser(slots)
+        if parser.greedy or not reads_as_no(parser(text), parser("no")):
+            return False
+        asked = " ".join(
+            (
+                render(state.say, slots),
+                render(state.say_again, slots),
+                state.slot.replace("_", " "),
+                *asked_cues(flow, state.slot),
+            )
+        )
+    except (ValidationError, ValueError, KeyError):
+        return False  # slots this code cannot read: the flow's own reading says what is wrong
+    return about_other(text, asked)
 
 
 def _only_none(flow: Flow[Any], state: Ask, frame: FlowFrame, text: str, checked: Slots | None) -> bool:
