@@ -66,15 +66,17 @@ def _counted(engine: Engine, text: str) -> tuple[str, Counter[str]]:
     return reply, Counter(CALLS)
 
 
-def _engine() -> Engine:
-    return Engine(MemoryStore(), bots=Registry([SHOP]), clock=lambda: _NOW.replace(tzinfo=UTC))
+def _at_size(note: str) -> Engine:
+    """An engine whose user has given `note` and is asked the size."""
+    engine = Engine(MemoryStore(), bots=Registry([SHOP]), clock=lambda: _NOW.replace(tzinfo=UTC))
+    with pinned_clock(_NOW):
+        engine.turn("shop", "u", "hi")
+        engine.turn("shop", "u", note)
+    return engine
 
 
 def test_a_plain_answer_picks_the_parser_once_and_validates_the_other_slots_once() -> None:
-    engine = _engine()
-    with pinned_clock(_NOW):
-        engine.turn("shop", "u", "hi")
-        engine.turn("shop", "u", "by the door")
+    engine = _at_size("by the door")
     reply, calls = _counted(engine, "small")
     assert reply == "A small one.", reply
     # picked by the read stage, taken by the execute stage; the note validated on load only
@@ -83,10 +85,7 @@ def test_a_plain_answer_picks_the_parser_once_and_validates_the_other_slots_once
 
 
 def test_an_answer_validated_alone_is_still_refused_by_the_models_own_validator() -> None:
-    engine = _engine()
-    with pinned_clock(_NOW):
-        engine.turn("shop", "u", "hi")
-        engine.turn("shop", "u", "tiny kitchen")
+    engine = _at_size("tiny kitchen")
     reply, _ = _counted(engine, "large")
     # the refusal a whole validation gives (main 38a7a32 says the same), and the question again
     assert reply == "A large one does not fit a tiny kitchen. Which size, small or large?", reply
@@ -107,10 +106,7 @@ def test_a_plain_answer_is_read_once_the_execute_stage_takes_the_read_stages_val
         return call(self, text)
 
     monkeypatch.setattr(Parser, "__call__", counted)
-    engine = _engine()
-    with pinned_clock(_NOW):
-        engine.turn("shop", "u", "hi")
-        engine.turn("shop", "u", "by the door")
+    engine = _at_size("by the door")
     reply, _ = _counted(engine, "small")
     assert reply == "A small one.", reply
     assert read == ["small"]
