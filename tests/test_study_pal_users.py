@@ -46,6 +46,11 @@ MON, TUE, WED, THU, FRI, SAT, SUN = range(7)
         ("weekday evenings at 7pm", {MON, TUE, WED, THU, FRI}),
         ("weekend mornings", {SAT, SUN}),
         ("a weekday evening at 7", set()),
+        # the weekend taken out of a set (was every day, and "daily except weekends" the weekend alone)
+        ("every day except the weekend 6-8", {MON, TUE, WED, THU, FRI}),
+        ("daily except weekends", {MON, TUE, WED, THU, FRI}),
+        ("every day but not on weekends", {MON, TUE, WED, THU, FRI}),
+        ("every day apart from the weekend and friday", {MON, TUE, WED, THU}),
     ],
 )
 def test_the_days_a_plan_repeats_on(text: str, days: set[int]) -> None:

@@ -45,8 +45,11 @@ _RECURRING_DAY = re.compile(rf"\b(?:every|each)\s+({_DAY})\b|\b({_DAY}(?<!s))s\b
 _DAY_LIST = re.compile(rf"\b{_DAY}(?:\s*(?:,|/|&|\+|and|\s)\s*{_DAY})+\b", re.I)
 _ONE_DAY = re.compile(rf"\b({_DAY})\b", re.I)
 # days taken out of a set: "weekdays except friday", "every day but not sunday"
+# (the weekend among them: "every day except the weekend" was every day, "daily except weekends" the weekend)
+_TAKEN = rf"(?:{_DAY}s?|(?:the\s+)?week-?ends?)"
 _EXCEPT = re.compile(rf"\b(?:except(?:\s+for)?|but\s+not|apart\s+from|other\s+than|not\s+on|minus|without)\s+"
-                     rf"((?:{_DAY}s?)(?:\s*(?:,|/|&|and|or)\s*{_DAY}s?)*)", re.I)  # fmt: skip
+                     rf"(?:on\s+)?({_TAKEN}(?:\s*(?:,|/|&|and|or)\s*{_TAKEN})*)", re.I)  # fmt: skip
+_WEEKEND_WORD = re.compile(r"\bweek-?ends?\b", re.I)
 
 
 def _index(name: str) -> int:
@@ -68,7 +71,11 @@ def weekdays(text: str) -> frozenset[int]:
     """The set of weekdays (0 = Monday) `text` says a plan repeats on; empty for a day named alone
     (days.py reads it), one day when a set leaves one ("weekends but not sunday"). Not the fitness bot's
     `weekdays_in` (the days one is free to train on), which counts every day named."""
-    taken_out = {_index(d) for m in _EXCEPT.finditer(text) for d in _ONE_DAY.findall(m.group(1))}
+    taken_out: set[int] = set()
+    for m in _EXCEPT.finditer(text):
+        taken_out |= {_index(d) for d in _ONE_DAY.findall(m.group(1))}
+        if _WEEKEND_WORD.search(m.group(1)):
+            taken_out |= WEEKEND
     kept = _EXCEPT.sub(" ", text)
     found: set[int] = set(_named(kept))
     recurring = bool(found)
