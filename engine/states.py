@@ -116,7 +116,11 @@ class Step(Generic[S_in]):
     run: Callable[[StepContext[S_in]], None]
     initial: bool = False
     # slots its result depends on: when a later message corrects one of them, the step runs
-    # again (a sentiment derived from a rating follows the new rating)
+    # again (a sentiment derived from a rating follows the new rating). Only for a step whose
+    # result is worked out from the slots alone: a re-run reads the correction's message as its
+    # text and says and does again what it did (a step that reads the request would read the
+    # correction as the request; one that starts a test would start it over). Such a step's
+    # result is derived instead where it is used (study-pal's `plan` tells the subjects as they are).
     reads: tuple[str, ...] = ()
 
     trigger = NEXT

@@ -153,7 +153,10 @@ def plan(ctx: Ctx) -> None:
     if not s.subjects and not s.revise and not s.again:
         # the subjects said beside the time ("saturday 10-12, limits first then derivatives")
         s.subjects = read_subjects(respelled(ctx.text), course)
-        s.subject = ", ".join(s.subjects) or None
+    # told from the subjects as they are now, not as `read` found them: a correction at the time
+    # question ("oops, physics not biology") changes `subjects`, and `read` is not run again for it
+    # (it reads the request's words, which the correction's message would replace)
+    s.subject = ", ".join(s.subjects) or None
     memo = ctx.shared(StudyMemory).last_plan if s.revise or s.again else None
     weak = ctx.shared(StudyMemory).analysis
     topics: list[Topic]
