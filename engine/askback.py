@@ -100,6 +100,7 @@ class QuestionsBackTable(BaseModel):
     filler: list[str]
     talk_tail: list[str]
     wellbeing: list[str]
+    disputing: list[str]
     chitchat: dict[Social, _Talk]
 
     _check = field_validator(
@@ -114,6 +115,7 @@ class QuestionsBackTable(BaseModel):
         "elsewhere",
         "help",
         "talk_tail",
+        "disputing",
     )(classmethod(lambda cls, v: compiles(v)))
 
     @field_validator("about_the_question_tail")
@@ -154,6 +156,7 @@ class _Compiled:
     meaning_words: frozenset[str]
     filler: frozenset[str]
     wellbeing: frozenset[str]
+    disputing: re.Pattern[str]
     talk: tuple[tuple[Social, re.Pattern[str]], ...]
     say: dict[Social, str]
 
@@ -188,6 +191,7 @@ def _table() -> _Compiled:
         meaning_words=frozenset(w for line in t.meaning_words for w in fold_same_length(line).split()),
         filler=frozenset(t.filler),
         wellbeing=frozenset(f"{w} {thanks}".strip() for w in t.wellbeing for thanks in ("", *_THANKED) if w),
+        disputing=re.compile(r"(?<![\w'])(?:" + any_of(t.disputing) + r")(?![\w'])"),
         # small talk may end in words that say nothing more ("this is fun so far", "you're slow today lol")
         talk=tuple(
             (k, re.compile(rf"(?<![\w'])(?:{any_of(v.phrases)})(?: {any_of(t.talk_tail)})*"))
@@ -328,6 +332,20 @@ class QuestionBack:
     about: About
     words: str  # the question as typed
     help: bool = False  # it calls for help ("help, what do these mean?"): the help command
+
+
+def offers(reads: Reads) -> bool:
+    """Whether a question's parser (`reads`) takes a plain yes and a plain no as its answers: a yes/no offer
+    ("Shall I make a study plan?", "Shall I save it?", "Is this right?"), whose question back is about what
+    is offered, never an answer."""
+    return reads("yes") is True and reads("no") is False
+
+
+def disputes(text: str) -> bool:
+    """Whether `text` disputes what an offer is based on ("i thought i did ok", "pensé que lo hice bien",
+    "ich dachte, ich war gut") and says neither yes nor no: a question back about the offer's reason."""
+    words = " ".join(_WORDS.findall(_folded(text)))
+    return bool(words) and _table().disputing.search(words) is not None and read_yes_no(text) is None
 
 
 def question_back(text: str, reads: Reads, *, free_text: bool, question: str = "") -> QuestionBack | None:
