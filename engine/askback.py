@@ -348,6 +348,23 @@ def disputes(text: str) -> bool:
     return bool(words) and _table().disputing.search(words) is not None and read_yes_no(text) is None
 
 
+def _takes_yes(reads: Reads) -> bool:
+    """Whether the question's parser takes a plain yes as an answer (an offer, a confirmation, a review)."""
+    value = reads("yes")
+    return value is not None and not isinstance(value, Invalid)
+
+
+def asks_about_offer(text: str, offer: str) -> bool:
+    """Whether `text`, said to a yes/no `offer` where any other message is a new request (the main conversation's
+    offer of a person), asks about the offer itself or disputes it: "why?", "what do you mean?", "¿por qué?",
+    "i thought it was covered"; not "why does sync fail?", a question of its own."""
+    if read_yes_no(text) is not None:
+        return False
+    if disputes(text):
+        return True
+    return question_back(text, lambda _: None, free_text=True, question=offer) is not None
+
+
 def question_back(text: str, reads: Reads, *, free_text: bool, question: str = "") -> QuestionBack | None:
     """`text` as a question back about the open question, or None when it is not one or also answers it.
 
@@ -399,6 +416,10 @@ def question_back(text: str, reads: Reads, *, free_text: bool, question: str = "
             continue  # an open question asks, whatever it names ("what counts as intermediate?")
         if p.role == "question" and " " not in p.folded and _asks_meaning_before(found, p):
             continue  # what the question before it asks about ("ça veut dire quoi, intermédiaire ?")
+        if p.role == "statement" and read_yes_no(typed) is not None and _takes_yes(reads):
+            # "no, why would I", "yes why not" at a question a yes answers (an offer, a review): the yes or the no
+            # said is the answer, the question beside it rhetorical
+            return None
         value = reads(typed)
         if p.role == "polar" and isinstance(value, bool) and read_yes_no(typed) is None:
             continue  # a yes/no question of the user's own is no yes ("does the plan include derivatives?")
