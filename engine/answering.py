@@ -277,9 +277,9 @@ class OpenQuestion:
         # material; and whatever answers it keeps the offer open ("why derivatives?" names a subject, but asks: it
         # declines nothing and starts nothing). Other questions back go to the asides as before: "is there anyone
         # real i can talk to?" at a yes/no question is a flow's own way to a person
-        why = isinstance(command, AskBack) and command.about == "why" and offers(parser_of(state, slots))
-        for aside in () if stepping or (why and state.why) else flow.asides:
-            if aside.match(heard.text) and self.run.run_aside(flow, frame, slots, state, aside, heard, stay=why):
+        asks_why = isinstance(command, AskBack) and command.about == "why" and offers(parser_of(state, slots))
+        for aside in () if stepping or (asks_why and state.why) else flow.asides:
+            if aside.match(heard.text) and self.run.run_aside(flow, frame, slots, state, aside, heard, stay=asks_why):
                 return
         # what is said first is the author's sentence, shown as written like `help`; the question
         # after it is phrased as always

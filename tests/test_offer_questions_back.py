@@ -27,7 +27,11 @@ PLAN_OFFER = (
     ("teach me derivatives", "no", "3", "4", "cancel", "Analyze my weak points from our last session"),
     ("analysis", "offer_plan"),
 )
-PREREQUISITE_OFFER = ("study-pal", ("What is calculus?", "6", "8", "Can you explain derivatives?"), ("tutoring", "offer"))
+PREREQUISITE_OFFER = (
+    "study-pal",
+    ("What is calculus?", "6", "8", "Can you explain derivatives?"),
+    ("tutoring", "offer"),
+)
 SAVE_OFFER = ("language-buddy", ("hi", "max", "german", "english pls", "berlin", "blue"), ("onboarding", "confirm"))
 OFFERS = {"plan": PLAN_OFFER, "prerequisite": PREREQUISITE_OFFER, "save": SAVE_OFFER}
 

@@ -91,8 +91,7 @@ NOT_HELPED = (
 NOT_HELPED_REASON = "the help article did not solve it"
 # a question back at the offer of a person ("why?", "what would they do?"): why it was offered, and the offer again
 OFFER_WHY = (
-    "Our help center has no article on {topic}, so a person from our support team would look into it and "
-    "reply here."
+    "Our help center has no article on {topic}, so a person from our support team would look into it and reply here."
 )
 OFFER_WHY_NOT_HELPED = (
     "The help article did not solve it, so a person from our support team would look into it, with the article "
