@@ -30,7 +30,7 @@ from engine.answers import (
     rerun,
     try_set,
 )
-from engine.askback import COMING_BACK_ONLY, acknowledgement, coming_later, explanation, later_question
+from engine.askback import COMING_BACK_ONLY, acknowledgement, coming_later, explanation, later_question, offers
 from engine.commands import AskBack, Chitchat, Command, CorrectSlot, Restated, SetSlot, WhichSlot, YesNo
 from engine.corrections import says_nothing_of_its_own
 from engine.effects import Effects
@@ -272,8 +272,14 @@ class OpenQuestion:
         # coming back ("sorry, where were we?") is the engine's to answer: a flow's asides would take
         # it for something else (a question about the lesson); asking to wait a flow may answer itself
         stepping = isinstance(command, Chitchat) and set(command.social) <= COMING_BACK_ONLY
-        for aside in () if stepping else flow.asides:
-            if aside.match(heard.text) and self.run.run_aside(flow, frame, slots, state, aside, heard):
+        # "why?" at a yes/no offer ("Shall I make a study plan?", "Shall we start with Limits first?") asks why it is
+        # offered: in any language it is answered from the offer's reason when it declares one, not from the flow's
+        # material; and whatever answers it keeps the offer open ("why derivatives?" names a subject, but asks: it
+        # declines nothing and starts nothing). Other questions back go to the asides as before: "is there anyone
+        # real i can talk to?" at a yes/no question is a flow's own way to a person
+        asks_why = isinstance(command, AskBack) and command.about == "why" and offers(parser_of(state, slots))
+        for aside in () if stepping or (asks_why and state.why) else flow.asides:
+            if aside.match(heard.text) and self.run.run_aside(flow, frame, slots, state, aside, heard, stay=asks_why):
                 return
         # what is said first is the author's sentence, shown as written like `help`; the question
         # after it is phrased as always

@@ -100,6 +100,7 @@ class QuestionsBackTable(BaseModel):
     filler: list[str]
     talk_tail: list[str]
     wellbeing: list[str]
+    disputing: list[str]
     chitchat: dict[Social, _Talk]
 
     _check = field_validator(
@@ -114,6 +115,7 @@ class QuestionsBackTable(BaseModel):
         "elsewhere",
         "help",
         "talk_tail",
+        "disputing",
     )(classmethod(lambda cls, v: compiles(v)))
 
     @field_validator("about_the_question_tail")
@@ -154,6 +156,7 @@ class _Compiled:
     meaning_words: frozenset[str]
     filler: frozenset[str]
     wellbeing: frozenset[str]
+    disputing: re.Pattern[str]
     talk: tuple[tuple[Social, re.Pattern[str]], ...]
     say: dict[Social, str]
 
@@ -188,6 +191,7 @@ def _table() -> _Compiled:
         meaning_words=frozenset(w for line in t.meaning_words for w in fold_same_length(line).split()),
         filler=frozenset(t.filler),
         wellbeing=frozenset(f"{w} {thanks}".strip() for w in t.wellbeing for thanks in ("", *_THANKED) if w),
+        disputing=re.compile(r"(?<![\w'])(?:" + any_of(t.disputing) + r")(?![\w'])"),
         # small talk may end in words that say nothing more ("this is fun so far", "you're slow today lol")
         talk=tuple(
             (k, re.compile(rf"(?<![\w'])(?:{any_of(v.phrases)})(?: {any_of(t.talk_tail)})*"))
@@ -330,6 +334,37 @@ class QuestionBack:
     help: bool = False  # it calls for help ("help, what do these mean?"): the help command
 
 
+def offers(reads: Reads) -> bool:
+    """Whether a question's parser (`reads`) takes a plain yes and a plain no as its answers: a yes/no offer
+    ("Shall I make a study plan?", "Shall I save it?", "Is this right?"), whose question back is about what
+    is offered, never an answer."""
+    return reads("yes") is True and reads("no") is False
+
+
+def disputes(text: str) -> bool:
+    """Whether `text` disputes what an offer is based on ("i thought i did ok", "pensé que lo hice bien",
+    "ich dachte, ich war gut") and says neither yes nor no: a question back about the offer's reason."""
+    words = " ".join(_WORDS.findall(_folded(text)))
+    return bool(words) and _table().disputing.search(words) is not None and read_yes_no(text) is None
+
+
+def _takes_yes(reads: Reads) -> bool:
+    """Whether the question's parser takes a plain yes as an answer (an offer, a confirmation, a review)."""
+    value = reads("yes")
+    return value is not None and not isinstance(value, Invalid)
+
+
+def asks_about_offer(text: str, offer: str) -> bool:
+    """Whether `text`, said to a yes/no `offer` where any other message is a new request (the main conversation's
+    offer of a person), asks about the offer itself or disputes it: "why?", "what do you mean?", "¿por qué?",
+    "i thought it was covered"; not "why does sync fail?", a question of its own."""
+    if read_yes_no(text) is not None:
+        return False
+    if disputes(text):
+        return True
+    return question_back(text, lambda _: None, free_text=True, question=offer) is not None
+
+
 def question_back(text: str, reads: Reads, *, free_text: bool, question: str = "") -> QuestionBack | None:
     """`text` as a question back about the open question, or None when it is not one or also answers it.
 
@@ -381,6 +416,10 @@ def question_back(text: str, reads: Reads, *, free_text: bool, question: str = "
             continue  # an open question asks, whatever it names ("what counts as intermediate?")
         if p.role == "question" and " " not in p.folded and _asks_meaning_before(found, p):
             continue  # what the question before it asks about ("ça veut dire quoi, intermédiaire ?")
+        if p.role == "statement" and read_yes_no(typed) is not None and _takes_yes(reads):
+            # "no, why would I", "yes why not" at a question a yes answers (an offer, a review): the yes or the no
+            # said is the answer, the question beside it rhetorical
+            return None
         value = reads(typed)
         if p.role == "polar" and isinstance(value, bool) and read_yes_no(typed) is None:
             continue  # a yes/no question of the user's own is no yes ("does the plan include derivatives?")

@@ -95,13 +95,20 @@ class FlowRunner:
         aside: Aside,
         heard: Heard,
         answer: object = None,
+        *,
+        stay: bool = False,
     ) -> bool:
         """Run `aside` on the message; `answer`: the question's answer said before it in the same
-        message ("7. oh and do i have anything planned?"), taken once the aside is handled."""
+        message ("7. oh and do i have anything planned?"), taken once the aside is handled. `stay`: the
+        question must stay open (a question back at an offer): an aside that would leave it, having said
+        nothing, is not taken (False), and the slots it changed are dropped with it."""
         fx = self.fx
-        ctx: StepContext[Slots] = StepContext(fx, heard, flow.name, slots, state.name, heard.text, fx.resources)
+        # an aside not taken leaves the slots as they were: it works on a copy where it may not be taken
+        own = slots.model_copy(deep=True) if stay else slots
+        ctx: StepContext[Slots] = StepContext(fx, heard, flow.name, own, state.name, heard.text, fx.resources)
+        said = len(fx.reply)
         trigger = aside.handle(ctx)
-        if trigger is None:
+        if trigger is None or (stay and trigger != "" and len(fx.reply) == said):
             return False
         self.fx.trace.notice("aside", flow.name, frame.state, aside.name)
         if trigger == SKIP:  # the flow's own way past the question ("give me another")

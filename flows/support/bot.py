@@ -8,6 +8,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, JsonValue, ValidationError
 
 from engine import Bot, MainContext, Resources, picked
+from engine.askback import asks_about_offer
 from engine.said import asks_for_person
 from flows.support import sections
 from flows.support.clarification import (
@@ -88,6 +89,15 @@ NOT_HELPED = (
     "They'll see the article and what you told me. (yes or no)"
 )
 NOT_HELPED_REASON = "the help article did not solve it"
+# a question back at the offer of a person ("why?", "what would they do?"): why it was offered, and the offer again
+OFFER_WHY = (
+    "Our help center has no article on {topic}, so a person from our support team would look into it and reply here."
+)
+OFFER_WHY_NOT_HELPED = (
+    "The help article did not solve it, so a person from our support team would look into it, with the article "
+    "and what you told me, and reply here."
+)
+OFFER_AGAIN = "Would you like me to connect you? (yes or no)"
 HELPED = f"Glad that sorted it out! Ask me anything else about {APP}."
 
 
@@ -119,6 +129,15 @@ def converse(ctx: MainContext) -> None:
         return
     if reply is False:
         ctx.say(f"Alright. Ask me anything else about {APP}.")
+        return
+    if isinstance(offered, str) and reply is None and asks_about_offer(ctx.text, NO_MATCH):
+        # "why?", "what would they do?", "¿por qué?" at the offer of a person: answered from why it was
+        # offered, and the offer stays open for the next message (neither a yes nor a no)
+        ctx.context[OFFER_KEY] = offered
+        if last is not None:
+            answered(ctx, last)  # after "that didn't help": the person still sees the article
+        why = OFFER_WHY_NOT_HELPED if last is not None else OFFER_WHY.format(topic=topic(offered))
+        ctx.say(ctx.phrase(f"{why} {OFFER_AGAIN}", "reply:offer-why"))
         return
     outcome = helped(ctx.text) if last is not None and offered is None else None
     kb = open_kb(ctx.resources.kb or SHIPPED_KB, ctx.store_url)
