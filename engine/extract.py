@@ -876,6 +876,8 @@ _NAME_CUES = re.compile(
     r"\b(?i:my name is|my name's|i am|i'm|im|call me|it's|this is|name is)\s+"
     r"([^\s,.!?;]+(?:\s+[A-Z][^\s,.!?;]*)?)"
 )
+# the cues after which anything may follow ("I'm tired", "it's late"), unlike "my name is" and "call me"
+_WEAK_NAME_CUE = re.compile(r"(?i:i am|i'm|im|it's|this is)\b")
 _NOT_NAMES = {"from", "a", "an", "the", "not", "learning", "here", "fine", "good", "ok", "okay",
               "sure", "tired", "later", "maybe", "back", "sorry", "done", "ready", "busy",
               "looking", "interested", "trying", "going", "new", "so", "very", "just"}  # fmt: skip
@@ -902,15 +904,23 @@ _FUNCTION_WORD = 6.0
 # in every other; a name is used about as often in all six ("Smith" 4.1-4.9, "Hans" 3.7-5.0, "Jean" 4.2-5.5)
 _OWN_WORD = 4.5
 _OWN_LEAD = 1.5
+# ... and a word that is plainly no name wherever it stands: used far more in one language still
+_PLAIN_LEAD = 2.0
 # the languages read; `_zipfs` holds them first, in this order
 SENTENCE_LANGUAGES = ("en", "de", "fr", "es", "it", "pt")
 _EDGE_PUNCTUATION = "¿¡\"“”«».,;:!?()"
 
 
-def _own_word(row: Sequence[float]) -> bool:
+def _own_word(row: Sequence[float], lead: float = _OWN_LEAD) -> bool:
     """Whether a word's frequencies (`_zipfs`) make it a word of one language, not a name."""
     six = sorted(row[: len(SENTENCE_LANGUAGES)], reverse=True)
-    return six[0] >= _OWN_WORD and six[0] - six[1] >= _OWN_LEAD
+    return six[0] >= _OWN_WORD and six[0] - six[1] >= lead
+
+
+def plainly_a_word(word: str) -> bool:
+    """Whether `word`, typed in lower case, is a word and no name: far more used in one of the six languages
+    than in any other ("wrong", "pas", "falsch"), where a name is used much alike in all ("joão" leads by 1.8)."""
+    return word.islower() and _own_word(_zipfs(word.replace("’", "'").strip(_EDGE_PUNCTUATION)), _PLAIN_LEAD)
 
 
 def reads_as_a_sentence(words: Sequence[str]) -> bool:
@@ -948,6 +958,8 @@ def person_name() -> Parser:
         m = _NAME_CUES.search(text)
         if m:
             words = [w for w in m.group(1).split() if w.lower() not in _NOT_NAMES]
+            if words and _WEAK_NAME_CUE.match(m.group(0)) and plainly_a_word(words[0]):
+                return None  # "it's wrong", "c'est pas ça" (read "I'm pas ça"): after a cue that may say anything
             if words and words[0][0].isalpha():
                 return " ".join(w[:1].upper() + w[1:] for w in words)
             return None
