@@ -574,20 +574,34 @@ def _yes_no(text: str) -> bool | None:
 
 # what a short sentence may say of what it points at, as `_yes_no` reads it (other languages' words glossed into
 # English: "falsch", "mal", "sbagliato" -> "wrong", "richtig" -> "yes")
-_JUDGEMENT = re.compile(r"(\S+(?: \S+)?) ((?:not )?(?:wrong|incorrect|right|correct)|yes)")
+_JUDGEMENTS = (
+    "wrong",
+    "incorrect",
+    "right",
+    "correct",
+    "not wrong",
+    "not incorrect",
+    "not right",
+    "not correct",
+    "yes",
+)
 
 
 def _judged(t: str) -> bool | None:
     """The yes or no of a judgement said of "that": "that is wrong", "das ist falsch", "eso está mal",
-    "questo è sbagliato", "das ist richtig". The words before it are a subject and a verb: each among the
-    most used words of one language (`_FUNCTION_WORD`), as no name or topic is."""
-    m = _JUDGEMENT.fullmatch(t)
-    if m is None:
-        return None
-    lead = m.group(1).split()
-    if not any(all(_zipfs(w)[lang] >= _FUNCTION_WORD for w in lead) for lang in range(len(SENTENCE_LANGUAGES))):
-        return None
-    return _yes_no(m.group(2))
+    "questo è sbagliato", "das ist richtig". The one or two words before it are a subject and a verb: each
+    among the most used words of one language (`_FUNCTION_WORD`), as no name or topic is."""
+    words = t.split()
+    for size in (1, 2):
+        said, lead = " ".join(words[-size:]), words[:-size]
+        languages = range(len(SENTENCE_LANGUAGES))
+        if (
+            said in _JUDGEMENTS
+            and 1 <= len(lead) <= 2
+            and any(all(_zipfs(w)[i] >= _FUNCTION_WORD for w in lead) for i in languages)
+        ):
+            return _yes_no(said)
+    return None
 
 
 def hedged(text: str) -> bool:
@@ -908,7 +922,7 @@ _OWN_LEAD = 1.5
 _PLAIN_LEAD = 2.0
 # the languages read; `_zipfs` holds them first, in this order
 SENTENCE_LANGUAGES = ("en", "de", "fr", "es", "it", "pt")
-_EDGE_PUNCTUATION = "¿¡\"“”«».,;:!?()"
+_EDGE_PUNCTUATION = '¿¡"“”«».,;:!?()'
 
 
 def _own_word(row: Sequence[float], lead: float = _OWN_LEAD) -> bool:
