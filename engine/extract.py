@@ -564,12 +564,44 @@ def _yes_no(text: str) -> bool | None:
         return False
     m = _YES_PHRASE.search(t)
     if m is None:
-        return None
+        return _judged(t)
     rest = _COURTESY.sub("", _AGREEING_NO.sub("", t[m.end() :]))
     # "yes, but not really" takes it back; "ok what now?" asks something instead of agreeing
     if _SAYS_NO.search(rest) or (rest.strip() and text.rstrip().endswith("?")):
         return None
     return True
+
+
+# what a short sentence may say of what it points at, as `_yes_no` reads it (other languages' words glossed into
+# English: "falsch", "mal", "sbagliato" -> "wrong", "richtig" -> "yes")
+_JUDGEMENTS = (
+    "wrong",
+    "incorrect",
+    "right",
+    "correct",
+    "not wrong",
+    "not incorrect",
+    "not right",
+    "not correct",
+    "yes",
+)
+
+
+def _judged(t: str) -> bool | None:
+    """The yes or no of a judgement said of "that": "that is wrong", "das ist falsch", "eso está mal",
+    "questo è sbagliato", "das ist richtig". The one or two words before it are a subject and a verb: each
+    among the most used words of one language (`_FUNCTION_WORD`), as no name or topic is."""
+    words = t.split()
+    for size in (1, 2):
+        said, lead = " ".join(words[-size:]), words[:-size]
+        languages = range(len(SENTENCE_LANGUAGES))
+        if (
+            said in _JUDGEMENTS
+            and 1 <= len(lead) <= 2
+            and any(all(_zipfs(w)[i] >= _FUNCTION_WORD for w in lead) for i in languages)
+        ):
+            return _yes_no(said)
+    return None
 
 
 def hedged(text: str) -> bool:
@@ -858,6 +890,8 @@ _NAME_CUES = re.compile(
     r"\b(?i:my name is|my name's|i am|i'm|im|call me|it's|this is|name is)\s+"
     r"([^\s,.!?;]+(?:\s+[A-Z][^\s,.!?;]*)?)"
 )
+# the cues after which anything may follow ("I'm tired", "it's late"), unlike "my name is" and "call me"
+_WEAK_NAME_CUE = re.compile(r"(?i:i am|i'm|im|it's|this is)\b")
 _NOT_NAMES = {"from", "a", "an", "the", "not", "learning", "here", "fine", "good", "ok", "okay",
               "sure", "tired", "later", "maybe", "back", "sorry", "done", "ready", "busy",
               "looking", "interested", "trying", "going", "new", "so", "very", "just"}  # fmt: skip
@@ -875,6 +909,61 @@ _NAME_PARTICLES = frozenset({"de", "del", "della", "la", "le", "van", "von", "de
                              "di", "du", "y", "e", "bin", "ibn", "al", "el", "ben", "mac", "st"})  # fmt: skip
 
 
+# wordfreq's zipf from which a word is among the most used of a language: copulas, pronouns, demonstratives,
+# negations ("ist" 7.1, "das" 7.2, "está" 6.2, "questo" 6.5, "è" 7.1, "is" 7.1). Given names stay below it
+# (Maria 5.2, Jean 5.5, Peter 5.1), but for a few ("Will", "Mal", "An", "Ma"): hence two such words, or one
+# beside words of that language only
+_FUNCTION_WORD = 6.0
+# a word of one language, not a name: used often there ("wrong" 5.4, "falsch" 5.0, "sbagliato" 4.9) and far less
+# in every other; a name is used about as often in all six ("Smith" 4.1-4.9, "Hans" 3.7-5.0, "Jean" 4.2-5.5)
+_OWN_WORD = 4.5
+_OWN_LEAD = 1.5
+# ... and a word that is plainly no name wherever it stands: used far more in one language still
+_PLAIN_LEAD = 2.0
+# the languages read; `_zipfs` holds them first, in this order
+SENTENCE_LANGUAGES = ("en", "de", "fr", "es", "it", "pt")
+_EDGE_PUNCTUATION = '¿¡"“”«».,;:!?()'
+
+
+def _own_word(row: Sequence[float], lead: float = _OWN_LEAD) -> bool:
+    """Whether a word's frequencies (`_zipfs`) make it a word of one language, not a name."""
+    six = sorted(row[: len(SENTENCE_LANGUAGES)], reverse=True)
+    return six[0] >= _OWN_WORD and six[0] - six[1] >= lead
+
+
+def plainly_a_word(word: str) -> bool:
+    """Whether `word`, typed in lower case, is a word and no name: far more used in one of the six languages
+    than in any other ("wrong", "pas", "falsch"), where a name is used much alike in all ("joão" leads by 1.8)."""
+    return word.islower() and _own_word(_zipfs(word.replace("’", "'").strip(_EDGE_PUNCTUATION)), _PLAIN_LEAD)
+
+
+def reads_as_a_sentence(words: Sequence[str]) -> bool:
+    """Whether a short message that could pass for a name is a sentence of one of the six languages read:
+    "das ist falsch", "eso está mal", "c'est faux", "questo è sbagliato", "isso está errado", "that is wrong".
+
+    Two of its words are among the most used of one language, or one is and every other word belongs to one
+    language alone (a reader may have put an answer word in English already: "das ist wrong"). One word is
+    never a sentence ("Will", "Mal", "Das" are names too), nor words each typed with a capital, as a name is
+    ("Will Young"). A name particle ("das", "de la", "van") is no such word, but for the first word in the one
+    beside words of one language ("das wrong"): "Le Thi Mai", "Ana de la Cruz" are names.
+    """
+    if len(words) < 2 or all(w[:1].isupper() for w in words):
+        return False
+    plain = [w.replace("’", "'").strip(_EDGE_PUNCTUATION).lower() for w in words]
+    lead = plain[0] if plain[0] in _NAME_PARTICLES else None
+    plain = [w for w in plain if w and w not in _NAME_PARTICLES]
+    rows = [_zipfs(w) for w in plain]
+    for lang in range(len(SENTENCE_LANGUAGES)):
+        # a contraction is two words ("c'est", "it's"): one of them is enough
+        common = sum(2 if "'" in w else 1 for w, row in zip(plain, rows, strict=True) if row[lang] >= _FUNCTION_WORD)
+        if common >= 2:
+            return True
+        led = lead is not None and _zipfs(lead)[lang] >= _FUNCTION_WORD
+        if common + led >= 1 and all(row[lang] >= _FUNCTION_WORD or _own_word(row) for row in rows):
+            return True
+    return False
+
+
 def person_name() -> Parser:
     """Names from "my name is X", "I'm X", "call me X", or a bare name: one to three words, or four or
     five typed as a name ("Ana de la Cruz")."""
@@ -883,6 +972,8 @@ def person_name() -> Parser:
         m = _NAME_CUES.search(text)
         if m:
             words = [w for w in m.group(1).split() if w.lower() not in _NOT_NAMES]
+            if words and _WEAK_NAME_CUE.match(m.group(0)) and plainly_a_word(words[0]):
+                return None  # "it's wrong", "c'est pas ça" (read "I'm pas ça"): after a cue that may say anything
             if words and words[0][0].isalpha():
                 return " ".join(w[:1].upper() + w[1:] for w in words)
             return None
@@ -898,6 +989,8 @@ def person_name() -> Parser:
                 return None
             if any(w.lower() in _NEVER_IN_A_NAME for w in tokens):
                 return None  # "thanks a lot", "not a clue": words no name is made of
+            if reads_as_a_sentence(tokens):
+                return None  # "das ist falsch", "eso está mal": something said about the conversation
             if any(w[:1].isupper() for w in tokens):
                 return " ".join(tokens)  # typed with capitals: as typed ("Ana de la Cruz", "McKay")
             return " ".join(w[:1].upper() + w[1:] for w in tokens)

@@ -15,7 +15,7 @@ from typing import Annotated
 from pydantic import AfterValidator
 
 from engine.cues import in_english_cues
-from engine.extract import Invalid, Parser, fold
+from engine.extract import Invalid, Parser, fold, plainly_a_word, reads_as_a_sentence
 from flows.language_buddy.languages import language_aliases, nationalities
 from flows.language_buddy.non_names import is_placeholder, refusal_reason
 from flows.language_buddy.text import trim
@@ -77,7 +77,8 @@ def _tidy(words: list[str]) -> str:
 
 def _not_a_name(word: str) -> bool:
     w = fold(word)
-    return w in STOP_WORDS or w in GREETINGS or w in language_aliases() or w in nationalities()
+    # "c'est pas ça" (read "I'm pas ça"), "stimmt nicht": a word of one language, typed in lower case
+    return w in STOP_WORDS or w in GREETINGS or w in language_aliases() or w in nationalities() or plainly_a_word(word)
 
 
 def name_in(text: str, *, weak: bool, lowercase: bool = False) -> str | None:
@@ -147,6 +148,8 @@ def parse_name(text: str) -> object:
         return None
     if _not_a_name(tokens[0]) or fold(bare) in GREETINGS:
         return None
+    if reads_as_a_sentence(tokens):
+        return None  # "das ist falsch", "eso está mal": said about the conversation, nobody's name
     return _tidy([w.rstrip(".") for w in tokens]) or None
 
 
