@@ -937,6 +937,9 @@ def plainly_a_word(word: str) -> bool:
     return word.islower() and _own_word(_zipfs(word.replace("’", "'").strip(_EDGE_PUNCTUATION)), _PLAIN_LEAD)
 
 
+SENTENCE_NOT_NAME = "That reads as a sentence, not a name. What should I call you?"
+
+
 def reads_as_a_sentence(words: Sequence[str]) -> bool:
     """Whether a short message that could pass for a name is a sentence of one of the six languages read:
     "das ist falsch", "eso está mal", "c'est faux", "questo è sbagliato", "isso está errado", "that is wrong".
@@ -990,7 +993,9 @@ def person_name() -> Parser:
             if any(w.lower() in _NEVER_IN_A_NAME for w in tokens):
                 return None  # "thanks a lot", "not a clue": words no name is made of
             if reads_as_a_sentence(tokens):
-                return None  # "das ist falsch", "eso está mal": something said about the conversation
+                # "das ist falsch", "eso está mal": something said about the conversation. Refused, not left
+                # undecided: a model asked would propose one of its words ("questo") as the name
+                return Invalid(SENTENCE_NOT_NAME)
             if any(w[:1].isupper() for w in tokens):
                 return " ".join(tokens)  # typed with capitals: as typed ("Ana de la Cruz", "McKay")
             return " ".join(w[:1].upper() + w[1:] for w in tokens)

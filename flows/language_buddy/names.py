@@ -15,7 +15,7 @@ from typing import Annotated
 from pydantic import AfterValidator
 
 from engine.cues import in_english_cues
-from engine.extract import Invalid, Parser, fold, plainly_a_word, reads_as_a_sentence
+from engine.extract import SENTENCE_NOT_NAME, Invalid, Parser, fold, plainly_a_word, reads_as_a_sentence
 from flows.language_buddy.languages import language_aliases, nationalities
 from flows.language_buddy.non_names import is_placeholder, refusal_reason
 from flows.language_buddy.text import trim
@@ -146,10 +146,14 @@ def parse_name(text: str) -> object:
         return Invalid("A name has no digits in it. What should I call you?")
     if not all(re.fullmatch(_WORD + r"\.?", w) for w in tokens):
         return None
-    if _not_a_name(tokens[0]) or fold(bare) in GREETINGS:
+    if fold(bare) in GREETINGS:
         return None
     if reads_as_a_sentence(tokens):
-        return None  # "das ist falsch", "eso está mal": said about the conversation, nobody's name
+        # "das ist falsch", "questo è sbagliato": said about the conversation, nobody's name; refused, not left
+        # to a model, which would propose one of its words ("questo")
+        return Invalid(SENTENCE_NOT_NAME)
+    if _not_a_name(tokens[0]):
+        return None
     return _tidy([w.rstrip(".") for w in tokens]) or None
 
 
