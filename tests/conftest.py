@@ -19,6 +19,35 @@ def pytest_configure(config: pytest.Config) -> None:
         config.pluginmanager.register(engine.authoring.testing, "innerloop")
 
 
+# -- the order files are handed to the workers -----------------------------------------------
+
+# xdist's loadfile hands out whole files, by default those with the most tests first. The dearest
+# files have few tests (the local model's 12 took a quarter of the suite's worker time), so they
+# were handed out last and ran alone at the end while the other worker had nothing left: a long
+# tail. Longest first (with --no-loadscope-reorder in pyproject) lets the cheap files fill in
+# around them. Ordered by worker seconds in a full run (pytest --junitxml, summed per file).
+DEAREST_FIRST = [
+    "test_local_model.py",
+    "test_concurrency.py",
+    "test_bench.py",
+    "test_docs.py",
+    "test_recordings.py",
+    "test_onboarding.py",
+    "test_chat_terminal.py",
+    "test_queue.py",
+    "test_pattern_shapes.py",
+    "test_replay.py",
+    "test_place_data.py",
+    "test_fuzz.py",
+    "test_crash.py",
+]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    rank = {name: i for i, name in enumerate(DEAREST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: the rest keep their order
+
+
 # -- a real local model for the `local_llm` tests --------------------------------------------
 
 

@@ -64,3 +64,11 @@ def test_ci_ends_with_the_readme_test_command() -> None:
     # CI's result is the README command's: nothing after it may change the exit status
     lines = [line for line in CI.splitlines() if line.strip() and not line.lstrip().startswith("#")]
     assert lines[-1] == readme_test_command()
+
+
+def test_the_dearest_files_named_for_the_workers_exist() -> None:
+    # tests/conftest.py hands these out first; a renamed file would silently drop back into the tail
+    from tests.conftest import DEAREST_FIRST
+
+    missing = [name for name in DEAREST_FIRST if not (ROOT / "tests" / name).is_file()]
+    assert missing == []
