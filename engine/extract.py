@@ -651,6 +651,8 @@ def choice(options: Mapping[str, Sequence[str]], cutoff: float = 0.75, fuzzy: bo
     """One of `options` (value -> synonyms): by exact word, synonym, or (`fuzzy`) a close spelling."""
     vocab = {value: [value, *syns] for value, syns in options.items()}
     listed = ", ".join(options)
+    # what a message to the user calls an option: its value as words ("fat_loss" is "fat loss")
+    shown = {value: value.replace("_", " ") for value in options}
     # compiled once per parser: a turn runs these on every answer
     patterns = {value: re.compile(_whole_words(w.lower() for w in words)) for value, words in vocab.items()}
     flat = {w.lower(): value for value, words in vocab.items() for w in words}
@@ -685,7 +687,8 @@ def choice(options: Mapping[str, Sequence[str]], cutoff: float = 0.75, fuzzy: bo
         spans = {value: found for value, found in spans.items() if value not in refused}
         if refused and not spans:
             others = [o for o in options if o not in refused]
-            return Invalid(f"So not {' or '.join(sorted(refused))}: which one, then ({', '.join(others)})?")
+            named_out = " or ".join(shown[o] for o in sorted(refused))
+            return Invalid(f"So not {named_out}: which one, then ({', '.join(shown[o] for o in others)})?")
         # "play store" names one option even though its "store" alone would name another:
         # an option whose every match lies inside another option's longer match does not count
         hits = {
@@ -697,7 +700,7 @@ def choice(options: Mapping[str, Sequence[str]], cutoff: float = 0.75, fuzzy: bo
             return hits.pop()
         if len(hits) > 1:
             # names only the options it matched: the reprompt after it lists them all (once)
-            *first, last = sorted(hits)
+            *first, last = (shown[o] for o in sorted(hits))
             return Invalid(f"That matches more than one option ({', '.join(first)} and {last}).")
         # nor is a spelling close to an option: the cue's words are the cue's
         return _closest(_RULED_OUT_CUE.sub(" ", t) if cues else t, flat, cutoff) if fuzzy else None

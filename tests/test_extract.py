@@ -308,3 +308,14 @@ def test_a_refusal_quotes_the_words_as_typed_never_the_engines_english_reading_o
     # the words as typed, and an example the refusal gives, are quoted as they are
     typed = Parser(place, "a place")("Atlantis")
     assert isinstance(typed, Invalid) and typed.reason == "I don't know where “Atlantis” is."
+
+
+def test_an_ambiguous_or_ruled_out_choice_names_the_options_as_words() -> None:
+    # the values are slot values ("fat_loss"); what the user reads says them as words
+    goals = choice(
+        {"fat_loss": ["fat loss", "lose weight"], "muscle_gain": ["tone up", "build muscle"], "endurance": []}
+    )
+    both = goals("i want to lose weight and tone up")
+    assert isinstance(both, Invalid) and "(fat loss and muscle gain)" in both.reason
+    not_one = goals("anything but fat loss")
+    assert isinstance(not_one, Invalid) and "_" not in not_one.reason, not_one
