@@ -59,7 +59,8 @@ def test_the_thing_a_request_links_the_product_to_is_its_subject(request_: str, 
         "my calendar is off whenever i fly to tokyo",  # the person goes there, told in the present
         "the calendar sync stops when we travel to lisbon",
         "i need to take my pills every day",  # a link from nothing of the help centre's
-        "my dropbox wont sync",  # no link: what a request names after "my" is not judged
+        "my recipes wont sync",  # no link: what a request names after "my" is not judged (a name the
+        # world shares is: "my dropbox wont sync", test_a_name_the_world_shares_...)
         "my to-dos are not in my calendar",  # one word, not "to" and "dos"
         "connect the calendar with the moment",  # a common word is how people talk, not a name
     ],
@@ -319,3 +320,64 @@ def test_the_shipped_help_centre_does_not_answer_for_a_devices_or_another_things
     assert look_up(kb, "i forgot the password for my tasklane account").doc_id == "reset-password"
     assert look_up(kb, "my old password doesnt work").doc_id == "reset-password"
     assert look_up(kb, "my samsung never beeps when something is due, why?").doc_id == "notifications-android"
+
+
+# -- a name the world shares (Subjects.worldwide) ---------------------------------------------
+
+WORLD = Subjects(
+    centre("crash crashes app sync refund hacked account password google outlook tasks reminders calendar", headings="calendar account"),
+    owned=["account", "password"],
+    ours=["tasklane", "task", "tasks", "reminder", "reminders"],
+    devices=[*DEVICES, "iphone"],
+)
+
+
+@pytest.mark.parametrize(
+    ("request_", "name"),
+    [
+        ("my wechat keeps crashing", "wechat"),  # as common in the other languages as in English
+        ("refund my nintendo game", "nintendo"),  # famous, so common in English too: not "rare"
+        ("my wordpress site got hacked", "wordpress"),
+        ("i want to cancel my disney", "disney"),
+        ("my dropbox wont sync", "dropbox"),
+        ("delete my twitter account", "twitter"),  # what the product owns, said for the name
+    ],
+)
+def test_a_name_the_world_shares_that_the_help_centre_never_says_is_the_subject(request_: str, name: str) -> None:
+    assert WORLD.worldwide(request_) == name
+    assert WORLD.outside(request_) == (name,)
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [
+        "my recipes disappeared",  # an English noun: far rarer abroad, what people keep in lists
+        "my daughter deleted my stuff",
+        "my groceries vanished",
+        "my wechat tasks keep crashing",  # the product's: its tasks
+        "my strava list wont sync",  # the product's object
+        "i lost my phone in paris and someone logged in",  # a place the user is at: where
+        "someone from berlin logged into my account",
+        "my google account was hacked",  # a name the help centre says
+        "connect my gmail calendar",  # the make of a thing an article covers (a heading word)
+        "my iphone keeps crashing",  # a device the product runs on
+        "mi cuenta de nintendo",  # another language: not judged
+        "quiero un reembolso",  # another language's own words are no names
+    ],
+)
+def test_a_noun_a_place_the_products_thing_or_a_known_name_is_not_a_name_elsewhere(request_: str) -> None:
+    assert WORLD.worldwide(request_) is None
+
+
+def test_the_shipped_help_centre_does_not_answer_for_a_name_the_world_shares() -> None:
+    kb = KnowledgeBase(SHIPPED_KB)
+    # none of these names is on the concept table's elsewhere list: the words alone tell them
+    assert look_up(kb, "my wechat keeps crashing").kind == "not_covered"
+    assert look_up(kb, "my strava wont sync").kind == "not_covered"
+    assert look_up(kb, "refund my nintendo game").kind == "not_covered"
+    assert look_up(kb, "my wordpress site got hacked").kind == "not_covered"
+    # the same shapes about the product, a place or a card still find their article
+    assert look_up(kb, "tasklane keeps crashing").doc_id == "app-crashes"
+    assert look_up(kb, "reminders are late since i moved to tokyo").doc_id == "reminders-wrong-time"
+    assert look_up(kb, "premium charge showed up on my revolut twice").doc_id == "refund-request"
+    assert look_up(kb, "someone from brazil logged into my account").doc_id == "account-compromised"

@@ -410,6 +410,12 @@ class Subjects:
             # comes from tells where, not what the request is about
             if at and said[at - 1] in WHERE:
                 continue
+            # "connect my gmail calendar", "my visa card is refused": the name says which make of a thing
+            # an article covers for any make (a word of its title or tags); what the product owns, said
+            # for the name, stays the name's ("delete my twitter account")
+            after = said[at + 1] if at + 1 < len(said) else ""
+            if self.centre.heading(after) and STEMMER.stemWord(after) not in self._owned:
+                continue
             if _worldwide(word):
                 return word
         return None
