@@ -325,7 +325,10 @@ def test_the_shipped_help_centre_does_not_answer_for_a_devices_or_another_things
 # -- a name the world shares (Subjects.worldwide) ---------------------------------------------
 
 WORLD = Subjects(
-    centre("crash crashes app sync refund hacked account password google outlook tasks reminders calendar", headings="calendar account"),
+    centre(
+        "crash crashes app sync refund hacked account password google outlook tasks reminders calendar",
+        headings="calendar account",
+    ),
     owned=["account", "password"],
     ours=["tasklane", "task", "tasks", "reminder", "reminders"],
     devices=[*DEVICES, "iphone"],
