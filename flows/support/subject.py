@@ -178,6 +178,7 @@ class Subjects:
         devices: Iterable[str] = (),
         asked: dict[str, list[str]] | None = None,
         covers: dict[str, Words] | None = None,
+        made: Iterable[str] = (),
     ) -> None:
         self.centre = centre
         self.articles = articles or {}
@@ -190,6 +191,9 @@ class Subjects:
             {w for c in self.covers.values() for w in c.written}, {s for c in self.covers.values() for s in c.headings}
         )
         self._ours = frozenset(ours)
+        # the stems of the words the help centre writes right after another name ("calendar" of "Google
+        # Calendar", "file" of "CSV file"): things that come in makes, which a name before them picks
+        self._made = frozenset(STEMMER.stemWords(sorted(made)))
         # what the product gives each user that other companies give theirs too (an account, a
         # subscription): a name said before one makes it that company's ("my netflix subscription")
         self._owned = frozenset(STEMMER.stemWords(sorted(owned)))
@@ -410,11 +414,12 @@ class Subjects:
             # comes from tells where, not what the request is about
             if at and said[at - 1] in WHERE:
                 continue
-            # "connect my gmail calendar", "my visa card is refused": the name says which make of a thing
-            # an article covers for any make (a word of its title or tags); what the product owns, said
-            # for the name, stays the name's ("delete my twitter account")
-            after = said[at + 1] if at + 1 < len(said) else ""
-            if self.centre.heading(after) and STEMMER.stemWord(after) not in self._owned:
+            # "connect my gmail calendar": the name says which make of a thing an article covers for any
+            # make, a word of a title or tags that the help centre itself writes after a name ("Google
+            # Calendar"); not what happens ("my wechat crashes", "nintendo charged me twice"), nor what
+            # the product owns, which said for the name is the name's ("delete my twitter account")
+            after = STEMMER.stemWord(said[at + 1]) if at + 1 < len(said) else ""
+            if after in self._made and after in self.centre.headings and after not in self._owned:
                 continue
             if _worldwide(word):
                 return word
