@@ -243,6 +243,9 @@ def _kb_file(name: str) -> bool:
 
 
 _ALPHA = re.compile(r"[^\W\d_]+")
+# a name inside a sentence (capitalised after a lower-case word or a comma) and the word after it
+# (the word after is looked ahead at, so "click Connect Google Calendar" gives "google" and "calendar")
+_AFTER_NAME = re.compile(r"(?<=[a-z,] )([A-Z][A-Za-z]+) (?=([A-Za-z]+))")
 _FRONT = re.compile(r"\A---[ \t]*\r?\n(.*?)^---[ \t]*\r?$\n?(.*)\Z", re.DOTALL | re.MULTILINE)
 
 
@@ -530,8 +533,24 @@ class KnowledgeBase:
             for doc_id, d in documents.items()
         }
         concepts = self._concepts
+        # what the articles write right after a name that is not the product's ("Google Calendar", "CSV
+        # file"): a capitalised word inside a sentence, then its word
+        ours = {w.casefold() for w in concepts.ours}
+        made = {
+            m.group(2).casefold()
+            for d in documents.values()
+            for m in _AFTER_NAME.finditer(f"{d.title}\n{d.body}")
+            if m.group(1).casefold() not in ours
+        }
         return Subjects(
-            Words(written, headings, titles), articles, concepts.ours, concepts.owned, concepts.devices, asked, covers
+            Words(written, headings, titles),
+            articles,
+            concepts.ours,
+            concepts.owned,
+            concepts.devices,
+            asked,
+            covers,
+            made,
         )
 
     def _reranking(self, documents: dict[str, Document]) -> Reranker:

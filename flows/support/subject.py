@@ -56,6 +56,20 @@ RARE_ZIPF = 4.5
 # how much commoner than in English a word must be in another language, and common there (RARE_ZIPF),
 # to be that language's word rather than a name
 FOREIGN_MARGIN = 1.0
+# A name the world shares: a word about as common in the chat's other languages as in English names a
+# brand, a service or a place, written alike everywhere ("spotify" 3.7 in English and 3.5-3.8 abroad,
+# "netflix", "instagram", "twitter", "uber"), where an English noun is far rarer abroad ("recipes" 4.0
+# in English, 1.8-2.6 abroad; "groceries", "daughter", "card", "watch" 1.4-3.7 lower). Famous names are
+# common in English too ("twitter" 4.8, "facebook" 4.9), which RARE_ZIPF cannot tell from talk; this can.
+# The mean of OTHER_LANGUAGES at least English's minus WORLDWIDE_GAP; measured on the dev splits
+# without their lists (bench/README.md, "Search: names the world shares (h-search, eighteenth session)")
+WORLDWIDE_GAP = 0.3
+# a word wordfreq barely knows in English is a typo or a word of its own, not a known name; a shorter
+# one is an abbreviation ("tv", "pm", "id", "vs")
+WORLDWIDE_ZIPF = 1.5
+WORLDWIDE_LETTERS = 4
+# a name after these is a place, where the user is or was ("in paris", "from tokyo", "at the airport")
+WHERE = frozenset({"in", "at", "from", "near"})
 # these link the product, or what an article is about, to another thing: what follows is what the
 # request is about ("connect tasklane to slack", "integrate with zapier", "tasklane vs todoist")
 LINKS = frozenset({"to", "with", "into", "vs", "versus"})
@@ -104,6 +118,14 @@ _HYPHENATED = re.compile(r"(?<=\w)-(?=\w)")
 @lru_cache(maxsize=4096)
 def _zipfs(word: str) -> tuple[float, ...]:
     return tuple(zipf_frequency(word, lang, wordlist="small") for lang in ("en", *OTHER_LANGUAGES))
+
+
+@lru_cache(maxsize=4096)
+def _world_zipfs(word: str) -> tuple[float, ...]:
+    """`word`'s Zipf frequency in English and the other languages, from wordfreq's large lists: the
+    small ones leave out rarer names ("trello", "tiktok") and some languages' forms ("dropbox" in
+    Spanish), which would read as nouns English alone has."""
+    return tuple(zipf_frequency(word, lang) for lang in ("en", *OTHER_LANGUAGES))
 
 
 def reads_as_english(words: list[str]) -> bool:
@@ -156,6 +178,7 @@ class Subjects:
         devices: Iterable[str] = (),
         asked: dict[str, list[str]] | None = None,
         covers: dict[str, Words] | None = None,
+        made: Iterable[str] = (),
     ) -> None:
         self.centre = centre
         self.articles = articles or {}
@@ -168,6 +191,9 @@ class Subjects:
             {w for c in self.covers.values() for w in c.written}, {s for c in self.covers.values() for s in c.headings}
         )
         self._ours = frozenset(ours)
+        # the stems of the words the help centre writes right after another name ("calendar" of "Google
+        # Calendar", "file" of "CSV file"): things that come in makes, which a name before them picks
+        self._made = frozenset(STEMMER.stemWords(sorted(made)))
         # what the product gives each user that other companies give theirs too (an account, a
         # subscription): a name said before one makes it that company's ("my netflix subscription")
         self._owned = frozenset(STEMMER.stemWords(sorted(owned)))
@@ -372,9 +398,39 @@ class Subjects:
             return True
         return any(w in self._ours or STEMMER.stemWord(w) in self._owned for w in thing)
 
+    def worldwide(self, text: str, fix: Fix | None = None) -> str | None:
+        """A name the world shares that the help centre never says ("spotify" in "my spotify keeps
+        crashing", "instagram" in "my instagram got hacked", "uber" in "refund for my uber ride"): what
+        the request is about is another company's, whatever words around it match an article. A request
+        naming the product or its objects ("my spotify playlist is a tasklane list") is about the
+        product; devices are what it runs on; one that reads as another language is not judged."""
+        said = tokens_of(_HYPHENATED.sub("", text), fix)
+        if not reads_as_english(said) or self._ours.intersection(said) or PRODUCT_OBJECTS.intersection(said):
+            return None
+        for at, word in enumerate(said):
+            if word in STOPWORDS or word in VAGUE or word in self._devices or self.centre.knows(word):
+                continue
+            # "i lost my phone in paris", "someone from berlin logged in": a place the user is at or
+            # comes from tells where, not what the request is about
+            if at and said[at - 1] in WHERE:
+                continue
+            # "connect my gmail calendar": the name says which make of a thing an article covers for any
+            # make, a word of a title or tags that the help centre itself writes after a name ("Google
+            # Calendar"); not what happens ("my wechat crashes", "nintendo charged me twice"), nor what
+            # the product owns, which said for the name is the name's ("delete my twitter account")
+            after = STEMMER.stemWord(said[at + 1]) if at + 1 < len(said) else ""
+            if after in self._made and after in self.centre.headings and after not in self._owned:
+                continue
+            if _worldwide(word):
+                return word
+        return None
+
     def outside(self, text: str, fix: Fix | None = None, doc_id: str | None = None) -> tuple[str, ...] | None:
         """The subject of the request that the help centre never names ("slack" in "connect tasklane
         to slack"), or, given the article found, that the article never names; None when it does."""
+        name = self.worldwide(text, fix)
+        if name is not None:
+            return (name,)
         for words in (self.centre, self.articles.get(doc_id) if doc_id is not None else None):
             if words is None:
                 continue
@@ -393,3 +449,17 @@ def _names(word: str) -> bool:
     english = zipf_frequency(word, "en")
     abroad = _zipfs(word)[1:]
     return english < RARE_ZIPF and not any(z >= RARE_ZIPF and z >= english + FOREIGN_MARGIN for z in abroad)
+
+
+def _worldwide(word: str) -> bool:
+    """Whether `word` is a name the world shares: known in English, about as common in the other
+    languages on average (WORLDWIDE_GAP), and no other language's own word (much commoner there:
+    "quiero", "merci"). Brands and places are written alike in every language; nouns are translated."""
+    if len(word) < WORLDWIDE_LETTERS or not _ALPHA.fullmatch(word):
+        return False
+    english, *abroad = _world_zipfs(word)
+    if english < WORLDWIDE_ZIPF:
+        return False
+    if any(z >= english + FOREIGN_MARGIN for z in abroad):
+        return False
+    return sum(abroad) / len(abroad) >= english - WORLDWIDE_GAP
