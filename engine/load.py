@@ -162,11 +162,21 @@ def _migrate(current: Flow[Any], f: FlowFrame) -> JsonObject | str:
     return slots
 
 
+# a carry-over holding nothing (every field at its default), as its fields compare
+_NOTHING_CARRIED = CarryOver().__dict__
+
+
 def take_carry(session: SessionState) -> CarryOver:
     """What the last turn left, taken off `session`: this message's only (a question asked back, a
     suggestion or an offer is answered now or not at all); the kept requests stay on the session
     until the flow they wait for is done."""
-    carried, session.carry = session.carry, CarryOver()
+    carried = session.carry
+    if carried.__dict__ == _NOTHING_CARRIED:
+        # most turns: the last left nothing, and a fresh carry-over would equal this one; it stays on the session
+        # (no new model made and assigned). The turn reads what it took (`carried`) only in its read stage, before
+        # anything executes and fills the session's carry-over for the next
+        return carried
+    session.carry = CarryOver()
     session.carry.requests = carried.requests
     return carried
 

