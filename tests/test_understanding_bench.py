@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from datetime import UTC
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -16,7 +17,7 @@ sys.path.insert(0, str(ROOT))
 import pytest  # noqa: E402
 
 from bench.commands_corpus import Case, shipped  # noqa: E402
-from bench.understanding import label_slots, observe, play, seed_session  # noqa: E402
+from bench.understanding import CORPUS_NOW, label_slots, observe, play, seed_session  # noqa: E402
 from engine import Engine, MemoryStore  # noqa: E402
 
 
@@ -75,7 +76,7 @@ def _at(where: str, text: str) -> Case:
 
 def _observed(where: str, text: str) -> list[str]:
     label_slots(c for split in ("dev", "test") for c in shipped(split))
-    return [str(o) for o in play(Engine(MemoryStore()), _at(where, text), "u").observed]
+    return [str(o) for o in play(_pinned(), _at(where, text), "u").observed]
 
 
 @pytest.mark.parametrize("text", ["yep, let's do that first", "oui d'accord", "ja gerne", "sim, bora"])
@@ -106,3 +107,13 @@ def test_a_skip_asked_for_at_an_optional_question_is_still_a_skip() -> None:
 def test_a_lessons_answer_to_a_question_on_the_exercise_is_a_question_back(text: str) -> None:
     """The lesson's own aside answers it from the course and asks the exercise again (`Aside.command`)."""
     assert _observed("study-pal/tutoring.exercise", text) == ["ask_back"]
+
+
+def _pinned() -> Engine:
+    """An engine on the corpus's clock (its dates are relative to it), as the bench plays it."""
+    return Engine(MemoryStore(), clock=lambda: CORPUS_NOW.replace(tzinfo=UTC))
+
+
+@pytest.fixture(autouse=True)
+def _corpus_now(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("INNERLOOP_NOW", CORPUS_NOW.isoformat())
