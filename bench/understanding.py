@@ -31,7 +31,13 @@ and it is mapped to the command kinds:
 
 - a slot of the run that the corpus labels somewhere in that flow (what users give, not what a flow derives)
   that changed: set_slot when it was empty, correct_slot when it held a value; support's answers are read from
-  `parsed`/`given`, keyed by the question; the asked question's yes/no slot set true/false: yes/no;
+  `parsed`/`given`, keyed by the question; the asked question's yes/no slot set true/false: yes/no. The asked
+  slot's value is the one the `answer` fired from the entry's state carries (`Fired.value`), where it fired: the
+  steps after it may use it up (study-pal's prerequisite offer clears its yes once the lesson begins). At a
+  question answered yes or no, what else changed is the flow carrying the answer out (the yes to a prerequisite
+  makes it the concept taught), unless the engine noted it read from the message (`correct`, `ahead`, `declined`);
+- the asked question answered with its none (the answer fired with an empty value, no skip asked for and no
+  fallback taken): set_slot of that slot with no value (the label's "none"), not a skip;
 - the run cancelled or paused, or the cancel command routed: cancel; a paused run resumed (a `resume` notice): resume;
   the run paused at the end of the turn with a `later` notice (the turn carried out a put-off: the run kept to come
   back to, or a paused run kept paused): later, not cancel. A `cancel` label of a corpus written before the format
@@ -50,7 +56,9 @@ and it is mapped to the command kinds:
 - the help command routed: help;
 - the run still at its question (a paused one still paused), nothing set and no attempt used: ask_back or
   chitchat when the turn was routed as one (`command:ask_back`, `command:chitchat`: the read stage's command,
-  engine/askback.py), else help when the reply holds the question's help text. Before the engine read questions
+  engine/askback.py), or when a flow's aside that declares the command (`Aside.command`: study-pal's lesson answers
+  a question on the exercise from the course) took it, as its `ask_back`/`chitchat` notice ("aside: <name>")
+  says; else help when the reply holds the question's help text. Before the engine read questions
   back, every such turn that was not help counted as ask_back; that guess also counted new requests noted for
   later and asides as questions back, so the route (a public field of the turn's trace) now says which command
   the turn carried out, and the run's state, slots and attempts still have to show it was carried out as one.

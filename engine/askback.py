@@ -425,12 +425,12 @@ def question_back(text: str, reads: Reads, *, free_text: bool, question: str = "
             # said is the answer, the question beside it rhetorical
             return None
         value = reads(typed)
-        if p.role == "question" and " " not in p.folded and [q for q in found if q.role != "filler"] == [p]:
-            # one word alone, asked ("Sam?", "gluten?", "Chloé ?"): no interrogative, nothing asked of it but
-            # whether it will do; put forward as the answer where the question takes it, even by a reader that
-            # takes any words (a name, an allergy). A word of the question itself ("allergies?", "name?") asks
-            if _put_forward(reads, typed, question, value):
-                return None
+        # one word alone, asked ("Sam?", "gluten?", "Chloé ?"): no interrogative, nothing asked of it but whether it
+        # will do; put forward as the answer where the question takes it, even by a reader that takes any words (a
+        # name, an allergy). A word of the question itself ("allergies?", "name?") asks
+        alone = [q for q in found if q.role != "filler"] == [p]
+        if p.role == "question" and " " not in p.folded and alone and _put_forward(reads, typed, question, value):
+            return None
         if p.role == "polar" and isinstance(value, bool) and read_yes_no(typed) is None:
             continue  # a yes/no question of the user's own is no yes ("does the plan include derivatives?")
         if _answers(value, typed, echo_counts=p.role in ("statement", "proposal"), reads=reads):

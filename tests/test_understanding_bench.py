@@ -91,7 +91,9 @@ def test_a_no_to_a_prerequisite_offer_is_a_no(text: str) -> None:
     assert _observed("study-pal/tutoring.offer", text) == ["no"]
 
 
-@pytest.mark.parametrize("text", ["no target weight", "kein Zielgewicht", "pas de poids cible", "nessun peso obiettivo", "nope, none"])
+@pytest.mark.parametrize(
+    "text", ["no target weight", "kein Zielgewicht", "pas de poids cible", "nessun peso obiettivo", "nope, none"]
+)
 def test_a_none_at_an_optional_question_is_its_none_not_a_skip(text: str) -> None:
     """The answer fired with the slot's empty value, no skip asked for: the label's none (set_slot of no value)."""
     assert _observed("fitness-coach/onboarding.target_weight", text) == ["set_slot target_weight_kg=None"]
