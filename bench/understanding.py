@@ -31,7 +31,13 @@ and it is mapped to the command kinds:
 
 - a slot of the run that the corpus labels somewhere in that flow (what users give, not what a flow derives)
   that changed: set_slot when it was empty, correct_slot when it held a value; support's answers are read from
-  `parsed`/`given`, keyed by the question; the asked question's yes/no slot set true/false: yes/no;
+  `parsed`/`given`, keyed by the question; the asked question's yes/no slot set true/false: yes/no. The asked
+  slot's value is the one the `answer` fired from the entry's state carries (`Fired.value`), where it fired: the
+  steps after it may use it up (study-pal's prerequisite offer clears its yes once the lesson begins). At a
+  question answered yes or no, what else changed is the flow carrying the answer out (the yes to a prerequisite
+  makes it the concept taught), unless the engine noted it read from the message (`correct`, `ahead`, `declined`);
+- the asked question answered with its none (the answer fired with an empty value, no skip asked for and no
+  fallback taken): set_slot of that slot with no value (the label's "none"), not a skip;
 - the run cancelled or paused, or the cancel command routed: cancel; a paused run resumed (a `resume` notice): resume;
   the run paused at the end of the turn with a `later` notice (the turn carried out a put-off: the run kept to come
   back to, or a paused run kept paused): later, not cancel. A `cancel` label of a corpus written before the format
@@ -50,7 +56,9 @@ and it is mapped to the command kinds:
 - the help command routed: help;
 - the run still at its question (a paused one still paused), nothing set and no attempt used: ask_back or
   chitchat when the turn was routed as one (`command:ask_back`, `command:chitchat`: the read stage's command,
-  engine/askback.py), else help when the reply holds the question's help text. Before the engine read questions
+  engine/askback.py), or when a flow's aside that declares the command (`Aside.command`: study-pal's lesson answers
+  a question on the exercise from the course) took it, as its `ask_back`/`chitchat` notice ("aside: <name>")
+  says; else help when the reply holds the question's help text. Before the engine read questions
   back, every such turn that was not help counted as ask_back; that guess also counted new requests noted for
   later and asides as questions back, so the route (a public field of the turn's trace) now says which command
   the turn carried out, and the run's state, slots and attempts still have to show it was carried out as one.
@@ -219,6 +227,21 @@ def observe(store: Store, case: Case, result: TurnResult) -> list[Observed]:
     asked = flow.state(e.state)
     asked_slot = asked.slot if isinstance(asked, Ask) else None
     out: list[Observed] = []
+    # what the asked question was answered with, as the `answer` fired from it says (engine/models.py `Fired`):
+    # the steps after it may use the value up (study-pal's prerequisite offer clears its yes once the lesson it
+    # chose begins) or change it, so the slots after the turn are not always the answer
+    answer = next(
+        (
+            f
+            for f in trace.fired
+            if f.flow == e.flow and f.source == e.state and f.trigger == "answer" and f.slot == asked_slot
+        ),
+        None,
+    )
+    if answer is not None and asked_slot is not None:
+        after = {**after, asked_slot: answer.value}
+    skipped = {n.detail for n in trace.notices if n.kind == "skipped"}
+    gave_up = any(n.kind == "fallback" and n.flow == e.flow for n in trace.notices)
 
     out += _slot_changes(case, flow, case.seed, after, asked_slot)
     # a question declined before it was asked leaves its slot empty: the turn's `declined` notice says it was
@@ -228,11 +251,26 @@ def observe(store: Store, case: Case, result: TurnResult) -> list[Observed]:
         for n in trace.notices
         if n.kind == "declined" and n.flow == e.flow and after.get(n.detail) is None
     ]
+    # the asked question answered with its none ("no target", "none"): the answer left its slot empty, no skip
+    # asked for and no fallback taken (those leave it empty too); a set_slot of no value, as one declined ahead
+    if (
+        answer is not None
+        and answer.value is None
+        and asked_slot not in skipped
+        and not gave_up
+        and not any(o.slot == asked_slot for o in out)
+    ):
+        out.append(Observed("set_slot", slot=asked_slot, value=None))
     # a question skipped leaves its slot to the flow, which may fill a default (the timezone UTC, today's
     # window): that value is the flow's, not read from the message
-    skipped = {n.detail for n in trace.notices if n.kind == "skipped"}
     out = [o for o in out if o.slot is None or o.slot != asked_slot or o.slot not in skipped]
     yes_no = [o for o in out if o.kind in ("yes", "no")]
+    if yes_no and answer is not None:
+        # a yes or a no to the asked question is carried out by the flow's steps after it (study-pal's yes to a
+        # prerequisite makes it the concept taught): what else changed is the message's only where the engine
+        # read it from the message (a correction, a slot filled ahead: its notice names the slot or the key)
+        read = {n.detail for n in trace.notices if n.kind in ("correct", "ahead", "declined") and n.flow == e.flow}
+        out = [o for o in out if o.kind not in ("set_slot", "correct_slot") or o.slot in read or o.key in read]
     cancelled = (run is not None and run.outcome == "cancelled") or (
         frame is not None and frame.paused and not e.paused
     )
@@ -258,7 +296,12 @@ def observe(store: Store, case: Case, result: TurnResult) -> list[Observed]:
             if target not in started:
                 out.append(Observed("new_request", flow=None if target == "main" else target))
     moved = frame is None or frame.state != e.state
-    left = asked_slot is not None and after.get(asked_slot) is None and not _answered_support(out)
+    left = (
+        asked_slot is not None
+        and after.get(asked_slot) is None
+        and not _answered_support(out)
+        and not any(o.slot == asked_slot for o in out)  # answered with its none
+    )
     elsewhere = any(o.kind in ("cancel", "handoff", "new_request") for o in out)
     if left and moved and not e.paused and not elsewhere and frame is not None:
         out.append(Observed("skip"))
@@ -270,8 +313,16 @@ def observe(store: Store, case: Case, result: TurnResult) -> list[Observed]:
     # a paused run stays paused at small talk or a question back (the main conversation answers it)
     elif not out and frame is not None and frame.state == e.state and (not frame.paused or e.paused):
         used = "reprompt" in notices or "fallback" in notices
+        # or a flow's aside that answers such a message (`Aside.command`) took it: its notice says which
+        carried = [
+            n.kind
+            for n in trace.notices
+            if n.kind in ("ask_back", "chitchat") and n.flow == e.flow and n.detail.startswith("aside: ")
+        ]
         if not used and trace.route in ("command:ask_back", "command:chitchat"):
             out.append(Observed(trace.route.removeprefix("command:")))
+        elif not used and carried:
+            out.append(Observed(carried[0]))
         elif not used:
             text = asked.help if isinstance(asked, Ask) else ""
             if text and text[:40] in result.reply:
@@ -346,6 +397,14 @@ def _user_slots(case: Case, flow: Flow[Any], asked_slot: str | None) -> list[str
 
 
 _labelled: dict[tuple[str, str], set[str]] = defaultdict(set)
+
+
+def label_slots(cases: Iterable[Case]) -> None:
+    """Count the slots `cases` label, per bot and flow, as slots a user gives (`_user_slots`)."""
+    for c in cases:
+        for cmd in c.expected:
+            if cmd.slot:
+                _labelled[(c.entry.bot, c.entry.flow)].add(cmd.slot)
 
 
 def _empty(value: Any) -> bool:
@@ -490,11 +549,7 @@ def run(
     os.environ["INNERLOOP_NOW"] = CORPUS_NOW.isoformat()
     loaded = {name: load_set(name) for name in SETS}
     # which slots count is one set for every split, whichever are played
-    for cases in loaded.values():
-        for c in cases:
-            for cmd in c.expected:
-                if cmd.slot:
-                    _labelled[(c.entry.bot, c.entry.flow)].add(cmd.slot)
+    label_slots(c for cases in loaded.values() for c in cases)
     results: dict[str, list[Outcome]] = {}
     for split in splits:
         # every k-th entry spans the bots and states (the files run bot by bot): a sample for slow backends

@@ -383,15 +383,19 @@ def question_back(text: str, reads: Reads, *, free_text: bool, question: str = "
         and not (asking and all(_answering_its(p, question) for p in asking))
     ):
         return None  # a request, a person asked for, another topic: not about this question
+    hedged = unhedged(text) if not free_text and not helped else None
     if (
-        not free_text
-        and not helped
+        hedged is not None
         and all(p.role == "question" for p in asking)
-        and unhedged(text) is not None
-        and _answers(reads(text), text, echo_counts=False, reads=reads)
+        and (
+            _answers(reads(text), text, echo_counts=False, reads=reads)
+            or _put_forward(reads, hedged.words.strip(" ?¿"), question)
+        )
     ):
         # an answer said unsure, its parts read apart from each other ("Montag, Mittwoch, Freitag vielleicht?",
-        # "segunda, quarta e sexta, pode ser?"): no part asks in words, the hedge asks nothing, the whole answers
+        # "segunda, quarta e sexta, pode ser?"): no part asks in words, the hedge asks nothing, the whole answers;
+        # the words the hedge leaves are put forward as the answer whatever reader takes them ("le gluten je crois
+        # ?", "peanuts maybe?": an allergy, though the allergies' reader takes any words)
         return None
     # asking whether two things are the same ("UTC+1, c'est pareil que Paris ?", "è lo stesso per iPhone e iPad?"):
     # the value said beside it is one of the things compared, not an answer
@@ -421,6 +425,12 @@ def question_back(text: str, reads: Reads, *, free_text: bool, question: str = "
             # said is the answer, the question beside it rhetorical
             return None
         value = reads(typed)
+        # one word alone, asked ("Sam?", "gluten?", "Chloé ?"): no interrogative, nothing asked of it but whether it
+        # will do; put forward as the answer where the question takes it, even by a reader that takes any words (a
+        # name, an allergy). A word of the question itself ("allergies?", "name?") asks
+        alone = [q for q in found if q.role != "filler"] == [p]
+        if p.role == "question" and " " not in p.folded and alone and _put_forward(reads, typed, question, value):
+            return None
         if p.role == "polar" and isinstance(value, bool) and read_yes_no(typed) is None:
             continue  # a yes/no question of the user's own is no yes ("does the plan include derivatives?")
         if _answers(value, typed, echo_counts=p.role in ("statement", "proposal"), reads=reads):
@@ -543,6 +553,20 @@ def _answers(value: object, typed: str, *, echo_counts: bool, reads: Reads | Non
     # one of its options), one that takes them takes any words
     probe = reads(" ".join([_UNKNOWN_WORD] * len(typed.split())))
     return probe is None or isinstance(probe, Invalid)
+
+
+def _put_forward(reads: Reads, words: str, question: str, value: object = None) -> bool:
+    """Whether `words`, put forward unsure, are a value the question takes (`value`: what `reads` made of them,
+    when read already) and not the question's own words ("allergies?" at "Any food allergies?" asks about it)."""
+    if not words:
+        return False
+    found = reads(words) if value is None else value
+    if found is None or isinstance(found, Invalid):
+        return False
+    said = set(_WORDS.findall(_folded(question)))
+    own = [w for w in _WORDS.findall(_folded(words)) if w not in _table().plain]
+    # the question's word, or another ending of it ("allergy" for "allergies"): five letters in common
+    return bool(own) and not all(any(w == q or (len(w) >= 5 and q[:5] == w[:5]) for q in said) for w in own)
 
 
 def _trimmed_copy(value: object, typed: str) -> bool:

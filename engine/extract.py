@@ -118,11 +118,21 @@ class Parser:
             if isinstance(listed, list):
                 return listed
         value = self._as_typed(text, first)
+        if not self.greedy and (marked := _asked_mark(text, value)) is not None:
+            # a value put forward as a question ("Sam?", "gluten?"): the mark is no part of it ("gluten?" was the
+            # allergy "gluten?", "Sam?" no name); the read stage tells such an answer from a question back
+            again = self._as_typed(marked)
+            # a yes or a no asked ("ok what now?", "yes?") is the yes/no reader's to tell, which reads its marks
+            if again is not None and not isinstance(again, Invalid | bool):
+                value = again
         if self.greedy or isinstance(value, Empty) or (hedged := hedges.unhedged(text)) is None:
             return value
         # an answer said unsure ("maybe 4?", "le gluten je crois ?", "Paris, ça marche ?"): the hedge is no part
         # of the value, and read with it the words may give none, or a wrong one; free text keeps its words
         again = self._as_typed(hedged.words)
+        if (marked := _asked_mark(hedged.words, again)) is not None:
+            unmarked = self._as_typed(marked)
+            again = unmarked if unmarked is not None and not isinstance(unmarked, Invalid | bool) else again
         if again is None or isinstance(again, Invalid | Empty):
             return value
         if isinstance(again, bool) and hedged.doubt:
@@ -601,6 +611,23 @@ def _judged(t: str) -> bool | None:
             and any(all(_zipfs(w)[i] >= _FUNCTION_WORD for w in lead) for i in languages)
         ):
             return _yes_no(said)
+    return None
+
+
+_PUT_FORWARD_WORDS = 3
+_CLAUSE_MARK = re.compile(r"[,.;:!?¿¡]")
+
+
+def _asked_mark(text: str, value: object) -> str | None:
+    """`text` without the question marks it ends with, where reading it with them gave no value or kept them in
+    it ("Sam?" no name, "gluten?" the item "gluten?"); None where it ends in none or the value is without them."""
+    bare = text.rstrip().rstrip("?").rstrip()
+    # a value alone: a few words and no other clause ("I'd say 4, is that normal?" asks its own question, which a
+    # reader of comments leaves alone)
+    if bare == text.rstrip() or not bare or len(bare.split()) > _PUT_FORWARD_WORDS or _CLAUSE_MARK.search(bare):
+        return None
+    if value is None or isinstance(value, Invalid) or "?" in str(value):
+        return bare
     return None
 
 

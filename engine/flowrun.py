@@ -24,6 +24,7 @@ from engine.models import (
     FlowFrame,
     FlowRun,
     Heard,
+    JsonObject,
     Message,
     Outcome,
     RecordDraft,
@@ -111,6 +112,9 @@ class FlowRunner:
         if trigger is None or (stay and trigger != "" and len(fx.reply) == said):
             return False
         self.fx.trace.notice("aside", flow.name, frame.state, aside.name)
+        if trigger == "" and aside.command is not None:
+            # the question asked again after the aside's answer: the command it carried out (`Aside.command`)
+            self.fx.trace.notice(aside.command, flow.name, frame.state, f"aside: {aside.name}")
         if trigger == SKIP:  # the flow's own way past the question ("give me another")
             self.fx.trace.notice("skipped", flow.name, frame.state, state.slot)
         if trigger == "" and answer is not None and (updated := try_set(flow, ctx.slots, state, answer)) is not None:
@@ -179,7 +183,15 @@ class FlowRunner:
         dest = edges[0][0] if edges is not None and edges[0][1] is None else flow.fire(frame.state, trigger, slots)
         # recorded in the trace's lists here (engine/trace.py): the fire, and its dest as a state entered
         trace = self.fx.trace
-        trace.fired.append({"flow": flow.name, "source": frame.state, "trigger": trigger, "dest": dest})
+        fired: JsonObject = {"flow": flow.name, "source": frame.state, "trigger": trigger, "dest": dest}
+        if trigger == ANSWER and isinstance(asked := flow.named[frame.state], Ask):
+            # what the question was answered with, before the steps after it use it (`Fired`); a None is left
+            # out as the model's own doc leaves a default out
+            fired["slot"] = asked.slot
+            value = slots.model_dump(mode="json", include={asked.slot}).get(asked.slot)
+            if value is not None:
+                fired["value"] = value
+        trace.fired.append(fired)
         trace.entered.append({"flow": flow.name, "state": dest})
         if dest != frame.state and frame.attempts:
             frame.attempts = 0  # failed attempts belong to the question they were made at

@@ -273,12 +273,21 @@ class Entered(Frozen):
 
 
 class Fired(Frozen):
-    """A flow fired `trigger` from `source` and landed in `dest`."""
+    """A flow fired `trigger` from `source` and landed in `dest`.
+
+    An `answer` fired from an asking state also says what the question was answered with: `slot`, the
+    state's slot, and `value`, the value the answer left in it (JSON; None for a question answered with
+    its none, "no target"). The steps that run after it may use the value up or change it (study-pal's
+    prerequisite offer clears its yes once the lesson it chose begins), so the slots after the turn do
+    not always show what the answer was; a reader of the trace (bench/understanding.py) needs it.
+    """
 
     flow: str
     source: str
     trigger: str
     dest: str
+    slot: str | None = None
+    value: JsonValue = None
 
     def __str__(self) -> str:
         return f"{self.flow}: {self.source} -{self.trigger}-> {self.dest}"
@@ -291,10 +300,12 @@ NoticeKind = Literal[
     "aside",  # detail: the aside's name
     "proposed",  # a command the model proposed at the question, evidenced; detail: its kind and words
     "learned",  # a command the learned reader read where nothing else did (engine/learned.py); detail: kind and words
-    "ask_back",  # a question back about the open question, answered; detail: why, meaning, options or other
+    "ask_back",  # a question back about the open question, answered; detail: why, meaning, options or other, or
+    # "aside: <name>" when the flow's aside declared to answer such questions took it (`Aside.command`)
     "request",  # a new request at the open question; detail: "kept: <flow or main>", "aside: <name>" (the
     # flow's aside took it), "offered" or "started" (back in the main conversation)
-    "chitchat",  # small talk at the open question, acknowledged; detail: its kinds ("greeting,away")
+    "chitchat",  # small talk at the open question, acknowledged; detail: its kinds ("greeting,away"), or
+    # "aside: <name>" (as ask_back)
     "rerun",  # a step run again because a message corrected a slot it reads; detail: which
     "ahead",  # a slot filled before its question, by a clause of a message (engine/fill.py); detail: the slot
     "restated",  # a message only said again what filled slots hold; detail: which

@@ -106,6 +106,12 @@ class Aside(Generic[S_in]):
     # export my notes?" is not). The request reader cannot tell a request about what the open flow
     # is about from one about something else; the flow's own reader of that subject can.
     owns: Callable[[str, S_in], bool] | None = None
+    # the command it carries out when it takes a message and asks the question again, for the trace: "ask_back"
+    # for an aside that answers a question about the question from the flow's own material (study-pal's lesson
+    # answers "does x approach 2 from the left?" from the course), "chitchat" for small talk. The read stage
+    # notes the questions back and small talk it reads; one the flow's aside reads is noted the same way
+    # (an `ask_back` or `chitchat` notice, detail "aside: <name>"), so a reader of the trace sees what was done
+    command: Literal["ask_back", "chitchat"] | None = None
 
 
 @dataclass(frozen=True)

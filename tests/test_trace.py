@@ -68,7 +68,10 @@ def test_a_flow_whose_name_has_a_dot_is_covered_like_any_other(tmp_path: Path) -
     assert s is not None
     traces = store.traces(s.id)
     assert traces[0].entered == [Entered(flow="my.survey", state="score")]
-    assert traces[1].fired == [Fired(flow="my.survey", source="score", trigger="answer", dest="why")]
+    # an answer says what the question was answered with (`Fired.slot`, `Fired.value`)
+    assert traces[1].fired == [
+        Fired(flow="my.survey", source="score", trigger="answer", dest="why", slot="score", value=4)
+    ]
     cov = Coverage(BOTS, registry=BOTS)
     cov.add("dotty", traces)
     fc = cov.flow("my.survey")

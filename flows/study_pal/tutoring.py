@@ -277,9 +277,10 @@ tutoring = Flow(
             handle=answer_question,
             requests=False,  # a request for something else is kept for after the lesson (engine/requests.py)
             owns=owns_question,  # one to have the course explained is the lesson's own question
+            command="ask_back",  # answered from the course, the question still open
         ),
-        Aside("pleasantry", match=pleasantry, handle=acknowledge),
-        Aside("stall", match=stalls, handle=take_your_time),
+        Aside("pleasantry", match=pleasantry, handle=acknowledge, command="chitchat"),
+        Aside("stall", match=stalls, handle=take_your_time, command="chitchat"),
     ],
     max_turns=80,
     llm_calls_per_turn=4,
