@@ -928,12 +928,13 @@ def _own_answer(flow: Flow[Any], state: Ask, frame: FlowFrame, text: str, checke
 
     own = own_words(text, past=gone_by, thing=not_asked)
     if own:
-        # a thing's clause beside the user's own answer stays what the flow makes of it ("3, la app va lenta": the
-        # rating and the comment); it is left out only where it alone would give the value ("my lunch break is 60
-        # minutes but I need to eat")
+        # a thing's clause beside the user's own answer stays what the flow makes of it where it changes nothing of
+        # the answer ("3, la app va lenta": the rating, and the comment); where it would, the user's clause is read
+        # alone ("3 days, the gym is open every day" is 3, not 7)
         answer = parser(own)
         if answer is not None and not isinstance(answer, Invalid):
-            own = own_words(text, past=gone_by, thing=lambda _thing, _clause: False)
+            beside = own_words(text, past=gone_by, thing=lambda _thing, _clause: False)
+            own = beside if beside == own or parser(beside) == answer else own
     # the user set against the someone else left out ("io Marco", "moi au gluten") is the subject, no word of the
     # answer: where the reader reads nothing with it, or takes it into the value, the words are read without it
     bare = without_user(own) if own and own != text else None

@@ -63,8 +63,9 @@ def test_a_things_minutes_are_no_session_length(text: str) -> None:
         # the user in the clause
         ("the best for me is 30 minutes", "the best for me is 30 minutes"),
         ("lo mejor para mí son 30 minutos", "lo mejor para mí son 30 minutos"),
-        # the user's own answer beside a thing's clause: the message stays as the flow reads it
-        ("45, the pool closes at 9", "45, the pool closes at 9"),
+        # the user's own answer beside a thing's clause: the message stays as the flow reads it where the clause
+        # changes nothing of the answer, else the user's clause is read alone ("at 9" is no second number)
+        ("45, the pool closes at 9", "45"),
         ("30 Minuten, die Halle schließt früh", "30 Minuten, die Halle schließt früh"),
     ],
 )
@@ -125,3 +126,16 @@ def test_through_turns_nothing_is_stored_and_the_question_is_asked_again() -> No
     assert session is not None and session.active is not None and session.active.attempts == 0
     r = engine.turn("fitness-coach", "u", "3")
     assert r.state == "minutes" and r.slots.get("days_per_week") == 3
+
+
+def test_a_things_clause_that_would_change_the_answer_is_left_out() -> None:
+    at = {k: v for k, v in AT_MINUTES.items() if k != "days_per_week"}
+    got = reading(fitness_bot, "onboarding", "days", "3 days, the pool is open every day", **at)
+    assert next(c for c in got if isinstance(c, AnswerFlow)).words == "3 days"
+
+
+@pytest.mark.parametrize("text", ["my scale says 82 kg", "la báscula marca 80 kilos", "die Waage zeigt 85 kg"])
+def test_what_a_thing_shows_is_no_target(text: str) -> None:
+    at = {k: AT_MINUTES[k] for k in ("fitness_level", "limitations", "goal")} | {"completed": ["assessment"]}
+    got = reading(fitness_bot, "onboarding", "target_weight", text, **at)
+    assert [type(c) for c in got] == [Chitchat], got
