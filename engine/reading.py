@@ -910,7 +910,7 @@ def _own_answer(flow: Flow[Any], state: Ask, frame: FlowFrame, text: str, checke
         if said is not None and not isinstance(said, Invalid) and _keeps_words(said, clause):
             return False
         sets = ahead_commands(flow, state, frame.slots, clause).sets
-        return not any(_keeps_words(s.value, clause) for s in sets) and not _kept_by_other(flow, slots, state, clause)
+        return not any(_keeps_words(s.value, clause) for s in sets) and not _fills_other(flow, slots, state, clause)
 
     def not_asked(thing: str, clause: str) -> bool:
         # "my lunch break is 60 minutes", "la palestra chiude tra 20 minuti": a thing the question does not ask
