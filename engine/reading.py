@@ -912,6 +912,14 @@ def _own_answer(flow: Flow[Any], state: Ask, frame: FlowFrame, text: str, checke
         sets = ahead_commands(flow, state, frame.slots, clause).sets
         return not any(_keeps_words(s.value, clause) for s in sets) and not _fills_other(flow, slots, state, clause)
 
+    corrected: list[bool] = []
+
+    def corrects() -> bool:
+        # whether the message corrects an earlier answer (read once, and only for a message with a thing's clause)
+        if not corrected:
+            corrected.append(bool(correction_commands(flow, state.name, frame.slots, text, checked)[0]))
+        return corrected[0]
+
     def not_asked(thing: str, clause: str) -> bool:
         # "my lunch break is 60 minutes", "la palestra chiude tra 20 minuti": a thing the question does not ask
         # about is the subject, so the number is the thing's; "my goal is 3 days", "the evening works", "the
@@ -923,6 +931,8 @@ def _own_answer(flow: Flow[Any], state: Ask, frame: FlowFrame, text: str, checke
             return False
         if names_a_slot(flow, state.slot, thing) or _in_question(state, slots, thing):
             return False
+        if corrects():
+            return False  # "oops, the order is 7781": an earlier answer corrected, named by its thing
         sets = ahead_commands(flow, state, frame.slots, clause).sets
         return not any(_keeps_words(s.value, clause) for s in sets) and not _kept_by_other(flow, slots, state, clause)
 
