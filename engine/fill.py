@@ -260,6 +260,43 @@ def asked_cues(flow: Flow[Any], slot: str) -> tuple[str, ...]:
     return (*(own.cues if own else ()), *names)
 
 
+def names_a_slot(flow: Flow[Any], asked: str, text: str) -> bool:
+    """Whether `text` names a slot of the flow by the words the flow declares for it: the asked slot by its name,
+    its `Ahead` cues and its `Correctable` names, or a word of four letters or more of one ("a minha língua" names
+    the native language, "língua materna"); any other slot it fills ahead or lets be corrected by its name and its
+    `Correctable` names ("the days"), not by its cues, which may be values of its own ("lunch" is a time of day)."""
+    folded = fold(text)
+    words = set(re.findall(r"[\w'-]+", folded))
+    own = next((declared(e) for e in flow.ahead if declared(e).slot == asked), None)
+    names = (asked.replace("_", " "), *(own.cues if own else ()), *asked_cues(flow, asked))
+    if any(same_word(w, n) for n in {w for n in names for w in re.findall(r"[\w'-]+", fold(n))} for w in words):
+        return True
+    cue = _cues(flow, asked, own)
+    if cue is not None and cue.search(folded):
+        return True
+    others = {declared(e).slot for e in flow.ahead} | {c if isinstance(c, str) else c.slot for c in flow.correctable}
+    for slot in others - {asked}:
+        cue = _cues(flow, slot, None)
+        if cue is not None and cue.search(folded):
+            return True
+    return False
+
+
+# a word shorter than this names nothing by itself ("of", "de", "h"), and is no stem of another ("sessione" is
+# "session" with an ending; "minuto" and "minute" share a stem of this length)
+_NAMING_LETTERS = 4
+_STEM_LETTERS = 5
+
+
+def same_word(word: str, other: str) -> bool:
+    """Whether two folded words are one word said in two forms: the same, or one a stem of five letters or more of
+    the other ("session", "sessions", "sessione"; "workout", "workouts"). Words of under four letters are none."""
+    if len(word) < _NAMING_LETTERS or len(other) < _NAMING_LETTERS:
+        return False
+    short, long = sorted((word, other), key=len)
+    return short == long or (len(short) >= _STEM_LETTERS and long.startswith(short))
+
+
 class _Open:
     """A declared slot the message may fill now. Its reader, which a flow may pick from the slots,
     is made the first time a clause needs it: most clauses are decided by their cue words alone."""

@@ -45,6 +45,8 @@ class OthersTable(BaseModel):
     busy: FoldedWords
     after: FoldedWords
     if_: FoldedWords = Field(alias="if")
+    does: FoldedWords
+    mine: FoldedWords
 
 
 def load_others(path: Path = OTHERS_FILE) -> OthersTable:
@@ -76,8 +78,24 @@ class _Compiled:
     busy: re.Pattern[str]
     after: re.Pattern[str]
     condition: re.Pattern[str]
+    thing: re.Pattern[str]  # a thing with its "my" or article opening the clause as the subject of a verb
+    mine: re.Pattern[str]  # words that make such a clause the user's choice all the same ("the best for me is")
     split: re.Pattern[str]
     cue: frozenset[str]  # words a clause of another holds one of: most messages have none
+
+
+def _thing(t: OthersTable, lang: str) -> str:
+    """A thing as the subject opening a clause, in one language: its "my" or article, one to three words of two
+    letters or more (the thing, named `thing`), then a verb of the same language a thing does ("my lunch break
+    is", "la palestra chiude", "a versão antiga merecia"). No digit in the thing's words ("the 3 is fine" names a
+    value); one language throughout, so that "il y a trois jours" (an Italian article, a French verb) and "mon wed
+    fri works" (a French "my", an English verb) are no thing."""
+    whose = getattr(t.whose, lang)
+    spaced = alternation([w for w in whose if not w.endswith("'")])
+    elided = alternation([w for w in whose if w.endswith("'")] or ["\0"])
+    word = r"[^\W\d_][\w'-]+"
+    does = alternation(getattr(t.does, lang)).replace("ss", "(?:ss|ß)")  # the table is folded: "schließt" too
+    return rf"(?:{spaced}\s+|{elided}\s*)(?P<thing_{lang}>(?:{word}\s+){{0,2}}?{word})\s+{does}{_E}"
 
 
 def _person(t: OthersTable, lang: str) -> str:
@@ -115,10 +133,14 @@ def _table() -> _Compiled:
         busy=re.compile(rf"{_B}{alternation(t.busy.all())}{_E}"),
         after=re.compile(rf"{_B}{alternation(t.after.all())}{_E}"),
         condition=re.compile(opener + rf"{alternation(t.if_.all())}{_E}"),
+        thing=re.compile(opener + "(?:" + "|".join(_thing(t, lang) for lang in LANGUAGES) + ")"),
+        mine=re.compile(rf"{_B}{alternation(t.mine.all())}{_E}|(?<![\w'])m'"),
         # one word of each phrase (its longest): a clause of another holds one of them at least
         cue=frozenset(
             _rarest(phrase) for words in (t.people, t.they, t.then, t.busy, t.if_, t.you_said) for phrase in words.all()
         )
+        | frozenset(phrase.split()[0] for phrase in t.does.all())
+        | frozenset(phrase.split()[0].replace("ss", "ß") for phrase in t.does.all() if "ss" in phrase)
         | _AGO_WORDS,
         split=re.compile(
             rf"[,;.!?¿¡…\n]+\s*|\s[-–—]\s|\s(?=(?:{but}|{_CONTRAST}){_E})"
@@ -157,10 +179,18 @@ def _rarest(phrase: str) -> str:
 _SHORT_CONDITION_WORDS = 4
 
 
-def _not_own(clause: str, typed: str, past: Callable[[str], bool] | None) -> bool:
+def _not_own(
+    clause: str,
+    typed: str,
+    past: Callable[[str], bool] | None,
+    thing: Callable[[str, str], bool] | None = None,
+    same: str = "",
+) -> bool:
     """Whether one clause (folded; `typed` as typed) tells something other than the user's own answer now; a time
-    gone by only where `past` says so of it (`own_words`). A question is left to the readers of questions back
-    ("se reinstallo perdo le liste?", "my coach says 4, is that enough?" keeps its question)."""
+    gone by only where `past` says so of it, a thing as the subject only where `thing` says so of the thing's
+    words and the clause as typed (`same`: the clause as typed, one character for one of `clause`; `own_words`).
+    A question is left to the readers of questions back ("se reinstallo perdo le liste?", "my coach says 4, is
+    that enough?" keeps its question)."""
     c = _table()
     if clause.endswith("?"):
         return False
@@ -178,7 +208,19 @@ def _not_own(clause: str, typed: str, past: Callable[[str], bool] | None) -> boo
     opened = c.about_other.match(clause)
     alone = opened is not None and opened.end() >= len(clause.rstrip(" ?!.")) and not any(opened.groupdict().values())
     about = (opened is not None and not alone) or c.owned.search(clause) is not None
-    return about and c.user.search(clause) is None
+    if about:
+        return c.user.search(clause) is None
+    # a thing as the subject ("my lunch break is 60 minutes", "la palestra chiude tra 20 minuti"): the number or
+    # the day it names is the thing's, unless the user is in the clause ("the best for me is 3") or the thing is
+    # what the question asks about (`thing`, given by the read stage: "my goal is to lose weight")
+    said = c.thing.match(clause)
+    if said is None or c.user.search(clause):
+        return False
+    named = next(k for k, v in said.groupdict().items() if v is not None and k.startswith("thing_"))
+    if c.mine.search(clause, said.start(named)):
+        return False
+    whole = same or clause
+    return thing is None or thing(whole[said.start(named) : said.end(named)], whole)
 
 
 # the user, said as the subject set against someone else's clause left out ("mon fils est allergique aux arachides,
@@ -195,25 +237,35 @@ def without_user(text: str) -> str | None:
     return text.strip()[m.end() :] if m else None
 
 
-def own_words(text: str, *, past: Callable[[str], bool] | None = None) -> str:
+def own_words(
+    text: str, *, past: Callable[[str], bool] | None = None, thing: Callable[[str, str], bool] | None = None
+) -> str:
     """`text` without its clauses that are no answer of the user's own (`_left`)."""
-    if past is None:
+    if past is None and thing is None:
         return _own_words(text)  # read twice a turn at a question, on the same text
-    return _left(text, past)
+    return _left(text, past, thing)
 
 
 @lru_cache(maxsize=1024)
 def _own_words(text: str) -> str:
-    return _left(text, None)
+    return _left(text, None, None)
 
 
-def _left(text: str, past: Callable[[str], bool] | None) -> str:
+def _typed(text: str, folded: str, start: int, end: int) -> str:
+    """The clause `folded[start:end]` as typed, cut at the same edges (folding keeps every position)."""
+    lead = len(folded[start:end]) - len(folded[start:end].lstrip(_EDGES))
+    trail = len(folded[start:end].rstrip(_EDGES))
+    return text[start + lead : start + trail]
+
+
+def _left(text: str, past: Callable[[str], bool] | None, thing: Callable[[str, str], bool] | None = None) -> str:
     """`text` without its clauses that are no answer of the user's own (`_not_own`), as typed; "" when every
     clause is one of them, `text` itself when none is. A clause telling of a time gone by is left out where
     `past` (given the clause as typed) says it names the asked value ("last year I did 5 days" at the days
     question), not where it tells something else ("30, oh btw i sprained my ankle last month" gives an injury
     ahead) or where the question asks about the past itself ("tive uma cirurgia no joelho há dois anos"); with
-    no `past`, always."""
+    no `past`, always. A clause whose subject is a thing is left out where `thing` (given the thing's words as
+    typed, and the clause) says it is not what the question asks about; with no `thing`, always."""
     folded = fold_same_length(text)
     cue = _table().cue
     # "she's" as written and "daughter" of "daughter's"
@@ -227,7 +279,13 @@ def _left(text: str, past: Callable[[str], bool] | None) -> str:
             last = m.end()
     if last < len(text):
         spans.append((last, len(text)))
-    kept = [(s, e) for s, e in spans if not ((c := folded[s:e].strip(_EDGES)) and _not_own(c, text[s:e].strip(), past))]
+    kept = [
+        (s, e)
+        for s, e in spans
+        if not (
+            (c := folded[s:e].strip(_EDGES)) and _not_own(c, text[s:e].strip(), past, thing, _typed(text, folded, s, e))
+        )
+    ]
     if len(kept) == len(spans):
         return text
     own = "".join(text[s:e] for s, e in kept)

@@ -54,7 +54,7 @@ from engine.commands import (
 from engine.corrections import correction_commands
 from engine.cues import in_english_cues
 from engine.extract import Empty, Invalid, Parser, copied, fold, read_yes_no
-from engine.fill import ahead_commands, asked_cues, extracted, restated
+from engine.fill import ahead_commands, asked_cues, extracted, names_a_slot, restated, same_word
 from engine.fill import clauses as fill_clauses
 from engine.flow import Flow
 from engine.handoff import HOLD_KEY, hold_of
@@ -914,7 +914,39 @@ def _own_answer(flow: Flow[Any], state: Ask, frame: FlowFrame, text: str, checke
         sets = ahead_commands(flow, state, frame.slots, clause).sets
         return not any(_keeps_words(s.value, clause) for s in sets) and not _fills_other(flow, slots, state, clause)
 
-    own = own_words(text, past=gone_by)
+    corrected: list[bool] = []
+
+    def corrects() -> bool:
+        # whether the message corrects an earlier answer (read once, and only for a message with a thing's clause)
+        if not corrected:
+            corrected.append(bool(correction_commands(flow, state.name, frame.slots, text, checked)[0]))
+        return corrected[0]
+
+    def not_asked(thing: str, clause: str) -> bool:
+        # "my lunch break is 60 minutes", "la palestra chiude tra 20 minuti": a thing the question does not ask
+        # about is the subject, so the number is the thing's; "my goal is 3 days", "the evening works", "the
+        # sessions are 45 min" name the question (a slot's declared words, the question's own) or a value of it.
+        # A clause another slot keeps as the user's words is that slot's ("3, the speech recognition is off": the
+        # comment beside the rating)
+        said = parser(thing)
+        if said is not None and not isinstance(said, Invalid):
+            return False
+        if names_a_slot(flow, state.slot, thing) or _in_question(state, slots, thing):
+            return False
+        if corrects():
+            return False  # "oops, the order is 7781": an earlier answer corrected, named by its thing
+        sets = ahead_commands(flow, state, frame.slots, clause).sets
+        return not any(_keeps_words(s.value, clause) for s in sets) and not _kept_by_other(flow, slots, state, clause)
+
+    own = own_words(text, past=gone_by, thing=not_asked)
+    if own:
+        # a thing's clause beside the user's own answer stays what the flow makes of it where it changes nothing of
+        # the answer ("3, la app va lenta": the rating, and the comment); where it would, the user's clause is read
+        # alone ("3 days, the gym is open every day" is 3, not 7)
+        answer = parser(own)
+        if answer is not None and not isinstance(answer, Invalid):
+            beside = own_words(text, past=gone_by, thing=lambda _thing, _clause: False)
+            own = beside if beside == own or parser(beside) == answer else own
     # the user set against the someone else left out ("io Marco", "moi au gluten") is the subject, no word of the
     # answer: where the reader reads nothing with it, or takes it into the value, the words are read without it
     bare = without_user(own) if own and own != text else None
@@ -925,7 +957,25 @@ def _own_answer(flow: Flow[Any], state: Ask, frame: FlowFrame, text: str, checke
             # "moi non", "yo no", "me neither" say who is not (the user), no answer "no" to the question
             if again is not None and not isinstance(again, (Invalid, bool)):
                 own = bare
-    return own, named or _fills_other(flow, slots, state, text)
+    # a value another question of the flow would take from the message ahead counts too: "la piscine ferme dans 25
+    # minutes" at the target weight question names minutes, and with every clause left out is small talk
+    return own, named or _fills_other(flow, slots, state, text) or bool(
+        ahead_commands(flow, state, frame.slots, text).sets
+    )
+
+
+def _in_question(state: Ask, slots: Slots, words: str) -> bool:
+    """Whether a word of `words` is a word of the question as asked, of its help, of its reason or of its
+    reprompts (`same_word`): "the app crashes on android" at "Which device does the app crash on?", "my workouts
+    are 45 minutes" where the reason speaks of each workout, are about what the question asks."""
+    said: list[str] = []
+    for text in (state.say, state.help, state.why or "", *state.reprompts):
+        try:
+            said.append(text(slots) if callable(text) else text)
+        except (AttributeError, KeyError, TypeError, ValueError):
+            continue  # a text that cannot be written from these slots names nothing here
+    asked = set(re.findall(r"[\w'-]+", fold(" ".join(said))))
+    return any(same_word(w, a) for w in re.findall(r"[\w'-]+", fold(words)) for a in asked)
 
 
 def _holds_word(value: object, word: str) -> bool:
@@ -948,6 +998,22 @@ def _keeps_words(value: object, text: str) -> bool:
         isinstance(v, str) and len(w := re.findall(r"[\w'-]+", fold(v))) >= _KEPT_WORDS and set(w) <= said
         for v in items
     ) or copied(value, text)
+
+
+def _kept_by_other(flow: Flow[Any], slots: Slots, state: Ask, text: str) -> bool:
+    """Does a reader of another slot that any message may fill (`Flow.fills`) keep `text`'s words as its value (a
+    comment: "the speech recognition is off sometimes" beside a rating)? A number or a day it reads there is no
+    reason to keep a thing's clause: "la piscine ferme dans 25 minutes" gives no session length either."""
+    for name, reader in flow.fills.items():
+        if name == state.slot:
+            continue
+        try:
+            value = (reader if isinstance(reader, Parser) else reader(slots))(text)
+        except (ValidationError, ValueError):
+            continue
+        if value is not None and not isinstance(value, Invalid) and _keeps_words(value, text):
+            return True
+    return False
 
 
 def _fills_other(flow: Flow[Any], slots: Slots, state: Ask, text: str) -> bool:
