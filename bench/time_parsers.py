@@ -6,12 +6,12 @@ dev and test splits; the split rule is in its README).
 For each phrase every parser is asked for the study window it names, relative to the entry's
 `now`; ours as study-pal's window question reads it, spread over the days a plan repeats on
 (tests/time_corpus.py), the libraries for one day (a plan over several days is a miss for them).
-Ours is scored on the training days fitness-coach reads too, and per language. A library's answer is turned into a window with the same conventions our parser uses
-(no time: 16:00-18:00; a start without a length: 2 hours; a part of day without hours: that
-part's window), so only reading is compared, not taste. Two scores per parser: the whole
-window right (day, start and end), and the day right. A parser that is not installed is
-skipped, saying so. `-v` lists every miss of the dev split (the test split's misses are not printed: it is
-never tuned on).
+Ours is scored on the training days fitness-coach reads too, and per language. A library's
+answer is turned into a window with the same conventions our parser uses (no time: 16:00-18:00;
+a start without a length: 2 hours; a part of day without hours: that part's window), so only
+reading is compared, not taste. Two scores per parser: the whole window right (days, start and
+end), and the days right. A parser that is not installed is skipped, saying so. `-v` lists every
+miss of the dev split (the test split's misses are not printed: it is never tuned on).
 """
 
 from __future__ import annotations
@@ -27,7 +27,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from pathlib import Path
-
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 

@@ -36,15 +36,19 @@ _COMMON_ENGLISH = 3.0
 
 def weekday_names(languages: tuple[str, ...] = LANGUAGES) -> dict[str, str]:
     """Weekday names of `languages` (wide, abbreviated, plural, Portuguese without "-feira"),
-    folded, each with its English name."""
+    folded, each with its English name (a plural with the English plural)."""
     out: dict[str, str] = {}
     for language in languages:
         days = Locale(language).days
         for context in ("format", "stand-alone"):
             for index, name in days[context]["wide"].items():
                 english = _ENGLISH_DAYS[index]
-                for form in {name, name.split("-")[0], name + "s"}:
+                for form in {name, name.split("-")[0]}:
                     out[fold_same_length(form)] = english
+                # the plural in the plural ("lundis", "montags", "terças": "mondays"): a day that comes back
+                # each week (engine/weekdays.py), where a singular is one day
+                for form in {name + "s", name.split("-")[0] + "s"}:
+                    out.setdefault(fold_same_length(form), english + "s")
             for index, short in days[context]["abbreviated"].items():
                 word = fold_same_length(short.rstrip("."))
                 if len(word) >= 3 and zipf_frequency(word, "en", wordlist="small") < _COMMON_ENGLISH:

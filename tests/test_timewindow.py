@@ -26,9 +26,10 @@ from tests.time_corpus import DaysCase, WindowCase, load, read_plan, read_traini
 ROOT = Path(__file__).resolve().parent.parent
 DEV = load("dev")
 NOW = DEV.now  # Wednesday 2025-03-12 09:00
-# the test split's figures (windows, training days): the untouched code's, 2026-11-28, before any fix
-# for it; printed, and never let fall (the split is never tuned on: its misses are not looked at)
-TEST_FLOOR = (73, 24)
+# the test split's figures (windows of 98, training days of 28), printed and never let fall (the split is
+# never tuned on: its misses are not looked at): the untouched code's were 73 and 24 (2026-11-28, before
+# any fix); 93 and 27 with the engine's reading of the days of the week (engine/weekdays.py)
+TEST_FLOOR = (93, 27)
 
 
 def window(day: str, a: str, b: str) -> Window:
