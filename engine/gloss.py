@@ -75,7 +75,11 @@ _WORD = re.compile(r"\w+")
 # every frame starts with one of these ("de 14h à 16h", "dalle 15 alle 17")
 _FRAME_STARTS = frozenset({"de", "desde", "dalle", "dalla", "das", "dos", "von", "entre", "las", "alle", "um", "gegen"})
 # a frame's hour marked by its unit ("à 19h", "às 7h", "19 uhr"): the unit is the key
-_HOUR_KEYS = frozenset({"uhr", "heure", "heures", "hora", "horas", *(f"{n}h" for n in range(25))})
+_HOUR_KEYS = frozenset(
+    {"uhr", "heure", "heures", "hora", "horas", *(f"{n}h" for n in range(25))}
+    # a clock time with "h" between hours and minutes ("19h30"), which a frame writes "19:30"
+    | {f"{n}h{m:02d}" for n in range(25) for m in range(60)}
+)
 
 
 @lru_cache(maxsize=1)

@@ -94,7 +94,7 @@ def _patterns() -> dict[str, re.Pattern[str]]:
         # every day of the week: "daily", "every evening", "all week"; "any day" allows all without repeating
         "all": re.compile(
             r"\b(?:(?:every|each)\s+(?:single\s+)?(?:day|morning|afternoon|evening|night)|everyday|daily"
-            r"|all\s+week(?:\s+long)?)\b"
+            r"|all\s+week(?:\s+long)?|all\s+(?:the\s+)?days)\b"
         ),
         "any": re.compile(r"\b(?:any\s?day|whichever\s+day|whatever\s+day)\b"),
     }

@@ -56,7 +56,7 @@ from engine.gloss import in_english, load_gloss, weekday_names
         ("el lunes a las 7", "el monday at 7"),
         ("mañana a las 5 de la tarde", "tomorrow at 5 pm"),
         ("a las siete", "at 7"),
-        ("lundi à 19h30", "monday at 19h30"),
+        ("lundi à 19h30", "monday at 19:30"),  # "19h30" written as the English clock
         ("vendredi à 7 heures du soir", "friday at 7 pm"),
         ("montags um 19 Uhr", "mondays at 19"),
         ("lunedì alle 19", "monday at 19"),

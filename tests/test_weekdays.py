@@ -188,3 +188,30 @@ def test_a_broken_day_words_table_says_what_to_fix(tmp_path: Path) -> None:
     bad.write_text(yaml.safe_dump({"through": six, "the": six, "every": {**six, "it": []}, "one": six}))
     with pytest.raises(DataFileError, match="it: no phrase listed"):
         day_words.__wrapped__(bad)  # type: ignore[attr-defined]
+
+
+# -- clock words of the other languages, read by every flow's parsers (engine/data/gloss.yaml frames)
+
+
+@pytest.mark.parametrize(
+    ("typed", "english"),
+    [
+        ("friday 19h30", "friday 19:30"),  # a clock time with "h" between hours and minutes
+        ("à 19h30", "at 19:30"),
+        ("Freitag 19:30 bis 21 Uhr", "friday 19:30 to 21"),  # a range without its "von", its end an hour
+        ("15h à 17h", "15 to 17"),
+        ("mercredi prochain à 18h", "next wednesday at 18"),  # "next" after the day
+        ("giovedì prossimo alle 17", "next thursday at 17"),
+        ("quinta-feira que vem às 18h", "next thursday at 18"),
+        ("el próximo jueves", "el next thursday"),  # and before it
+        ("sábado às 9 da manhã", "saturday às 9 am"),  # an hour of the morning
+        ("sábado a las 10 de la mañana", "saturday at 10 am"),  # not "10 of tomorrow"
+        ("morgen früh", "tomorrow morning"),
+    ],
+)
+def test_clock_words_of_other_languages_in_english(typed: str, english: str) -> None:
+    assert in_english(typed) == english
+
+
+def test_all_days_but_some() -> None:
+    assert weekdays_in("all days except tue and thu") == ["Mon", "Wed", "Fri", "Sat", "Sun"]
