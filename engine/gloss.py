@@ -67,7 +67,9 @@ def _compiled() -> tuple[list[tuple[re.Pattern[str], str]], re.Pattern[str], dic
     english = {fold_same_length(p): e for e, phrases in table.phrases.items() for p in phrases}
     for name, day in weekday_names().items():
         english.setdefault(name, day)
-    frames = [(re.compile(f.pattern), f.english) for f in table.frames]
+    # a frame's "{weekday}" is any weekday name of the five languages (longest first: "quinta-feira", "quinta")
+    days = "(?:" + "|".join(re.escape(d) for d in sorted(weekday_names(), key=len, reverse=True)) + ")"
+    frames = [(re.compile(f.pattern.replace("{weekday}", days)), f.english) for f in table.frames]
     return frames, phrase_pattern(sorted(english)), english
 
 
