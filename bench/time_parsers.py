@@ -1,13 +1,17 @@
-"""Day-and-time parsers side by side on the study-window corpus (tests/corpora/time_windows.yaml).
+"""Day-and-time parsers side by side on the study-window corpus (tests/corpora/time_windows/, its
+dev and test splits; the split rule is in its README).
 
     .venv/bin/pip install -e '.[bench]' && .venv/bin/python bench/time_parsers.py [-v]
 
 For each phrase every parser is asked for the study window it names, relative to the entry's
-`now`. A library's answer is turned into a window with the same conventions our parser uses
-(no time: 16:00-18:00; a start without a length: 2 hours; a part of day without hours: that
-part's window), so only reading is compared, not taste. Two scores per parser: the whole
-window right (day, start and end), and the day right. A parser that is not installed is
-skipped, saying so. `-v` lists every miss.
+`now`; ours as study-pal's window question reads it, spread over the days a plan repeats on
+(tests/time_corpus.py), the libraries for one day (a plan over several days is a miss for them).
+Ours is scored on the training days fitness-coach reads too, and per language. A library's
+answer is turned into a window with the same conventions our parser uses (no time: 16:00-18:00;
+a start without a length: 2 hours; a part of day without hours: that part's window), so only
+reading is compared, not taste. Two scores per parser: the whole window right (days, start and
+end), and the days right. A parser that is not installed is skipped, saying so. `-v` lists every
+miss of the dev split (the test split's misses are not printed: it is never tuned on).
 """
 
 from __future__ import annotations
@@ -24,14 +28,13 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from pathlib import Path
 
-import yaml
-
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from flows.study_pal.days import PARTS, Part
-from flows.study_pal.timewindow import Window, parse_window
+from tests.time_corpus import SPLITS, Split, read_plan
+from tests.time_corpus import load as load_split
+from tests.time_corpus import score as score_split
 
-CORPUS = Path(__file__).resolve().parent.parent / "tests" / "corpora" / "time_windows.yaml"
 DEFAULT = (time(16, 0), time(18, 0))
 DEFAULT_MINUTES = 120
 
@@ -40,7 +43,7 @@ DEFAULT_MINUTES = 120
 class Case:
     text: str
     now: datetime
-    want: tuple[str, str, str]
+    want: tuple[tuple[str, ...], str, str]
 
 
 @dataclass
@@ -53,7 +56,7 @@ class Pieces:
     minutes: int | None = None
     part: Part | None = None
 
-    def window(self, now: datetime) -> tuple[str, str, str] | None:
+    def window(self, now: datetime) -> tuple[tuple[str, ...], str, str] | None:
         if self.day is None and self.start is None and self.part is None:
             return None
         day = self.day or now.date()
@@ -67,24 +70,19 @@ class Pieces:
         if end is None:
             total = start.hour * 60 + start.minute + (self.minutes or DEFAULT_MINUTES)
             end = time(min(total, 23 * 60 + 59) // 60, min(total, 23 * 60 + 59) % 60)
-        return day.isoformat(), f"{start:%H:%M}", f"{end:%H:%M}"
+        return (day.isoformat(),), f"{start:%H:%M}", f"{end:%H:%M}"
 
 
-def load() -> list[Case]:
-    doc = yaml.safe_load(CORPUS.read_text(encoding="utf-8"))
-    base = datetime.fromisoformat(doc["now"])
-    return [
-        Case(e["text"], datetime.fromisoformat(e["now"]) if "now" in e else base, (e["day"], e["start"], e["end"]))
-        for e in doc["windows"]
-    ]
+def load(split: Split) -> list[Case]:
+    corpus = load_split(split)
+    return [Case(c.text, corpus.at(c), c.want()) for c in corpus.windows]
 
 
 # -- the parsers ---------------------------------------------------------------------------
 
 
-def ours(case: Case) -> tuple[str, str, str] | None:
-    w = parse_window(case.text, case.now)
-    return (w.day.isoformat(), f"{w.start:%H:%M}", f"{w.end:%H:%M}") if isinstance(w, Window) else None
+def ours(case: Case) -> tuple[tuple[str, ...], str, str] | None:
+    return read_plan(case.text, case.now)
 
 
 _POD: dict[str, Part] = {"morning": "morning", "earlymorning": "morning", "lateafternoon": "afternoon",
@@ -105,7 +103,7 @@ def _ct_time(t: object, now: datetime) -> Pieces:
     return found
 
 
-def ctparse_reader() -> Callable[[Case], tuple[str, str, str] | None]:
+def ctparse_reader() -> Callable[[Case], tuple[tuple[str, ...], str, str] | None]:
     from ctparse import ctparse  # type: ignore[import-not-found,unused-ignore]
 
     def read(case: Case) -> tuple[str, str, str] | None:
@@ -129,7 +127,7 @@ _HAS_TIME = re.compile(r"\d|noon|midnight|now|morning|afternoon|evening|night|to
 _PART_WORD = re.compile(r"\b(morning|afternoon|evening|night|tonight)\b", re.I)
 
 
-def dateparser_reader() -> Callable[[Case], tuple[str, str, str] | None]:
+def dateparser_reader() -> Callable[[Case], tuple[tuple[str, ...], str, str] | None]:
     from dateparser.search import search_dates  # type: ignore[import-not-found,unused-ignore]
 
     def read(case: Case) -> tuple[str, str, str] | None:
@@ -154,7 +152,7 @@ def dateparser_reader() -> Callable[[Case], tuple[str, str, str] | None]:
     return read
 
 
-def timefhuman_reader() -> Callable[[Case], tuple[str, str, str] | None]:
+def timefhuman_reader() -> Callable[[Case], tuple[tuple[str, ...], str, str] | None]:
     from timefhuman import tfhConfig, timefhuman  # type: ignore[import-not-found,unused-ignore]
 
     def read(case: Case) -> tuple[str, str, str] | None:
@@ -180,7 +178,7 @@ def timefhuman_reader() -> Callable[[Case], tuple[str, str, str] | None]:
     return read
 
 
-READERS: dict[str, tuple[str, Callable[[], Callable[[Case], tuple[str, str, str] | None]]]] = {
+READERS: dict[str, tuple[str, Callable[[], Callable[[Case], tuple[tuple[str, ...], str, str] | None]]]] = {
     "ctparse": ("ctparse", ctparse_reader),
     "dateparser": ("dateparser", dateparser_reader),
     "timefhuman": ("timefhuman", timefhuman_reader),
@@ -193,14 +191,30 @@ def main() -> int:
     args = ap.parse_args()
     warnings.simplefilter("ignore")
     logging.disable(logging.WARNING)  # ctparse logs every phrase it cannot read
-    cases = load()
-    parsers: dict[str, Callable[[Case], tuple[str, str, str] | None]] = {"innerloop": ours}
+    parsers: dict[str, Callable[[Case], tuple[tuple[str, ...], str, str] | None]] = {"innerloop": ours}
     for name, (module, make) in READERS.items():
         if importlib.util.find_spec(module) is None:
             print(f"{name}: not installed, skipped (pip install -e '.[bench]')")
             continue
         parsers[name] = make()
-    print(f"{len(cases)} phrases from {CORPUS.name}\n")
+    for split in SPLITS:
+        cases = load(split)
+        print(f"\n{split}: {len(cases)} phrases from tests/corpora/time_windows/{split}.yaml")
+        _compare(cases, parsers, verbose=args.verbose and split == "dev")
+        windows, days = score_split(split)
+        print(f"innerloop by language: windows {windows.line()}")
+        if days.total:
+            print(f"innerloop training days (fitness-coach): {days.line()}")
+            if args.verbose and split == "dev":
+                print("\n".join(f"  {t!r}: got {g}, want {w}" for t, g, w in days.misses or []))
+    return 0
+
+
+def _compare(
+    cases: list[Case],
+    parsers: dict[str, Callable[[Case], tuple[tuple[str, ...], str, str] | None]],
+    verbose: bool,
+) -> None:
     print(f"{'parser':<12} {'window right':>14} {'day right':>12} {'ms/phrase':>10}")
     for name, read in parsers.items():
         windows = days = 0
@@ -219,9 +233,8 @@ def main() -> int:
         ms = (clock.perf_counter() - began) * 1000 / len(cases)
         n = len(cases)
         print(f"{name:<12} {windows:>4}/{n} {windows / n:>5.0%} {days:>4}/{n} {days / n:>4.0%} {ms:>10.2f}")
-        if args.verbose and misses:
+        if verbose and misses:
             print("\n".join(misses))
-    return 0
 
 
 if __name__ == "__main__":

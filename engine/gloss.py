@@ -36,15 +36,19 @@ _COMMON_ENGLISH = 3.0
 
 def weekday_names(languages: tuple[str, ...] = LANGUAGES) -> dict[str, str]:
     """Weekday names of `languages` (wide, abbreviated, plural, Portuguese without "-feira"),
-    folded, each with its English name."""
+    folded, each with its English name (a plural with the English plural)."""
     out: dict[str, str] = {}
     for language in languages:
         days = Locale(language).days
         for context in ("format", "stand-alone"):
             for index, name in days[context]["wide"].items():
                 english = _ENGLISH_DAYS[index]
-                for form in {name, name.split("-")[0], name + "s"}:
+                for form in {name, name.split("-")[0]}:
                     out[fold_same_length(form)] = english
+                # the plural in the plural ("lundis", "montags", "terças": "mondays"): a day that comes back
+                # each week (engine/weekdays.py), where a singular is one day
+                for form in {name + "s", name.split("-")[0] + "s"}:
+                    out.setdefault(fold_same_length(form), english + "s")
             for index, short in days[context]["abbreviated"].items():
                 word = fold_same_length(short.rstrip("."))
                 if len(word) >= 3 and zipf_frequency(word, "en", wordlist="small") < _COMMON_ENGLISH:
@@ -63,7 +67,9 @@ def _compiled() -> tuple[list[tuple[re.Pattern[str], str]], re.Pattern[str], dic
     english = {fold_same_length(p): e for e, phrases in table.phrases.items() for p in phrases}
     for name, day in weekday_names().items():
         english.setdefault(name, day)
-    frames = [(re.compile(f.pattern), f.english) for f in table.frames]
+    # a frame's "{weekday}" is any weekday name of the five languages (longest first: "quinta-feira", "quinta")
+    days = "(?:" + "|".join(re.escape(d) for d in sorted(weekday_names(), key=len, reverse=True)) + ")"
+    frames = [(re.compile(f.pattern.replace("{weekday}", days)), f.english) for f in table.frames]
     return frames, phrase_pattern(sorted(english)), english
 
 
@@ -71,7 +77,11 @@ _WORD = re.compile(r"\w+")
 # every frame starts with one of these ("de 14h à 16h", "dalle 15 alle 17")
 _FRAME_STARTS = frozenset({"de", "desde", "dalle", "dalla", "das", "dos", "von", "entre", "las", "alle", "um", "gegen"})
 # a frame's hour marked by its unit ("à 19h", "às 7h", "19 uhr"): the unit is the key
-_HOUR_KEYS = frozenset({"uhr", "heure", "heures", "hora", "horas", *(f"{n}h" for n in range(25))})
+_HOUR_KEYS = frozenset(
+    {"uhr", "heure", "heures", "hora", "horas", *(f"{n}h" for n in range(25))}
+    # a clock time with "h" between hours and minutes ("19h30"), which a frame writes "19:30"
+    | {f"{n}h{m:02d}" for n in range(25) for m in range(60)}
+)
 
 
 @lru_cache(maxsize=1)

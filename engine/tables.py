@@ -212,6 +212,21 @@ def for_now_words(path: Path = DATA / "for_now.yaml") -> FoldedWords:
     return load_table(path, FoldedWords, '"for now" words')
 
 
+class DayWords(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    through: FoldedWords
+    the: FoldedWords
+    every: FoldedWords
+    one: FoldedWords
+
+
+@cache
+def day_words(path: Path = DATA / "day_words.yaml") -> DayWords:
+    """The words around the days of the week (day_words.yaml): a range's "to" ("bis", "au"), the articles
+    before a day ("el", "am"), the words that make it recur ("every", "los", "jeden") or one of a set ("a")."""
+    return load_table(path, DayWords, "day words")
+
+
 def alternation(phrases: Sequence[str]) -> str:
     """`phrases` as one alternation of literal text (the phrases are checked to hold single spaces)."""
     return "(?:" + "|".join(re.escape(p) for p in phrases) + ")"

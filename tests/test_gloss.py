@@ -23,7 +23,7 @@ from engine.gloss import in_english, load_gloss, weekday_names
         ("trois fois par semaine", "3 times per week"),
         ("lunes, miércoles y viernes", "monday, wednesday and friday"),
         ("segunda, quarta e sexta", "monday, wednesday e friday"),  # pt "e" is left: "é" folds to it
-        ("Donnerstags abends", "thursday in the evening"),
+        ("Donnerstags abends", "thursdays in the evening"),  # on Thursdays: a day that comes back
         ("ninguna", "none"),
         ("rien du tout", "none"),
         ("venerdì dalle 9 alle 11", "friday from 9 to 11"),
@@ -56,9 +56,9 @@ from engine.gloss import in_english, load_gloss, weekday_names
         ("el lunes a las 7", "el monday at 7"),
         ("mañana a las 5 de la tarde", "tomorrow at 5 pm"),
         ("a las siete", "at 7"),
-        ("lundi à 19h30", "monday at 19h30"),
+        ("lundi à 19h30", "monday at 19:30"),  # "19h30" written as the English clock
         ("vendredi à 7 heures du soir", "friday at 7 pm"),
-        ("montags um 19 Uhr", "monday at 19"),
+        ("montags um 19 Uhr", "mondays at 19"),
         ("lunedì alle 19", "monday at 19"),
         ("segunda às 19h", "monday at 19"),
         ("alle 2 Tage", "alle 2 days"),  # every two days in German: no hour

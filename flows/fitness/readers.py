@@ -30,6 +30,7 @@ from engine.extract import (
     read_yes_no,
     said_number,
 )
+from engine.weekdays import day_set
 from flows.fitness.profile import WEEKDAYS, Goal, Weekday
 from flows.fitness.weights import wanted_change, weigh, with_digits
 from flows.fitness.words import any_of, comment_edges, refusal, words
@@ -285,7 +286,7 @@ def days_in(text: str) -> int | None:
     if m is None:
         return None
     if m.group(3):
-        return 7 - len(_excepted(fold(text)))
+        return len(day_set(fold(text)).days) or 7  # "every day except sunday": the days left
     word = m.group(1) or m.group(2)
     cued = _WORD_NUMBERS.get(word) or int(word)
     # "three, maybe four days a week": the cue's number may be the one hedged; the engine reads the number said
@@ -536,20 +537,6 @@ def parse_time_of_day(text: str) -> object:
     return read_time(text)
 
 
-_DAY_WORDS: dict[str, Weekday] = {}
-for _day, _names in zip(
-    WEEKDAYS,
-    (("monday", "mon"), ("tuesday", "tue", "tues"), ("wednesday", "wed"), ("thursday", "thu", "thur", "thurs"),
-     ("friday", "fri"), ("saturday", "sat"), ("sunday", "sun")),
-    strict=True,
-):  # fmt: skip
-    for _w in _names:
-        _DAY_WORDS[_w] = _day
-        _DAY_WORDS[_w + "s"] = _day
-_DAY_RE = re.compile(r"\b(" + "|".join(sorted(_DAY_WORDS, key=len, reverse=True)) + r")\b")
-_RANGE_RE = re.compile(rf"{_DAY_RE.pattern}\s*(?:-|–|to|through|till|until)\s*{_DAY_RE.pattern}")
-
-
 # the letters a class timetable uses: "mwf", "t/th"
 _SHORTHANDS: dict[str, tuple[int, ...]] = {
     "mwf": (0, 2, 4), "m/w/f": (0, 2, 4), "m-w-f": (0, 2, 4), "mw": (0, 2), "m/w": (0, 2),
@@ -560,20 +547,6 @@ _SHORTHAND_RE = re.compile(
 )
 
 
-# "every day except sunday", "all week but not friday": the days after it are left out
-_EXCEPT = re.compile(r"\b(?:except(?: for| on)?|but not(?: on)?|apart from|other than|excluding|besides)\b(.*)")
-
-
-def _excepted(t: str) -> set[Weekday]:
-    m = _EXCEPT.search(t)
-    if m is None:
-        return set()
-    tail = m.group(1)
-    return {_DAY_WORDS[d.group(1)] for d in _DAY_RE.finditer(tail)} | (
-        set(WEEKDAYS[5:]) if re.search(r"\bweekends?\b", tail) else set()
-    )
-
-
 def weekdays_said(text: str) -> list[Weekday]:
     """The weekdays `text` names as days to train on; a choice between them ("mon or tue") names none."""
     named = weekdays_in(text)
@@ -582,24 +555,11 @@ def weekdays_said(text: str) -> list[Weekday]:
 
 def weekdays_in(text: str) -> list[Weekday]:
     """Every weekday `text` names as a day to train on: one day alone counts ("monday"), "any day" is all
-    seven, "move it to the weekend" Saturday and Sunday. Not flows/study_pal/repeats.py `weekdays`, which
-    asks another question (does a study plan repeat?) and leaves out a day named alone, a move and "this
-    weekend", and takes "every morning" for every day."""
+    seven, "move it to the weekend" Saturday and Sunday, "tue-thu" three, "every day except sunday" six.
+    The days are the engine's reading (engine/weekdays.py, which study-pal's plans over several days read
+    too: it also says whether they recur, which this question does not ask); the class timetable's letters
+    ("mwf", "t/th") are read here."""
     t = fold(text)
-    left_out = _excepted(t)
-    if left_out:
-        t = _EXCEPT.sub(" ", t)
-    days: set[Weekday] = set()
-    for m in _SHORTHAND_RE.finditer(t):
-        days.update(WEEKDAYS[i] for i in _SHORTHANDS[m.group(1)])
-    if re.search(r"\b(?:every ?day|daily|all week|each day|any ?day|whichever day|whatever day)\b", t):
-        days.update(WEEKDAYS)
-    if re.search(r"\bweekdays?\b", t):
-        days.update(WEEKDAYS[:5])
-    if re.search(r"\bweekends?\b", t):
-        days.update(WEEKDAYS[5:])
-    for m in _RANGE_RE.finditer(t):
-        a, b = WEEKDAYS.index(_DAY_WORDS[m.group(1)]), WEEKDAYS.index(_DAY_WORDS[m.group(2)])
-        days.update(WEEKDAYS[a : b + 1] if a <= b else WEEKDAYS[a:] + WEEKDAYS[: b + 1])
-    days.update(_DAY_WORDS[m.group(1)] for m in _DAY_RE.finditer(t))
-    return [d for d in WEEKDAYS if d in days and d not in left_out]
+    days = {WEEKDAYS[i] for m in _SHORTHAND_RE.finditer(t) for i in _SHORTHANDS[m.group(1)]}
+    days |= {WEEKDAYS[i] for i in day_set(t).days}
+    return [d for d in WEEKDAYS if d in days]
