@@ -3,10 +3,16 @@ messages in several languages; each class's replay is under tests/replays/users/
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import pytest
 
+from engine import Engine, MemoryStore
 from engine.extract import Invalid, person_name, reads_as_a_sentence, with_apostrophe
+from flows.fitness.readers import parse_weight
 from flows.language_buddy.names import parse_name
+
+CLOCK = datetime(2026, 11, 25, 20, 0)
 
 # -- contractions typed without the apostrophe, wherever a reader tells a sentence from a name ---------------
 
@@ -52,3 +58,43 @@ def test_a_word_that_is_a_word_as_typed_keeps_its_spelling(word: str) -> None:
 def test_names_stay_names(name: str) -> None:
     assert isinstance(parse_name(name), str)
     assert isinstance(person_name()(name), str)
+
+
+# -- a number without a unit where the flow knows the unit it can only be in --------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "kg"),
+    [
+        ("i'm 88 now, want to get to 80", 80.0),
+        ("estoy en 88 ahora, quiero llegar a 80", 80.0),
+        ("je pèse 92, je vise 85", 85.0),
+        ("ich wiege 90 und will auf 82", 82.0),
+        ("peso 95 agora, quero chegar a 85", 85.0),
+        ("peso 87 adesso, vorrei arrivare a 78", 78.0),
+        ("62", 62.0),  # 62 lb is 28 kg: only kg makes it a body weight
+        ("currently 230, aiming for 200", 90.7),  # 230 kg is out of it: pounds
+    ],
+)
+def test_a_weight_without_a_unit_is_read_in_the_one_unit_it_can_be(text: str, kg: float) -> None:
+    assert parse_weight(text) == kg
+
+
+@pytest.mark.parametrize("text", ["150", "160", "lose 10", "12"])
+def test_a_weight_either_unit_reads_or_neither_is_asked_for_its_unit(text: str) -> None:
+    # 150 kg and 150 lb (68 kg) are both someone's weight: asked, never guessed
+    assert isinstance(parse_weight(text), Invalid)
+
+
+def test_the_weight_of_now_beside_the_target_is_kept_with_the_unit() -> None:
+    store = MemoryStore()
+    engine = Engine(store, clock=lambda: CLOCK)
+    for text in ("hi", "beginner", "none", "lose weight"):
+        engine.turn("fitness-coach", "ann", text)
+    result = engine.turn("fitness-coach", "ann", "i'm 88 now, want to get to 80")
+    assert result.state == "days"
+    assert result.slots is not None
+    assert (result.slots["target_weight_kg"], result.slots["current_weight_kg"]) == (80.0, 88.0)
+    assert result.slots["weight_unit"] == "kg"
+    # the unit is the user's from now on: a later bare number is read in it
+    assert "88.0 kg" in result.reply
