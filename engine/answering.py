@@ -207,8 +207,14 @@ class OpenQuestion:
             # Beside what else it said, the message may still answer the question ("3 — the audio
             # keeps cutting out"); a correction ("no, my native language is Polish") is not an
             # answer, and the question is asked again with the change noted.
+            refused = ""
             if not corrected:
-                updated = parse_answer(self.fx, flow, state, slots, frame, heard, resuming=resuming).slots
+                answer = parse_answer(self.fx, flow, state, slots, frame, heard, resuming=resuming)
+                updated = answer.slots
+                # the readers kept something nothing says back ("no dairy for me": what is left out, beside the diet
+                # still to say): the parser's reason says what it made of the message, where the question alone
+                # would read as not heard
+                refused = answer.reason or "" if not shown else ""
             else:
                 # "30, oh btw i sprained my ankle last month": the clauses that correct nothing may answer
                 updated = beside_correction(flow, state, before, slots, heard)
@@ -217,7 +223,7 @@ class OpenQuestion:
                 self.fx.emit(f"{told} {found}".strip())
                 self.run.move(flow, frame, updated, ANSWER, heard)
                 return None
-            self.fx.emit(f"{noted} {self.run.question(flow, state, slots, heard)}".strip())
+            self.fx.emit(" ".join(p for p in (noted, refused, self.run.question(flow, state, slots, heard)) if p))
             return None
         updated, reason, others, proposal = parse_answer(
             self.fx, flow, state, slots, frame, heard, resuming=resuming, parser=parser, plain=plain,

@@ -9,6 +9,9 @@ import pytest
 
 from engine import Engine, MemoryStore
 from engine.extract import Invalid, person_name, reads_as_a_sentence, with_apostrophe
+from flows.fitness.anytime import read_anytime
+from flows.fitness.food import read_diet
+from flows.fitness.profile import FitnessSlots
 from flows.fitness.readers import parse_weight
 from flows.language_buddy.names import parse_name
 
@@ -98,3 +101,28 @@ def test_the_weight_of_now_beside_the_target_is_kept_with_the_unit() -> None:
     assert result.slots["weight_unit"] == "kg"
     # the unit is the user's from now on: a later bare number is read in it
     assert "88.0 kg" in result.reply
+
+
+# -- "no X" of a food names what is left out, not a diet of everything ------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["no dairy for me", "no sugar", "kein Zucker", "sin lácteos", "pas de gluten", "senza glutine", "sem açúcar",
+     "no fish", "no dairy or eggs"],
+)  # fmt: skip
+def test_a_food_left_out_is_no_diet(text: str) -> None:
+    read = read_diet(text)
+    assert isinstance(read, Invalid) and "leave that out" in read.reason  # not "omnivore", nor "pescatarian"
+    assert read_anytime(text, FitnessSlots(), "diet") == {"diet_detail": text}
+
+
+@pytest.mark.parametrize(
+    ("text", "diet"),
+    [("no red meat", "omnivore"), ("no pork or beef", "omnivore"), ("no meat", "vegetarian"),
+     ("no dairy or meat", "vegetarian"), ("no dairy, otherwise anything", "omnivore"),
+     ("dairy free vegetarian", "vegetarian")],
+)  # fmt: skip
+def test_a_meat_left_out_or_a_diet_beside_it_is_still_a_diet(text: str, diet: str) -> None:
+    # leaving out some meat says the rest is eaten: an omnivore's exception
+    assert read_diet(text) == diet
