@@ -981,6 +981,28 @@ def plainly_a_word(word: str) -> bool:
     )
 
 
+# What may stand around a field's name said alone, in the six languages: an article or a possessive before it
+# ("die Zeitzone", "mi nombre", "le fuseau horaire", "il mio livello", "o meu nome"), a please after it
+_BEFORE_A_NAME = re.compile(
+    r"^(?:the|my|el|la|los|las|mi|mis|le|les|mon|ma|mes|der|die|das|den|dem|mein|meine|meinen|il|lo|gli|i"
+    r"|mio|mia|o|a|os|as|meu|minha)\s+|^l'"
+)
+_AFTER_A_NAME = re.compile(r"\s+(?:please|pls|bitte|por favor|s'il te plait|s'il vous plait|svp|per favore|then)$")
+
+
+def field_named(text: str, names: Mapping[str, Sequence[str]]) -> str | None:
+    """The one field of `names` (field: the words that name it, in any language the flow reads) a message names
+    and says nothing else of: "Zeitzone", "die Zeitzone", "mi nombre", "le fuseau horaire", "il mio livello".
+    At a question asking which fact to change, a field's name is that fact, never a value of another (the German
+    "Zeitzone" is no name to rename the user with)."""
+    t = fold(text).strip(" .!?¿¡,;:")
+    for _ in range(2):  # "o meu", "la mia" are one, "the my" is no one's
+        t = _BEFORE_A_NAME.sub("", t, count=1).strip()
+    t = _AFTER_A_NAME.sub("", t).strip()
+    found = {field for field, said in names.items() if t and t in {fold(n) for n in (*said, field.replace("_", " "))}}
+    return found.pop() if len(found) == 1 else None
+
+
 SENTENCE_NOT_NAME = "That reads as a sentence, not a name. What should I call you?"
 
 

@@ -8,12 +8,17 @@ from datetime import datetime
 import pytest
 
 from engine import Engine, MemoryStore
-from engine.extract import Invalid, person_name, reads_as_a_sentence, with_apostrophe
+from engine.amend import read_changes
+from engine.extract import Invalid, field_named, person_name, reads_as_a_sentence, with_apostrophe
 from flows.fitness.anytime import read_anytime
+from flows.fitness.changes import PROFILE as FITNESS
 from flows.fitness.food import read_diet
 from flows.fitness.profile import FitnessSlots
 from flows.fitness.readers import parse_weight
+from flows.language_buddy.answers import read_anytime as read_anytime_buddy
+from flows.language_buddy.field_parsers import read_amend
 from flows.language_buddy.names import parse_name
+from flows.language_buddy.profile import FIELD_NAMES, OnboardingSlots
 
 CLOCK = datetime(2026, 11, 25, 20, 0)
 
@@ -126,3 +131,30 @@ def test_a_food_left_out_is_no_diet(text: str) -> None:
 def test_a_meat_left_out_or_a_diet_beside_it_is_still_a_diet(text: str, diet: str) -> None:
     # leaving out some meat says the rest is eaten: an omnivore's exception
     assert read_diet(text) == diet
+
+
+# -- a field's name said at a question asking which fact to change -----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "field"),
+    [("Zeitzone", "timezone"), ("die Zeitzone", "timezone"), ("el nombre", "name"), ("le fuseau horaire", "timezone"),
+     ("il mio livello", "level"), ("a língua materna", "native_language"), ("Muttersprache bitte", "native_language")],
+)  # fmt: skip
+def test_a_fields_name_in_any_language_names_the_fact_to_change(text: str, field: str) -> None:
+    assert read_amend(text) == field
+    assert field_named(text, FIELD_NAMES) == field
+
+
+@pytest.mark.parametrize("text", ["Zeitzone", "el nombre", "Muttersprache"])
+def test_a_fields_name_at_the_onboardings_amend_question_renames_nobody(text: str) -> None:
+    s = OnboardingSlots(name="Max", native_language="de", target_language="en", timezone="Europe/Berlin",
+                        confirmed=False)  # fmt: skip
+    assert "name" not in read_anytime_buddy(text, s, "amend")
+
+
+@pytest.mark.parametrize(("text", "label"), [("Gewicht", "current weight"), ("le niveau", "level"),
+                                             ("l'objectif", "goal"), ("die Tage", "days a week")])  # fmt: skip
+def test_a_fields_name_at_the_fitness_review_asks_its_value(text: str, label: str) -> None:
+    found = read_changes(FITNESS, text, FitnessSlots())
+    assert found.question == f"What should your {label} be?" and not found.values
