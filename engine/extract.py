@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from datetime import date, time, timedelta
 
 from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
-from wordfreq import tokenize, zipf_frequency
+from wordfreq import zipf_frequency
+from wordfreq.tokens import tokenize
 
 from engine import gloss, hedges, numwords, typos
 from engine.cues import fold_same_length, in_english_cues
@@ -987,7 +988,9 @@ _BEFORE_A_NAME = re.compile(
     r"^(?:the|my|el|la|los|las|mi|mis|le|les|mon|ma|mes|der|die|das|den|dem|mein|meine|meinen|il|lo|gli|i"
     r"|mio|mia|o|a|os|as|meu|minha)\s+|^l'"
 )
-_AFTER_A_NAME = re.compile(r"(?<!\s)\s++(?:please|pls|bitte|por favor|s'il te plait|s'il vous plait|svp|per favore|then)$")
+_AFTER_A_NAME = re.compile(
+    r"(?<!\s)\s++(?:please|pls|bitte|por favor|s'il te plait|s'il vous plait|svp|per favore|then)$"
+)
 
 
 def field_named(text: str, names: Mapping[str, Sequence[str]]) -> str | None:
