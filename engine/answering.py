@@ -30,7 +30,15 @@ from engine.answers import (
     rerun,
     try_set,
 )
-from engine.askback import COMING_BACK_ONLY, acknowledgement, coming_later, explanation, later_question, offers
+from engine.askback import (
+    COMING_BACK_ONLY,
+    acknowledgement,
+    asks_why_beside,
+    coming_later,
+    explanation,
+    later_question,
+    offers,
+)
 from engine.commands import AskBack, Chitchat, Command, CorrectSlot, Restated, SetSlot, WhichSlot, YesNo
 from engine.corrections import says_nothing_of_its_own
 from engine.effects import Effects
@@ -237,6 +245,11 @@ class OpenQuestion:
                 frame.attempts = 0
             if told:
                 self.fx.emit(told)
+            if state.why and asks_why_beside(heard.text):
+                # "on my iphone, why?": the answer is taken, and the why asked beside it answered from the question's
+                # declared reason before the next question, not dropped
+                self.fx.trace.notice("ask_back", flow.name, state.name, "why beside the answer")
+                self.fx.emit(render(state.why, updated))
             self.run.move(flow, frame, updated, ANSWER, heard)
             return None
         if resuming and reason is None:

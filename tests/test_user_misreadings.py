@@ -9,6 +9,7 @@ import pytest
 
 from engine import Engine, MemoryStore
 from engine.amend import read_changes
+from engine.askback import asks_why_beside
 from engine.extract import Invalid, field_named, person_name, reads_as_a_sentence, with_apostrophe
 from flows.fitness.anytime import read_anytime
 from flows.fitness.changes import PROFILE as FITNESS
@@ -158,3 +159,25 @@ def test_a_fields_name_at_the_onboardings_amend_question_renames_nobody(text: st
 def test_a_fields_name_at_the_fitness_review_asks_its_value(text: str, label: str) -> None:
     found = read_changes(FITNESS, text, FitnessSlots())
     assert found.question == f"What should your {label} be?" and not found.values
+
+
+# -- an answer and a question back in one message ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("why", ["why?", "¿por qué?", "warum?", "pourquoi ?", "perché?", "por quê?"])
+def test_an_answer_with_a_why_beside_it_is_taken_and_the_why_answered(why: str) -> None:
+    engine = Engine(MemoryStore(), clock=lambda: CLOCK)
+    engine.turn("support", "sam", "my app keeps crashing")
+    result = engine.turn("support", "sam", f"on my iphone, {why}")
+    assert result.state == "text"  # the platform is answered, the next question asked
+    assert "tells me which part of the help article applies to you" in result.reply  # and the why, from the state's
+
+
+@pytest.mark.parametrize("text", ["on my iphone, why?", "Berlin. ¿por qué?", "3 - warum?", "iphone, perché?"])
+def test_a_why_beside_an_answer(text: str) -> None:
+    assert asks_why_beside(text)
+
+
+@pytest.mark.parametrize("text", ["why?", "on my iphone", "why do you need my phone model if it crashes on the web?"])
+def test_no_why_beside_an_answer(text: str) -> None:
+    assert not asks_why_beside(text)
