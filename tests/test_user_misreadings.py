@@ -9,7 +9,7 @@ import pytest
 
 from engine import Engine, MemoryStore
 from engine.amend import read_changes
-from engine.askback import asks_why_beside
+from engine.askback import asks_about_offer, asks_why_beside
 from engine.extract import Invalid, field_named, person_name, reads_as_a_sentence, with_apostrophe
 from flows.fitness.anytime import read_anytime
 from flows.fitness.changes import PROFILE as FITNESS
@@ -181,3 +181,23 @@ def test_a_why_beside_an_answer(text: str) -> None:
 @pytest.mark.parametrize("text", ["why?", "on my iphone", "why do you need my phone model if it crashes on the web?"])
 def test_no_why_beside_an_answer(text: str) -> None:
     assert not asks_why_beside(text)
+
+
+# -- a question back at an offer of a person: why it was offered ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text", ["why would i?", "why should i", "¿por qué lo haría?", "warum sollte ich?", "pourquoi devrais-je ?",
+             "perché dovrei?", "por que eu faria isso?"],
+)  # fmt: skip
+def test_why_would_i_at_supports_offer_of_a_person_is_answered_from_the_offer(text: str) -> None:
+    engine = Engine(MemoryStore(), clock=lambda: CLOCK)
+    assert "connect you to a person" in engine.turn("support", "sam", "How do I knit a scarf?").reply
+    r = engine.turn("support", "sam", text)
+    assert "no article on" in r.reply and "Would you like me to connect you?" in r.reply  # not the capabilities
+    assert "Connecting you" in engine.turn("support", "sam", "yes").reply  # the offer stayed open
+
+
+@pytest.mark.parametrize("text", ["why would i reinstall the app?", "why does sync fail?"])
+def test_a_question_of_its_own_at_the_offer_is_no_question_about_it(text: str) -> None:
+    assert not asks_about_offer(text, "connect you to a person")
