@@ -245,9 +245,10 @@ class OpenQuestion:
                 frame.attempts = 0
             if told:
                 self.fx.emit(told)
-            if state.why and asks_why_beside(heard.text):
+            if state.why and not offers(parser) and asks_why_beside(heard.text):
                 # "on my iphone, why?": the answer is taken, and the why asked beside it answered from the question's
-                # declared reason before the next question, not dropped
+                # declared reason before the next question, not dropped; at a yes/no offer "no, why would I" is the
+                # no, the question beside it rhetorical (engine/askback.py question_back)
                 self.fx.trace.notice("ask_back", flow.name, state.name, "why beside the answer")
                 self.fx.emit(render(state.why, updated))
             self.run.move(flow, frame, updated, ANSWER, heard)

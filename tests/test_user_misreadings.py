@@ -201,3 +201,10 @@ def test_why_would_i_at_supports_offer_of_a_person_is_answered_from_the_offer(te
 @pytest.mark.parametrize("text", ["why would i reinstall the app?", "why does sync fail?"])
 def test_a_question_of_its_own_at_the_offer_is_no_question_about_it(text: str) -> None:
     assert not asks_about_offer(text, "connect you to a person")
+
+
+def test_a_no_with_a_rhetorical_why_at_an_offer_is_the_no_alone() -> None:
+    engine = Engine(MemoryStore(), clock=lambda: CLOCK)
+    assert engine.turn("study-pal", "kim", "teach me derivatives").state == "offer"
+    r = engine.turn("study-pal", "kim", "no, why would I")
+    assert r.state == "exercise" and "Concepts build on each other" not in r.reply
