@@ -34,7 +34,7 @@ from typing_extensions import TypeVar
 
 from engine.commands import Amend, AmendAsk, Command, Recall
 from engine.cues import in_english_cues
-from engine.extract import Empty, Invalid, Parser, fold, numbers, read_yes_no
+from engine.extract import Empty, Invalid, Parser, field_named, fold, numbers, read_yes_no
 from engine.models import JsonObject, RecordDraft, Slots, StoredRecord
 
 if TYPE_CHECKING:  # the read stage imports this module; what a step may touch is not its business
@@ -174,6 +174,9 @@ class Amendable(Generic[S]):
     # the parser of a bare answer to "What should your X be?", where `parse` reads a value only in a
     # sentence that says it ("call me Sam"); None: `parse` reads both
     answer: Callable[[S], Parser] | None = None
+    # what the fact is called in the languages the flow reads ("Gewicht", "el peso", "l'objectif"): said alone at
+    # a review, the fact to change, its value asked for (engine/corrections.py field_named)
+    called: Sequence[str] = ()
 
 
 @dataclass(frozen=True)
@@ -311,6 +314,9 @@ def _continues(earlier: object, value: object, part: str) -> bool:
 def read_changes(amends: Amends[S], text: str, slots: S, *, cued: bool = False) -> Changes:
     """The changes `text` makes to `slots`, read part by part (a phrase per fact). `cued`: in
     the main conversation, where a fact is changed only by a message saying so."""
+    if not cued and (slot := field_named(text, {f.slot: f.called for f in amends.fields if f.called})) is not None:
+        # "Gewicht", "el peso" at the review: the fact to change named alone in the user's language
+        return Changes(question=f"What should your {amends.field(slot).label or slot} be?", asking=slot)
     text = in_english_cues(text)
     t = fold(text)
     if cued and not _says_change(amends, t):

@@ -30,7 +30,15 @@ from engine.answers import (
     rerun,
     try_set,
 )
-from engine.askback import COMING_BACK_ONLY, acknowledgement, coming_later, explanation, later_question, offers
+from engine.askback import (
+    COMING_BACK_ONLY,
+    acknowledgement,
+    asks_why_beside,
+    coming_later,
+    explanation,
+    later_question,
+    offers,
+)
 from engine.commands import AskBack, Chitchat, Command, CorrectSlot, Restated, SetSlot, WhichSlot, YesNo
 from engine.corrections import says_nothing_of_its_own
 from engine.effects import Effects
@@ -207,8 +215,14 @@ class OpenQuestion:
             # Beside what else it said, the message may still answer the question ("3 — the audio
             # keeps cutting out"); a correction ("no, my native language is Polish") is not an
             # answer, and the question is asked again with the change noted.
+            refused = ""
             if not corrected:
-                updated = parse_answer(self.fx, flow, state, slots, frame, heard, resuming=resuming).slots
+                answer = parse_answer(self.fx, flow, state, slots, frame, heard, resuming=resuming)
+                updated = answer.slots
+                # the readers kept something nothing says back ("no dairy for me": what is left out, beside the diet
+                # still to say): the parser's reason says what it made of the message, where the question alone
+                # would read as not heard
+                refused = answer.reason or "" if not shown else ""
             else:
                 # "30, oh btw i sprained my ankle last month": the clauses that correct nothing may answer
                 updated = beside_correction(flow, state, before, slots, heard)
@@ -217,7 +231,7 @@ class OpenQuestion:
                 self.fx.emit(f"{told} {found}".strip())
                 self.run.move(flow, frame, updated, ANSWER, heard)
                 return None
-            self.fx.emit(f"{noted} {self.run.question(flow, state, slots, heard)}".strip())
+            self.fx.emit(" ".join(p for p in (noted, refused, self.run.question(flow, state, slots, heard)) if p))
             return None
         updated, reason, others, proposal = parse_answer(
             self.fx, flow, state, slots, frame, heard, resuming=resuming, parser=parser, plain=plain,
@@ -231,6 +245,12 @@ class OpenQuestion:
                 frame.attempts = 0
             if told:
                 self.fx.emit(told)
+            if state.why and not offers(parser) and asks_why_beside(heard.text):
+                # "on my iphone, why?": the answer is taken, and the why asked beside it answered from the question's
+                # declared reason before the next question, not dropped; at a yes/no offer "no, why would I" is the
+                # no, the question beside it rhetorical (engine/askback.py question_back)
+                self.fx.trace.notice("ask_back", flow.name, state.name, "why beside the answer")
+                self.fx.emit(render(state.why, updated))
             self.run.move(flow, frame, updated, ANSWER, heard)
             return None
         if resuming and reason is None:

@@ -322,6 +322,21 @@ def _about(words: str) -> About:
     return "other"
 
 
+# a question back beside an answer is a few words of its own ("why?", "¿por qué?", "warum?")
+_WHY_BESIDE_WORDS = 3
+
+
+def asks_why_beside(text: str) -> bool:
+    """Whether a message that answers also asks why, in a part of its own of a few words: "on my iphone, why?",
+    "Berlin. ¿por qué?", "3 - warum?", "iphone, perché?". The answer is taken; the why is answered from the
+    question's declared reason, not dropped."""
+    found = parts(text)
+    return len(found) > 1 and any(
+        p.role in ("question", "open") and len(p.folded.split()) <= _WHY_BESIDE_WORDS and _about(p.folded) == "why"
+        for p in found[1:]
+    )
+
+
 # -- reading ---------------------------------------------------------------------------------------------
 
 Reads = Callable[[str], object]  # the part's value as the state's parser reads it (None: nothing)

@@ -20,6 +20,7 @@ from datetime import date, time, timedelta
 
 from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
 from wordfreq import zipf_frequency
+from wordfreq.tokens import tokenize
 
 from engine import gloss, hedges, numwords, typos
 from engine.cues import fold_same_length, in_english_cues
@@ -961,10 +962,78 @@ def _own_word(row: Sequence[float], lead: float = _OWN_LEAD) -> bool:
     return six[0] >= _OWN_WORD and six[0] - six[1] >= lead
 
 
+# a word typed without its apostrophe ("thats", "dont", "cest", "nest") is the contraction it stands for when, in
+# one of the six languages, that contraction is among its common words (zipf 5: "what's" 5.2, "won't" 5.3) and
+# used far more than the word as typed (by 1.0: "thats" 4.5 against "that's" 5.9); "its" (6.1 against 6.3), "were",
+# "well", "ill" and German "im" (6.9, "i'm" 4.1 there) are words as typed
+_CONTRACTION = 5.0
+_CONTRACTION_LEAD = 1.0
+
+
+@functools.lru_cache(maxsize=2048)
+def with_apostrophe(word: str) -> str:
+    """`word` (lower case) as the contraction it is when typed without the apostrophe: "thats" is "that's", "dont"
+    "don't", "cest" "c'est", "nest" "n'est", "youre" "you're"; any other word as it is. People type contractions
+    without the apostrophe; a reader that tells a sentence from a name by its words reads them as written."""
+    if "'" in word or len(word) < 3 or not word.isalpha():
+        return word
+    typed = _zipfs(word)
+    best, best_lead = word, 0.0
+    for i in range(1, len(word)):
+        row = _zipfs(f"{word[:i]}'{word[i:]}")
+        for lang in range(len(SENTENCE_LANGUAGES)):
+            if not _one_word(word[:i], word[i:], SENTENCE_LANGUAGES[lang]):
+                continue
+            lead = row[lang] - typed[lang]
+            if row[lang] >= _CONTRACTION and lead >= _CONTRACTION_LEAD and lead > best_lead:
+                best, best_lead = f"{word[:i]}'{word[i:]}", lead
+    return best
+
+
+# what French and Italian elide before a vowel ("c'est", "n'est", "qu'est", "l'ho", "c'è"): wordfreq reads such a
+# form as its two words, and any two words joined by an apostrophe ("no'e") would otherwise pass for one
+_ELIDED = frozenset({"c", "d", "j", "l", "m", "n", "s", "t", "qu"})
+
+
+def _one_word(before: str, after: str, lang: str) -> bool:
+    """Whether `before'after` is one word of `lang` as wordfreq reads it, or an elision of French or Italian."""
+    joined = f"{before}'{after}"
+    if tokenize(joined, lang) == [joined]:
+        return True
+    return lang in ("fr", "it") and before in _ELIDED
+
+
 def plainly_a_word(word: str) -> bool:
     """Whether `word`, typed in lower case, is a word and no name: far more used in one of the six languages
-    than in any other ("wrong", "pas", "falsch"), where a name is used much alike in all ("joão" leads by 1.8)."""
-    return word.islower() and _own_word(_zipfs(word.replace("’", "'").strip(_EDGE_PUNCTUATION)), _PLAIN_LEAD)
+    than in any other ("wrong", "pas", "falsch", "thats" as "that's"), where a name is used much alike in all
+    ("joão" leads by 1.8)."""
+    return word.islower() and _own_word(
+        _zipfs(with_apostrophe(word.replace("’", "'").strip(_EDGE_PUNCTUATION))), _PLAIN_LEAD
+    )
+
+
+# What may stand around a field's name said alone, in the six languages: an article or a possessive before it
+# ("die Zeitzone", "mi nombre", "le fuseau horaire", "il mio livello", "o meu nome"), a please after it
+_BEFORE_A_NAME = re.compile(
+    r"^(?:the|my|el|la|los|las|mi|mis|le|les|mon|ma|mes|der|die|das|den|dem|mein|meine|meinen|il|lo|gli|i"
+    r"|mio|mia|o|a|os|as|meu|minha)\s+|^l'"
+)
+_AFTER_A_NAME = re.compile(
+    r"(?<!\s)\s++(?:please|pls|bitte|por favor|s'il te plait|s'il vous plait|svp|per favore|then)$"
+)
+
+
+def field_named(text: str, names: Mapping[str, Sequence[str]]) -> str | None:
+    """The one field of `names` (field: the words that name it, in any language the flow reads) a message names
+    and says nothing else of: "Zeitzone", "die Zeitzone", "mi nombre", "le fuseau horaire", "il mio livello".
+    At a question asking which fact to change, a field's name is that fact, never a value of another (the German
+    "Zeitzone" is no name to rename the user with)."""
+    t = fold(text).strip(" .!?¿¡,;:")
+    for _ in range(2):  # "o meu", "la mia" are one, "the my" is no one's
+        t = _BEFORE_A_NAME.sub("", t, count=1).strip()
+    t = _AFTER_A_NAME.sub("", t).strip()
+    found = {field for field, said in names.items() if t and t in {fold(n) for n in (*said, field.replace("_", " "))}}
+    return found.pop() if len(found) == 1 else None
 
 
 SENTENCE_NOT_NAME = "That reads as a sentence, not a name. What should I call you?"
@@ -984,11 +1053,17 @@ def reads_as_a_sentence(words: Sequence[str]) -> bool:
         return False
     plain = [w.replace("’", "'").strip(_EDGE_PUNCTUATION).lower() for w in words]
     lead = plain[0] if plain[0] in _NAME_PARTICLES else None
-    plain = [w for w in plain if w and w not in _NAME_PARTICLES]
+    # a contraction typed without its apostrophe is read as written ("thats wrong", "cest faux", "youre wrong")
+    plain = [with_apostrophe(w) for w in plain if w and w not in _NAME_PARTICLES]
     rows = [_zipfs(w) for w in plain]
     for lang in range(len(SENTENCE_LANGUAGES)):
-        # a contraction is two words ("c'est", "it's"): one of them is enough
-        common = sum(2 if "'" in w else 1 for w, row in zip(plain, rows, strict=True) if row[lang] >= _FUNCTION_WORD)
+        # a contraction is two words ("c'est", "it's"), used less than each of them ("that's" 5.9, "don't" 6.2):
+        # one common contraction is enough
+        common = sum(
+            2 if "'" in w else 1
+            for w, row in zip(plain, rows, strict=True)
+            if row[lang] >= (_CONTRACTION if "'" in w else _FUNCTION_WORD)
+        )
         if common >= 2:
             return True
         led = lead is not None and _zipfs(lead)[lang] >= _FUNCTION_WORD

@@ -201,7 +201,7 @@ def test_several_answers_in_one_message_are_not_asked_again(engine: Engine) -> N
 
 def test_invalid_answers_are_reprompted_then_skipped(engine: Engine) -> None:
     talk(engine, "hi", "beginner", "none", "fat loss")
-    r = talk(engine, "75")
+    r = talk(engine, "150")  # 150 kg and 150 lb are both a body weight ("75" is 75 kg: tests/test_user_misreadings.py)
     assert r.state == "target_weight" and "Please add the unit" in r.reply
     r = talk(engine, "900 lb")
     assert "outside 30-300 kg" in r.reply
@@ -335,7 +335,7 @@ def test_no_target_weight(text: str) -> None:
 
 
 def test_weight_edge_cases() -> None:
-    bare = parse_weight("75")
+    bare = parse_weight("120")  # 120 kg and 120 lb (54 kg) alike: its unit is asked for
     assert isinstance(bare, Invalid) and "unit" in bare.reason
     heavy = parse_weight("900 lb")
     assert isinstance(heavy, Invalid) and "408.2 kg" in heavy.reason

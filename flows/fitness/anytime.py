@@ -28,7 +28,7 @@ from flows.fitness.readers import (
     read_level,
     weekdays_in,
 )
-from flows.fitness.weights import unit_of, weigh
+from flows.fitness.weights import unit_alone, unit_of, weigh
 
 # days said as a set to choose from, not picked one by one: "any day except sunday", "weekdays", "every day but"
 _OPEN_SET = re.compile(
@@ -88,7 +88,9 @@ def read_anytime(text: str, s: FitnessSlots, asking: str | None = None) -> dict[
         found["limitations"] = limit
     # a weight said again replaces the one kept ("bad knee, and i'm 80 kg" after "I'm 200 lbs"), where the
     # engine's reading ahead fills only an empty slot
-    weights = weigh(text)
+    # at the weight question itself, numbers said without a unit are read in the one they can only be in
+    # ("i'm 88 now, want to get to 80": kg), the target and the weight of now alike
+    weights = weigh(text, unit_alone(text) if asking == "target_weight_kg" and s.weight_unit is None else None)
     if (target := weights.target) is not None:
         found["target_weight_kg"] = target.kg
         # a current weight is kept beside its target ("I weigh 95 kg and want to get to 85")

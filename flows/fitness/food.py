@@ -57,6 +57,8 @@ def _diet_named() -> Parser:
 
 def _named(t: str) -> object:
     """The diet `t` names, before what else it says is eaten is weighed."""
+    if excluded(t):
+        return None  # "no dairy for me", "kein Zucker": what is not eaten, no diet (nor pescatarian for "no fish")
     for word, diet in words().flexible_diets.items():
         if re.search(any_of([word]), t):
             return diet
@@ -67,6 +69,35 @@ def _named(t: str) -> object:
         named = _diet_named()(rest)
         return named if named is not None else "omnivore"
     return _diet_words()(t)
+
+
+# Leaving out a food in the six languages ("no dairy", "sin lácteos", "kein Zucker", "pas de gluten", "senza
+# glutine", "sem açúcar"), said alone, maybe "for me": what is not eaten. Unless the food is meat of some kind ("no
+# red meat", "no pork": the rest of meat is eaten, an omnivore's exception), it says nothing of a diet: meat, fish,
+# everything else may be eaten or not, so the diet is asked with the exclusion kept beside it
+_LEAVING_OUT = r"(?:no|without|zero|sin|nada de|sans|pas de|pas d'|kein|keine|keinen|ohne|senza|niente|sem|nada de)"
+_FOR_ME = r"(?:\s+(?:for me|please|thanks|para mi|pour moi|fur mich|per me|para mim|bitte|por favor|merci|grazie))*"
+
+
+# sugar, which no allergy table holds, in the six languages
+_SUGAR = ("sugar", "azucar", "sucre", "zucker", "zucchero", "acucar")
+
+
+@cache
+def _exclusion() -> re.Pattern[str]:
+    named = {fold(n) for names in FOODS.values() for n in names} | {
+        fold(f) for f in (*words().some_foods, *words().animal_products, *words().fish_foods, *_SUGAR)
+    }
+    foods = any_of(sorted(named - {fold(f) for f in words().meat_foods}, key=len, reverse=True))
+    one = rf"(?:{_LEAVING_OUT}\s+(?:any\s+)?{foods}|{foods}[- ]free)"
+    joined = r"\s*(?:,|\band\b|\bor\b|\by\b|\bund\b|\bet\b|\be\b|\bo\b|\bou\b|\boder\b)\s*"
+    return re.compile(rf"{one}(?:{joined}(?:{one}|{foods}))*{_FOR_ME}")
+
+
+def excluded(text: str) -> bool:
+    """Whether `text` only says which foods, none of them meat, are not eaten ("no dairy for me", "no sugar",
+    "sin lácteos", "kein Zucker", "no fish"): an exclusion, no diet."""
+    return _exclusion().fullmatch(fold(text).strip(" .!")) is not None
 
 
 def _refuses_meat(t: str) -> bool:
@@ -127,6 +158,9 @@ def says_more(text: str) -> bool:
 
 def _diet(text: str) -> object:
     found = diet_answer(text)
+    if found is None and excluded(text):
+        # what is left out is kept (`diet_said`); the diet is still to say
+        return Invalid("Noted, I'll leave that out of your meals. And apart from it?")
     return found.diet if isinstance(found, DietAnswer) else found
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from engine.extract import Invalid, fold
-from flows.fitness.food import DIET_CUE, DietAnswer, diet_answer
+from flows.fitness.food import DIET_CUE, DietAnswer, diet_answer, excluded
 from flows.fitness.limits import BODY, parse_limitations
 from flows.fitness.profile import NONE, Diet
 from flows.fitness.readers import days_named, days_per_week_rule, is_none, parse_minutes, read_level
@@ -72,6 +72,8 @@ def diet_said(text: str, asking: bool) -> dict[str, object]:
     """The diet slots a message fills: at the diet question (`asking`), a diet with its words kept
     beside it; out of turn, a diet named after a cue ("I'm vegetarian, fish sometimes"), as the
     rest of the message makes it. A plain diet at its question is left to the question's reader."""
+    if asking and excluded(text):
+        return {"diet_detail": text}  # "no dairy for me": kept for the diet answered next, no diet of its own
     m = DIET_CUE.search(fold(text))
     cued = diet_answer(m.group(1)) if m else None
     named = cued.diet if isinstance(cued, DietAnswer) else None

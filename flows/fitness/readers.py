@@ -32,7 +32,7 @@ from engine.extract import (
 )
 from engine.weekdays import day_set
 from flows.fitness.profile import WEEKDAYS, Goal, Weekday
-from flows.fitness.weights import wanted_change, weigh, with_digits
+from flows.fitness.weights import unit_alone, wanted_change, weigh, with_digits
 from flows.fitness.words import any_of, comment_edges, refusal, words
 
 # -- parsers ------------------------------------------------------------------------------
@@ -237,7 +237,8 @@ def parse_weight(text: str, known_unit: str | None = None) -> object:
     """
     if is_none(text):
         return EMPTY
-    found = weigh(text, known_unit)
+    # no unit said nor known: the one the numbers can only be in ("88": kg), said back with it
+    found = weigh(text, known_unit or unit_alone(text))
     if not found.mentions:
         t = fold(text)
         # the target is optional: a refusal is no target, as "none" is

@@ -232,6 +232,26 @@ def weigh(text: str, known_unit: str | None = None) -> Weights:
     return Weights(mentions=mentions, relative_verb=relative)
 
 
+# a body weight an adult may have or want, in kg: a number said without a unit at a weight question is read in
+# the one unit of the question's two (kg, lb) that makes every such number one ("88" is 88 kg: 88 lb is 40 kg;
+# "210" is 210 lb: 210 kg is out of it); where both do ("150"), the unit is asked for
+_PLAUSIBLE_KG = (40.0, 200.0)
+
+
+def unit_alone(text: str) -> str | None:
+    """The unit an answer to a weight question means when it names none: the one of kg and lb in which every
+    weight it gives is a plausible body weight, when only one does; None when the message names a unit, gives
+    no weight, or could mean either."""
+    if weigh(text).mentions:
+        return None  # a unit is said: the weights read with it
+    fits = []
+    for unit in ("kg", "lb"):
+        said = weigh(text, unit).mentions
+        if said and all(_PLAUSIBLE_KG[0] <= w.kg <= _PLAUSIBLE_KG[1] for w in said if w.role != "relative"):
+            fits.append(unit)
+    return fits[0] if len(fits) == 1 else None
+
+
 def with_digits(text: str) -> str:
     """`text` with its number words as digits ("eighty kilos" -> "80 kilos", "soixante-cinq
     kilos" -> "65 kilos"): the engine's one number reader, six languages (engine/numwords.py)."""

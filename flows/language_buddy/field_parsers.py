@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.extract import Invalid, Parser, choice
+from engine.extract import Invalid, Parser, choice, field_named
 from engine.guard import detect_language
 from flows.language_buddy.languages import (
     find_languages,
@@ -16,7 +16,7 @@ from flows.language_buddy.languages import (
     spoken_besides,
 )
 from flows.language_buddy.names import person_name
-from flows.language_buddy.profile import AMEND_WORDS, OnboardingSlots
+from flows.language_buddy.profile import AMEND_WORDS, FIELD_NAMES, OnboardingSlots
 from flows.language_buddy.timezones import timezone
 
 
@@ -78,4 +78,17 @@ PARSERS: dict[str, Callable[[OnboardingSlots], Parser]] = {
 }
 
 
-read_amend = choice(AMEND_WORDS)
+_AMEND_CHOICE = choice(AMEND_WORDS)
+
+
+def _amend(text: str) -> object:
+    """The fact to change, by its English words ("my name", "the level") or, said alone, by what it is called in
+    any language the learner answers in ("Zeitzone", "el nombre", "le fuseau horaire"): a field, not a value."""
+    said = _AMEND_CHOICE(text)
+    if isinstance(said, str):
+        return said
+    named = field_named(text, FIELD_NAMES)
+    return named if named is not None else said
+
+
+read_amend = Parser(_amend, _AMEND_CHOICE.expects)

@@ -48,6 +48,7 @@ from flows.language_buddy.changes import PROFILE, profile_record, show
 from flows.language_buddy.field_parsers import PARSERS, read_amend
 from flows.language_buddy.languages import language_name, named_language, native_in, target_in
 from flows.language_buddy.profile import (
+    FIELD_NAMES,
     PROFILE_FIELDS,
     OnboardingSlots,
     assessed,
@@ -230,20 +231,16 @@ def summary(s: OnboardingSlots) -> str:
 # Annie", "mi lengua materna es el gallego"). A name or a bare language could be several
 # answers: they must be named, or their old value said as wrong ("it's Ana not Anna").
 CORRECTABLE = (
-    Correctable("name", by_value=False, names=(
-        "name", "my name", "nombre", "nom", "prénom", "Name", "Vorname", "nome")),
+    Correctable("name", by_value=False, names=FIELD_NAMES["name"]),
     # a language alone, with a cue, corrects the language answered just before ("anzi no, il tedesco" at
     # the timezone question is the language to learn; engine/corrections.py), by its name only;
     # further on ("no, Polish" at the confirmation) either may be meant: named, or asked
-    Correctable("native_language", parser=Parser(named_language, "a language"), by_value=JUST_BEFORE, names=(
-        "native language", "native", "mother tongue", "first language", "lengua materna", "langue maternelle",
-        "Muttersprache", "madrelingua", "lingua madre", "língua materna")),
-    Correctable("target_language", parser=Parser(named_language, "a language"), by_value=JUST_BEFORE, names=(
-        "target language", "target", "learn", "learning", "aprender", "apprendre", "lernen", "imparare")),
-    Correctable("timezone", names=(
-        "timezone", "time zone", "zona horaria", "fuseau", "Zeitzone", "fuso", "fuso horário")),
-    Correctable("level", names=("level", "cefr", "nivel", "niveau", "Niveau", "livello", "nível"),
-                parser=choice({level: [] for level in LEVELS})),
+    Correctable("native_language", parser=Parser(named_language, "a language"), by_value=JUST_BEFORE,
+                names=FIELD_NAMES["native_language"]),
+    Correctable("target_language", parser=Parser(named_language, "a language"), by_value=JUST_BEFORE,
+                names=FIELD_NAMES["target_language"]),
+    Correctable("timezone", names=FIELD_NAMES["timezone"]),
+    Correctable("level", names=FIELD_NAMES["level"], parser=choice({level: [] for level in LEVELS})),
 )  # fmt: skip
 
 

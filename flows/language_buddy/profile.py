@@ -30,6 +30,21 @@ AMEND_WORDS: dict[str, list[str]] = {
 }
 
 
+# What each fact is called in the languages learners answer in: a correction names it by them ("change my name to
+# Annie", "mi lengua materna es el gallego"), and said alone at "What should I change?" it is the fact to change
+# ("Zeitzone", "el nombre": engine/corrections.py field_named)
+FIELD_NAMES: dict[str, tuple[str, ...]] = {
+    "name": ("name", "my name", "nombre", "nom", "prénom", "Name", "Vorname", "nome"),
+    "native_language": ("native language", "native", "mother tongue", "first language", "lengua materna",
+                        "langue maternelle", "Muttersprache", "madrelingua", "lingua madre", "língua materna"),
+    "target_language": ("target language", "target", "learn", "learning", "aprender", "apprendre", "lernen",
+                        "imparare"),
+    "timezone": ("timezone", "time zone", "zona horaria", "fuseau", "fuseau horaire", "Zeitzone", "fuso",
+                 "fuso horário", "fuso orario"),
+    "level": ("level", "cefr", "nivel", "niveau", "Niveau", "livello", "nível"),
+}  # fmt: skip
+
+
 class OnboardingSlots(Slots):
     name: PersonName | None = None
     native_language: LanguageCode | None = None

@@ -28,7 +28,7 @@ from flows.language_buddy.answers import read_anytime
 from flows.language_buddy.assessment import self_placed
 from flows.language_buddy.bank_file import CEFR
 from flows.language_buddy.corrections import field_and_value
-from flows.language_buddy.field_parsers import PARSERS
+from flows.language_buddy.field_parsers import PARSERS, read_amend
 from flows.language_buddy.languages import LanguageCode, language_name
 from flows.language_buddy.names import PersonName
 from flows.language_buddy.profile import AMEND_WORDS, PROFILE_FIELDS, OnboardingSlots
@@ -231,7 +231,7 @@ profile_update = Flow(
                 "What would you like to change: name, native language, target language, timezone or level? "
                 "You can give the new value too, e.g. “call me Sam” or “I moved to Lisbon”."
             ),
-            parse=choice(AMEND_WORDS),
+            parse=read_amend,  # "timezone", or what the learner calls it: "Zeitzone", "el nombre"
             why="I change only the part of your profile you pick; the rest stays as it is.",
             reprompts=["Please pick one: name, native language, target language, timezone or level (or “nothing”)."],
         ),
