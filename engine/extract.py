@@ -968,6 +968,8 @@ def _own_word(row: Sequence[float], lead: float = _OWN_LEAD) -> bool:
 # "well", "ill" and German "im" (6.9, "i'm" 4.1 there) are words as typed
 _CONTRACTION = 5.0
 _CONTRACTION_LEAD = 1.0
+# a word in use in a language (wordfreq's zipf scale): "len" is 3.1-3.4 in each of the six
+_IN_USE = 3.0
 
 
 @functools.lru_cache(maxsize=2048)
@@ -978,6 +980,10 @@ def with_apostrophe(word: str) -> str:
     if "'" in word or len(word) < 3 or not word.isalpha():
         return word
     typed = _zipfs(word)
+    # a form used in (nearly) every language read is a name or a shared word, not one language's contraction:
+    # "jan", "dan", "len", "lan" are names ("Jan van Dijk"), not "j'an", "d'an", "l'en", "l'an"
+    if sum(z >= _IN_USE for z in typed[: len(SENTENCE_LANGUAGES)]) >= len(SENTENCE_LANGUAGES) - 1:
+        return word
     best, best_lead = word, 0.0
     for i in range(1, len(word)):
         row = _zipfs(f"{word[:i]}'{word[i:]}")

@@ -101,7 +101,8 @@ def test_a_proposal_the_message_does_not_say_is_ignored(tmp_path: Path) -> None:
     llm = ScriptedLLM()
     engine = _at_level(tmp_path, llm)
     llm.push({"value": None, "command": {"kind": "cancel", "words": "cancel everything"}}, "Which level?")
-    r = engine.turn(BOT, "u", "my knees are a bit wobbly lately")
+    # a message no rule reads ("my knees are a bit wobbly lately" is read now: a statement, engine/others.py)
+    r = engine.turn(BOT, "u", "purple elephants dancing slowly")
     assert r.flow == "onboarding" and r.state == "level"
     assert r.trace is not None
     assert any(n.kind == "parse_rejected" and "not in the message" in n.detail for n in r.trace.notices)

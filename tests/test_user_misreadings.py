@@ -63,6 +63,14 @@ def test_a_word_that_is_a_word_as_typed_keeps_its_spelling(word: str) -> None:
     assert with_apostrophe(word) == word
 
 
+@pytest.mark.parametrize("word", ["jan", "dan", "len", "lan"])
+def test_a_name_in_use_in_every_language_is_no_contraction(word: str) -> None:
+    # "j'an", "d'an", "l'en" are French elisions wordfreq counts, but the typed form is a name used in all six
+    # languages: "Jan van Dijk" was refused as a sentence
+    assert with_apostrophe(word) == word
+    assert person_name()(f"{word} van dijk") == f"{word.title()} Van Dijk"
+
+
 @pytest.mark.parametrize("name", ["Anna Lena", "anna lena", "Ana de la Cruz", "Jony Ive", "Darcy Obrien", "Hes Ali"])
 def test_names_stay_names(name: str) -> None:
     assert isinstance(parse_name(name), str)
