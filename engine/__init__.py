@@ -50,9 +50,9 @@ from engine.extract import (
     optional,
     person_name,
     rating,
-    sentiment,
     yes_no,
 )
+from engine.feeling import sentiment
 from engine.flow import Flow
 from engine.llm import (
     LLM,

@@ -14,9 +14,9 @@ from engine.extract import (
     person_name,
     rating,
     read_yes_no,
-    sentiment,
     yes_no,
 )
+from engine.feeling import sentiment
 
 
 @pytest.mark.parametrize(
@@ -262,7 +262,7 @@ def test_the_words_of_a_ruled_out_cue_name_no_option(text: str) -> None:
     ],
 )
 def test_like_and_hedges_without_feeling_are_none(text: str, feeling: str | None) -> None:
-    from engine.extract import sentiment
+    from engine.feeling import sentiment
 
     assert sentiment()(text) == feeling
 
