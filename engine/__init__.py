@@ -39,19 +39,7 @@ from engine.errors import (
     UnknownNameError,
     UnrecordedLLMCall,
 )
-from engine.extract import (
-    EMPTY,
-    Empty,
-    Invalid,
-    Parser,
-    choice,
-    free_text,
-    integer,
-    optional,
-    person_name,
-    rating,
-    yes_no,
-)
+from engine.extract import EMPTY, Empty, Invalid, Parser, choice, free_text, integer, optional, rating, yes_no
 from engine.feeling import sentiment
 from engine.flow import Flow
 from engine.llm import (
@@ -79,6 +67,7 @@ from engine.models import (
     StoredRecord,
     TurnTrace,
 )
+from engine.names import person_name
 from engine.no_answer import words_answer
 from engine.options import listed_choice, picked
 from engine.registry import Registry, default_registry, load_bot

@@ -4,19 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine.extract import (
-    Invalid,
-    Parser,
-    choice,
-    free_text,
-    integer,
-    numbers,
-    person_name,
-    rating,
-    read_yes_no,
-    yes_no,
-)
+from engine.extract import Invalid, Parser, choice, free_text, integer, numbers, rating, read_yes_no, yes_no
 from engine.feeling import sentiment
+from engine.names import person_name
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.extract import SENTENCE_NOT_NAME, Invalid, person_name, read_yes_no, reads_as_a_sentence
+from engine.extract import Invalid, read_yes_no
+from engine.names import SENTENCE_NOT_NAME, person_name, reads_as_a_sentence
 from flows.language_buddy.names import parse_name
 
 SENTENCES = [
