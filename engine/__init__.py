@@ -39,7 +39,7 @@ from engine.errors import (
     UnknownNameError,
     UnrecordedLLMCall,
 )
-from engine.extract import EMPTY, Empty, Invalid, Parser, choice, free_text, integer, optional, rating, yes_no
+from engine.extract import EMPTY, Empty, Invalid, Parser, choice, free_text, integer, optional, rating
 from engine.feeling import sentiment
 from engine.flow import Flow
 from engine.llm import (
@@ -75,6 +75,7 @@ from engine.runtime import Engine, TurnResult
 from engine.states import JUST_BEFORE, Aside, Ask, Correctable, Final, Step, T
 from engine.store import MemoryStore, Store
 from engine.store.sql import SqlStore
+from engine.yesno import yes_no
 
 __all__ = [
     "EMPTY",

@@ -11,7 +11,8 @@ from collections.abc import Mapping, Sequence
 
 from wordfreq.tokens import tokenize
 
-from engine.extract import _FUNCTION_WORD, SENTENCE_LANGUAGES, Invalid, Parser, _zipfs, fold, read_yes_no
+from engine.extract import _FUNCTION_WORD, SENTENCE_LANGUAGES, Invalid, Parser, _zipfs, fold
+from engine.yesno import read_yes_no
 
 _NAME_CUES = re.compile(
     # the cue is case-blind, but a second word counts only when capitalised ("Anna Lena", not "im tired")

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine.extract import Invalid, Parser, choice, free_text, integer, numbers, rating, read_yes_no, yes_no
+from engine.extract import Invalid, Parser, choice, free_text, integer, numbers, rating
 from engine.feeling import sentiment
 from engine.names import person_name
+from engine.yesno import read_yes_no, yes_no
 
 
 @pytest.mark.parametrize(

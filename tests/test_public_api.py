@@ -10,6 +10,7 @@ import engine.errors as errors
 import engine.extract as extract
 import engine.feeling as feeling
 import engine.names as names
+import engine.yesno as yesno
 
 
 def test_all_matches_the_public_names() -> None:
@@ -48,7 +49,7 @@ def test_every_answer_reader_is_public() -> None:
     # (and the modules split off it, issue 22: each kind of reader in its own)
     functions = [
         (n, f)
-        for module in (extract, feeling, names)
+        for module in (extract, feeling, names, yesno)
         for n, f in vars(module).items()
         if inspect.isfunction(f) and not n.startswith("_")
     ]

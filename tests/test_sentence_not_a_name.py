@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine.extract import Invalid, read_yes_no
+from engine.extract import Invalid
 from engine.names import SENTENCE_NOT_NAME, person_name, reads_as_a_sentence
+from engine.yesno import read_yes_no
 from flows.language_buddy.names import parse_name
 
 SENTENCES = [
