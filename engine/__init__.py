@@ -39,20 +39,8 @@ from engine.errors import (
     UnknownNameError,
     UnrecordedLLMCall,
 )
-from engine.extract import (
-    EMPTY,
-    Empty,
-    Invalid,
-    Parser,
-    choice,
-    free_text,
-    integer,
-    optional,
-    person_name,
-    rating,
-    sentiment,
-    yes_no,
-)
+from engine.extract import EMPTY, Empty, Invalid, Parser, choice, free_text, integer, optional, rating
+from engine.feeling import sentiment
 from engine.flow import Flow
 from engine.llm import (
     LLM,
@@ -79,6 +67,7 @@ from engine.models import (
     StoredRecord,
     TurnTrace,
 )
+from engine.names import person_name
 from engine.no_answer import words_answer
 from engine.options import listed_choice, picked
 from engine.registry import Registry, default_registry, load_bot
@@ -86,6 +75,7 @@ from engine.runtime import Engine, TurnResult
 from engine.states import JUST_BEFORE, Aside, Ask, Correctable, Final, Step, T
 from engine.store import MemoryStore, Store
 from engine.store.sql import SqlStore
+from engine.yesno import yes_no
 
 __all__ = [
     "EMPTY",

@@ -34,8 +34,10 @@ from typing_extensions import TypeVar
 
 from engine.commands import Amend, AmendAsk, Command, Recall
 from engine.cues import in_english_cues
-from engine.extract import Empty, Invalid, Parser, field_named, fold, numbers, read_yes_no
+from engine.extract import Empty, Invalid, Parser, fold, numbers
 from engine.models import JsonObject, RecordDraft, Slots, StoredRecord
+from engine.names import field_named
+from engine.yesno import read_yes_no
 
 if TYPE_CHECKING:  # the read stage imports this module; what a step may touch is not its business
     from engine.context import StepContext

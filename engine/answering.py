@@ -247,8 +247,8 @@ class OpenQuestion:
                 self.fx.emit(told)
             # one word ("4", "beginner", most answers) has no part beside it to ask why: asked before the readers
             # the check calls, which are otherwise run on every answer (bench/walk.py)
-            beside = not heard.text.strip().isalnum()
-            if beside and state.why and asks_why_beside(heard.text) and not offers(parser):
+            several = not heard.text.strip().isalnum()
+            if several and state.why and asks_why_beside(heard.text) and not offers(parser):
                 # "on my iphone, why?": the answer is taken, and the why asked beside it answered from the question's
                 # declared reason before the next question, not dropped; at a yes/no offer "no, why would I" is the
                 # no, the question beside it rhetorical (engine/askback.py question_back)

@@ -33,11 +33,12 @@ from pydantic import BaseModel, ConfigDict, field_validator
 
 from engine.commands import Social
 from engine.cues import fold_same_length
-from engine.extract import Invalid, copied, read_yes_no
+from engine.extract import Invalid, copied
 from engine.hedges import unhedged
 from engine.models import Slots
 from engine.states import Ask, render
 from engine.tables import any_of, compiles, load_table
+from engine.yesno import read_yes_no
 
 QUESTIONS_BACK_FILE = Path(__file__).parent / "data" / "questions_back.yaml"
 

@@ -24,7 +24,8 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from engine.extract import fold, read_yes_no
+from engine.extract import fold
+from engine.yesno import read_yes_no
 
 _AUX = ("did", "does", "do", "is", "are", "was", "were", "has", "have", "had", "can", "could", "will", "would")
 # the spellings of an auxiliary's negation: "didn't", "didnt", "did not", "won't", "can't"

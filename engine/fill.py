@@ -54,12 +54,13 @@ from pydantic import JsonValue, ValidationError
 from engine import gloss
 from engine.ahead import Ahead, declared
 from engine.commands import SetSlot
-from engine.extract import FOR_NOW, Empty, Invalid, Parser, copied, declines, fold, read_yes_no, said_number
+from engine.extract import FOR_NOW, Empty, Invalid, Parser, copied, declines, fold, said_number
 from engine.models import Slots
 from engine.numwords import may_hold_number
 from engine.states import Ask
 from engine.tables import alternation, and_words, but_words, filler_phrases, indefinite_words, unsure_phrases
 from engine.utterance import Utterance
+from engine.yesno import read_yes_no
 
 if TYPE_CHECKING:
     from engine.flow import Flow

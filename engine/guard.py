@@ -21,9 +21,10 @@ from collections.abc import Iterable
 from pydantic import BaseModel
 from wordfreq import zipf_frequency
 
-from engine.extract import fold, hedged, numbers, read_yes_no, without_embedded_numbers, written_numbers
+from engine.extract import fold, numbers, without_embedded_numbers, written_numbers
 from engine.numwords import detect_language as detect_language  # its home: the readers ask it too (engine/typos.py)
 from engine.numwords import in_every_language
+from engine.yesno import hedged, read_yes_no
 
 MARKED = re.compile(r"\[\[(.+?)\]\]")
 _QUOTED = re.compile(r"\"([^\"]{1,80})\"|“([^”]{1,80})”|'([^'\s][^']{0,78}[^'\s])'(?!\w)")

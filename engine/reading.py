@@ -53,7 +53,7 @@ from engine.commands import (
 )
 from engine.corrections import correction_commands
 from engine.cues import in_english_cues
-from engine.extract import Empty, Invalid, Parser, copied, fold, read_yes_no
+from engine.extract import Empty, Invalid, Parser, copied, fold
 from engine.fill import ahead_commands, asked_cues, extracted, names_a_slot, restated, same_word
 from engine.fill import clauses as fill_clauses
 from engine.flow import Flow
@@ -81,6 +81,7 @@ from engine.said import (
 )
 from engine.states import Ask, State, render
 from engine.utterance import Utterance, utterance
+from engine.yesno import read_yes_no
 
 CANCEL_WORDS = {"cancel", "stop", "abort", "cancel this", "stop this", "/cancel"}
 HELP_WORDS = {"help", "/help", "?", "help me", "what do you need?"}

@@ -25,8 +25,9 @@ from wordfreq import zipf_frequency
 
 from engine.askback import small_talk
 from engine.errors import DataFileError
-from engine.extract import WORD_LANGUAGES, fold, read_yes_no
+from engine.extract import WORD_LANGUAGES, fold
 from engine.tables import COMMANDS_FILE, any_of, compiles, load_table
+from engine.yesno import read_yes_no
 
 Said = Literal["cancel", "help", "person", "skip"]
 # single spaces around a dash: a run of spaces must not be rescanned (tests/test_pattern_shapes.py)

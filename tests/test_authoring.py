@@ -29,7 +29,7 @@ from engine.authoring.replay import replay, seed_profile
 from engine.authoring.report import SessionReport
 from engine.authoring.script import load_script
 from engine.bot import Bot
-from engine.extract import choice, yes_no
+from engine.extract import choice
 from engine.flow import Flow
 from engine.llm import Phrased, PhraseRequest, ScriptedLLM
 from engine.models import LLMCall, Slots, TurnTrace
@@ -37,6 +37,7 @@ from engine.registry import Registry, default_registry
 from engine.runtime import Engine
 from engine.states import Ask, Final, Step, T
 from engine.store.sql import SqlStore
+from engine.yesno import yes_no
 
 ROOT = Path(__file__).resolve().parent.parent
 runner = CliRunner()

@@ -4,19 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine.extract import (
-    Invalid,
-    Parser,
-    choice,
-    free_text,
-    integer,
-    numbers,
-    person_name,
-    rating,
-    read_yes_no,
-    sentiment,
-    yes_no,
-)
+from engine.extract import Invalid, Parser, choice, free_text, integer, numbers, rating
+from engine.feeling import sentiment
+from engine.names import person_name
+from engine.yesno import read_yes_no, yes_no
 
 
 @pytest.mark.parametrize(
@@ -262,7 +253,7 @@ def test_the_words_of_a_ruled_out_cue_name_no_option(text: str) -> None:
     ],
 )
 def test_like_and_hedges_without_feeling_are_none(text: str, feeling: str | None) -> None:
-    from engine.extract import sentiment
+    from engine.feeling import sentiment
 
     assert sentiment()(text) == feeling
 

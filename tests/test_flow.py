@@ -9,7 +9,8 @@ import pytest
 from pydantic import Field
 
 from engine import Ask, DefinitionError, EngineError, Final, Flow, Slots, Step, T, default_registry
-from engine.extract import integer, yes_no
+from engine.extract import integer
+from engine.yesno import yes_no
 
 
 class S(Slots):

@@ -14,9 +14,10 @@ from engine.askback import question_back
 from engine.corrections import read_corrections
 from engine.cues import in_english_cues
 from engine.echo import read_yes_no_to
-from engine.extract import Invalid, Parser, declines, read_yes_no
+from engine.extract import Invalid, Parser, declines
 from engine.gloss import in_english, respelled
 from engine.states import Ask
+from engine.yesno import read_yes_no
 from flows.fitness.food import parse_allergies
 from flows.fitness.limits import limitation_cued
 from flows.fitness.onboarding import fitness_onboarding

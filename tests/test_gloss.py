@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from engine.errors import DataFileError
-from engine.extract import EMPTY, Invalid, Parser, free_text, optional, read_yes_no
+from engine.extract import EMPTY, Invalid, Parser, free_text, optional
 from engine.gloss import in_english, load_gloss, weekday_names
+from engine.yesno import read_yes_no
 
 
 @pytest.mark.parametrize(

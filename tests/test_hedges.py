@@ -9,8 +9,9 @@ import pytest
 
 from engine import default_registry
 from engine.errors import DataFileError
-from engine.extract import choice, integer, yes_no
+from engine.extract import choice, integer
 from engine.hedges import load_hedges, unhedged
+from engine.yesno import yes_no
 from tests.test_askback import asked
 
 fitness_bot = default_registry().get("fitness-coach")
@@ -102,7 +103,7 @@ def test_a_broken_table_says_what_to_fix(tmp_path: Path) -> None:
     ],
 )
 def test_a_yes_or_no_said_as_a_question_is_read(text: str, yes: bool | None) -> None:
-    from engine.extract import read_yes_no
+    from engine.yesno import read_yes_no
 
     assert read_yes_no(text) is yes
 

@@ -186,8 +186,8 @@ def test_the_turn_path_has_no_cycles(module: str) -> None:
 # after it, directly or through a module it imports. Execute still phrases as it goes (a flow's
 # step may use the phrased text at once), so it reaches the voice: the only crossing left, named
 # here so that no other one can slip in. What flows declare and every stage uses (models, commands,
-# flows and states, the parsers with their word tables: extract, gloss, cues, numwords, ahead, fill, amend,
-# and the message as they analyse it: utterance) belongs to no stage.
+# flows and states, the parsers with their word tables: extract, yesno, names, feeling, gloss, cues,
+# numwords, ahead, fill, amend, and the message as they analyse it: utterance) belongs to no stage.
 STAGES: dict[str, tuple[str, ...]] = {
     "load": ("engine.load",),
     "read": (

@@ -8,6 +8,9 @@ import typing
 import engine
 import engine.errors as errors
 import engine.extract as extract
+import engine.feeling as feeling
+import engine.names as names
+import engine.yesno as yesno
 
 
 def test_all_matches_the_public_names() -> None:
@@ -43,6 +46,12 @@ def test_errors_carry_where_they_happened() -> None:
 def test_every_answer_reader_is_public() -> None:
     # a flow author imports from `engine` alone (docs/authoring.md): a reader left in
     # engine.extract would send them looking for it
-    functions = [(n, f) for n, f in vars(extract).items() if inspect.isfunction(f) and not n.startswith("_")]
+    # (and the modules split off it, issue 22: each kind of reader in its own)
+    functions = [
+        (n, f)
+        for module in (extract, feeling, names, yesno)
+        for n, f in vars(module).items()
+        if inspect.isfunction(f) and not n.startswith("_")
+    ]
     readers = [name for name, fn in functions if typing.get_type_hints(fn).get("return") is extract.Parser]
     assert readers and sorted(set(readers) - set(engine.__all__)) == []

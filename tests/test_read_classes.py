@@ -110,7 +110,7 @@ def test_a_value_ruled_out_beside_the_one_chosen_corrects_nothing() -> None:
 @pytest.mark.parametrize("text", ["it's wrong", "its wrong", "c'est faux", "it's faux"])
 def test_words_saying_the_profile_is_wrong_name_nobody(text: str) -> None:
     # language-buddy's confirmation reads a no's words as a new name ("no, it's wrong" renamed the user "It'S");
-    # no name: undecided, or refused as a sentence (engine/extract.py reads_as_a_sentence)
+    # no name: undecided, or refused as a sentence (engine/names.py reads_as_a_sentence)
     assert not isinstance(parse_name(text), str)
 
 

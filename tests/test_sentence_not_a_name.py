@@ -1,5 +1,5 @@
 """A short sentence about the conversation is nobody's name, in each language the engine reads
-(engine/extract.py `reads_as_a_sentence`): "das ist falsch" at a name question was the name "Das Ist".
+(engine/names.py `reads_as_a_sentence`): "das ist falsch" at a name question was the name "Das Ist".
 A name that is also a common word stays a name when typed as one; a judgement said of "that" is a
 yes or a no (at language-buddy's confirmation "das ist falsch" is a no)."""
 
@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine.extract import SENTENCE_NOT_NAME, Invalid, person_name, read_yes_no, reads_as_a_sentence
+from engine.extract import Invalid
+from engine.names import SENTENCE_NOT_NAME, person_name, reads_as_a_sentence
+from engine.yesno import read_yes_no
 from flows.language_buddy.names import parse_name
 
 SENTENCES = [

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.extract import read_yes_no
+from engine.yesno import read_yes_no
 from flows.study_pal.bot import asks_what_planning_is, study_pal
 from flows.study_pal.course import DEFAULT_COURSE, get_course
 from flows.study_pal.exits import exit_by_rules, says_goodbye

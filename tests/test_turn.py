@@ -30,7 +30,8 @@ from engine import (
     T,
     default_registry,
 )
-from engine.extract import integer, yes_no
+from engine.extract import integer
+from engine.yesno import yes_no
 from flows.language_buddy.bot import FEEDBACK
 from flows.shared.feedback import feedback
 

@@ -28,7 +28,8 @@ from engine import (
     T,
     default_registry,
 )
-from engine.extract import Invalid, Parser, integer, yes_no
+from engine.extract import Invalid, Parser, integer
+from engine.yesno import yes_no
 
 # this module's bots, beside the installed ones
 BOTS = Registry(default_registry())

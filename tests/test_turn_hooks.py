@@ -27,7 +27,8 @@ from engine import (
     default_registry,
 )
 from engine.effects import load_shared
-from engine.extract import Parser, choice, free_text, integer, person_name
+from engine.extract import Parser, choice, free_text, integer
+from engine.names import person_name
 
 # this module's bots, beside the installed ones
 BOTS = Registry(default_registry())

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import re
 
-from engine.extract import Invalid, fold, hedged, read_yes_no
+from engine.extract import Invalid, fold
+from engine.yesno import hedged, read_yes_no
 from flows.fitness.profile import NONE
 from flows.fitness.readers import ACK, goal_named, is_none, parse_weight, plain
 from flows.fitness.words import refusal, without_trailing_fillers

@@ -24,13 +24,12 @@ from engine.extract import (
     declines,
     fold,
     free_text,
-    hedged,
     integer,
     numbers,
-    read_yes_no,
     said_number,
 )
 from engine.weekdays import day_set
+from engine.yesno import hedged, read_yes_no
 from flows.fitness.profile import WEEKDAYS, Goal, Weekday
 from flows.fitness.weights import unit_alone, wanted_change, weigh, with_digits
 from flows.fitness.words import any_of, comment_edges, refusal, words

@@ -15,8 +15,9 @@ from __future__ import annotations
 import re
 
 from engine.corrections import gives_no_value
-from engine.extract import fold, read_yes_no
+from engine.extract import fold
 from engine.said import says_unsure
+from engine.yesno import read_yes_no
 from flows.language_buddy.assessment import self_placed
 from flows.language_buddy.field_parsers import PARSERS, read_amend
 from flows.language_buddy.languages import native_in, parse_language

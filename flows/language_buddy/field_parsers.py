@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.extract import Invalid, Parser, choice, field_named
+from engine.extract import Invalid, Parser, choice
 from engine.guard import detect_language
+from engine.names import field_named
 from flows.language_buddy.languages import (
     find_languages,
     language,

@@ -15,7 +15,8 @@ from typing import Annotated
 from pydantic import AfterValidator
 
 from engine.cues import in_english_cues
-from engine.extract import SENTENCE_NOT_NAME, Invalid, Parser, fold, plainly_a_word, reads_as_a_sentence
+from engine.extract import Invalid, Parser, fold
+from engine.names import SENTENCE_NOT_NAME, plainly_a_word, reads_as_a_sentence
 from flows.language_buddy.languages import language_aliases, nationalities
 from flows.language_buddy.non_names import is_placeholder, refusal_reason
 from flows.language_buddy.text import trim

@@ -29,7 +29,8 @@ from engine import (
     T,
 )
 from engine.cues import in_english_cues
-from engine.extract import Parser, choice, yes_no
+from engine.extract import Parser, choice
+from engine.yesno import yes_no
 from flows.language_buddy.answers import language_change, may_change_language, read_anytime
 from flows.language_buddy.assessment import (
     Unavailable,

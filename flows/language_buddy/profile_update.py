@@ -23,7 +23,8 @@ from pydantic import BaseModel, ConfigDict
 
 from engine import Ask, Final, Flow, Slots, Step, StepContext, T, asks_to_change
 from engine.cues import in_english_cues
-from engine.extract import Invalid, Parser, choice, read_yes_no
+from engine.extract import Invalid, Parser, choice
+from engine.yesno import read_yes_no
 from flows.language_buddy.answers import read_anytime
 from flows.language_buddy.assessment import self_placed
 from flows.language_buddy.bank_file import CEFR

@@ -28,7 +28,8 @@ from engine import (
     T,
     words_answer,
 )
-from engine.extract import Invalid, choice, rating, sentiment
+from engine.extract import Invalid, choice, rating
+from engine.feeling import sentiment
 from engine.models import JsonObject
 from engine.tables import alternation, but_words
 from flows.shared.datafile import AccentedWordTuple, load_yaml

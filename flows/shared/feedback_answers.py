@@ -14,7 +14,8 @@ from collections.abc import Mapping, Sequence
 from wordfreq import zipf_frequency
 
 from engine.cues import in_english_cues
-from engine.extract import Invalid, Parser, choice, fold, rating, sentiment
+from engine.extract import Invalid, Parser, choice, fold, rating
+from engine.feeling import sentiment
 from engine.fill import clauses
 from engine.hedges import unhedged
 from engine.numwords import spelled_out

@@ -20,7 +20,8 @@ from collections.abc import Sequence
 from pydantic import Field
 
 from engine import Aside, Ask, Final, Flow, Slots, Step, StepContext, T
-from engine.extract import Invalid, Parser, read_yes_no
+from engine.extract import Invalid, Parser
+from engine.yesno import read_yes_no
 from flows.study_pal.course import course_path, get_course
 from flows.study_pal.exits import says_goodbye
 from flows.study_pal.kept import close_lesson

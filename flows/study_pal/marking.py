@@ -11,10 +11,10 @@ from fractions import Fraction
 from text_to_num import alpha2digit
 
 from engine import picked
-from engine.extract import read_yes_no
 from engine.numwords import spelled_out as in_digits
 from engine.numwords import typos_fixed
 from engine.said import says_unsure, unwrapped
+from engine.yesno import read_yes_no
 from flows.study_pal.course import (
     Exercise,
 )

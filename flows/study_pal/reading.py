@@ -16,8 +16,9 @@ from wordfreq import zipf_frequency
 
 from engine import StepContext, picked
 from engine.askback import small_talk
-from engine.extract import Invalid, Parser, read_yes_no, ruled_out
+from engine.extract import Invalid, Parser, ruled_out
 from engine.said import says_not_understanding
+from engine.yesno import read_yes_no
 from flows.study_pal.course import Course
 from flows.study_pal.exits import asks_plan_instead, exit_decision, leaves_for_now
 from flows.study_pal.kept import asked_first, says_known

@@ -18,8 +18,8 @@ from pydantic import Field, model_validator
 from engine import Slots, listed_choice, words_answer
 from engine.echo import read_yes_no_to
 from engine.extract import Invalid, Parser, fold, numbers
-from engine.extract import read_yes_no as _read_yes_no
 from engine.numwords import spelled_out
+from engine.yesno import read_yes_no as _read_yes_no
 from flows.support.kb import Question
 from flows.support.lookup import ABROAD
 from flows.support.products import without_names
