@@ -217,3 +217,35 @@ def test_a_no_with_a_rhetorical_why_at_an_offer_is_the_no_alone() -> None:
     assert engine.turn("study-pal", "kim", "teach me derivatives").state == "offer"
     r = engine.turn("study-pal", "kim", "no, why would I")
     assert r.state == "exercise" and "Concepts build on each other" not in r.reply
+
+
+# -- foods left out said in two messages, or joined by a "nor" -----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["sin gluten ni lácteos", "no dairy nor sugar", "neither dairy nor sugar", "weder Zucker noch Laktose",
+     "ni gluten ni lácteos", "né glutine né lattosio", "senza glutine né lattosio", "nem glúten nem lactose",
+     "pas de gluten ni de lactose"],
+)  # fmt: skip
+def test_foods_left_out_joined_by_a_nor_are_no_diet(text: str) -> None:
+    read = read_diet(text)
+    assert isinstance(read, Invalid) and "leave that out" in read.reason
+
+
+@pytest.mark.parametrize("text", ["ni gluten", "ne glutine"])  # a "neither" with no "nor" after it is no list
+def test_a_nor_word_alone_leaves_nothing_out(text: str) -> None:
+    assert not isinstance(read_diet(text), Invalid)
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [("no dairy", "kein Zucker"), ("sin lácteos", "senza glutine"), ("pas de gluten", "no sugar nor eggs")],
+)
+def test_a_second_food_left_out_keeps_the_first(first: str, second: str) -> None:
+    kept = read_anytime(first, FitnessSlots(), "diet")["diet_detail"]
+    assert kept == first
+    detail = read_anytime(second, FitnessSlots(diet_detail=kept), "diet")["diet_detail"]
+    assert detail == f"{first}; {second}"
+    # said a third time, nothing is doubled
+    assert read_anytime(second, FitnessSlots(diet_detail=detail), "diet") == {"diet_detail": detail}

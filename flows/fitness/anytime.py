@@ -107,7 +107,7 @@ def read_anytime(text: str, s: FitnessSlots, asking: str | None = None) -> dict[
     if kept is not None and (unit := unit_of(kept)) is not None:
         found["weight_unit"] = unit  # a later number without a unit is read in it
     # "mostly plant-based but I eat eggs": the diet word and, kept beside it, the exceptions
-    found.update(diet_said(text, asking == "diet"))
+    found.update(diet_said(text, asking == "diet", s.diet_detail))
     if asking == "limitations":
         found.update(level_beside_limitations(text))
     return {k: v for k, v in found.items() if v is not None and not isinstance(v, Invalid)}

@@ -90,8 +90,18 @@ def _exclusion() -> re.Pattern[str]:
     }
     foods = any_of(sorted(named - {fold(f) for f in words().meat_foods}, key=len, reverse=True))
     one = rf"(?:{_LEAVING_OUT}\s+(?:any\s+)?{foods}|{foods}[- ]free)"
-    joined = r"\s*(?:,|\band\b|\bor\b|\by\b|\bund\b|\bet\b|\be\b|\bo\b|\bou\b|\boder\b)\s*"
-    return re.compile(rf"{one}(?:{joined}(?:{one}|{foods}))*{_FOR_ME}")
+    # a list of foods left out is joined as any list is, or by the negative "nor" of each language ("sin gluten
+    # ni lácteos", "no dairy nor sugar", "kein Zucker noch Milch"; accents are folded: "né" is "ne")
+    joined = (
+        r"\s*(?:,|\band\b|\bor\b|\by\b|\bund\b|\bet\b|\be\b|\bo\b|\bou\b|\boder\b"
+        r"|\bnor\b|\bni\b|\bnoch\b|\bne\b|\bnem\b)\s*"
+    )
+    # or the list opens with the first half of its "neither ... nor" ("neither dairy nor sugar", "weder Zucker noch
+    # Milch", "ni gluten ni lácteos", "né glutine né lattosio", "nem glúten nem lactose"): left out only when the
+    # list goes on, since "ne"/"ni" alone are other words
+    neither = rf"(?:neither|weder|ni|ne|nem)\s+{foods}(?={joined}{foods})"
+    # French repeats its partitive after "ni" ("pas de gluten ni de lactose")
+    return re.compile(rf"(?:{one}|{neither})(?:{joined}(?:{one}|(?:de\s+|d')?{foods}))*{_FOR_ME}")
 
 
 def excluded(text: str) -> bool:

@@ -68,10 +68,33 @@ def diet_detail(text: str, named: Diet | None = None) -> str | None:
     return detail[:200] if len(detail) >= 2 else None
 
 
-def diet_said(text: str, asking: bool) -> dict[str, object]:
+# the foods left out, said in two messages, are kept as one detail, a part each
+_PARTS = ";"
+
+
+def _parts(kept: str | None) -> list[str] | None:
+    """The parts of `kept` when it only says what is left out ("no dairy for me", or two such said apart)."""
+    parts = [p.strip() for p in kept.split(_PARTS)] if kept is not None else []
+    return parts if parts and all(excluded(p) for p in parts) else None
+
+
+def diet_said(text: str, asking: bool, kept: str | None = None) -> dict[str, object]:
     """The diet slots a message fills: at the diet question (`asking`), a diet with its words kept
     beside it; out of turn, a diet named after a cue ("I'm vegetarian, fish sometimes"), as the
-    rest of the message makes it. A plain diet at its question is left to the question's reader."""
+    rest of the message makes it. A plain diet at its question is left to the question's reader.
+    `kept`: the diet detail kept so far; the foods it leaves out stay beside what this message adds
+    ("no dairy", then "kein Zucker": neither is eaten, the second takes nothing back)."""
+    found = _diet_said(text, asking)
+    before = _parts(kept)
+    detail = found.get("diet_detail")
+    if before is not None and isinstance(detail, str):
+        # one said again is not doubled
+        parts = before if fold(detail) in {fold(p) for p in before} else [*before, detail]
+        found["diet_detail"] = f"{_PARTS} ".join(parts)[:200]
+    return found
+
+
+def _diet_said(text: str, asking: bool) -> dict[str, object]:
     if asking and excluded(text):
         return {"diet_detail": text}  # "no dairy for me": kept for the diet answered next, no diet of its own
     m = DIET_CUE.search(fold(text))
