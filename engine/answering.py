@@ -222,7 +222,7 @@ class OpenQuestion:
                 # the readers kept something nothing says back ("no dairy for me": what is left out, beside the diet
                 # still to say): the parser's reason says what it made of the message, where the question alone
                 # would read as not heard
-                refused = answer.reason or "" if not shown else ""
+                refused = "" if shown else (answer.reason or "")
             else:
                 # "30, oh btw i sprained my ankle last month": the clauses that correct nothing may answer
                 updated = beside_correction(flow, state, before, slots, heard)

@@ -666,7 +666,8 @@ def at_question(
     message gives no answer to it nor to any other slot the flow reads from any message
     (`checked`: the frame's slots as the turn validated them on load)."""
     # a flow that owns some questions (`Aside.owns`) reads them however they are put
-    if not may_ask(text) and not any(x.owns is not None for x in flow.asides) and not askback.disputes(text):
+    disputed = askback.disputes(text)
+    if not may_ask(text) and not any(x.owns is not None for x in flow.asides) and not disputed:
         return None
     try:
         slots = checked if checked is not None else flow.new_slots(frame.slots)
@@ -677,7 +678,7 @@ def at_question(
         # a question the flow declares its own (`Aside.owns`: "by the way could you remind me what a limit is" in
         # a lesson), however it opens: a question back about what the flow is about, answered by its aside
         return AskBack(words=text.strip(), about="other")
-    if askback.disputes(text) and askback.offers(parser):
+    if disputed and askback.offers(parser):
         # "i thought i did ok" at "shall I make a plan for your weak points?": what the offer is based on
         # disputed, neither a yes nor a no; answered as "why?" is, the offer still open
         return AskBack(words=text.strip(), about="why")
