@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from wordfreq.tokens import tokenize
 
 from engine.extract import _FUNCTION_WORD, SENTENCE_LANGUAGES, Invalid, Parser, _zipfs, fold
+from engine.given_names import may_be_a_name
 from engine.yesno import read_yes_no
 
 _NAME_CUES = re.compile(
@@ -109,6 +110,13 @@ def plainly_a_word(word: str) -> bool:
     )
 
 
+def not_a_name_after_a_weak_cue(word: str) -> bool:
+    """Whether `word`, after a cue that may say anything ("I'm", "im", "it's"), says something other than a name:
+    a word of one language ("wrong", "pas"), or a word in use typed in lower case that nobody is given as a name
+    ("im stuck", "i'm exhausted", "sono confuso"; "im mia", "i'm joão" are names: engine/given_names.py)."""
+    return plainly_a_word(word) or (word.islower() and not may_be_a_name(word))
+
+
 # What may stand around a field's name said alone, in the six languages: an article or a possessive before it
 # ("die Zeitzone", "mi nombre", "le fuseau horaire", "il mio livello", "o meu nome"), a please after it
 _BEFORE_A_NAME = re.compile(
@@ -177,8 +185,8 @@ def person_name() -> Parser:
         m = _NAME_CUES.search(text)
         if m:
             words = [w for w in m.group(1).split() if w.lower() not in _NOT_NAMES]
-            if words and _WEAK_NAME_CUE.match(m.group(0)) and plainly_a_word(words[0]):
-                return None  # "it's wrong", "c'est pas ça" (read "I'm pas ça"): after a cue that may say anything
+            if words and _WEAK_NAME_CUE.match(m.group(0)) and not_a_name_after_a_weak_cue(words[0]):
+                return None  # "it's wrong", "c'est pas ça" (read "I'm pas ça"), "im stuck": the cue may say anything
             if words and words[0][0].isalpha():
                 return " ".join(w[:1].upper() + w[1:] for w in words)
             return None

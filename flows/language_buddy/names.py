@@ -16,7 +16,7 @@ from pydantic import AfterValidator
 
 from engine.cues import in_english_cues
 from engine.extract import Invalid, Parser, fold
-from engine.names import SENTENCE_NOT_NAME, plainly_a_word, reads_as_a_sentence
+from engine.names import SENTENCE_NOT_NAME, not_a_name_after_a_weak_cue, plainly_a_word, reads_as_a_sentence
 from flows.language_buddy.languages import language_aliases, nationalities
 from flows.language_buddy.non_names import is_placeholder, refusal_reason
 from flows.language_buddy.text import trim
@@ -82,6 +82,10 @@ def _not_a_name(word: str) -> bool:
     return w in STOP_WORDS or w in GREETINGS or w in language_aliases() or w in nationalities() or plainly_a_word(word)
 
 
+def _not_a_name_after_a_cue(word: str) -> bool:
+    return _not_a_name(word) or not_a_name_after_a_weak_cue(word)
+
+
 def name_in(text: str, *, weak: bool, lowercase: bool = False) -> str | None:
     """A name given with a cue: "my name is X", "call me X"; with `weak` also "I'm X" (capitalised).
 
@@ -97,7 +101,7 @@ def name_in(text: str, *, weak: bool, lowercase: bool = False) -> str | None:
         return None
     for m in [*_WEAK_NAME.finditer(text), *_HERE_NAME.finditer(text.strip())]:
         words = m.group(1).split()
-        if (lowercase or words[0][:1].isupper()) and not _not_a_name(words[0]):
+        if (lowercase or words[0][:1].isupper()) and not _not_a_name_after_a_cue(words[0]):
             # later words count only when capitalised: "I'm Max from Berlin" -> "Max"
             kept = _tidy([words[0], *_take_while_capitalised(words[1:])])
             return kept if kept and not is_placeholder(kept) else None
@@ -124,7 +128,7 @@ def parse_name(text: str) -> object:
     for m in _WEAK_NAME.finditer(text):
         # "i'm max": lowercase is fine when the question asked for a name
         words = m.group(1).split()
-        if not _not_a_name(words[0]):
+        if not _not_a_name_after_a_cue(words[0]):
             return _tidy(words) or None
     bare = trim(text)
     if fold(bare) in GREETINGS or text.rstrip().endswith("?"):
