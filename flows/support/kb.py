@@ -59,6 +59,7 @@ from flows.shared.datafile import parse_yaml
 from flows.support import sections
 from flows.support.asking import asked_thing
 from flows.support.concepts import CONCEPTS_NAME, NO_CONCEPTS, ConceptTable, load_concepts, query_table
+from flows.support.firstsaid import told_of
 from flows.support.rerank import Fields, Reranker, stems
 from flows.support.scope import Scope, contradictions
 from flows.support.spelling import STEMMER, Speller
@@ -160,6 +161,11 @@ class FrontMatter(BaseModel):
     symptoms: list[Text] = Field(default_factory=list)
     # requests its words match that it does not answer, as phrases (flows/support/scope.py)
     not_about: list[PhraseText] = Field(default_factory=list)
+    # what its requests tell their problem of: "app" when it explains what the app, or a device running
+    # it, does (crashes, sync, notifications), so a request telling those words of another thing is not
+    # its ("my router keeps restarting"); "any" when anyone or anything may be the subject ("my daughter
+    # deleted my stuff", "my revolut card gets refused"): flows/support/firstsaid.py
+    subject: Literal["app", "any"] = "any"
 
     @field_validator("clarifying_questions", mode="before")
     @classmethod
@@ -551,6 +557,7 @@ class KnowledgeBase:
             asked,
             covers,
             made,
+            [doc_id for doc_id, d in documents.items() if d.subject == "app"],
         )
 
     def _reranking(self, documents: dict[str, Document]) -> Reranker:
@@ -623,6 +630,11 @@ class KnowledgeBase:
             # user's device's or another's, which the article does not cover; the words that matched
             # are only the words around it
             return []
+        if ranked and (told := told_of(subjects, query, fix, ranked[0][0])) is not None:
+            # "my router keeps restarting": the article explains what the app does, and what the request
+            # tells it of is another thing, said first, which the article does not cover; a runner-up
+            # that covers it may answer ("my login email is outdated": the email article, not sync's)
+            ranked = [r for r in ranked if subjects.covers[r[0]].knows(told)]
         if ranked and (scope := scopes.get(ranked[0][0])) and scope.excludes(query, fix):
             # the article the words match best says the request is one it does not answer: the
             # others matched it less, and are no answer to what it asks either
