@@ -31,7 +31,9 @@ words match that it does not answer ("leave ~ shared list"): a request holding o
 with it (flows/support/scope.py). A request whose subject neither the help centre nor the article
 found names ("connect tasklane to slack") finds nothing (flows/support/subject.py), and so does a
 question whether a thing exists that the article found is not about ("is there a family plan":
-flows/support/asking.py). The folder's `concepts.yaml`
+flows/support/asking.py). `subject: app` says the article explains what the app does (crashes,
+sync): the same words told of another thing said first ("my router keeps restarting") are not its
+(flows/support/firstsaid.py). The folder's `concepts.yaml`
 holds the everyday words requests are read with, and what the help centre does not cover
 (flows/support/concepts.py). Every search checks the files' stats first and re-indexes only the
 documents whose content changed.
