@@ -16,7 +16,25 @@ from flows.support.terms import tokens_of
 from tests.test_search import doc, make_kb
 
 CRASH = Words(
-    "the app crashes or closes on startup update tasklane in the play store restart phone cache reminder".split(),
+    [
+        "the",
+        "app",
+        "crashes",
+        "or",
+        "closes",
+        "on",
+        "startup",
+        "update",
+        "tasklane",
+        "in",
+        "the",
+        "play",
+        "store",
+        "restart",
+        "phone",
+        "cache",
+        "reminder",
+    ],
     STEMMER.stemWords(["crash", "close", "startup", "calendar", "reminder"]),
 )
 DEVICES = frozenset({"phone", "ipad", "tablet", "laptop"})
