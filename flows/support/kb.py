@@ -31,7 +31,9 @@ words match that it does not answer ("leave ~ shared list"): a request holding o
 with it (flows/support/scope.py). A request whose subject neither the help centre nor the article
 found names ("connect tasklane to slack") finds nothing (flows/support/subject.py), and so does a
 question whether a thing exists that the article found is not about ("is there a family plan":
-flows/support/asking.py). The folder's `concepts.yaml`
+flows/support/asking.py). `subject: app` says the article explains what the app does (crashes,
+sync): the same words told of another thing said first ("my router keeps restarting") are not its
+(flows/support/firstsaid.py). The folder's `concepts.yaml`
 holds the everyday words requests are read with, and what the help centre does not cover
 (flows/support/concepts.py). Every search checks the files' stats first and re-indexes only the
 documents whose content changed.
@@ -59,6 +61,7 @@ from flows.shared.datafile import parse_yaml
 from flows.support import sections
 from flows.support.asking import asked_thing
 from flows.support.concepts import CONCEPTS_NAME, NO_CONCEPTS, ConceptTable, load_concepts, query_table
+from flows.support.firstsaid import told_of
 from flows.support.rerank import Fields, Reranker, stems
 from flows.support.scope import Scope, contradictions
 from flows.support.spelling import STEMMER, Speller
@@ -160,6 +163,11 @@ class FrontMatter(BaseModel):
     symptoms: list[Text] = Field(default_factory=list)
     # requests its words match that it does not answer, as phrases (flows/support/scope.py)
     not_about: list[PhraseText] = Field(default_factory=list)
+    # what its requests tell their problem of: "app" when it explains what the app, or a device running
+    # it, does (crashes, sync, notifications), so a request telling those words of another thing is not
+    # its ("my router keeps restarting"); "any" when anyone or anything may be the subject ("my daughter
+    # deleted my stuff", "my revolut card gets refused"): flows/support/firstsaid.py
+    subject: Literal["app", "any"] = "any"
 
     @field_validator("clarifying_questions", mode="before")
     @classmethod
@@ -551,6 +559,7 @@ class KnowledgeBase:
             asked,
             covers,
             made,
+            [doc_id for doc_id, d in documents.items() if d.subject == "app"],
         )
 
     def _reranking(self, documents: dict[str, Document]) -> Reranker:
@@ -623,6 +632,11 @@ class KnowledgeBase:
             # user's device's or another's, which the article does not cover; the words that matched
             # are only the words around it
             return []
+        if ranked and (told := told_of(subjects, query, fix, ranked[0][0])) is not None:
+            # "my router keeps restarting": the article explains what the app does, and what the request
+            # tells it of is another thing, said first, which the article does not cover; a runner-up
+            # that covers it may answer ("my login email is outdated": the email article, not sync's)
+            ranked = [r for r in ranked if subjects.covers[r[0]].knows(told)]
         if ranked and (scope := scopes.get(ranked[0][0])) and scope.excludes(query, fix):
             # the article the words match best says the request is one it does not answer: the
             # others matched it less, and are no answer to what it asks either

@@ -179,6 +179,7 @@ class Subjects:
         asked: dict[str, list[str]] | None = None,
         covers: dict[str, Words] | None = None,
         made: Iterable[str] = (),
+        apps: Iterable[str] = (),
     ) -> None:
         self.centre = centre
         self.articles = articles or {}
@@ -191,6 +192,9 @@ class Subjects:
             {w for c in self.covers.values() for w in c.written}, {s for c in self.covers.values() for s in c.headings}
         )
         self._ours = frozenset(ours)
+        # the articles about what the app, or a device running it, does (their `subject: app`): a
+        # request telling it of another thing is about that thing (flows/support/firstsaid.py)
+        self._apps = frozenset(apps)
         # the stems of the words the help centre writes right after another name ("calendar" of "Google
         # Calendar", "file" of "CSV file"): things that come in makes, which a name before them picks
         self._made = frozenset(STEMMER.stemWords(sorted(made)))
@@ -370,6 +374,18 @@ class Subjects:
             if len(thing) == 2 and owner in self._devices and not self._covered(thing[1:]):
                 return tuple(thing)  # "my phone pin"
         return None
+
+    @property
+    def devices(self) -> frozenset[str]:
+        return self._devices
+
+    @property
+    def ours(self) -> frozenset[str]:
+        return self._ours
+
+    @property
+    def apps(self) -> frozenset[str]:
+        return self._apps
 
     def _another(self, owner: str, covers: Words) -> bool:
         """Whether `owner`, said before something the product owns, makes it another thing's: a device
