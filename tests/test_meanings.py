@@ -106,6 +106,22 @@ def test_a_difference_gets_both_meanings(dialogue: DialogueFactory) -> None:
     chat.say("intermedio").expect(state=None, flow="main")
 
 
+def test_a_difference_between_declared_terms_the_question_does_not_name_asks_about_it(
+    dialogue: DialogueFactory,
+) -> None:
+    # the question names neither a circuit nor a superset: its declared terms are its words all the same, so the
+    # difference between them is a question back about it, not a request for something else
+    means = {
+        **MEANS,
+        "circuit": Meaning(means="A circuit is several exercises done back to back."),
+        "superset": Meaning(means="A superset is two exercises done back to back."),
+    }
+    chat = dialogue("leveller", bots=_bot(_flow(**means)))
+    chat.say("set my level").say("what's the difference between a circuit and a superset?").expect(
+        state="level", reply_contains=["A circuit is several", "A superset is two"]
+    )
+
+
 def test_why_still_gets_the_reason(dialogue: DialogueFactory) -> None:
     chat = dialogue("leveller", bots=_bot(_flow()))
     chat.say("set my level").say("warum fragst du das?").expect(
