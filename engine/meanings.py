@@ -54,7 +54,7 @@ class Meaning(BaseModel):
 
 # what a question declares: its terms' meanings, or a function of the slots giving them (support's questions are
 # data); a plain string is a meaning with no other words
-Declared = Mapping[str, "Meaning | str"]
+Declared = Mapping[str, Meaning | str]
 Meanings = Declared | Callable[[Any], Declared]
 
 
