@@ -225,3 +225,14 @@ def test_a_fact_no_slot_takes_asks_again_without_an_attempt(dialogue: DialogueFa
         state="level", slots={"level": None}, reply_contains=["don't need your height or your age", "Your level"]
     )
     chat.say("beginner, I'm 60 years old").expect(flow="main")
+
+
+def test_an_articles_choice_meanings_are_checked_on_load() -> None:
+    from pydantic import ValidationError
+
+    from flows.support.kb import Question
+
+    ok = Question(text="Where?", type="choice", choices=["web", "desktop"], meanings={"web": "In a browser."})
+    assert ok.meanings == {"web": "In a browser."}
+    with pytest.raises(ValidationError, match="not among the choices"):
+        Question(text="Where?", type="choice", choices=["web", "desktop"], meanings={"phone": "On a phone."})
