@@ -54,6 +54,11 @@ HEDGES = CORPUS / "hedges"
 # the past, a comparison, reported speech, a conditional, a question about the option), with near-twins that do
 # answer (h-cmd15): "dev precision", "test precision"
 PRECISION = CORPUS / "precision"
+# a blind batch of questions about a term of the question (an option, a level name: "what do you mean by endurance?",
+# "was heißt B2?"), labelled with the declared meanings that answer them (`meant`), facts no slot takes ("I'm 34,
+# about 5 foot 9" at the level question: `unneeded`), and answers that name an option or give such a fact beside
+# the answer (h-meaning): "dev meaning", "test meaning"
+MEANING = CORPUS / "meaning"
 BATCHES = {
     "": CORPUS,
     "fresh": FRESH,
@@ -62,6 +67,7 @@ BATCHES = {
     "declines": DECLINES,
     "hedges": HEDGES,
     "precision": PRECISION,
+    "meaning": MEANING,
 }
 SETS = (
     "dev",
@@ -78,6 +84,8 @@ SETS = (
     "test hedges",
     "dev precision",
     "test precision",
+    "dev meaning",
+    "test meaning",
 )
 
 Kind = Literal[
@@ -96,6 +104,9 @@ Kind = Literal[
     "later",
     "yes",
     "no",
+    # a fact the user gives that no slot of the flow takes ("I'm 34, about 5 foot 9" at the level question): said not
+    # to be needed, the question asked again, no attempt used
+    "unneeded",
 ]
 KINDS: tuple[Kind, ...] = Kind.__args__  # type: ignore[attr-defined]
 SLOT_KINDS = ("set_slot", "correct_slot")
@@ -117,6 +128,8 @@ class Command(BaseModel):
     key: str | None = None
     value: JsonValue = None
     flow: str | None = None
+    # an ask_back about a term of the question: the declared meanings (option values or terms) that answer it
+    meant: list[str] | None = None
     evidence: str = Field(min_length=1)
 
 
@@ -245,6 +258,8 @@ def _check(entry: Entry, reg: Registry) -> tuple[tuple[dict[str, JsonValue], lis
     expected: list[Command] = []
     for n, c in enumerate(entry.commands):
         bad = _check_command(c, entry, bot, flow, values)
+        if c.meant is not None and (c.kind != "ask_back" or not c.meant):
+            bad.append("meant names the meanings that answer an ask_back: only on an ask_back, and not empty")
         if c.evidence.casefold() not in entry.text.casefold():
             bad.append(f"evidence {c.evidence!r} is not words of the message")
         if not bad:

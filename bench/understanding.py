@@ -21,6 +21,11 @@ The precision halves (tests/corpora/commands/precision/, "dev precision" and "te
 messages that mention a value of the open question without answering it ("my sister is 12 and trains 5 days a week",
 "last year I did 5 days", "is Lisbon the same time as London?"), and near-twins that do answer
 (`--misses dev-precision`).
+The meaning halves (tests/corpora/commands/meaning/, "dev meaning" and "test meaning") are a blind batch of questions
+about a term of the question ("what do you mean by endurance?", "was heißt B2?"): an ask_back there counts only when
+answered with the declared meanings its label names (`meant`, from the turn's `meant` notice), a why-question only
+when answered with none; facts no slot takes ("I'm 34, about 5 foot 9"), `unneeded` when the turn's `unneeded` notice
+says so, the run still at its question and no attempt used; and answers (`--misses dev-meaning`).
 
 Each entry of tests/corpora/commands/{dev,test}.yaml is played as one turn against the engine at the state it
 was typed at: a session is stored through the Store contract with the run at that flow, state and slots (paused
@@ -118,12 +123,15 @@ class Observed:
     key: str | None = None
     value: Any = None
     flow: str | None = None
+    # an ask_back answered with declared meanings (a `meant` notice): which ones
+    meant: tuple[str, ...] = ()
 
     def __str__(self) -> str:
         where = f" {self.slot}" + (f"[{self.key!r}]" if self.key else "") if self.slot else ""
         value = f"={self.value!r}" if self.kind in SLOT_KINDS else ""
         target = f">{self.flow}" if self.flow else ""
-        return f"{self.kind}{target}{where}{value}"
+        meant = f"[{', '.join(self.meant)}]" if self.meant else ""
+        return f"{self.kind}{target}{where}{value}{meant}"
 
 
 @dataclass
@@ -319,8 +327,11 @@ def observe(store: Store, case: Case, result: TurnResult) -> list[Observed]:
             for n in trace.notices
             if n.kind in ("ask_back", "chitchat") and n.flow == e.flow and n.detail.startswith("aside: ")
         ]
-        if not used and trace.route in ("command:ask_back", "command:chitchat"):
-            out.append(Observed(trace.route.removeprefix("command:")))
+        meant = next((n.detail for n in trace.notices if n.kind == "meant" and n.flow == e.flow), "")
+        if not used and "unneeded" in notices:
+            out.append(Observed("unneeded"))
+        elif not used and trace.route in ("command:ask_back", "command:chitchat"):
+            out.append(Observed(trace.route.removeprefix("command:"), meant=tuple(meant.split("|")) if meant else ()))
         elif not used and carried:
             out.append(Observed(carried[0]))
         elif not used:
@@ -417,7 +428,16 @@ def _empty(value: Any) -> bool:
 def _match(out: Outcome) -> None:
     left = list(out.observed)
     for want in out.case.expected:
-        hit = next((o for o in left if _same(want, o, lenient=out.case.batch not in ("later", "declines"))), None)
+        hit = next(
+            (
+                o
+                for o in left
+                if _same(
+                    want, o, lenient=out.case.batch not in ("later", "declines"), meant=out.case.batch == "meaning"
+                )
+            ),
+            None,
+        )
         if hit is None:
             out.missed.append(want)
         else:
@@ -426,12 +446,17 @@ def _match(out: Outcome) -> None:
     out.extra = left
 
 
-def _same(want: Command, got: Observed, *, lenient: bool = False) -> bool:
-    """`lenient`: a cancel label written before labels could say put off is met by a put-off (it stops now)."""
+def _same(want: Command, got: Observed, *, lenient: bool = False, meant: bool = False) -> bool:
+    """`lenient`: a cancel label written before labels could say put off is met by a put-off (it stops now).
+    `meant`: an ask_back matches only when it was answered with the meanings the label names, and a why-question
+    (no `meant`) only when it was answered with none (the batches written before meanings were declared say
+    nothing of them)."""
     if lenient and want.kind == "cancel" and got.kind == "later":
         return True
     if want.kind != got.kind:
         return False
+    if meant and want.kind == "ask_back":
+        return sorted(m.casefold() for m in want.meant or ()) == sorted(m.casefold() for m in got.meant)
     if want.kind not in SLOT_KINDS:
         return True
     return want.slot == got.slot and want.key == got.key and _value_matches(want.value, got.value)

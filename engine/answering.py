@@ -37,6 +37,7 @@ from engine.askback import (
     coming_later,
     explanation,
     later_question,
+    not_terms,
     offers,
 )
 from engine.commands import AskBack, Chitchat, Command, CorrectSlot, Restated, SetSlot, WhichSlot, YesNo
@@ -49,10 +50,13 @@ from engine.fill import shown as slot_shown
 from engine.flow import Flow
 from engine.flowrun import FlowRunner
 from engine.learned import learned_command
+from engine.meanings import meanings_of, named
+from engine.meanings import said as said_meanings
 from engine.models import FlowFrame, Heard, Message, Slots
 from engine.proposals import kept, proposed, with_proposal
 from engine.said import says_not_knowing, unwrapped
 from engine.states import ANSWER, Aside, Ask, render, says, without_clause
+from engine.unneeded import facts, not_needed
 
 
 def open_at(run: FlowRunner, flow: Flow[Any], frame: FlowFrame, heard: Heard) -> tuple[Slots, Ask] | None:
@@ -153,6 +157,17 @@ class OpenQuestion:
                 answer = _answer_before(state, slots, aside, heard)
                 if self.run.run_aside(flow, frame, slots, state, aside, heard, answer):
                     return None
+        if not plain and not sets and not fixes and not resuming and any(c.isdigit() for c in heard.text):
+            # facts no slot takes ("I'm 34, about 5 foot 9" at the level question): said not needed, and the question
+            # again, no attempt used; beside other words, those are read as the answer
+            given = facts(heard.text, flow.slots.model_fields, parser_of(state, slots))
+            if given is not None and not given.rest:
+                self.fx.trace.notice("unneeded", flow.name, state.name, ",".join(given.kinds))
+                self.fx.emit(f"{not_needed(given.kinds)} {self.run.question(flow, state, slots, heard)}")
+                return None
+            if given is not None:
+                # the answer beside them is read without them ("I'm 34 and I can do 4 days": 4, not two numbers)
+                heard = heard.reading(given.rest)
         if not rest.strip() and not resuming and not sets and not fixes and self.fx.said.strip():
             # every clause was another question's, unclear ("like 3 or 4 times a week" at the injuries
             # question): no answer here, and that question asks it in its turn; no attempt used
@@ -301,6 +316,8 @@ class OpenQuestion:
         # declines nothing and starts nothing). Other questions back go to the asides as before: "is there anyone
         # real i can talk to?" at a yes/no question is a flow's own way to a person
         asks_why = isinstance(command, AskBack) and command.about == "why" and offers(parser_of(state, slots))
+        if isinstance(command, AskBack) and self._meant(flow, state, slots, command, heard):
+            return
         for aside in () if stepping or (asks_why and state.why) else flow.asides:
             if aside.match(heard.text) and self.run.run_aside(flow, frame, slots, state, aside, heard, stay=asks_why):
                 return
@@ -330,6 +347,23 @@ class OpenQuestion:
             self.fx.emit(self.fx.phrase(rephrase, f"reprompt:{flow.name}.{state.name}", flow.name, heard))
         else:
             self.fx.emit(self.run.question(flow, state, slots, heard))
+
+    def _meant(self, flow: Flow[Any], state: Ask, slots: Slots, command: AskBack, heard: Heard) -> bool:
+        """A question back about terms the question declares meanings for ("what do you mean by endurance?", "was
+        heißt B2?", "what's the difference between intermediate and advanced?"): their meanings, then the question
+        again (False: it names none, or asks why). Before the flow's asides: the question's own declaration says
+        what its words mean better than a flow's material on its subject."""
+        if command.about == "why":
+            return False
+        declared = meanings_of(state.meanings, slots)
+        terms = named(heard.text, declared, parser_of(state, slots), not_terms()) if declared else ()
+        if not terms:
+            return False
+        self.fx.trace.notice("ask_back", flow.name, state.name, "meaning")
+        self.fx.trace.notice("meant", flow.name, state.name, "|".join(terms))
+        self.fx.emit(said_meanings(terms, declared))
+        self.fx.emit(self.run.question(flow, state, slots, heard))
+        return True
 
     def restated(self, flow: Flow[Any], frame: FlowFrame, command: Restated, heard: Heard) -> None:
         """The message only says again what filled slots hold: said so, and the question asked again;

@@ -541,6 +541,12 @@ def plain_words() -> frozenset[str]:
     return _table().plain
 
 
+def not_terms() -> frozenset[str]:
+    """Words that name no term a question back may ask about: the plain words and those asking what something means
+    ("what does ... mean", "qué significa", "was heißt"), folded."""
+    return _table().plain | _table().meaning_words
+
+
 def _asks_meaning_before(found: Sequence[Part], p: Part) -> bool:
     """Whether an open question asking what something means comes right before `p`."""
     at = found.index(p)

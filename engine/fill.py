@@ -54,6 +54,7 @@ from pydantic import JsonValue, ValidationError
 from engine import gloss
 from engine.ahead import Ahead, declared
 from engine.commands import SetSlot
+from engine.cues import fold_same_length
 from engine.extract import FOR_NOW, Empty, Invalid, Parser, copied, declines, fold, said_number
 from engine.models import Slots
 from engine.numwords import may_hold_number
@@ -465,6 +466,23 @@ class Filled(NamedTuple):
     rest: str
 
 
+# asking the difference between things, in the six languages (folded): what it names is compared, not said
+DIFFERENCE_BETWEEN = re.compile(
+    r"\b(?:difference|diferencia|diferenca|unterschied|differenza) (?:between|entre|zwischen|tra|fra)\b"
+)
+_SENTENCE_END = re.compile(r"[.?!;]")
+
+
+def _compared(text: str) -> list[tuple[int, int]]:
+    """Where `text` names things whose difference it asks: from each "difference between" to its sentence's end."""
+    folded = fold_same_length(text) if not text.isascii() else text.lower()
+    out = []
+    for m in DIFFERENCE_BETWEEN.finditer(folded):
+        end = _SENTENCE_END.search(folded, m.end())
+        out.append((m.start(), end.start() if end is not None else len(text)))
+    return out
+
+
 def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utterance | str) -> Filled:
     """The slots the message fills besides the one `state` asks for (None: the flow is starting),
     as `SetSlot` commands with the clause that says each, and what is left for the question."""
@@ -529,9 +547,12 @@ def read_ahead(flow: Flow[Any], state: Ask[Any] | None, slots: Slots, said: Utte
         if asked is not None and not asked.greedy and len(parts) > 1
         else None
     )
+    compared = _compared(text)
     for i, clause in enumerate(parts):
         if text[clause.end : clause.end + 2].lstrip().startswith("?"):
             continue  # a question states no fact: "is 15 minutes even worth it?"
+        if any(clause.start < b and clause.end > a for a, b in compared):
+            continue  # nor do the things whose difference is asked: "what's the difference between A2 and B1?"
         if _PAST.search(fold(clause.text)):
             continue  # what the user used to do is no fact of now: "i used to run 5k every week"
         # what the user does now is no plan: "i run twice a week" at the level question fills no days a week

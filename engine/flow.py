@@ -25,6 +25,7 @@ from engine.amend import Amends
 from engine.errors import DefinitionError, EngineError
 from engine.extract import Parser
 from engine.machine import QuietMachine
+from engine.meanings import problems as meaning_problems
 from engine.models import JsonObject, Slots
 from engine.states import (
     ANSWER,
@@ -328,6 +329,10 @@ class Flow(Generic[S]):
                     raise self._error(
                         f"why must be a sentence saying why the question is asked (or None), not {s.why!r}", s.name
                     )
+                if s.meanings is not None and not callable(s.meanings):
+                    wrong = meaning_problems(s.meanings)
+                    if wrong:
+                        raise self._error(f"meanings: {'; '.join(wrong)}", s.name)
                 templates = [s.say, *s.reprompts, *([s.again] if s.again is not None else [])]
                 templates += [s.why] if s.why is not None else []
             elif isinstance(s, Final):

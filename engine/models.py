@@ -309,6 +309,9 @@ NoticeKind = Literal[
     "rerun",  # a step run again because a message corrected a slot it reads; detail: which
     "ahead",  # a slot filled before its question, by a clause of a message (engine/fill.py); detail: the slot
     "restated",  # a message only said again what filled slots hold; detail: which
+    "meant",  # a question back about terms of the question, answered with their declared meanings; detail: the
+    # terms, "|"-joined ("intermediate|advanced")
+    "unneeded",  # facts no slot of the flow takes ("I'm 34, about 5 foot 9"), said not needed; detail: their kinds
     "correct",  # an earlier answer corrected at a later question (engine/corrections.py); detail: the slot
     "offer",  # a yes to what an aside offered ("Did you mean English?"); detail: the message read instead
     "pause",

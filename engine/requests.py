@@ -45,9 +45,10 @@ from engine.bot import Bot
 from engine.commands import NewRequest
 from engine.cues import fold_same_length
 from engine.extract import Invalid, Parser
-from engine.fill import extracted, read_ahead
+from engine.fill import DIFFERENCE_BETWEEN, extracted, read_ahead
 from engine.flow import Flow
 from engine.gates import Gate, gate
+from engine.meanings import meanings_of
 from engine.models import FlowFrame, Slots
 from engine.said import asks_for_person
 from engine.states import Ask, render
@@ -462,10 +463,7 @@ _THINGS_CHARS = 80
 # every flow (folded text). How a thing works is read in English only: the question's words are English, and
 # "comment fonctionne le fuseau horaire ?" names the timezone in words no English question has
 _ABOUT_THINGS = (
-    re.compile(
-        r"\b(?:difference|diferencia|diferenca|unterschied|differenza) (?:between|entre|zwischen|tra|fra)"
-        r" (?P<things>.+)"
-    ),
+    re.compile(DIFFERENCE_BETWEEN.pattern + r" (?P<things>.+)"),
     re.compile(rf"\bhow (?:does|do|did) (?P<things>.{{1,{_THINGS_CHARS}}}?) (?:work|works|function)\b"),
     re.compile(rf"\bwie man (?P<things>.{{1,{_THINGS_CHARS}}}?) (?:richtig |korrekt )?(?:macht|mache|tut)\b"),
 )
@@ -548,12 +546,15 @@ def _sentence(heard: Utterance, p: Part) -> str:
 
 
 def _asked_words(state: Ask, slots: Slots) -> list[str]:
-    """The words of the open question, its help and its reason, folded."""
+    """The words of the open question, its help and its reason, and the terms it declares meanings for (the levels
+    A1-C2 at a placement question that names none), folded."""
     try:
         said = render(state.say, slots)
+        terms = meanings_of(state.meanings, slots)
     except Exception:  # a question that needs more than its slots to say: its help still tells
-        said = ""
-    return _WORDS.findall(fold_same_length(f"{said} {state.help} {state.why or ''}"))
+        said, terms = "", {}
+    named = " ".join(f"{k} {' '.join(m.words)}" for k, m in terms.items()).replace("_", " ")
+    return _WORDS.findall(fold_same_length(f"{said} {state.help} {state.why or ''} {named}"))
 
 
 def _named(word: str, asked: Sequence[str]) -> bool:

@@ -19,6 +19,7 @@ from typing_extensions import TypeVar
 
 from engine.context import StepContext
 from engine.extract import Parser
+from engine.meanings import Meanings
 from engine.models import RecordDraft, Slots
 
 Fallback = Literal["skip", "cancel", "escalate"]
@@ -48,7 +49,9 @@ class Ask(Generic[S_in]):
     of `say`, whose first-time lead ("Nice to meet you, Max!") would repeat. `why` is the
     state's reason for asking, a template over the slots: what a question back ("why do you
     need that?") is answered with before the question is asked again, and what `help` says
-    first (engine/askback.py).
+    first (engine/askback.py). `meanings` say what its terms mean (its options, a level name, a
+    word it uses), term -> `Meaning` or sentence, or a function of the slots giving them: what
+    answers a question back about a term ("what do you mean by endurance?", engine/meanings.py).
     """
 
     name: str
@@ -59,6 +62,7 @@ class Ask(Generic[S_in]):
     again: str | Callable[[S_in], str] | None = None
     help: str = ""
     why: str | None = None
+    meanings: Meanings | None = None
     max_attempts: int = 3
     fallback: Fallback = "skip"
     initial: bool = False

@@ -19,9 +19,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
 
 from engine import Ask, Correctable, Final, Flow, Step, StepContext, T, accepted, review, reviewed, revise
 from engine.extract import Parser
+from engine.meanings import load_meanings
 from engine.window import WINDOW
 from flows.fitness.ahead import AHEAD
 from flows.fitness.anytime import ASKED_DAYS, CLOSED, read_anytime
@@ -268,6 +270,13 @@ CORRECTABLE = (
     Correctable("time_of_day", names=("time", "time of day", "hora", "heure", "Uhrzeit", "orario", "horário")),
 )
 
+# what the options of the questions mean, answered to "what do you mean by endurance?" (engine/meanings.py)
+MEANINGS = load_meanings(
+    Path(__file__).parent / "data" / "meanings.yaml",
+    states=("level", "limitations", "goal", "target_weight", "days", "minutes", "equipment", "diet", "allergies",
+            "preferred_days", "time_of_day", "review"),
+)  # fmt: skip
+
 fitness_onboarding = Flow(
     name="onboarding",
     show=show,
@@ -278,6 +287,7 @@ fitness_onboarding = Flow(
         Step("welcome", run=welcome, initial=True),
         Ask(
             "level",
+            meanings=MEANINGS["level"],
             slot="fitness_level",
             say="Stage 1 of 5, fitness assessment. How would you describe your fitness level: beginner, "
             "intermediate or advanced?",
@@ -302,6 +312,7 @@ fitness_onboarding = Flow(
         Step("assessment_done", run=end_of("assessment")),
         Ask(
             "goal",
+            meanings=MEANINGS["goal"],
             slot="goal",
             why="Your goal decides what the plan works on: losing fat, building muscle, endurance or overall health.",
             say=ask_goal,
@@ -344,6 +355,7 @@ fitness_onboarding = Flow(
         ),
         Ask(
             "equipment",
+            meanings=MEANINGS["equipment"],
             slot="equipment",
             why="I only plan exercises you can do with what you have.",
             say=ask_equipment,
@@ -356,6 +368,7 @@ fitness_onboarding = Flow(
         Step("workout_done", run=end_of("workout")),
         Ask(
             "diet",
+            meanings=MEANINGS["diet"],
             slot="diet",
             say=ask_diet,
             parse=CLOSED["diet"],
@@ -387,6 +400,7 @@ fitness_onboarding = Flow(
         ),
         Ask(
             "time_of_day",
+            meanings=MEANINGS["time_of_day"],
             slot="time_of_day",
             why="Your plan lists each workout at the time of day you prefer.",
             say="What time of day do you prefer to train: morning, midday, afternoon or evening (or any time)?",

@@ -14,6 +14,7 @@ the openai backend) may grade an open answer the rules marked wrong.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 from engine import (
     JUST_BEFORE,
@@ -30,6 +31,7 @@ from engine import (
 )
 from engine.cues import in_english_cues
 from engine.extract import Parser, choice
+from engine.meanings import load_meanings
 from engine.yesno import yes_no
 from flows.language_buddy.answers import language_change, may_change_language, read_anytime
 from flows.language_buddy.assessment import (
@@ -271,6 +273,12 @@ AHEAD = (
     Ahead("level", parser=Parser(_level_said, "a level from A1 to C2"), cues=tuple(c.lower() for c in LEVELS)),
 )
 
+# what the level names and the placement test mean, answered to "was heißt B2?" (engine/meanings.py)
+MEANINGS = load_meanings(
+    Path(__file__).parent / "data" / "meanings.yaml",
+    states=("ask_name", "ask_native", "ask_target", "ask_timezone", "assess", "confirm", "amend"),
+)
+
 onboarding = Flow(
     name="onboarding",
     show=show,
@@ -339,6 +347,7 @@ onboarding = Flow(
         Step("prepare", run=prepare),
         Ask(
             "assess",
+            meanings=MEANINGS["assess"],
             slot="answer",
             say=ask_question,
             parse=lambda s: answer_parser(s.question),
@@ -352,6 +361,7 @@ onboarding = Flow(
         Step("grade", run=grade),
         Ask(
             "confirm",
+            meanings=MEANINGS["confirm"],
             slot="confirmed",
             say=confirm_question,
             parse=yes_no(),
@@ -367,6 +377,7 @@ onboarding = Flow(
         ),
         Ask(
             "amend",
+            meanings=MEANINGS["amend"],
             slot="amend",
             say=(
                 "What should I change: name, native language, target language, timezone or level? "

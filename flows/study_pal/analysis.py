@@ -26,6 +26,7 @@ from flows.study_pal.course import course_path, get_course
 from flows.study_pal.exits import says_goodbye
 from flows.study_pal.kept import close_lesson
 from flows.study_pal.mastery import WeakPoint, percent, read_results, weak_points
+from flows.study_pal.meanings import OFFER_PLAN
 from flows.study_pal.memory import StudyMemory
 from flows.study_pal.reading import asks_for_lesson
 from flows.study_pal.texting import plain
@@ -226,6 +227,7 @@ analysis = Flow(
         Step("analyse", run=analyse, initial=True),
         Ask(
             "offer_plan",
+            meanings=OFFER_PLAN,
             slot="wants_plan",
             say=ask_plan,
             parse=plan_answer(),

@@ -59,6 +59,7 @@ from flows.study_pal.lesson_steps import (
     switch,
 )
 from flows.study_pal.mastery import percent
+from flows.study_pal.meanings import NEXT_TOPIC, OFFER
 from flows.study_pal.plans import asks_for_plans, tell_plans
 from flows.study_pal.reading import (
     _ANOTHER,
@@ -201,6 +202,7 @@ tutoring = Flow(
         Step("check", run=check_prerequisites),
         Ask(
             "offer",
+            meanings=OFFER,
             slot="take_offer",
             say=lambda s: s.offer_text or "",
             parse=offer_parser,
@@ -224,6 +226,7 @@ tutoring = Flow(
         Step("complete", run=complete),
         Ask(
             "next_topic",
+            meanings=NEXT_TOPIC,
             slot="next",
             say=ask_next,
             parse=next_parser,

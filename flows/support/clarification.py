@@ -55,6 +55,12 @@ def question(s: ClarificationSlots) -> str:
     return q.text if q else ""
 
 
+def choice_meanings(s: ClarificationSlots) -> dict[str, str]:
+    """What the open question's choices mean, as its article declares them (`meanings`)."""
+    q = current(s)
+    return dict(q.meanings) if q else {}
+
+
 def question_with_choices(s: ClarificationSlots) -> str:
     q = current(s)
     return f"{q.text} ({listed(q.choices)})" if q else ""
@@ -237,6 +243,7 @@ clarification = Flow(
         Ask(
             "choice",
             why=WHY,
+            meanings=choice_meanings,
             slot="choice_answer",
             say=question_with_choices,
             parse=choice_parser,

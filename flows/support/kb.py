@@ -127,6 +127,9 @@ class Question(BaseModel):
     # how an answer read from a message is stated back, its value in place of {}: "Android {}"
     # says "Android 13" where the question ("Which Android version?") would be echoed
     fact: Text | None = None
+    # what a choice means, said to a question back about it ("what's the difference between web and desktop?",
+    # engine/meanings.py): {"desktop": "The Tasklane app installed on a Mac or Windows computer."}
+    meanings: dict[Text, Text] = Field(default_factory=dict)
 
     @model_validator(mode="after")
     def _consistent(self) -> Question:
@@ -147,6 +150,12 @@ class Question(BaseModel):
         unknown = [k for k in self.synonyms if k not in self.choices]
         if unknown:
             raise ValueError(f"synonyms name {', '.join(map(repr, unknown))}, which are not among the choices")
+        unknown = [k for k in self.meanings if k not in self.choices]
+        if unknown:
+            raise ValueError(f"meanings name {', '.join(map(repr, unknown))}, which are not among the choices")
+        blank = [k for k, v in self.meanings.items() if not v.strip()]
+        if blank:
+            raise ValueError(f"the meaning of {', '.join(map(repr, blank))} is blank: say what the choice means")
         return self
 
 
