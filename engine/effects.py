@@ -30,6 +30,7 @@ from engine.models import (
     NoticeKind,
     RecordDraft,
     Resources,
+    Role,
     SessionState,
     Slots,
     StoredRecord,
@@ -46,6 +47,24 @@ if TYPE_CHECKING:
 
 M = TypeVar("M", bound=BaseModel)
 PromptUse = Literal["reply", "say", "parse"]
+
+_new, _set = object.__new__, object.__setattr__
+_ROLES = frozenset(("system", "user", "assistant"))
+
+
+def message(role: Role, content: str) -> Message:
+    """`Message(role=role, content=content)`, as pydantic would make it, without validating two strings typed as
+    such already: a turn makes one for every text it says and others for its history, and validation cost more than
+    the rest of `emit` (`model_construct`, through its loop over aliases and defaults, more still). Anything but a
+    known role and a `str` is validated, and refused as the model refuses it."""
+    if type(content) is not str or role not in _ROLES:
+        return Message(role=role, content=content)
+    m = _new(Message)
+    _set(m, "__dict__", {"role": role, "content": content})
+    _set(m, "__pydantic_fields_set__", {"role", "content"})
+    _set(m, "__pydantic_extra__", None)
+    _set(m, "__pydantic_private__", None)
+    return m
 
 
 # A dataclass: its generated __init__ is no code of this module, so making a turn's effects
@@ -167,7 +186,7 @@ class Effects:
             sink(("\n\n" if self.reply else "") + text)
         self.reply.append(text)
         a = self.session.active
-        msg = Message(role="assistant", content=text)
+        msg = message("assistant", text)
         if a is not None:
             a.scratchpad.append(msg)
         else:
