@@ -50,6 +50,7 @@ PromptUse = Literal["reply", "say", "parse"]
 
 _new, _set = object.__new__, object.__setattr__
 _ROLES = frozenset(("system", "user", "assistant"))
+_WRITTEN = ("turns", "version", "updated_at")
 
 
 def message(role: Role, content: str) -> Message:
@@ -228,6 +229,9 @@ class Effects:
 
     def say(self, content: str, purpose: str, flow: str | None, heard: Heard) -> None:
         """`content` phrased (`phrase`) and added to the reply (`emit`): one call where a question is asked."""
+        if self.offline and "[[" not in content:
+            self.emit(content)  # as `phrase` says it offline, without its two calls
+            return
         self.emit(self.phrase(content, purpose, flow, heard))
 
     def summarise(self, source: str, case: str, fallback: str, purpose: str, flow: str | None, heard: Heard) -> str:
@@ -270,9 +274,10 @@ class Effects:
         for shared in self._shared.values():
             self.session.context.update(shared.model_dump(mode="json"))
         s = self.session
-        s.turns += 1
-        s.version = self.expected_version + 1
-        s.updated_at = self.now
+        # the session's fields are not validated on assignment: set as pydantic's __setattr__ sets them, in two calls
+        # where its own made six
+        s.__dict__.update(turns=s.turns + 1, version=self.expected_version + 1, updated_at=self.now)
+        s.__pydantic_fields_set__.update(_WRITTEN)
         at = self.now.isoformat()  # once: the trace's `at` and the store's time of every row of the turn
         reply = "\n\n".join(self.reply)
         return TurnWrite(

@@ -197,7 +197,9 @@ class FlowRunner:
         trace.entered.append({"flow": flow.name, "state": dest})
         if dest != frame.state and frame.attempts:
             frame.attempts = 0  # failed attempts belong to the question they were made at
-        frame.state = dest
+        # a frame's fields are not validated on assignment: set as pydantic's __setattr__ sets it, without its two calls
+        frame.__dict__["state"] = dest
+        frame.__pydantic_fields_set__.add("state")
 
     def advance(self, flow: Flow[Any], frame: FlowFrame, slots: Slots, heard: Heard) -> None:
         """Run from the state just entered until the flow waits for the user or ends."""
@@ -210,8 +212,9 @@ class FlowRunner:
                 if answered and not state.ask_if_filled:
                     self.fire(flow, frame, slots, ANSWER)
                     continue
-                # the frame's stored slots catch up once, where the flow comes to rest
-                frame.slots = json_slots(slots)
+                # the frame's stored slots catch up once, where the flow comes to rest (set as `fire` sets the state)
+                frame.__dict__["slots"] = json_slots(slots)
+                frame.__pydantic_fields_set__.add("slots")
                 # `question`, phrased and emitted in one call into the effects
                 text = _asked(state, slots, again=False)
                 if state.phrased:

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from engine import askback, corrections, extract, gloss, hedges, others, requests, typos
 from engine import said as said_module
@@ -358,11 +358,27 @@ def plain_answer(
         return None
     if chosen is not None and valid is not None:
         chosen[id(a)] = (valid, parser, value)
-    return Reading(text=text, commands=[AnswerFlow(words=text, flow=a.flow, state=a.state, plain=True)])
+    # made of values typed already (the message checked as text, the frame's names): validating them again, and the
+    # command union's look at each command, cost more than this function's tests
+    answer = _plainly(
+        AnswerFlow, {"words": text, "kind": "answer_flow", "flow": a.flow, "state": a.state, "plain": True}
+    )
+    return _plainly(Reading, {"text": text, "commands": [answer]})
 
 
 # no value a question writes is longer (a cheap test before any other)
 _PLAIN_LONGEST = 40
+_M = TypeVar("_M", bound=BaseModel)
+
+
+def _plainly(model: type[_M], values: dict[str, Any]) -> _M:
+    """A frozen `model` holding `values` (every field), as pydantic holds them, without validating them."""
+    made = object.__new__(model)
+    object.__setattr__(made, "__dict__", values)
+    object.__setattr__(made, "__pydantic_fields_set__", set(values) - {"kind"})  # a default, as validation leaves it
+    object.__setattr__(made, "__pydantic_extra__", None)
+    object.__setattr__(made, "__pydantic_private__", None)
+    return made
 
 
 def facts_ahead(
