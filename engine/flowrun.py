@@ -313,24 +313,19 @@ def _dumps_as_is(model: type[BaseModel]) -> bool:
     )
 
 
-def _as_is(v: object) -> bool:
-    t = type(v)
-    return t in _AS_IS or (t is float and math.isfinite(v))  # type: ignore[arg-type]
-
-
 def json_slots(slots: Slots) -> JsonObject:
     """`slots.model_dump(mode="json")`, read straight off the model where every value is JSON's own (text, numbers,
     booleans, None, lists of them: most flows' slots) and the model writes them as they are: a run stores its slots
     where it comes to rest and when it closes, and pydantic's serializer cost several times this loop."""
-    values = slots.__dict__
     if not _dumps_as_is(type(slots)):
         return slots.model_dump(mode="json")
     out: JsonObject = {}
-    for k, v in values.items():
-        if type(v) is list and all(_as_is(x) for x in v):
-            out[k] = list(v)
-        elif _as_is(v):
+    for k, v in slots.__dict__.items():
+        t = type(v)
+        if t in _AS_IS or (t is float and math.isfinite(v)):
             out[k] = v
+        elif t is list and all(type(x) in _AS_IS or (type(x) is float and math.isfinite(x)) for x in v):
+            out[k] = list(v)
         else:
             return slots.model_dump(mode="json")
     return out
@@ -339,7 +334,8 @@ def json_slots(slots: Slots) -> JsonObject:
 def _json_value(slots: Slots, name: str) -> JsonValue:
     """The JSON of one slot's value, as `json_slots` reads it."""
     v = slots.__dict__.get(name)
-    if _as_is(v) and _dumps_as_is(type(slots)):
+    t = type(v)
+    if (t in _AS_IS or (t is float and math.isfinite(v))) and _dumps_as_is(type(slots)):  # type: ignore[arg-type]
         return v
     return slots.model_dump(mode="json", include={name}).get(name)
 

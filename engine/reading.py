@@ -309,7 +309,8 @@ def read(
             return Reading(text=proposed, commands=_main(bot, session, CarryOver(), proposed, entry, latest))
         commands = _main(bot, session, carried, text, entry, latest)
     answered = any(isinstance(c, (AnswerFlow, Resume)) for c in commands)
-    return Reading(text=as_read(carried, text) if answered else text, commands=commands)
+    # the commands are the readers' own, each made and validated where it was read: only the list is wrapped
+    return _plainly(Reading, {"text": as_read(carried, text) if answered else text, "commands": commands})
 
 
 def plain_answer(
