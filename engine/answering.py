@@ -63,7 +63,10 @@ def open_at(run: FlowRunner, flow: Flow[Any], frame: FlowFrame, heard: Heard) ->
     """A message at the open question: counted towards `max_turns` (no flow may be kept open
     forever, whatever is said at it) and kept in the scratchpad; None when the run has expired."""
     fx = run.fx
-    frame.turns += 1
+    # the frame's own fields are not validated on assignment: set as pydantic's __setattr__ sets them, without its
+    # two calls (several such assignments a turn)
+    frame.__dict__["turns"] += 1
+    frame.__pydantic_fields_set__.add("turns")
     frame.scratchpad.append(Message(role="user", content=fx.said))  # as typed: "yes" to an offer
     # validated once already by _reconcile this turn
     slots = fx.checked.pop(id(frame), None) or flow.new_slots(frame.slots)
@@ -549,7 +552,7 @@ def parse_answer(
             # the other slots were validated from the stored ones on load (engine/load.py): validating them
             # again would run their validators a second time to the same values; the answer is validated
             # with the model's own validators, as `Slots` validates every assignment
-            answered = slots.model_copy()
+            answered = _copy(slots)
             slots.__pydantic_validator__.validate_assignment(answered, state.slot, raw)  # in place, on the copy
             return Answer(answered, None)
         return Answer(flow.slots.model_validate({**frame.slots, state.slot: raw}), None, filled)
@@ -570,6 +573,17 @@ def _proposed(
         return None
     fx.trace.notice("proposed", flow.name, state.name, f"{found.kind}: {found.words!r}")
     return found
+
+
+def _copy(slots: Slots) -> Slots:
+    """`slots.model_copy()`: the same class holding a copy of its values (a Slots model has no extra or private
+    parts), without pydantic's generic copy (six calls through the copy module)."""
+    made = object.__new__(type(slots))
+    object.__setattr__(made, "__dict__", dict(slots.__dict__))
+    object.__setattr__(made, "__pydantic_fields_set__", set(slots.__pydantic_fields_set__))
+    object.__setattr__(made, "__pydantic_extra__", None)
+    object.__setattr__(made, "__pydantic_private__", None)
+    return made
 
 
 def _unwrapped(text: str) -> str | None:

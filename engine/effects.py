@@ -30,6 +30,7 @@ from engine.models import (
     NoticeKind,
     RecordDraft,
     Resources,
+    Role,
     SessionState,
     Slots,
     StoredRecord,
@@ -46,6 +47,25 @@ if TYPE_CHECKING:
 
 M = TypeVar("M", bound=BaseModel)
 PromptUse = Literal["reply", "say", "parse"]
+
+_new, _set = object.__new__, object.__setattr__
+_ROLES = frozenset(("system", "user", "assistant"))
+_WRITTEN = ("turns", "version", "updated_at")
+
+
+def message(role: Role, content: str) -> Message:
+    """`Message(role=role, content=content)`, as pydantic would make it, without validating two strings typed as
+    such already: a turn makes one for every text it says and others for its history, and validation cost more than
+    the rest of `emit` (`model_construct`, through its loop over aliases and defaults, more still). Anything but a
+    known role and a `str` is validated, and refused as the model refuses it."""
+    if type(content) is not str or role not in _ROLES:
+        return Message(role=role, content=content)
+    m = _new(Message)
+    _set(m, "__dict__", {"role": role, "content": content})
+    _set(m, "__pydantic_fields_set__", {"role", "content"})
+    _set(m, "__pydantic_extra__", None)
+    _set(m, "__pydantic_private__", None)
+    return m
 
 
 # A dataclass: its generated __init__ is no code of this module, so making a turn's effects
@@ -167,7 +187,7 @@ class Effects:
             sink(("\n\n" if self.reply else "") + text)
         self.reply.append(text)
         a = self.session.active
-        msg = Message(role="assistant", content=text)
+        msg = message("assistant", text)
         if a is not None:
             a.scratchpad.append(msg)
         else:
@@ -209,6 +229,9 @@ class Effects:
 
     def say(self, content: str, purpose: str, flow: str | None, heard: Heard) -> None:
         """`content` phrased (`phrase`) and added to the reply (`emit`): one call where a question is asked."""
+        if self.offline and "[[" not in content:
+            self.emit(content)  # as `phrase` says it offline, without its two calls
+            return
         self.emit(self.phrase(content, purpose, flow, heard))
 
     def summarise(self, source: str, case: str, fallback: str, purpose: str, flow: str | None, heard: Heard) -> str:
@@ -251,9 +274,10 @@ class Effects:
         for shared in self._shared.values():
             self.session.context.update(shared.model_dump(mode="json"))
         s = self.session
-        s.turns += 1
-        s.version = self.expected_version + 1
-        s.updated_at = self.now
+        # the session's fields are not validated on assignment: set as pydantic's __setattr__ sets them, in two calls
+        # where its own made six
+        s.__dict__.update(turns=s.turns + 1, version=self.expected_version + 1, updated_at=self.now)
+        s.__pydantic_fields_set__.update(_WRITTEN)
         at = self.now.isoformat()  # once: the trace's `at` and the store's time of every row of the turn
         reply = "\n\n".join(self.reply)
         return TurnWrite(

@@ -9,14 +9,17 @@ does at the open question is engine/answering.py's.
 
 from __future__ import annotations
 
+import functools
+import math
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, JsonValue, ValidationError
 
 from engine.answers import extract, try_set
 from engine.context import StepContext
-from engine.effects import Effects
+from engine.effects import Effects, message
 from engine.errors import DefinitionError
 from engine.fill import declined_now, fill, read_ahead
 from engine.flow import Flow
@@ -25,7 +28,6 @@ from engine.models import (
     FlowRun,
     Heard,
     JsonObject,
-    Message,
     Outcome,
     RecordDraft,
     Slots,
@@ -59,7 +61,7 @@ class FlowRunner:
             self.resume_or_return(heard, greeting="Welcome back! Let's continue. ")
             return
         frame = FlowFrame(flow=name, version=flow.version, state=flow.initial.name)
-        frame.scratchpad.append(Message(role="user", content=heard.text))
+        frame.scratchpad.append(message("user", heard.text))
         try:
             slots = flow.slots.model_validate(seed or {})
         except ValidationError as e:
@@ -188,14 +190,16 @@ class FlowRunner:
             # what the question was answered with, before the steps after it use it (`Fired`); a None is left
             # out as the model's own doc leaves a default out
             fired["slot"] = asked.slot
-            value = slots.model_dump(mode="json", include={asked.slot}).get(asked.slot)
+            value = _json_value(slots, asked.slot)
             if value is not None:
                 fired["value"] = value
         trace.fired.append(fired)
         trace.entered.append({"flow": flow.name, "state": dest})
         if dest != frame.state and frame.attempts:
             frame.attempts = 0  # failed attempts belong to the question they were made at
-        frame.state = dest
+        # a frame's fields are not validated on assignment: set as pydantic's __setattr__ sets it, without its two calls
+        frame.__dict__["state"] = dest
+        frame.__pydantic_fields_set__.add("state")
 
     def advance(self, flow: Flow[Any], frame: FlowFrame, slots: Slots, heard: Heard) -> None:
         """Run from the state just entered until the flow waits for the user or ends."""
@@ -208,8 +212,9 @@ class FlowRunner:
                 if answered and not state.ask_if_filled:
                     self.fire(flow, frame, slots, ANSWER)
                     continue
-                # the frame's stored slots catch up once, where the flow comes to rest
-                frame.slots = slots.model_dump(mode="json")
+                # the frame's stored slots catch up once, where the flow comes to rest (set as `fire` sets the state)
+                frame.__dict__["slots"] = json_slots(slots)
+                frame.__pydantic_fields_set__.add("slots")
                 # `question`, phrased and emitted in one call into the effects
                 text = _asked(state, slots, again=False)
                 if state.phrased:
@@ -256,17 +261,9 @@ class FlowRunner:
 
     def close(self, flow: Flow[Any], frame: FlowFrame, slots: Slots, outcome: Outcome, summary: str) -> FlowRun:
         """Collapse: drop the scratchpad, keep one summary line in main history, save the run."""
-        run = FlowRun(
-            flow=flow.name,
-            outcome=outcome,
-            summary=summary,
-            slots=slots.model_dump(mode="json"),
-            turns=frame.turns,
-            started_at=frame.started_at,
-            ended_at=self.fx.now,
-        )
+        run = _finished(flow.name, outcome, summary, json_slots(slots), frame.turns, frame.started_at, self.fx.now)
         self.fx.runs.append(run)
-        self.fx.main_messages.append(Message(role="system", content=summary))
+        self.fx.main_messages.append(message("system", summary))
         self.fx.session.active = None
         if outcome == "escalated":
             self.fx.hand_to_agent(summary)
@@ -295,3 +292,71 @@ def _asked(state: Ask, slots: Slots, *, again: bool) -> str:
     # a question written as code (the flow's own function) or as plain text is said as it is; one
     # with {slots} in it is filled by `render`
     return template(slots) if callable(template) else template if "{" not in template else render(template, slots)
+
+
+# -- the run's values as stored, made from ones validated already -----------------------------------------------------
+
+_new, _set = object.__new__, object.__setattr__
+# the types whose JSON is the value itself (a float only when finite: pydantic writes inf and nan otherwise)
+_AS_IS = frozenset((str, int, bool, type(None)))
+
+
+@functools.cache
+def _dumps_as_is(model: type[BaseModel]) -> bool:
+    """Whether `model` dumps a value of JSON's own types as that value: no serializer of its own anywhere in its
+    schema (a field's or the model's, an excluded field), no computed field, no alias (asked once per model)."""
+    fields = model.__pydantic_fields__.values()
+    return (
+        "serializ" not in repr(model.__pydantic_core_schema__)
+        and not model.__pydantic_computed_fields__
+        and not any(f.alias or f.serialization_alias for f in fields)
+    )
+
+
+def json_slots(slots: Slots) -> JsonObject:
+    """`slots.model_dump(mode="json")`, read straight off the model where every value is JSON's own (text, numbers,
+    booleans, None, lists of them: most flows' slots) and the model writes them as they are: a run stores its slots
+    where it comes to rest and when it closes, and pydantic's serializer cost several times this loop."""
+    if not _dumps_as_is(type(slots)):
+        return slots.model_dump(mode="json")
+    out: JsonObject = {}
+    for k, v in slots.__dict__.items():
+        t = type(v)
+        if t in _AS_IS or (t is float and math.isfinite(v)):
+            out[k] = v
+        elif t is list and all(type(x) in _AS_IS or (type(x) is float and math.isfinite(x)) for x in v):
+            out[k] = list(v)
+        else:
+            return slots.model_dump(mode="json")
+    return out
+
+
+def _json_value(slots: Slots, name: str) -> JsonValue:
+    """The JSON of one slot's value, as `json_slots` reads it."""
+    v = slots.__dict__.get(name)
+    t = type(v)
+    if (t in _AS_IS or (t is float and math.isfinite(v))) and _dumps_as_is(type(slots)):  # type: ignore[arg-type]
+        return v
+    return slots.model_dump(mode="json", include={name}).get(name)
+
+
+def _finished(
+    flow: str, outcome: Outcome, summary: str, slots: JsonObject, turns: int, started: datetime, ended: datetime
+) -> FlowRun:
+    """`FlowRun(...)` of values typed and validated already (the slots as `json_slots` dumps them, the frame's
+    count and times), without validating them again: its `JsonObject` calls Python code per value. A summary a
+    flow's function made is validated when it is not text, as the model would."""
+    if type(summary) is not str:
+        return FlowRun(
+            flow=flow, outcome=outcome, summary=summary, slots=slots, turns=turns, started_at=started, ended_at=ended
+        )
+    run = _new(FlowRun)
+    values = {
+        "flow": flow, "outcome": outcome, "summary": summary, "slots": slots,
+        "turns": turns, "started_at": started, "ended_at": ended,
+    }  # fmt: skip
+    _set(run, "__dict__", values)
+    _set(run, "__pydantic_fields_set__", set(values))
+    _set(run, "__pydantic_extra__", None)
+    _set(run, "__pydantic_private__", None)
+    return run

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from engine import askback, corrections, extract, gloss, hedges, others, requests, typos
 from engine import said as said_module
@@ -309,7 +309,8 @@ def read(
             return Reading(text=proposed, commands=_main(bot, session, CarryOver(), proposed, entry, latest))
         commands = _main(bot, session, carried, text, entry, latest)
     answered = any(isinstance(c, (AnswerFlow, Resume)) for c in commands)
-    return Reading(text=as_read(carried, text) if answered else text, commands=commands)
+    # the commands are the readers' own, each made and validated where it was read: only the list is wrapped
+    return _plainly(Reading, {"text": as_read(carried, text) if answered else text, "commands": commands})
 
 
 def plain_answer(
@@ -358,11 +359,27 @@ def plain_answer(
         return None
     if chosen is not None and valid is not None:
         chosen[id(a)] = (valid, parser, value)
-    return Reading(text=text, commands=[AnswerFlow(words=text, flow=a.flow, state=a.state, plain=True)])
+    # made of values typed already (the message checked as text, the frame's names): validating them again, and the
+    # command union's look at each command, cost more than this function's tests
+    answer = _plainly(
+        AnswerFlow, {"words": text, "kind": "answer_flow", "flow": a.flow, "state": a.state, "plain": True}
+    )
+    return _plainly(Reading, {"text": text, "commands": [answer]})
 
 
 # no value a question writes is longer (a cheap test before any other)
 _PLAIN_LONGEST = 40
+_M = TypeVar("_M", bound=BaseModel)
+
+
+def _plainly(model: type[_M], values: dict[str, Any]) -> _M:
+    """A frozen `model` holding `values` (every field), as pydantic holds them, without validating them."""
+    made = object.__new__(model)
+    object.__setattr__(made, "__dict__", values)
+    object.__setattr__(made, "__pydantic_fields_set__", set(values) - {"kind"})  # a default, as validation leaves it
+    object.__setattr__(made, "__pydantic_extra__", None)
+    object.__setattr__(made, "__pydantic_private__", None)
+    return made
 
 
 def facts_ahead(

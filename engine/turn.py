@@ -42,7 +42,7 @@ from engine.commands import (
     YesNo,
 )
 from engine.controls import Controls
-from engine.effects import Effects
+from engine.effects import Effects, message
 from engine.errors import DefinitionError, SlotRejected
 from engine.extract import READ_THIS_TURN, fold
 from engine.flow import Flow
@@ -171,7 +171,7 @@ class Turn:
         if fx.session.active is None and isinstance(
             reading.commands[0], (YesNo, StartFlow, Resume, Chitchat, Amend, AmendAsk, NewRequest, Recall)
         ):
-            fx.main_messages.append(Message(role="user", content=heard.text))  # main history has it
+            fx.main_messages.append(message("user", heard.text))  # main history has it
         replies: list[YesNo] = []  # a yes or no at the open question, for the flow that reads it
         # corrections of earlier answers and slots filled ahead, made before it reads
         fixes: list[CorrectSlot | WhichSlot | SetSlot] = []
