@@ -78,6 +78,7 @@ from engine.said import (
     says_resume,
     says_skip,
     says_unsure,
+    skip_beside,
 )
 from engine.states import Ask, State, render
 from engine.utterance import Utterance, utterance
@@ -179,6 +180,17 @@ def read(
         isinstance(here, Ask)
         and a is not None
         and open_flow is not None
+        and (beside := skip_beside(spelt))
+        and not _aside_of(open_flow, text, by_command)
+        and all(_reads_none(open_flow, here, a, words, valid) for words in beside)
+    ):
+        # "no target really, move on", "non ho un peso obiettivo, vai avanti": the question's own none beside a
+        # skip asked for is a skip; the none only says why
+        commands = [Skip(words=text)]
+    elif (
+        isinstance(here, Ask)
+        and a is not None
+        and open_flow is not None
         and says_later(text)
         and _not_greeting(text)  # "ciao" greets too
         # a flow's own reading comes first: a lesson keeps its place itself (flows/study_pal)
@@ -197,7 +209,7 @@ def read(
         and (refused := says_refusal(spelt) or _only_none(open_flow, here, a, spelt, valid)) | says_putting_off(spelt)
         and _not_greeting(text)  # "ciao" greets too
         and not _aside_of(open_flow, text, by_command)
-        and _reads_nothing(open_flow, here, a, text, valid)
+        and (_reads_nothing(open_flow, here, a, text, valid) or _refused_as_none(open_flow, here, a, spelt, valid))
     ):
         # "rather not say", "nothing for now", "ugh, not now" where the question reads nothing from them (a
         # free-text comment would keep "nada por ahora" as its words): a skip, a cancel; a
@@ -837,6 +849,25 @@ def _reads_nothing(flow: Flow[Any], state: Ask, frame: FlowFrame, text: str, che
     if value is not None and not copied(value, text, words=1):
         return False
     return not _fills_other(flow, slots, state, text)
+
+
+def _reads_none(flow: Flow[Any], state: Ask, frame: FlowFrame, words: str, checked: Slots | None) -> bool:
+    """Whether the open question reads `words` as it reads "none": its own none (the empty value, [])."""
+    try:
+        parser = state.parser(checked if checked is not None else flow.new_slots(frame.slots))
+        none = parser("none")
+        return none is not None and not isinstance(none, Invalid) and reads_as_no(parser(words), none)
+    except (ValidationError, ValueError):
+        return False
+
+
+def _refused_as_none(flow: Flow[Any], state: Ask, frame: FlowFrame, text: str, checked: Slots | None) -> bool:
+    """Whether `text` only declines to say ("dont want to say", "no aplica en mi caso") where the open question
+    reads it as its none: declining to say is no none (the user did not say there is no target weight), a skip.
+    Words that are a none themselves ("n/a", "not applicable") stay the none."""
+    if not says_refusal(text) or extract.declines(gloss.in_english(text)):
+        return False
+    return _reads_none(flow, state, frame, text, checked)
 
 
 def _restated(flow: Flow[Any], state: Ask, frame: FlowFrame, heard: Utterance, checked: Slots | None) -> list[str]:
