@@ -67,6 +67,7 @@ from engine.said import (
     asks_agreement,
     asks_for_person,
     cancel_beside,
+    later_beside,
     puts_off,
     said,
     says_any,
@@ -191,7 +192,7 @@ def read(
         isinstance(here, Ask)
         and a is not None
         and open_flow is not None
-        and says_later(text)
+        and (says_later(text) or _reason_beside_later(open_flow, here, a, text, valid))
         and _not_greeting(text)  # "ciao" greets too
         # a flow's own reading comes first: a lesson keeps its place itself (flows/study_pal)
         and not _aside_of(open_flow, text, by_command)
@@ -849,6 +850,28 @@ def _reads_nothing(flow: Flow[Any], state: Ask, frame: FlowFrame, text: str, che
     if value is not None and not copied(value, text, words=1):
         return False
     return not _fills_other(flow, slots, state, text)
+
+
+def _reason_beside_later(flow: Flow[Any], state: Ask, frame: FlowFrame, text: str, checked: Slots | None) -> bool:
+    """Whether `text` puts the thing off beside a few words the open question reads nothing from ("gonna finish
+    this later, gotta cook" at the equipment): the words are the reason, not an item. Words it reads a value from,
+    its none included, answer ("none, let's finish tomorrow" at the injuries is the none, then the put-off)."""
+    beside = later_beside(text)
+    if not beside:
+        return False
+    try:
+        slots = checked if checked is not None else flow.new_slots(frame.slots)
+        parser = state.parser(slots)
+    except (ValidationError, ValueError):
+        return False
+    if parser.greedy:
+        return False  # where any words answer, a few beside the put-off may be the answer ("app is slow, later")
+    for words in beside:
+        value = parser(words)
+        items = value if isinstance(value, list) and value else [value]
+        if value is not None and not isinstance(value, Invalid) and not all(_copies(v, words) for v in items):
+            return False
+    return True
 
 
 def _reads_none(flow: Flow[Any], state: Ask, frame: FlowFrame, words: str, checked: Slots | None) -> bool:

@@ -799,6 +799,32 @@ def says_later(text: str) -> bool:
     return found
 
 
+# a reason said beside a put-off is a few words ("gotta cook", "dinner's ready", "my bus is here")
+_REASON_WORDS = 4
+
+
+@lru_cache(maxsize=1024)
+def later_beside(text: str) -> tuple[str, ...]:
+    """The clauses said beside a put-off ("gonna finish this later, gotta cook", "dinner's ready, let's do the rest
+    tomorrow"): when the first or the last clause only puts the thing off (`says_later`) and the others are a few
+    words each, those others as typed; () when the message is no such put-off (or one `says_later` reads by
+    itself). Whether the open question reads anything from them is the read stage's to decide (engine/reading.py):
+    at "what equipment?" they are the reason, at the days question "3, finish later" answers."""
+    if says_later(text):
+        return ()
+    pieces = [p for p in _CLAUSES.split(text) if p.strip()]
+    found = clauses(text)
+    if len(found) < 2 or len(found) != len(pieces) or len(found) > _BESIDE_CLAUSES + 1:
+        return ()
+    at = 0 if says_later(pieces[0]) else len(found) - 1 if says_later(pieces[-1]) else -1
+    if at < 0:
+        return ()
+    others = [pieces[i].strip() for i, forms in enumerate(found) if i != at and all(forms)]
+    if not others or any(len(w.split()) > _REASON_WORDS or says_later(w) for w in others):
+        return ()
+    return tuple(others)
+
+
 def later_no_no(text: str) -> bool:
     """Whether a put-off (`says_later`) names a later and says no no of its own: "maybe later", "vielleicht
     ein andermal", not "not now", "ahora no" nor "nah, maybe later". To an offer it is a no for now, the

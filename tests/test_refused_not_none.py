@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 
 from engine import default_registry
-from engine.commands import AnswerFlow, Command, Skip
+from engine.commands import AnswerFlow, Cancel, Command, Skip
 from engine.models import CarryOver, FlowFrame, SessionState
 from engine.others import without_user
 from engine.reading import read
-from engine.said import says_refusal, says_skip, skip_beside
+from engine.said import later_beside, says_refusal, says_skip, skip_beside
 
 AT = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 BEFORE_TARGET: dict[str, Any] = {"fitness_level": "intermediate", "limitations": "none", "goal": "fat_loss",
@@ -127,3 +127,33 @@ def test_the_allergy_of_the_user_set_against_someone_elses() -> None:
              "completed": ["assessment", "goals", "workout"]}  # fmt: skip
     got = commands("allergies", "mon fils est allergique aux arachides, moi au gluten", slots)
     assert got == [AnswerFlow(words="gluten", flow="onboarding", state="allergies")], got
+
+
+BEFORE_EQUIPMENT: dict[str, Any] = {**BEFORE_TARGET, "target_weight_kg": 72.0, "weight_unit": "kg", "days_per_week": 3,
+                                    "minutes_per_session": 45, "completed": ["assessment", "goals"]}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "gonna finish this later, gotta cook",
+        "dinner is ready, lets do the rest tomorrow",
+        "hay que cocinar, lo termino luego",
+    ],
+)
+def test_a_put_off_beside_its_reason_is_no_item_of_a_list(text: str) -> None:
+    assert commands("equipment", text, BEFORE_EQUIPMENT) == [Cancel(words=text, later=True)]
+
+
+@pytest.mark.parametrize("text", ["dumbbells, finish later", "none, let's finish tomorrow"])
+def test_a_value_beside_a_put_off_still_answers(text: str) -> None:
+    got = commands("equipment", text, BEFORE_EQUIPMENT)
+    assert not any(isinstance(c, Cancel) for c in got), got
+
+
+def test_later_beside_gives_a_few_words_said_beside_a_put_off() -> None:
+    assert later_beside("gonna finish this later, gotta cook") == ("gotta cook",)
+    assert later_beside("3 days, finish later") == ("3 days",)
+    assert later_beside("let's do it tomorrow") == ()  # a put-off alone is `says_later`'s
+    # a long statement beside it is no reason given in passing
+    assert later_beside("the audio is broken and the app crashes all the time, i will write more later") == ()
