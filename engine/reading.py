@@ -857,7 +857,8 @@ def _reason_beside_later(flow: Flow[Any], state: Ask, frame: FlowFrame, text: st
     this later, gotta cook" at the equipment): the words are the reason, not an item. Words it reads a value from,
     its none included, answer ("none, let's finish tomorrow" at the injuries is the none, then the put-off)."""
     beside = later_beside(text)
-    if not beside:
+    # asking to wait is no put-off ("hold on, someone's at the door, brb"): small talk, the question kept open
+    if not beside or talk_beside(text) is not None:
         return False
     try:
         slots = checked if checked is not None else flow.new_slots(frame.slots)

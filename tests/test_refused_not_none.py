@@ -145,8 +145,11 @@ def test_a_put_off_beside_its_reason_is_no_item_of_a_list(text: str) -> None:
     assert commands("equipment", text, BEFORE_EQUIPMENT) == [Cancel(words=text, later=True)]
 
 
-@pytest.mark.parametrize("text", ["dumbbells, finish later", "none, let's finish tomorrow"])
-def test_a_value_beside_a_put_off_still_answers(text: str) -> None:
+@pytest.mark.parametrize(
+    "text", ["dumbbells, finish later", "none, let's finish tomorrow", "hold on, someone's at the door, brb"]
+)
+def test_a_value_or_asking_to_wait_beside_a_put_off_is_no_put_off(text: str) -> None:
+    # a value answers; asking to wait beside a reason keeps the question open (small talk)
     got = commands("equipment", text, BEFORE_EQUIPMENT)
     assert not any(isinstance(c, Cancel) for c in got), got
 
