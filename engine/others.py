@@ -226,7 +226,13 @@ def _not_own(
 # the user, said as the subject set against someone else's clause left out ("mon fils est allergique aux arachides,
 # moi au gluten", "il mio gatto si chiama Luna, io Marco"), after a joining word ("and me", "y yo", "e io")
 _USER_OPENING = re.compile(
-    r"^(?:(?:and|but|y|pero|et|mais|und|aber|e|ma|mas)\s+)?(?:me|myself|yo|moi|ich|eu|io)(?:\s*,)?\s+(?=\w)", re.I
+    r"^(?:(?:and|but|y|pero|et|mais|und|aber|e|ma|mas)\s+)?(?:me|myself|yo|moi|ich|eu|io)(?:\s*,)?\s+(?=\w)"
+    # the verb is left out with the rest of the clause set against, so its preposition stays with what the user
+    # names ("moi au gluten", "yo a los frutos secos", "io al glutine", "eu ao glúten", "me to peanuts", "ich gegen
+    # Nüsse"): no word of it
+    r"(?:(?:to|with|from|al|a\s+(?:los|las|la|l')|a|au|aux|a\s+la|à\s+la|à\s+l'|à|de|du|des|gegen|auf|mit|von"
+    r"|alla|allo|alle|agli|ai|all'|ao|aos|à|às|com|da|do|dos|das)\s*(?<=[\s'])(?=\w))?",
+    re.I,
 )
 
 

@@ -67,6 +67,7 @@ from engine.said import (
     asks_agreement,
     asks_for_person,
     cancel_beside,
+    later_beside,
     puts_off,
     said,
     says_any,
@@ -78,6 +79,7 @@ from engine.said import (
     says_resume,
     says_skip,
     says_unsure,
+    skip_beside,
 )
 from engine.states import Ask, State, render
 from engine.utterance import Utterance, utterance
@@ -179,7 +181,18 @@ def read(
         isinstance(here, Ask)
         and a is not None
         and open_flow is not None
-        and says_later(text)
+        and (beside := skip_beside(spelt))
+        and not _aside_of(open_flow, text, by_command)
+        and all(_reads_none(open_flow, here, a, words, valid) for words in beside)
+    ):
+        # "no target really, move on", "non ho un peso obiettivo, vai avanti": the question's own none beside a
+        # skip asked for is a skip; the none only says why
+        commands = [Skip(words=text)]
+    elif (
+        isinstance(here, Ask)
+        and a is not None
+        and open_flow is not None
+        and (says_later(text) or _reason_beside_later(open_flow, here, a, text, valid))
         and _not_greeting(text)  # "ciao" greets too
         # a flow's own reading comes first: a lesson keeps its place itself (flows/study_pal)
         and not _aside_of(open_flow, text, by_command)
@@ -197,7 +210,7 @@ def read(
         and (refused := says_refusal(spelt) or _only_none(open_flow, here, a, spelt, valid)) | says_putting_off(spelt)
         and _not_greeting(text)  # "ciao" greets too
         and not _aside_of(open_flow, text, by_command)
-        and _reads_nothing(open_flow, here, a, text, valid)
+        and (_reads_nothing(open_flow, here, a, text, valid) or _refused_as_none(open_flow, here, a, spelt, valid))
     ):
         # "rather not say", "nothing for now", "ugh, not now" where the question reads nothing from them (a
         # free-text comment would keep "nada por ahora" as its words): a skip, a cancel; a
@@ -854,6 +867,48 @@ def _reads_nothing(flow: Flow[Any], state: Ask, frame: FlowFrame, text: str, che
     if value is not None and not copied(value, text, words=1):
         return False
     return not _fills_other(flow, slots, state, text)
+
+
+def _reason_beside_later(flow: Flow[Any], state: Ask, frame: FlowFrame, text: str, checked: Slots | None) -> bool:
+    """Whether `text` puts the thing off beside a few words the open question reads nothing from ("gonna finish
+    this later, gotta cook" at the equipment): the words are the reason, not an item. Words it reads a value from,
+    its none included, answer ("none, let's finish tomorrow" at the injuries is the none, then the put-off)."""
+    beside = later_beside(text)
+    # asking to wait is no put-off ("hold on, someone's at the door, brb"): small talk, the question kept open
+    if not beside or talk_beside(text) is not None:
+        return False
+    try:
+        slots = checked if checked is not None else flow.new_slots(frame.slots)
+        parser = state.parser(slots)
+    except (ValidationError, ValueError):
+        return False
+    if parser.greedy:
+        return False  # where any words answer, a few beside the put-off may be the answer ("app is slow, later")
+    for words in beside:
+        value = parser(words)
+        items = value if isinstance(value, list) and value else [value]
+        if value is not None and not isinstance(value, Invalid) and not all(_copies(v, words) for v in items):
+            return False
+    return True
+
+
+def _reads_none(flow: Flow[Any], state: Ask, frame: FlowFrame, words: str, checked: Slots | None) -> bool:
+    """Whether the open question reads `words` as it reads "none": its own none (the empty value, [])."""
+    try:
+        parser = state.parser(checked if checked is not None else flow.new_slots(frame.slots))
+        none = parser("none")
+        return none is not None and not isinstance(none, Invalid) and reads_as_no(parser(words), none)
+    except (ValidationError, ValueError):
+        return False
+
+
+def _refused_as_none(flow: Flow[Any], state: Ask, frame: FlowFrame, text: str, checked: Slots | None) -> bool:
+    """Whether `text` only declines to say ("dont want to say", "no aplica en mi caso") where the open question
+    reads it as its none: declining to say is no none (the user did not say there is no target weight), a skip.
+    Words that are a none themselves ("n/a", "not applicable") stay the none."""
+    if not says_refusal(text) or extract.declines(gloss.in_english(text)):
+        return False
+    return _reads_none(flow, state, frame, text, checked)
 
 
 def _restated(flow: Flow[Any], state: Ask, frame: FlowFrame, heard: Utterance, checked: Slots | None) -> list[str]:

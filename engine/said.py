@@ -79,6 +79,17 @@ class SkippingWords(BaseModel):
     _check = field_validator("named")(classmethod(lambda cls, v: compiles(v)))
 
 
+class TellingWords(BaseModel):
+    """Not wanting to say, said as a verb of telling ("i'd rather not share my weight", "no quiero decirlo", "je
+    préfère ne pas le dire"): every opener of not wanting with every verb, alone or with what is not told (one
+    of `objects`, or a thing of the user's: "my weight", "mi peso"), is a refusal phrase."""
+
+    model_config = ConfigDict(extra="forbid")
+    openers: list[str]
+    verbs: list[str]
+    objects: list[str]
+
+
 class CommandPhrases(BaseModel):
     """engine/data/commands.yaml, validated: each phrase one clause, under one command."""
 
@@ -93,6 +104,7 @@ class CommandPhrases(BaseModel):
     # the words around a later-word in a clause that only puts the thing off ("lo dejamos para mañana")
     putting_off_words: list[str]
     refusing: list[str]
+    telling: TellingWords
     cancel: list[str]
     ending: list[str]
     stopping: StoppingWords
@@ -264,6 +276,24 @@ class _Stops(_Joined):
         return (not rest and opened) or (bool(rest) and " ".join(rest) in self.objects)
 
 
+# a thing of the user's, named after a verb of telling ("my weight", "mi peso", "mon poids", "il mio peso")
+_OWN_THING = re.compile(
+    r"(?:my|mi|mis|mon|ma|mes|mein|meine|meinen|il mio|la mia|i miei|le mie|o meu|a minha|os meus|as minhas|meu|minha)"
+    r"(?: \w+){1,2}"
+)
+
+
+_OWN_THING_WORDS = 4
+
+
+class _Refusals(_Joined):
+    """A refusal listed as it is, or said as a verb of telling after words of not wanting ("i'd rather not
+    share my weight"): what is not told may be named, as a skip's object or a thing of the user's."""
+
+    def _ends(self, rest: list[str], *, opened: bool) -> bool:
+        return opened and (super()._ends(rest, opened=opened) or _OWN_THING.fullmatch(" ".join(rest)) is not None)
+
+
 class _Either:
     """Phrases of any of `groups`, without copying them into one set."""
 
@@ -311,6 +341,15 @@ class _Table:
         self.not_knowing = frozenset(_phrase(p) for p in phrases.not_knowing)
         self.unsure = self.not_knowing | {_phrase(p) for p in phrases.unsure}
         self.refusing = frozenset(_phrase(p) for p in phrases.refusing)
+        telling = phrases.telling
+        # a thing of the user's is at most two words after its possessive: room for it beyond the listed objects
+        self.refusals = _Refusals(
+            self.refusing,
+            frozenset(_phrase(o) for o in telling.openers),
+            frozenset(_phrase(v) for v in telling.verbs),
+            frozenset(_phrase(o) for o in [*telling.objects, *phrases.skipping.objects]),
+        )
+        self.refusals.longest += _OWN_THING_WORDS
         self.cancel = frozenset(_phrase(p) for p in phrases.cancel)
         self.ending = frozenset(_phrase(p) for p in phrases.ending)
         self.leaving = frozenset(_phrase(p) for p in phrases.leaving)
@@ -659,9 +698,38 @@ def says_resume(text: str, activity: str | None = None) -> bool:
 def says_skip(text: str) -> bool:
     """Whether `text` says to leave the question unanswered ("idk, skip", "paso, siguiente")."""
     t = _table()
-    return _only(
-        text, t.skip, _Either(t.unsure, t.refusing, t.skip_objects, _opened_unsure(text), _skipped_named(text))
-    )
+    reasons = _Either(t.unsure, t.refusals, t.skip_objects, _opened_unsure(text), _skipped_named(text))
+    if _only(text, t.skip, reasons):
+        return True
+    # going on, said beside not knowing or not wanting to say ("non saprei, andiamo avanti", "no sé, sigamos"), is
+    # going past the question; alone it resumes a paused run, and at an open one is the flow's to read
+    return _only(text, t.resume, reasons) and not _only(text, t.resume)
+
+
+@lru_cache(maxsize=1024)
+def skip_beside(text: str) -> tuple[str, ...]:
+    """The clauses said beside a skip ("no target really, move on", "non ho un peso obiettivo, vai avanti"): when
+    the first or the last clause is only a skip, the others as typed; () when the message is no such skip (or one
+    `says_skip` reads by itself). Whether those words are the open question's none, which the skip then only
+    confirms, is the read stage's to decide (engine/reading.py): a skip asked for is a skip all the same."""
+    if says_skip(text):
+        return ()
+    pieces = [p for p in _CLAUSES.split(text) if p.strip()]
+    found = clauses(text)
+    if len(found) < 2 or len(found) != len(pieces) or len(found) > _BESIDE_CLAUSES + 1:
+        return ()
+    skip = _table().skip
+
+    def skips(forms: tuple[str, ...]) -> bool:
+        return any(f in skip for f in forms)
+
+    at = 0 if skips(found[0]) else len(found) - 1 if skips(found[-1]) else -1
+    if at < 0:
+        return ()
+    others = [pieces[i].strip() for i, forms in enumerate(found) if i != at and all(forms)]
+    if not others or any(len(w.split()) > _BESIDE_WORDS for w in others):
+        return ()
+    return tuple(others)
 
 
 def _skipped_named(text: str) -> frozenset[str]:
@@ -683,7 +751,7 @@ def says_unsure(text: str) -> bool:
     """Whether `text` only says the user does not know, or passes ("idk", "no idea, skip",
     "keine Ahnung"): a quiz reads it as a wrong answer, not as a guess."""
     t = _table()
-    return _only(text, _Either(t.unsure, t.refusing, t.skip))
+    return _only(text, _Either(t.unsure, t.refusals, t.skip))
 
 
 @lru_cache(maxsize=1024)
@@ -692,7 +760,7 @@ def says_refusal(text: str) -> bool:
     nicht sagen"): a skip where the open question reads nothing from it (engine/reading.py decides)."""
     t = _table()
     # what is refused may be named ("prefiro não responder essa", "i'd rather not say this one")
-    return _only(text, t.refusing, t.skip_objects, polite=True)
+    return _only(text, t.refusals, t.skip_objects, polite=True)
 
 
 @lru_cache(maxsize=1024)
@@ -729,6 +797,32 @@ def says_later(text: str) -> bool:
             return False
         found = found or later
     return found
+
+
+# a reason said beside a put-off is a few words ("gotta cook", "dinner's ready", "my bus is here")
+_REASON_WORDS = 4
+
+
+@lru_cache(maxsize=1024)
+def later_beside(text: str) -> tuple[str, ...]:
+    """The clauses said beside a put-off ("gonna finish this later, gotta cook", "dinner's ready, let's do the rest
+    tomorrow"): when the first or the last clause only puts the thing off (`says_later`) and the others are a few
+    words each, those others as typed; () when the message is no such put-off (or one `says_later` reads by
+    itself). Whether the open question reads anything from them is the read stage's to decide (engine/reading.py):
+    at "what equipment?" they are the reason, at the days question "3, finish later" answers."""
+    if says_later(text):
+        return ()
+    pieces = [p for p in _CLAUSES.split(text) if p.strip()]
+    found = clauses(text)
+    if len(found) < 2 or len(found) != len(pieces) or len(found) > _BESIDE_CLAUSES + 1:
+        return ()
+    at = 0 if says_later(pieces[0]) else len(found) - 1 if says_later(pieces[-1]) else -1
+    if at < 0:
+        return ()
+    others = [pieces[i].strip() for i, forms in enumerate(found) if i != at and all(forms)]
+    if not others or any(len(w.split()) > _REASON_WORDS or says_later(w) for w in others):
+        return ()
+    return tuple(others)
 
 
 def later_no_no(text: str) -> bool:
