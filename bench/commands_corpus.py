@@ -54,6 +54,10 @@ HEDGES = CORPUS / "hedges"
 # the past, a comparison, reported speech, a conditional, a question about the option), with near-twins that do
 # answer (h-cmd15): "dev precision", "test precision"
 PRECISION = CORPUS / "precision"
+# a blind batch of one class, a correction inside the same message ("3, sorry 4", "tres, no, cuatro", "Madrid,
+# pardon, Bruxelles") at every bot's questions, with controls that are none ("I mean it, 5 days", "3 or 4")
+# (h-within19): "dev within", "test within"
+WITHIN = CORPUS / "within"
 BATCHES = {
     "": CORPUS,
     "fresh": FRESH,
@@ -62,6 +66,7 @@ BATCHES = {
     "declines": DECLINES,
     "hedges": HEDGES,
     "precision": PRECISION,
+    "within": WITHIN,
 }
 SETS = (
     "dev",
@@ -78,6 +83,8 @@ SETS = (
     "test hedges",
     "dev precision",
     "test precision",
+    "dev within",
+    "test within",
 )
 
 Kind = Literal[

@@ -21,6 +21,9 @@ The precision halves (tests/corpora/commands/precision/, "dev precision" and "te
 messages that mention a value of the open question without answering it ("my sister is 12 and trains 5 days a week",
 "last year I did 5 days", "is Lisbon the same time as London?"), and near-twins that do answer
 (`--misses dev-precision`).
+The within halves (tests/corpora/commands/within/, "dev within" and "test within") are a blind batch of messages
+that correct themselves inside the same message ("3, sorry 4", "drei, nein vier", "Madrid, pardon, Bruxelles"),
+and controls that are no self-correction ("I mean it, 5 days", "3 or 4") (`--misses dev-within`).
 
 Each entry of tests/corpora/commands/{dev,test}.yaml is played as one turn against the engine at the state it
 was typed at: a session is stored through the Store contract with the run at that flow, state and slots (paused
