@@ -300,7 +300,8 @@ class _Clause:
 _VALUE_OF = re.compile(r"(?:it'?s|it is|that'?s|that is|its|c'est|ce sera|es|son|ist|sind|e|sono|sao)\s+\S")
 
 
-def _clauses(text: str) -> list[_Clause]:
+def _clauses(text: str, *, merged: bool = True) -> list[_Clause]:
+    """The clauses of `text`; `merged`: a clause that only says what is wrong joins the one before ("Ana, no Anna")."""
     out: list[_Clause] = []
     last = 0
     comma = False  # the clause before ended at a comma
@@ -317,7 +318,7 @@ def _clauses(text: str) -> list[_Clause]:
             # "the name, it's Anita", "my native language, it's portuguese": the value said of what the clause before
             # named, after a comma, belongs to it too
             value_of = _VALUE_OF.match(fold_same_length(t)) is not None and len(t.split()) <= 5
-            if out and comma and ((neg and said and len(t.split()) <= 4) or value_of):
+            if merged and out and comma and ((neg and said and len(t.split()) <= 4) or value_of):
                 prev = out[-1]
                 out[-1] = _Clause(prev.start, e, text[prev.start : e])
             else:
@@ -431,8 +432,12 @@ def read_corrections(
                 and not isinstance(answer, Invalid)
                 and not copied(answer, content)
             )
-            # "i meant" points back at an answer given: it may correct one the open question reads too
-            if not answers_open or words.meant.search(fold_same_length(clause.text)):
+            # "i meant" points back at an answer given: it may correct one the open question reads too, unless
+            # that answer is in this message ("30 minutes, I mean 45": the minutes taken back, no other answer)
+            meant = words.meant.search(fold_same_length(clause.text)) is not None
+            if meant and answers_open and any(_answers(asked, c.text) for c in said[:n]):
+                meant = False
+            if not answers_open or meant:
                 candidates = [
                     (t, v)
                     for t in targets
@@ -642,7 +647,41 @@ _DIGITS = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)?(?![\w])")
 
 def _cue_or_no(text: str) -> bool:
     folded = fold_same_length(text)
-    return _words().cue.search(folded) is not None or _words().negation.fullmatch(folded.strip(" ,.!")) is not None
+    w = _words()
+    return (
+        w.cue.search(folded) is not None
+        or w.taken_back.search(folded) is not None
+        or w.negation.fullmatch(folded.strip(" ,.!")) is not None
+    )
+
+
+def _without_taking_back(text: str) -> str:
+    """`text` without its correction cues and the words that take an answer back ("enfin", "rectifico", "äh")."""
+    folded = fold_same_length(text)
+    spans = sorted(m.span() for p in (_words().cue, _words().taken_back) for m in p.finditer(folded))
+    parts, last = [], 0
+    for a, b in spans:
+        if a < last:
+            continue  # inside a longer cue already cut
+        parts.append(text[last:a])
+        last = b
+    parts.append(text[last:])
+    return " ".join(" ".join(parts).split())
+
+
+_UNIT_WORDS = re.compile(r"[^\W\d_]{2,}")
+
+
+def _units(text: str) -> frozenset[str]:
+    """The words beside a clause's numbers that say what they count ("days", "min", "jours"), a plural's -s off."""
+    return frozenset(w.rstrip("s") for w in _UNIT_WORDS.findall(fold(spelled_out(_strip(text)))))
+
+
+def _same_kind(said: str, before: str) -> bool:
+    """May the number of `said` replace one of `before`: neither says what it counts, or both say it alike
+    ("no wait make it 3 days" takes back "4 days", not the "40 min" said between)."""
+    new, old = _units(said), _units(before)
+    return not new or not old or bool(new & old)
 
 
 def _repaired(heard: Utterance) -> str:
@@ -656,17 +695,25 @@ def self_repaired(text: str) -> str:
     short number replaces the last number of the clause before the cue."""
     if len(numbers(text)) < 2:
         return text  # nothing taken back: one number or none
-    clauses = _clauses(text)
+    # "85, no 88": the no that takes a number back is no old value said as wrong, its clause its own
+    clauses = _clauses(text, merged=False)
     for j, value in enumerate(clauses):
         said = numbers(value.text)
-        content = _strip(_without_cues(value.text))
+        content = _strip(_without_taking_back(value.text))
         if len(said) != 1 or not content or len(content.split()) > 3:
             continue
         k = j - 1
-        cued = _words().cue.search(fold_same_length(value.text)) is not None
-        while k >= 0 and not _strip(_without_cues(clauses[k].text)) and _cue_or_no(clauses[k].text):
+        folded = fold_same_length(value.text)
+        cued = _words().cue.search(folded) is not None or _words().taken_back.search(folded) is not None
+        while k >= 0 and not _strip(_without_taking_back(clauses[k].text)) and _cue_or_no(clauses[k].text):
             cued, k = True, k - 1  # "no wait," before the number
         if not cued or k < 0 or k == j:
+            continue
+        # the number taken back is the last one said of the same kind: "4 days, 40 min, no wait make it 3 days"
+        # takes back the days, the minutes stay
+        while k > 0 and numbers(clauses[k].text) and not _same_kind(content, clauses[k].text):
+            k -= 1
+        if not _same_kind(content, clauses[k].text):
             continue
         before = spelled_out(clauses[k].text)
         last = list(_DIGITS.finditer(before))
@@ -674,7 +721,9 @@ def self_repaired(text: str) -> str:
             continue
         n = said[0]
         new = before[: last[-1].start()] + (f"{n:g}") + before[last[-1].end() :]
-        return self_repaired(text[: clauses[k].start] + new + text[value.end :])
+        # what was said between them stays ("40 min"), the cue and the number meant go
+        kept = [c.text for c in clauses[k + 1 : j] if _strip(_without_taking_back(c.text))]
+        return self_repaired(", ".join([text[: clauses[k].start] + new, *kept]) + text[value.end :])
     return text
 
 
@@ -709,8 +758,15 @@ def words_taken_back(text: str) -> str:
             continue
         cues = list(_words().taken_back.finditer(fold_same_length(piece)))  # same length: spans hold
         has_cue = bool(cues)
-        content = _strip(_cut(piece, [m.span() for m in cues])) if has_cue else piece
-        if has_cue and not content:
+        # the words after the cue as typed ("une heure": an article may be part of the value)
+        content = _cut(piece, [m.span() for m in cues]).strip(" ,.;:!?-–—") if has_cue else piece
+        if has_cue and kept and _NO_ALONE.fullmatch(fold_same_length(content)):
+            if _YES_ALONE.fullmatch(fold_same_length(kept[-1]).strip(" ¡!¿?")):
+                kept[-1], replaced, cued = content, True, False  # "ja, äh nein": the no is the answer meant
+            else:
+                cued = True  # "principiante, anzi no, intermedio": the no only takes back
+            continue
+        if has_cue and not _strip(content):
             cued = True  # "no wait": what follows replaces what came before
             continue
         if (cued or has_cue) and kept and len(content.split()) <= _SHORT and len(kept[-1].split()) <= _SHORT:
@@ -732,6 +788,8 @@ def _cut(text: str, spans: list[tuple[int, int]]) -> str:
 
 # a no said alone between two answers ("spanish, no, italian", "Französisch... nein, Italienisch")
 _NO_ALONE = re.compile(r"(?:no+|nope|nein|non|nao)")
+# a yes said alone, which a no after a word that takes back replaces ("sí, bueno no", "ja, äh nein")
+_YES_ALONE = re.compile(r"(?:yes|yeah|yep|si|ja|oui|sim)")
 
 
 def _no_between(folded: str) -> bool:
