@@ -71,6 +71,7 @@ class CorrectionWords(BaseModel):
     no_value: dict[str, list[str]]
     adding: dict[str, list[str]]
     compounds: dict[str, list[str]]
+    instead: dict[str, list[str]]
 
 
 class CorrectionReading(NamedTuple):
@@ -100,6 +101,7 @@ class _Words:
     no_value: re.Pattern[str]  # what follows a slot's name and says no value ("my name first", "fix my name too")
     compound: re.Pattern[str]  # the name joined to one more word names another thing ("nombre de usuario")
     adding: re.Pattern[str]  # a list slot named with these gets more items ("i'm also allergic to peanuts")
+    instead: re.Pattern[str]  # "not 3 but 4": the value after the second word is the answer
 
 
 def _phrases(table: dict[str, list[str]]) -> list[str]:
@@ -154,7 +156,18 @@ def _words() -> _Words:
         re.compile(rf"\A[\s,.!?]*+(?:(?:{_alternation(_phrases(table.no_value))})(?![\w'])[\s,.!?]*+)++"),
         re.compile(rf"\A\s*+(?:(?:{_alternation(_phrases(table.compounds))})\s++|d')[^\W\d_]++[\s?!.]*+"),
         whole(_phrases(table.adding)),
+        _instead(table.instead),
     )
+
+
+def _instead(table: dict[str, list[str]]) -> re.Pattern[str]:
+    """ "not X but Y" as the whole message, X a few words: group `new` is Y."""
+    pairs = [p.split(" ... ") for ps in table.values() for p in ps]
+    alternatives = "|".join(
+        rf"{re.escape(fold_same_length(a))}\s++[^,;.!?]{{1,40}}?[\s,]+{re.escape(fold_same_length(b))}"
+        for a, b in sorted(pairs, key=lambda ab: -len(ab[1]))
+    )
+    return re.compile(rf"\A\s*(?:{alternatives})\s+(?P<new>\S.*)\Z")
 
 
 _LEADING_NO = re.compile(r"(?:no+|nah|nope|nein|non|nao)\b[\s,.!:-]*")
@@ -669,6 +682,12 @@ def _without_taking_back(text: str) -> str:
     return " ".join(" ".join(parts).split())
 
 
+def _only_taking_back(text: str) -> bool:
+    """Whether `text` only takes an answer back: cue words, fillers and a no ("no wait", "euh non", "äh nein")."""
+    left = _strip(_without_taking_back(text))
+    return not left or _NO_ALONE.fullmatch(fold_same_length(left)) is not None
+
+
 _UNIT_WORDS = re.compile(r"[^\W\d_]{2,}")
 
 
@@ -705,7 +724,7 @@ def self_repaired(text: str) -> str:
         k = j - 1
         folded = fold_same_length(value.text)
         cued = _words().cue.search(folded) is not None or _words().taken_back.search(folded) is not None
-        while k >= 0 and not _strip(_without_taking_back(clauses[k].text)) and _cue_or_no(clauses[k].text):
+        while k >= 0 and _only_taking_back(clauses[k].text) and _cue_or_no(clauses[k].text):
             cued, k = True, k - 1  # "no wait," before the number
         if not cued or k < 0 or k == j:
             continue
@@ -722,7 +741,7 @@ def self_repaired(text: str) -> str:
         n = said[0]
         new = before[: last[-1].start()] + (f"{n:g}") + before[last[-1].end() :]
         # what was said between them stays ("40 min"), the cue and the number meant go
-        kept = [c.text for c in clauses[k + 1 : j] if _strip(_without_taking_back(c.text))]
+        kept = [c.text for c in clauses[k + 1 : j] if not _only_taking_back(c.text)]
         return self_repaired(", ".join([text[: clauses[k].start] + new, *kept]) + text[value.end :])
     return text
 
@@ -826,7 +845,7 @@ def _adds(folded: str) -> bool:
 def _takes_back(folded: str) -> bool:
     """Whether the words take an answer back or settle one ("no wait", "let's say"): the message's alone."""
     w = _words()
-    return any(p.search(folded) for p in (w.taken_back, w.decided, w.settled)) or _no_between(folded)
+    return any(p.search(folded) for p in (w.taken_back, w.decided, w.settled, w.instead)) or _no_between(folded)
 
 
 def correction_commands(
@@ -927,4 +946,42 @@ def _taken_back(flow: Flow[Any], here: Ask, values: dict[str, Any], checked: Slo
         slots = checked if checked is not None else flow.new_slots(values)
     except ValidationError:
         return repaired
-    return repaired if here.parser(slots).greedy else words_taken_back(heard.text)
+    parser = here.parser(slots)
+    if parser.greedy:
+        return repaired
+    return instead_of(heard.text, parser) or list_taken_back(heard.text, parser) or words_taken_back(heard.text)
+
+
+def instead_of(text: str, parser: Parser) -> str | None:
+    """The answer of "not X but Y" (engine/data/corrections.yaml `instead`): "not Ann but Anna" is "Anna",
+    "nicht 75 sondern 70" "70"; None when the message is no such thing or `parser` reads no value in Y."""
+    m = _words().instead.match(fold_same_length(text))
+    if m is None:
+        return None
+    new = text[m.start("new") :].strip(" ,.;:!?")
+    found = parser(new)
+    return new if found is not None and not isinstance(found, Invalid) else None
+
+
+def list_taken_back(text: str, parser: Parser) -> str | None:
+    """A list said again after words that take the first back, as the list meant: "lunes, miércoles y viernes,
+    no, martes, jueves y sábado" is "martes, jueves y sábado" (each item is no short answer taken back alone, as
+    "monday, wednesday, sorry, thursday" takes back one day). None when the message says no such thing: the
+    list after the cue has two items or more, and `parser` reads a list before it too."""
+    folded = fold_same_length(text)
+    cues = [*_words().taken_back.finditer(folded), *_NO_BETWEEN.finditer(folded)]
+    for cue in sorted(cues, key=lambda m: m.start(), reverse=True):
+        before = text[: cue.start()].strip(" ,.;:!?-–—…")
+        after = text[cue.end() :].strip(" ,.;:!?-–—…")
+        if lead := _LEADING_NO.match(fold_same_length(after)):
+            after = after[lead.end() :]  # "äh nein, Dienstag...": the no only takes back
+        if not before or not after:
+            continue
+        new, old = parser(after), parser(before)
+        if isinstance(new, list) and len(new) >= 2 and isinstance(old, list) and old:
+            return after
+    return None
+
+
+# a no alone between two pieces of a message ("lunes, miércoles y viernes, no, martes"), as typed and folded
+_NO_BETWEEN = re.compile(r"(?<=[,;.…])\s*(?:no+|nope|nein|non|nao)\s*(?=[,;.…])")
