@@ -44,7 +44,7 @@ from engine.flow import Flow
 from engine.models import Slots
 from engine.numwords import spelled_out
 from engine.states import JUST_BEFORE, Ask, Correctable
-from engine.tables import CORRECTIONS_FILE, alternation, but_words, load_table
+from engine.tables import CORRECTIONS_FILE, alternation, and_words, but_words, load_table
 from engine.utterance import Utterance
 
 # the pieces of one message are folded several times over (cues, names, negations)
@@ -682,6 +682,10 @@ def _without_taking_back(text: str) -> str:
     return " ".join(" ".join(parts).split())
 
 
+# what is said after the cue joins one more fact ("ah and 3 days", "well, also..."): nothing is taken back
+_ADDED = re.compile(rf"\s*(?:{alternation([*and_words().all(), 'also', 'plus', 'too'])})(?![\w'])")
+
+
 def _only_taking_back(text: str) -> bool:
     """Whether `text` only takes an answer back: cue words, fillers and a no ("no wait", "euh non", "äh nein")."""
     left = _strip(_without_taking_back(text))
@@ -721,6 +725,8 @@ def self_repaired(text: str) -> str:
         content = _strip(_without_taking_back(value.text))
         if len(said) != 1 or not content or len(content.split()) > 3:
             continue
+        if _ADDED.match(fold_same_length(_without_taking_back(value.text))):
+            continue  # "45, ah and 3 days": a number added, none taken back
         k = j - 1
         folded = fold_same_length(value.text)
         cued = _words().cue.search(folded) is not None or _words().taken_back.search(folded) is not None
@@ -788,7 +794,15 @@ def words_taken_back(text: str) -> str:
         if has_cue and not _strip(content):
             cued = True  # "no wait": what follows replaces what came before
             continue
-        if (cued or has_cue) and kept and len(content.split()) <= _SHORT and len(kept[-1].split()) <= _SHORT:
+        if (
+            (cued or has_cue)
+            and kept
+            and len(content.split()) <= _SHORT
+            and len(kept[-1].split()) <= _SHORT
+            and not _ADDED.match(fold_same_length(content))
+            and (not (_DIGITS.search(kept[-1]) and _DIGITS.search(content)) or _same_kind(content, kept[-1]))
+        ):
+            # "4 days, ah, 30 minutes" takes no days back; "45, ah and 3 days" adds
             kept[-1], replaced = content, True
         else:
             kept.append(piece)
@@ -949,7 +963,14 @@ def _taken_back(flow: Flow[Any], here: Ask, values: dict[str, Any], checked: Slo
     parser = here.parser(slots)
     if parser.greedy:
         return repaired
-    return instead_of(heard.text, parser) or list_taken_back(heard.text, parser) or words_taken_back(heard.text)
+    found = instead_of(heard.text, parser) or list_taken_back(heard.text, parser)
+    if found:
+        return found
+    taken = words_taken_back(heard.text)
+    # what is left must answer the question: "vegan, bueno, casi siempre" takes nothing back, the diet stays
+    if taken != heard.text and not _answers(parser, taken) and _answers(parser, heard.text):
+        return heard.text
+    return taken
 
 
 def instead_of(text: str, parser: Parser) -> str | None:

@@ -61,8 +61,10 @@ def test_a_number_taken_back_is_the_last_one_of_its_kind(text: str, meant: str) 
         # a no after the words that take a yes back is the answer
         ("ja, äh nein, nur einmal", "nein, nur einmal"),
         ("sí, perdón, quiero decir no", "no"),
-        # nothing to take back: a no that answers stays as typed
+        # nothing to take back: a no that answers stays as typed, a number of another kind, a fact added
         ("no, 3 days ago like I said", "no, 3 days ago like I said"),
+        ("4 days, ah, 30 minutes", "4 days, ah, 30 minutes"),
+        ("45, ah and 3 days", "45, ah and 3 days"),
     ],
 )
 def test_an_answer_taken_back_in_six_languages(text: str, meant: str) -> None:
@@ -105,3 +107,13 @@ def test_i_mean_after_an_answer_in_the_message_corrects_no_earlier_answer() -> N
     # said alone, "I mean" still points back at an earlier answer
     commands, _ = correction_commands(feedback, "details", {"rating": 2}, "wait, I meant 3")
     assert [(c.slot, c.value) for c in commands if isinstance(c, CorrectSlot)] == [("rating", 3)]
+
+
+def test_what_is_taken_back_to_must_answer_the_question() -> None:
+    # "bueno" is a hesitation here: "casi siempre" answers no diet question, so the vegan said first stays
+    commands, rest = correction_commands(fitness_onboarding, "diet", AT_MINUTES, "vegan, bueno, casi siempre")
+    assert commands == []
+    assert parser_at("diet", AT_MINUTES)(rest) == "vegan"
+    # a value after it does: the first is taken back
+    _, rest = correction_commands(fitness_onboarding, "diet", AT_MINUTES, "vegetariano, bueno, vegano")
+    assert parser_at("diet", AT_MINUTES)(rest) == "vegan"
