@@ -59,6 +59,10 @@ PRECISION = CORPUS / "precision"
 # about 5 foot 9" at the level question: `unneeded`), and answers that name an option or give such a fact beside
 # the answer (h-meaning): "dev meaning", "test meaning"
 MEANING = CORPUS / "meaning"
+# a blind batch of one class, a correction inside the same message ("3, sorry 4", "tres, no, cuatro", "Madrid,
+# pardon, Bruxelles") at every bot's questions, with controls that are none ("I mean it, 5 days", "3 or 4")
+# (h-within19): "dev within", "test within"
+WITHIN = CORPUS / "within"
 BATCHES = {
     "": CORPUS,
     "fresh": FRESH,
@@ -68,6 +72,7 @@ BATCHES = {
     "hedges": HEDGES,
     "precision": PRECISION,
     "meaning": MEANING,
+    "within": WITHIN,
 }
 SETS = (
     "dev",
@@ -86,6 +91,8 @@ SETS = (
     "test precision",
     "dev meaning",
     "test meaning",
+    "dev within",
+    "test within",
 )
 
 Kind = Literal[

@@ -26,6 +26,9 @@ about a term of the question ("what do you mean by endurance?", "was heißt B2?"
 answered with the declared meanings its label names (`meant`, from the turn's `meant` notice), a why-question only
 when answered with none; facts no slot takes ("I'm 34, about 5 foot 9"), `unneeded` when the turn's `unneeded` notice
 says so, the run still at its question and no attempt used; and answers (`--misses dev-meaning`).
+The within halves (tests/corpora/commands/within/, "dev within" and "test within") are a blind batch of messages
+that correct themselves inside the same message ("3, sorry 4", "drei, nein vier", "Madrid, pardon, Bruxelles"),
+and controls that are no self-correction ("I mean it, 5 days", "3 or 4") (`--misses dev-within`).
 
 Each entry of tests/corpora/commands/{dev,test}.yaml is played as one turn against the engine at the state it
 was typed at: a session is stored through the Store contract with the run at that flow, state and slots (paused

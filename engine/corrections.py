@@ -44,7 +44,7 @@ from engine.flow import Flow
 from engine.models import Slots
 from engine.numwords import spelled_out
 from engine.states import JUST_BEFORE, Ask, Correctable
-from engine.tables import CORRECTIONS_FILE, alternation, but_words, load_table
+from engine.tables import CORRECTIONS_FILE, alternation, and_words, but_words, load_table
 from engine.utterance import Utterance
 
 # the pieces of one message are folded several times over (cues, names, negations)
@@ -71,6 +71,7 @@ class CorrectionWords(BaseModel):
     no_value: dict[str, list[str]]
     adding: dict[str, list[str]]
     compounds: dict[str, list[str]]
+    instead: dict[str, list[str]]
 
 
 class CorrectionReading(NamedTuple):
@@ -100,6 +101,7 @@ class _Words:
     no_value: re.Pattern[str]  # what follows a slot's name and says no value ("my name first", "fix my name too")
     compound: re.Pattern[str]  # the name joined to one more word names another thing ("nombre de usuario")
     adding: re.Pattern[str]  # a list slot named with these gets more items ("i'm also allergic to peanuts")
+    instead: re.Pattern[str]  # "not 3 but 4": the value after the second word is the answer
 
 
 def _phrases(table: dict[str, list[str]]) -> list[str]:
@@ -154,7 +156,18 @@ def _words() -> _Words:
         re.compile(rf"\A[\s,.!?]*+(?:(?:{_alternation(_phrases(table.no_value))})(?![\w'])[\s,.!?]*+)++"),
         re.compile(rf"\A\s*+(?:(?:{_alternation(_phrases(table.compounds))})\s++|d')[^\W\d_]++[\s?!.]*+"),
         whole(_phrases(table.adding)),
+        _instead(table.instead),
     )
+
+
+def _instead(table: dict[str, list[str]]) -> re.Pattern[str]:
+    """ "not X but Y" as the whole message, X a few words: group `new` is Y."""
+    pairs = [p.split(" ... ") for ps in table.values() for p in ps]
+    alternatives = "|".join(
+        rf"{re.escape(fold_same_length(a))}\s++[^,;.!?]{{1,40}}?[\s,]+{re.escape(fold_same_length(b))}"
+        for a, b in sorted(pairs, key=lambda ab: -len(ab[1]))
+    )
+    return re.compile(rf"\A\s*(?:{alternatives})\s+(?P<new>\S.*)\Z")
 
 
 _LEADING_NO = re.compile(r"(?:no+|nah|nope|nein|non|nao)\b[\s,.!:-]*")
@@ -300,7 +313,8 @@ class _Clause:
 _VALUE_OF = re.compile(r"(?:it'?s|it is|that'?s|that is|its|c'est|ce sera|es|son|ist|sind|e|sono|sao)\s+\S")
 
 
-def _clauses(text: str) -> list[_Clause]:
+def _clauses(text: str, *, merged: bool = True) -> list[_Clause]:
+    """The clauses of `text`; `merged`: a clause that only says what is wrong joins the one before ("Ana, no Anna")."""
     out: list[_Clause] = []
     last = 0
     comma = False  # the clause before ended at a comma
@@ -317,7 +331,7 @@ def _clauses(text: str) -> list[_Clause]:
             # "the name, it's Anita", "my native language, it's portuguese": the value said of what the clause before
             # named, after a comma, belongs to it too
             value_of = _VALUE_OF.match(fold_same_length(t)) is not None and len(t.split()) <= 5
-            if out and comma and ((neg and said and len(t.split()) <= 4) or value_of):
+            if merged and out and comma and ((neg and said and len(t.split()) <= 4) or value_of):
                 prev = out[-1]
                 out[-1] = _Clause(prev.start, e, text[prev.start : e])
             else:
@@ -431,8 +445,12 @@ def read_corrections(
                 and not isinstance(answer, Invalid)
                 and not copied(answer, content)
             )
-            # "i meant" points back at an answer given: it may correct one the open question reads too
-            if not answers_open or words.meant.search(fold_same_length(clause.text)):
+            # "i meant" points back at an answer given: it may correct one the open question reads too, unless
+            # that answer is in this message ("30 minutes, I mean 45": the minutes taken back, no other answer)
+            meant = words.meant.search(fold_same_length(clause.text)) is not None
+            if meant and answers_open and any(_answers(asked, c.text) for c in said[:n]):
+                meant = False
+            if not answers_open or meant:
                 candidates = [
                     (t, v)
                     for t in targets
@@ -642,7 +660,51 @@ _DIGITS = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)?(?![\w])")
 
 def _cue_or_no(text: str) -> bool:
     folded = fold_same_length(text)
-    return _words().cue.search(folded) is not None or _words().negation.fullmatch(folded.strip(" ,.!")) is not None
+    w = _words()
+    return (
+        w.cue.search(folded) is not None
+        or w.taken_back.search(folded) is not None
+        or w.negation.fullmatch(folded.strip(" ,.!")) is not None
+    )
+
+
+def _without_taking_back(text: str) -> str:
+    """`text` without its correction cues and the words that take an answer back ("enfin", "rectifico", "äh")."""
+    folded = fold_same_length(text)
+    spans = sorted(m.span() for p in (_words().cue, _words().taken_back) for m in p.finditer(folded))
+    parts, last = [], 0
+    for a, b in spans:
+        if a < last:
+            continue  # inside a longer cue already cut
+        parts.append(text[last:a])
+        last = b
+    parts.append(text[last:])
+    return " ".join(" ".join(parts).split())
+
+
+# what is said after the cue joins one more fact ("ah and 3 days", "well, also..."): nothing is taken back
+_ADDED = re.compile(rf"\s*(?:{alternation([*and_words().all(), 'also', 'plus', 'too'])})(?![\w'])")
+
+
+def _only_taking_back(text: str) -> bool:
+    """Whether `text` only takes an answer back: cue words, fillers and a no ("no wait", "euh non", "äh nein")."""
+    left = _strip(_without_taking_back(text))
+    return not left or _NO_ALONE.fullmatch(fold_same_length(left)) is not None
+
+
+_UNIT_WORDS = re.compile(r"[^\W\d_]{2,}")
+
+
+def _units(text: str) -> frozenset[str]:
+    """The words beside a clause's numbers that say what they count ("days", "min", "jours"), a plural's -s off."""
+    return frozenset(w.rstrip("s") for w in _UNIT_WORDS.findall(fold(spelled_out(_strip(text)))))
+
+
+def _same_kind(said: str, before: str) -> bool:
+    """May the number of `said` replace one of `before`: neither says what it counts, or both say it alike
+    ("no wait make it 3 days" takes back "4 days", not the "40 min" said between)."""
+    new, old = _units(said), _units(before)
+    return not new or not old or bool(new & old)
 
 
 def _repaired(heard: Utterance) -> str:
@@ -656,17 +718,27 @@ def self_repaired(text: str) -> str:
     short number replaces the last number of the clause before the cue."""
     if len(numbers(text)) < 2:
         return text  # nothing taken back: one number or none
-    clauses = _clauses(text)
+    # "85, no 88": the no that takes a number back is no old value said as wrong, its clause its own
+    clauses = _clauses(text, merged=False)
     for j, value in enumerate(clauses):
         said = numbers(value.text)
-        content = _strip(_without_cues(value.text))
+        content = _strip(_without_taking_back(value.text))
         if len(said) != 1 or not content or len(content.split()) > 3:
             continue
+        if _ADDED.match(fold_same_length(_without_taking_back(value.text))):
+            continue  # "45, ah and 3 days": a number added, none taken back
         k = j - 1
-        cued = _words().cue.search(fold_same_length(value.text)) is not None
-        while k >= 0 and not _strip(_without_cues(clauses[k].text)) and _cue_or_no(clauses[k].text):
+        folded = fold_same_length(value.text)
+        cued = _words().cue.search(folded) is not None or _words().taken_back.search(folded) is not None
+        while k >= 0 and _only_taking_back(clauses[k].text) and _cue_or_no(clauses[k].text):
             cued, k = True, k - 1  # "no wait," before the number
         if not cued or k < 0 or k == j:
+            continue
+        # the number taken back is the last one said of the same kind: "4 days, 40 min, no wait make it 3 days"
+        # takes back the days, the minutes stay
+        while k > 0 and numbers(clauses[k].text) and not _same_kind(content, clauses[k].text):
+            k -= 1
+        if not _same_kind(content, clauses[k].text):
             continue
         before = spelled_out(clauses[k].text)
         last = list(_DIGITS.finditer(before))
@@ -674,7 +746,9 @@ def self_repaired(text: str) -> str:
             continue
         n = said[0]
         new = before[: last[-1].start()] + (f"{n:g}") + before[last[-1].end() :]
-        return self_repaired(text[: clauses[k].start] + new + text[value.end :])
+        # what was said between them stays ("40 min"), the cue and the number meant go
+        kept = [c.text for c in clauses[k + 1 : j] if not _only_taking_back(c.text)]
+        return self_repaired(", ".join([text[: clauses[k].start] + new, *kept]) + text[value.end :])
     return text
 
 
@@ -709,11 +783,26 @@ def words_taken_back(text: str) -> str:
             continue
         cues = list(_words().taken_back.finditer(fold_same_length(piece)))  # same length: spans hold
         has_cue = bool(cues)
-        content = _strip(_cut(piece, [m.span() for m in cues])) if has_cue else piece
-        if has_cue and not content:
+        # the words after the cue as typed ("une heure": an article may be part of the value)
+        content = _cut(piece, [m.span() for m in cues]).strip(" ,.;:!?-–—") if has_cue else piece
+        if has_cue and kept and _NO_ALONE.fullmatch(fold_same_length(content)):
+            if _YES_ALONE.fullmatch(fold_same_length(kept[-1]).strip(" ¡!¿?")):
+                kept[-1], replaced, cued = content, True, False  # "ja, äh nein": the no is the answer meant
+            else:
+                cued = True  # "principiante, anzi no, intermedio": the no only takes back
+            continue
+        if has_cue and not _strip(content):
             cued = True  # "no wait": what follows replaces what came before
             continue
-        if (cued or has_cue) and kept and len(content.split()) <= _SHORT and len(kept[-1].split()) <= _SHORT:
+        if (
+            (cued or has_cue)
+            and kept
+            and len(content.split()) <= _SHORT
+            and len(kept[-1].split()) <= _SHORT
+            and not _ADDED.match(fold_same_length(content))
+            and (not (_DIGITS.search(kept[-1]) and _DIGITS.search(content)) or _same_kind(content, kept[-1]))
+        ):
+            # "4 days, ah, 30 minutes" takes no days back; "45, ah and 3 days" adds
             kept[-1], replaced = content, True
         else:
             kept.append(piece)
@@ -732,6 +821,8 @@ def _cut(text: str, spans: list[tuple[int, int]]) -> str:
 
 # a no said alone between two answers ("spanish, no, italian", "Französisch... nein, Italienisch")
 _NO_ALONE = re.compile(r"(?:no+|nope|nein|non|nao)")
+# a yes said alone, which a no after a word that takes back replaces ("sí, bueno no", "ja, äh nein")
+_YES_ALONE = re.compile(r"(?:yes|yeah|yep|si|ja|oui|sim)")
 
 
 def _no_between(folded: str) -> bool:
@@ -768,7 +859,7 @@ def _adds(folded: str) -> bool:
 def _takes_back(folded: str) -> bool:
     """Whether the words take an answer back or settle one ("no wait", "let's say"): the message's alone."""
     w = _words()
-    return any(p.search(folded) for p in (w.taken_back, w.decided, w.settled)) or _no_between(folded)
+    return any(p.search(folded) for p in (w.taken_back, w.decided, w.settled, w.instead)) or _no_between(folded)
 
 
 def correction_commands(
@@ -869,4 +960,49 @@ def _taken_back(flow: Flow[Any], here: Ask, values: dict[str, Any], checked: Slo
         slots = checked if checked is not None else flow.new_slots(values)
     except ValidationError:
         return repaired
-    return repaired if here.parser(slots).greedy else words_taken_back(heard.text)
+    parser = here.parser(slots)
+    if parser.greedy:
+        return repaired
+    found = instead_of(heard.text, parser) or list_taken_back(heard.text, parser)
+    if found:
+        return found
+    taken = words_taken_back(heard.text)
+    # what is left must answer the question: "vegan, bueno, casi siempre" takes nothing back, the diet stays
+    if taken != heard.text and not _answers(parser, taken) and _answers(parser, heard.text):
+        return heard.text
+    return taken
+
+
+def instead_of(text: str, parser: Parser) -> str | None:
+    """The answer of "not X but Y" (engine/data/corrections.yaml `instead`): "not Ann but Anna" is "Anna",
+    "nicht 75 sondern 70" "70"; None when the message is no such thing or `parser` reads no value in Y."""
+    m = _words().instead.match(fold_same_length(text))
+    if m is None:
+        return None
+    new = text[m.start("new") :].strip(" ,.;:!?")
+    found = parser(new)
+    return new if found is not None and not isinstance(found, Invalid) else None
+
+
+def list_taken_back(text: str, parser: Parser) -> str | None:
+    """A list said again after words that take the first back, as the list meant: "lunes, miércoles y viernes,
+    no, martes, jueves y sábado" is "martes, jueves y sábado" (each item is no short answer taken back alone, as
+    "monday, wednesday, sorry, thursday" takes back one day). None when the message says no such thing: the
+    list after the cue has two items or more, and `parser` reads a list before it too."""
+    folded = fold_same_length(text)
+    cues = [*_words().taken_back.finditer(folded), *_NO_BETWEEN.finditer(folded)]
+    for cue in sorted(cues, key=lambda m: m.start(), reverse=True):
+        before = text[: cue.start()].strip(" ,.;:!?-–—…")
+        after = text[cue.end() :].strip(" ,.;:!?-–—…")
+        if lead := _LEADING_NO.match(fold_same_length(after)):
+            after = after[lead.end() :]  # "äh nein, Dienstag...": the no only takes back
+        if not before or not after:
+            continue
+        new, old = parser(after), parser(before)
+        if isinstance(new, list) and len(new) >= 2 and isinstance(old, list) and old:
+            return after
+    return None
+
+
+# a no alone between two pieces of a message ("lunes, miércoles y viernes, no, martes"), as typed and folded
+_NO_BETWEEN = re.compile(r"(?<=[,;.…])\s*(?:no+|nope|nein|non|nao)\s*(?=[,;.…])")

@@ -7,6 +7,7 @@ the reader they measure; the test split is never extended with a case found whil
 
 from __future__ import annotations
 
+import re
 import sys
 from collections import Counter
 from pathlib import Path
@@ -133,6 +134,27 @@ def test_the_precision_batch_loads_in_two_halves_mostly_of_messages_that_answer_
     answers = [c for c in cases if any(cmd.kind in ("set_slot", "yes", "no") for cmd in c.expected)]
     # mostly messages that must not set the asked slot, and a share of twins that do, so recall is measured too
     assert 0.2 * len(cases) <= len(answers) <= 0.4 * len(cases)
+
+
+def test_the_within_batch_loads_in_two_halves_at_every_bot_with_its_controls() -> None:
+    # tests/corpora/commands/within/: a correction inside the same message ("3, sorry 4", "drei, nein vier"), and
+    # controls that are none ("I mean it, 5 days", "3 or 4") (h-within19)
+    dev, test = load_set("dev within"), load_set("test within")
+    assert not {c.entry.text for c in dev} & {c.entry.text for c in test}
+    cases = [*dev, *test]
+    assert len(cases) >= 120
+    assert {c.entry.bot for c in cases} == {"fitness-coach", "language-buddy", "study-pal", "support"}
+    assert {c.entry.lang for c in cases} == {"en", "es", "de", "fr", "pt", "it"}
+    assert sum(c.entry.lang != "en" for c in cases) >= 0.4 * len(cases)
+    # both halves hold messages whose first number is the one taken back ("3, sorry 4"): storing it is a miss
+    for half in (dev, test):
+        retracted = [
+            c
+            for c in half
+            if (first := re.search(r"\d+", c.entry.text)) is not None
+            and any(isinstance(cmd.value, int) and cmd.value != int(first.group()) for cmd in c.expected)
+        ]
+        assert len(retracted) >= 5
 
 
 def test_values_are_stored_as_the_slots_model_stores_them(splits: dict[str, list[Case]]) -> None:
