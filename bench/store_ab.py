@@ -12,8 +12,9 @@ goes first, each turn as the engine does it: the session's writer lock, `load`, 
 sides share every moment of the machine's load, so the per-run medians compare pair by pair.
 
 The base tree is imported under the same package names after this one's modules are set aside
-(their classes live on in the objects already made), so both trees must have the same schema
-version. `--base` may be this tree itself: the smoke test does that. `--postgres` replays on fresh
+(their classes live on in the objects already made), each with its own tables: the two trees'
+schemas may differ, each store making its own files. `--base` may be this tree itself: the
+smoke test does that. `--postgres` replays on fresh
 databases of a PostgreSQL server it starts (tests/pg.py), where a round trip costs what SQLite's
 call does not. `--clock cpu` times the thread's CPU time instead of the wall clock (a turn preempted
 by another process is charged only for what it ran; a fsync or a server's round trip is not counted).
@@ -44,10 +45,12 @@ def import_tree(root: Path) -> dict[str, Any]:
         raise SystemExit(f"{root} holds no engine/: give a folder made by `git archive <commit> | tar -x -C DIR`")
     for name in [n for n in sys.modules if n.split(".")[0] in ("engine", "flows", "turn_overhead")]:
         del sys.modules[name]
-    # one tree's tables replace the other's in sqlmodel's shared metadata
+    # each tree's tables in a metadata of their own: sqlmodel declares a table class into
+    # `SQLModel.metadata` as it finds it then, and schema.py keeps the one its tables went into
+    from sqlalchemy import MetaData
     from sqlmodel import SQLModel
 
-    SQLModel.metadata.clear()
+    SQLModel.metadata = MetaData()
     sys.path[:0] = [str(root), str(root / "bench")]
     try:
         with warnings.catch_warnings():
@@ -130,8 +133,6 @@ def run(args: argparse.Namespace, server: Any) -> None:
     """The replays, on SQLite files (`--sync`) or on fresh databases of `server`."""
     base = import_tree(args.base.resolve())
     here = import_tree(ROOT)
-    if base["schema"].SCHEMA_VERSION != here["schema"].SCHEMA_VERSION:
-        raise SystemExit("the two trees have different schema versions: their stores cannot be compared here")
     bench: ModuleType = here["bench"]
     folder = Path(tempfile.mkdtemp(prefix="innerloop-store-ab-"))
 

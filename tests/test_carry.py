@@ -32,6 +32,7 @@ def as_schema_2(url: str, context: dict[str, object]) -> None:
     with db.begin() as conn:
         conn.execute(text("ALTER TABLE sessions DROP COLUMN carry"))
         conn.execute(text("ALTER TABLE sessions DROP COLUMN flow_declined"))  # schema 4's
+        conn.execute(text("ALTER TABLE sessions DROP COLUMN pending"))  # schema 5's
         conn.execute(text("UPDATE sessions SET context = :c"), {"c": json.dumps(context)})
         conn.execute(text("UPDATE innerloop_meta SET value = '2' WHERE key = 'schema_version'"))
     db.dispose()

@@ -157,9 +157,11 @@ def check_whole(db: Path) -> None:
         assert {row[2] for row in sessions} == users, "every user took at least one turn"
         for sid, _bot, user, turns, version, flow, state in sessions:
             where = f"session {sid} ({user})"
-            # event rows hold one turn each, or a finished loop's turns packed (tracerow.py)
+            # event rows hold the turns of a finished loop packed, or one turn's trace (tracerow.py)
             rows = "SELECT trace, turn, created_at, pack FROM turn_events WHERE session_id = ? ORDER BY id DESC"
-            traces = traces_from_rows(conn.execute(rows, (sid,)), sid)
+            # and the turns since the last pack wait in the session row (`pending`)
+            held = conn.execute("SELECT pending, updated_at FROM sessions WHERE id = ?", (sid,)).fetchone()
+            traces = traces_from_rows(conn.execute(rows, (sid,)), sid, pending=(held[0], held[1]))
             numbers = [t.turn for t in traces]
             # one trace per committed turn, numbered 1..n with no gap or repeat
             assert turns == version == len(numbers), f"{where}: turns={turns} version={version} events={len(numbers)}"

@@ -591,6 +591,7 @@ def test_sqlstore_migrates_schema_3_to_keep_the_declined_questions(tmp_path: Pat
     s = make_current(path)
     with sqlite3.connect(path) as db:
         db.execute("ALTER TABLE sessions DROP COLUMN flow_declined")
+        db.execute("ALTER TABLE sessions DROP COLUMN pending")  # schema 5's (make_current's trace with it)
         db.execute("UPDATE innerloop_meta SET value = '3' WHERE key = 'schema_version'")
     store = SqlStore(str(path))
     assert store.schema_version == schema.SCHEMA_VERSION and "flow_declined" in session_columns(path)
@@ -647,8 +648,8 @@ def test_sqlstore_a_turn_that_fails_midway_writes_nothing(tmp_path: Path) -> Non
     store = SqlStore(str(path))
     s = step(store, new_session(), messages=[Message(role="user", content="kept")])
     before = snapshot(store, s.id)
-    # The event-log insert is the last statement of a turn: the session row, messages, runs
-    # and records have all been written in the transaction when it fails.
+    # The pack's insert is the last statement of a turn that ends a loop: the session row,
+    # messages, runs and records have all been written in the transaction when it fails.
     fail_inserts_into(path, "turn_events")
     changed = s.model_copy(update={"turns": 2, "version": 2, "context": {"lost": True}})
     write = stale_write(
@@ -661,11 +662,15 @@ def test_sqlstore_a_turn_that_fails_midway_writes_nothing(tmp_path: Path) -> Non
     with pytest.raises(StoreError, match="disk says no"):
         store.commit(write)
     assert snapshot(store, s.id) == before
-    # a brand-new session fails the same way, leaving no row behind
+    # a brand-new session fails the same way, leaving no row behind (its trace waits in its row:
+    # the message's insert, after the row's, is what fails)
+    fail_inserts_into(path, "messages")
     fresh = new_session(user="bob", sid="bob").model_copy(update={"turns": 1, "version": 1})
     with pytest.raises(StoreError):
         store.commit(stale_write(fresh, 0, messages=[Message(role="user", content="lost too")]))
-    assert store.get("bob") is None and store.history("bob") == []
+    assert store.get("bob") is None and store.history("bob") == [] and store.traces("bob") == []
+    with sqlite3.connect(path) as db:
+        db.execute("DROP TRIGGER fail_messages")
 
     # the store's connection is not left inside the failed transaction
     with sqlite3.connect(path) as db:

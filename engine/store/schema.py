@@ -13,7 +13,20 @@ import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from sqlalchemy import TIMESTAMP, Connection, LargeBinary, bindparam, delete, func, insert, select, update
+from sqlalchemy import (
+    TIMESTAMP,
+    Connection,
+    LargeBinary,
+    bindparam,
+    cast,
+    func,
+    insert,
+    literal_column,
+    null,
+    select,
+    union_all,
+    update,
+)
 from sqlalchemy.engine import Dialect, Engine
 from sqlalchemy.schema import CreateIndex, CreateTable
 from sqlalchemy.sql.elements import BindParameter
@@ -22,7 +35,7 @@ from sqlmodel import Field, Index, SQLModel, Text, UniqueConstraint
 from engine.errors import SchemaError
 from engine.store.dialect import Prepared, dialect_key
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 metadata = SQLModel.metadata
 
@@ -61,6 +74,10 @@ class SessionRow(SQLModel, table=True):
     version: int = 0
     created_at: str = Field(sa_type=Instant)
     updated_at: str = Field(sa_type=Instant)
+    # The traces of the turns since the session's last pack, each `,[turn, compact doc]` appended
+    # by the turn's own UPDATE (tracerow.py): a turn writes one row, not its row and a trace row
+    # with its index entry. Never loaded with the session; `traces()` reads it.
+    pending: str = Field(default="", sa_type=Text, sa_column_kwargs={"server_default": ""})
 
 
 class MessageRow(SQLModel, table=True):
@@ -150,8 +167,15 @@ def _declined(conn: Connection) -> None:
     conn.exec_driver_sql("ALTER TABLE sessions ADD COLUMN flow_declined TEXT NOT NULL DEFAULT '[]'")
 
 
+def _pending(conn: Connection) -> None:
+    """4 -> 5: sessions gain `pending`, the traces of the turns since the last pack. The single
+    trace rows stored before stay in turn_events as they are, older than anything pending, and are
+    read from there (they are no longer packed: a pack takes only what is pending)."""
+    conn.exec_driver_sql("ALTER TABLE sessions ADD COLUMN pending TEXT NOT NULL DEFAULT ''")
+
+
 # version n -> function upgrading a connection from n to n + 1, run in one transaction
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _packs_and_instants, 2: _carry, 3: _declined}
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _packs_and_instants, 2: _carry, 3: _declined, 4: _pending}
 
 
 def migrate(engine: Engine, url: str) -> None:
@@ -237,7 +261,7 @@ SESSION_COLUMNS = (
     "id", "bot", "user", "flow", "state", "flow_version", "slots", "scratchpad", "attempts", "flow_turns",
     "flow_started_at", "flow_declined", "stack", "context", "carry", "turns", "version", "created_at", "updated_at",
 )  # fmt: skip
-assert tuple(c.name for c in SESSIONS.columns) == SESSION_COLUMNS, "the sessions table's columns moved"
+assert tuple(c.name for c in SESSIONS.columns) == (*SESSION_COLUMNS, "pending"), "the sessions table's columns moved"
 RUN_COLUMNS = ("flow", "outcome", "summary", "slots", "turns", "started_at", "ended_at")
 RECORD_COLUMNS = ("id", "kind", "bot", "user", "session_id", "data", "created_at")
 # A session's identity never changes; leaving these out of the UPDATE also spares SQLite
@@ -251,20 +275,25 @@ class Statements:
 
     load: Prepared
     get: Prepared
+    # a session's first turn: its row, with the turn's trace pending (`pending`) unless it packs
     insert_session: Prepared
-    update_session: Prepared
+    # a turn in the usual case: the row under its version check, the turn's trace appended to
+    # what is pending (`item`) while that holds at most `room` characters (else no row changes)
+    append_session: Prepared
+    # a turn that packs: the row, nothing left pending; `held` is what was pending, read first
+    # in the same transaction
+    pack_session: Prepared
+    held: Prepared
     insert_message: Prepared
     insert_run: Prepared
     insert_record: Prepared
-    # a turn's trace as a single row (`pack` left NULL: the column needs no conversion then)
+    # what was pending and could not be read, kept as a single row (`pack` NULL) for someone to look at
     insert_event: Prepared
     insert_pack: Prepared
-    # the session's single rows since its last pack (at most `most`, the newest), deleted and
-    # returned in one round trip; `put_back` restores one of them as it was (a row it could not read)
-    take_segment: Prepared
-    put_back: Prepared
     history: Prepared
     runs: Prepared
+    # a session's traces: what is pending (one row, first, when the session exists), then its
+    # turn_events rows newest first; `traces_last` the first `limit` of those rows
     traces_all: Prepared
     traces_last: Prepared
     # a user's records: by which of (kind, bot, user) are given; the latest of a kind
@@ -275,14 +304,21 @@ class Statements:
 def _compile(d: Dialect) -> Statements:
     s, m, e = SESSIONS.c, MESSAGES.c, EVENTS.c
     session: BindParameter[str] = bindparam("session_id")
-    events = select(e.trace, e.turn, e.created_at, e.pack).where(e.session_id == session)
-    newest_pack = select(func.max(e.id)).where(e.session_id == session, e.pack.is_not(None)).scalar_subquery()
-    segment = (
-        select(e.id)
-        .where(e.session_id == session, e.pack.is_(None), e.id > func.coalesce(newest_pack, 0))
-        .order_by(e.id.desc())
-        .limit(bindparam("most"))
-    )
+    # the pending row sorts first (part 0), then the rows newest first
+    traces = union_all(
+        select(
+            literal_column("0").label("part"),
+            literal_column("0").label("seq"),
+            s.pending.label("trace"),
+            s.turns.label("turn"),
+            s.updated_at.label("created_at"),
+            cast(null(), LargeBinary).label("pack"),
+        ).where(s.id == session),
+        select(literal_column("1"), e.id, e.trace, e.turn, e.created_at, e.pack).where(e.session_id == session),
+    ).order_by(literal_column("part"), literal_column("seq").desc())
+    loaded = select(*(s[c] for c in SESSION_COLUMNS))
+    changed: dict[str, object] = {c: bindparam(c) for c in SESSION_COLUMNS if c not in SESSION_FIXED}
+    this_version = (s.id == bindparam("id"), s.version == bindparam("expected_version"))
     r = RECORDS.c
     stored = select(*(r[c] for c in RECORD_COLUMNS))
     records: dict[tuple[bool, bool, bool], Prepared] = {}
@@ -295,15 +331,19 @@ def _compile(d: Dialect) -> Statements:
         records[given] = Prepared(chosen, d)
     latest = stored.where(r.kind == bindparam("kind"), r.bot == bindparam("bot"), r.user == bindparam("user"))
     return Statements(
-        load=Prepared(select(SESSIONS).where(s.bot == bindparam("bot"), s.user == bindparam("user")), d),
-        get=Prepared(select(SESSIONS).where(s.id == bindparam("id")), d),
-        insert_session=Prepared(insert(SESSIONS).values({c: bindparam(c) for c in SESSION_COLUMNS}), d),
-        update_session=Prepared(
+        load=Prepared(loaded.where(s.bot == bindparam("bot"), s.user == bindparam("user")), d),
+        get=Prepared(loaded.where(s.id == bindparam("id")), d),
+        insert_session=Prepared(insert(SESSIONS).values({c: bindparam(c) for c in (*SESSION_COLUMNS, "pending")}), d),
+        append_session=Prepared(
             update(SESSIONS)
-            .where(s.id == bindparam("id"), s.version == bindparam("expected_version"))
-            .values({c: bindparam(c) for c in SESSION_COLUMNS if c not in SESSION_FIXED}),
+            .where(*this_version, func.length(s.pending) <= bindparam("room"))
+            .values({**changed, "pending": s.pending + bindparam("item")}),
             d,
         ),
+        pack_session=Prepared(
+            update(SESSIONS).where(*this_version).values({**changed, "pending": bindparam("pending")}), d
+        ),
+        held=Prepared(select(s.version, s.pending).where(s.id == bindparam("id")), d),
         insert_message=Prepared(
             insert(MESSAGES).values({c: bindparam(c) for c in ("session_id", "role", "content", "created_at")}), d
         ),
@@ -315,12 +355,6 @@ def _compile(d: Dialect) -> Statements:
         insert_pack=Prepared(
             insert(EVENTS).values({c: bindparam(c) for c in ("session_id", "turn", "trace", "created_at", "pack")}), d
         ),
-        take_segment=Prepared(
-            delete(EVENTS).where(e.id.in_(segment)).returning(e.id, e.trace, e.turn, e.created_at), d
-        ),
-        put_back=Prepared(
-            insert(EVENTS).values({c: bindparam(c) for c in ("id", "session_id", "turn", "trace", "created_at")}), d
-        ),
         history=Prepared(
             select(m.role, m.content).where(m.session_id == session).order_by(m.id.desc()).limit(bindparam("limit")),
             d,
@@ -328,8 +362,8 @@ def _compile(d: Dialect) -> Statements:
         runs=Prepared(
             select(*(RUNS.c[c] for c in RUN_COLUMNS)).where(RUNS.c.session_id == session).order_by(RUNS.c.id), d
         ),
-        traces_all=Prepared(events.order_by(e.id.desc()), d),
-        traces_last=Prepared(events.order_by(e.id.desc()).limit(bindparam("limit")), d),
+        traces_all=Prepared(traces, d),
+        traces_last=Prepared(traces.limit(bindparam("limit")), d),
         records=records,
         latest=Prepared(latest.order_by(r.id.desc()).limit(1), d),
     )

@@ -2,14 +2,15 @@
 
 A turn's share of the store reads in two methods: `load` (one SELECT, the row validated in one
 pydantic call; `load_held`, a turn's way in, takes the session's writer lock first, in the same
-call) and `commit` (the turn serialized, then one transaction). Neither goes through ORM objects
+call) and `commit` (the turn serialized, then one transaction: usually the session row's UPDATE
+alone, the turn's trace appended to the row until a turn packs them). Neither goes through ORM objects
 nor even through Core execution: building and flushing ORM instances costs several times the SQL
 itself, and Core re-derives a cache key for every statement it runs (about as much again). Each
 statement is compiled once from the sqlmodel tables (schema.py `statements`) and run straight on
 the store's own DBAPI connection, which it keeps checked out; the turn path calls nothing outside
 this module but the driver, pydantic and the writer lock (locks.py), and connection.py's `gone`
-when a statement fails: the trace's row is written here too (tracerow.py has its format and
-reads it back), and `load_held` takes the lock itself.
+when a statement fails: the trace's stored form and its pack are written here too (tracerow.py
+has the format and reads it back), and `load_held` takes the lock itself.
 The engine and the reconnect policy are connection.py's, each database's settings dialect.py's,
 the writer locks locks.py's. A turn's statements are exactly one transaction, and DDL in a
 migration rolls back with it.
@@ -55,12 +56,13 @@ from engine.store.schema import (
     MESSAGES,
     RECORDS,
     RUNS,
+    SESSION_COLUMNS,
     SESSIONS,
     migrate,
     schema_version,
     statements,
 )
-from engine.store.tracerow import DICTIONARY_1, FORMAT_1, PACK_EVERY, PACK_MAX, EventRow, traces_from_rows
+from engine.store.tracerow import DICTIONARY_1, FORMAT_1, PACK_EVERY, PENDING_MAX, pending_items, traces_from_rows
 from engine.window import LOAD_LIMIT
 
 T = TypeVar("T")
@@ -74,6 +76,8 @@ _object_json: TypeAdapter[JsonObject] = TypeAdapter(JsonObject)
 _messages_json = TypeAdapter(list[Message]).serializer.to_json
 _frames_json = TypeAdapter(list[FlowFrame]).serializer.to_json
 _session_from_json = SessionState.__pydantic_validator__.validate_json
+# a session row as `_session` reads it: what is pending is never loaded with the session
+_SESSION_ROW = select(*(SESSIONS.c[c] for c in SESSION_COLUMNS))
 
 
 class SqlStore(Database):
@@ -137,12 +141,16 @@ class SqlStore(Database):
     def commit(self, write: TurnWrite) -> None:
         """Write the turn in one transaction, or nothing; ConflictError when the row version moved.
 
-        The statements: BEGIN (IMMEDIATE on SQLite); the session row's INSERT (its first turn)
-        or its UPDATE ... WHERE version = the version loaded; the main-history messages, the
-        finished runs and the records, when the turn has any; on a turn that packs its traces
-        (see tracerow.py), the single rows since the last pack taken out by one DELETE ...
-        RETURNING; the trace's row; COMMIT. A turn in a flow is the floor's four: BEGIN, UPDATE,
-        INSERT, COMMIT.
+        A turn's trace waits in its session row (`pending`, see tracerow.py) until a turn packs, so
+        the usual turn is one statement: the session row's UPDATE ... WHERE version = the version
+        loaded, appending the trace to what is pending. On SQLite that statement is the whole
+        transaction (an autocommitted write takes the write lock when it starts, waiting out the busy
+        timeout as BEGIN IMMEDIATE does); on PostgreSQL it runs between BEGIN and COMMIT, so that a
+        connection lost under it never leaves the caller unsure whether a turn it retries landed.
+        A turn with more to write runs BEGIN (IMMEDIATE on SQLite); the row's INSERT (its first turn)
+        or UPDATE; the main-history messages, the finished runs and the records; COMMIT. A turn that
+        packs (it ends an inner loop, is a PACK_EVERY-th one, or finds `pending` full: the append
+        then changed nothing) reads what is pending, empties it in its UPDATE and writes the pack.
         """
         s, a, q = write.session, write.session.active, self._q
         doc = write.trace_doc
@@ -172,13 +180,23 @@ class SqlStore(Database):
                 "version": s.version,
                 "updated_at": now,
             }
+            turn = doc["turn"]
+            # A turn that ends an inner loop packs the loop's traces (see tracerow.py), and so
+            # does every PACK_EVERY-th turn of a long stay in the main conversation.
+            packing = bool(write.runs) or (isinstance(turn, int) and turn % PACK_EVERY == 0)
             if write.expected_version == 0:
                 values["created_at"] = s.created_at.isoformat()  # never rewritten by an update
-                upsert = q.insert_session
+                values["pending"] = "" if packing else pending_item(doc)
+                first: Prepared | None = q.insert_session
             else:
                 values["expected_version"] = write.expected_version
-                upsert = q.update_session
-            row = upsert.bind(values)
+                if packing:
+                    first = None  # the pack's UPDATE, once what is pending has been read
+                else:
+                    item = values["item"] = pending_item(doc)
+                    values["room"] = PENDING_MAX - len(item)
+                    first = q.append_session
+            row = first.bind(values) if first is not None else None
             # most turns have no message, run or record to write: no list is built for them
             m = q.insert_message.bind
             messages = (
@@ -207,37 +225,43 @@ class SqlStore(Database):
                 })
                 for x in write.records
             ] if write.records else []  # fmt: skip
-            turn = doc["turn"]
-            # A turn that ends an inner loop packs the loop's traces (see tracerow.py), and so
-            # does every PACK_EVERY-th turn of a long stay in the main conversation.
-            packing = bool(write.runs) or (isinstance(turn, int) and turn % PACK_EVERY == 0)
-            single = {
-                "session_id": s.id,
-                "turn": turn,
-                "trace": "" if packing else trace_row(doc, now),
-                "created_at": now,
-            }
-            event = None if packing else q.insert_event.bind(single)
         except (TypeError, ValueError) as e:
             raise StoreError(f"could not serialize the turn: {e}", session=s.id, operation="commit") from e
+        # the usual turn: its one statement is its transaction (see above)
+        alone = self._sqlite and first is q.append_session and not messages and not records
         with self._lock:
             begun = False
             for again in (False, True):
                 conn = self._connection("commit")
                 cur = self._cur
                 try:
+                    if alone:
+                        cur.execute(first.sql, row)  # type: ignore[union-attr]
+                        if cur.rowcount == 1:
+                            return
                     # Both drivers autocommit (see sqlite_connect, `_connection`): the transaction
                     # is begun here, and on SQLite takes the write lock up front, so that the busy
                     # timeout, not a failed lock upgrade, handles contention.
                     cur.execute("BEGIN IMMEDIATE" if self._sqlite else "BEGIN")
-                    try:
-                        cur.execute(upsert.sql, row)
-                    except self._dbapi.IntegrityError as e:
-                        # only the new-session insert can violate a key: id or (bot, user) taken
-                        raise ConflictError(s.id, write.expected_version) from e
-                    begun = True
-                    if cur.rowcount != 1:
-                        raise ConflictError(s.id, write.expected_version)
+                    full = first is None or alone
+                    if not full:
+                        try:
+                            cur.execute(first.sql, row)  # type: ignore[union-attr]
+                        except self._dbapi.IntegrityError as e:
+                            # only the new-session insert can violate a key: id or (bot, user) taken
+                            raise ConflictError(s.id, write.expected_version) from e
+                        begun = True
+                        if cur.rowcount != 1:
+                            if first is q.insert_session:
+                                raise ConflictError(s.id, write.expected_version)
+                            full = True  # the version moved, or `pending` is full: `_held` tells which
+                    held = ""
+                    if (full or packing) and write.expected_version:  # a first turn has nothing pending
+                        held = self._held(cur, s.id, write.expected_version)
+                        cur.execute(q.pack_session.sql, q.pack_session.bind({**values, "pending": ""}))
+                        begun = True
+                        if cur.rowcount != 1:
+                            raise ConflictError(s.id, write.expected_version)
                     if len(messages) == 1:
                         cur.execute(q.insert_message.sql, messages[0])
                     elif messages:
@@ -251,11 +275,8 @@ class SqlStore(Database):
                         cur.execute(q.insert_record.sql, records[0])
                     elif records:
                         cur.executemany(q.insert_record.sql, records)
-                    if event is not None:
-                        cur.execute(q.insert_event.sql, event)
-                    else:
-                        packed = {**single, "pack": self._pack_segment(cur, s.id, doc, now)}
-                        cur.execute(q.insert_pack.sql, q.insert_pack.params(packed))
+                    if full or packing:
+                        self._write_pack(cur, s.id, held, doc, now)
                     conn.commit()
                     return
                 except self._dbapi.Error as e:
@@ -269,26 +290,44 @@ class SqlStore(Database):
                     self._recover(conn)
                     raise
 
-    def _pack_segment(self, cur: Any, session_id: str, current: JsonObject, at: str) -> bytes:
-        """Inside the turn's transaction: the session's single rows since its last pack, taken
-        out in one round trip and packed with the turn being written. A row that cannot be read
-        is put back as it was, and so are the rows before it: they stay single rows."""
+    def _held(self, cur: Any, session_id: str, expected_version: int) -> str:
+        """Inside the turn's transaction, before its UPDATE: what the session row holds pending;
+        ConflictError when the row is gone or its version moved (the UPDATE would change nothing)."""
+        cur.execute(self._q.held.sql, self._q.held.bind({"id": session_id}))
+        found = cur.fetchone()
+        if found is None or found[0] != expected_version:
+            raise ConflictError(session_id, expected_version)
+        return str(found[1])
+
+    def _write_pack(self, cur: Any, session_id: str, held: str, current: JsonObject, at: str) -> None:
+        """Inside the turn's transaction: what was pending (`held`) and the turn being written, as
+        one pack row. Pending text that cannot be read is kept as a single row, as it was, for
+        someone to look at; the turn is then packed alone."""
         q = self._q
-        cur.execute(q.take_segment.sql, q.take_segment.params({"session_id": session_id, "most": PACK_MAX}))
-        taken = sorted(cur.fetchall(), key=lambda row: row[0], reverse=True)  # newest first
-        items: list[JsonValue] = []
-        for i, (_, text, turn, created) in enumerate(taken):
-            item = packable((text, turn, created, None), at)
-            if item is None:
-                back = q.put_back.bind
-                cur.executemany(
-                    q.put_back.sql,
-                    [back({"id": r[0], "session_id": session_id, "turn": r[2], "trace": r[1], "created_at": r[3]})
-                     for r in taken[i:]],
-                )  # fmt: skip
-                break
-            items.append(item)
-        return pack(items[::-1], current, at)
+        try:
+            items = pending_items(held, session_id)
+        except StoreError:
+            last = current["turn"]  # the row's turn: the last one it could hold
+            last = last - 1 if isinstance(last, int) else last
+            cur.execute(
+                q.insert_event.sql,
+                q.insert_event.bind({"session_id": session_id, "turn": last, "trace": held, "created_at": at}),
+            )
+            items = []
+        # an item keeps its `at` unless it is the pack's own time (the row's `created_at` says it then)
+        kept: list[JsonValue] = []
+        for n, doc in items:
+            if doc.get("at") == at:
+                del doc["at"]
+            kept.append([n, doc])
+        values = {
+            "session_id": session_id,
+            "turn": current["turn"],
+            "trace": "",
+            "created_at": at,
+            "pack": pack(kept, current, at),
+        }
+        cur.execute(q.insert_pack.sql, q.insert_pack.params(values))
 
     # -- the store's own connection --------------------------------------------------------
 
@@ -360,7 +399,7 @@ class SqlStore(Database):
         if len(session_id) < 4:
             return None
         # A unique prefix of at least four characters names a session too (CLI convenience).
-        prefixed = select(SESSIONS).where(SESSIONS.c.id.startswith(session_id, autoescape=True)).limit(2)
+        prefixed = _SESSION_ROW.where(SESSIONS.c.id.startswith(session_id, autoescape=True)).limit(2)
         found = self._select(lambda conn: conn.execute(prefixed).all())
         return _session(tuple(found[0])) if len(found) == 1 else None
 
@@ -386,11 +425,15 @@ class SqlStore(Database):
     @operation()
     def traces(self, session_id: str, limit: int | None = None) -> list[TurnTrace]:
         if limit:
-            # a row holds at least one turn: the newest `limit` rows hold the newest `limit` turns
-            rows = self._rows(self._q.traces_last, {"session_id": session_id, "limit": limit})
+            # a row holds at least one turn, and the pending row (first) none or more: the newest
+            # `limit` + 1 rows hold the newest `limit` turns
+            rows = self._rows(self._q.traces_last, {"session_id": session_id, "limit": limit + 1})
         else:
             rows = self._rows(self._q.traces_all, {"session_id": session_id})
-        return traces_from_rows(rows, session_id, limit or None)
+        held = None
+        if rows and rows[0][0] == 0:  # the session row's part: what is pending, and the row's time
+            held, rows = (rows[0][2], rows[0][4]), rows[1:]
+        return traces_from_rows([r[2:] for r in rows], session_id, limit or None, held)
 
     @operation()
     def records(
@@ -421,7 +464,7 @@ class SqlStore(Database):
 
     @operation()
     def sessions(self) -> list[SessionSummary]:
-        rows = self._select(lambda conn: conn.execute(select(SESSIONS).order_by(SESSIONS.c.updated_at.desc())).all())
+        rows = self._select(lambda conn: conn.execute(_SESSION_ROW.order_by(SESSIONS.c.updated_at.desc())).all())
         return [summarize(_session(tuple(r))) for r in rows]
 
     @operation()
@@ -531,14 +574,14 @@ def _record(row: Sequence[Any]) -> StoredRecord:
 # Here, not in tracerow.py, so that a turn's commit calls no function of another module.
 
 
-def trace_row(doc: JsonObject, created_at: str) -> str:
-    """The JSON stored for a turn whose trace is `doc` (a `TurnTrace.doc()`), in a row
-    written at `created_at`."""
-    return to_json(_compact(doc, created_at)).decode()
+def pending_item(doc: JsonObject) -> str:
+    """What a turn whose trace is `doc` (a `TurnTrace.doc()`) appends to its session row's
+    `pending`: `,[turn, compact doc]`, the doc keeping its `at` (the row's time moves on)."""
+    return "," + to_json([doc["turn"], _compact(doc, "")]).decode()
 
 
 def _compact(doc: JsonObject, created_at: str) -> JsonObject:
-    """`trace_row`'s document, before it is written as JSON (a pack holds it as a value): the
+    """A trace's stored document, before it is written as JSON (a pack holds it as a value): the
     trace without its `turn`, its `at` when the row's time says it, the trace's flow on each
     fire, and the entered states that fires' destinations say (tracerow.py's docstring)."""
     out = dict(doc)  # a copy and two deletions: less than a comprehension testing every key
@@ -578,26 +621,8 @@ def _starts(entered: list[JsonObject], fired: list[JsonObject]) -> list[JsonValu
     return starts if j == len(fired) else None
 
 
-def packable(row: EventRow, at: str) -> JsonValue:
-    """A single row as an item of a pack written at `at`: `[turn, compact doc]`; None when
-    the row cannot be read (it then stays a single row, for someone to look at)."""
-    text, turn, created, _ = row
-    created_at = _instant(created)
-    try:
-        doc = json.loads(text)
-        if not isinstance(doc, dict):
-            return None
-        if "turn" in doc:  # a row from before the compact form: read it the long way once
-            doc = _compact(TurnTrace.model_validate(doc).doc(), at)
-        elif created_at != at and "at" not in doc:
-            doc["at"] = created_at
-    except ValueError:  # pydantic's ValidationError is a ValueError
-        return None
-    return [turn, doc]
-
-
 def pack(items: Sequence[JsonValue], current: JsonObject, at: str) -> bytes:
-    """One row's `pack`: the `packable` items of earlier turns, oldest first, and the turn
+    """One row's `pack`: the `[turn, compact doc]` items of earlier turns, oldest first, and the turn
     being written, `current` (a `TurnTrace.doc()`), in a row written at `at`."""
     everything = [*items, [current["turn"], _compact(current, at)]]
     # A 4 KiB window and a small hash (memLevel 5) deflate a pack as well as zlib's largest

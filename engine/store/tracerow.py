@@ -13,14 +13,20 @@ A trace whose `entered` does not split this way is stored with `entered` whole. 
 before this form (with `turn` and `at` in the JSON) are read as they are. These cuts take a
 finished 4-turn feedback loop's event rows from 2,348 to 1,787 bytes.
 
-When an inner loop ends, the session's turns since the last pack (at most `PACK_MAX`) become
-one row: `pack` holds their compact docs as `[turn, doc]` pairs in a JSON array, deflated with
-a preset dictionary of the words every trace repeats, and the row's `turn` is the last one
-packed. A finished feedback loop's four traces then take 485 bytes in one row (1,787 in four).
+Since schema 5 a turn's trace is not a row of its own until packed: the turn's UPDATE of its
+session row appends `,[turn, doc]` to the row's `pending` text (the compact doc keeps its `at`:
+the session row's time is the last turn's), so a turn in a flow writes one row, as the floor
+does. When an inner loop ends, every PACK_EVERY-th turn, or when `pending` holds more than
+PENDING_MAX characters, what is pending and the turn being written become one turn_events row:
+`pack` holds their compact docs as `[turn, doc]` pairs in a JSON array, deflated with a preset
+dictionary of the words every trace repeats, and the row's `turn` is the last one packed. A
+finished feedback loop's four traces then take 485 bytes in one row. Single rows (`trace` set,
+`pack` NULL) are what databases of older schemas wrote, and what was pending but could not be
+read (kept for someone to look at); they are read as they are.
 
-This module holds the format (its constants) and reads rows back; the writing half (`trace_row`,
-`packable`, `pack`) is in sql.py, beside the commit that runs it on every turn, so that a turn's
-write calls no function of another module.
+This module holds the format (its constants) and reads rows back; the writing half (`pending_item`,
+`pack`) is in sql.py, beside the commit that runs it on every turn, so that a turn's write calls
+no function of another module.
 """
 
 from __future__ import annotations
@@ -40,10 +46,12 @@ JsonList = list[JsonValue]
 # is a datetime on PostgreSQL)
 EventRow = tuple[str, int, str | datetime, bytes | None]
 
-# A main conversation that never enters a flow is packed every PACK_EVERY turns, so that no
-# session keeps an unbounded run of single rows; one pack takes at most PACK_MAX of them.
+# A main conversation that never enters a flow is packed every PACK_EVERY turns, and what is pending
+# is packed once it holds more than PENDING_MAX characters: the session row a turn rewrites stays
+# within a 4 KiB page with its other columns in the usual case (a row spilling to overflow pages
+# writes each of them again on every update).
 PACK_EVERY = 32
-PACK_MAX = 64
+PENDING_MAX = 2000
 # Pack format 1: raw deflate with this preset dictionary (sql.py `pack` deflates). Never edit it:
 # a stored pack inflates only with the bytes it was deflated with. Another dictionary is another
 # format byte.
@@ -119,10 +127,19 @@ def _objects(value: object) -> list[JsonObject]:
     return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
 
 
-def traces_from_rows(rows: Iterable[EventRow], session_id: str, limit: int | None = None) -> list[TurnTrace]:
-    """The traces that `rows`, newest first, hold, oldest first; with `limit`, the newest
-    `limit` of them (packs past those are not inflated)."""
+def traces_from_rows(
+    rows: Iterable[EventRow],
+    session_id: str,
+    limit: int | None = None,
+    pending: tuple[str, str | datetime] | None = None,
+) -> list[TurnTrace]:
+    """The traces that `rows`, newest first, and the session row's `pending` (its text and the row's
+    time), newer than any row, hold, oldest first; with `limit`, the newest `limit` of them (packs
+    past those are not inflated)."""
     found: list[tuple[JsonObject, int, str]] = []
+    if pending is not None and pending[0]:
+        created_at = instant_text(pending[1])
+        found.extend((doc, n, created_at) for n, doc in reversed(pending_items(pending[0], session_id)))
     for text, turn, created, packed in rows:
         created_at = instant_text(created)
         if limit is not None and len(found) >= limit:
@@ -140,13 +157,31 @@ def _unpack(packed: bytes, turn: int, session_id: str) -> list[tuple[int, JsonOb
         if packed[:1] != FORMAT_1:
             raise ValueError(f"unknown pack format {packed[:1]!r}")
         inflate = zlib.decompressobj(-15, DICTIONARY_1)
-        items = json.loads(inflate.decompress(bytes(packed[1:])) + inflate.flush())
-        out = [(n, doc) for n, doc in items if isinstance(n, int) and isinstance(doc, dict)]
-        if len(out) != len(items) or not out:
-            raise ValueError("not a list of [turn, trace] pairs")
-        return out
+        return _pairs(json.loads(inflate.decompress(bytes(packed[1:])) + inflate.flush()))
     except (ValueError, TypeError, zlib.error) as e:
         raise StoreError(f"the traces packed up to turn {turn} cannot be read: {e}", session=session_id) from e
+
+
+def pending_items(text: str, session_id: str) -> list[tuple[int, JsonObject]]:
+    """The `[turn, doc]` pairs of a session row's `pending` text (`,[turn,{...}],[turn,{...}]`),
+    oldest first; StoreError when it cannot be read."""
+    try:
+        return _pairs(json.loads(f"[{text[1:]}]")) if text else []
+    except (ValueError, TypeError) as e:
+        raise StoreError(f"the session's pending traces cannot be read: {e}", session=session_id) from e
+
+
+def _pairs(items: object) -> list[tuple[int, JsonObject]]:
+    if not isinstance(items, list):
+        raise ValueError("not a list of [turn, trace] pairs")
+    out = [
+        (item[0], item[1])
+        for item in items
+        if isinstance(item, list) and len(item) == 2 and isinstance(item[0], int) and isinstance(item[1], dict)
+    ]
+    if len(out) != len(items) or not out:
+        raise ValueError("not a list of [turn, trace] pairs")
+    return out
 
 
 def _loads(text: str, turn: int, session_id: str) -> JsonObject:
