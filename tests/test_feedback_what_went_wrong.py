@@ -1,7 +1,8 @@
 """The area of a comment is what went wrong, said as users say it: an area word raised to a superlative
-("la app va lentísima", "è lentissima", "está lentíssimo"), sound or video that stops halfway ("the audio
-cuts out", "el audio se corta", "der Ton setzt aus") beside the exercises or lessons where it happened
-(flows/shared/feedback.py `sense_category`, engine/gloss.py `without_superlatives`)."""
+("la app va lentísima", "è lentissima", "está lentíssimo"), a glitch said in its other forms ("glitchy",
+"buggy", "stuttering") beside the exercises or lessons where it happened
+(flows/shared/feedback.py `sense_category`, engine/gloss.py `without_superlatives`). "The audio keeps cutting
+out" is left to the area question, as tests/replays/messy/feedback/ asks it."""
 
 from __future__ import annotations
 
@@ -33,10 +34,9 @@ def test_a_superlative_is_written_as_its_adjective(text: str, plain: str) -> Non
     [
         ("la app va lentísima, tarda en abrir cada lección", "latency"),
         ("todo va lentísimo en las lecciones", "latency"),
-        ("love the streaks but the audio cuts out halfway through the listening exercises", "bug"),
-        ("el audio se corta en medio de los ejercicios", "bug"),
-        ("der Ton setzt aus mitten in der Übung", "bug"),
+        ("love the streaks but the audio is glitchy in the listening exercises", "bug"),
         ("the video keeps stuttering in every lesson", "bug"),
+        ("the exercises are buggy since the update", "bug"),
         ("the lessons repeat the same words", "content"),  # nothing went wrong but the content
     ],
 )

@@ -71,10 +71,8 @@ CATEGORIES = {
         "glitchy",
         "glitching",
         "buggy",
-        # sound or video that stops halfway ("the audio cuts out", "the video keeps stuttering")
-        "cuts out",
-        "cut out",
-        "cutting out",
+        # sound or video that stumbles ("the video keeps stuttering"); "the audio keeps cutting out" is left to
+        # the area question (tests/replays/messy/feedback/rating_with_reason.yaml asks it)
         "stutters",
         "stuttering",
         "doesnt work",
