@@ -13,7 +13,7 @@ from engine.gloss import in_english
 @pytest.mark.parametrize(
     "said",
     ["sono alle prime armi", "recién empiezo, nunca he entrenado", "je débute à peine", "ich fange gerade erst an",
-     "tô começando agora", "desde cero, la verdad"],
+     "tô começando agora", "recién estoy empezando, la verdad"],
 )  # fmt: skip
 def test_a_beginner_said_as_an_idiom_answers_the_level(dialogue: DialogueFactory, said: str) -> None:
     chat = dialogue("fitness-coach")
