@@ -744,7 +744,7 @@ _DECLINES = re.compile(
     # ... and the kind first, the none after it ("Allergien hab ich keine", "allergies: none", "alergias no
     # tengo", "allergie non ne ho", "des allergies, je n'en ai pas", "lesões não tenho")
     rf"|(?:(?:any|des|les|los|las|die|gli|le|os|as)\s+)?{_KINDS}[\s,.:;?!-]+(?:(?:(?:hab|habe) ich|i have|i'?ve got"
-    r"|i got|j'?en ai|ho|tengo|tenho)\s+)?(?:none|zero|(?:gar )?keine?|keins|ninguna|ninguno|nessuna|nessuno|aucune?"
+    r"|i got|j'?en ai|ho|tengo|tenho)\s+)?(?:none|(?:gar )?keine?|keins|ninguna|ninguno|nessuna|nessuno|aucune?"
     r"|nenhuma|nenhum|nada|niente|nulla|rien)"
     rf"|(?:(?:any|des|les|los|las|die|gli|le|os|as)\s+)?{_KINDS}[\s,.:;?!-]+"
     r"(?:no tengo(?: ninguna| ninguno)?|nao tenho(?: nenhuma| nenhum)?|non ne ho(?: nessuna)?"

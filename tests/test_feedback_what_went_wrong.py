@@ -1,6 +1,5 @@
 """The area of a comment is what went wrong, said as users say it: an area word raised to a superlative
-("la app va lentísima", "è lentissima", "está lentíssimo"), a glitch said in its other forms ("glitchy",
-"buggy", "stuttering") beside the exercises or lessons where it happened
+("la app va lentísima", "è lentissima", "está lentíssimo") beside the exercises or lessons where it happened
 (flows/shared/feedback.py `sense_category`, engine/gloss.py `without_superlatives`). "The audio keeps cutting
 out" is left to the area question, as tests/replays/messy/feedback/ asks it."""
 
@@ -34,9 +33,7 @@ def test_a_superlative_is_written_as_its_adjective(text: str, plain: str) -> Non
     [
         ("la app va lentísima, tarda en abrir cada lección", "latency"),
         ("todo va lentísimo en las lecciones", "latency"),
-        ("love the streaks but the audio is glitchy in the listening exercises", "bug"),
-        ("the video keeps stuttering in every lesson", "bug"),
-        ("the exercises are buggy since the update", "bug"),
+        ("me encantan las rachas pero el audio va lentísimo en los ejercicios", "latency"),
         ("the lessons repeat the same words", "content"),  # nothing went wrong but the content
     ],
 )

@@ -67,14 +67,6 @@ CATEGORIES = {
         "frozen",
         "freezing",
         "glitch",
-        "glitches",
-        "glitchy",
-        "glitching",
-        "buggy",
-        # sound or video that stumbles ("the video keeps stuttering"); "the audio keeps cutting out" is left to
-        # the area question (tests/replays/messy/feedback/rating_with_reason.yaml asks it)
-        "stutters",
-        "stuttering",
         "doesnt work",
         "doesn't work",
         "does not work",
