@@ -17,6 +17,7 @@ from engine.cues import in_english_cues
 from engine.errors import DefinitionError, UnknownNameError
 from engine.flow import Flow
 from engine.gates import Gate, gate
+from engine.gloss import in_english
 from engine.models import FlowFrame, FlowRun, Resources
 
 MAIN = "main"
@@ -181,10 +182,14 @@ class Bot:
 
     def intent_for(self, text: str, allowed: Sequence[str] | None = None) -> str | None:
         """The flow an intent's patterns ask for: in the message as typed, then with its cue phrases
-        of other languages written in English ("j'ai une réclamation": a complaint; engine/cues.py)."""
+        of other languages written in English ("j'ai une réclamation": a complaint; engine/cues.py),
+        then with its answer words too (engine/gloss.py): an intent that needs a day or a time beside
+        its verb ("organizzami lo studio per domani dalle 15") finds them only in English."""
         found = self._intent_in(text, allowed)
         if found is None and (english := in_english_cues(text)) != text:
             found = self._intent_in(english, allowed)  # glossed only when the message as typed names none
+        if found is None and (glossed := in_english(in_english_cues(text))) not in (text, in_english_cues(text)):
+            found = self._intent_in(glossed, allowed)
         return found
 
     def _intent_in(self, text: str, allowed: Sequence[str] | None) -> str | None:

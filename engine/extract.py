@@ -722,6 +722,11 @@ _KEPT_TYPES = (str, int, float, Invalid, Empty, date, time, timedelta)
 # a none said for now ("none for now", "aucune pour l'instant", "im Moment keine", "per ora nessuna"): still the none
 # the question takes. "not now" alone says no none: it puts the question off (engine/said.py, docs/understanding.md)
 FOR_NOW = alternation(for_now_words().all())  # engine/data/for_now.yaml
+# the kinds of thing a none is said of ("nenhuma alergia", "keine Verletzungen", "pas d'équipement"), word starts
+_KINDS = (
+    r"(?:allerg|alerg|intoleran|unvertr|injur|lesion|lesao|lesoe|blessure|verletzung|infortun|limitation|limitacion"
+    r"|limitaca|einschrank|problem|issue|restriction|equipment|equipo|equipamento|ausrustung|gerat|attrezz|materi)\w*"
+)
 _DECLINES = re.compile(
     rf"(?:{FOR_NOW},? )?(?:"
     r"(?:none|no|nope|nah|n/?a|n\.a\.?|not applicable|nothing|nothing at all|none at all|no thanks|"
@@ -735,9 +740,15 @@ _DECLINES = re.compile(
     # the word for none in the six languages, with the kind of thing there is none of ("nenhuma alergia", "pas
     # d'allergie", "keine Verletzungen"), or with "that I know of" ("none that i know of", "ninguna que yo sepa")
     r"|(?:(?:none|nothing|no|ninguna|ninguno|ningun|nada|sin|keine?|keins|nichts|aucune?|rien|pas d'?|pas de"
-    r"|nessuna|nessuno|nessun|niente|nulla|nenhuma|nenhum|sem)(?:(?:\s+(?:\w+\s+)?|(?<='))(?:allerg|alerg|intoleran|unvertr|injur|lesion|lesao|lesoe"
-    r"|blessure|verletzung|infortun|limitation|limitacion|limitaca|einschrank|problem|issue|restriction|equipment"
-    r"|equipo|equipamento|ausrustung|gerat|attrezz|materi)\w*)?"
+    rf"|nessuna|nessuno|nessun|niente|nulla|nenhuma|nenhum|sem)(?:(?:\s+(?:\w+\s+)?|(?<=')){_KINDS})?"
+    # ... and the kind first, the none after it ("Allergien hab ich keine", "allergies: none", "alergias no
+    # tengo", "allergie non ne ho", "des allergies, je n'en ai pas", "lesões não tenho")
+    rf"|(?:(?:any|des|les|los|las|die|gli|le|os|as)\s+)?{_KINDS}[\s,.:;?!-]+(?:(?:(?:hab|habe) ich|i have|i'?ve got"
+    r"|i got|j'?en ai|ho|tengo|tenho)\s+)?(?:none|(?:gar )?keine?|keins|ninguna|ninguno|nessuna|nessuno|aucune?"
+    r"|nenhuma|nenhum|nada|niente|nulla|rien)"
+    rf"|(?:(?:any|des|les|los|las|die|gli|le|os|as)\s+)?{_KINDS}[\s,.:;?!-]+"
+    r"(?:no tengo(?: ninguna| ninguno)?|nao tenho(?: nenhuma| nenhum)?|non ne ho(?: nessuna)?"
+    r"|je n'?en ai pas|j'?en ai pas|je n'?en ai aucune?|i have none|i don'?t have any|there are none|ich habe? keine?)"
     r"|(?:none|nothing|not)(?: that)? i know of"
     r"|que (?:yo )?sepa|soweit ich weiss|che io sappia|que eu saiba|que je sache"
     # nothing wrong, said of the body or the question ("all good, nothing hurts", "nothing to report")

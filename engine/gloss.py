@@ -165,6 +165,17 @@ def respelled(text: str) -> str:
     return _TYPO_WORD.sub(lambda m: _respelled_word(m.group()) or m.group(), text)
 
 
+# a Romance superlative ("lentísima", "lentissimo", "lentíssimos"): the adjective it raises, so that a word
+# table listing "lenta" or "lento" reads it; the few irregular ones ("poquísimo") keep a stem no table lists
+_SUPERLATIVE = re.compile(r"\b(\w{2,}?)(?:ísim|issim|íssim|isim)([oa])(s?)\b", re.I)
+
+
+def without_superlatives(text: str) -> str:
+    """`text` with each Spanish, Italian or Portuguese superlative written as its adjective ("la app va
+    lentísima" -> "la app va lenta"); every other word as typed."""
+    return _SUPERLATIVE.sub(lambda m: m.group(1) + m.group(2) + m.group(3), text)
+
+
 def warm_up() -> None:
     """Load the table and CLDR's weekday names now, not inside a user's turn."""
     _keys()

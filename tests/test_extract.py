@@ -310,3 +310,23 @@ def test_an_ambiguous_or_ruled_out_choice_names_the_options_as_words() -> None:
     assert isinstance(both, Invalid) and "(fat loss and muscle gain)" in both.reason
     not_one = goals("anything but fat loss")
     assert isinstance(not_one, Invalid) and "_" not in not_one.reason, not_one
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Allergien hab ich keine", "allergies: none", "alergias no tengo", "allergie non ne ho",
+     "des allergies, je n'en ai pas", "lesões não tenho", "Verletzungen? keine", "injuries, none really"],
+)  # fmt: skip
+def test_the_kind_named_first_and_the_none_after_it_declines(text: str) -> None:
+    from engine.extract import declines
+
+    assert declines(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["allergic to nuts", "allergies to nuts and none to dairy", "problems with my knee", "allergies: peanuts"]
+)
+def test_a_kind_named_with_what_there_is_does_not_decline(text: str) -> None:
+    from engine.extract import declines
+
+    assert not declines(text)

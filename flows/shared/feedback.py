@@ -30,6 +30,7 @@ from engine import (
 )
 from engine.extract import Invalid, choice, rating
 from engine.feeling import sentiment
+from engine.gloss import without_superlatives
 from engine.models import JsonObject
 from engine.tables import alternation, but_words
 from flows.shared.datafile import AccentedWordTuple, load_yaml
@@ -204,7 +205,8 @@ _CONTRAST = re.compile(rf"\b{alternation([*but_words().but.all(), *but_words().t
 
 
 def sense_category(ctx: StepContext[FeedbackSlots]) -> None:
-    comment = ctx.slots.comment or ""
+    # "va lentísima", "è lentissima": the area's word raised to a superlative is that word
+    comment = without_superlatives(ctx.slots.comment or "")
     # what follows a contrast is what the comment is about: the area it names there says the category
     # ("the lessons are nice but the app freezes" is a bug, not content), else the whole comment does
     after = _CONTRAST.split(comment)[-1]

@@ -69,6 +69,12 @@ ANALYSIS = Intent(
 )
 # a non-word character that marks no clause (not ".,;:!?", not the space of " -")
 _MARKLESS = r"(?:[^\w.,;:!?\s]|\s(?!-))"
+# what a study session is called, and when one is: a day or a part of a day
+_SESSION = r"(?:session|block|slot|time|period|hours?)s?"
+_WHEN = (
+    r"(?:today|tonight|tomorrow|tmrw|(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|satur|sun)(?:day)?s?|weekend|"
+    r"morning|afternoon|evening)"
+)
 SCHEDULING = Intent(
     "scheduling",
     patterns=[
@@ -91,6 +97,10 @@ SCHEDULING = Intent(
         r"(?:plan|book|block(?: out)?|set aside|reserve|pencil in)\b.{0,80}?\b(?:today|tonight|tomorrow|tmrw|"
         r"(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|satur|sun)(?:day)?|weekend|morning|afternoon|evening|"
         r"\d{1,2}(?::\d{2})?\s*(?:am|pm)?)\b",
+        # a study session asked for by its name and when, with no clock ("can you set up a study block saturday
+        # morning?", "i need a study session tomorrow evening", "sunday afternoon study time?")
+        rf"\bstudy\s+{_SESSION}\b.{{0,60}}?\b{_WHEN}\b",
+        rf"\b{_WHEN}\b.{{0,30}}?\bstudy\s+{_SESSION}\b",
         # a range's end may carry its mark ("study sessions tue/thu 5-7pm")
         r"\b(?:study|revise|review)\b.{0,60}?(?:\b(?:from|between|at)\s+\d|\b\d{1,2}\s*(?:-|to)\s*\d{1,2}(?!\d))",
     ],
@@ -369,9 +379,14 @@ def drop_plans(ctx: MainContext, dropped: list[StoredPlan], left: list[StoredPla
 def revises_plan(ctx: MainContext) -> bool:
     """Does the message change the last plan ("make it an hour later", "Saturday instead")?"""
     memo = ctx.shared(StudyMemory).last_plan
-    if memo is None or not is_revision(ctx.text):
+    if memo is None:
         return False
-    return revise_window(ctx.text, timewindow.now(), memo.window) is not None
+    # asked in the user's language ("anzi, spostalo a venerdì", "eine Stunde früher"): read in English as the
+    # scheduling flow reads its window (engine/cues.py, engine/gloss.py)
+    for text in dict.fromkeys((ctx.text, in_english(in_english_cues(ctx.text)))):
+        if is_revision(text) and revise_window(text, timewindow.now(), memo.window) is not None:
+            return True
+    return False
 
 
 # "and one for tmrw too", "same for saturday", "another one friday 10-12": the last plan's topics again

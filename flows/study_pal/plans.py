@@ -11,7 +11,7 @@ questions that name only a day ("anything on fri?", "plans for tmrw?") ask too, 
 from __future__ import annotations
 
 import re
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -20,14 +20,17 @@ from engine import StepContext, StoredRecord
 from engine.cues import in_english_cues
 from engine.gloss import in_english
 from flows.study_pal import timewindow
-from flows.study_pal.days import mentions, read_day
+from flows.study_pal.days import declined, mentions, read_day
 from flows.study_pal.scheduling import StudySession
 
 _ASKS = re.compile(
     r"\b(?:show|see|view|list|remind|check|tell)\b.{0,15}?\b(?:my|the|our)\s+(?:study\s+)?(?:plans?|schedules?|"
     r"sessions?|timetable)\b|"
     r"\bwhat(?:'?s| is| are| does| do)\s+(?:on\s+|in\s+)?(?:my|the|our)\s+(?:study\s+)?(?:plans?|schedules?|sessions?|"
-    r"timetable)\b|\bwhat do i have\b.{0,20}?\b(?:planned|scheduled|on)\b|\b(?:anything|something)\s+(?:planned|"
+    r"timetable)\b|"
+    r"\bwhat\s+(?:do\s+i\s+have|have\s+i\s+got|i(?:'?ve|\s+have)?\s+got)\b.{0,20}?"
+    r"\b(?:planned|scheduled|on|lined up)\b|"
+    r"\b(?:anything|something)\s+(?:planned|"
     r"scheduled)\b|"
     r"\b(?:when|what time)\s+(?:am i|do i|should i|is my)\s+(?:studying|study|supposed to study|next\s+\w+|"
     r"(?:next\s+)?(?:study\s+)?session)\b|"
@@ -57,6 +60,7 @@ _TIME = re.compile(r"\b(?:at|from|between)\s+\d|(?<![\d-])\d{1,2}(?::\d{2})?\s*(
 _BARE_WEEKEND_DAY = re.compile(r"(?<![\w'])(?:sat|sun)(?![\w'])", re.I)
 _NOT_A_DAY_AFTER = frozenset({"i", "we", "you", "they", "he", "she", "just", "the", "a", "in"})
 _LEADS = frozenset({"on", "this", "next", "coming", "do"})  # the general reader takes these already
+_SATURDAY = 5
 # whether a day is named at the start, not which: any reference day will do
 _ANY_DAY = date(2025, 1, 6)
 
@@ -154,14 +158,27 @@ def tell_plans(ctx: StepContext[Any]) -> str:
     return ""
 
 
+def asked_days(text: str, today: date) -> list[date]:
+    """Every day a question about plans names: "this weekend" is its Saturday and its Sunday, "plans for
+    tue and thu?" both days (a plan is asked for one day, a question may ask about several)."""
+    said = _with_bare_days(text)
+    found = [d for d in mentions(said, today) if not declined(said, d)]
+    days: list[date] = []
+    for d in found:
+        days.append(d.day)
+        if d.vague and d.day.weekday() == _SATURDAY:
+            days.append(d.day + timedelta(days=1))  # the weekend, named by its first day
+    return list(dict.fromkeys(days))
+
+
 def describe(plans: list[StoredPlan], text: str, at: datetime) -> str:
-    """The answer to `text`: the plans ahead (of the day it names, if any), or how to make one."""
-    day = asked_day(text, at.date())
+    """The answer to `text`: the plans ahead (of the days it names, if any), or how to make one."""
+    days = asked_days(text, at.date())
     others = plans
-    if day is not None:
-        plans = [p for p in plans if p.date == day]
+    if days:
+        plans = [p for p in plans if p.date in days]
     if not plans:
-        when = f" for {day:%A} {day.isoformat()}" if day else ""
+        when = f" for {' or '.join(f'{d:%A} {d.isoformat()}' for d in days)}" if days else ""
         # the day asked about is empty: the plans on other days may be what the user is looking for
         planned = f" Planned: {'; '.join(p.label() for p in others)}." if others else ""
         return (

@@ -33,6 +33,7 @@ from datetime import date, time
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine import Ask, Correctable, Final, Flow, RecordDraft, Slots, Step, StepContext, T
+from engine.cues import in_english_cues
 from engine.extract import Invalid, Parser
 from engine.gloss import in_english, respelled
 from engine.models import JsonObject
@@ -122,9 +123,9 @@ def read(ctx: Ctx) -> None:
     # the request as said, its time words typed a letter off written right ("saterday", "evning")
     said = respelled(ctx.text)
     found = revise_window(said, at, memo.window) if memo else read_window(said, at)
-    if not isinstance(found, Window) and (english := in_english(said)) != said:
-        # the request in the user's language ("einen Lernplan für morgen von 14 bis 16 Uhr"): its time
-        # words read in English, as the window question's parser reads an answer, where that reads one
+    if not isinstance(found, Window) and (english := in_english(in_english_cues(said))) != said:
+        # the request in the user's language ("einen Lernplan für morgen von 14 bis 16 Uhr", "eine Stunde
+        # später"): its cue and time words read in English, as the window question's parser reads an answer
         glossed = revise_window(english, at, memo.window) if memo else read_window(english, at)
         if isinstance(glossed, Window):
             said, found = english, glossed
