@@ -129,16 +129,11 @@ def main() -> None:
             server.close()
 
 
-def run(args: argparse.Namespace, server: Any) -> None:
-    """The replays, on SQLite files (`--sync`) or on fresh databases of `server`."""
-    base = import_tree(args.base.resolve())
-    here = import_tree(ROOT)
-    bench: ModuleType = here["bench"]
-    folder = Path(tempfile.mkdtemp(prefix="innerloop-store-ab-"))
-
-    # the writes of the conversation, as this tree's engine commits them
-    store = here["engine"].SqlStore(str(folder / "capture.db"), synchronous=args.sync)
-    engine = here["engine"].Engine(store, bots=bench.BOTS)
+def captured_writes(tree: dict[str, ModuleType], path: Path, sync: str, sessions: int) -> list[Any]:
+    """The writes of the benchmark's conversation on `sessions` users, as `tree`'s engine commits them."""
+    bench: Any = tree["bench"]
+    store = tree["engine"].SqlStore(str(path), synchronous=sync)
+    engine = tree["engine"].Engine(store, bots=bench.BOTS)
     writes: list[Any] = []
     commit = store.commit
 
@@ -148,9 +143,19 @@ def run(args: argparse.Namespace, server: Any) -> None:
 
     store.commit = keep
     for text in bench.SCRIPT:
-        for user in bench.users("u", args.sessions):
+        for user in bench.users("u", sessions):
             engine.turn(bench.BOT, user, text)
     store.close()
+    return writes
+
+
+def run(args: argparse.Namespace, server: Any) -> None:
+    """The replays, on SQLite files (`--sync`) or on fresh databases of `server`."""
+    base = import_tree(args.base.resolve())
+    here = import_tree(ROOT)
+    folder = Path(tempfile.mkdtemp(prefix="innerloop-store-ab-"))
+
+    writes = captured_writes(here, folder / "capture.db", args.sync, args.sessions)
 
     clock = time.thread_time_ns if args.clock == "cpu" else time.perf_counter_ns
     runs: dict[str, list[float]] = {"base": [], "this tree": []}

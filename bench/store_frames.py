@@ -14,12 +14,10 @@ costs SQLite beyond its statements; with `synchronous=FULL` each commit also wai
 from __future__ import annotations
 
 import argparse
-import copy
 import tempfile
 from pathlib import Path
-from typing import Any
 
-from store_ab import ROOT, import_tree
+from store_ab import ROOT, captured_writes, import_tree
 
 
 def main() -> None:
@@ -31,20 +29,7 @@ def main() -> None:
     here = trees["this tree"]
     bench = here["bench"]
     folder = Path(tempfile.mkdtemp(prefix="innerloop-store-frames-"))
-    store = here["engine"].SqlStore(str(folder / "capture.db"), synchronous="NORMAL")
-    engine = here["engine"].Engine(store, bots=bench.BOTS)
-    writes: list[Any] = []
-    commit = store.commit
-
-    def keep(write: Any) -> None:
-        writes.append(copy.deepcopy(write))
-        commit(write)
-
-    store.commit = keep
-    for text in bench.SCRIPT:
-        for user in bench.users("u", args.sessions):
-            engine.turn(bench.BOT, user, text)
-    store.close()
+    writes = captured_writes(here, folder / "capture.db", "NORMAL", args.sessions)
     print(f"WAL frames per turn, {args.sessions} sessions, synchronous=NORMAL, checkpoints off; base {args.base}")
     for name, tree in trees.items():
         path = folder / f"{name.replace(' ', '-')}.db"
