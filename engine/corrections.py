@@ -683,7 +683,8 @@ def _without_taking_back(text: str) -> str:
 
 
 # what is said after the cue joins one more fact ("ah and 3 days", "well, also..."): nothing is taken back
-_ADDED = re.compile(rf"\s*(?:{alternation([*and_words().all(), 'also', 'plus', 'too'])})(?![\w'])")
+# (?<!\s): matched at the start only; a scan from inside a run of spaces would retry it at every space
+_ADDED = re.compile(rf"(?<!\s)\s*(?:{alternation([*and_words().all(), 'also', 'plus', 'too'])})(?![\w'])")
 
 
 def _only_taking_back(text: str) -> bool:

@@ -727,8 +727,9 @@ _KINDS = (
     r"(?:allerg|alerg|intoleran|unvertr|injur|lesion|lesao|lesoe|blessure|verletzung|infortun|limitation|limitacion"
     r"|limitaca|einschrank|problem|issue|restriction|equipment|equipo|equipamento|ausrustung|gerat|attrezz|materi)\w*"
 )
+# (?<!\w): it is matched whole (`declines`); a scan from inside a word would run a kind's \w* to its end at every letter
 _DECLINES = re.compile(
-    rf"(?:{FOR_NOW},? )?(?:"
+    rf"(?<!\w)(?:{FOR_NOW},? )?(?:"
     r"(?:none|no|nope|nah|n/?a|n\.a\.?|not applicable|nothing|nothing at all|none at all|no thanks|"
     r"no thank you|i don'?t have (?:one|any)|i have none|there is none|there isn'?t one|-+)"
     # having nothing, said in a sentence and in the six languages, maybe with where ("no tengo nada en
