@@ -30,7 +30,7 @@ class Ahead:
     number without one is read in it), set quietly (`SetSlot.noted` False) whenever its value is
     set. `plan`: the slot holds what the user will or can do (days a week to train, a goal, a time to
     train), not what they are or do now: a clause that tells a habit of now ("i run twice a week",
-    engine/fill.py `habit`) fills it not, though a plan said as one ("i can run 3 days a week") does.
+    engine/fact_clauses.py `habit`) fills it not, though a plan said as one ("i can run 3 days a week") does.
     `named_by`: slots whose value means the words naming this slot were said earlier in the conversation
     (the unit the weights were written in): with one filled, a `whole` reader reads the message
     without its cue words ("i'm 92 now so 82" after "lose 10 kilos").

@@ -30,33 +30,29 @@ from engine.answers import (
     rerun,
     try_set,
 )
-from engine.askback import (
-    COMING_BACK_ONLY,
-    acknowledgement,
-    asks_why_beside,
-    coming_later,
-    explanation,
-    later_question,
-    not_terms,
-    offers,
-)
+from engine.askback import coming_later, explanation, later_question, not_terms, offers
 from engine.commands import AskBack, Chitchat, Command, CorrectSlot, Restated, SetSlot, WhichSlot, YesNo
-from engine.corrections import says_nothing_of_its_own
+from engine.correctionwords import says_nothing_of_its_own
+from engine.declined import declined_now, declines_asked
 from engine.effects import Effects
 from engine.errors import DefinitionError
 from engine.extract import Empty, Invalid, Parser
-from engine.fill import clauses, declined_now, declines_asked, fill, noted_line
+from engine.fact_clauses import clauses
+from engine.fill import fill, noted_line
 from engine.fill import shown as slot_shown
 from engine.flow import Flow
 from engine.flowrun import FlowRunner
 from engine.learned import learned_command
 from engine.meanings import meanings_of, named
 from engine.meanings import said as said_meanings
+from engine.message_parts import asks_why_beside
 from engine.models import FlowFrame, Heard, Message, Slots
 from engine.proposals import kept, proposed, with_proposal
-from engine.said import says_not_knowing, unwrapped
+from engine.said import says_not_knowing
+from engine.smalltalk import COMING_BACK_ONLY, acknowledgement
 from engine.states import ANSWER, Aside, Ask, render, says, without_clause
 from engine.unneeded import facts, not_needed
+from engine.wrapped import unwrapped
 
 
 def open_at(run: FlowRunner, flow: Flow[Any], frame: FlowFrame, heard: Heard) -> tuple[Slots, Ask] | None:

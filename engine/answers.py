@@ -23,9 +23,10 @@ from engine.commands import CorrectSlot, WhichSlot
 from engine.context import StepContext
 from engine.effects import Effects
 from engine.extract import Empty, Invalid, Parser, copied, fold
-from engine.fill import clauses, extracted, plan_slots, without_habits
+from engine.fact_clauses import clauses, plan_slots, without_habits
 from engine.flow import Flow
 from engine.models import FlowFrame, Heard, Slots
+from engine.slot_cues import extracted
 from engine.states import Ask
 
 
@@ -83,7 +84,7 @@ def extract(
     found.update(extracted(flow, text, slots, asking))
     if (plan := plan_slots(flow) & found.keys()) and (kept := without_habits(text)) != text:
         # a plan is never read from a habit told in passing ("intermediate, i run twice a week" fills no days a
-        # week): a plan slot keeps only what the message gives it without those clauses (engine/fill.py `habit`)
+        # week): a plan slot keeps only what the message gives it without those clauses (engine/fact_clauses.py `habit`)
         again = extract(flow, slots, asking, kept, asked)[0] if kept.strip() else slots
         found = {k: v for k, v in found.items() if k not in plan or getattr(again, k, None) == v}
     changed: list[str] = []

@@ -31,47 +31,34 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import ValidationError
 
 from engine import gloss
 from engine.ahead import declared
 from engine.askback import may_ask
 from engine.commands import Command, CorrectSlot, WhichSlot
-from engine.cues import fold_same_length as _fold_same_length
+from engine.correctionwords import (
+    LEADING_NO,
+    Clause,
+    alternatives,
+    correction_words,
+    fold_same_length,
+    split_clauses,
+    strip_ends,
+    without_cues,
+)
 from engine.cues import in_english_cues
 from engine.extract import Empty, Invalid, Parser, copied, fold, numbers
 from engine.flow import Flow
 from engine.models import Slots
-from engine.numwords import spelled_out
 from engine.states import JUST_BEFORE, Ask, Correctable
-from engine.tables import CORRECTIONS_FILE, alternation, and_words, but_words, load_table
+from engine.tables import alternation, but_words
+from engine.takeback import answer_meant, answers, repaired_numbers, self_repaired
 from engine.utterance import Utterance
 
-# the pieces of one message are folded several times over (cues, names, negations)
-fold_same_length = lru_cache(maxsize=4096)(_fold_same_length)
 # a correction by its value alone is short ("wait, I meant 3", "scusa, volevo dire quattro"):
 # a longer clause with a cue word in it is more likely an answer that happens to hold a number
 VALUE_ONLY_WORDS = 6
-
-
-class CorrectionWords(BaseModel):
-    """engine/data/corrections.yaml: per kind, per language, the phrases."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    cues: dict[str, list[str]]
-    meant: dict[str, list[str]]
-    taken_back: dict[str, list[str]]
-    decided: dict[str, list[str]]
-    settled: dict[str, list[str]]
-    said: dict[str, list[str]]
-    swaps: dict[str, list[str]]
-    negations: dict[str, list[str]]
-    links: dict[str, list[str]]
-    fillers: dict[str, list[str]]
-    no_value: dict[str, list[str]]
-    adding: dict[str, list[str]]
-    compounds: dict[str, list[str]]
-    instead: dict[str, list[str]]
 
 
 class CorrectionReading(NamedTuple):
@@ -85,100 +72,8 @@ class CorrectionReading(NamedTuple):
 NOTHING = CorrectionReading([], "", [])
 
 
-@dataclass(frozen=True)
-class _Words:
-    cue: re.Pattern[str]
-    meant: re.Pattern[str]
-    taken_back: re.Pattern[str]
-    decided: re.Pattern[str]
-    settled: re.Pattern[str]
-    said: re.Pattern[str]
-    swap: re.Pattern[str]
-    negation: re.Pattern[str]
-    link: re.Pattern[str]
-    filler: re.Pattern[str]
-    english_filler: re.Pattern[str]  # a piece that is only English fillers ("ok", "um, sorry")
-    no_value: re.Pattern[str]  # what follows a slot's name and says no value ("my name first", "fix my name too")
-    compound: re.Pattern[str]  # the name joined to one more word names another thing ("nombre de usuario")
-    adding: re.Pattern[str]  # a list slot named with these gets more items ("i'm also allergic to peanuts")
-    instead: re.Pattern[str]  # "not 3 but 4": the value after the second word is the answer
-
-
-def _phrases(table: dict[str, list[str]]) -> list[str]:
-    return sorted({fold_same_length(p) for phrases in table.values() for p in phrases}, key=len, reverse=True)
-
-
-def _alternation(phrases: list[str]) -> str:
-    return "|".join(re.escape(p) for p in phrases)
-
-
-# the prepositions and article that make a phrase of time of the word after them ("at the moment")
-_NOT_IN_TIME = r"(?<!\bat the )(?<!\bfor the )(?<!\bin the )(?<!\bat this )"
-
-
-@lru_cache(maxsize=1)
-def _words() -> _Words:
-    table = load_table(CORRECTIONS_FILE, CorrectionWords, "correction words")
-
-    def whole(phrases: list[str]) -> re.Pattern[str]:
-        # a cue word inside a phrase of time is none: "i'm 82 at the moment" corrects and takes back nothing
-        # (German "Moment" is "wait")
-        return re.compile(rf"(?<![\w']){_NOT_IN_TIME}(?:{_alternation(phrases)})(?![\w'])")
-
-    # links and fillers are stripped from the ends of a value, repeatedly
-    link = re.compile(
-        rf"^(?:{_alternation(_phrases(table.links))})(?![\w'])|(?<![\w'])(?:{_alternation(_phrases(table.links))})$"
-    )
-    filler = re.compile(
-        rf"^(?:{_alternation(_phrases(table.fillers))})(?![\w'])|(?<![\w'])(?:{_alternation(_phrases(table.fillers))})$"
-    )
-    english = _alternation(_phrases({"en": table.fillers.get("en", [])}))
-    cues = whole(_phrases(table.cues) + _phrases(table.said) + _phrases(table.meant))
-    # "switch fri to sat", "cambia martes por jueves": a verb, the old value, a link, the new one
-    verbs, by = zip(*(p.split(" ... ") for ps in table.swaps.values() for p in ps), strict=True)
-    swap = re.compile(
-        rf"(?<![\w'])(?:{_alternation(_phrases({'': list(verbs)}))})\s+(?:the\s+|my\s+)?(?P<old>[\w'-]+(?:\s[\w'-]+)?)"
-        rf"\s+(?:{_alternation(_phrases({'': list(by)}))})\s+(?P<new>.+)$"
-    )
-    return _Words(
-        cues,
-        whole(_phrases(table.meant)),
-        whole(_phrases(table.taken_back)),
-        re.compile(rf"(?<![\w'])(?:{_alternation(_phrases(table.decided))})(?![\w'])"),
-        re.compile(rf"(?<![\w'])(?:{_alternation(_phrases(table.settled))})\W*$"),
-        whole(_phrases(table.said)),
-        swap,
-        whole(_phrases(table.negations)),
-        link,
-        filler,
-        re.compile(rf"(?:{english})(?:[\s,.!]+(?:{english}))*"),
-        # possessive repeats: one pass over the words after the name, never rescanned
-        re.compile(rf"\A[\s,.!?]*+(?:(?:{_alternation(_phrases(table.no_value))})(?![\w'])[\s,.!?]*+)++"),
-        re.compile(rf"\A\s*+(?:(?:{_alternation(_phrases(table.compounds))})\s++|d')[^\W\d_]++[\s?!.]*+"),
-        whole(_phrases(table.adding)),
-        _instead(table.instead),
-    )
-
-
-def _instead(table: dict[str, list[str]]) -> re.Pattern[str]:
-    """ "not X but Y" as the whole message, X a few words: group `new` is Y."""
-    pairs = [p.split(" ... ") for ps in table.values() for p in ps]
-    alternatives = "|".join(
-        rf"{re.escape(fold_same_length(a))}\s++[^,;.!?]{{1,40}}?[\s,]+{re.escape(fold_same_length(b))}"
-        for a, b in sorted(pairs, key=lambda ab: -len(ab[1]))
-    )
-    return re.compile(rf"\A\s*(?:{alternatives})\s+(?P<new>\S.*)\Z")
-
-
-_LEADING_NO = re.compile(r"(?:no+|nah|nope|nein|non|nao)\b[\s,.!:-]*")
 # "but" in the six languages (engine/data/but.yaml)
 _BUT = re.compile(rf"{alternation(but_words().but.all())}\b", re.I)
-# Sentences, commas and the words that join a second thought ("i said 3 days but make it 4").
-# a colon before a space ends a clause too: "make it four days: mon, wed, fri" changes the count, then
-# names the days (a clock time's colon, "7:30", has no space after it)
-_CLAUSE = re.compile(
-    r"[.;!?\n]+|,|:(?=\s)|\s[-–—]\s|\s(?=(?:but|also|btw|plus|pero|mais|aber|però|ma|tambien|también)\s)", re.I
-)
 
 
 @dataclass
@@ -193,7 +88,7 @@ class _Target:
 def _names(slot: str, names: tuple[str, ...]) -> re.Pattern[str]:
     """The words that name a slot (and its own name), as one pattern, longest first; built once."""
     said = sorted({fold_same_length(n) for n in names} | {fold_same_length(slot.replace("_", " "))}, key=len)
-    return re.compile(rf"(?<![\w'])(?:{_alternation(said[::-1])})(?![\w'])")
+    return re.compile(rf"(?<![\w'])(?:{alternatives(said[::-1])})(?![\w'])")
 
 
 def _targets(flow: Flow[Any], slots: Slots, asked: str | None) -> list[_Target]:
@@ -205,42 +100,15 @@ def _targets(flow: Flow[Any], slots: Slots, asked: str | None) -> list[_Target]:
     return out
 
 
-def _strip(text: str) -> str:
-    """`text` without the links, fillers and punctuation at its ends."""
-    w = _words()
-    t = text.strip(" ,.;:!?-–—\"'()")
-    while True:
-        folded = fold_same_length(t)
-        m = w.link.search(folded) or w.filler.search(folded)
-        if m is None:
-            return t
-        t = (t[: m.start()] + t[m.end() :]).strip(" ,.;:!?-–—\"'()")
-
-
-def _without_cues(text: str) -> str:
-    folded = fold_same_length(text)
-    parts, last = [], 0
-    for m in _words().cue.finditer(folded):
-        parts.append(text[last : m.start()])
-        last = m.end()
-    parts.append(text[last:])
-    return " ".join(" ".join(parts).split())
-
-
-def says_nothing_of_its_own(text: str) -> bool:
-    """Whether `text` is only cue words and fillers ("ok", "wait", "hmm so", "oh and"): no answer."""
-    return not _strip(_without_cues(text))
-
-
 def _read(target: _Target, slots: Slots, text: str) -> object | None:
     """`text` as a new value of `target`: parsed, taken by the slots model, and not the value held."""
-    said = _strip(_without_cues(text))
+    said = strip_ends(without_cues(text))
     if not said:
         return None
     value = target.parser(said)
     if value is None:
         # a reader that needs the words around its value ("I have a bad knee")
-        value = target.parser(_without_cues(text).strip(" ,.;:!?"))
+        value = target.parser(without_cues(text).strip(" ,.;:!?"))
     if value is None or isinstance(value, Invalid | Empty):
         return None
     if value == target.current:
@@ -266,7 +134,7 @@ def slot_value(slots: Slots, c: Correctable, value: object) -> Any:
 
 def _is_old(target: _Target, text: str) -> bool:
     """Does `text` say the value `target` holds now ("dumbbells", "Anna", "45")?"""
-    said = _strip(_without_cues(text))
+    said = strip_ends(without_cues(text))
     if not said:
         return False
     current = target.current
@@ -290,66 +158,19 @@ def _replace_items(target: _Target, old: str, new: object) -> object:
     current = target.current
     if not isinstance(current, list) or not isinstance(new, list):
         return new
-    gone = target.parser(_strip(_without_cues(old)))
+    gone = target.parser(strip_ends(without_cues(old)))
     gone_items = set(map(str, gone)) if isinstance(gone, list) else set()
     kept = [x for x in current if str(x) not in gone_items]
     return list(dict.fromkeys([*kept, *new]))
-
-
-@dataclass
-class _Clause:
-    start: int
-    end: int
-    text: str  # as typed
-    comma: bool = False  # it ends at a comma (not a full stop): it runs on into the next one
-
-    @property
-    def read(self) -> str:
-        """Its cues written in English ("me llamo" -> "my name is"), for finding slot names."""
-        return in_english_cues(self.text)
-
-
-# a clause that opens by saying what something is ("it's Anita", "c'est Anne", "es Ana", "ist Deutsch", "è il francese")
-_VALUE_OF = re.compile(r"(?:it'?s|it is|that'?s|that is|its|c'est|ce sera|es|son|ist|sind|e|sono|sao)\s+\S")
-
-
-def _clauses(text: str, *, merged: bool = True) -> list[_Clause]:
-    """The clauses of `text`; `merged`: a clause that only says what is wrong joins the one before ("Ana, no Anna")."""
-    out: list[_Clause] = []
-    last = 0
-    comma = False  # the clause before ended at a comma
-    for m in [*_CLAUSE.finditer(text), None]:
-        end = m.start() if m else len(text)
-        piece = text[last:end]
-        if piece.strip():
-            lead = len(piece) - len(piece.lstrip())
-            s, e = last + lead, last + len(piece.rstrip())
-            t = text[s:e]
-            # "Ana, no Anna", "3, pas 2": a clause that only says what is wrong belongs to the one before
-            neg = _words().negation.match(fold_same_length(t))
-            said = _strip(_without_cues(t[neg.end() :])) if neg else ""
-            # "the name, it's Anita", "my native language, it's portuguese": the value said of what the clause before
-            # named, after a comma, belongs to it too
-            value_of = _VALUE_OF.match(fold_same_length(t)) is not None and len(t.split()) <= 5
-            if merged and out and comma and ((neg and said and len(t.split()) <= 4) or value_of):
-                prev = out[-1]
-                out[-1] = _Clause(prev.start, e, text[prev.start : e])
-            else:
-                out.append(_Clause(s, e, t))
-        last = m.end() if m else len(text)
-        comma = m is not None and not re.search(r"[.;!?\n]", m.group())  # a comma or a dash runs on
-        if out:
-            out[-1].comma = comma
-    return out
 
 
 def _contrast(text: str) -> tuple[str, str] | None:
     """ "X not Y" as (X, Y), split at the last negation followed by a few words; "switch Y to X"
     as (X, Y) too."""
     folded = fold_same_length(text)
-    if m := _words().swap.search(folded):
+    if m := correction_words().swap.search(folded):
         return text[m.start("new") : m.end("new")], text[m.start("old") : m.end("old")]
-    for m in reversed(list(_words().negation.finditer(folded))):
+    for m in reversed(list(correction_words().negation.finditer(folded))):
         old = text[m.end() :]
         if old.strip() and len(old.split()) <= 5:
             return text[: m.start()], old
@@ -358,7 +179,7 @@ def _contrast(text: str) -> tuple[str, str] | None:
 
 def _said(text: str) -> tuple[str, str] | None:
     """ "i said 3 days" as ("", "3 days"): what was said before, now said to be wrong."""
-    m = _words().said.search(fold_same_length(text))
+    m = correction_words().said.search(fold_same_length(text))
     return (text[: m.start()], text[m.end() :]) if m else None
 
 
@@ -382,7 +203,7 @@ def read_corrections(
     targets = _targets(flow, slots, state.slot)
     if not targets:
         return NOTHING
-    words = _words()
+    words = correction_words()
     asked = state.parser(slots)
     commands: list[CorrectSlot] = []
     unclear: list[str] = []
@@ -392,14 +213,14 @@ def read_corrections(
     carried_named: list[_Target] = []
     carried_old: tuple[list[_Target], str] | None = None
     carried_from: int | None = None
-    carried_answer: _Clause | None = None
+    carried_answer: Clause | None = None
     made: list[tuple[_Target, object]] = []  # each correction made: its target and the new value read
     # a correction is said within a few clauses; every clause may run each target's parser, so
     # a 4,000-character message read whole cost 370 ms (bench/worst_case.py)
-    said = _clauses(text)[:MAX_CLAUSES]
+    said = split_clauses(text)[:MAX_CLAUSES]
     # a cue of a correction other than an old value said as wrong: "actually", "I meant", a leading "no"
     uncontrasted_cue = (
-        words.cue.search(fold_same_length(text)) is not None or _LEADING_NO.match(fold_same_length(text)) is not None
+        words.cue.search(fold_same_length(text)) is not None or LEADING_NO.match(fold_same_length(text)) is not None
     )
     joined = -1  # the last clause a list value corrected above took in ("the days tue, thu and sat")
     for n, clause in enumerate(said):
@@ -408,8 +229,8 @@ def read_corrections(
         folded = fold_same_length(clause.read)
         cued = carried_cue or words.cue.search(fold_same_length(clause.text)) is not None
         # "no its Sam", "nah im in lisbon": a no that opens a clause leads what follows
-        if (lead := _LEADING_NO.match(fold_same_length(clause.text))) and clause.text[lead.end() :].strip():
-            cued, clause = True, _Clause(clause.start, clause.end, clause.text[lead.end() :], clause.comma)
+        if (lead := LEADING_NO.match(fold_same_length(clause.text))) and clause.text[lead.end() :].strip():
+            cued, clause = True, Clause(clause.start, clause.end, clause.text[lead.end() :], clause.comma)
             folded = fold_same_length(clause.read)
         split = _contrast(clause.text) or _said(clause.text)
         new_part, old_part = split if split else (clause.text, "")
@@ -432,7 +253,7 @@ def read_corrections(
                 # "not Spanish, German" at the language to learn, Spanish the native one: with no cue but the old
                 # value said as wrong, the value the open question reads is its answer, its options weighed
                 candidates = [(t, v) for t, v in candidates if v != asked(text)]
-        content = _strip(_without_cues(new_part))
+        content = strip_ends(without_cues(new_part))
         if not content and not old_part and words.negation.fullmatch(fold_same_length(clause.text).strip(" ,.!")):
             cued = True  # "no, meu nome é Ana Luísa": a bare no leads a correction
         if not candidates and not named and not olds and cued and 0 < len(content.split()) <= VALUE_ONLY_WORDS:
@@ -448,7 +269,7 @@ def read_corrections(
             # "i meant" points back at an answer given: it may correct one the open question reads too, unless
             # that answer is in this message ("30 minutes, I mean 45": the minutes taken back, no other answer)
             meant = words.meant.search(fold_same_length(clause.text)) is not None
-            if meant and answers_open and any(_answers(asked, c.text) for c in said[:n]):
+            if meant and answers_open and any(answers(asked, c.text) for c in said[:n]):
                 meant = False
             if not answers_open or meant:
                 candidates = [
@@ -490,7 +311,7 @@ def read_corrections(
             # more of its items are its own
             v, joined = _listed_on(t, slots, said, n, v, targets)
             if joined > n:
-                clause = _Clause(clause.start, said[joined].end, text[clause.start : said[joined].end])
+                clause = Clause(clause.start, said[joined].end, text[clause.start : said[joined].end])
             c = t.correctable
             corrected.add((c.slot, c.key))
             commands.append(CorrectSlot(words=clause.text, slot=c.slot, key=c.key, value=slot_value(slots, c, v)))
@@ -519,7 +340,7 @@ def read_corrections(
                 carried_from = clause.start
                 # a bare "no" leading a correction may also answer a yes/no question
                 bare_no = words.negation.fullmatch(fold_same_length(clause.text).strip(" ,.!")) is not None
-                carried_answer = clause if bare_no and not asked.greedy and _answers(asked, clause.text) else None
+                carried_answer = clause if bare_no and not asked.greedy and answers(asked, clause.text) else None
         else:
             carried_cue, carried_named, carried_old, carried_from, carried_answer = False, [], None, None, None
     if not commands:
@@ -542,7 +363,7 @@ def _read_in_english(candidates: list[tuple[_Target, object]], slots: Slots, tex
 
 
 def _restating(
-    said: list[_Clause], used: list[tuple[int, int]], made: list[tuple[_Target, object]]
+    said: list[Clause], used: list[tuple[int, int]], made: list[tuple[_Target, object]]
 ) -> list[tuple[int, int]]:
     """The clauses no correction took that only say a new value again, in other words: "it's the web
     version, in chrome" (chrome is the web app) is one correction, and "in chrome" no answer to the
@@ -551,7 +372,7 @@ def _restating(
     for clause in said:
         if any(s <= clause.start and clause.end <= e for s, e in used):
             continue
-        piece = _strip(_without_cues(clause.text))
+        piece = strip_ends(without_cues(clause.text))
         if piece and any(_same(t.parser(piece), v) for t, v in made):
             out.append((clause.start, clause.end))
     return out
@@ -562,7 +383,7 @@ def _same(read: object, value: object) -> bool:
 
 
 def _listed_on(
-    target: _Target, slots: Slots, said: list[_Clause], n: int, value: object, targets: list[_Target]
+    target: _Target, slots: Slots, said: list[Clause], n: int, value: object, targets: list[_Target]
 ) -> tuple[object, int]:
     """`value`, a list read in clause `n`, with the items the clauses after it list (each running on from the
     one before at a comma, with no cue and no other slot's name), and the last clause taken."""
@@ -576,7 +397,7 @@ def _listed_on(
             break
         if any(t is not target and t.names is not None and t.names.search(folded) for t in targets):
             break
-        more = target.parser(_strip(_without_cues(nxt.text)))
+        more = target.parser(strip_ends(without_cues(nxt.text)))
         if not isinstance(more, list) or not more:
             break
         longer = list(dict.fromkeys([*value, *more]))
@@ -602,7 +423,7 @@ def gives_no_value(after: str) -> bool:
     """Whether the words after a slot's name say no value of it: they only put the change in order
     ("change my name first", "fix my name too", "cambiar mi nombre primero"), or join the name to one
     more word that makes it the name of another thing ("nombre de usuario", "nom d'utilisateur")."""
-    words, folded = _words(), fold_same_length(after)
+    words, folded = correction_words(), fold_same_length(after)
     return bool(folded.strip(" ,.!?")) and bool(words.no_value.fullmatch(folded) or words.compound.fullmatch(folded))
 
 
@@ -620,7 +441,7 @@ def _named_values(named: list[_Target], slots: Slots, text: str) -> list[tuple[_
         for n, piece in enumerate(pieces):
             if n == 1:
                 # before the name, only the value said with it ("only do 2 days", "spanish native")
-                piece = " ".join(_without_cues(piece).split()[-2:])
+                piece = " ".join(without_cues(piece).split()[-2:])
             v = _read(t, slots, piece)
             if v is not None:
                 found.append((t, v))
@@ -636,7 +457,7 @@ def _rest(text: str, used: list[tuple[int, int]], asked: Parser) -> str:
     out.append(text[last:])
     # what is left keeps its own words (a comment is stored as typed); pieces of filler only go
     pieces = [p.strip(" ,.;:!?-–—") for p in re.split(r"[.;!?\n,]+", "".join(out))]
-    return ", ".join(p for p in pieces if p and (_strip(p) or (not asked.greedy and _read_in(asked, p))))
+    return ", ".join(p for p in pieces if p and (strip_ends(p) or (not asked.greedy and _read_in(asked, p))))
 
 
 def _read_in(asked: Parser, piece: str) -> bool:
@@ -646,195 +467,9 @@ def _read_in(asked: Parser, piece: str) -> bool:
     found = asked(piece)
     if found is None:
         return False
-    return not isinstance(found, Invalid) or _words().english_filler.fullmatch(fold_same_length(piece)) is None
-
-
-def _answers(asked: Parser, text: str) -> bool:
-    """Does `text` answer the open question ("no" at "Shall I save it?")?"""
-    found = asked(text)
-    return found is not None and not isinstance(found, Invalid)
-
-
-_DIGITS = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)?(?![\w])")
-
-
-def _cue_or_no(text: str) -> bool:
-    folded = fold_same_length(text)
-    w = _words()
     return (
-        w.cue.search(folded) is not None
-        or w.taken_back.search(folded) is not None
-        or w.negation.fullmatch(folded.strip(" ,.!")) is not None
+        not isinstance(found, Invalid) or correction_words().english_filler.fullmatch(fold_same_length(piece)) is None
     )
-
-
-def _without_taking_back(text: str) -> str:
-    """`text` without its correction cues and the words that take an answer back ("enfin", "rectifico", "äh")."""
-    folded = fold_same_length(text)
-    spans = sorted(m.span() for p in (_words().cue, _words().taken_back) for m in p.finditer(folded))
-    parts, last = [], 0
-    for a, b in spans:
-        if a < last:
-            continue  # inside a longer cue already cut
-        parts.append(text[last:a])
-        last = b
-    parts.append(text[last:])
-    return " ".join(" ".join(parts).split())
-
-
-# what is said after the cue joins one more fact ("ah and 3 days", "well, also..."): nothing is taken back
-# (?<!\s): matched at the start only; a scan from inside a run of spaces would retry it at every space
-_ADDED = re.compile(rf"(?<!\s)\s*(?:{alternation([*and_words().all(), 'also', 'plus', 'too'])})(?![\w'])")
-
-
-def _only_taking_back(text: str) -> bool:
-    """Whether `text` only takes an answer back: cue words, fillers and a no ("no wait", "euh non", "äh nein")."""
-    left = _strip(_without_taking_back(text))
-    return not left or _NO_ALONE.fullmatch(fold_same_length(left)) is not None
-
-
-_UNIT_WORDS = re.compile(r"[^\W\d_]{2,}")
-
-
-def _units(text: str) -> frozenset[str]:
-    """The words beside a clause's numbers that say what they count ("days", "min", "jours"), a plural's -s off."""
-    return frozenset(w.rstrip("s") for w in _UNIT_WORDS.findall(fold(spelled_out(_strip(text)))))
-
-
-def _same_kind(said: str, before: str) -> bool:
-    """May the number of `said` replace one of `before`: neither says what it counts, or both say it alike
-    ("no wait make it 3 days" takes back "4 days", not the "40 min" said between)."""
-    new, old = _units(said), _units(before)
-    return not new or not old or bool(new & old)
-
-
-def _repaired(heard: Utterance) -> str:
-    """`self_repaired`, told at once by the numbers already read that nothing is taken back."""
-    return heard.text if len(heard.numbers) < 2 else self_repaired(heard.text)
-
-
-def self_repaired(text: str) -> str:
-    """A number taken back within the message, as the number meant: "three days a week, no wait,
-    four" is "4 days a week" (said ahead, it must not store 3). A clause that is a cue and one
-    short number replaces the last number of the clause before the cue."""
-    if len(numbers(text)) < 2:
-        return text  # nothing taken back: one number or none
-    # "85, no 88": the no that takes a number back is no old value said as wrong, its clause its own
-    clauses = _clauses(text, merged=False)
-    for j, value in enumerate(clauses):
-        said = numbers(value.text)
-        content = _strip(_without_taking_back(value.text))
-        if len(said) != 1 or not content or len(content.split()) > 3:
-            continue
-        if _ADDED.match(fold_same_length(_without_taking_back(value.text))):
-            continue  # "45, ah and 3 days": a number added, none taken back
-        k = j - 1
-        folded = fold_same_length(value.text)
-        cued = _words().cue.search(folded) is not None or _words().taken_back.search(folded) is not None
-        while k >= 0 and _only_taking_back(clauses[k].text) and _cue_or_no(clauses[k].text):
-            cued, k = True, k - 1  # "no wait," before the number
-        if not cued or k < 0 or k == j:
-            continue
-        # the number taken back is the last one said of the same kind: "4 days, 40 min, no wait make it 3 days"
-        # takes back the days, the minutes stay
-        while k > 0 and numbers(clauses[k].text) and not _same_kind(content, clauses[k].text):
-            k -= 1
-        if not _same_kind(content, clauses[k].text):
-            continue
-        before = spelled_out(clauses[k].text)
-        last = list(_DIGITS.finditer(before))
-        if not last:
-            continue
-        n = said[0]
-        new = before[: last[-1].start()] + (f"{n:g}") + before[last[-1].end() :]
-        # what was said between them stays ("40 min"), the cue and the number meant go
-        kept = [c.text for c in clauses[k + 1 : j] if not _only_taking_back(c.text)]
-        return self_repaired(", ".join([text[: clauses[k].start] + new, *kept]) + text[value.end :])
-    return text
-
-
-_SHORT = 3  # words: an answer taken back and the one meant are short ("childs? no wait, children")
-
-
-def words_taken_back(text: str) -> str:
-    """A short answer taken back within the message, as the one meant: "childs? no wait, children"
-    is "children", "monday, wednesday, sorry, thursday" is "monday, thursday". A clause that is
-    only a cue ("no wait"), or a cue and a few words ("actually intermediate"), replaces the
-    short clause before it; a hedge settled at its end ("two, maybe three days. let's say 3",
-    "i think its GMT-6? central time anyway") is what settles it. The message as typed when nothing is taken back."""
-    kept: list[str] = []
-    cued = replaced = False
-    for piece in _TAKE_APART.split(text):
-        piece = piece.strip()
-        if not piece:
-            continue
-        folded = fold_same_length(piece)
-        settled = _words().decided.match(folded)
-        answer = piece[settled.end() :].strip(" ,.;:!?-–—") if settled else ""
-        after = None if settled else _words().settled.search(folded)
-        # "no, teach me integration anyway" insists: only a hedge ("GMT-6? central time anyway") is settled
-        if after is not None and _HEDGED.search(text[: text.find(piece)]):
-            settled, answer = after, piece[: after.start()].strip(" ,.;:!?-–—")
-        if settled and kept and 0 < len(answer.split()) <= _SHORT:
-            # "…, call it beginner": the answer settled at the end stands for all before it
-            kept, replaced, cued = [answer], True, False
-            continue
-        if kept and _NO_ALONE.fullmatch(folded.strip()) and not _NO_ALONE.fullmatch(fold_same_length(kept[-1]).strip()):
-            cued = True  # "French... no, Italian": a no alone after an answer takes it back
-            continue
-        cues = list(_words().taken_back.finditer(fold_same_length(piece)))  # same length: spans hold
-        has_cue = bool(cues)
-        # the words after the cue as typed ("une heure": an article may be part of the value)
-        content = _cut(piece, [m.span() for m in cues]).strip(" ,.;:!?-–—") if has_cue else piece
-        if has_cue and kept and _NO_ALONE.fullmatch(fold_same_length(content)):
-            if _YES_ALONE.fullmatch(fold_same_length(kept[-1]).strip(" ¡!¿?")):
-                kept[-1], replaced, cued = content, True, False  # "ja, äh nein": the no is the answer meant
-            else:
-                cued = True  # "principiante, anzi no, intermedio": the no only takes back
-            continue
-        if has_cue and not _strip(content):
-            cued = True  # "no wait": what follows replaces what came before
-            continue
-        if (
-            (cued or has_cue)
-            and kept
-            and len(content.split()) <= _SHORT
-            and len(kept[-1].split()) <= _SHORT
-            and not _ADDED.match(fold_same_length(content))
-            and (not (_DIGITS.search(kept[-1]) and _DIGITS.search(content)) or _same_kind(content, kept[-1]))
-        ):
-            # "4 days, ah, 30 minutes" takes no days back; "45, ah and 3 days" adds
-            kept[-1], replaced = content, True
-        else:
-            kept.append(piece)
-        cued = False
-    return ", ".join(kept) if replaced else text
-
-
-def _cut(text: str, spans: list[tuple[int, int]]) -> str:
-    """`text` without `spans`, as typed."""
-    out, last = [], 0
-    for a, b in spans:
-        out.append(text[last:a])
-        last = b
-    return " ".join(" ".join([*out, text[last:]]).split())
-
-
-# a no said alone between two answers ("spanish, no, italian", "Französisch... nein, Italienisch")
-_NO_ALONE = re.compile(r"(?:no+|nope|nein|non|nao)")
-# a yes said alone, which a no after a word that takes back replaces ("sí, bueno no", "ja, äh nein")
-_YES_ALONE = re.compile(r"(?:yes|yeah|yep|si|ja|oui|sim)")
-
-
-def _no_between(folded: str) -> bool:
-    """Whether a no stands alone between two pieces of the message ("spanish, no, italian")."""
-    pieces = [p.strip() for p in _TAKE_APART.split(folded) if p.strip()]
-    return any(_NO_ALONE.fullmatch(p) for p in pieces[1:-1])
-
-
-# what leaves an answer open: a question mark, a maybe
-_HEDGED = re.compile(r"\?|\b(?:i think|i guess|maybe|probably|perhaps|not sure|or|either|between)\b", re.I)
-_TAKE_APART = re.compile(r"[,;.!?…]+|\s[-–—]\s")
 
 
 def _may_correct(heard: Utterance) -> bool:
@@ -846,21 +481,14 @@ def _may_correct(heard: Utterance) -> bool:
 # message, whose answer is the words' alone, searched once per message
 @lru_cache(maxsize=1024)
 def _cued(folded: str) -> bool:
-    w = _words()
-    return bool(w.cue.search(folded) or w.negation.search(folded) or w.swap.search(folded) or _LEADING_NO.match(folded))
+    w = correction_words()
+    return bool(w.cue.search(folded) or w.negation.search(folded) or w.swap.search(folded) or LEADING_NO.match(folded))
 
 
 @lru_cache(maxsize=1024)
 def _adds(folded: str) -> bool:
     """Whether the words say something is added ("also", "as well", "auch"): the message's alone."""
-    return _words().adding.search(folded) is not None
-
-
-@lru_cache(maxsize=1024)
-def _takes_back(folded: str) -> bool:
-    """Whether the words take an answer back or settle one ("no wait", "let's say"): the message's alone."""
-    w = _words()
-    return any(p.search(folded) for p in (w.taken_back, w.decided, w.settled, w.instead)) or _no_between(folded)
+    return correction_words().adding.search(folded) is not None
 
 
 def correction_commands(
@@ -873,26 +501,26 @@ def correction_commands(
     text = heard.text
     here = flow.state(state)
     if not isinstance(here, Ask):
-        return [], _repaired(heard)
+        return [], repaired_numbers(heard)
     if not here.corrections or not (flow.correctable or flow.corrects):
-        return [], _taken_back(flow, here, values, checked, heard)
+        return [], answer_meant(flow, here, values, checked, heard)
     if flow.corrects is None and all(values.get(n) in (None, [], {}) for n in flow.correctable_names):
         # nothing filled yet that could be corrected: no slots model built
-        return [], _taken_back(flow, here, values, checked, heard)
+        return [], answer_meant(flow, here, values, checked, heard)
     # a word of adding ("also", "too", "auch") may add items to a filled list it names, with no cue
     uncued = not _may_correct(heard) and not _adds(heard.lowered)
     if uncued and not _value_alone(flow, heard):
         # no cue, no old value said as wrong: an answer like any other (perhaps taken back within)
-        return [], _taken_back(flow, here, values, checked, heard)
+        return [], answer_meant(flow, here, values, checked, heard)
     slots = checked if checked is not None else flow.new_slots(values)
     if uncued and not _reads_nothing(here.parser(slots), text):
         # most short answers: the open question's own, told before any slot's parser runs
-        return [], _taken_back(flow, here, values, checked, heard)
+        return [], answer_meant(flow, here, values, checked, heard)
     found = read_corrections(flow, here, slots, text, uncued=uncued)
     if found.unclear:
         return [WhichSlot(words=text, slots=found.unclear)], ""
     if not found.commands:
-        return [], _taken_back(flow, here, values, checked, heard)
+        return [], answer_meant(flow, here, values, checked, heard)
     # a number taken back in what is left is read as the number meant
     return list(found.commands), self_repaired(found.rest)
 
@@ -918,7 +546,7 @@ def _value_alone(flow: Flow[Any], heard: Utterance) -> bool:
     with a slot whose values name it, and neither a question nor small talk (engine/askback.py: "are eggs
     good for building muscle?", "salut toi" name a goal in passing)."""
     text = heard.text
-    if not _alone(flow) or len(text.split()) > VALUE_ONLY_WORDS or len(_clauses(text)) != 1:
+    if not _alone(flow) or len(text.split()) > VALUE_ONLY_WORDS or len(split_clauses(text)) != 1:
         return False
     return "?" not in text and "¿" not in text and not may_ask(text)
 
@@ -949,61 +577,3 @@ def _said_as_value(parser: Parser, content: str, value: object) -> bool:
         if words and 2 * sum(map(its_own, words)) >= len(words):
             return True
     return False
-
-
-def _taken_back(flow: Flow[Any], here: Ask, values: dict[str, Any], checked: Slots | None, heard: Utterance) -> str:
-    """The answer meant, where the message takes a number or a short answer back; a question where any
-    text is an answer (a comment) keeps the message whole: "it's slow, actually it crashes too"."""
-    repaired = _repaired(heard)
-    if repaired != heard.text or not _takes_back(heard.lowered):
-        return repaired
-    try:
-        slots = checked if checked is not None else flow.new_slots(values)
-    except ValidationError:
-        return repaired
-    parser = here.parser(slots)
-    if parser.greedy:
-        return repaired
-    found = instead_of(heard.text, parser) or list_taken_back(heard.text, parser)
-    if found:
-        return found
-    taken = words_taken_back(heard.text)
-    # what is left must answer the question: "vegan, bueno, casi siempre" takes nothing back, the diet stays
-    if taken != heard.text and not _answers(parser, taken) and _answers(parser, heard.text):
-        return heard.text
-    return taken
-
-
-def instead_of(text: str, parser: Parser) -> str | None:
-    """The answer of "not X but Y" (engine/data/corrections.yaml `instead`): "not Ann but Anna" is "Anna",
-    "nicht 75 sondern 70" "70"; None when the message is no such thing or `parser` reads no value in Y."""
-    m = _words().instead.match(fold_same_length(text))
-    if m is None:
-        return None
-    new = text[m.start("new") :].strip(" ,.;:!?")
-    found = parser(new)
-    return new if found is not None and not isinstance(found, Invalid) else None
-
-
-def list_taken_back(text: str, parser: Parser) -> str | None:
-    """A list said again after words that take the first back, as the list meant: "lunes, miércoles y viernes,
-    no, martes, jueves y sábado" is "martes, jueves y sábado" (each item is no short answer taken back alone, as
-    "monday, wednesday, sorry, thursday" takes back one day). None when the message says no such thing: the
-    list after the cue has two items or more, and `parser` reads a list before it too."""
-    folded = fold_same_length(text)
-    cues = [*_words().taken_back.finditer(folded), *_NO_BETWEEN.finditer(folded)]
-    for cue in sorted(cues, key=lambda m: m.start(), reverse=True):
-        before = text[: cue.start()].strip(" ,.;:!?-–—…")
-        after = text[cue.end() :].strip(" ,.;:!?-–—…")
-        if lead := _LEADING_NO.match(fold_same_length(after)):
-            after = after[lead.end() :]  # "äh nein, Dienstag...": the no only takes back
-        if not before or not after:
-            continue
-        new, old = parser(after), parser(before)
-        if isinstance(new, list) and len(new) >= 2 and isinstance(old, list) and old:
-            return after
-    return None
-
-
-# a no alone between two pieces of a message ("lunes, miércoles y viernes, no, martes"), as typed and folded
-_NO_BETWEEN = re.compile(r"(?<=[,;.…])\s*(?:no+|nope|nein|non|nao)\s*(?=[,;.…])")

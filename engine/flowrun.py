@@ -19,9 +19,10 @@ from pydantic import BaseModel, JsonValue, ValidationError
 
 from engine.answers import extract, try_set
 from engine.context import StepContext
+from engine.declined import declined_now
 from engine.effects import Effects, message
 from engine.errors import DefinitionError
-from engine.fill import declined_now, fill, read_ahead
+from engine.fill import fill, read_ahead
 from engine.flow import Flow
 from engine.models import (
     FlowFrame,

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.askback import acknowledgement, greets, talk_reply
 from engine.bot import Intent
 from engine.commands import Social
 from engine.context import MainContext
@@ -19,6 +18,7 @@ from engine.extract import fold
 from engine.flowrun import FlowRunner
 from engine.llm.port import TextSink
 from engine.models import Heard, Slots
+from engine.smalltalk import acknowledgement, greets, talk_reply
 
 
 class MainConversation:

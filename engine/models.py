@@ -162,7 +162,7 @@ class CarryOver(BaseModel):
     confirm_words: str | None = None
     # the message the open question refused last turn for a missing part ("I weigh 78 and want to be 70":
     # "Please add the unit"), as "flow.state" and its words: a reply that only adds the part ("kg") is
-    # read with it (engine/reading.py `completed`)
+    # read with it (engine/carried.py `completed`)
     refused_at: str | None = None
     refused: str | None = None
     # the saved fact whose new value was asked for ("What should your goal be?"), as "flow.slot": the

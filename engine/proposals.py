@@ -19,11 +19,13 @@ from typing import Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from engine.askback import question_back, small_talk
+from engine.askback import question_back
+from engine.commandphrases import CLAUSE_MARKS
 from engine.commands import AskBack, Cancel, Chitchat, Command, Handoff, Help, Skip
 from engine.cues import fold_same_length
 from engine.extract import Invalid, Parser
-from engine.said import CLAUSE_MARKS, asks_for_person, says_cancel, says_help, says_skip
+from engine.said import asks_for_person, says_cancel, says_help, says_skip
+from engine.smalltalk import small_talk
 
 ProposedKind = Literal["cancel", "help", "ask_back", "skip", "person", "chitchat"]
 # the schema field that carries the proposal beside the slots (a slot of that name keeps it)

@@ -39,18 +39,21 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
-from engine.askback import Part, about_answering, asks_options, parts, plain_words, small_talk
-from engine.askback import folded as askback_folded
+from engine.askback import about_answering, asks_options, plain_words
 from engine.bot import Bot
 from engine.commands import NewRequest
 from engine.cues import fold_same_length
 from engine.extract import Invalid, Parser
-from engine.fill import DIFFERENCE_BETWEEN, extracted, read_ahead
+from engine.fill import DIFFERENCE_BETWEEN, read_ahead
 from engine.flow import Flow
 from engine.gates import Gate, gate
 from engine.meanings import meanings_of
+from engine.message_parts import Part, parts
+from engine.message_parts import folded as askback_folded
 from engine.models import FlowFrame, Slots
 from engine.said import asks_for_person
+from engine.slot_cues import extracted
+from engine.smalltalk import small_talk
 from engine.states import Ask, render
 from engine.tables import any_of, compiles, load_table
 from engine.utterance import Utterance

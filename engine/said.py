@@ -17,149 +17,19 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from functools import lru_cache
-from pathlib import Path
 from typing import Literal, Protocol
 
-from pydantic import BaseModel, ConfigDict, field_validator
 from wordfreq import zipf_frequency
 
-from engine.askback import small_talk
-from engine.errors import DataFileError
+from engine.commandphrases import CLAUSE_MARKS, CommandPhrases, folded_phrase, load_phrases
 from engine.extract import WORD_LANGUAGES, fold
-from engine.tables import COMMANDS_FILE, any_of, compiles, load_table
+from engine.smalltalk import small_talk
+from engine.tables import any_of
 from engine.yesno import read_yes_no
 
 Said = Literal["cancel", "help", "person", "skip"]
-# single spaces around a dash: a run of spaces must not be rescanned (tests/test_pattern_shapes.py)
-_CLAUSES = re.compile(r"[,;.!?¿¡…]+|\s[-–—]\s")
-CLAUSE_MARKS = _CLAUSES  # where a clause ends, for readers that quote one (engine/proposals.py)
 # a long clause must ask for a person in words, not only name one ("I talked to your agent")
 _SHORT_CLAUSE = 6
-
-
-def _phrase(text: str) -> str:
-    return " ".join(fold(text).strip(" ,;.!?¿¡…").split())
-
-
-class PersonWords(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    nouns: list[str]
-    verbs: list[str]
-    alone: list[str]
-    asking: list[str]
-    # a person named so that asking for one needs no verb of talking ("i want a human", "quiero un humano")
-    wanted: list[str]
-
-
-class StoppingWords(BaseModel):
-    """A verb of stopping and what it stops ("cancel the feedback"), said after words of wanting
-    ("i want to cancel", "quiero cancelar"); and not wanting to go on ("no quiero continuar",
-    "ich will nicht weitermachen"): every combination is a cancel phrase."""
-
-    model_config = ConfigDict(extra="forbid")
-    verbs: list[str]
-    objects: list[str]
-    articles: list[str]
-    wanting: list[str]
-    not_wanting: list[str]
-    going_on: list[str]
-
-
-class SkippingWords(BaseModel):
-    """A skip said as a verb, what it skips and how it is asked ("can i skip this question", "je
-    préfère sauter cette question", "kann ich das überspringen"): every combination is a skip phrase."""
-
-    model_config = ConfigDict(extra="forbid")
-    openers: list[str]
-    verbs: list[str]
-    objects: list[str]
-    # the question named by what it asks ("the weight question", "la pregunta del peso"): patterns
-    named: list[str]
-
-    _check = field_validator("named")(classmethod(lambda cls, v: compiles(v)))
-
-
-class TellingWords(BaseModel):
-    """Not wanting to say, said as a verb of telling ("i'd rather not share my weight", "no quiero decirlo", "je
-    préfère ne pas le dire"): every opener of not wanting with every verb, alone or with what is not told (one
-    of `objects`, or a thing of the user's: "my weight", "mi peso"), is a refusal phrase."""
-
-    model_config = ConfigDict(extra="forbid")
-    openers: list[str]
-    verbs: list[str]
-    objects: list[str]
-
-
-class CommandPhrases(BaseModel):
-    """engine/data/commands.yaml, validated: each phrase one clause, under one command."""
-
-    model_config = ConfigDict(extra="forbid")
-    filler: list[str]
-    trailing: list[str]
-    polite: list[str]
-    not_knowing: list[str]
-    unsure: list[str]
-    indefinite: list[str]  # read by engine/fill.py (engine/tables.py `indefinite_words`)
-    until_later: list[str]
-    # the words around a later-word in a clause that only puts the thing off ("lo dejamos para mañana")
-    putting_off_words: list[str]
-    refusing: list[str]
-    telling: TellingWords
-    cancel: list[str]
-    ending: list[str]
-    stopping: StoppingWords
-    leaving: list[str]
-    putting_off: list[str]
-    leaving_openings: list[str]
-    resume: list[str]
-    resuming: list[str]
-    skip: list[str]
-    skipping: SkippingWords
-    help: list[str]
-    # what a call for help may name after it: the question ("i need help with this question", "what
-    # do i put here"); every help phrase with each of these is one too
-    help_with: list[str]
-    confused: list[str]
-    # not understanding, alone: help ("i dont understand", "no entiendo", "non capisco"); beside help, confused too
-    not_understanding: list[str]
-    person: PersonWords
-    tags: list[str]
-
-    @field_validator(
-        "filler",
-        "trailing",
-        "polite",
-        "not_knowing",
-        "unsure",
-        "refusing",
-        "cancel",
-        "ending",
-        "leaving",
-        "putting_off",
-        "leaving_openings",
-        "resume",
-        "skip",
-        "help",
-        "confused",
-        "not_understanding",
-        "tags",
-    )
-    @classmethod
-    def _one_clause_each(cls, value: list[str]) -> list[str]:
-        for p in value:
-            if len(_CLAUSES.split(_phrase(p))) != 1 or not _phrase(p):
-                raise ValueError(f"{p!r} is not one clause: split it, or drop its inner punctuation")
-        return value
-
-    def check_apart(self) -> None:
-        """A phrase under two commands would make the reading depend on the order of checks."""
-        seen: dict[str, str] = {}
-        for kind in ("cancel", "ending", "leaving", "resume", "skip", "help", "unsure", "refusing", "confused"):
-            for p in getattr(self, kind):
-                key = _phrase(p)
-                if seen.get(key, kind) != kind:
-                    raise ValueError(f"{p!r} is listed under both {seen[key]!r} and {kind!r}: keep one")
-                seen[key] = kind
 
 
 class Phrases(Protocol):
@@ -333,61 +203,63 @@ _PRONOUN_OBJECTS = frozenset({"it", "this", "that", "one", "whole thing", "quest
 
 class _Table:
     def __init__(self, phrases: CommandPhrases) -> None:
-        self.filler = frozenset(_phrase(p) for p in phrases.filler)
-        self.trailing = frozenset(_phrase(p) for p in phrases.trailing)
+        self.filler = frozenset(folded_phrase(p) for p in phrases.filler)
+        self.trailing = frozenset(folded_phrase(p) for p in phrases.trailing)
         self.filler_ending = self.filler | self.trailing
-        self.polite = self.filler | {_phrase(p) for p in phrases.polite}
-        self.polite_ending = self.polite | frozenset(_phrase(p) for p in phrases.trailing)
-        self.not_knowing = frozenset(_phrase(p) for p in phrases.not_knowing)
-        self.unsure = self.not_knowing | {_phrase(p) for p in phrases.unsure}
-        self.refusing = frozenset(_phrase(p) for p in phrases.refusing)
+        self.polite = self.filler | {folded_phrase(p) for p in phrases.polite}
+        self.polite_ending = self.polite | frozenset(folded_phrase(p) for p in phrases.trailing)
+        self.not_knowing = frozenset(folded_phrase(p) for p in phrases.not_knowing)
+        self.unsure = self.not_knowing | {folded_phrase(p) for p in phrases.unsure}
+        self.refusing = frozenset(folded_phrase(p) for p in phrases.refusing)
         telling = phrases.telling
         # a thing of the user's is at most two words after its possessive: room for it beyond the listed objects
         self.refusals = _Refusals(
             self.refusing,
-            frozenset(_phrase(o) for o in telling.openers),
-            frozenset(_phrase(v) for v in telling.verbs),
-            frozenset(_phrase(o) for o in [*telling.objects, *phrases.skipping.objects]),
+            frozenset(folded_phrase(o) for o in telling.openers),
+            frozenset(folded_phrase(v) for v in telling.verbs),
+            frozenset(folded_phrase(o) for o in [*telling.objects, *phrases.skipping.objects]),
         )
         self.refusals.longest += _OWN_THING_WORDS
-        self.cancel = frozenset(_phrase(p) for p in phrases.cancel)
-        self.ending = frozenset(_phrase(p) for p in phrases.ending)
-        self.leaving = frozenset(_phrase(p) for p in phrases.leaving)
-        self.putting_off = frozenset(_phrase(p) for p in phrases.putting_off)
-        later = sorted({_phrase(p) for p in phrases.until_later}, key=len, reverse=True)
+        self.cancel = frozenset(folded_phrase(p) for p in phrases.cancel)
+        self.ending = frozenset(folded_phrase(p) for p in phrases.ending)
+        self.leaving = frozenset(folded_phrase(p) for p in phrases.leaving)
+        self.putting_off = frozenset(folded_phrase(p) for p in phrases.putting_off)
+        later = sorted({folded_phrase(p) for p in phrases.until_later}, key=len, reverse=True)
         self.until_later = re.compile(r"(?<![\w'])(?:" + "|".join(map(re.escape, later)) + r")(?![\w'])")
-        self.putting_off_words = frozenset(_phrase(p) for p in phrases.putting_off_words)
+        self.putting_off_words = frozenset(folded_phrase(p) for p in phrases.putting_off_words)
         self.now = re.compile(r"(?<![\w'])(?:now|rn|ahora|maintenant|tout de suite|jetzt|ora|adesso|agora)(?![\w'])")
-        self.leaving_openings = frozenset(_phrase(p) for p in phrases.leaving_openings)
-        self.resume = frozenset(_phrase(p) for p in phrases.resume)
-        self.resume_verbs = tuple(dict.fromkeys(_phrase(v) for v in phrases.resuming))
-        self.objects = tuple(dict.fromkeys(_phrase(o) for o in phrases.stopping.objects))
+        self.leaving_openings = frozenset(folded_phrase(p) for p in phrases.leaving_openings)
+        self.resume = frozenset(folded_phrase(p) for p in phrases.resume)
+        self.resume_verbs = tuple(dict.fromkeys(folded_phrase(v) for v in phrases.resuming))
+        self.objects = tuple(dict.fromkeys(folded_phrase(o) for o in phrases.stopping.objects))
         stopping = phrases.stopping
-        self.stop_verbs = tuple(dict.fromkeys(_phrase(v) for v in stopping.verbs))
-        self.stop_articles = tuple(dict.fromkeys(_phrase(a) for a in stopping.articles))
+        self.stop_verbs = tuple(dict.fromkeys(folded_phrase(v) for v in stopping.verbs))
+        self.stop_articles = tuple(dict.fromkeys(folded_phrase(a) for a in stopping.articles))
         # "cancel it", "stop the questions", "i want to cancel", "let's forget the whole thing": tested by parts
-        objects = {_phrase(o) for o in stopping.objects}
+        objects = {folded_phrase(o) for o in stopping.objects}
         # an object said without its article stops it as well ("forget planning", "cancel lesson")
         objects |= {bare for o in objects if (bare := _without_article(o, self.stop_articles)) is not None}
         self.stops = _Stops(
-            frozenset(f"{_phrase(n)} {_phrase(g)}" for n in stopping.not_wanting for g in stopping.going_on),
-            frozenset(_phrase(w) for w in stopping.wanting),
+            frozenset(
+                f"{folded_phrase(n)} {folded_phrase(g)}" for n in stopping.not_wanting for g in stopping.going_on
+            ),
+            frozenset(folded_phrase(w) for w in stopping.wanting),
             frozenset(self.stop_verbs),
             frozenset(objects),
         )
         skipping = phrases.skipping
         self.skip = _Joined(
-            frozenset(_phrase(p) for p in phrases.skip),
-            frozenset(_phrase(o) for o in skipping.openers),
-            frozenset(_phrase(v) for v in skipping.verbs),
-            frozenset(_phrase(o) for o in skipping.objects),
+            frozenset(folded_phrase(p) for p in phrases.skip),
+            frozenset(folded_phrase(o) for o in skipping.openers),
+            frozenset(folded_phrase(v) for v in skipping.verbs),
+            frozenset(folded_phrase(o) for o in skipping.objects),
             verb_last=True,
         )
-        self.confused = frozenset(_phrase(p) for p in phrases.confused)
-        self.lost = frozenset(_phrase(p) for p in phrases.not_understanding)
-        helps = {_phrase(p) for p in phrases.help}
-        self.help = frozenset(helps | {f"{h} {_phrase(w)}" for h in helps for w in phrases.help_with})
-        self.skip_objects = frozenset(_phrase(o) for o in skipping.objects)
+        self.confused = frozenset(folded_phrase(p) for p in phrases.confused)
+        self.lost = frozenset(folded_phrase(p) for p in phrases.not_understanding)
+        helps = {folded_phrase(p) for p in phrases.help}
+        self.help = frozenset(helps | {f"{h} {folded_phrase(w)}" for h in helps for w in phrases.help_with})
+        self.skip_objects = frozenset(folded_phrase(o) for o in skipping.objects)
         self.skip_named = re.compile(rf"(?<![\w'])(?:{any_of(skipping.named)})(?![\w'])")
         self.unsure_openings = frozenset(p for p in self.unsure | self.refusing if " " in p)
         # every word of every phrase: a word typed with a letter held down ("ayudaaa", "stoppp",
@@ -415,8 +287,8 @@ class _Table:
         self.nouns = _words_pattern(phrases.person.nouns)
         self.verbs = _words_pattern(phrases.person.verbs)
         self.asking = _words_pattern(phrases.person.asking)
-        self.alone = frozenset(_phrase(p) for p in phrases.person.alone)
-        self.tags = frozenset(_phrase(p) for p in phrases.tags)
+        self.alone = frozenset(folded_phrase(p) for p in phrases.person.alone)
+        self.tags = frozenset(folded_phrase(p) for p in phrases.tags)
         # thanks and please: politeness that is no filler, so never a yes
         self.courtesy = self.polite - self.filler
         # the person wanted ends the clause, or only what it is for follows ("can i get a human coach for this?")
@@ -428,32 +300,22 @@ _WANTED_FOR = r"(?P<tail> (?:for (?:this|that|me|it)|instead|here|now))?"
 
 
 def _words_pattern(phrases: list[str]) -> re.Pattern[str]:
-    alternatives = "|".join(re.escape(_phrase(p)) for p in sorted(set(phrases), key=len, reverse=True))
+    alternatives = "|".join(re.escape(folded_phrase(p)) for p in sorted(set(phrases), key=len, reverse=True))
     return re.compile(rf"(?<![\w'])(?:{alternatives})(?![\w'])")
 
 
-def load_phrases(path: Path = COMMANDS_FILE) -> CommandPhrases:
-    """The command phrases, validated; a broken file says what to fix."""
-    table = load_table(path, CommandPhrases, "command phrases")
-    try:
-        table.check_apart()
-    except ValueError as e:
-        raise DataFileError(str(path), [f"command phrases: {e}"]) from e
-    return table
-
-
 @lru_cache(maxsize=1)
-def _table() -> _Table:
+def command_table() -> _Table:
     return _Table(load_phrases())
 
 
 @lru_cache(maxsize=2048)
-def _split(text: str) -> tuple[tuple[str, ...], ...]:
+def clause_words(text: str) -> tuple[tuple[str, ...], ...]:
     """The message's clauses, folded, as words: folded and split once per message, whichever
     of the readers below asks first. Emoji and other symbols say nothing here ("skip pls 🙏")."""
     folded = _SYMBOLS.sub(" ", fold(text))
     return tuple(
-        tuple(_respelt(_unheld(w)) for w in clause.split()) for clause in _CLAUSES.split(folded) if clause.strip()
+        tuple(_respelt(_unheld(w)) for w in clause.split()) for clause in CLAUSE_MARKS.split(folded) if clause.strip()
     )
 
 
@@ -468,7 +330,7 @@ def _unheld(word: str) -> str:
     for, with the run cut to one letter or to two ("ayuda", "stopp"); as typed when it stands for none."""
     if not _HELD.search(word):
         return word
-    vocabulary = _table().vocabulary
+    vocabulary = command_table().vocabulary
     for held in (r"\1", r"\1\1"):
         cut = _HELD.sub(held, word)
         if cut in vocabulary:
@@ -509,13 +371,13 @@ def clauses(text: str, *, polite: bool = True) -> tuple[tuple[str, ...], ...]:
     """The message's clauses, folded, each as the ways it may be read: as typed, without the
     filler at its end, at its start, at both ("no idea tbh": "no idea"; "ok cancel": "cancel");
     `polite`: "please" and its kind are filler too."""
-    return tuple(_forms(list(words), polite) for words in _split(text))
+    return tuple(_forms(list(words), polite) for words in clause_words(text))
 
 
 def _forms(words: list[str], polite: bool) -> tuple[str, ...]:
-    filler = _table().polite if polite else _table().filler
+    filler = command_table().polite if polite else command_table().filler
     # time words end a clause as filler ("keine lust mehr"), never start one
-    ending = _table().polite_ending if polite else _table().filler_ending
+    ending = command_table().polite_ending if polite else command_table().filler_ending
 
     def lead(ws: list[str]) -> list[str]:
         while ws:
@@ -540,19 +402,19 @@ def _forms(words: list[str], polite: bool) -> tuple[str, ...]:
 def _only(text: str, phrases: Phrases, also: Phrases = frozenset(), *, polite: bool = True) -> bool:
     """Every clause is made of `phrases`, `also` and filler, run together or not ("nvm cancel",
     "idk just skip"), and at least one clause holds one of `phrases`."""
-    filler = _table().polite if polite else _table().filler
+    filler = command_table().polite if polite else command_table().filler
     found = False
     for forms in clauses(text, polite=polite):
         if any(f in phrases for f in forms):
             found = True
             continue
-        others = _Either(also, filler, _table().trailing)
+        others = _Either(also, filler, command_table().trailing)
         if any(not f or f in also for f in forms):
             # a clause read whole as `also` may still end in one of `phrases` ("no idea next": a clause that
             # opens with not knowing, and a skip)
-            found = found or bool(forms[0] and _segmented(forms[0].split(), phrases, others))
+            found = found or bool(forms[0] and segmented(forms[0].split(), phrases, others))
             continue
-        split = _segmented(forms[0].split(), phrases, others)
+        split = segmented(forms[0].split(), phrases, others)
         if split is None:
             return False
         found = found or split
@@ -562,7 +424,7 @@ def _only(text: str, phrases: Phrases, also: Phrases = frozenset(), *, polite: b
 _LONGEST_PHRASE = 6
 
 
-def _segmented(words: list[str], phrases: Phrases, others: Phrases) -> bool | None:
+def segmented(words: list[str], phrases: Phrases, others: Phrases) -> bool | None:
     """Whether `words` split into known phrases: None when they do not; True when one of the
     pieces is of `phrases`, False when all are `others` (a split using `phrases` is preferred)."""
     # best[i]: how words[:i] split (None: it does not; True: with a command phrase)
@@ -586,25 +448,27 @@ def says_cancel(text: str, activity: str | None = None, *, polite: bool = False)
     "never mind, cancel the feedback" where `activity` is the open flow's name); `polite`: also
     with "please" and its kind as filler ("abbrechen bitte") and in other words ("i'm done", "ich
     gebe auf"), which a flow's own ending reads first where it has one."""
-    t = _table()
+    t = command_table()
     # putting it off is a reason for leaving beside a cancel ("meh, not in the mood, cancel the lesson")
-    return _only(text, _cancels(activity, polite), t.leaving | t.putting_off | _opened_leaving(text), polite=polite)
+    return _only(
+        text, cancel_phrases(activity, polite), t.leaving | t.putting_off | _opened_leaving(text), polite=polite
+    )
 
 
 @lru_cache(maxsize=64)
-def _cancels(activity: str | None, polite: bool) -> Phrases:
+def cancel_phrases(activity: str | None, polite: bool) -> Phrases:
     """The cancel phrases where `activity` is open, joined once per flow without copying them."""
-    t = _table()
+    t = command_table()
     return _Either(t.cancel, _stopping(activity), t.ending if polite else frozenset())
 
 
 def _opened_leaving(text: str) -> frozenset[str]:
     """The clauses of `text` that open with words of not wanting to go on ("i don't want to study
     anymore", "no quiero hacer esto ahora", "ich will das nicht mehr"): leaving words beside a cancel."""
-    openings = _table().leaving_openings
+    openings = command_table().leaving_openings
     # a clause's tail too, so a cancel run into it reads ("nvm i don't want to leave feedback": "nvm", then
     # not wanting to go on); _only still needs the words before such a tail to be a command or filler
-    return frozenset(tail for forms in clauses(text) for f in forms for tail in _tails(f) if _opens(tail, openings))
+    return frozenset(tail for forms in clauses(text) for f in forms for tail in _tails(f) if opens_with(tail, openings))
 
 
 def _tails(clause: str) -> Iterator[str]:
@@ -616,7 +480,7 @@ def _tails(clause: str) -> Iterator[str]:
         at = clause.find(" ", at + 1)
 
 
-def _opens(clause: str, openings: frozenset[str]) -> bool:
+def opens_with(clause: str, openings: frozenset[str]) -> bool:
     """Whether `clause` is one of `openings` or opens with one of them followed by a space: its
     words up to each space looked up, not every opening compared (there are hundreds)."""
     if clause in openings:
@@ -629,46 +493,11 @@ def _opens(clause: str, openings: frozenset[str]) -> bool:
     return False
 
 
-# a cancel beside words of its own: at most this many other clauses, each this short
-_BESIDE_CLAUSES = 2
-_BESIDE_WORDS = 10
-
-
-@lru_cache(maxsize=1024)
-def cancel_beside(text: str, activity: str | None = None) -> tuple[str, ...]:
-    """The clauses said beside a cancel ("this is taking too long, cancel", "ok stop, i changed my
-    mind about all this", "ich will das nicht mehr, abbrechen"): when the first or the last clause
-    is only a cancel and the others are not leaving words, those others as typed; () when the
-    message is no such cancel (or is a cancel `says_cancel` reads by itself). Whether those words
-    answer the open question is the read stage's to decide (engine/reading.py): at "what
-    equipment?" they are a reason, at a free-text question they may be the answer."""
-    t = _table()
-    pieces = [p for p in _CLAUSES.split(text) if p.strip()]
-    found = clauses(text)
-    if len(found) < 2 or len(found) != len(pieces) or len(found) > _BESIDE_CLAUSES + 1:
-        return ()
-    phrases = _cancels(activity, True)
-
-    def cancels(forms: tuple[str, ...]) -> bool:
-        return any(f in phrases for f in forms)
-
-    def leaves(forms: tuple[str, ...]) -> bool:
-        return any(not f or f in t.leaving or f in t.putting_off or _opens(f, t.leaving_openings) for f in forms)
-
-    at = 0 if cancels(found[0]) else len(found) - 1 if cancels(found[-1]) else -1
-    if at < 0:
-        return ()
-    others = [(pieces[i], forms) for i, forms in enumerate(found) if i != at and not leaves(forms)]
-    if not others or any(len(forms[0].split()) > _BESIDE_WORDS for _, forms in others):
-        return ()
-    return tuple(piece.strip() for piece, _ in others)
-
-
 @lru_cache(maxsize=64)
 def _stopping(activity: str | None) -> Phrases:
     """Each verb of stopping with each thing it stops ("cancel the feedback", "stop the questions"),
     the open flow among them by its name (a flow's name is a lower-case identifier)."""
-    return _Either(_table().stops, _named(_table().stop_verbs, activity))
+    return _Either(command_table().stops, _named(command_table().stop_verbs, activity))
 
 
 def _named(verbs: tuple[str, ...], activity: str | None) -> frozenset[str]:
@@ -676,13 +505,13 @@ def _named(verbs: tuple[str, ...], activity: str | None) -> frozenset[str]:
     if not activity:
         return frozenset()
     name = activity.replace("_", " ").replace("-", " ").lower()
-    named = [name, *(f"{a} {name}" for a in _table().stop_articles)]
+    named = [name, *(f"{a} {name}" for a in command_table().stop_articles)]
     return frozenset(f"{v} {o}" for v in verbs for o in named)
 
 
 @lru_cache(maxsize=64)
 def _resuming(activity: str | None) -> frozenset[str]:
-    t = _table()
+    t = command_table()
     return t.resume | {f"{v} {o}" for v in t.resume_verbs for o in t.objects} | _named(t.resume_verbs, activity)
 
 
@@ -691,13 +520,13 @@ def says_resume(text: str, activity: str | None = None) -> bool:
     """Whether `text` only says to go on with the paused activity ("ok im back, lets continue",
     "resume my setup pls", "machen wir weiter"): its question is asked again, not answered. Words of
     wanting may open it, as they open a stop ("can we go on with the lesson?", "quiero continuar")."""
-    return _only(text, _resuming(activity), _Either(_table().stops.openers, _GREETING))
+    return _only(text, _resuming(activity), _Either(command_table().stops.openers, _GREETING))
 
 
 @lru_cache(maxsize=1024)
 def says_skip(text: str) -> bool:
     """Whether `text` says to leave the question unanswered ("idk, skip", "paso, siguiente")."""
-    t = _table()
+    t = command_table()
     reasons = _Either(t.unsure, t.refusals, t.skip_objects, _opened_unsure(text), _skipped_named(text))
     if _only(text, t.skip, reasons):
         return True
@@ -706,51 +535,25 @@ def says_skip(text: str) -> bool:
     return _only(text, t.resume, reasons) and not _only(text, t.resume)
 
 
-@lru_cache(maxsize=1024)
-def skip_beside(text: str) -> tuple[str, ...]:
-    """The clauses said beside a skip ("no target really, move on", "non ho un peso obiettivo, vai avanti"): when
-    the first or the last clause is only a skip, the others as typed; () when the message is no such skip (or one
-    `says_skip` reads by itself). Whether those words are the open question's none, which the skip then only
-    confirms, is the read stage's to decide (engine/reading.py): a skip asked for is a skip all the same."""
-    if says_skip(text):
-        return ()
-    pieces = [p for p in _CLAUSES.split(text) if p.strip()]
-    found = clauses(text)
-    if len(found) < 2 or len(found) != len(pieces) or len(found) > _BESIDE_CLAUSES + 1:
-        return ()
-    skip = _table().skip
-
-    def skips(forms: tuple[str, ...]) -> bool:
-        return any(f in skip for f in forms)
-
-    at = 0 if skips(found[0]) else len(found) - 1 if skips(found[-1]) else -1
-    if at < 0:
-        return ()
-    others = [pieces[i].strip() for i, forms in enumerate(found) if i != at and all(forms)]
-    if not others or any(len(w.split()) > _BESIDE_WORDS for w in others):
-        return ()
-    return tuple(others)
-
-
 def _skipped_named(text: str) -> frozenset[str]:
     """The words of `text` that name the question it skips ("skip the weight question", "salta la pregunta
     del peso"): beside a skip, what it skips."""
-    named = _table().skip_named
+    named = command_table().skip_named
     return frozenset(m.group() for forms in clauses(text) for f in forms for m in named.finditer(f))
 
 
 def _opened_unsure(text: str) -> frozenset[str]:
     """The clauses of `text` that open with words of not knowing ("i dont know my time zone", "no sé
     cuál es"): beside a skip, a reason for it, never a skip alone."""
-    openings = _table().unsure_openings
-    return frozenset(f for forms in clauses(text) for f in forms if _opens(f, openings))
+    openings = command_table().unsure_openings
+    return frozenset(f for forms in clauses(text) for f in forms if opens_with(f, openings))
 
 
 @lru_cache(maxsize=1024)
 def says_unsure(text: str) -> bool:
     """Whether `text` only says the user does not know, or passes ("idk", "no idea, skip",
     "keine Ahnung"): a quiz reads it as a wrong answer, not as a guess."""
-    t = _table()
+    t = command_table()
     return _only(text, _Either(t.unsure, t.refusals, t.skip))
 
 
@@ -758,7 +561,7 @@ def says_unsure(text: str) -> bool:
 def says_refusal(text: str) -> bool:
     """Whether `text` only declines to answer ("rather not say", "prefiero no decirlo", "möchte ich
     nicht sagen"): a skip where the open question reads nothing from it (engine/reading.py decides)."""
-    t = _table()
+    t = command_table()
     # what is refused may be named ("prefiro não responder essa", "i'd rather not say this one")
     return _only(text, t.refusals, t.skip_objects, polite=True)
 
@@ -770,7 +573,7 @@ def says_putting_off(text: str) -> bool:
     now" answers "shall we start?"). Other leaving words ("i'm good", "all good") may answer a question
     ("any injuries?"), so only beside a cancel are they one."""
     # beside words of not wanting to go on, it still only puts it off ("im not doing this right now, bye")
-    return _only(text, _table().putting_off, _opened_leaving(text), polite=True)
+    return _only(text, command_table().putting_off, _opened_leaving(text), polite=True)
 
 
 @lru_cache(maxsize=1024)
@@ -780,7 +583,7 @@ def says_later(text: str) -> bool:
     is a put-off phrase, a clause of a later-word among only the words said around one (`putting_off_words`:
     who, going on, finishing, talking, the thing as a pronoun), or filler; one names the later at least.
     A clause with any other word is no put-off: "the lesson later on was too fast", "no injuries for now"."""
-    t = _table()
+    t = command_table()
     found = False
     for forms in clauses(text):
         # a phrase of putting off that says now or later ("not now", "ahora no", "see you tomorrow"); a menu's
@@ -793,43 +596,17 @@ def says_later(text: str) -> bool:
         clause = forms[0]
         later = t.until_later.search(clause) is not None
         rest = t.until_later.sub(" ", clause).split()  # every later-word ("la suite demain", "come back later")
-        if _segmented(rest, t.putting_off_words, t.polite_ending) is None:
+        if segmented(rest, t.putting_off_words, t.polite_ending) is None:
             return False
         found = found or later
     return found
-
-
-# a reason said beside a put-off is a few words ("gotta cook", "dinner's ready", "my bus is here")
-_REASON_WORDS = 4
-
-
-@lru_cache(maxsize=1024)
-def later_beside(text: str) -> tuple[str, ...]:
-    """The clauses said beside a put-off ("gonna finish this later, gotta cook", "dinner's ready, let's do the rest
-    tomorrow"): when the first or the last clause only puts the thing off (`says_later`) and the others are a few
-    words each, those others as typed; () when the message is no such put-off (or one `says_later` reads by
-    itself). Whether the open question reads anything from them is the read stage's to decide (engine/reading.py):
-    at "what equipment?" they are the reason, at the days question "3, finish later" answers."""
-    if says_later(text):
-        return ()
-    pieces = [p for p in _CLAUSES.split(text) if p.strip()]
-    found = clauses(text)
-    if len(found) < 2 or len(found) != len(pieces) or len(found) > _BESIDE_CLAUSES + 1:
-        return ()
-    at = 0 if says_later(pieces[0]) else len(found) - 1 if says_later(pieces[-1]) else -1
-    if at < 0:
-        return ()
-    others = [pieces[i].strip() for i, forms in enumerate(found) if i != at and all(forms)]
-    if not others or any(len(w.split()) > _REASON_WORDS or says_later(w) for w in others):
-        return ()
-    return tuple(others)
 
 
 def later_no_no(text: str) -> bool:
     """Whether a put-off (`says_later`) names a later and says no no of its own: "maybe later", "vielleicht
     ein andermal", not "not now", "ahora no" nor "nah, maybe later". To an offer it is a no for now, the
     offer kept to come back to; "not now" stays the no a yes/no question reads (docs/understanding.md)."""
-    t = _table()
+    t = command_table()
     for forms in clauses(text):
         clause = forms[0]
         if t.now.search(clause):
@@ -842,33 +619,33 @@ def later_no_no(text: str) -> bool:
 def puts_off(text: str) -> bool:
     """Whether `text` puts what is going on off until later rather than dropping it ("can we finish this
     later?", "gotta go, bus is here"): a cancel said so leaves a paused run paused."""
-    return any(_table().until_later.search(forms[0]) for forms in clauses(text))
+    return any(command_table().until_later.search(forms[0]) for forms in clauses(text))
 
 
 @lru_cache(maxsize=1024)
 def says_not_knowing(text: str) -> bool:
     """Whether `text` only says the user does not know or remember ("idk", "no idea tbh", "keine
     Ahnung"): not a refusal ("rather not say") nor an answer ("any")."""
-    return _only(text, _table().not_knowing)
+    return _only(text, command_table().not_knowing)
 
 
 def says_not_understanding(text: str) -> bool:
     """Whether `text` only says the user does not understand ("i dont get it", "no entiendo", "je suis confus"):
     the engine's help where nothing reads it; a lesson explains the part at hand instead."""
-    return _only(text, _table().lost)
+    return _only(text, command_table().lost)
 
 
 @lru_cache(maxsize=1024)
 def says_help(text: str) -> bool:
     """Whether `text` asks what the question needs ("im confused, help me", "Hilfe, was soll ich hier eingeben?")."""
-    t = _table()
+    t = command_table()
     return _only(text, _Either(t.help, t.lost), _Either(t.confused, t.lost))
 
 
 @lru_cache(maxsize=1024)
 def asks_for_person(text: str) -> bool:
     """Whether `text` asks to talk to a person ("human please", "quiero hablar con una persona")."""
-    t = _table()
+    t = command_table()
     for forms in clauses(text):
         clause = forms[0]
         if not t.nouns.search(clause):
@@ -916,84 +693,3 @@ def says_any(text: str, activity: str | None = None) -> bool:
         or says_unsure(text)
         or says_putting_off(text)
     )
-
-
-# words that deny: never taken off an answer ("no, gluten" is not "gluten")
-_DENIALS = frozenset({"no", "nah", "nope", "non", "nein", "nee", "ne", "whatever"})
-# an acknowledgement before an answer, beside the filler: "sure, Sofía", "alright. 4"
-# in the learner's own language too: "tá bom, Rafael", "de acuerdo, Lucía", "d'accord, Chloé", "na gut, Jonas"
-_ACKNOWLEDGED = frozenset({
-    "sure", "alright", "all right", "right", "fine", "cool", "got it", "ok then",
-    "de acuerdo", "dale", "va bien", "esta bien", "d'accord", "ok d'accord", "bon d'accord", "entendu",
-    "na gut", "also gut", "in ordnung", "alles klar", "va bene", "d'accordo", "ok va bene",
-    "ta bom", "tá bom", "ta bem", "tá bem", "esta bem", "está bem", "beleza", "certo",
-})  # fmt: skip
-_THANKS = frozenset({
-    "thanks", "thank you", "thx", "ty", "cheers", "thanks a lot", "thank you so much", "many thanks",
-    "gracias", "merci", "danke", "grazie", "obrigado", "obrigada",
-})  # fmt: skip
-
-
-@lru_cache(maxsize=1)
-def _wrapping() -> tuple[re.Pattern[str], tuple[tuple[int, frozenset[str]], ...]]:
-    """What may lead an answer (a pattern anchored at its start) and what may trail it (phrases,
-    folded, taken off its end one at a time: a pattern searched from every position would take
-    quadratic time on "please, please, please …"), the phrases by length, longest first: the
-    longest that ends a text is one set lookup per length, not one `endswith` per phrase."""
-    t = _table()
-    lead = sorted((t.filler - _DENIALS) | _ACKNOWLEDGED, key=len, reverse=True)
-    trail = (t.polite - t.filler) | _THANKS
-    by_length = tuple(
-        (n, frozenset(p for p in trail if len(p) == n)) for n in sorted({len(p) for p in trail}, reverse=True)
-    )
-    # possessive: a run of punctuation is taken once, never tried again split up
-    return re.compile(rf"^\W*+(?:(?:{_alternation(lead)})(?:\W++|$))++", re.I), by_length
-
-
-def _alternation(words: list[str]) -> str:
-    return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in words)
-
-
-def _without_trailing(text: str, phrases: tuple[tuple[int, frozenset[str]], ...]) -> str:
-    """`text` without the `phrases` (by length, longest first) at its end (each standing as
-    words), as typed."""
-    while True:
-        stripped = text.rstrip(" \t\n,.!;:")
-        folded = fold(stripped)
-        size = len(folded)
-        if size != len(stripped):  # folding changed the length: compare no further
-            return stripped
-        cut = next(
-            (
-                n
-                for n, said in phrases
-                if n <= size and folded[size - n :] in said and (size == n or not folded[-n - 1].isalnum())
-            ),
-            None,
-        )
-        if cut is None:
-            return stripped
-        text = stripped[:-cut]
-
-
-def asks_agreement(text: str) -> bool:
-    """Whether `text`, what a message leaves after the facts taken from it, only asks whether
-    they will do or only thanks: "ok?", "is that alright?", "¿vale?", "thanks!". Such words
-    answer no question; "ok" or "sure" without a question mark may (a yes), so they are not it."""
-    parts = clauses(text)
-    if not parts:
-        return False
-    t = _table()
-    if all(any(form == "" or form in t.tags for form in forms) for forms in parts) and text.rstrip().endswith("?"):
-        return True
-    return all(_segmented(list(words), t.courtesy, frozenset()) is True for words in _split(text))
-
-
-@lru_cache(maxsize=1024)  # the text's alone; asked of every word answer, and again of what it leaves
-def unwrapped(text: str) -> str | None:
-    """`text` without the acknowledgements before an answer and the politeness after it, as
-    typed: "ok. Sofía" is "Sofía", "english please" is "english", "alright, 4 thanks" is "4";
-    None when nothing wraps it (or nothing is left)."""
-    lead, trail = _wrapping()
-    inner = _without_trailing(lead.sub("", text), trail).strip()
-    return inner if inner and inner != text.strip() else None

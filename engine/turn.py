@@ -16,7 +16,6 @@ from typing import Any
 
 from engine.amend import amendments, apply_changes, changed_lines
 from engine.answering import OpenQuestion
-from engine.askback import acknowledgement
 from engine.bot import Bot
 from engine.commands import (
     Amend,
@@ -64,6 +63,7 @@ from engine.models import (
     TurnWrite,
 )
 from engine.reading import CANCEL_WORDS, read
+from engine.smalltalk import acknowledgement
 from engine.states import Ask
 from engine.store import Store
 from engine.trace import TraceDraft

@@ -14,12 +14,14 @@ import pytest
 from pydantic import Field
 
 from engine import Ask, Bot, Final, Flow, Intent, Slots, T, default_registry, free_text, rating
-from engine.askback import REMARKS, later_topic, load_questions_back, parts, question_back, small_talk
+from engine.askback import later_topic, question_back
 from engine.authoring.testing import DialogueFactory
 from engine.commands import AnswerFlow, AskBack, Chitchat, Command, Help
 from engine.errors import DataFileError, DefinitionError
+from engine.message_parts import load_questions_back, parts
 from engine.models import CarryOver, FlowFrame, SessionState
 from engine.reading import read
+from engine.smalltalk import REMARKS, small_talk
 
 AT = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 fitness_bot = default_registry().get("fitness-coach")

@@ -10,7 +10,8 @@ import pytest
 
 from engine import Ask, Correctable, Final, Flow, Slots, T, free_text, rating
 from engine.commands import CorrectSlot, WhichSlot
-from engine.corrections import correction_commands, read_corrections, self_repaired, words_taken_back
+from engine.corrections import correction_commands, read_corrections
+from engine.takeback import self_repaired, words_taken_back
 from flows.fitness.onboarding import fitness_onboarding
 from flows.language_buddy.onboarding import onboarding as buddy_onboarding
 from flows.shared.feedback import feedback

@@ -25,7 +25,8 @@ from engine import (
 )
 from engine.commands import SetSlot
 from engine.extract import Parser, choice, free_text, integer, optional
-from engine.fill import clauses, read_ahead
+from engine.fact_clauses import clauses
+from engine.fill import read_ahead
 from engine.models import Slots
 from engine.reading import facts_ahead
 

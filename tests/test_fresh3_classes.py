@@ -14,7 +14,8 @@ import pytest
 from engine.authoring.replay import ScriptResult, replay
 from engine.authoring.script import Script
 from engine.numwords import spelled_out
-from engine.said import says_later, says_resume, unwrapped
+from engine.said import says_later, says_resume
+from engine.wrapped import unwrapped
 from flows.study_pal.course import DEFAULT_COURSE, Exercise, get_course
 from flows.study_pal.marking import attempted, check_answer
 from flows.study_pal.plans import asks_for_plans

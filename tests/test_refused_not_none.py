@@ -11,11 +11,12 @@ from typing import Any
 import pytest
 
 from engine import default_registry
+from engine.beside import later_beside, skip_beside
 from engine.commands import AnswerFlow, Cancel, Command, Skip
 from engine.models import CarryOver, FlowFrame, SessionState
 from engine.others import without_user
 from engine.reading import read
-from engine.said import later_beside, says_refusal, says_skip, skip_beside
+from engine.said import says_refusal, says_skip
 
 AT = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 BEFORE_TARGET: dict[str, Any] = {"fitness_level": "intermediate", "limitations": "none", "goal": "fat_loss",

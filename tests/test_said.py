@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from engine import Engine, MemoryStore, SessionState
+from engine.commandphrases import load_phrases
 from engine.errors import DataFileError
 from engine.said import (
     asks_for_person,
-    load_phrases,
     puts_off,
     said,
     says_cancel,
@@ -27,8 +27,8 @@ from engine.said import (
     says_resume,
     says_skip,
     says_unsure,
-    unwrapped,
 )
+from engine.wrapped import unwrapped
 
 # (message, the command it says) in six languages; each reads as that command and no other
 SAID = [

@@ -10,9 +10,10 @@ import pytest
 
 from engine import Engine, MemoryStore
 from engine.clock import pinned_clock
-from engine.corrections import correction_commands, self_repaired
+from engine.corrections import correction_commands
 from engine.fill import read_ahead
 from engine.gloss import in_english
+from engine.takeback import self_repaired
 from flows.fitness.limits import limitation_in
 from flows.fitness.onboarding import fitness_onboarding
 from flows.fitness.profile import FitnessSlots

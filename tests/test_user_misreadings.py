@@ -9,8 +9,9 @@ import pytest
 
 from engine import Engine, MemoryStore
 from engine.amend import read_changes
-from engine.askback import asks_about_offer, asks_why_beside
+from engine.askback import asks_about_offer
 from engine.extract import Invalid
+from engine.message_parts import asks_why_beside
 from engine.names import field_named, person_name, reads_as_a_sentence, with_apostrophe
 from flows.fitness.anytime import read_anytime
 from flows.fitness.changes import PROFILE as FITNESS

@@ -10,8 +10,9 @@ import pytest
 
 from engine import Ask
 from engine.commands import CorrectSlot
-from engine.corrections import correction_commands, instead_of, list_taken_back, self_repaired, words_taken_back
+from engine.corrections import correction_commands
 from engine.extract import Parser
+from engine.takeback import instead_of, list_taken_back, self_repaired, words_taken_back
 from flows.fitness.onboarding import fitness_onboarding
 from flows.shared.feedback import feedback
 

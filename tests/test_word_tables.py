@@ -16,7 +16,7 @@ import yaml
 from engine.context import StepContext
 from engine.errors import DataFileError
 from engine.extract import Parser, declines, free_text, integer, said_number, without_closing
-from engine.fill import clauses
+from engine.fact_clauses import clauses
 from engine.tables import (
     LANGUAGES,
     and_words,

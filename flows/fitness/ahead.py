@@ -14,9 +14,9 @@ import re
 from wordfreq import zipf_frequency
 
 from engine import Ahead
-from engine.askback import greets
 from engine.extract import Parser, fold
 from engine.guard import detect_language
+from engine.smalltalk import greets
 from flows.fitness.anytime import CLOSED
 from flows.fitness.food import FOOD_WORDS, FOODS
 from flows.fitness.limits import limitation_in
@@ -152,7 +152,7 @@ AHEAD = (
         cues=("injury", "injuries", "limitation", "wrong with me", "hurts"),
     ),
     # what the plan holds (goal, days, minutes, days and time to train) is never read from a habit of now:
-    # "intermediate, i run twice a week" gives the level, not the days a week (engine/fill.py `habit`)
+    # "intermediate, i run twice a week" gives the level, not the days a week (engine/fact_clauses.py `habit`)
     # "i want to get in shape" is why the user came, not the goal: general health is asked, not guessed
     Ahead("goal", parser=Parser(goal_named, "a goal"), alone=True, plan=True, catch_all=("general_health",)),
     # a weight's role comes from the clauses around it ("90kg now and want 80"): read in the whole message

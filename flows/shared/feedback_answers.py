@@ -15,8 +15,8 @@ from wordfreq import zipf_frequency
 
 from engine.cues import in_english_cues
 from engine.extract import Invalid, Parser, choice, fold, rating
+from engine.fact_clauses import clauses
 from engine.feeling import sentiment
-from engine.fill import clauses
 from engine.hedges import unhedged
 from engine.numwords import spelled_out
 

@@ -13,7 +13,8 @@ from text_to_num import alpha2digit
 from engine import picked
 from engine.numwords import spelled_out as in_digits
 from engine.numwords import typos_fixed
-from engine.said import says_unsure, unwrapped
+from engine.said import says_unsure
+from engine.wrapped import unwrapped
 from engine.yesno import read_yes_no
 from flows.study_pal.course import (
     Exercise,

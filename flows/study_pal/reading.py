@@ -15,9 +15,9 @@ from typing import Any
 from wordfreq import zipf_frequency
 
 from engine import StepContext, picked
-from engine.askback import small_talk
 from engine.extract import Invalid, Parser, ruled_out
 from engine.said import says_not_understanding
+from engine.smalltalk import small_talk
 from engine.yesno import read_yes_no
 from flows.study_pal.course import Course
 from flows.study_pal.exits import asks_plan_instead, exit_decision, leaves_for_now

@@ -26,7 +26,7 @@ from functools import cache
 
 from engine import Correctable
 from engine.extract import Invalid, Parser, choice, fold, numbers
-from engine.fill import clauses
+from engine.fact_clauses import clauses
 from engine.numwords import spelled_out
 from flows.support.kb import Question
 from flows.support.products import without_names
