@@ -40,6 +40,9 @@ _SHORT = {"mon": 0, "tue": 1, "tues": 1, "wed": 2, "weds": 2, "thu": 3, "thur": 
           "sat": 5, "sun": 6}  # fmt: skip
 # a name before its abbreviations, so "friday" is not read as "fri" and a stray "day"
 DAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|weds?|thu(?:rs?)?|fri|sat|sun)"
+# when something is, named by a day or a part of one, as a bot's intent reads it: in English, a message of
+# another language read glossed (engine/bot.py `intent_for`: "domani sera" is "tomorrow evening")
+WHEN = rf"(?:{DAY}s?|today|tonight|tomorrow|tmrw|weekends?|mornings?|afternoons?|evenings?)"
 WORKDAYS = frozenset(range(5))
 WEEKEND = frozenset({5, 6})
 EVERY_DAY = frozenset(range(7))

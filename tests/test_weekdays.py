@@ -4,6 +4,7 @@ test, in the six languages where the class has words in them. The corpus is test
 
 from __future__ import annotations
 
+import re
 from datetime import date, time
 from pathlib import Path
 
@@ -13,7 +14,7 @@ import yaml
 from engine.errors import DataFileError
 from engine.gloss import in_english
 from engine.tables import LANGUAGES, day_words
-from engine.weekdays import DaySet, day_set
+from engine.weekdays import WHEN, DaySet, day_set
 from flows.fitness.readers import days_in, weekdays_in
 from flows.study_pal.repeats import repeat_days, weekdays
 
@@ -215,3 +216,22 @@ def test_clock_words_of_other_languages_in_english(typed: str, english: str) -> 
 
 def test_all_days_but_some() -> None:
     assert weekdays_in("all days except tue and thu") == ["Mon", "Wed", "Fri", "Sat", "Sun"]
+
+
+# a bot's intent names when a thing is with `WHEN` (study-pal: "a study block saturday morning"); a message of
+# another language reaches it glossed, as `Bot.intent_for` reads it
+_WHEN = re.compile(rf"\b{WHEN}\b", re.I)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["tomorrow evening", "sat morning", "on weds", "mondays", "mañana por la tarde", "morgen Abend", "demain soir",
+     "domani sera", "amanhã à noite", "el sábado", "am Wochenende"],
+)  # fmt: skip
+def test_when_is_a_day_or_a_part_of_one_in_six_languages(text: str) -> None:
+    assert _WHEN.search(in_english(text))
+
+
+@pytest.mark.parametrize("text", ["a study session", "the weekly review", "some time", "sunny", "i saturated it"])
+def test_when_is_no_other_word(text: str) -> None:
+    assert not _WHEN.search(in_english(text))

@@ -15,6 +15,7 @@ from typing import Any
 
 from engine import Amendable, Amends, RecordDraft
 from engine.extract import Invalid, Parser, fold
+from engine.weekdays import DAY
 from flows.fitness.anytime import CLOSED
 from flows.fitness.food import parse_allergies
 from flows.fitness.limits import BODY, BODY_PART, limitation_in
@@ -100,8 +101,6 @@ def _named(*patterns: str) -> re.Pattern[str]:
     return re.compile(r"\b(?:" + "|".join(patterns) + r")\b")
 
 
-_DAY = r"mon|tue|wed|thu|fri|sat|sun|mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?"
-
 FIELDS: list[Amendable[FitnessSlots]] = [
     Amendable("fitness_level", _named("beginner", "intermediate", "advanced", "novice", "expert", "level"),
               CLOSED["fitness_level"], "level",
@@ -130,7 +129,7 @@ FIELDS: list[Amendable[FitnessSlots]] = [
               called=("dieta", "régime", "alimentation", "Ernährung", "Diät", "alimentación", "alimentação")),
     Amendable("allergies", _named(r"allerg\w*", r"intoleran\w*"), lambda s: Parser(parse_allergies, "your allergies"),
               "allergies", called=("alergias", "allergies", "Allergien", "allergie")),
-    Amendable("preferred_days", _named(_DAY, "weekends?", "weekdays"), _weekdays, "training days", adds=False,
+    Amendable("preferred_days", _named(rf"{DAY}s?", "weekends?", "weekdays"), _weekdays, "training days", adds=False,
               called=("días de entrenamiento", "jours d'entraînement", "Trainingstage", "giorni di allenamento",
                       "dias de treino")),
     # "this morning" says when something happened, not when the user trains

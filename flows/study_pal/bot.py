@@ -34,6 +34,7 @@ from engine import Bot, Intent, MainContext, Resources
 from engine.cues import in_english_cues
 from engine.gloss import in_english
 from engine.said import says_resume
+from engine.weekdays import WHEN
 from flows.study_pal import timewindow
 from flows.study_pal.analysis import analysis
 from flows.study_pal.course import Course, course_path, get_course
@@ -69,12 +70,8 @@ ANALYSIS = Intent(
 )
 # a non-word character that marks no clause (not ".,;:!?", not the space of " -")
 _MARKLESS = r"(?:[^\w.,;:!?\s]|\s(?!-))"
-# what a study session is called, and when one is: a day or a part of a day
+# what a study session is called (when one is: engine/weekdays.py `WHEN`)
 _SESSION = r"(?:session|block|slot|time|period|hours?)s?"
-_WHEN = (
-    r"(?:today|tonight|tomorrow|tmrw|(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|satur|sun)(?:day)?s?|weekend|"
-    r"morning|afternoon|evening)"
-)
 SCHEDULING = Intent(
     "scheduling",
     patterns=[
@@ -94,13 +91,12 @@ SCHEDULING = Intent(
         rf"(?:^|[.,;:!?]|\s-){_MARKLESS}*+(?:(?:ok(?:ay)?|so|then|hey){_MARKLESS}++)*"
         r"(?:(?:can|could|would|shall) (?:you|we|i) |"
         r"please |pls |let'?s |i (?:want|need|wanna) to |i'?d like to |help me )?"
-        r"(?:plan|book|block(?: out)?|set aside|reserve|pencil in)\b.{0,80}?\b(?:today|tonight|tomorrow|tmrw|"
-        r"(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|satur|sun)(?:day)?|weekend|morning|afternoon|evening|"
+        rf"(?:plan|book|block(?: out)?|set aside|reserve|pencil in)\b.{{0,80}}?\b(?:{WHEN}|"
         r"\d{1,2}(?::\d{2})?\s*(?:am|pm)?)\b",
         # a study session asked for by its name and when, with no clock ("can you set up a study block saturday
         # morning?", "i need a study session tomorrow evening", "sunday afternoon study time?")
-        rf"\bstudy\s+{_SESSION}\b.{{0,60}}?\b{_WHEN}\b",
-        rf"\b{_WHEN}\b.{{0,30}}?\bstudy\s+{_SESSION}\b",
+        rf"\bstudy\s+{_SESSION}\b.{{0,60}}?\b{WHEN}\b",
+        rf"\b{WHEN}\b.{{0,30}}?\bstudy\s+{_SESSION}\b",
         # a range's end may carry its mark ("study sessions tue/thu 5-7pm")
         r"\b(?:study|revise|review)\b.{0,60}?(?:\b(?:from|between|at)\s+\d|\b\d{1,2}\s*(?:-|to)\s*\d{1,2}(?!\d))",
     ],

@@ -29,7 +29,7 @@ _ASKS = re.compile(
     r"\bwhat(?:'?s| is| are| does| do)\s+(?:on\s+|in\s+)?(?:my|the|our)\s+(?:study\s+)?(?:plans?|schedules?|sessions?|"
     r"timetable)\b|"
     r"\bwhat\s+(?:do\s+i\s+have|have\s+i\s+got|i(?:'?ve|\s+have)?\s+got)\b.{0,20}?"
-    r"\b(?:planned|scheduled|on|lined up)\b|"
+    r"\b(?:planned|scheduled|on)\b|"
     r"\b(?:anything|something)\s+(?:planned|"
     r"scheduled)\b|"
     r"\b(?:when|what time)\s+(?:am i|do i|should i|is my)\s+(?:studying|study|supposed to study|next\s+\w+|"

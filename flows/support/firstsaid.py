@@ -40,7 +40,7 @@ MAX_BEFORE_HEAD = 2
 # hold "dont", "doesnt", and "won", "can" of "won't", "can't" split) or as the aspect verb people put
 # first ("keeps crashing"): a word of the article's title or tags after them is the verb told of the
 # thing ("my fridge wont connect"), not the thing it modifies ("my work calendar").
-TOLD = frozenset({"wont", "wonnt", "cant", "cannt", "keeps", "keep", "kept", "never"})
+TOLD = frozenset({"wont", "cant", "keeps", "keep", "kept", "never"})
 _BREAKS = frozenset(".,;!?")
 # the vague words' stems: the product's objects and what is done to them ("tasks", "changes", "stuff"),
 # whose a thing before them says ("my husbands changes dont sync", "my wifes tasks")
