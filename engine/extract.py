@@ -85,16 +85,37 @@ class Parser:
         """The value `text` is when it reads plainly (`reads_plainly`), else None (no value is written as None)."""
         if self.greedy or _ONE_WORD.fullmatch(text) is None:
             return None
-        value = self(text)
-        return value if self._plain(text, value) else None
+        # `self(text)` written out, its one-word reading first: a plain value is the rule's own, and is then checked
+        # once here, not again by `_read` (a rating's "4" went through eight calls of this class to be read)
+        kept = READ_THIS_TURN.get()
+        key = (id(self), text)
+        hit = kept.get(key) if kept is not None else None
+        if hit is not None and hit[0] is self:  # the parser itself kept: its id cannot have been reused
+            value = hit[1]
+            return value if self._plain(text, value) else None
+        value = self.rule(text)
+        plain = self._plain(text, value)
+        if not plain:
+            value = self._read(text, value)
+        if kept is not None and (value is None or isinstance(value, _KEPT_TYPES)):
+            kept[key] = (self, value)
+        return value if plain or self._plain(text, value) else None
 
     def _plain(self, text: str, value: object) -> bool:
         # a word must be one the question names too: a reader that copies words back ("nothign" at the
         # injuries question) has not read them as written
         return written_as(value, text) and (not isinstance(value, str) or fold(text) in _named(self.expects))
 
-    def _read(self, text: str) -> object:
-        value = self._reading(text)
+    def _read(self, text: str, first: object = _UNREAD) -> object:
+        # `first`: the rule's value for `text`, a word alone, when already read (`plain_value`)
+        if first is not _UNREAD or (not self.greedy and _ONE_WORD.fullmatch(text)):
+            # `_reading`'s first test, here: a plain value is no refusal, so it is returned as it was read
+            value = self.rule(text) if first is _UNREAD else first
+            if self._plain(text, value):
+                return value
+            value = self._reading_all(text, value)
+        else:
+            value = self._reading_all(text)
         if isinstance(value, Invalid) and (echoed := _echoes(value.reason, text)):
             return Invalid(_requoted(value.reason, echoed, text), value.suggestion)
         return value

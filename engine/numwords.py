@@ -93,7 +93,7 @@ _LETTERS = re.compile(r"[a-z]+")
 def may_hold_number(text: str) -> bool:
     """Whether `text` may say a number at all: a digit, or a word numbers are built from (the cheap test
     below); a reader that only needs numbers skips the rest with it."""
-    return any(c.isdigit() for c in text) or _may_hold_number_word(text)
+    return any(map(str.isdigit, text)) or _may_hold_number_word(text)
 
 
 def _may_hold_number_word(text: str) -> bool:

@@ -102,7 +102,7 @@ def facts(text: str, slot_names: Collection[str], reads: Callable[[str], object]
     oneself ("I'm 34") counts only where the open question's parser (`reads`) reads no value from the message."""
     table = _table()
     folded = _folded(text)
-    if len(folded) != len(text) or not any(c.isdigit() for c in folded):
+    if len(folded) != len(text) or not any(map(str.isdigit, folded)):
         return None
     found: list[str] = []
     rest = text
