@@ -529,6 +529,8 @@ _CLAUSE_MARK = re.compile(r"[,.;:!?¿¡]")
 def _asked_mark(text: str, value: object) -> str | None:
     """`text` without the question marks it ends with, where reading it with them gave no value or kept them in
     it ("Sam?" no name, "gluten?" the item "gluten?"); None where it ends in none or the value is without them."""
+    if "?" not in text:
+        return None  # most messages, each read by several parsers: no mark to take off
     bare = text.rstrip().rstrip("?").rstrip()
     # a value alone: a few words and no other clause ("I'd say 4, is that normal?" asks its own question, which a
     # reader of comments leaves alone)
