@@ -354,10 +354,26 @@ def test_a_restart_mid_test_continues_with_a_new_engine(db: str) -> None:
     second.close()
 
 
-def test_a_restart_between_two_replay_runs_on_one_database(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def _after_part1(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The database onboarding.part1 left, replayed once for the module: each part 2 runs on a copy of it
+    (a replay process costs seconds of CPU, and part 1 is the same run for both)."""
+    db = tmp_path_factory.mktemp("part1") / "shared.db"
+    replay_in_processes(db, "onboarding.part1")
+    return db
+
+
+def after_part1(part1_db: Path, folder: Path) -> Path:
+    """A copy of part 1's database (the store's files share its name as a prefix) for one part 2 to change."""
+    for f in part1_db.parent.glob(f"{part1_db.name}*"):
+        shutil.copy(f, folder / f.name)
+    return folder / part1_db.name
+
+
+def test_a_restart_between_two_replay_runs_on_one_database(tmp_path: Path, _after_part1: Path) -> None:
     """tests/replays/restart/onboarding.part1 then .part2, each `innerloop replay --db` its own process."""
-    db = tmp_path / "shared.db"
-    replay_in_processes(db, "onboarding.part1", "onboarding.part2")
+    db = after_part1(_after_part1, tmp_path)
+    replay_in_processes(db, "onboarding.part2")
     store = SqlStore(str(db))
     assert [r.data["level"] for r in store.records("profile", bot=BOT, user="max")] == ["B1"]
     store.close()
@@ -555,10 +571,9 @@ def test_a_test_begun_with_the_shipped_bank_starts_over_on_a_run_bank(db: str) -
     store.close()
 
 
-def test_a_restart_on_another_run_bank_between_two_replay_runs(tmp_path: Path) -> None:
+def test_a_restart_on_another_run_bank_between_two_replay_runs(tmp_path: Path, _after_part1: Path) -> None:
     """onboarding.part1 with a bank of its own, then a run without one: the test starts over, saying why."""
-    db = tmp_path / "shared.db"
-    replay_in_processes(db, "onboarding.part1", "onboarding_no_bank.part2")
+    replay_in_processes(after_part1(_after_part1, tmp_path), "onboarding_no_bank.part2")
 
 
 def test_feedback_may_interrupt_onboarding_and_onboarding_resumes(engine: Engine) -> None:
