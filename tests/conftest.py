@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 import engine.authoring.testing
+from engine.clock import CLOCK_ENV
 from tests.local_llm import LocalModel, find_server
 from tests.pg import PgServer, skip_reason
 
@@ -17,6 +19,16 @@ def pytest_configure(config: pytest.Config) -> None:
     # without installing (or with PYTEST_DISABLE_PLUGIN_AUTOLOAD) does not.
     if not config.pluginmanager.is_registered(engine.authoring.testing):
         config.pluginmanager.register(engine.authoring.testing, "innerloop")
+
+
+# -- one local time for every test ------------------------------------------------------------
+
+# A unit test that reads "today" through engine.clock passed or failed with the day the suite ran: a
+# window proposed as "saturday morning" is already past on a Saturday afternoon (28 Nov 2026). Every
+# test sees this Monday morning unless it pins its own time, moves the clock (tests/clocks.py, which
+# unpins it for the replays) or unpins it to read the real one; subprocesses inherit it.
+SUITE_NOW = "2026-03-02T09:00"
+os.environ.setdefault(CLOCK_ENV, SUITE_NOW)
 
 
 # -- the order files are handed to the workers -----------------------------------------------
