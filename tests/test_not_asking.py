@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from engine import default_registry
-from engine.askback import small_talk
 from engine.hedges import unhedged
+from engine.smalltalk import small_talk
 from engine.yesno import read_yes_no
 from tests.test_askback import asked, reading
 
