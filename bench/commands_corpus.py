@@ -63,6 +63,11 @@ MEANING = CORPUS / "meaning"
 # pardon, Bruxelles") at every bot's questions, with controls that are none ("I mean it, 5 days", "3 or 4")
 # (h-within19): "dev within", "test within"
 WITHIN = CORPUS / "within"
+# a blind batch of messages that look like a question (a question mark, a question word, "can you ...", a rising
+# "3?") but are no question back about the bot's question: answers said as questions, polite requests (set, skip,
+# cancel, correct), small talk and new requests with a question mark, rhetorical or hedged answers; with true
+# questions back, some phrased as requests ("can you explain what paleo is?") (h-askb): "dev notasks", "test notasks"
+NOTASKS = CORPUS / "notasks"
 BATCHES = {
     "": CORPUS,
     "fresh": FRESH,
@@ -73,6 +78,7 @@ BATCHES = {
     "precision": PRECISION,
     "meaning": MEANING,
     "within": WITHIN,
+    "notasks": NOTASKS,
 }
 SETS = (
     "dev",
@@ -93,6 +99,8 @@ SETS = (
     "test meaning",
     "dev within",
     "test within",
+    "dev notasks",
+    "test notasks",
 )
 
 Kind = Literal[

@@ -29,6 +29,10 @@ says so, the run still at its question and no attempt used; and answers (`--miss
 The within halves (tests/corpora/commands/within/, "dev within" and "test within") are a blind batch of messages
 that correct themselves inside the same message ("3, sorry 4", "drei, nein vier", "Madrid, pardon, Bruxelles"),
 and controls that are no self-correction ("I mean it, 5 days", "3 or 4") (`--misses dev-within`).
+The notasks halves (tests/corpora/commands/notasks/, "dev notasks" and "test notasks") are a blind batch of messages
+shaped like a question that ask nothing back about the bot's question (answers said as questions, polite requests,
+small talk, rhetorical answers: "¿por qué no 4?", "kannst du abbrechen?", "beginner, what else?") and true questions
+back among them ("can you explain what paleo is?") (`--misses dev-notasks`).
 
 Each entry of tests/corpora/commands/{dev,test}.yaml is played as one turn against the engine at the state it
 was typed at: a session is stored through the Store contract with the run at that flow, state and slots (paused

@@ -109,7 +109,7 @@ def question_back(text: str, reads: Reads, *, free_text: bool, question: str = "
     if (
         table.elsewhere.search(folded_text(text))
         and not all(_reason_guess(found, p) for p in asking[1:] or found)
-        and not (asking and all(_answering_its(p, question) for p in asking))
+        and not (asking and all(_answering_its(p, question) or _explains_its_words(p, question) for p in asking))
     ):
         return None  # a request, a person asked for, another topic: not about this question
     hedged = unhedged(text) if not free_text and not helped else None
@@ -145,8 +145,10 @@ def question_back(text: str, reads: Reads, *, free_text: bool, question: str = "
             ):
                 return None
             continue
-        if p.role == "open":
-            continue  # an open question asks, whatever it names ("what counts as intermediate?")
+        if p.role == "open" or _explains_its_words(p, question):
+            # an open question asks, whatever it names ("what counts as intermediate?"), as a request to explain the
+            # question's own words does ("can you explain what paleo is?" at the diet question)
+            continue
         if p.role == "question" and " " not in p.folded and _asks_meaning_before(found, p):
             continue  # what the question before it asks about ("ça veut dire quoi, intermédiaire ?")
         if p.role == "statement" and read_yes_no(typed) is not None and _takes_yes(reads):
@@ -224,6 +226,39 @@ def _answering_its(p: Part, question: str) -> bool:
         return False
     table = questions_back_table()
     own = [w for w in WORDS.findall(rest) if len(w) >= 3 and w not in table.plain]
+    said = WORDS.findall(folded_text(question))
+    return bool(own) and all(any(q.startswith(w[:4]) for q in said) for w in own)
+
+
+# asking the bot to explain or say something, in six languages (folded): "can you explain what paleo is?", "¿me
+# explicas qué es la latencia?", "kannst du mir erklären, was Paleo ist?", "mi spieghi cos'è la latenza?"
+_EXPLAIN = re.compile(
+    r"(?<![\w'])(?:explain|clarify|tell|explicar|explicarme|explicas|explica|expliquer|m'expliquer|expliques|expliquez"
+    r"|erklaren|erklarst|erklar|erklare|spiegare|spiegarmi|spieghi|spiega|decirme|dime|dire|sagen|dirmi|dizer)(?![\w'])"
+)
+# the words of such a request that name nothing of what is to be explained
+_ASKING_WORDS = frozenset(
+    {"you", "tell", "please", "pls", "por", "favor", "mir", "moi", "bitte", "again", "mal", "vous", "per", "piacere",
+     "voce", "explain", "clarify"}
+)  # fmt: skip
+
+
+def _explains_its_words(p: Part, question: str) -> bool:
+    """Whether `p` asks the bot to explain words of the `question` and nothing else ("can you explain what paleo is?"
+    at the diet question, "could you explain what usability means?"): a question back about its terms; to explain
+    anything else ("can you explain what a derivative is first?" at the study time) is a request."""
+    if not question or p.role not in ("question", "polar") or _EXPLAIN.search(p.folded) is None:
+        return False
+    table = questions_back_table()
+    own = [
+        w
+        for w in WORDS.findall(p.folded)
+        if len(w) >= 3
+        and w not in table.plain
+        and w not in table.meaning_words
+        and w not in _ASKING_WORDS
+        and _EXPLAIN.fullmatch(w) is None
+    ]
     said = WORDS.findall(folded_text(question))
     return bool(own) and all(any(q.startswith(w[:4]) for q in said) for w in own)
 

@@ -1,5 +1,7 @@
 """An answer said unsure: the words that put it forward without committing ("maybe 4", "beginner I guess",
-"je crois que oui", "Paris, ça marche ?", "segunda, quarta e sexta, pode ser?"), and the answer without them.
+"je crois que oui", "Paris, ça marche ?", "segunda, quarta e sexta, pode ser?"), or that ask the bot to take it
+down ("can you put me down for 4 days?", "¿me apuntas mancuernas?", "kannst du 5 Tage eintragen?", "mi segni le
+noci?"), and the answer without them.
 
 A hedge is no question back and no part of the value: "perdre du gras je crois ?" gives the goal "perdre du
 gras", "le gluten je crois ?" the allergy gluten, not the item "le gluten je crois". Parsers read a message
@@ -27,8 +29,9 @@ class _Kinds(BaseModel):
     model_config = ConfigDict(extra="forbid")
     belief: list[str]
     doubt: list[str]
+    asking: list[str]
 
-    _check = field_validator("belief", "doubt")(classmethod(lambda cls, v: compiles(v)))
+    _check = field_validator("belief", "doubt", "asking")(classmethod(lambda cls, v: compiles(v)))
 
 
 class HedgesTable(BaseModel):
@@ -52,8 +55,10 @@ _GAP = r"[\s,;:.!?¿¡…-]"
 class _Compiled:
     before_belief: re.Pattern[str]
     before_doubt: re.Pattern[str]
+    before_asking: re.Pattern[str]
     after_belief: re.Pattern[str]
     after_doubt: re.Pattern[str]
+    after_asking: re.Pattern[str]
 
 
 @lru_cache(maxsize=1)
@@ -68,17 +73,21 @@ def _table() -> _Compiled:
     return _Compiled(
         before_belief=re.compile(before(words=any_of(t.before.belief))),
         before_doubt=re.compile(before(words=any_of(t.before.doubt))),
+        before_asking=re.compile(before(words=any_of(t.before.asking))),
         after_belief=re.compile(after(gap=_GAP, words=any_of(t.after.belief))),
         after_doubt=re.compile(after(gap=_GAP, words=any_of(t.after.doubt))),
+        after_asking=re.compile(after(gap=_GAP, words=any_of(t.after.asking))),
     )
 
 
 @dataclass(frozen=True)
 class Unhedged:
-    """The words of a message without its hedges, as typed, and whether a hedge of doubt was among them."""
+    """The words of a message without its hedges, as typed, whether a hedge of doubt was among them, and whether
+    one asked the bot to take the answer down (`asking`: "can you put me down for 4 days?", "mi segni le noci?")."""
 
     words: str
     doubt: bool
+    asking: bool = False
 
 
 # a message longer than this is no answer said unsure: a hedge at its end qualifies its last clause only
@@ -94,28 +103,30 @@ def unhedged(text: str) -> Unhedged | None:
     t = _table()
     folded = fold_same_length(text)
     start, end = 0, len(text)
-    doubt = False
+    doubt = asking = False
     changed = True
     while changed:
         changed = False
-        for pattern, doubting in ((t.before_belief, False), (t.before_doubt, True)):
+        for pattern, kind in ((t.before_belief, ""), (t.before_doubt, "doubt"), (t.before_asking, "asking")):
             at = start
             while at < end and _GAPS.fullmatch(folded[at]):
                 at += 1
             m = pattern.match(folded, at, end)
             if m is not None and m.end() < end:
-                start, doubt, changed = m.end(), doubt or doubting, True
-        for pattern, doubting in ((t.after_belief, False), (t.after_doubt, True)):
+                start, changed = m.end(), True
+                doubt, asking = doubt or kind == "doubt", asking or kind == "asking"
+        for pattern, kind in ((t.after_belief, ""), (t.after_doubt, "doubt"), (t.after_asking, "asking")):
             m = pattern.search(folded, start, end)
             if m is not None and m.start() > start:
-                end, doubt, changed = m.start(), doubt or doubting, True
+                end, changed = m.start(), True
+                doubt, asking = doubt or kind == "doubt", asking or kind == "asking"
     # a minus belongs to a number ("-3 I think"); a dash alone separates ("4 - I guess")
     words = text[start:end].strip(" ,;:.!?¿¡…").rstrip(" -")
     if (start, end) == (0, len(text)) or not re.search(r"\w", words):
         return None
     # the message's own closing marks stay: what is left of "I'd say 4, is that normal?" still asks its question
     said = text.rstrip()
-    return Unhedged(words=words + said[len(said.rstrip("?!")) :], doubt=doubt)
+    return Unhedged(words=words + said[len(said.rstrip("?!")) :], doubt=doubt, asking=asking)
 
 
 _GAPS = re.compile(_GAP)

@@ -242,13 +242,20 @@ def parts(text: str) -> tuple[Part, ...]:
         sentence = folded[last:start]
         asked = "?" in mark or "¿" in folded[max(0, last - 1) : last + 1]
         pieces = [(m.start(), m.end()) for m in re.finditer(r"[^,]+", sentence)]
+        proposing = False
         for n, (a, b) in enumerate(pieces):
             words, i, j = _trimmed(sentence[a:b])
             if not words:
                 continue
             at = last + a
             ends_asked = asked and n == len(pieces) - 1
-            out.append(Part(words, at + i, at + j, _role(words, ends_asked, table)))
+            role = _role(words, ends_asked, table)
+            # what a proposal puts forward may go on past a comma ("¿qué tal lunes, miércoles y viernes?", "how about
+            # Mon, Wed, Fri?"): a piece after it that asks in no words of its own is more of it, not a question
+            if proposing and role in ("question", "statement"):
+                role = "proposal"
+            proposing = role == "proposal"
+            out.append(Part(words, at + i, at + j, role))
         last = end
     return tuple(out)
 

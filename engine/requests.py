@@ -47,6 +47,7 @@ from engine.extract import Invalid, Parser
 from engine.fill import DIFFERENCE_BETWEEN, read_ahead
 from engine.flow import Flow
 from engine.gates import Gate, gate
+from engine.hedges import unhedged
 from engine.meanings import meanings_of
 from engine.message_parts import Part, parts
 from engine.message_parts import folded as askback_folded
@@ -198,6 +199,13 @@ _ANOTHER = re.compile(
     r"\b(?:another|one more|a second|otr[oa]|un autre|une autre|encore une?|einen anderen|eine andere|ein anderes"
     r"|noch (?:einen|eine|ein)|un altro|un'altra|un altra|ancora una?|outr[oa]|mais uma?)\b"
 )
+
+
+def _takes_down(parser: Parser, typed: str) -> bool:
+    """Whether `typed` asks the bot to take down an answer the parser reads ("can you note a nut allergy?", "mi segni
+    le noci?", "kannst du Laktose eintragen?"): the request is the answer's (engine/hedges.py `asking`), not another."""
+    hedged = unhedged(typed)
+    return hedged is not None and hedged.asking and _reads(parser, hedged.words.rstrip(" ?!"), echo_counts=True)
 
 
 def _reads(parser: Parser, typed: str, *, echo_counts: bool) -> bool:
@@ -359,7 +367,7 @@ def at_question(
                 or (c.asks and _A_THING.search(p.folded) is not None)
                 or (c.asks and _ANOTHER.search(p.folded) is not None)
                 or (c.asks and _their_thing(p, parser, [*_asked_words(state, slots), *_WORDS.findall(parser.expects)]))
-            )
+            ) and not _takes_down(parser, typed)
         else:
             # only another topic opened: a request when the message answers nothing ("MEZ, also UTC+1"), or
             # when it is a thought of its own after the answer ("evenings. btw i also want to learn squat form")

@@ -195,3 +195,19 @@ def test_a_wrong_entry_is_reported_with_what_to_fix(tmp_path: Path) -> None:
     assert "target_weight_kg already holds 72.0: changing it is a correct_slot" in text
     assert "days_per_week is empty at this state: filling it is a set_slot" in text
     assert len(e.value.problems) == 8
+
+
+def test_the_notasks_batch_loads_in_two_halves_with_true_questions_back_among_them() -> None:
+    # tests/corpora/commands/notasks/: messages shaped like a question that ask nothing back (answers said as
+    # questions, polite requests, small talk, rhetorical answers) and true questions back (h-askb)
+    dev, test = load_set("dev notasks"), load_set("test notasks")
+    assert not {c.entry.text for c in dev} & {c.entry.text for c in test}
+    cases = [*dev, *test]
+    assert len(cases) >= 160
+    assert sum(c.entry.lang != "en" for c in cases) >= 90
+    assert {c.entry.bot for c in cases} == {"fitness-coach", "language-buddy", "study-pal", "support"}
+    asking = [c for c in cases if any(cmd.kind == "ask_back" for cmd in c.expected)]
+    # mostly messages that must not be read as a question back, and a share that must, so recall is measured too
+    assert 0.15 * len(cases) <= len(asking) <= 0.4 * len(cases)
+    kinds = {cmd.kind for c in cases for cmd in c.expected}
+    assert {"set_slot", "cancel", "skip", "correct_slot", "chitchat", "new_request", "yes"} <= kinds
