@@ -63,6 +63,11 @@ MEANING = CORPUS / "meaning"
 # pardon, Bruxelles") at every bot's questions, with controls that are none ("I mean it, 5 days", "3 or 4")
 # (h-within19): "dev within", "test within"
 WITHIN = CORPUS / "within"
+# a blind batch of messages at free-text and list questions (injuries, equipment, allergies, the feedback comment,
+# support's "what were you doing") that are no answer (a mood, a question, a request, someone else's or a past
+# value, a put-off, a refusal), with real answers among them ("none except shellfish") (h-setp): "dev nonanswers",
+# "test nonanswers"
+NONANSWERS = CORPUS / "nonanswers"
 BATCHES = {
     "": CORPUS,
     "fresh": FRESH,
@@ -73,6 +78,7 @@ BATCHES = {
     "precision": PRECISION,
     "meaning": MEANING,
     "within": WITHIN,
+    "nonanswers": NONANSWERS,
 }
 SETS = (
     "dev",
@@ -93,6 +99,8 @@ SETS = (
     "test meaning",
     "dev within",
     "test within",
+    "dev nonanswers",
+    "test nonanswers",
 )
 
 Kind = Literal[
