@@ -47,6 +47,10 @@ and it is mapped to the command kinds:
   steps after it may use it up (study-pal's prerequisite offer clears its yes once the lesson begins). At a
   question answered yes or no, what else changed is the flow carrying the answer out (the yes to a prerequisite
   makes it the concept taught), unless the engine noted it read from the message (`correct`, `ahead`, `declined`);
+- a slot value a flow's own step set (the turn's `derived` notices: feedback's area sensed from the comment, level
+  A1 where no placement test exists) is no command of the message, unless the engine noted it read the slot from the
+  message (`correct`, `ahead`) or it is the asked question's answer: set aside and printed on a line of its own, with
+  how many a label names (since h-setp: a change in what is measured; before, it counted as set_slot/correct_slot);
 - the asked question answered with its none (the answer fired with an empty value, no skip asked for and no
   fallback taken): set_slot of that slot with no value (the label's "none"), not a skip;
 - the run cancelled or paused, or the cancel command routed: cancel; a paused run resumed (a `resume` notice): resume;

@@ -195,3 +195,20 @@ def test_a_wrong_entry_is_reported_with_what_to_fix(tmp_path: Path) -> None:
     assert "target_weight_kg already holds 72.0: changing it is a correct_slot" in text
     assert "days_per_week is empty at this state: filling it is a set_slot" in text
     assert len(e.value.problems) == 8
+
+
+def test_the_nonanswers_batch_loads_in_two_halves_at_every_bot_with_answers_among_them() -> None:
+    # tests/corpora/commands/nonanswers/: what is no answer said at free-text and list questions (a mood, a question,
+    # a request, someone else's or a past value, a put-off, a refusal), and real answers among them ("none except
+    # shellfish") (h-setp)
+    dev, test = load_set("dev nonanswers"), load_set("test nonanswers")
+    assert not {c.entry.text for c in dev} & {c.entry.text for c in test}
+    cases = [*dev, *test]
+    assert len(cases) >= 150
+    assert {c.entry.bot for c in cases} == {"fitness-coach", "language-buddy", "study-pal", "support"}
+    assert {c.entry.lang for c in cases} == {"en", "es", "de", "fr", "pt", "it"}
+    assert sum(c.entry.lang != "en" for c in cases) >= 80
+    # both halves hold answers (set_slot) and each kind of no answer
+    for half in (dev, test):
+        kinds = {cmd.kind for c in half for cmd in c.expected}
+        assert {"set_slot", "chitchat", "ask_back", "new_request", "later", "skip"} <= kinds

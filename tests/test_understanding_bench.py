@@ -30,10 +30,11 @@ def test_the_benchmark_prints_its_tables_on_a_few_entries() -> None:
         timeout=300,
     )
     assert out.returncode == 0, out.stderr
-    # six of each split and of each blind batch's half (eighteen sets)
-    headings = ("per command kind", "per language", "per class", "108 turns", "dev fresh", "test fresh", "dev later")
+    # six of each split and of each blind batch's half (twenty sets), and the derived values' line
+    headings = ("per command kind", "per language", "per class", "120 turns", "dev fresh", "test fresh", "dev later")
     batches = ("test later", "dev typos", "test typos", "dev declines", "test declines", "dev hedges", "test hedges")
     batches += ("dev precision", "test precision", "dev meaning", "test meaning", "dev within", "test within")
+    batches += ("dev nonanswers", "test nonanswers", "derived")
     for heading in (*headings, *batches):
         assert heading in out.stdout, out.stdout
 
