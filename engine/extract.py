@@ -327,6 +327,9 @@ _LITTLE = frozenset({
     "a", "an", "the", "of", "my", "some", "un", "una", "unos", "unas", "el", "la", "los", "las", "de", "del", "mi",
     "der", "die", "das", "ein", "eine", "einen", "dem", "den", "des", "mein", "meine", "le", "les", "du", "mon", "ma",
     "mes", "il", "lo", "gli", "i", "uno", "di", "o", "os", "as", "um", "uma", "do", "da", "meu", "minha",
+    # and the words that only narrow a list ("just my running shoes", "nur meine Laufschuhe")
+    "just", "only", "also", "too", "solo", "solamente", "tambien", "nur", "auch", "juste", "seulement", "aussi",
+    "apenas", "so", "tambem", "soltanto", "anche",
 })  # fmt: skip
 # a none shrugged ("nothing really", "pas vraiment", "eigentlich keine"): the shrug is no part of it
 _SHRUGS = re.compile(

@@ -155,6 +155,7 @@ def test_a_clause_of_the_message_is_no_item_of_a_list(state: str, text: str) -> 
     [
         ("equipment", "a rowing machine and dumbbells", ["dumbbells", "rowing machine"]),
         ("equipment", "nada, solo mi cuerpo :)", []),  # the body alone is no exception to the none
+        ("equipment", "just my running shoes", ["just my running shoes"]),  # two words besides the little ones
         ("allergies", "allergic to the skin of peaches", ["the skin of peaches"]),
     ],
 )
