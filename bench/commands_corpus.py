@@ -68,6 +68,11 @@ WITHIN = CORPUS / "within"
 # cancel, correct), small talk and new requests with a question mark, rhetorical or hedged answers; with true
 # questions back, some phrased as requests ("can you explain what paleo is?") (h-askb): "dev notasks", "test notasks"
 NOTASKS = CORPUS / "notasks"
+# a blind batch of messages at free-text and list questions (injuries, equipment, allergies, the feedback comment,
+# support's "what were you doing") that are no answer (a mood, a question, a request, someone else's or a past
+# value, a put-off, a refusal), with real answers among them ("none except shellfish") (h-setp): "dev nonanswers",
+# "test nonanswers"
+NONANSWERS = CORPUS / "nonanswers"
 BATCHES = {
     "": CORPUS,
     "fresh": FRESH,
@@ -79,6 +84,7 @@ BATCHES = {
     "meaning": MEANING,
     "within": WITHIN,
     "notasks": NOTASKS,
+    "nonanswers": NONANSWERS,
 }
 SETS = (
     "dev",
@@ -101,6 +107,8 @@ SETS = (
     "test within",
     "dev notasks",
     "test notasks",
+    "dev nonanswers",
+    "test nonanswers",
 )
 
 Kind = Literal[

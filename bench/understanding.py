@@ -34,6 +34,10 @@ shaped like a question that ask nothing back about the bot's question (answers s
 small talk, rhetorical answers: "¿por qué no 4?", "kannst du abbrechen?", "beginner, what else?") and true questions
 back among them ("can you explain what paleo is?") (`--misses dev-notasks`).
 
+The nonanswers halves (tests/corpora/commands/nonanswers/, "dev nonanswers" and "test nonanswers") are a blind batch
+of messages at free-text and list questions that are no answer (a mood, a question, a request, someone else's or a
+past value, a put-off, a refusal), and real answers among them ("none except shellfish") (`--misses dev-nonanswers`).
+
 Each entry of tests/corpora/commands/{dev,test}.yaml is played as one turn against the engine at the state it
 was typed at: a session is stored through the Store contract with the run at that flow, state and slots (paused
 when the entry says so), with the question as the bot's last message, then the message is sent through
@@ -48,6 +52,10 @@ and it is mapped to the command kinds:
   steps after it may use it up (study-pal's prerequisite offer clears its yes once the lesson begins). At a
   question answered yes or no, what else changed is the flow carrying the answer out (the yes to a prerequisite
   makes it the concept taught), unless the engine noted it read from the message (`correct`, `ahead`, `declined`);
+- a slot value a flow's own step set (the turn's `derived` notices: feedback's area sensed from the comment, level
+  A1 where no placement test exists) is no command of the message, unless the engine noted it read the slot from the
+  message (`correct`, `ahead`) or it is the asked question's answer: set aside and printed on a line of its own, with
+  how many a label names (since h-setp: a change in what is measured; before, it counted as set_slot/correct_slot);
 - the asked question answered with its none (the answer fired with an empty value, no skip asked for and no
   fallback taken): set_slot of that slot with no value (the label's "none"), not a skip;
 - the run cancelled or paused, or the cancel command routed: cancel; a paused run resumed (a `resume` notice): resume;
@@ -152,6 +160,8 @@ class Outcome:
     # the model calls the turn made, by purpose, and the model parses the guard refused
     calls: Counter[str] = field(default_factory=Counter)
     refused: int = 0
+    # slot values the flow's own steps set (the turn's `derived` notices): no command of the message, not counted
+    derived: list[Observed] = field(default_factory=list)
     # the engine asked the learned reader about the message: nothing else read it (engine.learned.asked);
     # bench/train_kinds.py chooses the reader's threshold on these messages only
     asked_learned: bool = False
@@ -217,8 +227,8 @@ def play(engine: Engine, case: Case, user: str) -> Outcome:
     seed_session(engine.store, case, user)
     with learned.asked() as asked:
         result = engine.turn(case.entry.bot, user, case.entry.text)
-    observed = observe(engine.store, case, result)
-    out = Outcome(case=case, observed=observed, reply=result.reply, asked_learned=bool(asked))
+    observed, derived = _observe(engine.store, case, result)
+    out = Outcome(case=case, observed=observed, derived=derived, reply=result.reply, asked_learned=bool(asked))
     if result.trace is not None:
         out.calls.update(c.purpose.split(":")[0] for c in result.trace.llm_calls)
         out.refused = sum(n.kind == "parse_rejected" for n in result.trace.notices)
@@ -230,6 +240,12 @@ def play(engine: Engine, case: Case, user: str) -> Outcome:
 
 
 def observe(store: Store, case: Case, result: TurnResult) -> list[Observed]:
+    """The commands the turn carried out, as the message's (a slot a flow's step derived is none)."""
+    return _observe(store, case, result)[0]
+
+
+def _observe(store: Store, case: Case, result: TurnResult) -> tuple[list[Observed], list[Observed]]:
+    """The commands the turn carried out, and the slot values the flow's own steps derived (set aside)."""
     e = case.entry
     bot = default_registry().get(e.bot)
     flow = bot.flow(e.flow)
@@ -259,6 +275,15 @@ def observe(store: Store, case: Case, result: TurnResult) -> list[Observed]:
     gave_up = any(n.kind == "fallback" and n.flow == e.flow for n in trace.notices)
 
     out += _slot_changes(case, flow, case.seed, after, asked_slot)
+    # a value a flow's own step set (feedback's area sensed from the comment, level A1 where no placement test
+    # exists: the turn's `derived` notices) is no command the message carried; set aside, unless the engine noted it
+    # read the slot from the message (a correction, a slot filled ahead) or it is the asked question's answer
+    read = {n.detail for n in trace.notices if n.kind in ("correct", "ahead", "declined") and n.flow == e.flow}
+    worked_out = {n.detail for n in trace.notices if n.kind == "derived" and n.flow == e.flow} - read
+    if answer is not None:
+        worked_out.discard(asked_slot)
+    derived = [o for o in out if o.kind in SLOT_KINDS and o.slot in worked_out]
+    out = [o for o in out if o not in derived]
     # a question declined before it was asked leaves its slot empty: the turn's `declined` notice says it was
     # answered with its none (engine/fill.py), a set_slot of no value
     out += [
@@ -283,8 +308,7 @@ def observe(store: Store, case: Case, result: TurnResult) -> list[Observed]:
     if yes_no and answer is not None:
         # a yes or a no to the asked question is carried out by the flow's steps after it (study-pal's yes to a
         # prerequisite makes it the concept taught): what else changed is the message's only where the engine
-        # read it from the message (a correction, a slot filled ahead: its notice names the slot or the key)
-        read = {n.detail for n in trace.notices if n.kind in ("correct", "ahead", "declined") and n.flow == e.flow}
+        # read it from the message (a correction, a slot filled ahead: its notice names the slot or the key, `read`)
         out = [o for o in out if o.kind not in ("set_slot", "correct_slot") or o.slot in read or o.key in read]
     cancelled = (run is not None and run.outcome == "cancelled") or (
         frame is not None and frame.paused and not e.paused
@@ -345,7 +369,7 @@ def observe(store: Store, case: Case, result: TurnResult) -> list[Observed]:
             text = asked.help if isinstance(asked, Ask) else ""
             if text and text[:40] in result.reply:
                 out.append(Observed("help"))
-    return out
+    return out, derived
 
 
 def _where_now(
@@ -440,7 +464,10 @@ def _match(out: Outcome) -> None:
                 o
                 for o in left
                 if _same(
-                    want, o, lenient=out.case.batch not in ("later", "declines"), meant=out.case.batch == "meaning"
+                    want,
+                    o,
+                    lenient=out.case.batch not in ("later", "declines", "nonanswers"),
+                    meant=out.case.batch == "meaning",
                 )
             ),
             None,
@@ -553,6 +580,14 @@ def report(results: dict[str, list[Outcome]], backend: str) -> str:
             ok, n = t[s][2][k]
             cells += f"{f'{ok}/{n} {ok / n:.0%}' if n else '-':>14}"
         lines.append(f"{k:16}{cells}")
+    lines.append("")
+    lines.append("slot values the flows' steps derived, not counted above (and how many a label names)")
+    cells = ""
+    for s in splits:
+        worked = [(o, d) for o in results[s] for d in o.derived]
+        labelled = sum(any(_same(c, d) for c in o.case.expected) for o, d in worked)
+        cells += f"{f'{len(worked)} ({labelled})':>14}"
+    lines.append(f"{'derived':16}{cells}")
     return "\n".join(lines)
 
 
@@ -565,6 +600,8 @@ def misses(outcomes: Sequence[Outcome]) -> str:
         want = ", ".join(_show(c) for c in o.case.expected)
         got = ", ".join(str(x) for x in o.observed) or "nothing"
         lines.append(f"  {e.lang} {e.bot}/{e.flow}.{e.state} {e.text!r}\n      expected {want}\n      observed {got}")
+        if o.derived:
+            lines.append(f"      derived by the flow (not counted) {', '.join(str(x) for x in o.derived)}")
     return "\n".join(lines)
 
 

@@ -199,8 +199,14 @@ def rerun(fx: Effects, flow: Flow[Any], frame: FlowFrame, slots: Slots, correcte
     for step in flow.steps_behind(frame.state, corrected):
         ctx = StepContext(fx, heard, flow.name, slots.model_copy(deep=True), None, heard.text, fx.resources)
         step.run(ctx)
-        slots = flow.slots.model_validate(ctx.slots.model_dump())
+        derived = flow.slots.model_validate(ctx.slots.model_dump())
         fx.trace.notice("rerun", flow.name, frame.state, f"{step.name} ({', '.join(corrected)} corrected)")
+        # what the step works out again is the flow's, as when it first ran (engine/flowrun.py `advance`)
+        if not step.carries_answers:
+            for name, value in derived.__dict__.items():
+                if slots.__dict__.get(name, value) != value:
+                    fx.trace.notice("derived", flow.name, step.name, name)
+        slots = derived
     frame.slots = slots.model_dump(mode="json")
     return slots
 

@@ -23,7 +23,15 @@ from wordfreq import zipf_frequency
 from engine import gloss, hedges, numwords, typos
 from engine.cues import fold_same_length, in_english_cues
 from engine.numwords import spelled_out
-from engine.tables import alternation, and_words, bound_words, for_now_words, nothing_else_words, taken_back_phrases
+from engine.tables import (
+    alternation,
+    and_words,
+    bound_words,
+    for_now_words,
+    none_but_words,
+    nothing_else_words,
+    taken_back_phrases,
+)
 
 
 @dataclass(frozen=True)
@@ -116,6 +124,12 @@ class Parser:
             value = self._reading_all(text, value)
         else:
             value = self._reading_all(text)
+        # a list reader that keeps the words it does not know keeps a clause of the message as one item ("mein
+        # nachbar hat einen ganzen kraftraum", "te lo digo tomorrow"): a list of sentences is no answer (None: the
+        # read stage tells what else the message is). Beside a shorter item the clauses stay, for the read stage
+        # to weigh the whole ("gonna finish this later, gotta cook" puts it off)
+        if type(value) is list and value and not self.greedy and all(self._clause(x, text) for x in value):
+            return None
         if isinstance(value, Invalid) and (echoed := _echoes(value.reason, text)):
             return Invalid(_requoted(value.reason, echoed, text), value.suggestion)
         return value
@@ -131,6 +145,12 @@ class Parser:
         return self._reading_all(text)
 
     def _reading_all(self, text: str, first: object = _UNREAD) -> object:
+        # a none said with an exception ("none except shellfish", "keine, außer Laktose"): the exception is the answer,
+        # read as the question reads any answer; the none before it only says there is nothing more
+        if (excepted := none_but(text)) is not None:
+            value = self._reading(excepted)
+            if value is not None and not isinstance(value, Invalid | Empty | bool) and not self._echo(value, excepted):
+                return value
         # a list closed with nothing more ("nuts, nothing else", "Laktose, sonst nichts"): the closing words are
         # no item of it, whichever list question reads them (a reading that is no list keeps the words)
         if (closed := without_closing(text)) != text and closed:
@@ -158,6 +178,31 @@ class Parser:
         if isinstance(again, bool) and hedged.doubt:
             return value  # "maybe yes", "oui peut-être": a yes or a no said in doubt is unclear, as "maybe" is
         return again
+
+    def _clause(self, item: object, text: str) -> bool:
+        """Whether a list's item is a clause of the message copied back: three words or more besides the little
+        ones ("a", "el", "die"), none of them a word this question knows, written as the message has them."""
+        if not isinstance(item, str):
+            return False
+        words = [w for w in _COPY_WORDS.findall(fold(item)) if w not in _LITTLE]
+        if len(words) < _CLAUSE_WORDS or any(w in self._typo_folded for w in words):
+            return False
+        said = " ".join(words)
+        # as typed, or as its English gloss has it (a list reader reads a message in another language in English)
+        return any(
+            said in " ".join(w for w in _COPY_WORDS.findall(fold(t)) if w not in _LITTLE)
+            for t in dict.fromkeys((text, gloss.in_english(text)))
+        )
+
+    def _echo(self, value: object, words: str) -> bool:
+        """Whether `value` only copies back words of the message this question does not know: a list of them ("mi
+        cuerpo" as equipment from "nada, solo mi cuerpo", "curious" as an allergy from "no, just curious"), or one
+        such word: a reader that keeps any words read no value there."""
+        said = set(_COPY_WORDS.findall(fold(words)))
+        if isinstance(value, list):
+            kept = [set(_COPY_WORDS.findall(fold(x))) if isinstance(x, str) else None for x in value]
+            return all(got is not None and got <= said and not got & self._typo_folded for got in kept)
+        return " " not in words.strip() and copied(value, words, words=1) and fold(words) not in self._typo_folded
 
     @functools.cached_property
     def _typo_words(self) -> frozenset[str]:
@@ -294,6 +339,54 @@ def without_closing(text: str) -> str:
             rest, _, last = head.rpartition(" ")
             return rest.rstrip(" ,;:-–—") if rest and last.lower() in _ands() else head
     return text
+
+
+# a list's item of this many words besides the little ones, copied from the message, is a clause: no item
+_CLAUSE_WORDS = 3
+# the articles and little words of the six languages an item's words are counted without ("a pull-up bar")
+_LITTLE = frozenset({
+    "a", "an", "the", "of", "my", "some", "un", "una", "unos", "unas", "el", "la", "los", "las", "de", "del", "mi",
+    "der", "die", "das", "ein", "eine", "einen", "dem", "den", "des", "mein", "meine", "le", "les", "du", "mon", "ma",
+    "mes", "il", "lo", "gli", "i", "uno", "di", "o", "os", "as", "um", "uma", "do", "da", "meu", "minha",
+    # and the words that only narrow a list ("just my running shoes", "nur meine Laufschuhe")
+    "just", "only", "also", "too", "solo", "solamente", "tambien", "nur", "auch", "juste", "seulement", "aussi",
+    "apenas", "so", "tambem", "soltanto", "anche",
+})  # fmt: skip
+# a none shrugged ("nothing really", "pas vraiment", "eigentlich keine"): the shrug is no part of it
+_SHRUGS = re.compile(
+    r"\b(?:really|actually|honestly|well|bueno|pues|realmente|la verdad|en fait|vraiment|franchement|eigentlich"
+    r"|ehrlich gesagt|also|na verdade|bem|in realta|sinceramente|beh)\b"
+)
+# a none said as not really having any: a none alone before an exception ("not really, apart from peanuts")
+_NOT_REALLY = re.compile(
+    r"not really|not much|pas vraiment|pas grand-chose|nicht wirklich|no realmente|no mucho|nao muito|nao realmente"
+    r"|non proprio|non molto|non davvero"
+)
+
+
+@functools.lru_cache(maxsize=1024)
+def none_but(text: str) -> str | None:
+    """The exception of a none said with one, as typed ("none except shellfish" -> "shellfish", "keine, außer
+    Laktose" -> "Laktose", "nessuna tranne le noci" -> "le noci"): what follows the words that open it
+    (engine/data/none_but.yaml) when all that comes before them says there is none; else None."""
+    folded = fold(text).rstrip(" .!")
+    for m in _none_but().finditer(folded):
+        said = folded[: m.start()].strip(" ,;:-–—")
+        head = " ".join(_SHRUGS.sub(" ", said).split()).strip(" ,;:-–—")
+        rest = folded[m.end() :].strip(" ,;:-–—")
+        if not rest or not (_NOT_REALLY.fullmatch(said) or (head and declines(head))):
+            continue
+        # the exception's words as typed: folding keeps the words and their count, only their letters change
+        typed = text.rstrip(" .!").split()
+        return " ".join(typed[len(typed) - len(rest.split()) :]).strip(" ,;:-–—") or None
+    return None
+
+
+@functools.lru_cache(maxsize=1)
+def _none_but() -> re.Pattern[str]:
+    # longest first ("except for" before "except"); whole words, after a space, a comma or the start
+    cues = sorted(none_but_words().all(), key=len, reverse=True)
+    return re.compile(rf"(?<![\w'])(?:{'|'.join(re.escape(c) for c in cues)})(?![\w'])")
 
 
 # read once: every parser asks, and the tables' own methods would be a call into engine/tables.py per message

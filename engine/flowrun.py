@@ -225,8 +225,18 @@ class FlowRunner:
                 return
             if isinstance(state, Step):
                 ctx: StepContext[Slots] = StepContext(fx, heard, flow.name, slots, None, heard.text, fx.resources)
+                # copied as they were (a list a step appends to in place is another list after it): what the step
+                # changed is a value the flow derives, noted so (`derived`) unless the step carries out an answer
+                held = None if state.carries_answers else _held(slots)
                 state.run(ctx)
                 slots = ctx.slots
+                if held is not None:
+                    # made here, as `fire` makes its entries: the kind is one of NoticeKind's
+                    fx.trace.notices.extend(
+                        {"kind": "derived", "flow": flow.name, "state": state.name, "detail": name}
+                        for name, value in slots.__dict__.items()
+                        if held.get(name, value) != value
+                    )
                 self.fire(flow, frame, slots, NEXT)
                 continue
             self.finish(flow, frame, slots, state, heard)
@@ -330,6 +340,12 @@ def json_slots(slots: Slots) -> JsonObject:
         else:
             return slots.model_dump(mode="json")
     return out
+
+
+def _held(slots: Slots) -> dict[str, object]:
+    """The slots' values as they are now, a list or dict copied (one level: what a step appends or sets in place),
+    to tell afterwards which ones a step changed."""
+    return {k: v.copy() if type(v) in (list, dict) else v for k, v in slots.__dict__.items()}
 
 
 def _json_value(slots: Slots, name: str) -> JsonValue:

@@ -307,6 +307,9 @@ NoticeKind = Literal[
     "chitchat",  # small talk at the open question, acknowledged; detail: its kinds ("greeting,away"), or
     # "aside: <name>" (as ask_back)
     "rerun",  # a step run again because a message corrected a slot it reads; detail: which
+    "derived",  # a slot a flow's own Step set (feedback's area sensed from the comment, level A1 where no placement
+    # test exists): a value the flow works out, not one the message carried; detail: the slot. A Step that carries
+    # out what was read (`Step.carries_answers`: a review's changes applied, support's answer recorded) notes none
     "ahead",  # a slot filled before its question, by a clause of a message (engine/fill.py); detail: the slot
     "restated",  # a message only said again what filled slots hold; detail: which
     "meant",  # a question back about terms of the question, answered with their declared meanings; detail: the

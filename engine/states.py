@@ -132,6 +132,10 @@ class Step(Generic[S_in]):
     # correction as the request; one that starts a test would start it over). Such a step's
     # result is derived instead where it is used (study-pal's `plan` tells the subjects as they are).
     reads: tuple[str, ...] = ()
+    # the step carries out what the message said (a review's changes applied, an answer moved to where the flow
+    # keeps answers): what it sets is the message's. Any other step's changes to slots are values the flow derives,
+    # noted in the turn's trace as `derived` (engine/models.py `NoticeKind`)
+    carries_answers: bool = False
 
     trigger = NEXT
 

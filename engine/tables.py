@@ -201,6 +201,12 @@ def nothing_else_words(path: Path = DATA / "nothing_else.yaml") -> FoldedWords:
 
 
 @cache
+def none_but_words(path: Path = DATA / "none_but.yaml") -> FoldedWords:
+    """The words opening the exception of a none (none_but.yaml): "none except shellfish", "keine, außer Laktose"."""
+    return load_table(path, FoldedWords, '"none but" words')
+
+
+@cache
 def bound_words(path: Path = DATA / "bounds.yaml") -> BoundWords:
     """The words that make a number the most it may be (bounds.yaml): "up to 60", "an hour max"."""
     return load_table(path, BoundWords, "bound words")

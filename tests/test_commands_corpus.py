@@ -211,3 +211,20 @@ def test_the_notasks_batch_loads_in_two_halves_with_true_questions_back_among_th
     assert 0.15 * len(cases) <= len(asking) <= 0.4 * len(cases)
     kinds = {cmd.kind for c in cases for cmd in c.expected}
     assert {"set_slot", "cancel", "skip", "correct_slot", "chitchat", "new_request", "yes"} <= kinds
+
+
+def test_the_nonanswers_batch_loads_in_two_halves_at_every_bot_with_answers_among_them() -> None:
+    # tests/corpora/commands/nonanswers/: what is no answer said at free-text and list questions (a mood, a question,
+    # a request, someone else's or a past value, a put-off, a refusal), and real answers among them ("none except
+    # shellfish") (h-setp)
+    dev, test = load_set("dev nonanswers"), load_set("test nonanswers")
+    assert not {c.entry.text for c in dev} & {c.entry.text for c in test}
+    cases = [*dev, *test]
+    assert len(cases) >= 150
+    assert {c.entry.bot for c in cases} == {"fitness-coach", "language-buddy", "study-pal", "support"}
+    assert {c.entry.lang for c in cases} == {"en", "es", "de", "fr", "pt", "it"}
+    assert sum(c.entry.lang != "en" for c in cases) >= 80
+    # both halves hold answers (set_slot) and each kind of no answer
+    for half in (dev, test):
+        kinds = {cmd.kind for c in half for cmd in c.expected}
+        assert {"set_slot", "chitchat", "ask_back", "new_request", "later", "skip"} <= kinds

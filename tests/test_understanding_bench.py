@@ -36,7 +36,7 @@ def test_the_benchmark_prints_its_tables_on_a_few_entries() -> None:
     headings = ("per command kind", "per language", "per class", turns, "dev fresh", "test fresh", "dev later")
     batches = ("test later", "dev typos", "test typos", "dev declines", "test declines", "dev hedges", "test hedges")
     batches += ("dev precision", "test precision", "dev meaning", "test meaning", "dev within", "test within")
-    batches += ("dev notasks", "test notasks")
+    batches += ("dev notasks", "test notasks", "dev nonanswers", "test nonanswers", "derived")
     for heading in (*headings, *batches):
         assert heading in out.stdout, out.stdout
 

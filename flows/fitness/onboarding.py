@@ -431,7 +431,7 @@ fitness_onboarding = Flow(
             interruptible=False,
             corrections=False,  # its own parser reads the changes (engine/amend.py)
         ),
-        Step("revised", run=revise(PROFILE, "review")),
+        Step("revised", run=revise(PROFILE, "review"), carries_answers=True),
         Final("done", summary=plan_summary, say=closing, records=fitness_profile),
     ],
     transitions=[

@@ -220,7 +220,8 @@ clarification = Flow(
     persona=f"the {APP} support assistant: asks one short question at a time and answers from the help center",
     slots=ClarificationSlots,
     states=[
-        Step("route", run=route, initial=True, reads=("given",)),
+        # both move answers the message gave to `parsed`: what they set is the message's, not derived
+        Step("route", run=route, initial=True, reads=("given",), carries_answers=True),
         Ask("text", slot="text_answer", say=question, parse=read_text, ask_if_filled=True, why=WHY),
         Ask(
             "number",
@@ -250,7 +251,7 @@ clarification = Flow(
             reprompts=[choice_reprompt, choice_last_try],
             ask_if_filled=True,
         ),
-        Step("record", run=record_answer),
+        Step("record", run=record_answer, carries_answers=True),
         Step("respond", run=respond),
         Step("escalate", run=escalate),
         Step("transfer", run=transfer),
