@@ -49,6 +49,25 @@ def test_what_the_article_covers_or_no_asked_object_is_not_judged(request_: str)
     assert object_unknown(tokens_of(request_), EXPORT) is None
 
 
+REFUND = Words(
+    ["request", "a", "refund", "for", "tasklane", "premium", "plan", "subscription", "charge", "money", "back"],
+    STEMMER.stemWords(["refund", "premium", "charge", "money"]),
+)
+OFFLINE = Words(["use", "tasklane", "offline", "without", "internet", "plane"], STEMMER.stemWords(["use", "offline"]))
+
+
+def test_what_a_refund_is_for_is_its_object_in_an_article_about_money_only() -> None:
+    assert object_unknown(tokens_of("a refund for my concert tickets"), REFUND, paid_for=True) == "tickets"
+    assert object_unknown(tokens_of("a refund for my premium plan"), REFUND, paid_for=True) is None
+    # of what the app does, "for" says which ones ("reminders for my meetings")
+    assert object_unknown(tokens_of("a refund for my concert tickets"), REFUND) is None
+
+
+def test_a_bare_object_before_a_word_of_the_article_is_what_it_is_done_to() -> None:
+    assert object_unknown(tokens_of("can i use google docs offline"), OFFLINE) == "docs"
+    assert object_unknown(tokens_of("can i use it offline"), OFFLINE) is None
+
+
 def test_a_request_naming_the_product_or_in_another_language_is_not_judged() -> None:
     help_centre = Subjects(EXPORT, covers={"export": EXPORT}, ours=["tasklane"])
     assert acted_on(help_centre, "export my contacts to csv", doc_id="export") == "contacts"
@@ -63,6 +82,10 @@ def test_a_request_naming_the_product_or_in_another_language_is_not_judged() -> 
         ("how do i share videos with my friends", None),
         ("refund my plane ticket", None),
         ("delete my browser history", None),
+        ("refund for my hotel booking", None),
+        ("can i use excel offline", None),
+        ("refund for my annual plan please", "refund-request"),
+        ("can i use the app offline on a plane", "offline-mode"),
         ("export all my lists to a spreadsheet", "export-data"),
         ("share my shopping list with my sister", "shared-lists"),
         ("delete my account and all my data", "delete-account"),

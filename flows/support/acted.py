@@ -55,16 +55,24 @@ def acted_on(subjects: Subjects, text: str, fix: Fix | None = None, doc_id: str 
     said = tokens_of(_HYPHENATED.sub("", text), fix)
     if not reads_as_english(said) or subjects.ours.intersection(said):
         return None
-    return object_unknown(said, covers)
+    return object_unknown(said, covers, paid_for=doc_id not in subjects.apps)
 
 
-def object_unknown(said: list[str], covers: Words) -> str | None:
+def object_unknown(said: list[str], covers: Words, paid_for: bool = False) -> str | None:
     """The head of the first object of a verb of `covers`' title or tags in `said` that `covers` does
-    not know; None when there is none."""
+    not know; None when there is none. With `paid_for` (an article about the user's money, data or
+    account, not about what the app does), a title's or tag's noun then "for" and a determiner names
+    what it is for too ("a refund for my concert tickets"); of an app's thing, "for" says which ones
+    ("reminders for my meetings")."""
     for at, word in enumerate(said[:-1]):
-        if not word.isalpha() or word in STOPWORDS or not covers.heading(word) or not _asked(said, at):
+        if not word.isalpha() or word in STOPWORDS or not covers.heading(word):
             continue
-        phrase = _object(said, at + 1)
+        if paid_for and said[at + 1] == "for" and at + 2 < len(said) and said[at + 2] in DETERMINERS:
+            phrase = _object(said, at + 2, covers)
+        elif _asked(said, at):
+            phrase = _object(said, at + 1, covers)
+        else:
+            continue
         if not phrase:
             continue
         head = phrase[-1]
@@ -86,20 +94,25 @@ def _asked(said: list[str], at: int) -> bool:
     return at == 0 or said[at - 1] in _BREAKS or said[at - 1] in SUBJECT_AFTER or said[at - 1] in ASKING
 
 
-def _object(said: list[str], at: int) -> list[str]:
-    """The noun phrase said at `at` as a verb's object: after a determiner, or bare when a link or the
-    message's end follows it ("how do i share photos with my family", "can i sync contacts")."""
+def _object(said: list[str], at: int, covers: Words) -> list[str]:
+    """The noun phrase said at `at` as a verb's object: after a determiner, or bare when the verb is
+    asked and a link, a word of the article's title or tags or the message's end follows it ("how do i
+    share photos with my family", "can i sync contacts", "can i use google docs offline")."""
     start = at + (said[at] == "all" and at + 1 < len(said) and said[at + 1] in POSSESSIVES)
-    determined = said[start] in DETERMINERS
+    determined = start < len(said) and said[start] in DETERMINERS
     start += determined
     phrase: list[str] = []
     for word in said[start : start + MAX_OBJECT]:
         if not word.isalpha() or word in STOPWORDS or word in DETERMINERS:
             break
+        if phrase and not determined and covers.heading(word):
+            break  # "use google docs offline": what the bare object is used for
         phrase.append(word)
     end = start + len(phrase)
     if not determined and not (at >= 2 and said[at - 2] in ASKING):
         return []  # "sync error", "cancel trial": a title's word before a bare one names a problem
-    if not determined and not (end == len(said) or said[end] in _BREAKS or said[end] in _AFTER_BARE):
+    if not determined and not (
+        end == len(said) or said[end] in _BREAKS or said[end] in _AFTER_BARE or covers.heading(said[end])
+    ):
         return []
     return phrase
