@@ -3,17 +3,20 @@
 An article's title says an action and what it is done to: "Export your tasks to CSV or JSON", "Import
 tasks from Todoist", "Share a list with other people", "Restore deleted tasks", "Reset a forgotten
 password". A request asking the same action of another thing matches the article by its verb alone:
-"export my contacts to csv", "import photos from my camera", "share my location with my wife",
-"restore my iphone from an icloud backup", "refund my steam game" are asked of contacts, photos, a
-location, a phone and a game, which the article never speaks of; giving it is the costly mistake.
+"export my photos to my computer", "how do i share videos with my friends", "restore my iphone from
+an icloud backup", "refund my steam game" are asked of photos, videos, a phone and a game, which the
+article never speaks of; giving it is the costly mistake.
 
 The object is the noun phrase right after the verb and a determiner ("my", "the", "a"; "all my"), or
 bare after a verb said after "to", "i", "can i" ("how do i share photos"): up to
 the first grammar word, mark or determiner ("my contacts to csv": contacts). Its head, the last of its
 words, is what the action is asked of. It is another thing when the article found never says it
 (as written or stemmed, nor the everyday words the concept table reads as its title's or tags'), and
-it is not the product's (its names, its objects: "my stuff", "my lists") nor a vague word. No list:
-what an article covers is its own text (docs/support-search.md, "What is done to what").
+it is not the product's (its names, its objects: "my stuff", "my lists") nor a vague word; and no
+other article covers it either, unless it is a device or a name the world shares: people call the
+product's things their own way ("share my project", "sync my notes", "a refund for my membership"),
+and the help centre's other articles say those words. No list: what an article covers is its own text
+(docs/support-search.md, "What is done to what").
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from flows.support.subject import (
     SUBJECT_AFTER,
     Subjects,
     Words,
+    _worldwide,
     reads_as_english,
 )
 from flows.support.terms import STOPWORDS, VAGUE, Fix, tokens_of
@@ -47,15 +51,22 @@ _VAGUE = frozenset(STEMMER.stemWords(sorted(VAGUE)))
 
 def acted_on(subjects: Subjects, text: str, fix: Fix | None = None, doc_id: str | None = None) -> str | None:
     """The head of what a request asks the action of the article found (`doc_id`) done to, when the
-    article never speaks of it: "contacts" in "export my contacts to csv". None when the article covers
-    it, for a request naming the product, and for one reading as another language."""
+    article never speaks of it: "photos" in "export my photos to my computer". None when the article
+    or another one covers it (not a device nor a name), for a request naming the product, and for one
+    reading as another language."""
     covers = subjects.covers.get(doc_id) if doc_id is not None else None
     if covers is None:
         return None
     said = tokens_of(_HYPHENATED.sub("", text), fix)
     if not reads_as_english(said) or subjects.ours.intersection(said):
         return None
-    return object_unknown(said, covers, paid_for=doc_id not in subjects.apps)
+    head = object_unknown(said, covers, paid_for=doc_id not in subjects.apps)
+    # what another article covers is the product's, whatever this one calls it ("share my project", "sync
+    # my notes", "a refund for my membership"); a device or a name the article never speaks of is not
+    # ("restore my phone", "use excel offline": the import article's format)
+    if head is None or not (head in subjects.devices or _worldwide(head) or not subjects.covered(head)):
+        return None
+    return head
 
 
 def object_unknown(said: list[str], covers: Words, paid_for: bool = False) -> str | None:

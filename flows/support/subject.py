@@ -413,6 +413,10 @@ class Subjects:
             thing.append(word)
         return thing
 
+    def covered(self, word: str) -> bool:
+        """Whether some article covers `word` (its text, or the concept table's words for its title or tags)."""
+        return self._covered([word])
+
     def _covered(self, thing: list[str]) -> bool:
         """Whether the help centre covers `thing` (the words after a device): an article says its head
         or the concept table reads it as an article's word, an article's title or tags hold it, or it is
