@@ -33,7 +33,9 @@ found names ("connect tasklane to slack") finds nothing (flows/support/subject.p
 question whether a thing exists that the article found is not about ("is there a family plan":
 flows/support/asking.py). `subject: app` says the article explains what the app does (crashes,
 sync): the same words told of another thing said first ("my router keeps restarting") are not its
-(flows/support/firstsaid.py). The folder's `concepts.yaml`
+(flows/support/firstsaid.py), nor is another product said first ("outlook keeps crashing"), and an
+article's action asked of a thing no article covers ("export my photos") finds nothing
+(flows/support/acted.py). The folder's `concepts.yaml`
 holds the everyday words requests are read with, and what the help centre does not cover
 (flows/support/concepts.py). Every search checks the files' stats first and re-indexes only the
 documents whose content changed.
