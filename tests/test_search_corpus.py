@@ -28,6 +28,7 @@ from tests.search_corpus import (
     load_fresh3,
     load_fresh4,
     load_fresh5,
+    load_fresh6,
     score,
     split_of,
 )
@@ -54,8 +55,8 @@ def test_the_corpus_is_big_labelled_with_shipped_articles_and_split_by_its_hash(
 
 @pytest.mark.parametrize(
     "load_blind",
-    [load_fresh, load_fresh2, load_fresh3, load_fresh4, load_fresh5],
-    ids=["fresh", "fresh2", "fresh3", "fresh4", "fresh5"],
+    [load_fresh, load_fresh2, load_fresh3, load_fresh4, load_fresh5, load_fresh6],
+    ids=["fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6"],
 )
 def test_a_blind_set_is_labelled_with_shipped_articles_and_split_by_its_hash(
     load_blind: Callable[[Split], list[Case]],

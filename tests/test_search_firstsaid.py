@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from flows.support.firstsaid import thing_said_first, told_of
+from flows.support.firstsaid import named_first, thing_said_first, told_of
 from flows.support.kb import SHIPPED_KB, KnowledgeBase
 from flows.support.lookup import look_up
 from flows.support.spelling import STEMMER
@@ -131,3 +131,72 @@ def test_the_shipped_help_centre_tells_the_apps_problem_from_another_things(
 ) -> None:
     kb = KnowledgeBase(SHIPPED_KB, str(tmp_path / "index.db"))
     assert look_up(kb, request_).answer == answer
+
+
+# another product the titles name ("Connect Google Calendar or Outlook") said first, with what goes wrong
+NAMED = Subjects(
+    Words([], STEMMER.stemWords(["crash", "calendar", "outlook", "google", "connect", "sync"])),
+    ours=["tasklane", "tasks", "reminders"],
+    covers={
+        "crash": CRASH,
+        "calendar": Words(
+            ["connect", "google", "calendar", "outlook", "sync", "events"],
+            STEMMER.stemWords(["connect", "google", "calendar", "outlook"]),
+        ),
+        "notify": Words(["notifications", "late", "push"], STEMMER.stemWords(["notifications", "push"])),
+    },
+    apps=["crash", "calendar", "notify"],
+    named=["outlook", "google", "calendar"],
+)
+
+
+@pytest.mark.parametrize(
+    ("request_", "doc_id", "name"),
+    [
+        ("outlook keeps crashing on startup", "crash", "outlook"),  # bare, and the crash article never says it
+        ("my outlook crashes", "crash", "outlook"),
+        ("outlook notifications are late", "calendar", "outlook"),  # named, but notifications are another's
+        ("google calendar keeps crashing", "calendar", "google"),  # past the rest of the name to what is told
+        ("todoist reminders arrive late", "notify", None),  # not a name the titles write, nor the world's
+    ],
+)
+def test_a_name_said_first_is_another_products_problem(request_: str, doc_id: str, name: str | None) -> None:
+    assert named_first(NAMED, request_, doc_id=doc_id) == name
+
+
+@pytest.mark.parametrize(
+    ("request_", "doc_id"),
+    [
+        ("google calendar wont connect", "calendar"),  # connecting is what the calendar article explains
+        ("outlook sync", "calendar"),  # the article says it does that for Outlook
+        ("outlook keeps crashing tasklane", "crash"),  # the product said elsewhere: about ours
+        ("my phone keeps crashing", "crash"),  # a device is no other product
+        ("the app crashes when i open outlook", "crash"),  # outlook is not said first
+        ("outlook se cierra siempre", "crash"),  # another language is not judged
+    ],
+)
+def test_a_name_the_article_answers_for_or_not_said_first_is_not_judged(request_: str, doc_id: str) -> None:
+    assert named_first(NAMED, request_, doc_id=doc_id) is None
+
+
+@pytest.mark.parametrize(
+    ("request_", "answer"),
+    [
+        ("outlook keeps crashing on startup", None),
+        ("outlook notifications are late", None),
+        ("google calendar wont connect", "calendar-integration"),
+        ("outlook wont sync with tasklane", "calendar-integration"),
+    ],
+)
+def test_the_shipped_help_centre_tells_a_named_products_problem_from_ours(
+    request_: str, answer: str | None, tmp_path: Path
+) -> None:
+    kb = KnowledgeBase(SHIPPED_KB, str(tmp_path / "index.db"))
+    assert look_up(kb, request_).answer == answer
+
+
+def test_the_names_a_title_writes_are_other_products_not_ours() -> None:
+    named = KnowledgeBase(SHIPPED_KB).subjects.named
+    assert {"outlook", "todoist", "google"} <= named
+    # "Cancel your Premium subscription", "Request a refund for Tasklane Premium": the product's own
+    assert "premium" not in named and "tasklane" not in named

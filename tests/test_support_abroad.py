@@ -49,6 +49,17 @@ def test_a_request_abroad_finds_its_article(text: str, doc: str) -> None:
     assert look_up(open_kb(SHIPPED_KB), text).doc_id == doc
 
 
+@pytest.mark.parametrize(
+    ("text", "doc"),
+    [("mein handy stürzt ständig ab", None), ("meu celular trava sempre", None),
+     ("la app se cierra en mi celular", "app-crashes"), ("tasklane se cierra en mi teléfono", "app-crashes")],
+)  # fmt: skip
+def test_the_users_phone_said_first_abroad_is_what_crashes(text: str, doc: str | None) -> None:
+    # "my phone" read with its possessive: the device the problem is told of, as in English ("my phone
+    # keeps crashing"); the app said to crash on it is the crash article's
+    assert look_up(open_kb(SHIPPED_KB), text).doc_id == doc
+
+
 def test_a_broken_glossary_says_what_to_fix(tmp_path: Path) -> None:
     bad = tmp_path / "abroad.yaml"
     bad.write_text("phrases:\n  crashes: [se cierra]\n  log in: [se cierra]\n", encoding="utf-8")

@@ -29,6 +29,7 @@ from flows.support.subject import (
     THINGS_OF,
     Subjects,
     Words,
+    _worldwide,
     reads_as_english,
 )
 from flows.support.terms import STOPWORDS, VAGUE, Fix, tokens_of
@@ -59,6 +60,66 @@ def told_of(subjects: Subjects, text: str, fix: Fix | None = None, doc_id: str |
     if not reads_as_english(said) or subjects.ours.intersection(said) or PRODUCT_OBJECTS.intersection(said):
         return None
     return thing_said_first(said, covers, subjects.devices)
+
+
+def named_first(subjects: Subjects, text: str, fix: Fix | None = None, doc_id: str | None = None) -> str | None:
+    """Another product said first in a clause, bare or after a determiner, when what is told of it is
+    no problem the article found (`doc_id`) explains of it: "outlook" in "outlook keeps crashing on
+    startup" (the crash article never says Outlook), "todoist reminders arrive late", and "trello" in
+    "trello notifications stopped" (the import article names Trello as what tasks come from, and the
+    notifications are another article's thing about the app). None when the article says the name and
+    the thing told of it ("google calendar wont connect": connecting is the calendar article's), for a
+    request naming the product or its objects otherwise, and for one reading as another language."""
+    covers = subjects.covers.get(doc_id) if doc_id is not None else None
+    if covers is None:
+        return None
+    said = tokens_of(_HYPHENATED.sub("", text), fix)
+    if not reads_as_english(said):
+        return None
+    for at, word in enumerate(said[:-1]):
+        if not (at == 0 or said[at - 1] in _BREAKS or said[at - 1] in SUBJECT_AFTER):
+            continue
+        if word in THINGS_OF:
+            at += 1
+        name = said[at]
+        # what is told of it: the word after it (and after the rest of a name the titles write: "google
+        # calendar"), or after "wont", "keeps"
+        end = at + 1
+        while end < len(said) and said[end] in subjects.named:
+            end += 1
+        told = said[end : end + 2]
+        if told and told[0] in TOLD:
+            told = told[1:]
+        if not told or not _a_name(subjects, name) or not _another_thing(subjects, covers, doc_id, name, told[0]):
+            continue
+        # the product's objects said as the name's own ("todoist reminders", "trello tasks") are the
+        # other product's; said anywhere else, the request is about ours ("outlook crashes my tasklane")
+        elsewhere = said[:at] + said[end + 1 :]
+        if subjects.ours.intersection(elsewhere) or PRODUCT_OBJECTS.intersection(said):
+            return None
+        return name
+    return None
+
+
+def _another_thing(subjects: Subjects, covers: Words, doc_id: str | None, name: str, told: str) -> bool:
+    """Whether `told`, said of the product `name`, is no problem the article found explains of it: the
+    article is about what the app does and never says the name, and `told` is its thing or what is
+    told ("keeps crashing"); or the article names it, never says `told`, and `told` is what another
+    article about the app is about ("trello notifications" of the import article)."""
+    if not covers.knows(name):
+        return doc_id in subjects.apps and (covers.heading(told) or told in TOLD or told.endswith("ing"))
+    if covers.knows(told):
+        return False  # "outlook sync": the calendar article says what it explains of Outlook
+    return any(subjects.covers[a].heading(told) for a in subjects.apps if a != doc_id)
+
+
+def _a_name(subjects: Subjects, word: str) -> bool:
+    """Whether `word` names another product: one a title names, or a name the world shares
+    (flows/support/subject.py). A word only rare in English is as often whose thing it is ("my
+    daughters iphone")."""
+    if not word.isalpha() or word in STOPWORDS or word in VAGUE or word in subjects.devices:
+        return False
+    return word in subjects.named or _worldwide(word)
 
 
 def thing_said_first(said: list[str], covers: Words, devices: frozenset[str]) -> str | None:

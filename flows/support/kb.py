@@ -33,7 +33,9 @@ found names ("connect tasklane to slack") finds nothing (flows/support/subject.p
 question whether a thing exists that the article found is not about ("is there a family plan":
 flows/support/asking.py). `subject: app` says the article explains what the app does (crashes,
 sync): the same words told of another thing said first ("my router keeps restarting") are not its
-(flows/support/firstsaid.py). The folder's `concepts.yaml`
+(flows/support/firstsaid.py), nor is another product said first ("outlook keeps crashing"), and an
+article's action asked of a thing no article covers ("export my photos") finds nothing
+(flows/support/acted.py). The folder's `concepts.yaml`
 holds the everyday words requests are read with, and what the help centre does not cover
 (flows/support/concepts.py). Every search checks the files' stats first and re-indexes only the
 documents whose content changed.
@@ -59,9 +61,10 @@ from engine.errors import DataFileError
 from engine.store.textindex import IndexedDoc, SyncReport, location, open_text_index
 from flows.shared.datafile import parse_yaml
 from flows.support import sections
+from flows.support.acted import acted_on
 from flows.support.asking import asked_thing
 from flows.support.concepts import CONCEPTS_NAME, NO_CONCEPTS, ConceptTable, load_concepts, query_table
-from flows.support.firstsaid import told_of
+from flows.support.firstsaid import named_first, told_of
 from flows.support.rerank import Fields, Reranker, stems
 from flows.support.scope import Scope, contradictions
 from flows.support.spelling import STEMMER, Speller
@@ -263,6 +266,10 @@ _ALPHA = re.compile(r"[^\W\d_]+")
 # a name inside a sentence (capitalised after a lower-case word or a comma) and the word after it
 # (the word after is looked ahead at, so "click Connect Google Calendar" gives "google" and "calendar")
 _AFTER_NAME = re.compile(r"(?<=[a-z,] )([A-Z][A-Za-z]+) (?=([A-Za-z]+))")
+# a capitalised word after another word of a title, not the product's own ("your Premium subscription",
+# "Tasklane Premium")
+_NAME_IN_TITLE = re.compile(r"(?<=\w )([A-Z][A-Za-z]+)")
+_OURS_IN_TITLE = re.compile(r"\b(?:your|Tasklane) ([A-Z][A-Za-z]+)")
 _FRONT = re.compile(r"\A---[ \t]*\r?\n(.*?)^---[ \t]*\r?$\n?(.*)\Z", re.DOTALL | re.MULTILINE)
 
 
@@ -559,6 +566,10 @@ class KnowledgeBase:
             for m in _AFTER_NAME.finditer(f"{d.title}\n{d.body}")
             if m.group(1).casefold() not in ours
         }
+        # the names a title writes inside it, capitalised ("Connect Google Calendar or Outlook"): titles
+        # are written in sentence case, so these are names, not labels of the app's screens
+        named = {m.group(1).casefold() for d in documents.values() for m in _NAME_IN_TITLE.finditer(d.title)}
+        named -= {m.group(1).casefold() for d in documents.values() for m in _OURS_IN_TITLE.finditer(d.title)}
         return Subjects(
             Words(written, headings, titles),
             articles,
@@ -569,6 +580,7 @@ class KnowledgeBase:
             covers,
             made,
             [doc_id for doc_id, d in documents.items() if d.subject == "app"],
+            named,
         )
 
     def _reranking(self, documents: dict[str, Document]) -> Reranker:
@@ -641,6 +653,14 @@ class KnowledgeBase:
             # user's device's or another's, which the article does not cover; the words that matched
             # are only the words around it
             return []
+        if ranked and named_first(subjects, query, fix, ranked[0][0]) is not None:
+            # "outlook keeps crashing", "todoist reminders arrive late": what goes wrong is another
+            # product's, one the help centre names only as what the app works with
+            return []
+        if ranked and acted_on(subjects, query, fix, ranked[0][0]) is not None:
+            # "export my contacts to csv", "share my location": the article's action asked of a thing
+            # the article never speaks of (flows/support/acted.py)
+            return []
         if ranked and (told := told_of(subjects, query, fix, ranked[0][0])) is not None:
             # "my router keeps restarting": the article explains what the app does, and what the request
             # tells it of is another thing, said first, which the article does not cover; a runner-up
@@ -671,6 +691,13 @@ class KnowledgeBase:
         self.refresh()
         with self._lock:
             return _searched(query, self._speller, self._query_phrases)
+
+    @property
+    def subjects(self) -> Subjects:
+        """What the help centre and each article name (flows/support/subject.py)."""
+        self.refresh()
+        with self._lock:
+            return self._subjects
 
     @property
     def headings(self) -> frozenset[str]:

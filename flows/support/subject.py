@@ -180,6 +180,7 @@ class Subjects:
         covers: dict[str, Words] | None = None,
         made: Iterable[str] = (),
         apps: Iterable[str] = (),
+        named: Iterable[str] = (),
     ) -> None:
         self.centre = centre
         self.articles = articles or {}
@@ -195,6 +196,9 @@ class Subjects:
         # the articles about what the app, or a device running it, does (their `subject: app`): a
         # request telling it of another thing is about that thing (flows/support/firstsaid.py)
         self._apps = frozenset(apps)
+        # the other products the articles' titles name ("Outlook", "Todoist", "Google"): a title names
+        # one as what the article works with (connect it, import from it), never as what goes wrong
+        self._named = frozenset(named) - self._ours - frozenset(devices)
         # the stems of the words the help centre writes right after another name ("calendar" of "Google
         # Calendar", "file" of "CSV file"): things that come in makes, which a name before them picks
         self._made = frozenset(STEMMER.stemWords(sorted(made)))
@@ -387,6 +391,10 @@ class Subjects:
     def apps(self) -> frozenset[str]:
         return self._apps
 
+    @property
+    def named(self) -> frozenset[str]:
+        return self._named
+
     def _another(self, owner: str, covers: Words) -> bool:
         """Whether `owner`, said before something the product owns, makes it another thing's: a device
         or a name that the article never says (the product's names are its own)."""
@@ -404,6 +412,10 @@ class Subjects:
                 break
             thing.append(word)
         return thing
+
+    def covered(self, word: str) -> bool:
+        """Whether some article covers `word` (its text, or the concept table's words for its title or tags)."""
+        return self._covered([word])
 
     def _covered(self, thing: list[str]) -> bool:
         """Whether the help centre covers `thing` (the words after a device): an article says its head
