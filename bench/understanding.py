@@ -458,7 +458,13 @@ def _empty(value: Any) -> bool:
 
 def _match(out: Outcome) -> None:
     left = list(out.observed)
+    worked_out = {(d.slot, d.key) for d in out.derived}
     for want in out.case.expected:
+        # a label naming a slot the flow's own step filled this turn is neither found nor missed: the value is the
+        # step's, not the message's (the feedback area sensed from the comment was labelled on purpose in the main
+        # splits before steps were told apart); the `derived` line counts them
+        if want.kind in SLOT_KINDS and (want.slot, want.key) in worked_out:
+            continue
         hit = next(
             (
                 o

@@ -32,9 +32,9 @@ SUPPORT = {
 }  # fmt: skip
 
 
-def _case(bot: str, flow: str, state: str, slots: dict[str, Any], text: str, label: dict[str, Any]) -> Case:
+def _case(bot: str, flow: str, state: str, slots: dict[str, Any], text: str, *labels: dict[str, Any]) -> Case:
     """The entry as the corpus loader reads it (a support run's article filled in, values as the slots store them)."""
-    entry = Entry(text=text, lang="en", bot=bot, flow=flow, state=state, slots=slots, commands=[label])
+    entry = Entry(text=text, lang="en", bot=bot, flow=flow, state=state, slots=slots, commands=list(labels))
     with tempfile.TemporaryDirectory() as folder:
         half = split_of(text)  # the loader checks the split the text's hash gives
         (Path(folder) / f"{half}.yaml").write_text(yaml.safe_dump([entry.model_dump()]), encoding="utf-8")
@@ -77,3 +77,14 @@ def test_a_support_answer_recorded_by_its_step_is_no_derived_value() -> None:
     assert out.found and not out.derived
     trace = engine.store.traces(engine.store.load("support", "u3").id)[-1]  # type: ignore[union-attr]
     assert not [n for n in trace.notices if n.kind == "derived" and n.detail == "parsed"]
+
+
+def test_a_label_naming_a_derived_slot_is_neither_found_nor_missed() -> None:
+    text = "the lessons load super slowly"
+    comment = {"kind": "set_slot", "slot": "comment", "value": text, "evidence": text}
+    # labelled as the message's (the main splits did so before steps were told apart), derived by the step
+    area = {"kind": "set_slot", "slot": "category", "value": "latency", "evidence": "slowly"}
+    case = _case("language-buddy", "feedback", "details", FEEDBACK, text, comment, area)
+    out = play(_engine(), case, "u4")
+    assert [(o.slot, o.value) for o in out.derived] == [("category", "latency")]
+    assert [c.slot for c in out.found] == ["comment"] and out.missed == [] and out.exact
