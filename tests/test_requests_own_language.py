@@ -24,7 +24,13 @@ from engine.registry import default_registry
 from flows.study_pal.kept import says_known
 
 NOW = datetime(2026, 11, 28, 11, 0)  # a Saturday morning
-PROFILE = {"name": "Marta", "native_language": "es", "target_language": "en", "timezone": "Europe/Madrid", "level": "B1"}
+PROFILE = {
+    "name": "Marta",
+    "native_language": "es",
+    "target_language": "en",
+    "timezone": "Europe/Madrid",
+    "level": "B1",
+}
 
 
 @pytest.fixture(autouse=True)
