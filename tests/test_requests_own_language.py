@@ -138,3 +138,24 @@ def test_a_plan_moved_with_actually_in_another_language_is_revised(dialogue: Dia
 def test_the_level_asked_with_have_in_another_language_is_told(dialogue: DialogueFactory, question: str) -> None:
     chat = dialogue("language-buddy", profile=PROFILE)
     chat.say(question).expect(flow="main", reply_contains="B1")
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [
+        "attendez, je peux signaler un problème ? le texte de la question est coupé",
+        "espera, ¿puedo reportar un problema?",
+        "warte mal, kann ich einen Fehler melden?",
+        "aspetta, posso segnalare un problema?",
+        "espera, posso reportar um problema?",
+    ],
+)
+def test_feedback_asked_for_at_a_question_in_another_language_is_kept_for_later(
+    dialogue: DialogueFactory, request_: str
+) -> None:
+    # the placement test's question stays open, and the feedback is kept for after it, as "wait, can I report a
+    # problem?" is: the request read through the cue table, "wait" in the other languages an opener
+    chat = dialogue("language-buddy")
+    chat.say("bonjour, moi c'est Amélie, je suis française et je veux apprendre l'anglais")
+    chat.say("je vis du côté de Lyon").expect(flow="onboarding", state="assess")
+    chat.say(request_).expect(flow="onboarding", state="assess", reply_contains="come back to the feedback")
