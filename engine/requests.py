@@ -235,13 +235,13 @@ def _fills(flow: Flow[Any], slots: Slots, asked: str, typed: str, state: Ask[Any
     )
 
 
-def _other_flow(bot: Bot, open_flow: str, typed: str) -> str | None:
-    """The flow of the bot other than the open one that one of its intents reads in `typed`, as typed or with
-    its cue phrases of other languages written in English, as the main conversation reads intents ("je peux
-    signaler un problème ?" asks for the feedback as "can I report a problem?" does)."""
+def _other_flow(bot: Bot, open_flow: str, typed: str, cued: bool = False) -> str | None:
+    """The flow of the bot other than the open one that one of its intents reads in `typed`; with `cued`, also
+    with its cue phrases of other languages written in English, as the main conversation reads intents ("je
+    peux signaler un problème ?" asks for the feedback as "can I report a problem?" does)."""
     others = [i for i in bot.intents if i.flow != open_flow]
     found = next((i.flow for i in others if i.matches(typed)), None)
-    if found is None and (english := in_english_cues(typed)) != typed:
+    if found is None and cued and (english := in_english_cues(typed)) != typed:
         found = next((i.flow for i in others if i.matches(english)), None)
     return found
 
@@ -283,7 +283,9 @@ def _cues(bot: Bot, open_flow: str, heard: Utterance, found: Sequence[Part], n: 
         beside=beside,
         knowledge=knowledge,
         opens=opens,
-        other=_other_flow(bot, open_flow, text[p.start : p.end]),
+        # read in English only where the phrase tables read no request: a request they read ("pode agendar uma
+        # sessão ...?") is kept as said, and carried out when the flow is done
+        other=_other_flow(bot, open_flow, text[p.start : p.end], cued=not (asks or elsewhere or beside or knowledge)),
     )
 
 
