@@ -1,6 +1,6 @@
 """Fresh conversations (tests/corpora/conversations/): what new users meet, per split and per bot.
 
-    python bench/conversations.py                 # totals per split and bot: `conversations`, `fresh`..`fresh6`
+    python bench/conversations.py                 # totals per split and bot: `conversations`, `fresh`..`fresh7`
     python bench/conversations.py --misses dev    # and every failing turn of their dev splits
     python bench/conversations.py --corpus fresh  # one corpus: the blind batch (conversations/fresh/)
     python bench/conversations.py --corpus fresh2 # the second blind batch (conversations/fresh2/)
@@ -8,6 +8,7 @@
     python bench/conversations.py --corpus fresh4 # the fourth blind batch (conversations/fresh4/)
     python bench/conversations.py --corpus fresh5 # the fifth blind batch (conversations/fresh5/)
     python bench/conversations.py --corpus fresh6 # the sixth blind batch (conversations/fresh6/)
+    python bench/conversations.py --corpus fresh7 # the seventh blind batch (conversations/fresh7/)
     python bench/conversations.py --corpus held   # the held-out set for one-bot readers (tests/corpora/held/)
 
 Every script of both splits runs offline (rules backend) through the replay runner, each on a
@@ -49,10 +50,11 @@ CORPORA = {
     "fresh4": CORPUS / "fresh4",
     "fresh5": CORPUS / "fresh5",
     "fresh6": CORPUS / "fresh6",
+    "fresh7": CORPUS / "fresh7",
     "held": ROOT / "tests" / "corpora" / "held",
 }
 # what a run without --corpus prints, one table each: the blind batches are small enough to run every time
-DEFAULT = ("conversations", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6")
+DEFAULT = ("conversations", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7")
 ALL = "all"
 
 

@@ -42,7 +42,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 from engine.askback import about_answering, asks_options, plain_words
 from engine.bot import Bot
 from engine.commands import NewRequest
-from engine.cues import fold_same_length
+from engine.cues import fold_same_length, in_english_cues
 from engine.extract import Invalid, Parser
 from engine.fill import DIFFERENCE_BETWEEN, read_ahead
 from engine.flow import Flow
@@ -243,9 +243,15 @@ def _fills(flow: Flow[Any], slots: Slots, asked: str, typed: str, state: Ask[Any
     )
 
 
-def _other_flow(bot: Bot, open_flow: str, typed: str) -> str | None:
-    """The flow of the bot other than the open one that one of its intents reads in `typed`."""
-    return next((i.flow for i in bot.intents if i.flow != open_flow and i.matches(typed)), None)
+def _other_flow(bot: Bot, open_flow: str, typed: str, cued: bool = False) -> str | None:
+    """The flow of the bot other than the open one that one of its intents reads in `typed`; with `cued`, also
+    with its cue phrases of other languages written in English, as the main conversation reads intents ("je
+    peux signaler un problème ?" asks for the feedback as "can I report a problem?" does)."""
+    others = [i for i in bot.intents if i.flow != open_flow]
+    found = next((i.flow for i in others if i.matches(typed)), None)
+    if found is None and cued and (english := in_english_cues(typed)) != typed:
+        found = next((i.flow for i in others if i.matches(english)), None)
+    return found
 
 
 @dataclass(frozen=True)
@@ -285,7 +291,9 @@ def _cues(bot: Bot, open_flow: str, heard: Utterance, found: Sequence[Part], n: 
         beside=beside,
         knowledge=knowledge,
         opens=opens,
-        other=_other_flow(bot, open_flow, text[p.start : p.end]),
+        # read in English only where the phrase tables read no request: a request they read ("pode agendar uma
+        # sessão ...?") is kept as said, and carried out when the flow is done
+        other=_other_flow(bot, open_flow, text[p.start : p.end], cued=not (asks or elsewhere or beside or knowledge)),
     )
 
 
@@ -449,6 +457,10 @@ def _may_ask(bot: Bot, open_flow: str, heard: Utterance) -> bool:
         cues.may(lowered)
         or (blanked != lowered and cues.may(blanked))
         or any(i.flow != open_flow and i.gate.may(heard.text) for i in bot.intents)
+        or (
+            (english := in_english_cues(heard.text)) != heard.text
+            and any(i.flow != open_flow and i.gate.may(english) for i in bot.intents)
+        )
     )
 
 

@@ -40,10 +40,11 @@ def test_the_held_out_set_loads_and_the_bench_runs_it_by_name() -> None:
 
 
 # The blind batches in the order they were written (tests/corpora/conversations/fresh*/, h-conv12 to
-# h-conv16): how many scripts, how many a half where the split was by name with no renaming, and whether
+# h-conv9): how many scripts, how many a half where the split was by name with no renaming, and whether
 # the feedback flow is met in both halves (from the second batch on) or in the batch
 BATCHES = [("fresh", 42, None, False), ("fresh2", 46, None, True), ("fresh3", 48, 24, True),
-           ("fresh4", 44, 22, True), ("fresh5", 44, 22, True), ("fresh6", 44, None, True)]  # fmt: skip
+           ("fresh4", 44, 22, True), ("fresh5", 44, 22, True), ("fresh6", 44, None, True),
+           ("fresh7", 45, None, True)]  # fmt: skip
 
 
 @pytest.mark.parametrize(("name", "total", "half", "feedback_each_half"), BATCHES, ids=[b[0] for b in BATCHES])

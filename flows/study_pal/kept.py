@@ -26,6 +26,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from engine import StepContext, StoredRecord
+from engine.cues import in_english_cues
 from engine.models import JsonObject
 from flows.study_pal.course import Course
 from flows.study_pal.texting import plain
@@ -129,9 +130,9 @@ _NOT_KNOW = re.compile(r"\b(?:don'?t|do not|didn'?t|never|not sure i) (?:really 
 
 
 def says_known(text: str) -> bool:
-    """Does the message say the learner already knows something ("no, I already know limits")?"""
-    text = plain(text)
-    return bool(_KNOWS.search(text)) and not _NOT_KNOW.search(text)
+    """Does the message say the learner already knows something ("no, I already know limits")? Read in the
+    learner's language too, through the engine's cue table ("Grenzwerte kann ich schon", "le derivate le so già")."""
+    return any(bool(_KNOWS.search(t)) and not _NOT_KNOW.search(t) for t in {plain(text), plain(in_english_cues(text))})
 
 
 # the clauses of a message, each said on its own ("I know derivatives already, teach me integration")
