@@ -270,15 +270,19 @@ def _value(f: Amendable[S], slots: S, part: str) -> object:
     if _is_list(type(slots), f.slot):
         if isinstance(found, Empty) or found == []:
             return []  # the question's "none": "I have no equipment"
-        if not isinstance(found, list):
-            return UNREAD
         have = [x for x in current or [] if isinstance(x, str)]
         if removing:
-            # what the list holds, named by the parser or said in so many words ("no longer allergic to peanuts")
-            gone = [x for x in have if x in found or re.search(rf"\b{re.escape(fold(x))}\b", t)]
+            # what the list holds, named by the parser or said in so many words ("no longer allergic to peanuts": a
+            # list reader reads that clause as no list at all, engine/extract.py `_clause`)
+            named = found if isinstance(found, list) else []
+            gone = [x for x in have if x in named or re.search(rf"\b{re.escape(fold(x))}\b", t)]
             if not gone:
-                return Invalid(f"I have no {', '.join(map(str, found))} in your {f.label or f.slot} to remove.")
+                if not named:
+                    return UNREAD
+                return Invalid(f"I have no {', '.join(map(str, named))} in your {f.label or f.slot} to remove.")
             return [x for x in have if x not in gone]
+        if not isinstance(found, list):
+            return UNREAD
         if _ONLY.search(t) or (not f.adds and not _ADDING.match(t) and not _ADDED.search(t)):
             return found  # a list that is replaced when changed ("tuesday and thursday"), unless added to in words
         return [*have, *(x for x in found if x not in have)]

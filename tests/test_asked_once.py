@@ -97,15 +97,22 @@ def test_a_plain_answer_is_read_once_the_execute_stage_takes_the_read_stages_val
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # the read stage read "small" plainly; the execute stage took that value instead of asking the parser again
+    # a parser is read through its call or, for a word alone, its plain reading (extract.Parser.plain_value)
     read: list[str] = []
-    call = Parser.__call__
+    call, plainly = Parser.__call__, Parser.plain_value
 
     def counted(self: Parser, text: str) -> object:
         if self is SIZES:
             read.append(text)
         return call(self, text)
 
+    def counted_plainly(self: Parser, text: str) -> object:
+        if self is SIZES:
+            read.append(text)
+        return plainly(self, text)
+
     monkeypatch.setattr(Parser, "__call__", counted)
+    monkeypatch.setattr(Parser, "plain_value", counted_plainly)
     engine = _at_size("by the door")
     reply, _ = _counted(engine, "small")
     assert reply == "A small one.", reply
