@@ -23,18 +23,19 @@ from __future__ import annotations
 
 from flows.support.spelling import STEMMER
 from flows.support.subject import (
-    _HYPHENATED,
+    BREAKS,
     DETERMINERS,
     IRREGULAR_PAST,
     POSSESSIVES,
     PRODUCT_OBJECTS,
-    SUBJECT_AFTER,
     Subjects,
     Words,
-    _worldwide,
+    clause_starts,
     reads_as_english,
+    words_said,
+    worldwide,
 )
-from flows.support.terms import STOPWORDS, VAGUE, Fix, tokens_of
+from flows.support.terms import STOPWORDS, VAGUE, Fix
 
 # the words of the object's noun phrase ("my old work contacts"); a longer run is told of the thing
 MAX_OBJECT = 3
@@ -42,7 +43,6 @@ MAX_OBJECT = 3
 # photos"); elsewhere a word of a title and a bare word are a name for a problem ("sync error",
 # "payment error", "airplane mode")
 ASKING = frozenset({"to", "i", "we", "can", "please", "how"})
-_BREAKS = frozenset(".,;!?")
 # what may follow a bare object: a link to where it goes or comes from ("share photos with", "import
 # photos from"); another word after a bare one is a clause ("to reset says it expired")
 _AFTER_BARE = frozenset({"with", "from", "to", "into", "onto", "on", "in"})
@@ -57,14 +57,14 @@ def acted_on(subjects: Subjects, text: str, fix: Fix | None = None, doc_id: str 
     covers = subjects.covers.get(doc_id) if doc_id is not None else None
     if covers is None:
         return None
-    said = tokens_of(_HYPHENATED.sub("", text), fix)
+    said = words_said(text, fix)
     if not reads_as_english(said) or subjects.ours.intersection(said):
         return None
     head = object_unknown(said, covers, paid_for=doc_id not in subjects.apps)
     # what another article covers is the product's, whatever this one calls it ("share my project", "sync
     # my notes", "a refund for my membership"); a device or a name the article never speaks of is not
     # ("restore my phone", "use excel offline": the import article's format)
-    if head is None or not (head in subjects.devices or _worldwide(head) or not subjects.covered(head)):
+    if head is None or not (head in subjects.devices or worldwide(head) or not subjects.covered(head)):
         return None
     return head
 
@@ -102,7 +102,7 @@ def _asked(said: list[str], at: int) -> bool:
     word = said[at]
     if word.endswith("ed") or word in IRREGULAR_PAST:
         return False
-    return at == 0 or said[at - 1] in _BREAKS or said[at - 1] in SUBJECT_AFTER or said[at - 1] in ASKING
+    return clause_starts(said, at) or said[at - 1] in ASKING
 
 
 def _object(said: list[str], at: int, covers: Words) -> list[str]:
@@ -123,7 +123,7 @@ def _object(said: list[str], at: int, covers: Words) -> list[str]:
     if not determined and not (at >= 2 and said[at - 2] in ASKING):
         return []  # "sync error", "cancel trial": a title's word before a bare one names a problem
     if not determined and not (
-        end == len(said) or said[end] in _BREAKS or said[end] in _AFTER_BARE or covers.heading(said[end])
+        end == len(said) or said[end] in BREAKS or said[end] in _AFTER_BARE or covers.heading(said[end])
     ):
         return []
     return phrase

@@ -23,16 +23,17 @@ from __future__ import annotations
 
 from flows.support.spelling import STEMMER
 from flows.support.subject import (
-    _HYPHENATED,
+    BREAKS,
     PRODUCT_OBJECTS,
-    SUBJECT_AFTER,
     THINGS_OF,
     Subjects,
     Words,
-    _worldwide,
+    clause_starts,
     reads_as_english,
+    words_said,
+    worldwide,
 )
-from flows.support.terms import STOPWORDS, VAGUE, Fix, tokens_of
+from flows.support.terms import STOPWORDS, VAGUE, Fix
 
 # the words between the thing and the word it may modify ("my grandmothers old ipad", "a revolut
 # virtual card"), as for a device's possessors (flows/support/subject.py, MAX_POSSESSORS)
@@ -42,7 +43,6 @@ MAX_BEFORE_HEAD = 2
 # first ("keeps crashing"): a word of the article's title or tags after them is the verb told of the
 # thing ("my fridge wont connect"), not the thing it modifies ("my work calendar").
 TOLD = frozenset({"wont", "cant", "keeps", "keep", "kept", "never"})
-_BREAKS = frozenset(".,;!?")
 # the vague words' stems: the product's objects and what is done to them ("tasks", "changes", "stuff"),
 # whose a thing before them says ("my husbands changes dont sync", "my wifes tasks")
 _VAGUE = frozenset(STEMMER.stemWords(sorted(VAGUE)))
@@ -56,7 +56,7 @@ def told_of(subjects: Subjects, text: str, fix: Fix | None = None, doc_id: str |
     covers = subjects.covers.get(doc_id) if doc_id is not None and doc_id in subjects.apps else None
     if covers is None:
         return None
-    said = tokens_of(_HYPHENATED.sub("", text), fix)
+    said = words_said(text, fix)
     if not reads_as_english(said) or subjects.ours.intersection(said) or PRODUCT_OBJECTS.intersection(said):
         return None
     return thing_said_first(said, covers, subjects.devices)
@@ -73,11 +73,11 @@ def named_first(subjects: Subjects, text: str, fix: Fix | None = None, doc_id: s
     covers = subjects.covers.get(doc_id) if doc_id is not None else None
     if covers is None:
         return None
-    said = tokens_of(_HYPHENATED.sub("", text), fix)
+    said = words_said(text, fix)
     if not reads_as_english(said):
         return None
     for at, word in enumerate(said[:-1]):
-        if not (at == 0 or said[at - 1] in _BREAKS or said[at - 1] in SUBJECT_AFTER):
+        if not clause_starts(said, at):
             continue
         if word in THINGS_OF:
             at += 1
@@ -119,7 +119,7 @@ def _a_name(subjects: Subjects, word: str) -> bool:
     daughters iphone")."""
     if not word.isalpha() or word in STOPWORDS or word in VAGUE or word in subjects.devices:
         return False
-    return word in subjects.named or _worldwide(word)
+    return word in subjects.named or worldwide(word)
 
 
 def thing_said_first(said: list[str], covers: Words, devices: frozenset[str]) -> str | None:
@@ -127,7 +127,7 @@ def thing_said_first(said: list[str], covers: Words, devices: frozenset[str]) ->
     the article found covers) does not: "router" in "my router keeps restarting". None when every
     clause's thing said first is covered, a device, or names one or a word of the article's headings."""
     for at, word in enumerate(said[:-1]):
-        if word not in THINGS_OF or not (at == 0 or said[at - 1] in _BREAKS or said[at - 1] in SUBJECT_AFTER):
+        if word not in THINGS_OF or not clause_starts(said, at):
             continue
         thing = said[at + 1]
         if not thing.isalpha() or thing in STOPWORDS or thing in VAGUE or thing in devices or covers.knows(thing):
@@ -141,7 +141,7 @@ def _names_a_head(after: list[str], covers: Words, devices: frozenset[str]) -> b
     """Whether the words after the thing, before what is told of it, name a device or a word of the
     article's title or tags that the thing modifies ("my kids tablet", "my revolut virtual card")."""
     for word in after:
-        if word in STOPWORDS or word in _BREAKS or word in TOLD:
+        if word in STOPWORDS or word in BREAKS or word in TOLD:
             return False
         if word in devices or covers.heading(word) or STEMMER.stemWord(word) in _VAGUE:
             return True

@@ -109,13 +109,24 @@ MAX_THING = 3
 # a request that reads more as one of these than as English is not judged: its words are unknown
 # to an English help centre because they are another language's ("com meu marido")
 OTHER_LANGUAGES = ("es", "fr", "de", "it", "pt")
-_BREAKS = frozenset(".,;!?")
+BREAKS = frozenset(".,;!?")
 _ALPHA = re.compile(r"[a-z]+")
 # "to-dos", "e-mail", "wi-fi" are one word each: "dos" after "to" is no subject
 _HYPHENATED = re.compile(r"(?<=\w)-(?=\w)")
 
 
 @lru_cache(maxsize=4096)
+def words_said(text: str, fix: Fix) -> list[str]:
+    """The request's words as the search reads them, a hyphenated word one word ("to-dos", "wi-fi")."""
+    return tokens_of(_HYPHENATED.sub("", text), fix)
+
+
+def clause_starts(said: list[str], at: int) -> bool:
+    """Whether the word at `at` is the first of a clause: after a mark or a word a subject follows ("hi, my
+    laptop keeps freezing", "and now my tablet restarts")."""
+    return at == 0 or said[at - 1] in BREAKS or said[at - 1] in SUBJECT_AFTER
+
+
 def _zipfs(word: str) -> tuple[float, ...]:
     return tuple(zipf_frequency(word, lang, wordlist="small") for lang in ("en", *OTHER_LANGUAGES))
 
@@ -232,7 +243,7 @@ class Subjects:
                 continue
             unknown: list[str] = []
             for before in reversed(said[:at]):
-                if before in STOPWORDS or before in _BREAKS or before in self._ours or words.knows(before):
+                if before in STOPWORDS or before in BREAKS or before in self._ours or words.knows(before):
                     break
                 unknown.insert(0, before)
             if unknown:
@@ -241,7 +252,7 @@ class Subjects:
 
     def heads(self, text: str, fix: Fix | None = None, words: Words | None = None) -> list[tuple[str, ...]]:
         """The heads of the things the request links to that `words` (the help centre's) do not hold."""
-        said = tokens_of(_HYPHENATED.sub("", text), fix)
+        said = words_said(text, fix)
         if not reads_as_english(said):
             return []
         words = words or self.centre
@@ -252,7 +263,7 @@ class Subjects:
             start = link + 1 + (link + 1 < len(said) and said[link + 1] in DETERMINERS)
             unknown: list[str] = []
             at = start
-            while at < len(said) and said[at] not in STOPWORDS and said[at] not in _BREAKS:
+            while at < len(said) and said[at] not in STOPWORDS and said[at] not in BREAKS:
                 if said[at] in self._ours or words.knows(said[at]):
                     break
                 unknown.append(said[at])
@@ -269,7 +280,7 @@ class Subjects:
         """Whether the words before `at` modify a word an article's title or tags hold, said at `at` or
         after other modifiers ("virtual" in "a revolut virtual card")."""
         for word in said[at : at + 1 + MAX_MODIFIERS]:
-            if word in STOPWORDS or word in _BREAKS:
+            if word in STOPWORDS or word in BREAKS:
                 return False
             if words.heading(word):
                 return True
@@ -281,7 +292,7 @@ class Subjects:
         something told as done ("since i flew to tokyo", "i moved to lisbon": where, not what)."""
         clause: list[str] = []
         for word in reversed(said[:link]):
-            if word in _BREAKS or word in CLAUSE_STARTS:
+            if word in BREAKS or word in CLAUSE_STARTS:
                 break
             if word not in STOPWORDS:
                 clause.append(word)
@@ -301,7 +312,7 @@ class Subjects:
         words = self.articles.get(doc_id) if doc_id is not None else None
         if words is None or not self._devices or doc_id in self._of_devices:
             return None
-        said = tokens_of(_HYPHENATED.sub("", text), fix)
+        said = words_said(text, fix)
         if not reads_as_english(said) or self._ours.intersection(said) or PRODUCT_OBJECTS.intersection(said):
             return None
         device: str | None = None
@@ -309,12 +320,12 @@ class Subjects:
             if word not in DETERMINERS:
                 continue
             for thing in said[at + 1 : at + 2 + MAX_POSSESSORS]:
-                if thing in _BREAKS or thing in STOPWORDS:
+                if thing in BREAKS or thing in STOPWORDS:
                     break
                 if thing not in self._devices and words.heading(thing):
                     return None  # "my authenticator", "the export", "my iphone subscription": the article's thing
                 if thing in self._devices:
-                    first = at == 0 or said[at - 1] in _BREAKS or said[at - 1] in CLAUSE_STARTS | SUBJECT_AFTER
+                    first = at == 0 or said[at - 1] in BREAKS or said[at - 1] in CLAUSE_STARTS | SUBJECT_AFTER
                     device = device or (thing if first else None)
                     break  # what follows the device is what is told of it ("keeps freezing")
         return device
@@ -328,7 +339,7 @@ class Subjects:
         words = self.articles.get(doc_id) if doc_id is not None else None
         if words is None:
             return None
-        said = tokens_of(_HYPHENATED.sub("", text), fix)
+        said = words_said(text, fix)
         if not reads_as_english(said) or self._ours.intersection(said):
             return None
         for at in range(2, len(said)):
@@ -363,7 +374,7 @@ class Subjects:
         covers = self.covers.get(doc_id) if doc_id is not None else None
         if covers is None:
             return None
-        said = tokens_of(_HYPHENATED.sub("", text), fix)
+        said = words_said(text, fix)
         if not reads_as_english(said) or self._ours.intersection(said) or PRODUCT_OBJECTS.intersection(said):
             return None
         for at, word in enumerate(said[:-1]):
@@ -408,7 +419,7 @@ class Subjects:
         a determiner (a preposition, "with my wife", ends it)."""
         thing: list[str] = []
         for word in after[:MAX_THING]:
-            if word in STOPWORDS or word in _BREAKS or word in DETERMINERS or not _ALPHA.fullmatch(word):
+            if word in STOPWORDS or word in BREAKS or word in DETERMINERS or not _ALPHA.fullmatch(word):
                 break
             thing.append(word)
         return thing
@@ -432,7 +443,7 @@ class Subjects:
         the request is about is another company's, whatever words around it match an article. A request
         naming the product or its objects ("my spotify playlist is a tasklane list") is about the
         product; devices are what it runs on; one that reads as another language is not judged."""
-        said = tokens_of(_HYPHENATED.sub("", text), fix)
+        said = words_said(text, fix)
         if not reads_as_english(said) or self._ours.intersection(said) or PRODUCT_OBJECTS.intersection(said):
             return None
         for at, word in enumerate(said):
@@ -449,7 +460,7 @@ class Subjects:
             after = STEMMER.stemWord(said[at + 1]) if at + 1 < len(said) else ""
             if after in self._made and after in self.centre.headings and after not in self._owned:
                 continue
-            if _worldwide(word):
+            if worldwide(word):
                 return word
         return None
 
@@ -479,7 +490,7 @@ def _names(word: str) -> bool:
     return english < RARE_ZIPF and not any(z >= RARE_ZIPF and z >= english + FOREIGN_MARGIN for z in abroad)
 
 
-def _worldwide(word: str) -> bool:
+def worldwide(word: str) -> bool:
     """Whether `word` is a name the world shares: known in English, about as common in the other
     languages on average (WORLDWIDE_GAP), and no other language's own word (much commoner there:
     "quiero", "merci"). Brands and places are written alike in every language; nouns are translated."""
